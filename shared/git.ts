@@ -1,0 +1,300 @@
+/**
+ * The hardened Git runner for read paths.
+ *
+ * Every call runs `git` without a shell, in a cleared environment (only `PATH`
+ * plus fixed safety variables), with hooks, fsmonitor and every transport
+ * disabled, with a deadline and byte caps on stdout and stderr. Inherited
+ * `GIT_*` variables never reach Git, so they cannot redirect a call to another
+ * repository, index or configuration.
+ *
+ * @module
+ */
+
+/** Stable codes of {@linkcode GitError}. */
+export type GitErrorCode =
+  | "GIT_UNAVAILABLE"
+  | "GIT_TIMEOUT"
+  | "GIT_OUTPUT_LIMIT"
+  | "GIT_FAILED"
+  | "GIT_BAD_OBJECT_NAME"
+  | "GIT_READER_STOPPED";
+
+/**
+ * A failed Git call. `message` is short and safe to show; `stderr` may name
+ * host paths and is for local diagnostics only.
+ */
+export class GitError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: GitErrorCode;
+  /** Git's exit code, when it exited. */
+  readonly exitCode: number | null;
+  /** The head of Git's stderr: diagnostics only, never shown to callers. */
+  readonly stderr: string;
+
+  /** Creates an error with a stable code and a short lower-case message. */
+  constructor(
+    code: GitErrorCode,
+    message: string,
+    details: { exitCode?: number | null; stderr?: string } = {},
+  ) {
+    super(message);
+    this.name = "GitError";
+    this.code = code;
+    this.exitCode = details.exitCode ?? null;
+    this.stderr = details.stderr ?? "";
+  }
+}
+
+/** Options of one Git call. */
+export interface GitRunOptions {
+  /** Working directory: the repository (or its work tree). */
+  cwd: string;
+  /** Deadline for the whole call, in milliseconds. Default 10 s. */
+  timeoutMs?: number;
+  /** Most stdout bytes accepted; more fails with GIT_OUTPUT_LIMIT. Default 8 MiB. */
+  maxStdoutBytes?: number;
+  /** Most stderr bytes accepted; more fails with GIT_OUTPUT_LIMIT. Default 64 KiB. */
+  maxStderrBytes?: number;
+  /** Exit codes that count as success. Default `[0]`. */
+  okExitCodes?: readonly number[];
+  /** Bytes written to Git's stdin, which is then closed. Default: no stdin. */
+  stdin?: Uint8Array;
+  /** Aborting the signal kills Git and fails the call with GIT_TIMEOUT. */
+  signal?: AbortSignal;
+}
+
+/** What a successful Git call produced. */
+export interface GitResult {
+  /** The exit code (one of `okExitCodes`). */
+  exitCode: number;
+  /** Everything Git wrote to stdout. */
+  stdout: Uint8Array;
+  /** Git's stderr, decoded leniently. */
+  stderr: string;
+}
+
+/** Default deadline of one call. */
+export const GIT_DEFAULT_TIMEOUT_MS = 10_000;
+/** Default stdout cap of one call. */
+export const GIT_DEFAULT_MAX_STDOUT = 8 * 1024 * 1024;
+/** Default stderr cap of one call. */
+export const GIT_DEFAULT_MAX_STDERR = 64 * 1024;
+
+const FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+// Configuration that could run a program or reach the network is pinned on the
+// command line, which outranks repository configuration.
+const SAFETY_CONFIG = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "protocol.allow=never",
+  "credential.helper=",
+  "gc.auto=0",
+  "maintenance.auto=false",
+];
+
+/**
+ * The environment every Git call gets, and nothing else. An empty
+ * `GIT_ALLOW_PROTOCOL` blocks every transport even where repository
+ * configuration allows one.
+ */
+export function gitEnvironment(): Record<string, string> {
+  return {
+    PATH: hostPath(),
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "",
+    GIT_LITERAL_PATHSPECS: "1",
+  };
+}
+
+function hostPath(): string {
+  const state = Deno.permissions.querySync({ name: "env", variable: "PATH" }).state;
+  if (state !== "granted") return FALLBACK_PATH;
+  return Deno.env.get("PATH") || FALLBACK_PATH;
+}
+
+let leadingArgs: Promise<string[]> | undefined;
+
+/**
+ * The options placed before every subcommand: `--no-lazy-fetch` when this Git
+ * has it (probed once), then the pinned safety configuration.
+ */
+export function gitLeadingArgs(): Promise<string[]> {
+  leadingArgs ??= probeLeadingArgs();
+  return leadingArgs;
+}
+
+async function probeLeadingArgs(): Promise<string[]> {
+  const config = SAFETY_CONFIG.flatMap((entry) => ["-c", entry]);
+  const common = ["--no-pager", ...config];
+  const noLazyFetch = await gitAccepts(["--no-lazy-fetch", "version"]);
+  return noLazyFetch ? ["--no-lazy-fetch", ...common] : common;
+}
+
+async function gitAccepts(args: string[]): Promise<boolean> {
+  try {
+    const output = await new Deno.Command("git", {
+      args,
+      clearEnv: true,
+      env: gitEnvironment(),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return output.success;
+  } catch {
+    return false;
+  }
+}
+
+/** Reports whether the installed Git understands `--no-lazy-fetch`. */
+export async function gitHasNoLazyFetch(): Promise<boolean> {
+  return (await gitLeadingArgs())[0] === "--no-lazy-fetch";
+}
+
+/**
+ * Runs one Git command on a read path and returns its output, or throws a
+ * {@linkcode GitError}: GIT_UNAVAILABLE, GIT_TIMEOUT, GIT_OUTPUT_LIMIT or
+ * GIT_FAILED.
+ */
+export async function runGit(
+  args: readonly string[],
+  options: GitRunOptions,
+): Promise<GitResult> {
+  const timeoutMs = options.timeoutMs ?? GIT_DEFAULT_TIMEOUT_MS;
+  const okExitCodes = options.okExitCodes ?? [0];
+  const child = spawnGit([...await gitLeadingArgs(), ...args], {
+    cwd: options.cwd,
+    stdin: options.stdin ? "piped" : "null",
+  });
+
+  let stopReason: "timeout" | "output" | null = null;
+  const stop = (reason: "timeout" | "output") => {
+    stopReason ??= reason;
+    killQuietly(child);
+  };
+  const timer = setTimeout(() => stop("timeout"), Math.max(0, timeoutMs));
+  const onAbort = () => stop("timeout");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) stop("timeout");
+
+  const stdoutReader = child.stdout.getReader();
+  const stderrReader = child.stderr.getReader();
+  const stdoutDone = collectCapped(
+    stdoutReader,
+    options.maxStdoutBytes ?? GIT_DEFAULT_MAX_STDOUT,
+    () => stop("output"),
+  );
+  const stderrDone = collectCapped(
+    stderrReader,
+    options.maxStderrBytes ?? GIT_DEFAULT_MAX_STDERR,
+    () => stop("output"),
+  );
+  if (options.stdin) void writeAndClose(child.stdin, options.stdin);
+
+  try {
+    const status = await child.status;
+    // A grandchild may still hold the pipes open after Git was killed.
+    if (stopReason) {
+      await stdoutReader.cancel().catch(() => {});
+      await stderrReader.cancel().catch(() => {});
+    }
+    const [stdout, stderrBytes] = await Promise.all([stdoutDone, stderrDone]);
+    const stderr = new TextDecoder().decode(stderrBytes);
+    if (stopReason === "timeout") {
+      throw new GitError("GIT_TIMEOUT", "git timed out", { stderr });
+    }
+    if (stopReason === "output") {
+      throw new GitError("GIT_OUTPUT_LIMIT", "git output exceeded its limit", { stderr });
+    }
+    if (!okExitCodes.includes(status.code)) {
+      throw new GitError("GIT_FAILED", "git failed", { exitCode: status.code, stderr });
+    }
+    return { exitCode: status.code, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Spawns Git with the hardened environment; GIT_UNAVAILABLE if it cannot start. */
+export function spawnGit(
+  args: readonly string[],
+  options: { cwd: string; stdin: "piped" | "null" },
+): Deno.ChildProcess {
+  try {
+    return new Deno.Command("git", {
+      args: [...args],
+      cwd: options.cwd,
+      clearEnv: true,
+      env: gitEnvironment(),
+      stdin: options.stdin,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch {
+    throw new GitError("GIT_UNAVAILABLE", "git could not be started");
+  }
+}
+
+/** Sends SIGKILL, ignoring a process that already exited. */
+export function killQuietly(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL");
+  } catch {
+    // already exited
+  }
+}
+
+async function collectCapped(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  cap: number,
+  onOverflow: () => void,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.length > cap) {
+        onOverflow();
+        continue; // keep draining so Git is never blocked on a full pipe
+      }
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // cancelled after a kill
+  }
+  return concatBytes(chunks, size);
+}
+
+async function writeAndClose(stdin: WritableStream<Uint8Array>, bytes: Uint8Array): Promise<void> {
+  const writer = stdin.getWriter();
+  try {
+    await writer.write(bytes);
+    await writer.close();
+  } catch {
+    // Git may exit without reading its input
+  }
+}
+
+/** Joins byte chunks into one array of the given total size. */
+export function concatBytes(chunks: readonly Uint8Array[], size?: number): Uint8Array {
+  const total = size ?? chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

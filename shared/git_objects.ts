@@ -1,0 +1,272 @@
+/**
+ * Reads many Git objects through one long-lived `git cat-file --batch-command`
+ * process instead of a process per object. `--batch-command` (Git 2.36+) is the
+ * `--batch` protocol with an `info` request, so a size can be checked before
+ * any content is transferred.
+ *
+ * @module
+ */
+
+import { concatBytes, GitError, gitLeadingArgs, killQuietly, spawnGit } from "./git.ts";
+
+/** What `info` learned of one object name. */
+export type GitObjectInfo =
+  | { status: "ok"; oid: string; type: string; size: number }
+  | { status: "missing" | "ambiguous"; name: string };
+
+/** What `read` returned for one object name. */
+export type GitObjectRead =
+  | { status: "ok"; oid: string; type: string; size: number; bytes: Uint8Array }
+  | { status: "too_large"; oid: string; type: string; size: number }
+  | { status: "missing" | "ambiguous"; name: string };
+
+/** Options of a {@linkcode GitObjectReader}. */
+export interface GitObjectReaderOptions {
+  /** Repository directory (a work tree or a bare repository). */
+  cwd: string;
+  /** Deadline of each request, in milliseconds. Default 10 s. */
+  timeoutMs?: number;
+}
+
+const MAX_NAME_LENGTH = 4096;
+const MAX_HEADER_BYTES = 8192;
+const MAX_STDERR_BYTES = 64 * 1024;
+
+/**
+ * A serial reader of Git objects. A missing object is a result, not an
+ * exception. If the Git process dies or a request times out, that request
+ * fails with a {@linkcode GitError} and the next request starts a new process.
+ */
+export class GitObjectReader {
+  #options: GitObjectReaderOptions;
+  #batch: BatchProcess | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  /** Creates a reader; the Git process starts on the first request. */
+  constructor(options: GitObjectReaderOptions) {
+    this.#options = options;
+  }
+
+  /** Looks up an object's id, type and size without reading its content. */
+  info(name: string): Promise<GitObjectInfo> {
+    checkName(name);
+    return this.#serial(async (batch) => {
+      const header = await batch.request(`info ${name}`);
+      return parseHeader(header, name);
+    });
+  }
+
+  /**
+   * Reads an object's content, unless it is larger than `maxBytes`
+   * (then `too_large`, and no content is transferred).
+   */
+  read(name: string, options: { maxBytes?: number } = {}): Promise<GitObjectRead> {
+    checkName(name);
+    const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
+    return this.#serial(async (batch) => {
+      const info = parseHeader(await batch.request(`info ${name}`), name);
+      if (info.status !== "ok") return info;
+      if (info.size > maxBytes) return { ...info, status: "too_large" as const };
+      // Ask by object id so the content is exactly the object measured above.
+      const header = parseHeader(await batch.request(`contents ${info.oid}`), info.oid);
+      if (header.status !== "ok" || header.size !== info.size) {
+        throw batch.fail("GIT_FAILED", "object changed while reading");
+      }
+      const bytes = await batch.readContent(header.size);
+      return { ...header, bytes };
+    });
+  }
+
+  /** Stops the Git process. Later requests fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#queue.catch(() => {});
+    await this.#batch?.stop();
+    this.#batch = null;
+  }
+
+  #serial<T>(work: (batch: BatchProcess) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (this.#closed) throw new GitError("GIT_READER_STOPPED", "object reader is closed");
+      if (!this.#batch || this.#batch.dead) {
+        await this.#batch?.stop();
+        this.#batch = await BatchProcess.start(this.#options.cwd);
+      }
+      const batch = this.#batch;
+      batch.arm(this.#options.timeoutMs ?? 10_000);
+      try {
+        return await work(batch);
+      } catch (error) {
+        await batch.stop();
+        throw batch.explain(error);
+      } finally {
+        batch.disarm();
+      }
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+}
+
+function checkName(name: string): void {
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH || /[\n\r\0]/.test(name)) {
+    throw new GitError("GIT_BAD_OBJECT_NAME", "invalid object name");
+  }
+}
+
+function parseHeader(line: string, name: string): GitObjectInfo {
+  if (line.endsWith(" missing")) return { status: "missing", name };
+  if (line.endsWith(" ambiguous")) return { status: "ambiguous", name };
+  const match = /^([0-9a-f]{40}|[0-9a-f]{64}) ([a-z]+) (\d+)$/.exec(line);
+  if (!match) throw new GitError("GIT_FAILED", "unexpected object reader output");
+  return { status: "ok", oid: match[1], type: match[2], size: Number(match[3]) };
+}
+
+/** One running `cat-file --batch-command` process. */
+class BatchProcess {
+  dead = false;
+  #child: Deno.ChildProcess;
+  #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  #stdout: ByteReader;
+  #stderr: Promise<string>;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timedOut = false;
+
+  private constructor(child: Deno.ChildProcess) {
+    this.#child = child;
+    this.#stdin = child.stdin.getWriter();
+    this.#stdout = new ByteReader(child.stdout.getReader());
+    this.#stderr = drainCapped(child.stderr, MAX_STDERR_BYTES);
+    child.status.then(() => (this.dead = true));
+  }
+
+  static async start(cwd: string): Promise<BatchProcess> {
+    const args = [...await gitLeadingArgs(), "cat-file", "--batch-command"];
+    return new BatchProcess(spawnGit(args, { cwd, stdin: "piped" }));
+  }
+
+  arm(timeoutMs: number): void {
+    this.#timedOut = false;
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      killQuietly(this.#child);
+    }, timeoutMs);
+  }
+
+  disarm(): void {
+    clearTimeout(this.#timer);
+  }
+
+  async request(command: string): Promise<string> {
+    try {
+      await this.#stdin.write(new TextEncoder().encode(command + "\n"));
+    } catch {
+      throw this.fail("GIT_READER_STOPPED", "object reader stopped");
+    }
+    const line = await this.#stdout.readLine(MAX_HEADER_BYTES);
+    if (line === null) throw this.fail("GIT_READER_STOPPED", "object reader stopped");
+    return line;
+  }
+
+  async readContent(size: number): Promise<Uint8Array> {
+    const bytes = await this.#stdout.readExact(size + 1);
+    if (bytes === null || bytes[size] !== 0x0a) {
+      throw this.fail("GIT_READER_STOPPED", "object reader stopped");
+    }
+    return bytes.subarray(0, size);
+  }
+
+  fail(code: "GIT_FAILED" | "GIT_READER_STOPPED", message: string): GitError {
+    this.dead = true;
+    return new GitError(code, message);
+  }
+
+  /** Turns any failure during a request into the GitError callers see. */
+  explain(error: unknown): GitError {
+    if (this.#timedOut) return new GitError("GIT_TIMEOUT", "git timed out");
+    if (error instanceof GitError) return error;
+    return new GitError("GIT_READER_STOPPED", "object reader stopped");
+  }
+
+  async stop(): Promise<void> {
+    this.dead = true;
+    this.disarm();
+    await this.#stdin.close().catch(() => {});
+    killQuietly(this.#child);
+    await this.#child.status.catch(() => {});
+    await this.#stdout.cancel();
+    await this.#stderr;
+  }
+}
+
+async function drainCapped(stream: ReadableStream<Uint8Array>, cap: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      if (size < cap) {
+        chunks.push(chunk.subarray(0, cap - size));
+        size += Math.min(chunk.length, cap - size);
+      }
+    }
+  } catch {
+    // cancelled
+  }
+  return new TextDecoder().decode(concatBytes(chunks, size));
+}
+
+/** Line and exact-length reads over a byte stream. */
+class ByteReader {
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #pending: Uint8Array = new Uint8Array(0);
+
+  constructor(reader: ReadableStreamDefaultReader<Uint8Array>) {
+    this.#reader = reader;
+  }
+
+  async readLine(maxBytes: number): Promise<string | null> {
+    while (true) {
+      const newline = this.#pending.indexOf(0x0a);
+      if (newline !== -1) {
+        const line = new TextDecoder().decode(this.#pending.subarray(0, newline));
+        this.#pending = this.#pending.subarray(newline + 1);
+        return line;
+      }
+      if (this.#pending.length > maxBytes) return null;
+      const chunk = await this.#next();
+      if (chunk === null) return null;
+      this.#pending = concatBytes([this.#pending, chunk]);
+    }
+  }
+
+  async readExact(size: number): Promise<Uint8Array | null> {
+    const out = new Uint8Array(size);
+    let filled = Math.min(size, this.#pending.length);
+    out.set(this.#pending.subarray(0, filled));
+    this.#pending = this.#pending.subarray(filled);
+    while (filled < size) {
+      const chunk = await this.#next();
+      if (chunk === null) return null;
+      const take = Math.min(size - filled, chunk.length);
+      out.set(chunk.subarray(0, take), filled);
+      filled += take;
+      this.#pending = chunk.subarray(take);
+    }
+    return out;
+  }
+
+  async cancel(): Promise<void> {
+    await this.#reader.cancel().catch(() => {});
+  }
+
+  async #next(): Promise<Uint8Array | null> {
+    try {
+      const { done, value } = await this.#reader.read();
+      return done ? null : value;
+    } catch {
+      return null;
+    }
+  }
+}

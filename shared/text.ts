@@ -1,0 +1,71 @@
+/**
+ * Text handling for repository bytes: strict UTF-8, binary detection, and line
+ * splitting that keeps exact 1-based line numbers.
+ *
+ * @module
+ */
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes bytes as UTF-8, or returns `null` when they are not valid UTF-8.
+ *
+ * A byte-order mark is kept as U+FEFF so that decoded text maps back to the
+ * exact source bytes.
+ */
+export function decodeUtf8Strict(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Reports whether bytes look binary: any NUL byte makes them binary. */
+export function isBinary(bytes: Uint8Array): boolean {
+  return bytes.indexOf(0) !== -1;
+}
+
+/**
+ * Splits text into lines on LF only, so a CR before the LF (or a lone CR)
+ * stays part of its line. Line `n` (1-based) is `lines[n - 1]`.
+ *
+ * A final LF ends the last line rather than starting an empty one: `"a\nb\n"`
+ * and `"a\nb"` both have two lines, and `""` has none.
+ */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+/** Counts the lines `splitLines` would return, without building them. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let count = 0;
+  let at = text.indexOf("\n");
+  while (at !== -1) {
+    count++;
+    at = text.indexOf("\n", at + 1);
+  }
+  return text.endsWith("\n") ? count : count + 1;
+}
+
+/** Returns the UTF-8 byte length of a string without allocating its bytes. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}

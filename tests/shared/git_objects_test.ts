@@ -1,0 +1,128 @@
+import { assert, assertEquals, assertRejects, assertThrows } from "../support/assert.ts";
+import { join } from "node:path";
+import { GitError } from "../../shared/git.ts";
+import { GitObjectReader } from "../../shared/git_objects.ts";
+import { createRepo, removeDir } from "../support/git_repo.ts";
+
+Deno.test("the batch reader returns exact bytes, types and sizes for many objects", async () => {
+  const files: Record<string, string | Uint8Array> = {
+    "empty.txt": "",
+    "crlf.txt": "a\r\nb\r\n",
+    "binary.bin": new Uint8Array([0, 1, 2, 10, 255, 10]),
+    "dir/space name.md": "spaces\n",
+  };
+  for (let i = 0; i < 200; i++) files[`many/f${i}.txt`] = `file ${i}\n`.repeat(i);
+  const repo = await createRepo(files);
+  const reader = new GitObjectReader({ cwd: repo.path });
+  try {
+    for (const [path, content] of Object.entries(files)) {
+      const expected = typeof content === "string" ? new TextEncoder().encode(content) : content;
+      const read = await reader.read(`HEAD:${path}`);
+      assert(read.status === "ok", `${path} not read`);
+      assertEquals(read.type, "blob");
+      assertEquals(read.size, expected.length);
+      assertEquals(read.bytes, expected);
+      assertEquals(read.oid, await repo.git("rev-parse", `HEAD:${path}`));
+    }
+    const tree = await reader.info("HEAD^{tree}");
+    assertEquals(tree.status === "ok" && tree.type, "tree");
+  } finally {
+    await reader.close();
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("concurrent requests are served serially and in order", async () => {
+  const repo = await createRepo({ "a.txt": "a".repeat(100_000), "b.txt": "b\n" });
+  const reader = new GitObjectReader({ cwd: repo.path });
+  try {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => reader.read(i % 2 ? "HEAD:b.txt" : "HEAD:a.txt")),
+    );
+    results.forEach((read, i) => {
+      assert(read.status === "ok");
+      assertEquals(read.size, i % 2 ? 2 : 100_000);
+    });
+  } finally {
+    await reader.close();
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("missing and oversized objects are typed results", async () => {
+  const repo = await createRepo({ "big.txt": "x".repeat(4096) });
+  const reader = new GitObjectReader({ cwd: repo.path });
+  try {
+    const missing = await reader.read("0123456789012345678901234567890123456789");
+    assertEquals(missing.status, "missing");
+    assertEquals((await reader.info("HEAD:nope.txt")).status, "missing");
+    const atCap = await reader.read("HEAD:big.txt", { maxBytes: 4096 });
+    assertEquals(atCap.status, "ok");
+    const over = await reader.read("HEAD:big.txt", { maxBytes: 4095 });
+    assertEquals(over.status, "too_large");
+    assertEquals(over.status === "too_large" && over.size, 4096);
+    // The stream stays in step after a refused read.
+    const again = await reader.read("HEAD:big.txt");
+    assertEquals(again.status === "ok" && again.bytes.length, 4096);
+  } finally {
+    await reader.close();
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("names that could break the batch protocol are refused", async () => {
+  const repo = await createRepo({ "a.txt": "a\n" });
+  const reader = new GitObjectReader({ cwd: repo.path });
+  try {
+    for (const name of ["", "HEAD\ninfo HEAD", "HEAD\r", "HEAD\0", "x".repeat(4097)]) {
+      const error = assertThrows(() => reader.info(name), GitError);
+      assertEquals(error.code, "GIT_BAD_OBJECT_NAME");
+    }
+    assertEquals((await reader.info("HEAD")).status, "ok");
+  } finally {
+    await reader.close();
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("a closed reader refuses further requests", async () => {
+  const repo = await createRepo({ "a.txt": "a\n" });
+  const reader = new GitObjectReader({ cwd: repo.path });
+  try {
+    assertEquals((await reader.info("HEAD")).status, "ok");
+    await reader.close();
+    const error = await assertRejects(() => reader.info("HEAD"), GitError);
+    assertEquals(error.code, "GIT_READER_STOPPED");
+  } finally {
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("a reader outside any repository fails with a GitError, not a crash", async () => {
+  const repo = await createRepo({ "a.txt": "a\n" });
+  const parent = join(repo.path, "..");
+  const reader = new GitObjectReader({ cwd: parent });
+  try {
+    await assertRejects(() => reader.info("HEAD"), GitError);
+    await assertRejects(() => reader.info("HEAD"), GitError);
+  } finally {
+    await reader.close();
+    await removeDir(parent);
+  }
+});
+
+Deno.test("a request past its deadline fails with GIT_TIMEOUT and the reader recovers", async () => {
+  const repo = await createRepo({ "huge.txt": "y".repeat(32 * 1024 * 1024) });
+  const slow = new GitObjectReader({ cwd: repo.path, timeoutMs: 1 });
+  const normal = new GitObjectReader({ cwd: repo.path });
+  try {
+    const error = await assertRejects(() => slow.read("HEAD:huge.txt"), GitError);
+    assertEquals(error.code, "GIT_TIMEOUT");
+    const read = await normal.read("HEAD:huge.txt");
+    assertEquals(read.status === "ok" && read.bytes.length, 32 * 1024 * 1024);
+  } finally {
+    await slow.close();
+    await normal.close();
+    await removeDir(join(repo.path, ".."));
+  }
+});

@@ -1,0 +1,98 @@
+/**
+ * Builds real Git repositories in temporary folders for tests. Fixture Git
+ * runs isolated from the host's global and system configuration.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+
+const FIXTURE_ENV: Record<string, string> = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "Test",
+  GIT_AUTHOR_EMAIL: "test@example.invalid",
+  GIT_COMMITTER_NAME: "Test",
+  GIT_COMMITTER_EMAIL: "test@example.invalid",
+  GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+};
+
+/** Runs fixture Git in `cwd` and returns its trimmed stdout; throws on failure. */
+export async function git(cwd: string, args: string[], stdin?: Uint8Array): Promise<string> {
+  const child = new Deno.Command("git", {
+    args,
+    cwd,
+    env: FIXTURE_ENV,
+    stdin: stdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin) {
+    const writer = child.stdin.getWriter();
+    await writer.write(stdin);
+    await writer.close();
+  }
+  const out = await child.output();
+  if (!out.success) {
+    throw new Error(
+      `fixture git ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** A temporary repository with a working tree. */
+export interface TestRepo {
+  /** Absolute path of the work tree root. */
+  path: string;
+  /** Writes files (creating folders) relative to the root. */
+  write(files: Record<string, string | Uint8Array>): Promise<void>;
+  /** Stages everything and commits; returns the new commit id. */
+  commit(message?: string): Promise<string>;
+  /** Runs fixture Git inside the repository. */
+  git(...args: string[]): Promise<string>;
+}
+
+/** Creates a temporary folder that is removed by `Deno.test` cleanup callers. */
+export async function tempDir(prefix = "ctxsrc-test-"): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix }));
+}
+
+/** Creates a repository on branch `main`, optionally with a first commit of `files`. */
+export async function createRepo(
+  files: Record<string, string | Uint8Array> = {},
+  options: { parent?: string; name?: string } = {},
+): Promise<TestRepo> {
+  const parent = options.parent ?? await tempDir();
+  const path = join(parent, options.name ?? "repo");
+  await Deno.mkdir(path, { recursive: true });
+  await git(path, ["init", "-q", "-b", "main"]);
+  const repo: TestRepo = {
+    path,
+    async write(entries) {
+      for (const [name, content] of Object.entries(entries)) {
+        const target = join(path, name);
+        await Deno.mkdir(join(target, ".."), { recursive: true });
+        if (typeof content === "string") await Deno.writeTextFile(target, content);
+        else await Deno.writeFile(target, content);
+      }
+    },
+    async commit(message = "commit") {
+      await git(path, ["add", "-A"]);
+      await git(path, ["commit", "-q", "--allow-empty", "-m", message]);
+      return await git(path, ["rev-parse", "HEAD"]);
+    },
+    git: (...args) => git(path, args),
+  };
+  if (Object.keys(files).length > 0) {
+    await repo.write(files);
+    await repo.commit("initial");
+  }
+  return repo;
+}
+
+/** Removes a temporary folder, ignoring one that is already gone. */
+export async function removeDir(path: string): Promise<void> {
+  await Deno.remove(path, { recursive: true }).catch(() => {});
+}
