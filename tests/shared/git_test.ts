@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { GitError, gitHasNoLazyFetch, runGit } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
+import { spawnHelper } from "../support/processes.ts";
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -253,23 +254,16 @@ Deno.test("stdin bytes reach git", async () => {
 Deno.test("a missing git binary is GIT_UNAVAILABLE under the narrow flags", async () => {
   const repo = await createRepo({ "a.txt": "a\n" });
   try {
-    const script = new URL("../support/git_probe.ts", import.meta.url).pathname;
-    const run = (path: string) =>
-      new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          "--allow-run=git",
-          "--allow-env=PATH",
-          `--allow-read=${repo.path}`,
-          script,
-          repo.path,
-        ],
-        clearEnv: true,
-        env: { PATH: path, NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+    const run = async (path: string) => {
+      const child = spawnHelper("git_probe.ts", [repo.path], {
+        run: ["git"],
+        env: ["PATH"],
+        read: [repo.path],
+        childEnv: { PATH: path },
+      });
+      await child.stdin.close();
+      return await child.output();
+    };
     const missing = await run("/nonexistent");
     assertEquals(decode(missing.stdout).trim(), "GIT_UNAVAILABLE");
     const present = await run(Deno.env.get("PATH") ?? "/usr/bin:/bin");

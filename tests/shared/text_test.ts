@@ -1,0 +1,62 @@
+import { assertEquals } from "../support/assert.ts";
+import {
+  countLines,
+  decodeUtf8Strict,
+  isBinary,
+  splitLines,
+  utf8Length,
+} from "../../shared/text.ts";
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+
+Deno.test("decodeUtf8Strict accepts valid UTF-8 and keeps a BOM", () => {
+  assertEquals(decodeUtf8Strict(new TextEncoder().encode("项目知识 ✓ 🚀")), "项目知识 ✓ 🚀");
+  assertEquals(decodeUtf8Strict(bytes(0xef, 0xbb, 0xbf, 0x61)), "\uFEFFa");
+  assertEquals(decodeUtf8Strict(bytes()), "");
+});
+
+Deno.test("decodeUtf8Strict rejects invalid UTF-8 of every kind", () => {
+  const invalid = [
+    bytes(0xff),
+    bytes(0xc3), // truncated sequence
+    bytes(0xc0, 0xaf), // overlong
+    bytes(0xed, 0xa0, 0x80), // UTF-16 surrogate
+    bytes(0xf4, 0x90, 0x80, 0x80), // past U+10FFFF
+    bytes(0x61, 0x80, 0x62), // stray continuation byte
+  ];
+  for (const input of invalid) assertEquals(decodeUtf8Strict(input), null);
+});
+
+Deno.test("isBinary is true exactly when a NUL byte is present", () => {
+  assertEquals(isBinary(bytes(0x61, 0x62)), false);
+  assertEquals(isBinary(bytes()), false);
+  assertEquals(isBinary(bytes(0x61, 0x00)), true);
+  assertEquals(isBinary(bytes(0x00)), true);
+  assertEquals(isBinary(bytes(0xff, 0xfe)), false);
+});
+
+Deno.test("splitLines keeps exact 1-based lines and preserves CR", () => {
+  assertEquals(splitLines(""), []);
+  assertEquals(splitLines("\n"), [""]);
+  assertEquals(splitLines("a"), ["a"]);
+  assertEquals(splitLines("a\n"), ["a"]);
+  assertEquals(splitLines("a\nb"), ["a", "b"]);
+  assertEquals(splitLines("a\n\nb\n"), ["a", "", "b"]);
+  assertEquals(splitLines("a\r\nb\r\n"), ["a\r", "b\r"]);
+  assertEquals(splitLines("old\rmac\nx"), ["old\rmac", "x"]);
+  assertEquals(splitLines("a\n\n"), ["a", ""]);
+});
+
+Deno.test("countLines agrees with splitLines", () => {
+  for (
+    const text of ["", "\n", "a", "a\n", "a\nb", "a\n\nb\n", "a\r\nb\r\n", "\n\n\n", "x\ny\nz"]
+  ) {
+    assertEquals(countLines(text), splitLines(text).length, JSON.stringify(text));
+  }
+});
+
+Deno.test("utf8Length matches the encoder, including lone surrogates", () => {
+  for (const text of ["", "abc", "é", "项目", "🚀x", "\uD800", "a\uDC00b", "\uD83D"]) {
+    assertEquals(utf8Length(text), new TextEncoder().encode(text).length, JSON.stringify(text));
+  }
+});
