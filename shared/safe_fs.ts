@@ -316,12 +316,20 @@ export function publishFile(tempPath: string, finalPath: string): void {
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(tempPath, finalPath);
-    syncDir(dirname(finalPath));
+    renameDurably(tempPath, finalPath);
   } catch (error) {
     throw translate(error, "IO_FAILED");
   }
 }
+
+function renameDurably(from: string, to: string): void {
+  fs.renameSync(from, to);
+  syncDir(dirname(to));
+}
+
+// Exclusive creation of a new private file, never through a final symlink.
+const CREATE_EXCLUSIVE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
+  (fs.constants.O_NOFOLLOW ?? 0);
 
 /** Returns a fresh private temp-file path beside `finalPath`. */
 export function tempPathBeside(finalPath: string): string {
@@ -337,20 +345,14 @@ export function tempPathBeside(finalPath: string): string {
 export function atomicReplace(path: string, bytes: Uint8Array): void {
   const temp = tempPathBeside(path);
   try {
-    const fd = fs.openSync(
-      temp,
-      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
-        (fs.constants.O_NOFOLLOW ?? 0),
-      0o600,
-    );
+    const fd = fs.openSync(temp, CREATE_EXCLUSIVE, 0o600);
     try {
       writeAll(fd, bytes);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(temp, path);
-    syncDir(dirname(path));
+    renameDurably(temp, path);
   } catch (error) {
     try {
       fs.unlinkSync(temp);
@@ -382,12 +384,7 @@ export interface LockFile {
 export function acquireLockFile(path: string, contents: string): LockFile {
   let fd: number;
   try {
-    fd = fs.openSync(
-      path,
-      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
-        (fs.constants.O_NOFOLLOW ?? 0),
-      0o600,
-    );
+    fd = fs.openSync(path, CREATE_EXCLUSIVE, 0o600);
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") {
       throw new SafeFsError("LOCKED", "lock is held");

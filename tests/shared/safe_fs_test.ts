@@ -7,9 +7,11 @@ import {
   ensurePrivateDir,
   identityOf,
   probeSymlinkGuard,
+  publishFile,
   readPinned,
   SafeFsError,
   splitRelativePath,
+  tempPathBeside,
 } from "../../shared/safe_fs.ts";
 import { removeDir, tempDir } from "../support/git_repo.ts";
 import { readLine, spawnHelper } from "../support/processes.ts";
@@ -226,6 +228,25 @@ Deno.test("atomicReplace writes a private file, replaces it whole, and leaves no
     assertEquals(refusal(() => atomicReplace(join(base, "busy"), new Uint8Array(1))), "IO_FAILED");
     assertEquals(fs.readFileSync(join(base, "busy", "keep"), "utf8"), "kept");
     assertEquals(fs.readdirSync(base).sort(), ["busy", "state.json"]);
+  } finally {
+    await removeDir(base);
+  }
+});
+
+Deno.test("publishFile moves a finished temp file over the published one", async () => {
+  const base = await tempDir();
+  try {
+    const path = join(base, "index.sqlite3");
+    fs.writeFileSync(path, "old build");
+    const temp = tempPathBeside(path);
+    assert(temp.startsWith(join(base, ".index.sqlite3.")) && temp.endsWith(".tmp"));
+    assert(temp !== tempPathBeside(path), "temp names must not repeat");
+    fs.writeFileSync(temp, "new build", { mode: 0o600 });
+    publishFile(temp, path);
+    assertEquals(fs.readFileSync(path, "utf8"), "new build");
+    assertEquals(fs.readdirSync(base), ["index.sqlite3"]);
+    assertEquals(refusal(() => publishFile(join(base, "missing.tmp"), path)), "IO_FAILED");
+    assertEquals(fs.readFileSync(path, "utf8"), "new build");
   } finally {
     await removeDir(base);
   }
