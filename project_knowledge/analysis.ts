@@ -26,7 +26,7 @@ const PART =
 const ASCII_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+/g;
 // Candidate runs: anything that may hold a word. Pure ASCII runs take the fast path.
 const RUN = /[A-Za-z0-9_\-\u0080-\uffff]+/g;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const PLAIN_WORD = /^[a-z0-9]+$/;
 
 /** Longest term kept; longer identifiers (hashes, blobs) are cut to this. */
