@@ -253,7 +253,11 @@ export function killQuietly(child: Deno.ChildProcess): void {
   }
 }
 
-async function collectCapped(
+/**
+ * Collects a stream's bytes up to `cap`; past it, calls `onOverflow` and keeps
+ * draining (dropping the excess) so the writer is never blocked on a full pipe.
+ */
+export async function collectCapped(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   cap: number,
   onOverflow: () => void,

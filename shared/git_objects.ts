@@ -7,7 +7,14 @@
  * @module
  */
 
-import { concatBytes, GitError, gitLeadingArgs, killQuietly, spawnGit } from "./git.ts";
+import {
+  collectCapped,
+  concatBytes,
+  GitError,
+  gitLeadingArgs,
+  killQuietly,
+  spawnGit,
+} from "./git.ts";
 
 /** What `info` learned of one object name. */
 export type GitObjectInfo =
@@ -130,7 +137,7 @@ class BatchProcess {
   #child: Deno.ChildProcess;
   #stdin: WritableStreamDefaultWriter<Uint8Array>;
   #stdout: ByteReader;
-  #stderr: Promise<string>;
+  #stderr: Promise<Uint8Array>;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
 
@@ -138,7 +145,7 @@ class BatchProcess {
     this.#child = child;
     this.#stdin = child.stdin.getWriter();
     this.#stdout = new ByteReader(child.stdout.getReader());
-    this.#stderr = drainCapped(child.stderr, MAX_STDERR_BYTES);
+    this.#stderr = collectCapped(child.stderr.getReader(), MAX_STDERR_BYTES, () => {});
     child.status.then(() => (this.dead = true));
   }
 
@@ -199,22 +206,6 @@ class BatchProcess {
     await this.#stdout.cancel();
     await this.#stderr;
   }
-}
-
-async function drainCapped(stream: ReadableStream<Uint8Array>, cap: number): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream) {
-      if (size < cap) {
-        chunks.push(chunk.subarray(0, cap - size));
-        size += Math.min(chunk.length, cap - size);
-      }
-    }
-  } catch {
-    // cancelled
-  }
-  return new TextDecoder().decode(concatBytes(chunks, size));
 }
 
 /** Line and exact-length reads over a byte stream. */
