@@ -244,15 +244,18 @@ function translate(error: unknown, missing: SafeFsErrorCode): SafeFsError {
  * Creates (mode 0700) or verifies private folders below `base`. Every
  * component of `base` must be free of symlinks; each of `segments` must be a
  * real folder owned by this user with no group or other permission bits.
- * Returns the absolute path of the last folder. Needs `--allow-sys=uid`.
+ * Returns the absolute path of the last folder. Needs `--allow-sys=uid` and
+ * read permission on the segments only (not on `base`'s ancestors): `base` is
+ * checked by resolving the first segment's real path.
  */
 export function ensurePrivateDir(
   base: string,
   segments: readonly string[],
   options: { create?: boolean } = {},
 ): string {
-  if (!isAbsolute(base)) throw new SafeFsError("UNSAFE_PATH", "unsafe path");
-  assertNoSymlinkComponents(base);
+  if (!isAbsolute(base) || segments.length === 0) {
+    throw new SafeFsError("UNSAFE_PATH", "unsafe path");
+  }
   const uid = currentUid();
   let current = base;
   for (const segment of segments) {
@@ -272,8 +275,19 @@ export function ensurePrivateDir(
     if (stat.uid !== uid || stat.mode === null || (stat.mode & 0o077) !== 0) {
       throw new SafeFsError("NOT_PRIVATE", "folder is not private");
     }
+    if (current === join(base, segments[0]) && realPath(current) !== current) {
+      throw new SafeFsError("SYMLINK", "symlink refused");
+    }
   }
   return current;
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch (error) {
+    throw translate(error, "NOT_FOUND");
+  }
 }
 
 /** Throws SYMLINK if any component of the absolute `path` is a symlink. */
@@ -426,7 +440,10 @@ export interface SymlinkGuardProbe {
  * Proves on this host, in a fresh folder below `scratchDir`, that
  * {@linkcode readPinned} refuses a final symlink and a symlinked parent and
  * reads a regular file. Throws GUARD_UNSUPPORTED otherwise, so a component
- * can refuse to start rather than weaken its symlink guard.
+ * can refuse to start rather than weaken its symlink guard. Creating the
+ * fixture's symlinks needs unscoped read and write permissions; narrowly
+ * permitted programs build it another way and call
+ * {@linkcode checkSymlinkGuard}.
  */
 export function probeSymlinkGuard(scratchDir: string): SymlinkGuardProbe {
   if (fs.constants.O_NOFOLLOW === undefined || Deno.build.os === "windows") {
@@ -436,26 +453,43 @@ export function probeSymlinkGuard(scratchDir: string): SymlinkGuardProbe {
   try {
     dir = fs.mkdtempSync(join(scratchDir, ".probe-"));
     fs.mkdirSync(join(dir, "real"));
-    fs.writeFileSync(join(dir, "real", "file"), "probe");
+    fs.writeFileSync(join(dir, "real", "file"), "probe\n");
     fs.symlinkSync("file", join(dir, "real", "link"));
     fs.symlinkSync("real", join(dir, "linked"));
-    const read = readPinned(dir, "real/file", { maxBytes: 16 });
-    const ok = new TextDecoder().decode(read.bytes) === "probe" &&
-      refusesAsSymlink(dir, "real/link") && refusesAsSymlink(dir, "linked/file");
-    if (!ok) throw new SafeFsError("GUARD_UNSUPPORTED", "symlink guard unsupported on this host");
-    let runtimeHonoursNoFollow = false;
-    try {
-      fs.closeSync(fs.openSync(join(dir, "real", "link"), OPEN_READ));
-    } catch (error) {
-      runtimeHonoursNoFollow = (error as { code?: string }).code === "ELOOP";
-    }
-    return { runtimeHonoursNoFollow };
+    return checkSymlinkGuard(dir);
   } catch (error) {
     if (error instanceof SafeFsError && error.code === "GUARD_UNSUPPORTED") throw error;
     throw new SafeFsError("GUARD_UNSUPPORTED", "symlink guard unsupported on this host");
   } finally {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Checks the guard against a prepared fixture folder holding `real/file`
+ * (starting with "probe"), the symlink `real/link` -> `file` and the symlink
+ * `linked` -> `real`. Throws GUARD_UNSUPPORTED unless the file reads and both
+ * symlink routes are refused as SYMLINK.
+ */
+export function checkSymlinkGuard(fixtureDir: string): SymlinkGuardProbe {
+  if (fs.constants.O_NOFOLLOW === undefined || Deno.build.os === "windows") {
+    throw new SafeFsError("GUARD_UNSUPPORTED", "symlink guard unsupported on this host");
+  }
+  try {
+    const read = readPinned(fixtureDir, "real/file", { maxBytes: 16 });
+    const ok = new TextDecoder().decode(read.bytes).startsWith("probe") &&
+      refusesAsSymlink(fixtureDir, "real/link") && refusesAsSymlink(fixtureDir, "linked/file");
+    if (!ok) throw new Error("guard failed");
+  } catch {
+    throw new SafeFsError("GUARD_UNSUPPORTED", "symlink guard unsupported on this host");
+  }
+  let runtimeHonoursNoFollow = false;
+  try {
+    fs.closeSync(fs.openSync(join(fixtureDir, "real", "link"), OPEN_READ));
+  } catch (error) {
+    runtimeHonoursNoFollow = (error as { code?: string }).code === "ELOOP";
+  }
+  return { runtimeHonoursNoFollow };
 }
 
 function refusesAsSymlink(root: string, relativePath: string): boolean {
