@@ -14,12 +14,16 @@ import { runGit } from "../shared/git.ts";
 import { checkSymlinkGuard } from "../shared/safe_fs.ts";
 import { KnowledgeError } from "./errors.ts";
 
-/** Creates an FTS5 table in memory, inserts a token and finds it again. */
-export function probeFts5(): void {
+/**
+ * Creates an FTS5 table in memory, inserts a token and finds it again.
+ * `module` names the virtual-table module (tests pass a missing one to see
+ * what a SQLite build without FTS5 does).
+ */
+export function probeFts5(module = "fts5"): void {
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(":memory:");
-    db.exec("CREATE VIRTUAL TABLE probe USING fts5(terms)");
+    db.exec(`CREATE VIRTUAL TABLE probe USING ${module}(terms)`);
     db.prepare("INSERT INTO probe(rowid, terms) VALUES (7, ?)").run("probe token");
     const row = db.prepare("SELECT rowid AS id FROM probe WHERE probe MATCH ?").get('"token"') as
       | { id: number }

@@ -24,7 +24,11 @@ function diagnose(message: string): void {
   console.error(`project-knowledge: ${message}`);
 }
 
-if (import.meta.main) {
+/**
+ * Starts the provider in this process: validates the cwd as the root, picks
+ * the cache base and serves stdio until EOF.
+ */
+export async function startProvider(options: { ftsModule?: string } = {}): Promise<void> {
   routeConsoleToStderr();
   let root: ProjectRoot | KnowledgeError;
   try {
@@ -40,6 +44,7 @@ if (import.meta.main) {
   } catch (error) {
     base = error as KnowledgeError;
   }
+  // Lowering the budget is a test knob; production flags do not permit it.
   const budget = Number(readEnv("PROJECT_KNOWLEDGE_INDEX_BUDGET_MS"));
   await serveJsonRpcLines(
     createProvider({
@@ -47,7 +52,10 @@ if (import.meta.main) {
       cacheBase: base,
       indexBudgetMs: Number.isFinite(budget) && budget > 0 ? budget : undefined,
       diagnose,
+      ftsModule: options.ftsModule,
     }),
     { onDiagnostic: diagnose },
   );
 }
+
+if (import.meta.main) await startProvider();

@@ -46,6 +46,8 @@ export interface ProviderSetup {
   indexBudgetMs?: number;
   /** Receives local diagnostics (stderr). */
   diagnose?: (message: string) => void;
+  /** The FTS virtual-table module to probe; tests name a missing one. */
+  ftsModule?: string;
 }
 
 interface Ready {
@@ -68,7 +70,7 @@ export function createProvider(setup: ProviderSetup): (request: RpcRequest) => P
       if (setup.root instanceof KnowledgeError) throw setup.root;
       if (setup.cacheBase instanceof KnowledgeError) throw setup.cacheBase;
       verifyProjectRoot(setup.root);
-      probeFts5();
+      probeFts5(setup.ftsModule);
       const cache = prepareCacheDir(setup.cacheBase, setup.root.path);
       await probeSymlinkGuardWithGit(cache.path);
       ready = { root: setup.root, cache, rootHash: rootHash(setup.root.path) };
