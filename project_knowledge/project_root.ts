@@ -90,7 +90,10 @@ function statIdentity(path: string): FileIdentity {
     if (!stat.isDirectory) throw new Error("not a folder");
     return { dev: stat.dev, ino: stat.ino ?? 0 };
   } catch {
-    throw new KnowledgeError("root_refused", "the project root cannot be inspected");
+    throw new KnowledgeError(
+      "root_refused",
+      "the project root cannot be inspected (a symlink path, or not in --allow-read)",
+    );
   }
 }
 

@@ -262,9 +262,11 @@ export function ensurePrivateDir(
     splitRelativePath(segment);
     if (segment.includes("/")) throw new SafeFsError("UNSAFE_PATH", "unsafe path");
     current = join(current, segment);
+    let created = false;
     if (options.create !== false) {
       try {
         fs.mkdirSync(current, { mode: 0o700 });
+        created = true;
       } catch (error) {
         if ((error as { code?: string }).code !== "EEXIST") throw translate(error, "NOT_FOUND");
       }
@@ -276,10 +278,20 @@ export function ensurePrivateDir(
       throw new SafeFsError("NOT_PRIVATE", "folder is not private");
     }
     if (current === join(base, segments[0]) && realPath(current) !== current) {
+      // Created through a symlinked base: take the empty folder back.
+      if (created) removeEmptyDir(current);
       throw new SafeFsError("SYMLINK", "symlink refused");
     }
   }
   return current;
+}
+
+function removeEmptyDir(path: string): void {
+  try {
+    fs.rmdirSync(path);
+  } catch {
+    // best effort: the refusal stands either way
+  }
 }
 
 function realPath(path: string): string {
