@@ -46,8 +46,11 @@ export interface IndexTarget {
 export interface IndexOptions {
   /** Work budget in milliseconds. */
   budgetMs: number;
+  /** Corpus caps; the spec's 4,096 files and 64 MiB unless lowered (tests). */
+  caps?: { files: number; bytes: number };
 }
 
+const DEFAULT_CAPS = { files: MAX_INDEXED_FILES, bytes: MAX_CORPUS_BYTES };
 // Files per committed batch: bounds what an interruption can roll back.
 const BATCH_FILES = 64;
 
@@ -87,7 +90,7 @@ export async function runIndex(
       setMeta(db, "format", String(CURRENT_FORMAT));
       setMeta(db, "root_hash", target.rootHash);
     }
-    const run = new IndexRun(db, target.root);
+    const run = new IndexRun(db, target.root, options.caps ?? DEFAULT_CAPS);
     const coverage = run.execute({
       mode,
       eligible: tracked.eligible,
@@ -143,13 +146,15 @@ class IndexRun {
   #deleteChunkTerms: StatementSync;
   #deleteChunks: StatementSync;
   #deletePending: StatementSync;
+  #caps: { files: number; bytes: number };
   #files = 0;
   #bytes = 0;
   #counts = { reused: 0, updated: 0, deleted: 0, skipped: 0, oversizedLines: 0 };
 
-  constructor(db: DatabaseSync, root: ProjectRoot) {
+  constructor(db: DatabaseSync, root: ProjectRoot, caps: { files: number; bytes: number }) {
     this.#db = db;
     this.#root = root;
+    this.#caps = caps;
     this.#findSource = db.prepare("SELECT id, source_hash, bytes FROM sources WHERE path = ?");
     this.#insertSource = db.prepare(
       "INSERT INTO sources(path, source_hash, bytes, lines) VALUES (?, ?, ?, ?)",
@@ -271,12 +276,12 @@ class IndexRun {
     }
     const files = this.#files + (existing ? 0 : 1);
     const bytes = this.#bytes - (existing?.bytes ?? 0) + current.bytes;
-    if (files > MAX_INDEXED_FILES || bytes > MAX_CORPUS_BYTES) {
+    if (files > this.#caps.files || bytes > this.#caps.bytes) {
       if (existing) {
         this.#removeSource(existing); // stale rows of a changed source
         this.#counts.deleted++;
       }
-      return files > MAX_INDEXED_FILES ? "file_limit" : "corpus_limit";
+      return files > this.#caps.files ? "file_limit" : "corpus_limit";
     }
     const chunked = chunkSource(current.text);
     let sourceId: number;
