@@ -233,36 +233,76 @@ function isIndexedFormat(fileName: string): boolean {
   return dot > 0 && INDEXED_EXTENSIONS.has(fileName.slice(dot + 1));
 }
 
+/** One recognizable secret: literal hints (any must occur) and its pattern. */
+export interface SecretPattern {
+  /** What it finds (for the README). */
+  label: string;
+  /** Case-sensitive literals of which at least one occurs in every match; empty: always test. */
+  hints: readonly string[];
+  /** The pattern itself. */
+  pattern: RegExp;
+}
+
 /**
  * Recognizable secrets. A file containing any of them is skipped whole.
  * Documented in the README; keep the two in step.
  */
-export const SECRET_PATTERNS: readonly RegExp[] = [
-  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/, // PEM, OpenSSH, PGP private keys
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, // AWS access key ids
-  /\bgh[pousr]_[A-Za-z0-9]{36,}/, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{22,}/, // GitHub fine-grained tokens
-  /\bglpat-[A-Za-z0-9_\-]{20,}/, // GitLab tokens
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/, // Slack tokens
-  /\bAIza[0-9A-Za-z_\-]{35}/, // Google API keys
-  /\b[sr]k_live_[0-9A-Za-z]{16,}/, // Stripe live keys
-  /\bsk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,}/, // OpenAI / Anthropic keys
-  /\bnpm_[A-Za-z0-9]{36}\b/, // npm tokens
-  /\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}/, // JWTs
-  /\b[a-z][a-z0-9+.\-]*:\/\/[^\s\/:@'"]+:[^\s\/@'"]+@/i, // credentials in URLs
-  // A quoted literal assigned to a password, secret, key or token name.
-  /(?:password|passwd|passphrase|secret|api[_\-]?key|access[_\-]?key|auth[_\-]?token|access[_\-]?token|client[_\-]?secret|private[_\-]?key)["']?\s*[:=]\s*["'][^"'\s]{8,}["']/i,
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    label: "PEM, OpenSSH and PGP private keys",
+    hints: ["PRIVATE KEY"],
+    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
+  },
+  {
+    label: "AWS access key ids",
+    hints: ["AKIA", "ASIA"],
+    pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
+  },
+  {
+    label: "GitHub tokens",
+    hints: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}/,
+  },
+  {
+    label: "GitHub fine-grained tokens",
+    hints: ["github_pat_"],
+    pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/,
+  },
+  { label: "GitLab tokens", hints: ["glpat-"], pattern: /\bglpat-[A-Za-z0-9_\-]{20,}/ },
+  { label: "Slack tokens", hints: ["xox"], pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
+  { label: "Google API keys", hints: ["AIza"], pattern: /\bAIza[0-9A-Za-z_\-]{35}/ },
+  { label: "Stripe live keys", hints: ["k_live_"], pattern: /\b[sr]k_live_[0-9A-Za-z]{16,}/ },
+  {
+    label: "OpenAI and Anthropic keys",
+    hints: ["sk-"],
+    pattern: /\bsk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,}/,
+  },
+  { label: "npm tokens", hints: ["npm_"], pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  {
+    label: "JSON Web Tokens",
+    hints: ["eyJ"],
+    pattern: /\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}/,
+  },
+  {
+    label: "credentials in URLs (scheme://user:password@host)",
+    hints: ["://"],
+    pattern: /:\/\/[^\s\/:@'"]+:[^\s\/@'"]+@/,
+  },
+  {
+    label: "a quoted literal of 8+ characters assigned to a password, secret, key or token name",
+    hints: [],
+    pattern:
+      /(?:password|passwd|passphrase|secret|api[_\-]?key|access[_\-]?key|auth[_\-]?token|access[_\-]?token|client[_\-]?secret|private[_\-]?key)["']?\s*[:=]\s*["'][^"'\s]{8,}["']/i,
+  },
 ];
-
-// A cheap prefilter: every pattern above contains one of these fragments, so a
-// file without any of them needs no further scanning.
-const SECRET_HINT =
-  /PRIVATE KEY|AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AIza|k_live_|sk-|npm_|eyJ|:\/\/|pass|secret|key|token/i;
 
 /** Reports whether text contains a recognizable key, token or password. */
 export function containsSecret(text: string): boolean {
-  if (!SECRET_HINT.test(text)) return false;
-  return SECRET_PATTERNS.some((pattern) => pattern.test(text));
+  for (const { hints, pattern } of SECRET_PATTERNS) {
+    if (hints.length > 0 && !hints.some((hint) => text.includes(hint))) continue;
+    if (pattern.test(text)) return true;
+  }
+  return false;
 }
 
 /** What {@linkcode inspectContent} decided. */

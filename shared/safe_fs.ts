@@ -139,7 +139,7 @@ export function readPinned(
     }
     if (opened.nlink !== 1) throw new SafeFsError("HARDLINK", "hardlinked file refused");
     for (let round = 0; round < RECHECK_ROUNDS; round++) recheck(chain, filePath, before);
-    const bytes = readUpTo(fd, options.maxBytes);
+    const bytes = readExactly(fd, opened.size, options.maxBytes);
     return { bytes, identity: { dev: opened.dev, ino: opened.ino } };
   } finally {
     fs.closeSync(fd);
@@ -191,16 +191,18 @@ function checkDirectoryChain(
   return chain;
 }
 
-function readUpTo(fd: number, maxBytes: number): Uint8Array {
-  // One spare byte detects a file that grew past the limit after the check.
-  const buffer = new Uint8Array(maxBytes + 1);
+// Reads the `size` bytes fstat reported. One spare byte detects a file that
+// grew after the check; the buffer is sized to the file, not to the limit.
+function readExactly(fd: number, size: number, maxBytes: number): Uint8Array {
+  if (size > maxBytes) throw new SafeFsError("TOO_LARGE", "file too large");
+  const buffer = new Uint8Array(size + 1);
   let filled = 0;
   while (filled < buffer.length) {
     const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
     if (read === 0) break;
     filled += read;
   }
-  if (filled > maxBytes) throw new SafeFsError("TOO_LARGE", "file too large");
+  if (filled !== size) throw new SafeFsError("CHANGED", "file changed during read");
   return buffer.subarray(0, filled);
 }
 
