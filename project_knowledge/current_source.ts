@@ -17,13 +17,30 @@ export type CurrentSource =
   | { ok: true; text: string; hash: string; bytes: number }
   | { ok: false; reason: SkipReason };
 
+/** A source whose bytes still hash to the expected value (content rules already passed). */
+export type UnchangedSource = { ok: true; unchanged: true; hash: string; content: Uint8Array };
+
 /** SHA-256 of bytes, lower-case hex. */
 export function sourceHash(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** Reads and inspects one path-eligible source of the root. */
-export function readCurrentSource(root: ProjectRoot, path: string): CurrentSource {
+/**
+ * Reads and inspects one path-eligible source of the root. With
+ * `unchangedHash`, bytes hashing to it skip the content rules (the same bytes
+ * passed them when they were indexed) and come back as unchanged.
+ */
+export function readCurrentSource(root: ProjectRoot, path: string): CurrentSource;
+export function readCurrentSource(
+  root: ProjectRoot,
+  path: string,
+  unchangedHash: string | null,
+): CurrentSource | UnchangedSource;
+export function readCurrentSource(
+  root: ProjectRoot,
+  path: string,
+  unchangedHash: string | null = null,
+): CurrentSource | UnchangedSource {
   let bytes: Uint8Array;
   try {
     bytes = readPinned(root.path, path, {
@@ -37,7 +54,9 @@ export function readCurrentSource(root: ProjectRoot, path: string): CurrentSourc
     }
     return { ok: false, reason: "unreadable" };
   }
+  const hash = sourceHash(bytes);
+  if (hash === unchangedHash) return { ok: true, unchanged: true, hash, content: bytes };
   const verdict = inspectContent(bytes);
   if (!verdict.ok) return verdict;
-  return { ok: true, text: verdict.text, hash: sourceHash(bytes), bytes: bytes.length };
+  return { ok: true, text: verdict.text, hash, bytes: bytes.length };
 }

@@ -10,7 +10,6 @@
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { publishFile } from "../shared/safe_fs.ts";
-import { analyzeText } from "./analysis.ts";
 import {
   type CacheDir,
   createTempBuild,
@@ -18,8 +17,8 @@ import {
   publishedIndexExists,
   removeStaleTempBuilds,
 } from "./cache_dir.ts";
-import { chunkSource } from "./chunking.ts";
-import { readCurrentSource } from "./current_source.ts";
+import { SourcePipeline } from "./source_pipeline.ts";
+import type { PreparedSource } from "./source_preparation.ts";
 import { KnowledgeError } from "./errors.ts";
 import {
   checkIntegrity,
@@ -51,8 +50,26 @@ export interface IndexOptions {
 }
 
 const DEFAULT_CAPS = { files: MAX_INDEXED_FILES, bytes: MAX_CORPUS_BYTES };
-// Files per committed batch: bounds what an interruption can roll back.
-const BATCH_FILES = 64;
+// Sources prepared ahead of the writer. A whole run is one transaction in a
+// private temp database: a killed run leaves nothing to roll back into the
+// published index, and FTS5 merges less with fewer commits.
+const PIPELINE_DEPTH = 32;
+
+// Waits for the next prepared source, or null once the deadline passes.
+async function nextBefore(
+  pipeline: SourcePipeline,
+  deadline: number,
+): Promise<PreparedSource | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([pipeline.next(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Runs one rebuild or refresh and returns the published coverage. */
 export async function runIndex(
@@ -91,7 +108,7 @@ export async function runIndex(
       setMeta(db, "root_hash", target.rootHash);
     }
     const run = new IndexRun(db, target.root, options.caps ?? DEFAULT_CAPS);
-    const coverage = run.execute({
+    const coverage = await run.execute({
       mode,
       eligible: tracked.eligible,
       deadline,
@@ -173,7 +190,7 @@ class IndexRun {
     this.#deletePending = db.prepare("DELETE FROM pending WHERE path = ?");
   }
 
-  execute(input: RunInput): Coverage {
+  async execute(input: RunInput): Promise<Coverage> {
     const db = this.#db;
     db.exec("BEGIN");
     this.#pruneIneligible(new Set(input.eligible));
@@ -187,23 +204,40 @@ class IndexRun {
     const order = this.#pendingInRotation(getMeta(db, "cursor") ?? "");
     let stop: StopReason = "complete";
     let capacity: StopReason | null = null;
-    let inBatch = 0;
     let cursor: string | null = null;
     let visitedAll = true;
+    const pipeline = new SourcePipeline(this.#root, { useWorker: order.length > 1 });
+    let submitted = 0;
+    const submit = () => {
+      const path = order[submitted++];
+      const known = this.#findSource.get(path) as SourceRow | undefined;
+      pipeline.submit({ path, knownHash: known?.source_hash ?? null });
+    };
     db.exec("BEGIN");
-    for (const path of order) {
-      if (Date.now() >= input.deadline) {
-        stop = "time_budget";
-        visitedAll = false;
-        break;
+    try {
+      while (submitted < Math.min(order.length, PIPELINE_DEPTH)) submit();
+      for (let i = 0; i < order.length; i++) {
+        if (Date.now() >= input.deadline) {
+          stop = "time_budget";
+          visitedAll = false;
+          break;
+        }
+        const prepared = await nextBefore(pipeline, input.deadline);
+        if (prepared === null) {
+          stop = "time_budget";
+          visitedAll = false;
+          break;
+        }
+        if (submitted < order.length) submit();
+        const limited = this.#apply(prepared);
+        if (limited) capacity ??= limited;
+        cursor = prepared.path;
       }
-      const limited = this.#visit(path);
-      if (limited) capacity ??= limited;
-      cursor = path;
-      if (++inBatch >= BATCH_FILES) {
-        db.exec("COMMIT; BEGIN");
-        inBatch = 0;
-      }
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    } finally {
+      pipeline.close();
     }
     if (stop === "complete" && capacity) stop = capacity;
     if (cursor !== null) setMeta(db, "cursor", cursor);
@@ -256,11 +290,11 @@ class IndexRun {
     return [...after, ...before].map((row) => row.path);
   }
 
-  // Visits one pending source; returns a stop reason when capacity kept it out.
-  #visit(path: string): StopReason | null {
+  // Applies one prepared source; returns a stop reason when capacity kept it out.
+  #apply(prepared: PreparedSource): StopReason | null {
+    const path = prepared.path;
     const existing = this.#findSource.get(path) as SourceRow | undefined;
-    const current = readCurrentSource(this.#root, path);
-    if (!current.ok) {
+    if (prepared.kind === "skipped") {
       this.#counts.skipped++;
       if (existing) {
         this.#removeSource(existing);
@@ -269,13 +303,18 @@ class IndexRun {
       this.#deletePending.run(path);
       return null;
     }
-    if (existing && existing.source_hash === current.hash) {
+    if (existing && existing.source_hash === prepared.hash) {
       this.#counts.reused++;
       this.#deletePending.run(path);
       return null;
     }
+    if (prepared.kind === "unchanged") {
+      // The row changed after the request was sent; cannot happen within one
+      // run, but never reuse rows whose hash was not just verified.
+      throw new KnowledgeError("cache_unavailable", "index bookkeeping changed during the run");
+    }
     const files = this.#files + (existing ? 0 : 1);
-    const bytes = this.#bytes - (existing?.bytes ?? 0) + current.bytes;
+    const bytes = this.#bytes - (existing?.bytes ?? 0) + prepared.bytes;
     if (files > this.#caps.files || bytes > this.#caps.bytes) {
       if (existing) {
         this.#removeSource(existing); // stale rows of a changed source
@@ -283,26 +322,25 @@ class IndexRun {
       }
       return files > this.#caps.files ? "file_limit" : "corpus_limit";
     }
-    const chunked = chunkSource(current.text);
     let sourceId: number;
     if (existing) {
       this.#removeChunks(existing.id);
-      this.#updateSource.run(current.hash, current.bytes, chunked.lines, existing.id);
+      this.#updateSource.run(prepared.hash, prepared.bytes, prepared.lines, existing.id);
       sourceId = existing.id;
     } else {
       sourceId = Number(
-        this.#insertSource.run(path, current.hash, current.bytes, chunked.lines).lastInsertRowid,
+        this.#insertSource.run(path, prepared.hash, prepared.bytes, prepared.lines).lastInsertRowid,
       );
     }
-    for (const chunk of chunked.chunks) {
+    for (const chunk of prepared.chunks) {
       const chunkId = this.#insertChunk.run(sourceId, chunk.startLine, chunk.endLine)
         .lastInsertRowid;
-      this.#insertTerms.run(chunkId, analyzeText(chunk.text).join(" "));
+      this.#insertTerms.run(chunkId, chunk.terms);
     }
     this.#files = files;
     this.#bytes = bytes;
     this.#counts.updated++;
-    this.#counts.oversizedLines += chunked.oversizedLines;
+    this.#counts.oversizedLines += prepared.oversizedLines;
     this.#deletePending.run(path);
     return null;
   }

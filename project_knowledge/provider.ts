@@ -13,11 +13,12 @@ import {
   RpcError,
   type RpcRequest,
 } from "../shared/jsonrpc_lines.ts";
-import { type CacheDir, prepareCacheDir, publishedIndexExists, rootHash } from "./cache_dir.ts";
+import { type CacheDir, prepareCacheDir, rootHash } from "./cache_dir.ts";
 import { TOOLS } from "./catalog.ts";
 import { probeFts5, probeSymlinkGuardWithGit } from "./engine_probe.ts";
 import { KnowledgeError } from "./errors.ts";
-import { openIndex } from "./index_store.ts";
+import { GitState } from "./git_state.ts";
+import { IndexReader } from "./index_reader.ts";
 import { runIndex } from "./indexer.ts";
 import { INDEX_BUDGET_MS, SEARCH_BUDGET_MS } from "./limits.ts";
 import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
@@ -54,6 +55,8 @@ interface Ready {
   root: ProjectRoot;
   cache: CacheDir;
   rootHash: string;
+  reader: IndexReader;
+  git: GitState;
 }
 
 /** Creates the JSON-RPC handler of one provider process. */
@@ -73,7 +76,14 @@ export function createProvider(setup: ProviderSetup): (request: RpcRequest) => P
       probeFts5(setup.ftsModule);
       const cache = prepareCacheDir(setup.cacheBase, setup.root.path);
       await probeSymlinkGuardWithGit(cache.path);
-      ready = { root: setup.root, cache, rootHash: rootHash(setup.root.path) };
+      const hash = rootHash(setup.root.path);
+      ready = {
+        root: setup.root,
+        cache,
+        rootHash: hash,
+        reader: new IndexReader(cache, hash),
+        git: new GitState(setup.root),
+      };
     } catch (error) {
       if (error instanceof KnowledgeError) {
         setup.diagnose?.(`admission refused: ${error.code}`);
@@ -130,7 +140,7 @@ export function createProvider(setup: ProviderSetup): (request: RpcRequest) => P
       }
       default: {
         const request = parseReadArguments(args);
-        const outcome = await readSource(ready.root, request, {
+        const outcome = await readSource(ready, request, {
           fits: (candidate) => withinResultBound(readResult(candidate)),
         });
         return readResult(outcome);
@@ -161,11 +171,8 @@ export function createProvider(setup: ProviderSetup): (request: RpcRequest) => P
 
 function status(ready: Ready): ToolResult {
   verifyProjectRoot(ready.root);
-  if (!publishedIndexExists(ready.cache)) {
-    return toolResult("No index yet: run index.", { indexed: false });
-  }
-  const index = openIndex(ready.cache.indexPath, { readOnly: true, rootHash: ready.rootHash });
-  index.db.close();
+  const index = ready.reader.current();
+  if (index === null) return toolResult("No index yet: run index.", { indexed: false });
   const coverage = index.coverage;
   return toolResult(
     `Indexed ${coverage.indexed_files} files (${coverage.chunks} chunks); ` +

@@ -6,13 +6,15 @@
  * @module
  */
 
-import { GitError, runGit } from "../shared/git.ts";
 import { splitLines } from "../shared/text.ts";
 import { readCurrentSource } from "./current_source.ts";
 import { pathExclusion } from "./eligibility.ts";
+import type { GitState } from "./git_state.ts";
 import { KnowledgeError } from "./errors.ts";
 import { READ_DEFAULT_LINES, READ_MAX_LINES } from "./limits.ts";
 import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
+
+const READ_GIT_TIMEOUT_MS = 5_000;
 
 /** What read returns. */
 export interface ReadOutcome {
@@ -35,10 +37,11 @@ export interface ReadRequest {
 
 /** Reads lines of one current source. */
 export async function readSource(
-  root: ProjectRoot,
+  target: { root: ProjectRoot; git: GitState },
   request: ReadRequest,
   options: { fits: (outcome: ReadOutcome) => boolean },
 ): Promise<ReadOutcome> {
+  const root = target.root;
   verifyProjectRoot(root);
   const start = request.startLine ?? 1;
   if (start < 1) throw new KnowledgeError("invalid_arguments", "start_line must be at least 1");
@@ -46,7 +49,10 @@ export async function readSource(
   if (requestedEnd < start) {
     throw new KnowledgeError("invalid_arguments", "end_line must not be before start_line");
   }
-  if (pathExclusion(request.path) !== null || !await isTrackedRegular(root, request.path)) {
+  if (
+    pathExclusion(request.path) !== null ||
+    !(await target.git.trackedSet({ timeoutMs: READ_GIT_TIMEOUT_MS })).eligibleSet.has(request.path)
+  ) {
     throw new KnowledgeError("source_ineligible", "the path is not an eligible tracked source");
   }
   const current = readCurrentSource(root, request.path);
@@ -97,23 +103,4 @@ export async function readSource(
   }
   outcome.truncated = last < end || end < requestedEnd && end < lines.length;
   return outcome;
-}
-
-async function isTrackedRegular(root: ProjectRoot, path: string): Promise<boolean> {
-  let stdout: Uint8Array;
-  try {
-    stdout = (await runGit(["ls-files", "--stage", "-z", "--", path], {
-      cwd: root.path,
-      timeoutMs: 5_000,
-      maxStdoutBytes: 1024 * 1024,
-    })).stdout;
-  } catch (error) {
-    if (error instanceof GitError && error.code === "GIT_OUTPUT_LIMIT") return false;
-    throw new KnowledgeError("git_failed", "git observation failed");
-  }
-  const records = new TextDecoder().decode(stdout).split("\0").filter((r) => r.length > 0);
-  const matches = records.filter((record) => record.slice(record.indexOf("\t") + 1) === path);
-  if (matches.length !== 1) return false; // untracked, or conflicted (several stages)
-  const [mode, , stage] = matches[0].slice(0, matches[0].indexOf("\t")).split(" ");
-  return stage === "0" && (mode === "100644" || mode === "100755");
 }

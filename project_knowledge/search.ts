@@ -7,15 +7,15 @@
  * @module
  */
 
-import { splitLines } from "../shared/text.ts";
+import { decodeUtf8Strict, splitLines } from "../shared/text.ts";
 import { analyzeQuery, ftsMatchExpression } from "./analysis.ts";
-import { type CacheDir, publishedIndexExists } from "./cache_dir.ts";
 import { readCurrentSource } from "./current_source.ts";
 import { KnowledgeError } from "./errors.ts";
-import { openIndex, rebuildRequired } from "./index_store.ts";
+import type { GitState } from "./git_state.ts";
+import type { IndexReader } from "./index_reader.ts";
+import { rebuildRequired } from "./index_store.ts";
 import { SEARCH_MAX_CANDIDATES } from "./limits.ts";
 import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
-import { observeHead, observeTrackedSet } from "./tracked_files.ts";
 
 /** One verified hit. */
 export interface SearchHit {
@@ -56,44 +56,44 @@ interface Candidate {
 
 type Verdict = { ok: true; lines: string[] } | { ok: false };
 
+/** What search works on. */
+export interface SearchTarget {
+  root: ProjectRoot;
+  reader: IndexReader;
+  git: GitState;
+}
+
 /** Runs one search. */
 export async function searchIndex(
-  target: { root: ProjectRoot; cache: CacheDir; rootHash: string },
+  target: SearchTarget,
   query: string,
   options: SearchOptions,
 ): Promise<SearchOutcome> {
   const deadline = Date.now() + options.budgetMs;
   verifyProjectRoot(target.root);
-  if (!publishedIndexExists(target.cache)) {
+  const index = target.reader.current();
+  if (index === null) {
     throw new KnowledgeError("index_missing", "no index yet; run index first");
   }
-  const index = openIndex(target.cache.indexPath, { readOnly: true, rootHash: target.rootHash });
-  try {
-    const outcome: SearchOutcome = {
-      hits: [],
-      stale_candidates_omitted: 0,
-      results_truncated: false,
-    };
-    const terms = analyzeQuery(query);
-    if (terms.length === 0) return outcome;
-    const [tracked, observedRevision] = await Promise.all([
-      observeTrackedSet(target.root.path, { timeoutMs: deadline - Date.now() }),
-      observeHead(target.root.path, { timeoutMs: deadline - Date.now() }),
-    ]);
-    const eligible = new Set(tracked.eligible);
-    const indexRevision = index.coverage.revision ?? null;
-    const verdicts = new Map<string, Verdict>();
-    const statement = index.db.prepare(`
-      SELECT t.rowid AS chunk_id, c.start_line, c.end_line, s.path, s.source_hash, s.lines
-      FROM chunk_terms AS t
-      LEFT JOIN chunks AS c ON c.id = t.rowid
-      LEFT JOIN sources AS s ON s.id = c.source_id
-      WHERE chunk_terms MATCH ? ORDER BY t.rank LIMIT ?
-    `);
-    let examined = 0;
+  const outcome: SearchOutcome = {
+    hits: [],
+    stale_candidates_omitted: 0,
+    results_truncated: false,
+  };
+  const plan = planQuery(index, analyzeQuery(query));
+  if (plan.length === 0) return outcome;
+  const [tracked, observedRevision] = await Promise.all([
+    target.git.trackedSet({ timeoutMs: deadline - Date.now() }),
+    target.git.head({ timeoutMs: deadline - Date.now() }),
+  ]);
+  const indexRevision = index.coverage.revision ?? null;
+  const verdicts = new Map<string, Verdict>();
+  let examined = 0;
+  for (const expression of plan) {
+    const statement = index.db.prepare(expression.sql);
     let candidates: Iterable<unknown>;
     try {
-      candidates = statement.iterate(ftsMatchExpression(terms), SEARCH_MAX_CANDIDATES + 1);
+      candidates = statement.iterate(expression.match, SEARCH_MAX_CANDIDATES + 1 - examined);
     } catch {
       throw rebuildRequired("the index cannot be searched");
     }
@@ -101,12 +101,12 @@ export async function searchIndex(
       const candidate = row as Candidate;
       if (examined === SEARCH_MAX_CANDIDATES || Date.now() >= deadline) {
         outcome.results_truncated = true;
-        break;
+        return outcome;
       }
       examined++;
       if (outcome.hits.length === options.limit) {
         outcome.results_truncated = true; // more candidates than requested hits
-        break;
+        return outcome;
       }
       const { path, source_hash: hash, start_line: start, end_line: end, lines } = candidate;
       if (path === null || hash === null || start === null || end === null || lines === null) {
@@ -114,7 +114,7 @@ export async function searchIndex(
       }
       let verdict = verdicts.get(path);
       if (verdict === undefined) {
-        verdict = verify(target.root, path, hash, eligible);
+        verdict = verify(target.root, path, hash, tracked.eligibleSet);
         verdicts.set(path, verdict);
       }
       if (!verdict.ok) {
@@ -124,7 +124,7 @@ export async function searchIndex(
       if (start < 1 || end < start || end > lines || lines !== verdict.lines.length) {
         throw rebuildRequired("the index has invalid line coordinates");
       }
-      const hit: SearchHit = {
+      outcome.hits.push({
         path,
         start_line: start,
         end_line: end,
@@ -132,18 +132,61 @@ export async function searchIndex(
         source_hash: hash,
         index_revision: indexRevision,
         observed_revision: observedRevision,
-      };
-      outcome.hits.push(hit);
+      });
       if (!options.fits(outcome)) {
         outcome.hits.pop();
         outcome.results_truncated = true;
-        break;
+        return outcome;
       }
     }
-    return outcome;
-  } finally {
-    index.db.close();
   }
+  return outcome;
+}
+
+const CANDIDATES = `
+  SELECT t.rowid AS chunk_id, c.start_line, c.end_line, s.path, s.source_hash, s.lines
+  FROM chunk_terms AS t
+  LEFT JOIN chunks AS c ON c.id = t.rowid
+  LEFT JOIN sources AS s ON s.id = c.source_id
+  WHERE chunk_terms MATCH ?`;
+
+interface Expression {
+  sql: string;
+  match: string;
+}
+
+/**
+ * Plans the candidate queries. FTS5's BM25 gives a term in half or more of
+ * all chunks a zero weight (its IDF is clamped to 1e-6), so when rarer terms
+ * exist those are ranked first, by BM25 over the weighted terms only; chunks
+ * matching nothing but zero-weight terms follow in index order (their BM25
+ * scores differ only below 1e-6). A query of zero-weight terms alone is
+ * ranked by BM25 over all of them. Terms in no chunk are dropped.
+ */
+export function planQuery(
+  index: { chunkCount: number; documentFrequency(term: string): number },
+  terms: readonly string[],
+): Expression[] {
+  const weighted: string[] = [];
+  const zeroWeight: string[] = [];
+  for (const term of terms) {
+    const frequency = index.documentFrequency(term);
+    if (frequency === 0) continue;
+    if (2 * frequency < index.chunkCount) weighted.push(term);
+    else zeroWeight.push(term);
+  }
+  const ranked = (match: string) => ({ sql: `${CANDIDATES} ORDER BY t.rank LIMIT ?`, match });
+  if (weighted.length === 0) {
+    return zeroWeight.length === 0 ? [] : [ranked(ftsMatchExpression(zeroWeight))];
+  }
+  const plan = [ranked(ftsMatchExpression(weighted))];
+  if (zeroWeight.length > 0) {
+    plan.push({
+      sql: `${CANDIDATES} ORDER BY t.rowid LIMIT ?`,
+      match: `(${ftsMatchExpression(zeroWeight)}) NOT (${ftsMatchExpression(weighted)})`,
+    });
+  }
+  return plan;
 }
 
 function* iterateSafely(rows: Iterable<unknown>): Generator<unknown> {
@@ -160,9 +203,16 @@ function* iterateSafely(rows: Iterable<unknown>): Generator<unknown> {
   }
 }
 
-function verify(root: ProjectRoot, path: string, hash: string, eligible: Set<string>): Verdict {
+function verify(
+  root: ProjectRoot,
+  path: string,
+  hash: string,
+  eligible: ReadonlySet<string>,
+): Verdict {
   if (!eligible.has(path)) return { ok: false };
-  const current = readCurrentSource(root, path);
-  if (!current.ok || current.hash !== hash) return { ok: false };
-  return { ok: true, lines: splitLines(current.text) };
+  // Bytes that still hash as indexed passed the content rules when indexed.
+  const current = readCurrentSource(root, path, hash);
+  if (!current.ok || !("unchanged" in current)) return { ok: false };
+  const text = decodeUtf8Strict(current.content);
+  return text === null ? { ok: false } : { ok: true, lines: splitLines(text) };
 }

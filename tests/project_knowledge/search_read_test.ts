@@ -328,3 +328,30 @@ Deno.test("search results stay within 16 KiB and mark truncation", () => {
     }
   });
 });
+
+Deno.test("observations follow Git within one session: new commits, staged removals, branch switches", () =>
+  withProject(FILES, async (project) => {
+    const runner = await project.admit();
+    try {
+      await runner.ok("index");
+      const first = await project.repo.git("rev-parse", "HEAD");
+      const hitsOf = async () =>
+        (await runner.ok("search", { query: "parse http request", limit: 20 })).hits as Hit[];
+      assertEquals((await hitsOf())[0].observed_revision, first);
+      await project.repo.write({ "new.md": "fresh\n" });
+      const second = await project.repo.commit("second");
+      assertEquals((await hitsOf())[0].observed_revision, second);
+      assertEquals((await hitsOf())[0].index_revision, first);
+      await project.repo.git("checkout", "-q", "-b", "other", first);
+      assertEquals((await hitsOf())[0].observed_revision, first);
+      await project.repo.git("rm", "-q", "--cached", "src/snake.py");
+      assertEquals((await hitsOf()).map((hit) => hit.path).sort(), [
+        "docs/kebab.md",
+        "src/http.ts",
+      ]);
+      await project.repo.git("add", "src/snake.py");
+      assertEquals((await hitsOf()).length, 3);
+    } finally {
+      await runner.kill();
+    }
+  }));

@@ -18,6 +18,8 @@ import { instanceProblems, schemaProblems } from "./schema_profile.ts";
 export const PROVIDER_MAIN = fileURLToPath(
   new URL("../../project_knowledge/main.ts", import.meta.url),
 );
+/** The checkout holding the provider (its folders are readable so a worker can load). */
+export const PROGRAM_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** How one provider is launched. */
 export interface ProviderLaunch {
@@ -51,7 +53,7 @@ export function providerArgs(
     "--no-npm",
     "--no-prompt",
     "--quiet",
-    `--allow-read=${root},${cache}`,
+    `--allow-read=${root},${cache},${PROGRAM_ROOT}/project_knowledge,${PROGRAM_ROOT}/shared`,
     `--allow-write=${cache}`,
     "--allow-run=git",
     `--allow-env=${["HOME", "XDG_CACHE_HOME", "PATH", "PWD", ...options.allowEnv ?? []].join(",")}`,
