@@ -1,6 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { FakeRunner, ProtocolViolation } from "../support/fake_runner.ts";
+import {
+  FakeRunner,
+  PROGRAM_ROOT,
+  ProtocolViolation,
+  providerArgs,
+} from "../support/fake_runner.ts";
 import { withProject } from "../support/knowledge_project.ts";
 
 const FILES = { "src/app.ts": "export function parseHTTPRequest() {}\n" };
@@ -209,3 +214,18 @@ Deno.test("FTS5 failure fails admission with a safe diagnostic and no fallback",
     assertIncludes(error.message, "fts5");
     assert(!error.message.includes(project.parent), "no host paths in the diagnostic");
   }));
+
+Deno.test("the README's runner.toml launches the provider with exactly the tested flags", async () => {
+  const readme = await Deno.readTextFile(
+    new URL("../../project_knowledge/README.md", import.meta.url),
+  );
+  const block = /args = \[([\s\S]*?)\n\]/.exec(readme)?.[1];
+  assert(block, "runner.toml args block");
+  const documented = [...block.matchAll(/"([^"]*)"/g)].map((match) => match[1]);
+  const tested = providerArgs("/home/me/src/app", "/home/me/.cache").map((arg) =>
+    arg.replaceAll(PROGRAM_ROOT, "/opt/context-sources")
+  );
+  assertEquals(documented, tested);
+  assertIncludes(readme, 'cwd = "/home/me/src/app"');
+  assertIncludes(readme, "timeout_secs = 30");
+});

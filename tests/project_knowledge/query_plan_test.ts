@@ -1,0 +1,34 @@
+import { planQuery } from "../../project_knowledge/search.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+
+function fakeIndex(frequencies: Record<string, number>, chunkCount = 100) {
+  return { chunkCount, documentFrequency: (term: string) => frequencies[term] ?? 0 };
+}
+
+Deno.test("query plan: weighted terms are ranked by BM25, zero-weight ones follow, unknown ones drop", () => {
+  const plan = planQuery(fakeIndex({ rare: 3, common: 50, everywhere: 99 }), [
+    "rare",
+    "common",
+    "everywhere",
+    "missing",
+  ]);
+  assertEquals(plan.length, 2);
+  assertEquals(plan[0].match, '"rare"');
+  assert(plan[0].sql.includes("ORDER BY t.rank"));
+  // A term in exactly half the chunks has IDF log(50.5/50.5) = 0: zero weight.
+  assertEquals(plan[1].match, '("common" OR "everywhere") NOT ("rare")');
+  assert(plan[1].sql.includes("ORDER BY t.rowid"));
+});
+
+Deno.test("query plan: only zero-weight terms are ranked by BM25 over all of them", () => {
+  const plan = planQuery(fakeIndex({ a: 60, b: 90 }), ["a", "b"]);
+  assertEquals(plan.map((e) => e.match), ['"a" OR "b"']);
+  assert(plan[0].sql.includes("ORDER BY t.rank"));
+});
+
+Deno.test("query plan: no known term, no query; just under half keeps its weight", () => {
+  assertEquals(planQuery(fakeIndex({}), ["x", "y"]), []);
+  const plan = planQuery(fakeIndex({ a: 49 }), ["a"]);
+  assertEquals(plan.map((e) => e.match), ['"a"']);
+  assertEquals(planQuery(fakeIndex({ a: 1 }, 1), ["a"]).length, 1);
+});
