@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../support/assert.ts";
-import { type KnowledgeProject, withProject } from "../support/knowledge_project.ts";
+import { type KnowledgeProject, withProject, withProvider } from "../support/knowledge_project.ts";
 import type { FakeRunner } from "../support/fake_runner.ts";
 
 const MARKER = "zebracorn";
@@ -44,81 +44,66 @@ async function hitCount(runner: FakeRunner, query = MARKER): Promise<number> {
 }
 
 Deno.test("refresh reuses unchanged chunk and FTS row ids, updates changed and adds new sources", () =>
-  withProject({
+  withProvider({
     "a.md": `${MARKER} alpha\n`,
     "b.md": `${MARKER} beta\n`,
     "c.md": `${MARKER} gamma\n`,
-  }, async (project) => {
-    const runner = await project.admit();
-    try {
-      const first = await runner.ok("index");
-      assertEquals([first.mode, first.updated_files, first.reused_files], ["rebuild", 3, 0]);
-      const before = chunkIds(project);
-      await project.repo.write({ "b.md": `${MARKER} beta changed\n`, "d.md": `${MARKER} delta\n` });
-      await project.repo.git("add", "d.md");
-      const refresh = await runner.ok("index", { mode: "refresh" });
-      assertEquals(
-        [refresh.mode, refresh.reused_files, refresh.updated_files, refresh.deleted_files],
-        ["refresh", 2, 2, 0],
-      );
-      assertEquals([refresh.indexed_files, refresh.remaining_files, refresh.stop_reason], [
-        4,
-        0,
-        "complete",
-      ]);
-      const after = chunkIds(project);
-      assertEquals(after.get("a.md"), before.get("a.md"));
-      assertEquals(after.get("c.md"), before.get("c.md"));
-      assert(after.get("b.md")![0] !== before.get("b.md")![0], "changed source got new rows");
-      // The FTS rows of reused chunks are the same rows: they still match.
-      const hits = (await runner.ok("search", { query: "gamma" })).hits as { path: string }[];
-      assertEquals(hits.map((hit) => hit.path), ["c.md"]);
-      assertEquals(await hitCount(runner, "beta changed"), 1);
-      // A no-change refresh reuses everything.
-      const again = await runner.ok("index", { mode: "refresh" });
-      assertEquals([again.reused_files, again.updated_files, again.deleted_files], [4, 0, 0]);
-      // Rebuild starts anew.
-      const rebuild = await runner.ok("index", { mode: "rebuild" });
-      assertEquals([rebuild.mode, rebuild.reused_files, rebuild.updated_files], ["rebuild", 0, 4]);
-    } finally {
-      await runner.kill();
-    }
+  }, async (runner, project) => {
+    const first = await runner.ok("index");
+    assertEquals([first.mode, first.updated_files, first.reused_files], ["rebuild", 3, 0]);
+    const before = chunkIds(project);
+    await project.repo.write({ "b.md": `${MARKER} beta changed\n`, "d.md": `${MARKER} delta\n` });
+    await project.repo.git("add", "d.md");
+    const refresh = await runner.ok("index", { mode: "refresh" });
+    assertEquals(
+      [refresh.mode, refresh.reused_files, refresh.updated_files, refresh.deleted_files],
+      ["refresh", 2, 2, 0],
+    );
+    assertEquals([refresh.indexed_files, refresh.remaining_files, refresh.stop_reason], [
+      4,
+      0,
+      "complete",
+    ]);
+    const after = chunkIds(project);
+    assertEquals(after.get("a.md"), before.get("a.md"));
+    assertEquals(after.get("c.md"), before.get("c.md"));
+    assert(after.get("b.md")![0] !== before.get("b.md")![0], "changed source got new rows");
+    // The FTS rows of reused chunks are the same rows: they still match.
+    const hits = (await runner.ok("search", { query: "gamma" })).hits as { path: string }[];
+    assertEquals(hits.map((hit) => hit.path), ["c.md"]);
+    assertEquals(await hitCount(runner, "beta changed"), 1);
+    // A no-change refresh reuses everything.
+    const again = await runner.ok("index", { mode: "refresh" });
+    assertEquals([again.reused_files, again.updated_files, again.deleted_files], [4, 0, 0]);
+    // Rebuild starts anew.
+    const rebuild = await runner.ok("index", { mode: "rebuild" });
+    assertEquals([rebuild.mode, rebuild.reused_files, rebuild.updated_files], ["rebuild", 0, 4]);
   }));
 
 Deno.test("refresh removes deleted and newly excluded sources before candidate work", () =>
-  withProject({
+  withProvider({
     "keep.md": `${MARKER}\n`,
     "gone.md": `${MARKER}\n`,
     "hide.md": `${MARKER}\n`,
     "bin.md": `${MARKER}\n`,
-  }, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      await project.repo.git("rm", "-q", "gone.md");
-      await project.repo.git("mv", "hide.md", ".hide.md");
-      await project.repo.write({ "bin.md": new Uint8Array([0, 1, 2]) });
-      const refresh = await runner.ok("index", { mode: "refresh" });
-      assertEquals([refresh.indexed_files, refresh.deleted_files, refresh.skipped_files], [
-        1,
-        3,
-        1,
-      ]);
-      assertEquals(await hitCount(runner), 1);
-    } finally {
-      await runner.kill();
-    }
+  }, async (runner, project) => {
+    await runner.ok("index");
+    await project.repo.git("rm", "-q", "gone.md");
+    await project.repo.git("mv", "hide.md", ".hide.md");
+    await project.repo.write({ "bin.md": new Uint8Array([0, 1, 2]) });
+    const refresh = await runner.ok("index", { mode: "refresh" });
+    assertEquals([refresh.indexed_files, refresh.deleted_files, refresh.skipped_files], [
+      1,
+      3,
+      1,
+    ]);
+    assertEquals(await hitCount(runner), 1);
   }));
 
 Deno.test("no-cache refresh builds the index", () =>
-  withProject({ "a.md": `${MARKER}\n` }, async (project) => {
-    const runner = await project.admit();
-    try {
-      const refresh = await runner.ok("index", { mode: "refresh" });
-      assertEquals([refresh.mode, refresh.indexed_files, refresh.updated_files], ["refresh", 1, 1]);
-    } finally {
-      await runner.kill();
-    }
+  withProvider({ "a.md": `${MARKER}\n` }, async (runner) => {
+    const refresh = await runner.ok("index", { mode: "refresh" });
+    assertEquals([refresh.mode, refresh.indexed_files, refresh.updated_files], ["refresh", 1, 1]);
   }));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
@@ -168,66 +153,56 @@ Deno.test("the work budget publishes partial progress; refresh resumes from a pe
   }));
 
 Deno.test("failed rebuild and refresh keep the last published index", () =>
-  withProject({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\n` }, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const published = await runner.ok("status");
-      const gitIndex = join(project.repo.path, ".git", "index");
-      const saved = await Deno.readFile(gitIndex);
-      await Deno.writeTextFile(gitIndex, "garbage, not an index");
-      await project.repo.write({ "c.md": `${MARKER} c\n` });
-      assertEquals(await runner.errorCode("index"), "git_failed");
-      assertEquals(await runner.errorCode("index", { mode: "refresh" }), "git_failed");
-      assertEquals(await runner.ok("status"), published);
-      await Deno.writeFile(gitIndex, saved);
-      assertEquals(await hitCount(runner), 2);
+  withProvider({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\n` }, async (runner, project) => {
+    await runner.ok("index");
+    const published = await runner.ok("status");
+    const gitIndex = join(project.repo.path, ".git", "index");
+    const saved = await Deno.readFile(gitIndex);
+    await Deno.writeTextFile(gitIndex, "garbage, not an index");
+    await project.repo.write({ "c.md": `${MARKER} c\n` });
+    assertEquals(await runner.errorCode("index"), "git_failed");
+    assertEquals(await runner.errorCode("index", { mode: "refresh" }), "git_failed");
+    assertEquals(await runner.ok("status"), published);
+    await Deno.writeFile(gitIndex, saved);
+    assertEquals(await hitCount(runner), 2);
 
-      // A root-identity failure keeps it too.
-      const moved = join(project.parent, "moved");
-      await Deno.rename(project.repo.path, moved);
-      await Deno.mkdir(project.repo.path);
-      assertEquals(await runner.errorCode("index"), "root_changed");
-      await Deno.remove(project.repo.path);
-      await Deno.rename(moved, project.repo.path);
-      assertEquals(await runner.ok("status"), published);
-      assertEquals([...Deno.readDirSync(project.cacheFolder)].map((e) => e.name), [
-        "index.sqlite3",
-      ]);
-    } finally {
-      await runner.kill();
-    }
+    // A root-identity failure keeps it too.
+    const moved = join(project.parent, "moved");
+    await Deno.rename(project.repo.path, moved);
+    await Deno.mkdir(project.repo.path);
+    assertEquals(await runner.errorCode("index"), "root_changed");
+    await Deno.remove(project.repo.path);
+    await Deno.rename(moved, project.repo.path);
+    assertEquals(await runner.ok("status"), published);
+    assertEquals([...Deno.readDirSync(project.cacheFolder)].map((e) => e.name), [
+      "index.sqlite3",
+    ]);
   }));
 
 Deno.test("Git output over 8 MiB fails without replacing the previous index", () =>
-  withProject({ "a.md": `${MARKER}\n` }, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const published = await runner.ok("status");
-      const blob = await project.repo.git("hash-object", "-w", "a.md");
-      // 40,000 entries with long names: about 10 MiB of ls-files output, no files needed.
-      const lines: string[] = [];
-      for (let i = 0; i < 40_000; i++) {
-        lines.push(`100644 ${blob}\tlong/${"n".repeat(180)}${i}.md`);
-      }
-      await project.repo.git("update-index", "--index-info").catch(() => "");
-      const child = new Deno.Command("git", {
-        args: ["update-index", "--index-info"],
-        cwd: project.repo.path,
-        stdin: "piped",
-        env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
-      await writer.close();
-      assert((await child.status).success);
-      assertEquals(await runner.errorCode("index"), "git_output_limit");
-      assertEquals(await runner.errorCode("index", { mode: "refresh" }), "git_output_limit");
-      assertEquals(await runner.ok("status"), published);
-    } finally {
-      await runner.kill();
+  withProvider({ "a.md": `${MARKER}\n` }, async (runner, project) => {
+    await runner.ok("index");
+    const published = await runner.ok("status");
+    const blob = await project.repo.git("hash-object", "-w", "a.md");
+    // 40,000 entries with long names: about 10 MiB of ls-files output, no files needed.
+    const lines: string[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      lines.push(`100644 ${blob}\tlong/${"n".repeat(180)}${i}.md`);
     }
+    await project.repo.git("update-index", "--index-info").catch(() => "");
+    const child = new Deno.Command("git", {
+      args: ["update-index", "--index-info"],
+      cwd: project.repo.path,
+      stdin: "piped",
+      env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
+    await writer.close();
+    assert((await child.status).success);
+    assertEquals(await runner.errorCode("index"), "git_output_limit");
+    assertEquals(await runner.errorCode("index", { mode: "refresh" }), "git_output_limit");
+    assertEquals(await runner.ok("status"), published);
   }));
 
 Deno.test("malformed metadata, broken bookkeeping and impossible line coordinates are known rebuild errors", () =>
@@ -300,35 +275,30 @@ Deno.test("malformed metadata, broken bookkeeping and impossible line coordinate
   }));
 
 Deno.test("a format-1 cache stays readable for status and search; its first refresh builds format 2", () =>
-  withProject({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\n` }, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      withDatabase(project, (db) => {
-        db.exec("DROP TABLE pending");
-        db.exec(`UPDATE meta SET value = '1' WHERE key = 'format'`);
-        db.exec(
-          `UPDATE meta SET value = json_remove(value, '$.mode', '$.reused_files', '$.updated_files',
-          '$.deleted_files', '$.remaining_files') WHERE key = 'coverage'`,
-        );
-        db.exec(`DELETE FROM meta WHERE key IN ('cursor', 'cycle_state')`);
-      });
-      const status = await runner.ok("status");
-      assertEquals(status.format, 1);
-      assertEquals(status.indexed_files, 2);
-      assert(!("remaining_files" in status), "format 1 has no incremental fields");
-      assertEquals(await hitCount(runner), 2);
-      const refresh = await runner.ok("index", { mode: "refresh" });
-      assertEquals([refresh.format, refresh.mode, refresh.updated_files, refresh.reused_files], [
-        2,
-        "refresh",
-        2,
-        0,
-      ]);
-      assertEquals((await runner.ok("status")).format, 2);
-    } finally {
-      await runner.kill();
-    }
+  withProvider({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\n` }, async (runner, project) => {
+    await runner.ok("index");
+    withDatabase(project, (db) => {
+      db.exec("DROP TABLE pending");
+      db.exec(`UPDATE meta SET value = '1' WHERE key = 'format'`);
+      db.exec(
+        `UPDATE meta SET value = json_remove(value, '$.mode', '$.reused_files', '$.updated_files',
+        '$.deleted_files', '$.remaining_files') WHERE key = 'coverage'`,
+      );
+      db.exec(`DELETE FROM meta WHERE key IN ('cursor', 'cycle_state')`);
+    });
+    const status = await runner.ok("status");
+    assertEquals(status.format, 1);
+    assertEquals(status.indexed_files, 2);
+    assert(!("remaining_files" in status), "format 1 has no incremental fields");
+    assertEquals(await hitCount(runner), 2);
+    const refresh = await runner.ok("index", { mode: "refresh" });
+    assertEquals([refresh.format, refresh.mode, refresh.updated_files, refresh.reused_files], [
+      2,
+      "refresh",
+      2,
+      0,
+    ]);
+    assertEquals((await runner.ok("status")).format, 2);
   }));
 
 Deno.test("full-size punctuation-heavy sources index, search and read", () => {
@@ -336,31 +306,48 @@ Deno.test("full-size punctuation-heavy sources index, search and read", () => {
   const line = (i: number) => `${punctuation.repeat(100).slice(0, 4000)} ${i}`;
   let body = "";
   for (let i = 0; body.length + 4100 < 256 * 1024; i++) body += line(i) + "\n";
-  return withProject({
+  return withProvider({
     "punct.txt": body,
     "max.md": `${MARKER}\n${"=".repeat(4096)}\n${"-".repeat(4097)}\n`,
-  }, async (project) => {
-    const runner = await project.admit();
-    try {
-      const index = await runner.ok("index");
-      assertEquals(index.indexed_files, 2);
-      assertEquals(index.oversized_lines_omitted, 1, "only the line past 4 KiB");
-      const search = await runner.call("search", { query: punctuation.repeat(300) });
-      assert(search.dispatch === "completed" && "result" in search && !search.result.isError);
-      const hits = (await runner.ok("search", { query: "42" })).hits as {
-        path: string;
-        source_hash: string;
-      }[];
-      assert(hits.length > 0);
-      const read = await runner.ok("read", {
-        path: "punct.txt",
-        source_hash: hits[0].source_hash,
-        end_line: 200,
-      });
-      assert((read.end_line as number) >= 2);
-      assertEquals(read.truncated, true);
-    } finally {
-      await runner.kill();
-    }
+  }, async (runner) => {
+    const index = await runner.ok("index");
+    assertEquals(index.indexed_files, 2);
+    assertEquals(index.oversized_lines_omitted, 1, "only the line past 4 KiB");
+    const search = await runner.call("search", { query: punctuation.repeat(300) });
+    assert(search.dispatch === "completed" && "result" in search && !search.result.isError);
+    const hits = (await runner.ok("search", { query: "42" })).hits as {
+      path: string;
+      source_hash: string;
+    }[];
+    assert(hits.length > 0);
+    const read = await runner.ok("read", {
+      path: "punct.txt",
+      source_hash: hits[0].source_hash,
+      end_line: 200,
+    });
+    assert((read.end_line as number) >= 2);
+    assertEquals(read.truncated, true);
   });
 });
+
+Deno.test("without read access to the program folders, indexing runs inline with the same result", () =>
+  withProject(manyFiles(300, (i) => `${MARKER} file ${i} parseHTTPRequest\n`), async (project) => {
+    const inline = await project.admit({ noProgramRead: true });
+    let inlineIndex: Record<string, unknown>;
+    try {
+      inlineIndex = await inline.ok("index");
+      assertEquals(await hitCount(inline, "parse http request"), 20);
+    } finally {
+      await inline.kill();
+    }
+    const inlineIds = chunkIds(project);
+    const pooled = await project.admit();
+    try {
+      const pooledIndex = await pooled.ok("index");
+      const counts = (c: Record<string, unknown>) => [c.indexed_files, c.chunks, c.indexed_bytes];
+      assertEquals(counts(pooledIndex), counts(inlineIndex));
+      assertEquals(chunkIds(project), inlineIds);
+    } finally {
+      await pooled.kill();
+    }
+  }));

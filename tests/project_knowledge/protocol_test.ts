@@ -6,30 +6,25 @@ import {
   ProtocolViolation,
   providerArgs,
 } from "../support/fake_runner.ts";
-import { withProject } from "../support/knowledge_project.ts";
+import { withProject, withProvider } from "../support/knowledge_project.ts";
 
 const FILES = { "src/app.ts": "export function parseHTTPRequest() {}\n" };
 const INIT = { protocolVersion: "webcodex-plugin-v1" };
 
 Deno.test("admission: initialize echoes the version and the catalog passes the Runner's checks", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      assertEquals(runner.tools.map((tool) => tool.name), ["index", "read", "search", "status"]);
-      for (const tool of runner.tools) {
-        assertEquals(tool.projectBound, true);
-        const schema = tool.inputSchema as Record<string, unknown>;
-        assertEquals(schema.additionalProperties, false);
-        const hints = tool.annotations as Record<string, boolean>;
-        assertEquals(hints.readOnlyHint, tool.name !== "index", `${tool.name} readOnlyHint`);
-        assertEquals(hints.destructiveHint, false);
-      }
-      const closed = await runner.close();
-      assertEquals(closed.code, 0);
-      assertEquals(closed.extraStdout, "");
-    } finally {
-      await runner.kill();
+  withProvider(FILES, async (runner) => {
+    assertEquals(runner.tools.map((tool) => tool.name), ["index", "read", "search", "status"]);
+    for (const tool of runner.tools) {
+      assertEquals(tool.projectBound, true);
+      const schema = tool.inputSchema as Record<string, unknown>;
+      assertEquals(schema.additionalProperties, false);
+      const hints = tool.annotations as Record<string, boolean>;
+      assertEquals(hints.readOnlyHint, tool.name !== "index", `${tool.name} readOnlyHint`);
+      assertEquals(hints.destructiveHint, false);
     }
+    const closed = await runner.close();
+    assertEquals(closed.code, 0);
+    assertEquals(closed.extraStdout, "");
   }));
 
 Deno.test("admission: another protocol version is a JSON-RPC error", () =>
@@ -109,96 +104,81 @@ Deno.test("everything queued before EOF is answered in order, then the provider 
   }));
 
 Deno.test("protocol misuse gets JSON-RPC errors, and the provider keeps serving", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      const unknownTool = await runner.request("tools/call", { name: "delete", arguments: {} });
-      assert("error" in unknownTool);
-      assertEquals(unknownTool.error, { code: -32602, message: "unknown tool" });
-      const unknownMethod = await runner.request("resources/list", {});
-      assert("error" in unknownMethod);
-      assertEquals(unknownMethod.error.code, -32601);
-      const badParams = await runner.request("tools/call", [1, 2]);
-      assert("error" in badParams);
-      assertEquals(badParams.error.code, -32602);
-      await runner.writeLine("{not json");
-      assertEquals(JSON.parse((await runner.readLine())!).error.code, -32700);
-      const status = await runner.ok("status");
-      assertEquals(status.indexed, false);
-    } finally {
-      await runner.kill();
-    }
+  withProvider(FILES, async (runner) => {
+    const unknownTool = await runner.request("tools/call", { name: "delete", arguments: {} });
+    assert("error" in unknownTool);
+    assertEquals(unknownTool.error, { code: -32602, message: "unknown tool" });
+    const unknownMethod = await runner.request("resources/list", {});
+    assert("error" in unknownMethod);
+    assertEquals(unknownMethod.error.code, -32601);
+    const badParams = await runner.request("tools/call", [1, 2]);
+    assert("error" in badParams);
+    assertEquals(badParams.error.code, -32602);
+    await runner.writeLine("{not json");
+    assertEquals(JSON.parse((await runner.readLine())!).error.code, -32700);
+    const status = await runner.ok("status");
+    assertEquals(status.indexed, false);
   }));
 
 Deno.test("root, cache and command arguments are refused by the schema and by the provider", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      for (
-        const [tool, args] of [
-          ["search", { query: "x", root: "/" }],
-          ["index", { cache: "/tmp/x" }],
-          ["status", { command: "sh" }],
-          ["read", { path: "a", source_hash: "0".repeat(64), root: "/" }],
-          ["index", { mode: "delete" }],
-          ["search", { query: "" }],
-          ["search", { query: "x", limit: 1.5 }],
-          ["search", { query: "x".repeat(16_385) }],
-          ["read", { path: "a", source_hash: "abc" }],
-        ] as const
-      ) {
-        const outcome = await runner.call(tool, args);
-        assertEquals(
-          outcome.dispatch,
-          "not_started",
-          `${tool} ${JSON.stringify(args).slice(0, 80)}`,
-        );
-      }
-      // Past the Runner (sent raw), the provider refuses them too.
-      const raw = await runner.request("tools/call", {
-        name: "search",
-        arguments: { query: "x", root: "/" },
-      });
-      assert("result" in raw);
-      const result = raw.result as {
-        isError: boolean;
-        structuredContent: { error: { code: string } };
-      };
-      assertEquals(result.isError, true);
-      assertEquals(result.structuredContent.error.code, "invalid_arguments");
-    } finally {
-      await runner.kill();
+  withProvider(FILES, async (runner) => {
+    for (
+      const [tool, args] of [
+        ["search", { query: "x", root: "/" }],
+        ["index", { cache: "/tmp/x" }],
+        ["status", { command: "sh" }],
+        ["read", { path: "a", source_hash: "0".repeat(64), root: "/" }],
+        ["index", { mode: "delete" }],
+        ["search", { query: "" }],
+        ["search", { query: "x", limit: 1.5 }],
+        ["search", { query: "x".repeat(16_385) }],
+        ["read", { path: "a", source_hash: "abc" }],
+      ] as const
+    ) {
+      const outcome = await runner.call(tool, args);
+      assertEquals(
+        outcome.dispatch,
+        "not_started",
+        `${tool} ${JSON.stringify(args).slice(0, 80)}`,
+      );
     }
+    // Past the Runner (sent raw), the provider refuses them too.
+    const raw = await runner.request("tools/call", {
+      name: "search",
+      arguments: { query: "x", root: "/" },
+    });
+    assert("result" in raw);
+    const result = raw.result as {
+      isError: boolean;
+      structuredContent: { error: { code: string } };
+    };
+    assertEquals(result.isError, true);
+    assertEquals(result.structuredContent.error.code, "invalid_arguments");
   }));
 
 Deno.test("search limit is checked at and past both edges", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      assertEquals(
-        await runner.errorCode("search", { query: "parse", limit: 0 }),
-        "invalid_arguments",
-      );
-      assertEquals(
-        await runner.errorCode("search", { query: "parse", limit: 21 }),
-        "invalid_arguments",
-      );
-      assertEquals(
-        await runner.errorCode("search", { query: "parse", limit: -1 }),
-        "invalid_arguments",
-      );
-      assertEquals(
-        ((await runner.ok("search", { query: "parse", limit: 1 })).hits as unknown[]).length,
-        1,
-      );
-      assertEquals(
-        ((await runner.ok("search", { query: "parse", limit: 20 })).hits as unknown[]).length,
-        1,
-      );
-    } finally {
-      await runner.kill();
-    }
+  withProvider(FILES, async (runner) => {
+    await runner.ok("index");
+    assertEquals(
+      await runner.errorCode("search", { query: "parse", limit: 0 }),
+      "invalid_arguments",
+    );
+    assertEquals(
+      await runner.errorCode("search", { query: "parse", limit: 21 }),
+      "invalid_arguments",
+    );
+    assertEquals(
+      await runner.errorCode("search", { query: "parse", limit: -1 }),
+      "invalid_arguments",
+    );
+    assertEquals(
+      ((await runner.ok("search", { query: "parse", limit: 1 })).hits as unknown[]).length,
+      1,
+    );
+    assertEquals(
+      ((await runner.ok("search", { query: "parse", limit: 20 })).hits as unknown[]).length,
+      1,
+    );
   }));
 
 Deno.test("FTS5 failure fails admission with a safe diagnostic and no fallback", () =>

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { FakeRunner, ProtocolViolation } from "../support/fake_runner.ts";
 import { createRepo, tempDir } from "../support/git_repo.ts";
-import { type KnowledgeProject, withProject } from "../support/knowledge_project.ts";
+import { type KnowledgeProject, withProject, withProvider } from "../support/knowledge_project.ts";
 
 const FILES = { "src/app.md": "zebracorn lives here\n" };
 
@@ -68,27 +68,22 @@ Deno.test("root: a linked worktree root is accepted", () =>
   }));
 
 Deno.test("root: a root folder replaced at the same path is refused on every call", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      await Deno.rename(project.repo.path, join(project.parent, "moved"));
-      await createRepo({ "src/app.md": "zebracorn impostor\n" }, {
-        parent: project.parent,
-        name: "project",
-      });
-      for (
-        const [tool, args] of [
-          ["search", { query: "zebracorn" }],
-          ["status", {}],
-          ["index", { mode: "refresh" }],
-          ["read", { path: "src/app.md", source_hash: "0".repeat(64) }],
-        ] as const
-      ) {
-        assertEquals(await runner.errorCode(tool, args), "root_changed", tool);
-      }
-    } finally {
-      await runner.kill();
+  withProvider(FILES, async (runner, project) => {
+    await runner.ok("index");
+    await Deno.rename(project.repo.path, join(project.parent, "moved"));
+    await createRepo({ "src/app.md": "zebracorn impostor\n" }, {
+      parent: project.parent,
+      name: "project",
+    });
+    for (
+      const [tool, args] of [
+        ["search", { query: "zebracorn" }],
+        ["status", {}],
+        ["index", { mode: "refresh" }],
+        ["read", { path: "src/app.md", source_hash: "0".repeat(64) }],
+      ] as const
+    ) {
+      assertEquals(await runner.errorCode(tool, args), "root_changed", tool);
     }
   }));
 
@@ -159,29 +154,24 @@ Deno.test("cache: folders are 0700, the index 0600, and no result names the cach
   }));
 
 Deno.test("cache: an index file swapped for a symlink or hardlink, or made readable to others, is refused", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const index = join(project.cacheFolder, "index.sqlite3");
-      const saved = join(project.parent, "saved.sqlite3");
-      await Deno.rename(index, saved);
-      await Deno.symlink(saved, index);
-      assertEquals(await runner.errorCode("status"), "cache_unavailable");
-      assertEquals(await runner.errorCode("search", { query: "zebracorn" }), "cache_unavailable");
-      assertEquals(await runner.errorCode("index", { mode: "refresh" }), "cache_unavailable");
-      await Deno.remove(index);
-      await Deno.link(saved, index);
-      assertEquals(await runner.errorCode("status"), "cache_unavailable");
-      await Deno.remove(saved);
-      await Deno.chmod(index, 0o644);
-      assertEquals(await runner.errorCode("search", { query: "zebracorn" }), "cache_unavailable");
-      // Removing the derived file discards the index; rebuild starts anew.
-      await Deno.remove(index);
-      assertEquals((await runner.ok("status")).indexed, false);
-      await runner.ok("index");
-      assertEquals((await runner.ok("status")).indexed, true);
-    } finally {
-      await runner.kill();
-    }
+  withProvider(FILES, async (runner, project) => {
+    await runner.ok("index");
+    const index = join(project.cacheFolder, "index.sqlite3");
+    const saved = join(project.parent, "saved.sqlite3");
+    await Deno.rename(index, saved);
+    await Deno.symlink(saved, index);
+    assertEquals(await runner.errorCode("status"), "cache_unavailable");
+    assertEquals(await runner.errorCode("search", { query: "zebracorn" }), "cache_unavailable");
+    assertEquals(await runner.errorCode("index", { mode: "refresh" }), "cache_unavailable");
+    await Deno.remove(index);
+    await Deno.link(saved, index);
+    assertEquals(await runner.errorCode("status"), "cache_unavailable");
+    await Deno.remove(saved);
+    await Deno.chmod(index, 0o644);
+    assertEquals(await runner.errorCode("search", { query: "zebracorn" }), "cache_unavailable");
+    // Removing the derived file discards the index; rebuild starts anew.
+    await Deno.remove(index);
+    assertEquals((await runner.ok("status")).indexed, false);
+    await runner.ok("index");
+    assertEquals((await runner.ok("status")).indexed, true);
   }));

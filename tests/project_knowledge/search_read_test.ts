@@ -1,15 +1,8 @@
+import type { SearchHit } from "../../project_knowledge/search.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { withProject } from "../support/knowledge_project.ts";
+import { withProject, withProvider } from "../support/knowledge_project.ts";
 
-interface Hit {
-  path: string;
-  start_line: number;
-  end_line: number;
-  text: string;
-  source_hash: string;
-  index_revision: string | null;
-  observed_revision: string | null;
-}
+type Hit = SearchHit;
 
 const CODE = [
   "// http handling",
@@ -37,22 +30,17 @@ function paths(result: Record<string, unknown>): string[] {
 }
 
 Deno.test("identifier terms: camel, snake and kebab forms all match words and the whole identifier", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      const index = await runner.ok("index");
-      assertEquals(index.indexed_files, 5);
-      assertEquals(index.stop_reason, "complete");
-      const expected = ["docs/kebab.md", "src/http.ts", "src/snake.py"];
-      assertEquals(paths(await runner.ok("search", { query: "parse http request" })), expected);
-      assertEquals(paths(await runner.ok("search", { query: "parseHTTPRequest" })), expected);
-      assertEquals(paths(await runner.ok("search", { query: "parsehttprequest" })), expected);
-      assertEquals(paths(await runner.ok("search", { query: "项目" })), ["docs/zh.md"]);
-      assertEquals(paths(await runner.ok("search", { query: "知识" })), ["docs/zh.md"]);
-      assertEquals(paths(await runner.ok("search", { query: "nonexistentword" })), []);
-    } finally {
-      await runner.kill();
-    }
+  withProvider(FILES, async (runner) => {
+    const index = await runner.ok("index");
+    assertEquals(index.indexed_files, 5);
+    assertEquals(index.stop_reason, "complete");
+    const expected = ["docs/kebab.md", "src/http.ts", "src/snake.py"];
+    assertEquals(paths(await runner.ok("search", { query: "parse http request" })), expected);
+    assertEquals(paths(await runner.ok("search", { query: "parseHTTPRequest" })), expected);
+    assertEquals(paths(await runner.ok("search", { query: "parsehttprequest" })), expected);
+    assertEquals(paths(await runner.ok("search", { query: "项目" })), ["docs/zh.md"]);
+    assertEquals(paths(await runner.ok("search", { query: "知识" })), ["docs/zh.md"]);
+    assertEquals(paths(await runner.ok("search", { query: "nonexistentword" })), []);
   }));
 
 Deno.test("a hit carries lines, hash and revisions, and its text is the current source lines", () =>
@@ -114,49 +102,39 @@ Deno.test("repository without commits: revisions are null", () =>
   }));
 
 Deno.test("stale, deleted and untracked candidates are omitted and counted; search never rebuilds", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      await project.repo.write({ "src/http.ts": CODE.replace("raw", "input") }); // changed
-      await Deno.remove(`${project.repo.path}/src/snake.py`); // deleted
-      await project.repo.git("rm", "-q", "--cached", "docs/kebab.md"); // no longer tracked
-      const result = await runner.ok("search", { query: "parse http request" });
-      assertEquals(result.hits, []);
-      assertEquals(result.stale_candidates_omitted, 3);
-      const status = await runner.ok("status");
-      assertEquals(status.indexed_files, 5, "search did not rebuild");
+  withProvider(FILES, async (runner, project) => {
+    await runner.ok("index");
+    await project.repo.write({ "src/http.ts": CODE.replace("raw", "input") }); // changed
+    await Deno.remove(`${project.repo.path}/src/snake.py`); // deleted
+    await project.repo.git("rm", "-q", "--cached", "docs/kebab.md"); // no longer tracked
+    const result = await runner.ok("search", { query: "parse http request" });
+    assertEquals(result.hits, []);
+    assertEquals(result.stale_candidates_omitted, 3);
+    const status = await runner.ok("status");
+    assertEquals(status.indexed_files, 5, "search did not rebuild");
 
-      const refresh = await runner.ok("index", { mode: "refresh" });
-      assertEquals(refresh.updated_files, 1);
-      assertEquals(refresh.deleted_files, 2); // untracked, and removed from the work tree
-      assertEquals(refresh.skipped_files, 1); // the removed file is unreadable
-      assertEquals(refresh.indexed_files, 3);
-      assertEquals(paths(await runner.ok("search", { query: "parse http request" })), [
-        "src/http.ts",
-      ]);
-    } finally {
-      await runner.kill();
-    }
+    const refresh = await runner.ok("index", { mode: "refresh" });
+    assertEquals(refresh.updated_files, 1);
+    assertEquals(refresh.deleted_files, 2); // untracked, and removed from the work tree
+    assertEquals(refresh.skipped_files, 1); // the removed file is unreadable
+    assertEquals(refresh.indexed_files, 3);
+    assertEquals(paths(await runner.ok("search", { query: "parse http request" })), [
+      "src/http.ts",
+    ]);
   }));
 
 Deno.test("read: hash mismatch is a known error telling the caller to refresh", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const hits = (await runner.ok("search", { query: "parseHTTPRequest" })).hits as Hit[];
-      const hit = hits.find((candidate) => candidate.path === "src/http.ts")!;
-      await project.repo.write({ "src/http.ts": CODE + "// edited\n" });
-      const outcome = await runner.call("read", { path: hit.path, source_hash: hit.source_hash });
-      assert(outcome.dispatch === "completed" && "result" in outcome);
-      assertEquals(outcome.result.isError, true);
-      const error = outcome.result.structuredContent.error as { code: string; message: string };
-      assertEquals(error.code, "source_changed");
-      assert(error.message.includes("refresh"), error.message);
-    } finally {
-      await runner.kill();
-    }
+  withProvider(FILES, async (runner, project) => {
+    await runner.ok("index");
+    const hits = (await runner.ok("search", { query: "parseHTTPRequest" })).hits as Hit[];
+    const hit = hits.find((candidate) => candidate.path === "src/http.ts")!;
+    await project.repo.write({ "src/http.ts": CODE + "// edited\n" });
+    const outcome = await runner.call("read", { path: hit.path, source_hash: hit.source_hash });
+    assert(outcome.dispatch === "completed" && "result" in outcome);
+    assertEquals(outcome.result.isError, true);
+    const error = outcome.result.structuredContent.error as { code: string; message: string };
+    assertEquals(error.code, "source_changed");
+    assert(error.message.includes("refresh"), error.message);
   }));
 
 Deno.test("read: defaults, the 200-line cap, ranges and ineligible paths", () =>
@@ -233,74 +211,64 @@ Deno.test("read: defaults, the 200-line cap, ranges and ineligible paths", () =>
   }));
 
 Deno.test("read trims whole lines to the 16 KiB bound and fails explicitly on a line too large", () =>
-  withProject({
+  withProvider({
     "wide.txt": Array.from({ length: 100 }, () => '"'.repeat(1000)).join("\n") + "\n",
     "huge-line.txt": "short\n" + "y".repeat(20_000) + "\n",
-  }, async (project) => {
-    const runner = await project.admit();
-    try {
-      const wide = await Deno.readTextFile(`${project.repo.path}/wide.txt`);
-      const read = await runner.call("read", {
-        path: "wide.txt",
-        source_hash: await sha256(wide),
-        end_line: 100,
-      });
-      assert(read.dispatch === "completed" && "result" in read && !read.result.isError);
-      assert(read.bytes <= 16 * 1024, `${read.bytes} bytes`);
-      const lines = (read.result.structuredContent.text as string).split("\n");
-      assert(lines.length >= 5 && lines.length < 100, `${lines.length} lines`);
-      assert(lines.every((line) => line.length === 1000), "whole lines only");
-      assertEquals(read.result.structuredContent.truncated, true);
+  }, async (runner, project) => {
+    const wide = await Deno.readTextFile(`${project.repo.path}/wide.txt`);
+    const read = await runner.call("read", {
+      path: "wide.txt",
+      source_hash: await sha256(wide),
+      end_line: 100,
+    });
+    assert(read.dispatch === "completed" && "result" in read && !read.result.isError);
+    assert(read.bytes <= 16 * 1024, `${read.bytes} bytes`);
+    const lines = (read.result.structuredContent.text as string).split("\n");
+    assert(lines.length >= 5 && lines.length < 100, `${lines.length} lines`);
+    assert(lines.every((line) => line.length === 1000), "whole lines only");
+    assertEquals(read.result.structuredContent.truncated, true);
 
-      const huge = await Deno.readTextFile(`${project.repo.path}/huge-line.txt`);
-      const hash = await sha256(huge);
-      const one = await runner.ok("read", { path: "huge-line.txt", source_hash: hash });
-      assertEquals([one.start_line, one.end_line, one.text, one.truncated], [1, 1, "short", true]);
-      assertEquals(
-        await runner.errorCode("read", { path: "huge-line.txt", source_hash: hash, start_line: 2 }),
-        "line_too_large",
-      );
-      // The huge line is left out of the index and counted.
-      const index = await runner.ok("index");
-      assertEquals(index.oversized_lines_omitted, 1);
-    } finally {
-      await runner.kill();
-    }
+    const huge = await Deno.readTextFile(`${project.repo.path}/huge-line.txt`);
+    const hash = await sha256(huge);
+    const one = await runner.ok("read", { path: "huge-line.txt", source_hash: hash });
+    assertEquals([one.start_line, one.end_line, one.text, one.truncated], [1, 1, "short", true]);
+    assertEquals(
+      await runner.errorCode("read", { path: "huge-line.txt", source_hash: hash, start_line: 2 }),
+      "line_too_large",
+    );
+    // The huge line is left out of the index and counted.
+    const index = await runner.ok("index");
+    assertEquals(index.oversized_lines_omitted, 1);
   }));
 
 Deno.test("any query string is safe: FTS5 syntax, quotes, NUL, 10 KB of punctuation, emoji, mixed scripts", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const queries = [
-        'parse" OR "x',
-        "NEAR(parse http, 2)",
-        "parse AND NOT http",
-        "* ^ : - + ( ) { } [ ]",
-        "col:parse",
-        "'\"''\"",
-        "\u0000parse\u0000",
-        "!@#$%^&*()_+-=[]{}|;':\",./<>?`~".repeat(330),
-        "🦀 parse 🚀 http",
-        "parseHTTPRequest 项目知识 Ünïcödé ελληνικά кириллица",
-        "\\",
-        "-",
-      ];
-      for (const query of queries) {
-        const outcome = await runner.call("search", { query });
-        assert(outcome.dispatch === "completed" && "result" in outcome, query.slice(0, 40));
-        assertEquals(
-          outcome.result.isError,
-          false,
-          `${query.slice(0, 40)}: ${JSON.stringify(outcome.result)}`,
-        );
-      }
-      const mixed = await runner.ok("search", { query: "🦀 parse 🚀 http", limit: 20 });
-      assertEquals((mixed.hits as Hit[]).length, 3);
-    } finally {
-      await runner.kill();
+  withProvider(FILES, async (runner) => {
+    await runner.ok("index");
+    const queries = [
+      'parse" OR "x',
+      "NEAR(parse http, 2)",
+      "parse AND NOT http",
+      "* ^ : - + ( ) { } [ ]",
+      "col:parse",
+      "'\"''\"",
+      "\u0000parse\u0000",
+      "!@#$%^&*()_+-=[]{}|;':\",./<>?`~".repeat(330),
+      "🦀 parse 🚀 http",
+      "parseHTTPRequest 项目知识 Ünïcödé ελληνικά кириллица",
+      "\\",
+      "-",
+    ];
+    for (const query of queries) {
+      const outcome = await runner.call("search", { query });
+      assert(outcome.dispatch === "completed" && "result" in outcome, query.slice(0, 40));
+      assertEquals(
+        outcome.result.isError,
+        false,
+        `${query.slice(0, 40)}: ${JSON.stringify(outcome.result)}`,
+      );
     }
+    const mixed = await runner.ok("search", { query: "🦀 parse 🚀 http", limit: 20 });
+    assertEquals((mixed.hits as Hit[]).length, 3);
   }));
 
 Deno.test("search results stay within 16 KiB and mark truncation", () => {
@@ -310,48 +278,38 @@ Deno.test("search results stay within 16 KiB and mark truncation", () => {
       `needle line ${j} ${"x".repeat(60)}`).join("\n") +
       "\n";
   }
-  return withProject(files, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const outcome = await runner.call("search", { query: "needle", limit: 20 });
-      assert(outcome.dispatch === "completed" && "result" in outcome);
-      assert(outcome.bytes <= 16 * 1024);
-      const hits = outcome.result.structuredContent.hits as Hit[];
-      assert(hits.length >= 1 && hits.length < 20, `${hits.length} hits`);
-      assertEquals(outcome.result.structuredContent.results_truncated, true);
-      const small = await runner.ok("search", { query: "needle", limit: 1 });
-      assertEquals((small.hits as Hit[]).length, 1);
-      assertEquals(small.results_truncated, true, "more candidates than the limit");
-    } finally {
-      await runner.kill();
-    }
+  return withProvider(files, async (runner) => {
+    await runner.ok("index");
+    const outcome = await runner.call("search", { query: "needle", limit: 20 });
+    assert(outcome.dispatch === "completed" && "result" in outcome);
+    assert(outcome.bytes <= 16 * 1024);
+    const hits = outcome.result.structuredContent.hits as Hit[];
+    assert(hits.length >= 1 && hits.length < 20, `${hits.length} hits`);
+    assertEquals(outcome.result.structuredContent.results_truncated, true);
+    const small = await runner.ok("search", { query: "needle", limit: 1 });
+    assertEquals((small.hits as Hit[]).length, 1);
+    assertEquals(small.results_truncated, true, "more candidates than the limit");
   });
 });
 
 Deno.test("observations follow Git within one session: new commits, staged removals, branch switches", () =>
-  withProject(FILES, async (project) => {
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const first = await project.repo.git("rev-parse", "HEAD");
-      const hitsOf = async () =>
-        (await runner.ok("search", { query: "parse http request", limit: 20 })).hits as Hit[];
-      assertEquals((await hitsOf())[0].observed_revision, first);
-      await project.repo.write({ "new.md": "fresh\n" });
-      const second = await project.repo.commit("second");
-      assertEquals((await hitsOf())[0].observed_revision, second);
-      assertEquals((await hitsOf())[0].index_revision, first);
-      await project.repo.git("checkout", "-q", "-b", "other", first);
-      assertEquals((await hitsOf())[0].observed_revision, first);
-      await project.repo.git("rm", "-q", "--cached", "src/snake.py");
-      assertEquals((await hitsOf()).map((hit) => hit.path).sort(), [
-        "docs/kebab.md",
-        "src/http.ts",
-      ]);
-      await project.repo.git("add", "src/snake.py");
-      assertEquals((await hitsOf()).length, 3);
-    } finally {
-      await runner.kill();
-    }
+  withProvider(FILES, async (runner, project) => {
+    await runner.ok("index");
+    const first = await project.repo.git("rev-parse", "HEAD");
+    const hitsOf = async () =>
+      (await runner.ok("search", { query: "parse http request", limit: 20 })).hits as Hit[];
+    assertEquals((await hitsOf())[0].observed_revision, first);
+    await project.repo.write({ "new.md": "fresh\n" });
+    const second = await project.repo.commit("second");
+    assertEquals((await hitsOf())[0].observed_revision, second);
+    assertEquals((await hitsOf())[0].index_revision, first);
+    await project.repo.git("checkout", "-q", "-b", "other", first);
+    assertEquals((await hitsOf())[0].observed_revision, first);
+    await project.repo.git("rm", "-q", "--cached", "src/snake.py");
+    assertEquals((await hitsOf()).map((hit) => hit.path).sort(), [
+      "docs/kebab.md",
+      "src/http.ts",
+    ]);
+    await project.repo.git("add", "src/snake.py");
+    assertEquals((await hitsOf()).length, 3);
   }));

@@ -37,15 +37,20 @@ export interface ProviderLaunch {
   readRoot?: string;
   /** Another entry script (a test variant of main.ts). */
   main?: string;
+  /** Leaves the program folders out of --allow-read (no indexing worker can load). */
+  noProgramRead?: boolean;
 }
 
 /** The argv after the deno executable, exactly as in the README's runner.toml. */
 export function providerArgs(
   root: string,
   cacheBase: string,
-  options: { allowEnv?: string[]; main?: string } = {},
+  options: { allowEnv?: string[]; main?: string; noProgramRead?: boolean } = {},
 ): string[] {
   const cache = join(cacheBase, "webcodex-project-knowledge");
+  const program = options.noProgramRead
+    ? ""
+    : `,${PROGRAM_ROOT}/project_knowledge,${PROGRAM_ROOT}/shared`;
   return [
     "run",
     "--no-config",
@@ -53,7 +58,7 @@ export function providerArgs(
     "--no-npm",
     "--no-prompt",
     "--quiet",
-    `--allow-read=${root},${cache},${PROGRAM_ROOT}/project_knowledge,${PROGRAM_ROOT}/shared`,
+    `--allow-read=${root},${cache}${program}`,
     `--allow-write=${cache}`,
     "--allow-run=git",
     `--allow-env=${["HOME", "XDG_CACHE_HOME", "PATH", "PWD", ...options.allowEnv ?? []].join(",")}`,
@@ -140,6 +145,7 @@ export class FakeRunner {
       args: providerArgs(launch.readRoot ?? launch.cwd, launch.cacheBase, {
         allowEnv: launch.allowEnv,
         main: launch.main,
+        noProgramRead: launch.noProgramRead,
       }),
       cwd: launch.cwd,
       clearEnv: true,

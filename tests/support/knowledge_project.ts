@@ -53,3 +53,18 @@ export async function withProject(
     await removeDir(parent);
   }
 }
+
+/** Runs `fn` with an admitted provider for a committed repository of `files`. */
+export function withProvider(
+  files: Record<string, string | Uint8Array>,
+  fn: (runner: FakeRunner, project: KnowledgeProject) => Promise<void>,
+): Promise<void> {
+  return withProject(files, async (project) => {
+    const runner = await project.admit();
+    try {
+      await fn(runner, project);
+    } finally {
+      await runner.kill();
+    }
+  });
+}
