@@ -43,6 +43,8 @@ export interface SearchOptions {
   budgetMs: number;
   /** Whether an outcome still fits the result byte bound. */
   fits: (outcome: SearchOutcome) => boolean;
+  /** Most candidates examined: the spec's 16,384 unless lowered (tests). */
+  maxCandidates?: number;
 }
 
 interface Candidate {
@@ -88,18 +90,19 @@ export async function searchIndex(
   ]);
   const indexRevision = index.coverage.revision ?? null;
   const verdicts = new Map<string, Verdict>();
+  const maxCandidates = options.maxCandidates ?? SEARCH_MAX_CANDIDATES;
   let examined = 0;
   for (const expression of plan) {
     const statement = index.db.prepare(expression.sql);
     let candidates: Iterable<unknown>;
     try {
-      candidates = statement.iterate(expression.match, SEARCH_MAX_CANDIDATES + 1 - examined);
+      candidates = statement.iterate(expression.match, maxCandidates + 1 - examined);
     } catch {
       throw rebuildRequired("the index cannot be searched");
     }
     for (const row of iterateSafely(candidates)) {
       const candidate = row as Candidate;
-      if (examined === SEARCH_MAX_CANDIDATES || Date.now() >= deadline) {
+      if (examined === maxCandidates || Date.now() >= deadline) {
         outcome.results_truncated = true;
         return outcome;
       }
