@@ -1,5 +1,6 @@
 /**
- * The hardened Git runner for read paths.
+ * The hardened Git runner for read paths. It runs on Deno and on Node (it
+ * uses only `node:` modules), so bundled Node programs share it.
  *
  * Every call runs `git` without a shell, in a cleared environment (only `PATH`
  * plus fixed safety variables), with hooks, fsmonitor and every transport
@@ -9,6 +10,10 @@
  *
  * @module
  */
+
+import { spawn } from "node:child_process";
+import process from "node:process";
+import { Readable, Writable } from "node:stream";
 
 /** Stable codes of {@linkcode GitError}. */
 export type GitErrorCode =
@@ -115,9 +120,11 @@ export function gitEnvironment(): Record<string, string> {
 }
 
 function hostPath(): string {
-  const state = Deno.permissions.querySync({ name: "env", variable: "PATH" }).state;
-  if (state !== "granted") return FALLBACK_PATH;
-  return Deno.env.get("PATH") || FALLBACK_PATH;
+  try {
+    return process.env.PATH || FALLBACK_PATH;
+  } catch {
+    return FALLBACK_PATH; // Deno without --allow-env=PATH
+  }
 }
 
 let leadingArgs: Promise<string[]> | undefined;
@@ -140,15 +147,10 @@ async function probeLeadingArgs(): Promise<string[]> {
 
 async function gitAccepts(args: string[]): Promise<boolean> {
   try {
-    const output = await new Deno.Command("git", {
-      args,
-      clearEnv: true,
-      env: gitEnvironment(),
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return output.success;
+    const child = spawnGit(args, { cwd: ".", stdin: "null" });
+    void child.stdout.cancel().catch(() => {});
+    void child.stderr.cancel().catch(() => {});
+    return (await child.status).code === 0;
   } catch {
     return false;
   }
@@ -201,6 +203,7 @@ export async function runGit(
 
   try {
     const status = await child.status;
+    if (status.spawnFailed) throw new GitError("GIT_UNAVAILABLE", "git could not be started");
     // A grandchild may still hold the pipes open after Git was killed.
     if (stopReason) {
       await stdoutReader.cancel().catch(() => {});
@@ -224,13 +227,40 @@ export async function runGit(
   }
 }
 
-/** Spawns Git with the hardened environment; GIT_UNAVAILABLE if it cannot start. */
+/** A running Git process with web streams, the same on Deno and Node. */
+export interface GitProcess {
+  /** Git's stdin, when piped. */
+  stdin: WritableStream<Uint8Array>;
+  /** Git's stdout. */
+  stdout: ReadableStream<Uint8Array>;
+  /** Git's stderr. */
+  stderr: ReadableStream<Uint8Array>;
+  /** Resolves when Git exits; `spawnFailed` when it never started. */
+  status: Promise<{ code: number; spawnFailed: boolean }>;
+  /** Sends SIGKILL, ignoring a process that already exited. */
+  kill(): void;
+}
+
+/**
+ * Spawns Git with the hardened environment; GIT_UNAVAILABLE if it cannot
+ * start. Deno's own process API is used under Deno (Deno's `node:` process
+ * shim looks `git` up on the parent's PATH, not the one given); Node uses
+ * `node:child_process`.
+ */
 export function spawnGit(
   args: readonly string[],
   options: { cwd: string; stdin: "piped" | "null" },
-): Deno.ChildProcess {
+): GitProcess {
+  return typeof Deno !== "undefined" ? spawnWithDeno(args, options) : spawnWithNode(args, options);
+}
+
+function spawnWithDeno(
+  args: readonly string[],
+  options: { cwd: string; stdin: "piped" | "null" },
+): GitProcess {
+  let child: Deno.ChildProcess;
   try {
-    return new Deno.Command("git", {
+    child = new Deno.Command("git", {
       args: [...args],
       cwd: options.cwd,
       clearEnv: true,
@@ -242,15 +272,115 @@ export function spawnGit(
   } catch {
     throw new GitError("GIT_UNAVAILABLE", "git could not be started");
   }
+  return {
+    stdin: options.stdin === "piped" ? child.stdin : new WritableStream<Uint8Array>(),
+    stdout: child.stdout,
+    stderr: child.stderr,
+    status: child.status.then((status) => ({ code: status.code, spawnFailed: false })),
+    kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
+    },
+  };
+}
+
+function spawnWithNode(
+  args: readonly string[],
+  options: { cwd: string; stdin: "piped" | "null" },
+): GitProcess {
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn("git", [...args], {
+      cwd: options.cwd,
+      env: gitEnvironment(),
+      stdio: [options.stdin === "piped" ? "pipe" : "ignore", "pipe", "pipe"],
+      shell: false,
+      windowsHide: true,
+    });
+  } catch {
+    throw new GitError("GIT_UNAVAILABLE", "git could not be started");
+  }
+  // A stream error is never news here (the exit status tells): swallow it.
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on("error", () => {});
+  const status = new Promise<{ code: number; spawnFailed: boolean }>((resolve) => {
+    child.once("error", () => resolve({ code: -1, spawnFailed: true }));
+    child.once(
+      "exit",
+      (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), spawnFailed: false }),
+    );
+  });
+  return {
+    stdin: child.stdin ? webWritable(child.stdin) : new WritableStream<Uint8Array>(),
+    stdout: webReadable(child.stdout!),
+    stderr: webReadable(child.stderr!),
+    status,
+    kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
+    },
+  };
+}
+
+// Node's own Readable.toWeb rejects internal promises with AbortError on
+// cancel; this adapter just stops reading, with backpressure by pause/resume.
+function webReadable(stream: Readable): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream.on("data", (chunk: Uint8Array) => {
+        if (done) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) stream.pause();
+      });
+      stream.once("end", () => {
+        if (!done) controller.close();
+        done = true;
+      });
+      stream.once("error", (error) => {
+        if (!done) controller.error(error);
+        done = true;
+      });
+    },
+    pull() {
+      stream.resume();
+    },
+    cancel() {
+      done = true;
+      stream.destroy();
+    },
+  }, { highWaterMark: 4 });
+}
+
+function webWritable(stream: Writable): WritableStream<Uint8Array> {
+  return new WritableStream<Uint8Array>({
+    write(chunk) {
+      return new Promise((resolve, reject) =>
+        stream.write(chunk, (error) => error ? reject(error) : resolve())
+      );
+    },
+    close() {
+      // Settles on finish, or on error/close when Git is already gone.
+      return new Promise((resolve) => {
+        stream.once("error", () => resolve());
+        stream.once("close", () => resolve());
+        stream.end(() => resolve());
+      });
+    },
+    abort() {
+      stream.destroy();
+    },
+  });
 }
 
 /** Sends SIGKILL, ignoring a process that already exited. */
-export function killQuietly(child: Deno.ChildProcess): void {
-  try {
-    child.kill("SIGKILL");
-  } catch {
-    // already exited
-  }
+export function killQuietly(child: GitProcess): void {
+  child.kill();
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   concatBytes,
   GitError,
   gitLeadingArgs,
+  type GitProcess,
   killQuietly,
   spawnGit,
 } from "./git.ts";
@@ -134,14 +135,14 @@ function parseHeader(line: string, name: string): GitObjectInfo {
 /** One running `cat-file --batch-command` process. */
 class BatchProcess {
   dead = false;
-  #child: Deno.ChildProcess;
+  #child: GitProcess;
   #stdin: WritableStreamDefaultWriter<Uint8Array>;
   #stdout: ByteReader;
   #stderr: Promise<Uint8Array>;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
 
-  private constructor(child: Deno.ChildProcess) {
+  private constructor(child: GitProcess) {
     this.#child = child;
     this.#stdin = child.stdin.getWriter();
     this.#stdout = new ByteReader(child.stdout.getReader());

@@ -230,13 +230,15 @@ function openOrThrow(path: string): number {
 function translate(error: unknown, missing: SafeFsErrorCode): SafeFsError {
   if (error instanceof SafeFsError) return error;
   const code = (error as { code?: string }).code;
+  // Node has no Deno global; its errors carry codes, which Deno's do too.
+  const deno = typeof Deno !== "undefined" ? Deno.errors : null;
   if (
-    code === "ENOENT" || code === "ENOTDIR" || error instanceof Deno.errors.NotFound ||
-    error instanceof Deno.errors.NotADirectory
+    code === "ENOENT" || code === "ENOTDIR" || (deno && error instanceof deno.NotFound) ||
+    (deno && error instanceof deno.NotADirectory)
   ) {
     return new SafeFsError(missing, "not found");
   }
-  if (code === "ELOOP" || error instanceof Deno.errors.FilesystemLoop) {
+  if (code === "ELOOP" || (deno && error instanceof deno.FilesystemLoop)) {
     return new SafeFsError("SYMLINK", "symlink refused");
   }
   return new SafeFsError("IO_FAILED", "file access failed");
