@@ -1,0 +1,34 @@
+/**
+ * The Git knowledge source: an MCP stdio server. Configuration comes only
+ * from the launcher's environment (GIT_SOURCE_REPOSITORY, GIT_SOURCE_PATHS,
+ * PLUGIN_DATA); a bad environment stops the start with a one-line reason on
+ * stderr. Runs under Deno (`deno run`) and, bundled, under Node.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { configFromEnvironment, type SourceConfig } from "./config.ts";
+import { GitSourceError } from "./errors.ts";
+import { GitKnowledgeSource } from "./feed.ts";
+import { createGitSourceServer } from "./server.ts";
+
+function readEnvironment(name: string): string | undefined {
+  try {
+    return process.env[name];
+  } catch {
+    return undefined; // Deno without --allow-env for it
+  }
+}
+
+let config: SourceConfig;
+try {
+  config = configFromEnvironment(readEnvironment);
+} catch (error) {
+  const reason = error instanceof GitSourceError ? error.message : "invalid environment";
+  process.stderr.write(`git-knowledge-source: ${reason}\n`);
+  process.exit(1);
+}
+const server = createGitSourceServer(new GitKnowledgeSource(config));
+await server.connect(new StdioServerTransport());

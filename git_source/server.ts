@@ -1,0 +1,64 @@
+/**
+ * The MCP surface: exactly `git.changes` (no arguments) and
+ * `git.acknowledge` ({token}), in that order. Failures are tool results with
+ * `isError` and the text `"<tool> failed: <code>"`; only the code reaches the
+ * client.
+ *
+ * @module
+ */
+
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { GitSourceError } from "./errors.ts";
+import type { GitKnowledgeSource } from "./feed.ts";
+import { gitBatchResult } from "./protocol.ts";
+
+/** The server name and version clients see. */
+export const SERVER_INFO = { name: "git-knowledge-source", version: "0.1.0" };
+
+/** Creates the MCP server over a feed. */
+export function createGitSourceServer(source: GitKnowledgeSource): McpServer {
+  const server = new McpServer(SERVER_INFO);
+  server.registerTool("git.changes", {
+    description:
+      "Returns the pending page of committed file updates (UTF-8 committed files only, never the working tree). The same page comes back until its token is acknowledged.",
+    inputSchema: {},
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  }, async () => {
+    try {
+      return gitBatchResult(await source.changes()) as unknown as CallToolResult;
+    } catch (error) {
+      return failure("git.changes", error);
+    }
+  });
+  server.registerTool("git.acknowledge", {
+    description:
+      "Acknowledges a page token from git.changes. It only moves the delivery checkpoint; acknowledging the same token again succeeds.",
+    inputSchema: { token: z.string().min(1).max(256) },
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  }, async ({ token }: { token: string }) => {
+    try {
+      await source.acknowledge(token);
+      return { content: [{ type: "text", text: "Acknowledged" }] };
+    } catch (error) {
+      return failure("git.acknowledge", error);
+    }
+  });
+  return server;
+}
+
+function failure(tool: string, error: unknown): CallToolResult {
+  const code = error instanceof GitSourceError ? error.code : "unavailable";
+  return { isError: true, content: [{ type: "text", text: `${tool} failed: ${code}` }] };
+}
