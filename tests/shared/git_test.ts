@@ -2,6 +2,7 @@ import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { join } from "node:path";
 import { GitError, gitHasNoLazyFetch, runGit } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
+import { createPromisorClone } from "../support/promisor_clone.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
 import { spawnHelper } from "../support/processes.ts";
 
@@ -109,24 +110,10 @@ Deno.test("hooks and fsmonitor configured in the repository never run", async ()
 Deno.test("a missing object in a partial clone fails and never runs the promisor transport", async () => {
   const parent = await tempDir();
   try {
-    const source = await createRepo({ "a.txt": "lazy content\n" }, { parent, name: "source" });
-    await source.git("config", "uploadpack.allowFilter", "true");
-    await source.git("config", "uploadpack.allowAnySHA1InWant", "true");
-    const blob = await source.git("rev-parse", "HEAD:a.txt");
-    const clone = join(parent, "clone");
-    await git(parent, [
-      "clone",
-      "-q",
-      "--filter=blob:none",
-      "--no-checkout",
-      `file://${source.path}`,
-      clone,
-    ]);
-    const marker = join(parent, "transport-ran");
-    const transport = join(parent, "transport.sh");
-    await writeScript(transport, `touch ${marker}\nexec git-upload-pack ${source.path}`);
-    await git(clone, ["config", "remote.origin.url", `ext::${transport}`]);
-    await git(clone, ["config", "protocol.ext.allow", "always"]);
+    const { clone, marker, source } = await createPromisorClone(parent, {
+      "a.txt": "lazy content\n",
+    });
+    const blob = await git(source, ["rev-parse", "HEAD:a.txt"]);
 
     const error = await assertRejects(
       () => runGit(["cat-file", "-p", blob], { cwd: clone }),
