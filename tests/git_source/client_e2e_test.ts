@@ -1,0 +1,271 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { type GitBatch, GitBatchSchema } from "../../git_source/protocol.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
+
+const CHECKOUT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** How to launch one server: a command and its argv. */
+interface Launch {
+  command: string;
+  args: string[];
+  /** Extra environment beyond the three variables (the Deno entry needs its own). */
+  env?: Record<string, string>;
+}
+
+async function nodePath(): Promise<string> {
+  const out = await new Deno.Command("node", {
+    args: ["-e", "process.stdout.write(process.execPath)"],
+    stdout: "piped",
+  }).output();
+  assert(out.success, "node is installed");
+  return new TextDecoder().decode(out.stdout);
+}
+
+async function buildInstalledPackage(parent: string): Promise<string> {
+  const build = join(parent, "build");
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-run",
+      "--allow-env",
+      join(CHECKOUT, "git_source/build.ts"),
+      build,
+    ],
+    env: { DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  // Installed like a host does: the package copied to a folder outside the checkout.
+  const installed = join(parent, "installed", "git-knowledge-source");
+  await Deno.mkdir(installed, { recursive: true });
+  for (const entry of Deno.readDirSync(build)) {
+    await Deno.copyFile(join(build, entry.name), join(installed, entry.name));
+  }
+  return installed;
+}
+
+class FeedClient {
+  #client: Client;
+  #transport: StdioClientTransport;
+
+  private constructor(client: Client, transport: StdioClientTransport) {
+    this.#client = client;
+    this.#transport = transport;
+  }
+
+  static async connect(launch: Launch, env: Record<string, string>): Promise<FeedClient> {
+    const transport = new StdioClientTransport({
+      command: launch.command,
+      args: launch.args,
+      env: { ...env, ...launch.env },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "e2e", version: "0.0.0" });
+    await client.connect(transport);
+    return new FeedClient(client, transport);
+  }
+
+  async toolNames(): Promise<string[]> {
+    return (await this.#client.listTools()).tools.map((tool: { name: string }) => tool.name);
+  }
+
+  async changes(): Promise<GitBatch> {
+    const result = await this.#client.callTool({ name: "git.changes", arguments: {} });
+    assert(!result.isError, JSON.stringify(result));
+    return GitBatchSchema.parse(result.structuredContent);
+  }
+
+  async acknowledge(token: string): Promise<void> {
+    const result = await this.#client.callTool({ name: "git.acknowledge", arguments: { token } });
+    assert(!result.isError, JSON.stringify(result));
+    assertEquals(result.content, [{ type: "text", text: "Acknowledged" }]);
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+    await this.#transport.close();
+  }
+}
+
+async function walk(launch: Launch, repo: TestRepo, data: string): Promise<void> {
+  const env = {
+    GIT_SOURCE_REPOSITORY: repo.path,
+    GIT_SOURCE_PATHS: JSON.stringify(["notes.txt"]),
+    PLUGIN_DATA: data,
+  };
+  let client = await FeedClient.connect(launch, env);
+  try {
+    assertEquals(await client.toolNames(), ["git.changes", "git.acknowledge"]);
+    const c1 = await repo.git("rev-parse", "HEAD");
+    const first = await client.changes();
+    assertEquals(first.updates.map((u) => [u.id, u.revision, u.previous, u.state]), [[
+      "notes.txt",
+      c1,
+      null,
+      "active",
+    ]]);
+    // A restart before the acknowledgement replays the identical page.
+    await client.close();
+    client = await FeedClient.connect(launch, env);
+    assertEquals(await client.changes(), first);
+    await client.acknowledge(first.token);
+    const empty = await client.changes();
+    assertEquals(empty.updates, []);
+    await client.acknowledge(empty.token);
+    await repo.write({ "notes.txt": "second\n" });
+    const c2 = await repo.commit("second");
+    const second = await client.changes();
+    assertEquals(second.updates.map((u) => [u.revision, u.previous, u.state]), [[
+      c2,
+      c1,
+      "active",
+    ]]);
+    assert(second.updates[0].text.endsWith("\nsecond\n"));
+    await client.acknowledge(second.token);
+    await repo.git("rm", "-q", "notes.txt");
+    const c3 = await repo.commit("removed");
+    const third = await client.changes();
+    assertEquals(third.updates.map((u) => [u.revision, u.previous, u.state]), [[
+      c3,
+      c2,
+      "withdrawn",
+    ]]);
+  } finally {
+    await client.close();
+  }
+}
+
+Deno.test("the built package runs under node outside the checkout with only the three variables", async () => {
+  const parent = await tempDir("gs-e2e-");
+  try {
+    const installed = await buildInstalledPackage(parent);
+    const names = [...Deno.readDirSync(installed)].map((e) => e.name).sort();
+    assertEquals(names, [
+      "README.md",
+      "mcp.json",
+      "package.json",
+      "plugin.json",
+      "protocol.mjs",
+      "server.mjs",
+    ]);
+    const mcp = JSON.parse(await Deno.readTextFile(join(installed, "mcp.json")));
+    assertEquals(mcp.mcpServers["git-knowledge-source"], {
+      type: "stdio",
+      command: "node",
+      args: ["${PLUGIN_ROOT}/server.mjs"],
+    });
+    const repo = await createRepo({ "notes.txt": "first\n" }, { parent, name: "repo" });
+    await walk(
+      { command: await nodePath(), args: [join(installed, "server.mjs")] },
+      repo,
+      join(parent, "data"),
+    );
+    // The ./protocol export works for a Node consumer.
+    const out = await new Deno.Command(await nodePath(), {
+      args: [
+        "--input-type=module",
+        "-e",
+        `import("${
+          join(installed, "protocol.mjs")
+        }").then((m) => console.log(m.GitBatchSchema.safeParse({token: "a:0", updates: []}).success))`,
+      ],
+      stdout: "piped",
+    }).output();
+    assertEquals(new TextDecoder().decode(out.stdout).trim(), "true");
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("the deno run entry walks the same feed with narrow permissions", async () => {
+  const parent = await tempDir("gs-e2e-");
+  try {
+    const repo = await createRepo({ "notes.txt": "first\n" }, { parent, name: "repo" });
+    const data = join(parent, "data");
+    await walk(
+      {
+        command: Deno.execPath(),
+        args: gitSourceDenoArgs(repo.path, data),
+        env: {
+          DENO_NO_PACKAGE_JSON: "1",
+          ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+        },
+      },
+      repo,
+      data,
+    );
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+/** The README's `deno run` command line for the Git knowledge source. */
+function gitSourceDenoArgs(repository: string, data: string): string[] {
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--config",
+    join(CHECKOUT, "deno.json"),
+    `--allow-read=${repository},${data}`,
+    `--allow-write=${data}`,
+    "--allow-run=git",
+    "--allow-env=GIT_SOURCE_REPOSITORY,GIT_SOURCE_PATHS,PLUGIN_DATA,PATH",
+    join(CHECKOUT, "git_source/main.ts"),
+  ];
+}
+
+Deno.test("a bad environment stops the start with one line on stderr", async () => {
+  const parent = await tempDir("gs-e2e-");
+  try {
+    const data = join(parent, "data");
+    const cases: [Record<string, string>, string][] = [
+      [{}, "GIT_SOURCE_REPOSITORY is not set"],
+      [{ GIT_SOURCE_REPOSITORY: parent }, "GIT_SOURCE_PATHS is not set"],
+      [{ GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: '["a"]' }, "PLUGIN_DATA is not set"],
+      [
+        { GIT_SOURCE_REPOSITORY: "relative", GIT_SOURCE_PATHS: '["a"]', PLUGIN_DATA: data },
+        "absolute",
+      ],
+      [
+        { GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: "not json", PLUGIN_DATA: data },
+        "JSON array",
+      ],
+      [{ GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: '["../x"]', PLUGIN_DATA: data }, "paths"],
+      [
+        { GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: '["a","a"]', PLUGIN_DATA: data },
+        "duplicates",
+      ],
+      [{ GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: "[]", PLUGIN_DATA: data }, "paths"],
+    ];
+    for (const [env, reason] of cases) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: gitSourceDenoArgs(parent, data),
+        clearEnv: true,
+        env: {
+          ...env,
+          DENO_NO_PACKAGE_JSON: "1",
+          PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+          ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+        },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 1, reason);
+      assertEquals(stderr.split("\n").filter((line) => line !== "").length, 1, stderr);
+      assert(stderr.includes(reason), `${reason}: ${stderr}`);
+      assertEquals(out.stdout.length, 0);
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
