@@ -20,7 +20,7 @@ import {
   type FileRecord,
   type PendingDelivery,
 } from "./feed_state.ts";
-import { type GitBatch, gitBatchResult, type GitUpdate } from "./protocol.ts";
+import { type GitBatch, gitBatchResult, gitBatchText, type GitUpdate } from "./protocol.ts";
 
 /** Bytes kept free for the JSON-RPC envelope around a page's result. */
 export const ENVELOPE_RESERVE = 128;
@@ -136,11 +136,16 @@ export class GitKnowledgeSource {
   #page(pending: PendingDelivery): GitBatch {
     const token = pageToken(pending.deliveryId, pending.offset);
     const updates: GitUpdate[] = [];
+    // Exactly the bytes of JSON.stringify(gitBatchResult(page)): the frame for
+    // this count, plus each update's JSON and the commas between them.
+    let updateBytes = 0;
     for (let i = pending.offset; i < pending.updates.length; i++) {
       if (updates.length === this.#config.limits.maxFiles) break;
-      const candidate = [...updates, pending.updates[i]];
-      if (pageBytes({ token, updates: candidate }) > this.#config.limits.maxBatchBytes) break;
+      const added = utf8Length(JSON.stringify(pending.updates[i])) + (updates.length > 0 ? 1 : 0);
+      const total = frameBytes(token, updates.length + 1) + updateBytes + added + ENVELOPE_RESERVE;
+      if (total > this.#config.limits.maxBatchBytes) break;
       updates.push(pending.updates[i]);
+      updateBytes += added;
     }
     if (updates.length === 0 && pending.offset < pending.updates.length) {
       throw new GitSourceError("batch_too_large", "one update exceeds the page limit");
@@ -168,6 +173,13 @@ export class GitKnowledgeSource {
 
 function pageToken(deliveryId: string, offset: number): string {
   return `${deliveryId}:${offset}`;
+}
+
+function frameBytes(token: string, count: number): number {
+  return utf8Length(JSON.stringify({
+    content: [{ type: "text", text: gitBatchText(count) }],
+    structuredContent: { token, updates: [] },
+  }));
 }
 
 /** The page's byte count as the client receives it: the whole MCP result plus the reserve. */

@@ -58,12 +58,15 @@ export interface GitBatchResult {
   structuredContent: GitBatch;
 }
 
+/** The summary line of a page of `count` updates. */
+export function gitBatchText(count: number): string {
+  return `${count} committed source ${count === 1 ? "update" : "updates"}.`;
+}
+
 /** Builds the MCP result for a page (also used to measure page bytes). */
 export function gitBatchResult(batch: GitBatch): GitBatchResult {
-  const count = batch.updates.length;
-  const noun = count === 1 ? "update" : "updates";
   return {
-    content: [{ type: "text", text: `${count} committed source ${noun}.` }],
+    content: [{ type: "text", text: gitBatchText(batch.updates.length) }],
     structuredContent: batch,
   };
 }

@@ -349,3 +349,38 @@ Deno.test("state is private: the data folder is 0700 and state.json 0600, with n
     assertEquals(Deno.statSync(join(data, "state.json")).mode! & 0o777, 0o600);
     assertEquals([...Deno.readDirSync(data)].map((e) => e.name), ["state.json"]);
   }));
+
+Deno.test("page byte accounting equals the serialized result exactly, at and past the edge", () =>
+  withRepo(
+    { "a.txt": 'é"\\\n'.repeat(50), "b.txt": "plain\n".repeat(40) },
+    async ({ parent, source }) => {
+      const probe = await source(["a.txt", "b.txt"], { data: join(parent, "probe") }).changes();
+      const exact = pageBytes(probe);
+      const fits = source(["a.txt", "b.txt"], {
+        data: join(parent, "fits"),
+        limits: { maxFiles: 200, maxFileBytes: 65_536, maxBatchBytes: exact },
+      });
+      assertEquals((await fits.changes()).updates.length, 2, "exactly at the limit both fit");
+      const short = source(["a.txt", "b.txt"], {
+        data: join(parent, "short"),
+        limits: { maxFiles: 200, maxFileBytes: 65_536, maxBatchBytes: exact - 1 },
+      });
+      const page = await short.changes();
+      assertEquals(page.updates.length, 1, "one byte less splits the page");
+      assert(pageBytes(page) <= exact - 1);
+    },
+  ));
+
+Deno.test("a bare repository and a work tree's subdirectory both read root-relative committed paths", () =>
+  withRepo({ "docs/a.txt": "a\n" }, async ({ parent, repo, source }) => {
+    const bare = join(parent, "bare.git");
+    await repo.git("clone", "-q", "--bare", repo.path, bare);
+    const fromBare = await source(["docs/a.txt"], { repository: bare, data: join(parent, "d1") })
+      .changes();
+    assertEquals(fromBare.updates.map((u) => u.state), ["active"]);
+    const fromSub = await source(["docs/a.txt"], {
+      repository: join(repo.path, "docs"),
+      data: join(parent, "d2"),
+    }).changes();
+    assertEquals(fromSub.updates.map((u) => u.id), ["docs/a.txt"]);
+  }));
