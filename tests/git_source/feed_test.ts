@@ -4,7 +4,13 @@ import { GitSourceError } from "../../git_source/errors.ts";
 import { GitKnowledgeSource, pageBytes } from "../../git_source/feed.ts";
 import { gitBatchResult, GitBatchSchema } from "../../git_source/protocol.ts";
 import { assert, assertEquals, assertRejects, assertThrows } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
+import {
+  addSubmodule,
+  createRepo,
+  removeDir,
+  tempDir,
+  type TestRepo,
+} from "../support/git_repo.ts";
 import { createPromisorClone } from "../support/promisor_clone.ts";
 
 interface Fixture {
@@ -201,16 +207,7 @@ Deno.test("ignores working-tree changes and rejects unsafe configured committed 
 
 Deno.test("a submodule entry is unsupported", () =>
   withRepo({ "notes.txt": "x\n" }, async ({ parent, repo, source }) => {
-    const sub = await createRepo({ "a.txt": "a\n" }, { parent, name: "sub" });
-    await repo.git(
-      "-c",
-      "protocol.file.allow=always",
-      "submodule",
-      "add",
-      "-q",
-      sub.path,
-      "vendored",
-    );
+    await addSubmodule(repo, { parent, path: "vendored", files: { "a.txt": "a\n" } });
     await repo.commit("submodule");
     assertEquals(await code(source(["vendored"]).changes()), "unsupported_file");
   }));

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
-import { createRepo } from "../support/git_repo.ts";
+import { addSubmodule, createRepo } from "../support/git_repo.ts";
 import { withProject } from "../support/knowledge_project.ts";
 
 interface Hit {
@@ -33,19 +33,11 @@ Deno.test("path rules: unsupported, hidden, sensitive, symlink, submodule and in
     "Makefile": `${MARKER}\n`,
   }, async (project) => {
     await Deno.symlink("ok.md", join(project.repo.path, "link.md"));
-    const sub = await createRepo({ "inner.md": `${MARKER}\n` }, {
+    await addSubmodule(project.repo, {
       parent: project.parent,
-      name: "sub",
+      path: "vendored",
+      files: { "inner.md": `${MARKER}\n` },
     });
-    await project.repo.git(
-      "-c",
-      "protocol.file.allow=always",
-      "submodule",
-      "add",
-      "-q",
-      sub.path,
-      "vendored",
-    );
     await project.repo.commit("links");
     const runner = await project.admit();
     try {

@@ -96,3 +96,23 @@ export async function createRepo(
 export async function removeDir(path: string): Promise<void> {
   await Deno.remove(path, { recursive: true }).catch(() => {});
 }
+
+/** Adds a new one-file repository below `parent` to `repo` as the submodule `path` (staged). */
+export async function addSubmodule(
+  repo: TestRepo,
+  options: { parent: string; path: string; files: Record<string, string> },
+): Promise<void> {
+  const sub = await createRepo(options.files, {
+    parent: options.parent,
+    name: `${options.path}-origin`,
+  });
+  await repo.git(
+    "-c",
+    "protocol.file.allow=always",
+    "submodule",
+    "add",
+    "-q",
+    sub.path,
+    options.path,
+  );
+}
