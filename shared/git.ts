@@ -66,6 +66,11 @@ export interface GitRunOptions {
   stdin?: Uint8Array;
   /** Aborting the signal kills Git and fails the call with GIT_TIMEOUT. */
   signal?: AbortSignal;
+  /**
+   * Transports this call may use (for example `["file", "https", "ssh"]` for
+   * a fetch). Default: none, every transport is blocked.
+   */
+  transports?: readonly string[];
 }
 
 /** What a successful Git call produced. */
@@ -103,7 +108,7 @@ const SAFETY_CONFIG = [
  * `GIT_ALLOW_PROTOCOL` blocks every transport even where repository
  * configuration allows one.
  */
-export function gitEnvironment(): Record<string, string> {
+export function gitEnvironment(transports: readonly string[] = []): Record<string, string> {
   return {
     PATH: hostPath(),
     LC_ALL: "C",
@@ -114,7 +119,7 @@ export function gitEnvironment(): Record<string, string> {
     GIT_TERMINAL_PROMPT: "0",
     GIT_OPTIONAL_LOCKS: "0",
     GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "",
+    GIT_ALLOW_PROTOCOL: transports.join(":"),
     GIT_LITERAL_PATHSPECS: "1",
   };
 }
@@ -172,9 +177,12 @@ export async function runGit(
 ): Promise<GitResult> {
   const timeoutMs = options.timeoutMs ?? GIT_DEFAULT_TIMEOUT_MS;
   const okExitCodes = options.okExitCodes ?? [0];
-  const child = spawnGit([...await gitLeadingArgs(), ...args], {
+  // GIT_ALLOW_PROTOCOL is the allowlist once set; the -c lifts the blanket ban.
+  const transport = options.transports?.length ? ["-c", "protocol.allow=always"] : [];
+  const child = spawnGit([...await gitLeadingArgs(), ...transport, ...args], {
     cwd: options.cwd,
     stdin: options.stdin ? "piped" : "null",
+    transports: options.transports,
   });
 
   let stopReason: "timeout" | "output" | null = null;
@@ -249,14 +257,14 @@ export interface GitProcess {
  */
 export function spawnGit(
   args: readonly string[],
-  options: { cwd: string; stdin: "piped" | "null" },
+  options: { cwd: string; stdin: "piped" | "null"; transports?: readonly string[] },
 ): GitProcess {
   return typeof Deno !== "undefined" ? spawnWithDeno(args, options) : spawnWithNode(args, options);
 }
 
 function spawnWithDeno(
   args: readonly string[],
-  options: { cwd: string; stdin: "piped" | "null" },
+  options: { cwd: string; stdin: "piped" | "null"; transports?: readonly string[] },
 ): GitProcess {
   let child: Deno.ChildProcess;
   try {
@@ -264,7 +272,7 @@ function spawnWithDeno(
       args: [...args],
       cwd: options.cwd,
       clearEnv: true,
-      env: gitEnvironment(),
+      env: gitEnvironment(options.transports),
       stdin: options.stdin,
       stdout: "piped",
       stderr: "piped",
@@ -289,13 +297,13 @@ function spawnWithDeno(
 
 function spawnWithNode(
   args: readonly string[],
-  options: { cwd: string; stdin: "piped" | "null" },
+  options: { cwd: string; stdin: "piped" | "null"; transports?: readonly string[] },
 ): GitProcess {
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn("git", [...args], {
       cwd: options.cwd,
-      env: gitEnvironment(),
+      env: gitEnvironment(options.transports),
       stdio: [options.stdin === "piped" ? "pipe" : "ignore", "pipe", "pipe"],
       shell: false,
       windowsHide: true,

@@ -1,0 +1,125 @@
+/**
+ * Path lookups in a commit's tree through one long-lived object reader per
+ * mirror. Tree objects are immutable, so parsed trees are cached by object
+ * id; a lookup costs no process start.
+ *
+ * @module
+ */
+
+import { GitObjectReader } from "../shared/git_objects.ts";
+import { SourcegraphError } from "./errors.ts";
+
+/** What a tree entry is. */
+export type EntryKind = "file" | "symlink" | "submodule" | "directory";
+
+/** One entry of a tree. */
+export interface TreeEntry {
+  name: string;
+  mode: string;
+  kind: EntryKind;
+  oid: string;
+}
+
+const TREE_CACHE_ENTRIES = 4096;
+
+/** Reads trees and blobs of one mirror. */
+export class CommitTree {
+  #reader: GitObjectReader;
+  #trees = new Map<string, TreeEntry[]>();
+
+  /** Opens a reader on `mirror`. */
+  constructor(mirror: string) {
+    this.#reader = new GitObjectReader({ cwd: mirror, timeoutMs: 10_000 });
+  }
+
+  /** The entry at `path` in `commit`, or null when absent. */
+  async lookup(commit: string, path: string): Promise<TreeEntry | null> {
+    let tree = await this.#rootTree(commit);
+    const parts = path.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      const entry = (await this.entries(tree)).find((candidate) => candidate.name === parts[i]);
+      if (!entry) return null;
+      if (i === parts.length - 1) return entry;
+      if (entry.kind !== "directory") return null;
+      tree = entry.oid;
+    }
+    return null;
+  }
+
+  /** The entries of a directory at `path` ("" for the root), or null. */
+  async directory(commit: string, path: string): Promise<TreeEntry[] | null> {
+    if (path === "") return await this.entries(await this.#rootTree(commit));
+    const entry = await this.lookup(commit, path);
+    return entry?.kind === "directory" ? await this.entries(entry.oid) : null;
+  }
+
+  /** A blob's bytes, or null when larger than `maxBytes`. */
+  async blob(oid: string, maxBytes: number): Promise<Uint8Array | null> {
+    const read = await this.#reader.read(oid, { maxBytes });
+    if (read.status === "too_large") return null;
+    if (read.status !== "ok") throw unavailable();
+    return read.bytes;
+  }
+
+  /** Parsed entries of a tree object. */
+  async entries(treeOid: string): Promise<TreeEntry[]> {
+    const cached = this.#trees.get(treeOid);
+    if (cached) {
+      this.#trees.delete(treeOid);
+      this.#trees.set(treeOid, cached);
+      return cached;
+    }
+    const read = await this.#reader.read(treeOid);
+    if (read.status !== "ok" || read.type !== "tree") throw unavailable();
+    const entries = parseTree(read.bytes, treeOid.length === 64 ? 32 : 20);
+    this.#trees.set(treeOid, entries);
+    if (this.#trees.size > TREE_CACHE_ENTRIES) this.#trees.delete(this.#trees.keys().next().value!);
+    return entries;
+  }
+
+  /** Stops the reader. */
+  async close(): Promise<void> {
+    await this.#reader.close();
+  }
+
+  async #rootTree(commit: string): Promise<string> {
+    const info = await this.#reader.info(`${commit}^{tree}`);
+    if (info.status !== "ok") throw unavailable();
+    return info.oid;
+  }
+}
+
+function unavailable(): SourcegraphError {
+  return new SourcegraphError(
+    "REPOSITORY_STORAGE_MISSING",
+    "a retained object is missing from storage",
+    503,
+  );
+}
+
+function parseTree(bytes: Uint8Array, oidBytes: number): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  const decoder = new TextDecoder();
+  let at = 0;
+  while (at < bytes.length) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space);
+    if (space === -1 || nul === -1) throw unavailable();
+    const mode = decoder.decode(bytes.subarray(at, space));
+    const name = decoder.decode(bytes.subarray(space + 1, nul));
+    const oid = Array.from(
+      bytes.subarray(nul + 1, nul + 1 + oidBytes),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+    at = nul + 1 + oidBytes;
+    entries.push({ name, mode, kind: kindOf(mode), oid });
+  }
+  return entries;
+}
+
+function kindOf(mode: string): EntryKind {
+  if (mode === "40000" || mode === "040000") return "directory";
+  if (mode === "120000") return "symlink";
+  if (mode === "160000") return "submodule";
+  return "file";
+}

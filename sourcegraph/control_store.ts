@@ -1,0 +1,211 @@
+/**
+ * The SQLite control store (node:sqlite, WAL): registered repositories, the
+ * observed head of each monitored branch, and the retained versions.
+ *
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+
+/** How many versions to keep, by count and/or age. */
+export interface RetentionPolicy {
+  /** Monitored branches; empty: the source's default branch. */
+  branches: string[];
+  /** The branch an omitted revision means (the default-branch policy). */
+  default_branch?: string;
+  /** Keep at most this many versions (default 20). */
+  count?: number;
+  /** Keep versions observed within this many days. */
+  days?: number;
+}
+
+/** A registered repository. */
+export interface RepositoryRecord {
+  id: number;
+  name: string;
+  source: string;
+  public_read: boolean;
+  disabled: boolean;
+  policy: RetentionPolicy;
+  path_groups: { name: string; paths: string[] }[];
+  sync_interval_minutes: number;
+}
+
+/** A retained version. */
+export interface VersionRecord {
+  commit: string;
+  committer_time: number | null;
+  observed_at: number;
+}
+
+/** The control store. */
+export class ControlStore {
+  readonly db: DatabaseSync;
+
+  /** Opens (creating) the store at `path`. */
+  constructor(path: string) {
+    this.db = new DatabaseSync(path);
+    this.db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      CREATE TABLE IF NOT EXISTS repositories(
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL,
+        public_read INTEGER NOT NULL,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        policy TEXT NOT NULL,
+        path_groups TEXT NOT NULL DEFAULT '[]',
+        sync_interval_minutes INTEGER NOT NULL DEFAULT 5
+      );
+      CREATE TABLE IF NOT EXISTS heads(
+        repository_id INTEGER NOT NULL,
+        branch TEXT NOT NULL,
+        commit_id TEXT NOT NULL,
+        observed_at INTEGER NOT NULL,
+        PRIMARY KEY (repository_id, branch)
+      );
+      CREATE TABLE IF NOT EXISTS versions(
+        repository_id INTEGER NOT NULL,
+        commit_id TEXT NOT NULL,
+        committer_time INTEGER,
+        observed_at INTEGER NOT NULL,
+        PRIMARY KEY (repository_id, commit_id)
+      );
+      CREATE TABLE IF NOT EXISTS sync_state(
+        repository_id INTEGER PRIMARY KEY,
+        state TEXT NOT NULL,
+        last_error TEXT,
+        updated_at INTEGER NOT NULL
+      );
+    `);
+  }
+
+  /** All repositories, by name. */
+  repositories(): RepositoryRecord[] {
+    return (this.db.prepare("SELECT * FROM repositories ORDER BY name").all() as unknown as Row[])
+      .map(
+        toRecord,
+      );
+  }
+
+  /** One repository by name, or null. */
+  repository(name: string): RepositoryRecord | null {
+    const row = this.db.prepare("SELECT * FROM repositories WHERE name = ?").get(name) as
+      | Row
+      | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Registers a repository; returns it. */
+  register(input: Omit<RepositoryRecord, "id" | "disabled">): RepositoryRecord {
+    this.db.prepare(
+      `INSERT INTO repositories(name, source, public_read, policy, path_groups, sync_interval_minutes)
+      VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(
+      input.name,
+      input.source,
+      input.public_read ? 1 : 0,
+      JSON.stringify(input.policy),
+      JSON.stringify(input.path_groups),
+      input.sync_interval_minutes,
+    );
+    return this.repository(input.name)!;
+  }
+
+  /** Observed heads of a repository's branches. */
+  heads(repositoryId: number): Map<string, string> {
+    const rows = this.db.prepare("SELECT branch, commit_id FROM heads WHERE repository_id = ?")
+      .all(repositoryId) as { branch: string; commit_id: string }[];
+    return new Map(rows.map((row) => [row.branch, row.commit_id]));
+  }
+
+  /** Records a branch head and its version. */
+  observe(
+    repositoryId: number,
+    branch: string,
+    commit: string,
+    committerTime: number | null,
+  ): void {
+    const now = Date.now();
+    this.db.prepare(
+      `INSERT INTO heads(repository_id, branch, commit_id, observed_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(repository_id, branch) DO UPDATE SET commit_id = excluded.commit_id, observed_at = excluded.observed_at`,
+    )
+      .run(repositoryId, branch, commit, now);
+    this.db.prepare(
+      `INSERT INTO versions(repository_id, commit_id, committer_time, observed_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(repository_id, commit_id) DO UPDATE SET observed_at = excluded.observed_at`,
+    )
+      .run(repositoryId, commit, committerTime, now);
+  }
+
+  /** Retained versions, newest observation first. */
+  versions(repositoryId: number): VersionRecord[] {
+    return this.db.prepare(
+      "SELECT commit_id AS 'commit', committer_time, observed_at FROM versions WHERE repository_id = ? ORDER BY observed_at DESC, commit_id",
+    ).all(repositoryId) as unknown as VersionRecord[];
+  }
+
+  /** Whether `commit` is a retained version. */
+  isRetained(repositoryId: number, commit: string): VersionRecord | null {
+    return (this.db.prepare(
+      "SELECT commit_id AS 'commit', committer_time, observed_at FROM versions WHERE repository_id = ? AND commit_id = ?",
+    ).get(repositoryId, commit) as unknown as VersionRecord | undefined) ?? null;
+  }
+
+  /** Drops versions no longer retained. */
+  forget(repositoryId: number, commits: readonly string[]): void {
+    const statement = this.db.prepare(
+      "DELETE FROM versions WHERE repository_id = ? AND commit_id = ?",
+    );
+    for (const commit of commits) statement.run(repositoryId, commit);
+  }
+
+  /** Records the outcome of a sync. */
+  setSyncState(repositoryId: number, state: string, lastError: string | null): void {
+    this.db.prepare(
+      `INSERT INTO sync_state(repository_id, state, last_error, updated_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(repository_id) DO UPDATE SET state = excluded.state, last_error = excluded.last_error, updated_at = excluded.updated_at`,
+    )
+      .run(repositoryId, state, lastError, Date.now());
+  }
+
+  /** The last sync outcome. */
+  syncState(repositoryId: number): { state: string; last_error: string | null } {
+    return (this.db.prepare("SELECT state, last_error FROM sync_state WHERE repository_id = ?").get(
+      repositoryId,
+    ) as
+      | { state: string; last_error: string | null }
+      | undefined) ?? { state: "pending", last_error: null };
+  }
+
+  /** Closes the store. */
+  close(): void {
+    this.db.close();
+  }
+}
+
+interface Row {
+  id: number;
+  name: string;
+  source: string;
+  public_read: number;
+  disabled: number;
+  policy: string;
+  path_groups: string;
+  sync_interval_minutes: number;
+}
+
+function toRecord(row: Row): RepositoryRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    public_read: row.public_read === 1,
+    disabled: row.disabled === 1,
+    policy: JSON.parse(row.policy),
+    path_groups: JSON.parse(row.path_groups),
+    sync_interval_minutes: row.sync_interval_minutes,
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * Line-exact reads of one file at one commit: default ranges, the 500-line
+ * and 256 KiB caps (and a shared read_many budget), truncation and
+ * continuation fields, symlinks followed inside the repository, and the
+ * exact error codes. The result is structured; rendering is separate (the
+ * plugin host enriches structured reads before they are rendered).
+ *
+ * @module
+ */
+
+import { posix } from "node:path";
+import type { CommitTree, EntryKind } from "./commit_tree.ts";
+import { SourcegraphError } from "./errors.ts";
+
+/** Most lines one read returns. */
+export const READ_MAX_LINES = 500;
+/** Most bytes one read returns. */
+export const READ_MAX_BYTES = 256 * 1024;
+/** Blobs are scanned up to this size. */
+export const READ_SCAN_LIMIT = 8 * 1024 * 1024;
+const MAX_PATH_BYTES = 4096;
+const MAX_SYMLINK_HOPS = 8;
+
+/** A file as returned by read (also the HTTP JSON). */
+export interface FileResult {
+  Path: string;
+  BlobOID: string;
+  Commit: string;
+  Kind: Exclude<EntryKind, "directory">;
+  Encoding: string;
+  Content: string;
+  ReturnedStartLine: number;
+  ReturnedEndLine: number;
+  NextStartLine: number | null;
+  Truncated: boolean;
+  HasMore: boolean | null;
+  IsLFSPointer: boolean;
+  Via: string | null;
+  FollowError: string | null;
+}
+
+/** A requested line range after defaults. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** Applies the default range: none -> 1..500; S -> S..S+499; E -> 1..E. */
+export function requestedRange(start?: number, end?: number): LineRange {
+  const from = start ?? 1;
+  const to = end ?? (start === undefined ? READ_MAX_LINES : from + READ_MAX_LINES - 1);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 1 || to < from) {
+    throw new SourcegraphError(
+      "INVALID_LINE_RANGE",
+      "start_line must be at least 1 and end_line at least start_line",
+      400,
+    );
+  }
+  return { start: from, end: to };
+}
+
+/** Throws INVALID_PATH unless `path` is a clean repository-relative path. */
+export function validatePath(path: string): void {
+  const bytes = new TextEncoder().encode(path).length;
+  if (
+    path.length === 0 || bytes > MAX_PATH_BYTES || path.startsWith("/") || path.includes("\\") ||
+    /\p{Cc}/u.test(path) ||
+    path.split("/").some((part) => part === "" || part === "." || part === "..")
+  ) {
+    throw new SourcegraphError(
+      "INVALID_PATH",
+      "the path must be relative, clean and at most 4096 bytes",
+      400,
+    );
+  }
+}
+
+/** A remaining budget (read_many shares one across items). */
+export interface ReadBudget {
+  lines: number;
+  bytes: number;
+}
+
+/** A read and whether the shared budget (rather than the per-read caps) cut it short. */
+export interface BudgetedRead {
+  file: FileResult;
+  limitedByBudget: boolean;
+}
+
+/** Reads `range` of `path` at `commit` within the per-read caps. */
+export async function readFile(
+  tree: CommitTree,
+  commit: string,
+  path: string,
+  range: LineRange,
+): Promise<FileResult> {
+  return (await readFileWithin(tree, commit, path, range, {
+    lines: READ_MAX_LINES,
+    bytes: READ_MAX_BYTES,
+  })).file;
+}
+
+/** Reads `range` of `path` at `commit`, spending at most `budget` (which it decrements). */
+export async function readFileWithin(
+  tree: CommitTree,
+  commit: string,
+  path: string,
+  range: LineRange,
+  budget: ReadBudget,
+): Promise<BudgetedRead> {
+  validatePath(path);
+  let canonical = path;
+  let via: string | null = null;
+  let entry = await tree.lookup(commit, path);
+  for (let hop = 0; entry?.kind === "symlink"; hop++) {
+    const target = await tree.blob(entry.oid, MAX_PATH_BYTES);
+    const resolved = target === null
+      ? null
+      : resolveLink(canonical, new TextDecoder().decode(target));
+    if (hop === MAX_SYMLINK_HOPS || resolved === null) {
+      return {
+        file: symlinkResult(path, entry.oid, commit, "the symlink leaves the repository or loops"),
+        limitedByBudget: false,
+      };
+    }
+    via ??= path;
+    canonical = resolved;
+    entry = await tree.lookup(commit, canonical);
+  }
+  if (!entry) throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit", 404);
+  if (entry.kind === "directory") {
+    throw new SourcegraphError("NOT_A_FILE", "the path is a directory", 400);
+  }
+  if (entry.kind === "submodule") {
+    const file = { ...emptyResult(canonical, entry.oid, commit, "submodule"), Via: via };
+    return { file: { ...file, HasMore: false }, limitedByBudget: false };
+  }
+  const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
+  if (bytes === null) {
+    throw new SourcegraphError(
+      "READ_SCAN_LIMIT",
+      "the file is larger than the 8 MiB read scan limit",
+      413,
+    );
+  }
+  if (bytes.indexOf(0) !== -1) throw new SourcegraphError("BINARY_FILE", "the file is binary", 415);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new SourcegraphError("UNSUPPORTED_TEXT_ENCODING", "the file is not UTF-8 text", 415);
+  }
+  const lines = text.length === 0 ? [] : text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  const result = emptyResult(canonical, entry.oid, commit, "file");
+  result.Via = via;
+  result.IsLFSPointer = text.startsWith("version https://git-lfs.github.com/spec/v1\n");
+  if (lines.length === 0 && range.start === 1) {
+    result.HasMore = false;
+    return { file: result, limitedByBudget: false };
+  }
+  if (range.start > lines.length) {
+    throw new SourcegraphError(
+      "LINE_RANGE_NOT_SATISFIABLE",
+      `start_line is past the last line (${lines.length})`,
+      416,
+    );
+  }
+  const capEnd = Math.min(range.end, range.start + READ_MAX_LINES - 1, lines.length);
+  const lastAllowed = Math.min(capEnd, range.start + budget.lines - 1);
+  let limitedByBudget = lastAllowed < capEnd;
+  const taken: string[] = [];
+  let used = 0;
+  for (let line = range.start; line <= lastAllowed; line++) {
+    const size = new TextEncoder().encode(lines[line - 1]).length + 1;
+    if (size > READ_MAX_BYTES) {
+      if (taken.length === 0) {
+        throw new SourcegraphError(
+          "FILE_LINE_TOO_LARGE",
+          `line ${line} is larger than 256 KiB`,
+          413,
+        );
+      }
+      break;
+    }
+    if (used + size > READ_MAX_BYTES) break;
+    if (used + size > budget.bytes) {
+      limitedByBudget = true;
+      break;
+    }
+    taken.push(lines[line - 1]);
+    used += size;
+  }
+  budget.lines -= taken.length;
+  budget.bytes -= used;
+  const end = range.start + taken.length - 1;
+  result.Content = taken.join("\n") + (taken.length > 0 ? "\n" : "");
+  result.ReturnedStartLine = taken.length > 0 ? range.start : 0;
+  result.ReturnedEndLine = taken.length > 0 ? end : 0;
+  result.HasMore = end < lines.length;
+  result.Truncated = end < Math.min(range.end, lines.length);
+  result.NextStartLine = result.HasMore ? end + 1 : null;
+  return { file: result, limitedByBudget: limitedByBudget && result.Truncated };
+}
+
+function emptyResult(
+  path: string,
+  oid: string,
+  commit: string,
+  kind: FileResult["Kind"],
+): FileResult {
+  return {
+    Path: path,
+    BlobOID: oid,
+    Commit: commit,
+    Kind: kind,
+    Encoding: "utf-8",
+    Content: "",
+    ReturnedStartLine: 0,
+    ReturnedEndLine: 0,
+    NextStartLine: null,
+    Truncated: false,
+    HasMore: null,
+    IsLFSPointer: false,
+    Via: null,
+    FollowError: null,
+  };
+}
+
+function symlinkResult(path: string, oid: string, commit: string, reason: string): FileResult {
+  return { ...emptyResult(path, oid, commit, "symlink"), HasMore: false, FollowError: reason };
+}
+
+// Resolves a symlink target against its folder; null when it leaves the repository.
+function resolveLink(linkPath: string, target: string): string | null {
+  if (target.startsWith("/") || target.length === 0) return null;
+  const joined = posix.normalize(posix.join(posix.dirname(linkPath), target));
+  if (joined === ".." || joined.startsWith("../") || joined === "." || joined.startsWith("/")) {
+    return null;
+  }
+  return joined;
+}

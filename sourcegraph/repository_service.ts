@@ -1,0 +1,233 @@
+/**
+ * The read side of the service: visibility, revision resolution and reads on
+ * the retained versions of registered repositories. Results are structured;
+ * the MCP layer renders them.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { CommitTree } from "./commit_tree.ts";
+import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+import { SourcegraphError } from "./errors.ts";
+import {
+  type FileResult,
+  type ReadBudget,
+  readFile,
+  readFileWithin,
+  requestedRange,
+  validatePath,
+} from "./file_read.ts";
+import type { ReadManyItem } from "./read_text.ts";
+import { mirrorPath } from "./repository_sync.ts";
+import { type ResolvedRevision, resolveRevision } from "./revisions.ts";
+
+/** Who is asking. */
+export type Caller = { kind: "service" } | { kind: "key"; id: string } | { kind: "anonymous" };
+
+/** read_many's shared budget. */
+export const READ_MANY_BUDGET = { lines: 1000, bytes: 256 * 1024, ms: 30_000 };
+
+/** Reads on the registered repositories. */
+export class RepositoryService {
+  readonly store: ControlStore;
+  readonly dataDir: string;
+  #publicRead: boolean;
+  #trees = new Map<number, CommitTree>();
+
+  /** Serves `store`'s repositories from mirrors in `dataDir`. */
+  constructor(store: ControlStore, dataDir: string, options: { publicRead: boolean }) {
+    this.store = store;
+    this.dataDir = dataDir;
+    this.#publicRead = options.publicRead;
+  }
+
+  /** Whether `caller` may see `repo`. */
+  visible(caller: Caller, repo: RepositoryRecord): boolean {
+    return caller.kind !== "anonymous" || (this.#publicRead && repo.public_read);
+  }
+
+  /** The repository `name`, or REPOSITORY_NOT_FOUND (also when not visible). */
+  repository(caller: Caller, name: string): RepositoryRecord {
+    const repo = this.store.repository(name);
+    if (!repo || !this.visible(caller, repo)) {
+      throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository", 404);
+    }
+    return repo;
+  }
+
+  /** Resolves a revision of a visible repository. */
+  resolve(
+    caller: Caller,
+    name: string,
+    revision?: string,
+  ): ResolvedRevision & { repo: RepositoryRecord } {
+    const repo = this.repository(caller, name);
+    return { ...resolveRevision(this.store, repo, revision), repo };
+  }
+
+  /** One read. */
+  async read(
+    caller: Caller,
+    request: {
+      repo: string;
+      path: string;
+      revision?: string;
+      start_line?: number;
+      end_line?: number;
+    },
+  ): Promise<FileResult> {
+    const range = requestedRange(request.start_line, request.end_line);
+    validatePath(request.path);
+    const { repo, commit } = this.resolve(caller, request.repo, request.revision);
+    return await readFile(this.#tree(repo), commit, request.path, range);
+  }
+
+  /** Several reads at one resolved revision, sharing one budget, in request order. */
+  async readMany(
+    caller: Caller,
+    request: {
+      repo: string;
+      revision?: string;
+      files: { path: string; start_line?: number; end_line?: number }[];
+    },
+  ): Promise<{ commit: string; items: ReadManyItem[] }> {
+    if (request.files.length < 1 || request.files.length > 10) {
+      throw new SourcegraphError("INVALID_READ_ITEMS", "read_many takes 1 to 10 files", 400);
+    }
+    const { repo, commit } = this.resolve(caller, request.repo, request.revision);
+    const budget: ReadBudget = { lines: READ_MANY_BUDGET.lines, bytes: READ_MANY_BUDGET.bytes };
+    const deadline = Date.now() + READ_MANY_BUDGET.ms;
+    const items: ReadManyItem[] = [];
+    for (const [i, file] of request.files.entries()) {
+      const index = i + 1;
+      const base = { index, path: file.path, commit };
+      let requested = { start: file.start_line ?? 1, end: file.end_line ?? 0 };
+      try {
+        const range = requestedRange(file.start_line, file.end_line);
+        requested = range;
+        if (Date.now() >= deadline) {
+          throw new SourcegraphError("READ_TIMEOUT", "the read_many deadline passed", 504);
+        }
+        if (budget.lines <= 0 || budget.bytes <= 0) {
+          throw new SourcegraphError(
+            "READ_BUDGET_EXCEEDED",
+            "the shared read budget is spent",
+            413,
+          );
+        }
+        const read = await readFileWithin(this.#tree(repo), commit, file.path, range, budget);
+        const item: ReadManyItem = { ...base, requested, file: read.file };
+        if (read.limitedByBudget) {
+          item.error = {
+            code: "READ_BUDGET_EXCEEDED",
+            message: `Item ${index}: the shared read budget ran out; continue from NextStartLine`,
+          };
+        }
+        items.push(item);
+      } catch (error) {
+        const known = error instanceof SourcegraphError
+          ? error
+          : new SourcegraphError("DEPENDENCY_UNAVAILABLE", "the read failed", 503);
+        items.push({
+          ...base,
+          requested,
+          error: { code: known.code, message: `Item ${index}: ${known.message}` },
+        });
+      }
+    }
+    return { commit, items };
+  }
+
+  /** Directory entries at a commit, paged by name. */
+  async list(
+    caller: Caller,
+    request: { repo: string; revision?: string; path?: string; first: number; after?: string },
+  ): Promise<Record<string, unknown>> {
+    const path = request.path ?? "";
+    if (path !== "") validatePath(path);
+    const { repo, commit } = this.resolve(caller, request.repo, request.revision);
+    const entries = await this.#tree(repo).directory(commit, path);
+    if (entries === null) {
+      throw new SourcegraphError(
+        "NOT_A_DIRECTORY",
+        "the path is not a directory at this commit",
+        400,
+      );
+    }
+    const sorted = entries.map((entry) => ({
+      path: path === "" ? entry.name : `${path}/${entry.name}`,
+      kind: entry.kind,
+    })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const start = request.after === undefined
+      ? 0
+      : sorted.findIndex((entry) => entry.path > request.after!);
+    const page = start === -1 ? [] : sorted.slice(start, start + request.first);
+    const hasMore = start !== -1 && start + request.first < sorted.length;
+    return {
+      repo: repo.name,
+      commit,
+      path,
+      entries: page,
+      has_more: hasMore,
+      ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}),
+    };
+  }
+
+  /** Repository summaries visible to `caller`, paged by name (100 per page). */
+  repositories(caller: Caller, after?: string): Record<string, unknown> {
+    const visible = this.store.repositories().filter((repo) => this.visible(caller, repo))
+      .filter((repo) => after === undefined || repo.name > after);
+    const page = visible.slice(0, 100);
+    return {
+      repositories: page.map((repo) => this.summary(repo)),
+      ...(page.length === 100 ? { next_cursor: page[99].name } : {}),
+    };
+  }
+
+  /** A repository's state, index mode, heads and default branch. */
+  summary(repo: RepositoryRecord): Record<string, unknown> {
+    return {
+      repo: repo.name,
+      state: repo.disabled ? "disabled" : this.store.syncState(repo.id).state,
+      index_mode: repo.path_groups.length > 0 ? "monorepo" : "full",
+      heads: Object.fromEntries(this.store.heads(repo.id)),
+      ...(repo.policy.default_branch ? { default_branch: repo.policy.default_branch } : {}),
+      ...(repo.path_groups.length > 0 ? { path_groups: repo.path_groups } : {}),
+    };
+  }
+
+  /** Availability of a visible repository: summary plus retained versions. */
+  availability(caller: Caller, name: string): Record<string, unknown> {
+    const repo = this.repository(caller, name);
+    return {
+      ...this.summary(repo),
+      versions: this.store.versions(repo.id).map((version) => ({
+        commit: version.commit,
+        indexed: true,
+        ...(version.committer_time !== null ? { committer_time: version.committer_time } : {}),
+      })),
+      jobs: [],
+    };
+  }
+
+  /** Closes every object reader. */
+  async close(): Promise<void> {
+    for (const tree of this.#trees.values()) await tree.close();
+    this.#trees.clear();
+  }
+
+  #tree(repo: RepositoryRecord): CommitTree {
+    let tree = this.#trees.get(repo.id);
+    if (!tree) {
+      tree = new CommitTree(mirrorPath(this.dataDir, repo));
+      this.#trees.set(repo.id, tree);
+    }
+    return tree;
+  }
+}
+
+/** Joins a data-folder path (for callers that build one). */
+export function dataPath(dataDir: string, ...parts: string[]): string {
+  return join(dataDir, ...parts);
+}

@@ -1,0 +1,108 @@
+/**
+ * Keeps a bare mirror of each registered repository in the data folder:
+ * fetches the monitored branches (the only network or file access that may
+ * use a transport), records each branch's observed head, pins retained
+ * commits under `refs/sourcegraph/retained/` so Git maintenance keeps them,
+ * and unpins versions outside the retention policy. A failed fetch changes
+ * nothing: every retained version stays readable.
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { GitError, runGit } from "../shared/git.ts";
+import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+
+/** Transports a fetch may use. */
+export const FETCH_TRANSPORTS = ["file", "https", "ssh", "git"];
+const FETCH_TIMEOUT_MS = 10 * 60 * 1000;
+const DEFAULT_RETAINED = 20;
+
+/** The mirror folder of a repository. */
+export function mirrorPath(dataDir: string, repo: RepositoryRecord): string {
+  return join(dataDir, "mirrors", `${repo.id}.git`);
+}
+
+/** What one sync did. */
+export interface SyncOutcome {
+  heads: Record<string, string>;
+  pruned: number;
+}
+
+/** Fetches a repository's monitored branches and applies retention. */
+export async function syncRepository(
+  store: ControlStore,
+  dataDir: string,
+  repo: RepositoryRecord,
+): Promise<SyncOutcome> {
+  const mirror = mirrorPath(dataDir, repo);
+  try {
+    if (!fs.existsSync(join(mirror, "HEAD"))) {
+      fs.mkdirSync(mirror, { recursive: true, mode: 0o700 });
+      await runGit(["init", "-q", "--bare", "."], { cwd: mirror });
+    }
+    const branches = repo.policy.branches;
+    const refspecs = branches.map((branch) =>
+      `+refs/heads/${branch}:refs/sourcegraph/heads/${branch}`
+    );
+    await runGit(
+      [
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        "--",
+        repo.source,
+        ...refspecs,
+      ],
+      { cwd: mirror, transports: FETCH_TRANSPORTS, timeoutMs: FETCH_TIMEOUT_MS },
+    );
+    const heads: Record<string, string> = {};
+    for (const branch of branches) {
+      const commit = text(
+        await runGit(["rev-parse", "--verify", `refs/sourcegraph/heads/${branch}^{commit}`], {
+          cwd: mirror,
+        }),
+      );
+      const time = Number(
+        text(await runGit(["log", "-1", "--format=%ct", commit], { cwd: mirror })),
+      );
+      await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
+      store.observe(repo.id, branch, commit, Number.isFinite(time) ? time : null);
+      heads[branch] = commit;
+    }
+    const pruned = await applyRetention(store, mirror, repo, new Set(Object.values(heads)));
+    store.setSyncState(repo.id, "ready", null);
+    return { heads, pruned };
+  } catch (error) {
+    store.setSyncState(repo.id, "failed", error instanceof GitError ? error.code : "SYNC_FAILED");
+    throw error;
+  }
+}
+
+async function applyRetention(
+  store: ControlStore,
+  mirror: string,
+  repo: RepositoryRecord,
+  current: Set<string>,
+): Promise<number> {
+  const versions = store.versions(repo.id);
+  const count = repo.policy.count ?? (repo.policy.days === undefined ? DEFAULT_RETAINED : Infinity);
+  const since = repo.policy.days === undefined
+    ? -Infinity
+    : Date.now() - repo.policy.days * 86_400_000;
+  const drop = versions.filter((version, index) =>
+    !current.has(version.commit) && (index >= count || version.observed_at < since)
+  ).map((version) => version.commit);
+  for (const commit of drop) {
+    await runGit(["update-ref", "-d", `refs/sourcegraph/retained/${commit}`], { cwd: mirror });
+  }
+  store.forget(repo.id, drop);
+  return drop.length;
+}
+
+function text(result: { stdout: Uint8Array }): string {
+  return new TextDecoder().decode(result.stdout).trim();
+}

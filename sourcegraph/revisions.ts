@@ -1,0 +1,107 @@
+/**
+ * Revision rules: an omitted revision is the default branch, a monitored
+ * branch is its last synced head, a full 40-hex SHA must be retained, and
+ * everything else is refused with its code. Nothing here ever fetches.
+ *
+ * @module
+ */
+
+import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+import { SourcegraphError } from "./errors.ts";
+
+/** A resolved revision. */
+export interface ResolvedRevision {
+  commit: string;
+  committer_time: number | null;
+  /** The branch it came from, when it came from one. */
+  branch?: string;
+}
+
+/** Resolves a caller's revision for `repo`. */
+export function resolveRevision(
+  store: ControlStore,
+  repo: RepositoryRecord,
+  revision: string | undefined,
+): ResolvedRevision {
+  if (repo.disabled) {
+    throw new SourcegraphError("REPOSITORY_DISABLED", "the repository is disabled", 409);
+  }
+  const heads = store.heads(repo.id);
+  const monitored = new Set(repo.policy.branches);
+  if (revision === undefined || revision === "") {
+    if (repo.policy.default_branch) {
+      const head = heads.get(repo.policy.default_branch);
+      if (!head) {
+        throw new SourcegraphError(
+          "DEFAULT_BRANCH_NOT_OBSERVED",
+          "the default branch has not been synced yet",
+          409,
+        );
+      }
+      return retained(store, repo, head, repo.policy.default_branch);
+    }
+    const candidates = ["main", "master"].filter((name) => monitored.has(name));
+    if (candidates.length !== 1) {
+      throw new SourcegraphError(
+        "DEFAULT_BRANCH_UNDETERMINED",
+        "no single default branch (main or master)",
+        400,
+      );
+    }
+    return branchHead(store, repo, heads, candidates[0]);
+  }
+  const branch = revision.startsWith("refs/heads/")
+    ? revision.slice("refs/heads/".length)
+    : revision;
+  // A monitored branch wins even when its name looks like a SHA.
+  if (monitored.has(branch)) return branchHead(store, repo, heads, branch);
+  if (/^[0-9a-f]{40}$/.test(revision)) return retained(store, repo, revision);
+  if (/^[0-9a-f]{1,39}$/.test(revision)) {
+    throw new SourcegraphError(
+      "SHORT_SHA_UNSUPPORTED",
+      "use the full 40-character commit SHA",
+      400,
+    );
+  }
+  if (
+    revision === "HEAD" || revision.startsWith("refs/") || /[\s~^:@{}\\*?[\]]/.test(revision) ||
+    /^[0-9a-fA-F]{40,}$/.test(revision) || revision.includes("..") || revision.length > 255
+  ) {
+    throw new SourcegraphError(
+      "INVALID_REVISION",
+      "not a monitored branch or a full commit SHA",
+      400,
+    );
+  }
+  throw new SourcegraphError("BRANCH_NOT_MONITORED", "the branch is not monitored", 404);
+}
+
+function branchHead(
+  store: ControlStore,
+  repo: RepositoryRecord,
+  heads: Map<string, string>,
+  branch: string,
+): ResolvedRevision {
+  const head = heads.get(branch);
+  if (!head) {
+    throw new SourcegraphError("BRANCH_NOT_OBSERVED", "the branch has not been synced yet", 409);
+  }
+  return retained(store, repo, head, branch);
+}
+
+function retained(
+  store: ControlStore,
+  repo: RepositoryRecord,
+  commit: string,
+  branch?: string,
+): ResolvedRevision {
+  const version = store.isRetained(repo.id, commit);
+  if (!version) {
+    throw new SourcegraphError(
+      "REVISION_NOT_ELIGIBLE",
+      "the commit is not a retained version",
+      404,
+    );
+  }
+  return { commit, committer_time: version.committer_time, ...(branch ? { branch } : {}) };
+}
