@@ -49,7 +49,8 @@ export function createMcpServer(
   ) =>
     server.registerTool(name, {
       description,
-      inputSchema,
+      // Strict: an unknown argument is refused before the handler runs.
+      inputSchema: z.strictObject(inputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, async (args: Args) => {
       try {

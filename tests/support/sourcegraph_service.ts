@@ -1,0 +1,132 @@
+/**
+ * Starts the real sourcegraph service with `deno serve` on a free loopback
+ * port, with the same narrow flags as `deno task start` (net: that address;
+ * read: the working directory; write: its data folder; run: git), and talks
+ * to it with the SDK's Client over StreamableHTTPClientTransport.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LineReader } from "./processes.ts";
+
+const MAIN = fileURLToPath(new URL("../../sourcegraph/main.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+/** A running service. */
+export interface RunningService {
+  /** Base URL, e.g. http://127.0.0.1:PORT */
+  url: string;
+  /** Lines the service logged (stderr) until it listened. */
+  log: string[];
+  /** Stops it. */
+  stop(): Promise<void>;
+}
+
+/** Picks a free loopback port. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Starts the service in `cwd` with extra environment. */
+export async function startService(
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  const port = freePort();
+  const data = join(cwd, ".sourcegraph");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "serve",
+      "--quiet",
+      "--config",
+      CONFIG,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      `--allow-net=127.0.0.1:${port}`,
+      `--allow-read=${cwd}`,
+      `--allow-write=${data}`,
+      "--allow-run=git",
+      "--allow-env=SOURCEGRAPH_*,PATH",
+      MAIN,
+    ],
+    cwd,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+      DENO_NO_PACKAGE_JSON: "1",
+      SOURCEGRAPH_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      ...env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const url = `http://127.0.0.1:${port}`;
+  const lines = new LineReader(child.stderr);
+  const log: string[] = [];
+  while (true) {
+    const line = await lines.next(30_000);
+    if (line === null) throw new Error(`service exited: ${log.join("\n")}`);
+    log.push(line);
+    if (line.includes("connect an MCP client")) break;
+  }
+  // Wait until it accepts connections.
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(`${url}/healthz`).then((r) => r.text()).then(() => true, () => false);
+    if (ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const drain = (async () => {
+    while ((await lines.next(3_600_000).catch(() => null)) !== null) { /* keep stderr flowing */ }
+  })();
+  return {
+    url,
+    log,
+    async stop() {
+      // deno serve drains keep-alive connections on SIGTERM; do not wait long.
+      const kill = (signal: Deno.Signal) => {
+        try {
+          child.kill(signal);
+        } catch {
+          // gone
+        }
+      };
+      kill("SIGTERM");
+      const timer = setTimeout(() => kill("SIGKILL"), 2_000);
+      await child.status;
+      clearTimeout(timer);
+      await child.stdout.cancel().catch(() => {});
+      await drain;
+    },
+  };
+}
+
+/** An MCP client connected to the service. */
+export async function connectClient(
+  serviceUrl: string,
+  options: { token?: string; query?: string } = {},
+): Promise<Client> {
+  const client = new Client({ name: "test", version: "0.0.0" });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${serviceUrl}/sourcegraph/mcp${options.query ?? ""}`),
+    options.token ? { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } } : {},
+  );
+  await client.connect(transport);
+  return client;
+}
+
+/** The text blocks of a tool result. */
+export function texts(result: { content?: unknown }): string[] {
+  return ((result.content ?? []) as { type: string; text: string }[]).map((block) => block.text);
+}
