@@ -11,7 +11,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { SourcegraphError } from "./errors.ts";
+import type { SearchRequest } from "./code_search.ts";
 import { renderRead, renderReadManyItem } from "./read_text.ts";
+import { renderSearch } from "./search_text.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import type { PluginSelection } from "./plugin_selection.ts";
 
@@ -91,6 +93,31 @@ export function createMcpServer(
         commit: resolved.commit,
         indexed: true,
         ...(resolved.committer_time !== null ? { committer_time: resolved.committer_time } : {}),
+      })];
+    },
+  );
+  tool(
+    "search",
+    "Searches one repository at a pinned commit (default: the default branch). pattern is RE2 matched line by line (or a fixed string); glob works like rg -g; paths restrict folders; output content (default) or files. Returns the full commit to read at. Zero hits do not prove absence.",
+    {
+      repo,
+      pattern: z.string().min(1).max(8192),
+      revision,
+      fixed_strings: z.boolean().optional(),
+      ignore_case: z.boolean().optional(),
+      glob: z.array(z.string().min(1).max(1024)).max(64).optional(),
+      paths: z.array(z.string().min(1).max(4096)).max(64).optional(),
+      output: z.enum(["content", "files"]).optional(),
+      max_lines_per_file: z.number().int().min(1).max(1000).optional(),
+    },
+    async (args) => {
+      const found = await service.search(
+        caller,
+        args as unknown as SearchRequest & { repo: string },
+      );
+      return [renderSearch(found.repo, found.commit, found.outcome, {
+        output: (args.output as "content" | "files" | undefined) ?? "content",
+        maxLinesPerFile: (args.max_lines_per_file as number | undefined) ?? 10,
       })];
     },
   );

@@ -7,6 +7,7 @@
  */
 
 import { join } from "node:path";
+import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
 import { CommitTree } from "./commit_tree.ts";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { SourcegraphError } from "./errors.ts";
@@ -137,6 +138,21 @@ export class RepositoryService {
       }
     }
     return { commit, items };
+  }
+
+  /** Searches a visible repository at one resolved commit. */
+  async search(
+    caller: Caller,
+    request: SearchRequest & { repo: string; revision?: string },
+  ): Promise<{ repo: string; commit: string; outcome: SearchOutcome }> {
+    const { repo, commit } = this.resolve(caller, request.repo, request.revision);
+    const outcome = await searchCommit(
+      mirrorPath(this.dataDir, repo),
+      this.#tree(repo),
+      commit,
+      request,
+    );
+    return { repo: repo.name, commit, outcome };
   }
 
   /** Directory entries at a commit, paged by name. */

@@ -62,7 +62,15 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
     assert(service.log.some((line) => line.includes(`registered this checkout as ${name}`)));
     assert(service.log.some((line) => line.includes(`${service.url}/sourcegraph/mcp`)));
     const tools = (await client.listTools()).tools.map((tool: { name: string }) => tool.name);
-    assertEquals(tools, ["repositories", "availability", "resolve", "read", "read_many", "list"]);
+    assertEquals(tools, [
+      "repositories",
+      "availability",
+      "resolve",
+      "search",
+      "read",
+      "read_many",
+      "list",
+    ]);
     const listed = JSON.parse(texts(await call(client, "repositories", {}))[0]);
     assertEquals(listed.repositories.map((r: { repo: string }) => r.repo), [name]);
     assertEquals(client.getInstructions()?.includes("untrusted"), true);

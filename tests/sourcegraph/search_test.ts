@@ -1,0 +1,144 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { compilePattern, globFilter, requiredLiteral } from "../../sourcegraph/code_search.ts";
+import { SourcegraphError } from "../../sourcegraph/errors.ts";
+import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+
+const FILES: Record<string, string> = {
+  "src/http.ts":
+    "import x from 'y';\nexport function parseHTTPRequest(raw) {}\nconst a = parseHttpResponse();\n",
+  "src/util/strings.ts": "export const dotted = 'a.b(c';\nPARSEHTTPREQUEST\n",
+  "vendor/lib.ts": "function parseHTTPRequest() {}\n",
+  "docs/notes.md": "parseHTTPRequest is documented here.\n",
+  "many.txt": Array.from({ length: 30 }, (_, i) => `needle ${i}`).join("\n") + "\n",
+  "redos.txt": "a".repeat(5000) + "!\n",
+};
+
+async function withSearch(
+  fn: (
+    client: Client,
+    head: string,
+    run: (args: Record<string, unknown>) => Promise<string>,
+  ) => Promise<void>,
+) {
+  const parent = await tempDir("sg-search-");
+  const repo = await createRepo(FILES, { parent, name: "project" });
+  const head = await repo.git("rev-parse", "HEAD");
+  await repo.write({ "src/http.ts": "working tree edit parseHTTPRequest parseHTTPRequest\n" });
+  const service = await startService(repo.path);
+  const client = await connectClient(service.url);
+  const run = async (args: Record<string, unknown>) => {
+    const result = await client.callTool({
+      name: "search",
+      arguments: { repo: "local/project", ...args },
+    });
+    return result.isError ? `ERROR ${JSON.parse(texts(result)[0]).code}` : texts(result)[0];
+  };
+  try {
+    await fn(client, head, run);
+  } finally {
+    await client.close();
+    await service.stop();
+    await removeDir(parent);
+  }
+}
+
+function files(text: string): string[] {
+  return [...text.matchAll(/^File: "(.*)"$/gm)].map((m) => m[1]);
+}
+
+Deno.test("search: RE2 line matches at the committed tree with the full commit", () =>
+  withSearch(async (_client, head, run) => {
+    const text = await run({ pattern: "parseHTTPRequest" });
+    assertIncludes(text, `Commit: "${head}"`);
+    assertEquals(files(text), ["docs/notes.md", "src/http.ts", "vendor/lib.ts"]);
+    assertIncludes(text, `File: "src/http.ts"\n2: export function parseHTTPRequest(raw) {}`);
+    assert(!text.includes("working tree edit"), "the working tree is never searched");
+    assertEquals(files(await run({ pattern: "parse\\w+Re(quest|sponse)" })), [
+      "docs/notes.md",
+      "src/http.ts",
+      "vendor/lib.ts",
+    ]);
+    assertEquals(files(await run({ pattern: "parsehttprequest", ignore_case: true })), [
+      "docs/notes.md",
+      "src/http.ts",
+      "src/util/strings.ts",
+      "vendor/lib.ts",
+    ]);
+    assertEquals(files(await run({ pattern: "a.b(", fixed_strings: true })), [
+      "src/util/strings.ts",
+    ]);
+  }));
+
+Deno.test("search: globs like rg -g, paths, output files, per-file line cap, zero hits", () =>
+  withSearch(async (_client, _head, run) => {
+    assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts"] })), [
+      "src/http.ts",
+      "vendor/lib.ts",
+    ]);
+    assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts", "!vendor/**"] })), [
+      "src/http.ts",
+    ]);
+    assertEquals(
+      files(await run({ pattern: "parseHTTPRequest", glob: ["!vendor/**", "vendor/lib.ts"] })),
+      ["vendor/lib.ts"],
+    ); // later wins; with an include glob, unmatched files are out
+    assertEquals(files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })), [
+      "docs/notes.md",
+      "src/http.ts",
+    ]);
+    const listed = await run({ pattern: "needle", output: "files" });
+    assertEquals(files(listed), ["many.txt"]);
+    assert(!listed.includes("1: needle"), "output files lists no lines");
+    const capped = await run({ pattern: "needle", max_lines_per_file: 2 });
+    assertIncludes(
+      capped,
+      "1: needle 0\n2: needle 1\nLinesTruncated: true; MatchingLines: 30; shown: 2",
+    );
+    const none = await run({ pattern: "zebracorn" });
+    assertIncludes(none, "FileCount: 0");
+    assertIncludes(none, "Absence is not proven");
+  }));
+
+Deno.test("search: invalid patterns, globs and paths are refused; RE2 stays linear", () =>
+  withSearch(async (client, _head, run) => {
+    for (const pattern of ["(", "a*", "(?=x)", "x(?!y)", "a\\nb", "^$", "[z-a]"]) {
+      assertEquals(await run({ pattern }), "ERROR INVALID_PATTERN", pattern);
+    }
+    assertEquals(await run({ pattern: "x", glob: ["!"] }), "ERROR INVALID_GLOB");
+    assertEquals(await run({ pattern: "x", paths: ["../etc"] }), "ERROR INVALID_PATH");
+    assertEquals(await run({ pattern: "x", revision: "HEAD" }), "ERROR INVALID_REVISION");
+    const started = performance.now();
+    const redos = await run({ pattern: "(a+)+$" });
+    assert(performance.now() - started < 5_000, "catastrophic backtracking cannot happen in RE2");
+    assertIncludes(redos, "FileCount: 0");
+    const tooLong = await client.callTool({
+      name: "search",
+      arguments: { repo: "local/project", pattern: "x".repeat(8193) },
+    });
+    assert(tooLong.isError);
+  }));
+
+Deno.test("required literals never narrow a search wrongly", () => {
+  assertEquals(requiredLiteral({ pattern: "parseHTTPRequest" }), "parseHTTPRequest");
+  assertEquals(requiredLiteral({ pattern: "parse\\w+Request" }), "Request");
+  assertEquals(requiredLiteral({ pattern: "foo|bar" }), null);
+  assertEquals(requiredLiteral({ pattern: "(?i)abc" }), null);
+  assertEquals(requiredLiteral({ pattern: "ab?cd" }), "cd");
+  assertEquals(requiredLiteral({ pattern: "a\\.b" }), "a.b");
+  assertEquals(requiredLiteral({ pattern: "[abc]xyz" }), "xyz");
+  assertEquals(requiredLiteral({ pattern: "a(b)c" }), null);
+  assertEquals(requiredLiteral({ pattern: "x.y", fixed_strings: true }), "x.y");
+  assertEquals(
+    assertThrows(() => compilePattern({ pattern: "\n" }), SourcegraphError).code,
+    "INVALID_PATTERN",
+  );
+  const keep = globFilter(["*.md", "!docs/private/**"]);
+  assertEquals(["a.md", "docs/x.md", "docs/private/y.md", "a.ts"].map(keep), [
+    true,
+    true,
+    false,
+    false,
+  ]);
+});
