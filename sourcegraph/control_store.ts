@@ -72,6 +72,12 @@ export class ControlStore {
         observed_at INTEGER NOT NULL,
         PRIMARY KEY (repository_id, commit_id)
       );
+      CREATE TABLE IF NOT EXISTS jobs(
+        idempotency_key TEXT PRIMARY KEY,
+        repository_id INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
       CREATE TABLE IF NOT EXISTS sync_state(
         repository_id INTEGER PRIMARY KEY,
         state TEXT NOT NULL,
@@ -178,6 +184,23 @@ export class ControlStore {
     ) as
       | { state: string; last_error: string | null }
       | undefined) ?? { state: "pending", last_error: null };
+  }
+
+  /** The stored result of an idempotent job, or null. */
+  job(key: string): { repository_id: number; result: string } | null {
+    return (this.db.prepare("SELECT repository_id, result FROM jobs WHERE idempotency_key = ?").get(
+      key,
+    ) as
+      | { repository_id: number; result: string }
+      | undefined) ?? null;
+  }
+
+  /** Stores an idempotent job's result. */
+  saveJob(key: string, repositoryId: number, result: string): void {
+    this.db.prepare(
+      "INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, created_at) VALUES (?, ?, ?, ?)",
+    )
+      .run(key, repositoryId, result, Date.now());
   }
 
   /** Closes the store. */

@@ -11,6 +11,7 @@ import { SourcegraphError } from "./errors.ts";
 import { createMcpServer } from "./mcp_tools.ts";
 import { parsePluginsParameter, PluginSelection } from "./plugin_selection.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
+import type { SyncScheduler } from "./sync_scheduler.ts";
 
 /** Front-end settings. */
 export interface HttpSettings {
@@ -27,6 +28,7 @@ const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
 /** Creates the request handler. */
 export function createHandler(
   service: RepositoryService,
+  scheduler: SyncScheduler,
   settings: HttpSettings,
 ): (request: Request, info?: { remoteAddr?: { hostname?: string } }) => Promise<Response> {
   const hosts = new Set([...LOOPBACK, ...settings.allowedHosts.map((h) => h.toLowerCase())]);
@@ -50,7 +52,7 @@ export function createHandler(
           429,
         );
       }
-      return await serveMcp(request, service, caller, selection);
+      return await serveMcp(request, service, caller, selection, scheduler);
     } catch (error) {
       const known = error instanceof SourcegraphError
         ? error
@@ -65,8 +67,9 @@ async function serveMcp(
   service: RepositoryService,
   caller: Caller,
   selection: PluginSelection,
+  scheduler: SyncScheduler,
 ): Promise<Response> {
-  const server = createMcpServer(service, caller, selection);
+  const server = createMcpServer(service, caller, selection, scheduler);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -15,7 +15,7 @@ import { runGit } from "../shared/git.ts";
 import { ControlStore } from "./control_store.ts";
 import { createHandler } from "./http_handler.ts";
 import { RepositoryService } from "./repository_service.ts";
-import { syncRepository } from "./repository_sync.ts";
+import { SyncScheduler } from "./sync_scheduler.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -48,19 +48,8 @@ if (store.repositories().length === 0) await registerCheckout(cwd);
 const service = new RepositoryService(store, dataDir, {
   publicRead: env("SOURCEGRAPH_PUBLIC_READ") !== "false",
 });
-for (const repo of store.repositories()) {
-  if (repo.disabled) continue;
-  try {
-    const outcome = await syncRepository(store, dataDir, repo);
-    log(
-      `synced ${repo.name}: ${
-        Object.entries(outcome.heads).map(([b, c]) => `${b}@${c.slice(0, 12)}`).join(", ")
-      }`,
-    );
-  } catch {
-    log(`sync of ${repo.name} failed; retained versions stay readable`);
-  }
-}
+const scheduler = new SyncScheduler(store, dataDir, log);
+await scheduler.syncAll();
 scheduleSyncs();
 for (const repo of store.repositories()) {
   log(`serving ${repo.name}${repo.public_read ? " (public)" : ""}`);
@@ -84,7 +73,11 @@ async function registerCheckout(directory: string): Promise<void> {
     name,
     source: top,
     public_read: true,
-    policy: { branches: [branch], default_branch: branch, count: 20 },
+    policy: {
+      branches: [branch],
+      default_branch: branch,
+      count: Math.max(1, Number(env("SOURCEGRAPH_DEFAULT_RETAIN") ?? 20) || 20),
+    },
     path_groups: [],
     sync_interval_minutes: 5,
   });
@@ -92,20 +85,12 @@ async function registerCheckout(directory: string): Promise<void> {
 }
 
 function scheduleSyncs(): void {
-  const timer = setInterval(async () => {
-    for (const repo of store.repositories()) {
-      if (repo.disabled) continue;
-      try {
-        await syncRepository(store, dataDir, repo);
-      } catch {
-        log(`sync of ${repo.name} failed; retained versions stay readable`);
-      }
-    }
-  }, 60_000 * Math.max(1, Number(env("SOURCEGRAPH_SYNC_MINUTES") ?? 5)));
+  const minutes = Math.max(1, Number(env("SOURCEGRAPH_SYNC_MINUTES") ?? 5));
+  const timer = setInterval(() => void scheduler.syncAll(), 60_000 * minutes);
   Deno.unrefTimer(timer);
 }
 
-const handler = createHandler(service, {
+const handler = createHandler(service, scheduler, {
   serviceToken,
   allowedHosts: (env("SOURCEGRAPH_ALLOWED_HOSTS") ?? "").split(",").filter((h) => h !== ""),
   anonymousPerMinute: Number(env("SOURCEGRAPH_ANONYMOUS_PER_MINUTE") ?? 600),

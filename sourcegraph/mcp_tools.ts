@@ -16,6 +16,7 @@ import { renderRead, renderReadManyItem } from "./read_text.ts";
 import { renderSearch } from "./search_text.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import type { PluginSelection } from "./plugin_selection.ts";
+import type { SyncScheduler } from "./sync_scheduler.ts";
 
 /** Server identity and guidance for agents. */
 export const SERVER_INFO = { name: "context-sourcegraph", version: "0.1.0" };
@@ -41,6 +42,7 @@ export function createMcpServer(
   service: RepositoryService,
   caller: Caller,
   selection: PluginSelection,
+  scheduler: SyncScheduler,
 ): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   const tool = (
@@ -168,6 +170,29 @@ export function createMcpServer(
       args,
     ) => [JSON.stringify(await service.list(caller, args as { repo: string; first: number }))],
   );
+  if (caller.kind === "service") {
+    tool(
+      "prepare",
+      "Syncs a repository now (service token only): fetches its monitored branches and applies retention. Idempotent per idempotency_key.",
+      {
+        repo,
+        idempotency_key: z.string().min(8).max(128),
+        revision,
+        group: z.string().min(1).max(128).optional(),
+      },
+      async (
+        args,
+      ) => [
+        JSON.stringify(
+          await service.prepare(
+            caller,
+            args as { repo: string; idempotency_key: string },
+            scheduler,
+          ),
+        ),
+      ],
+    );
+  }
   return server;
 }
 

@@ -22,6 +22,7 @@ import {
 import type { ReadManyItem } from "./read_text.ts";
 import { mirrorPath } from "./repository_sync.ts";
 import { type ResolvedRevision, resolveRevision } from "./revisions.ts";
+import type { SyncScheduler } from "./sync_scheduler.ts";
 
 /** Who is asking. */
 export type Caller = { kind: "service" } | { kind: "key"; id: string } | { kind: "anonymous" };
@@ -225,6 +226,55 @@ export class RepositoryService {
       })),
       jobs: [],
     };
+  }
+
+  /**
+   * Syncs a repository now (service token only). The idempotency key returns
+   * the first result again for the same repository.
+   */
+  async prepare(
+    caller: Caller,
+    request: { repo: string; idempotency_key: string },
+    scheduler: SyncScheduler,
+  ): Promise<Record<string, unknown>> {
+    if (caller.kind !== "service") {
+      throw new SourcegraphError("FORBIDDEN", "prepare needs the service token", 403);
+    }
+    const repo = this.repository(caller, request.repo);
+    const key = request.idempotency_key;
+    if (key.length < 8 || new TextEncoder().encode(key).length > 128) {
+      throw new SourcegraphError(
+        "INVALID_IDEMPOTENCY_KEY",
+        "idempotency_key must be 8 to 128 bytes",
+        400,
+      );
+    }
+    const earlier = this.store.job(`prepare:${key}`);
+    if (earlier) {
+      if (earlier.repository_id !== repo.id) {
+        throw new SourcegraphError(
+          "IDEMPOTENCY_KEY_REUSED",
+          "this key was used for another request",
+          409,
+        );
+      }
+      return JSON.parse(earlier.result);
+    }
+    let result: Record<string, unknown>;
+    try {
+      const outcome = await scheduler.sync(repo);
+      result = {
+        job_id: key,
+        repo: repo.name,
+        state: "succeeded",
+        heads: outcome.heads,
+        pruned: outcome.pruned,
+      };
+    } catch {
+      result = { job_id: key, repo: repo.name, state: "failed", code: "SYNC_FAILED" };
+    }
+    this.store.saveJob(`prepare:${key}`, repo.id, JSON.stringify(result));
+    return result;
   }
 
   /** Closes every object reader. */

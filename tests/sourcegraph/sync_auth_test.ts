@@ -1,0 +1,244 @@
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
+import {
+  connectClient,
+  type RunningService,
+  startService,
+  texts,
+} from "../support/sourcegraph_service.ts";
+
+const TOKEN = "t".repeat(40);
+const NAME = "local/project";
+
+async function withServiceAndSource(
+  env: Record<string, string>,
+  fn: (repo: TestRepo, service: RunningService, admin: Client) => Promise<void>,
+): Promise<void> {
+  const parent = await tempDir("sg-sync-");
+  const repo = await createRepo({ "a.txt": "version 1\n" }, { parent, name: "project" });
+  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
+  const admin = await connectClient(service.url, { token: TOKEN });
+  try {
+    await fn(repo, service, admin);
+  } finally {
+    await admin.close();
+    await service.stop();
+    await removeDir(parent);
+  }
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  return result.isError
+    ? { error: JSON.parse(texts(result)[0]).code as string }
+    : { text: texts(result)[0] };
+}
+
+async function prepare(client: Client, key: string) {
+  const result = await call(client, "prepare", { repo: NAME, idempotency_key: key });
+  assert(result.text, JSON.stringify(result));
+  return JSON.parse(result.text!);
+}
+
+Deno.test("sync: a new commit appears after prepare; earlier retained versions stay readable; keys are idempotent", () =>
+  withServiceAndSource({}, async (repo, _service, admin) => {
+    const first = await repo.git("rev-parse", "HEAD");
+    await repo.write({ "a.txt": "version 2\n" });
+    const second = await repo.commit("two");
+    // No request fetches: the branch still names the synced head.
+    assertIncludes(
+      (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+      `Commit: "${first}"`,
+    );
+    assertEquals(
+      (await call(admin, "resolve", { repo: NAME, revision: second })).error,
+      "REVISION_NOT_ELIGIBLE",
+    );
+    const job = await prepare(admin, "key-00000001");
+    assertEquals([job.state, job.heads.main], ["succeeded", second]);
+    assertIncludes(
+      (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+      "1: version 2",
+    );
+    assertIncludes(
+      (await call(admin, "read", { repo: NAME, path: "a.txt", revision: first })).text!,
+      "1: version 1",
+    );
+    // The same key answers the first result again, without syncing.
+    await repo.write({ "a.txt": "version 3\n" });
+    await repo.commit("three");
+    assertEquals(await prepare(admin, "key-00000001"), job);
+    const short = await admin.callTool({
+      name: "prepare",
+      arguments: { repo: NAME, idempotency_key: "short" },
+    });
+    assert(short.isError, "a key under 8 bytes is refused");
+  }));
+
+Deno.test("sync: retention prunes versions past the count and unpins them", () =>
+  withServiceAndSource({ SOURCEGRAPH_DEFAULT_RETAIN: "2" }, async (repo, service, admin) => {
+    const commits = [await repo.git("rev-parse", "HEAD")];
+    for (let i = 2; i <= 3; i++) {
+      await repo.write({ "a.txt": `version ${i}\n` });
+      commits.push(await repo.commit(`v${i}`));
+      await prepare(admin, `retain-key-${i}`);
+    }
+    assertEquals(
+      (await call(admin, "resolve", { repo: NAME, revision: commits[0] })).error,
+      "REVISION_NOT_ELIGIBLE",
+    );
+    for (const commit of commits.slice(1)) {
+      assertEquals(
+        JSON.parse((await call(admin, "resolve", { repo: NAME, revision: commit })).text!).commit,
+        commit,
+      );
+    }
+    const availability = JSON.parse((await call(admin, "availability", { repo: NAME })).text!);
+    assertEquals(
+      availability.versions.map((v: { commit: string }) => v.commit).sort(),
+      commits.slice(1).sort(),
+    );
+    assert(service.log.length > 0);
+  }));
+
+Deno.test("sync: a failed fetch keeps every retained version readable", () =>
+  withServiceAndSource({}, async (repo, _service, admin) => {
+    const head = await repo.git("rev-parse", "HEAD");
+    // The source stops being a repository (the data folder lives inside it).
+    const gitDir = join(repo.path, ".git");
+    const moved = join(repo.path, "..", "moved-git");
+    await Deno.rename(gitDir, moved);
+    try {
+      const job = await prepare(admin, "fail-key-0001");
+      assertEquals(job.state, "failed");
+      assertIncludes(
+        (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+        `Commit: "${head}"`,
+      );
+      assertIncludes(
+        (await call(admin, "read", { repo: NAME, path: "a.txt", revision: head })).text!,
+        "1: version 1",
+      );
+      assertEquals(
+        JSON.parse((await call(admin, "repositories", {})).text!).repositories[0].state,
+        "failed",
+      );
+    } finally {
+      await Deno.rename(moved, gitDir);
+    }
+    assertEquals((await prepare(admin, "fail-key-0002")).state, "succeeded");
+  }));
+
+Deno.test("auth: token sees prepare, anonymous does not; a bad bearer is 401; public read can be turned off", () =>
+  withServiceAndSource({ SOURCEGRAPH_PUBLIC_READ: "false" }, async (_repo, service, admin) => {
+    const adminTools = (await admin.listTools()).tools.map((t: { name: string }) => t.name);
+    assert(adminTools.includes("prepare"));
+    const anonymous = await connectClient(service.url);
+    try {
+      const tools = (await anonymous.listTools()).tools.map((t: { name: string }) => t.name);
+      assert(!tools.includes("prepare"));
+      // Not public for anonymous callers: indistinguishable from a missing repository.
+      assertEquals(
+        (await call(anonymous, "read", { repo: NAME, path: "a.txt" })).error,
+        "REPOSITORY_NOT_FOUND",
+      );
+      assertEquals(JSON.parse((await call(anonymous, "repositories", {})).text!).repositories, []);
+      assertIncludes(
+        (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+        "1: version 1",
+      );
+    } finally {
+      await anonymous.close();
+    }
+    const response = await fetch(`${service.url}/sourcegraph/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer wrong",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    assertEquals(response.status, 401);
+    assertEquals((await response.json()).code, "AUTHENTICATION_REQUIRED");
+  }));
+
+Deno.test("HTTP: Host and Origin are validated, the plugins parameter is checked, unknown paths are 404", () =>
+  withServiceAndSource({}, async (_repo, service) => {
+    const post = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${service.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+    const status = async (path: string, headers: Record<string, string> = {}) => {
+      const response = await post(path, headers);
+      const body = await response.text();
+      return [response.status, response.status === 200 ? "" : JSON.parse(body).code];
+    };
+    // fetch() cannot forge Host, so this one goes over a raw socket.
+    assertEquals(await rawStatus(service.url, "evil.example:80"), 421);
+    assertEquals(await rawStatus(service.url, "localhost:80"), 200);
+    assertEquals(await status("/sourcegraph/mcp", { origin: "https://evil.example" }), [
+      403,
+      "ORIGIN_NOT_ALLOWED",
+    ]);
+    assertEquals((await status("/sourcegraph/mcp", { origin: service.url }))[0], 200);
+    for (
+      const query of [
+        "?plugins=",
+        "?plugins=a&plugins=b",
+        "?plugins=Bad",
+        "?plugins=a,a",
+        `?plugins=${Array.from({ length: 17 }, (_, i) => `p${i}`).join(",")}`,
+      ]
+    ) {
+      assertEquals(await status(`/sourcegraph/mcp${query}`), [400, "INVALID_PLUGINS"], query);
+    }
+    for (const query of ["?plugins=auto", "?plugins=off", "?plugins=a,b-c"]) {
+      assertEquals((await status(`/sourcegraph/mcp${query}`))[0], 200, query);
+    }
+    assertEquals(await status("/elsewhere"), [404, "NOT_FOUND"]);
+    assertEquals(await (await fetch(`${service.url}/healthz`)).text(), "ok\n");
+  }));
+
+Deno.test("plugins: an explicit plugin reports PLUGINS_DISABLED and never changes the read; off silences it", () =>
+  withServiceAndSource({}, async (_repo, service, admin) => {
+    const result = await admin.callTool({
+      name: "read",
+      arguments: { repo: NAME, path: "a.txt", plugins: [{ name: "related-content" }] },
+    });
+    const blocks = texts(result);
+    assertEquals(blocks.length, 2);
+    assertIncludes(blocks[0], "1: version 1");
+    assertEquals(blocks[1].split("\n")[0], "Plugin diagnostics (original read retained):");
+    assertIncludes(blocks[1], "PLUGINS_DISABLED: related-content");
+    const off = await connectClient(service.url, { token: TOKEN, query: "?plugins=off" });
+    try {
+      const silent = await off.callTool({
+        name: "read",
+        arguments: { repo: NAME, path: "a.txt", plugins: [{ name: "related-content" }] },
+      });
+      assertEquals(texts(silent).length, 1);
+    } finally {
+      await off.close();
+    }
+  }));
+
+async function rawStatus(serviceUrl: string, host: string): Promise<number> {
+  const { hostname, port } = new URL(serviceUrl);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+  const request =
+    `POST /sourcegraph/mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+    `Accept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+  await conn.write(new TextEncoder().encode(request));
+  const response = await new Response(conn.readable).text();
+  return Number(response.split(" ")[1]);
+}
