@@ -72,6 +72,12 @@ export class ControlStore {
         observed_at INTEGER NOT NULL,
         PRIMARY KEY (repository_id, commit_id)
       );
+      CREATE TABLE IF NOT EXISTS personal_keys(
+        id TEXT PRIMARY KEY,
+        key_hash TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
       CREATE TABLE IF NOT EXISTS jobs(
         idempotency_key TEXT PRIMARY KEY,
         repository_id INTEGER NOT NULL,
@@ -184,6 +190,56 @@ export class ControlStore {
     ) as
       | { state: string; last_error: string | null }
       | undefined) ?? { state: "pending", last_error: null };
+  }
+
+  /** Updates a repository's mutable fields. */
+  update(
+    name: string,
+    changes: Partial<Omit<RepositoryRecord, "id" | "name">>,
+  ): RepositoryRecord | null {
+    const repo = this.repository(name);
+    if (!repo) return null;
+    const next = { ...repo, ...changes };
+    this.db.prepare(
+      `UPDATE repositories SET source = ?, public_read = ?, disabled = ?, policy = ?, path_groups = ?,
+      sync_interval_minutes = ? WHERE id = ?`,
+    ).run(
+      next.source,
+      next.public_read ? 1 : 0,
+      next.disabled ? 1 : 0,
+      JSON.stringify(next.policy),
+      JSON.stringify(next.path_groups),
+      next.sync_interval_minutes,
+      repo.id,
+    );
+    return this.repository(name);
+  }
+
+  /** Deletes a repository and its bookkeeping. */
+  remove(repositoryId: number): void {
+    for (const table of ["heads", "versions", "sync_state", "jobs"]) {
+      this.db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
+    }
+    this.db.prepare("DELETE FROM repositories WHERE id = ?").run(repositoryId);
+  }
+
+  /** Stores a personal key's hash. */
+  addKey(id: string, keyHash: string, name: string): void {
+    this.db.prepare("INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES (?, ?, ?, ?)")
+      .run(id, keyHash, name, Date.now());
+  }
+
+  /** The id of the personal key with this hash, or null. */
+  keyByHash(keyHash: string): string | null {
+    const row = this.db.prepare("SELECT id FROM personal_keys WHERE key_hash = ?").get(keyHash) as
+      | { id: string }
+      | undefined;
+    return row?.id ?? null;
+  }
+
+  /** Deletes a personal key; returns whether it existed. */
+  removeKey(id: string): boolean {
+    return Number(this.db.prepare("DELETE FROM personal_keys WHERE id = ?").run(id).changes) > 0;
   }
 
   /** The stored result of an idempotent job, or null. */

@@ -7,7 +7,9 @@
  */
 
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { handleAdmin, isAdminPath, keyHash } from "./admin_api.ts";
 import { SourcegraphError } from "./errors.ts";
+import { Metrics } from "./metrics.ts";
 import { createMcpServer } from "./mcp_tools.ts";
 import { parsePluginsParameter, PluginSelection } from "./plugin_selection.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
@@ -30,6 +32,7 @@ export function createHandler(
   service: RepositoryService,
   scheduler: SyncScheduler,
   settings: HttpSettings,
+  context: { metrics: Metrics } = { metrics: new Metrics() },
 ): (request: Request, info?: { remoteAddr?: { hostname?: string } }) => Promise<Response> {
   const hosts = new Set([...LOOPBACK, ...settings.allowedHosts.map((h) => h.toLowerCase())]);
   const limiter = new RateLimiter(settings.anonymousPerMinute);
@@ -40,11 +43,31 @@ export function createHandler(
       if (url.pathname === "/healthz") {
         return new Response("ok\n", { headers: { "content-type": "text/plain" } });
       }
+      if (url.pathname === "/metrics") {
+        return new Response(context.metrics.render(service.store), {
+          headers: { "content-type": "text/plain; version=0.0.4" },
+        });
+      }
+      if (isAdminPath(url.pathname)) {
+        if (authenticate(request, settings, service).kind !== "service") {
+          throw new SourcegraphError(
+            "AUTHENTICATION_REQUIRED",
+            "the admin API needs the service token",
+            401,
+          );
+        }
+        return await handleAdmin(request, url, {
+          store: service.store,
+          service,
+          scheduler,
+          dataDir: service.dataDir,
+        });
+      }
       if (url.pathname !== "/sourcegraph/mcp") {
         throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
       }
       const selection = new PluginSelection(parsePluginsParameter(url));
-      const caller = authenticate(request, settings);
+      const caller = authenticate(request, settings, service);
       if (caller.kind === "anonymous" && !limiter.allow(info?.remoteAddr?.hostname ?? "unknown")) {
         throw new SourcegraphError(
           "RATE_LIMITED",
@@ -52,7 +75,7 @@ export function createHandler(
           429,
         );
       }
-      return await serveMcp(request, service, caller, selection, scheduler);
+      return await serveMcp(request, service, caller, selection, scheduler, context.metrics);
     } catch (error) {
       const known = error instanceof SourcegraphError
         ? error
@@ -68,8 +91,9 @@ async function serveMcp(
   caller: Caller,
   selection: PluginSelection,
   scheduler: SyncScheduler,
+  metrics: Metrics,
 ): Promise<Response> {
-  const server = createMcpServer(service, caller, selection, scheduler);
+  const server = createMcpServer(service, caller, selection, scheduler, metrics);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -108,12 +132,20 @@ function hostName(hostHeader: string): string {
   return colon === -1 ? lower : lower.slice(0, colon);
 }
 
-function authenticate(request: Request, settings: HttpSettings): Caller {
+function authenticate(
+  request: Request,
+  settings: HttpSettings,
+  service: RepositoryService,
+): Caller {
   const header = request.headers.get("authorization");
   if (header === null) return { kind: "anonymous" };
   const match = /^Bearer (\S+)$/.exec(header);
   if (match && settings.serviceToken && constantTimeEqual(match[1], settings.serviceToken)) {
     return { kind: "service" };
+  }
+  if (match && match[1].startsWith("sgk_")) {
+    const id = service.store.keyByHash(keyHash(match[1]));
+    if (id !== null) return { kind: "key", id };
   }
   throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid", 401);
 }

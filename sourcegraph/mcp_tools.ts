@@ -16,6 +16,7 @@ import { renderRead, renderReadManyItem } from "./read_text.ts";
 import { renderSearch } from "./search_text.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import type { PluginSelection } from "./plugin_selection.ts";
+import type { Metrics } from "./metrics.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
 
 /** Server identity and guidance for agents. */
@@ -43,6 +44,7 @@ export function createMcpServer(
   caller: Caller,
   selection: PluginSelection,
   scheduler: SyncScheduler,
+  metrics: Metrics,
 ): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   const tool = (
@@ -57,11 +59,17 @@ export function createMcpServer(
       inputSchema: z.strictObject(inputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, async (args: Args) => {
+      const started = performance.now();
+      let result: CallToolResult;
       try {
-        return textResult(await run(args));
+        result = textResult(await run(args));
+        metrics.record(name, "OK", (performance.now() - started) / 1000);
       } catch (error) {
-        return errorResult(error);
+        result = errorResult(error);
+        const code = error instanceof SourcegraphError ? error.code : "DEPENDENCY_UNAVAILABLE";
+        metrics.record(name, code, (performance.now() - started) / 1000);
       }
+      return result;
     });
 
   tool(

@@ -1,0 +1,194 @@
+/**
+ * The admin HTTP API under `/sourcegraph/api/admin/v1` (service token only):
+ * register, update, disable and delete repositories, sync one now, and
+ * create or revoke read-only personal keys (`sgk_…`, stored only as SHA-256
+ * hashes). Creating requests need an `Idempotency-Key`; bodies are strict
+ * JSON.
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+import { SourcegraphError } from "./errors.ts";
+import { mirrorPath } from "./repository_sync.ts";
+import type { RepositoryService } from "./repository_service.ts";
+import { parseStrictJson, strictFields } from "./strict_json.ts";
+import type { SyncScheduler } from "./sync_scheduler.ts";
+
+const PREFIX = "/sourcegraph/api/admin/v1";
+const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){1,2}$/;
+const BRANCH = z.string().min(1).max(255).regex(/^(?!.*\.\.)(?!\/)[A-Za-z0-9._\/-]+$/);
+
+const PolicySchema = z.strictObject({
+  branches: z.array(BRANCH).min(1).max(64),
+  default_branch: BRANCH.optional(),
+  count: z.number().int().min(1).max(10_000).optional(),
+  days: z.number().int().min(1).max(3650).optional(),
+});
+const GroupsSchema = z.array(z.strictObject({
+  name: z.string().min(1).max(64),
+  paths: z.array(z.string().min(1).max(4096)).min(1).max(64),
+})).max(64);
+const CreateSchema = z.strictObject({
+  name: z.string().regex(REPO_NAME),
+  source: z.string().min(1).max(4096),
+  code_provider: z.enum(["github", "git"]).optional(),
+  public_read: z.boolean(),
+  index_mode: z.enum(["full", "monorepo"]).optional(),
+  path_groups: GroupsSchema.optional(),
+  policy: PolicySchema,
+  sync_interval_minutes: z.number().int().min(1).max(10_080).optional(),
+});
+const UpdateSchema = z.strictObject({
+  source: z.string().min(1).max(4096).optional(),
+  public_read: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  path_groups: GroupsSchema.optional(),
+  policy: PolicySchema.optional(),
+  sync_interval_minutes: z.number().int().min(1).max(10_080).optional(),
+});
+const KeySchema = z.strictObject({ name: z.string().min(1).max(128) });
+
+/** SHA-256 of a personal key, hex. */
+export function keyHash(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** Whether a path belongs to the admin API. */
+export function isAdminPath(pathname: string): boolean {
+  return pathname === PREFIX || pathname.startsWith(`${PREFIX}/`);
+}
+
+/** Handles one admin request by an authenticated service caller. */
+export async function handleAdmin(
+  request: Request,
+  url: URL,
+  context: {
+    store: ControlStore;
+    service: RepositoryService;
+    scheduler: SyncScheduler;
+    dataDir: string;
+  },
+): Promise<Response> {
+  const route = `${request.method} ${url.pathname.slice(PREFIX.length)}`;
+  const { store, scheduler } = context;
+  switch (route) {
+    case "POST /repos": {
+      const key = idempotencyKey(request);
+      const earlier = store.job(`admin:${key}`);
+      if (earlier) return Response.json(JSON.parse(earlier.result), { status: 202 });
+      const body = parse(CreateSchema, await request.text());
+      if (store.repository(body.name)) {
+        throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists", 409);
+      }
+      if (
+        body.policy.default_branch && !body.policy.branches.includes(body.policy.default_branch)
+      ) {
+        throw new SourcegraphError(
+          "INVALID_REQUEST",
+          "default_branch must be a monitored branch",
+          400,
+        );
+      }
+      const repo = store.register({
+        name: body.name,
+        source: body.source,
+        public_read: body.public_read,
+        policy: body.policy,
+        path_groups: body.index_mode === "monorepo" ? body.path_groups ?? [] : [],
+        sync_interval_minutes: body.sync_interval_minutes ?? 5,
+      });
+      const result = { repo: context.service.summary(repo), job: { job_id: key, state: "queued" } };
+      store.saveJob(`admin:${key}`, repo.id, JSON.stringify(result));
+      void scheduler.sync(repo).catch(() => {});
+      return Response.json(result, { status: 202 });
+    }
+    case "PATCH /repo": {
+      const repo = existing(store, url);
+      const body = parse(UpdateSchema, await request.text());
+      const updated = store.update(repo.name, body)!;
+      return Response.json({ repo: context.service.summary(updated) });
+    }
+    case "DELETE /repo": {
+      const repo = existing(store, url);
+      store.remove(repo.id);
+      fs.rmSync(mirrorPath(context.dataDir, repo), { recursive: true, force: true });
+      return new Response(null, { status: 204 });
+    }
+    case "POST /repo/prepare": {
+      const repo = existing(store, url);
+      try {
+        const outcome = await scheduler.sync(repo);
+        return Response.json({ repo: repo.name, state: "succeeded", heads: outcome.heads });
+      } catch {
+        return Response.json({ repo: repo.name, state: "failed", code: "SYNC_FAILED" }, {
+          status: 502,
+        });
+      }
+    }
+    case "POST /keys": {
+      const key = idempotencyKey(request);
+      const earlier = store.job(`key:${key}`);
+      if (earlier) {
+        // The secret is shown once; a replay returns the id only.
+        return Response.json({ ...JSON.parse(earlier.result), key: undefined }, { status: 201 });
+      }
+      const body = parse(KeySchema, await request.text());
+      const secret = `sgk_${randomHex(24)}`;
+      const id = `key_${randomHex(8)}`;
+      store.addKey(id, keyHash(secret), body.name);
+      store.saveJob(`key:${key}`, 0, JSON.stringify({ id, name: body.name }));
+      return Response.json({ id, name: body.name, key: secret }, { status: 201 });
+    }
+    case "DELETE /keys": {
+      const id = url.searchParams.get("id") ?? "";
+      if (!store.removeKey(id)) throw new SourcegraphError("KEY_NOT_FOUND", "no such key", 404);
+      return new Response(null, { status: 204 });
+    }
+    default:
+      throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
+  }
+}
+
+function idempotencyKey(request: Request): string {
+  const key = request.headers.get("idempotency-key") ?? "";
+  if (key.length < 8 || key.length > 128 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new SourcegraphError(
+      "IDEMPOTENCY_KEY_REQUIRED",
+      "send an Idempotency-Key header of 8 to 128 characters",
+      400,
+    );
+  }
+  return key;
+}
+
+function existing(store: ControlStore, url: URL): RepositoryRecord {
+  const names = url.searchParams.getAll("repo");
+  if (names.length !== 1) {
+    throw new SourcegraphError("INVALID_REQUEST", "give exactly one repo parameter", 400);
+  }
+  const repo = store.repository(names[0]);
+  if (!repo) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository", 404);
+  return repo;
+}
+
+function parse<T>(schema: z.ZodType<T>, text: string): T {
+  const value = parseStrictJson(text);
+  strictFields(value, Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape));
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join(".") || "body";
+    throw new SourcegraphError("INVALID_REQUEST", `invalid field ${field}`, 400);
+  }
+  return parsed.data;
+}
+
+function randomHex(bytes: number): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(bytes)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+}

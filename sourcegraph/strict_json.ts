@@ -1,0 +1,75 @@
+/**
+ * Strict JSON request bodies for the HTTP API: valid JSON whose objects have
+ * no duplicate keys and no null values, nested at most 32 deep. (Plain
+ * `JSON.parse` silently keeps the last of duplicate keys.) Unknown keys are
+ * refused by each endpoint's field list.
+ *
+ * @module
+ */
+
+import { SourcegraphError } from "./errors.ts";
+
+const MAX_DEPTH = 32;
+
+/** Parses a strict JSON body or throws INVALID_REQUEST. */
+export function parseStrictJson(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid("the body is not valid JSON");
+  }
+  scan(text);
+  return value;
+}
+
+/** Refuses keys outside `allowed` (and a non-object). */
+export function strictFields(value: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid("the body must be a JSON object");
+  }
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) throw invalid(`unknown field ${JSON.stringify(key.slice(0, 64))}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function invalid(message: string): SourcegraphError {
+  return new SourcegraphError("INVALID_REQUEST", message, 400);
+}
+
+// Walks the (already valid) JSON text: object keys per level, depth, nulls.
+function scan(text: string): void {
+  const stack: { keys: Set<string> | null; expectKey: boolean }[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      stack.push({ keys: c === "{" ? new Set() : null, expectKey: c === "{" });
+      if (stack.length > MAX_DEPTH) throw invalid(`nesting deeper than ${MAX_DEPTH}`);
+      i++;
+    } else if (c === "}" || c === "]") {
+      stack.pop();
+      i++;
+    } else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) throw invalid(`duplicate field ${JSON.stringify(key.slice(0, 64))}`);
+        top.keys.add(key);
+        top.expectKey = false;
+      }
+      i = end + 1;
+    } else if (c === ",") {
+      const top = stack[stack.length - 1];
+      if (top?.keys) top.expectKey = true;
+      i++;
+    } else if (text.startsWith("null", i)) {
+      throw invalid("null values are not accepted");
+    } else {
+      i++;
+    }
+  }
+}
