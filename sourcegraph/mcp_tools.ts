@@ -178,6 +178,28 @@ export function createMcpServer(
       args,
     ) => [JSON.stringify(await service.list(caller, args as { repo: string; first: number }))],
   );
+  tool(
+    "diff",
+    "Lists paths changed between two revisions (each a monitored branch or a retained full SHA), first entries after the cursor, with has_more and next_cursor.",
+    {
+      repo,
+      base: z.string().min(1).max(256),
+      head: z.string().min(1).max(256),
+      first: z.number().int().min(1).max(100),
+      paths: z.array(z.string().min(1).max(4096)).max(64).optional(),
+      after: z.string().min(1).max(4096).optional(),
+    },
+    async (
+      args,
+    ) => [
+      JSON.stringify(
+        await service.diff(
+          caller,
+          args as { repo: string; base: string; head: string; first: number },
+        ),
+      ),
+    ],
+  );
   if (caller.kind === "service") {
     tool(
       "prepare",

@@ -7,8 +7,10 @@
  */
 
 import { join } from "node:path";
+import { runGit } from "../shared/git.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
 import { CommitTree } from "./commit_tree.ts";
+import { Coverage } from "./coverage.ts";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { SourcegraphError } from "./errors.ts";
 import {
@@ -82,7 +84,11 @@ export class RepositoryService {
     const range = requestedRange(request.start_line, request.end_line);
     validatePath(request.path);
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
-    return await readFile(this.#tree(repo), commit, request.path, range);
+    const coverage = new Coverage(repo);
+    coverage.require(request.path);
+    const file = await readFile(this.#tree(repo), commit, request.path, range);
+    coverage.require(file.Path); // a symlink may not lead out of the groups
+    return file;
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */
@@ -99,6 +105,7 @@ export class RepositoryService {
     }
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
     const budget: ReadBudget = { lines: READ_MANY_BUDGET.lines, bytes: READ_MANY_BUDGET.bytes };
+    const coverage = new Coverage(repo);
     const deadline = Date.now() + READ_MANY_BUDGET.ms;
     const items: ReadManyItem[] = [];
     for (const [i, file] of request.files.entries()) {
@@ -118,7 +125,13 @@ export class RepositoryService {
             413,
           );
         }
+        coverage.require(file.path);
+        const spentBefore = { ...budget };
         const read = await readFileWithin(this.#tree(repo), commit, file.path, range, budget);
+        if (!coverage.covers(read.file.Path)) {
+          Object.assign(budget, spentBefore); // a refused item spends no budget
+          coverage.require(read.file.Path);
+        }
         const item: ReadManyItem = { ...base, requested, file: read.file };
         if (read.limitedByBudget) {
           item.error = {
@@ -147,13 +160,83 @@ export class RepositoryService {
     request: SearchRequest & { repo: string; revision?: string },
   ): Promise<{ repo: string; commit: string; outcome: SearchOutcome }> {
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
+    const coverage = new Coverage(repo);
+    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
+    const scoped = { ...request, paths: coverage.scope(request.paths ?? []) };
     const outcome = await searchCommit(
       mirrorPath(this.dataDir, repo),
       this.#tree(repo),
       commit,
-      request,
+      scoped,
     );
+    if (!coverage.full) {
+      outcome.files = outcome.files.filter((file) => coverage.covers(file.path));
+      outcome.fileCount = outcome.files.length;
+      outcome.matchCount = outcome.files.reduce((sum, file) => sum + file.matchCount, 0);
+    }
     return { repo: repo.name, commit, outcome };
+  }
+
+  /** Changed paths between two resolved revisions, paged by path. */
+  async diff(
+    caller: Caller,
+    request: {
+      repo: string;
+      base: string;
+      head: string;
+      first: number;
+      paths?: string[];
+      after?: string;
+    },
+  ): Promise<Record<string, unknown>> {
+    const base = this.resolve(caller, request.repo, request.base);
+    const head = this.resolve(caller, request.repo, request.head);
+    const coverage = new Coverage(base.repo);
+    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
+    const scope = coverage.scope(request.paths ?? []);
+    const out = await runGit(
+      [
+        "diff",
+        "--name-status",
+        "-z",
+        "--no-renames",
+        "--no-ext-diff",
+        base.commit,
+        head.commit,
+        "--",
+        ...scope,
+      ],
+      {
+        cwd: mirrorPath(this.dataDir, base.repo),
+        maxStdoutBytes: 16 * 1024 * 1024,
+        timeoutMs: 30_000,
+      },
+    ).catch(() => {
+      throw new SourcegraphError("DEPENDENCY_UNAVAILABLE", "the diff could not be computed", 503);
+    });
+    const fields = new TextDecoder().decode(out.stdout).split("\0");
+    const changes: { path: string; status: string }[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const status =
+        ({ A: "added", D: "deleted", M: "modified", T: "type_changed" } as Record<string, string>)[
+          fields[i]
+        ] ?? "modified";
+      if (coverage.covers(fields[i + 1])) changes.push({ path: fields[i + 1], status });
+    }
+    changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const start = request.after === undefined
+      ? 0
+      : changes.findIndex((c) => c.path > request.after!);
+    const page = start === -1 ? [] : changes.slice(start, start + request.first);
+    const hasMore = start !== -1 && start + request.first < changes.length;
+    return {
+      repo: base.repo.name,
+      base: base.commit,
+      head: head.commit,
+      changes: page,
+      has_more: hasMore,
+      ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}),
+    };
   }
 
   /** Directory entries at a commit, paged by name. */
@@ -164,6 +247,8 @@ export class RepositoryService {
     const path = request.path ?? "";
     if (path !== "") validatePath(path);
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
+    const coverage = new Coverage(repo);
+    if (path !== "" && !coverage.leadsInto(path)) coverage.require(path);
     const entries = await this.#tree(repo).directory(commit, path);
     if (entries === null) {
       throw new SourcegraphError(
@@ -175,7 +260,8 @@ export class RepositoryService {
     const sorted = entries.map((entry) => ({
       path: path === "" ? entry.name : `${path}/${entry.name}`,
       kind: entry.kind,
-    })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    })).filter((entry) => coverage.leadsInto(entry.path))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const start = request.after === undefined
       ? 0
       : sorted.findIndex((entry) => entry.path > request.after!);

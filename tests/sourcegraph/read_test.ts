@@ -70,6 +70,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
       "read",
       "read_many",
       "list",
+      "diff",
     ]);
     const listed = JSON.parse(texts(await call(client, "repositories", {}))[0]);
     assertEquals(listed.repositories.map((r: { repo: string }) => r.repo), [name]);

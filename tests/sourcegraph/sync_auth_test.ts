@@ -17,7 +17,10 @@ async function withServiceAndSource(
   fn: (repo: TestRepo, service: RunningService, admin: Client) => Promise<void>,
 ): Promise<void> {
   const parent = await tempDir("sg-sync-");
-  const repo = await createRepo({ "a.txt": "version 1\n" }, { parent, name: "project" });
+  const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "version 1\n" }, {
+    parent,
+    name: "project",
+  });
   const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
   const admin = await connectClient(service.url, { token: TOKEN });
   try {

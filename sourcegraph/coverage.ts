@@ -1,0 +1,66 @@
+/**
+ * Monorepo coverage: a repository registered with path groups exposes only
+ * the paths inside them. Reads outside are PATH_NOT_REGISTERED, search never
+ * returns them, and listings show only what leads into a group.
+ *
+ * @module
+ */
+
+import type { RepositoryRecord } from "./control_store.ts";
+import { SourcegraphError } from "./errors.ts";
+
+/** What a repository exposes. */
+export class Coverage {
+  #roots: string[] | null;
+
+  /** Coverage of `repo` (everything when it has no path groups). */
+  constructor(repo: RepositoryRecord) {
+    const roots = repo.path_groups.flatMap((group) =>
+      group.paths.map((path) => path.replace(/\/+$/, ""))
+    );
+    this.#roots = roots.length === 0 ? null : [...new Set(roots)].sort();
+  }
+
+  /** Whether the whole repository is visible. */
+  get full(): boolean {
+    return this.#roots === null;
+  }
+
+  /** Whether `path` lies inside a group. */
+  covers(path: string): boolean {
+    return this.#roots === null ||
+      this.#roots.some((root) => path === root || path.startsWith(`${root}/`));
+  }
+
+  /** Whether `path` is a folder on the way to a group (or inside one). */
+  leadsInto(path: string): boolean {
+    return this.covers(path) || this.#roots!.some((root) => root.startsWith(`${path}/`));
+  }
+
+  /** Throws PATH_NOT_REGISTERED unless `path` is covered. */
+  require(path: string): void {
+    if (!this.covers(path)) {
+      throw new SourcegraphError(
+        "PATH_NOT_REGISTERED",
+        "the path is outside the registered path groups",
+        404,
+      );
+    }
+  }
+
+  /** The search scope: the requested folders (each must intersect coverage) or the groups. */
+  scope(paths: readonly string[]): string[] {
+    if (this.#roots === null) return [...paths];
+    if (paths.length === 0) return [...this.#roots];
+    for (const path of paths) {
+      if (!this.leadsInto(path.replace(/\/+$/, ""))) {
+        throw new SourcegraphError(
+          "PATH_NOT_REGISTERED",
+          "a search path is outside the registered path groups",
+          404,
+        );
+      }
+    }
+    return [...paths];
+  }
+}
