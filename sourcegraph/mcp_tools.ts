@@ -56,7 +56,7 @@ export function createMcpServer(
     server.registerTool(name, {
       description,
       // Strict: an unknown argument is refused before the handler runs.
-      inputSchema: z.strictObject(inputSchema),
+      inputSchema: strictSchema(name, inputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, async (args: Args) => {
       const started = performance.now();
@@ -224,6 +224,18 @@ export function createMcpServer(
     );
   }
   return server;
+}
+
+// A server is built per request (stateless transport); its schemas are built once.
+const schemas = new Map<string, z.ZodType>();
+
+function strictSchema(name: string, shape: Record<string, z.ZodType>): z.ZodType {
+  let schema = schemas.get(name);
+  if (!schema) {
+    schema = z.strictObject(shape);
+    schemas.set(name, schema);
+  }
+  return schema;
 }
 
 function textResult(blocks: string[]): CallToolResult {
