@@ -47,6 +47,7 @@ export const SEARCH_MAX_FILES = 1000;
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
 const MAX_BLOB_BYTES = 8 * 1024 * 1024;
+const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
 
 /** Compiles the pattern, refusing what cannot match a single line sensibly. */
 export function compilePattern(request: SearchRequest): RE2JS {
@@ -204,6 +205,8 @@ async function candidateFiles(
     })
     : await runGit([
       "grep",
+      // Git greps a commit on one thread unless told otherwise.
+      `--threads=${GREP_THREADS}`,
       "-l",
       "-z",
       "-I",

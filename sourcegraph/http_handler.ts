@@ -9,9 +9,11 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { handleAdmin, isAdminPath, keyHash } from "./admin_api.ts";
 import { SourcegraphError } from "./errors.ts";
+import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
 import { Metrics } from "./metrics.ts";
 import { createMcpServer } from "./mcp_tools.ts";
-import { parsePluginsParameter, PluginSelection } from "./plugin_selection.ts";
+import { parsePluginsParameter, PluginSelection, type UrlPlugins } from "./plugin_selection.ts";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
 
@@ -63,10 +65,23 @@ export function createHandler(
           dataDir: service.dataDir,
         });
       }
+      if (isHttpApiPath(url.pathname)) {
+        const caller = authenticate(request, settings, service);
+        if (
+          caller.kind === "anonymous" && !limiter.allow(info?.remoteAddr?.hostname ?? "unknown")
+        ) {
+          throw new SourcegraphError(
+            "RATE_LIMITED",
+            "too many anonymous requests; slow down or authenticate",
+            429,
+          );
+        }
+        return await handleHttpApi(request, url, service, caller);
+      }
       if (url.pathname !== "/sourcegraph/mcp") {
         throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
       }
-      const selection = new PluginSelection(parsePluginsParameter(url));
+      const urlPlugins = parsePluginsParameter(url);
       const caller = authenticate(request, settings, service);
       if (caller.kind === "anonymous" && !limiter.allow(info?.remoteAddr?.hostname ?? "unknown")) {
         throw new SourcegraphError(
@@ -75,7 +90,7 @@ export function createHandler(
           429,
         );
       }
-      return await serveMcp(request, service, caller, selection, scheduler, context.metrics);
+      return await serveMcp(request, service, caller, urlPlugins, scheduler, context.metrics);
     } catch (error) {
       const known = error instanceof SourcegraphError
         ? error
@@ -85,15 +100,23 @@ export function createHandler(
   };
 }
 
+// Building a server costs more than a small read, so idle servers are kept
+// per (caller kind, plugin selection) and reconnected to each request's new
+// stateless transport; a server serves one request at a time.
+const idleServers = new Map<string, McpServer[]>();
+const MAX_IDLE_PER_KEY = 64;
+
 async function serveMcp(
   request: Request,
   service: RepositoryService,
   caller: Caller,
-  selection: PluginSelection,
+  urlPlugins: UrlPlugins,
   scheduler: SyncScheduler,
   metrics: Metrics,
 ): Promise<Response> {
-  const server = createMcpServer(service, caller, selection, scheduler, metrics);
+  const key = `${caller.kind}|${JSON.stringify(urlPlugins)}`;
+  const server = idleServers.get(key)?.pop() ??
+    createMcpServer(service, caller, new PluginSelection(urlPlugins), scheduler, metrics);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -102,7 +125,12 @@ async function serveMcp(
   try {
     return await transport.handleRequest(request);
   } finally {
-    await server.close();
+    await transport.close();
+    const idle = idleServers.get(key) ?? [];
+    if (idle.length < MAX_IDLE_PER_KEY) {
+      idle.push(server);
+      idleServers.set(key, idle);
+    }
   }
 }
 

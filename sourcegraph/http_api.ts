@@ -1,0 +1,188 @@
+/**
+ * The plain HTTP API under `/sourcegraph` (same auth and visibility as MCP):
+ * `POST /v1/repo/{read,list,diff,resolve}?repo=` and `POST /api/search?repo=`
+ * with strict JSON bodies of Go-style field names, `GET /v1/repos` and
+ * `GET /v1/repo/availability?repo=`. Reads here run no plugins. Errors are
+ * `{"Error","Meta":{"Protocol","RequestID","Status":"error","Code"}}` with an
+ * `X-Request-ID` header.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { encodeBase64 } from "./base64.ts";
+import { SourcegraphError } from "./errors.ts";
+import type { Caller, RepositoryService } from "./repository_service.ts";
+import { parseStrictJson, strictFields } from "./strict_json.ts";
+
+const PROTOCOL = "zoekt-single-repo-v1";
+const line = z.number().int().min(1).optional();
+const ReadBody = z.strictObject({
+  Revision: z.string().min(1).max(256).optional(),
+  Path: z.string().min(1).max(4096),
+  StartLine: line,
+  EndLine: line,
+});
+const ResolveBody = z.strictObject({ Revision: z.string().min(1).max(256).optional() });
+const ListBody = z.strictObject({
+  Revision: z.string().min(1).max(256).optional(),
+  Path: z.string().min(1).max(4096).optional(),
+  First: z.number().int().min(1).max(1000),
+  After: z.string().min(1).max(4096).optional(),
+});
+const DiffBody = z.strictObject({
+  Base: z.string().min(1).max(256),
+  Head: z.string().min(1).max(256),
+  First: z.number().int().min(1).max(100),
+  Paths: z.array(z.string().min(1).max(4096)).max(64).optional(),
+  After: z.string().min(1).max(4096).optional(),
+});
+const SearchBody = z.strictObject({
+  Revision: z.string().min(1).max(256).optional(),
+  Pattern: z.string().min(1).max(8192),
+  FixedStrings: z.boolean().optional(),
+  IgnoreCase: z.boolean().optional(),
+  Glob: z.array(z.string().min(1).max(1024)).max(64).optional(),
+  Paths: z.array(z.string().min(1).max(4096)).max(64).optional(),
+  Output: z.enum(["content", "files"]).optional(),
+  MaxLinesPerFile: z.number().int().min(1).max(1000).optional(),
+});
+
+/** Whether a path belongs to this API. */
+export function isHttpApiPath(pathname: string): boolean {
+  return pathname.startsWith("/sourcegraph/v1/") || pathname === "/sourcegraph/api/search";
+}
+
+/** Handles one request; errors become the API's error JSON. */
+export async function handleHttpApi(
+  request: Request,
+  url: URL,
+  service: RepositoryService,
+  caller: Caller,
+): Promise<Response> {
+  const requestId = crypto.randomUUID();
+  const headers = { "x-request-id": requestId };
+  try {
+    const route = `${request.method} ${url.pathname.slice("/sourcegraph".length)}`;
+    if (route === "GET /v1/repos") return Response.json(service.repositories(caller), { headers });
+    const repo = single(url, "repo");
+    switch (route) {
+      case "GET /v1/repo/availability":
+        return Response.json(service.availability(caller, repo), { headers });
+      case "POST /v1/repo/read": {
+        const body = await parse(ReadBody, request);
+        const file = await service.read(caller, {
+          repo,
+          path: body.Path,
+          revision: body.Revision,
+          start_line: body.StartLine,
+          end_line: body.EndLine,
+        });
+        return Response.json(file, { headers });
+      }
+      case "POST /v1/repo/resolve": {
+        const body = await parse(ResolveBody, request);
+        const resolved = service.resolve(caller, repo, body.Revision);
+        return Response.json({
+          Commit: resolved.commit,
+          Indexed: true,
+          CommitterTime: resolved.committer_time,
+        }, { headers });
+      }
+      case "POST /v1/repo/list": {
+        const body = await parse(ListBody, request);
+        return Response.json(
+          await service.list(caller, {
+            repo,
+            revision: body.Revision,
+            path: body.Path,
+            first: body.First,
+            after: body.After,
+          }),
+          { headers },
+        );
+      }
+      case "POST /v1/repo/diff": {
+        const body = await parse(DiffBody, request);
+        return Response.json(
+          await service.diff(caller, {
+            repo,
+            base: body.Base,
+            head: body.Head,
+            first: body.First,
+            paths: body.Paths,
+            after: body.After,
+          }),
+          { headers },
+        );
+      }
+      case "POST /api/search": {
+        const body = await parse(SearchBody, request);
+        const found = await service.search(caller, {
+          repo,
+          revision: body.Revision,
+          pattern: body.Pattern,
+          fixed_strings: body.FixedStrings,
+          ignore_case: body.IgnoreCase,
+          glob: body.Glob,
+          paths: body.Paths,
+          output: body.Output,
+          max_lines_per_file: body.MaxLinesPerFile,
+        });
+        return Response.json({
+          Meta: {
+            Status: "ok",
+            Partial: false,
+            Truncated: found.outcome.truncated,
+            Commit: found.commit,
+            Repository: found.repo,
+            Protocol: PROTOCOL,
+            RequestID: requestId,
+          },
+          Result: {
+            Files: found.outcome.files.map((file) => ({
+              FileName: file.path,
+              LineMatches: file.lines.map((match) => ({
+                LineNumber: match.number,
+                Line: encodeBase64(new TextEncoder().encode(match.text)),
+              })),
+            })),
+            FileCount: found.outcome.fileCount,
+            MatchCount: found.outcome.matchCount,
+          },
+        }, { headers });
+      }
+      default:
+        throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
+    }
+  } catch (error) {
+    const known = error instanceof SourcegraphError ? error : new SourcegraphError(
+      "DEPENDENCY_UNAVAILABLE",
+      "a dependency is unavailable; retry later",
+      503,
+    );
+    return Response.json({
+      Error: known.message,
+      Meta: { Protocol: PROTOCOL, RequestID: requestId, Status: "error", Code: known.code },
+    }, { status: known.status, headers });
+  }
+}
+
+function single(url: URL, name: string): string {
+  const values = url.searchParams.getAll(name);
+  if (values.length !== 1 || values[0] === "") {
+    throw new SourcegraphError("INVALID_REQUEST", `give exactly one ${name} parameter`, 400);
+  }
+  return values[0];
+}
+
+async function parse<T>(schema: z.ZodType<T>, request: Request): Promise<T> {
+  const value = parseStrictJson(await request.text());
+  strictFields(value, Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape));
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join(".") || "body";
+    throw new SourcegraphError("INVALID_REQUEST", `invalid field ${field}`, 400);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,91 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { startService } from "../support/sourcegraph_service.ts";
+
+Deno.test("HTTP API: read, resolve, list, search and errors with request ids", async () => {
+  const parent = await tempDir("sg-http-");
+  const repo = await createRepo({
+    ".gitignore": ".sourcegraph/\n",
+    "notes.txt": "alpha\nbeta needle\ngamma\n",
+  }, { parent, name: "project" });
+  const head = await repo.git("rev-parse", "HEAD");
+  const service = await startService(repo.path);
+  const post = (path: string, body: unknown) =>
+    fetch(`${service.url}/sourcegraph${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  try {
+    const read = await post("/v1/repo/read?repo=local/project", {
+      Path: "notes.txt",
+      StartLine: 2,
+      EndLine: 2,
+    });
+    assertEquals(read.status, 200);
+    assert(read.headers.get("x-request-id"));
+    const file = await read.json();
+    assertEquals(
+      [
+        file.Path,
+        file.Commit,
+        file.Kind,
+        file.Content,
+        file.ReturnedStartLine,
+        file.ReturnedEndLine,
+        file.HasMore,
+        file.NextStartLine,
+      ],
+      ["notes.txt", head, "file", "beta needle\n", 2, 2, true, 3],
+    );
+    assertEquals(
+      (await (await post("/v1/repo/resolve?repo=local/project", {})).json()).Commit,
+      head,
+    );
+    const list = await (await post("/v1/repo/list?repo=local/project", { First: 10 })).json();
+    assertEquals(list.entries.map((e: { path: string }) => e.path), [".gitignore", "notes.txt"]);
+    const search = await (await post("/api/search?repo=local/project", { Pattern: "needle" }))
+      .json();
+    assertEquals(search.Meta.Commit, head);
+    assertEquals(search.Result.Files[0].FileName, "notes.txt");
+    assertEquals(atob(search.Result.Files[0].LineMatches[0].Line), "beta needle");
+    assertEquals(search.Result.Files[0].LineMatches[0].LineNumber, 2);
+
+    const error = await post("/v1/repo/read?repo=local/project", { Path: "missing.txt" });
+    assertEquals(error.status, 404);
+    const body = await error.json();
+    assertEquals([body.Meta.Code, body.Meta.Status, body.Meta.Protocol], [
+      "FILE_NOT_FOUND",
+      "error",
+      "zoekt-single-repo-v1",
+    ]);
+    assertEquals(body.Meta.RequestID, error.headers.get("x-request-id"));
+    for (
+      const bad of [
+        '{"Path":"notes.txt","Extra":1}',
+        '{"Path":"notes.txt","Path":"x"}',
+        '{"Path":null}',
+        '{"path":"notes.txt"}',
+      ]
+    ) {
+      const response = await post("/v1/repo/read?repo=local/project", bad);
+      assertEquals(
+        [response.status, (await response.json()).Meta.Code],
+        [400, "INVALID_REQUEST"],
+        bad,
+      );
+    }
+    const twoRepos = await post("/v1/repo/read?repo=a&repo=b", { Path: "x" });
+    assertEquals(twoRepos.status, 400);
+    await twoRepos.body?.cancel();
+    const repos = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
+    assertEquals(repos.repositories.map((r: { repo: string }) => r.repo), ["local/project"]);
+    const availability =
+      await (await fetch(`${service.url}/sourcegraph/v1/repo/availability?repo=local/project`))
+        .json();
+    assertEquals(availability.versions[0].commit, head);
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+});
