@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { runGit } from "../shared/git.ts";
+import { applyConfigFile } from "./config_file.ts";
 import { ControlStore } from "./control_store.ts";
 import { createHandler } from "./http_handler.ts";
 import { RepositoryService } from "./repository_service.ts";
@@ -44,6 +45,15 @@ const publicUrl = env("SOURCEGRAPH_PUBLIC_URL") ?? "http://127.0.0.1:8787";
 fs.mkdirSync(join(dataDir, "mirrors"), { recursive: true, mode: 0o700 });
 const store = new ControlStore(join(dataDir, "control.sqlite3"));
 
+try {
+  const added = applyConfigFile(
+    resolve(cwd, env("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
+    store,
+  );
+  for (const name of added) log(`registered ${name} from sourcegraph.toml`);
+} catch (error) {
+  fail((error as Error).message);
+}
 if (store.repositories().length === 0) await registerCheckout(cwd);
 const service = new RepositoryService(store, dataDir, {
   publicRead: env("SOURCEGRAPH_PUBLIC_READ") !== "false",

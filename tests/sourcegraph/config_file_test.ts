@@ -1,0 +1,59 @@
+import { join } from "node:path";
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+
+const TOKEN = "c".repeat(40);
+
+Deno.test("sourcegraph.toml registers repositories at start; an invalid file stops the start", async () => {
+  const parent = await tempDir("sg-toml-");
+  const home = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "home\n" }, {
+    parent,
+    name: "home",
+  });
+  const other = await createRepo({ "docs/x.md": "documented\n", "src/y.ts": "code\n" }, {
+    parent,
+    name: "other",
+  });
+  await Deno.writeTextFile(
+    join(home.path, "sourcegraph.toml"),
+    `[[repositories]]\nname = "org/other"\nsource = ${
+      JSON.stringify(other.path)
+    }\nbranches = ["main"]\n` +
+      `default_branch = "main"\npublic_read = false\npath_groups = [{ name = "docs", paths = ["docs"] }]\n`,
+  );
+  const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
+  try {
+    assert(service.log.some((line) => line.includes("registered org/other from sourcegraph.toml")));
+    // The checkout itself is not auto-registered once something is configured.
+    const client = await connectClient(service.url, { token: TOKEN });
+    const repos = JSON.parse(
+      texts(await client.callTool({ name: "repositories", arguments: {} }))[0],
+    );
+    assertEquals(repos.repositories.map((r: { repo: string }) => r.repo), ["org/other"]);
+    const read = await client.callTool({
+      name: "read",
+      arguments: { repo: "org/other", path: "docs/x.md" },
+    });
+    assertIncludes(texts(read)[0], "1: documented");
+    const outside = await client.callTool({
+      name: "read",
+      arguments: { repo: "org/other", path: "src/y.ts" },
+    });
+    assertEquals(JSON.parse(texts(outside)[0]).code, "PATH_NOT_REGISTERED");
+    await client.close();
+  } finally {
+    await service.stop();
+  }
+  await Deno.writeTextFile(join(home.path, "sourcegraph.toml"), "[[repositories]]\nname = 12\n");
+  await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true });
+  const failed = await startService(home.path).then(
+    async (s) => {
+      await s.stop();
+      return "";
+    },
+    (error: Error) => error.message,
+  );
+  assertIncludes(failed, "sourcegraph.toml is invalid");
+  await removeDir(parent);
+});
