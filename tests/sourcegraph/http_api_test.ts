@@ -89,3 +89,42 @@ Deno.test("HTTP API: read, resolve, list, search and errors with request ids", a
     await removeDir(parent);
   }
 });
+
+Deno.test("anonymous callers are rate limited (429); the service token is not", async () => {
+  const parent = await tempDir("sg-rate-");
+  const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "a\n" }, {
+    parent,
+    name: "project",
+  });
+  const token = "r".repeat(40);
+  const service = await startService(repo.path, {
+    SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "3",
+    SOURCEGRAPH_API_TOKEN: token,
+  });
+  const read = (auth?: string) =>
+    fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+      },
+      body: JSON.stringify({ Path: "a.txt" }),
+    });
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await read();
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    assertEquals(statuses, [200, 200, 200, 429, 429]);
+    const limited = await read();
+    assertEquals((await limited.json()).code, "RATE_LIMITED");
+    const authenticated = await read(token);
+    assertEquals(authenticated.status, 200);
+    await authenticated.body?.cancel();
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+});
