@@ -13,6 +13,7 @@ import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { runGit } from "../shared/git.ts";
 import type { CommitTree } from "./commit_tree.ts";
+import type { Corpus } from "./search_corpus.ts";
 import { SourcegraphError } from "./errors.ts";
 import { validatePath } from "./file_read.ts";
 
@@ -145,48 +146,86 @@ export function globFilter(globs: readonly string[]): (path: string) => boolean 
   };
 }
 
-/** Searches `commit` in `mirror`. */
+/** Searches `commit` in `mirror`, scanning `corpus` (decoded files of that commit) when given. */
 export async function searchCommit(
   mirror: string,
   tree: CommitTree,
   commit: string,
   request: SearchRequest,
+  corpus: Corpus | null = null,
 ): Promise<SearchOutcome> {
   const pattern = compilePattern(request);
   const keep = globFilter(request.glob ?? []);
   for (const path of request.paths ?? []) validatePath(path);
   const pathspecs = (request.paths ?? []).map((path) => path.replace(/\/+$/, ""));
+  const inScope = (path: string) =>
+    pathspecs.length === 0 ||
+    pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
   const literal = requiredLiteral(request);
-  const candidates =
-    (await candidateFiles(mirror, commit, literal, request.ignore_case === true, pathspecs))
-      .filter(keep);
+  const ignoreCase = request.ignore_case === true;
+  // Case-insensitive literals are faster through git grep -i than lower-casing every file.
+  const useCorpus = corpus !== null && (literal === null || !ignoreCase);
+  const texts: AsyncIterable<{ path: string; text: string }> = useCorpus
+    ? fromCorpus(corpus!, (path) => inScope(path) && keep(path), ignoreCase ? null : literal)
+    : fromGit(
+      tree,
+      commit,
+      (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
+    );
   const outcome: SearchOutcome = { files: [], fileCount: 0, matchCount: 0, truncated: false };
   const perFile = request.max_lines_per_file ?? 10;
-  for (const path of candidates) {
+  for await (const { path, text } of texts) {
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
       outcome.truncated = true;
       break;
     }
-    const entry = await tree.lookup(commit, path);
-    if (!entry || entry.kind !== "file") continue;
-    const bytes = await tree.blob(entry.oid, MAX_BLOB_BYTES);
-    if (bytes === null || bytes.indexOf(0) !== -1) continue;
-    const text = new TextDecoder().decode(bytes);
     const found: FileMatches = { path, lines: [], matchCount: 0 };
-    let number = 0;
-    for (const line of text.split("\n")) {
-      number++;
-      if (!pattern.matcher(line).find()) continue;
+    const lines = text.split("\n");
+    if (text.endsWith("\n")) lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+      if (!pattern.matcher(lines[i]).find()) continue;
       found.matchCount++;
-      if (found.lines.length < perFile) found.lines.push({ number, text: line });
+      if (found.lines.length < perFile) found.lines.push({ number: i + 1, text: lines[i] });
     }
-    if (text.endsWith("\n") && found.lines.at(-1)?.number === number) found.lines.pop();
     if (found.matchCount === 0) continue;
     outcome.files.push(found);
     outcome.fileCount++;
     outcome.matchCount += found.matchCount;
   }
   return outcome;
+}
+
+async function* fromCorpus(
+  corpus: Corpus,
+  keep: (path: string) => boolean,
+  literal: string | null,
+): AsyncIterable<{ path: string; text: string }> {
+  for (let i = 0; i < corpus.paths.length; i++) {
+    const text = corpus.texts[i];
+    if (text === null || (literal !== null && !text.includes(literal))) continue;
+    if (keep(corpus.paths[i])) yield { path: corpus.paths[i], text };
+  }
+}
+
+async function* fromGit(
+  tree: CommitTree,
+  commit: string,
+  paths: string[],
+): AsyncIterable<{ path: string; text: string }> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for (const path of paths) {
+    const entry = await tree.lookup(commit, path);
+    if (!entry || entry.kind !== "file") continue;
+    const bytes = await tree.blob(entry.oid, MAX_BLOB_BYTES);
+    if (bytes === null || bytes.indexOf(0) !== -1) continue;
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      continue; // not UTF-8: not searched, as in the corpus
+    }
+    yield { path, text };
+  }
 }
 
 async function candidateFiles(

@@ -57,6 +57,7 @@ try {
 if (store.repositories().length === 0) await registerCheckout(cwd);
 const service = new RepositoryService(store, dataDir, {
   publicRead: env("SOURCEGRAPH_PUBLIC_READ") !== "false",
+  searchCacheBytes: Number(env("SOURCEGRAPH_SEARCH_CACHE_MIB") ?? 256) * 1024 * 1024,
 });
 const scheduler = new SyncScheduler(store, dataDir, log);
 await scheduler.syncAll();

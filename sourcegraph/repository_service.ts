@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { runGit } from "../shared/git.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
 import { CommitTree } from "./commit_tree.ts";
+import { CorpusCache } from "./search_corpus.ts";
 import { Coverage } from "./coverage.ts";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { SourcegraphError } from "./errors.ts";
@@ -38,12 +39,18 @@ export class RepositoryService {
   readonly dataDir: string;
   #publicRead: boolean;
   #trees = new Map<number, CommitTree>();
+  #corpora: CorpusCache;
 
   /** Serves `store`'s repositories from mirrors in `dataDir`. */
-  constructor(store: ControlStore, dataDir: string, options: { publicRead: boolean }) {
+  constructor(
+    store: ControlStore,
+    dataDir: string,
+    options: { publicRead: boolean; searchCacheBytes?: number },
+  ) {
     this.store = store;
     this.dataDir = dataDir;
     this.#publicRead = options.publicRead;
+    this.#corpora = new CorpusCache(options.searchCacheBytes ?? 256 * 1024 * 1024);
   }
 
   /** Whether `caller` may see `repo`. */
@@ -163,12 +170,9 @@ export class RepositoryService {
     const coverage = new Coverage(repo);
     for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
     const scoped = { ...request, paths: coverage.scope(request.paths ?? []) };
-    const outcome = await searchCommit(
-      mirrorPath(this.dataDir, repo),
-      this.#tree(repo),
-      commit,
-      scoped,
-    );
+    const mirror = mirrorPath(this.dataDir, repo);
+    const corpus = await this.#corpora.get(mirror, commit).catch(() => null);
+    const outcome = await searchCommit(mirror, this.#tree(repo), commit, scoped, corpus);
     if (!coverage.full) {
       outcome.files = outcome.files.filter((file) => coverage.covers(file.path));
       outcome.fileCount = outcome.files.length;

@@ -15,6 +15,14 @@ const FILES: Record<string, string> = {
   "redos.txt": "a".repeat(5000) + "!\n",
 };
 
+// Every service test runs twice: scanning the in-memory corpus (the default)
+// and through git grep candidates (the corpus cache turned off).
+const MODES: [string, Record<string, string>][] = [
+  ["corpus", {}],
+  ["git grep", { SOURCEGRAPH_SEARCH_CACHE_MIB: "0" }],
+];
+let mode: Record<string, string> = {};
+
 async function withSearch(
   fn: (
     client: Client,
@@ -26,7 +34,7 @@ async function withSearch(
   const repo = await createRepo(FILES, { parent, name: "project" });
   const head = await repo.git("rev-parse", "HEAD");
   await repo.write({ "src/http.ts": "working tree edit parseHTTPRequest parseHTTPRequest\n" });
-  const service = await startService(repo.path);
+  const service = await startService(repo.path, mode);
   const client = await connectClient(service.url);
   const run = async (args: Record<string, unknown>) => {
     const result = await client.callTool({
@@ -48,77 +56,101 @@ function files(text: string): string[] {
   return [...text.matchAll(/^File: "(.*)"$/gm)].map((m) => m[1]);
 }
 
-Deno.test("search: RE2 line matches at the committed tree with the full commit", () =>
-  withSearch(async (_client, head, run) => {
-    const text = await run({ pattern: "parseHTTPRequest" });
-    assertIncludes(text, `Commit: "${head}"`);
-    assertEquals(files(text), ["docs/notes.md", "src/http.ts", "vendor/lib.ts"]);
-    assertIncludes(text, `File: "src/http.ts"\n2: export function parseHTTPRequest(raw) {}`);
-    assert(!text.includes("working tree edit"), "the working tree is never searched");
-    assertEquals(files(await run({ pattern: "parse\\w+Re(quest|sponse)" })), [
-      "docs/notes.md",
-      "src/http.ts",
-      "vendor/lib.ts",
-    ]);
-    assertEquals(files(await run({ pattern: "parsehttprequest", ignore_case: true })), [
-      "docs/notes.md",
-      "src/http.ts",
-      "src/util/strings.ts",
-      "vendor/lib.ts",
-    ]);
-    assertEquals(files(await run({ pattern: "a.b(", fixed_strings: true })), [
-      "src/util/strings.ts",
-    ]);
-  }));
-
-Deno.test("search: globs like rg -g, paths, output files, per-file line cap, zero hits", () =>
-  withSearch(async (_client, _head, run) => {
-    assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts"] })), [
-      "src/http.ts",
-      "vendor/lib.ts",
-    ]);
-    assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts", "!vendor/**"] })), [
-      "src/http.ts",
-    ]);
-    assertEquals(
-      files(await run({ pattern: "parseHTTPRequest", glob: ["!vendor/**", "vendor/lib.ts"] })),
-      ["vendor/lib.ts"],
-    ); // later wins; with an include glob, unmatched files are out
-    assertEquals(files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })), [
-      "docs/notes.md",
-      "src/http.ts",
-    ]);
-    const listed = await run({ pattern: "needle", output: "files" });
-    assertEquals(files(listed), ["many.txt"]);
-    assert(!listed.includes("1: needle"), "output files lists no lines");
-    const capped = await run({ pattern: "needle", max_lines_per_file: 2 });
-    assertIncludes(
-      capped,
-      "1: needle 0\n2: needle 1\nLinesTruncated: true; MatchingLines: 30; shown: 2",
+for (const [label, env] of MODES) {
+  Deno.test(`search (${label}): RE2 line matches at the committed tree with the full commit`, () => {
+    mode = env;
+    return (
+      withSearch(async (_client, head, run) => {
+        const text = await run({ pattern: "parseHTTPRequest" });
+        assertIncludes(text, `Commit: "${head}"`);
+        assertEquals(files(text), ["docs/notes.md", "src/http.ts", "vendor/lib.ts"]);
+        assertIncludes(text, `File: "src/http.ts"\n2: export function parseHTTPRequest(raw) {}`);
+        assert(!text.includes("working tree edit"), "the working tree is never searched");
+        assertEquals(files(await run({ pattern: "parse\\w+Re(quest|sponse)" })), [
+          "docs/notes.md",
+          "src/http.ts",
+          "vendor/lib.ts",
+        ]);
+        assertEquals(files(await run({ pattern: "parsehttprequest", ignore_case: true })), [
+          "docs/notes.md",
+          "src/http.ts",
+          "src/util/strings.ts",
+          "vendor/lib.ts",
+        ]);
+        assertEquals(files(await run({ pattern: "a.b(", fixed_strings: true })), [
+          "src/util/strings.ts",
+        ]);
+      })
     );
-    const none = await run({ pattern: "zebracorn" });
-    assertIncludes(none, "FileCount: 0");
-    assertIncludes(none, "Absence is not proven");
-  }));
+  });
+}
 
-Deno.test("search: invalid patterns, globs and paths are refused; RE2 stays linear", () =>
-  withSearch(async (client, _head, run) => {
-    for (const pattern of ["(", "a*", "(?=x)", "x(?!y)", "a\\nb", "^$", "[z-a]"]) {
-      assertEquals(await run({ pattern }), "ERROR INVALID_PATTERN", pattern);
-    }
-    assertEquals(await run({ pattern: "x", glob: ["!"] }), "ERROR INVALID_GLOB");
-    assertEquals(await run({ pattern: "x", paths: ["../etc"] }), "ERROR INVALID_PATH");
-    assertEquals(await run({ pattern: "x", revision: "HEAD" }), "ERROR INVALID_REVISION");
-    const started = performance.now();
-    const redos = await run({ pattern: "(a+)+$" });
-    assert(performance.now() - started < 5_000, "catastrophic backtracking cannot happen in RE2");
-    assertIncludes(redos, "FileCount: 0");
-    const tooLong = await client.callTool({
-      name: "search",
-      arguments: { repo: "local/project", pattern: "x".repeat(8193) },
-    });
-    assert(tooLong.isError);
-  }));
+for (const [label, env] of MODES) {
+  Deno.test(`search (${label}): globs like rg -g, paths, output files, per-file line cap, zero hits`, () => {
+    mode = env;
+    return (
+      withSearch(async (_client, _head, run) => {
+        assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts"] })), [
+          "src/http.ts",
+          "vendor/lib.ts",
+        ]);
+        assertEquals(
+          files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts", "!vendor/**"] })),
+          [
+            "src/http.ts",
+          ],
+        );
+        assertEquals(
+          files(await run({ pattern: "parseHTTPRequest", glob: ["!vendor/**", "vendor/lib.ts"] })),
+          ["vendor/lib.ts"],
+        ); // later wins; with an include glob, unmatched files are out
+        assertEquals(files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })), [
+          "docs/notes.md",
+          "src/http.ts",
+        ]);
+        const listed = await run({ pattern: "needle", output: "files" });
+        assertEquals(files(listed), ["many.txt"]);
+        assert(!listed.includes("1: needle"), "output files lists no lines");
+        const capped = await run({ pattern: "needle", max_lines_per_file: 2 });
+        assertIncludes(
+          capped,
+          "1: needle 0\n2: needle 1\nLinesTruncated: true; MatchingLines: 30; shown: 2",
+        );
+        const none = await run({ pattern: "zebracorn" });
+        assertIncludes(none, "FileCount: 0");
+        assertIncludes(none, "Absence is not proven");
+      })
+    );
+  });
+}
+
+for (const [label, env] of MODES) {
+  Deno.test(`search (${label}): invalid patterns, globs and paths are refused; RE2 stays linear`, () => {
+    mode = env;
+    return (
+      withSearch(async (client, _head, run) => {
+        for (const pattern of ["(", "a*", "(?=x)", "x(?!y)", "a\\nb", "^$", "[z-a]"]) {
+          assertEquals(await run({ pattern }), "ERROR INVALID_PATTERN", pattern);
+        }
+        assertEquals(await run({ pattern: "x", glob: ["!"] }), "ERROR INVALID_GLOB");
+        assertEquals(await run({ pattern: "x", paths: ["../etc"] }), "ERROR INVALID_PATH");
+        assertEquals(await run({ pattern: "x", revision: "HEAD" }), "ERROR INVALID_REVISION");
+        const started = performance.now();
+        const redos = await run({ pattern: "(a+)+$" });
+        assert(
+          performance.now() - started < 5_000,
+          "catastrophic backtracking cannot happen in RE2",
+        );
+        assertIncludes(redos, "FileCount: 0");
+        const tooLong = await client.callTool({
+          name: "search",
+          arguments: { repo: "local/project", pattern: "x".repeat(8193) },
+        });
+        assert(tooLong.isError);
+      })
+    );
+  });
+}
 
 Deno.test("required literals never narrow a search wrongly", () => {
   assertEquals(requiredLiteral({ pattern: "parseHTTPRequest" }), "parseHTTPRequest");

@@ -1,0 +1,129 @@
+/**
+ * Decoded text of every regular file at a commit, kept in memory so repeated
+ * searches scan strings instead of asking Git to inflate every blob again.
+ * A corpus is built through its own `cat-file` process (reads are never
+ * queued behind it), small repositories synchronously on first use and
+ * larger ones in the background (searches use `git grep` meanwhile). At most
+ * two corpora are kept, each within a byte cap; a repository over the cap is
+ * never cached.
+ *
+ * @module
+ */
+
+import { runGit } from "../shared/git.ts";
+import { GitObjectReader } from "../shared/git_objects.ts";
+
+/** The files of one commit: path and text (null: binary, not UTF-8 or too large). */
+export interface Corpus {
+  paths: string[];
+  texts: (string | null)[];
+}
+
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+const SYNC_BUILD_FILES = 2000;
+const KEEP = 2;
+
+/** Per-commit corpora of one service. */
+export class CorpusCache {
+  #capBytes: number;
+  #entries = new Map<string, Promise<Corpus | null>>();
+  #ready = new Map<string, Corpus | null>();
+
+  /** Keeps corpora of at most `capBytes` each (0 disables the cache). */
+  constructor(capBytes: number) {
+    this.#capBytes = capBytes;
+  }
+
+  /**
+   * The corpus of `commit` when ready, else null (a build is started; small
+   * repositories are built before returning).
+   */
+  async get(mirror: string, commit: string): Promise<Corpus | null> {
+    if (this.#capBytes <= 0) return null;
+    const key = `${mirror}\0${commit}`;
+    if (this.#ready.has(key)) {
+      const corpus = this.#ready.get(key)!;
+      this.#ready.delete(key); // refresh LRU order
+      this.#ready.set(key, corpus);
+      return corpus;
+    }
+    let pending = this.#entries.get(key);
+    if (!pending) {
+      pending = this.#build(mirror, commit).catch(() => null);
+      this.#entries.set(key, pending);
+      void pending.then((corpus) => {
+        this.#entries.delete(key);
+        this.#ready.set(key, corpus);
+        while (this.#ready.size > KEEP) this.#ready.delete(this.#ready.keys().next().value!);
+      });
+    }
+    const files = await this.#fileCount(mirror, commit);
+    return files <= SYNC_BUILD_FILES ? await pending : null;
+  }
+
+  async #fileCount(mirror: string, commit: string): Promise<number> {
+    const listing = await this.#listing(mirror, commit);
+    return listing.length;
+  }
+
+  #listings = new Map<string, Promise<{ oid: string; path: string }[]>>();
+
+  #listing(mirror: string, commit: string): Promise<{ oid: string; path: string }[]> {
+    const key = `${mirror}\0${commit}`;
+    let listing = this.#listings.get(key);
+    if (!listing) {
+      listing = listFiles(mirror, commit);
+      this.#listings.set(key, listing);
+      while (this.#listings.size > KEEP * 2) {
+        this.#listings.delete(this.#listings.keys().next().value!);
+      }
+    }
+    return listing;
+  }
+
+  async #build(mirror: string, commit: string): Promise<Corpus | null> {
+    const files = await this.#listing(mirror, commit);
+    const reader = new GitObjectReader({ cwd: mirror, timeoutMs: 30_000 });
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const corpus: Corpus = { paths: [], texts: [] };
+    let total = 0;
+    try {
+      for (const file of files) {
+        const read = await reader.read(file.oid, { maxBytes: MAX_FILE_BYTES });
+        let text: string | null = null;
+        if (read.status === "ok" && read.bytes.indexOf(0) === -1) {
+          try {
+            text = decoder.decode(read.bytes);
+          } catch {
+            text = null;
+          }
+          total += read.bytes.length;
+          if (total > this.#capBytes) return null;
+        }
+        corpus.paths.push(file.path);
+        corpus.texts.push(text);
+      }
+      return corpus;
+    } finally {
+      await reader.close();
+    }
+  }
+}
+
+async function listFiles(mirror: string, commit: string): Promise<{ oid: string; path: string }[]> {
+  const out = await runGit(["ls-tree", "-r", "-z", "--full-tree", commit], {
+    cwd: mirror,
+    maxStdoutBytes: 64 * 1024 * 1024,
+    timeoutMs: 30_000,
+  });
+  const files: { oid: string; path: string }[] = [];
+  for (const record of new TextDecoder().decode(out.stdout).split("\0")) {
+    const tab = record.indexOf("\t");
+    if (tab === -1) continue;
+    const [mode, type, oid] = record.slice(0, tab).split(" ");
+    if (type === "blob" && (mode === "100644" || mode === "100755")) {
+      files.push({ oid, path: record.slice(tab + 1) });
+    }
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
