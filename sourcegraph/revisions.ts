@@ -64,7 +64,8 @@ export function resolveRevision(
     );
   }
   if (
-    revision === "HEAD" || revision.startsWith("refs/") || /[\s~^:@{}\\*?[\]]/.test(revision) ||
+    revision === "HEAD" || revision.startsWith("refs/") ||
+    /[\s~^:@{}\\*?[\]\p{Cc}]/u.test(revision) ||
     /^[0-9a-fA-F]{40,}$/.test(revision) || revision.includes("..") || revision.length > 255
   ) {
     throw new SourcegraphError(

@@ -1,0 +1,87 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { assert, assertEquals } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+
+const NAME = "local/project";
+
+// Each case: tool, arguments, and the expected error code (null: refused by the schema).
+const CASES: [string, Record<string, unknown>, string | null][] = [
+  ["read", { repo: NAME }, null],
+  ["read", { repo: NAME, path: 7 }, null],
+  ["read", { repo: NAME, path: "a.txt", start_line: "1" }, null],
+  ["read", { repo: NAME, path: "a.txt", start_line: 1.5 }, null],
+  ["read", { repo: NAME, path: "a.txt", end_line: -3 }, null],
+  ["read", { repo: NAME, path: "x".repeat(4097) }, null],
+  ["read", { repo: NAME, path: "a.txt", revision: "" }, null],
+  ["read", { repo: "", path: "a.txt" }, null],
+  ["read", { repo: NAME, path: "a\u0000b" }, "INVALID_PATH"],
+  ["read", { repo: NAME, path: "a\nb" }, "INVALID_PATH"],
+  ["read", { repo: NAME, path: "dir/../a.txt" }, "INVALID_PATH"],
+  ["read", { repo: NAME, path: "a.txt", plugins: [{ name: "Bad Name" }] }, "INVALID_PLUGINS"],
+  [
+    "read",
+    { repo: NAME, path: "a.txt", plugins: [{ name: "p" }, { name: "p" }] },
+    "INVALID_PLUGINS",
+  ],
+  ["read", {
+    repo: NAME,
+    path: "a.txt",
+    plugins: Array.from({ length: 17 }, (_, i) => ({ name: `p${i}` })),
+  }, null],
+  ["read_many", { repo: NAME, files: [{ path: "a.txt", extra: 1 }] }, null],
+  ["read_many", { repo: NAME, files: "a.txt" }, null],
+  ["search", { repo: NAME, pattern: "" }, null],
+  ["search", { repo: NAME, pattern: "x", glob: Array.from({ length: 65 }, () => "*.ts") }, null],
+  ["search", { repo: NAME, pattern: "x", paths: ["a\u0001b"] }, "INVALID_PATH"],
+  ["search", { repo: NAME, pattern: "x", output: "json" }, null],
+  ["search", { repo: NAME, pattern: "x", max_lines_per_file: 0 }, null],
+  ["search", { repo: NAME, pattern: "x", max_lines_per_file: 1001 }, null],
+  ["search", { repo: NAME, pattern: "(".repeat(5000) }, "INVALID_PATTERN"],
+  ["list", { repo: NAME, first: 0 }, null],
+  ["list", { repo: NAME, first: 1001 }, null],
+  ["list", { repo: NAME, first: 5, path: "../x" }, "INVALID_PATH"],
+  ["diff", { repo: NAME, base: "main", head: "main", first: 101 }, null],
+  ["diff", { repo: NAME, base: "abc123", head: "main", first: 5 }, "SHORT_SHA_UNSUPPORTED"],
+  ["resolve", { repo: NAME, revision: "x".repeat(257) }, null],
+  ["resolve", { repo: NAME, revision: "main\u0000" }, "INVALID_REVISION"],
+  ["repositories", { after: 5 }, null],
+];
+
+Deno.test("every tool refuses bad arguments: types, sizes, traversal, control characters, huge patterns", async () => {
+  const parent = await tempDir("sg-bad-");
+  const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "a\n" }, {
+    parent,
+    name: "project",
+  });
+  const service = await startService(repo.path);
+  const client: Client = await connectClient(service.url);
+  try {
+    for (const [tool, args, code] of CASES) {
+      const label = `${tool} ${JSON.stringify(args).slice(0, 100)}`;
+      const result = await client.callTool({ name: tool, arguments: args }).catch((
+        error: unknown,
+      ) => ({
+        isError: true,
+        content: [{ type: "text", text: String(error) }],
+      }));
+      assert(result.isError, label);
+      if (code !== null) assertEquals(JSON.parse(texts(result)[0]).code, code, label);
+    }
+    // In read_many a bad path fails only its item.
+    const many = await client.callTool({
+      name: "read_many",
+      arguments: { repo: NAME, files: [{ path: "../a.txt" }, { path: "a.txt" }] },
+    });
+    assert(!many.isError);
+    assert(texts(many)[0].includes(`Error: "INVALID_PATH"`));
+    assert(texts(many)[1].includes("1: a"));
+    // The service keeps answering normally afterwards.
+    const ok = await client.callTool({ name: "read", arguments: { repo: NAME, path: "a.txt" } });
+    assert(!ok.isError);
+  } finally {
+    await client.close();
+    await service.stop();
+    await removeDir(parent);
+  }
+});
