@@ -15,7 +15,7 @@ import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { SourcegraphError } from "./errors.ts";
 import { mirrorPath } from "./repository_sync.ts";
 import type { RepositoryService } from "./repository_service.ts";
-import { parseStrictJson, strictFields } from "./strict_json.ts";
+import { parseStrictBody } from "./strict_json.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
 
 const PREFIX = "/sourcegraph/api/admin/v1";
@@ -176,14 +176,7 @@ function existing(store: ControlStore, url: URL): RepositoryRecord {
 }
 
 function parse<T>(schema: z.ZodType<T>, text: string): T {
-  const value = parseStrictJson(text);
-  strictFields(value, Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape));
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path.join(".") || "body";
-    throw new SourcegraphError("INVALID_REQUEST", `invalid field ${field}`, 400);
-  }
-  return parsed.data;
+  return parseStrictBody(schema, text);
 }
 
 function randomHex(bytes: number): string {

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { encodeBase64 } from "./base64.ts";
 import { SourcegraphError } from "./errors.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
-import { parseStrictJson, strictFields } from "./strict_json.ts";
+import { parseStrictBody } from "./strict_json.ts";
 
 const PROTOCOL = "zoekt-single-repo-v1";
 const line = z.number().int().min(1).optional();
@@ -177,12 +177,5 @@ function single(url: URL, name: string): string {
 }
 
 async function parse<T>(schema: z.ZodType<T>, request: Request): Promise<T> {
-  const value = parseStrictJson(await request.text());
-  strictFields(value, Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape));
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path.join(".") || "body";
-    throw new SourcegraphError("INVALID_REQUEST", `invalid field ${field}`, 400);
-  }
-  return parsed.data;
+  return parseStrictBody(schema, await request.text());
 }

@@ -227,20 +227,8 @@ export class RepositoryService {
         ] ?? "modified";
       if (coverage.covers(fields[i + 1])) changes.push({ path: fields[i + 1], status });
     }
-    changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const start = request.after === undefined
-      ? 0
-      : changes.findIndex((c) => c.path > request.after!);
-    const page = start === -1 ? [] : changes.slice(start, start + request.first);
-    const hasMore = start !== -1 && start + request.first < changes.length;
-    return {
-      repo: base.repo.name,
-      base: base.commit,
-      head: head.commit,
-      changes: page,
-      has_more: hasMore,
-      ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}),
-    };
+    const { page, more } = pageByPath(changes, request.first, request.after);
+    return { repo: base.repo.name, base: base.commit, head: head.commit, changes: page, ...more };
   }
 
   /** Directory entries at a commit, paged by name. */
@@ -261,24 +249,12 @@ export class RepositoryService {
         400,
       );
     }
-    const sorted = entries.map((entry) => ({
+    const listed = entries.map((entry) => ({
       path: path === "" ? entry.name : `${path}/${entry.name}`,
       kind: entry.kind,
-    })).filter((entry) => coverage.leadsInto(entry.path))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const start = request.after === undefined
-      ? 0
-      : sorted.findIndex((entry) => entry.path > request.after!);
-    const page = start === -1 ? [] : sorted.slice(start, start + request.first);
-    const hasMore = start !== -1 && start + request.first < sorted.length;
-    return {
-      repo: repo.name,
-      commit,
-      path,
-      entries: page,
-      has_more: hasMore,
-      ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}),
-    };
+    })).filter((entry) => coverage.leadsInto(entry.path));
+    const { page, more } = pageByPath(listed, request.first, request.after);
+    return { repo: repo.name, commit, path, entries: page, ...more };
   }
 
   /** Repository summaries visible to `caller`, paged by name (100 per page). */
@@ -381,6 +357,22 @@ export class RepositoryService {
     }
     return tree;
   }
+}
+
+/** Sorts by path and returns `first` items after the `after` cursor, with paging fields. */
+function pageByPath<T extends { path: string }>(
+  items: T[],
+  first: number,
+  after: string | undefined,
+): { page: T[]; more: { has_more: boolean; next_cursor?: string } } {
+  const sorted = [...items].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const start = after === undefined ? 0 : sorted.findIndex((item) => item.path > after);
+  const page = start === -1 ? [] : sorted.slice(start, start + first);
+  const hasMore = start !== -1 && start + first < sorted.length;
+  return {
+    page,
+    more: { has_more: hasMore, ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}) },
+  };
 }
 
 /** Joins a data-folder path (for callers that build one). */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { z } from "zod";
 import { SourcegraphError } from "./errors.ts";
 
 const MAX_DEPTH = 32;
@@ -32,6 +33,18 @@ export function strictFields(value: unknown, allowed: readonly string[]): Record
     if (!allowed.includes(key)) throw invalid(`unknown field ${JSON.stringify(key.slice(0, 64))}`);
   }
   return value as Record<string, unknown>;
+}
+
+/** Parses a strict JSON body against a strict zod object schema; INVALID_REQUEST names the field. */
+export function parseStrictBody<T>(schema: z.ZodType<T>, text: string): T {
+  const value = parseStrictJson(text);
+  strictFields(value, Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape));
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join(".") || "body";
+    throw invalid(`invalid field ${field}`);
+  }
+  return parsed.data;
 }
 
 function invalid(message: string): SourcegraphError {

@@ -12,6 +12,7 @@
  */
 
 import { join } from "node:path";
+import { percentile, timed } from "../support/bench_stats.ts";
 import { validateConfig } from "../../git_source/config.ts";
 import { GitKnowledgeSource } from "../../git_source/feed.ts";
 import { runGit } from "../../shared/git.ts";
@@ -19,17 +20,6 @@ import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 
 const FILES = 200;
 const ROUNDS = 7;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
 
 // The reference's pattern: one process per Git question, three per file.
 async function referencePattern(repo: string, paths: string[]): Promise<void> {

@@ -15,6 +15,7 @@
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { percentile } from "../support/bench_stats.ts";
 import { FakeRunner } from "../support/fake_runner.ts";
 import { git, removeDir, tempDir } from "../support/git_repo.ts";
 
@@ -187,11 +188,6 @@ function generateFile(index: number, bytes: number): { path: string; text: strin
     path: `${dir}/file${String(index).padStart(4, "0")}.${lang}`,
     text: lines.join("\n") + "\n",
   };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 function ms(value: number): string {

@@ -12,6 +12,7 @@
  */
 
 import { join } from "node:path";
+import { percentile, timed } from "../support/bench_stats.ts";
 import { git, removeDir, tempDir } from "../support/git_repo.ts";
 import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
 
@@ -31,17 +32,6 @@ const WORDS = [
   "india",
   "juliet",
 ];
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
 
 const parent = await tempDir("sg-bench-");
 try {
