@@ -57,3 +57,47 @@ Deno.test("sourcegraph.toml registers repositories at start; an invalid file sto
   assertIncludes(failed, "sourcegraph.toml is invalid");
   await removeDir(parent);
 });
+
+Deno.test("a short service token stops the start; without a default branch, main/master decide", async () => {
+  const parent = await tempDir("sg-default-");
+  const home = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "home\n" }, {
+    parent,
+    name: "home",
+  });
+  const failed = await startService(home.path, { SOURCEGRAPH_API_TOKEN: "short" }).then(
+    async (s) => {
+      await s.stop();
+      return "";
+    },
+    (error: Error) => error.message,
+  );
+  assertIncludes(failed, "at least 32 characters");
+  const both = await createRepo({ "x.txt": "x\n" }, { parent, name: "both" });
+  await both.git("branch", "master");
+  const only = await createRepo({ "y.txt": "y\n" }, { parent, name: "only" });
+  await Deno.writeTextFile(
+    join(home.path, "sourcegraph.toml"),
+    `[[repositories]]\nname = "org/both"\nsource = ${
+      JSON.stringify(both.path)
+    }\nbranches = ["main", "master"]\npublic_read = true\n\n` +
+      `[[repositories]]\nname = "org/only"\nsource = ${
+        JSON.stringify(only.path)
+      }\nbranches = ["main"]\npublic_read = true\n`,
+  );
+  const service = await startService(home.path);
+  const client = await connectClient(service.url);
+  try {
+    const resolve = async (repo: string) => {
+      const result = await client.callTool({ name: "resolve", arguments: { repo } });
+      return result.isError
+        ? JSON.parse(texts(result)[0]).code
+        : JSON.parse(texts(result)[0]).commit;
+    };
+    assertEquals(await resolve("org/both"), "DEFAULT_BRANCH_UNDETERMINED");
+    assertEquals(await resolve("org/only"), await only.git("rev-parse", "HEAD"));
+  } finally {
+    await client.close();
+    await service.stop();
+    await removeDir(parent);
+  }
+});
