@@ -69,6 +69,13 @@ export async function handleHttpApi(
     switch (route) {
       case "GET /v1/repo/availability":
         return Response.json(service.availability(caller, repo), { headers });
+      case "GET /v1/repo/plugins": {
+        const revisions = url.searchParams.getAll("revision");
+        if (revisions.length > 1) {
+          throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter", 400);
+        }
+        return Response.json(await service.plugins(caller, repo, revisions[0]), { headers });
+      }
       case "POST /v1/repo/read": {
         const body = await parse(ReadBody, request);
         const file = await service.read(caller, {

@@ -13,6 +13,7 @@ import { basename, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { runGit } from "../shared/git.ts";
 import { applyConfigFile } from "./config_file.ts";
+import { type PluginSettings, pluginSettings } from "./plugins/plugin_settings.ts";
 import { ControlStore } from "./control_store.ts";
 import { createHandler } from "./http_handler.ts";
 import { RepositoryService } from "./repository_service.ts";
@@ -55,7 +56,14 @@ try {
   fail((error as Error).message);
 }
 if (store.repositories().length === 0) await registerCheckout(cwd);
+let plugins: PluginSettings;
+try {
+  plugins = pluginSettings(env);
+} catch (error) {
+  fail((error as Error).message);
+}
 const service = new RepositoryService(store, dataDir, {
+  plugins,
   publicRead: env("SOURCEGRAPH_PUBLIC_READ") !== "false",
   searchCacheBytes: Number(env("SOURCEGRAPH_SEARCH_CACHE_MIB") ?? 256) * 1024 * 1024,
 });

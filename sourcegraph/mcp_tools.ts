@@ -87,7 +87,14 @@ export function createMcpServer(
       include_plugins: z.boolean().optional(),
       revision,
     },
-    (args) => [JSON.stringify(service.availability(caller, args.repo as string))],
+    async (args) => [
+      JSON.stringify(
+        await service.availabilityWithPlugins(caller, args.repo as string, {
+          includePlugins: args.include_plugins === true,
+          revision: args.revision as string | undefined,
+        }),
+      ),
+    ],
   );
   tool(
     "resolve",

@@ -11,6 +11,8 @@ import { runGit } from "../shared/git.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
 import { CommitTree } from "./commit_tree.ts";
 import { CorpusCache } from "./search_corpus.ts";
+import { discoverPlugins, type PluginCatalog } from "./plugins/plugin_discovery.ts";
+import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "./plugins/plugin_settings.ts";
 import { Coverage } from "./coverage.ts";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { SourcegraphError } from "./errors.ts";
@@ -40,16 +42,18 @@ export class RepositoryService {
   #publicRead: boolean;
   #trees = new Map<number, CommitTree>();
   #corpora: CorpusCache;
+  #pluginSettings: PluginSettings;
 
   /** Serves `store`'s repositories from mirrors in `dataDir`. */
   constructor(
     store: ControlStore,
     dataDir: string,
-    options: { publicRead: boolean; searchCacheBytes?: number },
+    options: { publicRead: boolean; searchCacheBytes?: number; plugins?: PluginSettings },
   ) {
     this.store = store;
     this.dataDir = dataDir;
     this.#publicRead = options.publicRead;
+    this.#pluginSettings = options.plugins ?? DEFAULT_PLUGIN_SETTINGS;
     this.#corpora = new CorpusCache(options.searchCacheBytes ?? 256 * 1024 * 1024);
   }
 
@@ -278,6 +282,31 @@ export class RepositoryService {
       ...(repo.policy.default_branch ? { default_branch: repo.policy.default_branch } : {}),
       ...(repo.path_groups.length > 0 ? { path_groups: repo.path_groups } : {}),
     };
+  }
+
+  /** The plugin catalog of a visible repository at a resolved revision. */
+  async plugins(caller: Caller, name: string, revision?: string): Promise<PluginCatalog> {
+    const { repo, commit } = this.resolve(caller, name, revision);
+    const coverage = new Coverage(repo);
+    const roots = repo.path_groups.length === 0
+      ? [""]
+      : repo.path_groups.flatMap((group) => group.paths.map((path) => path.replace(/\/+$/, "")));
+    return await discoverPlugins(mirrorPath(this.dataDir, repo), this.#tree(repo), commit, {
+      roots,
+      coverage,
+      settings: this.#pluginSettings,
+    });
+  }
+
+  /** Availability of a visible repository: summary plus retained versions (and plugins when asked). */
+  async availabilityWithPlugins(
+    caller: Caller,
+    name: string,
+    options: { includePlugins: boolean; revision?: string },
+  ): Promise<Record<string, unknown>> {
+    const base = this.availability(caller, name);
+    if (!options.includePlugins) return base;
+    return { ...base, plugins: await this.plugins(caller, name, options.revision) };
   }
 
   /** Availability of a visible repository: summary plus retained versions. */

@@ -1,0 +1,120 @@
+/**
+ * Plugin discovery at one fixed commit: regular `*.sourcegraph.wasm` blobs
+ * inside the registered scope, named by their file name, with metadata read
+ * statically from each module (never running plugin code). Entries are sorted
+ * by path; problems become issues with stable codes, never exceptions.
+ *
+ * @module
+ */
+
+import { posix } from "node:path";
+import { runGit } from "../../shared/git.ts";
+import type { CommitTree } from "../commit_tree.ts";
+import type { Coverage } from "../coverage.ts";
+import type { PluginSettings } from "./plugin_settings.ts";
+import { inspectMetadata, type PluginMetadata, PluginMetadataError } from "./wasm_metadata.ts";
+
+/** A problem found during discovery. */
+export interface PluginIssue {
+  code: string;
+  message: string;
+}
+
+/** One discovered plugin. */
+export interface PluginEntry {
+  name: string;
+  /** The plugin's folder ("" at the top level). */
+  root: string;
+  path: string;
+  /** The module's blob id (its content digest for caches). */
+  oid: string;
+  metadata: PluginMetadata;
+  issues?: PluginIssue[];
+}
+
+/** The catalog of one commit. */
+export interface PluginCatalog {
+  commit: string;
+  plugins: PluginEntry[];
+  issues?: PluginIssue[];
+}
+
+const SUFFIX = ".sourcegraph.wasm";
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** Discovers the plugins of `commit` within `roots` ("" for the whole repository). */
+export async function discoverPlugins(
+  mirror: string,
+  tree: CommitTree,
+  commit: string,
+  options: { roots: string[]; coverage: Coverage; settings: PluginSettings },
+): Promise<PluginCatalog> {
+  const catalog: PluginCatalog = { commit, plugins: [] };
+  const seen = new Set<string>();
+  for (const root of [...options.roots].sort()) {
+    let listing: Uint8Array;
+    try {
+      listing = (await runGit(
+        ["ls-tree", "-r", "-z", "--full-tree", commit, "--", ...(root === "" ? [] : [`${root}/`])],
+        { cwd: mirror, maxStdoutBytes: 64 * 1024 * 1024, timeoutMs: options.settings.timeoutMs },
+      )).stdout;
+    } catch {
+      (catalog.issues ??= []).push({
+        code: "PLUGIN_DISCOVERY_FAILED",
+        message: `scope ${root === "" ? "." : root}: GIT_OPERATION_FAILED`,
+      });
+      continue;
+    }
+    for (const record of new TextDecoder().decode(listing).split("\0")) {
+      const tab = record.indexOf("\t");
+      if (tab === -1) continue;
+      const [mode, type, oid] = record.slice(0, tab).split(" ");
+      const path = record.slice(tab + 1);
+      if (!path.endsWith(SUFFIX) || seen.has(path)) continue;
+      if (type !== "blob" || (mode !== "100644" && mode !== "100755")) continue;
+      const name = posix.basename(path).slice(0, -SUFFIX.length);
+      if (!NAME.test(name) || !options.coverage.covers(path)) continue;
+      seen.add(path);
+      catalog.plugins.push(await describe(tree, { name, path, oid }, options.settings, catalog));
+    }
+  }
+  catalog.plugins.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return catalog;
+}
+
+async function describe(
+  tree: CommitTree,
+  found: { name: string; path: string; oid: string },
+  settings: PluginSettings,
+  catalog: PluginCatalog,
+): Promise<PluginEntry> {
+  const dir = posix.dirname(found.path);
+  const entry: PluginEntry = { ...found, root: dir === "." ? "" : dir, metadata: {} };
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await tree.blob(found.oid, settings.artifactBytes);
+  } catch {
+    (catalog.issues ??= []).push({
+      code: "PLUGIN_UNAVAILABLE",
+      message: `${found.path}: the module cannot be read`,
+    });
+    entry.issues = [{ code: "PLUGIN_UNAVAILABLE", message: "the module cannot be read" }];
+    return entry;
+  }
+  if (bytes === null) {
+    entry.issues = [{
+      code: "PLUGIN_TOO_LARGE",
+      message: "the module is larger than ARTIFACT_BYTES",
+    }];
+    return entry;
+  }
+  try {
+    entry.metadata = inspectMetadata(bytes, { maxMetadataBytes: settings.metadataBytes });
+  } catch (error) {
+    const known = error instanceof PluginMetadataError
+      ? error
+      : new PluginMetadataError("PLUGIN_UNAVAILABLE", "the metadata cannot be read");
+    entry.issues = [{ code: known.code, message: known.message }];
+  }
+  return entry;
+}

@@ -1,0 +1,124 @@
+/**
+ * Static plugin metadata: the custom sections named `sourcegraph.plugin.v1`
+ * embedded in a Wasm module. Only the section framing is walked (LEB128
+ * sizes of at most 5 bytes); nothing is compiled or run. Every matching
+ * section is decoded in order into one record (later keys win, absent keys
+ * keep earlier values, keys match case-insensitively, unknown keys are
+ * ignored). A `plugin.json` beside the module has no effect.
+ *
+ * @module
+ */
+
+/** Plugin metadata. */
+export interface PluginMetadata {
+  name?: string;
+  title?: string;
+  description?: string;
+  version?: string;
+  abi_version?: number;
+  operations?: string[];
+  default_enabled?: boolean;
+  input_schema?: unknown;
+}
+
+/** A metadata problem with a stable code. */
+export class PluginMetadataError extends Error {
+  /** PLUGIN_UNAVAILABLE or PLUGIN_ABI_INCOMPATIBLE. */
+  readonly code: string;
+
+  /** Creates an error with a stable code and a short message. */
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "PluginMetadataError";
+    this.code = code;
+  }
+}
+
+const SECTION = "sourcegraph.plugin.v1";
+const FIELDS: (keyof PluginMetadata)[] = [
+  "name",
+  "title",
+  "description",
+  "version",
+  "abi_version",
+  "operations",
+  "default_enabled",
+  "input_schema",
+];
+
+/** Reads the metadata of a module; throws PluginMetadataError. */
+export function inspectMetadata(
+  bytes: Uint8Array,
+  options: { maxMetadataBytes: number },
+): PluginMetadata {
+  const unavailable = (message: string) => new PluginMetadataError("PLUGIN_UNAVAILABLE", message);
+  if (
+    bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 ||
+    bytes[3] !== 0x6d ||
+    bytes[4] !== 1 || bytes[5] !== 0 || bytes[6] !== 0 || bytes[7] !== 0
+  ) {
+    throw unavailable("not a WebAssembly version 1 module (Git LFS pointers are not supported)");
+  }
+  const metadata: PluginMetadata = {};
+  let found = false;
+  let at = 8;
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const [size, sizeLength] = leb128(bytes, at);
+    at += sizeLength;
+    const end = at + size;
+    if (end > bytes.length) throw unavailable("truncated section");
+    if (id === 0) {
+      const [nameLength, nameLengthBytes] = leb128(bytes, at);
+      const nameStart = at + nameLengthBytes;
+      if (nameStart + nameLength > end) throw unavailable("malformed custom section");
+      const name = new TextDecoder().decode(bytes.subarray(nameStart, nameStart + nameLength));
+      if (name === SECTION) {
+        const payload = bytes.subarray(nameStart + nameLength, end);
+        if (payload.length > options.maxMetadataBytes) {
+          throw unavailable("metadata section too large");
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(payload));
+        } catch {
+          throw unavailable("metadata section is not valid JSON");
+        }
+        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+          throw unavailable("metadata section is not a JSON object");
+        }
+        merge(metadata, value as Record<string, unknown>);
+        found = true;
+      }
+    }
+    at = end;
+  }
+  if (!found) throw unavailable(`no ${SECTION} custom section`);
+  if (metadata.abi_version !== 2) {
+    throw new PluginMetadataError(
+      "PLUGIN_ABI_INCOMPATIBLE",
+      "rebuild the plugin with abi_version 2 and attachments output",
+    );
+  }
+  return metadata;
+}
+
+function merge(into: PluginMetadata, value: Record<string, unknown>): void {
+  for (const [key, field] of Object.entries(value)) {
+    const known = FIELDS.find((name) => name === key.toLowerCase());
+    if (known) (into as Record<string, unknown>)[known] = field;
+  }
+}
+
+function leb128(bytes: Uint8Array, at: number): [number, number] {
+  let result = 0;
+  for (let i = 0; i < 5; i++) {
+    if (at + i >= bytes.length) {
+      throw new PluginMetadataError("PLUGIN_UNAVAILABLE", "truncated module");
+    }
+    const byte = bytes[at + i];
+    result += (byte & 0x7f) * 2 ** (7 * i);
+    if ((byte & 0x80) === 0) return [result, i + 1];
+  }
+  throw new PluginMetadataError("PLUGIN_UNAVAILABLE", "malformed section size");
+}

@@ -1,0 +1,155 @@
+import { join } from "node:path";
+import { parseDuration, pluginSettings } from "../../sourcegraph/plugins/plugin_settings.ts";
+import { inspectMetadata, PluginMetadataError } from "../../sourcegraph/plugins/wasm_metadata.ts";
+import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import { wasmWithMetadata } from "../support/wasm_module.ts";
+
+const META = {
+  name: "related-content",
+  abi_version: 2,
+  operations: ["read"],
+  default_enabled: true,
+};
+
+Deno.test("metadata: sections merge in order, keys match case-insensitively, abi_version must be 2", () => {
+  const merged = inspectMetadata(
+    wasmWithMetadata([{ name: "x", abi_version: 2, title: "First" }, {
+      Default_Enabled: true,
+      operations: ["read"],
+      extra: 1,
+    }]),
+    { maxMetadataBytes: 1024 },
+  );
+  assertEquals(merged, {
+    name: "x",
+    abi_version: 2,
+    title: "First",
+    default_enabled: true,
+    operations: ["read"],
+  });
+  const code = (bytes: Uint8Array, max = 1024) =>
+    assertThrows(() => inspectMetadata(bytes, { maxMetadataBytes: max }), PluginMetadataError).code;
+  assertEquals(code(wasmWithMetadata([{ ...META, abi_version: 1 }])), "PLUGIN_ABI_INCOMPATIBLE");
+  assertEquals(code(wasmWithMetadata([META], "other.section")), "PLUGIN_UNAVAILABLE");
+  assertEquals(
+    code(new TextEncoder().encode("version https://git-lfs.github.com/spec/v1\n")),
+    "PLUGIN_UNAVAILABLE",
+  );
+  assertEquals(code(wasmWithMetadata(["{not json"])), "PLUGIN_UNAVAILABLE");
+  assertEquals(code(wasmWithMetadata([META]), 10), "PLUGIN_UNAVAILABLE");
+  assertEquals(
+    code(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff])),
+    "PLUGIN_UNAVAILABLE",
+  );
+});
+
+Deno.test("plugin settings: defaults, durations, and invalid values", () => {
+  const defaults = pluginSettings(() => undefined);
+  assertEquals([defaults.timeoutMs, defaults.memoryMib, defaults.concurrency, defaults.disabled], [
+    10_000,
+    256,
+    8,
+    false,
+  ]);
+  assertEquals([
+    parseDuration("10s"),
+    parseDuration("1500ms"),
+    parseDuration("1m30s"),
+    parseDuration("x"),
+  ], [10_000, 1500, 90_000, null]);
+  for (
+    const [name, value] of [
+      ["TIMEOUT", "0s"],
+      ["TIMEOUT", "ten"],
+      ["MEMORY_MIB", "4097"],
+      ["CONCURRENCY", "0"],
+      ["READ_CALLS", "1.5"],
+      ["DISABLED", "yes"],
+    ]
+  ) {
+    const error = assertThrows(
+      () => pluginSettings((key) => key === `SOURCEGRAPH_PLUGINS_${name}` ? value : undefined),
+      Error,
+    );
+    assertEquals(error.message, `invalid plugin setting SOURCEGRAPH_PLUGINS_${name}`);
+  }
+  assertEquals(
+    pluginSettings((key) => key === "SOURCEGRAPH_PLUGINS_DISABLED" ? "1" : undefined).disabled,
+    true,
+  );
+});
+
+Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, issues per plugin, never run", async () => {
+  const parent = await tempDir("sg-plugins-");
+  const repo = await createRepo({
+    ".gitignore": ".sourcegraph/\n",
+    "related-content.sourcegraph.wasm": wasmWithMetadata([META]),
+    "docs/related-content.sourcegraph.wasm": wasmWithMetadata([{
+      ...META,
+      default_enabled: false,
+    }]),
+    "docs/old.sourcegraph.wasm": wasmWithMetadata([{ ...META, name: "old", abi_version: 1 }]),
+    "Bad_Name.sourcegraph.wasm": wasmWithMetadata([META]),
+    "lfs.sourcegraph.wasm": "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n",
+    "bare.sourcegraph.wasm": wasmWithMetadata([]),
+    "plugin.json": JSON.stringify(META),
+    "notes.md": "text\n",
+  }, { parent, name: "project" });
+  await Deno.symlink("related-content.sourcegraph.wasm", join(repo.path, "link.sourcegraph.wasm"));
+  const head = await repo.commit("plugins");
+  const service = await startService(repo.path);
+  const client = await connectClient(service.url);
+  try {
+    const availability = JSON.parse(
+      texts(
+        await client.callTool({
+          name: "availability",
+          arguments: { repo: "local/project", include_plugins: true },
+        }),
+      )[0],
+    );
+    const catalog = availability.plugins;
+    assertEquals(catalog.commit, head);
+    const summary = catalog.plugins.map((
+      p: { path: string; name: string; root: string; issues?: { code: string }[] },
+    ) => `${p.path}|${p.name}|${p.root}|${p.issues?.map((i) => i.code).join(",") ?? ""}`);
+    assertEquals(summary, [
+      "bare.sourcegraph.wasm|bare||PLUGIN_UNAVAILABLE",
+      "docs/old.sourcegraph.wasm|old|docs|PLUGIN_ABI_INCOMPATIBLE",
+      "docs/related-content.sourcegraph.wasm|related-content|docs|",
+      "lfs.sourcegraph.wasm|lfs||PLUGIN_UNAVAILABLE",
+      "related-content.sourcegraph.wasm|related-content||",
+    ]);
+    assertEquals(catalog.plugins[4].metadata.default_enabled, true);
+    // Without include_plugins the catalog is not computed.
+    const plain = JSON.parse(
+      texts(
+        await client.callTool({ name: "availability", arguments: { repo: "local/project" } }),
+      )[0],
+    );
+    assert(!("plugins" in plain));
+    const http = await fetch(
+      `${service.url}/sourcegraph/v1/repo/plugins?repo=local/project&revision=${head}`,
+    );
+    assertEquals((await http.json()).plugins.length, 5);
+    const twice = await fetch(
+      `${service.url}/sourcegraph/v1/repo/plugins?repo=local/project&revision=a&revision=b`,
+    );
+    assertEquals(twice.status, 400);
+    await twice.body?.cancel();
+  } finally {
+    await client.close();
+    await service.stop();
+  }
+  const failed = await startService(repo.path, { SOURCEGRAPH_PLUGINS_TIMEOUT: "forever" }).then(
+    async (s) => {
+      await s.stop();
+      return "";
+    },
+    (error: Error) => error.message,
+  );
+  assertIncludes(failed, "invalid plugin setting SOURCEGRAPH_PLUGINS_TIMEOUT");
+  await removeDir(parent);
+});
