@@ -1,0 +1,147 @@
+/**
+ * Which plugins run on a read, and on which files: the selection rules of
+ * the plugin contract. `off` in the URL wins; a tool argument `[]` disables;
+ * a tool argument list selects exactly those (even ones not enabled by
+ * default); a URL list applies when the argument is absent; otherwise the
+ * selection is automatic. Per file and per name the nearest same-name
+ * ancestor plugin applies (a child overrides its parent); in automatic mode
+ * it must be `default_enabled` for this operation, and a disabled child
+ * shadows its parent. One invocation per (name, folder), folders in order,
+ * with paths relative to the folder. Nothing here runs plugin code.
+ *
+ * @module
+ */
+
+import type { PluginCatalog, PluginEntry, PluginIssue } from "./plugin_discovery.ts";
+
+/** A file a read returned (only files with returned lines are eligible). */
+export interface ReadFileRef {
+  /** `read-<index in the original request>`. */
+  itemId: string;
+  /** Canonical repository path. */
+  path: string;
+}
+
+/** One planned run. */
+export interface PluginInvocation {
+  plugin: PluginEntry;
+  args: Record<string, unknown>;
+  files: (ReadFileRef & { relativePath: string })[];
+}
+
+/** The outcome of selection. */
+export interface PluginPlan {
+  invocations: PluginInvocation[];
+  issues: PluginIssue[];
+}
+
+type Requested = { name: string; args?: Record<string, unknown> };
+
+/** Most plugins automatic selection runs on one request. */
+export const MAX_AUTO_PLUGINS = 16;
+
+/** Plans the runs for one read or read_many. */
+export function planPlugins(input: {
+  catalog: PluginCatalog;
+  files: readonly ReadFileRef[];
+  operation: "read" | "read_many";
+  url: null | "off" | string[];
+  argument?: { name: string; args?: Record<string, unknown> }[];
+}): PluginPlan {
+  const plan: PluginPlan = { invocations: [], issues: [] };
+  if (input.url === "off" || (input.argument !== undefined && input.argument.length === 0)) {
+    return plan;
+  }
+  const explicit: Requested[] | null = input.argument ??
+    (input.url === null ? null : input.url.map((name) => ({ name })));
+  const auto = explicit === null;
+  const requested: Requested[] = explicit ??
+    [...new Set(input.catalog.plugins.map((plugin) => plugin.name))].map((name) => ({ name }));
+  if (input.files.length === 0) {
+    if (!auto) {
+      for (const { name } of requested) {
+        plan.issues.push({
+          code: "PLUGIN_NO_READABLE_FILES",
+          message: `${name}: no readable file in this result`,
+        });
+      }
+    }
+    return plan;
+  }
+  if (auto) plan.issues.push(...discoveryIssues(input.catalog));
+  let autoCount = 0;
+  for (const { name, args } of requested) {
+    const groups = new Map<string, PluginInvocation>();
+    const unavailable = new Set<string>();
+    for (const file of input.files) {
+      const nearest = nearestPlugin(input.catalog, name, file.path);
+      if (!nearest) continue;
+      if (nearest.issues?.length) {
+        if (!auto && !unavailable.has(nearest.path)) {
+          unavailable.add(nearest.path);
+          plan.issues.push({
+            code: "PLUGIN_UNAVAILABLE",
+            message: `${name}: ${nearest.issues[0].message}`,
+          });
+        }
+        continue;
+      }
+      if (
+        auto &&
+        (nearest.metadata.default_enabled !== true ||
+          !nearest.metadata.operations?.includes(input.operation))
+      ) {
+        continue; // a disabled child shadows its parent: no fallback
+      }
+      let invocation = groups.get(nearest.root);
+      if (!invocation) {
+        invocation = { plugin: nearest, args: args ?? {}, files: [] };
+        groups.set(nearest.root, invocation);
+      }
+      invocation.files.push({
+        ...file,
+        relativePath: nearest.root === "" ? file.path : file.path.slice(nearest.root.length + 1),
+      });
+    }
+    if (groups.size === 0) {
+      if (!auto && unavailable.size === 0) {
+        plan.issues.push({
+          code: "PLUGIN_FILE_NOT_FOUND",
+          message: `${name}: no applicable plugin for these files`,
+        });
+      }
+      continue;
+    }
+    if (auto && ++autoCount > MAX_AUTO_PLUGINS) {
+      plan.issues.push({
+        code: "PLUGIN_LIMIT",
+        message: `more than ${MAX_AUTO_PLUGINS} automatic plugins`,
+      });
+      break;
+    }
+    for (const root of [...groups.keys()].sort()) plan.invocations.push(groups.get(root)!);
+  }
+  return plan;
+}
+
+function nearestPlugin(catalog: PluginCatalog, name: string, path: string): PluginEntry | null {
+  let best: PluginEntry | null = null;
+  for (const plugin of catalog.plugins) {
+    if (plugin.name !== name) continue;
+    if (plugin.root !== "" && !path.startsWith(`${plugin.root}/`)) continue;
+    if (!best || plugin.root.length > best.root.length) best = plugin;
+  }
+  return best;
+}
+
+function discoveryIssues(catalog: PluginCatalog): PluginIssue[] {
+  return [
+    ...(catalog.issues ?? []),
+    ...catalog.plugins.flatMap((plugin) =>
+      (plugin.issues ?? []).map((issue) => ({
+        code: issue.code,
+        message: `${plugin.path}: ${issue.message}`,
+      }))
+    ),
+  ];
+}
