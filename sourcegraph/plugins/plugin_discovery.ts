@@ -12,7 +12,8 @@ import { runGit } from "../../shared/git.ts";
 import type { CommitTree } from "../commit_tree.ts";
 import type { Coverage } from "../coverage.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
-import { inspectMetadata, type PluginMetadata, PluginMetadataError } from "./wasm_metadata.ts";
+import { SourcegraphError } from "../errors.ts";
+import { inspectMetadata, type PluginMetadata } from "./wasm_metadata.ts";
 
 /** A problem found during discovery. */
 export interface PluginIssue {
@@ -111,9 +112,9 @@ async function describe(
   try {
     entry.metadata = inspectMetadata(bytes, { maxMetadataBytes: settings.metadataBytes });
   } catch (error) {
-    const known = error instanceof PluginMetadataError
+    const known = error instanceof SourcegraphError
       ? error
-      : new PluginMetadataError("PLUGIN_UNAVAILABLE", "the metadata cannot be read");
+      : new SourcegraphError("PLUGIN_UNAVAILABLE", "the metadata cannot be read");
     entry.issues = [{ code: known.code, message: known.message }];
   }
   return entry;

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { SourcegraphError } from "../errors.ts";
+
 /** Plugin metadata. */
 export interface PluginMetadata {
   name?: string;
@@ -19,19 +21,6 @@ export interface PluginMetadata {
   operations?: string[];
   default_enabled?: boolean;
   input_schema?: unknown;
-}
-
-/** A metadata problem with a stable code. */
-export class PluginMetadataError extends Error {
-  /** PLUGIN_UNAVAILABLE or PLUGIN_ABI_INCOMPATIBLE. */
-  readonly code: string;
-
-  /** Creates an error with a stable code and a short message. */
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = "PluginMetadataError";
-    this.code = code;
-  }
 }
 
 const SECTION = "sourcegraph.plugin.v1";
@@ -46,12 +35,12 @@ const FIELDS: (keyof PluginMetadata)[] = [
   "input_schema",
 ];
 
-/** Reads the metadata of a module; throws PluginMetadataError. */
+/** Reads the metadata of a module; throws SourcegraphError (PLUGIN_UNAVAILABLE or PLUGIN_ABI_INCOMPATIBLE). */
 export function inspectMetadata(
   bytes: Uint8Array,
   options: { maxMetadataBytes: number },
 ): PluginMetadata {
-  const unavailable = (message: string) => new PluginMetadataError("PLUGIN_UNAVAILABLE", message);
+  const unavailable = (message: string) => new SourcegraphError("PLUGIN_UNAVAILABLE", message);
   if (
     bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 ||
     bytes[3] !== 0x6d ||
@@ -95,7 +84,7 @@ export function inspectMetadata(
   }
   if (!found) throw unavailable(`no ${SECTION} custom section`);
   if (metadata.abi_version !== 2) {
-    throw new PluginMetadataError(
+    throw new SourcegraphError(
       "PLUGIN_ABI_INCOMPATIBLE",
       "rebuild the plugin with abi_version 2 and attachments output",
     );
@@ -114,11 +103,11 @@ function leb128(bytes: Uint8Array, at: number): [number, number] {
   let result = 0;
   for (let i = 0; i < 5; i++) {
     if (at + i >= bytes.length) {
-      throw new PluginMetadataError("PLUGIN_UNAVAILABLE", "truncated module");
+      throw new SourcegraphError("PLUGIN_UNAVAILABLE", "truncated module");
     }
     const byte = bytes[at + i];
     result += (byte & 0x7f) * 2 ** (7 * i);
     if ((byte & 0x80) === 0) return [result, i + 1];
   }
-  throw new PluginMetadataError("PLUGIN_UNAVAILABLE", "malformed section size");
+  throw new SourcegraphError("PLUGIN_UNAVAILABLE", "malformed section size");
 }

@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import {
+  connectClient,
+  startFailure,
+  startService,
+  texts,
+} from "../support/sourcegraph_service.ts";
 
 const TOKEN = "c".repeat(40);
 
@@ -47,13 +52,7 @@ Deno.test("sourcegraph.toml registers repositories at start; an invalid file sto
   }
   await Deno.writeTextFile(join(home.path, "sourcegraph.toml"), "[[repositories]]\nname = 12\n");
   await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true });
-  const failed = await startService(home.path).then(
-    async (s) => {
-      await s.stop();
-      return "";
-    },
-    (error: Error) => error.message,
-  );
+  const failed = await startFailure(home.path);
   assertIncludes(failed, "sourcegraph.toml is invalid");
   await removeDir(parent);
 });
@@ -64,13 +63,7 @@ Deno.test("a short service token stops the start; without a default branch, main
     parent,
     name: "home",
   });
-  const failed = await startService(home.path, { SOURCEGRAPH_API_TOKEN: "short" }).then(
-    async (s) => {
-      await s.stop();
-      return "";
-    },
-    (error: Error) => error.message,
-  );
+  const failed = await startFailure(home.path, { SOURCEGRAPH_API_TOKEN: "short" });
   assertIncludes(failed, "at least 32 characters");
   const both = await createRepo({ "x.txt": "x\n" }, { parent, name: "both" });
   await both.git("branch", "master");

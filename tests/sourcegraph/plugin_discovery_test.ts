@@ -1,9 +1,15 @@
 import { join } from "node:path";
 import { parseDuration, pluginSettings } from "../../sourcegraph/plugins/plugin_settings.ts";
-import { inspectMetadata, PluginMetadataError } from "../../sourcegraph/plugins/wasm_metadata.ts";
+import { SourcegraphError } from "../../sourcegraph/errors.ts";
+import { inspectMetadata } from "../../sourcegraph/plugins/wasm_metadata.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import {
+  connectClient,
+  startFailure,
+  startService,
+  texts,
+} from "../support/sourcegraph_service.ts";
 import { wasmWithMetadata } from "../support/wasm_module.ts";
 
 const META = {
@@ -30,7 +36,7 @@ Deno.test("metadata: sections merge in order, keys match case-insensitively, abi
     operations: ["read"],
   });
   const code = (bytes: Uint8Array, max = 1024) =>
-    assertThrows(() => inspectMetadata(bytes, { maxMetadataBytes: max }), PluginMetadataError).code;
+    assertThrows(() => inspectMetadata(bytes, { maxMetadataBytes: max }), SourcegraphError).code;
   assertEquals(code(wasmWithMetadata([{ ...META, abi_version: 1 }])), "PLUGIN_ABI_INCOMPATIBLE");
   assertEquals(code(wasmWithMetadata([META], "other.section")), "PLUGIN_UNAVAILABLE");
   assertEquals(
@@ -143,13 +149,7 @@ Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, iss
     await client.close();
     await service.stop();
   }
-  const failed = await startService(repo.path, { SOURCEGRAPH_PLUGINS_TIMEOUT: "forever" }).then(
-    async (s) => {
-      await s.stop();
-      return "";
-    },
-    (error: Error) => error.message,
-  );
+  const failed = await startFailure(repo.path, { SOURCEGRAPH_PLUGINS_TIMEOUT: "forever" });
   assertIncludes(failed, "invalid plugin setting SOURCEGRAPH_PLUGINS_TIMEOUT");
   await removeDir(parent);
 });

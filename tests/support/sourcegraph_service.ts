@@ -112,6 +112,19 @@ export async function startService(
   };
 }
 
+/** Starts the service expecting it to refuse; returns what it logged (throws if it started). */
+export async function startFailure(cwd: string, env: Record<string, string> = {}): Promise<string> {
+  const outcome = await startService(cwd, env).then(
+    async (service) => {
+      await service.stop();
+      return null;
+    },
+    (error: Error) => error.message,
+  );
+  if (outcome === null) throw new Error("the service started but should have refused");
+  return outcome;
+}
+
 /** An MCP client connected to the service. */
 export async function connectClient(
   serviceUrl: string,
