@@ -306,18 +306,6 @@ function realPath(path: string): string {
   }
 }
 
-/** Throws SYMLINK if any component of the absolute `path` is a symlink. */
-export function assertNoSymlinkComponents(path: string): void {
-  let current = "/";
-  for (const part of path.split("/").filter((part) => part.length > 0)) {
-    if (part === "." || part === "..") throw new SafeFsError("UNSAFE_PATH", "unsafe path");
-    current = join(current, part);
-    if (lstatOrThrow(current).isSymlink) {
-      throw new SafeFsError("SYMLINK", "symlink refused");
-    }
-  }
-}
-
 function currentUid(): number {
   const uid = process.getuid?.();
   if (uid === undefined) throw new SafeFsError("GUARD_UNSUPPORTED", "user id unavailable");

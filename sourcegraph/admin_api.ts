@@ -80,7 +80,7 @@ export async function handleAdmin(
       const key = idempotencyKey(request);
       const earlier = store.job(`admin:${key}`);
       if (earlier) return Response.json(JSON.parse(earlier.result), { status: 202 });
-      const body = parse(CreateSchema, await request.text());
+      const body = parseStrictBody(CreateSchema, await request.text());
       if (store.repository(body.name)) {
         throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists", 409);
       }
@@ -108,7 +108,7 @@ export async function handleAdmin(
     }
     case "PATCH /repo": {
       const repo = existing(store, url);
-      const body = parse(UpdateSchema, await request.text());
+      const body = parseStrictBody(UpdateSchema, await request.text());
       const updated = store.update(repo.name, body)!;
       return Response.json({ repo: context.service.summary(updated) });
     }
@@ -136,7 +136,7 @@ export async function handleAdmin(
         // The secret is shown once; a replay returns the id only.
         return Response.json({ ...JSON.parse(earlier.result), key: undefined }, { status: 201 });
       }
-      const body = parse(KeySchema, await request.text());
+      const body = parseStrictBody(KeySchema, await request.text());
       const secret = `sgk_${randomHex(24)}`;
       const id = `key_${randomHex(8)}`;
       store.addKey(id, keyHash(secret), body.name);
@@ -173,10 +173,6 @@ function existing(store: ControlStore, url: URL): RepositoryRecord {
   const repo = store.repository(names[0]);
   if (!repo) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository", 404);
   return repo;
-}
-
-function parse<T>(schema: z.ZodType<T>, text: string): T {
-  return parseStrictBody(schema, text);
 }
 
 function randomHex(bytes: number): string {

@@ -13,9 +13,9 @@ import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { runGit } from "../shared/git.ts";
 import type { CommitTree } from "./commit_tree.ts";
+import { READ_SCAN_LIMIT } from "./file_read.ts";
 import type { Corpus } from "./search_corpus.ts";
 import { SourcegraphError } from "./errors.ts";
-import { validatePath } from "./file_read.ts";
 
 /** Search options, after schema validation. */
 export interface SearchRequest {
@@ -47,7 +47,6 @@ export interface SearchOutcome {
 export const SEARCH_MAX_FILES = 1000;
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
-const MAX_BLOB_BYTES = 8 * 1024 * 1024;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
 
 /** Compiles the pattern, refusing what cannot match a single line sensibly. */
@@ -156,7 +155,6 @@ export async function searchCommit(
 ): Promise<SearchOutcome> {
   const pattern = compilePattern(request);
   const keep = globFilter(request.glob ?? []);
-  for (const path of request.paths ?? []) validatePath(path);
   const pathspecs = (request.paths ?? []).map((path) => path.replace(/\/+$/, ""));
   const inScope = (path: string) =>
     pathspecs.length === 0 ||
@@ -216,7 +214,7 @@ async function* fromGit(
   for (const path of paths) {
     const entry = await tree.lookup(commit, path);
     if (!entry || entry.kind !== "file") continue;
-    const bytes = await tree.blob(entry.oid, MAX_BLOB_BYTES);
+    const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
     if (bytes === null || bytes.indexOf(0) !== -1) continue;
     let text: string;
     try {

@@ -65,23 +65,11 @@ export function createHandler(
           dataDir: service.dataDir,
         });
       }
-      if (isHttpApiPath(url.pathname)) {
-        const caller = authenticate(request, settings, service);
-        if (
-          caller.kind === "anonymous" && !limiter.allow(info?.remoteAddr?.hostname ?? "unknown")
-        ) {
-          throw new SourcegraphError(
-            "RATE_LIMITED",
-            "too many anonymous requests; slow down or authenticate",
-            429,
-          );
-        }
-        return await handleHttpApi(request, url, service, caller);
-      }
-      if (url.pathname !== "/sourcegraph/mcp") {
+      const isMcp = url.pathname === "/sourcegraph/mcp";
+      if (!isMcp && !isHttpApiPath(url.pathname)) {
         throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
       }
-      const urlPlugins = parsePluginsParameter(url);
+      const urlPlugins = isMcp ? parsePluginsParameter(url) : null;
       const caller = authenticate(request, settings, service);
       if (caller.kind === "anonymous" && !limiter.allow(info?.remoteAddr?.hostname ?? "unknown")) {
         throw new SourcegraphError(
@@ -90,6 +78,7 @@ export function createHandler(
           429,
         );
       }
+      if (!isMcp) return await handleHttpApi(request, url, service, caller);
       return await serveMcp(request, service, caller, urlPlugins, scheduler, context.metrics);
     } catch (error) {
       const known = error instanceof SourcegraphError

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import { runGit } from "../shared/git.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
 import { CommitTree } from "./commit_tree.ts";
@@ -402,9 +401,4 @@ function pageByPath<T extends { path: string }>(
     page,
     more: { has_more: hasMore, ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}) },
   };
-}
-
-/** Joins a data-folder path (for callers that build one). */
-export function dataPath(dataDir: string, ...parts: string[]): string {
-  return join(dataDir, ...parts);
 }

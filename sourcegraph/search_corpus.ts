@@ -12,6 +12,7 @@
 
 import { runGit } from "../shared/git.ts";
 import { GitObjectReader } from "../shared/git_objects.ts";
+import { READ_SCAN_LIMIT } from "./file_read.ts";
 
 /** The files of one commit: path and text (null: binary, not UTF-8 or too large). */
 export interface Corpus {
@@ -19,7 +20,6 @@ export interface Corpus {
   texts: (string | null)[];
 }
 
-const MAX_FILE_BYTES = 8 * 1024 * 1024;
 const SYNC_BUILD_FILES = 2000;
 const KEEP = 2;
 
@@ -57,13 +57,8 @@ export class CorpusCache {
         while (this.#ready.size > KEEP) this.#ready.delete(this.#ready.keys().next().value!);
       });
     }
-    const files = await this.#fileCount(mirror, commit);
+    const files = (await this.#listing(mirror, commit)).length;
     return files <= SYNC_BUILD_FILES ? await pending : null;
-  }
-
-  async #fileCount(mirror: string, commit: string): Promise<number> {
-    const listing = await this.#listing(mirror, commit);
-    return listing.length;
   }
 
   #listings = new Map<string, Promise<{ oid: string; path: string }[]>>();
@@ -89,7 +84,7 @@ export class CorpusCache {
     let total = 0;
     try {
       for (const file of files) {
-        const read = await reader.read(file.oid, { maxBytes: MAX_FILE_BYTES });
+        const read = await reader.read(file.oid, { maxBytes: READ_SCAN_LIMIT });
         let text: string | null = null;
         if (read.status === "ok" && read.bytes.indexOf(0) === -1) {
           try {
