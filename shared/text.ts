@@ -69,3 +69,8 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/** Lower-case hex of `bytes`. */
+export function encodeHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { SourcegraphError } from "./errors.ts";
+import { encodeHex } from "../shared/text.ts";
 import { mirrorPath } from "./repository_sync.ts";
 import type { RepositoryService } from "./repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
@@ -114,6 +115,14 @@ export async function handleAdmin(
     }
     case "DELETE /repo": {
       const repo = existing(store, url);
+      if (context.service.plugins.leased(repo.id)) {
+        // A running plugin holds a lease on the repository's objects.
+        throw new SourcegraphError(
+          "REPOSITORY_BUSY",
+          "plugins are reading this repository; retry shortly",
+          409,
+        );
+      }
       store.remove(repo.id);
       fs.rmSync(mirrorPath(context.dataDir, repo), { recursive: true, force: true });
       return new Response(null, { status: 204 });
@@ -176,8 +185,5 @@ function existing(store: ControlStore, url: URL): RepositoryRecord {
 }
 
 function randomHex(bytes: number): string {
-  return Array.from(
-    crypto.getRandomValues(new Uint8Array(bytes)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
+  return encodeHex(crypto.getRandomValues(new Uint8Array(bytes)));
 }

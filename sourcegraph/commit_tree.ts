@@ -8,6 +8,7 @@
 
 import { GitObjectReader } from "../shared/git_objects.ts";
 import { SourcegraphError } from "./errors.ts";
+import { encodeHex } from "../shared/text.ts";
 
 /** What a tree entry is. */
 export type EntryKind = "file" | "symlink" | "submodule" | "directory";
@@ -107,10 +108,7 @@ function parseTree(bytes: Uint8Array, oidBytes: number): TreeEntry[] {
     if (space === -1 || nul === -1) throw unavailable();
     const mode = decoder.decode(bytes.subarray(at, space));
     const name = decoder.decode(bytes.subarray(space + 1, nul));
-    const oid = Array.from(
-      bytes.subarray(nul + 1, nul + 1 + oidBytes),
-      (b) => b.toString(16).padStart(2, "0"),
-    ).join("");
+    const oid = encodeHex(bytes.subarray(nul + 1, nul + 1 + oidBytes));
     at = nul + 1 + oidBytes;
     entries.push({ name, mode, kind: kindOf(mode), oid });
   }

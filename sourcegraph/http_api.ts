@@ -74,7 +74,7 @@ export async function handleHttpApi(
         if (revisions.length > 1) {
           throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter", 400);
         }
-        return Response.json(await service.plugins(caller, repo, revisions[0]), { headers });
+        return Response.json(await service.pluginCatalog(caller, repo, revisions[0]), { headers });
       }
       case "POST /v1/repo/read": {
         const body = await parse(ReadBody, request);

@@ -12,7 +12,7 @@ import { SourcegraphError } from "./errors.ts";
 import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
 import { Metrics } from "./metrics.ts";
 import { createMcpServer } from "./mcp_tools.ts";
-import { parsePluginsParameter, PluginSelection, type UrlPlugins } from "./plugin_selection.ts";
+import { parsePluginsParameter, type UrlPlugins } from "./plugins/selection_parameters.ts";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
@@ -105,7 +105,7 @@ async function serveMcp(
 ): Promise<Response> {
   const key = `${caller.kind}|${JSON.stringify(urlPlugins)}`;
   const server = idleServers.get(key)?.pop() ??
-    createMcpServer(service, caller, new PluginSelection(urlPlugins), scheduler, metrics);
+    createMcpServer(service, caller, urlPlugins, scheduler, metrics);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

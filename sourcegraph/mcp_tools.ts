@@ -15,7 +15,11 @@ import type { SearchRequest } from "./code_search.ts";
 import { renderRead, renderReadManyItem } from "./read_text.ts";
 import { renderSearch } from "./search_text.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
-import type { PluginSelection } from "./plugin_selection.ts";
+import {
+  type PluginArgument,
+  type UrlPlugins,
+  validatePluginArgument,
+} from "./plugins/selection_parameters.ts";
 import type { Metrics } from "./metrics.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
 
@@ -42,7 +46,7 @@ type Args = Record<string, unknown>;
 export function createMcpServer(
   service: RepositoryService,
   caller: Caller,
-  selection: PluginSelection,
+  urlPlugins: UrlPlugins,
   scheduler: SyncScheduler,
   metrics: Metrics,
 ): McpServer {
@@ -143,8 +147,16 @@ export function createMcpServer(
     "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and 256 KiB; continue from NextStartLine.",
     { repo, path, revision, start_line: line, end_line: line, plugins },
     async (args) => {
+      const argument = args.plugins as PluginArgument | undefined;
+      validatePluginArgument(argument);
       const file = await service.read(caller, args as { repo: string; path: string });
-      return [renderRead(args.repo as string, file), ...selection.diagnose(args.plugins, [file])];
+      return await service.enhance(caller, args.repo as string, file.Commit, {
+        operation: "read",
+        items: [{ itemId: "read-0", file }],
+        blocks: [renderRead(args.repo as string, file)],
+        url: urlPlugins,
+        argument,
+      });
     },
   );
   tool(
@@ -157,18 +169,24 @@ export function createMcpServer(
       plugins,
     },
     async (args) => {
-      const { items } = await service.readMany(
+      const argument = args.plugins as PluginArgument | undefined;
+      validatePluginArgument(argument);
+      const { commit, items } = await service.readMany(
         caller,
         args as {
           repo: string;
           files: { path: string; start_line?: number; end_line?: number }[];
         },
       );
-      const files = items.flatMap((item) => item.file ? [item.file] : []);
-      return [
-        ...items.map((item) => renderReadManyItem(args.repo as string, item)),
-        ...selection.diagnose(args.plugins, files),
-      ];
+      return await service.enhance(caller, args.repo as string, commit, {
+        operation: "read_many",
+        items: items.flatMap((item) =>
+          item.file ? [{ itemId: `read-${item.index - 1}`, file: item.file }] : []
+        ),
+        blocks: items.map((item) => renderReadManyItem(args.repo as string, item)),
+        url: urlPlugins,
+        argument,
+      });
     },
   );
   tool(

@@ -10,7 +10,8 @@ import { runGit } from "../shared/git.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
 import { CommitTree } from "./commit_tree.ts";
 import { CorpusCache } from "./search_corpus.ts";
-import { discoverPlugins, type PluginCatalog } from "./plugins/plugin_discovery.ts";
+import type { PluginCatalog } from "./plugins/plugin_discovery.ts";
+import { type EnhanceRequest, PluginHost, type PluginTarget } from "./plugins/plugin_host.ts";
 import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "./plugins/plugin_settings.ts";
 import { Coverage } from "./coverage.ts";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
@@ -41,18 +42,26 @@ export class RepositoryService {
   #publicRead: boolean;
   #trees = new Map<number, CommitTree>();
   #corpora: CorpusCache;
-  #pluginSettings: PluginSettings;
+  /** The Wasm plugin host. */
+  readonly plugins: PluginHost;
 
   /** Serves `store`'s repositories from mirrors in `dataDir`. */
   constructor(
     store: ControlStore,
     dataDir: string,
-    options: { publicRead: boolean; searchCacheBytes?: number; plugins?: PluginSettings },
+    options: {
+      publicRead: boolean;
+      searchCacheBytes?: number;
+      plugins?: PluginSettings;
+      debug?: (line: string) => void;
+    },
   ) {
     this.store = store;
     this.dataDir = dataDir;
     this.#publicRead = options.publicRead;
-    this.#pluginSettings = options.plugins ?? DEFAULT_PLUGIN_SETTINGS;
+    this.plugins = new PluginHost(options.plugins ?? DEFAULT_PLUGIN_SETTINGS, {
+      debug: options.debug,
+    });
     this.#corpora = new CorpusCache(options.searchCacheBytes ?? 256 * 1024 * 1024);
   }
 
@@ -284,17 +293,62 @@ export class RepositoryService {
   }
 
   /** The plugin catalog of a visible repository at a resolved revision. */
-  async plugins(caller: Caller, name: string, revision?: string): Promise<PluginCatalog> {
+  async pluginCatalog(caller: Caller, name: string, revision?: string): Promise<PluginCatalog> {
     const { repo, commit } = this.resolve(caller, name, revision);
+    return (await this.plugins.catalog(this.#pluginTarget(caller, repo, commit))).catalog;
+  }
+
+  /** Adds plugin attachments to the rendered blocks of a read at `commit`. */
+  async enhance(
+    caller: Caller,
+    name: string,
+    commit: string,
+    request: EnhanceRequest,
+  ): Promise<string[]> {
+    const { repo } = this.resolve(caller, name, commit);
+    return await this.plugins.enhance(this.#pluginTarget(caller, repo, commit), request);
+  }
+
+  /** Compiles the default-enabled plugins at every head of `repo` (never running them). */
+  async precompilePlugins(repo: RepositoryRecord): Promise<number> {
+    let compiled = 0;
+    for (const commit of new Set(this.store.heads(repo.id).values())) {
+      const target = this.#pluginTarget({ kind: "service" }, repo, commit);
+      compiled += await this.plugins.precompile(target).catch(() => 0);
+    }
+    return compiled;
+  }
+
+  #pluginTarget(caller: Caller, repo: RepositoryRecord, commit: string): PluginTarget {
     const coverage = new Coverage(repo);
-    const roots = repo.path_groups.length === 0
-      ? [""]
-      : repo.path_groups.flatMap((group) => group.paths.map((path) => path.replace(/\/+$/, "")));
-    return await discoverPlugins(mirrorPath(this.dataDir, repo), this.#tree(repo), commit, {
-      roots,
+    const groups = JSON.stringify(repo.path_groups);
+    return {
+      store: this.dataDir,
+      repo,
+      commit,
+      mirror: mirrorPath(this.dataDir, repo),
+      tree: this.#tree(repo),
       coverage,
-      settings: this.#pluginSettings,
-    });
+      roots: repo.path_groups.length === 0
+        ? [""]
+        : repo.path_groups.flatMap((group) => group.paths.map((path) => path.replace(/\/+$/, ""))),
+      recheck: () => {
+        // Each host read re-checks that the caller may still read this commit and scope.
+        const current = this.store.repository(repo.name);
+        if (
+          !current || current.id !== repo.id || current.disabled ||
+          !this.visible(caller, current) ||
+          JSON.stringify(current.path_groups) !== groups ||
+          !this.store.versions(repo.id).some((version) => version.commit === commit)
+        ) {
+          throw new SourcegraphError(
+            "PLUGIN_SCOPE_CHANGED",
+            "the repository scope changed during the run",
+            409,
+          );
+        }
+      },
+    };
   }
 
   /** Availability of a visible repository: summary plus retained versions (and plugins when asked). */
@@ -305,7 +359,7 @@ export class RepositoryService {
   ): Promise<Record<string, unknown>> {
     const base = this.availability(caller, name);
     if (!options.includePlugins) return base;
-    return { ...base, plugins: await this.plugins(caller, name, options.revision) };
+    return { ...base, plugins: await this.pluginCatalog(caller, name, options.revision) };
   }
 
   /** Availability of a visible repository: summary plus retained versions. */
@@ -373,6 +427,7 @@ export class RepositoryService {
 
   /** Closes every object reader. */
   async close(): Promise<void> {
+    this.plugins.close();
     for (const tree of this.#trees.values()) await tree.close();
     this.#trees.clear();
   }

@@ -48,7 +48,13 @@ export async function discoverPlugins(
   mirror: string,
   tree: CommitTree,
   commit: string,
-  options: { roots: string[]; coverage: Coverage; settings: PluginSettings },
+  options: {
+    roots: string[];
+    coverage: Coverage;
+    settings: PluginSettings;
+    /** Filled with the bytes of each readable module, by path. */
+    artifacts?: Map<string, Uint8Array>;
+  },
 ): Promise<PluginCatalog> {
   const catalog: PluginCatalog = { commit, plugins: [] };
   const seen = new Set<string>();
@@ -76,7 +82,7 @@ export async function discoverPlugins(
       const name = posix.basename(path).slice(0, -SUFFIX.length);
       if (!NAME.test(name) || !options.coverage.covers(path)) continue;
       seen.add(path);
-      catalog.plugins.push(await describe(tree, { name, path, oid }, options.settings, catalog));
+      catalog.plugins.push(await describe(tree, { name, path, oid }, options, catalog));
     }
   }
   catalog.plugins.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -86,9 +92,10 @@ export async function discoverPlugins(
 async function describe(
   tree: CommitTree,
   found: { name: string; path: string; oid: string },
-  settings: PluginSettings,
+  options: { settings: PluginSettings; artifacts?: Map<string, Uint8Array> },
   catalog: PluginCatalog,
 ): Promise<PluginEntry> {
+  const settings = options.settings;
   const dir = posix.dirname(found.path);
   const entry: PluginEntry = { ...found, root: dir === "." ? "" : dir, metadata: {} };
   let bytes: Uint8Array | null;
@@ -109,6 +116,7 @@ async function describe(
     }];
     return entry;
   }
+  options.artifacts?.set(found.path, bytes);
   try {
     entry.metadata = inspectMetadata(bytes, { maxMetadataBytes: settings.metadataBytes });
   } catch (error) {

@@ -10,6 +10,7 @@
  */
 
 import { SourcegraphError } from "../errors.ts";
+import { isWasmV1, readLeb128, wasmSections } from "./wasm_sections.ts";
 
 /** Plugin metadata. */
 export interface PluginMetadata {
@@ -41,46 +42,31 @@ export function inspectMetadata(
   options: { maxMetadataBytes: number },
 ): PluginMetadata {
   const unavailable = (message: string) => new SourcegraphError("PLUGIN_UNAVAILABLE", message);
-  if (
-    bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 ||
-    bytes[3] !== 0x6d ||
-    bytes[4] !== 1 || bytes[5] !== 0 || bytes[6] !== 0 || bytes[7] !== 0
-  ) {
+  if (!isWasmV1(bytes)) {
     throw unavailable("not a WebAssembly version 1 module (Git LFS pointers are not supported)");
   }
   const metadata: PluginMetadata = {};
   let found = false;
-  let at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const [size, sizeLength] = leb128(bytes, at);
-    at += sizeLength;
-    const end = at + size;
-    if (end > bytes.length) throw unavailable("truncated section");
-    if (id === 0) {
-      const [nameLength, nameLengthBytes] = leb128(bytes, at);
-      const nameStart = at + nameLengthBytes;
-      if (nameStart + nameLength > end) throw unavailable("malformed custom section");
-      const name = new TextDecoder().decode(bytes.subarray(nameStart, nameStart + nameLength));
-      if (name === SECTION) {
-        const payload = bytes.subarray(nameStart + nameLength, end);
-        if (payload.length > options.maxMetadataBytes) {
-          throw unavailable("metadata section too large");
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(payload));
-        } catch {
-          throw unavailable("metadata section is not valid JSON");
-        }
-        if (typeof value !== "object" || value === null || Array.isArray(value)) {
-          throw unavailable("metadata section is not a JSON object");
-        }
-        merge(metadata, value as Record<string, unknown>);
-        found = true;
-      }
+  for (const { id, start, end } of wasmSections(bytes)) {
+    if (id !== 0) continue;
+    const [nameLength, nameLengthBytes] = readLeb128(bytes, start);
+    const nameStart = start + nameLengthBytes;
+    if (nameStart + nameLength > end) throw unavailable("malformed custom section");
+    const name = new TextDecoder().decode(bytes.subarray(nameStart, nameStart + nameLength));
+    if (name !== SECTION) continue;
+    const payload = bytes.subarray(nameStart + nameLength, end);
+    if (payload.length > options.maxMetadataBytes) throw unavailable("metadata section too large");
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(payload));
+    } catch {
+      throw unavailable("metadata section is not valid JSON");
     }
-    at = end;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw unavailable("metadata section is not a JSON object");
+    }
+    merge(metadata, value as Record<string, unknown>);
+    found = true;
   }
   if (!found) throw unavailable(`no ${SECTION} custom section`);
   if (metadata.abi_version !== 2) {
@@ -97,17 +83,4 @@ function merge(into: PluginMetadata, value: Record<string, unknown>): void {
     const known = FIELDS.find((name) => name === key.toLowerCase());
     if (known) (into as Record<string, unknown>)[known] = field;
   }
-}
-
-function leb128(bytes: Uint8Array, at: number): [number, number] {
-  let result = 0;
-  for (let i = 0; i < 5; i++) {
-    if (at + i >= bytes.length) {
-      throw new SourcegraphError("PLUGIN_UNAVAILABLE", "truncated module");
-    }
-    const byte = bytes[at + i];
-    result += (byte & 0x7f) * 2 ** (7 * i);
-    if ((byte & 0x80) === 0) return [result, i + 1];
-  }
-  throw new SourcegraphError("PLUGIN_UNAVAILABLE", "malformed section size");
 }

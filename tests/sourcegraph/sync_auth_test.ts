@@ -211,7 +211,7 @@ Deno.test("HTTP: Host and Origin are validated, the plugins parameter is checked
     assertEquals(await (await fetch(`${service.url}/healthz`)).text(), "ok\n");
   }));
 
-Deno.test("plugins: an explicit plugin reports PLUGINS_DISABLED and never changes the read; off silences it", () =>
+Deno.test("plugins: an explicit plugin the commit lacks is diagnosed without changing the read; off silences it", () =>
   withServiceAndSource({}, async (_repo, service, admin) => {
     const result = await admin.callTool({
       name: "read",
@@ -221,7 +221,7 @@ Deno.test("plugins: an explicit plugin reports PLUGINS_DISABLED and never change
     assertEquals(blocks.length, 2);
     assertIncludes(blocks[0], "1: version 1");
     assertEquals(blocks[1].split("\n")[0], "Plugin diagnostics (original read retained):");
-    assertIncludes(blocks[1], "PLUGINS_DISABLED: related-content");
+    assertIncludes(blocks[1], "PLUGIN_FILE_NOT_FOUND: related-content");
     const off = await connectClient(service.url, { token: TOKEN, query: "?plugins=off" });
     try {
       const silent = await off.callTool({

@@ -54,7 +54,7 @@ export async function startService(
       `--allow-net=127.0.0.1:${port}`,
       `--allow-read=${cwd}`,
       `--allow-write=${data}`,
-      "--allow-run=git",
+      "--allow-run=git,deno",
       "--allow-env=SOURCEGRAPH_*,PATH",
       MAIN,
     ],

@@ -5,30 +5,23 @@
  * @module
  */
 
-function leb128(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    out.push(byte);
-  } while (value > 0);
-  return out;
-}
+import { customSection } from "../../sourcegraph/plugins/wasm_sections.ts";
 
 /** A module holding one custom section per payload. */
 export function wasmWithMetadata(
   payloads: (string | object)[],
   sectionName = "sourcegraph.plugin.v1",
 ): Uint8Array {
-  const bytes: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-  const name = new TextEncoder().encode(sectionName);
+  const parts: Uint8Array[] = [new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00])];
   for (const payload of payloads) {
-    const body = new TextEncoder().encode(
-      typeof payload === "string" ? payload : JSON.stringify(payload),
-    );
-    const content = [...leb128(name.length), ...name, ...body];
-    bytes.push(0x00, ...leb128(content.length), ...content);
+    const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+    parts.push(customSection(sectionName, new TextEncoder().encode(body)));
   }
-  return new Uint8Array(bytes);
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }

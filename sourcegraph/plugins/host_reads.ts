@@ -1,0 +1,145 @@
+/**
+ * The guest's reads (`read_file`, `read_files`) for one plugin run: plain
+ * relative paths inside the plugin folder and the registered scope, at the
+ * run's commit, regular files only, counted against READ_CALLS, FILE_BYTES
+ * and READ_BYTES. Refusals are "CODE: message" texts the guest reads through
+ * `last_error`; they never name host paths.
+ *
+ * @module
+ */
+
+import type { CommitTree } from "../commit_tree.ts";
+import type { Coverage } from "../coverage.ts";
+import { SourcegraphError } from "../errors.ts";
+import { validatePath } from "../file_read.ts";
+import type { PluginSettings } from "./plugin_settings.ts";
+
+const MAX_PATH_BYTES = 4096;
+
+/** One refused read. */
+class ReadRefused extends Error {}
+
+/** The reads of one run, with their budgets. */
+export class HostReads {
+  /** Paths asked for (each read_files path counts). */
+  calls = 0;
+  /** Bytes handed to the guest. */
+  bytes = 0;
+  #tree: CommitTree;
+  #commit: string;
+  #root: string;
+  #coverage: Coverage;
+  #settings: PluginSettings;
+  #recheck: () => void;
+
+  /** Reads of `commit` under `root`; `recheck` throws when the scope is no longer readable. */
+  constructor(
+    tree: CommitTree,
+    options: {
+      commit: string;
+      root: string;
+      coverage: Coverage;
+      settings: PluginSettings;
+      recheck: () => void;
+    },
+  ) {
+    this.#tree = tree;
+    this.#commit = options.commit;
+    this.#root = options.root;
+    this.#coverage = options.coverage;
+    this.#settings = options.settings;
+    this.#recheck = options.recheck;
+  }
+
+  /** Answers one guest request. */
+  async answer(
+    kind: "read_file" | "read_files",
+    request: Uint8Array,
+  ): Promise<{ data: Uint8Array } | { denied: string }> {
+    try {
+      if (kind === "read_file") {
+        return { data: await this.#read(new TextDecoder().decode(request)) };
+      }
+      return { data: await this.#readMany(request) };
+    } catch (error) {
+      if (error instanceof ReadRefused) return { denied: error.message };
+      if (error instanceof SourcegraphError) return { denied: `${error.code}: ${error.message}` };
+      return { denied: "READ_FAILED: the file could not be read" };
+    }
+  }
+
+  async #readMany(request: Uint8Array): Promise<Uint8Array> {
+    let paths: unknown;
+    try {
+      paths = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(request));
+    } catch {
+      throw new ReadRefused("INVALID_REQUEST: read_files takes a JSON array of paths");
+    }
+    if (!Array.isArray(paths) || paths.some((path) => typeof path !== "string")) {
+      throw new ReadRefused("INVALID_REQUEST: read_files takes a JSON array of paths");
+    }
+    if (paths.length > this.#settings.readCalls) {
+      throw new ReadRefused("READ_LIMIT: host read count exceeded");
+    }
+    const parts: Uint8Array[] = [u32(paths.length)];
+    for (const path of paths as string[]) {
+      let status = 0;
+      let body: Uint8Array;
+      try {
+        body = await this.#read(path);
+      } catch (error) {
+        status = 1;
+        body = new TextEncoder().encode(
+          error instanceof ReadRefused
+            ? error.message
+            : error instanceof SourcegraphError
+            ? `${error.code}: ${error.message}`
+            : "READ_FAILED: the file could not be read",
+        );
+      }
+      parts.push(u32(status), u32(body.length), body);
+    }
+    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  async #read(path: string): Promise<Uint8Array> {
+    if (++this.calls > this.#settings.readCalls) {
+      throw new ReadRefused("READ_LIMIT: host read count exceeded");
+    }
+    if (new TextEncoder().encode(path).length > MAX_PATH_BYTES) {
+      throw new ReadRefused("path too long");
+    }
+    validatePath(path);
+    const full = this.#root === "" ? path : `${this.#root}/${path}`;
+    this.#recheck();
+    if (!this.#coverage.covers(full)) {
+      throw new ReadRefused("PATH_NOT_REGISTERED: the path is outside the registered scope");
+    }
+    const entry = await this.#tree.lookup(this.#commit, full);
+    if (entry === null) throw new ReadRefused("FILE_NOT_FOUND: no such file at this commit");
+    if (entry.kind !== "file") throw new ReadRefused("NOT_A_FILE: only regular files can be read");
+    const left = this.#settings.readBytes - this.bytes;
+    const bytes = await this.#tree.blob(entry.oid, Math.min(this.#settings.fileBytes, left));
+    if (bytes === null) {
+      throw new ReadRefused(
+        left < this.#settings.fileBytes
+          ? "READ_LIMIT: host read bytes exceeded"
+          : "PLUGIN_FILE_TOO_LARGE: host read bytes exceeded",
+      );
+    }
+    this.bytes += bytes.length;
+    return bytes;
+  }
+}
+
+function u32(value: number): Uint8Array {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, value, true);
+  return out;
+}

@@ -1,0 +1,381 @@
+/**
+ * The plugin host: enriches a rendered read or read_many with the
+ * attachments of the selected repository plugins. Runs happen after the
+ * base read, one invocation per (plugin, folder) in selection then folder
+ * order, under one TIMEOUT for the whole enhancement, each in a killable
+ * sandbox process. Any failure keeps the base text and becomes one line of
+ * a diagnostics block; the read is never turned into a tool error.
+ *
+ * @module
+ */
+
+import type { CommitTree } from "../commit_tree.ts";
+import type { Coverage } from "../coverage.ts";
+import type { FileResult } from "../file_read.ts";
+import type { RepositoryRecord } from "../control_store.ts";
+import {
+  type Attachment,
+  AttachmentBudget,
+  parseAttachments,
+  renderEnhanced,
+} from "./attachments.ts";
+import { CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
+import { CompiledModules, moduleDigest } from "./compiled_modules.ts";
+import { HostReads } from "./host_reads.ts";
+import { discoverPlugins, type PluginIssue } from "./plugin_discovery.ts";
+import { PluginInstances } from "./plugin_instances.ts";
+import { planPlugins, type PluginInvocation } from "./plugin_plan.ts";
+import type { PluginSettings } from "./plugin_settings.ts";
+import type { UrlPlugins } from "./selection_parameters.ts";
+import { encodeHex } from "../../shared/text.ts";
+
+/** Where plugins run: one repository at one commit, with its scope. */
+export interface PluginTarget {
+  /** The data folder (cache keys are per store). */
+  store: string;
+  repo: RepositoryRecord;
+  commit: string;
+  mirror: string;
+  tree: CommitTree;
+  coverage: Coverage;
+  /** Discovery roots: "" for the whole repository, else the registered paths. */
+  roots: string[];
+  /** Throws when the caller may no longer read this commit or scope. */
+  recheck: () => void;
+}
+
+/** One read item offered to plugins. */
+export interface EnhancedItem {
+  itemId: string;
+  file: FileResult;
+}
+
+/** An enhancement request. */
+export interface EnhanceRequest {
+  operation: "read" | "read_many";
+  items: EnhancedItem[];
+  blocks: string[];
+  url: UrlPlugins;
+  argument?: { name: string; args?: Record<string, unknown> }[];
+}
+
+const MESSAGES: Record<string, string> = {
+  PLUGIN_TIMEOUT: "the plugin did not finish within the time limit",
+  PLUGIN_BUSY: "all plugin slots are busy; retry later",
+  PLUGIN_FAILED: "the plugin failed",
+  PLUGIN_INVALID_OUTPUT: "the plugin output is not valid",
+  PLUGIN_OUTPUT_TOO_LARGE: "the plugin output is larger than the output limit",
+  PLUGIN_ABI_INCOMPATIBLE: "the module must export memory, alloc, dealloc and enrich",
+  PLUGIN_INVALID: "the module is not a valid plugin",
+  PLUGIN_UNAVAILABLE: "the module cannot be read",
+};
+
+/** Runs repository plugins. */
+export class PluginHost {
+  readonly settings: PluginSettings;
+  readonly catalogs = new CatalogCache();
+  readonly modules: CompiledModules;
+  readonly instances: PluginInstances;
+  #active = 0;
+  #leases = new Map<number, number>();
+  #debug: ((line: string) => void) | null;
+
+  /** A host with `settings`; `debug` receives one JSON line per run. */
+  constructor(settings: PluginSettings, options: { debug?: (line: string) => void } = {}) {
+    this.settings = settings;
+    this.#debug = options.debug ?? null;
+    this.instances = new PluginInstances(settings);
+    this.modules = new CompiledModules(
+      settings.cacheEntries,
+      (digest) => this.instances.dropModule(digest),
+    );
+  }
+
+  /** Whether an enhancement of repository `id` is running (it may not be deleted). */
+  leased(id: number): boolean {
+    return (this.#leases.get(id) ?? 0) > 0;
+  }
+
+  /** The (cached) catalog of a target. */
+  async catalog(target: PluginTarget): Promise<CatalogSnapshot> {
+    const key = JSON.stringify([
+      target.store,
+      target.repo.id,
+      target.repo.name,
+      target.commit,
+      target.repo.path_groups,
+    ]);
+    return await this.catalogs.get(key, async () => {
+      const artifacts = new Map<string, Uint8Array>();
+      const catalog = await discoverPlugins(target.mirror, target.tree, target.commit, {
+        roots: target.roots,
+        coverage: target.coverage,
+        settings: this.settings,
+        artifacts,
+      });
+      return { catalog, artifacts };
+    });
+  }
+
+  /**
+   * Compiles the default-enabled plugins of a target ahead of use, never
+   * instantiating them; returns how many modules are compiled.
+   */
+  async precompile(target: PluginTarget): Promise<number> {
+    if (this.settings.disabled) return 0;
+    const { catalog, artifacts } = await this.catalog(target);
+    let compiled = 0;
+    for (const plugin of catalog.plugins) {
+      const bytes = artifacts.get(plugin.path);
+      if (plugin.issues?.length || !bytes || plugin.metadata.default_enabled !== true) continue;
+      const outcome = await this.modules.acquire(bytes, {
+        deadline: performance.now() + this.settings.timeoutMs,
+      });
+      if ("module" in outcome) {
+        this.modules.release(outcome.module.digest);
+        compiled++;
+      }
+    }
+    if (compiled > 0) this.instances.warm();
+    return compiled;
+  }
+
+  /** The blocks of a read with plugin attachments and diagnostics. */
+  async enhance(target: PluginTarget, request: EnhanceRequest): Promise<string[]> {
+    if (request.url === "off" || request.argument?.length === 0) return request.blocks;
+    const explicit = request.argument?.map((p) => p.name) ??
+      (request.url === null ? null : request.url);
+    const eligible = request.items.filter(({ file }) =>
+      file.Kind === "file" && !file.IsLFSPointer && file.ReturnedStartLine > 0
+    );
+    const everyExplicit = (code: string, message: string) =>
+      (explicit ?? []).map((name) => ({ code, message: `${name}: ${message}` }));
+    if (eligible.length === 0) {
+      return renderEnhanced(
+        request.blocks,
+        [],
+        everyExplicit("PLUGIN_NO_READABLE_FILES", "no readable file in this result"),
+      );
+    }
+    if (this.settings.disabled) {
+      return renderEnhanced(
+        request.blocks,
+        [],
+        everyExplicit("PLUGINS_DISABLED", "plugins are disabled on this service"),
+      );
+    }
+    const deadline = performance.now() + this.settings.timeoutMs;
+    this.#leases.set(target.repo.id, (this.#leases.get(target.repo.id) ?? 0) + 1);
+    try {
+      let snapshot: CatalogSnapshot;
+      try {
+        snapshot = await this.catalog(target);
+      } catch {
+        return renderEnhanced(request.blocks, [], [{
+          code: "PLUGIN_UNAVAILABLE",
+          message: "the plugin catalog cannot be loaded",
+        }]);
+      }
+      const plan = planPlugins({
+        catalog: snapshot.catalog,
+        files: eligible.map(({ itemId, file }) => ({ itemId, path: file.Path })),
+        operation: request.operation,
+        url: request.url,
+        argument: request.argument,
+      });
+      const files = new Map(request.items.map((item) => [item.itemId, item.file]));
+      const attachments: Attachment[] = [];
+      const issues: PluginIssue[] = [...plan.issues];
+      const budget = new AttachmentBudget();
+      for (const invocation of plan.invocations) {
+        const label = invocation.plugin.root === ""
+          ? invocation.plugin.name
+          : `${invocation.plugin.name} (${invocation.plugin.root})`;
+        const result = await this.#run(target, invocation, {
+          operation: request.operation,
+          files,
+          deadline,
+          bytes: snapshot.artifacts.get(invocation.plugin.path),
+        });
+        for (const issue of result.issues) {
+          issues.push({ code: issue.code, message: `${label}: ${issue.message}` });
+        }
+        for (const attachment of result.attachments) {
+          if (budget.admit(attachment)) attachments.push(attachment);
+          else {
+            issues.push({
+              code: "PLUGIN_OUTPUT_TOO_LARGE",
+              message: `${label}: an attachment was omitted (2 MiB of attachments per request)`,
+            });
+          }
+        }
+      }
+      return renderEnhanced(request.blocks, attachments, issues);
+    } finally {
+      const left = (this.#leases.get(target.repo.id) ?? 1) - 1;
+      if (left > 0) this.#leases.set(target.repo.id, left);
+      else this.#leases.delete(target.repo.id);
+    }
+  }
+
+  /** Kills every sandbox process. */
+  close(): void {
+    this.instances.close();
+    this.catalogs.close();
+  }
+
+  async #run(
+    target: PluginTarget,
+    invocation: PluginInvocation,
+    context: {
+      operation: string;
+      files: Map<string, FileResult>;
+      deadline: number;
+      bytes: Uint8Array | undefined;
+    },
+  ): Promise<{ attachments: Attachment[]; issues: PluginIssue[] }> {
+    const started = performance.now();
+    const trace: Record<string, unknown> = { plugin: invocation.plugin.name };
+    const fail = (code: string) => {
+      trace.code = code;
+      return {
+        attachments: [],
+        issues: [{ code, message: MESSAGES[code] ?? "the plugin failed" }],
+      };
+    };
+    const finish = <T>(result: T): T => {
+      trace.total_ms = round(performance.now() - started);
+      this.#debug?.(JSON.stringify({ event: "plugin_run", ...trace }));
+      return result;
+    };
+    if (!context.bytes) return finish(fail("PLUGIN_UNAVAILABLE"));
+    if (performance.now() >= context.deadline) return finish(fail("PLUGIN_TIMEOUT"));
+    if (this.#active >= this.settings.concurrency) return finish(fail("PLUGIN_BUSY"));
+    this.#active++;
+    let digest: string | null = null;
+    try {
+      const phase = performance.now();
+      digest = await moduleDigest(context.bytes);
+      const compiled = await this.modules.acquire(context.bytes, {
+        deadline: context.deadline,
+        digest,
+      });
+      trace.compile_ms = round(performance.now() - phase);
+      if (!("module" in compiled)) {
+        digest = null;
+        return finish(fail(compiled.code));
+      }
+      trace.compile_hit = compiled.hit;
+      const key = await instanceKey(target, invocation);
+      let instance = this.instances.take(digest, key);
+      trace.instance_hit = instance !== null;
+      if (instance === null) {
+        const loading = performance.now();
+        instance = this.instances.blank();
+        const loaded = await instance.load(context.bytes, context.deadline);
+        trace.instantiate_ms = round(performance.now() - loading);
+        if (loaded !== null) return finish(fail("code" in loaded ? loaded.code : "PLUGIN_FAILED"));
+      }
+      const reads = new HostReads(target.tree, {
+        commit: target.commit,
+        root: invocation.plugin.root,
+        coverage: target.coverage,
+        settings: this.settings,
+        recheck: target.recheck,
+      });
+      let readMs = 0;
+      const running = performance.now();
+      const outcome = await instance.run(runInput(target, invocation, context), {
+        outputBytes: this.settings.outputBytes,
+        deadline: context.deadline,
+        onRead: async (kind, request) => {
+          const at = performance.now();
+          try {
+            return await reads.answer(kind, request);
+          } finally {
+            readMs += performance.now() - at;
+          }
+        },
+      });
+      Object.assign(trace, {
+        run_ms: round(performance.now() - running),
+        read_ms: round(readMs),
+        reads: reads.calls,
+        read_bytes: reads.bytes,
+      });
+      if ("code" in outcome) return finish(fail(outcome.code));
+      const parsed = parseAttachments(
+        outcome.output,
+        new Set(invocation.files.map((file) => file.itemId)),
+      );
+      if ("failure" in parsed) {
+        instance.kill();
+        trace.code = parsed.failure.code;
+        return finish({ attachments: [], issues: [parsed.failure] });
+      }
+      this.instances.put(digest, key, instance);
+      trace.code = "OK";
+      return finish(parsed);
+    } finally {
+      this.#active--;
+      if (digest !== null) this.modules.release(digest);
+    }
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+async function instanceKey(target: PluginTarget, invocation: PluginInvocation): Promise<string> {
+  const key = canonicalJson([
+    target.store,
+    target.repo.id,
+    target.repo.name,
+    target.commit,
+    invocation.plugin.root,
+    target.repo.path_groups,
+    invocation.args,
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return encodeHex(new Uint8Array(digest));
+}
+
+function runInput(
+  target: PluginTarget,
+  invocation: PluginInvocation,
+  context: { operation: string; files: Map<string, FileResult> },
+): Uint8Array {
+  return new TextEncoder().encode(canonicalJson({
+    abi_version: 2,
+    args: invocation.args,
+    commit: target.commit,
+    files: invocation.files.map((ref) => {
+      const file = context.files.get(ref.itemId)!;
+      return {
+        content: file.Content,
+        end_line: file.ReturnedEndLine,
+        has_more: file.HasMore,
+        item_id: ref.itemId,
+        next_start_line: file.NextStartLine,
+        path: ref.relativePath,
+        repository_path: ref.path,
+        start_line: file.ReturnedStartLine,
+        truncated: file.Truncated,
+      };
+    }),
+    operation: context.operation,
+    repository: target.repo.name,
+    root: invocation.plugin.root,
+  }));
+}
+
+/** JSON with object keys sorted at every level (as the reference host writes it). */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, field) => {
+    if (typeof field !== "object" || field === null || Array.isArray(field)) return field;
+    const sorted: Record<string, unknown> = {};
+    for (const name of Object.keys(field).sort()) sorted[name] = field[name];
+    return sorted;
+  });
+}
