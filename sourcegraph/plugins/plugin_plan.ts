@@ -79,8 +79,9 @@ export function planPlugins(input: {
       if (nearest.issues?.length) {
         if (!auto && !unavailable.has(nearest.path)) {
           unavailable.add(nearest.path);
+          // The discovery code says why (PLUGIN_ABI_INCOMPATIBLE, PLUGIN_UNAVAILABLE, ...).
           plan.issues.push({
-            code: "PLUGIN_UNAVAILABLE",
+            code: nearest.issues[0].code,
             message: `${name}: ${nearest.issues[0].message}`,
           });
         }

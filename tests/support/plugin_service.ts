@@ -1,0 +1,108 @@
+/**
+ * Plugin test harness: the committed fixture modules, repositories that carry
+ * them, and a running service with an MCP client.
+ *
+ * @module
+ */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { withMetadata } from "../../sourcegraph/plugins/wasm_sections.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
+import { connectClient, type RunningService, startService, texts } from "./sourcegraph_service.ts";
+
+const FIXTURES = new URL("../fixtures/plugins/", import.meta.url);
+
+/** The repository name the service gives the checkout. */
+export const PLUGIN_REPO = "local/project";
+/** First line of the diagnostics block. */
+export const DIAGNOSTICS = "Plugin diagnostics (original read retained):";
+
+/** A committed fixture module (`fixture`, `minimal`, `membomb`, ...). */
+export function fixture(name: string): Uint8Array {
+  return Deno.readFileSync(new URL(`${name}.wasm`, FIXTURES));
+}
+
+/** A fixture with extra metadata (a later section overrides earlier keys). */
+export function fixtureWith(name: string, metadata: object): Uint8Array {
+  return withMetadata(fixture(name), [metadata]);
+}
+
+/** Metadata that makes a plugin run automatically on read and read_many. */
+export const ENABLED = { default_enabled: true, operations: ["read", "read_many"] };
+
+/** What a plugin test gets. */
+export interface PluginWorld {
+  repo: TestRepo;
+  head: string;
+  service: RunningService;
+  client: Client;
+  /** Calls a tool and returns its text blocks (asserting it is not a tool error). */
+  call(name: string, args: Record<string, unknown>, client?: Client): Promise<string[]>;
+  /** Another client, e.g. with `?plugins=off`. */
+  connect(query: string): Promise<Client>;
+}
+
+/** Commits `files` into a fresh checkout, serves it with `env`, and runs `test`. */
+export async function withPluginService(
+  files: Record<string, string | Uint8Array>,
+  env: Record<string, string>,
+  test: (world: PluginWorld) => Promise<void>,
+): Promise<void> {
+  const parent = await tempDir("sg-plugin-");
+  const clients: Client[] = [];
+  try {
+    const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", ...files }, {
+      parent,
+      name: "project",
+    });
+    const head = await repo.commit("plugins");
+    const service = await startService(repo.path, env);
+    try {
+      const connect = async (query: string) => {
+        const client = await connectClient(service.url, { query });
+        clients.push(client);
+        return client;
+      };
+      const client = await connect("");
+      await test({
+        repo,
+        head,
+        service,
+        client,
+        connect,
+        async call(name, args, other) {
+          const result = await (other ?? client).callTool({
+            name,
+            arguments: { repo: PLUGIN_REPO, ...args },
+          });
+          if (result.isError) throw new Error(`tool error: ${texts(result).join("\n")}`);
+          if ("structuredContent" in result && result.structuredContent !== undefined) {
+            throw new Error("plugin reads must not return structuredContent");
+          }
+          return texts(result);
+        },
+      });
+    } finally {
+      for (const client of clients) await client.close().catch(() => {});
+      await service.stop();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+}
+
+/** The diagnostic lines of a result (empty when there is no diagnostics block). */
+export function diagnostics(blocks: string[]): string[] {
+  const last = blocks[blocks.length - 1] ?? "";
+  return last.startsWith(DIAGNOSTICS) ? last.split("\n").slice(1) : [];
+}
+
+/** The codes of the diagnostic lines. */
+export function diagnosticCodes(blocks: string[]): string[] {
+  return diagnostics(blocks).map((line) => line.split(":")[0]);
+}
+
+/** The input an echo run saw (the fixture attaches its input as JSON text). */
+export function echoed(block: string): Record<string, unknown> {
+  return JSON.parse(block);
+}
