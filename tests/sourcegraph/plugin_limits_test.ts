@@ -1,0 +1,149 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import {
+  diagnosticCodes,
+  fixture,
+  PLUGIN_REPO,
+  withPluginService,
+} from "../support/plugin_service.ts";
+
+const TOKEN = "t".repeat(40);
+
+Deno.test("hostile plugins: each is contained with its code, and a clean plugin still runs after it", () =>
+  withPluginService(
+    {
+      "membomb.sourcegraph.wasm": fixture("membomb"),
+      "bigoutput.sourcegraph.wasm": fixture("bigoutput"),
+      "readflood.sourcegraph.wasm": fixture("readflood"),
+      "start.sourcegraph.wasm": fixture("start"),
+      "wasi.sourcegraph.wasm": fixture("wasi"),
+      "imported-memory.sourcegraph.wasm": fixture("imported_memory"),
+      "abi1.sourcegraph.wasm": fixture("abi1"),
+      "nometa.sourcegraph.wasm": fixture("no_metadata"),
+      // A plugin.json beside a module without the section has no effect.
+      "plugin.json": Deno.readTextFileSync(
+        new URL("../fixtures/plugins/plugin.json", import.meta.url),
+      ),
+      "minimal.sourcegraph.wasm": fixture("minimal"),
+      "fixture.json": "{}",
+      "a.md": "a\n",
+    },
+    { SOURCEGRAPH_PLUGINS_MEMORY_MIB: "64", SOURCEGRAPH_PLUGINS_READ_CALLS: "5" },
+    async ({ call }) => {
+      const base = (await call("read", { path: "a.md", plugins: [] }))[0];
+      const expected: [string, string][] = [
+        ["membomb", "PLUGIN_FAILED"],
+        ["bigoutput", "PLUGIN_OUTPUT_TOO_LARGE"],
+        ["start", "PLUGIN_FAILED"],
+        ["wasi", "PLUGIN_INVALID"],
+        ["imported-memory", "PLUGIN_INVALID"],
+        ["abi1", "PLUGIN_ABI_INCOMPATIBLE"],
+        ["nometa", "PLUGIN_UNAVAILABLE"],
+      ];
+      for (const [name, code] of expected) {
+        const started = performance.now();
+        const blocks = await call("read", { path: "a.md", plugins: [{ name }] });
+        assertEquals([blocks[0], blocks.length], [base, 2], name);
+        assertEquals(diagnosticCodes(blocks), [code], name);
+        assert(performance.now() - started < 5000, `${name} is contained quickly`);
+        assertEquals(
+          (await call("read", { path: "a.md", plugins: [{ name: "minimal" }] })).slice(1),
+          ["minimal ran"],
+          `the host works after ${name}`,
+        );
+      }
+      // READ_CALLS=5: the flood gets five reads, then a refusal.
+      assertEquals(
+        (await call("read", { path: "a.md", plugins: [{ name: "readflood" }] })).slice(1),
+        ["reads 0005"],
+      );
+      // Automatic mode runs only the enabled plugin and reports every discovery issue.
+      const auto = await call("read", { path: "a.md" });
+      assertEquals(auto.slice(0, 2), [base, "minimal ran"]);
+      assertEquals(diagnosticCodes(auto), ["PLUGIN_ABI_INCOMPATIBLE", "PLUGIN_UNAVAILABLE"]);
+    },
+  ));
+
+Deno.test("plugin budgets: FILE_BYTES, READ_BYTES and OUTPUT_BYTES per run", () =>
+  withPluginService({
+    "readflood.sourcegraph.wasm": fixture("readflood"),
+    "big/readflood.sourcegraph.wasm": fixture("readflood"),
+    "fixture.sourcegraph.wasm": fixture("fixture"),
+    "fixture.json": "x".repeat(60),
+    "big/fixture.json": "x".repeat(200),
+    "a.md": "a\n",
+    "big/b.md": "b\n",
+  }, {
+    SOURCEGRAPH_PLUGINS_FILE_BYTES: "100",
+    SOURCEGRAPH_PLUGINS_READ_BYTES: "150",
+    SOURCEGRAPH_PLUGINS_OUTPUT_BYTES: "100",
+  }, async ({ call }) => {
+    const flood = (path: string) =>
+      call("read", { path, plugins: [{ name: "readflood" }] }).then((blocks) => blocks.slice(1));
+    assertEquals(await flood("a.md"), ["reads 0002"]); // 60 + 60 fit in 150, a third does not
+    assertEquals(await flood("big/b.md"), ["reads 0000"]); // 200 bytes > FILE_BYTES
+    // The echo of a read is longer than 100 bytes.
+    const echo = await call("read", { path: "a.md", plugins: [{ name: "fixture" }] });
+    assertEquals(diagnosticCodes(echo), ["PLUGIN_OUTPUT_TOO_LARGE"]);
+  }));
+
+Deno.test("plugin host limits: attachment budget, idle and compile caches, busy, and the repository lease", () =>
+  withPluginService({
+    "fixture.sourcegraph.wasm": fixture("fixture"),
+    "minimal.sourcegraph.wasm": fixture("minimal"),
+    "a.md": "a\n",
+  }, {
+    SOURCEGRAPH_API_TOKEN: TOKEN,
+    SOURCEGRAPH_PLUGINS_OUTPUT_BYTES: String(4 * 1024 * 1024),
+    SOURCEGRAPH_PLUGINS_CONCURRENCY: "1",
+    SOURCEGRAPH_PLUGINS_IDLE_INSTANCES: "1",
+    SOURCEGRAPH_PLUGINS_CACHE_ENTRIES: "1",
+    SOURCEGRAPH_PLUGINS_TIMEOUT: "2s",
+  }, async ({ call, service }) => {
+    const run = (args: Record<string, unknown>, name = "fixture") =>
+      call("read", { path: "a.md", plugins: [{ name, args }] });
+    const base = (await call("read", { path: "a.md", plugins: [] }))[0];
+
+    // 2 MiB of attachment text per request: whole entries, the third is left out.
+    const large = await run({ action: "large" });
+    assertEquals(large.length, 4);
+    assertEquals(large[0], base);
+    assertEquals([large[1], large[2]], ["A".repeat(921_600), "B".repeat(921_600)]);
+    assertEquals(diagnosticCodes(large), ["PLUGIN_OUTPUT_TOO_LARGE"]);
+
+    // IDLE_INSTANCES=1: a second key closes the first key's idle instance.
+    assertEquals((await run({ action: "counter", k: 1 })).slice(1), ["counter 1"]);
+    assertEquals((await run({ action: "counter", k: 1 })).slice(1), ["counter 2"]);
+    assertEquals((await run({ action: "counter", k: 2 })).slice(1), ["counter 1"]);
+    assertEquals((await run({ action: "counter", k: 1 })).slice(1), ["counter 1"]);
+    // CACHE_ENTRIES=1: compiling another module evicts this one with its instances.
+    assertEquals((await run({}, "minimal")).slice(1), ["minimal ran"]);
+    assertEquals((await run({ action: "counter", k: 1 })).slice(1), ["counter 1"]);
+
+    // CONCURRENCY=1: a second run while one loops is refused at once; the repository is leased.
+    const looping = run({ action: "loop" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = performance.now();
+    assertEquals(diagnosticCodes(await run({ action: "counter", k: 9 })), ["PLUGIN_BUSY"]);
+    assert(performance.now() - started < 1000, "busy is immediate");
+    const remove = await fetch(
+      `${service.url}/sourcegraph/api/admin/v1/repo?repo=${encodeURIComponent(PLUGIN_REPO)}`,
+      { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}` } },
+    );
+    assertEquals([remove.status, (await remove.json()).code], [409, "REPOSITORY_BUSY"]);
+    assertEquals(diagnosticCodes(await looping), ["PLUGIN_TIMEOUT"]);
+    assertEquals((await run({ action: "counter", k: 9 })).slice(1), ["counter 1"]);
+  }));
+
+Deno.test("SOURCEGRAPH_PLUGINS_DISABLED=1: explicit selections say so, automatic selection is silent", () =>
+  withPluginService(
+    {
+      "minimal.sourcegraph.wasm": fixture("minimal"),
+      "a.md": "a\n",
+    },
+    { SOURCEGRAPH_PLUGINS_DISABLED: "1" },
+    async ({ call }) => {
+      assertEquals((await call("read", { path: "a.md" })).length, 1);
+      const explicit = await call("read", { path: "a.md", plugins: [{ name: "minimal" }] });
+      assertEquals(diagnosticCodes(explicit), ["PLUGINS_DISABLED"]);
+    },
+  ));
