@@ -77,6 +77,9 @@ export class CompiledModules {
     const digest = options.digest ?? await moduleDigest(bytes);
     const cached = this.#touch(digest);
     if (cached) return this.#take(cached, true);
+    if (performance.now() >= options.deadline) {
+      return { code: "PLUGIN_TIMEOUT", message: "the time limit passed before the compile" };
+    }
     let expired = false;
     const compile = this.#slot.then(async () => {
       const again = this.#entries.get(digest);

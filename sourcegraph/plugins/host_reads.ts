@@ -124,14 +124,10 @@ export class HostReads {
     const entry = await this.#tree.lookup(this.#commit, full);
     if (entry === null) throw new ReadRefused("FILE_NOT_FOUND: no such file at this commit");
     if (entry.kind !== "file") throw new ReadRefused("NOT_A_FILE: only regular files can be read");
-    const left = this.#settings.readBytes - this.bytes;
-    const bytes = await this.#tree.blob(entry.oid, Math.min(this.#settings.fileBytes, left));
-    if (bytes === null) {
-      throw new ReadRefused(
-        left < this.#settings.fileBytes
-          ? "READ_LIMIT: host read bytes exceeded"
-          : "PLUGIN_FILE_TOO_LARGE: host read bytes exceeded",
-      );
+    const bytes = await this.#tree.blob(entry.oid, this.#settings.fileBytes);
+    if (bytes === null) throw new ReadRefused("PLUGIN_FILE_TOO_LARGE: host read bytes exceeded");
+    if (this.bytes + bytes.length > this.#settings.readBytes) {
+      throw new ReadRefused("READ_LIMIT: host read bytes exceeded");
     }
     this.bytes += bytes.length;
     return bytes;

@@ -72,6 +72,11 @@ export class SandboxProcess {
     this.#child.status.then(() => (this.#exited = true), () => (this.#exited = true));
   }
 
+  /** The process id. */
+  get pid(): number {
+    return this.#child.pid;
+  }
+
   /** Whether the process can still be used. */
   get alive(): boolean {
     return !this.#exited;
