@@ -18,6 +18,7 @@ import { ControlStore } from "./control_store.ts";
 import { createHandler } from "./http_handler.ts";
 import { RepositoryService } from "./repository_service.ts";
 import { SyncScheduler } from "./sync_scheduler.ts";
+import { PluginWarmup } from "./plugins/plugin_warmup.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -66,10 +67,21 @@ const service = new RepositoryService(store, dataDir, {
   plugins,
   publicRead: env("SOURCEGRAPH_PUBLIC_READ") !== "false",
   searchCacheBytes: Number(env("SOURCEGRAPH_SEARCH_CACHE_MIB") ?? 256) * 1024 * 1024,
+  debug: env("SOURCEGRAPH_LOG_LEVEL") === "debug" ? log : undefined,
 });
-const scheduler = new SyncScheduler(store, dataDir, log);
+const warmup = new PluginWarmup(async (id) => {
+  const repo = store.repositories().find((candidate) => candidate.id === id);
+  if (!repo || repo.disabled || plugins.disabled) return;
+  const compiled = await service.precompilePlugins(repo);
+  if (compiled > 0) log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
+}, () => store.repositories().map((repo) => repo.id));
+const scheduler = new SyncScheduler(store, dataDir, {
+  log,
+  onSynced: (repo) => warmup.notify(repo.id),
+});
 await scheduler.syncAll();
 scheduleSyncs();
+warmup.start();
 for (const repo of store.repositories()) {
   log(`serving ${repo.name}${repo.public_read ? " (public)" : ""}`);
 }

@@ -14,12 +14,18 @@ export class SyncScheduler {
   #dataDir: string;
   #log: (message: string) => void;
   #running = new Map<number, Promise<unknown>>();
+  #onSynced: (repo: RepositoryRecord) => void;
 
-  /** Syncs repositories of `store` into mirrors below `dataDir`. */
-  constructor(store: ControlStore, dataDir: string, log: (message: string) => void) {
+  /** Syncs repositories of `store` into mirrors below `dataDir`; `onSynced` hears of each success. */
+  constructor(
+    store: ControlStore,
+    dataDir: string,
+    options: { log: (message: string) => void; onSynced?: (repo: RepositoryRecord) => void },
+  ) {
     this.#store = store;
     this.#dataDir = dataDir;
-    this.#log = log;
+    this.#log = options.log;
+    this.#onSynced = options.onSynced ?? (() => {});
   }
 
   /** Syncs one repository after any sync of it already running. */
@@ -34,6 +40,7 @@ export class SyncScheduler {
             outcome.pruned ? `; pruned ${outcome.pruned}` : ""
           }`,
         );
+        this.#onSynced(repo);
         return outcome;
       } catch (error) {
         this.#log(`sync of ${repo.name} failed; retained versions stay readable`);

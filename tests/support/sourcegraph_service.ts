@@ -20,7 +20,7 @@ const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 export interface RunningService {
   /** Base URL, e.g. http://127.0.0.1:PORT */
   url: string;
-  /** Lines the service logged (stderr) until it listened. */
+  /** Lines the service logged (stderr), appended as they arrive. */
   log: string[];
   /** Stops it. */
   stop(): Promise<void>;
@@ -88,7 +88,11 @@ export async function startService(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const drain = (async () => {
-    while ((await lines.next(3_600_000).catch(() => null)) !== null) { /* keep stderr flowing */ }
+    for (;;) {
+      const line = await lines.next(3_600_000).catch(() => null);
+      if (line === null) break;
+      if (log.length < 10_000) log.push(line); // keep stderr flowing; tests read the log
+    }
   })();
   return {
     url,
