@@ -16,55 +16,58 @@ const FILES = {
 };
 
 Deno.test("plugin actions over MCP: every fixture action, and the host survives each failure", () =>
-  withPluginService(FILES, { SOURCEGRAPH_PLUGINS_TIMEOUT: "1s" }, async ({ call, repo }) => {
-    const base = (await call("read", { path: "a.md", plugins: [] }))[0];
-    const run = (action: string, extra: Record<string, unknown> = {}, path = "a.md") =>
-      call("read", { path, plugins: [{ name: "fixture", args: { action, ...extra } }] });
-    const failure = async (action: string, code: string) => {
-      const blocks = await run(action);
-      assertEquals(blocks[0], base, `${action} keeps the read`);
-      assertEquals(diagnosticCodes(blocks), [code], action);
-      assertEquals(blocks.length, 2, action);
-    };
+  withPluginService(
+    { files: FILES, env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "1s" } },
+    async ({ call, repo }) => {
+      const base = (await call("read", { path: "a.md", plugins: [] }))[0];
+      const run = (action: string, extra: Record<string, unknown> = {}, path = "a.md") =>
+        call("read", { path, plugins: [{ name: "fixture", args: { action, ...extra } }] });
+      const failure = async (action: string, code: string) => {
+        const blocks = await run(action);
+        assertEquals(blocks[0], base, `${action} keeps the read`);
+        assertEquals(diagnosticCodes(blocks), [code], action);
+        assertEquals(blocks.length, 2, action);
+      };
 
-    // Guest state persists across clean runs with the same key, never after a failure.
-    assertEquals((await run("counter")).slice(1), ["counter 1"]);
-    assertEquals((await run("counter")).slice(1), ["counter 2"]);
-    assertEquals((await run("counter", { key: "other" })).slice(1), ["counter 1"]);
-    assertEquals(diagnosticCodes(await run("counter")), ["PLUGIN_FAILED"]); // third call traps
-    assertEquals((await run("counter")).slice(1), ["counter 1"]);
-    assertEquals((await run("counter", { key: "other" })).slice(1), ["counter 2"]);
+      // Guest state persists across clean runs with the same key, never after a failure.
+      assertEquals((await run("counter")).slice(1), ["counter 1"]);
+      assertEquals((await run("counter")).slice(1), ["counter 2"]);
+      assertEquals((await run("counter", { key: "other" })).slice(1), ["counter 1"]);
+      assertEquals(diagnosticCodes(await run("counter")), ["PLUGIN_FAILED"]); // third call traps
+      assertEquals((await run("counter")).slice(1), ["counter 1"]);
+      assertEquals((await run("counter", { key: "other" })).slice(1), ["counter 2"]);
 
-    await failure("trap", "PLUGIN_FAILED");
-    await failure("badptr", "PLUGIN_INVALID_OUTPUT");
-    await failure("invalid", "PLUGIN_INVALID_OUTPUT");
-    await failure("scalar", "PLUGIN_INVALID_OUTPUT");
+      await failure("trap", "PLUGIN_FAILED");
+      await failure("badptr", "PLUGIN_INVALID_OUTPUT");
+      await failure("invalid", "PLUGIN_INVALID_OUTPUT");
+      await failure("scalar", "PLUGIN_INVALID_OUTPUT");
 
-    assertEquals((await run("batch")).slice(1), ["batch true"]);
-    assertEquals((await run("read")).slice(1), ["fixture file"]);
-    // sub/ has no fixture.json: the guest returns its issues form, which is not an attachments output.
-    assertEquals(diagnosticCodes(await run("read", {}, "sub/c.md")), ["PLUGIN_INVALID_OUTPUT"]);
-    const escape = (await run("escape")).slice(1);
-    assertEquals(escape.length, 1);
-    assert(escape[0].startsWith("denied: INVALID_PATH:"), escape[0]);
-    assert(!escape[0].includes(repo.path), "no host path reaches the guest");
+      assertEquals((await run("batch")).slice(1), ["batch true"]);
+      assertEquals((await run("read")).slice(1), ["fixture file"]);
+      // sub/ has no fixture.json: the guest returns its issues form, which is not an attachments output.
+      assertEquals(diagnosticCodes(await run("read", {}, "sub/c.md")), ["PLUGIN_INVALID_OUTPUT"]);
+      const escape = (await run("escape")).slice(1);
+      assertEquals(escape.length, 1);
+      assert(escape[0].startsWith("denied: INVALID_PATH:"), escape[0]);
+      assert(!escape[0].includes(repo.path), "no host path reaches the guest");
 
-    const mixed = await run("mixed");
-    assertEquals(mixed[0], `${base.replace(/\n+$/, "")}\n\nfirst\n\nsecond`);
-    assertEquals(mixed[1], "batch note");
-    assertEquals(diagnosticCodes(mixed), Array(4).fill("PLUGIN_PROTOCOL_ERROR"));
+      const mixed = await run("mixed");
+      assertEquals(mixed[0], `${base.replace(/\n+$/, "")}\n\nfirst\n\nsecond`);
+      assertEquals(mixed[1], "batch note");
+      assertEquals(diagnosticCodes(mixed), Array(4).fill("PLUGIN_PROTOCOL_ERROR"));
 
-    // Echo: the input arrives intact (quotes, backslashes, tabs).
-    const echo = echoed((await run("echo"))[1]);
-    assertEquals((echo.files as { content: string }[])[0].content, FILES["a.md"]);
+      // Echo: the input arrives intact (quotes, backslashes, tabs).
+      const echo = echoed((await run("echo"))[1]);
+      assertEquals((echo.files as { content: string }[])[0].content, FILES["a.md"]);
 
-    const started = performance.now();
-    const loop = await run("loop");
-    const elapsed = performance.now() - started;
-    assertEquals(diagnosticCodes(loop), ["PLUGIN_TIMEOUT"]);
-    assertEquals(loop[0], base);
-    assert(elapsed < 1000 + 1000, `a looping plugin is stopped at the timeout (${elapsed} ms)`);
-    assert(!diagnostics(loop)[0].includes(repo.path));
-    // The host is fine afterwards.
-    assertEquals((await run("counter", { key: "after" })).slice(1), ["counter 1"]);
-  }));
+      const started = performance.now();
+      const loop = await run("loop");
+      const elapsed = performance.now() - started;
+      assertEquals(diagnosticCodes(loop), ["PLUGIN_TIMEOUT"]);
+      assertEquals(loop[0], base);
+      assert(elapsed < 1000 + 1000, `a looping plugin is stopped at the timeout (${elapsed} ms)`);
+      assert(!diagnostics(loop)[0].includes(repo.path));
+      // The host is fine afterwards.
+      assertEquals((await run("counter", { key: "after" })).slice(1), ["counter 1"]);
+    },
+  ));

@@ -9,8 +9,8 @@ import {
 const TOKEN = "t".repeat(40);
 
 Deno.test("hostile plugins: each is contained with its code, and a clean plugin still runs after it", () =>
-  withPluginService(
-    {
+  withPluginService({
+    files: {
       "membomb.sourcegraph.wasm": fixture("membomb"),
       "bigoutput.sourcegraph.wasm": fixture("bigoutput"),
       "readflood.sourcegraph.wasm": fixture("readflood"),
@@ -27,55 +27,57 @@ Deno.test("hostile plugins: each is contained with its code, and a clean plugin 
       "fixture.json": "{}",
       "a.md": "a\n",
     },
-    { SOURCEGRAPH_PLUGINS_MEMORY_MIB: "64", SOURCEGRAPH_PLUGINS_READ_CALLS: "5" },
-    async ({ call }) => {
-      const base = (await call("read", { path: "a.md", plugins: [] }))[0];
-      const expected: [string, string][] = [
-        ["membomb", "PLUGIN_FAILED"],
-        ["bigoutput", "PLUGIN_OUTPUT_TOO_LARGE"],
-        ["start", "PLUGIN_FAILED"],
-        ["wasi", "PLUGIN_INVALID"],
-        ["imported-memory", "PLUGIN_INVALID"],
-        ["abi1", "PLUGIN_ABI_INCOMPATIBLE"],
-        ["nometa", "PLUGIN_UNAVAILABLE"],
-      ];
-      for (const [name, code] of expected) {
-        const started = performance.now();
-        const blocks = await call("read", { path: "a.md", plugins: [{ name }] });
-        assertEquals([blocks[0], blocks.length], [base, 2], name);
-        assertEquals(diagnosticCodes(blocks), [code], name);
-        assert(performance.now() - started < 5000, `${name} is contained quickly`);
-        assertEquals(
-          (await call("read", { path: "a.md", plugins: [{ name: "minimal" }] })).slice(1),
-          ["minimal ran"],
-          `the host works after ${name}`,
-        );
-      }
-      // READ_CALLS=5: the flood gets five reads, then a refusal.
+    env: { SOURCEGRAPH_PLUGINS_MEMORY_MIB: "64", SOURCEGRAPH_PLUGINS_READ_CALLS: "5" },
+  }, async ({ call }) => {
+    const base = (await call("read", { path: "a.md", plugins: [] }))[0];
+    const expected: [string, string][] = [
+      ["membomb", "PLUGIN_FAILED"],
+      ["bigoutput", "PLUGIN_OUTPUT_TOO_LARGE"],
+      ["start", "PLUGIN_FAILED"],
+      ["wasi", "PLUGIN_INVALID"],
+      ["imported-memory", "PLUGIN_INVALID"],
+      ["abi1", "PLUGIN_ABI_INCOMPATIBLE"],
+      ["nometa", "PLUGIN_UNAVAILABLE"],
+    ];
+    for (const [name, code] of expected) {
+      const started = performance.now();
+      const blocks = await call("read", { path: "a.md", plugins: [{ name }] });
+      assertEquals([blocks[0], blocks.length], [base, 2], name);
+      assertEquals(diagnosticCodes(blocks), [code], name);
+      assert(performance.now() - started < 5000, `${name} is contained quickly`);
       assertEquals(
-        (await call("read", { path: "a.md", plugins: [{ name: "readflood" }] })).slice(1),
-        ["reads 0005"],
+        (await call("read", { path: "a.md", plugins: [{ name: "minimal" }] })).slice(1),
+        ["minimal ran"],
+        `the host works after ${name}`,
       );
-      // Automatic mode runs only the enabled plugin and reports every discovery issue.
-      const auto = await call("read", { path: "a.md" });
-      assertEquals(auto.slice(0, 2), [base, "minimal ran"]);
-      assertEquals(diagnosticCodes(auto), ["PLUGIN_ABI_INCOMPATIBLE", "PLUGIN_UNAVAILABLE"]);
-    },
-  ));
+    }
+    // READ_CALLS=5: the flood gets five reads, then a refusal.
+    assertEquals(
+      (await call("read", { path: "a.md", plugins: [{ name: "readflood" }] })).slice(1),
+      ["reads 0005"],
+    );
+    // Automatic mode runs only the enabled plugin and reports every discovery issue.
+    const auto = await call("read", { path: "a.md" });
+    assertEquals(auto.slice(0, 2), [base, "minimal ran"]);
+    assertEquals(diagnosticCodes(auto), ["PLUGIN_ABI_INCOMPATIBLE", "PLUGIN_UNAVAILABLE"]);
+  }));
 
 Deno.test("plugin budgets: FILE_BYTES, READ_BYTES and OUTPUT_BYTES per run", () =>
   withPluginService({
-    "readflood.sourcegraph.wasm": fixture("readflood"),
-    "big/readflood.sourcegraph.wasm": fixture("readflood"),
-    "fixture.sourcegraph.wasm": fixture("fixture"),
-    "fixture.json": "x".repeat(60),
-    "big/fixture.json": "x".repeat(200),
-    "a.md": "a\n",
-    "big/b.md": "b\n",
-  }, {
-    SOURCEGRAPH_PLUGINS_FILE_BYTES: "100",
-    SOURCEGRAPH_PLUGINS_READ_BYTES: "150",
-    SOURCEGRAPH_PLUGINS_OUTPUT_BYTES: "100",
+    files: {
+      "readflood.sourcegraph.wasm": fixture("readflood"),
+      "big/readflood.sourcegraph.wasm": fixture("readflood"),
+      "fixture.sourcegraph.wasm": fixture("fixture"),
+      "fixture.json": "x".repeat(60),
+      "big/fixture.json": "x".repeat(200),
+      "a.md": "a\n",
+      "big/b.md": "b\n",
+    },
+    env: {
+      SOURCEGRAPH_PLUGINS_FILE_BYTES: "100",
+      SOURCEGRAPH_PLUGINS_READ_BYTES: "150",
+      SOURCEGRAPH_PLUGINS_OUTPUT_BYTES: "100",
+    },
   }, async ({ call }) => {
     const flood = (path: string) =>
       call("read", { path, plugins: [{ name: "readflood" }] }).then((blocks) => blocks.slice(1));
@@ -88,16 +90,19 @@ Deno.test("plugin budgets: FILE_BYTES, READ_BYTES and OUTPUT_BYTES per run", () 
 
 Deno.test("plugin host limits: attachment budget, idle and compile caches, busy, and the repository lease", () =>
   withPluginService({
-    "fixture.sourcegraph.wasm": fixture("fixture"),
-    "minimal.sourcegraph.wasm": fixture("minimal"),
-    "a.md": "a\n",
-  }, {
-    SOURCEGRAPH_API_TOKEN: TOKEN,
-    SOURCEGRAPH_PLUGINS_OUTPUT_BYTES: String(4 * 1024 * 1024),
-    SOURCEGRAPH_PLUGINS_CONCURRENCY: "1",
-    SOURCEGRAPH_PLUGINS_IDLE_INSTANCES: "1",
-    SOURCEGRAPH_PLUGINS_CACHE_ENTRIES: "1",
-    SOURCEGRAPH_PLUGINS_TIMEOUT: "2s",
+    files: {
+      "fixture.sourcegraph.wasm": fixture("fixture"),
+      "minimal.sourcegraph.wasm": fixture("minimal"),
+      "a.md": "a\n",
+    },
+    env: {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_PLUGINS_OUTPUT_BYTES: String(4 * 1024 * 1024),
+      SOURCEGRAPH_PLUGINS_CONCURRENCY: "1",
+      SOURCEGRAPH_PLUGINS_IDLE_INSTANCES: "1",
+      SOURCEGRAPH_PLUGINS_CACHE_ENTRIES: "1",
+      SOURCEGRAPH_PLUGINS_TIMEOUT: "2s",
+    },
   }, async ({ call, service }) => {
     const run = (args: Record<string, unknown>, name = "fixture") =>
       call("read", { path: "a.md", plugins: [{ name, args }] });
@@ -135,15 +140,14 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
   }));
 
 Deno.test("SOURCEGRAPH_PLUGINS_DISABLED=1: explicit selections say so, automatic selection is silent", () =>
-  withPluginService(
-    {
+  withPluginService({
+    files: {
       "minimal.sourcegraph.wasm": fixture("minimal"),
       "a.md": "a\n",
     },
-    { SOURCEGRAPH_PLUGINS_DISABLED: "1" },
-    async ({ call }) => {
-      assertEquals((await call("read", { path: "a.md" })).length, 1);
-      const explicit = await call("read", { path: "a.md", plugins: [{ name: "minimal" }] });
-      assertEquals(diagnosticCodes(explicit), ["PLUGINS_DISABLED"]);
-    },
-  ));
+    env: { SOURCEGRAPH_PLUGINS_DISABLED: "1" },
+  }, async ({ call }) => {
+    assertEquals((await call("read", { path: "a.md" })).length, 1);
+    const explicit = await call("read", { path: "a.md", plugins: [{ name: "minimal" }] });
+    assertEquals(diagnosticCodes(explicit), ["PLUGINS_DISABLED"]);
+  }));

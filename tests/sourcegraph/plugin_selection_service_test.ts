@@ -31,7 +31,7 @@ const FILES = {
 };
 
 Deno.test("plugins over MCP: automatic selection, inheritance, shadowing and the ABI 2 input", () =>
-  withPluginService(FILES, {}, async ({ call, connect, head }) => {
+  withPluginService({ files: FILES }, async ({ call, connect, head }) => {
     const off = await connect("?plugins=off");
     const base = await call("read", { path: "top.md" }, off);
     assertEquals(base.length, 1);
@@ -110,7 +110,7 @@ Deno.test("plugins over MCP: automatic selection, inheritance, shadowing and the
   }));
 
 Deno.test("plugins over MCP: [] and URL off disable, URL lists apply without an argument, the argument wins", () =>
-  withPluginService(FILES, {}, async ({ call, connect }) => {
+  withPluginService({ files: FILES }, async ({ call, connect }) => {
     assertEquals((await call("read", { path: "top.md", plugins: [] })).length, 1);
     const off = await connect("?plugins=off");
     assertEquals(
@@ -157,7 +157,7 @@ Deno.test("plugins over MCP: [] and URL off disable, URL lists apply without an 
   }));
 
 Deno.test("plugins over MCP: read_many groups by plugin folder, keeps request ids, leaves base blocks intact", () =>
-  withPluginService(FILES, {}, async ({ call, connect }) => {
+  withPluginService({ files: FILES }, async ({ call, connect }) => {
     const files = [
       { path: "docs/guide.md" },
       { path: "top.md" },

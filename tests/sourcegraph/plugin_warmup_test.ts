@@ -17,48 +17,47 @@ function runLines(log: string[]): Record<string, unknown>[] {
 }
 
 Deno.test("plugin warm-up: default-enabled plugins of each head are precompiled in the background; debug logs carry timings, never content or args", () =>
-  withPluginService(
-    {
+  withPluginService({
+    files: {
       "minimal.sourcegraph.wasm": fixture("minimal"),
       "sub/fixture.sourcegraph.wasm": fixture("fixture"),
       "sub/late.sourcegraph.wasm": fixtureWith("minimal", { name: "late", ...ENABLED }),
       "a.md": "alpha-content\n",
       "sub/b.md": "beta-content\n",
     },
-    { SOURCEGRAPH_LOG_LEVEL: "debug" },
-    async ({ call, service }) => {
-      // minimal and late are enabled (two distinct modules: metadata differs); fixture is not.
-      await waitForLine(service.log, "plugins of local/project precompiled: 2 module(s)");
-      assertEquals(runLines(service.log), [], "warm-up never runs a plugin");
-      assertEquals((await call("read", { path: "a.md" })).slice(1), ["minimal ran"]);
-      const [first] = runLines(service.log);
-      assertEquals([first.plugin, first.code, first.compile_hit, first.instance_hit], [
-        "minimal",
-        "OK",
-        true,
-        false,
-      ]);
-      for (
-        const field of ["total_ms", "compile_ms", "instantiate_ms", "run_ms", "read_ms", "reads"]
-      ) {
-        assert(typeof first[field] === "number", field);
-      }
-      await call("read", { path: "a.md" });
-      assertEquals(runLines(service.log)[1].instance_hit, true);
-      await call("read", {
-        path: "sub/b.md",
-        plugins: [{ name: "fixture", args: { action: "read", marker: "TOPSECRET" } }],
-      });
-      const third = runLines(service.log)[2];
-      assertEquals([third.plugin, third.compile_hit, third.code], [
-        "fixture",
-        false,
-        "PLUGIN_INVALID_OUTPUT",
-      ]);
-      assertEquals(third.reads, 1);
-      const logged = service.log.join("\n");
-      for (const secret of ["TOPSECRET", "alpha-content", "beta-content", "minimal ran"]) {
-        assert(!logged.includes(secret), `the log never carries ${secret}`);
-      }
-    },
-  ));
+    env: { SOURCEGRAPH_LOG_LEVEL: "debug" },
+  }, async ({ call, service }) => {
+    // minimal and late are enabled (two distinct modules: metadata differs); fixture is not.
+    await waitForLine(service.log, "plugins of local/project precompiled: 2 module(s)");
+    assertEquals(runLines(service.log), [], "warm-up never runs a plugin");
+    assertEquals((await call("read", { path: "a.md" })).slice(1), ["minimal ran"]);
+    const [first] = runLines(service.log);
+    assertEquals([first.plugin, first.code, first.compile_hit, first.instance_hit], [
+      "minimal",
+      "OK",
+      true,
+      false,
+    ]);
+    for (
+      const field of ["total_ms", "compile_ms", "instantiate_ms", "run_ms", "read_ms", "reads"]
+    ) {
+      assert(typeof first[field] === "number", field);
+    }
+    await call("read", { path: "a.md" });
+    assertEquals(runLines(service.log)[1].instance_hit, true);
+    await call("read", {
+      path: "sub/b.md",
+      plugins: [{ name: "fixture", args: { action: "read", marker: "TOPSECRET" } }],
+    });
+    const third = runLines(service.log)[2];
+    assertEquals([third.plugin, third.compile_hit, third.code], [
+      "fixture",
+      false,
+      "PLUGIN_INVALID_OUTPUT",
+    ]);
+    assertEquals(third.reads, 1);
+    const logged = service.log.join("\n");
+    for (const secret of ["TOPSECRET", "alpha-content", "beta-content", "minimal ran"]) {
+      assert(!logged.includes(secret), `the log never carries ${secret}`);
+    }
+  }));

@@ -12,8 +12,8 @@ Deno.test("related-content example: the committed artifact is what the AssemblyS
 });
 
 Deno.test("related-content example over MCP: links pinned to the commit, per item, off leaves the read as is", () =>
-  withPluginService(
-    {
+  withPluginService({
+    files: {
       "docs/related-content.sourcegraph.wasm": Deno.readFileSync(ARTIFACT),
       "docs/related.json": JSON.stringify({
         base_url: "https://code.example.org",
@@ -24,50 +24,48 @@ Deno.test("related-content example over MCP: links pinned to the commit, per ite
       "docs/api/ref.md": "# Reference\n",
       "README.md": "top\n",
     },
-    {},
-    async ({ call, connect, head }) => {
-      const off = await connect("?plugins=off");
-      const base = await call("read", { path: "docs/guide.md" }, off);
-      const link = (path: string) => `https://code.example.org/local/project/blob/${head}/${path}`;
-      const read = await call("read", { path: "docs/guide.md" });
-      assertEquals(read, [
-        `${base[0].replace(/\n+$/, "")}\n\nrelated:\n- ${link("docs/faq.md")}\n- ${
-          link("docs/api/ref.md")
-        }`,
-      ]);
-      // Warm instance (cached map): the same answer.
-      assertEquals(await call("read", { path: "docs/guide.md" }), read);
-      const files = [{ path: "docs/faq.md" }, { path: "missing.md" }, { path: "docs/api/ref.md" }];
-      const plain = await call("read_many", { files }, off);
-      const many = await call("read_many", { files });
-      assertEquals(many.length, 3);
-      assertEquals(
-        many[0],
-        `${plain[0].replace(/\n+$/, "")}\n\nrelated:\n- ${link("docs/guide.md")}`,
-      );
-      assertEquals([many[1], many[2]], [plain[1], plain[2]]);
-      // Outside its folder the plugin does not apply; a missing map gives nothing, silently.
-      assertEquals(
-        await call("read", { path: "README.md" }),
-        await call("read", { path: "README.md" }, off),
-      );
-      const noMap = await call("read", {
-        path: "docs/guide.md",
-        plugins: [{ name: "related-content", args: { map: "other.json" } }],
-      });
-      assertEquals([noMap, diagnosticCodes(noMap)], [base, []]);
-      const catalog = JSON.parse(
-        (await call("availability", { include_plugins: true }))[0],
-      ).plugins;
-      assertEquals(catalog.plugins.length, 1);
-      assertEquals(
-        [
-          catalog.plugins[0].name,
-          catalog.plugins[0].root,
-          catalog.plugins[0].metadata.default_enabled,
-        ],
-        ["related-content", "docs", true],
-      );
-      assert(!("issues" in catalog.plugins[0]));
-    },
-  ));
+  }, async ({ call, connect, head }) => {
+    const off = await connect("?plugins=off");
+    const base = await call("read", { path: "docs/guide.md" }, off);
+    const link = (path: string) => `https://code.example.org/local/project/blob/${head}/${path}`;
+    const read = await call("read", { path: "docs/guide.md" });
+    assertEquals(read, [
+      `${base[0].replace(/\n+$/, "")}\n\nrelated:\n- ${link("docs/faq.md")}\n- ${
+        link("docs/api/ref.md")
+      }`,
+    ]);
+    // Warm instance (cached map): the same answer.
+    assertEquals(await call("read", { path: "docs/guide.md" }), read);
+    const files = [{ path: "docs/faq.md" }, { path: "missing.md" }, { path: "docs/api/ref.md" }];
+    const plain = await call("read_many", { files }, off);
+    const many = await call("read_many", { files });
+    assertEquals(many.length, 3);
+    assertEquals(
+      many[0],
+      `${plain[0].replace(/\n+$/, "")}\n\nrelated:\n- ${link("docs/guide.md")}`,
+    );
+    assertEquals([many[1], many[2]], [plain[1], plain[2]]);
+    // Outside its folder the plugin does not apply; a missing map gives nothing, silently.
+    assertEquals(
+      await call("read", { path: "README.md" }),
+      await call("read", { path: "README.md" }, off),
+    );
+    const noMap = await call("read", {
+      path: "docs/guide.md",
+      plugins: [{ name: "related-content", args: { map: "other.json" } }],
+    });
+    assertEquals([noMap, diagnosticCodes(noMap)], [base, []]);
+    const catalog = JSON.parse(
+      (await call("availability", { include_plugins: true }))[0],
+    ).plugins;
+    assertEquals(catalog.plugins.length, 1);
+    assertEquals(
+      [
+        catalog.plugins[0].name,
+        catalog.plugins[0].root,
+        catalog.plugins[0].metadata.default_enabled,
+      ],
+      ["related-content", "docs", true],
+    );
+    assert(!("issues" in catalog.plugins[0]));
+  }));

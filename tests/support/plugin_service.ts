@@ -42,21 +42,31 @@ export interface PluginWorld {
   connect(query: string): Promise<Client>;
 }
 
-/** Commits `files` into a fresh checkout, serves it with `env`, and runs `test`. */
+/** How to set up a plugin test. */
+export interface PluginSetup {
+  /** Files committed into the checkout (a `.gitignore` for the data folder is added). */
+  files: Record<string, string | Uint8Array>;
+  /** Service environment. */
+  env?: Record<string, string>;
+  /** Runs after the commit, before the service starts (e.g. writes sourcegraph.toml). */
+  configure?: (repo: TestRepo) => Promise<void>;
+}
+
+/** Commits the files into a fresh checkout, serves it, and runs `test`. */
 export async function withPluginService(
-  files: Record<string, string | Uint8Array>,
-  env: Record<string, string>,
+  setup: PluginSetup,
   test: (world: PluginWorld) => Promise<void>,
 ): Promise<void> {
   const parent = await tempDir("sg-plugin-");
   const clients: Client[] = [];
   try {
-    const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", ...files }, {
+    const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", ...setup.files }, {
       parent,
       name: "project",
     });
     const head = await repo.commit("plugins");
-    const service = await startService(repo.path, env);
+    await setup.configure?.(repo);
+    const service = await startService(repo.path, setup.env ?? {});
     try {
       const connect = async (query: string) => {
         const client = await connectClient(service.url, { query });
