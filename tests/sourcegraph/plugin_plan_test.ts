@@ -86,7 +86,7 @@ Deno.test("explicit selection overrides defaults; off and [] disable; URL lists 
       "evidence@docs:read-1=guide.md",
       "evidence@docs/private:read-2=secret.md",
     ],
-    issues: ["PLUGIN_FILE_NOT_FOUND", "PLUGIN_UNAVAILABLE"],
+    issues: ["PLUGIN_FILE_NOT_FOUND", "PLUGIN_ABI_INCOMPATIBLE"],
   });
   assertEquals(explicit.invocations[0].args, { depth: 2 });
   assertEquals(
