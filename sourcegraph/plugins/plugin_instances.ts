@@ -1,9 +1,10 @@
 /**
  * Plugin instances: one sandbox process each, leased exclusively. After a
  * clean run an instance goes back idle under its module digest and key
- * (store, repository, commit, folder scope and args), at most one idle
- * instance per (module, key), so guest state persists only across clean runs
- * with the same key. A global idle cap closes the oldest. One blank spare
+ * (store, repository, commit, folder scope and args), so guest state carries
+ * over only between clean runs with the same key; concurrent runs of one key
+ * each get their own instance. IDLE_INSTANCES bounds the idle instances of
+ * the whole host (the least recently used is closed first). One blank spare
  * process is kept started so a first use does not wait for a process start.
  *
  * @module
@@ -11,9 +12,15 @@
 
 import { SandboxProcess } from "./sandbox_process.ts";
 
+interface Idle {
+  id: string;
+  process: SandboxProcess;
+}
+
 /** Idle instances and the spare. */
 export class PluginInstances {
-  #idle = new Map<string, SandboxProcess>();
+  // Least recently used first.
+  #idle: Idle[] = [];
   #spare: SandboxProcess | null = null;
   #maxIdle: number;
   #memoryMib: number;
@@ -27,16 +34,18 @@ export class PluginInstances {
 
   /** Number of idle instances. */
   get idleCount(): number {
-    return this.#idle.size;
+    return this.#idle.length;
   }
 
-  /** Leases the idle instance of (digest, key), if any. */
+  /** Leases the most recently used idle instance of (digest, key), if any. */
   take(digest: string, key: string): SandboxProcess | null {
     const id = `${digest}\0${key}`;
-    const process = this.#idle.get(id);
-    if (!process) return null;
-    this.#idle.delete(id);
-    return process.alive ? process : null;
+    for (let i = this.#idle.length - 1; i >= 0; i--) {
+      if (this.#idle[i].id !== id) continue;
+      const [{ process }] = this.#idle.splice(i, 1);
+      if (process.alive) return process;
+    }
+    return null;
   }
 
   /** A blank process for a new instance (the spare when there is one). */
@@ -55,33 +64,25 @@ export class PluginInstances {
 
   /** Returns a cleanly finished instance. */
   put(digest: string, key: string, process: SandboxProcess): void {
-    const id = `${digest}\0${key}`;
     if (this.#closed || !process.alive) return process.kill();
-    this.#idle.get(id)?.kill();
-    this.#idle.delete(id);
-    this.#idle.set(id, process);
-    while (this.#idle.size > this.#maxIdle) {
-      const [oldest, victim] = this.#idle.entries().next().value!;
-      this.#idle.delete(oldest);
-      victim.kill();
-    }
+    this.#idle.push({ id: `${digest}\0${key}`, process });
+    while (this.#idle.length > this.#maxIdle) this.#idle.shift()!.process.kill();
   }
 
   /** Closes the idle instances of one module (evicted from the compile cache). */
   dropModule(digest: string): void {
-    for (const [id, process] of this.#idle) {
-      if (id.startsWith(`${digest}\0`)) {
-        this.#idle.delete(id);
-        process.kill();
-      }
+    const prefix = `${digest}\0`;
+    for (const entry of this.#idle.filter((idle) => idle.id.startsWith(prefix))) {
+      entry.process.kill();
     }
+    this.#idle = this.#idle.filter((idle) => !idle.id.startsWith(prefix));
   }
 
   /** Kills every process. */
   close(): void {
     this.#closed = true;
-    for (const process of this.#idle.values()) process.kill();
-    this.#idle.clear();
+    for (const { process } of this.#idle) process.kill();
+    this.#idle = [];
     this.#spare?.kill();
     this.#spare = null;
   }
