@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ByteQueue } from "./byte_queue.ts";
 import { Console } from "node:console";
 import process from "node:process";
 
@@ -179,8 +180,7 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 class LineSplitter {
   #reader: ReadableStreamDefaultReader<Uint8Array>;
   #maxBytes: number;
-  #chunks: Uint8Array[] = [];
-  #size = 0;
+  #queue = new ByteQueue();
   #discarding = false;
   #ended = false;
 
@@ -204,26 +204,22 @@ class LineSplitter {
       if (this.#ended) return this.#takeRest();
       const { done, value } = await this.#reader.read();
       if (done) this.#ended = true;
-      else if (value.length > 0) this.#push(value);
+      else this.#queue.push(value);
     }
-  }
-
-  #push(chunk: Uint8Array): void {
-    this.#chunks.push(chunk);
-    this.#size += chunk.length;
   }
 
   #takeLine(): Uint8Array | "oversized" | null {
     let offset = 0;
-    for (let i = 0; i < this.#chunks.length; i++) {
-      const newline = this.#chunks[i].indexOf(0x0a);
+    const chunks = this.#queue.chunks;
+    for (let i = 0; i < chunks.length; i++) {
+      const newline = chunks[i].indexOf(0x0a);
       if (newline === -1) {
-        offset += this.#chunks[i].length;
+        offset += chunks[i].length;
         continue;
       }
       const lineLength = offset + newline;
-      const line = this.#slice(lineLength);
-      this.#drop(1);
+      const line = this.#queue.take(lineLength);
+      this.#queue.take(1);
       if (this.#discarding) {
         this.#discarding = false;
         return "oversized";
@@ -231,9 +227,8 @@ class LineSplitter {
       return stripCr(line, this.#maxBytes);
     }
     // No LF yet: past the cap, drop what we hold and skip to the next LF.
-    if (this.#size > this.#maxBytes + 1) {
-      this.#chunks = [];
-      this.#size = 0;
+    if (this.#queue.size > this.#maxBytes + 1) {
+      this.#queue.clear();
       this.#discarding = true;
     }
     return null;
@@ -242,33 +237,13 @@ class LineSplitter {
   #takeRest(): Uint8Array | "oversized" | null {
     if (this.#discarding) {
       this.#discarding = false;
-      this.#chunks = [];
-      this.#size = 0;
+      this.#queue.clear();
       return "oversized";
     }
-    if (this.#size === 0) return null;
-    const rest = this.#slice(this.#size);
+    if (this.#queue.size === 0) return null;
+    const rest = this.#queue.take(this.#queue.size);
     const line = stripCr(rest, this.#maxBytes);
     return line === "oversized" || line.length > 0 ? line : null;
-  }
-
-  #slice(length: number): Uint8Array {
-    const out = new Uint8Array(length);
-    let filled = 0;
-    while (filled < length) {
-      const chunk = this.#chunks[0];
-      const take = Math.min(chunk.length, length - filled);
-      out.set(chunk.subarray(0, take), filled);
-      filled += take;
-      if (take === chunk.length) this.#chunks.shift();
-      else this.#chunks[0] = chunk.subarray(take);
-    }
-    this.#size -= length;
-    return out;
-  }
-
-  #drop(length: number): void {
-    this.#slice(length);
   }
 }
 

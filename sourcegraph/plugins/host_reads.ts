@@ -8,6 +8,7 @@
  * @module
  */
 
+import { concatBytes } from "../../shared/byte_queue.ts";
 import type { CommitTree } from "../commit_tree.ts";
 import type { Coverage } from "../coverage.ts";
 import { SourcegraphError } from "../errors.ts";
@@ -99,13 +100,7 @@ export class HostReads {
       }
       parts.push(u32(status), u32(body.length), body);
     }
-    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return concatBytes(parts);
   }
 
   async #read(path: string): Promise<Uint8Array> {

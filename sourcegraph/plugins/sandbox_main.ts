@@ -95,31 +95,40 @@ function hostRead(kind: number, request: Uint8Array): bigint {
   return 0n;
 }
 
+/** Sends a guest buffer to the host as a read request, after the size and bounds checks. */
+function guestRequest(
+  kind: number,
+  pointer: number,
+  length: number,
+  refusals: { limit: number; tooLarge: string; outside: string },
+): bigint {
+  if (length >>> 0 > refusals.limit) {
+    lastError = refusals.tooLarge;
+    return 0n;
+  }
+  const request = guestBytes(pointer, length);
+  if (request === null) {
+    lastError = refusals.outside;
+    return 0n;
+  }
+  return hostRead(kind, request);
+}
+
 const imports = {
   sourcegraph: {
     read_file(pointer: number, length: number): bigint {
-      if (length >>> 0 > MAX_PATH_BYTES) {
-        lastError = "path too long";
-        return 0n;
-      }
-      const path = guestBytes(pointer, length);
-      if (path === null) {
-        lastError = "INVALID_PATH: the path is outside guest memory";
-        return 0n;
-      }
-      return hostRead(Frame.READ_FILE, path);
+      return guestRequest(Frame.READ_FILE, pointer, length, {
+        limit: MAX_PATH_BYTES,
+        tooLarge: "path too long",
+        outside: "INVALID_PATH: the path is outside guest memory",
+      });
     },
     read_files(pointer: number, length: number): bigint {
-      if (length >>> 0 > MAX_READ_FILES_BYTES) {
-        lastError = "INVALID_REQUEST: the path list is larger than 1 MiB";
-        return 0n;
-      }
-      const paths = guestBytes(pointer, length);
-      if (paths === null) {
-        lastError = "INVALID_REQUEST: the path list is outside guest memory";
-        return 0n;
-      }
-      return hostRead(Frame.READ_FILES, paths);
+      return guestRequest(Frame.READ_FILES, pointer, length, {
+        limit: MAX_READ_FILES_BYTES,
+        tooLarge: "INVALID_REQUEST: the path list is larger than 1 MiB",
+        outside: "INVALID_REQUEST: the path list is outside guest memory",
+      });
     },
     last_error(): bigint {
       return toGuest(text(lastError));

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { ByteQueue } from "../../shared/byte_queue.ts";
 import { decodeHeader, encodeFrame, Frame, HEADER_BYTES } from "./sandbox_frames.ts";
 
 const CHILD = new URL("./sandbox_main.ts", import.meta.url).pathname;
@@ -41,8 +42,7 @@ export class SandboxProcess {
   #child: Deno.ChildProcess;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   #reader: ReadableStreamDefaultReader<Uint8Array>;
-  #chunks: Uint8Array[] = [];
-  #bufferedBytes = 0;
+  #received = new ByteQueue();
   #exited = false;
   #killedAtDeadline = false;
   /** When this process was last used (for idle eviction). */
@@ -180,23 +180,11 @@ export class SandboxProcess {
   }
 
   async #take(length: number): Promise<Uint8Array | null> {
-    while (this.#bufferedBytes < length) {
+    while (this.#received.size < length) {
       const { value, done } = await this.#reader.read();
       if (done) return null;
-      this.#chunks.push(value);
-      this.#bufferedBytes += value.length;
+      this.#received.push(value);
     }
-    const taken = new Uint8Array(length);
-    let at = 0;
-    while (at < length) {
-      const chunk = this.#chunks[0];
-      const part = Math.min(chunk.length, length - at);
-      taken.set(chunk.subarray(0, part), at);
-      at += part;
-      if (part === chunk.length) this.#chunks.shift();
-      else this.#chunks[0] = chunk.subarray(part);
-    }
-    this.#bufferedBytes -= length;
-    return taken;
+    return this.#received.take(length);
   }
 }

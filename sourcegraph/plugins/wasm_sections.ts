@@ -6,6 +6,7 @@
  * @module
  */
 
+import { concatBytes } from "../../shared/byte_queue.ts";
 import { SourcegraphError } from "../errors.ts";
 
 /** One section: its id and payload bounds. */
@@ -79,14 +80,5 @@ export function withMetadata(module: Uint8Array, metadata: object[]): Uint8Array
   const sections = metadata.map((entry) =>
     customSection("sourcegraph.plugin.v1", new TextEncoder().encode(JSON.stringify(entry)))
   );
-  const out = new Uint8Array(
-    module.length + sections.reduce((sum, section) => sum + section.length, 0),
-  );
-  out.set(module);
-  let at = module.length;
-  for (const section of sections) {
-    out.set(section, at);
-    at += section.length;
-  }
-  return out;
+  return concatBytes([module, ...sections]);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { concatBytes } from "../../shared/byte_queue.ts";
 import { customSection } from "../../sourcegraph/plugins/wasm_sections.ts";
 
 /** A module holding one custom section per payload. */
@@ -17,11 +18,5 @@ export function wasmWithMetadata(
     const body = typeof payload === "string" ? payload : JSON.stringify(payload);
     parts.push(customSection(sectionName, new TextEncoder().encode(body)));
   }
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
