@@ -55,7 +55,9 @@ export function createMcpServer(
     name: string,
     description: string,
     inputSchema: Record<string, z.ZodType>,
-    run: (args: Args) => Promise<string[]> | string[],
+    // `baseDone` marks the end of the base work: plugin enrichment after it is not
+    // part of the tool's latency metrics (callers measure end to end).
+    run: (args: Args, baseDone: () => void) => Promise<string[]> | string[],
   ) =>
     server.registerTool(name, {
       description,
@@ -64,14 +66,16 @@ export function createMcpServer(
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, async (args: Args) => {
       const started = performance.now();
+      let baseEnd: number | null = null;
+      const seconds = () => ((baseEnd ?? performance.now()) - started) / 1000;
       let result: CallToolResult;
       try {
-        result = textResult(await run(args));
-        metrics.record(name, "OK", (performance.now() - started) / 1000);
+        result = textResult(await run(args, () => (baseEnd = performance.now())));
+        metrics.record(name, "OK", seconds());
       } catch (error) {
         result = errorResult(error);
         const code = error instanceof SourcegraphError ? error.code : "DEPENDENCY_UNAVAILABLE";
-        metrics.record(name, code, (performance.now() - started) / 1000);
+        metrics.record(name, code, seconds());
       }
       return result;
     });
@@ -146,10 +150,11 @@ export function createMcpServer(
     "read",
     "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and 256 KiB; continue from NextStartLine.",
     { repo, path, revision, start_line: line, end_line: line, plugins },
-    async (args) => {
+    async (args, baseDone) => {
       const argument = args.plugins as PluginArgument | undefined;
       validatePluginArgument(argument);
       const file = await service.read(caller, args as { repo: string; path: string });
+      baseDone();
       return await service.enhance(caller, args.repo as string, file.Commit, {
         operation: "read",
         items: [{ itemId: "read-0", file }],
@@ -168,7 +173,7 @@ export function createMcpServer(
       files: z.array(z.strictObject({ path, start_line: line, end_line: line })).min(1).max(10),
       plugins,
     },
-    async (args) => {
+    async (args, baseDone) => {
       const argument = args.plugins as PluginArgument | undefined;
       validatePluginArgument(argument);
       const { commit, items } = await service.readMany(
@@ -178,6 +183,7 @@ export function createMcpServer(
           files: { path: string; start_line?: number; end_line?: number }[];
         },
       );
+      baseDone();
       return await service.enhance(caller, args.repo as string, commit, {
         operation: "read_many",
         items: items.flatMap((item) =>

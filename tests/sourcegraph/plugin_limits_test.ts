@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import {
   diagnosticCodes,
   fixture,
+  fixtureWith,
   PLUGIN_REPO,
   withPluginService,
 } from "../support/plugin_service.ts";
@@ -24,10 +25,15 @@ Deno.test("hostile plugins: each is contained with its code, and a clean plugin 
         new URL("../fixtures/plugins/plugin.json", import.meta.url),
       ),
       "minimal.sourcegraph.wasm": fixture("minimal"),
+      "huge.sourcegraph.wasm": fixtureWith("minimal", { name: "huge", padding: "x".repeat(5000) }),
       "fixture.json": "{}",
       "a.md": "a\n",
     },
-    env: { SOURCEGRAPH_PLUGINS_MEMORY_MIB: "64", SOURCEGRAPH_PLUGINS_READ_CALLS: "5" },
+    env: {
+      SOURCEGRAPH_PLUGINS_MEMORY_MIB: "64",
+      SOURCEGRAPH_PLUGINS_READ_CALLS: "5",
+      SOURCEGRAPH_PLUGINS_ARTIFACT_BYTES: "4096",
+    },
   }, async ({ call }) => {
     const base = (await call("read", { path: "a.md", plugins: [] }))[0];
     const expected: [string, string][] = [
@@ -38,6 +44,7 @@ Deno.test("hostile plugins: each is contained with its code, and a clean plugin 
       ["imported-memory", "PLUGIN_INVALID"],
       ["abi1", "PLUGIN_ABI_INCOMPATIBLE"],
       ["nometa", "PLUGIN_UNAVAILABLE"],
+      ["huge", "PLUGIN_TOO_LARGE"], // over ARTIFACT_BYTES
     ];
     for (const [name, code] of expected) {
       const started = performance.now();
@@ -59,7 +66,11 @@ Deno.test("hostile plugins: each is contained with its code, and a clean plugin 
     // Automatic mode runs only the enabled plugin and reports every discovery issue.
     const auto = await call("read", { path: "a.md" });
     assertEquals(auto.slice(0, 2), [base, "minimal ran"]);
-    assertEquals(diagnosticCodes(auto), ["PLUGIN_ABI_INCOMPATIBLE", "PLUGIN_UNAVAILABLE"]);
+    assertEquals(diagnosticCodes(auto), [
+      "PLUGIN_ABI_INCOMPATIBLE",
+      "PLUGIN_TOO_LARGE",
+      "PLUGIN_UNAVAILABLE",
+    ]);
   }));
 
 Deno.test("plugin budgets: FILE_BYTES, READ_BYTES and OUTPUT_BYTES per run", () =>
@@ -137,6 +148,10 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
     assertEquals([remove.status, (await remove.json()).code], [409, "REPOSITORY_BUSY"]);
     assertEquals(diagnosticCodes(await looping), ["PLUGIN_TIMEOUT"]);
     assertEquals((await run({ action: "counter", k: 9 })).slice(1), ["counter 1"]);
+    // Read metrics count the base read only: the 2 s loop is not in them.
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    const sum = Number(/sourcegraph_request_seconds_sum\{tool="read"\} (\S+)/.exec(metrics)![1]);
+    assert(sum < 1, `read latency metrics exclude plugin time (${sum} s)`);
   }));
 
 Deno.test("SOURCEGRAPH_PLUGINS_DISABLED=1: explicit selections say so, automatic selection is silent", () =>
