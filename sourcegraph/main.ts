@@ -121,6 +121,10 @@ function scheduleSyncs(): void {
   Deno.unrefTimer(timer);
 }
 
+// Sandbox processes mid-run would outlive the service: end them on SIGTERM
+// (deno serve still shuts down). Ctrl-C reaches them through the process group.
+Deno.addSignalListener("SIGTERM", () => service.plugins.close());
+
 const handler = createHandler(service, scheduler, {
   serviceToken,
   allowedHosts: (env("SOURCEGRAPH_ALLOWED_HOSTS") ?? "").split(",").filter((h) => h !== ""),

@@ -22,6 +22,8 @@ export class PluginInstances {
   // Least recently used first.
   #idle: Idle[] = [];
   #spare: SandboxProcess | null = null;
+  // Every process started, leased ones included, so close() can end them all.
+  #started = new Set<SandboxProcess>();
   #maxIdle: number;
   #memoryMib: number;
   #closed = false;
@@ -53,13 +55,20 @@ export class PluginInstances {
     const spare = this.#spare;
     this.#spare = null;
     this.warm();
-    return spare?.alive ? spare : new SandboxProcess({ memoryMib: this.#memoryMib });
+    return spare?.alive ? spare : this.#start();
   }
 
   /** Starts the spare process if there is none. */
   warm(): void {
     if (this.#closed || this.#spare?.alive) return;
-    this.#spare = new SandboxProcess({ memoryMib: this.#memoryMib });
+    this.#spare = this.#start();
+  }
+
+  #start(): SandboxProcess {
+    for (const process of this.#started) if (!process.alive) this.#started.delete(process);
+    const process = new SandboxProcess({ memoryMib: this.#memoryMib });
+    this.#started.add(process);
+    return process;
   }
 
   /** Returns a cleanly finished instance. */
@@ -78,12 +87,12 @@ export class PluginInstances {
     this.#idle = this.#idle.filter((idle) => !idle.id.startsWith(prefix));
   }
 
-  /** Kills every process. */
+  /** Kills every process, running ones included. */
   close(): void {
     this.#closed = true;
-    for (const { process } of this.#idle) process.kill();
+    for (const process of this.#started) process.kill();
+    this.#started.clear();
     this.#idle = [];
-    this.#spare?.kill();
     this.#spare = null;
   }
 }

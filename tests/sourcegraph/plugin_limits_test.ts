@@ -166,3 +166,50 @@ Deno.test("SOURCEGRAPH_PLUGINS_DISABLED=1: explicit selections say so, automatic
     const explicit = await call("read", { path: "a.md", plugins: [{ name: "minimal" }] });
     assertEquals(diagnosticCodes(explicit), ["PLUGINS_DISABLED"]);
   }));
+
+/** pid and state letter (R running, S sleeping, Z zombie) of the sandbox children of `parentPid`. */
+async function sandboxes(parentPid: number): Promise<{ pid: number; state: string }[]> {
+  const ps = await new Deno.Command("ps", { args: ["-e", "-o", "pid=,ppid=,stat=,args="] })
+    .output();
+  return new TextDecoder().decode(ps.stdout).split("\n").map((line) => line.trim().split(/\s+/))
+    .filter((f) => Number(f[1]) === parentPid && f.some((a) => a.endsWith("sandbox_main.ts")))
+    .map((f) => ({ pid: Number(f[0]), state: f[2][0] }));
+}
+
+/** Whether `pid` is alive (a zombie awaiting its reaper counts as gone). */
+async function alive(pid: number): Promise<boolean> {
+  const ps = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();
+  const state = new TextDecoder().decode(ps.stdout).trim();
+  return state !== "" && !state.startsWith("Z");
+}
+
+Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", () =>
+  withPluginService({
+    files: { "fixture.sourcegraph.wasm": fixture("fixture"), "a.md": "a\n" },
+    env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "60s" },
+  }, async ({ client, service }) => {
+    const call = client.callTool({
+      name: "read",
+      arguments: {
+        repo: PLUGIN_REPO,
+        path: "a.md",
+        plugins: [{ name: "fixture", args: { action: "loop" } }],
+      },
+    }).catch(() => null);
+    // Wait until the looping instance is on a CPU (state R).
+    let pids: number[] = [];
+    for (let i = 0; i < 50 && pids.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const children = await sandboxes(service.pid);
+      if (children.some((child) => child.state === "R")) pids = children.map((c) => c.pid);
+    }
+    assert(pids.length > 0, "a sandbox process runs the plugin");
+    await service.stop();
+    await call;
+    let left = pids;
+    for (let i = 0; i < 30 && left.length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = (await Promise.all(pids.map(async (pid) => (await alive(pid)) ? [pid] : []))).flat();
+    }
+    assertEquals(left, [], "no sandbox outlives the service");
+  }));

@@ -20,6 +20,8 @@ const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 export interface RunningService {
   /** Base URL, e.g. http://127.0.0.1:PORT */
   url: string;
+  /** The service's process id. */
+  pid: number;
   /** Lines the service logged (stderr), appended as they arrive. */
   log: string[];
   /** Stops it. */
@@ -96,6 +98,7 @@ export async function startService(
   })();
   return {
     url,
+    pid: child.pid,
     log,
     async stop() {
       // deno serve drains keep-alive connections on SIGTERM; do not wait long.
