@@ -11,6 +11,7 @@
  */
 
 import { encodeHex } from "../../shared/text.ts";
+import { beforeDeadline } from "./deadline.ts";
 import { START_SECTION, wasmSections } from "./wasm_sections.ts";
 
 /** A module that passed every static check. */
@@ -91,13 +92,7 @@ export class CompiledModules {
       return entry;
     });
     this.#slot = compile.catch(() => {});
-    const remaining = options.deadline - performance.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), Math.max(0, remaining));
-    });
-    const entry = await Promise.race([compile, timeout]);
-    clearTimeout(timer);
+    const entry = await beforeDeadline(compile, options.deadline);
     if (entry === null) {
       expired = true;
       return { code: "PLUGIN_TIMEOUT", message: "the module did not compile in time" };

@@ -21,6 +21,7 @@ import {
 } from "./attachments.ts";
 import { CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
 import { CompiledModules, moduleDigest } from "./compiled_modules.ts";
+import { beforeDeadline } from "./deadline.ts";
 import { HostReads } from "./host_reads.ts";
 import { discoverPlugins, type PluginIssue } from "./plugin_discovery.ts";
 import { PluginInstances } from "./plugin_instances.ts";
@@ -167,13 +168,20 @@ export class PluginHost {
     const deadline = performance.now() + this.settings.timeoutMs;
     this.#leases.set(target.repo.id, (this.#leases.get(target.repo.id) ?? 0) + 1);
     try {
-      let snapshot: CatalogSnapshot;
+      // Discovery counts against TIMEOUT too; a late catalog is still cached for the next read.
+      let snapshot: CatalogSnapshot | null;
       try {
-        snapshot = await this.catalog(target);
+        snapshot = await beforeDeadline(this.catalog(target), deadline);
       } catch {
         return renderEnhanced(request.blocks, [], [{
           code: "PLUGIN_UNAVAILABLE",
           message: "the plugin catalog cannot be loaded",
+        }]);
+      }
+      if (snapshot === null) {
+        return renderEnhanced(request.blocks, [], [{
+          code: "PLUGIN_TIMEOUT",
+          message: "plugin discovery did not finish within the time limit",
         }]);
       }
       const plan = planPlugins({

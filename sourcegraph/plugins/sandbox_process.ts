@@ -45,8 +45,6 @@ export class SandboxProcess {
   #received = new ByteQueue();
   #exited = false;
   #killedAtDeadline = false;
-  /** When this process was last used (for idle eviction). */
-  lastUsed = performance.now();
 
   /** Starts a child whose guest memory may grow to `memoryMib`. */
   constructor(options: { memoryMib: number }) {
@@ -152,7 +150,6 @@ export class SandboxProcess {
       return outcome;
     } finally {
       clearTimeout(timer);
-      this.lastUsed = performance.now();
     }
   }
 
@@ -174,7 +171,7 @@ export class SandboxProcess {
     const header = await this.#take(HEADER_BYTES);
     if (header === null) return null;
     const { kind, length } = decodeHeader(header);
-    if (length > maxPayload + HEADER_BYTES) return null;
+    if (length > maxPayload) return null;
     const payload = await this.#take(length);
     return payload === null ? null : { kind, payload };
   }

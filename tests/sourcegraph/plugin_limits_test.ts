@@ -213,3 +213,17 @@ Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", 
     }
     assertEquals(left, [], "no sandbox outlives the service");
   }));
+
+Deno.test("TIMEOUT covers the whole enhancement, discovery included: the read comes back with PLUGIN_TIMEOUT", () =>
+  withPluginService({
+    files: { "minimal.sourcegraph.wasm": fixture("minimal"), "a.md": "a\n" },
+    env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "1ms" },
+  }, async ({ call }) => {
+    const base = (await call("read", { path: "a.md", plugins: [] }))[0];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const blocks = await call("read", { path: "a.md", plugins: [{ name: "minimal" }] });
+      assertEquals([blocks[0], diagnosticCodes(blocks)], [base, ["PLUGIN_TIMEOUT"]]);
+      assert(performance.now() - started < 1000);
+    }
+  }));
