@@ -121,9 +121,13 @@ function scheduleSyncs(): void {
   Deno.unrefTimer(timer);
 }
 
-// Sandbox processes mid-run would outlive the service: end them on SIGTERM
-// (deno serve still shuts down). Ctrl-C reaches them through the process group.
-Deno.addSignalListener("SIGTERM", () => service.plugins.close());
+// On SIGTERM end the child processes (plugin sandboxes, even mid-run, and Git
+// readers): they would otherwise keep the process alive or outlive it. Requests
+// still in flight get two seconds. Ctrl-C reaches children through the process group.
+Deno.addSignalListener("SIGTERM", () => {
+  log("stopping");
+  service.close().catch(() => {}).finally(() => setTimeout(() => Deno.exit(0), 2_000));
+});
 
 const handler = createHandler(service, scheduler, {
   serviceToken,

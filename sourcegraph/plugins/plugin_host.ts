@@ -120,7 +120,7 @@ export class PluginHost {
 
   /**
    * Compiles the default-enabled plugins of a target ahead of use, never
-   * instantiating them; returns how many modules are compiled.
+   * instantiating them; returns how many modules were newly compiled.
    */
   async precompile(target: PluginTarget): Promise<number> {
     if (this.settings.disabled) return 0;
@@ -134,10 +134,12 @@ export class PluginHost {
       });
       if ("module" in outcome) {
         this.modules.release(outcome.module.digest);
-        compiled++;
+        if (!outcome.hit) compiled++;
       }
     }
-    if (compiled > 0) this.instances.warm();
+    if (catalog.plugins.some((plugin) => plugin.metadata.default_enabled === true)) {
+      this.instances.warm();
+    }
     return compiled;
   }
 
