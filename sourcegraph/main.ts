@@ -123,10 +123,10 @@ function scheduleSyncs(): void {
 
 // On SIGTERM end the child processes (plugin sandboxes, even mid-run, and Git
 // readers): they would otherwise keep the process alive or outlive it. Requests
-// still in flight get two seconds. Ctrl-C reaches children through the process group.
+// still in flight get one second. Ctrl-C reaches children through the process group.
 Deno.addSignalListener("SIGTERM", () => {
   log("stopping");
-  service.close().catch(() => {}).finally(() => setTimeout(() => Deno.exit(0), 2_000));
+  service.close().catch(() => {}).finally(() => setTimeout(() => Deno.exit(0), 1_000));
 });
 
 const handler = createHandler(service, scheduler, {

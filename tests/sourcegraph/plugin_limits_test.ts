@@ -204,7 +204,8 @@ Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", 
       if (children.some((child) => child.state === "R")) pids = children.map((c) => c.pid);
     }
     assert(pids.length > 0, "a sandbox process runs the plugin");
-    await service.stop();
+    const status = await service.stop();
+    assertEquals([status.code, status.signal], [0, null], "the service exits on SIGTERM by itself");
     await call;
     let left = pids;
     for (let i = 0; i < 30 && left.length > 0; i++) {

@@ -24,8 +24,8 @@ export interface RunningService {
   pid: number;
   /** Lines the service logged (stderr), appended as they arrive. */
   log: string[];
-  /** Stops it. */
-  stop(): Promise<void>;
+  /** Stops it (SIGTERM, then SIGKILL after 2 s) and returns how it ended. */
+  stop(): Promise<Deno.CommandStatus>;
 }
 
 /** Picks a free loopback port. */
@@ -111,10 +111,11 @@ export async function startService(
       };
       kill("SIGTERM");
       const timer = setTimeout(() => kill("SIGKILL"), 2_000);
-      await child.status;
+      const status = await child.status;
       clearTimeout(timer);
       await child.stdout.cancel().catch(() => {});
       await drain;
+      return status;
     },
   };
 }
