@@ -210,6 +210,22 @@ Deno.test("sandbox: a child with no permission flags at all, killed at the deadl
   }
 });
 
+Deno.test("sandbox: MEMORY_MIB caps guest memory (a 4 MiB module loads under 8 MiB, not under 2 MiB)", async () => {
+  const load = async (memoryMib: number) => {
+    const sandbox = new SandboxProcess({ memoryMib });
+    try {
+      return await sandbox.load(fixture("bigoutput"), performance.now() + 10_000);
+    } finally {
+      sandbox.kill();
+    }
+  };
+  assertEquals(await load(8), null);
+  assertEquals(await load(2), {
+    code: "PLUGIN_FAILED",
+    message: "the module cannot be instantiated",
+  });
+});
+
 Deno.test("host reads: relative paths in the plugin folder and scope, regular files, budgets, read_files format", async () => {
   const parent = await tempDir("sg-host-reads-");
   try {

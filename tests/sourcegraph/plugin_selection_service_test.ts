@@ -194,3 +194,59 @@ Deno.test("plugins over MCP: read_many groups by plugin folder, keeps request id
     }
     assertEquals(attached[2], plain[2]);
   }));
+
+Deno.test("plugins over MCP: symlinked reads use the target's plugin folder; monorepo groups bound discovery", () =>
+  withPluginService({
+    files: {
+      "outside.sourcegraph.wasm": fixtureWith("minimal", { name: "outside" }),
+      "docs/fixture.sourcegraph.wasm": fixtureWith("fixture", ENABLED),
+      "docs/fixture.json": '{"attachments":[{"text":"docs fixture file"}]}',
+      "docs/guide.md": "guide\n",
+    },
+    configure: async (repo) => {
+      await Deno.symlink("docs/guide.md", `${repo.path}/docs-link.md`);
+      const common = `source = ${JSON.stringify(repo.path)}\nbranches = ["main"]\n` +
+        `default_branch = "main"\npublic_read = true\n`;
+      await Deno.writeTextFile(
+        `${repo.path}/sourcegraph.toml`,
+        `[[repositories]]\nname = "org/full"\n${common}\n` +
+          `[[repositories]]\nname = "org/mono"\n${common}` +
+          `path_groups = [{ name = "docs", paths = ["docs"] }]\n`,
+      );
+    },
+  }, async ({ call }) => {
+    // A read through a symlink is enriched by the plugins of the file it leads to.
+    const viaLink = await call("read", { repo: "org/full", path: "docs-link.md" });
+    const linked = echoed(viaLink[1]);
+    assertEquals(
+      [linked.root, (linked.files as { path: string; repository_path: string }[])[0]],
+      ["docs", { ...(linked.files as object[])[0], path: "guide.md" }],
+    );
+    assertEquals(
+      (linked.files as { repository_path: string }[])[0].repository_path,
+      "docs/guide.md",
+    );
+
+    const mono = { repo: "org/mono" };
+    const catalog = JSON.parse((await call("availability", { ...mono, include_plugins: true }))[0])
+      .plugins;
+    assertEquals(
+      catalog.plugins.map((p: { path: string }) => p.path),
+      ["docs/fixture.sourcegraph.wasm"],
+      "a plugin outside the groups is not discovered",
+    );
+    const echo = echoed((await call("read", { ...mono, path: "docs/guide.md" }))[1]);
+    assertEquals([echo.root, (echo.files as { path: string }[])[0].path], ["docs", "guide.md"]);
+    const read = await call("read", {
+      ...mono,
+      path: "docs/guide.md",
+      plugins: [{ name: "fixture", args: { action: "read" } }],
+    });
+    assertEquals(read.slice(1), ["docs fixture file"]);
+    const explicitOutside = await call("read", {
+      ...mono,
+      path: "docs/guide.md",
+      plugins: [{ name: "outside" }],
+    });
+    assertEquals(diagnosticCodes(explicitOutside), ["PLUGIN_FILE_NOT_FOUND"]);
+  }));

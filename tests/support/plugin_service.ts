@@ -48,7 +48,7 @@ export interface PluginSetup {
   files: Record<string, string | Uint8Array>;
   /** Service environment. */
   env?: Record<string, string>;
-  /** Runs after the commit, before the service starts (e.g. writes sourcegraph.toml). */
+  /** Runs before the commit (e.g. adds symlinks or a sourcegraph.toml). */
   configure?: (repo: TestRepo) => Promise<void>;
 }
 
@@ -64,8 +64,8 @@ export async function withPluginService(
       parent,
       name: "project",
     });
-    const head = await repo.commit("plugins");
     await setup.configure?.(repo);
+    const head = await repo.commit("plugins");
     const service = await startService(repo.path, setup.env ?? {});
     try {
       const connect = async (query: string) => {
