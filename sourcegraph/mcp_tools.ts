@@ -155,7 +155,9 @@ export function createMcpServer(
       validatePluginArgument(argument);
       const file = await service.read(caller, args as { repo: string; path: string });
       baseDone();
-      return await service.enhance(caller, args.repo as string, file.Commit, {
+      return await service.enhance(caller, {
+        repo: args.repo as string,
+        commit: file.Commit,
         operation: "read",
         items: [{ itemId: "read-0", file }],
         blocks: [renderRead(args.repo as string, file)],
@@ -184,7 +186,9 @@ export function createMcpServer(
         },
       );
       baseDone();
-      return await service.enhance(caller, args.repo as string, commit, {
+      return await service.enhance(caller, {
+        repo: args.repo as string,
+        commit,
         operation: "read_many",
         items: items.flatMap((item) =>
           item.file ? [{ itemId: `read-${item.index - 1}`, file: item.file }] : []

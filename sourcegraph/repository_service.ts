@@ -298,15 +298,13 @@ export class RepositoryService {
     return (await this.plugins.catalog(this.#pluginTarget(caller, repo, commit))).catalog;
   }
 
-  /** Adds plugin attachments to the rendered blocks of a read at `commit`. */
+  /** Adds plugin attachments to the rendered blocks of a read of `request.repo` at `request.commit`. */
   async enhance(
     caller: Caller,
-    name: string,
-    commit: string,
-    request: EnhanceRequest,
+    request: EnhanceRequest & { repo: string; commit: string },
   ): Promise<string[]> {
-    const { repo } = this.resolve(caller, name, commit);
-    return await this.plugins.enhance(this.#pluginTarget(caller, repo, commit), request);
+    const { repo } = this.resolve(caller, request.repo, request.commit);
+    return await this.plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);
   }
 
   /** Compiles the default-enabled plugins at every head of `repo` (never running them). */

@@ -98,9 +98,9 @@ export class AttachmentBudget {
  */
 export function renderEnhanced(
   blocks: readonly string[],
-  attachments: readonly Attachment[],
-  issues: readonly PluginIssue[],
+  added: { attachments: readonly Attachment[]; issues: readonly PluginIssue[] },
 ): string[] {
+  const { attachments, issues } = added;
   const out = [...blocks];
   const tail: string[] = [];
   for (const attachment of attachments) {

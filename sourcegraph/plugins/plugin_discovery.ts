@@ -43,12 +43,12 @@ export interface PluginCatalog {
 const SUFFIX = ".sourcegraph.wasm";
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** Discovers the plugins of `commit` within `roots` ("" for the whole repository). */
+/** Discovers the plugins of `commit` in `mirror` within `roots` ("" for the whole repository). */
 export async function discoverPlugins(
-  mirror: string,
   tree: CommitTree,
-  commit: string,
   options: {
+    mirror: string;
+    commit: string;
     roots: string[];
     coverage: Coverage;
     settings: PluginSettings;
@@ -56,6 +56,7 @@ export async function discoverPlugins(
     artifacts?: Map<string, Uint8Array>;
   },
 ): Promise<PluginCatalog> {
+  const { mirror, commit } = options;
   const catalog: PluginCatalog = { commit, plugins: [] };
   const seen = new Set<string>();
   for (const root of [...options.roots].sort()) {

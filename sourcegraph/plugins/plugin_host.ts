@@ -108,7 +108,9 @@ export class PluginHost {
     ]);
     return await this.catalogs.get(key, async () => {
       const artifacts = new Map<string, Uint8Array>();
-      const catalog = await discoverPlugins(target.mirror, target.tree, target.commit, {
+      const catalog = await discoverPlugins(target.tree, {
+        mirror: target.mirror,
+        commit: target.commit,
         roots: target.roots,
         coverage: target.coverage,
         settings: this.settings,
@@ -154,18 +156,16 @@ export class PluginHost {
     const everyExplicit = (code: string, message: string) =>
       (explicit ?? []).map((name) => ({ code, message: `${name}: ${message}` }));
     if (eligible.length === 0) {
-      return renderEnhanced(
-        request.blocks,
-        [],
-        everyExplicit("PLUGIN_NO_READABLE_FILES", "no readable file in this result"),
-      );
+      return renderEnhanced(request.blocks, {
+        attachments: [],
+        issues: everyExplicit("PLUGIN_NO_READABLE_FILES", "no readable file in this result"),
+      });
     }
     if (this.settings.disabled) {
-      return renderEnhanced(
-        request.blocks,
-        [],
-        everyExplicit("PLUGINS_DISABLED", "plugins are disabled on this service"),
-      );
+      return renderEnhanced(request.blocks, {
+        attachments: [],
+        issues: everyExplicit("PLUGINS_DISABLED", "plugins are disabled on this service"),
+      });
     }
     const deadline = performance.now() + this.settings.timeoutMs;
     this.#leases.set(target.repo.id, (this.#leases.get(target.repo.id) ?? 0) + 1);
@@ -175,16 +175,19 @@ export class PluginHost {
       try {
         snapshot = await beforeDeadline(this.catalog(target), deadline);
       } catch {
-        return renderEnhanced(request.blocks, [], [{
-          code: "PLUGIN_UNAVAILABLE",
-          message: "the plugin catalog cannot be loaded",
-        }]);
+        return renderEnhanced(request.blocks, {
+          attachments: [],
+          issues: [{ code: "PLUGIN_UNAVAILABLE", message: "the plugin catalog cannot be loaded" }],
+        });
       }
       if (snapshot === null) {
-        return renderEnhanced(request.blocks, [], [{
-          code: "PLUGIN_TIMEOUT",
-          message: "plugin discovery did not finish within the time limit",
-        }]);
+        return renderEnhanced(request.blocks, {
+          attachments: [],
+          issues: [{
+            code: "PLUGIN_TIMEOUT",
+            message: "plugin discovery did not finish within the time limit",
+          }],
+        });
       }
       const plan = planPlugins({
         catalog: snapshot.catalog,
@@ -220,7 +223,7 @@ export class PluginHost {
           }
         }
       }
-      return renderEnhanced(request.blocks, attachments, issues);
+      return renderEnhanced(request.blocks, { attachments, issues });
     } finally {
       const left = (this.#leases.get(target.repo.id) ?? 1) - 1;
       if (left > 0) this.#leases.set(target.repo.id, left);

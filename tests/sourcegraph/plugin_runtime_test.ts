@@ -28,18 +28,21 @@ Deno.test("fixtures: the committed .wasm files are exactly what build.ts makes f
 });
 
 Deno.test("attachments: the reference rendering example, ids kept, id-less blocks last", () => {
-  const blocks = renderEnhanced(["b0\n", "b1\n", "b2\n"], [
-    { itemId: "read-2", text: "x" },
-    { itemId: null, text: "y" },
-    { itemId: "read-0", text: "p" },
-    { itemId: "read-0", text: "q" },
-  ], []);
+  const blocks = renderEnhanced(["b0\n", "b1\n", "b2\n"], {
+    attachments: [
+      { itemId: "read-2", text: "x" },
+      { itemId: null, text: "y" },
+      { itemId: "read-0", text: "p" },
+      { itemId: "read-0", text: "q" },
+    ],
+    issues: [],
+  });
   assertEquals(blocks, ["b0\n\np\n\nq", "b1\n", "b2\n\nx", "y"]);
   const many = Array.from({ length: 2000 }, (_, i) => ({
     code: "PLUGIN_PROTOCOL_ERROR",
     message: `attachment ${i} is not an object`,
   }));
-  const diagnostics = renderEnhanced(["b\n"], [], many).at(-1)!;
+  const diagnostics = renderEnhanced(["b\n"], { attachments: [], issues: many }).at(-1)!;
   assert(diagnostics.startsWith(DIAGNOSTICS_HEADING));
   assert(diagnostics.length < 17 * 1024, "the diagnostics block is capped");
   assertIncludes(diagnostics, "\nAdditional diagnostics omitted: ");
