@@ -5,17 +5,10 @@
  * @module
  */
 
+import { CodedError } from "../shared/coded_error.ts";
 import type { GitSourceErrorCode } from "./protocol.ts";
 
 /** A known failure with a stable code from the feed protocol. */
-export class GitSourceError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: GitSourceErrorCode;
-
-  /** Creates an error with a stable code and a short, safe message. */
-  constructor(code: GitSourceErrorCode, message: string) {
-    super(message);
-    this.name = "GitSourceError";
-    this.code = code;
-  }
+export class GitSourceError extends CodedError<GitSourceErrorCode> {
+  override readonly name = "GitSourceError";
 }

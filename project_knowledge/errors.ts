@@ -6,6 +6,8 @@
  * @module
  */
 
+import { CodedError } from "../shared/coded_error.ts";
+
 /** Stable codes of {@linkcode KnowledgeError}, as callers see them. */
 export type KnowledgeErrorCode =
   | "invalid_arguments"
@@ -25,14 +27,6 @@ export type KnowledgeErrorCode =
   | "out_of_range";
 
 /** A known failure with a stable code and a safe message. */
-export class KnowledgeError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: KnowledgeErrorCode;
-
-  /** Creates an error with a stable code and a short, safe message. */
-  constructor(code: KnowledgeErrorCode, message: string) {
-    super(message);
-    this.name = "KnowledgeError";
-    this.code = code;
-  }
+export class KnowledgeError extends CodedError<KnowledgeErrorCode> {
+  override readonly name = "KnowledgeError";
 }

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { CodedError } from "./coded_error.ts";
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
@@ -28,9 +29,8 @@ export type GitErrorCode =
  * A failed Git call. `message` is short and safe to show; `stderr` may name
  * host paths and is for local diagnostics only.
  */
-export class GitError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: GitErrorCode;
+export class GitError extends CodedError<GitErrorCode> {
+  override readonly name = "GitError";
   /** Git's exit code, when it exited. */
   readonly exitCode: number | null;
   /** The head of Git's stderr: diagnostics only, never shown to callers. */
@@ -42,9 +42,7 @@ export class GitError extends Error {
     message: string,
     details: { exitCode?: number | null; stderr?: string } = {},
   ) {
-    super(message);
-    this.name = "GitError";
-    this.code = code;
+    super(code, message);
     this.exitCode = details.exitCode ?? null;
     this.stderr = details.stderr ?? "";
   }

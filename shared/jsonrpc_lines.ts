@@ -9,6 +9,7 @@
  */
 
 import { ByteQueue } from "./byte_queue.ts";
+import { CodedError } from "./coded_error.ts";
 import { Console } from "node:console";
 import process from "node:process";
 
@@ -28,16 +29,8 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 const MAX_ERROR_MESSAGE_BYTES = 512;
 
 /** An error the handler returns to the client as a JSON-RPC error object. */
-export class RpcError extends Error {
-  /** The JSON-RPC error code. */
-  readonly code: number;
-
-  /** Creates an error with a JSON-RPC code and a short, safe message. */
-  constructor(code: number, message: string) {
-    super(message);
-    this.name = "RpcError";
-    this.code = code;
-  }
+export class RpcError extends CodedError<number> {
+  override readonly name = "RpcError";
 }
 
 /** A JSON-RPC request id. */

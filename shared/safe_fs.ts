@@ -26,6 +26,7 @@
 import * as fs from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import process from "node:process";
+import { CodedError } from "./coded_error.ts";
 
 /** Stable codes of {@linkcode SafeFsError}. */
 export type SafeFsErrorCode =
@@ -42,16 +43,8 @@ export type SafeFsErrorCode =
   | "GUARD_UNSUPPORTED";
 
 /** A refused or failed file-system operation; the message never names a path. */
-export class SafeFsError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: SafeFsErrorCode;
-
-  /** Creates an error with a stable code and a short lower-case message. */
-  constructor(code: SafeFsErrorCode, message: string) {
-    super(message);
-    this.name = "SafeFsError";
-    this.code = code;
-  }
+export class SafeFsError extends CodedError<SafeFsErrorCode> {
+  override readonly name = "SafeFsError";
 }
 
 /** The identity of a file-system object: device and inode. */

@@ -26,6 +26,11 @@ export class Coverage {
     return this.#roots === null;
   }
 
+  /** The registered folders, sorted ([""] when the whole repository is visible). */
+  get roots(): string[] {
+    return this.#roots === null ? [""] : [...this.#roots];
+  }
+
   /** Whether `path` lies inside a group. */
   covers(path: string): boolean {
     return this.#roots === null ||

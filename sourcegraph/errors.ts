@@ -5,18 +5,17 @@
  * @module
  */
 
+import { CodedError } from "../shared/coded_error.ts";
+
 /** A known failure. */
-export class SourcegraphError extends Error {
-  /** Stable code, e.g. `FILE_NOT_FOUND`. */
-  readonly code: string;
+export class SourcegraphError extends CodedError<string> {
+  override readonly name = "SourcegraphError";
   /** HTTP status for the HTTP API. */
   readonly status: number;
 
-  /** Creates an error with a stable code, a safe message and an HTTP status. */
+  /** Creates an error with a stable code (e.g. `FILE_NOT_FOUND`), a safe message and an HTTP status. */
   constructor(code: string, message: string, status = 400) {
-    super(message);
-    this.name = "SourcegraphError";
-    this.code = code;
+    super(code, message);
     this.status = status;
   }
 }

@@ -303,6 +303,7 @@ export class RepositoryService {
     caller: Caller,
     request: EnhanceRequest & { repo: string; commit: string },
   ): Promise<string[]> {
+    // Resolved again on purpose: the caller must still be allowed to read this commit.
     const { repo } = this.resolve(caller, request.repo, request.commit);
     return await this.plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);
   }
@@ -318,7 +319,6 @@ export class RepositoryService {
   }
 
   #pluginTarget(caller: Caller, repo: RepositoryRecord, commit: string): PluginTarget {
-    const coverage = new Coverage(repo);
     const groups = JSON.stringify(repo.path_groups);
     return {
       store: this.dataDir,
@@ -326,10 +326,7 @@ export class RepositoryService {
       commit,
       mirror: mirrorPath(this.dataDir, repo),
       tree: this.#tree(repo),
-      coverage,
-      roots: repo.path_groups.length === 0
-        ? [""]
-        : repo.path_groups.flatMap((group) => group.paths.map((path) => path.replace(/\/+$/, ""))),
+      coverage: new Coverage(repo),
       recheck: () => {
         // Each host read re-checks that the caller may still read this commit and scope.
         const current = this.store.repository(repo.name);

@@ -11,10 +11,16 @@
 
 import type { PluginCatalog } from "./plugin_discovery.ts";
 
-/** A catalog and the module bytes by plugin path. */
+/** A module's bytes and their SHA-256 (the compile cache key), computed once per snapshot. */
+export interface Artifact {
+  bytes: Uint8Array;
+  digest: string;
+}
+
+/** A catalog and the modules by plugin path. */
 export interface CatalogSnapshot {
   catalog: PluginCatalog;
-  artifacts: Map<string, Uint8Array>;
+  artifacts: Map<string, Artifact>;
 }
 
 interface Entry {
@@ -84,7 +90,7 @@ export class CatalogCache {
   }
 
   #store(key: string, snapshot: CatalogSnapshot): void {
-    const bytes = [...snapshot.artifacts.values()].reduce((sum, b) => sum + b.length, 0);
+    const bytes = [...snapshot.artifacts.values()].reduce((sum, a) => sum + a.bytes.length, 0);
     if (bytes > CATALOG_LIMITS.artifactBytes) return;
     this.#drop(key);
     this.#entries.set(key, { snapshot, bytes, usedAt: performance.now() });

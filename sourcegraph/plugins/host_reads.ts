@@ -63,9 +63,7 @@ export class HostReads {
       }
       return { data: await this.#readMany(request) };
     } catch (error) {
-      if (error instanceof ReadRefused) return { denied: error.message };
-      if (error instanceof SourcegraphError) return { denied: `${error.code}: ${error.message}` };
-      return { denied: "READ_FAILED: the file could not be read" };
+      return { denied: refusal(error) };
     }
   }
 
@@ -90,13 +88,7 @@ export class HostReads {
         body = await this.#read(path);
       } catch (error) {
         status = 1;
-        body = new TextEncoder().encode(
-          error instanceof ReadRefused
-            ? error.message
-            : error instanceof SourcegraphError
-            ? `${error.code}: ${error.message}`
-            : "READ_FAILED: the file could not be read",
-        );
+        body = new TextEncoder().encode(refusal(error));
       }
       parts.push(u32(status), u32(body.length), body);
     }
@@ -127,6 +119,13 @@ export class HostReads {
     this.bytes += bytes.length;
     return bytes;
   }
+}
+
+/** The "CODE: message" the guest reads through last_error (never a host path). */
+function refusal(error: unknown): string {
+  if (error instanceof ReadRefused) return error.message;
+  if (error instanceof SourcegraphError) return `${error.code}: ${error.message}`;
+  return "READ_FAILED: the file could not be read";
 }
 
 function u32(value: number): Uint8Array {

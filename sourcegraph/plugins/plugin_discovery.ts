@@ -43,13 +43,12 @@ export interface PluginCatalog {
 const SUFFIX = ".sourcegraph.wasm";
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** Discovers the plugins of `commit` in `mirror` within `roots` ("" for the whole repository). */
+/** Discovers the plugins of `commit` in `mirror` within the registered folders of `coverage`. */
 export async function discoverPlugins(
   tree: CommitTree,
   options: {
     mirror: string;
     commit: string;
-    roots: string[];
     coverage: Coverage;
     settings: PluginSettings;
     /** Filled with the bytes of each readable module, by path. */
@@ -59,7 +58,7 @@ export async function discoverPlugins(
   const { mirror, commit } = options;
   const catalog: PluginCatalog = { commit, plugins: [] };
   const seen = new Set<string>();
-  for (const root of [...options.roots].sort()) {
+  for (const root of options.coverage.roots) {
     let listing: Uint8Array;
     try {
       listing = (await runGit(

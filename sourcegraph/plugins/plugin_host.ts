@@ -19,15 +19,15 @@ import {
   parseAttachments,
   renderEnhanced,
 } from "./attachments.ts";
-import { CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
+import { type Artifact, CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
 import { CompiledModules, moduleDigest } from "./compiled_modules.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { HostReads } from "./host_reads.ts";
-import { discoverPlugins, type PluginIssue } from "./plugin_discovery.ts";
+import { discoverPlugins, type PluginCatalog, type PluginIssue } from "./plugin_discovery.ts";
 import { PluginInstances } from "./plugin_instances.ts";
-import { planPlugins, type PluginInvocation } from "./plugin_plan.ts";
+import { planPlugins, type PluginInvocation, requestedPlugins } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
-import type { UrlPlugins } from "./selection_parameters.ts";
+import type { PluginArgument, UrlPlugins } from "./selection_parameters.ts";
 import { encodeHex } from "../../shared/text.ts";
 
 /** Where plugins run: one repository at one commit, with its scope. */
@@ -39,8 +39,6 @@ export interface PluginTarget {
   mirror: string;
   tree: CommitTree;
   coverage: Coverage;
-  /** Discovery roots: "" for the whole repository, else the registered paths. */
-  roots: string[];
   /** Throws when the caller may no longer read this commit or scope. */
   recheck: () => void;
 }
@@ -57,7 +55,7 @@ export interface EnhanceRequest {
   items: EnhancedItem[];
   blocks: string[];
   url: UrlPlugins;
-  argument?: { name: string; args?: Record<string, unknown> }[];
+  argument?: PluginArgument;
 }
 
 const MESSAGES: Record<string, string> = {
@@ -107,15 +105,18 @@ export class PluginHost {
       target.repo.path_groups,
     ]);
     return await this.catalogs.get(key, async () => {
-      const artifacts = new Map<string, Uint8Array>();
+      const modules = new Map<string, Uint8Array>();
       const catalog = await discoverPlugins(target.tree, {
         mirror: target.mirror,
         commit: target.commit,
-        roots: target.roots,
         coverage: target.coverage,
         settings: this.settings,
-        artifacts,
+        artifacts: modules,
       });
+      const artifacts = new Map<string, Artifact>();
+      for (const [path, bytes] of modules) {
+        artifacts.set(path, { bytes, digest: await moduleDigest(bytes) });
+      }
       return { catalog, artifacts };
     });
   }
@@ -129,10 +130,11 @@ export class PluginHost {
     const { catalog, artifacts } = await this.catalog(target);
     let compiled = 0;
     for (const plugin of catalog.plugins) {
-      const bytes = artifacts.get(plugin.path);
-      if (plugin.issues?.length || !bytes || plugin.metadata.default_enabled !== true) continue;
-      const outcome = await this.modules.acquire(bytes, {
+      const artifact = artifacts.get(plugin.path);
+      if (plugin.issues?.length || !artifact || plugin.metadata.default_enabled !== true) continue;
+      const outcome = await this.modules.acquire(artifact.bytes, {
         deadline: performance.now() + this.settings.timeoutMs,
+        digest: artifact.digest,
       });
       if ("module" in outcome) {
         this.modules.release(outcome.module.digest);
@@ -147,24 +149,32 @@ export class PluginHost {
 
   /** The blocks of a read with plugin attachments and diagnostics. */
   async enhance(target: PluginTarget, request: EnhanceRequest): Promise<string[]> {
-    if (request.url === "off" || request.argument?.length === 0) return request.blocks;
-    const explicit = request.argument?.map((p) => p.name) ??
-      (request.url === null ? null : request.url);
-    const eligible = request.items.filter(({ file }) =>
+    const selection = requestedPlugins(request.url, request.argument);
+    if (selection === "none") return request.blocks;
+    const files = request.items.filter(({ file }) =>
       file.Kind === "file" && !file.IsLFSPointer && file.ReturnedStartLine > 0
-    );
-    const everyExplicit = (code: string, message: string) =>
-      (explicit ?? []).map((name) => ({ code, message: `${name}: ${message}` }));
-    if (eligible.length === 0) {
-      return renderEnhanced(request.blocks, {
-        attachments: [],
-        issues: everyExplicit("PLUGIN_NO_READABLE_FILES", "no readable file in this result"),
+    ).map(({ itemId, file }) => ({ itemId, path: file.Path }));
+    const plan = (catalog: PluginCatalog) =>
+      planPlugins({
+        catalog,
+        files,
+        operation: request.operation,
+        url: request.url,
+        argument: request.argument,
       });
+    if (files.length === 0) {
+      // Explicit selections hear PLUGIN_NO_READABLE_FILES; no catalog is needed.
+      const { issues } = plan({ commit: target.commit, plugins: [] });
+      return renderEnhanced(request.blocks, { attachments: [], issues });
     }
     if (this.settings.disabled) {
+      const names = selection === "auto" ? [] : selection.map((plugin) => plugin.name);
       return renderEnhanced(request.blocks, {
         attachments: [],
-        issues: everyExplicit("PLUGINS_DISABLED", "plugins are disabled on this service"),
+        issues: names.map((name) => ({
+          code: "PLUGINS_DISABLED",
+          message: `${name}: plugins are disabled on this service`,
+        })),
       });
     }
     const deadline = performance.now() + this.settings.timeoutMs;
@@ -189,26 +199,20 @@ export class PluginHost {
           }],
         });
       }
-      const plan = planPlugins({
-        catalog: snapshot.catalog,
-        files: eligible.map(({ itemId, file }) => ({ itemId, path: file.Path })),
-        operation: request.operation,
-        url: request.url,
-        argument: request.argument,
-      });
-      const files = new Map(request.items.map((item) => [item.itemId, item.file]));
+      const { invocations, issues: planned } = plan(snapshot.catalog);
+      const read = new Map(request.items.map((item) => [item.itemId, item.file]));
       const attachments: Attachment[] = [];
-      const issues: PluginIssue[] = [...plan.issues];
+      const issues: PluginIssue[] = [...planned];
       const budget = new AttachmentBudget();
-      for (const invocation of plan.invocations) {
+      for (const invocation of invocations) {
         const label = invocation.plugin.root === ""
           ? invocation.plugin.name
           : `${invocation.plugin.name} (${invocation.plugin.root})`;
         const result = await this.#run(target, invocation, {
           operation: request.operation,
-          files,
+          files: read,
           deadline,
-          bytes: snapshot.artifacts.get(invocation.plugin.path),
+          artifact: snapshot.artifacts.get(invocation.plugin.path),
         });
         for (const issue of result.issues) {
           issues.push({ code: issue.code, message: `${label}: ${issue.message}` });
@@ -244,7 +248,7 @@ export class PluginHost {
       operation: string;
       files: Map<string, FileResult>;
       deadline: number;
-      bytes: Uint8Array | undefined;
+      artifact: Artifact | undefined;
     },
   ): Promise<{ attachments: Attachment[]; issues: PluginIssue[] }> {
     const started = performance.now();
@@ -261,23 +265,22 @@ export class PluginHost {
       this.#debug?.(JSON.stringify({ event: "plugin_run", ...trace }));
       return result;
     };
-    if (!context.bytes) return finish(fail("PLUGIN_UNAVAILABLE"));
+    const artifact = context.artifact;
+    if (!artifact) return finish(fail("PLUGIN_UNAVAILABLE"));
     if (performance.now() >= context.deadline) return finish(fail("PLUGIN_TIMEOUT"));
     if (this.#active >= this.settings.concurrency) return finish(fail("PLUGIN_BUSY"));
     this.#active++;
-    let digest: string | null = null;
+    const digest = artifact.digest;
+    let referenced = false;
     try {
       const phase = performance.now();
-      digest = await moduleDigest(context.bytes);
-      const compiled = await this.modules.acquire(context.bytes, {
+      const compiled = await this.modules.acquire(artifact.bytes, {
         deadline: context.deadline,
         digest,
       });
       trace.compile_ms = round(performance.now() - phase);
-      if (!("module" in compiled)) {
-        digest = null;
-        return finish(fail(compiled.code));
-      }
+      if (!("module" in compiled)) return finish(fail(compiled.code));
+      referenced = true;
       trace.compile_hit = compiled.hit;
       const key = await instanceKey(target, invocation);
       let instance = this.instances.take(digest, key);
@@ -285,9 +288,9 @@ export class PluginHost {
       if (instance === null) {
         const loading = performance.now();
         instance = this.instances.blank();
-        const loaded = await instance.load(context.bytes, context.deadline);
+        const loaded = await instance.load(artifact.bytes, context.deadline);
         trace.instantiate_ms = round(performance.now() - loading);
-        if (loaded !== null) return finish(fail("code" in loaded ? loaded.code : "PLUGIN_FAILED"));
+        if (loaded !== null) return finish(fail(loaded.code));
       }
       const reads = new HostReads(target.tree, {
         commit: target.commit,
@@ -331,7 +334,7 @@ export class PluginHost {
       return finish(parsed);
     } finally {
       this.#active--;
-      if (digest !== null) this.modules.release(digest);
+      if (referenced) this.modules.release(digest);
     }
   }
 }

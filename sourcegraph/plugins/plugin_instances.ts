@@ -34,11 +34,6 @@ export class PluginInstances {
     this.#memoryMib = options.memoryMib;
   }
 
-  /** Number of idle instances. */
-  get idleCount(): number {
-    return this.#idle.length;
-  }
-
   /** Leases the most recently used idle instance of (digest, key), if any. */
   take(digest: string, key: string): SandboxProcess | null {
     const id = `${digest}\0${key}`;

@@ -13,6 +13,7 @@
  */
 
 import type { PluginCatalog, PluginEntry, PluginIssue } from "./plugin_discovery.ts";
+import type { PluginArgument, UrlPlugins } from "./selection_parameters.ts";
 
 /** A file a read returned (only files with returned lines are eligible). */
 export interface ReadFileRef {
@@ -35,28 +36,39 @@ export interface PluginPlan {
   issues: PluginIssue[];
 }
 
-type Requested = { name: string; args?: Record<string, unknown> };
+/** One requested plugin. */
+export type Requested = PluginArgument[number];
 
 /** Most plugins automatic selection runs on one request. */
 export const MAX_AUTO_PLUGINS = 16;
+
+/**
+ * What a request selects: nothing (`off` in the URL or an empty argument),
+ * automatic selection, or exactly these plugins (the argument, else the URL list).
+ */
+export function requestedPlugins(
+  url: UrlPlugins,
+  argument: PluginArgument | undefined,
+): "none" | "auto" | Requested[] {
+  if (url === "off" || argument?.length === 0) return "none";
+  return argument ?? (url === null ? "auto" : url.map((name) => ({ name })));
+}
 
 /** Plans the runs for one read or read_many. */
 export function planPlugins(input: {
   catalog: PluginCatalog;
   files: readonly ReadFileRef[];
   operation: "read" | "read_many";
-  url: null | "off" | string[];
-  argument?: { name: string; args?: Record<string, unknown> }[];
+  url: UrlPlugins;
+  argument?: PluginArgument;
 }): PluginPlan {
   const plan: PluginPlan = { invocations: [], issues: [] };
-  if (input.url === "off" || (input.argument !== undefined && input.argument.length === 0)) {
-    return plan;
-  }
-  const explicit: Requested[] | null = input.argument ??
-    (input.url === null ? null : input.url.map((name) => ({ name })));
-  const auto = explicit === null;
-  const requested: Requested[] = explicit ??
-    [...new Set(input.catalog.plugins.map((plugin) => plugin.name))].map((name) => ({ name }));
+  const selection = requestedPlugins(input.url, input.argument);
+  if (selection === "none") return plan;
+  const auto = selection === "auto";
+  const requested: Requested[] = auto
+    ? [...new Set(input.catalog.plugins.map((plugin) => plugin.name))].map((name) => ({ name }))
+    : selection;
   if (input.files.length === 0) {
     if (!auto) {
       for (const { name } of requested) {

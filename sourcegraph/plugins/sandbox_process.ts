@@ -15,8 +15,11 @@ const WASM_PAGE_MIB = 16;
 // Largest frame the child may send besides DONE: a read_files request.
 const MAX_REQUEST_FRAME = 1024 * 1024;
 
+/** A failed load or run: a plugin code. */
+export type SandboxFailure = { code: string; message?: string };
+
 /** How the run ended: the raw output, or a plugin code. */
-export type RunOutcome = { output: Uint8Array } | { code: string; message?: string };
+export type RunOutcome = { output: Uint8Array } | SandboxFailure;
 
 /** Answers one guest read: bytes, or a refusal text "CODE: message". */
 export type HostReadHandler = (
@@ -81,13 +84,14 @@ export class SandboxProcess {
   }
 
   /** Compiles and instantiates `bytes`; resolves null when ready, else a failure. */
-  async load(bytes: Uint8Array, deadline: number): Promise<RunOutcome | null> {
-    return await this.#withDeadline(deadline, async () => {
+  async load(bytes: Uint8Array, deadline: number): Promise<SandboxFailure | null> {
+    const outcome = await this.#withDeadline(deadline, async () => {
       await this.#send(Frame.LOAD, bytes);
       const frame = await this.#receive(MAX_REQUEST_FRAME);
       if (frame?.kind === Frame.READY) return null;
       return this.#failure(frame);
     });
+    return outcome !== null && "output" in outcome ? { code: "PLUGIN_FAILED" } : outcome;
   }
 
   /** Runs enrich on `input`, answering host reads through `onRead`. */
@@ -153,7 +157,7 @@ export class SandboxProcess {
     }
   }
 
-  #failure(frame: { kind: number; payload: Uint8Array } | null): RunOutcome {
+  #failure(frame: { kind: number; payload: Uint8Array } | null): SandboxFailure {
     this.kill();
     if (frame?.kind !== Frame.FAILED) return { code: "PLUGIN_FAILED" };
     const text = new TextDecoder().decode(frame.payload.subarray(0, 256));

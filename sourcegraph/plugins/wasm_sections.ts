@@ -57,7 +57,8 @@ export function readLeb128(bytes: Uint8Array, at: number): [number, number] {
   throw new SourcegraphError("PLUGIN_UNAVAILABLE", "malformed section size");
 }
 
-function encodeLeb128(value: number): number[] {
+/** `value` as unsigned LEB128 bytes. */
+export function encodeLeb128(value: number): number[] {
   const out: number[] = [];
   do {
     let byte = value & 0x7f;

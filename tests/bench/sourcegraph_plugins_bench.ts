@@ -19,6 +19,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { DIAGNOSTICS_HEADING } from "../../sourcegraph/plugins/attachments.ts";
 import { percentile, timed } from "../support/bench_stats.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { fixture } from "../support/plugin_service.ts";
@@ -30,7 +31,6 @@ const FIRST_USES = 30;
 const CONCURRENT = 8;
 const TIMEOUT_MS = 2000;
 const TOKEN = "b".repeat(40);
-const DIAGNOSTICS = "Plugin diagnostics (original read retained):";
 
 const parent = await tempDir("sg-plugin-bench-");
 try {
@@ -72,7 +72,7 @@ try {
         arguments: { repo: "local/project", ...args },
       });
       const blocks = texts(result);
-      if (result.isError || blocks.some((b) => b.startsWith(DIAGNOSTICS))) {
+      if (result.isError || blocks.some((b) => b.startsWith(DIAGNOSTICS_HEADING))) {
         throw new Error(`unexpected result: ${blocks.join("\n").slice(-300)}`);
       }
       return blocks;

@@ -12,6 +12,7 @@ import { CATALOG_LIMITS, CatalogCache } from "../../sourcegraph/plugins/catalog_
 import { CompiledModules, moduleDigest } from "../../sourcegraph/plugins/compiled_modules.ts";
 import { HostReads } from "../../sourcegraph/plugins/host_reads.ts";
 import { canonicalJson } from "../../sourcegraph/plugins/plugin_host.ts";
+import { encodeLeb128 } from "../../sourcegraph/plugins/wasm_sections.ts";
 import { DEFAULT_PLUGIN_SETTINGS } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { SandboxProcess } from "../../sourcegraph/plugins/sandbox_process.ts";
 import { buildFixtures } from "../fixtures/plugins/build.ts";
@@ -135,14 +136,7 @@ Deno.test("compiled modules: once per digest, shape checks, late compiles droppe
 
 /** A valid module whose one function is `nops` no-ops: slow to validate. */
 function slowModule(nops: number): Uint8Array {
-  const leb = (value: number) => {
-    const out: number[] = [];
-    do {
-      out.push((value & 0x7f) | (value >= 0x80 ? 0x80 : 0));
-      value = Math.floor(value / 128);
-    } while (value > 0);
-    return out;
-  };
+  const leb = encodeLeb128;
   const bodySize = nops + 2;
   const code = [1, ...leb(bodySize), 0];
   const head = [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0];
@@ -167,7 +161,7 @@ Deno.test("catalog cache: coalesced misses, failures not cached, LRU by count an
           plugins: [],
           ...(issues ? { issues: [{ code: "PLUGIN_DISCOVERY_FAILED", message: "x" }] } : {}),
         },
-        artifacts: new Map(bytes ? [["p", new Uint8Array(bytes)]] : []),
+        artifacts: new Map(bytes ? [["p", { bytes: new Uint8Array(bytes), digest: "d" }]] : []),
       };
     };
     const [a, b] = await Promise.all([cache.get("k", discover()), cache.get("k", discover())]);

@@ -6,6 +6,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { DIAGNOSTICS_HEADING } from "../../sourcegraph/plugins/attachments.ts";
 import { withMetadata } from "../../sourcegraph/plugins/wasm_sections.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
 import { connectClient, type RunningService, startService, texts } from "./sourcegraph_service.ts";
@@ -14,8 +15,6 @@ const FIXTURES = new URL("../fixtures/plugins/", import.meta.url);
 
 /** The repository name the service gives the checkout. */
 export const PLUGIN_REPO = "local/project";
-/** First line of the diagnostics block. */
-export const DIAGNOSTICS = "Plugin diagnostics (original read retained):";
 
 /** A committed fixture module (`fixture`, `minimal`, `membomb`, ...). */
 export function fixture(name: string): Uint8Array {
@@ -104,7 +103,7 @@ export async function withPluginService(
 /** The diagnostic lines of a result (empty when there is no diagnostics block). */
 export function diagnostics(blocks: string[]): string[] {
   const last = blocks[blocks.length - 1] ?? "";
-  return last.startsWith(DIAGNOSTICS) ? last.split("\n").slice(1) : [];
+  return last.startsWith(DIAGNOSTICS_HEADING) ? last.split("\n").slice(1) : [];
 }
 
 /** The codes of the diagnostic lines. */
