@@ -17,6 +17,7 @@ import { encodeHex } from "../shared/text.ts";
 import { mirrorPath } from "./repository_sync.ts";
 import type { RepositoryService } from "./repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
+import { type BodyLimits, readBodyText } from "./http/request_body.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
 
 const PREFIX = "/sourcegraph/api/admin/v1";
@@ -72,16 +73,19 @@ export async function handleAdmin(
     service: RepositoryService;
     scheduler: SyncScheduler;
     dataDir: string;
+    body: BodyLimits;
   },
 ): Promise<Response> {
   const route = `${request.method} ${url.pathname.slice(PREFIX.length)}`;
   const { store, scheduler } = context;
+  const text = () => readBodyText(request, context.body);
   switch (route) {
     case "POST /repos": {
       const key = idempotencyKey(request);
-      const earlier = store.job(`admin:${key}`);
+      const raw = await text();
+      const earlier = replayable(store, `admin:${key}`, route, raw);
       if (earlier) return Response.json(JSON.parse(earlier.result), { status: 202 });
-      const body = parseStrictBody(CreateSchema, await request.text());
+      const body = parseStrictBody(CreateSchema, raw);
       if (store.repository(body.name)) {
         throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists", 409);
       }
@@ -103,13 +107,16 @@ export async function handleAdmin(
         sync_interval_minutes: body.sync_interval_minutes ?? 5,
       });
       const result = { repo: context.service.summary(repo), job: { job_id: key, state: "queued" } };
-      store.saveJob(`admin:${key}`, repo.id, JSON.stringify(result));
+      store.saveJob(`admin:${key}`, repo.id, {
+        result: JSON.stringify(result),
+        requestHash: requestHash(route, raw),
+      });
       void scheduler.sync(repo).catch(() => {});
       return Response.json(result, { status: 202 });
     }
     case "PATCH /repo": {
       const repo = existing(store, url);
-      const body = parseStrictBody(UpdateSchema, await request.text());
+      const body = parseStrictBody(UpdateSchema, await text());
       const updated = store.update(repo.name, body)!;
       return Response.json({ repo: context.service.summary(updated) });
     }
@@ -124,6 +131,7 @@ export async function handleAdmin(
         );
       }
       store.remove(repo.id);
+      await context.service.forget(repo); // its readers and caches must not serve a later repository
       fs.rmSync(mirrorPath(context.dataDir, repo), { recursive: true, force: true });
       return new Response(null, { status: 204 });
     }
@@ -140,16 +148,28 @@ export async function handleAdmin(
     }
     case "POST /keys": {
       const key = idempotencyKey(request);
-      const earlier = store.job(`key:${key}`);
+      const raw = await text();
+      const earlier = replayable(store, `key:${key}`, route, raw);
       if (earlier) {
+        const created = JSON.parse(earlier.result) as { id: string; name: string };
+        if (!store.hasKey(created.id)) {
+          throw new SourcegraphError(
+            "KEY_REVOKED",
+            "the key created with this Idempotency-Key has been revoked",
+            410,
+          );
+        }
         // The secret is shown once; a replay returns the id only.
-        return Response.json({ ...JSON.parse(earlier.result), key: undefined }, { status: 201 });
+        return Response.json({ ...created, replayed: true }, { status: 201 });
       }
-      const body = parseStrictBody(KeySchema, await request.text());
+      const body = parseStrictBody(KeySchema, raw);
       const secret = `sgk_${randomHex(24)}`;
       const id = `key_${randomHex(8)}`;
       store.addKey(id, keyHash(secret), body.name);
-      store.saveJob(`key:${key}`, 0, JSON.stringify({ id, name: body.name }));
+      store.saveJob(`key:${key}`, 0, {
+        result: JSON.stringify({ id, name: body.name }),
+        requestHash: requestHash(route, raw),
+      });
       return Response.json({ id, name: body.name, key: secret }, { status: 201 });
     }
     case "DELETE /keys": {
@@ -160,6 +180,30 @@ export async function handleAdmin(
     default:
       throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
   }
+}
+
+/** The fingerprint of a request: same key + same fingerprint replays, another is refused. */
+function requestHash(route: string, body: string): string {
+  return createHash("sha256").update(`${route}\n${body}`).digest("hex");
+}
+
+/** The stored job of `key` when this request repeats it; IDEMPOTENCY_KEY_REUSED when it differs. */
+function replayable(
+  store: ControlStore,
+  key: string,
+  route: string,
+  body: string,
+): { result: string } | null {
+  const earlier = store.job(key);
+  if (!earlier) return null;
+  if (earlier.request_hash !== requestHash(route, body)) {
+    throw new SourcegraphError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "this Idempotency-Key was used for a different request",
+      422,
+    );
+  }
+  return earlier;
 }
 
 function idempotencyKey(request: Request): string {

@@ -182,6 +182,10 @@ export async function searchCommit(
     if (text.endsWith("\n")) lines.pop();
     for (let i = 0; i < lines.length; i++) {
       if (!pattern.matcher(lines[i]).find()) continue;
+      if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
+        outcome.truncated = true; // the match cap applies inside one file too
+        break;
+      }
       found.matchCount++;
       if (found.lines.length < perFile) found.lines.push({ number: i + 1, text: lines[i] });
     }

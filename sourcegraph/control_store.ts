@@ -38,13 +38,38 @@ export interface VersionRecord {
   observed_at: number;
 }
 
+/** How long idempotency keys (admin API and `prepare`) are remembered. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 /** The control store. */
 export class ControlStore {
   readonly db: DatabaseSync;
 
-  /** Opens (creating) the store at `path`. */
+  /**
+   * Opens the store at `path`, creating it when the file does not exist. An
+   * existing file that is empty, not a database, or fails SQLite's integrity
+   * check is refused (`ControlStoreDamaged`) and left untouched: a damaged
+   * store is never silently replaced by an empty one.
+   */
   constructor(path: string) {
-    this.db = new DatabaseSync(path);
+    const existing = statOrNull(path);
+    if (existing !== null && existing.size === 0) {
+      throw new ControlStoreDamaged(path, "is empty (0 bytes)");
+    }
+    try {
+      this.db = new DatabaseSync(path);
+      if (existing !== null) {
+        const rows = this.db.prepare("PRAGMA integrity_check").all() as {
+          integrity_check: string;
+        }[];
+        if (rows.length !== 1 || rows[0].integrity_check !== "ok") {
+          throw new ControlStoreDamaged(path, "fails SQLite's integrity check");
+        }
+      }
+    } catch (error) {
+      if (error instanceof ControlStoreDamaged) throw error;
+      throw new ControlStoreDamaged(path, "cannot be read as a SQLite database");
+    }
     this.db.exec(`
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
@@ -90,7 +115,13 @@ export class ControlStore {
         last_error TEXT,
         updated_at INTEGER NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
     `);
+    const jobColumns = (this.db.prepare("PRAGMA table_info(jobs)").all() as { name: string }[])
+      .map((column) => column.name);
+    if (!jobColumns.includes("request_hash")) {
+      this.db.exec("ALTER TABLE jobs ADD COLUMN request_hash TEXT");
+    }
   }
 
   /** All repositories, by name. */
@@ -111,10 +142,21 @@ export class ControlStore {
 
   /** Registers a repository; returns it. */
   register(input: Omit<RepositoryRecord, "id" | "disabled">): RepositoryRecord {
+    // Ids are never reused: mirrors, readers and caches are keyed by them.
+    const highest = this.db.prepare(
+      `SELECT MAX(v) AS v FROM (SELECT MAX(id) AS v FROM repositories
+      UNION ALL SELECT value FROM meta WHERE key = 'last_repository_id')`,
+    ).get() as { v: number | null };
+    const id = (highest.v ?? 0) + 1;
     this.db.prepare(
-      `INSERT INTO repositories(name, source, public_read, policy, path_groups, sync_interval_minutes)
-      VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO meta(key, value) VALUES ('last_repository_id', ?)
+      ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    ).run(id);
+    this.db.prepare(
+      `INSERT INTO repositories(id, name, source, public_read, policy, path_groups, sync_interval_minutes)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(
+      id,
       input.name,
       input.source,
       input.public_read ? 1 : 0,
@@ -237,31 +279,64 @@ export class ControlStore {
     return row?.id ?? null;
   }
 
+  /** Whether the personal key `id` exists (was not revoked). */
+  hasKey(id: string): boolean {
+    return this.db.prepare("SELECT 1 FROM personal_keys WHERE id = ?").get(id) !== undefined;
+  }
+
   /** Deletes a personal key; returns whether it existed. */
   removeKey(id: string): boolean {
     return Number(this.db.prepare("DELETE FROM personal_keys WHERE id = ?").run(id).changes) > 0;
   }
 
-  /** The stored result of an idempotent job, or null. */
-  job(key: string): { repository_id: number; result: string } | null {
-    return (this.db.prepare("SELECT repository_id, result FROM jobs WHERE idempotency_key = ?").get(
-      key,
-    ) as
-      | { repository_id: number; result: string }
+  /** The stored job of an idempotency key within the retention, or null. */
+  job(key: string): { repository_id: number; result: string; request_hash: string | null } | null {
+    return (this.db.prepare(
+      "SELECT repository_id, result, request_hash FROM jobs WHERE idempotency_key = ? AND created_at >= ?",
+    ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as
+      | { repository_id: number; result: string; request_hash: string | null }
       | undefined) ?? null;
   }
 
-  /** Stores an idempotent job's result. */
-  saveJob(key: string, repositoryId: number, result: string): void {
+  /** Stores an idempotent job's result (and forgets jobs past the retention). */
+  saveJob(
+    key: string,
+    repositoryId: number,
+    job: { result: string; requestHash: string | null },
+  ): void {
+    const now = Date.now();
+    this.db.prepare("DELETE FROM jobs WHERE created_at < ?").run(now - IDEMPOTENCY_RETENTION_MS);
     this.db.prepare(
-      "INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, created_at) VALUES (?, ?, ?, ?)",
-    )
-      .run(key, repositoryId, result, Date.now());
+      `INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, request_hash, created_at)
+      VALUES (?, ?, ?, ?, ?)`,
+    ).run(key, repositoryId, job.result, job.requestHash, now);
   }
 
   /** Closes the store. */
   close(): void {
     this.db.close();
+  }
+}
+
+/** The control store file exists but cannot be used; nothing was changed. */
+export class ControlStoreDamaged extends Error {
+  override readonly name = "ControlStoreDamaged";
+
+  /** `path` and what is wrong with it. */
+  constructor(path: string, problem: string) {
+    super(
+      `the control store ${path} ${problem}; nothing was changed. Restore it from a backup ` +
+        "(see the README's Backup section), or move it away to start with an empty store",
+    );
+  }
+}
+
+function statOrNull(path: string): { size: number } | null {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
   }
 }
 

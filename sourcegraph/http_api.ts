@@ -14,6 +14,8 @@ import { encodeBase64 } from "./base64.ts";
 import { SourcegraphError } from "./errors.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
+import { type BodyLimits, readBodyText } from "./http/request_body.ts";
+import { internalError } from "./http/internal_error.ts";
 
 const PROTOCOL = "zoekt-single-repo-v1";
 const line = z.number().int().min(1).optional();
@@ -58,10 +60,17 @@ export async function handleHttpApi(
   request: Request,
   url: URL,
   service: RepositoryService,
-  caller: Caller,
+  context: {
+    caller: Caller;
+    requestId: string;
+    body: BodyLimits;
+    log: (message: string) => void;
+  },
 ): Promise<Response> {
-  const requestId = crypto.randomUUID();
+  const { caller, requestId } = context;
   const headers = { "x-request-id": requestId };
+  const parse = async <T>(schema: z.ZodType<T>): Promise<T> =>
+    parseStrictBody(schema, await readBodyText(request, context.body));
   try {
     const route = `${request.method} ${url.pathname.slice("/sourcegraph".length)}`;
     if (route === "GET /v1/repos") return Response.json(service.repositories(caller), { headers });
@@ -77,7 +86,7 @@ export async function handleHttpApi(
         return Response.json(await service.pluginCatalog(caller, repo, revisions[0]), { headers });
       }
       case "POST /v1/repo/read": {
-        const body = await parse(ReadBody, request);
+        const body = await parse(ReadBody);
         const file = await service.read(caller, {
           repo,
           path: body.Path,
@@ -88,7 +97,7 @@ export async function handleHttpApi(
         return Response.json(file, { headers });
       }
       case "POST /v1/repo/resolve": {
-        const body = await parse(ResolveBody, request);
+        const body = await parse(ResolveBody);
         const resolved = service.resolve(caller, repo, body.Revision);
         return Response.json({
           Commit: resolved.commit,
@@ -97,7 +106,7 @@ export async function handleHttpApi(
         }, { headers });
       }
       case "POST /v1/repo/list": {
-        const body = await parse(ListBody, request);
+        const body = await parse(ListBody);
         return Response.json(
           await service.list(caller, {
             repo,
@@ -110,7 +119,7 @@ export async function handleHttpApi(
         );
       }
       case "POST /v1/repo/diff": {
-        const body = await parse(DiffBody, request);
+        const body = await parse(DiffBody);
         return Response.json(
           await service.diff(caller, {
             repo,
@@ -124,7 +133,7 @@ export async function handleHttpApi(
         );
       }
       case "POST /api/search": {
-        const body = await parse(SearchBody, request);
+        const body = await parse(SearchBody);
         const found = await service.search(caller, {
           repo,
           revision: body.Revision,
@@ -143,6 +152,9 @@ export async function handleHttpApi(
             Truncated: found.outcome.truncated,
             Commit: found.commit,
             Repository: found.repo,
+            Coverage: found.coverage === null
+              ? { Mode: "full" }
+              : { Mode: "path_groups", Paths: found.coverage },
             Protocol: PROTOCOL,
             RequestID: requestId,
           },
@@ -163,11 +175,7 @@ export async function handleHttpApi(
         throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
     }
   } catch (error) {
-    const known = error instanceof SourcegraphError ? error : new SourcegraphError(
-      "DEPENDENCY_UNAVAILABLE",
-      "a dependency is unavailable; retry later",
-      503,
-    );
+    const known = internalError(error, { requestId, log: context.log });
     return Response.json({
       Error: known.message,
       Meta: { Protocol: PROTOCOL, RequestID: requestId, Status: "error", Code: known.code },
@@ -181,8 +189,4 @@ function single(url: URL, name: string): string {
     throw new SourcegraphError("INVALID_REQUEST", `give exactly one ${name} parameter`, 400);
   }
   return values[0];
-}
-
-async function parse<T>(schema: z.ZodType<T>, request: Request): Promise<T> {
-  return parseStrictBody(schema, await request.text());
 }

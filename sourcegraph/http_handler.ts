@@ -1,19 +1,30 @@
 /**
  * The HTTP front: Host/Origin validation (a web page cannot drive a loopback
- * server through DNS rebinding), bearer authentication, the anonymous rate
- * limit, the `plugins` URL parameter, and routing to MCP and health.
+ * server through DNS rebinding), bearer authentication, the anonymous limits
+ * (tool calls per minute, counted per call and weighted by cost, and requests
+ * in flight per address), bounded request bodies, and routing to MCP, the
+ * plain HTTP API, the admin API, metrics and health.
+ *
+ * Expected failures answer with their stable code. Anything else is logged
+ * once with the request id and its stack and answered as `INTERNAL_ERROR`
+ * with that id only.
  *
  * @module
  */
 
+import { timingSafeEqual } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { handleAdmin, isAdminPath, keyHash } from "./admin_api.ts";
 import { SourcegraphError } from "./errors.ts";
 import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
-import { Metrics } from "./metrics.ts";
-import { createMcpServer } from "./mcp_tools.ts";
-import { parsePluginsParameter, type UrlPlugins } from "./plugins/selection_parameters.ts";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ClientConnection } from "./http/front_door.ts";
+import { type BodyLimits, readBody } from "./http/request_body.ts";
+import { internalError } from "./http/internal_error.ts";
+import { callCost, RateLimiter } from "./http/rate_limits.ts";
+import type { Metrics } from "./metrics.ts";
+import { createMcpServer, type McpRequestContext } from "./mcp_tools.ts";
+import { parsePluginsParameter } from "./plugins/selection_parameters.ts";
 import type { Caller, RepositoryService } from "./repository_service.ts";
 import type { SyncScheduler } from "./sync_scheduler.ts";
 
@@ -23,35 +34,75 @@ export interface HttpSettings {
   serviceToken?: string;
   /** Host names accepted in Host and Origin (loopback names always are). */
   allowedHosts: readonly string[];
-  /** Anonymous requests per minute per client address. */
+  /** Anonymous tool calls per minute per client address (a batch counts each call). */
   anonymousPerMinute: number;
+  /** Anonymous requests in flight per client address. */
+  anonymousConcurrency: number;
+  /** Largest body of the plain HTTP and admin APIs. */
+  maxBodyBytes: number;
+  /** Largest MCP body. */
+  maxMcpBodyBytes: number;
+  /** A body must arrive within this time. */
+  bodyTimeoutMs: number;
 }
 
-const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
+/** What the transport knows about a request's connection. */
+export interface RequestInfo {
+  /** The client's address. */
+  remoteAddr?: { hostname?: string };
+  /** The front's connection, when the request came through it. */
+  connection?: ClientConnection;
+}
+
+/** A request handler. */
+export type Handler = (request: Request, info?: RequestInfo) => Promise<Response>;
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+// A Host header: a DNS name or IPv4 address, or a bracketed IPv6 address, then an optional port.
+const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9](?:[a-z0-9.-]{0,252}))(?::(\d{1,5}))?$/;
 
 /** Creates the request handler. */
 export function createHandler(
   service: RepositoryService,
-  scheduler: SyncScheduler,
-  settings: HttpSettings,
-  context: { metrics: Metrics } = { metrics: new Metrics() },
-): (request: Request, info?: { remoteAddr?: { hostname?: string } }) => Promise<Response> {
+  options: {
+    scheduler: SyncScheduler;
+    settings: HttpSettings;
+    metrics: Metrics;
+    log: (message: string) => void;
+  },
+): Handler {
+  const { scheduler, settings, metrics, log } = options;
   const hosts = new Set([...LOOPBACK, ...settings.allowedHosts.map((h) => h.toLowerCase())]);
-  const limiter = new RateLimiter(settings.anonymousPerMinute);
+  const limiter = new RateLimiter({
+    perMinute: settings.anonymousPerMinute,
+    concurrency: settings.anonymousConcurrency,
+  });
+  const servers = new McpServerPool((serviceTools) =>
+    createMcpServer(service, { scheduler, metrics, log, serviceTools })
+  );
   return async function handle(request, info) {
-    const url = new URL(request.url);
+    const requestId = crypto.randomUUID();
+    const client = info?.remoteAddr?.hostname ?? "unknown";
+    let release = () => {};
     try {
       checkHostAndOrigin(request, hosts);
+      const url = parseUrl(request);
+      const bodyLimits = (maxBytes: number): BodyLimits => ({
+        maxBytes,
+        timeoutMs: settings.bodyTimeoutMs,
+        onRefused: () => info?.connection?.closeSoon(),
+      });
       if (url.pathname === "/healthz") {
         return new Response("ok\n", { headers: { "content-type": "text/plain" } });
       }
+      const caller = authenticate(request, settings, service);
       if (url.pathname === "/metrics") {
-        return new Response(context.metrics.render(service.store), {
+        return new Response(metrics.render(service, caller), {
           headers: { "content-type": "text/plain; version=0.0.4" },
         });
       }
       if (isAdminPath(url.pathname)) {
-        if (authenticate(request, settings, service).kind !== "service") {
+        if (caller.kind !== "service") {
           throw new SourcegraphError(
             "AUTHENTICATION_REQUIRED",
             "the admin API needs the service token",
@@ -63,6 +114,7 @@ export function createHandler(
           service,
           scheduler,
           dataDir: service.dataDir,
+          body: bodyLimits(settings.maxBodyBytes),
         });
       }
       const isMcp = url.pathname === "/sourcegraph/mcp";
@@ -70,83 +122,125 @@ export function createHandler(
         throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
       }
       const urlPlugins = isMcp ? parsePluginsParameter(url) : null;
-      const caller = authenticate(request, settings, service);
-      if (caller.kind === "anonymous" && !limiter.allow(info?.remoteAddr?.hostname ?? "unknown")) {
-        throw new SourcegraphError(
-          "RATE_LIMITED",
-          "too many anonymous requests; slow down or authenticate",
-          429,
-        );
+      if (caller.kind === "anonymous") release = limiter.enter(client);
+      if (!isMcp) {
+        if (caller.kind === "anonymous") limiter.spend(client, 1);
+        return await handleHttpApi(request, url, service, {
+          caller,
+          requestId,
+          body: bodyLimits(settings.maxBodyBytes),
+          log,
+        });
       }
-      if (!isMcp) return await handleHttpApi(request, url, service, caller);
-      return await serveMcp(request, service, caller, urlPlugins, scheduler, context.metrics);
+      let parsedBody: unknown = undefined;
+      if (request.method === "POST") {
+        const bytes = await readBody(request, bodyLimits(settings.maxMcpBodyBytes));
+        try {
+          parsedBody = JSON.parse(new TextDecoder().decode(bytes));
+        } catch {
+          return Response.json({
+            jsonrpc: "2.0",
+            error: { code: -32700, message: "Parse error: Invalid JSON" },
+            id: null,
+          }, { status: 400 });
+        }
+        if (caller.kind === "anonymous") limiter.spend(client, callCost(parsedBody));
+      }
+      const context: McpRequestContext = { caller, urlPlugins, requestId };
+      return await servers.serve(caller.kind === "service", async (server) => {
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
+        await server.connect(transport);
+        try {
+          return await transport.handleRequest(request, {
+            parsedBody,
+            authInfo: { token: "", clientId: caller.kind, scopes: [], extra: { context } },
+          });
+        } finally {
+          await transport.close();
+        }
+      });
     } catch (error) {
-      const known = error instanceof SourcegraphError
-        ? error
-        : new SourcegraphError("INTERNAL", "internal error", 500);
-      return Response.json({ code: known.code, message: known.message }, { status: known.status });
+      const known = error instanceof SourcegraphError ? error : internalError(error, {
+        requestId,
+        log,
+      });
+      return Response.json({ code: known.code, message: known.message }, {
+        status: known.status,
+        headers: { "x-request-id": requestId },
+      });
+    } finally {
+      release();
     }
   };
 }
 
-// Building a server costs more than a small read, so idle servers are kept
-// per (caller kind, plugin selection) and reconnected to each request's new
-// stateless transport; a server serves one request at a time.
-const idleServers = new Map<string, McpServer[]>();
-const MAX_IDLE_PER_KEY = 64;
+/**
+ * Idle MCP servers, reconnected to each request's new stateless transport
+ * (building one costs more than a small read). A server depends only on
+ * whether it lists the service tools; who calls is passed per request.
+ */
+class McpServerPool {
+  static readonly IDLE_PER_KIND = 16;
+  #idle = new Map<boolean, McpServer[]>([[true, []], [false, []]]);
+  #build: (serviceTools: boolean) => McpServer;
 
-async function serveMcp(
-  request: Request,
-  service: RepositoryService,
-  caller: Caller,
-  urlPlugins: UrlPlugins,
-  scheduler: SyncScheduler,
-  metrics: Metrics,
-): Promise<Response> {
-  const key = `${caller.kind}|${JSON.stringify(urlPlugins)}`;
-  const server = idleServers.get(key)?.pop() ??
-    createMcpServer(service, caller, urlPlugins, scheduler, metrics);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  await server.connect(transport);
-  try {
-    return await transport.handleRequest(request);
-  } finally {
-    await transport.close();
-    const idle = idleServers.get(key) ?? [];
-    if (idle.length < MAX_IDLE_PER_KEY) {
-      idle.push(server);
-      idleServers.set(key, idle);
+  constructor(build: (serviceTools: boolean) => McpServer) {
+    this.#build = build;
+  }
+
+  async serve<T>(serviceTools: boolean, run: (server: McpServer) => Promise<T>): Promise<T> {
+    const idle = this.#idle.get(serviceTools)!;
+    const server = idle.pop() ?? this.#build(serviceTools);
+    let clean = false;
+    try {
+      const result = await run(server);
+      clean = true;
+      return result;
+    } finally {
+      if (clean && idle.length < McpServerPool.IDLE_PER_KIND) idle.push(server);
     }
+  }
+}
+
+function parseUrl(request: Request): URL {
+  try {
+    return new URL(request.url);
+  } catch {
+    throw new SourcegraphError("INVALID_REQUEST", "the request URL is not valid", 400);
   }
 }
 
 function checkHostAndOrigin(request: Request, hosts: Set<string>): void {
   const host = request.headers.get("host");
-  if (host === null || !hosts.has(hostName(host))) {
+  if (host === null) {
+    throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served", 421);
+  }
+  if (!hosts.has(hostName(host))) {
     throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served", 421);
   }
   const origin = request.headers.get("origin");
   if (origin !== null) {
-    let originHost: string;
+    let originHost: string | null = null;
     try {
-      originHost = new URL(origin).host;
+      const parsed = new URL(origin);
+      if (parsed.protocol === "http:" || parsed.protocol === "https:") originHost = parsed.host;
     } catch {
-      throw new SourcegraphError("ORIGIN_NOT_ALLOWED", "this origin may not call the service", 403);
+      // refused below
     }
-    if (!hosts.has(hostName(originHost))) {
+    if (originHost === null || !hosts.has(hostName(originHost))) {
       throw new SourcegraphError("ORIGIN_NOT_ALLOWED", "this origin may not call the service", 403);
     }
   }
 }
 
-function hostName(hostHeader: string): string {
-  const lower = hostHeader.toLowerCase();
-  if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
-  const colon = lower.lastIndexOf(":");
-  return colon === -1 ? lower : lower.slice(0, colon);
+/** The host name of a Host header value, or "" when it is not a valid one. */
+function hostName(header: string): string {
+  const match = HOST_HEADER.exec(header.toLowerCase());
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65_535)) return "";
+  return match[1];
 }
 
 function authenticate(
@@ -156,8 +250,8 @@ function authenticate(
 ): Caller {
   const header = request.headers.get("authorization");
   if (header === null) return { kind: "anonymous" };
-  const match = /^Bearer (\S+)$/.exec(header);
-  if (match && settings.serviceToken && constantTimeEqual(match[1], settings.serviceToken)) {
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+  if (match && settings.serviceToken && sameSecret(match[1], settings.serviceToken)) {
     return { kind: "service" };
   }
   if (match && match[1].startsWith("sgk_")) {
@@ -167,32 +261,12 @@ function authenticate(
   throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid", 401);
 }
 
-function constantTimeEqual(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
-
-/** A fixed-window limiter per client address. */
-class RateLimiter {
-  #perMinute: number;
-  #windows = new Map<string, { start: number; count: number }>();
-
-  constructor(perMinute: number) {
-    this.#perMinute = perMinute;
-  }
-
-  allow(client: string): boolean {
-    const now = Date.now();
-    const window = this.#windows.get(client);
-    if (!window || now - window.start >= 60_000) {
-      if (this.#windows.size > 10_000) this.#windows.clear();
-      this.#windows.set(client, { start: now, count: 1 });
-      return true;
-    }
-    window.count++;
-    return window.count <= this.#perMinute;
-  }
+function sameSecret(given: string, expected: string): boolean {
+  // Compare digests: equal lengths for timingSafeEqual, and no length leak.
+  return timingSafeEqual(
+    new Uint8Array(
+      new TextEncoder().encode(keyHash(given)),
+    ),
+    new Uint8Array(new TextEncoder().encode(keyHash(expected))),
+  );
 }

@@ -1,9 +1,15 @@
 /**
- * The Context Source Graph service, served by `deno serve`. With nothing
- * configured it keeps its data in `./.sourcegraph/`, and when nothing is
- * registered yet and the working directory is a Git checkout, it registers
- * that checkout as the public repository `local/<folder>` monitoring its
- * current branch. See README.md for the command lines.
+ * The Context Source Graph service:
+ *
+ *   deno run <flags> sourcegraph/main.ts [--host H] [--port P] [REPOSITORY …]
+ *
+ * With nothing configured it keeps its data in `./.sourcegraph/`. Each
+ * REPOSITORY path (a Git checkout or bare repository) is registered as the
+ * public `local/<folder>` monitoring its current branch; with none given and
+ * nothing registered yet, the working directory's checkout is. The public
+ * socket belongs to the front (`http/front_door.ts`), which forwards to the
+ * HTTP server on a loopback port of its own. See README.md for the command
+ * lines.
  *
  * @module
  */
@@ -11,18 +17,21 @@
 import * as fs from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
+import { parseArgs } from "node:util";
 import { runGit } from "../shared/git.ts";
 import { applyConfigFile } from "./config_file.ts";
-import { type PluginSettings, pluginSettings } from "./plugins/plugin_settings.ts";
 import { ControlStore } from "./control_store.ts";
-import { createHandler } from "./http_handler.ts";
-import { RepositoryService } from "./repository_service.ts";
-import { SyncScheduler } from "./sync_scheduler.ts";
+import { createHandler, type Handler } from "./http_handler.ts";
+import { FrontDoor } from "./http/front_door.ts";
+import { Metrics } from "./metrics.ts";
 import { PluginWarmup } from "./plugins/plugin_warmup.ts";
+import { RepositoryService } from "./repository_service.ts";
+import { readSettings } from "./settings.ts";
+import { SyncScheduler } from "./sync_scheduler.ts";
 
 function env(name: string): string | undefined {
   try {
-    return process.env[name] || undefined;
+    return process.env[name];
   } catch {
     return undefined;
   }
@@ -37,107 +46,225 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const cwd = process.cwd();
-const dataDir = resolve(cwd, env("SOURCEGRAPH_DATA") ?? ".sourcegraph");
-const serviceToken = env("SOURCEGRAPH_API_TOKEN");
-if (serviceToken !== undefined && serviceToken.length < 32) {
-  fail("SOURCEGRAPH_API_TOKEN must be at least 32 characters");
+let args: { host: string; port: number; repositories: string[] };
+try {
+  const parsed = parseArgs({
+    args: Deno.args,
+    options: { host: { type: "string", default: "127.0.0.1" }, port: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const port = Number(parsed.values.port ?? "8787");
+  if (!/^\d{1,5}$/.test(parsed.values.port ?? "8787") || port > 65_535) {
+    throw new Error("--port must be a port number from 0 to 65535");
+  }
+  args = { host: parsed.values.host!, port, repositories: parsed.positionals };
+} catch (error) {
+  fail(`${(error as Error).message}; usage: main.ts [--host H] [--port P] [REPOSITORY …]`);
 }
-const publicUrl = env("SOURCEGRAPH_PUBLIC_URL") ?? "http://127.0.0.1:8787";
-fs.mkdirSync(join(dataDir, "mirrors"), { recursive: true, mode: 0o700 });
-const store = new ControlStore(join(dataDir, "control.sqlite3"));
+
+const cwd = process.cwd();
+const read = readSettings(env, cwd);
+if (!read.ok) {
+  for (const problem of read.problems) log(problem);
+  process.exit(1);
+}
+const settings = read.settings;
+fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
+let store: ControlStore;
+try {
+  store = new ControlStore(join(settings.dataDir, "control.sqlite3"));
+} catch (error) {
+  fail((error as Error).message);
+}
 
 try {
-  const added = applyConfigFile(
-    resolve(cwd, env("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
-    store,
-  );
+  const added = applyConfigFile(settings.configPath, store);
   for (const name of added) log(`registered ${name} from sourcegraph.toml`);
 } catch (error) {
   fail((error as Error).message);
 }
-if (store.repositories().length === 0) await registerCheckout(cwd);
-let plugins: PluginSettings;
-try {
-  plugins = pluginSettings(env);
-} catch (error) {
-  fail((error as Error).message);
+for (const path of args.repositories) {
+  const registered = await registerLocal(resolve(cwd, path));
+  if (registered === null) fail(`${path} is not a Git repository on a branch`);
 }
-const service = new RepositoryService(store, dataDir, {
-  plugins,
-  publicRead: env("SOURCEGRAPH_PUBLIC_READ") !== "false",
-  searchCacheBytes: Number(env("SOURCEGRAPH_SEARCH_CACHE_MIB") ?? 256) * 1024 * 1024,
-  debug: env("SOURCEGRAPH_LOG_LEVEL") === "debug" ? log : undefined,
+if (args.repositories.length === 0 && store.repositories().length === 0) {
+  if ((await registerLocal(cwd)) === null) {
+    log("the working directory is not a Git checkout on a branch; nothing registered");
+  }
+}
+
+const service = new RepositoryService(store, settings.dataDir, {
+  plugins: settings.plugins,
+  publicRead: settings.publicRead,
+  searchCacheBytes: settings.searchCacheBytes,
+  debug: settings.debug ? log : undefined,
+  log,
 });
+const sandboxProblem = service.probePluginSandbox();
+if (sandboxProblem !== null) {
+  log(
+    `warning: ${sandboxProblem}; reads are served without plugins (diagnostics name PLUGIN_SANDBOX_UNAVAILABLE). Put deno on PATH or allow this Deno executable with --allow-run`,
+  );
+}
 const warmup = new PluginWarmup(async (id) => {
   const repo = store.repositories().find((candidate) => candidate.id === id);
-  if (!repo || repo.disabled || plugins.disabled) return;
+  if (!repo || repo.disabled || settings.plugins.disabled) return;
   const compiled = await service.precompilePlugins(repo);
   if (compiled > 0) log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
 }, () => store.repositories().map((repo) => repo.id));
-const scheduler = new SyncScheduler(store, dataDir, {
+const scheduler = new SyncScheduler(store, settings.dataDir, {
   log,
   onSynced: (repo) => warmup.notify(repo.id),
 });
 await scheduler.syncAll();
-scheduleSyncs();
+scheduler.start();
 warmup.start();
 for (const repo of store.repositories()) {
   log(`serving ${repo.name}${repo.public_read ? " (public)" : ""}`);
 }
-log(`connect an MCP client to ${publicUrl}/sourcegraph/mcp`);
 
-async function registerCheckout(directory: string): Promise<void> {
-  let top: string;
+const metrics = new Metrics();
+const handler = createHandler(service, {
+  scheduler,
+  settings: {
+    serviceToken: settings.serviceToken,
+    allowedHosts: settings.allowedHosts,
+    anonymousPerMinute: settings.anonymousPerMinute,
+    anonymousConcurrency: settings.anonymousConcurrency,
+    maxBodyBytes: settings.connections.maxBodyBytes,
+    maxMcpBodyBytes: settings.connections.maxMcpBodyBytes,
+    bodyTimeoutMs: settings.connections.bodyTimeoutMs,
+  },
+  metrics,
+  log,
+});
+
+let upstreamPort = 0;
+const front = new FrontDoor(settings.connections, { upstreamPort: () => upstreamPort, log });
+metrics.watchFront(() => front.stats());
+await startHttpServer(handler);
+let listener: Deno.TcpListener;
+try {
+  listener = Deno.listen({ hostname: args.host, port: args.port });
+} catch (error) {
+  fail(`cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`);
+}
+void front.serve(listener);
+const address = listener.addr as Deno.NetAddr;
+const shown = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+log(`listening on http://${shown}:${address.port}`);
+if (settings.publicUrl) log(`public URL ${settings.publicUrl}`);
+log(
+  `connect an MCP client to ${
+    settings.publicUrl ?? `http://${shown}:${address.port}`
+  }/sourcegraph/mcp`,
+);
+
+/**
+ * Starts the HTTP server on a loopback port for the front to forward to. When
+ * its accept loop fails (descriptors ran out), it is started again: the
+ * connections it already has keep being served meanwhile.
+ */
+async function startHttpServer(handle: Handler): Promise<void> {
+  let ready: () => void;
+  const listening = new Promise<void>((resolve) => (ready = resolve));
+  const start = () => {
+    let server: Deno.HttpServer<Deno.NetAddr>;
+    try {
+      server = Deno.serve({
+        hostname: "127.0.0.1",
+        port: upstreamPort,
+        onListen: (addr) => {
+          upstreamPort = addr.port;
+          ready();
+        },
+        onError: (error) => {
+          log(`unhandled request failure: ${(error as Error)?.stack ?? String(error)}`);
+          return new Response(null, { status: 500 });
+        },
+      }, async (request, info) => {
+        const connection = front.requestStarted(info.remoteAddr.port);
+        if (connection === null) {
+          // Not through the front (another local process found the port).
+          return new Response(null, { status: 403, headers: { connection: "close" } });
+        }
+        try {
+          return await handle(request, {
+            remoteAddr: { hostname: connection.clientHost },
+            connection,
+          });
+        } finally {
+          front.requestEnded(connection);
+        }
+      });
+    } catch (error) {
+      log(`HTTP server could not start (${(error as Error).message}); retrying`);
+      setTimeout(start, 200);
+      return;
+    }
+    server.finished.catch((error) => {
+      log(`HTTP server stopped accepting (${(error as Error).message}); restarting`);
+      setTimeout(start, 100);
+    });
+  };
+  start();
+  await listening;
+}
+
+/** Registers `directory` (a checkout or bare repository) as `local/<folder>`; null if it is none. */
+async function registerLocal(directory: string): Promise<string | null> {
+  let source: string;
   let branch: string;
   try {
     const decode = (r: { stdout: Uint8Array }) => new TextDecoder().decode(r.stdout).trim();
-    top = decode(await runGit(["rev-parse", "--show-toplevel"], { cwd: directory }));
+    const bare = decode(await runGit(["rev-parse", "--is-bare-repository"], { cwd: directory }));
+    source = bare === "true"
+      ? resolve(directory, decode(await runGit(["rev-parse", "--git-dir"], { cwd: directory })))
+      : decode(await runGit(["rev-parse", "--show-toplevel"], { cwd: directory }));
     branch = decode(await runGit(["symbolic-ref", "--short", "-q", "HEAD"], { cwd: directory }));
   } catch {
-    log("the working directory is not a Git checkout on a branch; nothing registered");
-    return;
+    return null;
   }
-  if (!isAbsolute(top) || branch === "") return;
-  const name = `local/${basename(top).replace(/[^A-Za-z0-9._-]/g, "-")}`;
+  if (!isAbsolute(source) || branch === "") return null;
+  const folder = basename(source).replace(/\.git$/, "") || "repository";
+  const name = `local/${folder.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]/, "r")}`;
+  const existing = store.repository(name);
+  if (existing) {
+    if (existing.source !== source) {
+      fail(`${name} is already registered for another source; rename the folder or remove it`);
+    }
+    return name;
+  }
   store.register({
     name,
-    source: top,
+    source,
     public_read: true,
-    policy: {
-      branches: [branch],
-      default_branch: branch,
-      count: Math.max(1, Number(env("SOURCEGRAPH_DEFAULT_RETAIN") ?? 20) || 20),
-    },
+    policy: { branches: [branch], default_branch: branch, count: settings.defaultRetain },
     path_groups: [],
-    sync_interval_minutes: 5,
+    sync_interval_minutes: settings.syncMinutes,
   });
-  log(`registered this checkout as ${name}, monitoring ${branch}`);
+  const what = directory === cwd ? "this checkout" : source;
+  log(`registered ${what} as ${name}, monitoring ${branch}`);
+  return name;
 }
 
-function scheduleSyncs(): void {
-  const minutes = Math.max(1, Number(env("SOURCEGRAPH_SYNC_MINUTES") ?? 5));
-  const timer = setInterval(() => void scheduler.syncAll(), 60_000 * minutes);
-  Deno.unrefTimer(timer);
-}
-
-// On SIGTERM end the child processes (plugin sandboxes, even mid-run, and Git
-// readers): they would otherwise keep the process alive or outlive it. Requests
-// still in flight get one second. Ctrl-C reaches children through the process group.
+// On SIGTERM stop accepting, end the child processes (plugin sandboxes, even
+// mid-run, and Git readers: they would otherwise outlive the service), give
+// requests in flight one second, then exit. Ctrl-C reaches children through
+// the process group.
 Deno.addSignalListener("SIGTERM", () => {
   log("stopping");
-  service.close().catch(() => {}).finally(() => setTimeout(() => Deno.exit(0), 1_000));
+  try {
+    listener.close();
+  } catch {
+    // already closed
+  }
+  service.close().catch(() => {}).finally(() =>
+    setTimeout(() => {
+      front.close();
+      store.close(); // checkpoints the WAL into the store file
+      Deno.exit(0);
+    }, 1_000)
+  );
 });
-
-const handler = createHandler(service, scheduler, {
-  serviceToken,
-  allowedHosts: (env("SOURCEGRAPH_ALLOWED_HOSTS") ?? "").split(",").filter((h) => h !== ""),
-  anonymousPerMinute: Number(env("SOURCEGRAPH_ANONYMOUS_PER_MINUTE") ?? 600),
-});
-
-export default {
-  fetch(request: Request, info: Deno.ServeHandlerInfo): Promise<Response> {
-    const remote = info.remoteAddr as { hostname?: string };
-    return handler(request, { remoteAddr: { hostname: remote.hostname } });
-  },
-} satisfies Deno.ServeDefaultExport;

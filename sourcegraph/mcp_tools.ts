@@ -8,9 +8,15 @@
  */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { SourcegraphError } from "./errors.ts";
+import { internalError } from "./http/internal_error.ts";
 import type { SearchRequest } from "./code_search.ts";
 import { renderRead, renderReadManyItem } from "./read_text.ts";
 import { renderSearch } from "./search_text.ts";
@@ -42,14 +48,28 @@ const plugins = z.array(z.strictObject({
 
 type Args = Record<string, unknown>;
 
-/** Builds the server for one request by `caller`. */
+/** Who is calling, passed with each request (a pooled server serves many callers). */
+export interface McpRequestContext {
+  caller: Caller;
+  urlPlugins: UrlPlugins;
+  requestId: string;
+}
+
+/**
+ * Builds a server; `serviceTools` adds the tools only the service token may
+ * call. The caller of each call comes from the request's context, never from
+ * the server, so one server can serve any caller of its kind.
+ */
 export function createMcpServer(
   service: RepositoryService,
-  caller: Caller,
-  urlPlugins: UrlPlugins,
-  scheduler: SyncScheduler,
-  metrics: Metrics,
+  options: {
+    scheduler: SyncScheduler;
+    metrics: Metrics;
+    log: (message: string) => void;
+    serviceTools: boolean;
+  },
 ): McpServer {
+  const { scheduler, metrics, log } = options;
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   const tool = (
     name: string,
@@ -57,25 +77,33 @@ export function createMcpServer(
     inputSchema: Record<string, z.ZodType>,
     // `baseDone` marks the end of the base work: plugin enrichment after it is not
     // part of the tool's latency metrics (callers measure end to end).
-    run: (args: Args, baseDone: () => void) => Promise<string[]> | string[],
+    run: (
+      args: Args,
+      context: McpRequestContext,
+      baseDone: () => void,
+    ) => Promise<string[]> | string[],
   ) =>
     server.registerTool(name, {
       description,
       // Strict: an unknown argument is refused before the handler runs.
       inputSchema: strictSchema(name, inputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
-    }, async (args: Args) => {
+    }, async (args: Args, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
       const started = performance.now();
       let baseEnd: number | null = null;
       const seconds = () => ((baseEnd ?? performance.now()) - started) / 1000;
+      const context = extra.authInfo?.extra?.context as McpRequestContext | undefined;
       let result: CallToolResult;
       try {
-        result = textResult(await run(args, () => (baseEnd = performance.now())));
+        if (!context) throw new Error("an MCP request arrived without its caller");
+        result = textResult(await run(args, context, () => (baseEnd = performance.now())));
         metrics.record(name, "OK", seconds());
       } catch (error) {
-        result = errorResult(error);
-        const code = error instanceof SourcegraphError ? error.code : "DEPENDENCY_UNAVAILABLE";
-        metrics.record(name, code, seconds());
+        const known = error instanceof SourcegraphError
+          ? error
+          : internalError(error, { requestId: context?.requestId ?? "unknown", log });
+        result = errorResult(known);
+        metrics.record(name, known.code, seconds());
       }
       return result;
     });
@@ -84,7 +112,9 @@ export function createMcpServer(
     "repositories",
     "Lists the repositories you can read (100 per page): state, index mode, observed branch heads, default branch.",
     { after: z.string().min(1).max(256).optional() },
-    (args) => [JSON.stringify(service.repositories(caller, args.after as string | undefined))],
+    (args, { caller }) => [
+      JSON.stringify(service.repositories(caller, args.after as string | undefined)),
+    ],
   );
   tool(
     "availability",
@@ -95,7 +125,7 @@ export function createMcpServer(
       include_plugins: z.boolean().optional(),
       revision,
     },
-    async (args) => [
+    async (args, { caller }) => [
       JSON.stringify(
         await service.availabilityWithPlugins(caller, args.repo as string, {
           includePlugins: args.include_plugins === true,
@@ -108,7 +138,7 @@ export function createMcpServer(
     "resolve",
     "Resolves a monitored branch (default: the default branch) or a full 40-hex SHA to a retained commit.",
     { repo, revision },
-    (args) => {
+    (args, { caller }) => {
       const resolved = service.resolve(
         caller,
         args.repo as string,
@@ -135,7 +165,7 @@ export function createMcpServer(
       output: z.enum(["content", "files"]).optional(),
       max_lines_per_file: z.number().int().min(1).max(1000).optional(),
     },
-    async (args) => {
+    async (args, { caller }) => {
       const found = await service.search(
         caller,
         args as unknown as SearchRequest & { repo: string },
@@ -143,6 +173,7 @@ export function createMcpServer(
       return [renderSearch(found.repo, found.commit, found.outcome, {
         output: (args.output as "content" | "files" | undefined) ?? "content",
         maxLinesPerFile: (args.max_lines_per_file as number | undefined) ?? 10,
+        coverage: found.coverage,
       })];
     },
   );
@@ -150,7 +181,7 @@ export function createMcpServer(
     "read",
     "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and 256 KiB; continue from NextStartLine.",
     { repo, path, revision, start_line: line, end_line: line, plugins },
-    async (args, baseDone) => {
+    async (args, { caller, urlPlugins }, baseDone) => {
       const argument = args.plugins as PluginArgument | undefined;
       validatePluginArgument(argument);
       const file = await service.read(caller, args as { repo: string; path: string });
@@ -175,7 +206,7 @@ export function createMcpServer(
       files: z.array(z.strictObject({ path, start_line: line, end_line: line })).min(1).max(10),
       plugins,
     },
-    async (args, baseDone) => {
+    async (args, { caller, urlPlugins }, baseDone) => {
       const argument = args.plugins as PluginArgument | undefined;
       validatePluginArgument(argument);
       const { commit, items } = await service.readMany(
@@ -211,6 +242,7 @@ export function createMcpServer(
     },
     async (
       args,
+      { caller },
     ) => [JSON.stringify(await service.list(caller, args as { repo: string; first: number }))],
   );
   tool(
@@ -226,6 +258,7 @@ export function createMcpServer(
     },
     async (
       args,
+      { caller },
     ) => [
       JSON.stringify(
         await service.diff(
@@ -235,7 +268,7 @@ export function createMcpServer(
       ),
     ],
   );
-  if (caller.kind === "service") {
+  if (options.serviceTools) {
     tool(
       "prepare",
       "Syncs a repository now (service token only): fetches its monitored branches and applies retention. Idempotent per idempotency_key.",
@@ -247,6 +280,7 @@ export function createMcpServer(
       },
       async (
         args,
+        { caller },
       ) => [
         JSON.stringify(
           await service.prepare(
@@ -278,14 +312,9 @@ function textResult(blocks: string[]): CallToolResult {
 }
 
 /** A tool error: one block with `{"code","message"}`. */
-export function errorResult(error: unknown): CallToolResult {
-  const known = error instanceof SourcegraphError ? error : new SourcegraphError(
-    "DEPENDENCY_UNAVAILABLE",
-    "a dependency is unavailable; retry later",
-    503,
-  );
+export function errorResult(error: SourcegraphError): CallToolResult {
   return {
     isError: true,
-    content: [{ type: "text", text: JSON.stringify({ code: known.code, message: known.message }) }],
+    content: [{ type: "text", text: JSON.stringify({ code: error.code, message: error.message }) }],
   };
 }

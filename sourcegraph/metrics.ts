@@ -1,16 +1,20 @@
 /**
  * Prometheus text metrics: requests by tool and code, request latency
- * histograms by tool, and the sync state of each repository.
+ * histograms by tool, connection counters of the front, repositories by sync
+ * state, and the sync state of each repository the caller may see (an
+ * anonymous scrape never names a private repository).
  *
  * @module
  */
 
-import type { ControlStore } from "./control_store.ts";
+import type { FrontDoorStats } from "./http/front_door.ts";
+import type { Caller, RepositoryService } from "./repository_service.ts";
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** In-process counters. */
 export class Metrics {
+  #front: (() => FrontDoorStats) | null = null;
   #requests = new Map<string, number>();
   #latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
 
@@ -30,8 +34,14 @@ export class Metrics {
     histogram.count++;
   }
 
-  /** Renders the exposition text. */
-  render(store: ControlStore): string {
+  /** Adds the front's connection counters to the exposition. */
+  watchFront(stats: () => FrontDoorStats): void {
+    this.#front = stats;
+  }
+
+  /** Renders the exposition text for `caller`. */
+  render(service: RepositoryService, caller: Caller): string {
+    const store = service.store;
     const out: string[] = [
       "# HELP sourcegraph_requests_total Tool calls by tool and result code.",
       "# TYPE sourcegraph_requests_total counter",
@@ -56,11 +66,42 @@ export class Metrics {
       out.push(`sourcegraph_request_seconds_sum{tool="${tool}"} ${histogram.sum}`);
       out.push(`sourcegraph_request_seconds_count{tool="${tool}"} ${histogram.count}`);
     }
+    if (this.#front) {
+      const front = this.#front();
+      out.push(
+        "# HELP sourcegraph_connections_open Client connections open now.",
+        "# TYPE sourcegraph_connections_open gauge",
+        `sourcegraph_connections_open ${front.open}`,
+        "# HELP sourcegraph_connections_total Client connections by outcome.",
+        "# TYPE sourcegraph_connections_total counter",
+        `sourcegraph_connections_total{outcome="accepted"} ${front.accepted}`,
+        `sourcegraph_connections_total{outcome="refused"} ${front.refused}`,
+        `sourcegraph_connections_total{outcome="timed_out"} ${front.timedOut}`,
+        `sourcegraph_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
+      );
+    }
     out.push(
+      "# HELP sourcegraph_search_shared_total Searches answered by an identical one already running.",
+      "# TYPE sourcegraph_search_shared_total counter",
+      `sourcegraph_search_shared_total ${service.searchesShared}`,
+    );
+    const repositories = store.repositories();
+    const byState = new Map<string, number>();
+    for (const repo of repositories) {
+      const state = repo.disabled ? "disabled" : store.syncState(repo.id).state;
+      byState.set(state, (byState.get(state) ?? 0) + 1);
+    }
+    out.push(
+      "# HELP sourcegraph_repositories Registered repositories by sync state.",
+      "# TYPE sourcegraph_repositories gauge",
+      ...[...byState].map(([state, count]) =>
+        `sourcegraph_repositories{state="${state}"} ${count}`
+      ),
       "# HELP sourcegraph_repository_sync_ok Whether the last sync of a repository succeeded.",
       "# TYPE sourcegraph_repository_sync_ok gauge",
     );
-    for (const repo of store.repositories()) {
+    for (const repo of repositories) {
+      if (!service.visible(caller, repo)) continue;
       const state = store.syncState(repo.id).state;
       out.push(
         `sourcegraph_repository_sync_ok{repo=${JSON.stringify(repo.name)}} ${

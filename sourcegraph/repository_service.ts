@@ -42,6 +42,9 @@ export class RepositoryService {
   #publicRead: boolean;
   #trees = new Map<number, CommitTree>();
   #corpora: CorpusCache;
+  #searches = new Map<string, Promise<SearchOutcome>>();
+  /** Searches answered by joining an identical one already running. */
+  searchesShared = 0;
   /** The Wasm plugin host. */
   readonly plugins: PluginHost;
 
@@ -54,6 +57,7 @@ export class RepositoryService {
       searchCacheBytes?: number;
       plugins?: PluginSettings;
       debug?: (line: string) => void;
+      log?: (line: string) => void;
     },
   ) {
     this.store = store;
@@ -61,6 +65,7 @@ export class RepositoryService {
     this.#publicRead = options.publicRead;
     this.plugins = new PluginHost(options.plugins ?? DEFAULT_PLUGIN_SETTINGS, {
       debug: options.debug,
+      log: options.log,
     });
     this.#corpora = new CorpusCache(options.searchCacheBytes ?? 256 * 1024 * 1024);
   }
@@ -177,20 +182,46 @@ export class RepositoryService {
   async search(
     caller: Caller,
     request: SearchRequest & { repo: string; revision?: string },
-  ): Promise<{ repo: string; commit: string; outcome: SearchOutcome }> {
+  ): Promise<{ repo: string; commit: string; outcome: SearchOutcome; coverage: string[] | null }> {
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
     const coverage = new Coverage(repo);
     for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
     const scoped = { ...request, paths: coverage.scope(request.paths ?? []) };
-    const mirror = mirrorPath(this.dataDir, repo);
-    const corpus = await this.#corpora.get(mirror, commit).catch(() => null);
-    const outcome = await searchCommit(mirror, this.#tree(repo), commit, scoped, corpus);
+    const outcome = structuredClone(await this.#searchOnce(repo, commit, scoped));
     if (!coverage.full) {
       outcome.files = outcome.files.filter((file) => coverage.covers(file.path));
       outcome.fileCount = outcome.files.length;
       outcome.matchCount = outcome.files.reduce((sum, file) => sum + file.matchCount, 0);
     }
-    return { repo: repo.name, commit, outcome };
+    return { repo: repo.name, commit, outcome, coverage: coverage.full ? null : coverage.roots };
+  }
+
+  /** Identical searches running at the same time share one computation. */
+  #searchOnce(
+    repo: RepositoryRecord,
+    commit: string,
+    request: SearchRequest,
+  ): Promise<SearchOutcome> {
+    const key = JSON.stringify([repo.id, commit, {
+      pattern: request.pattern,
+      fixed_strings: request.fixed_strings ?? false,
+      ignore_case: request.ignore_case ?? false,
+      glob: request.glob ?? [],
+      paths: request.paths ?? [],
+      max_lines_per_file: request.max_lines_per_file ?? 10,
+    }]);
+    const running = this.#searches.get(key);
+    if (running) {
+      this.searchesShared++;
+      return running;
+    }
+    const mirror = mirrorPath(this.dataDir, repo);
+    const search = (async () => {
+      const corpus = await this.#corpora.get(mirror, commit).catch(() => null);
+      return await searchCommit(mirror, this.#tree(repo), commit, request, corpus);
+    })().finally(() => this.#searches.delete(key));
+    this.#searches.set(key, search);
+    return search;
   }
 
   /** Changed paths between two resolved revisions, paged by path. */
@@ -282,9 +313,11 @@ export class RepositoryService {
 
   /** A repository's state, index mode, heads and default branch. */
   summary(repo: RepositoryRecord): Record<string, unknown> {
+    const sync = this.store.syncState(repo.id);
     return {
       repo: repo.name,
-      state: repo.disabled ? "disabled" : this.store.syncState(repo.id).state,
+      state: repo.disabled ? "disabled" : sync.state,
+      ...(sync.last_error !== null ? { last_sync_error: sync.last_error } : {}),
       index_mode: repo.path_groups.length > 0 ? "monorepo" : "full",
       heads: Object.fromEntries(this.store.heads(repo.id)),
       ...(repo.policy.default_branch ? { default_branch: repo.policy.default_branch } : {}),
@@ -306,6 +339,11 @@ export class RepositoryService {
     // Resolved again on purpose: the caller must still be allowed to read this commit.
     const { repo } = this.resolve(caller, request.repo, request.commit);
     return await this.plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);
+  }
+
+  /** Starts a spare plugin sandbox; the reason when sandboxes cannot run on this service. */
+  probePluginSandbox(): string | null {
+    return this.plugins.probeSandbox();
   }
 
   /** Compiles the default-enabled plugins at every head of `repo` (never running them). */
@@ -416,8 +454,19 @@ export class RepositoryService {
     } catch {
       result = { job_id: key, repo: repo.name, state: "failed", code: "SYNC_FAILED" };
     }
-    this.store.saveJob(`prepare:${key}`, repo.id, JSON.stringify(result));
+    this.store.saveJob(`prepare:${key}`, repo.id, {
+      result: JSON.stringify(result),
+      requestHash: null,
+    });
     return result;
+  }
+
+  /** Drops the object reader and cached corpora of a deleted repository. */
+  async forget(repo: RepositoryRecord): Promise<void> {
+    const tree = this.#trees.get(repo.id);
+    this.#trees.delete(repo.id);
+    this.#corpora.forget(mirrorPath(this.dataDir, repo));
+    await tree?.close();
   }
 
   /** Closes every object reader. */

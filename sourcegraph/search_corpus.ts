@@ -34,6 +34,15 @@ export class CorpusCache {
     this.#capBytes = capBytes;
   }
 
+  /** Drops every corpus and listing of `mirror`. */
+  forget(mirror: string): void {
+    for (const map of [this.#entries, this.#ready, this.#listings]) {
+      for (const key of [...map.keys()]) {
+        if (key.startsWith(`${mirror}\0`)) map.delete(key);
+      }
+    }
+  }
+
   /**
    * The corpus of `commit` when ready, else null (a build is started; small
    * repositories are built before returning).

@@ -16,7 +16,12 @@ export function renderSearch(
   repository: string,
   commit: string,
   outcome: SearchOutcome,
-  options: { output: "content" | "files"; maxLinesPerFile: number },
+  options: {
+    output: "content" | "files";
+    maxLinesPerFile: number;
+    /** The path roots searched (a monorepo's groups), or null for the whole repository. */
+    coverage: string[] | null;
+  },
 ): string {
   const header = [
     `Repository: ${JSON.stringify(repository)}`,
@@ -25,7 +30,9 @@ export function renderSearch(
     `Status: "ok"`,
     `Partial: false`,
     `Truncated: ${outcome.truncated}`,
-    `Coverage: "full"`,
+    options.coverage === null
+      ? `Coverage: "full"`
+      : `Coverage: "path_groups"; Paths: ${JSON.stringify(options.coverage)}`,
     `ReturnedFiles: ${outcome.files.length}; FileCount: ${outcome.fileCount}; MatchCount: ${outcome.matchCount}`,
   ];
   if (outcome.fileCount === 0) {

@@ -1,10 +1,12 @@
 /**
- * Runs repository syncs one at a time per repository (start-up, the
- * interval, and `prepare` all go through here) and logs their progress.
+ * Runs repository syncs one at a time per repository (start-up, each
+ * repository's own `sync_interval_minutes`, and `prepare` all go through
+ * here) and logs their progress, with the reason of a failure.
  *
  * @module
  */
 
+import { GitError } from "../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "./control_store.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
 
@@ -15,6 +17,8 @@ export class SyncScheduler {
   #log: (message: string) => void;
   #running = new Map<number, Promise<unknown>>();
   #onSynced: (repo: RepositoryRecord) => void;
+  #lastStarted = new Map<number, number>();
+  #timer: ReturnType<typeof setInterval> | null = null;
 
   /** Syncs repositories of `store` into mirrors below `dataDir`; `onSynced` hears of each success. */
   constructor(
@@ -30,6 +34,7 @@ export class SyncScheduler {
 
   /** Syncs one repository after any sync of it already running. */
   sync(repo: RepositoryRecord): Promise<SyncOutcome> {
+    this.#lastStarted.set(repo.id, Date.now());
     const previous = this.#running.get(repo.id) ?? Promise.resolve();
     const run = previous.catch(() => {}).then(async () => {
       try {
@@ -43,12 +48,37 @@ export class SyncScheduler {
         this.#onSynced(repo);
         return outcome;
       } catch (error) {
-        this.#log(`sync of ${repo.name} failed; retained versions stay readable`);
+        this.#log(
+          `sync of ${repo.name} failed (${failureReason(error)}); retained versions stay readable`,
+        );
         throw error;
       }
     });
     this.#running.set(repo.id, run);
     return run;
+  }
+
+  /** Checks every 30 s which repositories are due by their own interval, and syncs them. */
+  start(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setInterval(() => void this.syncDue(Date.now()), 30_000);
+    Deno.unrefTimer(this.#timer);
+  }
+
+  /** Stops the interval syncs. */
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Syncs the enabled repositories whose interval has passed since their last sync started. */
+  async syncDue(now: number): Promise<string[]> {
+    const due = this.#store.repositories().filter((repo) =>
+      !repo.disabled &&
+      now - (this.#lastStarted.get(repo.id) ?? 0) >= repo.sync_interval_minutes * 60_000
+    );
+    for (const repo of due) await this.sync(repo).catch(() => {});
+    return due.map((repo) => repo.name);
   }
 
   /** Syncs every enabled repository, ignoring failures (they are logged). */
@@ -57,4 +87,12 @@ export class SyncScheduler {
       if (!repo.disabled) await this.sync(repo).catch(() => {});
     }
   }
+}
+
+/** A short, safe reason: the Git code and the last line Git wrote, without credentials. */
+function failureReason(error: unknown): string {
+  if (!(error instanceof GitError)) return "SYNC_FAILED";
+  const last = error.stderr.trim().split("\n").pop()?.trim() ?? "";
+  const safe = last.replace(/\/\/[^/@\s]*@/g, "//").slice(0, 200);
+  return safe === "" ? error.code : `${error.code}: ${safe}`;
 }

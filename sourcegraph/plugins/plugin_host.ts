@@ -24,6 +24,7 @@ import { CompiledModules, moduleDigest } from "./compiled_modules.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { HostReads } from "./host_reads.ts";
 import { discoverPlugins, type PluginCatalog, type PluginIssue } from "./plugin_discovery.ts";
+import { SandboxUnavailable } from "./sandbox_process.ts";
 import { PluginInstances } from "./plugin_instances.ts";
 import { planPlugins, type PluginInvocation, requestedPlugins } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
@@ -67,6 +68,7 @@ const MESSAGES: Record<string, string> = {
   PLUGIN_ABI_INCOMPATIBLE: "the module must export memory, alloc, dealloc and enrich",
   PLUGIN_INVALID: "the module is not a valid plugin",
   PLUGIN_UNAVAILABLE: "the module cannot be read",
+  PLUGIN_SANDBOX_UNAVAILABLE: "the plugin sandbox cannot be started on this service",
 };
 
 /** Runs repository plugins. */
@@ -78,11 +80,16 @@ export class PluginHost {
   #active = 0;
   #leases = new Map<number, number>();
   #debug: ((line: string) => void) | null;
+  #log: (line: string) => void;
 
-  /** A host with `settings`; `debug` receives one JSON line per run. */
-  constructor(settings: PluginSettings, options: { debug?: (line: string) => void } = {}) {
+  /** A host with `settings`; `debug` receives one JSON line per run, `log` unexpected failures. */
+  constructor(
+    settings: PluginSettings,
+    options: { debug?: (line: string) => void; log?: (line: string) => void } = {},
+  ) {
     this.settings = settings;
     this.#debug = options.debug ?? null;
+    this.#log = options.log ?? ((line) => console.error(line));
     this.instances = new PluginInstances(settings);
     this.modules = new CompiledModules(
       settings.cacheEntries,
@@ -147,8 +154,27 @@ export class PluginHost {
     return compiled;
   }
 
-  /** The blocks of a read with plugin attachments and diagnostics. */
+  /**
+   * The blocks of a read with plugin attachments and diagnostics. Whatever
+   * fails, the base blocks stand: an unexpected failure is logged and named
+   * `PLUGIN_FAILED` in the diagnostics.
+   */
   async enhance(target: PluginTarget, request: EnhanceRequest): Promise<string[]> {
+    try {
+      return await this.#enhance(target, request);
+    } catch (error) {
+      this.#log(`plugin enhancement failed unexpectedly: ${(error as Error)?.stack ?? error}`);
+      return renderEnhanced(request.blocks, {
+        attachments: [],
+        issues: [{
+          code: "PLUGIN_FAILED",
+          message: "the plugin host failed; the read is unchanged",
+        }],
+      });
+    }
+  }
+
+  async #enhance(target: PluginTarget, request: EnhanceRequest): Promise<string[]> {
     const selection = requestedPlugins(request.url, request.argument);
     if (selection === "none") return request.blocks;
     const files = request.items.filter(({ file }) =>
@@ -235,6 +261,11 @@ export class PluginHost {
     }
   }
 
+  /** Starts the spare sandbox; the reason when sandboxes cannot be started here. */
+  probeSandbox(): string | null {
+    return this.settings.disabled ? null : this.instances.probe();
+  }
+
   /** Kills every sandbox process. */
   close(): void {
     this.instances.close();
@@ -287,7 +318,14 @@ export class PluginHost {
       trace.instance_hit = instance !== null;
       if (instance === null) {
         const loading = performance.now();
-        instance = this.instances.blank();
+        try {
+          instance = this.instances.blank();
+        } catch (error) {
+          if (error instanceof SandboxUnavailable) {
+            return finish(fail("PLUGIN_SANDBOX_UNAVAILABLE"));
+          }
+          throw error;
+        }
         const loaded = await instance.load(artifact.bytes, context.deadline);
         trace.instantiate_ms = round(performance.now() - loading);
         if (loaded !== null) return finish(fail(loaded.code));

@@ -53,10 +53,25 @@ export class PluginInstances {
     return spare?.alive ? spare : this.#start();
   }
 
-  /** Starts the spare process if there is none. */
+  /** Starts the spare process if there is none (a sandbox that cannot start is left to `probe`). */
   warm(): void {
     if (this.#closed || this.#spare?.alive) return;
-    this.#spare = this.#start();
+    try {
+      this.#spare = this.#start();
+    } catch {
+      this.#spare = null;
+    }
+  }
+
+  /** Starts the spare process; the reason when no sandbox can be started. */
+  probe(): string | null {
+    if (this.#closed || this.#spare?.alive) return null;
+    try {
+      this.#spare = this.#start();
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   #start(): SandboxProcess {

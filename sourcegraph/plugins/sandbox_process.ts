@@ -40,6 +40,11 @@ function denoExecutable(): string {
   return executable;
 }
 
+/** The sandbox's Deno executable cannot be started (missing, or not permitted). */
+export class SandboxUnavailable extends Error {
+  override readonly name = "SandboxUnavailable";
+}
+
 /** One sandbox child process holding at most one Wasm instance. */
 export class SandboxProcess {
   #child: Deno.ChildProcess;
@@ -52,22 +57,7 @@ export class SandboxProcess {
   /** Starts a child whose guest memory may grow to `memoryMib`. */
   constructor(options: { memoryMib: number }) {
     const pages = options.memoryMib * WASM_PAGE_MIB;
-    this.#child = new Deno.Command(denoExecutable(), {
-      args: [
-        "run",
-        "--no-config",
-        "--no-lock",
-        "--no-prompt",
-        "--no-remote",
-        "--no-npm",
-        "--quiet",
-        `--v8-flags=--wasm-max-mem-pages=${pages},--max-old-space-size=256`,
-        CHILD,
-      ],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
+    this.#child = spawnSandbox(denoExecutable(), pages);
     this.#writer = this.#child.stdin.getWriter();
     this.#reader = this.#child.stdout.getReader();
     this.#child.status.then(() => (this.#exited = true), () => (this.#exited = true));
@@ -187,5 +177,31 @@ export class SandboxProcess {
       this.#received.push(value);
     }
     return this.#received.take(length);
+  }
+}
+
+/** Spawns a sandbox process; SandboxUnavailable when Deno cannot be started. */
+function spawnSandbox(executable: string, pages: number): Deno.ChildProcess {
+  try {
+    return new Deno.Command(executable, {
+      args: [
+        "run",
+        "--no-config",
+        "--no-lock",
+        "--no-prompt",
+        "--no-remote",
+        "--no-npm",
+        "--quiet",
+        `--v8-flags=--wasm-max-mem-pages=${pages},--max-old-space-size=256`,
+        CHILD,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+  } catch (error) {
+    throw new SandboxUnavailable(
+      `the plugin sandbox (${executable}) cannot be started: ${(error as Error).message}`,
+    );
   }
 }

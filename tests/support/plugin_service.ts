@@ -84,7 +84,9 @@ export async function withPluginService(
             name,
             arguments: { repo: PLUGIN_REPO, ...args },
           });
-          if (result.isError) throw new Error(`tool error: ${texts(result).join("\n")}`);
+          if (result.isError) {
+            throw new Error(`tool error: ${texts(result).join("\n")}\n${service.log.join("\n")}`);
+          }
           if ("structuredContent" in result && result.structuredContent !== undefined) {
             throw new Error("plugin reads must not return structuredContent");
           }

@@ -1,7 +1,8 @@
 /**
- * Starts the real sourcegraph service with `deno serve` on a free loopback
- * port, with the same narrow flags as `deno task start` (net: that address;
- * read: the working directory; write: its data folder; run: git), and talks
+ * Starts the real sourcegraph service with `deno run` on a free loopback
+ * port, with the same narrow flags as `deno task start` (net: loopback;
+ * read: the working directory; write: its data folder; run: git and deno),
+ * optionally under a lowered open-file limit (`ulimit -n`), and talks
  * to it with the SDK's Client over StreamableHTTPClientTransport.
  *
  * @module
@@ -36,30 +37,50 @@ export function freePort(): number {
   return port;
 }
 
+/** The service's permission flags as `deno task start` gives them (read is added per test). */
+export function serviceFlags(data: string): string[] {
+  return [
+    "--allow-net=127.0.0.1",
+    `--allow-write=${data}`,
+    "--allow-run=git,deno",
+    "--allow-env=SOURCEGRAPH_*,PATH",
+  ];
+}
+
 /** Starts the service in `cwd` with extra environment. */
 export async function startService(
   cwd: string,
   env: Record<string, string> = {},
+  options: { repositories?: string[]; ulimitFiles?: number } = {},
 ): Promise<RunningService> {
   const port = freePort();
   const data = join(cwd, ".sourcegraph");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "serve",
-      "--quiet",
-      "--config",
-      CONFIG,
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      `--allow-net=127.0.0.1:${port}`,
-      `--allow-read=${cwd}`,
-      `--allow-write=${data}`,
-      "--allow-run=git,deno",
-      "--allow-env=SOURCEGRAPH_*,PATH",
-      MAIN,
-    ],
+  const denoArgs = [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--config",
+    CONFIG,
+    ...serviceFlags(data),
+    `--allow-read=${cwd}`,
+    MAIN,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    ...(options.repositories ?? []),
+  ];
+  const limited = options.ulimitFiles !== undefined;
+  const child = new Deno.Command(limited ? "bash" : Deno.execPath(), {
+    args: limited
+      ? [
+        "-c",
+        `ulimit -n ${options.ulimitFiles} && exec "$@"`,
+        "bash",
+        Deno.execPath(),
+        ...denoArgs,
+      ]
+      : denoArgs,
     cwd,
     clearEnv: true,
     env: {

@@ -1,0 +1,103 @@
+/**
+ * Limits for anonymous callers, per client address: a token bucket of tool
+ * calls per minute, where every call of a JSON-RPC batch counts and heavy
+ * calls cost more (`callCost`), and a cap on requests in flight. Addresses
+ * whose bucket is full again are forgotten, so the table stays small.
+ *
+ * @module
+ */
+
+import { SourcegraphError } from "../errors.ts";
+
+/** What one tool call costs, by tool; anything else costs 1. */
+export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2 };
+
+/** The cost of a parsed MCP body: the sum over its messages (a batch counts each). */
+export function callCost(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let total = 0;
+  for (const message of messages) total += messageCost(message);
+  return Math.max(1, total);
+}
+
+function messageCost(message: unknown): number {
+  if (typeof message !== "object" || message === null) return 1;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== "tools/call" || typeof params !== "object" || params === null) return 1;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (name === "read_many") {
+    const files = (args as { files?: unknown } | undefined)?.files;
+    return Array.isArray(files) ? Math.max(1, Math.min(files.length, 10)) : 1;
+  }
+  return typeof name === "string" ? (TOOL_COSTS[name] ?? 1) : 1;
+}
+
+/** Anonymous limits per client address. */
+export class RateLimiter {
+  #perMinute: number;
+  #concurrency: number;
+  #buckets = new Map<string, { tokens: number; at: number }>();
+  #inFlight = new Map<string, number>();
+
+  /** `perMinute` call units per minute and `concurrency` requests in flight per address. */
+  constructor(limits: { perMinute: number; concurrency: number }) {
+    this.#perMinute = limits.perMinute;
+    this.#concurrency = limits.concurrency;
+  }
+
+  /** Admits one request in flight from `client` (RATE_LIMITED otherwise); returns its release. */
+  enter(client: string): () => void {
+    const current = this.#inFlight.get(client) ?? 0;
+    if (current >= this.#concurrency) {
+      throw new SourcegraphError(
+        "RATE_LIMITED",
+        "too many anonymous requests in flight from this address; wait or authenticate",
+        429,
+      );
+    }
+    this.#inFlight.set(client, current + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#inFlight.get(client) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(client, left);
+      else this.#inFlight.delete(client);
+    };
+  }
+
+  /** Spends `cost` units of `client`'s bucket (RATE_LIMITED when it holds fewer). */
+  spend(client: string, cost: number): void {
+    const now = Date.now();
+    const bucket = this.#buckets.get(client) ?? { tokens: this.#perMinute, at: now };
+    bucket.tokens = Math.min(
+      this.#perMinute,
+      bucket.tokens + ((now - bucket.at) * this.#perMinute) / 60_000,
+    );
+    bucket.at = now;
+    if (bucket.tokens < cost) {
+      this.#buckets.set(client, bucket);
+      throw new SourcegraphError(
+        "RATE_LIMITED",
+        "too many anonymous calls; slow down or authenticate",
+        429,
+      );
+    }
+    bucket.tokens -= cost;
+    this.#buckets.set(client, bucket);
+    if (this.#buckets.size > 10_000) this.#forgetFull(now);
+  }
+
+  #forgetFull(now: number): void {
+    for (const [client, bucket] of this.#buckets) {
+      if (bucket.tokens + ((now - bucket.at) * this.#perMinute) / 60_000 >= this.#perMinute) {
+        this.#buckets.delete(client);
+      }
+    }
+    // Still too many (many addresses, all busy): forget the longest-known ones.
+    for (const client of this.#buckets.keys()) {
+      if (this.#buckets.size <= 10_000) break;
+      this.#buckets.delete(client);
+    }
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * Every `SOURCEGRAPH_*` setting of the service, parsed and validated once at
+ * start. A bad value is reported as one line naming the variable, what it
+ * must be and what it was given (secrets are never echoed); the start stops
+ * when any line was reported. Plugin settings (`SOURCEGRAPH_PLUGINS_*`) are
+ * parsed by their own module and reported the same way.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { parseDuration, type PluginSettings, pluginSettings } from "./plugins/plugin_settings.ts";
+
+/** Connection and request limits of the HTTP front. */
+export interface ConnectionSettings {
+  /** A request head must be complete within this time of its first byte (or of the connect). */
+  headerTimeoutMs: number;
+  /** A keep-alive connection with no request and no traffic is closed after this time. */
+  idleTimeoutMs: number;
+  /** A request body must arrive completely within this time. */
+  bodyTimeoutMs: number;
+  /** Open client connections; further ones are refused at once. */
+  maxConnections: number;
+  /** Open connections per client address. */
+  maxConnectionsPerAddress: number;
+  /** Largest request body of the plain HTTP and admin APIs. */
+  maxBodyBytes: number;
+  /** Largest MCP request body. */
+  maxMcpBodyBytes: number;
+}
+
+/** The service's settings. */
+export interface ServiceSettings {
+  /** Data folder (absolute). */
+  dataDir: string;
+  /** sourcegraph.toml path (absolute). */
+  configPath: string;
+  /** The service token, if configured. */
+  serviceToken?: string;
+  /** The URL printed at start when set. */
+  publicUrl?: string;
+  /** Anonymous reads of public repositories. */
+  publicRead: boolean;
+  /** Anonymous tool calls per minute per client address. */
+  anonymousPerMinute: number;
+  /** Anonymous requests in flight per client address. */
+  anonymousConcurrency: number;
+  /** Host names accepted in Host/Origin besides the loopback names. */
+  allowedHosts: string[];
+  /** Default sync interval in minutes (a registration may set its own). */
+  syncMinutes: number;
+  /** Search corpus cache in bytes (0: off). */
+  searchCacheBytes: number;
+  /** Versions kept for the auto-registered checkout. */
+  defaultRetain: number;
+  /** Debug logging. */
+  debug: boolean;
+  /** The HTTP front's limits. */
+  connections: ConnectionSettings;
+  /** The plugin host's limits. */
+  plugins: PluginSettings;
+}
+
+/** The connection defaults. */
+export const DEFAULT_CONNECTION_SETTINGS: ConnectionSettings = {
+  headerTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
+  bodyTimeoutMs: 30_000,
+  maxConnections: 512,
+  maxConnectionsPerAddress: 256,
+  maxBodyBytes: 1024 * 1024,
+  maxMcpBodyBytes: 4 * 1024 * 1024,
+};
+
+/** Settings, or the lines that say which values are bad. */
+export type SettingsResult = { ok: true; settings: ServiceSettings } | {
+  ok: false;
+  problems: string[];
+};
+
+/** Reads every setting through `read` (relative paths resolve against `cwd`). */
+export function readSettings(
+  read: (name: string) => string | undefined,
+  cwd: string,
+): SettingsResult {
+  const problems: string[] = [];
+  const value = (name: string): string | undefined => {
+    const raw = read(name);
+    return raw === undefined || raw === "" ? undefined : raw;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const parsed = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got ${quote(raw)})`);
+      return fallback;
+    }
+    return parsed;
+  };
+  const duration = (name: string, fallbackMs: number, maxMs: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallbackMs;
+    const ms = parseDuration(raw);
+    if (ms === null || ms < 1 || ms > maxMs) {
+      problems.push(
+        `${name} must be a duration such as 10s or 1500ms, at most ${maxMs / 1000}s (got ${
+          quote(raw)
+        })`,
+      );
+      return fallbackMs;
+    }
+    return ms;
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    if (raw === "true" || raw === "1") return true;
+    if (raw === "false" || raw === "0") return false;
+    problems.push(`${name} must be true or false (got ${quote(raw)})`);
+    return fallback;
+  };
+
+  const serviceToken = value("SOURCEGRAPH_API_TOKEN");
+  if (serviceToken !== undefined && serviceToken.length < 32) {
+    problems.push("SOURCEGRAPH_API_TOKEN must be at least 32 characters");
+  }
+  const publicUrl = value("SOURCEGRAPH_PUBLIC_URL");
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
+    problems.push(`SOURCEGRAPH_PUBLIC_URL must be an http(s) URL (got ${quote(publicUrl)})`);
+  }
+  const level = value("SOURCEGRAPH_LOG_LEVEL") ?? "info";
+  if (level !== "info" && level !== "debug") {
+    problems.push(`SOURCEGRAPH_LOG_LEVEL must be info or debug (got ${quote(level)})`);
+  }
+  const allowedHosts = (value("SOURCEGRAPH_ALLOWED_HOSTS") ?? "").split(",").map((h) => h.trim())
+    .filter((h) => h !== "");
+  for (const host of allowedHosts) {
+    if (!/^[A-Za-z0-9.-]{1,253}$/.test(host) && !/^\[[0-9A-Fa-f:.]{2,45}\]$/.test(host)) {
+      problems.push(
+        `SOURCEGRAPH_ALLOWED_HOSTS must list host names without ports (got ${quote(host)})`,
+      );
+    }
+  }
+  const connections: ConnectionSettings = {
+    headerTimeoutMs: duration(
+      "SOURCEGRAPH_HEADER_TIMEOUT",
+      DEFAULT_CONNECTION_SETTINGS.headerTimeoutMs,
+      600_000,
+    ),
+    idleTimeoutMs: duration(
+      "SOURCEGRAPH_IDLE_TIMEOUT",
+      DEFAULT_CONNECTION_SETTINGS.idleTimeoutMs,
+      3_600_000,
+    ),
+    bodyTimeoutMs: duration(
+      "SOURCEGRAPH_BODY_TIMEOUT",
+      DEFAULT_CONNECTION_SETTINGS.bodyTimeoutMs,
+      600_000,
+    ),
+    maxConnections: integer(
+      "SOURCEGRAPH_MAX_CONNECTIONS",
+      DEFAULT_CONNECTION_SETTINGS.maxConnections,
+      1,
+      100_000,
+    ),
+    maxConnectionsPerAddress: 0,
+    maxBodyBytes: integer(
+      "SOURCEGRAPH_MAX_BODY_BYTES",
+      DEFAULT_CONNECTION_SETTINGS.maxBodyBytes,
+      1024,
+      64 * 1024 * 1024,
+    ),
+    maxMcpBodyBytes: DEFAULT_CONNECTION_SETTINGS.maxMcpBodyBytes,
+  };
+  connections.maxConnectionsPerAddress = integer(
+    "SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS",
+    Math.max(1, Math.floor(connections.maxConnections / 2)),
+    1,
+    100_000,
+  );
+  let plugins: PluginSettings | null = null;
+  try {
+    plugins = pluginSettings(read);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const settings: ServiceSettings = {
+    dataDir: resolve(cwd, value("SOURCEGRAPH_DATA") ?? ".sourcegraph"),
+    configPath: resolve(cwd, value("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
+    serviceToken,
+    publicUrl: publicUrl?.replace(/\/+$/, ""),
+    publicRead: boolean("SOURCEGRAPH_PUBLIC_READ", true),
+    anonymousPerMinute: integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, 1, 1_000_000),
+    anonymousConcurrency: integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, 1, 10_000),
+    allowedHosts,
+    syncMinutes: integer("SOURCEGRAPH_SYNC_MINUTES", 5, 1, 10_080),
+    searchCacheBytes: integer("SOURCEGRAPH_SEARCH_CACHE_MIB", 256, 0, 65_536) * 1024 * 1024,
+    defaultRetain: integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, 1, 10_000),
+    debug: level === "debug",
+    connections,
+    plugins: plugins!,
+  };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings };
+}
+
+function quote(raw: string): string {
+  return JSON.stringify(raw.length > 64 ? `${raw.slice(0, 64)}…` : raw);
+}

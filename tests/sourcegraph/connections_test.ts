@@ -1,0 +1,233 @@
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import {
+  alive,
+  openSocket,
+  portOf,
+  rawRequest,
+  readUntilClosed,
+  rssMib,
+} from "../support/raw_http.ts";
+import { type RunningService, startService } from "../support/sourcegraph_service.ts";
+
+const TOKEN = "t".repeat(40);
+const READ_HEAD = (host: string) =>
+  `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: ${host}\r\n` +
+  `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json`;
+
+async function withService(
+  env: Record<string, string>,
+  fn: (service: RunningService) => Promise<void>,
+  options: { ulimitFiles?: number } = {},
+): Promise<void> {
+  const parent = await tempDir("sg-conn-");
+  const repo = await createRepo({ "a.txt": "alpha\nbeta\n", ".gitignore": ".sourcegraph/\n" }, {
+    parent,
+    name: "project",
+  });
+  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env }, options);
+  try {
+    await fn(service);
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+}
+
+function tokenRead(service: RunningService): Promise<Response> {
+  return fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ Path: "a.txt" }),
+  });
+}
+
+Deno.test("connections: more idle sockets than the open-file limit neither stop the service nor a token holder's reads", () =>
+  withService(
+    { SOURCEGRAPH_HEADER_TIMEOUT: "2s" },
+    async (service) => {
+      const port = portOf(service.url);
+      // The token holder's keep-alive connection is established before the flood.
+      assertEquals((await tokenRead(service)).status, 200);
+      const idle: Deno.TcpConn[] = [];
+      let refusedAtConnect = 0;
+      for (let i = 0; i < 600; i++) {
+        try {
+          idle.push(await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+        } catch {
+          refusedAtConnect++;
+        }
+      }
+      let reads = 0;
+      const until = performance.now() + 3_000;
+      while (performance.now() < until) {
+        const response = await tokenRead(service);
+        assertEquals(response.status, 200, "a token read failed during the flood");
+        assertIncludes((await response.json()).Content, "alpha");
+        reads++;
+      }
+      assert(reads > 10, `only ${reads} reads answered`);
+      assert(await alive(service.pid), "the service died");
+      // The half-sent requests are closed by the header timeout (or were refused).
+      let closed = 0;
+      await Promise.all(idle.map(async (conn) => {
+        if ((await readUntilClosed(conn, 6_000)).closed) closed++;
+        try {
+          conn.close();
+        } catch {
+          // closed
+        }
+      }));
+      assertEquals(closed, idle.length, `${closed} of ${idle.length} idle sockets were closed`);
+      assert(refusedAtConnect < 600, "no socket could connect at all");
+      // New connections are served again.
+      const again = await rawRequest(
+        port,
+        `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 16`,
+        '{"Path":"a.txt"}',
+      );
+      assertEquals(again.status, 200, again.text);
+      assert(
+        !service.log.some((line) => line.includes("failed unexpectedly")),
+        service.log.join("\n"),
+      );
+    },
+    { ulimitFiles: 256 },
+  ));
+
+Deno.test("connections: header, idle and body timeouts close slow clients; prompt clients are unaffected", () =>
+  withService(
+    {
+      SOURCEGRAPH_HEADER_TIMEOUT: "1s",
+      SOURCEGRAPH_IDLE_TIMEOUT: "2s",
+      SOURCEGRAPH_BODY_TIMEOUT: "1s",
+    },
+    async (service) => {
+      const port = portOf(service.url);
+      // A head that never completes: closed after about a second.
+      const partial = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+      const cut = await readUntilClosed(partial, 5_000);
+      assert(cut.closed && cut.afterMs < 3_000, `partial head closed after ${cut.afterMs} ms`);
+      partial.close();
+      // A head dripped byte by byte counts from its first byte, not from the last.
+      const drip = await openSocket(port);
+      const head = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+      const dripping = (async () => {
+        for (const ch of head + "a".repeat(100)) {
+          try {
+            await drip.write(new TextEncoder().encode(ch));
+          } catch {
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      const dripped = await readUntilClosed(drip, 6_000);
+      assert(dripped.closed && dripped.afterMs < 3_500, `drip closed after ${dripped.afterMs} ms`);
+      await dripping;
+      drip.close();
+      // A complete request is answered; the idle keep-alive connection closes after ~2 s.
+      const keep = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      const kept = await readUntilClosed(keep, 6_000);
+      assert(kept.text.startsWith("HTTP/1.1 200"), kept.text);
+      assert(kept.closed && kept.afterMs > 1_500, `idle close after ${kept.afterMs} ms`);
+      keep.close();
+      // A body that stops arriving: 408 REQUEST_TIMEOUT and the connection is closed.
+      const slow = await openSocket(
+        port,
+        `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 100\r\n\r\n{"Path":`,
+      );
+      const timed = await readUntilClosed(slow, 6_000);
+      assert(timed.text.startsWith("HTTP/1.1 408"), timed.text);
+      assertIncludes(timed.text, "REQUEST_TIMEOUT");
+      assert(timed.closed, "the slow-body connection stays open");
+      slow.close();
+      assertEquals((await tokenRead(service)).status, 200);
+    },
+  ));
+
+Deno.test("connections: at the cap a new connection gets 503 and the established ones keep working", () =>
+  withService(
+    { SOURCEGRAPH_MAX_CONNECTIONS: "12", SOURCEGRAPH_HEADER_TIMEOUT: "30s" },
+    async (service) => {
+      const port = portOf(service.url);
+      const open: Deno.TcpConn[] = [];
+      for (let i = 0; i < 12; i++) open.push(await openSocket(port));
+      const extra = await openSocket(port);
+      const refused = await readUntilClosed(extra, 5_000);
+      assert(refused.text.startsWith("HTTP/1.1 503"), refused.text);
+      assertIncludes(refused.text, "TOO_MANY_CONNECTIONS");
+      assert(refused.closed, "the refused connection stays open");
+      extra.close();
+      // An established connection still serves a request.
+      const first = open[0];
+      await first.write(
+        new TextEncoder().encode(
+          `${
+            READ_HEAD("127.0.0.1")
+          }\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{"Path":"a.txt"}`,
+        ),
+      );
+      const answered = await readUntilClosed(first, 5_000);
+      assert(answered.text.startsWith("HTTP/1.1 200"), answered.text);
+      for (const conn of open) {
+        try {
+          conn.close();
+        } catch {
+          // closed
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assertEquals((await tokenRead(service)).status, 200);
+      const metrics = await (await fetch(`${service.url}/metrics`)).text();
+      assert(/sourcegraph_connections_total\{outcome="refused"\} [1-9]/.test(metrics), metrics);
+    },
+  ));
+
+Deno.test("bodies: every route refuses bodies over its cap before buffering them, and memory stays bounded", () =>
+  withService({ SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "8" }, async (service) => {
+    const port = portOf(service.url);
+    const before = await rssMib(service.pid);
+    const routes = [
+      "/sourcegraph/v1/repo/read?repo=local/project",
+      "/sourcegraph/api/search?repo=local/project",
+      "/sourcegraph/api/admin/v1/repos",
+      "/sourcegraph/mcp",
+    ];
+    // Declared too large: refused from the Content-Length alone.
+    for (const route of routes) {
+      const { status, text } = await rawRequest(
+        port,
+        `POST ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+          "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
+          "Idempotency-Key: big-body-01\r\nContent-Length: 104857600",
+      );
+      assertEquals(status, 413, `${route}: ${text}`);
+    }
+    // Streamed without a length: refused once past the cap, six at a time, anonymous.
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    let answered = 0;
+    await Promise.all(Array.from({ length: 6 }, async (_, i) => {
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ < 100) controller.enqueue(chunk); // 100 MiB at most
+          else controller.close();
+        },
+      });
+      const response = await fetch(`${service.url}${routes[i % 2]}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }).catch(() => null);
+      if (response !== null) {
+        assertEquals(response.status, 413);
+        assertEquals((await response.json()).Meta.Code, "REQUEST_TOO_LARGE");
+        answered++;
+      }
+    }));
+    assert(answered > 0, "no streamed request was answered");
+    const after = await rssMib(service.pid);
+    assert(after - before < 80, `RSS grew from ${before} to ${after} MiB`);
+    assertEquals((await tokenRead(service)).status, 200);
+  }));

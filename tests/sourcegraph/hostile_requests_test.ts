@@ -1,0 +1,419 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
+import { portOf, rawRequest, rssMib } from "../support/raw_http.ts";
+import {
+  connectClient,
+  type RunningService,
+  startFailure,
+  startService,
+  texts,
+} from "../support/sourcegraph_service.ts";
+
+const TOKEN = "h".repeat(40);
+const SECRET_NAME = "vault/hidden-ledger";
+
+interface World {
+  service: RunningService;
+  home: TestRepo;
+  parent: string;
+}
+
+async function withWorld(
+  env: Record<string, string>,
+  fn: (world: World) => Promise<void>,
+): Promise<void> {
+  const parent = await tempDir("sg-hostile-");
+  const secret = await createRepo({ "ledger.txt": "balance 42\n" }, { parent, name: "ledger" });
+  const home = await createRepo({
+    "a.txt": "alpha\nbeta\n",
+    ".gitignore": ".sourcegraph/\n",
+    "sourcegraph.toml": `[[repositories]]\nname = "${SECRET_NAME}"\nsource = "${secret.path}"\n` +
+      `public_read = false\nbranches = ["main"]\n\n[[repositories]]\nname = "local/project"\n` +
+      `source = "PLACEHOLDER"\npublic_read = true\nbranches = ["main"]\n`,
+  }, { parent, name: "project" });
+  const toml = await Deno.readTextFile(join(home.path, "sourcegraph.toml"));
+  await Deno.writeTextFile(
+    join(home.path, "sourcegraph.toml"),
+    toml.replace("PLACEHOLDER", home.path),
+  );
+  await home.commit("config");
+  const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
+  try {
+    await fn({ service, home, parent });
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+}
+
+async function mcpRaw(
+  service: RunningService,
+  body: unknown,
+  options: { token?: string; query?: string } = {},
+): Promise<Response> {
+  return await fetch(`${service.url}/sourcegraph/mcp${options.query ?? ""}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+Deno.test("privacy: no anonymous route, tool, error body or metric names a private repository", () =>
+  withWorld({}, async ({ service }) => {
+    const seen: string[] = [];
+    const keep = async (response: Response) => {
+      seen.push(`${response.status} ${[...response.headers].join(" ")} ${await response.text()}`);
+    };
+    const base = service.url;
+    for (const path of ["/healthz", "/metrics", "/sourcegraph/v1/repos", "/nowhere"]) {
+      await keep(await fetch(`${base}${path}`));
+    }
+    for (const repo of [SECRET_NAME, "local/project"]) {
+      const q = `?repo=${encodeURIComponent(repo)}`;
+      await keep(await fetch(`${base}/sourcegraph/v1/repo/availability${q}`));
+      await keep(await fetch(`${base}/sourcegraph/v1/repo/plugins${q}`));
+      for (
+        const [route, body] of [
+          ["/sourcegraph/v1/repo/read", { Path: "ledger.txt" }],
+          ["/sourcegraph/v1/repo/resolve", {}],
+          ["/sourcegraph/v1/repo/list", { First: 10 }],
+          ["/sourcegraph/v1/repo/diff", { Base: "main", Head: "main", First: 10 }],
+          ["/sourcegraph/api/search", { Pattern: "balance" }],
+        ] as const
+      ) {
+        await keep(
+          await fetch(`${base}${route}${q}`, { method: "POST", body: JSON.stringify(body) }),
+        );
+      }
+    }
+    const client = await connectClient(base);
+    try {
+      for (const repo of [SECRET_NAME, "vault", "hidden-ledger"]) {
+        for (
+          const [name, args] of [
+            ["repositories", {}],
+            ["availability", { repo, include_plugins: true }],
+            ["resolve", { repo }],
+            ["read", { repo, path: "ledger.txt" }],
+            ["read_many", { repo, files: [{ path: "ledger.txt" }] }],
+            ["search", { repo, pattern: "balance" }],
+            ["list", { repo, first: 10 }],
+            ["diff", { repo, base: "main", head: "main", first: 10 }],
+            ["prepare", { repo, idempotency_key: "12345678" }],
+          ] as const
+        ) {
+          const result = await client.callTool({ name, arguments: args }).catch((e: unknown) => ({
+            content: [{ type: "text", text: String(e) }],
+          }));
+          seen.push(texts(result).join("\n"));
+        }
+      }
+      seen.push(JSON.stringify(await client.listTools()));
+    } finally {
+      await client.close();
+    }
+    const everything = seen.join("\n");
+    assert(!everything.includes("hidden-ledger"), everything);
+    assert(!everything.includes("balance 42"), "private content leaked");
+    assertIncludes(everything, "local/project");
+    // The service token sees the name in metrics; the repository counts are there for all.
+    const metrics = await (await fetch(`${base}/metrics`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })).text();
+    assertIncludes(metrics, SECRET_NAME);
+    assertIncludes(everything, 'sourcegraph_repositories{state="ready"} 2');
+  }));
+
+Deno.test("admin: delete closes the repository's readers, ids are never reused, and a new registration reads at once", () =>
+  withWorld({}, async ({ service, parent }) => {
+    const admin = (method: string, path: string, body?: string, key?: string) =>
+      fetch(`${service.url}/sourcegraph/api/admin/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          "content-type": "application/json",
+          ...(key ? { "idempotency-key": key } : {}),
+        },
+        body,
+      });
+    const read = async (repo: string) => {
+      const response = await fetch(
+        `${service.url}/sourcegraph/v1/repo/read?repo=${encodeURIComponent(repo)}`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify({ Path: "f.txt" }),
+        },
+      );
+      return [response.status, await response.json()] as const;
+    };
+    for (const [i, word] of ["first", "second", "third"].entries()) {
+      const source = await createRepo({ "f.txt": `${word}\n` }, { parent, name: `src-${i}` });
+      const name = `org/repo-${i}`;
+      const registered = await admin(
+        "POST",
+        "/repos",
+        JSON.stringify({
+          name,
+          source: source.path,
+          public_read: false,
+          policy: { branches: ["main"] },
+        }),
+        `register-${i}-0001`,
+      );
+      assertEquals(registered.status, 202);
+      await (await admin("POST", `/repo/prepare?repo=${name}`)).body?.cancel();
+      const [status, file] = await read(name);
+      assertEquals([status, file.Content], [200, `${word}\n`], JSON.stringify(file));
+      assertEquals((await admin("DELETE", `/repo?repo=${name}`)).status, 204);
+      assertEquals((await read(name))[1].Meta.Code, "REPOSITORY_NOT_FOUND");
+    }
+  }));
+
+Deno.test("admin: an Idempotency-Key replays only the same request; a different one is 422; a revoked key's replay says so", () =>
+  withWorld({}, async ({ service, parent }) => {
+    const source = await createRepo({ "f.txt": "x\n" }, { parent, name: "src" });
+    const post = (path: string, body: string, key: string) =>
+      fetch(`${service.url}/sourcegraph/api/admin/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": key },
+        body,
+      });
+    const body = JSON.stringify({
+      name: "org/idem",
+      source: source.path,
+      public_read: false,
+      policy: { branches: ["main"] },
+    });
+    const first = await post("/repos", body, "idem-key-001");
+    assertEquals(first.status, 202);
+    const stored = await first.json();
+    const replay = await post("/repos", body, "idem-key-001");
+    assertEquals([replay.status, await replay.json()], [202, stored]);
+    for (const other of [body.replace("org/idem", "org/idem2"), "not json at all", ""]) {
+      const reused = await post("/repos", other, "idem-key-001");
+      assertEquals(
+        [reused.status, (await reused.json()).code],
+        [422, "IDEMPOTENCY_KEY_REUSED"],
+        other,
+      );
+    }
+    const created = await post("/keys", '{"name":"ci"}', "key-create-01");
+    assertEquals(created.status, 201);
+    const { id, key } = await created.json();
+    assert(key.startsWith("sgk_"));
+    const again = await post("/keys", '{"name":"ci"}', "key-create-01");
+    assertEquals([again.status, (await again.json()).id], [201, id]);
+    const revoked = await fetch(`${service.url}/sourcegraph/api/admin/v1/keys?id=${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    assertEquals(revoked.status, 204);
+    const afterRevocation = await post("/keys", '{"name":"ci"}', "key-create-01");
+    assertEquals([afterRevocation.status, (await afterRevocation.json()).code], [
+      410,
+      "KEY_REVOKED",
+    ]);
+  }));
+
+Deno.test("headers: Host and Origin values the parser cannot understand are 4xx, never 500, and log nothing", () =>
+  withWorld({}, async ({ service }) => {
+    const port = portOf(service.url);
+    const hosts = [
+      "127.0.0.1:evil",
+      "::1",
+      "[::1]evil.com",
+      "[::1",
+      "",
+      "127.0.0.1:99999",
+      "a".repeat(300),
+      "127.0.0.1:8080:80",
+      "exa mple.com",
+      "%31%32%37.0.0.1",
+    ];
+    for (const host of hosts) {
+      const { status, text } = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: ${host}`);
+      assert(status >= 400 && status < 500, `Host ${JSON.stringify(host)}: ${text}`);
+    }
+    for (
+      const origin of ["null", "file://", "http://evil.example", "http://[::1", "javascript:x"]
+    ) {
+      const { status, text } = await rawRequest(
+        port,
+        `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}`,
+      );
+      assertEquals(status, 403, `Origin ${origin}: ${text}`);
+    }
+    const ok = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: [::1]:${port}`);
+    assertEquals(ok.status, 200);
+    assert(
+      !service.log.some((line) => /failed unexpectedly|stack|Error:/i.test(line)),
+      service.log.join("\n"),
+    );
+  }));
+
+Deno.test("rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address", () =>
+  withWorld(
+    { SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "40", SOURCEGRAPH_BODY_TIMEOUT: "20s" },
+    async ({ service }) => {
+      const read = (i: number) => call(i, "read", { repo: "local/project", path: "a.txt" });
+      const small = await mcpRaw(service, Array.from({ length: 10 }, (_, i) => read(i)));
+      assertEquals(small.status, 200);
+      assertEquals((await small.json()).length, 10);
+      const batch = await mcpRaw(service, Array.from({ length: 100 }, (_, i) => read(i)));
+      assertEquals([batch.status, (await batch.json()).code], [429, "RATE_LIMITED"]);
+      // A token holder is not limited.
+      const served = await mcpRaw(service, Array.from({ length: 100 }, (_, i) => read(i)), {
+        token: TOKEN,
+      });
+      assertEquals(served.status, 200);
+      // Requests whose bodies never finish hold their slot; the fifth is refused.
+      const port = portOf(service.url);
+      const held: Deno.TcpConn[] = [];
+      for (let i = 0; i < 4; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(
+          new TextEncoder().encode(
+            "POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+              "Content-Length: 50\r\n\r\n{",
+          ),
+        );
+        held.push(conn);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await fetch(`${service.url}/sourcegraph/v1/repos`);
+      assertEquals([refused.status, (await refused.json()).code], [429, "RATE_LIMITED"]);
+      for (const conn of held) conn.close();
+    },
+  ));
+
+Deno.test("identical concurrent cold searches are computed once", () =>
+  withWorld({}, async ({ service }) => {
+    const search = () =>
+      mcpRaw(service, call(1, "search", { repo: "local/project", pattern: "alpha|beta" }), {
+        token: TOKEN,
+      }).then((r) => r.json());
+    const answers = await Promise.all(Array.from({ length: 8 }, search));
+    const text = JSON.stringify(answers[0].result);
+    for (const answer of answers) assertEquals(JSON.stringify(answer.result), text);
+    assertIncludes(text, "a.txt");
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    assert(/sourcegraph_search_shared_total [1-9]/.test(metrics), metrics);
+  }));
+
+Deno.test("MCP servers are pooled per kind only: many plugins values keep memory flat, and a server never serves another caller", () =>
+  withWorld({}, async ({ service }) => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "0" },
+      },
+    };
+    // The heap grows to its working size first; after that a leak would keep growing.
+    for (let i = 0; i < 3_000; i++) {
+      await (await mcpRaw(service, init, { query: `?plugins=warm-${i}`, token: TOKEN })).body
+        ?.cancel();
+    }
+    const before = await rssMib(service.pid);
+    for (let i = 0; i < 4_000; i++) {
+      const response = await mcpRaw(service, init, { query: `?plugins=p-${i}`, token: TOKEN });
+      assertEquals(response.status, 200);
+      await response.body?.cancel();
+    }
+    const after = await rssMib(service.pid);
+    assert(after - before < 30, `RSS grew from ${before} to ${after} MiB over 4,000 values`);
+    // Alternate callers through the same pool: each sees exactly its own rights.
+    for (let i = 0; i < 5; i++) {
+      const owner = await (await mcpRaw(service, call(1, "repositories", {}), { token: TOKEN }))
+        .json();
+      assertIncludes(JSON.stringify(owner), SECRET_NAME);
+      const stranger = await (await mcpRaw(service, call(1, "repositories", {}))).json();
+      assert(!JSON.stringify(stranger).includes(SECRET_NAME), JSON.stringify(stranger));
+      const list = await (await mcpRaw(service, {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/list",
+        params: {},
+      })).json();
+      assert(!JSON.stringify(list).includes('"prepare"'), "anonymous callers see prepare");
+    }
+  }));
+
+Deno.test("control store: an empty or damaged store stops the start with one line and is left untouched", async () => {
+  const parent = await tempDir("sg-store-");
+  try {
+    const repo = await createRepo({ "a.txt": "a\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "project",
+    });
+    const service = await startService(repo.path, {});
+    const read = await fetch(`${service.url}/sourcegraph/v1/repos`);
+    assertEquals(read.status, 200);
+    await read.body?.cancel();
+    await service.stop();
+    const path = join(repo.path, ".sourcegraph", "control.sqlite3");
+    const whole = await Deno.readFile(path);
+    for (const damaged of [new Uint8Array(0), whole.slice(0, 8192), whole.map(() => 0x41)]) {
+      await Deno.writeFile(path, damaged);
+      for (const extra of ["-wal", "-shm"]) await Deno.remove(path + extra).catch(() => {});
+      const digest = createHash("sha256").update(damaged).digest("hex");
+      const log = await startFailure(repo.path, {});
+      const lines = log.split("\n").filter((line) => line.includes("control store"));
+      assertEquals(lines.length, 1, log);
+      assertIncludes(lines[0], path);
+      assertIncludes(lines[0], "nothing was changed");
+      assert(!/\n\s+at /.test(log), `a stack trace was printed: ${log}`);
+      const after = await Deno.readFile(path);
+      assertEquals(createHash("sha256").update(after).digest("hex"), digest);
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("settings: every bad core value is named on its own line and the start stops", async () => {
+  const parent = await tempDir("sg-settings-");
+  try {
+    const repo = await createRepo({ "a.txt": "a\n" }, { parent, name: "project" });
+    const log = await startFailure(repo.path, {
+      SOURCEGRAPH_SYNC_MINUTES: "abc",
+      SOURCEGRAPH_SEARCH_CACHE_MIB: "-1",
+      SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "1e3",
+      SOURCEGRAPH_HEADER_TIMEOUT: "soon",
+      SOURCEGRAPH_MAX_CONNECTIONS: "0",
+      SOURCEGRAPH_PUBLIC_READ: "maybe",
+    });
+    for (
+      const name of [
+        "SOURCEGRAPH_SYNC_MINUTES",
+        "SOURCEGRAPH_SEARCH_CACHE_MIB",
+        "SOURCEGRAPH_ANONYMOUS_PER_MINUTE",
+        "SOURCEGRAPH_HEADER_TIMEOUT",
+        "SOURCEGRAPH_MAX_CONNECTIONS",
+        "SOURCEGRAPH_PUBLIC_READ",
+      ]
+    ) {
+      assertEquals(log.split("\n").filter((line) => line.includes(name)).length, 1, log);
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});

@@ -1,0 +1,87 @@
+/**
+ * Raw TCP clients for hostile HTTP tests: exact bytes on the wire, sockets
+ * left half-sent or idle, and a check of when the server closed them.
+ *
+ * @module
+ */
+
+import { concatBytes } from "../../shared/byte_queue.ts";
+
+const encoder = new TextEncoder();
+
+/** The port of a service URL. */
+export function portOf(serviceUrl: string): number {
+  return Number(new URL(serviceUrl).port);
+}
+
+/** Opens a connection and writes `text` (may be a partial request). */
+export async function openSocket(port: number, text = ""): Promise<Deno.TcpConn> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  if (text !== "") await conn.write(encoder.encode(text));
+  return conn;
+}
+
+/**
+ * Reads until the server closes the connection or `timeoutMs` passes;
+ * returns what arrived and whether it was closed (and when, in ms).
+ */
+export async function readUntilClosed(
+  conn: Deno.TcpConn,
+  timeoutMs: number,
+): Promise<{ text: string; closed: boolean; afterMs: number }> {
+  const started = performance.now();
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(64 * 1024);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  let closed = false;
+  try {
+    for (;;) {
+      const n = await Promise.race([conn.read(buffer).catch(() => null), expired]);
+      if (n === "timeout") break;
+      if (n === null) {
+        closed = true;
+        break;
+      }
+      chunks.push(buffer.slice(0, n));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const text = new TextDecoder().decode(concatBytes(chunks));
+  return { text, closed, afterMs: performance.now() - started };
+}
+
+/** Sends one whole request with `Connection: close` and returns the status and body. */
+export async function rawRequest(
+  port: number,
+  head: string,
+  body = "",
+): Promise<{ status: number; text: string }> {
+  const conn = await openSocket(port, `${head}\r\nConnection: close\r\n\r\n${body}`);
+  try {
+    const { text } = await readUntilClosed(conn, 10_000);
+    return { status: Number(text.split(" ")[1]), text };
+  } finally {
+    try {
+      conn.close();
+    } catch {
+      // closed by the server
+    }
+  }
+}
+
+/** The resident set size of a process in MiB (from `ps`). */
+export async function rssMib(pid: number): Promise<number> {
+  const out = await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(pid)] }).output();
+  return Number(new TextDecoder().decode(out.stdout).trim()) / 1024;
+}
+
+/** Whether the process `pid` is still running. */
+export async function alive(pid: number): Promise<boolean> {
+  const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();
+  const state = new TextDecoder().decode(out.stdout).trim();
+  return out.success && state !== "" && !state.startsWith("Z");
+}
