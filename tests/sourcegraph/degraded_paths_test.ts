@@ -1,0 +1,128 @@
+import { join } from "node:path";
+import { ControlStore } from "../../sourcegraph/control_store.ts";
+import { SyncScheduler } from "../../sourcegraph/sync_scheduler.ts";
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import {
+  diagnosticCodes,
+  ENABLED,
+  fixtureWith,
+  withPluginService,
+} from "../support/plugin_service.ts";
+import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+
+const TOKEN = "d".repeat(40);
+
+Deno.test("plugins: a sandbox that cannot start costs only the enhancement; the start logs one warning", () =>
+  withPluginService({
+    files: {
+      "fixture.sourcegraph.wasm": fixtureWith("fixture", ENABLED),
+      "top.md": "one\ntwo\n",
+    },
+    // No deno on PATH, and this Deno executable is not in --allow-run.
+    env: { PATH: "/usr/bin:/bin" },
+  }, async ({ call, service }) => {
+    const warnings = service.log.filter((line) => line.includes("PLUGIN_SANDBOX_UNAVAILABLE"));
+    assertEquals(warnings.length, 1, service.log.join("\n"));
+    for (const args of [{}, { plugins: [{ name: "fixture" }] }]) {
+      const blocks = await call("read", { path: "top.md", ...args });
+      assertIncludes(blocks[0], "1: one\n2: two");
+      assertEquals(diagnosticCodes(blocks), ["PLUGIN_SANDBOX_UNAVAILABLE"]);
+    }
+    const many = await call("read_many", { files: [{ path: "top.md" }, { path: "top.md" }] });
+    assertIncludes(many[0], "1: one");
+    assertIncludes(many[1], "1: one");
+  }));
+
+Deno.test("search: a monorepo reports its path groups as coverage; the match cap inside one file is reported as truncation", async () => {
+  const parent = await tempDir("sg-cover-");
+  const many = Array.from({ length: 12_000 }, (_, i) => `hit ${i}`).join("\n") + "\n";
+  const home = await createRepo({ "big.txt": many, ".gitignore": ".sourcegraph/\n" }, {
+    parent,
+    name: "home",
+  });
+  const mono = await createRepo({ "docs/a.md": "hit docs\n", "src/b.ts": "hit src\n" }, {
+    parent,
+    name: "mono",
+  });
+  const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
+  const client = await connectClient(service.url, { token: TOKEN });
+  try {
+    const full = texts(
+      await client.callTool({
+        name: "search",
+        arguments: { repo: "local/home", pattern: "hit", fixed_strings: true },
+      }),
+    )[0];
+    assertIncludes(full, 'Coverage: "full"');
+    assertIncludes(full, "Truncated: true");
+    assertIncludes(full, "MatchCount: 10000");
+    const registered = await fetch(`${service.url}/sourcegraph/api/admin/v1/repos`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": "cover-0001" },
+      body: JSON.stringify({
+        name: "org/mono",
+        source: mono.path,
+        public_read: false,
+        index_mode: "monorepo",
+        path_groups: [{ name: "docs", paths: ["docs"] }],
+        policy: { branches: ["main"] },
+      }),
+    });
+    assertEquals(registered.status, 202);
+    await (await fetch(`${service.url}/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })).body?.cancel();
+    const scoped = texts(
+      await client.callTool({
+        name: "search",
+        arguments: { repo: "org/mono", pattern: "hit" },
+      }),
+    )[0];
+    assertIncludes(scoped, 'Coverage: "path_groups"; Paths: ["docs"]');
+    assertIncludes(scoped, "Truncated: false");
+    assert(!scoped.includes("src/b.ts"), scoped);
+    const api = await (await fetch(`${service.url}/sourcegraph/api/search?repo=org/mono`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ Pattern: "hit" }),
+    })).json();
+    assertEquals(api.Meta.Coverage, { Mode: "path_groups", Paths: ["docs"] });
+  } finally {
+    await client.close();
+    await service.stop();
+    await removeDir(parent);
+  }
+});
+
+Deno.test("sync: each repository is synced on its own interval", async () => {
+  const parent = await tempDir("sg-interval-");
+  try {
+    const fast = await createRepo({ "f.txt": "f\n" }, { parent, name: "fast" });
+    const slow = await createRepo({ "s.txt": "s\n" }, { parent, name: "slow" });
+    const data = join(parent, "data");
+    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+    const store = new ControlStore(join(data, "control.sqlite3"));
+    const register = (name: string, source: string, minutes: number) =>
+      store.register({
+        name,
+        source,
+        public_read: true,
+        policy: { branches: ["main"] },
+        path_groups: [],
+        sync_interval_minutes: minutes,
+      });
+    register("org/fast", fast.path, 1);
+    register("org/slow", slow.path, 30);
+    const scheduler = new SyncScheduler(store, data, { log: () => {} });
+    const start = Date.now();
+    assertEquals(await scheduler.syncDue(start), ["org/fast", "org/slow"]);
+    assertEquals(await scheduler.syncDue(start + 30_000), []);
+    assertEquals(await scheduler.syncDue(start + 61_000), ["org/fast"]);
+    assertEquals(await scheduler.syncDue(start + 31 * 60_000), ["org/fast", "org/slow"]);
+    store.close();
+  } finally {
+    await removeDir(parent);
+  }
+});
