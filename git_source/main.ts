@@ -8,11 +8,11 @@
  */
 
 import process from "node:process";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { configFromEnvironment, type SourceConfig } from "./config.ts";
 import { GitSourceError } from "./errors.ts";
 import { GitKnowledgeSource } from "./feed.ts";
 import { createGitSourceServer } from "./server.ts";
+import { LineStdioTransport } from "./stdio_transport.ts";
 
 function readEnvironment(name: string): string | undefined {
   try {
@@ -31,4 +31,4 @@ try {
   process.exit(1);
 }
 const server = createGitSourceServer(new GitKnowledgeSource(config));
-await server.connect(new StdioServerTransport());
+await server.connect(new LineStdioTransport());

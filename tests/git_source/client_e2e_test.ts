@@ -269,3 +269,73 @@ Deno.test("a bad environment stops the start with one line on stderr", async () 
     await removeDir(parent);
   }
 });
+
+Deno.test("a request line over the cap is answered with an error and the lines around it are still served", async () => {
+  const parent = await tempDir("gs-e2e-");
+  try {
+    const repo = await createRepo({ "notes.txt": "first\n" }, { parent, name: "repo" });
+    const data = join(parent, "data");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: gitSourceDenoArgs(repo.path, data),
+      clearEnv: true,
+      env: {
+        GIT_SOURCE_REPOSITORY: repo.path,
+        GIT_SOURCE_PATHS: '["notes.txt"]',
+        PLUGIN_DATA: data,
+        DENO_NO_PACKAGE_JSON: "1",
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const ping = (id: number, padBytes: number) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "ping",
+        params: { pad: "x".repeat(padBytes) },
+      }) +
+      "\n";
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "0" },
+      },
+    }) + "\n";
+    const writer = child.stdin.getWriter();
+    const encoder = new TextEncoder();
+    const writing = (async () => {
+      for (
+        const part of [
+          init,
+          ping(2, 0),
+          ping(3, 5 * 1024 * 1024), // 5 MiB: served
+          ping(4, 10 * 1024 * 1024), // 10 MiB: refused, and the server goes on
+          ping(5, 0),
+          "not json\n",
+          ping(6, 0),
+        ]
+      ) {
+        await writer.write(encoder.encode(part));
+      }
+      await writer.close();
+    })();
+    const [out] = await Promise.all([child.output(), writing]);
+    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+    const replies = new TextDecoder().decode(out.stdout).trim().split("\n").map((line) =>
+      JSON.parse(line)
+    );
+    const answered = replies.filter((r) => r.result !== undefined).map((r) => r.id);
+    assertEquals(answered, [1, 2, 3, 5, 6]);
+    const refused = replies.filter((r) => r.error !== undefined).map((r) => [r.id, r.error.code]);
+    assertEquals(refused, [[null, -32600], [null, -32700]]);
+  } finally {
+    await removeDir(parent);
+  }
+});
