@@ -13,6 +13,7 @@
 
 import { CodedError } from "./coded_error.ts";
 import { spawn } from "node:child_process";
+import { childCommand } from "./child_lifetime.ts";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
 
@@ -266,8 +267,9 @@ function spawnWithDeno(
 ): GitProcess {
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command("git", {
-      args: [...args],
+    const launch = childCommand("git", args);
+    child = new Deno.Command(launch.command, {
+      args: launch.args,
       cwd: options.cwd,
       clearEnv: true,
       env: gitEnvironment(options.transports),

@@ -18,6 +18,7 @@ import * as fs from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
+import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { runGit } from "../shared/git.ts";
 import { applyConfigFile } from "./config_file.ts";
 import { ControlStore } from "./control_store.ts";
@@ -70,6 +71,11 @@ if (!read.ok) {
   process.exit(1);
 }
 const settings = read.settings;
+if (!bindChildrenToProcess()) {
+  log(
+    "warning: setpriv (util-linux) is missing or not in --allow-run; Git and plugin processes may outlive a killed service",
+  );
+}
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
 let store: ControlStore;
 try {
@@ -101,7 +107,7 @@ const service = new RepositoryService(store, settings.dataDir, {
   debug: settings.debug ? log : undefined,
   log,
 });
-const sandboxProblem = service.probePluginSandbox();
+const sandboxProblem = await service.probePluginSandbox();
 if (sandboxProblem !== null) {
   log(
     `warning: ${sandboxProblem}; reads are served without plugins (diagnostics name PLUGIN_SANDBOX_UNAVAILABLE). Put deno on PATH or allow this Deno executable with --allow-run`,

@@ -341,8 +341,8 @@ export class RepositoryService {
     return await this.plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);
   }
 
-  /** Starts a spare plugin sandbox; the reason when sandboxes cannot run on this service. */
-  probePluginSandbox(): string | null {
+  /** Checks that plugin sandboxes start; the reason when they cannot on this service. */
+  probePluginSandbox(): Promise<string | null> {
     return this.plugins.probeSandbox();
   }
 

@@ -23,9 +23,11 @@ export const DIAGNOSTICS_CAP_BYTES = 16 * 1024;
 export const DIAGNOSTICS_HEADING = "Plugin diagnostics (original read retained):";
 
 /**
- * Validates one run's raw output against the item ids of that run. A broken
- * output as a whole is a failure; a bad entry is dropped with an issue and
- * the other entries are kept.
+ * Validates one run's raw output against the item ids of that run. Output
+ * that is not UTF-8 JSON is `PLUGIN_INVALID_OUTPUT`; JSON that is not an
+ * object with an `attachments` array is `PLUGIN_PROTOCOL_ERROR`; both refuse
+ * the output whole. A bad entry is dropped with a `PLUGIN_PROTOCOL_ERROR`
+ * issue and the other entries are kept.
  */
 export function parseAttachments(
   output: Uint8Array,
@@ -37,12 +39,17 @@ export function parseAttachments(
   } catch {
     return { failure: invalid("the output is not UTF-8 JSON") };
   }
+  // Valid JSON of the wrong shape breaks the output protocol (refused whole).
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { failure: invalid("the output is not a JSON object") };
+    return {
+      failure: { code: "PLUGIN_PROTOCOL_ERROR", message: "the output is not a JSON object" },
+    };
   }
   const list = (value as Record<string, unknown>).attachments;
   if (!Array.isArray(list)) {
-    return { failure: invalid("the output has no attachments array") };
+    return {
+      failure: { code: "PLUGIN_PROTOCOL_ERROR", message: "the output has no attachments array" },
+    };
   }
   const attachments: Attachment[] = [];
   const issues: PluginIssue[] = [];

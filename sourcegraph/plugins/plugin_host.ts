@@ -81,6 +81,7 @@ export class PluginHost {
   #leases = new Map<number, number>();
   #debug: ((line: string) => void) | null;
   #log: (line: string) => void;
+  #sandboxProblem: string | null = null;
 
   /** A host with `settings`; `debug` receives one JSON line per run, `log` unexpected failures. */
   constructor(
@@ -261,9 +262,13 @@ export class PluginHost {
     }
   }
 
-  /** Starts the spare sandbox; the reason when sandboxes cannot be started here. */
-  probeSandbox(): string | null {
-    return this.settings.disabled ? null : this.instances.probe();
+  /**
+   * Checks once that sandboxes start here; until a later check, runs are
+   * answered PLUGIN_SANDBOX_UNAVAILABLE when they do not. Returns the reason.
+   */
+  async probeSandbox(): Promise<string | null> {
+    this.#sandboxProblem = this.settings.disabled ? null : await this.instances.probe();
+    return this.#sandboxProblem;
   }
 
   /** Kills every sandbox process. */
@@ -317,6 +322,7 @@ export class PluginHost {
       let instance = this.instances.take(digest, key);
       trace.instance_hit = instance !== null;
       if (instance === null) {
+        if (this.#sandboxProblem !== null) return finish(fail("PLUGIN_SANDBOX_UNAVAILABLE"));
         const loading = performance.now();
         try {
           instance = this.instances.blank();

@@ -63,15 +63,26 @@ export class PluginInstances {
     }
   }
 
-  /** Starts the spare process; the reason when no sandbox can be started. */
-  probe(): string | null {
-    if (this.#closed || this.#spare?.alive) return null;
+  /**
+   * Starts a sandbox and loads an empty module in it: the reason when that
+   * fails (Deno missing or not allowed), else null.
+   */
+  async probe(): Promise<string | null> {
+    let process: SandboxProcess;
     try {
-      this.#spare = this.#start();
-      return null;
+      process = this.#start();
     } catch (error) {
       return (error as Error).message;
     }
+    // A working sandbox compiles the empty module and refuses it for its missing exports.
+    const empty = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+    const failure = await process.load(empty, performance.now() + 10_000);
+    process.kill();
+    return failure?.code === "PLUGIN_ABI_INCOMPATIBLE"
+      ? null
+      : `the plugin sandbox did not start (${
+        failure?.code ?? "READY"
+      }; is deno on PATH and allowed by --allow-run?)`;
   }
 
   #start(): SandboxProcess {

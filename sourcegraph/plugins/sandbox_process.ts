@@ -7,6 +7,7 @@
  * @module
  */
 
+import { childCommand } from "../../shared/child_lifetime.ts";
 import { ByteQueue } from "../../shared/byte_queue.ts";
 import { decodeHeader, encodeFrame, Frame, HEADER_BYTES } from "./sandbox_frames.ts";
 
@@ -183,18 +184,19 @@ export class SandboxProcess {
 /** Spawns a sandbox process; SandboxUnavailable when Deno cannot be started. */
 function spawnSandbox(executable: string, pages: number): Deno.ChildProcess {
   try {
-    return new Deno.Command(executable, {
-      args: [
-        "run",
-        "--no-config",
-        "--no-lock",
-        "--no-prompt",
-        "--no-remote",
-        "--no-npm",
-        "--quiet",
-        `--v8-flags=--wasm-max-mem-pages=${pages},--max-old-space-size=256`,
-        CHILD,
-      ],
+    const launch = childCommand(executable, [
+      "run",
+      "--no-config",
+      "--no-lock",
+      "--no-prompt",
+      "--no-remote",
+      "--no-npm",
+      "--quiet",
+      `--v8-flags=--wasm-max-mem-pages=${pages},--max-old-space-size=256`,
+      CHILD,
+    ]);
+    return new Deno.Command(launch.command, {
+      args: launch.args,
       stdin: "piped",
       stdout: "piped",
       stderr: "null",

@@ -40,12 +40,12 @@ Deno.test("plugin actions over MCP: every fixture action, and the host survives 
       await failure("trap", "PLUGIN_FAILED");
       await failure("badptr", "PLUGIN_INVALID_OUTPUT");
       await failure("invalid", "PLUGIN_INVALID_OUTPUT");
-      await failure("scalar", "PLUGIN_INVALID_OUTPUT");
+      await failure("scalar", "PLUGIN_PROTOCOL_ERROR");
 
       assertEquals((await run("batch")).slice(1), ["batch true"]);
       assertEquals((await run("read")).slice(1), ["fixture file"]);
       // sub/ has no fixture.json: the guest returns its issues form, which is not an attachments output.
-      assertEquals(diagnosticCodes(await run("read", {}, "sub/c.md")), ["PLUGIN_INVALID_OUTPUT"]);
+      assertEquals(diagnosticCodes(await run("read", {}, "sub/c.md")), ["PLUGIN_PROTOCOL_ERROR"]);
       const escape = (await run("escape")).slice(1);
       assertEquals(escape.length, 1);
       assert(escape[0].startsWith("denied: INVALID_PATH:"), escape[0]);

@@ -11,6 +11,7 @@ import {
 import { CATALOG_LIMITS, CatalogCache } from "../../sourcegraph/plugins/catalog_cache.ts";
 import { CompiledModules, moduleDigest } from "../../sourcegraph/plugins/compiled_modules.ts";
 import { HostReads } from "../../sourcegraph/plugins/host_reads.ts";
+import { SourcegraphError } from "../../sourcegraph/errors.ts";
 import { canonicalJson } from "../../sourcegraph/plugins/plugin_host.ts";
 import { encodeLeb128 } from "../../sourcegraph/plugins/wasm_sections.ts";
 import { DEFAULT_PLUGIN_SETTINGS } from "../../sourcegraph/plugins/plugin_settings.ts";
@@ -53,22 +54,27 @@ Deno.test("attachments: output validation drops bad entries only, refuses bad ou
   const ids = new Set(["read-0", "read-2"]);
   const parse = (text: string | Uint8Array) =>
     parseAttachments(typeof text === "string" ? new TextEncoder().encode(text) : text, ids);
+  for (const bad of ["not json", new Uint8Array([0x7b, 0xff, 0x7d]), "", '{"attachments":[]']) {
+    const outcome = parse(bad);
+    assert("failure" in outcome, String(bad));
+    assertEquals(outcome.failure.code, "PLUGIN_INVALID_OUTPUT", String(bad));
+  }
+  // Valid JSON of the wrong shape is refused whole as a protocol error.
   for (
     const bad of [
       "42",
       "null",
       "[]",
+      '"text"',
       '{"sections":[]}',
       '{"issues":[]}',
       '{"attachments":null}',
       '{"attachments":{}}',
-      "not json",
-      new Uint8Array([0x7b, 0xff, 0x7d]),
     ]
   ) {
     const outcome = parse(bad);
-    assert("failure" in outcome, String(bad));
-    assertEquals(outcome.failure.code, "PLUGIN_INVALID_OUTPUT");
+    assert("failure" in outcome, bad);
+    assertEquals(outcome.failure.code, "PLUGIN_PROTOCOL_ERROR", bad);
   }
   const outcome = parse(JSON.stringify({
     attachments: [
@@ -294,6 +300,22 @@ Deno.test("host reads: relative paths in the plugin folder and scope, regular fi
     scopeOk = true;
     assertEquals(reads.calls, 16);
     assertEquals(await read("a.txt"), "READ_LIMIT: host read count exceeded");
+    // The service's own re-check and the path length, as the guest's last_error sees them.
+    const fresh = new HostReads(tree, {
+      commit,
+      root: "plugin",
+      coverage: new Coverage(record),
+      settings: DEFAULT_PLUGIN_SETTINGS,
+      recheck: () => {
+        throw new SourcegraphError("PLUGIN_SCOPE_CHANGED", "the repository scope changed", 409);
+      },
+    });
+    const denied = async (path: string) => {
+      const answer = await fresh.answer("read_file", new TextEncoder().encode(path));
+      return "denied" in answer ? answer.denied : "read";
+    };
+    assertEquals(await denied("x".repeat(4097)), "path too long");
+    assert((await denied("a.txt")).startsWith("PLUGIN_SCOPE_CHANGED:"));
     await tree.close();
   } finally {
     await removeDir(parent);

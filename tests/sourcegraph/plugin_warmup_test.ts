@@ -53,7 +53,7 @@ Deno.test("plugin warm-up: default-enabled plugins of each head are precompiled 
     assertEquals([third.plugin, third.compile_hit, third.code], [
       "fixture",
       false,
-      "PLUGIN_INVALID_OUTPUT",
+      "PLUGIN_PROTOCOL_ERROR",
     ]);
     assertEquals(third.reads, 1);
     const logged = service.log.join("\n");

@@ -107,7 +107,7 @@ Deno.test("sync: retention prunes versions past the count and unpins them", () =
   }));
 
 Deno.test("sync: a failed fetch keeps every retained version readable", () =>
-  withServiceAndSource({}, async (repo, _service, admin) => {
+  withServiceAndSource({}, async (repo, service, admin) => {
     const head = await repo.git("rev-parse", "HEAD");
     // The source stops being a repository (the data folder lives inside it).
     const gitDir = join(repo.path, ".git");
@@ -124,10 +124,12 @@ Deno.test("sync: a failed fetch keeps every retained version readable", () =>
         (await call(admin, "read", { repo: NAME, path: "a.txt", revision: head })).text!,
         "1: version 1",
       );
-      assertEquals(
-        JSON.parse((await call(admin, "repositories", {})).text!).repositories[0].state,
-        "failed",
-      );
+      const listed = JSON.parse((await call(admin, "repositories", {})).text!).repositories[0];
+      assertEquals([listed.state, listed.last_sync_error], ["failed", "GIT_FAILED"]);
+      const availability = JSON.parse((await call(admin, "availability", { repo: NAME })).text!);
+      assertEquals(availability.last_sync_error, "GIT_FAILED");
+      const reason = service.log.find((line) => line.includes(`sync of ${NAME} failed (`));
+      assert(reason !== undefined && reason.includes("GIT_FAILED"), service.log.join("\n"));
     } finally {
       await Deno.rename(moved, gitDir);
     }

@@ -42,7 +42,7 @@ export function serviceFlags(data: string): string[] {
   return [
     "--allow-net=127.0.0.1",
     `--allow-write=${data}`,
-    "--allow-run=git,deno",
+    "--allow-run=git,deno,setpriv",
     "--allow-env=SOURCEGRAPH_*,PATH",
   ];
 }
