@@ -6,6 +6,10 @@ import type { FakeRunner } from "../support/fake_runner.ts";
 
 const MARKER = "zebracorn";
 
+function filler(i: number): string {
+  return Array.from({ length: 24 }, (_, l) => `w${(i * 31 + l) % 49999}\n`).join("");
+}
+
 function manyFiles(
   count: number,
   body = (i: number) => `${MARKER} file ${i}\n`,
@@ -107,10 +111,11 @@ Deno.test("no-cache refresh builds the index", () =>
   }));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
-  withProject(manyFiles(2500), async (project) => {
+  // Lines of varied words: 2,500 such files take longer than the budget even on an idle machine.
+  withProject(manyFiles(2500, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
     const launch = {
       allowEnv: ["PROJECT_KNOWLEDGE_INDEX_BUDGET_MS"],
-      env: { PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: "400" },
+      env: { PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: "250" },
     };
     let runner = await project.admit(launch);
     try {
