@@ -122,9 +122,11 @@ export function createHandler(
         throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
       }
       const urlPlugins = isMcp ? parsePluginsParameter(url) : null;
-      if (caller.kind === "anonymous") release = limiter.enter(client);
+      if (caller.kind === "anonymous") {
+        release = limiter.enter(client);
+        limiter.spend(client, 1); // an empty bucket refuses before the body is read
+      }
       if (!isMcp) {
-        if (caller.kind === "anonymous") limiter.spend(client, 1);
         return await handleHttpApi(request, url, service, {
           caller,
           requestId,
@@ -144,7 +146,7 @@ export function createHandler(
             id: null,
           }, { status: 400 });
         }
-        if (caller.kind === "anonymous") limiter.spend(client, callCost(parsedBody));
+        if (caller.kind === "anonymous") limiter.spend(client, callCost(parsedBody) - 1);
       }
       const context: McpRequestContext = { caller, urlPlugins, requestId };
       return await servers.serve(caller.kind === "service", async (server) => {
@@ -163,6 +165,8 @@ export function createHandler(
         }
       });
     } catch (error) {
+      // A body left unread is not worth receiving: the connection closes after the answer.
+      if (request.body !== null && !request.bodyUsed) info?.connection?.closeSoon();
       const known = error instanceof SourcegraphError ? error : internalError(error, {
         requestId,
         log,

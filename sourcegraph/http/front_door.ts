@@ -31,7 +31,10 @@ import type { ConnectionSettings } from "../settings.ts";
 export interface ClientConnection {
   /** The client's address. */
   readonly clientHost: string;
-  /** Closes the connection shortly (after the current response had a moment to go out). */
+  /**
+   * Stops reading from the client and closes the connection shortly (after
+   * the current response had a moment to go out): for a refused body.
+   */
   closeSoon(): void;
 }
 
@@ -57,6 +60,8 @@ class TrackedConnection implements ClientConnection {
   writingSince: number | null = null;
   closeAt: number | null = null;
   closed = false;
+  /** Set once nothing more is to be read from the client. */
+  inboundStopped = false;
 
   constructor(client: Deno.TcpConn, clientHost: string) {
     this.client = client;
@@ -64,7 +69,8 @@ class TrackedConnection implements ClientConnection {
   }
 
   closeSoon(): void {
-    const at = Date.now() + 1_000;
+    this.inboundStopped = true;
+    const at = Date.now() + 250;
     if (this.closeAt === null || this.closeAt > at) this.closeAt = at;
   }
 
@@ -237,7 +243,7 @@ export class FrontDoor {
     this.#byUpstreamPort.set(port, tracked);
     try {
       const inbound = this.#pump(tracked, tracked.client, upstream, 16 * 1024).then(async () => {
-        if (tracked.closed) return;
+        if (tracked.closed || tracked.inboundStopped) return;
         try {
           await upstream.closeWrite(); // the client finished sending; the answer may follow
         } catch {
@@ -249,7 +255,8 @@ export class FrontDoor {
         inbound.then(() => new Promise<void>(() => {})),
       ]);
     } finally {
-      this.#byUpstreamPort.delete(port);
+      // The port may already belong to a newer connection: the kernel reuses it once closed.
+      if (this.#byUpstreamPort.get(port) === tracked) this.#byUpstreamPort.delete(port);
     }
   }
 
@@ -262,6 +269,7 @@ export class FrontDoor {
     const toClient = to === tracked.client;
     const buffer = new Uint8Array(size);
     for (;;) {
+      if (!toClient && tracked.inboundStopped) return; // a refused body is not forwarded
       let n: number | null;
       try {
         n = await from.read(buffer);
@@ -276,6 +284,7 @@ export class FrontDoor {
         tracked.phaseSince = now;
       }
       if (toClient) tracked.writingSince = now;
+      else if (tracked.inboundStopped) return;
       try {
         let written = 0;
         while (written < n) written += await to.write(buffer.subarray(written, n));

@@ -68,6 +68,7 @@ export class RateLimiter {
 
   /** Spends `cost` units of `client`'s bucket (RATE_LIMITED when it holds fewer). */
   spend(client: string, cost: number): void {
+    if (cost <= 0) return;
     const now = Date.now();
     const bucket = this.#buckets.get(client) ?? { tokens: this.#perMinute, at: now };
     bucket.tokens = Math.min(

@@ -3,9 +3,9 @@
  * authenticated MCP clients (SDK `Client`, 9 reads to 1 search) for a
  * measured period alone, then for the same period beside a hostile
  * background from the same machine: 200 slow sockets dripping header bytes
- * (reopened when closed), anonymous JSON-RPC batches of 100 `read_many`
- * calls, a stream of initialize requests with distinct `plugins` values, and
- * 100 MB request bodies. Prints authenticated errors (must be 0), the
+ * (reopened when closed), 8 loops of anonymous JSON-RPC batches of 100
+ * `read_many` calls, 8 loops of initialize requests with distinct `plugins`
+ * values, and 4 loops of 100 MB chunked request bodies. Prints authenticated errors (must be 0), the
  * throughput ratio hostile/clean (target >= 0.8), read p50/p99 in both
  * phases, and the service's peak and settled RSS.
  *
@@ -37,10 +37,11 @@ interface Phase {
   errors: number;
   reads: number[];
   searches: number[];
+  errorKinds: Map<string, number>;
 }
 
 async function clients(service: RunningService, paths: string[], seconds: number): Promise<Phase> {
-  const phase: Phase = { calls: 0, errors: 0, reads: [], searches: [] };
+  const phase: Phase = { calls: 0, errors: 0, reads: [], searches: [], errorKinds: new Map() };
   const until = performance.now() + seconds * 1000;
   await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
     const client = await connectClient(service.url, { token: TOKEN });
@@ -55,10 +56,14 @@ async function clients(service: RunningService, paths: string[], seconds: number
               arguments: { repo: "local/project", pattern: `needle${i % 50}`, fixed_strings: true },
             }
             : { name: "read", arguments: { repo: "local/project", path: paths[i % paths.length] } },
-        ).catch(() => ({ isError: true }));
+        ).catch((error: Error) => ({ isError: true, content: [{ text: String(error) }] }));
         const ms = performance.now() - started;
         phase.calls++;
-        if (result.isError) phase.errors++;
+        if (result.isError) {
+          phase.errors++;
+          const text = JSON.stringify(result.content).slice(0, 200);
+          phase.errorKinds.set(text, (phase.errorKinds.get(text) ?? 0) + 1);
+        }
         (search ? phase.searches : phase.reads).push(ms);
       }
     } finally {
@@ -101,8 +106,11 @@ function hostile(service: RunningService): { stop: () => Promise<Record<string, 
       }
     }
   });
+  // Its own connection pool: the attacker's closed connections never reach the clients' pool.
+  const pool = Deno.createHttpClient({});
   const post = (query: string, body: string) =>
     fetch(`${service.url}/sourcegraph/mcp${query}`, {
+      client: pool,
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -120,12 +128,12 @@ function hostile(service: RunningService): { stop: () => Promise<Record<string, 
       arguments: { repo: "local/project", files: [{ path: "f0/file0000.ts" }] },
     },
   })));
-  const abuse = (async () => {
+  const abuse = Array.from({ length: 8 }, async () => {
     while (running) {
       await post("", batch);
       counts.batches++;
     }
-  })();
+  });
   const init = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -136,14 +144,15 @@ function hostile(service: RunningService): { stop: () => Promise<Record<string, 
       clientInfo: { name: "x", version: "0" },
     },
   });
-  const plugins = (async () => {
-    for (let i = 0; running; i++) {
-      await post(`?plugins=p-${i}`, init);
+  let pluginValue = 0;
+  const plugins = Array.from({ length: 8 }, async () => {
+    while (running) {
+      await post(`?plugins=p-${pluginValue++}`, init);
       counts.pluginValues++;
     }
-  })();
+  });
   const chunk = new Uint8Array(1024 * 1024).fill(0x20);
-  const bodies = (async () => {
+  const bodies = Array.from({ length: 4 }, async () => {
     while (running) {
       try {
         const conn = await Deno.connect({ hostname: "127.0.0.1", port });
@@ -171,11 +180,12 @@ function hostile(service: RunningService): { stop: () => Promise<Record<string, 
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
-  })();
+  });
   return {
     async stop() {
       running = false;
-      await Promise.all([...slow, abuse, plugins, bodies]);
+      await Promise.all([...slow, ...abuse, ...plugins, ...bodies]);
+      pool.close();
       return counts;
     },
   };
@@ -190,9 +200,11 @@ try {
   const paths: string[] = [];
   for (let i = 0; i < FILES; i++) {
     const path = `f${i % 20}/file${String(i).padStart(4, "0")}.ts`;
+    // Each needle word stands in 1 file of 50, as a specific identifier would.
     const lines = Array.from(
       { length: 200 },
-      (_, l) => `export const v${l} = ${i * l}; // needle${(i + l) % 50} ${"x".repeat(l % 60)}`,
+      (_, l) =>
+        `export const v${l} = ${i * l}; // ${l === 0 ? `needle${i % 50}` : "x".repeat(l % 60)}`,
     );
     await Deno.mkdir(join(repo, path, ".."), { recursive: true });
     await Deno.writeTextFile(join(repo, path), lines.join("\n") + "\n");
@@ -200,7 +212,13 @@ try {
   }
   await git(repo, ["add", "-A"]);
   await git(repo, ["commit", "-q", "-m", "corpus"]);
-  const service = await startService(repo, { SOURCEGRAPH_API_TOKEN: TOKEN });
+  // Attacker and clients share 127.0.0.1 here, where in a deployment they have their own
+  // addresses: the per-address connection cap is set to the global one so that it does not
+  // refuse the clients' own connections (the global cap, 512, still applies).
+  const service = await startService(repo, {
+    SOURCEGRAPH_API_TOKEN: TOKEN,
+    SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "512",
+  });
   let peak = await rssMib(service.pid);
   const sampler = setInterval(async () => {
     peak = Math.max(peak, await rssMib(service.pid).catch(() => 0));
@@ -236,6 +254,9 @@ try {
         `settled ${settled.toFixed(0)} MiB 15 s after the hostile phase`,
     );
     console.log(`hostile background: ${JSON.stringify(counts)}`);
+    for (const [kind, count] of [...clean.errorKinds, ...attacked.errorKinds]) {
+      console.log(`authenticated error x${count}: ${kind}`);
+    }
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     console.log(
       metrics.split("\n").filter((l) => l.startsWith("sourcegraph_connections")).join("\n"),
