@@ -42,7 +42,7 @@ async function bundle(entry: string, output: string): Promise<void> {
       output,
       entry,
     ],
-    env: { DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" },
+    env: { NO_COLOR: "1" },
     stdout: "inherit",
     stderr: "inherit",
   }).output();

@@ -2,7 +2,7 @@
  * Launch configuration, only from the launcher's environment:
  * GIT_SOURCE_REPOSITORY (the repository), GIT_SOURCE_PATHS (a JSON array of
  * committed paths) and PLUGIN_DATA (the private data folder). Limits are the
- * spec's defaults and part of the state binding.
+ * product defaults and part of the state binding.
  *
  * @module
  */

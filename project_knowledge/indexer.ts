@@ -45,7 +45,7 @@ export interface IndexTarget {
 export interface IndexOptions {
   /** Work budget in milliseconds. */
   budgetMs: number;
-  /** Corpus caps; the spec's 4,096 files and 64 MiB unless lowered (tests). */
+  /** Corpus caps: 4,096 files and 64 MiB unless lowered (tests). */
   caps?: { files: number; bytes: number };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The provider's fixed limits, all from the spec. Callers cannot change them.
+ * The provider's fixed limits, all part of the provider's contract. Callers cannot change them.
  *
  * @module
  */

@@ -43,7 +43,7 @@ export interface ProviderSetup {
   root: ProjectRoot | KnowledgeError;
   /** The cache base folder, or the error that refused it. */
   cacheBase: string | KnowledgeError;
-  /** Index work budget (the spec's 20 s unless lowered for tests). */
+  /** Index work budget (20 s unless lowered for tests). */
   indexBudgetMs?: number;
   /** Receives local diagnostics (stderr). */
   diagnose?: (message: string) => void;

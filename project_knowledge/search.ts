@@ -43,7 +43,7 @@ export interface SearchOptions {
   budgetMs: number;
   /** Whether an outcome still fits the result byte bound. */
   fits: (outcome: SearchOutcome) => boolean;
-  /** Most candidates examined: the spec's 16,384 unless lowered (tests). */
+  /** Most candidates examined: 16,384 unless lowered (tests). */
   maxCandidates?: number;
 }
 

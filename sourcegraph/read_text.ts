@@ -1,5 +1,5 @@
 /**
- * Text rendering of reads with the reference's exact labels. Values are
+ * Text rendering of reads with the exact labels clients match on. Values are
  * JSON-encoded; an unknown value prints as `unknown`. The view is capped at
  * 320 KiB: past it whole lines are dropped and the view says so.
  *

@@ -430,7 +430,7 @@ function runInput(
   }));
 }
 
-/** JSON with object keys sorted at every level (as the reference host writes it). */
+/** JSON with object keys sorted at every level (as compatible hosts write it). */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, field) => {
     if (typeof field !== "object" || field === null || Array.isArray(field)) return field;

@@ -2,10 +2,10 @@
  * Benchmark of the Git knowledge source: 200 configured committed files of
  * 1 to 64 KiB. It times the first page (the whole delivery is built: every
  * blob read) and an acknowledge plus the next page, side by side in the same
- * run with the reference implementation's access pattern (rev-parse, then
+ * run with the original implementation's access pattern (rev-parse, then
  * ls-tree, cat-file -s and cat-file blob as separate processes per file).
  *
- * Run: DENO_NO_PACKAGE_JSON=1 deno run --allow-read --allow-write --allow-run \
+ * Run: deno run --allow-read --allow-write --allow-run \
  *   --allow-env tests/bench/git_source_bench.ts
  *
  * @module
@@ -21,7 +21,7 @@ import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 const FILES = 200;
 const ROUNDS = 7;
 
-// The reference's pattern: one process per Git question, three per file.
+// The original implementation's pattern: one process per Git question, three per file.
 async function referencePattern(repo: string, paths: string[]): Promise<void> {
   const head = new TextDecoder().decode(
     (await runGit(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: repo })).stdout,

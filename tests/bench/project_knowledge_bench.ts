@@ -1,5 +1,5 @@
 /**
- * Benchmark of the project-knowledge provider at the spec's caps, side by
+ * Benchmark of the project-knowledge provider at its corpus caps, side by
  * side with baselines in the same run.
  *
  * Corpus: deterministic, generated in a temp Git repository: 4,096 files of
@@ -7,7 +7,7 @@
  * with about 10% Chinese text. The provider runs as a real subprocess with
  * the README's flags, driven by the fake Runner.
  *
- * Run: DENO_NO_PACKAGE_JSON=1 deno run --allow-read --allow-write --allow-run \
+ * Run: deno run --allow-read --allow-write --allow-run \
  *   --allow-env --allow-sys=uid tests/bench/project_knowledge_bench.ts
  *
  * @module
@@ -272,6 +272,12 @@ try {
 
   const searchTimes: number[] = [];
   const grepTimes: number[] = [];
+  const rgTimes: number[] = [];
+  const rg = await new Deno.Command("rg", { args: ["--version"], stdout: "null" }).output().then(
+    (out) => out.success,
+    () => false,
+  );
+  if (!rg) console.log("rg not installed: the ripgrep baseline is skipped");
   const hits: { path: string; source_hash: string; start_line: number }[] = [];
   for (const query of queries) {
     const [result, took] = await timed(() => runner.ok("search", { query }));
@@ -287,6 +293,17 @@ try {
         .output()
     );
     grepTimes.push(grepTook);
+    if (rg) {
+      const [, rgTook] = await timed(() =>
+        new Deno.Command("rg", {
+          args: ["-F", "-c", "-e", query],
+          cwd: repo,
+          stdout: "null",
+          stderr: "null",
+        }).output()
+      );
+      rgTimes.push(rgTook);
+    }
   }
   const readTimes: number[] = [];
   for (const hit of hits) {
@@ -336,6 +353,14 @@ try {
       `git grep -F p95: ${ms(percentile(grepTimes, 95))}`,
       `${(percentile(searchTimes, 95) / percentile(grepTimes, 95)).toFixed(2)}x`,
     ],
+    ...(rg
+      ? [[
+        "search p50 / p95 against ripgrep",
+        `${ms(percentile(searchTimes, 50))} / ${ms(percentile(searchTimes, 95))}`,
+        `rg -F p50 / p95: ${ms(percentile(rgTimes, 50))} / ${ms(percentile(rgTimes, 95))}`,
+        `${(percentile(searchTimes, 50) / percentile(rgTimes, 50)).toFixed(2)}x`,
+      ] as [string, string, string, string]]
+      : []),
     [`read p50 (${readTimes.length} reads)`, ms(percentile(readTimes, 50)), "", ""],
     [
       `search p50 / p95, ubiquitous terms only (${ubiquitous.length})`,

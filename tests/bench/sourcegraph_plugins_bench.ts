@@ -1,6 +1,7 @@
 /**
  * Benchmark of repository plugins end to end over HTTP MCP (the SDK client
- * against `deno serve`), side by side in one run on one repository:
+ * against the service as `deno task start` runs it), side by side in one run
+ * on one repository:
  *
  * - read with plugins off (baseline) vs the same read enriched by a warm
  *   default plugin (the AssemblyScript related-content example);
@@ -12,7 +13,7 @@
  * most 100 ms, no errors at full concurrency, a loop stops within
  * TIMEOUT + 50 ms.
  *
- * Run: DENO_NO_PACKAGE_JSON=1 deno run --allow-read --allow-write --allow-run \
+ * Run: deno run --allow-read --allow-write --allow-run \
  *   --allow-env --allow-net=127.0.0.1 tests/bench/sourcegraph_plugins_bench.ts
  *
  * @module

@@ -37,7 +37,7 @@ async function buildInstalledPackage(parent: string): Promise<string> {
       join(CHECKOUT, "git_source/build.ts"),
       build,
     ],
-    env: { DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" },
+    env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -194,7 +194,6 @@ Deno.test("the deno run entry walks the same feed with narrow permissions", asyn
         command: Deno.execPath(),
         args: gitSourceDenoArgs(repo.path, data),
         env: {
-          DENO_NO_PACKAGE_JSON: "1",
           ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
         },
       },
@@ -251,7 +250,6 @@ Deno.test("a bad environment stops the start with one line on stderr", async () 
         clearEnv: true,
         env: {
           ...env,
-          DENO_NO_PACKAGE_JSON: "1",
           PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
           ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
         },
@@ -282,7 +280,6 @@ Deno.test("a request line over the cap is answered with an error and the lines a
         GIT_SOURCE_REPOSITORY: repo.path,
         GIT_SOURCE_PATHS: '["notes.txt"]',
         PLUGIN_DATA: data,
-        DENO_NO_PACKAGE_JSON: "1",
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
       },

@@ -11,7 +11,7 @@ const update = {
   text: "body",
 };
 
-Deno.test("the feed schemas accept the reference shapes", () => {
+Deno.test("the feed schemas accept the documented shapes", () => {
   assert(GitUpdateSchema.safeParse(update).success);
   assert(
     GitUpdateSchema.safeParse({ ...update, state: "withdrawn", previous: "b".repeat(64) }).success,

@@ -5,7 +5,7 @@ import { openProjectRoot } from "../../project_knowledge/project_root.ts";
 import { assertEquals } from "../support/assert.ts";
 import { withProject } from "../support/knowledge_project.ts";
 
-// The caps are the spec's constants in production; here they are lowered so
+// The caps are fixed constants in production; here they are lowered so
 // the behaviour at and past them is cheap to show. The full-size caps are
 // exercised by tests/bench/project_knowledge_bench.ts.
 async function target(repoPath: string, cacheBase: string) {

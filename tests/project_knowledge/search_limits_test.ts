@@ -8,7 +8,7 @@ import { searchIndex } from "../../project_knowledge/search.ts";
 import { assertEquals } from "../support/assert.ts";
 import { withProject } from "../support/knowledge_project.ts";
 
-// The candidate cap and the time budget are the spec's constants in
+// The candidate cap and the time budget are fixed constants in
 // production; in-process they are lowered to show the behaviour at the edge.
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 6; i++) FILES[`doc${i}.md`] = `needle ${i}\n`;

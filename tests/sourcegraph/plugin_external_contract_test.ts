@@ -1,6 +1,6 @@
 /**
  * Interoperability with an externally built evidence plugin (for example
- * context-evidence), as the reference host checks it. Runs only when
+ * context-evidence), as compatible hosts check it. Runs only when
  * SOURCEGRAPH_TEST_PLUGIN_WASM names the built artifact.
  */
 

@@ -29,7 +29,7 @@ Deno.test("fixtures: the committed .wasm files are exactly what build.ts makes f
   }
 });
 
-Deno.test("attachments: the reference rendering example, ids kept, id-less blocks last", () => {
+Deno.test("attachments: the documented rendering example, ids kept, id-less blocks last", () => {
   const blocks = renderEnhanced(["b0\n", "b1\n", "b2\n"], {
     attachments: [
       { itemId: "read-2", text: "x" },

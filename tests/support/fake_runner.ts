@@ -452,7 +452,7 @@ function validateResult(result: unknown, bytes: number): ToolResult {
   }
   if (isError !== undefined && typeof isError !== "boolean") throw invalid("isError");
   if (bytes > 256 * 1024) throw invalid("result too large");
-  // The spec's own bound is stricter than the Runner's.
+  // The provider's own bound is stricter than the Runner's.
   if (bytes > 16 * 1024) throw invalid(`result of ${bytes} bytes exceeds 16 KiB`);
   return { content, structuredContent, isError: isError === true } as ToolResult;
 }

@@ -63,9 +63,6 @@ export function spawnDeno(
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/",
       NO_COLOR: "1",
-      // package.json only provisions Deno; without this Deno would treat it as
-      // a dependency manifest and refuse the frozen deno.lock.
-      DENO_NO_PACKAGE_JSON: "1",
       ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
       ...permissions.childEnv,
     },

@@ -86,8 +86,6 @@ export async function startService(
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       NO_COLOR: "1",
-      DENO_NO_PACKAGE_JSON: "1",
-      SOURCEGRAPH_PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
       ...env,
     },
@@ -122,7 +120,7 @@ export async function startService(
     pid: child.pid,
     log,
     async stop() {
-      // deno serve drains keep-alive connections on SIGTERM; do not wait long.
+      // The service exits one second after SIGTERM; do not wait long past that.
       const kill = (signal: Deno.Signal) => {
         try {
           child.kill(signal);
@@ -142,8 +140,12 @@ export async function startService(
 }
 
 /** Starts the service expecting it to refuse; returns what it logged (throws if it started). */
-export async function startFailure(cwd: string, env: Record<string, string> = {}): Promise<string> {
-  const outcome = await startService(cwd, env).then(
+export async function startFailure(
+  cwd: string,
+  env: Record<string, string> = {},
+  options: { repositories?: string[] } = {},
+): Promise<string> {
+  const outcome = await startService(cwd, env, options).then(
     async (service) => {
       await service.stop();
       return null;
