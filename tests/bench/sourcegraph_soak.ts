@@ -18,6 +18,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { percentile } from "../support/bench_stats.ts";
+import { initializeMessage, postMcp, toolCall } from "../support/mcp_messages.ts";
 import { git, removeDir, tempDir } from "../support/git_repo.ts";
 import { rssMib } from "../support/raw_http.ts";
 import {
@@ -109,41 +110,21 @@ function hostile(service: RunningService): { stop: () => Promise<Record<string, 
   // Its own connection pool: the attacker's closed connections never reach the clients' pool.
   const pool = Deno.createHttpClient({});
   const post = (query: string, body: string) =>
-    fetch(`${service.url}/sourcegraph/mcp${query}`, {
-      client: pool,
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-06-18",
-      },
-      body,
-    }).then((r) => r.body?.cancel()).catch(() => {});
-  const batch = JSON.stringify(Array.from({ length: 100 }, (_, id) => ({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: {
-      name: "read_many",
-      arguments: { repo: "local/project", files: [{ path: "f0/file0000.ts" }] },
-    },
-  })));
+    postMcp(service.url, body, { query, client: pool }).then((r) => r.body?.cancel()).catch(
+      () => {},
+    );
+  const batch = JSON.stringify(Array.from(
+    { length: 100 },
+    (_, id) =>
+      toolCall(id, "read_many", { repo: "local/project", files: [{ path: "f0/file0000.ts" }] }),
+  ));
   const abuse = Array.from({ length: 8 }, async () => {
     while (running) {
       await post("", batch);
       counts.batches++;
     }
   });
-  const init = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "x", version: "0" },
-    },
-  });
+  const init = JSON.stringify(initializeMessage());
   let pluginValue = 0;
   const plugins = Array.from({ length: 8 }, async () => {
     while (running) {

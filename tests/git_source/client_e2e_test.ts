@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type GitBatch, GitBatchSchema } from "../../git_source/protocol.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { initializeMessage } from "../support/mcp_messages.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
 
 const CHECKOUT = fileURLToPath(new URL("../..", import.meta.url));
@@ -295,16 +296,7 @@ Deno.test("a request line over the cap is answered with an error and the lines a
         params: { pad: "x".repeat(padBytes) },
       }) +
       "\n";
-    const init = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "0" },
-      },
-    }) + "\n";
+    const init = JSON.stringify(initializeMessage()) + "\n";
     const writer = child.stdin.getWriter();
     const encoder = new TextEncoder();
     const writing = (async () => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
+import { initializeMessage, postMcp, toolCall } from "../support/mcp_messages.ts";
 import { portOf, rawRequest, rssMib } from "../support/raw_http.ts";
 import {
   connectClient,
@@ -48,29 +49,15 @@ async function withWorld(
   }
 }
 
-async function mcpRaw(
+function mcpRaw(
   service: RunningService,
   body: unknown,
   options: { token?: string; query?: string } = {},
 ): Promise<Response> {
-  return await fetch(`${service.url}/sourcegraph/mcp${options.query ?? ""}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-06-18",
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
+  return postMcp(service.url, body, options);
 }
 
-const call = (id: number, name: string, args: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: { name, arguments: args },
-});
+const call = toolCall;
 
 Deno.test("privacy: no anonymous route, tool, error body or metric names a private repository", () =>
   withWorld({}, async ({ service }) => {
@@ -317,16 +304,7 @@ Deno.test("identical concurrent cold searches are computed once", () =>
 
 Deno.test("MCP servers are pooled per kind only: many plugins values keep memory flat, and a server never serves another caller", () =>
   withWorld({}, async ({ service }) => {
-    const init = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "0" },
-      },
-    };
+    const init = initializeMessage();
     // The heap grows to its working size first; after that a leak would keep growing.
     for (let i = 0; i < 3_000; i++) {
       await (await mcpRaw(service, init, { query: `?plugins=warm-${i}`, token: TOKEN })).body

@@ -1,3 +1,4 @@
+import { alive } from "../support/raw_http.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import {
   diagnosticCodes,
@@ -174,13 +175,6 @@ async function sandboxes(parentPid: number): Promise<{ pid: number; state: strin
   return new TextDecoder().decode(ps.stdout).split("\n").map((line) => line.trim().split(/\s+/))
     .filter((f) => Number(f[1]) === parentPid && f.some((a) => a.endsWith("sandbox_main.ts")))
     .map((f) => ({ pid: Number(f[0]), state: f[2][0] }));
-}
-
-/** Whether `pid` is alive (a zombie awaiting its reaper counts as gone). */
-async function alive(pid: number): Promise<boolean> {
-  const ps = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();
-  const state = new TextDecoder().decode(ps.stdout).trim();
-  return state !== "" && !state.startsWith("Z");
 }
 
 Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", () =>
