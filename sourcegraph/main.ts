@@ -20,15 +20,15 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { runGit } from "../shared/git.ts";
-import { applyConfigFile } from "./config_file.ts";
-import { ControlStore } from "./control_store.ts";
-import { createHandler, type Handler } from "./http_handler.ts";
+import { applyConfigFile } from "./store/config_file.ts";
+import { ControlStore } from "./store/control_store.ts";
+import { createHandler, type Handler } from "./http/handler.ts";
 import { FrontDoor } from "./http/front_door.ts";
-import { Metrics } from "./metrics.ts";
+import { Metrics } from "./http/metrics.ts";
 import { PluginWarmup } from "./plugins/plugin_warmup.ts";
-import { RepositoryService } from "./repository_service.ts";
+import { RepositoryService } from "./service/repository_service.ts";
 import { readSettings } from "./settings.ts";
-import { SyncScheduler } from "./sync_scheduler.ts";
+import { SyncScheduler } from "./git/sync_scheduler.ts";
 
 function env(name: string): string | undefined {
   try {

@@ -9,10 +9,10 @@
  */
 
 import { concatBytes } from "../../shared/byte_queue.ts";
-import type { CommitTree } from "../commit_tree.ts";
-import type { Coverage } from "../coverage.ts";
+import type { CommitTree } from "../git/commit_tree.ts";
+import type { Coverage } from "../access/path_scope.ts";
 import { SourcegraphError } from "../errors.ts";
-import { validatePath } from "../file_read.ts";
+import { validatePath } from "../read/file_read.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
 
 const MAX_PATH_BYTES = 4096;

@@ -9,11 +9,11 @@
 
 import { posix } from "node:path";
 import { runGit } from "../../shared/git.ts";
-import type { CommitTree } from "../commit_tree.ts";
-import type { Coverage } from "../coverage.ts";
+import type { CommitTree } from "../git/commit_tree.ts";
+import type { Coverage } from "../access/path_scope.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
 import { SourcegraphError } from "../errors.ts";
-import { inspectMetadata, type PluginMetadata } from "./wasm_metadata.ts";
+import { inspectMetadata, type PluginMetadata } from "./wasm/wasm_metadata.ts";
 
 /** A problem found during discovery. */
 export interface PluginIssue {

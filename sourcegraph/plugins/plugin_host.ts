@@ -9,10 +9,10 @@
  * @module
  */
 
-import type { CommitTree } from "../commit_tree.ts";
-import type { Coverage } from "../coverage.ts";
-import type { FileResult } from "../file_read.ts";
-import type { RepositoryRecord } from "../control_store.ts";
+import type { CommitTree } from "../git/commit_tree.ts";
+import type { Coverage } from "../access/path_scope.ts";
+import type { FileResult } from "../read/file_read.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
 import {
   type Attachment,
   AttachmentBudget,
@@ -20,11 +20,11 @@ import {
   renderEnhanced,
 } from "./attachments.ts";
 import { type Artifact, CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
-import { CompiledModules, moduleDigest } from "./compiled_modules.ts";
+import { CompiledModules, moduleDigest } from "./wasm/compiled_modules.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { HostReads } from "./host_reads.ts";
 import { discoverPlugins, type PluginCatalog, type PluginIssue } from "./plugin_discovery.ts";
-import { SandboxUnavailable } from "./sandbox_process.ts";
+import { SandboxUnavailable } from "./sandbox/sandbox_process.ts";
 import { PluginInstances } from "./plugin_instances.ts";
 import { planPlugins, type PluginInvocation, requestedPlugins } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";

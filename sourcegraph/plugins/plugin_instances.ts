@@ -10,7 +10,7 @@
  * @module
  */
 
-import { SandboxProcess } from "./sandbox_process.ts";
+import { SandboxProcess } from "./sandbox/sandbox_process.ts";
 
 interface Idle {
   id: string;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { ControlStore } from "../../sourcegraph/control_store.ts";
-import { SyncScheduler } from "../../sourcegraph/sync_scheduler.ts";
+import { ControlStore } from "../../sourcegraph/store/control_store.ts";
+import { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseDuration, pluginSettings } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { SourcegraphError } from "../../sourcegraph/errors.ts";
-import { inspectMetadata } from "../../sourcegraph/plugins/wasm_metadata.ts";
+import { inspectMetadata } from "../../sourcegraph/plugins/wasm/wasm_metadata.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import {

@@ -1,5 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { compilePattern, globFilter, requiredLiteral } from "../../sourcegraph/code_search.ts";
+import {
+  compilePattern,
+  globFilter,
+  requiredLiteral,
+} from "../../sourcegraph/search/code_search.ts";
 import { SourcegraphError } from "../../sourcegraph/errors.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";

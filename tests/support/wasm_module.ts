@@ -6,7 +6,7 @@
  */
 
 import { concatBytes } from "../../shared/byte_queue.ts";
-import { customSection } from "../../sourcegraph/plugins/wasm_sections.ts";
+import { customSection } from "../../sourcegraph/plugins/wasm/wasm_sections.ts";
 
 /** A module holding one custom section per payload. */
 export function wasmWithMetadata(

@@ -11,7 +11,7 @@
 // @ts-types="./asc_types.d.ts"
 import asc from "assemblyscript/dist/asc.js";
 import binaryen from "binaryen";
-import { withMetadata } from "../../wasm_sections.ts";
+import { withMetadata } from "../../wasm/wasm_sections.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
 const ARTIFACT = "related-content.sourcegraph.wasm";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { SourcegraphError } from "../errors.ts";
+import { SourcegraphError } from "../../errors.ts";
 import { isWasmV1, readLeb128, wasmSections } from "./wasm_sections.ts";
 
 /** Plugin metadata. */

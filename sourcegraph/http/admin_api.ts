@@ -11,14 +11,14 @@
 import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ControlStore, RepositoryRecord } from "./control_store.ts";
-import { SourcegraphError } from "./errors.ts";
-import { encodeHex } from "../shared/text.ts";
-import { mirrorPath } from "./repository_sync.ts";
-import type { RepositoryService } from "./repository_service.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import { SourcegraphError } from "../errors.ts";
+import { encodeHex } from "../../shared/text.ts";
+import { mirrorPath } from "../git/repository_sync.ts";
+import type { RepositoryService } from "../service/repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
-import { type BodyLimits, readBodyText } from "./http/request_body.ts";
-import type { SyncScheduler } from "./sync_scheduler.ts";
+import { type BodyLimits, readBodyText } from "./request_body.ts";
+import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
 const PREFIX = "/sourcegraph/api/admin/v1";
 const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){1,2}$/;

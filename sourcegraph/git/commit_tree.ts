@@ -6,9 +6,9 @@
  * @module
  */
 
-import { GitObjectReader } from "../shared/git_objects.ts";
-import { SourcegraphError } from "./errors.ts";
-import { encodeHex } from "../shared/text.ts";
+import { GitObjectReader } from "../../shared/git_objects.ts";
+import { SourcegraphError } from "../errors.ts";
+import { encodeHex } from "../../shared/text.ts";
 
 /** What a tree entry is. */
 export type EntryKind = "file" | "symlink" | "submodule" | "directory";

@@ -15,19 +15,19 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { SourcegraphError } from "./errors.ts";
-import { internalError } from "./http/internal_error.ts";
-import type { SearchRequest } from "./code_search.ts";
-import { renderRead, renderReadManyItem } from "./read_text.ts";
-import { renderSearch } from "./search_text.ts";
-import type { Caller, RepositoryService } from "./repository_service.ts";
+import { SourcegraphError } from "../../errors.ts";
+import { internalError } from "../internal_error.ts";
+import type { SearchRequest } from "../../search/code_search.ts";
+import { renderRead, renderReadManyItem } from "../../render/read_text.ts";
+import { renderSearch } from "../../render/search_text.ts";
+import type { Caller, RepositoryService } from "../../service/repository_service.ts";
 import {
   type PluginArgument,
   type UrlPlugins,
   validatePluginArgument,
-} from "./plugins/selection_parameters.ts";
-import type { Metrics } from "./metrics.ts";
-import type { SyncScheduler } from "./sync_scheduler.ts";
+} from "../../plugins/selection_parameters.ts";
+import type { Metrics } from "../metrics.ts";
+import type { SyncScheduler } from "../../git/sync_scheduler.ts";
 
 /** Server identity and guidance for agents. */
 export const SERVER_INFO = { name: "context-sourcegraph", version: "0.1.0" };

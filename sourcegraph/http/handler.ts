@@ -16,17 +16,17 @@ import { timingSafeEqual } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { handleAdmin, isAdminPath, keyHash } from "./admin_api.ts";
-import { SourcegraphError } from "./errors.ts";
+import { SourcegraphError } from "../errors.ts";
 import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
-import type { ClientConnection } from "./http/front_door.ts";
-import { type BodyLimits, readBody } from "./http/request_body.ts";
-import { internalError } from "./http/internal_error.ts";
-import { callCost, RateLimiter } from "./http/rate_limits.ts";
+import type { ClientConnection } from "./front_door.ts";
+import { type BodyLimits, readBody } from "./request_body.ts";
+import { internalError } from "./internal_error.ts";
+import { callCost, RateLimiter } from "./rate_limits.ts";
 import type { Metrics } from "./metrics.ts";
-import { createMcpServer, type McpRequestContext } from "./mcp_tools.ts";
-import { parsePluginsParameter } from "./plugins/selection_parameters.ts";
-import type { Caller, RepositoryService } from "./repository_service.ts";
-import type { SyncScheduler } from "./sync_scheduler.ts";
+import { createMcpServer, type McpRequestContext } from "./mcp/tools.ts";
+import { parsePluginsParameter } from "../plugins/selection_parameters.ts";
+import type { Caller, RepositoryService } from "../service/repository_service.ts";
+import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
 /** Front-end settings. */
 export interface HttpSettings {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { SearchOutcome } from "./code_search.ts";
+import type { SearchOutcome } from "../search/code_search.ts";
 
 const VIEW_CAP = 128 * 1024;
 const LINE_CAP = 2048;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { FileResult } from "./file_read.ts";
+import type { FileResult } from "../read/file_read.ts";
 
 /** The view cap of one rendered read. */
 export const VIEW_CAP_BYTES = 320 * 1024;

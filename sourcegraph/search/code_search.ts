@@ -11,11 +11,11 @@
 
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
-import { runGit } from "../shared/git.ts";
-import type { CommitTree } from "./commit_tree.ts";
-import { READ_SCAN_LIMIT } from "./file_read.ts";
+import { runGit } from "../../shared/git.ts";
+import type { CommitTree } from "../git/commit_tree.ts";
+import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Corpus } from "./search_corpus.ts";
-import { SourcegraphError } from "./errors.ts";
+import { SourcegraphError } from "../errors.ts";
 
 /** Search options, after schema validation. */
 export interface SearchRequest {

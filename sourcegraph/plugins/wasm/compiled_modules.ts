@@ -10,8 +10,8 @@
  * @module
  */
 
-import { encodeHex } from "../../shared/text.ts";
-import { beforeDeadline } from "./deadline.ts";
+import { encodeHex } from "../../../shared/text.ts";
+import { beforeDeadline } from "../deadline.ts";
 import { START_SECTION, wasmSections } from "./wasm_sections.ts";
 
 /** A module that passed every static check. */

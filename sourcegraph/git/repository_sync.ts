@@ -11,8 +11,8 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
-import { GitError, runGit } from "../shared/git.ts";
-import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+import { GitError, runGit } from "../../shared/git.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 
 /** Transports a fetch may use. */
 export const FETCH_TRANSPORTS = ["file", "https", "ssh", "git"];

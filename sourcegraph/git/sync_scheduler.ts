@@ -6,8 +6,8 @@
  * @module
  */
 
-import { GitError } from "../shared/git.ts";
-import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+import { GitError } from "../../shared/git.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
 
 /** Serialized syncs. */

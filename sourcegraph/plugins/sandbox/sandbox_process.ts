@@ -7,8 +7,8 @@
  * @module
  */
 
-import { childCommand } from "../../shared/child_lifetime.ts";
-import { ByteQueue } from "../../shared/byte_queue.ts";
+import { childCommand } from "../../../shared/child_lifetime.ts";
+import { ByteQueue } from "../../../shared/byte_queue.ts";
 import { decodeHeader, encodeFrame, Frame, HEADER_BYTES } from "./sandbox_frames.ts";
 
 const CHILD = new URL("./sandbox_main.ts", import.meta.url).pathname;

@@ -10,9 +10,9 @@
  * @module
  */
 
-import { runGit } from "../shared/git.ts";
-import { GitObjectReader } from "../shared/git_objects.ts";
-import { READ_SCAN_LIMIT } from "./file_read.ts";
+import { runGit } from "../../shared/git.ts";
+import { GitObjectReader } from "../../shared/git_objects.ts";
+import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 
 /** The files of one commit: path and text (null: binary, not UTF-8 or too large). */
 export interface Corpus {

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { concatBytes } from "../../shared/byte_queue.ts";
-import { SourcegraphError } from "../errors.ts";
+import { concatBytes } from "../../../shared/byte_queue.ts";
+import { SourcegraphError } from "../../errors.ts";
 
 /** One section: its id and payload bounds. */
 export interface WasmSection {

@@ -11,11 +11,11 @@
 
 import { z } from "zod";
 import { encodeBase64 } from "./base64.ts";
-import { SourcegraphError } from "./errors.ts";
-import type { Caller, RepositoryService } from "./repository_service.ts";
+import { SourcegraphError } from "../errors.ts";
+import type { Caller, RepositoryService } from "../service/repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
-import { type BodyLimits, readBodyText } from "./http/request_body.ts";
-import { internalError } from "./http/internal_error.ts";
+import { type BodyLimits, readBodyText } from "./request_body.ts";
+import { internalError } from "./internal_error.ts";
 
 const PROTOCOL = "zoekt-single-repo-v1";
 const line = z.number().int().min(1).optional();

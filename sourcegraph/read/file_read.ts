@@ -9,8 +9,8 @@
  */
 
 import { posix } from "node:path";
-import type { CommitTree, EntryKind } from "./commit_tree.ts";
-import { SourcegraphError } from "./errors.ts";
+import type { CommitTree, EntryKind } from "../git/commit_tree.ts";
+import { SourcegraphError } from "../errors.ts";
 
 /** Most lines one read returns. */
 export const READ_MAX_LINES = 500;

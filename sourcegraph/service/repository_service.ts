@@ -6,16 +6,16 @@
  * @module
  */
 
-import { runGit } from "../shared/git.ts";
-import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
-import { CommitTree } from "./commit_tree.ts";
-import { CorpusCache } from "./search_corpus.ts";
-import type { PluginCatalog } from "./plugins/plugin_discovery.ts";
-import { type EnhanceRequest, PluginHost, type PluginTarget } from "./plugins/plugin_host.ts";
-import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "./plugins/plugin_settings.ts";
-import { Coverage } from "./coverage.ts";
-import type { ControlStore, RepositoryRecord } from "./control_store.ts";
-import { SourcegraphError } from "./errors.ts";
+import { runGit } from "../../shared/git.ts";
+import { searchCommit, type SearchOutcome, type SearchRequest } from "../search/code_search.ts";
+import { CommitTree } from "../git/commit_tree.ts";
+import { CorpusCache } from "../search/search_corpus.ts";
+import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
+import { type EnhanceRequest, PluginHost, type PluginTarget } from "../plugins/plugin_host.ts";
+import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "../plugins/plugin_settings.ts";
+import { Coverage } from "../access/path_scope.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import { SourcegraphError } from "../errors.ts";
 import {
   type FileResult,
   type ReadBudget,
@@ -23,11 +23,11 @@ import {
   readFileWithin,
   requestedRange,
   validatePath,
-} from "./file_read.ts";
-import type { ReadManyItem } from "./read_text.ts";
-import { mirrorPath } from "./repository_sync.ts";
-import { type ResolvedRevision, resolveRevision } from "./revisions.ts";
-import type { SyncScheduler } from "./sync_scheduler.ts";
+} from "../read/file_read.ts";
+import type { ReadManyItem } from "../render/read_text.ts";
+import { mirrorPath } from "../git/repository_sync.ts";
+import { type ResolvedRevision, resolveRevision } from "../access/revisions.ts";
+import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
 /** Who is asking. */
 export type Caller = { kind: "service" } | { kind: "key"; id: string } | { kind: "anonymous" };

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { RepositoryRecord } from "./control_store.ts";
-import { SourcegraphError } from "./errors.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
+import { SourcegraphError } from "../errors.ts";
 
 /** What a repository exposes. */
 export class Coverage {

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ControlStore, RepositoryRecord } from "./control_store.ts";
-import { SourcegraphError } from "./errors.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import { SourcegraphError } from "../errors.ts";
 
 /** A resolved revision. */
 export interface ResolvedRevision {

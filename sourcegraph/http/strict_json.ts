@@ -8,7 +8,7 @@
  */
 
 import type { z } from "zod";
-import { SourcegraphError } from "./errors.ts";
+import { SourcegraphError } from "../errors.ts";
 
 const MAX_DEPTH = 32;
 
