@@ -23,7 +23,7 @@ import { type BodyLimits, readBody } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
 import { callCost, RateLimiter } from "./rate_limits.ts";
 import type { Metrics } from "./metrics.ts";
-import { createMcpServer, type McpRequestContext } from "./mcp/tools.ts";
+import { createMcpServer, type McpRequestContext } from "./mcp/server.ts";
 import { parsePluginsParameter } from "../plugins/selection_parameters.ts";
 import type { Caller, RepositoryService } from "../service/repository_service.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";

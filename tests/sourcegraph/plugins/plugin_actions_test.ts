@@ -1,11 +1,11 @@
-import { assert, assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
 import {
   diagnosticCodes,
   diagnostics,
   echoed,
   fixture,
   withPluginService,
-} from "../support/plugin_service.ts";
+} from "../../support/plugin_service.ts";
 
 const FILES = {
   "fixture.sourcegraph.wasm": fixture("fixture"),

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { connectClient, startService, texts } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "s".repeat(48);
 

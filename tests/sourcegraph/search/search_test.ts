@@ -3,11 +3,11 @@ import {
   compilePattern,
   globFilter,
   requiredLiteral,
-} from "../../sourcegraph/search/code_search.ts";
-import { SourcegraphError } from "../../sourcegraph/errors.ts";
-import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+} from "../../../sourcegraph/search/code_search.ts";
+import { SourcegraphError } from "../../../sourcegraph/errors.ts";
+import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { connectClient, startService, texts } from "../../support/sourcegraph_service.ts";
 
 const FILES: Record<string, string> = {
   "src/http.ts":

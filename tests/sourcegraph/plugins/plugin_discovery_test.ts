@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import { parseDuration, pluginSettings } from "../../sourcegraph/plugins/plugin_settings.ts";
-import { SourcegraphError } from "../../sourcegraph/errors.ts";
-import { inspectMetadata } from "../../sourcegraph/plugins/wasm/wasm_metadata.ts";
-import { assert, assertEquals, assertIncludes, assertThrows } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { parseDuration, pluginSettings } from "../../../sourcegraph/plugins/plugin_settings.ts";
+import { SourcegraphError } from "../../../sourcegraph/errors.ts";
+import { inspectMetadata } from "../../../sourcegraph/plugins/wasm/wasm_metadata.ts";
+import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import {
   connectClient,
   startFailure,
   startService,
   texts,
-} from "../support/sourcegraph_service.ts";
-import { wasmWithMetadata } from "../support/wasm_module.ts";
+} from "../../support/sourcegraph_service.ts";
+import { wasmWithMetadata } from "../../support/wasm_module.ts";
 
 const META = {
   name: "related-content",

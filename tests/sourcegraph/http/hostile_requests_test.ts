@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
-import { initializeMessage, postMcp, toolCall } from "../support/mcp_messages.ts";
-import { portOf, rawRequest, rssMib } from "../support/raw_http.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
+import { initializeMessage, postMcp, toolCall } from "../../support/mcp_messages.ts";
+import { portOf, rawRequest, rssMib } from "../../support/raw_http.ts";
 import {
   connectClient,
   type RunningService,
   startFailure,
   startService,
   texts,
-} from "../support/sourcegraph_service.ts";
+} from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "h".repeat(40);
 const SECRET_NAME = "vault/hidden-ledger";

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import {
   connectClient,
   startFailure,
   startService,
   texts,
-} from "../support/sourcegraph_service.ts";
+} from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "c".repeat(40);
 

@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { startService } from "../support/sourcegraph_service.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
 
 Deno.test("HTTP API: read, resolve, list, search and errors with request ids", async () => {
   const parent = await tempDir("sg-http-");

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import {
   alive,
   openSocket,
@@ -7,8 +7,8 @@ import {
   rawRequest,
   readUntilClosed,
   rssMib,
-} from "../support/raw_http.ts";
-import { type RunningService, startService } from "../support/sourcegraph_service.ts";
+} from "../../support/raw_http.ts";
+import { type RunningService, startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "t".repeat(40);
 const READ_HEAD = (host: string) =>

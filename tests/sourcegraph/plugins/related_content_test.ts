@@ -1,9 +1,9 @@
-import { buildRelatedContent } from "../../sourcegraph/plugins/examples/related_content/build.ts";
-import { assert, assertEquals } from "../support/assert.ts";
-import { diagnosticCodes, withPluginService } from "../support/plugin_service.ts";
+import { buildRelatedContent } from "../../../sourcegraph/plugins/examples/related_content/build.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { diagnosticCodes, withPluginService } from "../../support/plugin_service.ts";
 
 const ARTIFACT = new URL(
-  "../../sourcegraph/plugins/examples/related_content/related-content.sourcegraph.wasm",
+  "../../../sourcegraph/plugins/examples/related_content/related-content.sourcegraph.wasm",
   import.meta.url,
 );
 

@@ -1,10 +1,10 @@
-import { GitError } from "../../shared/git.ts";
-import { SourcegraphError } from "../../sourcegraph/errors.ts";
-import { createHandler } from "../../sourcegraph/http/handler.ts";
-import { Metrics } from "../../sourcegraph/http/metrics.ts";
-import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
-import type { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { GitError } from "../../../shared/git.ts";
+import { SourcegraphError } from "../../../sourcegraph/errors.ts";
+import { createHandler } from "../../../sourcegraph/http/handler.ts";
+import { Metrics } from "../../../sourcegraph/http/metrics.ts";
+import type { RepositoryService } from "../../../sourcegraph/service/repository_service.ts";
+import type { SyncScheduler } from "../../../sourcegraph/git/sync_scheduler.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 
 /** A handler over a service whose `repositories` fails with `failure`. */
 function handlerFailingWith(failure: Error) {

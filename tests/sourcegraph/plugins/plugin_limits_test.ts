@@ -1,12 +1,12 @@
-import { alive } from "../support/raw_http.ts";
-import { assert, assertEquals } from "../support/assert.ts";
+import { alive } from "../../support/raw_http.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
 import {
   diagnosticCodes,
   fixture,
   fixtureWith,
   PLUGIN_REPO,
   withPluginService,
-} from "../support/plugin_service.ts";
+} from "../../support/plugin_service.ts";
 
 const TOKEN = "t".repeat(40);
 
@@ -23,7 +23,7 @@ Deno.test("hostile plugins: each is contained with its code, and a clean plugin 
       "nometa.sourcegraph.wasm": fixture("no_metadata"),
       // A plugin.json beside a module without the section has no effect.
       "plugin.json": Deno.readTextFileSync(
-        new URL("../fixtures/plugins/plugin.json", import.meta.url),
+        new URL("../../fixtures/plugins/plugin.json", import.meta.url),
       ),
       "minimal.sourcegraph.wasm": fixture("minimal"),
       "huge.sourcegraph.wasm": fixtureWith("minimal", { name: "huge", padding: "x".repeat(5000) }),

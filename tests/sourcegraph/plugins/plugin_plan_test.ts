@@ -1,6 +1,6 @@
-import type { PluginCatalog, PluginEntry } from "../../sourcegraph/plugins/plugin_discovery.ts";
-import { planPlugins } from "../../sourcegraph/plugins/plugin_plan.ts";
-import { assertEquals } from "../support/assert.ts";
+import type { PluginCatalog, PluginEntry } from "../../../sourcegraph/plugins/plugin_discovery.ts";
+import { planPlugins } from "../../../sourcegraph/plugins/plugin_plan.ts";
+import { assertEquals } from "../../support/assert.ts";
 
 function plugin(
   name: string,

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
 import {
   connectClient,
   type RunningService,
   startService,
   texts,
-} from "../support/sourcegraph_service.ts";
+} from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "t".repeat(40);
 const NAME = "local/project";

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import {
   diagnosticCodes,
   echoed,
@@ -7,8 +7,8 @@ import {
   fixtureWith,
   PLUGIN_REPO,
   withPluginService,
-} from "../support/plugin_service.ts";
-import { texts } from "../support/sourcegraph_service.ts";
+} from "../../support/plugin_service.ts";
+import { texts } from "../../support/sourcegraph_service.ts";
 
 const LONG = Array.from({ length: 600 }, (_, i) => `long ${i + 1}`).join("\n") + "\n";
 

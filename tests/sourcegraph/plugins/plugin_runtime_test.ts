@@ -1,25 +1,28 @@
 import { join } from "node:path";
-import { CommitTree } from "../../sourcegraph/git/commit_tree.ts";
-import type { RepositoryRecord } from "../../sourcegraph/store/control_store.ts";
-import { Coverage } from "../../sourcegraph/access/path_scope.ts";
+import { CommitTree } from "../../../sourcegraph/git/commit_tree.ts";
+import type { RepositoryRecord } from "../../../sourcegraph/store/control_store.ts";
+import { Coverage } from "../../../sourcegraph/access/path_scope.ts";
 import {
   AttachmentBudget,
   DIAGNOSTICS_HEADING,
   parseAttachments,
   renderEnhanced,
-} from "../../sourcegraph/plugins/attachments.ts";
-import { CATALOG_LIMITS, CatalogCache } from "../../sourcegraph/plugins/catalog_cache.ts";
-import { CompiledModules, moduleDigest } from "../../sourcegraph/plugins/wasm/compiled_modules.ts";
-import { HostReads } from "../../sourcegraph/plugins/host_reads.ts";
-import { SourcegraphError } from "../../sourcegraph/errors.ts";
-import { canonicalJson } from "../../sourcegraph/plugins/plugin_host.ts";
-import { encodeLeb128 } from "../../sourcegraph/plugins/wasm/wasm_sections.ts";
-import { DEFAULT_PLUGIN_SETTINGS } from "../../sourcegraph/plugins/plugin_settings.ts";
-import { SandboxProcess } from "../../sourcegraph/plugins/sandbox/sandbox_process.ts";
-import { buildFixtures } from "../fixtures/plugins/build.ts";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { addSubmodule, createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { fixture } from "../support/plugin_service.ts";
+} from "../../../sourcegraph/plugins/attachments.ts";
+import { CATALOG_LIMITS, CatalogCache } from "../../../sourcegraph/plugins/catalog_cache.ts";
+import {
+  CompiledModules,
+  moduleDigest,
+} from "../../../sourcegraph/plugins/wasm/compiled_modules.ts";
+import { HostReads } from "../../../sourcegraph/plugins/host_reads.ts";
+import { SourcegraphError } from "../../../sourcegraph/errors.ts";
+import { canonicalJson } from "../../../sourcegraph/plugins/plugin_host.ts";
+import { encodeLeb128 } from "../../../sourcegraph/plugins/wasm/wasm_sections.ts";
+import { DEFAULT_PLUGIN_SETTINGS } from "../../../sourcegraph/plugins/plugin_settings.ts";
+import { SandboxProcess } from "../../../sourcegraph/plugins/sandbox/sandbox_process.ts";
+import { buildFixtures } from "../../fixtures/plugins/build.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { addSubmodule, createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { fixture } from "../../support/plugin_service.ts";
 
 Deno.test("fixtures: the committed .wasm files are exactly what build.ts makes from the WAT sources", async () => {
   const built = await buildFixtures();

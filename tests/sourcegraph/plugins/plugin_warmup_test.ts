@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../support/assert.ts";
-import { ENABLED, fixture, fixtureWith, withPluginService } from "../support/plugin_service.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { ENABLED, fixture, fixtureWith, withPluginService } from "../../support/plugin_service.ts";
 
 async function waitForLine(log: string[], part: string, after = 0): Promise<string> {
   for (let i = 0; i < 200; i++) {

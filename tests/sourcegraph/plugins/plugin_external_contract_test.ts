@@ -4,8 +4,8 @@
  * SOURCEGRAPH_TEST_PLUGIN_WASM names the built artifact.
  */
 
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { diagnostics, withPluginService } from "../support/plugin_service.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { diagnostics, withPluginService } from "../../support/plugin_service.ts";
 
 const ARTIFACT = Deno.env.get("SOURCEGRAPH_TEST_PLUGIN_WASM") ?? "";
 const SKIP = ARTIFACT === "";

@@ -1,0 +1,27 @@
+/**
+ * `prepare` (service token only): syncs a repository now, idempotent per
+ * `idempotency_key`.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { repo, revision } from "./arguments.ts";
+import { defineTool } from "./tool.ts";
+
+/** `prepare`. */
+export const prepareTool = defineTool({
+  name: "prepare",
+  description:
+    "Syncs a repository now (service token only): fetches its monitored branches and applies retention. Idempotent per idempotency_key.",
+  input: {
+    repo,
+    idempotency_key: z.string().min(8).max(128),
+    revision,
+    group: z.string().min(1).max(128).optional(),
+  },
+  serviceOnly: true,
+  run: async (args, { service, caller, scheduler }) => [
+    JSON.stringify(await service.prepare(caller, args, scheduler)),
+  ],
+});

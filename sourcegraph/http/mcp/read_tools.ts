@@ -1,0 +1,64 @@
+/**
+ * `read` and `read_many`: line-exact reads at one resolved commit, then the
+ * selected plugins' attachments (their time is not part of the tools'
+ * latency metrics).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { validatePluginArgument } from "../../plugins/selection_parameters.ts";
+import { renderRead, renderReadManyItem } from "../../render/read_text.ts";
+import { line, path, plugins, repo, revision } from "./arguments.ts";
+import { defineTool } from "./tool.ts";
+
+/** `read`. */
+export const readTool = defineTool({
+  name: "read",
+  description:
+    "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and 256 KiB; continue from NextStartLine.",
+  input: { repo, path, revision, start_line: line, end_line: line, plugins },
+  run: async (args, { service, caller, urlPlugins, baseDone }) => {
+    validatePluginArgument(args.plugins);
+    const file = await service.read(caller, args);
+    baseDone();
+    return await service.enhance(caller, {
+      repo: args.repo,
+      commit: file.Commit,
+      operation: "read",
+      items: [{ itemId: "read-0", file }],
+      blocks: [renderRead(args.repo, file)],
+      url: urlPlugins,
+      argument: args.plugins,
+    });
+  },
+});
+
+/** `read_many`. */
+export const readManyTool = defineTool({
+  name: "read_many",
+  description:
+    "Reads 1 to 10 files at one commit (resolved once), sharing a 1000-line, 256 KiB, 30 s budget. One block per item, in request order; failed items say why.",
+  input: {
+    repo,
+    revision,
+    files: z.array(z.strictObject({ path, start_line: line, end_line: line })).min(1).max(10),
+    plugins,
+  },
+  run: async (args, { service, caller, urlPlugins, baseDone }) => {
+    validatePluginArgument(args.plugins);
+    const { commit, items } = await service.readMany(caller, args);
+    baseDone();
+    return await service.enhance(caller, {
+      repo: args.repo,
+      commit,
+      operation: "read_many",
+      items: items.flatMap((item) =>
+        item.file ? [{ itemId: `read-${item.index - 1}`, file: item.file }] : []
+      ),
+      blocks: items.map((item) => renderReadManyItem(args.repo, item)),
+      url: urlPlugins,
+      argument: args.plugins,
+    });
+  },
+});

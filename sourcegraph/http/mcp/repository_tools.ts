@@ -1,0 +1,56 @@
+/**
+ * The repository tools: `repositories` (what the caller can read),
+ * `availability` (state, heads, retained versions, plugins on request) and
+ * `resolve` (a revision to a retained commit).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { repo, revision } from "./arguments.ts";
+import { defineTool } from "./tool.ts";
+
+/** `repositories`. */
+export const repositoriesTool = defineTool({
+  name: "repositories",
+  description:
+    "Lists the repositories you can read (100 per page): state, index mode, observed branch heads, default branch.",
+  input: { after: z.string().min(1).max(256).optional() },
+  run: (args, { service, caller }) => [JSON.stringify(service.repositories(caller, args.after))],
+});
+
+/** `availability`. */
+export const availabilityTool = defineTool({
+  name: "availability",
+  description: "Shows one repository's state, observed heads and retained (readable) versions.",
+  input: {
+    repo,
+    job_id: z.string().min(1).max(128).optional(),
+    include_plugins: z.boolean().optional(),
+    revision,
+  },
+  run: async (args, { service, caller }) => [
+    JSON.stringify(
+      await service.availabilityWithPlugins(caller, args.repo, {
+        includePlugins: args.include_plugins === true,
+        revision: args.revision,
+      }),
+    ),
+  ],
+});
+
+/** `resolve`. */
+export const resolveTool = defineTool({
+  name: "resolve",
+  description:
+    "Resolves a monitored branch (default: the default branch) or a full 40-hex SHA to a retained commit.",
+  input: { repo, revision },
+  run: (args, { service, caller }) => {
+    const resolved = service.resolve(caller, args.repo, args.revision);
+    return [JSON.stringify({
+      commit: resolved.commit,
+      indexed: true,
+      ...(resolved.committer_time !== null ? { committer_time: resolved.committer_time } : {}),
+    })];
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * `search`: RE2 or fixed-string search of one repository at a pinned commit.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { renderSearch } from "../../render/search_text.ts";
+import { paths, repo, revision } from "./arguments.ts";
+import { defineTool } from "./tool.ts";
+
+/** `search`. */
+export const searchTool = defineTool({
+  name: "search",
+  description:
+    "Searches one repository at a pinned commit (default: the default branch). pattern is RE2 matched line by line (or a fixed string); glob works like rg -g; paths restrict folders; output content (default) or files. Returns the full commit to read at. Zero hits do not prove absence.",
+  input: {
+    repo,
+    pattern: z.string().min(1).max(8192),
+    revision,
+    fixed_strings: z.boolean().optional(),
+    ignore_case: z.boolean().optional(),
+    glob: z.array(z.string().min(1).max(1024)).max(64).optional(),
+    paths,
+    output: z.enum(["content", "files"]).optional(),
+    max_lines_per_file: z.number().int().min(1).max(1000).optional(),
+  },
+  run: async (args, { service, caller }) => {
+    const found = await service.search(caller, args);
+    return [renderSearch(found.repo, found.commit, found.outcome, {
+      output: args.output ?? "content",
+      maxLinesPerFile: args.max_lines_per_file ?? 10,
+      coverage: found.coverage,
+    })];
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * What one MCP tool is: its name, description, argument shape (zod, strict:
+ * an unknown argument is refused before the handler runs) and a handler that
+ * receives the arguments typed from that shape, plus the caller's context.
+ * Handlers return text blocks; errors are thrown and become
+ * `{"code","message"}` results in `server.ts`.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import type { SyncScheduler } from "../../git/sync_scheduler.ts";
+import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
+import type { Caller, RepositoryService } from "../../service/repository_service.ts";
+
+/** Who is calling and what a handler may use, passed with each call. */
+export interface ToolContext {
+  /** The repositories, reads, searches and plugins. */
+  service: RepositoryService;
+  /** Syncs (for `prepare`). */
+  scheduler: SyncScheduler;
+  /** Who is calling (a pooled server serves many callers). */
+  caller: Caller;
+  /** The `plugins` parameter of the MCP URL. */
+  urlPlugins: UrlPlugins;
+  /** Marks the end of the base work: plugin time after it is not in the latency metrics. */
+  baseDone: () => void;
+}
+
+/** One tool as written: its handler's arguments are typed from `input`. */
+export interface ToolDefinition<Shape extends z.ZodRawShape> {
+  /** The tool name clients call. */
+  name: string;
+  /** What the tool does, for agents. */
+  description: string;
+  /** The argument shape. */
+  input: Shape;
+  /** Listed and callable only with the service token. */
+  serviceOnly?: boolean;
+  /** The handler. */
+  run(
+    args: z.infer<z.ZodObject<Shape>>,
+    context: ToolContext,
+  ): Promise<string[]> | string[];
+}
+
+/** A tool as the server registers it. */
+export interface Tool {
+  /** The tool name clients call. */
+  readonly name: string;
+  /** What the tool does, for agents. */
+  readonly description: string;
+  /** The argument shape. */
+  readonly input: z.ZodRawShape;
+  /** Listed and callable only with the service token. */
+  readonly serviceOnly: boolean;
+  /** The handler, given arguments the server has already validated against `input`. */
+  run(args: unknown, context: ToolContext): Promise<string[]> | string[];
+}
+
+/** Declares a tool, inferring its handler's argument type from `input`. */
+export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefinition<Shape>): Tool {
+  return {
+    name: definition.name,
+    description: definition.description,
+    input: definition.input,
+    serviceOnly: definition.serviceOnly ?? false,
+    // The SDK validates the arguments against the strict schema of `input` before this runs.
+    run: (args, context) => definition.run(args as z.infer<z.ZodObject<Shape>>, context),
+  };
+}

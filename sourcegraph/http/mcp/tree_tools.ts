@@ -1,0 +1,41 @@
+/**
+ * `list` (directory entries at a commit) and `diff` (paths changed between
+ * two revisions), both paged by path.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { after, paths, repo, revision } from "./arguments.ts";
+import { defineTool } from "./tool.ts";
+
+/** `list`. */
+export const listTool = defineTool({
+  name: "list",
+  description:
+    "Lists a directory at a commit (first entries after the cursor), with has_more and next_cursor.",
+  input: {
+    repo,
+    revision,
+    first: z.number().int().min(1).max(1000),
+    path: z.string().min(1).max(4096).optional(),
+    after,
+  },
+  run: async (args, { service, caller }) => [JSON.stringify(await service.list(caller, args))],
+});
+
+/** `diff`. */
+export const diffTool = defineTool({
+  name: "diff",
+  description:
+    "Lists paths changed between two revisions (each a monitored branch or a retained full SHA), first entries after the cursor, with has_more and next_cursor.",
+  input: {
+    repo,
+    base: z.string().min(1).max(256),
+    head: z.string().min(1).max(256),
+    first: z.number().int().min(1).max(100),
+    paths,
+    after,
+  },
+  run: async (args, { service, caller }) => [JSON.stringify(await service.diff(caller, args))],
+});
