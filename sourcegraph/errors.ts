@@ -1,6 +1,7 @@
 /**
- * The one error type of the service: a stable code (exact, clients match on
- * it), a short safe message and the HTTP status of the HTTP API.
+ * The one error type of the service: a stable code (exact: clients match on
+ * it) and a short, safe message. Domain modules choose codes only; the HTTP
+ * status of each code is the HTTP layer's business (`http/status_codes.ts`).
  *
  * @module
  */
@@ -10,12 +11,4 @@ import { CodedError } from "../shared/coded_error.ts";
 /** A known failure. */
 export class SourcegraphError extends CodedError<string> {
   override readonly name = "SourcegraphError";
-  /** HTTP status for the HTTP API. */
-  readonly status: number;
-
-  /** Creates an error with a stable code (e.g. `FILE_NOT_FOUND`), a safe message and an HTTP status. */
-  constructor(code: string, message: string, status = 400) {
-    super(code, message);
-    this.status = status;
-  }
 }

@@ -1,5 +1,5 @@
 /**
- * Monorepo coverage: a repository registered with path groups exposes only
+ * The path scope of a repository: one registered with path groups exposes only
  * the paths inside them. Reads outside are PATH_NOT_REGISTERED, search never
  * returns them, and listings show only what leads into a group.
  *
@@ -10,10 +10,10 @@ import type { RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 
 /** What a repository exposes. */
-export class Coverage {
+export class PathScope {
   #roots: string[] | null;
 
-  /** Coverage of `repo` (everything when it has no path groups). */
+  /** The path scope of `repo` (everything when it has no path groups). */
   constructor(repo: RepositoryRecord) {
     const roots = repo.path_groups.flatMap((group) =>
       group.paths.map((path) => path.replace(/\/+$/, ""))
@@ -48,7 +48,6 @@ export class Coverage {
       throw new SourcegraphError(
         "PATH_NOT_REGISTERED",
         "the path is outside the registered path groups",
-        404,
       );
     }
   }
@@ -62,7 +61,6 @@ export class Coverage {
         throw new SourcegraphError(
           "PATH_NOT_REGISTERED",
           "a search path is outside the registered path groups",
-          404,
         );
       }
     }

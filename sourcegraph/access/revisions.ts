@@ -24,7 +24,7 @@ export function resolveRevision(
   revision: string | undefined,
 ): ResolvedRevision {
   if (repo.disabled) {
-    throw new SourcegraphError("REPOSITORY_DISABLED", "the repository is disabled", 409);
+    throw new SourcegraphError("REPOSITORY_DISABLED", "the repository is disabled");
   }
   const heads = store.heads(repo.id);
   const monitored = new Set(repo.policy.branches);
@@ -35,7 +35,6 @@ export function resolveRevision(
         throw new SourcegraphError(
           "DEFAULT_BRANCH_NOT_OBSERVED",
           "the default branch has not been synced yet",
-          409,
         );
       }
       return retained(store, repo, head, repo.policy.default_branch);
@@ -45,7 +44,6 @@ export function resolveRevision(
       throw new SourcegraphError(
         "DEFAULT_BRANCH_UNDETERMINED",
         "no single default branch (main or master)",
-        400,
       );
     }
     return branchHead(store, repo, heads, candidates[0]);
@@ -60,7 +58,6 @@ export function resolveRevision(
     throw new SourcegraphError(
       "SHORT_SHA_UNSUPPORTED",
       "use the full 40-character commit SHA",
-      400,
     );
   }
   if (
@@ -71,10 +68,9 @@ export function resolveRevision(
     throw new SourcegraphError(
       "INVALID_REVISION",
       "not a monitored branch or a full commit SHA",
-      400,
     );
   }
-  throw new SourcegraphError("BRANCH_NOT_MONITORED", "the branch is not monitored", 404);
+  throw new SourcegraphError("BRANCH_NOT_MONITORED", "the branch is not monitored");
 }
 
 function branchHead(
@@ -85,7 +81,7 @@ function branchHead(
 ): ResolvedRevision {
   const head = heads.get(branch);
   if (!head) {
-    throw new SourcegraphError("BRANCH_NOT_OBSERVED", "the branch has not been synced yet", 409);
+    throw new SourcegraphError("BRANCH_NOT_OBSERVED", "the branch has not been synced yet");
   }
   return retained(store, repo, head, branch);
 }
@@ -101,7 +97,6 @@ function retained(
     throw new SourcegraphError(
       "REVISION_NOT_ELIGIBLE",
       "the commit is not a retained version",
-      404,
     );
   }
   return { commit, committer_time: version.committer_time, ...(branch ? { branch } : {}) };

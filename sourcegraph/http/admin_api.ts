@@ -87,7 +87,7 @@ export async function handleAdmin(
       if (earlier) return Response.json(JSON.parse(earlier.result), { status: 202 });
       const body = parseStrictBody(CreateSchema, raw);
       if (store.repository(body.name)) {
-        throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists", 409);
+        throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists");
       }
       if (
         body.policy.default_branch && !body.policy.branches.includes(body.policy.default_branch)
@@ -95,7 +95,6 @@ export async function handleAdmin(
         throw new SourcegraphError(
           "INVALID_REQUEST",
           "default_branch must be a monitored branch",
-          400,
         );
       }
       const repo = store.register({
@@ -127,7 +126,6 @@ export async function handleAdmin(
         throw new SourcegraphError(
           "REPOSITORY_BUSY",
           "plugins are reading this repository; retry shortly",
-          409,
         );
       }
       store.remove(repo.id);
@@ -156,7 +154,6 @@ export async function handleAdmin(
           throw new SourcegraphError(
             "KEY_REVOKED",
             "the key created with this Idempotency-Key has been revoked",
-            410,
           );
         }
         // The secret is shown once; a replay returns the id only.
@@ -174,11 +171,11 @@ export async function handleAdmin(
     }
     case "DELETE /keys": {
       const id = url.searchParams.get("id") ?? "";
-      if (!store.removeKey(id)) throw new SourcegraphError("KEY_NOT_FOUND", "no such key", 404);
+      if (!store.removeKey(id)) throw new SourcegraphError("KEY_NOT_FOUND", "no such key");
       return new Response(null, { status: 204 });
     }
     default:
-      throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
+      throw new SourcegraphError("NOT_FOUND", "no such endpoint");
   }
 }
 
@@ -200,7 +197,6 @@ function replayable(
     throw new SourcegraphError(
       "IDEMPOTENCY_KEY_REUSED",
       "this Idempotency-Key was used for a different request",
-      422,
     );
   }
   return earlier;
@@ -212,7 +208,6 @@ function idempotencyKey(request: Request): string {
     throw new SourcegraphError(
       "IDEMPOTENCY_KEY_REQUIRED",
       "send an Idempotency-Key header of 8 to 128 characters",
-      400,
     );
   }
   return key;
@@ -221,10 +216,10 @@ function idempotencyKey(request: Request): string {
 function existing(store: ControlStore, url: URL): RepositoryRecord {
   const names = url.searchParams.getAll("repo");
   if (names.length !== 1) {
-    throw new SourcegraphError("INVALID_REQUEST", "give exactly one repo parameter", 400);
+    throw new SourcegraphError("INVALID_REQUEST", "give exactly one repo parameter");
   }
   const repo = store.repository(names[0]);
-  if (!repo) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository", 404);
+  if (!repo) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
   return repo;
 }
 

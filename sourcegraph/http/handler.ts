@@ -21,11 +21,13 @@ import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
 import type { ClientConnection } from "./front_door.ts";
 import { type BodyLimits, readBody } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
+import { httpStatus } from "./status_codes.ts";
 import { callCost, RateLimiter } from "./rate_limits.ts";
 import type { Metrics } from "./metrics.ts";
 import { createMcpServer, type McpRequestContext } from "./mcp/server.ts";
 import { parsePluginsParameter } from "../plugins/selection_parameters.ts";
-import type { Caller, RepositoryService } from "../service/repository_service.ts";
+import type { Caller } from "../access/caller.ts";
+import type { RepositoryService } from "../service/repository_service.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
 /** Front-end settings. */
@@ -106,7 +108,6 @@ export function createHandler(
           throw new SourcegraphError(
             "AUTHENTICATION_REQUIRED",
             "the admin API needs the service token",
-            401,
           );
         }
         return await handleAdmin(request, url, {
@@ -119,7 +120,7 @@ export function createHandler(
       }
       const isMcp = url.pathname === "/sourcegraph/mcp";
       if (!isMcp && !isHttpApiPath(url.pathname)) {
-        throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
+        throw new SourcegraphError("NOT_FOUND", "no such endpoint");
       }
       const urlPlugins = isMcp ? parsePluginsParameter(url) : null;
       if (caller.kind === "anonymous") {
@@ -172,7 +173,7 @@ export function createHandler(
         log,
       });
       return Response.json({ code: known.code, message: known.message }, {
-        status: known.status,
+        status: httpStatus(known.code),
         headers: { "x-request-id": requestId },
       });
     } finally {
@@ -213,17 +214,17 @@ function parseUrl(request: Request): URL {
   try {
     return new URL(request.url);
   } catch {
-    throw new SourcegraphError("INVALID_REQUEST", "the request URL is not valid", 400);
+    throw new SourcegraphError("INVALID_REQUEST", "the request URL is not valid");
   }
 }
 
 function checkHostAndOrigin(request: Request, hosts: Set<string>): void {
   const host = request.headers.get("host");
   if (host === null) {
-    throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served", 421);
+    throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served");
   }
   if (!hosts.has(hostName(host))) {
-    throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served", 421);
+    throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served");
   }
   const origin = request.headers.get("origin");
   if (origin !== null) {
@@ -235,7 +236,7 @@ function checkHostAndOrigin(request: Request, hosts: Set<string>): void {
       // refused below
     }
     if (originHost === null || !hosts.has(hostName(originHost))) {
-      throw new SourcegraphError("ORIGIN_NOT_ALLOWED", "this origin may not call the service", 403);
+      throw new SourcegraphError("ORIGIN_NOT_ALLOWED", "this origin may not call the service");
     }
   }
 }
@@ -262,7 +263,7 @@ function authenticate(
     const id = service.store.keyByHash(keyHash(match[1]));
     if (id !== null) return { kind: "key", id };
   }
-  throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid", 401);
+  throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -12,10 +12,12 @@
 import { z } from "zod";
 import { encodeBase64 } from "./base64.ts";
 import { SourcegraphError } from "../errors.ts";
-import type { Caller, RepositoryService } from "../service/repository_service.ts";
+import type { Caller } from "../access/caller.ts";
+import type { RepositoryService } from "../service/repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
 import { type BodyLimits, readBodyText } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
+import { httpStatus } from "./status_codes.ts";
 
 const PROTOCOL = "zoekt-single-repo-v1";
 const line = z.number().int().min(1).optional();
@@ -81,7 +83,7 @@ export async function handleHttpApi(
       case "GET /v1/repo/plugins": {
         const revisions = url.searchParams.getAll("revision");
         if (revisions.length > 1) {
-          throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter", 400);
+          throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter");
         }
         return Response.json(await service.pluginCatalog(caller, repo, revisions[0]), { headers });
       }
@@ -172,21 +174,21 @@ export async function handleHttpApi(
         }, { headers });
       }
       default:
-        throw new SourcegraphError("NOT_FOUND", "no such endpoint", 404);
+        throw new SourcegraphError("NOT_FOUND", "no such endpoint");
     }
   } catch (error) {
     const known = internalError(error, { requestId, log: context.log });
     return Response.json({
       Error: known.message,
       Meta: { Protocol: PROTOCOL, RequestID: requestId, Status: "error", Code: known.code },
-    }, { status: known.status, headers });
+    }, { status: httpStatus(known.code), headers });
   }
 }
 
 function single(url: URL, name: string): string {
   const values = url.searchParams.getAll(name);
   if (values.length !== 1 || values[0] === "") {
-    throw new SourcegraphError("INVALID_REQUEST", `give exactly one ${name} parameter`, 400);
+    throw new SourcegraphError("INVALID_REQUEST", `give exactly one ${name} parameter`);
   }
   return values[0];
 }

@@ -23,7 +23,6 @@ export function internalError(
     return new SourcegraphError(
       "DEPENDENCY_UNAVAILABLE",
       "a dependency is unavailable; retry later",
-      503,
     );
   }
   const detail = error instanceof Error
@@ -33,6 +32,5 @@ export function internalError(
   return new SourcegraphError(
     "INTERNAL_ERROR",
     `internal error; request id ${context.requestId}`,
-    500,
   );
 }

@@ -8,7 +8,8 @@
  */
 
 import type { FrontDoorStats } from "./front_door.ts";
-import type { Caller, RepositoryService } from "../service/repository_service.ts";
+import type { Caller } from "../access/caller.ts";
+import type { RepositoryService } from "../service/repository_service.ts";
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 

@@ -52,7 +52,6 @@ export class RateLimiter {
       throw new SourcegraphError(
         "RATE_LIMITED",
         "too many anonymous requests in flight from this address; wait or authenticate",
-        429,
       );
     }
     this.#inFlight.set(client, current + 1);
@@ -81,7 +80,6 @@ export class RateLimiter {
       throw new SourcegraphError(
         "RATE_LIMITED",
         "too many anonymous calls; slow down or authenticate",
-        429,
       );
     }
     bucket.tokens -= cost;

@@ -43,7 +43,6 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
         throw new SourcegraphError(
           "REQUEST_TIMEOUT",
           "the request body did not arrive in time",
-          408,
         );
       }
       if (next.done) break;
@@ -55,7 +54,7 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
     limits.onRefused?.();
     reader.cancel().catch(() => {});
     if (error instanceof SourcegraphError) throw error;
-    throw new SourcegraphError("INVALID_REQUEST", "the request body could not be read", 400);
+    throw new SourcegraphError("INVALID_REQUEST", "the request body could not be read");
   } finally {
     clearTimeout(timer);
   }
@@ -68,7 +67,7 @@ export async function readBodyText(request: Request, limits: BodyLimits): Promis
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new SourcegraphError("INVALID_REQUEST", "the request body is not UTF-8", 400);
+    throw new SourcegraphError("INVALID_REQUEST", "the request body is not UTF-8");
   }
 }
 
@@ -76,6 +75,5 @@ function tooLarge(maxBytes: number): SourcegraphError {
   return new SourcegraphError(
     "REQUEST_TOO_LARGE",
     `the request body is larger than ${maxBytes} bytes`,
-    413,
   );
 }

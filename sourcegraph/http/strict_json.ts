@@ -48,7 +48,7 @@ export function parseStrictBody<T>(schema: z.ZodType<T>, text: string): T {
 }
 
 function invalid(message: string): SourcegraphError {
-  return new SourcegraphError("INVALID_REQUEST", message, 400);
+  return new SourcegraphError("INVALID_REQUEST", message);
 }
 
 // Walks the (already valid) JSON text: object keys per level, depth, nulls.

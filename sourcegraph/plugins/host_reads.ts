@@ -9,8 +9,8 @@
  */
 
 import { concatBytes } from "../../shared/byte_queue.ts";
-import type { CommitTree } from "../git/commit_tree.ts";
-import type { Coverage } from "../access/path_scope.ts";
+import type { MirrorObjects } from "../git/mirror_objects.ts";
+import type { PathScope } from "../access/path_scope.ts";
 import { SourcegraphError } from "../errors.ts";
 import { validatePath } from "../read/file_read.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
@@ -26,20 +26,20 @@ export class HostReads {
   calls = 0;
   /** Bytes handed to the guest. */
   bytes = 0;
-  #tree: CommitTree;
+  #tree: MirrorObjects;
   #commit: string;
   #root: string;
-  #coverage: Coverage;
+  #coverage: PathScope;
   #settings: PluginSettings;
   #recheck: () => void;
 
   /** Reads of `commit` under `root`; `recheck` throws when the scope is no longer readable. */
   constructor(
-    tree: CommitTree,
+    tree: MirrorObjects,
     options: {
       commit: string;
       root: string;
-      coverage: Coverage;
+      coverage: PathScope;
       settings: PluginSettings;
       recheck: () => void;
     },

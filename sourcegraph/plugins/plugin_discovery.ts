@@ -9,8 +9,8 @@
 
 import { posix } from "node:path";
 import { runGit } from "../../shared/git.ts";
-import type { CommitTree } from "../git/commit_tree.ts";
-import type { Coverage } from "../access/path_scope.ts";
+import type { MirrorObjects } from "../git/mirror_objects.ts";
+import type { PathScope } from "../access/path_scope.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
 import { SourcegraphError } from "../errors.ts";
 import { inspectMetadata, type PluginMetadata } from "./wasm/wasm_metadata.ts";
@@ -45,11 +45,11 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Discovers the plugins of `commit` in `mirror` within the registered folders of `coverage`. */
 export async function discoverPlugins(
-  tree: CommitTree,
+  tree: MirrorObjects,
   options: {
     mirror: string;
     commit: string;
-    coverage: Coverage;
+    coverage: PathScope;
     settings: PluginSettings;
     /** Filled with the bytes of each readable module, by path. */
     artifacts?: Map<string, Uint8Array>;
@@ -90,7 +90,7 @@ export async function discoverPlugins(
 }
 
 async function describe(
-  tree: CommitTree,
+  tree: MirrorObjects,
   found: { name: string; path: string; oid: string },
   options: { settings: PluginSettings; artifacts?: Map<string, Uint8Array> },
   catalog: PluginCatalog,

@@ -9,8 +9,8 @@
  * @module
  */
 
-import type { CommitTree } from "../git/commit_tree.ts";
-import type { Coverage } from "../access/path_scope.ts";
+import type { MirrorObjects } from "../git/mirror_objects.ts";
+import type { PathScope } from "../access/path_scope.ts";
 import type { FileResult } from "../read/file_read.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import {
@@ -38,8 +38,8 @@ export interface PluginTarget {
   repo: RepositoryRecord;
   commit: string;
   mirror: string;
-  tree: CommitTree;
-  coverage: Coverage;
+  tree: MirrorObjects;
+  coverage: PathScope;
   /** Throws when the caller may no longer read this commit or scope. */
   recheck: () => void;
 }

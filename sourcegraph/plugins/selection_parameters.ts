@@ -19,7 +19,7 @@ export type UrlPlugins = null | "off" | string[];
 export type PluginArgument = { name: string; args?: Record<string, unknown> }[];
 
 function invalid(message: string): SourcegraphError {
-  return new SourcegraphError("INVALID_PLUGINS", message, 400);
+  return new SourcegraphError("INVALID_PLUGINS", message);
 }
 
 function checkNames(names: string[]): void {

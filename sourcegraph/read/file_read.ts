@@ -9,7 +9,7 @@
  */
 
 import { posix } from "node:path";
-import type { CommitTree, EntryKind } from "../git/commit_tree.ts";
+import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
 import { SourcegraphError } from "../errors.ts";
 
 /** Most lines one read returns. */
@@ -53,7 +53,6 @@ export function requestedRange(start?: number, end?: number): LineRange {
     throw new SourcegraphError(
       "INVALID_LINE_RANGE",
       "start_line must be at least 1 and end_line at least start_line",
-      400,
     );
   }
   return { start: from, end: to };
@@ -70,7 +69,6 @@ export function validatePath(path: string): void {
     throw new SourcegraphError(
       "INVALID_PATH",
       "the path must be relative, clean and at most 4096 bytes",
-      400,
     );
   }
 }
@@ -89,7 +87,7 @@ export interface BudgetedRead {
 
 /** Reads `range` of `path` at `commit` within the per-read caps. */
 export async function readFile(
-  tree: CommitTree,
+  tree: MirrorObjects,
   commit: string,
   path: string,
   range: LineRange,
@@ -102,7 +100,7 @@ export async function readFile(
 
 /** Reads `range` of `path` at `commit`, spending at most `budget` (which it decrements). */
 export async function readFileWithin(
-  tree: CommitTree,
+  tree: MirrorObjects,
   commit: string,
   path: string,
   range: LineRange,
@@ -127,9 +125,9 @@ export async function readFileWithin(
     canonical = resolved;
     entry = await tree.lookup(commit, canonical);
   }
-  if (!entry) throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit", 404);
+  if (!entry) throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");
   if (entry.kind === "directory") {
-    throw new SourcegraphError("NOT_A_FILE", "the path is a directory", 400);
+    throw new SourcegraphError("NOT_A_FILE", "the path is a directory");
   }
   if (entry.kind === "submodule") {
     const file = { ...emptyResult(canonical, entry.oid, commit, "submodule"), Via: via };
@@ -140,15 +138,14 @@ export async function readFileWithin(
     throw new SourcegraphError(
       "READ_SCAN_LIMIT",
       "the file is larger than the 8 MiB read scan limit",
-      413,
     );
   }
-  if (bytes.indexOf(0) !== -1) throw new SourcegraphError("BINARY_FILE", "the file is binary", 415);
+  if (bytes.indexOf(0) !== -1) throw new SourcegraphError("BINARY_FILE", "the file is binary");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new SourcegraphError("UNSUPPORTED_TEXT_ENCODING", "the file is not UTF-8 text", 415);
+    throw new SourcegraphError("UNSUPPORTED_TEXT_ENCODING", "the file is not UTF-8 text");
   }
   const lines = text.length === 0 ? [] : text.split("\n");
   if (text.endsWith("\n")) lines.pop();
@@ -163,7 +160,6 @@ export async function readFileWithin(
     throw new SourcegraphError(
       "LINE_RANGE_NOT_SATISFIABLE",
       `start_line is past the last line (${lines.length})`,
-      416,
     );
   }
   const capEnd = Math.min(range.end, range.start + READ_MAX_LINES - 1, lines.length);
@@ -178,7 +174,6 @@ export async function readFileWithin(
         throw new SourcegraphError(
           "FILE_LINE_TOO_LARGE",
           `line ${line} is larger than 256 KiB`,
-          413,
         );
       }
       break;

@@ -12,7 +12,7 @@
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { runGit } from "../../shared/git.ts";
-import type { CommitTree } from "../git/commit_tree.ts";
+import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Corpus } from "./search_corpus.ts";
 import { SourcegraphError } from "../errors.ts";
@@ -52,7 +52,7 @@ const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2)
 /** Compiles the pattern, refusing what cannot match a single line sensibly. */
 export function compilePattern(request: SearchRequest): RE2JS {
   const { pattern } = request;
-  const invalid = (message: string) => new SourcegraphError("INVALID_PATTERN", message, 400);
+  const invalid = (message: string) => new SourcegraphError("INVALID_PATTERN", message);
   if (pattern.length === 0 || new TextEncoder().encode(pattern).length > 8192) {
     throw invalid("the pattern must be 1 to 8192 bytes");
   }
@@ -122,7 +122,7 @@ export function globFilter(globs: readonly string[]): (path: string) => boolean 
   if (globs.length === 0) return () => true;
   const rules = globs.map((raw) => {
     if (raw.length === 0 || raw === "!") {
-      throw new SourcegraphError("INVALID_GLOB", "a glob must not be empty", 400);
+      throw new SourcegraphError("INVALID_GLOB", "a glob must not be empty");
     }
     const exclude = raw.startsWith("!");
     let glob = exclude ? raw.slice(1) : raw;
@@ -133,7 +133,7 @@ export function globFilter(globs: readonly string[]): (path: string) => boolean 
       const matcher = picomatch(glob, { dot: true, basename: !anchored });
       match = (path: string) => matcher(path) || matcher(path.split("/").slice(0, -1).join("/"));
     } catch {
-      throw new SourcegraphError("INVALID_GLOB", "the glob is not valid", 400);
+      throw new SourcegraphError("INVALID_GLOB", "the glob is not valid");
     }
     return { exclude, match };
   });
@@ -148,7 +148,7 @@ export function globFilter(globs: readonly string[]): (path: string) => boolean 
 /** Searches `commit` in `mirror`, scanning `corpus` (decoded files of that commit) when given. */
 export async function searchCommit(
   mirror: string,
-  tree: CommitTree,
+  tree: MirrorObjects,
   commit: string,
   request: SearchRequest,
   corpus: Corpus | null = null,
@@ -210,7 +210,7 @@ async function* fromCorpus(
 }
 
 async function* fromGit(
-  tree: CommitTree,
+  tree: MirrorObjects,
   commit: string,
   paths: string[],
 ): AsyncIterable<{ path: string; text: string }> {

@@ -6,41 +6,31 @@
  * @module
  */
 
-import { runGit } from "../../shared/git.ts";
+import type { Caller } from "../access/caller.ts";
+import { changedPaths } from "../git/changed_paths.ts";
+import { readMany, type ReadManyFile } from "../read/read_many.ts";
+import { pageByPath } from "./paging.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "../search/code_search.ts";
-import { CommitTree } from "../git/commit_tree.ts";
+import { MirrorObjects } from "../git/mirror_objects.ts";
 import { CorpusCache } from "../search/search_corpus.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import { type EnhanceRequest, PluginHost, type PluginTarget } from "../plugins/plugin_host.ts";
 import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "../plugins/plugin_settings.ts";
-import { Coverage } from "../access/path_scope.ts";
+import { PathScope } from "../access/path_scope.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
-import {
-  type FileResult,
-  type ReadBudget,
-  readFile,
-  readFileWithin,
-  requestedRange,
-  validatePath,
-} from "../read/file_read.ts";
+import { type FileResult, readFile, requestedRange, validatePath } from "../read/file_read.ts";
 import type { ReadManyItem } from "../render/read_text.ts";
 import { mirrorPath } from "../git/repository_sync.ts";
 import { type ResolvedRevision, resolveRevision } from "../access/revisions.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
-
-/** Who is asking. */
-export type Caller = { kind: "service" } | { kind: "key"; id: string } | { kind: "anonymous" };
-
-/** read_many's shared budget. */
-export const READ_MANY_BUDGET = { lines: 1000, bytes: 256 * 1024, ms: 30_000 };
 
 /** Reads on the registered repositories. */
 export class RepositoryService {
   readonly store: ControlStore;
   readonly dataDir: string;
   #publicRead: boolean;
-  #trees = new Map<number, CommitTree>();
+  #trees = new Map<number, MirrorObjects>();
   #corpora: CorpusCache;
   #searches = new Map<string, Promise<SearchOutcome>>();
   /** Searches answered by joining an identical one already running. */
@@ -79,7 +69,7 @@ export class RepositoryService {
   repository(caller: Caller, name: string): RepositoryRecord {
     const repo = this.store.repository(name);
     if (!repo || !this.visible(caller, repo)) {
-      throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository", 404);
+      throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
     }
     return repo;
   }
@@ -108,7 +98,7 @@ export class RepositoryService {
     const range = requestedRange(request.start_line, request.end_line);
     validatePath(request.path);
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
-    const coverage = new Coverage(repo);
+    const coverage = new PathScope(repo);
     coverage.require(request.path);
     const file = await readFile(this.#tree(repo), commit, request.path, range);
     coverage.require(file.Path); // a symlink may not lead out of the groups
@@ -118,63 +108,14 @@ export class RepositoryService {
   /** Several reads at one resolved revision, sharing one budget, in request order. */
   async readMany(
     caller: Caller,
-    request: {
-      repo: string;
-      revision?: string;
-      files: { path: string; start_line?: number; end_line?: number }[];
-    },
+    request: { repo: string; revision?: string; files: ReadManyFile[] },
   ): Promise<{ commit: string; items: ReadManyItem[] }> {
-    if (request.files.length < 1 || request.files.length > 10) {
-      throw new SourcegraphError("INVALID_READ_ITEMS", "read_many takes 1 to 10 files", 400);
-    }
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
-    const budget: ReadBudget = { lines: READ_MANY_BUDGET.lines, bytes: READ_MANY_BUDGET.bytes };
-    const coverage = new Coverage(repo);
-    const deadline = Date.now() + READ_MANY_BUDGET.ms;
-    const items: ReadManyItem[] = [];
-    for (const [i, file] of request.files.entries()) {
-      const index = i + 1;
-      const base = { index, path: file.path, commit };
-      let requested = { start: file.start_line ?? 1, end: file.end_line ?? 0 };
-      try {
-        const range = requestedRange(file.start_line, file.end_line);
-        requested = range;
-        if (Date.now() >= deadline) {
-          throw new SourcegraphError("READ_TIMEOUT", "the read_many deadline passed", 504);
-        }
-        if (budget.lines <= 0 || budget.bytes <= 0) {
-          throw new SourcegraphError(
-            "READ_BUDGET_EXCEEDED",
-            "the shared read budget is spent",
-            413,
-          );
-        }
-        coverage.require(file.path);
-        const spentBefore = { ...budget };
-        const read = await readFileWithin(this.#tree(repo), commit, file.path, range, budget);
-        if (!coverage.covers(read.file.Path)) {
-          Object.assign(budget, spentBefore); // a refused item spends no budget
-          coverage.require(read.file.Path);
-        }
-        const item: ReadManyItem = { ...base, requested, file: read.file };
-        if (read.limitedByBudget) {
-          item.error = {
-            code: "READ_BUDGET_EXCEEDED",
-            message: `Item ${index}: the shared read budget ran out; continue from NextStartLine`,
-          };
-        }
-        items.push(item);
-      } catch (error) {
-        const known = error instanceof SourcegraphError
-          ? error
-          : new SourcegraphError("DEPENDENCY_UNAVAILABLE", "the read failed", 503);
-        items.push({
-          ...base,
-          requested,
-          error: { code: known.code, message: `Item ${index}: ${known.message}` },
-        });
-      }
-    }
+    const items = await readMany(this.#tree(repo), {
+      commit,
+      files: request.files,
+      scope: new PathScope(repo),
+    });
     return { commit, items };
   }
 
@@ -184,7 +125,7 @@ export class RepositoryService {
     request: SearchRequest & { repo: string; revision?: string },
   ): Promise<{ repo: string; commit: string; outcome: SearchOutcome; coverage: string[] | null }> {
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
-    const coverage = new Coverage(repo);
+    const coverage = new PathScope(repo);
     for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
     const scoped = { ...request, paths: coverage.scope(request.paths ?? []) };
     const outcome = structuredClone(await this.#searchOnce(repo, commit, scoped));
@@ -238,39 +179,14 @@ export class RepositoryService {
   ): Promise<Record<string, unknown>> {
     const base = this.resolve(caller, request.repo, request.base);
     const head = this.resolve(caller, request.repo, request.head);
-    const coverage = new Coverage(base.repo);
+    const coverage = new PathScope(base.repo);
     for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
-    const scope = coverage.scope(request.paths ?? []);
-    const out = await runGit(
-      [
-        "diff",
-        "--name-status",
-        "-z",
-        "--no-renames",
-        "--no-ext-diff",
-        base.commit,
-        head.commit,
-        "--",
-        ...scope,
-      ],
-      {
-        cwd: mirrorPath(this.dataDir, base.repo),
-        maxStdoutBytes: 16 * 1024 * 1024,
-        timeoutMs: 30_000,
-      },
-    ).catch(() => {
-      throw new SourcegraphError("DEPENDENCY_UNAVAILABLE", "the diff could not be computed", 503);
-    });
-    const fields = new TextDecoder().decode(out.stdout).split("\0");
-    const changes: { path: string; status: string }[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const status =
-        ({ A: "added", D: "deleted", M: "modified", T: "type_changed" } as Record<string, string>)[
-          fields[i]
-        ] ?? "modified";
-      if (coverage.covers(fields[i + 1])) changes.push({ path: fields[i + 1], status });
-    }
-    const { page, more } = pageByPath(changes, request.first, request.after);
+    const changes = (await changedPaths(mirrorPath(this.dataDir, base.repo), {
+      base: base.commit,
+      head: head.commit,
+      pathspecs: coverage.scope(request.paths ?? []),
+    })).filter((change) => coverage.covers(change.path));
+    const { page, more } = pageByPath(changes, request);
     return { repo: base.repo.name, base: base.commit, head: head.commit, changes: page, ...more };
   }
 
@@ -282,21 +198,20 @@ export class RepositoryService {
     const path = request.path ?? "";
     if (path !== "") validatePath(path);
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
-    const coverage = new Coverage(repo);
+    const coverage = new PathScope(repo);
     if (path !== "" && !coverage.leadsInto(path)) coverage.require(path);
     const entries = await this.#tree(repo).directory(commit, path);
     if (entries === null) {
       throw new SourcegraphError(
         "NOT_A_DIRECTORY",
         "the path is not a directory at this commit",
-        400,
       );
     }
     const listed = entries.map((entry) => ({
       path: path === "" ? entry.name : `${path}/${entry.name}`,
       kind: entry.kind,
     })).filter((entry) => coverage.leadsInto(entry.path));
-    const { page, more } = pageByPath(listed, request.first, request.after);
+    const { page, more } = pageByPath(listed, request);
     return { repo: repo.name, commit, path, entries: page, ...more };
   }
 
@@ -364,7 +279,7 @@ export class RepositoryService {
       commit,
       mirror: mirrorPath(this.dataDir, repo),
       tree: this.#tree(repo),
-      coverage: new Coverage(repo),
+      coverage: new PathScope(repo),
       recheck: () => {
         // Each host read re-checks that the caller may still read this commit and scope.
         const current = this.store.repository(repo.name);
@@ -377,7 +292,6 @@ export class RepositoryService {
           throw new SourcegraphError(
             "PLUGIN_SCOPE_CHANGED",
             "the repository scope changed during the run",
-            409,
           );
         }
       },
@@ -419,7 +333,7 @@ export class RepositoryService {
     scheduler: SyncScheduler,
   ): Promise<Record<string, unknown>> {
     if (caller.kind !== "service") {
-      throw new SourcegraphError("FORBIDDEN", "prepare needs the service token", 403);
+      throw new SourcegraphError("FORBIDDEN", "prepare needs the service token");
     }
     const repo = this.repository(caller, request.repo);
     const key = request.idempotency_key;
@@ -427,7 +341,6 @@ export class RepositoryService {
       throw new SourcegraphError(
         "INVALID_IDEMPOTENCY_KEY",
         "idempotency_key must be 8 to 128 bytes",
-        400,
       );
     }
     const earlier = this.store.job(`prepare:${key}`);
@@ -436,7 +349,6 @@ export class RepositoryService {
         throw new SourcegraphError(
           "IDEMPOTENCY_KEY_REUSED",
           "this key was used for another request",
-          409,
         );
       }
       return JSON.parse(earlier.result);
@@ -476,28 +388,12 @@ export class RepositoryService {
     this.#trees.clear();
   }
 
-  #tree(repo: RepositoryRecord): CommitTree {
+  #tree(repo: RepositoryRecord): MirrorObjects {
     let tree = this.#trees.get(repo.id);
     if (!tree) {
-      tree = new CommitTree(mirrorPath(this.dataDir, repo));
+      tree = new MirrorObjects(mirrorPath(this.dataDir, repo));
       this.#trees.set(repo.id, tree);
     }
     return tree;
   }
-}
-
-/** Sorts by path and returns `first` items after the `after` cursor, with paging fields. */
-function pageByPath<T extends { path: string }>(
-  items: T[],
-  first: number,
-  after: string | undefined,
-): { page: T[]; more: { has_more: boolean; next_cursor?: string } } {
-  const sorted = [...items].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const start = after === undefined ? 0 : sorted.findIndex((item) => item.path > after);
-  const page = start === -1 ? [] : sorted.slice(start, start + first);
-  const hasMore = start !== -1 && start + first < sorted.length;
-  return {
-    page,
-    more: { has_more: hasMore, ...(hasMore ? { next_cursor: page[page.length - 1].path } : {}) },
-  };
 }

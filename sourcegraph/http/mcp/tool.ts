@@ -11,7 +11,8 @@
 import type { z } from "zod";
 import type { SyncScheduler } from "../../git/sync_scheduler.ts";
 import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
-import type { Caller, RepositoryService } from "../../service/repository_service.ts";
+import type { Caller } from "../../access/caller.ts";
+import type { RepositoryService } from "../../service/repository_service.ts";
 
 /** Who is calling and what a handler may use, passed with each call. */
 export interface ToolContext {

@@ -84,7 +84,7 @@ Deno.test("a Git failure stays DEPENDENCY_UNAVAILABLE and a known error keeps it
     "DEPENDENCY_UNAVAILABLE",
   ]);
   assertIncludes(git.logged.join("\n"), "GIT_TIMEOUT");
-  const known = handlerFailingWith(new SourcegraphError("REPOSITORY_NOT_FOUND", "no such", 404));
+  const known = handlerFailingWith(new SourcegraphError("REPOSITORY_NOT_FOUND", "no such"));
   const tool = await (await known.handler(mcpCall("repositories"))).json();
   assertEquals(JSON.parse(tool.result.content[0].text).code, "REPOSITORY_NOT_FOUND");
   assertEquals(known.logged, []);

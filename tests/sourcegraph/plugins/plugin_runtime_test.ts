@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { CommitTree } from "../../../sourcegraph/git/commit_tree.ts";
+import { MirrorObjects } from "../../../sourcegraph/git/mirror_objects.ts";
 import type { RepositoryRecord } from "../../../sourcegraph/store/control_store.ts";
-import { Coverage } from "../../../sourcegraph/access/path_scope.ts";
+import { PathScope } from "../../../sourcegraph/access/path_scope.ts";
 import {
   AttachmentBudget,
   DIAGNOSTICS_HEADING,
@@ -245,13 +245,13 @@ Deno.test("host reads: relative paths in the plugin folder and scope, regular fi
     await Deno.symlink("a.txt", join(repo.path, "plugin/link.txt"));
     await addSubmodule(repo, { parent, path: "plugin/sub", files: { "x.txt": "x" } });
     const commit = await repo.commit("files");
-    const tree = new CommitTree(repo.path);
+    const tree = new MirrorObjects(repo.path);
     const record = { path_groups: [] } as unknown as RepositoryRecord;
     let scopeOk = true;
     const reads = new HostReads(tree, {
       commit,
       root: "plugin",
-      coverage: new Coverage(record),
+      coverage: new PathScope(record),
       settings: { ...DEFAULT_PLUGIN_SETTINGS, fileBytes: 32, readBytes: 25, readCalls: 16 },
       recheck: () => {
         if (!scopeOk) throw new Error("scope changed");
@@ -307,10 +307,10 @@ Deno.test("host reads: relative paths in the plugin folder and scope, regular fi
     const fresh = new HostReads(tree, {
       commit,
       root: "plugin",
-      coverage: new Coverage(record),
+      coverage: new PathScope(record),
       settings: DEFAULT_PLUGIN_SETTINGS,
       recheck: () => {
-        throw new SourcegraphError("PLUGIN_SCOPE_CHANGED", "the repository scope changed", 409);
+        throw new SourcegraphError("PLUGIN_SCOPE_CHANGED", "the repository scope changed");
       },
     });
     const denied = async (path: string) => {

@@ -24,7 +24,7 @@ export interface TreeEntry {
 const TREE_CACHE_ENTRIES = 4096;
 
 /** Reads trees and blobs of one mirror. */
-export class CommitTree {
+export class MirrorObjects {
   #reader: GitObjectReader;
   #trees = new Map<string, TreeEntry[]>();
 
@@ -94,7 +94,6 @@ function unavailable(): SourcegraphError {
   return new SourcegraphError(
     "REPOSITORY_STORAGE_MISSING",
     "a retained object is missing from storage",
-    503,
   );
 }
 
