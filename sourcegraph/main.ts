@@ -100,7 +100,9 @@ if (args.repositories.length === 0 && store.repositories().length === 0) {
   }
 }
 
+const metrics = new Metrics();
 const service = new RepositoryService(store, settings.dataDir, {
+  onSearchShared: () => metrics.searchShared(),
   plugins: settings.plugins,
   publicRead: settings.publicRead,
   searchCacheBytes: settings.searchCacheBytes,
@@ -130,8 +132,8 @@ for (const repo of store.repositories()) {
   log(`serving ${repo.name}${repo.public_read ? " (public)" : ""}`);
 }
 
-const metrics = new Metrics();
 const handler = createHandler(service, {
+  store,
   scheduler,
   settings: {
     serviceToken: settings.serviceToken,

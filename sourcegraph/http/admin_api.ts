@@ -8,13 +8,11 @@
  * @module
  */
 
-import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import { encodeHex } from "../../shared/text.ts";
-import { mirrorPath } from "../git/repository_sync.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
 import { type BodyLimits, readBodyText } from "./request_body.ts";
@@ -72,7 +70,6 @@ export async function handleAdmin(
     store: ControlStore;
     service: RepositoryService;
     scheduler: SyncScheduler;
-    dataDir: string;
     body: BodyLimits;
   },
 ): Promise<Response> {
@@ -120,17 +117,7 @@ export async function handleAdmin(
       return Response.json({ repo: context.service.summary(updated) });
     }
     case "DELETE /repo": {
-      const repo = existing(store, url);
-      if (context.service.plugins.leased(repo.id)) {
-        // A running plugin holds a lease on the repository's objects.
-        throw new SourcegraphError(
-          "REPOSITORY_BUSY",
-          "plugins are reading this repository; retry shortly",
-        );
-      }
-      store.remove(repo.id);
-      await context.service.forget(repo); // its readers and caches must not serve a later repository
-      fs.rmSync(mirrorPath(context.dataDir, repo), { recursive: true, force: true });
+      await context.service.removeRepository(existing(store, url));
       return new Response(null, { status: 204 });
     }
     case "POST /repo/prepare": {

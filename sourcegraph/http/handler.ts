@@ -29,6 +29,7 @@ import { parsePluginsParameter } from "../plugins/selection_parameters.ts";
 import type { Caller } from "../access/caller.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
+import type { ControlStore } from "../store/control_store.ts";
 
 /** Front-end settings. */
 export interface HttpSettings {
@@ -67,13 +68,14 @@ const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9](?:[a-z0-9.-]{0,252}))(?::(\
 export function createHandler(
   service: RepositoryService,
   options: {
+    store: ControlStore;
     scheduler: SyncScheduler;
     settings: HttpSettings;
     metrics: Metrics;
     log: (message: string) => void;
   },
 ): Handler {
-  const { scheduler, settings, metrics, log } = options;
+  const { store, scheduler, settings, metrics, log } = options;
   const hosts = new Set([...LOOPBACK, ...settings.allowedHosts.map((h) => h.toLowerCase())]);
   const limiter = new RateLimiter({
     perMinute: settings.anonymousPerMinute,
@@ -97,9 +99,9 @@ export function createHandler(
       if (url.pathname === "/healthz") {
         return new Response("ok\n", { headers: { "content-type": "text/plain" } });
       }
-      const caller = authenticate(request, settings, service);
+      const caller = authenticate(request, settings, store);
       if (url.pathname === "/metrics") {
-        return new Response(metrics.render(service, caller), {
+        return new Response(metrics.render(store, (repo) => service.visible(caller, repo)), {
           headers: { "content-type": "text/plain; version=0.0.4" },
         });
       }
@@ -111,10 +113,9 @@ export function createHandler(
           );
         }
         return await handleAdmin(request, url, {
-          store: service.store,
+          store,
           service,
           scheduler,
-          dataDir: service.dataDir,
           body: bodyLimits(settings.maxBodyBytes),
         });
       }
@@ -248,11 +249,7 @@ function hostName(header: string): string {
   return match[1];
 }
 
-function authenticate(
-  request: Request,
-  settings: HttpSettings,
-  service: RepositoryService,
-): Caller {
+function authenticate(request: Request, settings: HttpSettings, store: ControlStore): Caller {
   const header = request.headers.get("authorization");
   if (header === null) return { kind: "anonymous" };
   const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
@@ -260,7 +257,7 @@ function authenticate(
     return { kind: "service" };
   }
   if (match && match[1].startsWith("sgk_")) {
-    const id = service.store.keyByHash(keyHash(match[1]));
+    const id = store.keyByHash(keyHash(match[1]));
     if (id !== null) return { kind: "key", id };
   }
   throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");

@@ -8,14 +8,14 @@
  */
 
 import type { FrontDoorStats } from "./front_door.ts";
-import type { Caller } from "../access/caller.ts";
-import type { RepositoryService } from "../service/repository_service.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** In-process counters. */
 export class Metrics {
   #front: (() => FrontDoorStats) | null = null;
+  #searchesShared = 0;
   #requests = new Map<string, number>();
   #latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
 
@@ -35,14 +35,18 @@ export class Metrics {
     histogram.count++;
   }
 
+  /** Counts a search answered by an identical one already running. */
+  searchShared(): void {
+    this.#searchesShared++;
+  }
+
   /** Adds the front's connection counters to the exposition. */
   watchFront(stats: () => FrontDoorStats): void {
     this.#front = stats;
   }
 
-  /** Renders the exposition text for `caller`. */
-  render(service: RepositoryService, caller: Caller): string {
-    const store = service.store;
+  /** Renders the exposition text; per-repository series only for repositories `visible` admits. */
+  render(store: ControlStore, visible: (repo: RepositoryRecord) => boolean): string {
     const out: string[] = [
       "# HELP sourcegraph_requests_total Tool calls by tool and result code.",
       "# TYPE sourcegraph_requests_total counter",
@@ -84,7 +88,7 @@ export class Metrics {
     out.push(
       "# HELP sourcegraph_search_shared_total Searches answered by an identical one already running.",
       "# TYPE sourcegraph_search_shared_total counter",
-      `sourcegraph_search_shared_total ${service.searchesShared}`,
+      `sourcegraph_search_shared_total ${this.#searchesShared}`,
     );
     const repositories = store.repositories();
     const byState = new Map<string, number>();
@@ -102,7 +106,7 @@ export class Metrics {
       "# TYPE sourcegraph_repository_sync_ok gauge",
     );
     for (const repo of repositories) {
-      if (!service.visible(caller, repo)) continue;
+      if (!visible(repo)) continue;
       const state = store.syncState(repo.id).state;
       out.push(
         `sourcegraph_repository_sync_ok{repo=${JSON.stringify(repo.name)}} ${

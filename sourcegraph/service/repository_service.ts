@@ -6,6 +6,7 @@
  * @module
  */
 
+import * as fs from "node:fs";
 import type { Caller } from "../access/caller.ts";
 import { changedPaths } from "../git/changed_paths.ts";
 import { readMany, type ReadManyFile } from "../read/read_many.ts";
@@ -27,16 +28,14 @@ import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
 /** Reads on the registered repositories. */
 export class RepositoryService {
-  readonly store: ControlStore;
-  readonly dataDir: string;
+  #store: ControlStore;
+  #dataDir: string;
   #publicRead: boolean;
   #trees = new Map<number, MirrorObjects>();
   #corpora: CorpusCache;
   #searches = new Map<string, Promise<SearchOutcome>>();
-  /** Searches answered by joining an identical one already running. */
-  searchesShared = 0;
-  /** The Wasm plugin host. */
-  readonly plugins: PluginHost;
+  #onSearchShared: () => void;
+  #plugins: PluginHost;
 
   /** Serves `store`'s repositories from mirrors in `dataDir`. */
   constructor(
@@ -48,15 +47,18 @@ export class RepositoryService {
       plugins?: PluginSettings;
       debug?: (line: string) => void;
       log?: (line: string) => void;
+      /** Hears of each search answered by joining an identical one already running. */
+      onSearchShared?: () => void;
     },
   ) {
-    this.store = store;
-    this.dataDir = dataDir;
+    this.#store = store;
+    this.#dataDir = dataDir;
     this.#publicRead = options.publicRead;
-    this.plugins = new PluginHost(options.plugins ?? DEFAULT_PLUGIN_SETTINGS, {
+    this.#plugins = new PluginHost(options.plugins ?? DEFAULT_PLUGIN_SETTINGS, {
       debug: options.debug,
       log: options.log,
     });
+    this.#onSearchShared = options.onSearchShared ?? (() => {});
     this.#corpora = new CorpusCache(options.searchCacheBytes ?? 256 * 1024 * 1024);
   }
 
@@ -67,7 +69,7 @@ export class RepositoryService {
 
   /** The repository `name`, or REPOSITORY_NOT_FOUND (also when not visible). */
   repository(caller: Caller, name: string): RepositoryRecord {
-    const repo = this.store.repository(name);
+    const repo = this.#store.repository(name);
     if (!repo || !this.visible(caller, repo)) {
       throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
     }
@@ -81,7 +83,7 @@ export class RepositoryService {
     revision?: string,
   ): ResolvedRevision & { repo: RepositoryRecord } {
     const repo = this.repository(caller, name);
-    return { ...resolveRevision(this.store, repo, revision), repo };
+    return { ...resolveRevision(this.#store, repo, revision), repo };
   }
 
   /** One read. */
@@ -153,10 +155,10 @@ export class RepositoryService {
     }]);
     const running = this.#searches.get(key);
     if (running) {
-      this.searchesShared++;
+      this.#onSearchShared();
       return running;
     }
-    const mirror = mirrorPath(this.dataDir, repo);
+    const mirror = mirrorPath(this.#dataDir, repo);
     const search = (async () => {
       const corpus = await this.#corpora.get(mirror, commit).catch(() => null);
       return await searchCommit(mirror, this.#tree(repo), commit, request, corpus);
@@ -181,7 +183,7 @@ export class RepositoryService {
     const head = this.resolve(caller, request.repo, request.head);
     const coverage = new PathScope(base.repo);
     for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
-    const changes = (await changedPaths(mirrorPath(this.dataDir, base.repo), {
+    const changes = (await changedPaths(mirrorPath(this.#dataDir, base.repo), {
       base: base.commit,
       head: head.commit,
       pathspecs: coverage.scope(request.paths ?? []),
@@ -217,7 +219,7 @@ export class RepositoryService {
 
   /** Repository summaries visible to `caller`, paged by name (100 per page). */
   repositories(caller: Caller, after?: string): Record<string, unknown> {
-    const visible = this.store.repositories().filter((repo) => this.visible(caller, repo))
+    const visible = this.#store.repositories().filter((repo) => this.visible(caller, repo))
       .filter((repo) => after === undefined || repo.name > after);
     const page = visible.slice(0, 100);
     return {
@@ -228,13 +230,13 @@ export class RepositoryService {
 
   /** A repository's state, index mode, heads and default branch. */
   summary(repo: RepositoryRecord): Record<string, unknown> {
-    const sync = this.store.syncState(repo.id);
+    const sync = this.#store.syncState(repo.id);
     return {
       repo: repo.name,
       state: repo.disabled ? "disabled" : sync.state,
       ...(sync.last_error !== null ? { last_sync_error: sync.last_error } : {}),
       index_mode: repo.path_groups.length > 0 ? "monorepo" : "full",
-      heads: Object.fromEntries(this.store.heads(repo.id)),
+      heads: Object.fromEntries(this.#store.heads(repo.id)),
       ...(repo.policy.default_branch ? { default_branch: repo.policy.default_branch } : {}),
       ...(repo.path_groups.length > 0 ? { path_groups: repo.path_groups } : {}),
     };
@@ -243,7 +245,7 @@ export class RepositoryService {
   /** The plugin catalog of a visible repository at a resolved revision. */
   async pluginCatalog(caller: Caller, name: string, revision?: string): Promise<PluginCatalog> {
     const { repo, commit } = this.resolve(caller, name, revision);
-    return (await this.plugins.catalog(this.#pluginTarget(caller, repo, commit))).catalog;
+    return (await this.#plugins.catalog(this.#pluginTarget(caller, repo, commit))).catalog;
   }
 
   /** Adds plugin attachments to the rendered blocks of a read of `request.repo` at `request.commit`. */
@@ -253,20 +255,20 @@ export class RepositoryService {
   ): Promise<string[]> {
     // Resolved again on purpose: the caller must still be allowed to read this commit.
     const { repo } = this.resolve(caller, request.repo, request.commit);
-    return await this.plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);
+    return await this.#plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);
   }
 
   /** Checks that plugin sandboxes start; the reason when they cannot on this service. */
   probePluginSandbox(): Promise<string | null> {
-    return this.plugins.probeSandbox();
+    return this.#plugins.probeSandbox();
   }
 
   /** Compiles the default-enabled plugins at every head of `repo` (never running them). */
   async precompilePlugins(repo: RepositoryRecord): Promise<number> {
     let compiled = 0;
-    for (const commit of new Set(this.store.heads(repo.id).values())) {
+    for (const commit of new Set(this.#store.heads(repo.id).values())) {
       const target = this.#pluginTarget({ kind: "service" }, repo, commit);
-      compiled += await this.plugins.precompile(target).catch(() => 0);
+      compiled += await this.#plugins.precompile(target).catch(() => 0);
     }
     return compiled;
   }
@@ -274,20 +276,20 @@ export class RepositoryService {
   #pluginTarget(caller: Caller, repo: RepositoryRecord, commit: string): PluginTarget {
     const groups = JSON.stringify(repo.path_groups);
     return {
-      store: this.dataDir,
+      store: this.#dataDir,
       repo,
       commit,
-      mirror: mirrorPath(this.dataDir, repo),
+      mirror: mirrorPath(this.#dataDir, repo),
       tree: this.#tree(repo),
       coverage: new PathScope(repo),
       recheck: () => {
         // Each host read re-checks that the caller may still read this commit and scope.
-        const current = this.store.repository(repo.name);
+        const current = this.#store.repository(repo.name);
         if (
           !current || current.id !== repo.id || current.disabled ||
           !this.visible(caller, current) ||
           JSON.stringify(current.path_groups) !== groups ||
-          !this.store.versions(repo.id).some((version) => version.commit === commit)
+          !this.#store.versions(repo.id).some((version) => version.commit === commit)
         ) {
           throw new SourcegraphError(
             "PLUGIN_SCOPE_CHANGED",
@@ -314,7 +316,7 @@ export class RepositoryService {
     const repo = this.repository(caller, name);
     return {
       ...this.summary(repo),
-      versions: this.store.versions(repo.id).map((version) => ({
+      versions: this.#store.versions(repo.id).map((version) => ({
         commit: version.commit,
         indexed: true,
         ...(version.committer_time !== null ? { committer_time: version.committer_time } : {}),
@@ -343,7 +345,7 @@ export class RepositoryService {
         "idempotency_key must be 8 to 128 bytes",
       );
     }
-    const earlier = this.store.job(`prepare:${key}`);
+    const earlier = this.#store.job(`prepare:${key}`);
     if (earlier) {
       if (earlier.repository_id !== repo.id) {
         throw new SourcegraphError(
@@ -366,24 +368,40 @@ export class RepositoryService {
     } catch {
       result = { job_id: key, repo: repo.name, state: "failed", code: "SYNC_FAILED" };
     }
-    this.store.saveJob(`prepare:${key}`, repo.id, {
+    this.#store.saveJob(`prepare:${key}`, repo.id, {
       result: JSON.stringify(result),
       requestHash: null,
     });
     return result;
   }
 
-  /** Drops the object reader and cached corpora of a deleted repository. */
-  async forget(repo: RepositoryRecord): Promise<void> {
+  /**
+   * Deletes a repository: its registration, its object reader and caches
+   * (they must never serve a later repository) and its mirror. REPOSITORY_BUSY
+   * while plugins read it (a running plugin holds a lease on its objects).
+   */
+  async removeRepository(repo: RepositoryRecord): Promise<void> {
+    if (this.#plugins.leased(repo.id)) {
+      throw new SourcegraphError(
+        "REPOSITORY_BUSY",
+        "plugins are reading this repository; retry shortly",
+      );
+    }
+    this.#store.remove(repo.id);
+    await this.#forget(repo);
+    fs.rmSync(mirrorPath(this.#dataDir, repo), { recursive: true, force: true });
+  }
+
+  async #forget(repo: RepositoryRecord): Promise<void> {
     const tree = this.#trees.get(repo.id);
     this.#trees.delete(repo.id);
-    this.#corpora.forget(mirrorPath(this.dataDir, repo));
+    this.#corpora.forget(mirrorPath(this.#dataDir, repo));
     await tree?.close();
   }
 
   /** Closes every object reader. */
   async close(): Promise<void> {
-    this.plugins.close();
+    this.#plugins.close();
     for (const tree of this.#trees.values()) await tree.close();
     this.#trees.clear();
   }
@@ -391,7 +409,7 @@ export class RepositoryService {
   #tree(repo: RepositoryRecord): MirrorObjects {
     let tree = this.#trees.get(repo.id);
     if (!tree) {
-      tree = new MirrorObjects(mirrorPath(this.dataDir, repo));
+      tree = new MirrorObjects(mirrorPath(this.#dataDir, repo));
       this.#trees.set(repo.id, tree);
     }
     return tree;

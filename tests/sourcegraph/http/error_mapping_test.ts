@@ -4,6 +4,7 @@ import { createHandler } from "../../../sourcegraph/http/handler.ts";
 import { Metrics } from "../../../sourcegraph/http/metrics.ts";
 import type { RepositoryService } from "../../../sourcegraph/service/repository_service.ts";
 import type { SyncScheduler } from "../../../sourcegraph/git/sync_scheduler.ts";
+import type { ControlStore } from "../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 
 /** A handler over a service whose `repositories` fails with `failure`. */
@@ -14,10 +15,9 @@ function handlerFailingWith(failure: Error) {
       throw failure;
     },
     visible: () => true,
-    store: { repositories: () => [], keyByHash: () => null },
-    searchesShared: 0,
   } as unknown as RepositoryService;
   const handler = createHandler(service, {
+    store: { repositories: () => [], keyByHash: () => null } as unknown as ControlStore,
     scheduler: {} as SyncScheduler,
     settings: {
       allowedHosts: [],
