@@ -10,7 +10,16 @@
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import type { ControlStore, RepositoryRecord, RetentionPolicy } from "../store/control_store.ts";
+import {
+  DEFAULT_SYNC_INTERVAL_MINUTES,
+  PATH_GROUPS,
+  POLICY,
+  registrationProblem,
+  REPOSITORY_NAME,
+  SOURCE,
+  SYNC_INTERVAL_MINUTES,
+} from "../store/registration.ts";
 import { SourcegraphError } from "../errors.ts";
 import { encodeHex } from "../../shared/text.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
@@ -19,36 +28,23 @@ import { type BodyLimits, readBodyText } from "./request_body.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
 const PREFIX = "/sourcegraph/api/admin/v1";
-const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){1,2}$/;
-const BRANCH = z.string().min(1).max(255).regex(/^(?!.*\.\.)(?!\/)[A-Za-z0-9._\/-]+$/);
-
-const PolicySchema = z.strictObject({
-  branches: z.array(BRANCH).min(1).max(64),
-  default_branch: BRANCH.optional(),
-  count: z.number().int().min(1).max(10_000).optional(),
-  days: z.number().int().min(1).max(3650).optional(),
-});
-const GroupsSchema = z.array(z.strictObject({
-  name: z.string().min(1).max(64),
-  paths: z.array(z.string().min(1).max(4096)).min(1).max(64),
-})).max(64);
 const CreateSchema = z.strictObject({
-  name: z.string().regex(REPO_NAME),
-  source: z.string().min(1).max(4096),
+  name: REPOSITORY_NAME,
+  source: SOURCE,
   code_provider: z.enum(["github", "git"]).optional(),
   public_read: z.boolean(),
   index_mode: z.enum(["full", "monorepo"]).optional(),
-  path_groups: GroupsSchema.optional(),
-  policy: PolicySchema,
-  sync_interval_minutes: z.number().int().min(1).max(10_080).optional(),
+  path_groups: PATH_GROUPS.optional(),
+  policy: POLICY,
+  sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
 });
 const UpdateSchema = z.strictObject({
-  source: z.string().min(1).max(4096).optional(),
+  source: SOURCE.optional(),
   public_read: z.boolean().optional(),
   disabled: z.boolean().optional(),
-  path_groups: GroupsSchema.optional(),
-  policy: PolicySchema.optional(),
-  sync_interval_minutes: z.number().int().min(1).max(10_080).optional(),
+  path_groups: PATH_GROUPS.optional(),
+  policy: POLICY.optional(),
+  sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
 });
 const KeySchema = z.strictObject({ name: z.string().min(1).max(128) });
 
@@ -86,21 +82,14 @@ export async function handleAdmin(
       if (store.repository(body.name)) {
         throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists");
       }
-      if (
-        body.policy.default_branch && !body.policy.branches.includes(body.policy.default_branch)
-      ) {
-        throw new SourcegraphError(
-          "INVALID_REQUEST",
-          "default_branch must be a monitored branch",
-        );
-      }
+      checkPolicy(body.policy);
       const repo = store.register({
         name: body.name,
         source: body.source,
         public_read: body.public_read,
         policy: body.policy,
         path_groups: body.index_mode === "monorepo" ? body.path_groups ?? [] : [],
-        sync_interval_minutes: body.sync_interval_minutes ?? 5,
+        sync_interval_minutes: body.sync_interval_minutes ?? DEFAULT_SYNC_INTERVAL_MINUTES,
       });
       const result = { repo: context.service.summary(repo), job: { job_id: key, state: "queued" } };
       store.saveJob(`admin:${key}`, repo.id, {
@@ -113,6 +102,7 @@ export async function handleAdmin(
     case "PATCH /repo": {
       const repo = existing(store, url);
       const body = parseStrictBody(UpdateSchema, await text());
+      if (body.policy) checkPolicy(body.policy);
       const updated = store.update(repo.name, body)!;
       return Response.json({ repo: context.service.summary(updated) });
     }
@@ -187,6 +177,11 @@ function replayable(
     );
   }
   return earlier;
+}
+
+function checkPolicy(policy: RetentionPolicy): void {
+  const problem = registrationProblem(policy);
+  if (problem !== null) throw new SourcegraphError("INVALID_REQUEST", problem);
 }
 
 function idempotencyKey(request: Request): string {

@@ -21,22 +21,29 @@ import * as fs from "node:fs";
 import { parse } from "smol-toml";
 import { z } from "zod";
 import type { ControlStore } from "./control_store.ts";
+import {
+  BRANCH,
+  BRANCHES,
+  DEFAULT_SYNC_INTERVAL_MINUTES,
+  PATH_GROUPS,
+  registrationProblem,
+  REPOSITORY_NAME,
+  RETAIN_COUNT,
+  RETAIN_DAYS,
+  SOURCE,
+  SYNC_INTERVAL_MINUTES,
+} from "./registration.ts";
 
 const RepositoryEntry = z.strictObject({
-  name: z.string().regex(
-    /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){1,2}$/,
-  ),
-  source: z.string().min(1).max(4096),
+  name: REPOSITORY_NAME,
+  source: SOURCE,
   public_read: z.boolean().default(false),
-  branches: z.array(z.string().min(1).max(255)).min(1).max(64),
-  default_branch: z.string().min(1).max(255).optional(),
-  retain_count: z.number().int().min(1).max(10_000).optional(),
-  retain_days: z.number().int().min(1).max(3650).optional(),
-  path_groups: z.array(
-    z.strictObject({ name: z.string().min(1), paths: z.array(z.string().min(1)).min(1) }),
-  )
-    .default([]),
-  sync_interval_minutes: z.number().int().min(1).max(10_080).default(5),
+  branches: BRANCHES,
+  default_branch: BRANCH.optional(),
+  retain_count: RETAIN_COUNT.optional(),
+  retain_days: RETAIN_DAYS.optional(),
+  path_groups: PATH_GROUPS.default([]),
+  sync_interval_minutes: SYNC_INTERVAL_MINUTES.default(DEFAULT_SYNC_INTERVAL_MINUTES),
 });
 const ConfigFile = z.strictObject({ repositories: z.array(RepositoryEntry).default([]) });
 
@@ -58,19 +65,26 @@ export function applyConfigFile(path: string, store: ControlStore): string[] {
       }`,
     );
   }
+  const policies = config.repositories.map((entry) => ({
+    branches: entry.branches,
+    ...(entry.default_branch ? { default_branch: entry.default_branch } : {}),
+    ...(entry.retain_count ? { count: entry.retain_count } : {}),
+    ...(entry.retain_days ? { days: entry.retain_days } : {}),
+  }));
+  for (const [i, policy] of policies.entries()) {
+    const problem = registrationProblem(policy);
+    if (problem !== null) {
+      throw new Error(`sourcegraph.toml is invalid: ${config.repositories[i].name}: ${problem}`);
+    }
+  }
   const added: string[] = [];
-  for (const entry of config.repositories) {
+  for (const [i, entry] of config.repositories.entries()) {
     if (store.repository(entry.name)) continue;
     store.register({
       name: entry.name,
       source: entry.source,
       public_read: entry.public_read,
-      policy: {
-        branches: entry.branches,
-        ...(entry.default_branch ? { default_branch: entry.default_branch } : {}),
-        ...(entry.retain_count ? { count: entry.retain_count } : {}),
-        ...(entry.retain_days ? { days: entry.retain_days } : {}),
-      },
+      policy: policies[i],
       path_groups: entry.path_groups,
       sync_interval_minutes: entry.sync_interval_minutes,
     });

@@ -1,0 +1,52 @@
+/**
+ * The registration rules of a repository, shared by `sourcegraph.toml` and
+ * the admin API: the name, the source, monitored branches (Git-safe names,
+ * at most 64), the default branch (one of them), retention by count and/or
+ * days, monorepo path groups (at most 64 groups of 64 paths) and the sync
+ * interval. Each wire shape builds its schema from these pieces and checks
+ * the rules that span fields with `registrationProblem`.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { RetentionPolicy } from "./control_store.ts";
+
+/** `owner/name` or `host/owner/name`. */
+export const REPOSITORY_NAME = z.string().regex(
+  /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){1,2}$/,
+);
+/** Anything `git fetch` accepts. */
+export const SOURCE = z.string().min(1).max(4096);
+/** A branch name: no `..`, no leading `/`, letters, digits and `._/-` only. */
+export const BRANCH = z.string().min(1).max(255).regex(/^(?!.*\.\.)(?!\/)[A-Za-z0-9._\/-]+$/);
+/** The monitored branches. */
+export const BRANCHES = z.array(BRANCH).min(1).max(64);
+/** Versions kept by count. */
+export const RETAIN_COUNT = z.number().int().min(1).max(10_000);
+/** Versions kept by age in days. */
+export const RETAIN_DAYS = z.number().int().min(1).max(3650);
+/** Monorepo path groups. */
+export const PATH_GROUPS = z.array(z.strictObject({
+  name: z.string().min(1).max(64),
+  paths: z.array(z.string().min(1).max(4096)).min(1).max(64),
+})).max(64);
+/** Minutes between syncs. */
+export const SYNC_INTERVAL_MINUTES = z.number().int().min(1).max(10_080);
+/** The default interval. */
+export const DEFAULT_SYNC_INTERVAL_MINUTES = 5;
+/** The retention policy as the admin API takes it. */
+export const POLICY = z.strictObject({
+  branches: BRANCHES,
+  default_branch: BRANCH.optional(),
+  count: RETAIN_COUNT.optional(),
+  days: RETAIN_DAYS.optional(),
+});
+
+/** What is wrong across the fields of a policy, or null. */
+export function registrationProblem(policy: RetentionPolicy): string | null {
+  if (policy.default_branch !== undefined && !policy.branches.includes(policy.default_branch)) {
+    return "default_branch must be a monitored branch";
+  }
+  return null;
+}
