@@ -11,6 +11,7 @@
 import { posix } from "node:path";
 import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
 import { SourcegraphError } from "../errors.ts";
+import { decodeUtf8Strict, isBinary, splitLines } from "../../shared/text.ts";
 
 /** Most lines one read returns. */
 export const READ_MAX_LINES = 500;
@@ -140,15 +141,12 @@ export async function readFileWithin(
       "the file is larger than the 8 MiB read scan limit",
     );
   }
-  if (bytes.indexOf(0) !== -1) throw new SourcegraphError("BINARY_FILE", "the file is binary");
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
+  if (isBinary(bytes)) throw new SourcegraphError("BINARY_FILE", "the file is binary");
+  const text = decodeUtf8Strict(bytes);
+  if (text === null) {
     throw new SourcegraphError("UNSUPPORTED_TEXT_ENCODING", "the file is not UTF-8 text");
   }
-  const lines = text.length === 0 ? [] : text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
+  const lines = splitLines(text);
   const result = emptyResult(canonical, entry.oid, commit, "file");
   result.Via = via;
   result.IsLFSPointer = text.startsWith("version https://git-lfs.github.com/spec/v1\n");

@@ -16,6 +16,8 @@ import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Corpus } from "./search_corpus.ts";
 import { SourcegraphError } from "../errors.ts";
+import { splitLines } from "../../shared/text.ts";
+import { searchableText } from "./searchable_text.ts";
 
 /** Search options, after schema validation. */
 export interface SearchRequest {
@@ -178,8 +180,7 @@ export async function searchCommit(
       break;
     }
     const found: FileMatches = { path, lines: [], matchCount: 0 };
-    const lines = text.split("\n");
-    if (text.endsWith("\n")) lines.pop();
+    const lines = splitLines(text);
     for (let i = 0; i < lines.length; i++) {
       if (!pattern.matcher(lines[i]).find()) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
@@ -214,19 +215,12 @@ async function* fromGit(
   commit: string,
   paths: string[],
 ): AsyncIterable<{ path: string; text: string }> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   for (const path of paths) {
     const entry = await tree.lookup(commit, path);
     if (!entry || entry.kind !== "file") continue;
     const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
-    if (bytes === null || bytes.indexOf(0) !== -1) continue;
-    let text: string;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      continue; // not UTF-8: not searched, as in the corpus
-    }
-    yield { path, text };
+    const text = bytes === null ? null : searchableText(bytes);
+    if (text !== null) yield { path, text }; // binary and non-UTF-8 files are skipped, as in the corpus
   }
 }
 

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { isBinary } from "../../shared/text.ts";
+import { searchableText } from "./searchable_text.ts";
 import { runGit } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
@@ -88,19 +90,14 @@ export class CorpusCache {
   async #build(mirror: string, commit: string): Promise<Corpus | null> {
     const files = await this.#listing(mirror, commit);
     const reader = new GitObjectReader({ cwd: mirror, timeoutMs: 30_000 });
-    const decoder = new TextDecoder("utf-8", { fatal: true });
     const corpus: Corpus = { paths: [], texts: [] };
     let total = 0;
     try {
       for (const file of files) {
         const read = await reader.read(file.oid, { maxBytes: READ_SCAN_LIMIT });
         let text: string | null = null;
-        if (read.status === "ok" && read.bytes.indexOf(0) === -1) {
-          try {
-            text = decoder.decode(read.bytes);
-          } catch {
-            text = null;
-          }
+        if (read.status === "ok" && !isBinary(read.bytes)) {
+          text = searchableText(read.bytes);
           total += read.bytes.length;
           if (total > this.#capBytes) return null;
         }
