@@ -8,6 +8,7 @@
  * @module
  */
 
+import { isRegularFile, parseTreeListing } from "../shared/tree_listing.ts";
 import * as fs from "node:fs";
 import { GitError, runGit } from "../shared/git.ts";
 import { GitObjectReader } from "../shared/git_objects.ts";
@@ -65,11 +66,7 @@ export class CommittedTree {
     const out = await this.#git(["ls-tree", "-z", "--full-tree", commit, "--", ...paths]);
     const entries = new Map<string, TreeEntry>();
     const wanted = new Set(paths);
-    for (const record of new TextDecoder().decode(out.stdout).split("\0")) {
-      const tab = record.indexOf("\t");
-      if (tab === -1) continue;
-      const [mode, type, oid] = record.slice(0, tab).split(" ");
-      const path = record.slice(tab + 1);
+    for (const { mode, type, oid, path } of parseTreeListing(out.stdout)) {
       if (wanted.has(path)) entries.set(path, { mode, type, oid });
     }
     return entries;
@@ -77,7 +74,7 @@ export class CommittedTree {
 
   /** Reads one regular blob, at most `maxBytes`. */
   async blob(entry: TreeEntry, maxBytes: number): Promise<Uint8Array> {
-    if (entry.type !== "blob" || (entry.mode !== "100644" && entry.mode !== "100755")) {
+    if (!isRegularFile(entry)) {
       throw new GitSourceError("unsupported_file", "not a regular committed file");
     }
     this.#reader ??= new GitObjectReader({ cwd: this.root, timeoutMs: GIT_TIMEOUT_MS });

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isRegularFile, parseTreeListing } from "../../shared/tree_listing.ts";
 import { posix } from "node:path";
 import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
@@ -72,13 +73,9 @@ export async function discoverPlugins(
       });
       continue;
     }
-    for (const record of new TextDecoder().decode(listing).split("\0")) {
-      const tab = record.indexOf("\t");
-      if (tab === -1) continue;
-      const [mode, type, oid] = record.slice(0, tab).split(" ");
-      const path = record.slice(tab + 1);
-      if (!path.endsWith(SUFFIX) || seen.has(path)) continue;
-      if (type !== "blob" || (mode !== "100644" && mode !== "100755")) continue;
+    for (const entry of parseTreeListing(listing)) {
+      const { path, oid } = entry;
+      if (!path.endsWith(SUFFIX) || seen.has(path) || !isRegularFile(entry)) continue;
       const name = posix.basename(path).slice(0, -SUFFIX.length);
       if (!NAME.test(name) || !options.coverage.covers(path)) continue;
       seen.add(path);

@@ -11,6 +11,7 @@
  */
 
 import { isBinary } from "../../shared/text.ts";
+import { isRegularFile, parseTreeListing } from "../../shared/tree_listing.ts";
 import { searchableText } from "./searchable_text.ts";
 import { runGit } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
@@ -117,14 +118,9 @@ async function listFiles(mirror: string, commit: string): Promise<{ oid: string;
     maxStdoutBytes: 64 * 1024 * 1024,
     timeoutMs: 30_000,
   });
-  const files: { oid: string; path: string }[] = [];
-  for (const record of new TextDecoder().decode(out.stdout).split("\0")) {
-    const tab = record.indexOf("\t");
-    if (tab === -1) continue;
-    const [mode, type, oid] = record.slice(0, tab).split(" ");
-    if (type === "blob" && (mode === "100644" || mode === "100755")) {
-      files.push({ oid, path: record.slice(tab + 1) });
-    }
-  }
+  const files = parseTreeListing(out.stdout).filter(isRegularFile).map(({ oid, path }) => ({
+    oid,
+    path,
+  }));
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
