@@ -15,14 +15,15 @@
  */
 
 import * as fs from "node:fs";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
-import { runGit } from "../shared/git.ts";
 import { applyConfigFile } from "./store/config_file.ts";
 import { ControlStore } from "./store/control_store.ts";
-import { createHandler, type Handler } from "./http/handler.ts";
+import { registerLocalRepository } from "./store/local_repositories.ts";
+import { createHandler } from "./http/handler.ts";
+import { serveBehindFront } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
 import { PluginWarmup } from "./plugins/plugin_warmup.ts";
@@ -148,10 +149,10 @@ const handler = createHandler(service, {
   log,
 });
 
-let upstreamPort = 0;
-const front = new FrontDoor(settings.connections, { upstreamPort: () => upstreamPort, log });
+let upstreamPort = () => 0;
+const front = new FrontDoor(settings.connections, { upstreamPort: () => upstreamPort(), log });
 metrics.watchFront(() => front.stats());
-await startHttpServer(handler);
+upstreamPort = await serveBehindFront(front, { handler, log });
 let listener: Deno.TcpListener;
 try {
   listener = Deno.listen({ hostname: args.host, port: args.port });
@@ -169,92 +170,27 @@ log(
   }/sourcegraph/mcp`,
 );
 
-/**
- * Starts the HTTP server on a loopback port for the front to forward to. When
- * its accept loop fails (descriptors ran out), it is started again: the
- * connections it already has keep being served meanwhile.
- */
-async function startHttpServer(handle: Handler): Promise<void> {
-  let ready: () => void;
-  const listening = new Promise<void>((resolve) => (ready = resolve));
-  const start = () => {
-    let server: Deno.HttpServer<Deno.NetAddr>;
-    try {
-      server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: upstreamPort,
-        onListen: (addr) => {
-          upstreamPort = addr.port;
-          ready();
-        },
-        onError: (error) => {
-          log(`unhandled request failure: ${(error as Error)?.stack ?? String(error)}`);
-          return new Response(null, { status: 500 });
-        },
-      }, async (request, info) => {
-        const connection = front.requestStarted(info.remoteAddr.port);
-        if (connection === null) {
-          // Not through the front (another local process found the port).
-          return new Response(null, { status: 403, headers: { connection: "close" } });
-        }
-        try {
-          return await handle(request, {
-            remoteAddr: { hostname: connection.clientHost },
-            connection,
-          });
-        } finally {
-          front.requestEnded(connection);
-        }
-      });
-    } catch (error) {
-      log(`HTTP server could not start (${(error as Error).message}); retrying`);
-      setTimeout(start, 200);
-      return;
-    }
-    server.finished.catch((error) => {
-      log(`HTTP server stopped accepting (${(error as Error).message}); restarting`);
-      setTimeout(start, 100);
-    });
-  };
-  start();
-  await listening;
-}
-
-/** Registers `directory` (a checkout or bare repository) as `local/<folder>`; null if it is none. */
+/** Registers `directory` as `local/<folder>`; null when it is not a Git repository on a branch. */
 async function registerLocal(directory: string): Promise<string | null> {
-  let source: string;
-  let branch: string;
-  try {
-    const decode = (r: { stdout: Uint8Array }) => new TextDecoder().decode(r.stdout).trim();
-    const bare = decode(await runGit(["rev-parse", "--is-bare-repository"], { cwd: directory }));
-    source = bare === "true"
-      ? resolve(directory, decode(await runGit(["rev-parse", "--git-dir"], { cwd: directory })))
-      : decode(await runGit(["rev-parse", "--show-toplevel"], { cwd: directory }));
-    branch = decode(await runGit(["symbolic-ref", "--short", "-q", "HEAD"], { cwd: directory }));
-  } catch {
-    return null;
-  }
-  if (!isAbsolute(source) || branch === "") return null;
-  const folder = basename(source).replace(/\.git$/, "") || "repository";
-  const name = `local/${folder.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]/, "r")}`;
-  const existing = store.repository(name);
-  if (existing) {
-    if (existing.source !== source) {
-      fail(`${name} is already registered for another source; rename the folder or remove it`);
-    }
-    return name;
-  }
-  store.register({
-    name,
-    source,
-    public_read: true,
-    policy: { branches: [branch], default_branch: branch, count: settings.defaultRetain },
-    path_groups: [],
-    sync_interval_minutes: settings.syncMinutes,
+  const outcome = await registerLocalRepository(store, directory, {
+    retain: settings.defaultRetain,
+    syncMinutes: settings.syncMinutes,
   });
-  const what = directory === cwd ? "this checkout" : source;
-  log(`registered ${what} as ${name}, monitoring ${branch}`);
-  return name;
+  switch (outcome.kind) {
+    case "not_a_repository":
+      return null;
+    case "name_taken":
+      fail(`${outcome.name} is already registered for another source; rename the folder`);
+      break;
+    case "known":
+      return outcome.name;
+    case "registered": {
+      const what = directory === cwd ? "this checkout" : outcome.source;
+      log(`registered ${what} as ${outcome.name}, monitoring ${outcome.branch}`);
+      return outcome.name;
+    }
+  }
+  return null;
 }
 
 // On SIGTERM stop accepting, end the child processes (plugin sandboxes, even
