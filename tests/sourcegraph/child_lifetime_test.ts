@@ -1,6 +1,10 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { fixture, PLUGIN_REPO, withPluginService } from "../support/plugin_service.ts";
+import {
+  LOOPING_PLUGIN,
+  readWithLoopingPlugin,
+  withPluginService,
+} from "../support/plugin_service.ts";
 import { alive } from "../support/raw_http.ts";
 import { type RunningService, startService } from "../support/sourcegraph_service.ts";
 
@@ -104,18 +108,8 @@ Deno.test("children: a SIGKILLed service leaves no git fetch or object reader ru
 });
 
 Deno.test("children: a SIGKILLed service leaves no plugin sandbox running, even one stuck in a loop", () =>
-  withPluginService({
-    files: { "fixture.sourcegraph.wasm": fixture("fixture"), "a.md": "a\n" },
-    env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "60s" },
-  }, async ({ client, service }) => {
-    const call = client.callTool({
-      name: "read",
-      arguments: {
-        repo: PLUGIN_REPO,
-        path: "a.md",
-        plugins: [{ name: "fixture", args: { action: "loop" } }],
-      },
-    }).catch(() => null);
+  withPluginService(LOOPING_PLUGIN, async ({ client, service }) => {
+    const call = readWithLoopingPlugin(client);
     // Wait until a sandbox is on a CPU (state R): the looping run, not the idle spare.
     const children = await waitFor("a looping sandbox", async () => {
       const all = await descendants(service.pid);

@@ -117,3 +117,21 @@ export function diagnosticCodes(blocks: string[]): string[] {
 export function echoed(block: string): Record<string, unknown> {
   return JSON.parse(block);
 }
+
+/** A service with one plugin whose `loop` action never returns (TIMEOUT 60 s). */
+export const LOOPING_PLUGIN: PluginSetup = {
+  files: { "fixture.sourcegraph.wasm": fixture("fixture"), "a.md": "a\n" },
+  env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "60s" },
+};
+
+/** Starts a read whose plugin loops; resolves when the read ends (null if it failed). */
+export function readWithLoopingPlugin(client: Client): Promise<unknown> {
+  return client.callTool({
+    name: "read",
+    arguments: {
+      repo: PLUGIN_REPO,
+      path: "a.md",
+      plugins: [{ name: "fixture", args: { action: "loop" } }],
+    },
+  }).catch(() => null);
+}

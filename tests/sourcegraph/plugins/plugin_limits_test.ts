@@ -4,7 +4,9 @@ import {
   diagnosticCodes,
   fixture,
   fixtureWith,
+  LOOPING_PLUGIN,
   PLUGIN_REPO,
+  readWithLoopingPlugin,
   withPluginService,
 } from "../../support/plugin_service.ts";
 
@@ -178,18 +180,8 @@ async function sandboxes(parentPid: number): Promise<{ pid: number; state: strin
 }
 
 Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", () =>
-  withPluginService({
-    files: { "fixture.sourcegraph.wasm": fixture("fixture"), "a.md": "a\n" },
-    env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "60s" },
-  }, async ({ client, service }) => {
-    const call = client.callTool({
-      name: "read",
-      arguments: {
-        repo: PLUGIN_REPO,
-        path: "a.md",
-        plugins: [{ name: "fixture", args: { action: "loop" } }],
-      },
-    }).catch(() => null);
+  withPluginService(LOOPING_PLUGIN, async ({ client, service }) => {
+    const call = readWithLoopingPlugin(client);
     // Wait until the looping instance is on a CPU (state R).
     let pids: number[] = [];
     for (let i = 0; i < 50 && pids.length === 0; i++) {
