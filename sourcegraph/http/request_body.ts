@@ -9,6 +9,7 @@
  */
 
 import { concatBytes } from "../../shared/byte_queue.ts";
+import { beforeDeadline } from "../../shared/deadline.ts";
 import { SourcegraphError } from "../errors.ts";
 
 /** Limits of one body read. */
@@ -32,14 +33,11 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), limits.timeoutMs);
-  });
+  const deadline = performance.now() + limits.timeoutMs;
   try {
     for (;;) {
-      const next = await Promise.race([reader.read(), expired]);
-      if (next === "timeout") {
+      const next = await beforeDeadline(reader.read(), deadline);
+      if (next === null) {
         throw new SourcegraphError(
           "REQUEST_TIMEOUT",
           "the request body did not arrive in time",
@@ -55,8 +53,6 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
     reader.cancel().catch(() => {});
     if (error instanceof SourcegraphError) throw error;
     throw new SourcegraphError("INVALID_REQUEST", "the request body could not be read");
-  } finally {
-    clearTimeout(timer);
   }
   return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
 }

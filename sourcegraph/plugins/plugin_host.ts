@@ -21,7 +21,7 @@ import {
 } from "./attachments.ts";
 import { type Artifact, CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
 import { CompiledModules, moduleDigest } from "./wasm/compiled_modules.ts";
-import { beforeDeadline } from "./deadline.ts";
+import { beforeDeadline } from "../../shared/deadline.ts";
 import { HostReads } from "./host_reads.ts";
 import { discoverPlugins, type PluginCatalog, type PluginIssue } from "./plugin_discovery.ts";
 import { SandboxUnavailable } from "./sandbox/sandbox_process.ts";

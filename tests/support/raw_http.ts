@@ -6,6 +6,7 @@
  */
 
 import { concatBytes } from "../../shared/byte_queue.ts";
+import { beforeDeadline } from "../../shared/deadline.ts";
 
 const encoder = new TextEncoder();
 
@@ -32,23 +33,20 @@ export async function readUntilClosed(
   const started = performance.now();
   const chunks: Uint8Array[] = [];
   const buffer = new Uint8Array(64 * 1024);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-  });
+  const deadline = started + timeoutMs;
   let closed = false;
-  try {
-    for (;;) {
-      const n = await Promise.race([conn.read(buffer).catch(() => null), expired]);
-      if (n === "timeout") break;
-      if (n === null) {
-        closed = true;
-        break;
-      }
-      chunks.push(buffer.slice(0, n));
+  for (;;) {
+    // End of stream and a failed read (reset) both mean closed; null means the time ran out.
+    const n = await beforeDeadline(
+      conn.read(buffer).then((read) => read ?? "closed" as const, () => "closed" as const),
+      deadline,
+    );
+    if (n === null) break;
+    if (n === "closed") {
+      closed = true;
+      break;
     }
-  } finally {
-    clearTimeout(timer);
+    chunks.push(buffer.slice(0, n));
   }
   const text = new TextDecoder().decode(concatBytes(chunks));
   return { text, closed, afterMs: performance.now() - started };

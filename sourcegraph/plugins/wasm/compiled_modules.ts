@@ -11,7 +11,7 @@
  */
 
 import { encodeHex } from "../../../shared/text.ts";
-import { beforeDeadline } from "../deadline.ts";
+import { beforeDeadline } from "../../../shared/deadline.ts";
 import { START_SECTION, wasmSections } from "./wasm_sections.ts";
 
 /** A module that passed every static check. */
