@@ -32,21 +32,31 @@ export function toolCall(
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
 }
 
-/** POSTs `body` (JSON) to `<serviceUrl>/sourcegraph/mcp<query>` as a stateless MCP client would. */
+/** The POST of `body` (JSON) to `<serviceUrl>/sourcegraph/mcp<query>` a stateless MCP client sends. */
+export function mcpRequest(
+  serviceUrl: string,
+  body: unknown,
+  options: { token?: string; query?: string; host?: string } = {},
+): Request {
+  return new Request(`${serviceUrl}/sourcegraph/mcp${options.query ?? ""}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": PROTOCOL_VERSION,
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** POSTs `body` (JSON) to the service's MCP endpoint as a stateless MCP client would. */
 export function postMcp(
   serviceUrl: string,
   body: unknown,
   options: { token?: string; query?: string; client?: Deno.HttpClient } = {},
 ): Promise<Response> {
-  return fetch(`${serviceUrl}/sourcegraph/mcp${options.query ?? ""}`, {
-    method: "POST",
-    ...(options.client ? { client: options.client } : {}),
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": PROTOCOL_VERSION,
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+  const request = mcpRequest(serviceUrl, body, options);
+  return options.client ? fetch(request, { client: options.client }) : fetch(request);
 }
