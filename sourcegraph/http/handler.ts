@@ -221,10 +221,7 @@ function parseUrl(request: Request): URL {
 
 function checkHostAndOrigin(request: Request, hosts: Set<string>): void {
   const host = request.headers.get("host");
-  if (host === null) {
-    throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served");
-  }
-  if (!hosts.has(hostName(host))) {
+  if (host === null || !hosts.has(hostName(host))) {
     throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served");
   }
   const origin = request.headers.get("origin");
