@@ -18,6 +18,7 @@ import { parseStrictBody } from "./strict_json.ts";
 import { type BodyLimits, readBodyText } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
 import { httpStatus } from "./status_codes.ts";
+import { fileJson } from "./http_json.ts";
 
 const PROTOCOL = "zoekt-single-repo-v1";
 const line = z.number().int().min(1).optional();
@@ -93,10 +94,10 @@ export async function handleHttpApi(
           repo,
           path: body.Path,
           revision: body.Revision,
-          start_line: body.StartLine,
-          end_line: body.EndLine,
+          startLine: body.StartLine,
+          endLine: body.EndLine,
         });
-        return Response.json(file, { headers });
+        return Response.json(fileJson(file), { headers });
       }
       case "POST /v1/repo/resolve": {
         const body = await parse(ResolveBody);

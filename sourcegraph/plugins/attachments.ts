@@ -1,8 +1,8 @@
 /**
  * The attachment contract: validating a plugin's output, the per-request
- * attachment budget, and appending attachments and diagnostics to the
- * rendered read blocks. The host never parses business fields, labels,
- * deduplicates or cuts attachment text.
+ * attachment budget, and placing attachments on the read items they name.
+ * The host never parses business fields, labels, deduplicates or cuts
+ * attachment text.
  *
  * @module
  */
@@ -17,10 +17,6 @@ export interface Attachment {
 
 /** Attachment text allowed per request (all plugins and folders together). */
 export const ATTACHMENT_BUDGET_BYTES = 2 * 1024 * 1024;
-/** The diagnostics block is cut near this size. */
-export const DIAGNOSTICS_CAP_BYTES = 16 * 1024;
-/** First line of the diagnostics block. */
-export const DIAGNOSTICS_HEADING = "Plugin diagnostics (original read retained):";
 
 /**
  * Validates one run's raw output against the item ids of that run. Output
@@ -98,42 +94,29 @@ export class AttachmentBudget {
   }
 }
 
-/**
- * Appends attachments to the read blocks (`read-i` goes to block i, after a
- * blank line), then id-less attachments as blocks of their own, then one
- * diagnostics block when there are issues.
- */
-export function renderEnhanced(
-  blocks: readonly string[],
-  added: { attachments: readonly Attachment[]; issues: readonly PluginIssue[] },
-): string[] {
-  const { attachments, issues } = added;
-  const out = [...blocks];
-  const tail: string[] = [];
-  for (const attachment of attachments) {
-    const index = attachment.itemId === null ? -1 : Number(attachment.itemId.slice(5));
-    if (index >= 0 && index < out.length) {
-      out[index] = `${out[index].replace(/\n+$/, "")}\n\n${attachment.text}`;
-    } else {
-      tail.push(attachment.text);
-    }
-  }
-  out.push(...tail);
-  if (issues.length > 0) out.push(renderDiagnostics(issues));
-  return out;
+/** What plugins added to a read: attachments by read item id, the rest, and issues. */
+export interface Enrichment {
+  /** Attachment texts placed on the item with that id (`read-i`), in output order. */
+  byItem: ReadonlyMap<string, readonly string[]>;
+  /** Attachments that name no item, in output order. */
+  unattached: readonly string[];
+  /** What went wrong, one entry per problem (the read itself stands). */
+  issues: readonly PluginIssue[];
 }
 
-function renderDiagnostics(issues: readonly PluginIssue[]): string {
-  const lines = [DIAGNOSTICS_HEADING];
-  let size = DIAGNOSTICS_HEADING.length;
-  let shown = 0;
-  for (const issue of issues) {
-    const line = `${issue.code}: ${issue.message}`;
-    if (size + line.length + 1 > DIAGNOSTICS_CAP_BYTES) break;
-    lines.push(line);
-    size += line.length + 1;
-    shown++;
+/** Nothing added. */
+export const NO_ENRICHMENT: Enrichment = { byItem: new Map(), unattached: [], issues: [] };
+
+/** Places accepted attachments on the items they name; id-less ones stay unattached. */
+export function placeAttachments(
+  attachments: readonly Attachment[],
+  issues: readonly PluginIssue[],
+): Enrichment {
+  const byItem = new Map<string, string[]>();
+  const unattached: string[] = [];
+  for (const attachment of attachments) {
+    if (attachment.itemId === null) unattached.push(attachment.text);
+    else byItem.set(attachment.itemId, [...byItem.get(attachment.itemId) ?? [], attachment.text]);
   }
-  if (shown < issues.length) lines.push(`Additional diagnostics omitted: ${issues.length - shown}`);
-  return lines.join("\n");
+  return { byItem, unattached, issues };
 }

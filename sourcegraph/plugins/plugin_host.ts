@@ -1,24 +1,27 @@
 /**
- * The plugin host: enriches a rendered read or read_many with the
- * attachments of the selected repository plugins. Runs happen after the
+ * The plugin host: enriches a read or read_many with the attachments of
+ * the selected repository plugins. Runs happen after the
  * base read, one invocation per (plugin, folder) in selection then folder
  * order, under one TIMEOUT for the whole enhancement, each in a killable
- * sandbox process. Any failure keeps the base text and becomes one line of
- * a diagnostics block; the read is never turned into a tool error.
+ * sandbox process. Any failure leaves the read as it is and becomes one
+ * issue of the enrichment; the read is never turned into a tool error.
  *
  * @module
  */
 
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import type { PathScope } from "../access/path_scope.ts";
-import type { FileResult } from "../read/file_read.ts";
+import type { FileRead } from "../read/file_read.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import {
   type Attachment,
   AttachmentBudget,
+  type Enrichment,
+  NO_ENRICHMENT,
   parseAttachments,
-  renderEnhanced,
+  placeAttachments,
 } from "./attachments.ts";
+import { canonicalJson, runInput } from "./abi_input.ts";
 import { type Artifact, CatalogCache, type CatalogSnapshot } from "./catalog_cache.ts";
 import { CompiledModules, moduleDigest } from "./wasm/compiled_modules.ts";
 import { beforeDeadline } from "../../shared/deadline.ts";
@@ -47,14 +50,13 @@ export interface PluginTarget {
 /** One read item offered to plugins. */
 export interface EnhancedItem {
   itemId: string;
-  file: FileResult;
+  file: FileRead;
 }
 
 /** An enhancement request. */
 export interface EnhanceRequest {
   operation: "read" | "read_many";
   items: EnhancedItem[];
-  blocks: string[];
   url: UrlPlugins;
   argument?: PluginArgument;
 }
@@ -156,31 +158,27 @@ export class PluginHost {
   }
 
   /**
-   * The blocks of a read with plugin attachments and diagnostics. Whatever
-   * fails, the base blocks stand: an unexpected failure is logged and named
-   * `PLUGIN_FAILED` in the diagnostics.
+   * What the selected plugins add to a read. Whatever fails, the read
+   * stands: an unexpected failure is logged and named `PLUGIN_FAILED`.
    */
-  async enhance(target: PluginTarget, request: EnhanceRequest): Promise<string[]> {
+  async enhance(target: PluginTarget, request: EnhanceRequest): Promise<Enrichment> {
     try {
       return await this.#enhance(target, request);
     } catch (error) {
       this.#log(`plugin enhancement failed unexpectedly: ${(error as Error)?.stack ?? error}`);
-      return renderEnhanced(request.blocks, {
-        attachments: [],
-        issues: [{
-          code: "PLUGIN_FAILED",
-          message: "the plugin host failed; the read is unchanged",
-        }],
-      });
+      return placeAttachments([], [{
+        code: "PLUGIN_FAILED",
+        message: "the plugin host failed; the read is unchanged",
+      }]);
     }
   }
 
-  async #enhance(target: PluginTarget, request: EnhanceRequest): Promise<string[]> {
+  async #enhance(target: PluginTarget, request: EnhanceRequest): Promise<Enrichment> {
     const selection = requestedPlugins(request.url, request.argument);
-    if (selection === "none") return request.blocks;
+    if (selection === "none") return NO_ENRICHMENT;
     const files = request.items.filter(({ file }) =>
-      file.Kind === "file" && !file.IsLFSPointer && file.ReturnedStartLine > 0
-    ).map(({ itemId, file }) => ({ itemId, path: file.Path }));
+      file.kind === "file" && !file.isLfsPointer && file.returnedStartLine > 0
+    ).map(({ itemId, file }) => ({ itemId, path: file.path }));
     const plan = (catalog: PluginCatalog) =>
       planPlugins({
         catalog,
@@ -192,17 +190,17 @@ export class PluginHost {
     if (files.length === 0) {
       // Explicit selections hear PLUGIN_NO_READABLE_FILES; no catalog is needed.
       const { issues } = plan({ commit: target.commit, plugins: [] });
-      return renderEnhanced(request.blocks, { attachments: [], issues });
+      return placeAttachments([], issues);
     }
     if (this.settings.disabled) {
       const names = selection === "auto" ? [] : selection.map((plugin) => plugin.name);
-      return renderEnhanced(request.blocks, {
-        attachments: [],
-        issues: names.map((name) => ({
+      return placeAttachments(
+        [],
+        names.map((name) => ({
           code: "PLUGINS_DISABLED",
           message: `${name}: plugins are disabled on this service`,
         })),
-      });
+      );
     }
     const deadline = performance.now() + this.settings.timeoutMs;
     this.#leases.set(target.repo.id, (this.#leases.get(target.repo.id) ?? 0) + 1);
@@ -212,19 +210,16 @@ export class PluginHost {
       try {
         snapshot = await beforeDeadline(this.catalog(target), deadline);
       } catch {
-        return renderEnhanced(request.blocks, {
-          attachments: [],
-          issues: [{ code: "PLUGIN_UNAVAILABLE", message: "the plugin catalog cannot be loaded" }],
-        });
+        return placeAttachments([], [{
+          code: "PLUGIN_UNAVAILABLE",
+          message: "the plugin catalog cannot be loaded",
+        }]);
       }
       if (snapshot === null) {
-        return renderEnhanced(request.blocks, {
-          attachments: [],
-          issues: [{
-            code: "PLUGIN_TIMEOUT",
-            message: "plugin discovery did not finish within the time limit",
-          }],
-        });
+        return placeAttachments([], [{
+          code: "PLUGIN_TIMEOUT",
+          message: "plugin discovery did not finish within the time limit",
+        }]);
       }
       const { invocations, issues: planned } = plan(snapshot.catalog);
       const read = new Map(request.items.map((item) => [item.itemId, item.file]));
@@ -254,7 +249,7 @@ export class PluginHost {
           }
         }
       }
-      return renderEnhanced(request.blocks, { attachments, issues });
+      return placeAttachments(attachments, issues);
     } finally {
       const left = (this.#leases.get(target.repo.id) ?? 1) - 1;
       if (left > 0) this.#leases.set(target.repo.id, left);
@@ -282,7 +277,7 @@ export class PluginHost {
     invocation: PluginInvocation,
     context: {
       operation: string;
-      files: Map<string, FileResult>;
+      files: Map<string, FileRead>;
       deadline: number;
       artifact: Artifact | undefined;
     },
@@ -345,18 +340,26 @@ export class PluginHost {
       });
       let readMs = 0;
       const running = performance.now();
-      const outcome = await instance.run(runInput(target, invocation, context), {
-        outputBytes: this.settings.outputBytes,
-        deadline: context.deadline,
-        onRead: async (kind, request) => {
-          const at = performance.now();
-          try {
-            return await reads.answer(kind, request);
-          } finally {
-            readMs += performance.now() - at;
-          }
+      const outcome = await instance.run(
+        runInput(invocation, {
+          commit: target.commit,
+          repository: target.repo.name,
+          operation: context.operation,
+          files: context.files,
+        }),
+        {
+          outputBytes: this.settings.outputBytes,
+          deadline: context.deadline,
+          onRead: async (kind, request) => {
+            const at = performance.now();
+            try {
+              return await reads.answer(kind, request);
+            } finally {
+              readMs += performance.now() - at;
+            }
+          },
         },
-      });
+      );
       Object.assign(trace, {
         run_ms: round(performance.now() - running),
         read_ms: round(readMs),
@@ -399,43 +402,4 @@ async function instanceKey(target: PluginTarget, invocation: PluginInvocation): 
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
   return encodeHex(new Uint8Array(digest));
-}
-
-function runInput(
-  target: PluginTarget,
-  invocation: PluginInvocation,
-  context: { operation: string; files: Map<string, FileResult> },
-): Uint8Array {
-  return new TextEncoder().encode(canonicalJson({
-    abi_version: 2,
-    args: invocation.args,
-    commit: target.commit,
-    files: invocation.files.map((ref) => {
-      const file = context.files.get(ref.itemId)!;
-      return {
-        content: file.Content,
-        end_line: file.ReturnedEndLine,
-        has_more: file.HasMore,
-        item_id: ref.itemId,
-        next_start_line: file.NextStartLine,
-        path: ref.relativePath,
-        repository_path: ref.path,
-        start_line: file.ReturnedStartLine,
-        truncated: file.Truncated,
-      };
-    }),
-    operation: context.operation,
-    repository: target.repo.name,
-    root: invocation.plugin.root,
-  }));
-}
-
-/** JSON with object keys sorted at every level (as compatible hosts write it). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, field) => {
-    if (typeof field !== "object" || field === null || Array.isArray(field)) return field;
-    const sorted: Record<string, unknown> = {};
-    for (const name of Object.keys(field).sort()) sorted[name] = field[name];
-    return sorted;
-  });
 }

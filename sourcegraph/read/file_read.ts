@@ -22,22 +22,22 @@ export const READ_SCAN_LIMIT = 8 * 1024 * 1024;
 const MAX_PATH_BYTES = 4096;
 const MAX_SYMLINK_HOPS = 8;
 
-/** A file as returned by read (also the HTTP JSON). */
-export interface FileResult {
-  Path: string;
-  BlobOID: string;
-  Commit: string;
-  Kind: Exclude<EntryKind, "directory">;
-  Encoding: string;
-  Content: string;
-  ReturnedStartLine: number;
-  ReturnedEndLine: number;
-  NextStartLine: number | null;
-  Truncated: boolean;
-  HasMore: boolean | null;
-  IsLFSPointer: boolean;
-  Via: string | null;
-  FollowError: string | null;
+/** One file read at one commit: what was returned and how to continue. */
+export interface FileRead {
+  path: string;
+  blobOid: string;
+  commit: string;
+  kind: Exclude<EntryKind, "directory">;
+  encoding: string;
+  content: string;
+  returnedStartLine: number;
+  returnedEndLine: number;
+  nextStartLine: number | null;
+  truncated: boolean;
+  hasMore: boolean | null;
+  isLfsPointer: boolean;
+  via: string | null;
+  followError: string | null;
 }
 
 /** A requested line range after defaults. */
@@ -82,31 +82,29 @@ export interface ReadBudget {
 
 /** A read and whether the shared budget (rather than the per-read caps) cut it short. */
 export interface BudgetedRead {
-  file: FileResult;
+  file: FileRead;
   limitedByBudget: boolean;
 }
 
-/** Reads `range` of `path` at `commit` within the per-read caps. */
-export async function readFile(
-  tree: MirrorObjects,
-  commit: string,
-  path: string,
-  range: LineRange,
-): Promise<FileResult> {
-  return (await readFileWithin(tree, commit, path, range, {
-    lines: READ_MAX_LINES,
-    bytes: READ_MAX_BYTES,
-  })).file;
+/** What to read: `range` of `path` at `commit`. */
+export interface FileReadRequest {
+  commit: string;
+  path: string;
+  range: LineRange;
+  /**
+   * A budget shared with other reads (read_many), decremented by what this
+   * read returns; without one only the per-read caps apply.
+   */
+  budget?: ReadBudget;
 }
 
-/** Reads `range` of `path` at `commit`, spending at most `budget` (which it decrements). */
-export async function readFileWithin(
+/** Reads one file within the per-read caps and the request's budget. */
+export async function readFile(
   tree: MirrorObjects,
-  commit: string,
-  path: string,
-  range: LineRange,
-  budget: ReadBudget,
+  request: FileReadRequest,
 ): Promise<BudgetedRead> {
+  const { commit, path, range } = request;
+  const budget = request.budget ?? { lines: READ_MAX_LINES, bytes: READ_MAX_BYTES };
   validatePath(path);
   let canonical = path;
   let via: string | null = null;
@@ -131,8 +129,8 @@ export async function readFileWithin(
     throw new SourcegraphError("NOT_A_FILE", "the path is a directory");
   }
   if (entry.kind === "submodule") {
-    const file = { ...emptyResult(canonical, entry.oid, commit, "submodule"), Via: via };
-    return { file: { ...file, HasMore: false }, limitedByBudget: false };
+    const file = { ...emptyResult(canonical, entry.oid, commit, "submodule"), via: via };
+    return { file: { ...file, hasMore: false }, limitedByBudget: false };
   }
   const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
   if (bytes === null) {
@@ -148,10 +146,10 @@ export async function readFileWithin(
   }
   const lines = splitLines(text);
   const result = emptyResult(canonical, entry.oid, commit, "file");
-  result.Via = via;
-  result.IsLFSPointer = text.startsWith("version https://git-lfs.github.com/spec/v1\n");
+  result.via = via;
+  result.isLfsPointer = text.startsWith("version https://git-lfs.github.com/spec/v1\n");
   if (lines.length === 0 && range.start === 1) {
-    result.HasMore = false;
+    result.hasMore = false;
     return { file: result, limitedByBudget: false };
   }
   if (range.start > lines.length) {
@@ -187,41 +185,41 @@ export async function readFileWithin(
   budget.lines -= taken.length;
   budget.bytes -= used;
   const end = range.start + taken.length - 1;
-  result.Content = taken.join("\n") + (taken.length > 0 ? "\n" : "");
-  result.ReturnedStartLine = taken.length > 0 ? range.start : 0;
-  result.ReturnedEndLine = taken.length > 0 ? end : 0;
-  result.HasMore = end < lines.length;
-  result.Truncated = end < Math.min(range.end, lines.length);
-  result.NextStartLine = result.HasMore ? end + 1 : null;
-  return { file: result, limitedByBudget: limitedByBudget && result.Truncated };
+  result.content = taken.join("\n") + (taken.length > 0 ? "\n" : "");
+  result.returnedStartLine = taken.length > 0 ? range.start : 0;
+  result.returnedEndLine = taken.length > 0 ? end : 0;
+  result.hasMore = end < lines.length;
+  result.truncated = end < Math.min(range.end, lines.length);
+  result.nextStartLine = result.hasMore ? end + 1 : null;
+  return { file: result, limitedByBudget: limitedByBudget && result.truncated };
 }
 
 function emptyResult(
   path: string,
   oid: string,
   commit: string,
-  kind: FileResult["Kind"],
-): FileResult {
+  kind: FileRead["kind"],
+): FileRead {
   return {
-    Path: path,
-    BlobOID: oid,
-    Commit: commit,
-    Kind: kind,
-    Encoding: "utf-8",
-    Content: "",
-    ReturnedStartLine: 0,
-    ReturnedEndLine: 0,
-    NextStartLine: null,
-    Truncated: false,
-    HasMore: null,
-    IsLFSPointer: false,
-    Via: null,
-    FollowError: null,
+    path: path,
+    blobOid: oid,
+    commit: commit,
+    kind: kind,
+    encoding: "utf-8",
+    content: "",
+    returnedStartLine: 0,
+    returnedEndLine: 0,
+    nextStartLine: null,
+    truncated: false,
+    hasMore: null,
+    isLfsPointer: false,
+    via: null,
+    followError: null,
   };
 }
 
-function symlinkResult(path: string, oid: string, commit: string, reason: string): FileResult {
-  return { ...emptyResult(path, oid, commit, "symlink"), HasMore: false, FollowError: reason };
+function symlinkResult(path: string, oid: string, commit: string, reason: string): FileRead {
+  return { ...emptyResult(path, oid, commit, "symlink"), hasMore: false, followError: reason };
 }
 
 // Resolves a symlink target against its folder; null when it leaves the repository.

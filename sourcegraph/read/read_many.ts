@@ -11,8 +11,7 @@ import { GitError } from "../../shared/git.ts";
 import type { PathScope } from "../access/path_scope.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
-import type { ReadManyItem } from "../render/read_text.ts";
-import { type ReadBudget, readFileWithin, requestedRange } from "./file_read.ts";
+import { type FileRead, type ReadBudget, readFile, requestedRange } from "./file_read.ts";
 
 /** read_many's shared budget. */
 export const READ_MANY_BUDGET = { lines: 1000, bytes: 256 * 1024, ms: 30_000 };
@@ -20,8 +19,19 @@ export const READ_MANY_BUDGET = { lines: 1000, bytes: 256 * 1024, ms: 30_000 };
 /** One requested item. */
 export interface ReadManyFile {
   path: string;
-  start_line?: number;
-  end_line?: number;
+  startLine?: number;
+  endLine?: number;
+}
+
+/** One read_many item: a file, an error, or both (a budget-partial file). */
+export interface ReadManyItem {
+  /** 1-based position in the request. */
+  index: number;
+  requested: { start: number; end: number };
+  path: string;
+  commit: string;
+  file?: FileRead;
+  error?: { code: string; message: string };
 }
 
 /** Reads `files` at `commit` within `scope`, one item each, in order. */
@@ -39,9 +49,9 @@ export async function readMany(
   for (const [i, file] of request.files.entries()) {
     const index = i + 1;
     const base = { index, path: file.path, commit };
-    let requested = { start: file.start_line ?? 1, end: file.end_line ?? 0 };
+    let requested = { start: file.startLine ?? 1, end: file.endLine ?? 0 };
     try {
-      const range = requestedRange(file.start_line, file.end_line);
+      const range = requestedRange(file.startLine, file.endLine);
       requested = range;
       if (Date.now() >= deadline) {
         throw new SourcegraphError("READ_TIMEOUT", "the read_many deadline passed");
@@ -51,10 +61,10 @@ export async function readMany(
       }
       scope.require(file.path);
       const spentBefore = { ...budget };
-      const read = await readFileWithin(tree, commit, file.path, range, budget);
-      if (!scope.covers(read.file.Path)) {
+      const read = await readFile(tree, { commit, path: file.path, range, budget });
+      if (!scope.covers(read.file.path)) {
         Object.assign(budget, spentBefore); // a refused item spends no budget
-        scope.require(read.file.Path);
+        scope.require(read.file.path);
       }
       const item: ReadManyItem = { ...base, requested, file: read.file };
       if (read.limitedByBudget) {

@@ -6,7 +6,9 @@
  * @module
  */
 
-import type { FileResult } from "../read/file_read.ts";
+import type { FileRead } from "../read/file_read.ts";
+import type { ReadManyItem } from "../read/read_many.ts";
+import { withAttachments } from "./attachment_text.ts";
 
 /** The view cap of one rendered read. */
 export const VIEW_CAP_BYTES = 320 * 1024;
@@ -16,23 +18,22 @@ function value(v: unknown): string {
   return v === null || v === undefined ? "unknown" : JSON.stringify(v);
 }
 
-/** Renders one read's block. */
-export function renderRead(repository: string, file: FileResult): string {
-  return [`Repository: ${value(repository)}`, UNTRUSTED, ...fileSection(file)].join("\n") + "\n";
+/** Renders one read's block, followed by the plugin attachments placed on it. */
+export function renderRead(
+  repository: string,
+  file: FileRead,
+  options: { attachments?: readonly string[] } = {},
+): string {
+  const block = [`Repository: ${value(repository)}`, UNTRUSTED, ...fileSection(file)].join("\n");
+  return withAttachments(block + "\n", options.attachments ?? []);
 }
 
-/** One read_many item: a file, an error, or both (a budget-partial file). */
-export interface ReadManyItem {
-  index: number;
-  requested: { start: number; end: number };
-  path: string;
-  commit: string;
-  file?: FileResult;
-  error?: { code: string; message: string };
-}
-
-/** Renders one read_many block. */
-export function renderReadManyItem(repository: string, item: ReadManyItem): string {
+/** Renders one read_many block, followed by the plugin attachments placed on it. */
+export function renderReadManyItem(
+  repository: string,
+  item: ReadManyItem,
+  options: { attachments?: readonly string[] } = {},
+): string {
   const lines = [
     `Repository: ${value(repository)}`,
     `Item ${item.index}; RequestedLines: ${item.requested.start}-${item.requested.end}`,
@@ -43,47 +44,47 @@ export function renderReadManyItem(repository: string, item: ReadManyItem): stri
     lines.push(`Commit: ${value(item.commit)}`, `Path: ${value(item.path)}`);
     lines.push("No content returned for this item; fix the request or retry it.");
   }
-  return lines.join("\n") + "\n";
+  return withAttachments(lines.join("\n") + "\n", options.attachments ?? []);
 }
 
-function fileSection(file: FileResult): string[] {
-  const lines = [`Path: ${value(file.Path)}`];
-  if (file.Via !== null) {
-    lines.push(`Via: ${value(file.Via)}; Path is the resolved repository path.`);
+function fileSection(file: FileRead): string[] {
+  const lines = [`Path: ${value(file.path)}`];
+  if (file.via !== null) {
+    lines.push(`Via: ${value(file.via)}; Path is the resolved repository path.`);
   }
-  lines.push(`Commit: ${value(file.Commit)}`);
-  if (file.FollowError !== null) lines.push(`FollowError: ${value(file.FollowError)}`);
-  if (file.Kind === "submodule") {
+  lines.push(`Commit: ${value(file.commit)}`);
+  if (file.followError !== null) lines.push(`FollowError: ${value(file.followError)}`);
+  if (file.kind === "submodule") {
     lines.push("This path is a submodule; its content is not part of this repository.");
   }
-  if (file.Kind === "symlink") {
+  if (file.kind === "symlink") {
     lines.push("This path is a symlink that cannot be followed inside the repository.");
   }
-  if (file.IsLFSPointer) {
+  if (file.isLfsPointer) {
     lines.push("This file is a Git LFS pointer; the real content is not stored here.");
   }
-  const count = file.ReturnedEndLine >= file.ReturnedStartLine && file.ReturnedStartLine > 0
-    ? file.ReturnedEndLine - file.ReturnedStartLine + 1
+  const count = file.returnedEndLine >= file.returnedStartLine && file.returnedStartLine > 0
+    ? file.returnedEndLine - file.returnedStartLine + 1
     : 0;
-  if (count > 0) lines.push(`Lines: ${file.ReturnedStartLine}-${file.ReturnedEndLine}`);
-  if (file.Truncated || file.NextStartLine !== null || file.HasMore !== false) {
+  if (count > 0) lines.push(`Lines: ${file.returnedStartLine}-${file.returnedEndLine}`);
+  if (file.truncated || file.nextStartLine !== null || file.hasMore !== false) {
     lines.push(
-      `Truncated: ${file.Truncated}; HasMore: ${value(file.HasMore)}; NextStartLine: ${
-        value(file.NextStartLine)
+      `Truncated: ${file.truncated}; HasMore: ${value(file.hasMore)}; NextStartLine: ${
+        value(file.nextStartLine)
       }`,
     );
   }
-  if (file.HasMore === true) {
+  if (file.hasMore === true) {
     lines.push("More content remains; use NextStartLine at this same commit.");
   }
-  if (file.HasMore === null) lines.push("Remaining content is unknown.");
+  if (file.hasMore === null) lines.push("Remaining content is unknown.");
   if (count === 0) {
     lines.push("No text lines returned.");
     return lines;
   }
-  const body = file.Content.endsWith("\n") ? file.Content.slice(0, -1) : file.Content;
+  const body = file.content.endsWith("\n") ? file.content.slice(0, -1) : file.content;
   let size = new TextEncoder().encode(lines.join("\n")).length;
-  let number = file.ReturnedStartLine;
+  let number = file.returnedStartLine;
   for (const line of body.split("\n")) {
     const row = `${number}: ${line}`;
     size += new TextEncoder().encode(row).length + 1;

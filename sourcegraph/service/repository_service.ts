@@ -9,19 +9,19 @@
 import * as fs from "node:fs";
 import type { Caller } from "../access/caller.ts";
 import { changedPaths } from "../git/changed_paths.ts";
-import { readMany, type ReadManyFile } from "../read/read_many.ts";
+import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
 import { pageByPath } from "./paging.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "../search/code_search.ts";
 import { MirrorObjects } from "../git/mirror_objects.ts";
 import { CorpusCache } from "../search/search_corpus.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import { type EnhanceRequest, PluginHost, type PluginTarget } from "../plugins/plugin_host.ts";
+import type { Enrichment } from "../plugins/attachments.ts";
 import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "../plugins/plugin_settings.ts";
 import { PathScope } from "../access/path_scope.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
-import { type FileResult, readFile, requestedRange, validatePath } from "../read/file_read.ts";
-import type { ReadManyItem } from "../render/read_text.ts";
+import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
 import { mirrorPath } from "../git/repository_sync.ts";
 import { type ResolvedRevision, resolveRevision } from "../access/revisions.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
@@ -93,17 +93,17 @@ export class RepositoryService {
       repo: string;
       path: string;
       revision?: string;
-      start_line?: number;
-      end_line?: number;
+      startLine?: number;
+      endLine?: number;
     },
-  ): Promise<FileResult> {
-    const range = requestedRange(request.start_line, request.end_line);
+  ): Promise<FileRead> {
+    const range = requestedRange(request.startLine, request.endLine);
     validatePath(request.path);
     const { repo, commit } = this.resolve(caller, request.repo, request.revision);
     const coverage = new PathScope(repo);
     coverage.require(request.path);
-    const file = await readFile(this.#tree(repo), commit, request.path, range);
-    coverage.require(file.Path); // a symlink may not lead out of the groups
+    const { file } = await readFile(this.#tree(repo), { commit, path: request.path, range });
+    coverage.require(file.path); // a symlink may not lead out of the groups
     return file;
   }
 
@@ -248,11 +248,11 @@ export class RepositoryService {
     return (await this.#plugins.catalog(this.#pluginTarget(caller, repo, commit))).catalog;
   }
 
-  /** Adds plugin attachments to the rendered blocks of a read of `request.repo` at `request.commit`. */
+  /** What the selected plugins add to a read of `request.repo` at `request.commit`. */
   async enhance(
     caller: Caller,
     request: EnhanceRequest & { repo: string; commit: string },
-  ): Promise<string[]> {
+  ): Promise<Enrichment> {
     // Resolved again on purpose: the caller must still be allowed to read this commit.
     const { repo } = this.resolve(caller, request.repo, request.commit);
     return await this.#plugins.enhance(this.#pluginTarget(caller, repo, request.commit), request);

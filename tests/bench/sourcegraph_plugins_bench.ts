@@ -20,7 +20,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { DIAGNOSTICS_HEADING } from "../../sourcegraph/plugins/attachments.ts";
+import { DIAGNOSTICS_HEADING } from "../../sourcegraph/render/attachment_text.ts";
 import { percentile, timed } from "../support/bench_stats.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { fixture } from "../support/plugin_service.ts";

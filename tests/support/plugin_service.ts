@@ -6,7 +6,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { DIAGNOSTICS_HEADING } from "../../sourcegraph/plugins/attachments.ts";
+import { DIAGNOSTICS_HEADING } from "../../sourcegraph/render/attachment_text.ts";
 import { withMetadata } from "../../sourcegraph/plugins/wasm/wasm_sections.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
 import { connectClient, type RunningService, startService, texts } from "./sourcegraph_service.ts";

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { validatePluginArgument } from "../../plugins/selection_parameters.ts";
 import { renderRead, renderReadManyItem } from "../../render/read_text.ts";
+import { renderEnrichmentTail } from "../../render/attachment_text.ts";
 import { line, path, plugins, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 
@@ -20,17 +21,26 @@ export const readTool = defineTool({
   input: { repo, path, revision, start_line: line, end_line: line, plugins },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
-    const file = await service.read(caller, args);
-    baseDone();
-    return await service.enhance(caller, {
+    const file = await service.read(caller, {
       repo: args.repo,
-      commit: file.Commit,
+      path: args.path,
+      revision: args.revision,
+      startLine: args.start_line,
+      endLine: args.end_line,
+    });
+    baseDone();
+    const enrichment = await service.enhance(caller, {
+      repo: args.repo,
+      commit: file.commit,
       operation: "read",
       items: [{ itemId: "read-0", file }],
-      blocks: [renderRead(args.repo, file)],
       url: urlPlugins,
       argument: args.plugins,
     });
+    return [
+      renderRead(args.repo, file, { attachments: enrichment.byItem.get("read-0") }),
+      ...renderEnrichmentTail(enrichment),
+    ];
   },
 });
 
@@ -47,18 +57,34 @@ export const readManyTool = defineTool({
   },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
-    const { commit, items } = await service.readMany(caller, args);
+    const { commit, items } = await service.readMany(caller, {
+      repo: args.repo,
+      revision: args.revision,
+      files: args.files.map((file) => ({
+        path: file.path,
+        startLine: file.start_line,
+        endLine: file.end_line,
+      })),
+    });
     baseDone();
-    return await service.enhance(caller, {
+    const itemId = (index: number) => `read-${index - 1}`;
+    const enrichment = await service.enhance(caller, {
       repo: args.repo,
       commit,
       operation: "read_many",
       items: items.flatMap((item) =>
-        item.file ? [{ itemId: `read-${item.index - 1}`, file: item.file }] : []
+        item.file ? [{ itemId: itemId(item.index), file: item.file }] : []
       ),
-      blocks: items.map((item) => renderReadManyItem(args.repo, item)),
       url: urlPlugins,
       argument: args.plugins,
     });
+    return [
+      ...items.map((item) =>
+        renderReadManyItem(args.repo, item, {
+          attachments: enrichment.byItem.get(itemId(item.index)),
+        })
+      ),
+      ...renderEnrichmentTail(enrichment),
+    ];
   },
 });

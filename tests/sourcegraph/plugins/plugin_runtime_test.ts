@@ -4,10 +4,14 @@ import type { RepositoryRecord } from "../../../sourcegraph/store/control_store.
 import { PathScope } from "../../../sourcegraph/access/path_scope.ts";
 import {
   AttachmentBudget,
-  DIAGNOSTICS_HEADING,
   parseAttachments,
-  renderEnhanced,
+  placeAttachments,
 } from "../../../sourcegraph/plugins/attachments.ts";
+import {
+  DIAGNOSTICS_HEADING,
+  renderEnrichmentTail,
+  withAttachments,
+} from "../../../sourcegraph/render/attachment_text.ts";
 import { CATALOG_LIMITS, CatalogCache } from "../../../sourcegraph/plugins/catalog_cache.ts";
 import {
   CompiledModules,
@@ -15,7 +19,7 @@ import {
 } from "../../../sourcegraph/plugins/wasm/compiled_modules.ts";
 import { HostReads } from "../../../sourcegraph/plugins/host_reads.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
-import { canonicalJson } from "../../../sourcegraph/plugins/plugin_host.ts";
+import { canonicalJson } from "../../../sourcegraph/plugins/abi_input.ts";
 import { encodeLeb128 } from "../../../sourcegraph/plugins/wasm/wasm_sections.ts";
 import { DEFAULT_PLUGIN_SETTINGS } from "../../../sourcegraph/plugins/plugin_settings.ts";
 import { SandboxProcess } from "../../../sourcegraph/plugins/sandbox/sandbox_process.ts";
@@ -33,21 +37,26 @@ Deno.test("fixtures: the committed .wasm files are exactly what build.ts makes f
 });
 
 Deno.test("attachments: the documented rendering example, ids kept, id-less blocks last", () => {
-  const blocks = renderEnhanced(["b0\n", "b1\n", "b2\n"], {
-    attachments: [
-      { itemId: "read-2", text: "x" },
-      { itemId: null, text: "y" },
-      { itemId: "read-0", text: "p" },
-      { itemId: "read-0", text: "q" },
-    ],
-    issues: [],
-  });
+  const enrichment = placeAttachments([
+    { itemId: "read-2", text: "x" },
+    { itemId: null, text: "y" },
+    { itemId: "read-0", text: "p" },
+    { itemId: "read-0", text: "q" },
+  ], []);
+  const blocks = [
+    ...["b0\n", "b1\n", "b2\n"].map((block, i) =>
+      withAttachments(block, enrichment.byItem.get(`read-${i}`) ?? [])
+    ),
+    ...renderEnrichmentTail(enrichment),
+  ];
   assertEquals(blocks, ["b0\n\np\n\nq", "b1\n", "b2\n\nx", "y"]);
   const many = Array.from({ length: 2000 }, (_, i) => ({
     code: "PLUGIN_PROTOCOL_ERROR",
     message: `attachment ${i} is not an object`,
   }));
-  const diagnostics = renderEnhanced(["b\n"], { attachments: [], issues: many }).at(-1)!;
+  const tail = renderEnrichmentTail(placeAttachments([], many));
+  assertEquals(tail.length, 1, "issues alone make one diagnostics block");
+  const diagnostics = tail[0];
   assert(diagnostics.startsWith(DIAGNOSTICS_HEADING));
   assert(diagnostics.length < 17 * 1024, "the diagnostics block is capped");
   assertIncludes(diagnostics, "\nAdditional diagnostics omitted: ");
