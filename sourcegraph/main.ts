@@ -130,7 +130,7 @@ await scheduler.syncAll();
 scheduler.start();
 warmup.start();
 for (const repo of store.repositories()) {
-  log(`serving ${repo.name}${repo.public_read ? " (public)" : ""}`);
+  log(`serving ${repo.name}${repo.publicRead ? " (public)" : ""}`);
 }
 
 const handler = createHandler(service, {

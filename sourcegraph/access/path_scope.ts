@@ -14,8 +14,8 @@ export class PathScope {
   #roots: string[] | null;
 
   /** The path scope of `repo` (everything when it has no path groups). */
-  constructor(repo: RepositoryRecord) {
-    const roots = repo.path_groups.flatMap((group) =>
+  constructor(repo: Pick<RepositoryRecord, "pathGroups">) {
+    const roots = repo.pathGroups.flatMap((group) =>
       group.paths.map((path) => path.replace(/\/+$/, ""))
     );
     this.#roots = roots.length === 0 ? null : [...new Set(roots)].sort();
@@ -52,7 +52,7 @@ export class PathScope {
     }
   }
 
-  /** The search scope: the requested folders (each must intersect coverage) or the groups. */
+  /** The search scope: the requested folders (each must intersect the groups) or the groups. */
   scope(paths: readonly string[]): string[] {
     if (this.#roots === null) return [...paths];
     if (paths.length === 0) return [...this.#roots];

@@ -12,7 +12,7 @@ import { SourcegraphError } from "../errors.ts";
 /** A resolved revision. */
 export interface ResolvedRevision {
   commit: string;
-  committer_time: number | null;
+  committerTime: number | null;
   /** The branch it came from, when it came from one. */
   branch?: string;
 }
@@ -21,23 +21,24 @@ export interface ResolvedRevision {
 export function resolveRevision(
   store: ControlStore,
   repo: RepositoryRecord,
-  revision: string | undefined,
+  options: { revision?: string },
 ): ResolvedRevision {
+  const { revision } = options;
   if (repo.disabled) {
     throw new SourcegraphError("REPOSITORY_DISABLED", "the repository is disabled");
   }
   const heads = store.heads(repo.id);
   const monitored = new Set(repo.policy.branches);
   if (revision === undefined || revision === "") {
-    if (repo.policy.default_branch) {
-      const head = heads.get(repo.policy.default_branch);
+    if (repo.policy.defaultBranch) {
+      const head = heads.get(repo.policy.defaultBranch);
       if (!head) {
         throw new SourcegraphError(
           "DEFAULT_BRANCH_NOT_OBSERVED",
           "the default branch has not been synced yet",
         );
       }
-      return retained(store, repo, head, repo.policy.default_branch);
+      return retained(store, repo, head, repo.policy.defaultBranch);
     }
     const candidates = ["main", "master"].filter((name) => monitored.has(name));
     if (candidates.length !== 1) {
@@ -99,5 +100,5 @@ function retained(
       "the commit is not a retained version",
     );
   }
-  return { commit, committer_time: version.committer_time, ...(branch ? { branch } : {}) };
+  return { commit, committerTime: version.committerTime, ...(branch ? { branch } : {}) };
 }

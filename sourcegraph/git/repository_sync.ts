@@ -70,14 +70,21 @@ export async function syncRepository(
         text(await runGit(["log", "-1", "--format=%ct", commit], { cwd: mirror })),
       );
       await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
-      store.observe(repo.id, branch, commit, Number.isFinite(time) ? time : null);
+      store.observe(repo.id, {
+        branch,
+        commit,
+        committerTime: Number.isFinite(time) ? time : null,
+      });
       heads[branch] = commit;
     }
     const pruned = await applyRetention(store, mirror, repo, new Set(Object.values(heads)));
-    store.setSyncState(repo.id, "ready", null);
+    store.setSyncState(repo.id, { state: "ready", lastError: null });
     return { heads, pruned };
   } catch (error) {
-    store.setSyncState(repo.id, "failed", error instanceof GitError ? error.code : "SYNC_FAILED");
+    store.setSyncState(repo.id, {
+      state: "failed",
+      lastError: error instanceof GitError ? error.code : "SYNC_FAILED",
+    });
     throw error;
   }
 }
@@ -94,7 +101,7 @@ async function applyRetention(
     ? -Infinity
     : Date.now() - repo.policy.days * 86_400_000;
   const drop = versions.filter((version, index) =>
-    !current.has(version.commit) && (index >= count || version.observed_at < since)
+    !current.has(version.commit) && (index >= count || version.observedAt < since)
   ).map((version) => version.commit);
   for (const commit of drop) {
     await runGit(["update-ref", "-d", `refs/sourcegraph/retained/${commit}`], { cwd: mirror });

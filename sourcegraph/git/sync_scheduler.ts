@@ -1,6 +1,6 @@
 /**
  * Runs repository syncs one at a time per repository (start-up, each
- * repository's own `sync_interval_minutes`, and `prepare` all go through
+ * repository's own sync interval, and `prepare` all go through
  * here) and logs their progress, with the reason of a failure.
  *
  * @module
@@ -75,7 +75,7 @@ export class SyncScheduler {
   async syncDue(now: number): Promise<string[]> {
     const due = this.#store.repositories().filter((repo) =>
       !repo.disabled &&
-      now - (this.#lastStarted.get(repo.id) ?? 0) >= repo.sync_interval_minutes * 60_000
+      now - (this.#lastStarted.get(repo.id) ?? 0) >= repo.syncIntervalMinutes * 60_000
     );
     for (const repo of due) await this.sync(repo).catch(() => {});
     return due.map((repo) => repo.name);

@@ -15,15 +15,18 @@ import {
   DEFAULT_SYNC_INTERVAL_MINUTES,
   PATH_GROUPS,
   POLICY,
+  policyFromWire,
   registrationProblem,
   REPOSITORY_NAME,
   SOURCE,
   SYNC_INTERVAL_MINUTES,
+  updateFromWire,
 } from "../store/registration.ts";
 import { SourcegraphError } from "../errors.ts";
 import { encodeHex } from "../../shared/text.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import { parseStrictBody } from "./strict_json.ts";
+import { summaryJson } from "../render/repository_json.ts";
 import { type BodyLimits, readBodyText } from "./request_body.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 
@@ -82,17 +85,22 @@ export async function handleAdmin(
       if (store.repository(body.name)) {
         throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists");
       }
-      checkPolicy(body.policy);
+      const policy = policyFromWire(body.policy);
+      checkPolicy(policy);
       const repo = store.register({
         name: body.name,
         source: body.source,
-        public_read: body.public_read,
-        policy: body.policy,
-        path_groups: body.index_mode === "monorepo" ? body.path_groups ?? [] : [],
-        sync_interval_minutes: body.sync_interval_minutes ?? DEFAULT_SYNC_INTERVAL_MINUTES,
+        publicRead: body.public_read,
+        policy,
+        pathGroups: body.index_mode === "monorepo" ? body.path_groups ?? [] : [],
+        syncIntervalMinutes: body.sync_interval_minutes ?? DEFAULT_SYNC_INTERVAL_MINUTES,
       });
-      const result = { repo: context.service.summary(repo), job: { job_id: key, state: "queued" } };
-      store.saveJob(`admin:${key}`, repo.id, {
+      const result = {
+        repo: summaryJson(context.service.summary(repo)),
+        job: { job_id: key, state: "queued" },
+      };
+      store.saveJob(`admin:${key}`, {
+        repositoryId: repo.id,
         result: JSON.stringify(result),
         requestHash: requestHash(route, raw),
       });
@@ -101,10 +109,10 @@ export async function handleAdmin(
     }
     case "PATCH /repo": {
       const repo = existing(store, url);
-      const body = parseStrictBody(UpdateSchema, await text());
-      if (body.policy) checkPolicy(body.policy);
-      const updated = store.update(repo.name, body)!;
-      return Response.json({ repo: context.service.summary(updated) });
+      const changes = updateFromWire(parseStrictBody(UpdateSchema, await text()));
+      if (changes.policy) checkPolicy(changes.policy);
+      const updated = store.update(repo.name, changes)!;
+      return Response.json({ repo: summaryJson(context.service.summary(updated)) });
     }
     case "DELETE /repo": {
       await context.service.removeRepository(existing(store, url));
@@ -139,8 +147,9 @@ export async function handleAdmin(
       const body = parseStrictBody(KeySchema, raw);
       const secret = `sgk_${randomHex(24)}`;
       const id = `key_${randomHex(8)}`;
-      store.addKey(id, keyHash(secret), body.name);
-      store.saveJob(`key:${key}`, 0, {
+      store.addKey(id, { keyHash: keyHash(secret), name: body.name });
+      store.saveJob(`key:${key}`, {
+        repositoryId: 0,
         result: JSON.stringify({ id, name: body.name }),
         requestHash: requestHash(route, raw),
       });
@@ -170,7 +179,7 @@ function replayable(
 ): { result: string } | null {
   const earlier = store.job(key);
   if (!earlier) return null;
-  if (earlier.request_hash !== requestHash(route, body)) {
+  if (earlier.requestHash !== requestHash(route, body)) {
     throw new SourcegraphError(
       "IDEMPOTENCY_KEY_REUSED",
       "this Idempotency-Key was used for a different request",

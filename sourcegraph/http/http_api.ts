@@ -1,16 +1,16 @@
 /**
  * The plain HTTP API under `/sourcegraph` (same auth and visibility as MCP):
  * `POST /v1/repo/{read,list,diff,resolve}?repo=` and `POST /api/search?repo=`
- * with strict JSON bodies of Go-style field names, `GET /v1/repos` and
- * `GET /v1/repo/availability?repo=`. Reads here run no plugins. Errors are
- * `{"Error","Meta":{"Protocol","RequestID","Status":"error","Code"}}` with an
- * `X-Request-ID` header.
+ * with strict JSON bodies of Go-style field names, `GET /v1/repos`,
+ * `GET /v1/repo/availability?repo=` and `GET /v1/repo/plugins?repo=`.
+ * Answers use Go-style names too (`http_json.ts`). Reads here run no
+ * plugins. Errors are `{"Error","Meta":{"Protocol","RequestID","Status":
+ * "error","Code"}}` with an `X-Request-ID` header.
  *
  * @module
  */
 
 import { z } from "zod";
-import { encodeBase64 } from "./base64.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { Caller } from "../access/caller.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
@@ -18,9 +18,18 @@ import { parseStrictBody } from "./strict_json.ts";
 import { type BodyLimits, readBodyText } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
 import { httpStatus } from "./status_codes.ts";
-import { fileJson } from "./http_json.ts";
+import {
+  availabilityJson,
+  catalogJson,
+  changesJson,
+  errorJson,
+  fileJson,
+  listingJson,
+  repositoryPageJson,
+  resolvedJson,
+  searchJson,
+} from "./http_json.ts";
 
-const PROTOCOL = "zoekt-single-repo-v1";
 const line = z.number().int().min(1).optional();
 const ReadBody = z.strictObject({
   Revision: z.string().min(1).max(256).optional(),
@@ -76,17 +85,22 @@ export async function handleHttpApi(
     parseStrictBody(schema, await readBodyText(request, context.body));
   try {
     const route = `${request.method} ${url.pathname.slice("/sourcegraph".length)}`;
-    if (route === "GET /v1/repos") return Response.json(service.repositories(caller), { headers });
+    if (route === "GET /v1/repos") {
+      return Response.json(repositoryPageJson(service.repositories(caller)), { headers });
+    }
     const repo = single(url, "repo");
     switch (route) {
       case "GET /v1/repo/availability":
-        return Response.json(service.availability(caller, repo), { headers });
+        return Response.json(availabilityJson(await service.availability(caller, { repo })), {
+          headers,
+        });
       case "GET /v1/repo/plugins": {
         const revisions = url.searchParams.getAll("revision");
         if (revisions.length > 1) {
           throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter");
         }
-        return Response.json(await service.pluginCatalog(caller, repo, revisions[0]), { headers });
+        const catalog = await service.pluginCatalog(caller, { repo, revision: revisions[0] });
+        return Response.json(catalogJson(catalog), { headers });
       }
       case "POST /v1/repo/read": {
         const body = await parse(ReadBody);
@@ -101,39 +115,31 @@ export async function handleHttpApi(
       }
       case "POST /v1/repo/resolve": {
         const body = await parse(ResolveBody);
-        const resolved = service.resolve(caller, repo, body.Revision);
-        return Response.json({
-          Commit: resolved.commit,
-          Indexed: true,
-          CommitterTime: resolved.committer_time,
-        }, { headers });
+        const resolved = service.resolve(caller, { repo, revision: body.Revision });
+        return Response.json(resolvedJson(resolved), { headers });
       }
       case "POST /v1/repo/list": {
         const body = await parse(ListBody);
-        return Response.json(
-          await service.list(caller, {
-            repo,
-            revision: body.Revision,
-            path: body.Path,
-            first: body.First,
-            after: body.After,
-          }),
-          { headers },
-        );
+        const listing = await service.list(caller, {
+          repo,
+          revision: body.Revision,
+          path: body.Path,
+          first: body.First,
+          after: body.After,
+        });
+        return Response.json(listingJson(listing), { headers });
       }
       case "POST /v1/repo/diff": {
         const body = await parse(DiffBody);
-        return Response.json(
-          await service.diff(caller, {
-            repo,
-            base: body.Base,
-            head: body.Head,
-            first: body.First,
-            paths: body.Paths,
-            after: body.After,
-          }),
-          { headers },
-        );
+        const changes = await service.diff(caller, {
+          repo,
+          base: body.Base,
+          head: body.Head,
+          first: body.First,
+          paths: body.Paths,
+          after: body.After,
+        });
+        return Response.json(changesJson(changes), { headers });
       }
       case "POST /api/search": {
         const body = await parse(SearchBody);
@@ -141,48 +147,21 @@ export async function handleHttpApi(
           repo,
           revision: body.Revision,
           pattern: body.Pattern,
-          fixed_strings: body.FixedStrings,
-          ignore_case: body.IgnoreCase,
+          fixedStrings: body.FixedStrings,
+          ignoreCase: body.IgnoreCase,
           glob: body.Glob,
           paths: body.Paths,
           output: body.Output,
-          max_lines_per_file: body.MaxLinesPerFile,
+          maxLinesPerFile: body.MaxLinesPerFile,
         });
-        return Response.json({
-          Meta: {
-            Status: "ok",
-            Partial: false,
-            Truncated: found.outcome.truncated,
-            Commit: found.commit,
-            Repository: found.repo,
-            Coverage: found.coverage === null
-              ? { Mode: "full" }
-              : { Mode: "path_groups", Paths: found.coverage },
-            Protocol: PROTOCOL,
-            RequestID: requestId,
-          },
-          Result: {
-            Files: found.outcome.files.map((file) => ({
-              FileName: file.path,
-              LineMatches: file.lines.map((match) => ({
-                LineNumber: match.number,
-                Line: encodeBase64(new TextEncoder().encode(match.text)),
-              })),
-            })),
-            FileCount: found.outcome.fileCount,
-            MatchCount: found.outcome.matchCount,
-          },
-        }, { headers });
+        return Response.json(searchJson(found, { requestId }), { headers });
       }
       default:
         throw new SourcegraphError("NOT_FOUND", "no such endpoint");
     }
   } catch (error) {
     const known = internalError(error, { requestId, log: context.log });
-    return Response.json({
-      Error: known.message,
-      Meta: { Protocol: PROTOCOL, RequestID: requestId, Status: "error", Code: known.code },
-    }, { status: httpStatus(known.code), headers });
+    return Response.json(errorJson(known, requestId), { status: httpStatus(known.code), headers });
   }
 }
 

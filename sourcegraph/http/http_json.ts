@@ -2,17 +2,32 @@
  * The plain HTTP API's JSON, mapped from the domain results. Every field
  * name is Go-style PascalCase: the File JSON and the search result keep the
  * names compatible clients already parse, and everything else the API
- * returns follows the same convention. Values that are data rather than
- * fields (branch names in `Heads`, a plugin's own metadata document) are
- * passed through unchanged.
+ * returns follows the same convention; a field without a value is `null`
+ * rather than missing. Values that are data rather than fields (branch
+ * names in `Heads`, a plugin's own metadata document) pass through unchanged.
  *
  * @module
  */
 
+import type { VisibleRevision } from "../access/visibility.ts";
+import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
+import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { FileRead } from "../read/file_read.ts";
+import type { DirectoryListing, PathChanges, SearchResult } from "../service/repository_service.ts";
+import type {
+  RepositoryAvailability,
+  RepositoryPage,
+  RepositorySummary,
+} from "../service/repository_summaries.ts";
+import { encodeBase64 } from "./base64.ts";
+
+/** The protocol name every answer's `Meta` carries. */
+export const HTTP_PROTOCOL = "zoekt-single-repo-v1";
+
+type Json = Record<string, unknown>;
 
 /** The File JSON of one read. */
-export function fileJson(file: FileRead): Record<string, unknown> {
+export function fileJson(file: FileRead): Json {
   return {
     Path: file.path,
     BlobOID: file.blobOid,
@@ -28,5 +43,119 @@ export function fileJson(file: FileRead): Record<string, unknown> {
     IsLFSPointer: file.isLfsPointer,
     Via: file.via,
     FollowError: file.followError,
+  };
+}
+
+/** A resolved revision. */
+export function resolvedJson(resolved: VisibleRevision): Json {
+  return { Commit: resolved.commit, Indexed: true, CommitterTime: resolved.committerTime };
+}
+
+/** One repository summary. */
+export function summaryJson(summary: RepositorySummary): Json {
+  return {
+    Repo: summary.name,
+    State: summary.state,
+    LastSyncError: summary.lastSyncError,
+    IndexMode: summary.indexMode,
+    Heads: summary.heads,
+    DefaultBranch: summary.defaultBranch,
+    PathGroups: summary.pathGroups.map((group) => ({ Name: group.name, Paths: group.paths })),
+  };
+}
+
+/** A page of repositories. */
+export function repositoryPageJson(page: RepositoryPage): Json {
+  return { Repositories: page.repositories.map(summaryJson), NextCursor: page.nextCursor };
+}
+
+/** Availability: the summary and the retained versions. */
+export function availabilityJson(availability: RepositoryAvailability): Json {
+  return {
+    ...summaryJson(availability.summary),
+    Versions: availability.versions.map((version) => ({
+      Commit: version.commit,
+      Indexed: version.indexed,
+      CommitterTime: version.committerTime,
+    })),
+    Jobs: [],
+  };
+}
+
+/** A plugin catalog; each plugin's `Metadata` is the document its module carries. */
+export function catalogJson(catalog: PluginCatalog): Json {
+  const issues = (list: readonly PluginIssue[] | undefined) =>
+    (list ?? []).map((issue) => ({ Code: issue.code, Message: issue.message }));
+  return {
+    Commit: catalog.commit,
+    Plugins: catalog.plugins.map((plugin) => ({
+      Name: plugin.name,
+      Root: plugin.root,
+      Path: plugin.path,
+      Metadata: metadataDocument(plugin.metadata),
+      Issues: issues(plugin.issues),
+    })),
+    Issues: issues(catalog.issues),
+  };
+}
+
+/** A directory page. */
+export function listingJson(listing: DirectoryListing): Json {
+  return {
+    Repo: listing.repo,
+    Commit: listing.commit,
+    Path: listing.path,
+    Entries: listing.entries.map((entry) => ({ Path: entry.path, Kind: entry.kind })),
+    HasMore: listing.hasMore,
+    NextCursor: listing.nextCursor,
+  };
+}
+
+/** A page of changed paths. */
+export function changesJson(changes: PathChanges): Json {
+  return {
+    Repo: changes.repo,
+    Base: changes.base,
+    Head: changes.head,
+    Changes: changes.changes.map((change) => ({ Path: change.path, Status: change.status })),
+    HasMore: changes.hasMore,
+    NextCursor: changes.nextCursor,
+  };
+}
+
+/** A search result in the zoekt-compatible shape (line text base64 as zoekt sends it). */
+export function searchJson(found: SearchResult, options: { requestId: string }): Json {
+  return {
+    Meta: {
+      Status: "ok",
+      Partial: false,
+      Truncated: found.outcome.truncated,
+      Commit: found.commit,
+      Repository: found.repo,
+      Coverage: found.scope === null
+        ? { Mode: "full" }
+        : { Mode: "path_groups", Paths: found.scope },
+      Protocol: HTTP_PROTOCOL,
+      RequestID: options.requestId,
+    },
+    Result: {
+      Files: found.outcome.files.map((file) => ({
+        FileName: file.path,
+        LineMatches: file.lines.map((match) => ({
+          LineNumber: match.number,
+          Line: encodeBase64(new TextEncoder().encode(match.text)),
+        })),
+      })),
+      FileCount: found.outcome.fileCount,
+      MatchCount: found.outcome.matchCount,
+    },
+  };
+}
+
+/** An error answer. */
+export function errorJson(error: { code: string; message: string }, requestId: string): Json {
+  return {
+    Error: error.message,
+    Meta: { Protocol: HTTP_PROTOCOL, RequestID: requestId, Status: "error", Code: error.code },
   };
 }

@@ -29,7 +29,7 @@ export class HostReads {
   #tree: MirrorObjects;
   #commit: string;
   #root: string;
-  #coverage: PathScope;
+  #scope: PathScope;
   #settings: PluginSettings;
   #recheck: () => void;
 
@@ -39,7 +39,7 @@ export class HostReads {
     options: {
       commit: string;
       root: string;
-      coverage: PathScope;
+      scope: PathScope;
       settings: PluginSettings;
       recheck: () => void;
     },
@@ -47,7 +47,7 @@ export class HostReads {
     this.#tree = tree;
     this.#commit = options.commit;
     this.#root = options.root;
-    this.#coverage = options.coverage;
+    this.#scope = options.scope;
     this.#settings = options.settings;
     this.#recheck = options.recheck;
   }
@@ -105,7 +105,7 @@ export class HostReads {
     validatePath(path);
     const full = this.#root === "" ? path : `${this.#root}/${path}`;
     this.#recheck();
-    if (!this.#coverage.covers(full)) {
+    if (!this.#scope.covers(full)) {
       throw new ReadRefused("PATH_NOT_REGISTERED: the path is outside the registered scope");
     }
     const entry = await this.#tree.lookup(this.#commit, full);

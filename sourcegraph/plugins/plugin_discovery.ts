@@ -44,13 +44,13 @@ export interface PluginCatalog {
 const SUFFIX = ".sourcegraph.wasm";
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** Discovers the plugins of `commit` in `mirror` within the registered folders of `coverage`. */
+/** Discovers the plugins of `commit` in `mirror` within the registered folders of `scope`. */
 export async function discoverPlugins(
   tree: MirrorObjects,
   options: {
     mirror: string;
     commit: string;
-    coverage: PathScope;
+    scope: PathScope;
     settings: PluginSettings;
     /** Filled with the bytes of each readable module, by path. */
     artifacts?: Map<string, Uint8Array>;
@@ -59,7 +59,7 @@ export async function discoverPlugins(
   const { mirror, commit } = options;
   const catalog: PluginCatalog = { commit, plugins: [] };
   const seen = new Set<string>();
-  for (const root of options.coverage.roots) {
+  for (const root of options.scope.roots) {
     let listing: Uint8Array;
     try {
       listing = (await runGit(
@@ -77,7 +77,7 @@ export async function discoverPlugins(
       const { path, oid } = entry;
       if (!path.endsWith(SUFFIX) || seen.has(path) || !isRegularFile(entry)) continue;
       const name = posix.basename(path).slice(0, -SUFFIX.length);
-      if (!NAME.test(name) || !options.coverage.covers(path)) continue;
+      if (!NAME.test(name) || !options.scope.covers(path)) continue;
       seen.add(path);
       catalog.plugins.push(await describe(tree, { name, path, oid }, options, catalog));
     }

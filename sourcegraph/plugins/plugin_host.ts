@@ -42,7 +42,7 @@ export interface PluginTarget {
   commit: string;
   mirror: string;
   tree: MirrorObjects;
-  coverage: PathScope;
+  scope: PathScope;
   /** Throws when the caller may no longer read this commit or scope. */
   recheck: () => void;
 }
@@ -112,14 +112,14 @@ export class PluginHost {
       target.repo.id,
       target.repo.name,
       target.commit,
-      target.repo.path_groups,
+      target.repo.pathGroups,
     ]);
     return await this.catalogs.get(key, async () => {
       const modules = new Map<string, Uint8Array>();
       const catalog = await discoverPlugins(target.tree, {
         mirror: target.mirror,
         commit: target.commit,
-        coverage: target.coverage,
+        scope: target.scope,
         settings: this.settings,
         artifacts: modules,
       });
@@ -141,7 +141,7 @@ export class PluginHost {
     let compiled = 0;
     for (const plugin of catalog.plugins) {
       const artifact = artifacts.get(plugin.path);
-      if (plugin.issues?.length || !artifact || plugin.metadata.default_enabled !== true) continue;
+      if (plugin.issues?.length || !artifact || plugin.metadata.defaultEnabled !== true) continue;
       const outcome = await this.modules.acquire(artifact.bytes, {
         deadline: performance.now() + this.settings.timeoutMs,
         digest: artifact.digest,
@@ -151,7 +151,7 @@ export class PluginHost {
         if (!outcome.hit) compiled++;
       }
     }
-    if (catalog.plugins.some((plugin) => plugin.metadata.default_enabled === true)) {
+    if (catalog.plugins.some((plugin) => plugin.metadata.defaultEnabled === true)) {
       this.instances.warm();
     }
     return compiled;
@@ -334,7 +334,7 @@ export class PluginHost {
       const reads = new HostReads(target.tree, {
         commit: target.commit,
         root: invocation.plugin.root,
-        coverage: target.coverage,
+        scope: target.scope,
         settings: this.settings,
         recheck: target.recheck,
       });
@@ -397,7 +397,7 @@ async function instanceKey(target: PluginTarget, invocation: PluginInvocation): 
     target.repo.name,
     target.commit,
     invocation.plugin.root,
-    target.repo.path_groups,
+    target.repo.pathGroups,
     invocation.args,
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));

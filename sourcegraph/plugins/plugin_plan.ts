@@ -101,7 +101,7 @@ export function planPlugins(input: {
       }
       if (
         auto &&
-        (nearest.metadata.default_enabled !== true ||
+        (nearest.metadata.defaultEnabled !== true ||
           !nearest.metadata.operations?.includes(input.operation))
       ) {
         continue; // a disabled child shadows its parent: no fallback

@@ -22,12 +22,12 @@ import { searchableText } from "./searchable_text.ts";
 /** Search options, after schema validation. */
 export interface SearchRequest {
   pattern: string;
-  fixed_strings?: boolean;
-  ignore_case?: boolean;
+  fixedStrings?: boolean;
+  ignoreCase?: boolean;
   glob?: string[];
   paths?: string[];
   output?: "content" | "files";
-  max_lines_per_file?: number;
+  maxLinesPerFile?: number;
 }
 
 /** One file's matches. */
@@ -58,8 +58,8 @@ export function compilePattern(request: SearchRequest): RE2JS {
   if (pattern.length === 0 || new TextEncoder().encode(pattern).length > 8192) {
     throw invalid("the pattern must be 1 to 8192 bytes");
   }
-  const flags = request.ignore_case ? RE2JS.CASE_INSENSITIVE : 0;
-  if (request.fixed_strings) {
+  const flags = request.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
+  if (request.fixedStrings) {
     if (/[\r\n]/.test(pattern)) throw invalid("a line-by-line search cannot match a newline");
     return RE2JS.compile(RE2JS.quote(pattern), flags);
   }
@@ -79,7 +79,7 @@ export function compilePattern(request: SearchRequest): RE2JS {
 
 /** A literal every match contains (for candidate selection), or null. */
 export function requiredLiteral(request: SearchRequest): string | null {
-  if (request.fixed_strings) return request.pattern;
+  if (request.fixedStrings) return request.pattern;
   const pattern = request.pattern;
   // Alternation, inline flags and quoting change what must appear: no literal.
   if (pattern.includes("|") || pattern.includes("(?") || pattern.includes("\\Q")) return null;
@@ -151,10 +151,14 @@ export function globFilter(globs: readonly string[]): (path: string) => boolean 
 export async function searchCommit(
   mirror: string,
   tree: MirrorObjects,
-  commit: string,
-  request: SearchRequest,
-  corpus: Corpus | null = null,
+  request: SearchRequest & {
+    commit: string;
+    /** The commit's cached corpus, when one could be built (else blobs are read). */
+    corpus?: Corpus | null;
+  },
 ): Promise<SearchOutcome> {
+  const { commit } = request;
+  const corpus = request.corpus ?? null;
   const pattern = compilePattern(request);
   const keep = globFilter(request.glob ?? []);
   const pathspecs = (request.paths ?? []).map((path) => path.replace(/\/+$/, ""));
@@ -162,7 +166,7 @@ export async function searchCommit(
     pathspecs.length === 0 ||
     pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
   const literal = requiredLiteral(request);
-  const ignoreCase = request.ignore_case === true;
+  const ignoreCase = request.ignoreCase === true;
   // Case-insensitive literals are faster through git grep -i than lower-casing every file.
   const useCorpus = corpus !== null && (literal === null || !ignoreCase);
   const texts: AsyncIterable<{ path: string; text: string }> = useCorpus
@@ -173,7 +177,7 @@ export async function searchCommit(
       (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
     );
   const outcome: SearchOutcome = { files: [], fileCount: 0, matchCount: 0, truncated: false };
-  const perFile = request.max_lines_per_file ?? 10;
+  const perFile = request.maxLinesPerFile ?? 10;
   for await (const { path, text } of texts) {
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
       outcome.truncated = true;

@@ -67,7 +67,7 @@ export function applyConfigFile(path: string, store: ControlStore): string[] {
   }
   const policies = config.repositories.map((entry) => ({
     branches: entry.branches,
-    ...(entry.default_branch ? { default_branch: entry.default_branch } : {}),
+    ...(entry.default_branch ? { defaultBranch: entry.default_branch } : {}),
     ...(entry.retain_count ? { count: entry.retain_count } : {}),
     ...(entry.retain_days ? { days: entry.retain_days } : {}),
   }));
@@ -83,10 +83,10 @@ export function applyConfigFile(path: string, store: ControlStore): string[] {
     store.register({
       name: entry.name,
       source: entry.source,
-      public_read: entry.public_read,
+      publicRead: entry.public_read,
       policy: policies[i],
-      path_groups: entry.path_groups,
-      sync_interval_minutes: entry.sync_interval_minutes,
+      pathGroups: entry.path_groups,
+      syncIntervalMinutes: entry.sync_interval_minutes,
     });
     added.push(entry.name);
   }

@@ -12,11 +12,17 @@ export interface RetentionPolicy {
   /** Monitored branches; empty: the source's default branch. */
   branches: string[];
   /** The branch an omitted revision means (the default-branch policy). */
-  default_branch?: string;
+  defaultBranch?: string;
   /** Keep at most this many versions (default 20). */
   count?: number;
   /** Keep versions observed within this many days. */
   days?: number;
+}
+
+/** A named set of folders of a monorepo registration. */
+export interface PathGroup {
+  name: string;
+  paths: string[];
 }
 
 /** A registered repository. */
@@ -24,18 +30,25 @@ export interface RepositoryRecord {
   id: number;
   name: string;
   source: string;
-  public_read: boolean;
+  publicRead: boolean;
   disabled: boolean;
   policy: RetentionPolicy;
-  path_groups: { name: string; paths: string[] }[];
-  sync_interval_minutes: number;
+  pathGroups: PathGroup[];
+  syncIntervalMinutes: number;
 }
 
 /** A retained version. */
 export interface VersionRecord {
   commit: string;
-  committer_time: number | null;
-  observed_at: number;
+  committerTime: number | null;
+  observedAt: number;
+}
+
+/** A remembered idempotent request: its repository, stored result and request digest. */
+export interface JobRecord {
+  repositoryId: number;
+  result: string;
+  requestHash: string | null;
 }
 
 /** How long idempotency keys (admin API and `prepare`) are remembered. */
@@ -159,10 +172,10 @@ export class ControlStore {
       id,
       input.name,
       input.source,
-      input.public_read ? 1 : 0,
-      JSON.stringify(input.policy),
-      JSON.stringify(input.path_groups),
-      input.sync_interval_minutes,
+      input.publicRead ? 1 : 0,
+      policyColumn(input.policy),
+      JSON.stringify(input.pathGroups),
+      input.syncIntervalMinutes,
     );
     return this.repository(input.name)!;
   }
@@ -177,10 +190,9 @@ export class ControlStore {
   /** Records a branch head and its version. */
   observe(
     repositoryId: number,
-    branch: string,
-    commit: string,
-    committerTime: number | null,
+    head: { branch: string; commit: string; committerTime: number | null },
   ): void {
+    const { branch, commit, committerTime } = head;
     const now = Date.now();
     this.db.prepare(
       `INSERT INTO heads(repository_id, branch, commit_id, observed_at) VALUES (?, ?, ?, ?)
@@ -197,14 +209,14 @@ export class ControlStore {
   /** Retained versions, newest observation first. */
   versions(repositoryId: number): VersionRecord[] {
     return this.db.prepare(
-      "SELECT commit_id AS 'commit', committer_time, observed_at FROM versions WHERE repository_id = ? ORDER BY observed_at DESC, commit_id",
+      "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? ORDER BY observed_at DESC, commit_id",
     ).all(repositoryId) as unknown as VersionRecord[];
   }
 
   /** Whether `commit` is a retained version. */
   isRetained(repositoryId: number, commit: string): VersionRecord | null {
     return (this.db.prepare(
-      "SELECT commit_id AS 'commit', committer_time, observed_at FROM versions WHERE repository_id = ? AND commit_id = ?",
+      "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? AND commit_id = ?",
     ).get(repositoryId, commit) as unknown as VersionRecord | undefined) ?? null;
   }
 
@@ -217,7 +229,8 @@ export class ControlStore {
   }
 
   /** Records the outcome of a sync. */
-  setSyncState(repositoryId: number, state: string, lastError: string | null): void {
+  setSyncState(repositoryId: number, outcome: { state: string; lastError: string | null }): void {
+    const { state, lastError } = outcome;
     this.db.prepare(
       `INSERT INTO sync_state(repository_id, state, last_error, updated_at) VALUES (?, ?, ?, ?)
       ON CONFLICT(repository_id) DO UPDATE SET state = excluded.state, last_error = excluded.last_error, updated_at = excluded.updated_at`,
@@ -226,12 +239,12 @@ export class ControlStore {
   }
 
   /** The last sync outcome. */
-  syncState(repositoryId: number): { state: string; last_error: string | null } {
-    return (this.db.prepare("SELECT state, last_error FROM sync_state WHERE repository_id = ?").get(
-      repositoryId,
-    ) as
-      | { state: string; last_error: string | null }
-      | undefined) ?? { state: "pending", last_error: null };
+  syncState(repositoryId: number): { state: string; lastError: string | null } {
+    return (this.db.prepare(
+      "SELECT state, last_error AS lastError FROM sync_state WHERE repository_id = ?",
+    ).get(repositoryId) as
+      | { state: string; lastError: string | null }
+      | undefined) ?? { state: "pending", lastError: null };
   }
 
   /** Updates a repository's mutable fields. */
@@ -247,11 +260,11 @@ export class ControlStore {
       sync_interval_minutes = ? WHERE id = ?`,
     ).run(
       next.source,
-      next.public_read ? 1 : 0,
+      next.publicRead ? 1 : 0,
       next.disabled ? 1 : 0,
-      JSON.stringify(next.policy),
-      JSON.stringify(next.path_groups),
-      next.sync_interval_minutes,
+      policyColumn(next.policy),
+      JSON.stringify(next.pathGroups),
+      next.syncIntervalMinutes,
       repo.id,
     );
     return this.repository(name);
@@ -266,7 +279,8 @@ export class ControlStore {
   }
 
   /** Stores a personal key's hash. */
-  addKey(id: string, keyHash: string, name: string): void {
+  addKey(id: string, key: { keyHash: string; name: string }): void {
+    const { keyHash, name } = key;
     this.db.prepare("INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES (?, ?, ?, ?)")
       .run(id, keyHash, name, Date.now());
   }
@@ -290,26 +304,24 @@ export class ControlStore {
   }
 
   /** The stored job of an idempotency key within the retention, or null. */
-  job(key: string): { repository_id: number; result: string; request_hash: string | null } | null {
+  job(key: string): JobRecord | null {
     return (this.db.prepare(
-      "SELECT repository_id, result, request_hash FROM jobs WHERE idempotency_key = ? AND created_at >= ?",
-    ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as
-      | { repository_id: number; result: string; request_hash: string | null }
-      | undefined) ?? null;
+      `SELECT repository_id AS repositoryId, result, request_hash AS requestHash FROM jobs
+      WHERE idempotency_key = ? AND created_at >= ?`,
+    ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as JobRecord | undefined) ?? null;
   }
 
   /** Stores an idempotent job's result (and forgets jobs past the retention). */
   saveJob(
     key: string,
-    repositoryId: number,
-    job: { result: string; requestHash: string | null },
+    job: { repositoryId: number; result: string; requestHash?: string | null },
   ): void {
     const now = Date.now();
     this.db.prepare("DELETE FROM jobs WHERE created_at < ?").run(now - IDEMPOTENCY_RETENTION_MS);
     this.db.prepare(
       `INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, request_hash, created_at)
       VALUES (?, ?, ?, ?, ?)`,
-    ).run(key, repositoryId, job.result, job.requestHash, now);
+    ).run(key, job.repositoryId, job.result, job.requestHash ?? null, now);
   }
 
   /** Closes the store. */
@@ -356,10 +368,25 @@ function toRecord(row: Row): RepositoryRecord {
     id: row.id,
     name: row.name,
     source: row.source,
-    public_read: row.public_read === 1,
+    publicRead: row.public_read === 1,
     disabled: row.disabled === 1,
-    policy: JSON.parse(row.policy),
-    path_groups: JSON.parse(row.path_groups),
-    sync_interval_minutes: row.sync_interval_minutes,
+    policy: policyFromColumn(row.policy),
+    pathGroups: JSON.parse(row.path_groups),
+    syncIntervalMinutes: row.sync_interval_minutes,
   };
+}
+
+// The policy column keeps the registration's snake_case JSON (stores written
+// by earlier versions hold it that way).
+function policyColumn(policy: RetentionPolicy): string {
+  const { defaultBranch, ...rest } = policy;
+  return JSON.stringify({
+    ...rest,
+    ...(defaultBranch !== undefined ? { default_branch: defaultBranch } : {}),
+  });
+}
+
+function policyFromColumn(column: string): RetentionPolicy {
+  const { default_branch: defaultBranch, ...rest } = JSON.parse(column);
+  return { ...rest, ...(defaultBranch !== undefined ? { defaultBranch } : {}) };
 }

@@ -48,10 +48,10 @@ export async function registerLocalRepository(
   store.register({
     name,
     source,
-    public_read: true,
-    policy: { branches: [branch], default_branch: branch, count: options.retain },
-    path_groups: [],
-    sync_interval_minutes: options.syncMinutes,
+    publicRead: true,
+    policy: { branches: [branch], defaultBranch: branch, count: options.retain },
+    pathGroups: [],
+    syncIntervalMinutes: options.syncMinutes,
   });
   return { kind: "registered", name, source, branch };
 }

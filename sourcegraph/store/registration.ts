@@ -3,14 +3,15 @@
  * the admin API: the name, the source, monitored branches (Git-safe names,
  * at most 64), the default branch (one of them), retention by count and/or
  * days, monorepo path groups (at most 64 groups of 64 paths) and the sync
- * interval. Each wire shape builds its schema from these pieces and checks
- * the rules that span fields with `registrationProblem`.
+ * interval. Each wire shape builds its schema from these pieces, maps its
+ * snake_case fields to the store's records here, and checks the rules that
+ * span fields with `registrationProblem`.
  *
  * @module
  */
 
 import { z } from "zod";
-import type { RetentionPolicy } from "./control_store.ts";
+import type { RepositoryRecord, RetentionPolicy } from "./control_store.ts";
 
 /** `owner/name` or `host/owner/name`. */
 export const REPOSITORY_NAME = z.string().regex(
@@ -43,9 +44,46 @@ export const POLICY = z.strictObject({
   days: RETAIN_DAYS.optional(),
 });
 
+/** The policy as the admin API and `sourcegraph.toml` spell it. */
+export type PolicyWire = z.infer<typeof POLICY>;
+
+/** A registration's policy from its wire form. */
+export function policyFromWire(wire: PolicyWire): RetentionPolicy {
+  return {
+    branches: wire.branches,
+    ...(wire.default_branch !== undefined ? { defaultBranch: wire.default_branch } : {}),
+    ...(wire.count !== undefined ? { count: wire.count } : {}),
+    ...(wire.days !== undefined ? { days: wire.days } : {}),
+  };
+}
+
+/** The mutable fields of a registration as the admin API's update spells them. */
+export interface UpdateWire {
+  source?: string;
+  public_read?: boolean;
+  disabled?: boolean;
+  path_groups?: RepositoryRecord["pathGroups"];
+  policy?: PolicyWire;
+  sync_interval_minutes?: number;
+}
+
+/** The record changes of an update from its wire form (absent fields stay as they are). */
+export function updateFromWire(wire: UpdateWire): Partial<Omit<RepositoryRecord, "id" | "name">> {
+  return {
+    ...(wire.source !== undefined ? { source: wire.source } : {}),
+    ...(wire.public_read !== undefined ? { publicRead: wire.public_read } : {}),
+    ...(wire.disabled !== undefined ? { disabled: wire.disabled } : {}),
+    ...(wire.path_groups !== undefined ? { pathGroups: wire.path_groups } : {}),
+    ...(wire.policy !== undefined ? { policy: policyFromWire(wire.policy) } : {}),
+    ...(wire.sync_interval_minutes !== undefined
+      ? { syncIntervalMinutes: wire.sync_interval_minutes }
+      : {}),
+  };
+}
+
 /** What is wrong across the fields of a policy, or null. */
 export function registrationProblem(policy: RetentionPolicy): string | null {
-  if (policy.default_branch !== undefined && !policy.branches.includes(policy.default_branch)) {
+  if (policy.defaultBranch !== undefined && !policy.branches.includes(policy.defaultBranch)) {
     return "default_branch must be a monitored branch";
   }
   return null;

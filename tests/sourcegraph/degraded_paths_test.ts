@@ -108,10 +108,10 @@ Deno.test("sync: each repository is synced on its own interval", async () => {
       store.register({
         name,
         source,
-        public_read: true,
+        publicRead: true,
         policy: { branches: ["main"] },
-        path_groups: [],
-        sync_interval_minutes: minutes,
+        pathGroups: [],
+        syncIntervalMinutes: minutes,
       });
     register("org/fast", fast.path, 1);
     register("org/slow", slow.path, 30);

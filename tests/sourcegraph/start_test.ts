@@ -32,12 +32,12 @@ Deno.test("start: repositories named on the command line are served beside the c
         `connect an MCP client to ${service.url}/sourcegraph/mcp`,
       );
       const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
-      const names = listed.repositories.map((repo: { repo: string }) => repo.repo);
+      const names = listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
       assertEquals(names, ["local/mirror", "local/other", "org/configured"]);
-      const other = listed.repositories.find((repo: { repo: string }) =>
-        repo.repo === "local/other"
+      const other = listed.Repositories.find((repo: { Repo: string }) =>
+        repo.Repo === "local/other"
       );
-      assertEquals(other.default_branch, "feature");
+      assertEquals(other.DefaultBranch, "feature");
       const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/mirror`, {
         method: "POST",
         body: JSON.stringify({ Path: "o.txt" }),

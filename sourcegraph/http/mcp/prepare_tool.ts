@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
+import { prepareJson } from "../../render/repository_json.ts";
 
 /** `prepare`. */
 export const prepareTool = defineTool({
@@ -22,6 +23,12 @@ export const prepareTool = defineTool({
   },
   serviceOnly: true,
   run: async (args, { service, caller, scheduler }) => [
-    JSON.stringify(await service.prepare(caller, args, scheduler)),
+    JSON.stringify(prepareJson(
+      await service.prepare(caller, {
+        repo: args.repo,
+        idempotencyKey: args.idempotency_key,
+        scheduler,
+      }),
+    )),
   ],
 });

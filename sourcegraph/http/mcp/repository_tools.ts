@@ -7,6 +7,11 @@
  */
 
 import { z } from "zod";
+import {
+  availabilityJson,
+  repositoryPageJson,
+  resolvedJson,
+} from "../../render/repository_json.ts";
 import { repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 
@@ -16,7 +21,9 @@ export const repositoriesTool = defineTool({
   description:
     "Lists the repositories you can read (100 per page): state, index mode, observed branch heads, default branch.",
   input: { after: z.string().min(1).max(256).optional() },
-  run: (args, { service, caller }) => [JSON.stringify(service.repositories(caller, args.after))],
+  run: (args, { service, caller }) => [
+    JSON.stringify(repositoryPageJson(service.repositories(caller, { after: args.after }))),
+  ],
 });
 
 /** `availability`. */
@@ -30,12 +37,13 @@ export const availabilityTool = defineTool({
     revision,
   },
   run: async (args, { service, caller }) => [
-    JSON.stringify(
-      await service.availabilityWithPlugins(caller, args.repo, {
+    JSON.stringify(availabilityJson(
+      await service.availability(caller, {
+        repo: args.repo,
         includePlugins: args.include_plugins === true,
         revision: args.revision,
       }),
-    ),
+    )),
   ],
 });
 
@@ -45,12 +53,5 @@ export const resolveTool = defineTool({
   description:
     "Resolves a monitored branch (default: the default branch) or a full 40-hex SHA to a retained commit.",
   input: { repo, revision },
-  run: (args, { service, caller }) => {
-    const resolved = service.resolve(caller, args.repo, args.revision);
-    return [JSON.stringify({
-      commit: resolved.commit,
-      indexed: true,
-      ...(resolved.committer_time !== null ? { committer_time: resolved.committer_time } : {}),
-    })];
-  },
+  run: (args, { service, caller }) => [JSON.stringify(resolvedJson(service.resolve(caller, args)))],
 });

@@ -26,11 +26,20 @@ export const searchTool = defineTool({
     max_lines_per_file: z.number().int().min(1).max(1000).optional(),
   },
   run: async (args, { service, caller }) => {
-    const found = await service.search(caller, args);
-    return [renderSearch(found.repo, found.commit, found.outcome, {
+    const found = await service.search(caller, {
+      repo: args.repo,
+      revision: args.revision,
+      pattern: args.pattern,
+      fixedStrings: args.fixed_strings,
+      ignoreCase: args.ignore_case,
+      glob: args.glob,
+      paths: args.paths,
+      output: args.output,
+      maxLinesPerFile: args.max_lines_per_file,
+    });
+    return [renderSearch(found, {
       output: args.output ?? "content",
       maxLinesPerFile: args.max_lines_per_file ?? 10,
-      coverage: found.coverage,
     })];
   },
 });

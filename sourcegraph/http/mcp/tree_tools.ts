@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { after, paths, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
+import { changesJson, listingJson } from "../../render/repository_json.ts";
 
 /** `list`. */
 export const listTool = defineTool({
@@ -21,7 +22,9 @@ export const listTool = defineTool({
     path: z.string().min(1).max(4096).optional(),
     after,
   },
-  run: async (args, { service, caller }) => [JSON.stringify(await service.list(caller, args))],
+  run: async (args, { service, caller }) => [
+    JSON.stringify(listingJson(await service.list(caller, args))),
+  ],
 });
 
 /** `diff`. */
@@ -37,5 +40,7 @@ export const diffTool = defineTool({
     paths,
     after,
   },
-  run: async (args, { service, caller }) => [JSON.stringify(await service.diff(caller, args))],
+  run: async (args, { service, caller }) => [
+    JSON.stringify(changesJson(await service.diff(caller, args))),
+  ],
 });

@@ -18,23 +18,34 @@ export interface PluginMetadata {
   title?: string;
   description?: string;
   version?: string;
-  abi_version?: number;
+  abiVersion?: number;
   operations?: string[];
-  default_enabled?: boolean;
-  input_schema?: unknown;
+  defaultEnabled?: boolean;
+  inputSchema?: unknown;
 }
 
 const SECTION = "sourcegraph.plugin.v1";
-const FIELDS: (keyof PluginMetadata)[] = [
-  "name",
-  "title",
-  "description",
-  "version",
-  "abi_version",
-  "operations",
-  "default_enabled",
-  "input_schema",
-];
+// The section's key for each field (matched case-insensitively when read).
+const SECTION_KEYS: Readonly<Record<keyof PluginMetadata, string>> = {
+  name: "name",
+  title: "title",
+  description: "description",
+  version: "version",
+  abiVersion: "abi_version",
+  operations: "operations",
+  defaultEnabled: "default_enabled",
+  inputSchema: "input_schema",
+};
+const FIELDS = Object.keys(SECTION_KEYS) as (keyof PluginMetadata)[];
+
+/** The metadata as the section spells it (how catalogs show it to people and agents). */
+export function metadataDocument(metadata: PluginMetadata): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    if (metadata[field] !== undefined) document[SECTION_KEYS[field]] = metadata[field];
+  }
+  return document;
+}
 
 /** Reads the metadata of a module; throws SourcegraphError (PLUGIN_UNAVAILABLE or PLUGIN_ABI_INCOMPATIBLE). */
 export function inspectMetadata(
@@ -69,7 +80,7 @@ export function inspectMetadata(
     found = true;
   }
   if (!found) throw unavailable(`no ${SECTION} custom section`);
-  if (metadata.abi_version !== 2) {
+  if (metadata.abiVersion !== 2) {
     throw new SourcegraphError(
       "PLUGIN_ABI_INCOMPATIBLE",
       "rebuild the plugin with abi_version 2 and attachments output",
@@ -80,7 +91,7 @@ export function inspectMetadata(
 
 function merge(into: PluginMetadata, value: Record<string, unknown>): void {
   for (const [key, field] of Object.entries(value)) {
-    const known = FIELDS.find((name) => name === key.toLowerCase());
+    const known = FIELDS.find((field) => SECTION_KEYS[field] === key.toLowerCase());
     if (known) (into as Record<string, unknown>)[known] = field;
   }
 }

@@ -26,14 +26,14 @@ async function withHandler(fn: (handle: Handler) => Promise<void>): Promise<void
       const repo = store.register({
         name,
         source: source.path,
-        public_read: isPublic,
+        publicRead: isPublic,
         policy: { branches: ["main"] },
-        path_groups: [],
-        sync_interval_minutes: 5,
+        pathGroups: [],
+        syncIntervalMinutes: 5,
       });
       await scheduler.sync(repo);
     }
-    store.addKey("key_1", keyHash(KEY), "reader");
+    store.addKey("key_1", { keyHash: keyHash(KEY), name: "reader" });
     const handler = createHandler(service, {
       store,
       scheduler,

@@ -43,7 +43,16 @@ Deno.test("HTTP API: read, resolve, list, search and errors with request ids", a
       head,
     );
     const list = await (await post("/v1/repo/list?repo=local/project", { First: 10 })).json();
-    assertEquals(list.entries.map((e: { path: string }) => e.path), [".gitignore", "notes.txt"]);
+    assertEquals(list.Entries.map((e: { Path: string }) => e.Path), [".gitignore", "notes.txt"]);
+    assertEquals([list.Repo, list.Commit, list.Path, list.HasMore, list.NextCursor], [
+      "local/project",
+      head,
+      "",
+      false,
+      null,
+    ]);
+    const page = await (await post("/v1/repo/list?repo=local/project", { First: 1 })).json();
+    assertEquals([page.HasMore, page.NextCursor], [true, ".gitignore"]);
     const search = await (await post("/api/search?repo=local/project", { Pattern: "needle" }))
       .json();
     assertEquals(search.Meta.Commit, head);
@@ -79,11 +88,21 @@ Deno.test("HTTP API: read, resolve, list, search and errors with request ids", a
     assertEquals(twoRepos.status, 400);
     await twoRepos.body?.cancel();
     const repos = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
-    assertEquals(repos.repositories.map((r: { repo: string }) => r.repo), ["local/project"]);
+    assertEquals(repos.Repositories.map((r: { Repo: string }) => r.Repo), ["local/project"]);
+    assertEquals(repos.NextCursor, null);
     const availability =
       await (await fetch(`${service.url}/sourcegraph/v1/repo/availability?repo=local/project`))
         .json();
-    assertEquals(availability.versions[0].commit, head);
+    assertEquals(availability.Versions[0].Commit, head);
+    assertEquals([availability.Repo, availability.IndexMode, availability.Heads.main], [
+      "local/project",
+      "full",
+      head,
+    ]);
+    // One naming convention across the whole answer: no snake_case field anywhere.
+    for (const answer of [list, repos, availability]) {
+      assertEquals(JSON.stringify(answer).match(/"[a-z]+_[a-z_]+":/g), null);
+    }
   } finally {
     await service.stop();
     await removeDir(parent);

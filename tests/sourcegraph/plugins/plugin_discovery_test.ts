@@ -1,7 +1,10 @@
 import { join } from "node:path";
 import { parseDuration, pluginSettings } from "../../../sourcegraph/plugins/plugin_settings.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
-import { inspectMetadata } from "../../../sourcegraph/plugins/wasm/wasm_metadata.ts";
+import {
+  inspectMetadata,
+  metadataDocument,
+} from "../../../sourcegraph/plugins/wasm/wasm_metadata.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import {
@@ -30,10 +33,17 @@ Deno.test("metadata: sections merge in order, keys match case-insensitively, abi
   );
   assertEquals(merged, {
     name: "x",
-    abi_version: 2,
+    abiVersion: 2,
     title: "First",
-    default_enabled: true,
+    defaultEnabled: true,
     operations: ["read"],
+  });
+  assertEquals(metadataDocument(merged), {
+    name: "x",
+    title: "First",
+    abi_version: 2,
+    operations: ["read"],
+    default_enabled: true,
   });
   const code = (bytes: Uint8Array, max = 1024) =>
     assertThrows(() => inspectMetadata(bytes, { maxMetadataBytes: max }), SourcegraphError).code;
@@ -139,7 +149,11 @@ Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, iss
     const http = await fetch(
       `${service.url}/sourcegraph/v1/repo/plugins?repo=local/project&revision=${head}`,
     );
-    assertEquals((await http.json()).plugins.length, 5);
+    const listed = await http.json();
+    assertEquals(listed.Commit, head);
+    assertEquals(listed.Plugins.length, 5);
+    assertEquals(listed.Plugins[4].Metadata.default_enabled, true, "metadata as the module has it");
+    assertEquals(listed.Plugins[0].Issues[0].Code, "PLUGIN_UNAVAILABLE");
     const twice = await fetch(
       `${service.url}/sourcegraph/v1/repo/plugins?repo=local/project&revision=a&revision=b`,
     );

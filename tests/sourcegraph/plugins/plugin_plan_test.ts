@@ -15,8 +15,8 @@ function plugin(
     oid: "0".repeat(40),
     metadata: {
       name,
-      abi_version: 2,
-      default_enabled: true,
+      abiVersion: 2,
+      defaultEnabled: true,
       operations: ["read", "read_many"],
       ...meta,
     },
@@ -29,7 +29,7 @@ const CATALOG: PluginCatalog = {
   plugins: [
     plugin("evidence", ""),
     plugin("evidence", "docs"),
-    plugin("evidence", "docs/private", { default_enabled: false }),
+    plugin("evidence", "docs/private", { defaultEnabled: false }),
     plugin("links", "src", { operations: ["read_many"] }),
     plugin("broken", "", {}, [{ code: "PLUGIN_ABI_INCOMPATIBLE", message: "rebuild" }]),
   ],

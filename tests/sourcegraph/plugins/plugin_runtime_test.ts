@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { MirrorObjects } from "../../../sourcegraph/git/mirror_objects.ts";
-import type { RepositoryRecord } from "../../../sourcegraph/store/control_store.ts";
 import { PathScope } from "../../../sourcegraph/access/path_scope.ts";
 import {
   AttachmentBudget,
@@ -255,12 +254,11 @@ Deno.test("host reads: relative paths in the plugin folder and scope, regular fi
     await addSubmodule(repo, { parent, path: "plugin/sub", files: { "x.txt": "x" } });
     const commit = await repo.commit("files");
     const tree = new MirrorObjects(repo.path);
-    const record = { path_groups: [] } as unknown as RepositoryRecord;
     let scopeOk = true;
     const reads = new HostReads(tree, {
       commit,
       root: "plugin",
-      coverage: new PathScope(record),
+      scope: new PathScope({ pathGroups: [] }),
       settings: { ...DEFAULT_PLUGIN_SETTINGS, fileBytes: 32, readBytes: 25, readCalls: 16 },
       recheck: () => {
         if (!scopeOk) throw new Error("scope changed");
@@ -316,7 +314,7 @@ Deno.test("host reads: relative paths in the plugin folder and scope, regular fi
     const fresh = new HostReads(tree, {
       commit,
       root: "plugin",
-      coverage: new PathScope(record),
+      scope: new PathScope({ pathGroups: [] }),
       settings: DEFAULT_PLUGIN_SETTINGS,
       recheck: () => {
         throw new SourcegraphError("PLUGIN_SCOPE_CHANGED", "the repository scope changed");

@@ -165,7 +165,7 @@ Deno.test("required literals never narrow a search wrongly", () => {
   assertEquals(requiredLiteral({ pattern: "a\\.b" }), "a.b");
   assertEquals(requiredLiteral({ pattern: "[abc]xyz" }), "xyz");
   assertEquals(requiredLiteral({ pattern: "a(b)c" }), null);
-  assertEquals(requiredLiteral({ pattern: "x.y", fixed_strings: true }), "x.y");
+  assertEquals(requiredLiteral({ pattern: "x.y", fixedStrings: true }), "x.y");
   assertEquals(
     assertThrows(() => compilePattern({ pattern: "\n" }), SourcegraphError).code,
     "INVALID_PATTERN",

@@ -1,0 +1,118 @@
+/**
+ * The compact JSON the MCP tools answer with (and the admin API, whose
+ * bodies use the same snake_case names), mapped from the domain results.
+ * Optional fields are left out rather than sent as null.
+ *
+ * @module
+ */
+
+import type { VisibleRevision } from "../access/visibility.ts";
+import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
+import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
+import type { Page } from "../service/paging.ts";
+import type { PrepareResult } from "../service/prepare_jobs.ts";
+import type {
+  AvailabilityResult,
+  DirectoryListing,
+  PathChanges,
+} from "../service/repository_service.ts";
+import type { RepositoryPage, RepositorySummary } from "../service/repository_summaries.ts";
+
+type Json = Record<string, unknown>;
+
+/** One repository summary. */
+export function summaryJson(summary: RepositorySummary): Json {
+  return {
+    repo: summary.name,
+    state: summary.state,
+    ...(summary.lastSyncError !== null ? { last_sync_error: summary.lastSyncError } : {}),
+    index_mode: summary.indexMode,
+    heads: summary.heads,
+    ...(summary.defaultBranch !== null ? { default_branch: summary.defaultBranch } : {}),
+    ...(summary.pathGroups.length > 0 ? { path_groups: summary.pathGroups } : {}),
+  };
+}
+
+/** A page of repositories. */
+export function repositoryPageJson(page: RepositoryPage): Json {
+  return {
+    repositories: page.repositories.map(summaryJson),
+    ...(page.nextCursor !== null ? { next_cursor: page.nextCursor } : {}),
+  };
+}
+
+/** Availability, with the catalog when it was asked for. */
+export function availabilityJson(availability: AvailabilityResult): Json {
+  return {
+    ...summaryJson(availability.summary),
+    versions: availability.versions.map((version) => ({
+      commit: version.commit,
+      indexed: version.indexed,
+      ...(version.committerTime !== null ? { committer_time: version.committerTime } : {}),
+    })),
+    jobs: [],
+    ...(availability.plugins ? { plugins: catalogJson(availability.plugins) } : {}),
+  };
+}
+
+/** A plugin catalog; each plugin's metadata as its module spells it. */
+export function catalogJson(catalog: PluginCatalog): Json {
+  return {
+    commit: catalog.commit,
+    plugins: catalog.plugins.map((plugin) => ({
+      name: plugin.name,
+      root: plugin.root,
+      path: plugin.path,
+      oid: plugin.oid,
+      metadata: metadataDocument(plugin.metadata),
+      ...(plugin.issues ? { issues: plugin.issues } : {}),
+    })),
+    ...(catalog.issues ? { issues: catalog.issues } : {}),
+  };
+}
+
+/** A resolved revision. */
+export function resolvedJson(resolved: VisibleRevision): Json {
+  return {
+    commit: resolved.commit,
+    indexed: true,
+    ...(resolved.committerTime !== null ? { committer_time: resolved.committerTime } : {}),
+  };
+}
+
+/** A directory page. */
+export function listingJson(listing: DirectoryListing): Json {
+  return {
+    repo: listing.repo,
+    commit: listing.commit,
+    path: listing.path,
+    entries: listing.entries,
+    ...pageJson(listing),
+  };
+}
+
+/** A page of changed paths. */
+export function changesJson(changes: PathChanges): Json {
+  return {
+    repo: changes.repo,
+    base: changes.base,
+    head: changes.head,
+    changes: changes.changes,
+    ...pageJson(changes),
+  };
+}
+
+/** What a prepare did. */
+export function prepareJson(result: PrepareResult): Json {
+  const base = { job_id: result.jobId, repo: result.repo, state: result.state };
+  return result.state === "succeeded"
+    ? { ...base, heads: result.heads, pruned: result.pruned }
+    : { ...base, code: result.code };
+}
+
+function pageJson(page: Page): Json {
+  return {
+    has_more: page.hasMore,
+    ...(page.nextCursor !== null ? { next_cursor: page.nextCursor } : {}),
+  };
+}

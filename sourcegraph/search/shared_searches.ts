@@ -1,0 +1,79 @@
+/**
+ * Searches of visible repositories at resolved commits: path-group scope
+ * applied before and after the search, and identical searches running at
+ * the same time answered by one computation over one cached corpus.
+ *
+ * @module
+ */
+
+import type { PathScope } from "../access/path_scope.ts";
+import type { MirrorReaders } from "../git/mirror_readers.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
+import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
+import { CorpusCache } from "./search_corpus.ts";
+
+/** Searches with one computation per identical concurrent request. */
+export class SharedSearches {
+  #mirrors: MirrorReaders;
+  #corpora: CorpusCache;
+  #running = new Map<string, Promise<SearchOutcome>>();
+  #onShared: () => void;
+
+  /** Searches `mirrors`, caching corpora up to `cacheBytes`. */
+  constructor(
+    mirrors: MirrorReaders,
+    options: { cacheBytes: number; onShared?: () => void },
+  ) {
+    this.#mirrors = mirrors;
+    this.#corpora = new CorpusCache(options.cacheBytes);
+    this.#onShared = options.onShared ?? (() => {});
+  }
+
+  /** Searches `repo` at `commit` within `scope`; the outcome is the caller's own copy. */
+  async search(
+    repo: RepositoryRecord,
+    request: SearchRequest & { commit: string; scope: PathScope },
+  ): Promise<SearchOutcome> {
+    const { commit, scope } = request;
+    const scoped = { ...request, paths: scope.scope(request.paths ?? []) };
+    const outcome = structuredClone(await this.#once(repo, commit, scoped));
+    if (!scope.full) {
+      outcome.files = outcome.files.filter((file) => scope.covers(file.path));
+      outcome.fileCount = outcome.files.length;
+      outcome.matchCount = outcome.files.reduce((sum, file) => sum + file.matchCount, 0);
+    }
+    return outcome;
+  }
+
+  /** Drops `repo`'s cached corpora. */
+  forget(repo: RepositoryRecord): void {
+    this.#corpora.forget(this.#mirrors.path(repo));
+  }
+
+  #once(repo: RepositoryRecord, commit: string, request: SearchRequest): Promise<SearchOutcome> {
+    const key = JSON.stringify([repo.id, commit, {
+      pattern: request.pattern,
+      fixedStrings: request.fixedStrings ?? false,
+      ignoreCase: request.ignoreCase ?? false,
+      glob: request.glob ?? [],
+      paths: request.paths ?? [],
+      maxLinesPerFile: request.maxLinesPerFile ?? 10,
+    }]);
+    const running = this.#running.get(key);
+    if (running) {
+      this.#onShared();
+      return running;
+    }
+    const mirror = this.#mirrors.path(repo);
+    const search = (async () => {
+      const corpus = await this.#corpora.get(mirror, commit).catch(() => null);
+      return await searchCommit(mirror, this.#mirrors.objects(repo), {
+        ...request,
+        commit,
+        corpus,
+      });
+    })().finally(() => this.#running.delete(key));
+    this.#running.set(key, search);
+    return search;
+  }
+}

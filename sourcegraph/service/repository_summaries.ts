@@ -1,0 +1,91 @@
+/**
+ * What a caller can learn about repositories without reading them: the
+ * summary (state, index mode, observed heads, default branch, path groups),
+ * pages of summaries, and availability (summary plus retained versions).
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+import type { Visibility } from "../access/visibility.ts";
+import type { ControlStore, PathGroup, RepositoryRecord } from "../store/control_store.ts";
+
+/** Repositories listed per page. */
+export const REPOSITORY_PAGE_SIZE = 100;
+
+/** One repository as callers see it. */
+export interface RepositorySummary {
+  name: string;
+  /** `disabled`, or the last sync outcome: `pending` (none yet), `ready` or `failed`. */
+  state: string;
+  lastSyncError: string | null;
+  indexMode: "full" | "monorepo";
+  /** Observed head of each monitored branch. */
+  heads: Record<string, string>;
+  defaultBranch: string | null;
+  pathGroups: PathGroup[];
+}
+
+/** One page of summaries, by name. */
+export interface RepositoryPage {
+  repositories: RepositorySummary[];
+  /** The cursor of the next page, when there may be one. */
+  nextCursor: string | null;
+}
+
+/** One retained (readable) version. */
+export interface RetainedVersion {
+  commit: string;
+  indexed: true;
+  committerTime: number | null;
+}
+
+/** A repository's summary and retained versions. */
+export interface RepositoryAvailability {
+  summary: RepositorySummary;
+  versions: RetainedVersion[];
+}
+
+/** The summary of `repo`. */
+export function repositorySummary(store: ControlStore, repo: RepositoryRecord): RepositorySummary {
+  const sync = store.syncState(repo.id);
+  return {
+    name: repo.name,
+    state: repo.disabled ? "disabled" : sync.state,
+    lastSyncError: sync.lastError,
+    indexMode: repo.pathGroups.length > 0 ? "monorepo" : "full",
+    heads: Object.fromEntries(store.heads(repo.id)),
+    defaultBranch: repo.policy.defaultBranch ?? null,
+    pathGroups: repo.pathGroups,
+  };
+}
+
+/** The summaries `caller` may see with names after `after`, one page. */
+export function repositoryPage(
+  store: ControlStore,
+  options: { visibility: Visibility; caller: Caller; after?: string },
+): RepositoryPage {
+  const { visibility, caller, after } = options;
+  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
+    .filter((repo) => after === undefined || repo.name > after);
+  const page = visible.slice(0, REPOSITORY_PAGE_SIZE);
+  return {
+    repositories: page.map((repo) => repositorySummary(store, repo)),
+    nextCursor: page.length === REPOSITORY_PAGE_SIZE ? page[page.length - 1].name : null,
+  };
+}
+
+/** The availability of `repo`. */
+export function repositoryAvailability(
+  store: ControlStore,
+  repo: RepositoryRecord,
+): RepositoryAvailability {
+  return {
+    summary: repositorySummary(store, repo),
+    versions: store.versions(repo.id).map((version) => ({
+      commit: version.commit,
+      indexed: true,
+      committerTime: version.committerTime,
+    })),
+  };
+}
