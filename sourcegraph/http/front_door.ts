@@ -26,17 +26,7 @@
  */
 
 import type { ConnectionSettings } from "../settings.ts";
-
-/** A client connection as the HTTP handler sees it. */
-export interface ClientConnection {
-  /** The client's address. */
-  readonly clientHost: string;
-  /**
-   * Stops reading from the client and closes the connection shortly (after
-   * the current response had a moment to go out): for a refused body.
-   */
-  closeSoon(): void;
-}
+import { type ClientConnection, pump, TrackedConnection } from "./tracked_connection.ts";
 
 /** Counters of the front, for metrics and tests. */
 export interface FrontDoorStats {
@@ -45,46 +35,6 @@ export interface FrontDoorStats {
   refused: number;
   timedOut: number;
   acceptErrors: number;
-}
-
-type Phase = "head" | "active" | "idle";
-
-class TrackedConnection implements ClientConnection {
-  readonly clientHost: string;
-  readonly client: Deno.TcpConn;
-  upstream: Deno.TcpConn | null = null;
-  phase: Phase = "head";
-  phaseSince = Date.now();
-  lastActivity = Date.now();
-  active = 0;
-  writingSince: number | null = null;
-  closeAt: number | null = null;
-  closed = false;
-  /** Set once nothing more is to be read from the client. */
-  inboundStopped = false;
-
-  constructor(client: Deno.TcpConn, clientHost: string) {
-    this.client = client;
-    this.clientHost = clientHost;
-  }
-
-  closeSoon(): void {
-    this.inboundStopped = true;
-    const at = Date.now() + 250;
-    if (this.closeAt === null || this.closeAt > at) this.closeAt = at;
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const conn of [this.client, this.upstream]) {
-      try {
-        conn?.close();
-      } catch {
-        // already closed
-      }
-    }
-  }
 }
 
 const REFUSAL = new TextEncoder().encode(
@@ -242,16 +192,18 @@ export class FrontDoor {
     const port = (upstream.localAddr as Deno.NetAddr).port;
     this.#byUpstreamPort.set(port, tracked);
     try {
-      const inbound = this.#pump(tracked, tracked.client, upstream, 16 * 1024).then(async () => {
-        if (tracked.closed || tracked.inboundStopped) return;
-        try {
-          await upstream.closeWrite(); // the client finished sending; the answer may follow
-        } catch {
-          tracked.close();
-        }
-      });
+      const inbound = pump(tracked, { from: tracked.client, to: upstream, size: 16 * 1024 }).then(
+        async () => {
+          if (tracked.closed || tracked.inboundStopped) return;
+          try {
+            await upstream.closeWrite(); // the client finished sending; the answer may follow
+          } catch {
+            tracked.close();
+          }
+        },
+      );
       await Promise.race([
-        this.#pump(tracked, upstream, tracked.client, 32 * 1024),
+        pump(tracked, { from: upstream, to: tracked.client, size: 32 * 1024 }),
         inbound.then(() => new Promise<void>(() => {})),
       ]);
     } finally {
@@ -260,52 +212,13 @@ export class FrontDoor {
     }
   }
 
-  async #pump(
-    tracked: TrackedConnection,
-    from: Deno.TcpConn,
-    to: Deno.TcpConn,
-    size: number,
-  ): Promise<void> {
-    const toClient = to === tracked.client;
-    const buffer = new Uint8Array(size);
-    for (;;) {
-      if (!toClient && tracked.inboundStopped) return; // a refused body is not forwarded
-      let n: number | null;
-      try {
-        n = await from.read(buffer);
-      } catch {
-        break;
-      }
-      if (n === null) break;
-      const now = Date.now();
-      tracked.lastActivity = now;
-      if (!toClient && tracked.phase === "idle") {
-        tracked.phase = "head";
-        tracked.phaseSince = now;
-      }
-      if (toClient) tracked.writingSince = now;
-      else if (tracked.inboundStopped) return;
-      try {
-        let written = 0;
-        while (written < n) written += await to.write(buffer.subarray(written, n));
-      } catch {
-        break;
-      }
-      if (toClient) tracked.writingSince = null;
-    }
-    if (toClient) tracked.close();
-  }
-
   #sweep(): void {
     const now = Date.now();
     const { headerTimeoutMs, idleTimeoutMs } = this.#settings;
     for (const tracked of this.#all) {
-      const stalledWrite = tracked.writingSince !== null &&
-        now - tracked.writingSince > idleTimeoutMs;
-      const late = (tracked.phase === "head" && now - tracked.phaseSince > headerTimeoutMs) ||
-        (tracked.phase === "idle" && now - tracked.lastActivity > idleTimeoutMs);
-      if (stalledWrite || late || (tracked.closeAt !== null && now >= tracked.closeAt)) {
-        if (stalledWrite || late) this.#stats.timedOut++;
+      const late = tracked.lateAt(now, { headerTimeoutMs, idleTimeoutMs });
+      if (late || (tracked.closeAt !== null && now >= tracked.closeAt)) {
+        if (late) this.#stats.timedOut++;
         tracked.close();
       }
     }

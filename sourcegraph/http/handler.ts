@@ -18,7 +18,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { handleAdmin, isAdminPath, keyHash } from "./admin_api.ts";
 import { SourcegraphError } from "../errors.ts";
 import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
-import type { ClientConnection } from "./front_door.ts";
+import type { ClientConnection } from "./tracked_connection.ts";
 import { type BodyLimits, readBody } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
 import { httpStatus } from "./status_codes.ts";

@@ -5,7 +5,10 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
+import { openControlDatabase } from "./control_database.ts";
+
+export { ControlStoreDamaged } from "./control_database.ts";
 
 /** How many versions to keep, by count and/or age. */
 export interface RetentionPolicy {
@@ -56,7 +59,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** The control store. */
 export class ControlStore {
-  readonly db: DatabaseSync;
+  readonly #db: DatabaseSync;
 
   /**
    * Opens the store at `path`, creating it when the file does not exist. An
@@ -65,81 +68,12 @@ export class ControlStore {
    * store is never silently replaced by an empty one.
    */
   constructor(path: string) {
-    const existing = statOrNull(path);
-    if (existing !== null && existing.size === 0) {
-      throw new ControlStoreDamaged(path, "is empty (0 bytes)");
-    }
-    try {
-      this.db = new DatabaseSync(path);
-      if (existing !== null) {
-        const rows = this.db.prepare("PRAGMA integrity_check").all() as {
-          integrity_check: string;
-        }[];
-        if (rows.length !== 1 || rows[0].integrity_check !== "ok") {
-          throw new ControlStoreDamaged(path, "fails SQLite's integrity check");
-        }
-      }
-    } catch (error) {
-      if (error instanceof ControlStoreDamaged) throw error;
-      throw new ControlStoreDamaged(path, "cannot be read as a SQLite database");
-    }
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      CREATE TABLE IF NOT EXISTS repositories(
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL,
-        public_read INTEGER NOT NULL,
-        disabled INTEGER NOT NULL DEFAULT 0,
-        policy TEXT NOT NULL,
-        path_groups TEXT NOT NULL DEFAULT '[]',
-        sync_interval_minutes INTEGER NOT NULL DEFAULT 5
-      );
-      CREATE TABLE IF NOT EXISTS heads(
-        repository_id INTEGER NOT NULL,
-        branch TEXT NOT NULL,
-        commit_id TEXT NOT NULL,
-        observed_at INTEGER NOT NULL,
-        PRIMARY KEY (repository_id, branch)
-      );
-      CREATE TABLE IF NOT EXISTS versions(
-        repository_id INTEGER NOT NULL,
-        commit_id TEXT NOT NULL,
-        committer_time INTEGER,
-        observed_at INTEGER NOT NULL,
-        PRIMARY KEY (repository_id, commit_id)
-      );
-      CREATE TABLE IF NOT EXISTS personal_keys(
-        id TEXT PRIMARY KEY,
-        key_hash TEXT NOT NULL UNIQUE,
-        name TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS jobs(
-        idempotency_key TEXT PRIMARY KEY,
-        repository_id INTEGER NOT NULL,
-        result TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS sync_state(
-        repository_id INTEGER PRIMARY KEY,
-        state TEXT NOT NULL,
-        last_error TEXT,
-        updated_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-    `);
-    const jobColumns = (this.db.prepare("PRAGMA table_info(jobs)").all() as { name: string }[])
-      .map((column) => column.name);
-    if (!jobColumns.includes("request_hash")) {
-      this.db.exec("ALTER TABLE jobs ADD COLUMN request_hash TEXT");
-    }
+    this.#db = openControlDatabase(path);
   }
 
   /** All repositories, by name. */
   repositories(): RepositoryRecord[] {
-    return (this.db.prepare("SELECT * FROM repositories ORDER BY name").all() as unknown as Row[])
+    return (this.#db.prepare("SELECT * FROM repositories ORDER BY name").all() as unknown as Row[])
       .map(
         toRecord,
       );
@@ -147,7 +81,7 @@ export class ControlStore {
 
   /** One repository by name, or null. */
   repository(name: string): RepositoryRecord | null {
-    const row = this.db.prepare("SELECT * FROM repositories WHERE name = ?").get(name) as
+    const row = this.#db.prepare("SELECT * FROM repositories WHERE name = ?").get(name) as
       | Row
       | undefined;
     return row ? toRecord(row) : null;
@@ -156,16 +90,16 @@ export class ControlStore {
   /** Registers a repository; returns it. */
   register(input: Omit<RepositoryRecord, "id" | "disabled">): RepositoryRecord {
     // Ids are never reused: mirrors, readers and caches are keyed by them.
-    const highest = this.db.prepare(
+    const highest = this.#db.prepare(
       `SELECT MAX(v) AS v FROM (SELECT MAX(id) AS v FROM repositories
       UNION ALL SELECT value FROM meta WHERE key = 'last_repository_id')`,
     ).get() as { v: number | null };
     const id = (highest.v ?? 0) + 1;
-    this.db.prepare(
+    this.#db.prepare(
       `INSERT INTO meta(key, value) VALUES ('last_repository_id', ?)
       ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
     ).run(id);
-    this.db.prepare(
+    this.#db.prepare(
       `INSERT INTO repositories(id, name, source, public_read, policy, path_groups, sync_interval_minutes)
       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(
@@ -182,7 +116,7 @@ export class ControlStore {
 
   /** Observed heads of a repository's branches. */
   heads(repositoryId: number): Map<string, string> {
-    const rows = this.db.prepare("SELECT branch, commit_id FROM heads WHERE repository_id = ?")
+    const rows = this.#db.prepare("SELECT branch, commit_id FROM heads WHERE repository_id = ?")
       .all(repositoryId) as { branch: string; commit_id: string }[];
     return new Map(rows.map((row) => [row.branch, row.commit_id]));
   }
@@ -194,12 +128,12 @@ export class ControlStore {
   ): void {
     const { branch, commit, committerTime } = head;
     const now = Date.now();
-    this.db.prepare(
+    this.#db.prepare(
       `INSERT INTO heads(repository_id, branch, commit_id, observed_at) VALUES (?, ?, ?, ?)
       ON CONFLICT(repository_id, branch) DO UPDATE SET commit_id = excluded.commit_id, observed_at = excluded.observed_at`,
     )
       .run(repositoryId, branch, commit, now);
-    this.db.prepare(
+    this.#db.prepare(
       `INSERT INTO versions(repository_id, commit_id, committer_time, observed_at) VALUES (?, ?, ?, ?)
       ON CONFLICT(repository_id, commit_id) DO UPDATE SET observed_at = excluded.observed_at`,
     )
@@ -208,21 +142,21 @@ export class ControlStore {
 
   /** Retained versions, newest observation first. */
   versions(repositoryId: number): VersionRecord[] {
-    return this.db.prepare(
+    return this.#db.prepare(
       "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? ORDER BY observed_at DESC, commit_id",
     ).all(repositoryId) as unknown as VersionRecord[];
   }
 
   /** Whether `commit` is a retained version. */
   isRetained(repositoryId: number, commit: string): VersionRecord | null {
-    return (this.db.prepare(
+    return (this.#db.prepare(
       "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? AND commit_id = ?",
     ).get(repositoryId, commit) as unknown as VersionRecord | undefined) ?? null;
   }
 
   /** Drops versions no longer retained. */
   forget(repositoryId: number, commits: readonly string[]): void {
-    const statement = this.db.prepare(
+    const statement = this.#db.prepare(
       "DELETE FROM versions WHERE repository_id = ? AND commit_id = ?",
     );
     for (const commit of commits) statement.run(repositoryId, commit);
@@ -231,7 +165,7 @@ export class ControlStore {
   /** Records the outcome of a sync. */
   setSyncState(repositoryId: number, outcome: { state: string; lastError: string | null }): void {
     const { state, lastError } = outcome;
-    this.db.prepare(
+    this.#db.prepare(
       `INSERT INTO sync_state(repository_id, state, last_error, updated_at) VALUES (?, ?, ?, ?)
       ON CONFLICT(repository_id) DO UPDATE SET state = excluded.state, last_error = excluded.last_error, updated_at = excluded.updated_at`,
     )
@@ -240,7 +174,7 @@ export class ControlStore {
 
   /** The last sync outcome. */
   syncState(repositoryId: number): { state: string; lastError: string | null } {
-    return (this.db.prepare(
+    return (this.#db.prepare(
       "SELECT state, last_error AS lastError FROM sync_state WHERE repository_id = ?",
     ).get(repositoryId) as
       | { state: string; lastError: string | null }
@@ -255,7 +189,7 @@ export class ControlStore {
     const repo = this.repository(name);
     if (!repo) return null;
     const next = { ...repo, ...changes };
-    this.db.prepare(
+    this.#db.prepare(
       `UPDATE repositories SET source = ?, public_read = ?, disabled = ?, policy = ?, path_groups = ?,
       sync_interval_minutes = ? WHERE id = ?`,
     ).run(
@@ -273,21 +207,23 @@ export class ControlStore {
   /** Deletes a repository and its bookkeeping. */
   remove(repositoryId: number): void {
     for (const table of ["heads", "versions", "sync_state", "jobs"]) {
-      this.db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
+      this.#db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
     }
-    this.db.prepare("DELETE FROM repositories WHERE id = ?").run(repositoryId);
+    this.#db.prepare("DELETE FROM repositories WHERE id = ?").run(repositoryId);
   }
 
   /** Stores a personal key's hash. */
   addKey(id: string, key: { keyHash: string; name: string }): void {
     const { keyHash, name } = key;
-    this.db.prepare("INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES (?, ?, ?, ?)")
+    this.#db.prepare(
+      "INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES (?, ?, ?, ?)",
+    )
       .run(id, keyHash, name, Date.now());
   }
 
   /** The id of the personal key with this hash, or null. */
   keyByHash(keyHash: string): string | null {
-    const row = this.db.prepare("SELECT id FROM personal_keys WHERE key_hash = ?").get(keyHash) as
+    const row = this.#db.prepare("SELECT id FROM personal_keys WHERE key_hash = ?").get(keyHash) as
       | { id: string }
       | undefined;
     return row?.id ?? null;
@@ -295,17 +231,17 @@ export class ControlStore {
 
   /** Whether the personal key `id` exists (was not revoked). */
   hasKey(id: string): boolean {
-    return this.db.prepare("SELECT 1 FROM personal_keys WHERE id = ?").get(id) !== undefined;
+    return this.#db.prepare("SELECT 1 FROM personal_keys WHERE id = ?").get(id) !== undefined;
   }
 
   /** Deletes a personal key; returns whether it existed. */
   removeKey(id: string): boolean {
-    return Number(this.db.prepare("DELETE FROM personal_keys WHERE id = ?").run(id).changes) > 0;
+    return Number(this.#db.prepare("DELETE FROM personal_keys WHERE id = ?").run(id).changes) > 0;
   }
 
   /** The stored job of an idempotency key within the retention, or null. */
   job(key: string): JobRecord | null {
-    return (this.db.prepare(
+    return (this.#db.prepare(
       `SELECT repository_id AS repositoryId, result, request_hash AS requestHash FROM jobs
       WHERE idempotency_key = ? AND created_at >= ?`,
     ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as JobRecord | undefined) ?? null;
@@ -317,8 +253,8 @@ export class ControlStore {
     job: { repositoryId: number; result: string; requestHash?: string | null },
   ): void {
     const now = Date.now();
-    this.db.prepare("DELETE FROM jobs WHERE created_at < ?").run(now - IDEMPOTENCY_RETENTION_MS);
-    this.db.prepare(
+    this.#db.prepare("DELETE FROM jobs WHERE created_at < ?").run(now - IDEMPOTENCY_RETENTION_MS);
+    this.#db.prepare(
       `INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, request_hash, created_at)
       VALUES (?, ?, ?, ?, ?)`,
     ).run(key, job.repositoryId, job.result, job.requestHash ?? null, now);
@@ -326,29 +262,7 @@ export class ControlStore {
 
   /** Closes the store. */
   close(): void {
-    this.db.close();
-  }
-}
-
-/** The control store file exists but cannot be used; nothing was changed. */
-export class ControlStoreDamaged extends Error {
-  override readonly name = "ControlStoreDamaged";
-
-  /** `path` and what is wrong with it. */
-  constructor(path: string, problem: string) {
-    super(
-      `the control store ${path} ${problem}; nothing was changed. Restore it from a backup ` +
-        "(see the README's Backup section), or move it away to start with an empty store",
-    );
-  }
-}
-
-function statOrNull(path: string): { size: number } | null {
-  try {
-    return Deno.statSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    this.#db.close();
   }
 }
 
