@@ -34,13 +34,14 @@ export function readCurrentSource(root: ProjectRoot, path: string): CurrentSourc
 export function readCurrentSource(
   root: ProjectRoot,
   path: string,
-  unchangedHash: string | null,
+  options: { unchangedHash: string | null },
 ): CurrentSource | UnchangedSource;
 export function readCurrentSource(
   root: ProjectRoot,
   path: string,
-  unchangedHash: string | null = null,
+  options: { unchangedHash: string | null } = { unchangedHash: null },
 ): CurrentSource | UnchangedSource {
+  const { unchangedHash } = options;
   let bytes: Uint8Array;
   try {
     bytes = readPinned(root.path, path, {

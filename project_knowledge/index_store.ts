@@ -85,8 +85,8 @@ export function createSchema(db: DatabaseSync, format: 1 | 2): void {
 }
 
 /** Writes one metadata value. */
-export function setMeta(db: DatabaseSync, key: string, value: string): void {
-  db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value);
+export function setMeta(db: DatabaseSync, entry: { key: string; value: string }): void {
+  db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(entry.key, entry.value);
 }
 
 /** Reads one metadata value, or null. */

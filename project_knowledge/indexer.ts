@@ -43,6 +43,8 @@ export interface IndexTarget {
 
 /** Options of {@linkcode runIndex}. */
 export interface IndexOptions {
+  /** A rebuild starts from an empty index; a refresh continues the published one. */
+  mode: "rebuild" | "refresh";
   /** Work budget in milliseconds. */
   budgetMs: number;
   /** Corpus caps: 4,096 files and 64 MiB unless lowered (tests). */
@@ -74,9 +76,9 @@ async function nextBefore(
 /** Runs one rebuild or refresh and returns the published coverage. */
 export async function runIndex(
   target: IndexTarget,
-  mode: "rebuild" | "refresh",
   options: IndexOptions,
 ): Promise<Coverage> {
+  const { mode } = options;
   const startedAt = Date.now();
   const deadline = startedAt + options.budgetMs;
   const remaining = () => deadline - Date.now();
@@ -104,8 +106,8 @@ export async function runIndex(
     if (copyPublished) checkIntegrity(db);
     else {
       createSchema(db, CURRENT_FORMAT);
-      setMeta(db, "format", String(CURRENT_FORMAT));
-      setMeta(db, "root_hash", target.rootHash);
+      setMeta(db, { key: "format", value: String(CURRENT_FORMAT) });
+      setMeta(db, { key: "root_hash", value: target.rootHash });
     }
     const run = new IndexRun(db, target.root, options.caps ?? DEFAULT_CAPS);
     const coverage = await run.execute({
@@ -240,12 +242,12 @@ class IndexRun {
       pipeline.close();
     }
     if (stop === "complete" && capacity) stop = capacity;
-    if (cursor !== null) setMeta(db, "cursor", cursor);
+    if (cursor !== null) setMeta(db, { key: "cursor", value: cursor });
     // Only capacity-limited sources left: the next refresh starts a new cycle
     // instead of retrying them forever while indexed rows go unverified.
-    setMeta(db, "cycle_state", visitedAll ? "visited" : "open");
+    setMeta(db, { key: "cycle_state", value: visitedAll ? "visited" : "open" });
     const coverage = this.#coverage(input, stop);
-    setMeta(db, "coverage", JSON.stringify(coverage));
+    setMeta(db, { key: "coverage", value: JSON.stringify(coverage) });
     db.exec("COMMIT");
     return coverage;
   }
@@ -273,8 +275,8 @@ class IndexRun {
     const insert = db.prepare("INSERT OR IGNORE INTO pending(path) VALUES (?)");
     if (open === 0 || getMeta(db, "cycle_state") === "visited") {
       for (const path of eligible) insert.run(path);
-      setMeta(db, "cursor", "");
-      setMeta(db, "cycle_state", "open");
+      setMeta(db, { key: "cursor", value: "" });
+      setMeta(db, { key: "cycle_state", value: "open" });
       return;
     }
     // New eligible paths join the open cycle.

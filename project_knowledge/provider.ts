@@ -117,7 +117,7 @@ export function createProvider(setup: ProviderSetup): (request: RpcRequest) => P
     switch (name) {
       case "index": {
         const { mode } = parseIndexArguments(args);
-        const coverage = await runIndex(ready, mode, { budgetMs: indexBudgetMs });
+        const coverage = await runIndex(ready, { mode, budgetMs: indexBudgetMs });
         const result = { indexed: true, format: 2, ...coverage };
         return toolResult(
           `${mode}: ${coverage.indexed_files} files, ${coverage.chunks} chunks indexed; ` +

@@ -214,7 +214,7 @@ function verify(
 ): Verdict {
   if (!eligible.has(path)) return { ok: false };
   // Bytes that still hash as indexed passed the content rules when indexed.
-  const current = readCurrentSource(root, path, hash);
+  const current = readCurrentSource(root, path, { unchangedHash: hash });
   if (!current.ok || !("unchanged" in current)) return { ok: false };
   const text = decodeUtf8Strict(current.content);
   return text === null ? { ok: false } : { ok: true, lines: splitLines(text) };

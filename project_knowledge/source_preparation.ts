@@ -45,7 +45,7 @@ export type PreparedSource =
 
 /** Prepares one source. */
 export function prepareSource(root: ProjectRoot, request: PrepareRequest): PreparedSource {
-  const current = readCurrentSource(root, request.path, request.knownHash);
+  const current = readCurrentSource(root, request.path, { unchangedHash: request.knownHash });
   if (!current.ok) return { path: request.path, kind: "skipped", reason: current.reason };
   if ("unchanged" in current) return { path: request.path, kind: "unchanged", hash: current.hash };
   const chunked = chunkSource(current.text);

@@ -196,16 +196,14 @@ export async function runGit(
 
   const stdoutReader = child.stdout.getReader();
   const stderrReader = child.stderr.getReader();
-  const stdoutDone = collectCapped(
-    stdoutReader,
-    options.maxStdoutBytes ?? GIT_DEFAULT_MAX_STDOUT,
-    () => stop("output"),
-  );
-  const stderrDone = collectCapped(
-    stderrReader,
-    options.maxStderrBytes ?? GIT_DEFAULT_MAX_STDERR,
-    () => stop("output"),
-  );
+  const stdoutDone = collectCapped(stdoutReader, {
+    cap: options.maxStdoutBytes ?? GIT_DEFAULT_MAX_STDOUT,
+    onOverflow: () => stop("output"),
+  });
+  const stderrDone = collectCapped(stderrReader, {
+    cap: options.maxStderrBytes ?? GIT_DEFAULT_MAX_STDERR,
+    onOverflow: () => stop("output"),
+  });
   if (options.stdin) void writeAndClose(child.stdin, options.stdin);
 
   try {
@@ -397,9 +395,9 @@ export function killQuietly(child: GitProcess): void {
  */
 export async function collectCapped(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  cap: number,
-  onOverflow: () => void,
+  limit: { cap: number; onOverflow: () => void },
 ): Promise<Uint8Array> {
+  const { cap, onOverflow } = limit;
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

@@ -146,7 +146,10 @@ class BatchProcess {
     this.#child = child;
     this.#stdin = child.stdin.getWriter();
     this.#stdout = new ByteReader(child.stdout.getReader());
-    this.#stderr = collectCapped(child.stderr.getReader(), MAX_STDERR_BYTES, () => {});
+    this.#stderr = collectCapped(child.stderr.getReader(), {
+      cap: MAX_STDERR_BYTES,
+      onOverflow: () => {},
+    });
     child.status.then(() => (this.dead = true));
   }
 

@@ -33,10 +33,10 @@ export interface SyncOutcome {
 /** Fetches a repository's monitored branches and applies retention. */
 export async function syncRepository(
   store: ControlStore,
-  dataDir: string,
   repo: RepositoryRecord,
+  options: { dataDir: string },
 ): Promise<SyncOutcome> {
-  const mirror = mirrorPath(dataDir, repo);
+  const mirror = mirrorPath(options.dataDir, repo);
   try {
     if (!fs.existsSync(join(mirror, "HEAD"))) {
       fs.mkdirSync(mirror, { recursive: true, mode: 0o700 });

@@ -38,7 +38,7 @@ export class SyncScheduler {
     const previous = this.#running.get(repo.id) ?? Promise.resolve();
     const run = previous.catch(() => {}).then(async () => {
       try {
-        const outcome = await syncRepository(this.#store, this.#dataDir, repo);
+        const outcome = await syncRepository(this.#store, repo, { dataDir: this.#dataDir });
         const heads = Object.entries(outcome.heads).map(([b, c]) => `${b}@${c.slice(0, 12)}`);
         this.#log(
           `synced ${repo.name}: ${heads.join(", ")}${

@@ -64,14 +64,15 @@ export function isAdminPath(pathname: string): boolean {
 /** Handles one admin request by an authenticated service caller. */
 export async function handleAdmin(
   request: Request,
-  url: URL,
   context: {
+    url: URL;
     store: ControlStore;
     service: RepositoryService;
     scheduler: SyncScheduler;
     body: BodyLimits;
   },
 ): Promise<Response> {
+  const { url } = context;
   const route = `${request.method} ${url.pathname.slice(PREFIX.length)}`;
   const { store, scheduler } = context;
   const text = () => readBodyText(request, context.body);

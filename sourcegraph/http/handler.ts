@@ -112,7 +112,8 @@ export function createHandler(
             "the admin API needs the service token",
           );
         }
-        return await handleAdmin(request, url, {
+        return await handleAdmin(request, {
+          url,
           store,
           service,
           scheduler,
@@ -129,7 +130,9 @@ export function createHandler(
         limiter.spend(client, 1); // an empty bucket refuses before the body is read
       }
       if (!isMcp) {
-        return await handleHttpApi(request, url, service, {
+        return await handleHttpApi(request, {
+          url,
+          service,
           caller,
           requestId,
           body: bodyLimits(settings.maxBodyBytes),

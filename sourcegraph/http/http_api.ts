@@ -70,16 +70,16 @@ export function isHttpApiPath(pathname: string): boolean {
 /** Handles one request; errors become the API's error JSON. */
 export async function handleHttpApi(
   request: Request,
-  url: URL,
-  service: RepositoryService,
   context: {
+    url: URL;
+    service: RepositoryService;
     caller: Caller;
     requestId: string;
     body: BodyLimits;
     log: (message: string) => void;
   },
 ): Promise<Response> {
-  const { caller, requestId } = context;
+  const { url, service, caller, requestId } = context;
   const headers = { "x-request-id": requestId };
   const parse = async <T>(schema: z.ZodType<T>): Promise<T> =>
     parseStrictBody(schema, await readBodyText(request, context.body));

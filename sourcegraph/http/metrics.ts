@@ -20,7 +20,8 @@ export class Metrics {
   #latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
 
   /** Records one tool call. */
-  record(tool: string, code: string, seconds: number): void {
+  record(tool: string, outcome: { code: string; seconds: number }): void {
+    const { code, seconds } = outcome;
     const key = `${tool}\u0000${code}`;
     this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
     let histogram = this.#latency.get(tool);

@@ -93,9 +93,9 @@ export class PluginInstances {
   }
 
   /** Returns a cleanly finished instance. */
-  put(digest: string, key: string, process: SandboxProcess): void {
+  put(process: SandboxProcess, owner: { digest: string; key: string }): void {
     if (this.#closed || !process.alive) return process.kill();
-    this.#idle.push({ id: `${digest}\0${key}`, process });
+    this.#idle.push({ id: `${owner.digest}\0${owner.key}`, process });
     while (this.#idle.length > this.#maxIdle) this.#idle.shift()!.process.kill();
   }
 

@@ -194,7 +194,7 @@ export class PluginRuns {
         trace.code = parsed.failure.code;
         return finish({ attachments: [], issues: [parsed.failure] });
       }
-      this.#instances.put(digest, key, instance);
+      this.#instances.put(instance, { digest, key });
       trace.code = "OK";
       return finish(parsed);
     } finally {

@@ -14,7 +14,8 @@
 import { join } from "node:path";
 import { percentile, timed } from "../support/bench_stats.ts";
 import { git, removeDir, tempDir } from "../support/git_repo.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../support/sourcegraph_service.ts";
+import { texts } from "../support/tool_calls.ts";
 
 const FILES = 10_000;
 const TARGET_BYTES = 64 * 1024 * 1024;

@@ -24,7 +24,8 @@ import { DIAGNOSTICS_HEADING } from "../../sourcegraph/render/attachment_text.ts
 import { percentile, timed } from "../support/bench_stats.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { fixture } from "../support/plugin_service.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../support/sourcegraph_service.ts";
+import { texts } from "../support/tool_calls.ts";
 
 const DOCS = 200;
 const SAMPLES = Number(Deno.env.get("SG_PLUGIN_BENCH_SAMPLES") ?? 300);

@@ -16,7 +16,8 @@ async function target(repoPath: string, cacheBase: string) {
 Deno.test("file cap: at the cap everything fits; past it, the rest stays pending as file_limit", () =>
   withProject({ "a.md": "a\n", "b.md": "b\n", "c.md": "c\n" }, async (project) => {
     const t = await target(project.repo.path, project.cacheBase);
-    const atCap = await runIndex(t, "rebuild", {
+    const atCap = await runIndex(t, {
+      mode: "rebuild",
       budgetMs: 20_000,
       caps: { files: 3, bytes: 1 << 20 },
     });
@@ -25,7 +26,8 @@ Deno.test("file cap: at the cap everything fits; past it, the rest stays pending
       "complete",
       0,
     ]);
-    const past = await runIndex(t, "rebuild", {
+    const past = await runIndex(t, {
+      mode: "rebuild",
       budgetMs: 20_000,
       caps: { files: 2, bytes: 1 << 20 },
     });
@@ -42,7 +44,8 @@ Deno.test("file cap: at the cap everything fits; past it, the rest stays pending
     ]);
     // Repeated refresh never exceeds the cap; the limit persists.
     for (let i = 0; i < 3; i++) {
-      const again = await runIndex(t, "refresh", {
+      const again = await runIndex(t, {
+        mode: "refresh",
         budgetMs: 20_000,
         caps: { files: 2, bytes: 1 << 20 },
       });
@@ -55,7 +58,8 @@ Deno.test("corpus cap: a source that would pass the byte cap is left pending as 
     { "a.md": "x".repeat(100) + "\n", "b.md": "y".repeat(100) + "\n", "c.md": "z\n" },
     async (project) => {
       const t = await target(project.repo.path, project.cacheBase);
-      const exact = await runIndex(t, "rebuild", {
+      const exact = await runIndex(t, {
+        mode: "rebuild",
         budgetMs: 20_000,
         caps: { files: 10, bytes: 101 + 101 + 2 },
       });
@@ -64,7 +68,8 @@ Deno.test("corpus cap: a source that would pass the byte cap is left pending as 
         204,
         "complete",
       ]);
-      const past = await runIndex(t, "rebuild", {
+      const past = await runIndex(t, {
+        mode: "rebuild",
         budgetMs: 20_000,
         caps: { files: 10, bytes: 150 },
       });
@@ -80,11 +85,16 @@ Deno.test("corpus cap: a source that would pass the byte cap is left pending as 
       );
       // Shrinking a source lets the next refresh cycle take the pending one.
       await Deno.writeTextFile(join(project.repo.path, "a.md"), "small\n");
-      let refresh = await runIndex(t, "refresh", {
+      let refresh = await runIndex(t, {
+        mode: "refresh",
         budgetMs: 20_000,
         caps: { files: 10, bytes: 150 },
       });
-      refresh = await runIndex(t, "refresh", { budgetMs: 20_000, caps: { files: 10, bytes: 150 } });
+      refresh = await runIndex(t, {
+        mode: "refresh",
+        budgetMs: 20_000,
+        caps: { files: 10, bytes: 150 },
+      });
       assertEquals([refresh.indexed_files, refresh.stop_reason, refresh.remaining_files], [
         3,
         "complete",

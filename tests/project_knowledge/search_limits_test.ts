@@ -18,7 +18,7 @@ async function target(repoPath: string, cacheBase: string) {
   const root = await openProjectRoot({ cwd: repoPath });
   const cache = prepareCacheDir(cacheBase, root.path);
   const hash = rootHash(root.path);
-  await runIndex({ root, cache, rootHash: hash }, "rebuild", { budgetMs: 20_000 });
+  await runIndex({ root, cache, rootHash: hash }, { mode: "rebuild", budgetMs: 20_000 });
   return { root, reader: new IndexReader(cache, hash), git: new GitState(root) };
 }
 

@@ -9,7 +9,8 @@ import {
   fixtureWith,
   withPluginService,
 } from "../support/plugin_service.ts";
-import { connectClient, startService, texts } from "../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../support/sourcegraph_service.ts";
+import { texts } from "../support/tool_calls.ts";
 
 const TOKEN = "d".repeat(40);
 

@@ -9,7 +9,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DIAGNOSTICS_HEADING } from "../../sourcegraph/render/attachment_text.ts";
 import { withMetadata } from "../../sourcegraph/plugins/wasm/wasm_sections.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
-import { connectClient, type RunningService, startService, texts } from "./sourcegraph_service.ts";
+import { connectClient, type RunningService, startService } from "./sourcegraph_service.ts";
+import { toolOutcome } from "./tool_calls.ts";
 
 const FIXTURES = new URL("../fixtures/plugins/", import.meta.url);
 
@@ -84,13 +85,14 @@ export async function withPluginService(
             name,
             arguments: { repo: PLUGIN_REPO, ...args },
           });
-          if (result.isError) {
-            throw new Error(`tool error: ${texts(result).join("\n")}\n${service.log.join("\n")}`);
-          }
           if ("structuredContent" in result && result.structuredContent !== undefined) {
             throw new Error("plugin reads must not return structuredContent");
           }
-          return texts(result);
+          const outcome = toolOutcome(result);
+          if (outcome.code !== "OK") {
+            throw new Error(`tool error: ${outcome.texts.join("\n")}\n${service.log.join("\n")}`);
+          }
+          return outcome.texts;
         },
       });
     } finally {

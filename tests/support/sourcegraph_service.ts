@@ -169,8 +169,3 @@ export async function connectClient(
   await client.connect(transport);
   return client;
 }
-
-/** The text blocks of a tool result. */
-export function texts(result: { content?: unknown }): string[] {
-  return ((result.content ?? []) as { type: string; text: string }[]).map((block) => block.text);
-}

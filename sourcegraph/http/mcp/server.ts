@@ -103,11 +103,11 @@ export function createMcpServer(
           urlPlugins: context.urlPlugins,
           baseDone: () => (baseEnd = performance.now()),
         });
-        metrics.record(tool.name, "OK", seconds());
+        metrics.record(tool.name, { code: "OK", seconds: seconds() });
         return textResult(blocks);
       } catch (error) {
         const known = internalError(error, { requestId: context?.requestId ?? "unknown", log });
-        metrics.record(tool.name, known.code, seconds());
+        metrics.record(tool.name, { code: known.code, seconds: seconds() });
         return errorResult(known);
       }
     });

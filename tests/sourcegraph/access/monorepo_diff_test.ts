@@ -1,14 +1,9 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { connectClient, startService, texts } from "../../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../../support/sourcegraph_service.ts";
+import { callText, texts } from "../../support/tool_calls.ts";
 
 const TOKEN = "m".repeat(40);
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool({ name, arguments: args });
-  return result.isError ? `ERROR ${JSON.parse(texts(result)[0]).code}` : texts(result)[0];
-}
 
 Deno.test("path groups restrict reads, search and listings; diff pages changed paths", async () => {
   const parent = await tempDir("sg-mono-");
@@ -58,15 +53,15 @@ Deno.test("path groups restrict reads, search and listings; diff pages changed p
     assertEquals((await prepared.json()).state, "succeeded");
 
     assertIncludes(
-      await call(client, "read", { repo: "org/mono", path: "docs/guide.md" }),
+      await callText(client, "read", { repo: "org/mono", path: "docs/guide.md" }),
       "1: needle changed",
     );
     assertEquals(
-      await call(client, "read", { repo: "org/mono", path: "src/app.ts" }),
+      await callText(client, "read", { repo: "org/mono", path: "src/app.ts" }),
       "ERROR PATH_NOT_REGISTERED",
     );
     assertEquals(
-      await call(client, "read", { repo: "org/mono", path: "link.md" }),
+      await callText(client, "read", { repo: "org/mono", path: "link.md" }),
       "ERROR PATH_NOT_REGISTERED",
     );
     const many = texts(
@@ -77,23 +72,28 @@ Deno.test("path groups restrict reads, search and listings; diff pages changed p
     );
     assertIncludes(many[0], `Error: "PATH_NOT_REGISTERED"`);
     assertIncludes(many[1], "1: new");
-    const search = await call(client, "search", { repo: "org/mono", pattern: "needle" });
+    const search = await callText(client, "search", { repo: "org/mono", pattern: "needle" });
     assertEquals([...search.matchAll(/^File: "(.*)"$/gm)].map((m) => m[1]), ["docs/guide.md"]);
     assertEquals(
-      await call(client, "search", { repo: "org/mono", pattern: "needle", paths: ["src"] }),
+      await callText(client, "search", { repo: "org/mono", pattern: "needle", paths: ["src"] }),
       "ERROR PATH_NOT_REGISTERED",
     );
-    const root = JSON.parse(await call(client, "list", { repo: "org/mono", first: 10 }));
+    const root = JSON.parse(await callText(client, "list", { repo: "org/mono", first: 10 }));
     assertEquals(root.entries.map((e: { path: string }) => e.path), ["docs"]);
     assertEquals(
-      await call(client, "list", { repo: "org/mono", first: 10, path: "src" }),
+      await callText(client, "list", { repo: "org/mono", first: 10, path: "src" }),
       "ERROR PATH_NOT_REGISTERED",
     );
 
     // diff: only retained revisions, only covered paths, paged.
     const homeHead = await home.git("rev-parse", "HEAD");
     const all = JSON.parse(
-      await call(client, "diff", { repo: "local/home", base: homeHead, head: "main", first: 10 }),
+      await callText(client, "diff", {
+        repo: "local/home",
+        base: homeHead,
+        head: "main",
+        first: 10,
+      }),
     );
     assertEquals(all.changes, []);
     const prepare = await fetch(
@@ -105,11 +105,11 @@ Deno.test("path groups restrict reads, search and listings; diff pages changed p
     );
     await prepare.body?.cancel();
     assertEquals(
-      await call(client, "diff", { repo: "org/mono", base: first, head: second, first: 10 }),
+      await callText(client, "diff", { repo: "org/mono", base: first, head: second, first: 10 }),
       "ERROR REVISION_NOT_ELIGIBLE",
     );
     const page1 = JSON.parse(
-      await call(client, "diff", { repo: "org/mono", base: second, head: "main", first: 1 }),
+      await callText(client, "diff", { repo: "org/mono", base: second, head: "main", first: 1 }),
     );
     assertEquals([page1.base, page1.head, page1.changes, page1.has_more], [
       second,
@@ -142,9 +142,14 @@ Deno.test("diff between two retained versions lists changes in path order with a
     await repo.write({ "a.txt": "2\n", "d.txt": "new\n" });
     await repo.git("rm", "-q", "c.txt");
     const second = await repo.commit("second");
-    await call(client, "prepare", { repo: "local/project", idempotency_key: "diff-prep-1" });
+    await callText(client, "prepare", { repo: "local/project", idempotency_key: "diff-prep-1" });
     const page1 = JSON.parse(
-      await call(client, "diff", { repo: "local/project", base: first, head: "main", first: 2 }),
+      await callText(client, "diff", {
+        repo: "local/project",
+        base: first,
+        head: "main",
+        first: 2,
+      }),
     );
     assertEquals([page1.base, page1.head], [first, second]);
     assertEquals(page1.changes, [{ path: "a.txt", status: "modified" }, {
@@ -153,7 +158,7 @@ Deno.test("diff between two retained versions lists changes in path order with a
     }]);
     assertEquals([page1.has_more, page1.next_cursor], [true, "c.txt"]);
     const page2 = JSON.parse(
-      await call(client, "diff", {
+      await callText(client, "diff", {
         repo: "local/project",
         base: first,
         head: second,
@@ -163,7 +168,12 @@ Deno.test("diff between two retained versions lists changes in path order with a
     );
     assertEquals([page2.changes, page2.has_more], [[{ path: "d.txt", status: "added" }], false]);
     assertEquals(
-      await call(client, "diff", { repo: "local/project", base: "HEAD", head: second, first: 2 }),
+      await callText(client, "diff", {
+        repo: "local/project",
+        base: "HEAD",
+        head: second,
+        first: 2,
+      }),
       "ERROR INVALID_REVISION",
     );
   } finally {

@@ -6,8 +6,8 @@ import {
   connectClient,
   type RunningService,
   startService,
-  texts,
 } from "../../support/sourcegraph_service.ts";
+import { callText, callTool, texts } from "../../support/tool_calls.ts";
 
 const TOKEN = "t".repeat(40);
 const NAME = "local/project";
@@ -32,17 +32,10 @@ async function withServiceAndSource(
   }
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>) {
-  const result = await client.callTool({ name, arguments: args });
-  return result.isError
-    ? { error: JSON.parse(texts(result)[0]).code as string }
-    : { text: texts(result)[0] };
-}
-
 async function prepare(client: Client, key: string) {
-  const result = await call(client, "prepare", { repo: NAME, idempotency_key: key });
-  assert(result.text, JSON.stringify(result));
-  return JSON.parse(result.text!);
+  const result = await callTool(client, "prepare", { repo: NAME, idempotency_key: key });
+  assertEquals(result.code, "OK", JSON.stringify(result));
+  return JSON.parse(result.texts[0]);
 }
 
 Deno.test("sync: a new commit appears after prepare; earlier retained versions stay readable; keys are idempotent", () =>
@@ -52,21 +45,21 @@ Deno.test("sync: a new commit appears after prepare; earlier retained versions s
     const second = await repo.commit("two");
     // No request fetches: the branch still names the synced head.
     assertIncludes(
-      (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+      await callText(admin, "read", { repo: NAME, path: "a.txt" }),
       `Commit: "${first}"`,
     );
     assertEquals(
-      (await call(admin, "resolve", { repo: NAME, revision: second })).error,
+      (await callTool(admin, "resolve", { repo: NAME, revision: second })).code,
       "REVISION_NOT_ELIGIBLE",
     );
     const job = await prepare(admin, "key-00000001");
     assertEquals([job.state, job.heads.main], ["succeeded", second]);
     assertIncludes(
-      (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+      await callText(admin, "read", { repo: NAME, path: "a.txt" }),
       "1: version 2",
     );
     assertIncludes(
-      (await call(admin, "read", { repo: NAME, path: "a.txt", revision: first })).text!,
+      await callText(admin, "read", { repo: NAME, path: "a.txt", revision: first }),
       "1: version 1",
     );
     // The same key answers the first result again, without syncing.
@@ -89,16 +82,16 @@ Deno.test("sync: retention prunes versions past the count and unpins them", () =
       await prepare(admin, `retain-key-${i}`);
     }
     assertEquals(
-      (await call(admin, "resolve", { repo: NAME, revision: commits[0] })).error,
+      (await callTool(admin, "resolve", { repo: NAME, revision: commits[0] })).code,
       "REVISION_NOT_ELIGIBLE",
     );
     for (const commit of commits.slice(1)) {
       assertEquals(
-        JSON.parse((await call(admin, "resolve", { repo: NAME, revision: commit })).text!).commit,
+        JSON.parse(await callText(admin, "resolve", { repo: NAME, revision: commit })).commit,
         commit,
       );
     }
-    const availability = JSON.parse((await call(admin, "availability", { repo: NAME })).text!);
+    const availability = JSON.parse(await callText(admin, "availability", { repo: NAME }));
     assertEquals(
       availability.versions.map((v: { commit: string }) => v.commit).sort(),
       commits.slice(1).sort(),
@@ -117,16 +110,16 @@ Deno.test("sync: a failed fetch keeps every retained version readable", () =>
       const job = await prepare(admin, "fail-key-0001");
       assertEquals(job.state, "failed");
       assertIncludes(
-        (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+        await callText(admin, "read", { repo: NAME, path: "a.txt" }),
         `Commit: "${head}"`,
       );
       assertIncludes(
-        (await call(admin, "read", { repo: NAME, path: "a.txt", revision: head })).text!,
+        await callText(admin, "read", { repo: NAME, path: "a.txt", revision: head }),
         "1: version 1",
       );
-      const listed = JSON.parse((await call(admin, "repositories", {})).text!).repositories[0];
+      const listed = JSON.parse(await callText(admin, "repositories", {})).repositories[0];
       assertEquals([listed.state, listed.last_sync_error], ["failed", "GIT_FAILED"]);
-      const availability = JSON.parse((await call(admin, "availability", { repo: NAME })).text!);
+      const availability = JSON.parse(await callText(admin, "availability", { repo: NAME }));
       assertEquals(availability.last_sync_error, "GIT_FAILED");
       const reason = service.log.find((line) => line.includes(`sync of ${NAME} failed (`));
       assert(reason !== undefined && reason.includes("GIT_FAILED"), service.log.join("\n"));
@@ -146,12 +139,12 @@ Deno.test("auth: token sees prepare, anonymous does not; a bad bearer is 401; pu
       assert(!tools.includes("prepare"));
       // Not public for anonymous callers: indistinguishable from a missing repository.
       assertEquals(
-        (await call(anonymous, "read", { repo: NAME, path: "a.txt" })).error,
+        (await callTool(anonymous, "read", { repo: NAME, path: "a.txt" })).code,
         "REPOSITORY_NOT_FOUND",
       );
-      assertEquals(JSON.parse((await call(anonymous, "repositories", {})).text!).repositories, []);
+      assertEquals(JSON.parse(await callText(anonymous, "repositories", {})).repositories, []);
       assertIncludes(
-        (await call(admin, "read", { repo: NAME, path: "a.txt" })).text!,
+        await callText(admin, "read", { repo: NAME, path: "a.txt" }),
         "1: version 1",
       );
     } finally {

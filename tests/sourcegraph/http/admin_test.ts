@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { connectClient, startService, texts } from "../../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../../support/sourcegraph_service.ts";
+import { callText } from "../../support/tool_calls.ts";
 
 const TOKEN = "s".repeat(48);
 
@@ -70,14 +71,9 @@ Deno.test("admin API: strict idempotent registration, private visibility, person
 
     // Private: anonymous callers cannot tell it from a missing repository.
     const anonymous = await connectClient(service.url);
-    const read = async (client: typeof anonymous) => {
-      const result = await client.callTool({
-        name: "read",
-        arguments: { repo: "org/other", path: "secret.txt" },
-      });
-      return result.isError ? JSON.parse(texts(result)[0]).code : texts(result)[0];
-    };
-    assertEquals(await read(anonymous), "REPOSITORY_NOT_FOUND");
+    const read = (client: typeof anonymous) =>
+      callText(client, "read", { repo: "org/other", path: "secret.txt" });
+    assertEquals(await read(anonymous), "ERROR REPOSITORY_NOT_FOUND");
     const tokenClient = await connectClient(service.url, { token: TOKEN });
     assertIncludes(await read(tokenClient), "1: private text");
 
@@ -127,9 +123,9 @@ Deno.test("admin API: strict idempotent registration, private visibility, person
     );
     (await admin("PATCH", "/repo?repo=org/other", { body: JSON.stringify({ disabled: true }) }))
       .body?.cancel();
-    assertEquals(await read(tokenClient), "REPOSITORY_DISABLED");
+    assertEquals(await read(tokenClient), "ERROR REPOSITORY_DISABLED");
     assertEquals((await admin("DELETE", "/repo?repo=org/other")).status, 204);
-    assertEquals(await read(tokenClient), "REPOSITORY_NOT_FOUND");
+    assertEquals(await read(tokenClient), "ERROR REPOSITORY_NOT_FOUND");
     assertEquals(await code(await admin("DELETE", "/repo?repo=org/other")), [
       404,
       "REPOSITORY_NOT_FOUND",

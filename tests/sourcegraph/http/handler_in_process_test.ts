@@ -7,7 +7,7 @@ import { RepositoryService } from "../../../sourcegraph/service/repository_servi
 import { ControlStore } from "../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { mcpRequest, toolCall } from "../../support/mcp_messages.ts";
+import { callHandler } from "../../support/tool_calls.ts";
 
 const TOKEN = "i".repeat(40);
 const KEY = "sgk_in_process_key_0001";
@@ -57,25 +57,6 @@ async function withHandler(fn: (handle: Handler) => Promise<void>): Promise<void
   }
 }
 
-/** Calls one tool through the handler; returns the error code or "OK" and the text. */
-async function tool(
-  handle: Handler,
-  name: string,
-  args: Record<string, unknown>,
-  token?: string,
-): Promise<[string, string]> {
-  const response = await handle(
-    mcpRequest("http://127.0.0.1", toolCall(1, name, args), { token, host: "127.0.0.1" }),
-  );
-  const body = await response.json();
-  if (body.error) return [`RPC ${body.error.code}`, body.error.message];
-  const text = body.result.content[0].text as string;
-  if (!body.result.isError) return ["OK", text];
-  // The SDK answers schema and unknown-tool failures itself: "MCP error <code>: …".
-  const sdk = /^MCP error (-?\d+)/.exec(text);
-  return [sdk ? `MCP ${sdk[1]}` : JSON.parse(text).code, text];
-}
-
 Deno.test("in process: the auth matrix over read, repositories and prepare", () =>
   withHandler(async (handle) => {
     const callers = { anonymous: undefined, key: KEY, service: TOKEN };
@@ -86,16 +67,16 @@ Deno.test("in process: the auth matrix over read, repositories and prepare", () 
       service: ["OK", "OK", "OK"],
     };
     for (const [kind, token] of Object.entries(callers)) {
-      const open = await tool(handle, "read", { repo: "org/open", path: "a.txt" }, token);
-      const closed = await tool(handle, "read", { repo: "org/closed", path: "a.txt" }, token);
-      const prepare = await tool(
-        handle,
-        "prepare",
-        { repo: "org/open", idempotency_key: `prep-${kind}-01` },
+      const read = (repo: string) =>
+        callHandler(handle, "read", { args: { repo, path: "a.txt" }, token });
+      const open = await read("org/open");
+      const closed = await read("org/closed");
+      const prepare = await callHandler(handle, "prepare", {
+        args: { repo: "org/open", idempotency_key: `prep-${kind}-01` },
         token,
-      );
-      assertEquals([open[0], closed[0], prepare[0]], expected[kind], kind);
-      const listed = JSON.parse((await tool(handle, "repositories", {}, token))[1]);
+      });
+      assertEquals([open.code, closed.code, prepare.code], expected[kind], kind);
+      const listed = JSON.parse((await callHandler(handle, "repositories", { token })).texts[0]);
       const names = listed.repositories.map((repo: { repo: string }) => repo.repo);
       assertEquals(names, kind === "anonymous" ? ["org/open"] : ["org/closed", "org/open"], kind);
     }
@@ -118,14 +99,21 @@ Deno.test("in process: arguments are validated before a tool runs", () =>
         { repo: "org/open" },
       ]
     ) {
-      const [code] = await tool(handle, "read", args, TOKEN);
+      const { code } = await callHandler(handle, "read", { args, token: TOKEN });
       assert(code !== "OK", JSON.stringify(args));
     }
     assertEquals(
-      (await tool(handle, "read", { repo: "org/open", path: "../a" }, TOKEN))[0],
+      (await callHandler(handle, "read", {
+        args: { repo: "org/open", path: "../a" },
+        token: TOKEN,
+      }))
+        .code,
       "INVALID_PATH",
     );
-    const [ok, text] = await tool(handle, "read", { repo: "org/open", path: "a.txt" }, TOKEN);
-    assertEquals(ok, "OK");
-    assert(text.includes("1: org/open"), text);
+    const ok = await callHandler(handle, "read", {
+      args: { repo: "org/open", path: "a.txt" },
+      token: TOKEN,
+    });
+    assertEquals(ok.code, "OK");
+    assert(ok.texts[0].includes("1: org/open"), ok.texts[0]);
   }));

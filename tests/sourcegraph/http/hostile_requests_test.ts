@@ -9,8 +9,8 @@ import {
   type RunningService,
   startFailure,
   startService,
-  texts,
 } from "../../support/sourcegraph_service.ts";
+import { texts } from "../../support/tool_calls.ts";
 
 const TOKEN = "h".repeat(40);
 const SECRET_NAME = "vault/hidden-ledger";

@@ -7,12 +7,8 @@ import {
 } from "../../../sourcegraph/plugins/wasm/wasm_metadata.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import {
-  connectClient,
-  startFailure,
-  startService,
-  texts,
-} from "../../support/sourcegraph_service.ts";
+import { connectClient, startFailure, startService } from "../../support/sourcegraph_service.ts";
+import { texts } from "../../support/tool_calls.ts";
 import { wasmWithMetadata } from "../../support/wasm_module.ts";
 
 const META = {

@@ -8,7 +8,7 @@ import {
   PLUGIN_REPO,
   withPluginService,
 } from "../../support/plugin_service.ts";
-import { texts } from "../../support/sourcegraph_service.ts";
+import { texts } from "../../support/tool_calls.ts";
 
 const LONG = Array.from({ length: 600 }, (_, i) => `long ${i + 1}`).join("\n") + "\n";
 

@@ -6,8 +6,8 @@ import {
   connectClient,
   type RunningService,
   startService,
-  texts,
 } from "../../support/sourcegraph_service.ts";
+import { callTool } from "../../support/tool_calls.ts";
 
 const LONG = Array.from({ length: 600 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
@@ -43,20 +43,6 @@ async function withService(fn: (f: Fixture) => Promise<void>): Promise<void> {
   }
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>) {
-  return await client.callTool({ name, arguments: args });
-}
-
-async function errorCode(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<string> {
-  const result = await call(client, name, args);
-  assert(result.isError, `${name} should fail: ${JSON.stringify(result)}`);
-  return JSON.parse(texts(result)[0]).code;
-}
-
 Deno.test("start-up registers the checkout and logs the MCP URL", () =>
   withService(async ({ service, client, name }) => {
     assert(service.log.some((line) => line.includes(`registered this checkout as ${name}`)));
@@ -72,7 +58,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
       "list",
       "diff",
     ]);
-    const listed = JSON.parse(texts(await call(client, "repositories", {}))[0]);
+    const listed = JSON.parse((await callTool(client, "repositories", {})).texts[0]);
     assertEquals(listed.repositories.map((r: { repo: string }) => r.repo), [name]);
     assertEquals(client.getInstructions()?.includes("untrusted"), true);
   }));
@@ -90,7 +76,7 @@ Deno.test("read renders the exact labels for default and explicit ranges on a 60
     const more = (next: number, truncated: boolean) =>
       `Truncated: ${truncated}; HasMore: true; NextStartLine: ${next}\nMore content remains; use NextStartLine at this same commit.`;
     const read = async (args: Record<string, unknown>) =>
-      texts(await call(client, "read", { repo: name, path: "long.txt", ...args }));
+      (await callTool(client, "read", { repo: name, path: "long.txt", ...args })).texts;
     assertEquals(await read({}), [
       `${header}\nLines: 1-500\n${more(501, false)}\n${lines(1, 500)}\n`,
     ]);
@@ -113,16 +99,16 @@ Deno.test("read renders the exact labels for default and explicit ranges on a 60
 
 Deno.test("read keeps CR, follows symlinks inside the repository and reports the rest", () =>
   withService(async ({ client, head, name }) => {
-    const app = texts(await call(client, "read", { repo: name, path: "src/app.ts" }))[0];
+    const app = (await callTool(client, "read", { repo: name, path: "src/app.ts" })).texts[0];
     assertIncludes(app, "1: export const answer = 42;\r\n2: console.log(answer);\n");
-    const alias = texts(await call(client, "read", { repo: name, path: "alias.ts" }))[0];
+    const alias = (await callTool(client, "read", { repo: name, path: "alias.ts" })).texts[0];
     assertIncludes(
       alias,
       `Path: "src/app.ts"\nVia: "alias.ts"; Path is the resolved repository path.\nCommit: "${head}"`,
     );
-    const escape = texts(await call(client, "read", { repo: name, path: "escape.txt" }))[0];
+    const escape = (await callTool(client, "read", { repo: name, path: "escape.txt" })).texts[0];
     assertIncludes(escape, "FollowError:");
-    const empty = texts(await call(client, "read", { repo: name, path: "empty.txt" }))[0];
+    const empty = (await callTool(client, "read", { repo: name, path: "empty.txt" })).texts[0];
     assertIncludes(empty, "No text lines returned.");
   }));
 
@@ -145,7 +131,7 @@ Deno.test("read errors carry their exact codes", () =>
     ];
     for (const [args, code] of cases) {
       assertEquals(
-        await errorCode(client, "read", { repo: name, ...args }),
+        (await callTool(client, "read", { repo: name, ...args })).code,
         code,
         JSON.stringify(args),
       );
@@ -157,8 +143,8 @@ Deno.test("read errors carry their exact codes", () =>
         extra: 1,
       }]
     ) {
-      const result = await call(client, "read", { repo: name, ...args });
-      assert(result.isError, JSON.stringify(args));
+      const result = await callTool(client, "read", { repo: name, ...args });
+      assert(result.code !== "OK", JSON.stringify(args));
     }
   }));
 
@@ -166,13 +152,11 @@ Deno.test("revision rules: branches, retained SHAs, and every refused form", () 
   withService(async ({ client, head, name }) => {
     const resolve = async (revision?: string) =>
       JSON.parse(
-        texts(
-          await call(
-            client,
-            "resolve",
-            revision === undefined ? { repo: name } : { repo: name, revision },
-          ),
-        )[0],
+        (await callTool(
+          client,
+          "resolve",
+          revision === undefined ? { repo: name } : { repo: name, revision },
+        )).texts[0],
       );
     assertEquals((await resolve()).commit, head);
     assertEquals((await resolve("main")).commit, head);
@@ -193,9 +177,13 @@ Deno.test("revision rules: branches, retained SHAs, and every refused form", () 
       ["v1.0", "BRANCH_NOT_MONITORED"],
     ];
     for (const [revision, code] of cases) {
-      assertEquals(await errorCode(client, "resolve", { repo: name, revision }), code, revision);
       assertEquals(
-        await errorCode(client, "read", { repo: name, path: "long.txt", revision }),
+        (await callTool(client, "resolve", { repo: name, revision })).code,
+        code,
+        revision,
+      );
+      assertEquals(
+        (await callTool(client, "read", { repo: name, path: "long.txt", revision })).code,
         code,
         revision,
       );
@@ -204,18 +192,16 @@ Deno.test("revision rules: branches, retained SHAs, and every refused form", () 
 
 Deno.test("read_many shares its budget across items and keeps request order with per-item errors", () =>
   withService(async ({ client, head, name }) => {
-    const blocks = texts(
-      await call(client, "read_many", {
-        repo: name,
-        files: [
-          { path: "long.txt" },
-          { path: "missing.txt" },
-          { path: "long.txt", start_line: 501 },
-          { path: "long.txt" },
-          { path: "src/app.ts" },
-        ],
-      }),
-    );
+    const blocks = (await callTool(client, "read_many", {
+      repo: name,
+      files: [
+        { path: "long.txt" },
+        { path: "missing.txt" },
+        { path: "long.txt", start_line: 501 },
+        { path: "long.txt" },
+        { path: "src/app.ts" },
+      ],
+    })).texts;
     assertEquals(blocks.length, 5);
     assertIncludes(
       blocks[0],
@@ -236,14 +222,14 @@ Deno.test("read_many shares its budget across items and keeps request order with
     );
     assert(!blocks[4].includes("1: export"), "no content once the budget is spent");
     // Empty and oversized item lists are rejected by the schema.
-    assert((await call(client, "read_many", { repo: name, files: [] })).isError);
+    assert((await callTool(client, "read_many", { repo: name, files: [] })).code !== "OK");
     const eleven = Array.from({ length: 11 }, () => ({ path: "long.txt" }));
-    assert((await call(client, "read_many", { repo: name, files: eleven })).isError);
+    assert((await callTool(client, "read_many", { repo: name, files: eleven })).code !== "OK");
   }));
 
 Deno.test("list pages a directory with has_more and next_cursor", () =>
   withService(async ({ client, head, name }) => {
-    const first = JSON.parse(texts(await call(client, "list", { repo: name, first: 3 }))[0]);
+    const first = JSON.parse((await callTool(client, "list", { repo: name, first: 3 })).texts[0]);
     assertEquals(first.commit, head);
     assertEquals(first.entries.map((e: { path: string }) => e.path), [
       "alias.ts",
@@ -252,7 +238,7 @@ Deno.test("list pages a directory with has_more and next_cursor", () =>
     ]);
     assertEquals([first.has_more, first.next_cursor], [true, "docs"]);
     const rest = JSON.parse(
-      texts(await call(client, "list", { repo: name, first: 100, after: "docs" }))[0],
+      (await callTool(client, "list", { repo: name, first: 100, after: "docs" })).texts[0],
     );
     assertEquals(rest.entries.map((e: { path: string; kind: string }) => `${e.path}:${e.kind}`), [
       "empty.txt:file",
@@ -263,11 +249,11 @@ Deno.test("list pages a directory with has_more and next_cursor", () =>
     ]);
     assertEquals(rest.has_more, false);
     const docs = JSON.parse(
-      texts(await call(client, "list", { repo: name, first: 10, path: "docs" }))[0],
+      (await callTool(client, "list", { repo: name, first: 10, path: "docs" })).texts[0],
     );
     assertEquals(docs.entries, [{ path: "docs/guide.md", kind: "file" }]);
     assertEquals(
-      await errorCode(client, "list", { repo: name, first: 10, path: "long.txt" }),
+      (await callTool(client, "list", { repo: name, first: 10, path: "long.txt" })).code,
       "NOT_A_DIRECTORY",
     );
   }));

@@ -7,7 +7,8 @@ import {
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { connectClient, startService, texts } from "../../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../../support/sourcegraph_service.ts";
+import { callText } from "../../support/tool_calls.ts";
 
 const FILES: Record<string, string> = {
   "src/http.ts":
@@ -40,13 +41,8 @@ async function withSearch(
   await repo.write({ "src/http.ts": "working tree edit parseHTTPRequest parseHTTPRequest\n" });
   const service = await startService(repo.path, mode);
   const client = await connectClient(service.url);
-  const run = async (args: Record<string, unknown>) => {
-    const result = await client.callTool({
-      name: "search",
-      arguments: { repo: "local/project", ...args },
-    });
-    return result.isError ? `ERROR ${JSON.parse(texts(result)[0]).code}` : texts(result)[0];
-  };
+  const run = (args: Record<string, unknown>) =>
+    callText(client, "search", { repo: "local/project", ...args });
   try {
     await fn(client, head, run);
   } finally {

@@ -1,12 +1,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import {
-  connectClient,
-  startFailure,
-  startService,
-  texts,
-} from "../../support/sourcegraph_service.ts";
+import { connectClient, startFailure, startService } from "../../support/sourcegraph_service.ts";
+import { texts } from "../../support/tool_calls.ts";
 
 const TOKEN = "c".repeat(40);
 

@@ -1,7 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
-import { connectClient, startService, texts } from "../../../support/sourcegraph_service.ts";
+import { connectClient, startService } from "../../../support/sourcegraph_service.ts";
+import { texts } from "../../../support/tool_calls.ts";
 
 const NAME = "local/project";
 
