@@ -7,10 +7,10 @@
  */
 
 import { routeConsoleToStderr, serveJsonRpcLines } from "../shared/jsonrpc_lines.ts";
-import { cacheBase } from "./cache_dir.ts";
+import { cacheBase } from "./project/cache_dir.ts";
 import { KnowledgeError } from "./errors.ts";
-import { openProjectRoot, type ProjectRoot } from "./project_root.ts";
-import { createProvider } from "./provider.ts";
+import { openProjectRoot, type ProjectRoot } from "./project/project_root.ts";
+import { createProvider } from "./protocol/provider.ts";
 
 function readEnv(name: string): string | undefined {
   try {

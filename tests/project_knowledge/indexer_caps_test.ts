@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { prepareCacheDir, rootHash } from "../../project_knowledge/cache_dir.ts";
-import { runIndex } from "../../project_knowledge/indexer.ts";
-import { openProjectRoot } from "../../project_knowledge/project_root.ts";
+import { prepareCacheDir, rootHash } from "../../project_knowledge/project/cache_dir.ts";
+import { runIndex } from "../../project_knowledge/index/indexer.ts";
+import { openProjectRoot } from "../../project_knowledge/project/project_root.ts";
 import { assertEquals } from "../support/assert.ts";
 import { withProject } from "../support/knowledge_project.ts";
 

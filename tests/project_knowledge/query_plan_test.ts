@@ -1,4 +1,4 @@
-import { planQuery } from "../../project_knowledge/search.ts";
+import { planQuery } from "../../project_knowledge/query/search.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 
 function fakeIndex(frequencies: Record<string, number>, chunkCount = 100) {

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { prepareCacheDir, rootHash } from "../../project_knowledge/cache_dir.ts";
-import { GitState } from "../../project_knowledge/git_state.ts";
-import { IndexReader } from "../../project_knowledge/index_reader.ts";
-import { runIndex } from "../../project_knowledge/indexer.ts";
-import { openProjectRoot } from "../../project_knowledge/project_root.ts";
-import { searchIndex } from "../../project_knowledge/search.ts";
+import { prepareCacheDir, rootHash } from "../../project_knowledge/project/cache_dir.ts";
+import { GitState } from "../../project_knowledge/project/git_state.ts";
+import { IndexReader } from "../../project_knowledge/query/index_reader.ts";
+import { runIndex } from "../../project_knowledge/index/indexer.ts";
+import { openProjectRoot } from "../../project_knowledge/project/project_root.ts";
+import { searchIndex } from "../../project_knowledge/query/search.ts";
 import { assertEquals } from "../support/assert.ts";
 import { withProject } from "../support/knowledge_project.ts";
 

@@ -1,4 +1,4 @@
-import type { SearchHit } from "../../project_knowledge/search.ts";
+import type { SearchHit } from "../../project_knowledge/query/search.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { withProject, withProvider } from "../support/knowledge_project.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { MAX_PATH_CHARS, MAX_QUERY_CHARS } from "./limits.ts";
+import { MAX_PATH_CHARS, MAX_QUERY_CHARS } from "../limits.ts";
 
 /** One tool definition as the Runner sees it. */
 export interface ToolDefinition {

@@ -9,17 +9,17 @@
  */
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { publishFile } from "../shared/safe_fs.ts";
+import { publishFile } from "../../shared/safe_fs.ts";
 import {
   type CacheDir,
   createTempBuild,
   discardTempBuild,
   publishedIndexExists,
   removeStaleTempBuilds,
-} from "./cache_dir.ts";
+} from "../project/cache_dir.ts";
 import { SourcePipeline } from "./source_pipeline.ts";
 import type { PreparedSource } from "./source_preparation.ts";
-import { KnowledgeError } from "./errors.ts";
+import { KnowledgeError } from "../errors.ts";
 import {
   checkIntegrity,
   type Coverage,
@@ -30,9 +30,9 @@ import {
   setMeta,
   type StopReason,
 } from "./index_store.ts";
-import { MAX_CORPUS_BYTES, MAX_INDEXED_FILES } from "./limits.ts";
-import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
-import { excludedCount, observeHead, observeTrackedSet } from "./tracked_files.ts";
+import { MAX_CORPUS_BYTES, MAX_INDEXED_FILES } from "../limits.ts";
+import { type ProjectRoot, verifyProjectRoot } from "../project/project_root.ts";
+import { excludedCount, observeHead, observeTrackedSet } from "../project/tracked_files.ts";
 
 /** What one index call works on. */
 export interface IndexTarget {

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { GitError, runGit } from "../shared/git.ts";
-import { decodeUtf8Strict } from "../shared/text.ts";
-import { KnowledgeError } from "./errors.ts";
+import { GitError, runGit } from "../../shared/git.ts";
+import { decodeUtf8Strict } from "../../shared/text.ts";
+import { KnowledgeError } from "../errors.ts";
 import { type ExclusionReason, pathExclusion } from "./eligibility.ts";
-import { MAX_GIT_OUTPUT_BYTES } from "./limits.ts";
+import { MAX_GIT_OUTPUT_BYTES } from "../limits.ts";
 
 /** The tracked entries of the root, sorted by path. */
 export interface TrackedSet {

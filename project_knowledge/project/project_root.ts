@@ -7,9 +7,9 @@
  * @module
  */
 
-import { type FileIdentity, identityOf, sameIdentity } from "../shared/safe_fs.ts";
-import { GitError, runGit } from "../shared/git.ts";
-import { KnowledgeError } from "./errors.ts";
+import { type FileIdentity, identityOf, sameIdentity } from "../../shared/safe_fs.ts";
+import { GitError, runGit } from "../../shared/git.ts";
+import { KnowledgeError } from "../errors.ts";
 
 /** A verified project root. */
 export interface ProjectRoot {

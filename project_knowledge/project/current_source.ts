@@ -7,9 +7,9 @@
  */
 
 import { createHash } from "node:crypto";
-import { readPinned, SafeFsError } from "../shared/safe_fs.ts";
+import { readPinned, SafeFsError } from "../../shared/safe_fs.ts";
 import { inspectContent, type SkipReason } from "./eligibility.ts";
-import { MAX_FILE_BYTES } from "./limits.ts";
+import { MAX_FILE_BYTES } from "../limits.ts";
 import type { ProjectRoot } from "./project_root.ts";
 
 /** A source as it is now. */

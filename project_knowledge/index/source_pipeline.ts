@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { ProjectRoot } from "./project_root.ts";
+import type { ProjectRoot } from "../project/project_root.ts";
 import { type PreparedSource, type PrepareRequest, prepareSource } from "./source_preparation.ts";
 
 /** In-order source preparation, in a worker when one can run. */

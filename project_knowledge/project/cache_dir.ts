@@ -12,8 +12,8 @@ import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { isAbsolute, join } from "node:path";
 import process from "node:process";
-import { ensurePrivateDir, SafeFsError, tempPathBeside } from "../shared/safe_fs.ts";
-import { KnowledgeError } from "./errors.ts";
+import { ensurePrivateDir, SafeFsError, tempPathBeside } from "../../shared/safe_fs.ts";
+import { KnowledgeError } from "../errors.ts";
 
 /** The folder name below the cache base. */
 export const CACHE_FOLDER = "webcodex-project-knowledge";

@@ -6,13 +6,13 @@
  * @module
  */
 
-import { splitLines } from "../shared/text.ts";
-import { readCurrentSource } from "./current_source.ts";
-import { pathExclusion } from "./eligibility.ts";
-import type { GitState } from "./git_state.ts";
-import { KnowledgeError } from "./errors.ts";
-import { READ_DEFAULT_LINES, READ_MAX_LINES } from "./limits.ts";
-import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
+import { splitLines } from "../../shared/text.ts";
+import { readCurrentSource } from "../project/current_source.ts";
+import { pathExclusion } from "../project/eligibility.ts";
+import type { GitState } from "../project/git_state.ts";
+import { KnowledgeError } from "../errors.ts";
+import { READ_DEFAULT_LINES, READ_MAX_LINES } from "../limits.ts";
+import { type ProjectRoot, verifyProjectRoot } from "../project/project_root.ts";
 
 const READ_GIT_TIMEOUT_MS = 5_000;
 

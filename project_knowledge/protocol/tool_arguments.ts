@@ -6,13 +6,13 @@
  * @module
  */
 
-import { KnowledgeError } from "./errors.ts";
+import { KnowledgeError } from "../errors.ts";
 import {
   MAX_PATH_CHARS,
   MAX_QUERY_CHARS,
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
-} from "./limits.ts";
+} from "../limits.ts";
 
 /** Arguments of index. */
 export interface IndexArguments {

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { utf8Length } from "../shared/text.ts";
-import type { KnowledgeError } from "./errors.ts";
-import { MAX_RESULT_BYTES } from "./limits.ts";
+import { utf8Length } from "../../shared/text.ts";
+import type { KnowledgeError } from "../errors.ts";
+import { MAX_RESULT_BYTES } from "../limits.ts";
 
 /** A `tools/call` result. */
 export interface ToolResult {

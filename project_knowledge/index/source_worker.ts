@@ -8,7 +8,7 @@
 
 /// <reference lib="deno.worker" />
 
-import type { ProjectRoot } from "./project_root.ts";
+import type { ProjectRoot } from "../project/project_root.ts";
 import { type PrepareRequest, prepareSource } from "./source_preparation.ts";
 
 let root: ProjectRoot | null = null;

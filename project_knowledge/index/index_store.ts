@@ -8,7 +8,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { KnowledgeError } from "./errors.ts";
+import { KnowledgeError } from "../errors.ts";
 
 /** The format this release writes. */
 export const CURRENT_FORMAT = 2;

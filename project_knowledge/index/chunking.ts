@@ -6,8 +6,8 @@
  * @module
  */
 
-import { splitLines, utf8Length } from "../shared/text.ts";
-import { CHUNK_MAX_BYTES, CHUNK_MAX_LINES, MAX_INDEXED_LINE_BYTES } from "./limits.ts";
+import { splitLines, utf8Length } from "../../shared/text.ts";
+import { CHUNK_MAX_BYTES, CHUNK_MAX_LINES, MAX_INDEXED_LINE_BYTES } from "../limits.ts";
 
 /** One chunk: 1-based inclusive line range and its text. */
 export interface Chunk {

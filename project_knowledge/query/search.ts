@@ -7,15 +7,15 @@
  * @module
  */
 
-import { decodeUtf8Strict, splitLines } from "../shared/text.ts";
-import { analyzeQuery, ftsMatchExpression } from "./analysis.ts";
-import { readCurrentSource } from "./current_source.ts";
-import { KnowledgeError } from "./errors.ts";
-import type { GitState } from "./git_state.ts";
+import { decodeUtf8Strict, splitLines } from "../../shared/text.ts";
+import { analyzeQuery, ftsMatchExpression } from "../analysis.ts";
+import { readCurrentSource } from "../project/current_source.ts";
+import { KnowledgeError } from "../errors.ts";
+import type { GitState } from "../project/git_state.ts";
 import type { IndexReader } from "./index_reader.ts";
-import { rebuildRequired } from "./index_store.ts";
-import { SEARCH_MAX_CANDIDATES } from "./limits.ts";
-import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
+import { rebuildRequired } from "../index/index_store.ts";
+import { SEARCH_MAX_CANDIDATES } from "../limits.ts";
+import { type ProjectRoot, verifyProjectRoot } from "../project/project_root.ts";
 
 /** One verified hit. */
 export interface SearchHit {

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { decodeUtf8Strict, isBinary } from "../shared/text.ts";
-import { MAX_PATH_CHARS } from "./limits.ts";
+import { decodeUtf8Strict, isBinary } from "../../shared/text.ts";
+import { MAX_PATH_CHARS } from "../limits.ts";
 
 /** Why a tracked entry is excluded by path or index state. */
 export type ExclusionReason =

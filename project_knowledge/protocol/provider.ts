@@ -12,18 +12,18 @@ import {
   RPC_METHOD_NOT_FOUND,
   RpcError,
   type RpcRequest,
-} from "../shared/jsonrpc_lines.ts";
-import { type CacheDir, prepareCacheDir, rootHash } from "./cache_dir.ts";
+} from "../../shared/jsonrpc_lines.ts";
+import { type CacheDir, prepareCacheDir, rootHash } from "../project/cache_dir.ts";
 import { TOOLS } from "./catalog.ts";
-import { probeFts5, probeSymlinkGuardWithGit } from "./engine_probe.ts";
-import { KnowledgeError } from "./errors.ts";
-import { GitState } from "./git_state.ts";
-import { IndexReader } from "./index_reader.ts";
-import { runIndex } from "./indexer.ts";
-import { INDEX_BUDGET_MS, SEARCH_BUDGET_MS } from "./limits.ts";
-import { type ProjectRoot, verifyProjectRoot } from "./project_root.ts";
-import { type ReadOutcome, readSource } from "./read_source.ts";
-import { searchIndex, type SearchOutcome } from "./search.ts";
+import { probeFts5, probeSymlinkGuardWithGit } from "../engine_probe.ts";
+import { KnowledgeError } from "../errors.ts";
+import { GitState } from "../project/git_state.ts";
+import { IndexReader } from "../query/index_reader.ts";
+import { runIndex } from "../index/indexer.ts";
+import { INDEX_BUDGET_MS, SEARCH_BUDGET_MS } from "../limits.ts";
+import { type ProjectRoot, verifyProjectRoot } from "../project/project_root.ts";
+import { type ReadOutcome, readSource } from "../query/read_source.ts";
+import { searchIndex, type SearchOutcome } from "../query/search.ts";
 import {
   parseIndexArguments,
   parseReadArguments,

@@ -9,9 +9,9 @@
  */
 
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { type CacheDir, publishedIndexExists } from "./cache_dir.ts";
-import { KnowledgeError } from "./errors.ts";
-import { type OpenIndex, openIndex, rebuildRequired } from "./index_store.ts";
+import { type CacheDir, publishedIndexExists } from "../project/cache_dir.ts";
+import { KnowledgeError } from "../errors.ts";
+import { type OpenIndex, openIndex, rebuildRequired } from "../index/index_store.ts";
 
 /** The published index, opened for reading. */
 export interface ReadableIndex extends OpenIndex {

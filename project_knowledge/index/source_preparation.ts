@@ -7,11 +7,11 @@
  * @module
  */
 
-import { analyzeText } from "./analysis.ts";
+import { analyzeText } from "../analysis.ts";
 import { chunkSource } from "./chunking.ts";
-import { readCurrentSource } from "./current_source.ts";
-import type { SkipReason } from "./eligibility.ts";
-import type { ProjectRoot } from "./project_root.ts";
+import { readCurrentSource } from "../project/current_source.ts";
+import type { SkipReason } from "../project/eligibility.ts";
+import type { ProjectRoot } from "../project/project_root.ts";
 
 /** One source to prepare. */
 export interface PrepareRequest {
