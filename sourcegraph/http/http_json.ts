@@ -13,7 +13,7 @@ import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { FileRead } from "../read/file_read.ts";
-import type { DirectoryListing, PathChanges, SearchResult } from "../service/repository_service.ts";
+import type { DirectoryListing, PathChanges, SearchResult } from "../service/repository_reads.ts";
 import type {
   RepositoryAvailability,
   RepositoryPage,

@@ -11,12 +11,12 @@ import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { Page } from "../service/paging.ts";
 import type { PrepareResult } from "../service/prepare_jobs.ts";
+import type { DirectoryListing, PathChanges } from "../service/repository_reads.ts";
 import type {
   AvailabilityResult,
-  DirectoryListing,
-  PathChanges,
-} from "../service/repository_service.ts";
-import type { RepositoryPage, RepositorySummary } from "../service/repository_summaries.ts";
+  RepositoryPage,
+  RepositorySummary,
+} from "../service/repository_summaries.ts";
 
 type Json = Record<string, unknown>;
 

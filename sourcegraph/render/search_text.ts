@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { SearchResult } from "../service/repository_service.ts";
+import type { SearchResult } from "../service/repository_reads.ts";
 
 const VIEW_CAP = 128 * 1024;
 const LINE_CAP = 2048;

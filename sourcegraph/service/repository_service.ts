@@ -1,35 +1,41 @@
 /**
  * The service's domain operations in one place for the edges (MCP tools,
- * the plain HTTP API, the admin API): each call checks the caller's
- * visibility, resolves the revision once and hands the work to the module
- * that does it. Results are structured, camelCase domain values; each edge
- * maps them to its own wire.
+ * the plain HTTP API, the admin API): it wires the collaborators once
+ * (visibility, mirror readers, shared searches, plugins) and hands each
+ * call to the module that does the work. Results are structured, camelCase
+ * domain values; each edge maps them to its own wire.
  *
  * @module
  */
 
 import type { Caller } from "../access/caller.ts";
-import { PathScope } from "../access/path_scope.ts";
 import { Visibility, type VisibleRevision } from "../access/visibility.ts";
-import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
-import type { EntryKind } from "../git/mirror_objects.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { EnhanceRequest } from "../plugins/plugin_host.ts";
 import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "../plugins/plugin_settings.ts";
-import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
-import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
-import type { SearchOutcome, SearchRequest } from "../search/code_search.ts";
+import type { FileRead } from "../read/file_read.ts";
+import type { ReadManyItem } from "../read/read_many.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
-import { type Page, pageByPath } from "./paging.ts";
+import {
+  type DiffRequest,
+  type DirectoryListing,
+  type ListRequest,
+  type PathChanges,
+  type ReadManyRequest,
+  type ReadRequest,
+  RepositoryReads,
+  type RepositorySearchRequest,
+  type SearchResult,
+} from "./repository_reads.ts";
 import { prepareRepository, type PrepareResult } from "./prepare_jobs.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import {
-  type RepositoryAvailability,
+  type AvailabilityResult,
   repositoryAvailability,
   type RepositoryPage,
   repositoryPage,
@@ -37,42 +43,13 @@ import {
   repositorySummary,
 } from "./repository_summaries.ts";
 
-/** One directory's entries at a commit, one page. */
-export interface DirectoryListing extends Page {
-  repo: string;
-  commit: string;
-  path: string;
-  entries: { path: string; kind: EntryKind }[];
-}
-
-/** The paths changed between two commits, one page. */
-export interface PathChanges extends Page {
-  repo: string;
-  base: string;
-  head: string;
-  changes: ChangedPath[];
-}
-
-/** A search's outcome at the commit it ran on. */
-export interface SearchResult {
-  repo: string;
-  commit: string;
-  outcome: SearchOutcome;
-  /** The searched folders when path groups limit the repository, else null. */
-  scope: string[] | null;
-}
-
-/** Availability, with the plugin catalog when asked for. */
-export interface AvailabilityResult extends RepositoryAvailability {
-  plugins?: PluginCatalog;
-}
-
 /** Operations on the registered repositories. */
 export class RepositoryService {
   #store: ControlStore;
   #visibility: Visibility;
   #mirrors: MirrorReaders;
   #searches: SharedSearches;
+  #reads: RepositoryReads;
   #plugins: RepositoryPlugins;
 
   /** Serves `store`'s repositories from mirrors in `dataDir`. */
@@ -96,6 +73,10 @@ export class RepositoryService {
       cacheBytes: options.searchCacheBytes ?? 256 * 1024 * 1024,
       onShared: options.onSearchShared,
     });
+    this.#reads = new RepositoryReads(this.#visibility, {
+      mirrors: this.#mirrors,
+      searches: this.#searches,
+    });
     this.#plugins = new RepositoryPlugins(store, {
       visibility: this.#visibility,
       mirrors: this.#mirrors,
@@ -117,101 +98,31 @@ export class RepositoryService {
   }
 
   /** One read. */
-  async read(
-    caller: Caller,
-    request: {
-      repo: string;
-      path: string;
-      revision?: string;
-      startLine?: number;
-      endLine?: number;
-    },
-  ): Promise<FileRead> {
-    const range = requestedRange(request.startLine, request.endLine);
-    validatePath(request.path);
-    const { repo, commit } = this.resolve(caller, request);
-    const scope = new PathScope(repo);
-    scope.require(request.path);
-    const { file } = await readFile(this.#mirrors.objects(repo), {
-      commit,
-      path: request.path,
-      range,
-    });
-    scope.require(file.path); // a symlink may not lead out of the groups
-    return file;
+  read(caller: Caller, request: ReadRequest): Promise<FileRead> {
+    return this.#reads.read(caller, request);
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */
-  async readMany(
+  readMany(
     caller: Caller,
-    request: { repo: string; revision?: string; files: ReadManyFile[] },
+    request: ReadManyRequest,
   ): Promise<{ commit: string; items: ReadManyItem[] }> {
-    const { repo, commit } = this.resolve(caller, request);
-    const items = await readMany(this.#mirrors.objects(repo), {
-      commit,
-      files: request.files,
-      scope: new PathScope(repo),
-    });
-    return { commit, items };
+    return this.#reads.readMany(caller, request);
   }
 
   /** Searches a visible repository at one resolved commit. */
-  async search(
-    caller: Caller,
-    request: SearchRequest & { repo: string; revision?: string },
-  ): Promise<SearchResult> {
-    const { repo, commit } = this.resolve(caller, request);
-    const scope = new PathScope(repo);
-    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
-    const outcome = await this.#searches.search(repo, { ...request, commit, scope });
-    return { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };
+  search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
+    return this.#reads.search(caller, request);
   }
 
   /** Changed paths between two resolved revisions, paged by path. */
-  async diff(
-    caller: Caller,
-    request: {
-      repo: string;
-      base: string;
-      head: string;
-      first: number;
-      paths?: string[];
-      after?: string;
-    },
-  ): Promise<PathChanges> {
-    const base = this.resolve(caller, { repo: request.repo, revision: request.base });
-    const head = this.resolve(caller, { repo: request.repo, revision: request.head });
-    const scope = new PathScope(base.repo);
-    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
-    const changes = (await changedPaths(this.#mirrors.path(base.repo), {
-      base: base.commit,
-      head: head.commit,
-      pathspecs: scope.scope(request.paths ?? []),
-    })).filter((change) => scope.covers(change.path));
-    const { items, ...page } = pageByPath(changes, request);
-    return { repo: base.repo.name, base: base.commit, head: head.commit, changes: items, ...page };
+  diff(caller: Caller, request: DiffRequest): Promise<PathChanges> {
+    return this.#reads.diff(caller, request);
   }
 
   /** Directory entries at a commit, paged by name. */
-  async list(
-    caller: Caller,
-    request: { repo: string; revision?: string; path?: string; first: number; after?: string },
-  ): Promise<DirectoryListing> {
-    const path = request.path ?? "";
-    if (path !== "") validatePath(path);
-    const { repo, commit } = this.resolve(caller, request);
-    const scope = new PathScope(repo);
-    if (path !== "" && !scope.leadsInto(path)) scope.require(path);
-    const entries = await this.#mirrors.objects(repo).directory(commit, path);
-    if (entries === null) {
-      throw new SourcegraphError("NOT_A_DIRECTORY", "the path is not a directory at this commit");
-    }
-    const listed = entries.map((entry) => ({
-      path: path === "" ? entry.name : `${path}/${entry.name}`,
-      kind: entry.kind,
-    })).filter((entry) => scope.leadsInto(entry.path));
-    const { items, ...page } = pageByPath(listed, request);
-    return { repo: repo.name, commit, path, entries: items, ...page };
+  list(caller: Caller, request: ListRequest): Promise<DirectoryListing> {
+    return this.#reads.list(caller, request);
   }
 
   /** Repository summaries visible to `caller`, paged by name. */

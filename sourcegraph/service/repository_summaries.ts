@@ -8,6 +8,7 @@
 
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
+import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { ControlStore, PathGroup, RepositoryRecord } from "../store/control_store.ts";
 
 /** Repositories listed per page. */
@@ -44,6 +45,11 @@ export interface RetainedVersion {
 export interface RepositoryAvailability {
   summary: RepositorySummary;
   versions: RetainedVersion[];
+}
+
+/** Availability, with the plugin catalog when asked for. */
+export interface AvailabilityResult extends RepositoryAvailability {
+  plugins?: PluginCatalog;
 }
 
 /** The summary of `repo`. */

@@ -1,0 +1,185 @@
+/**
+ * Reads on visible repositories at resolved commits: one file, several
+ * files under one budget, search, a directory page and the changed paths
+ * between two revisions. Path groups apply to each; results are structured.
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+import { PathScope } from "../access/path_scope.ts";
+import type { Visibility } from "../access/visibility.ts";
+import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
+import type { EntryKind } from "../git/mirror_objects.ts";
+import type { MirrorReaders } from "../git/mirror_readers.ts";
+import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
+import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
+import type { SearchOutcome, SearchRequest } from "../search/code_search.ts";
+import type { SharedSearches } from "../search/shared_searches.ts";
+import { SourcegraphError } from "../errors.ts";
+import { type Page, pageByPath } from "./paging.ts";
+
+/** One directory's entries at a commit, one page. */
+export interface DirectoryListing extends Page {
+  repo: string;
+  commit: string;
+  path: string;
+  entries: { path: string; kind: EntryKind }[];
+}
+
+/** The paths changed between two commits, one page. */
+export interface PathChanges extends Page {
+  repo: string;
+  base: string;
+  head: string;
+  changes: ChangedPath[];
+}
+
+/** A search's outcome at the commit it ran on. */
+export interface SearchResult {
+  repo: string;
+  commit: string;
+  outcome: SearchOutcome;
+  /** The searched folders when path groups limit the repository, else null. */
+  scope: string[] | null;
+}
+
+/** One read: `path` at `revision` (omitted: the default branch), optionally a line range. */
+export interface ReadRequest {
+  repo: string;
+  path: string;
+  revision?: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+/** Several reads at one revision. */
+export interface ReadManyRequest {
+  repo: string;
+  revision?: string;
+  files: ReadManyFile[];
+}
+
+/** A search of one repository at one revision. */
+export interface RepositorySearchRequest extends SearchRequest {
+  repo: string;
+  revision?: string;
+}
+
+/** One page of a directory at a revision. */
+export interface ListRequest {
+  repo: string;
+  revision?: string;
+  path?: string;
+  first: number;
+  after?: string;
+}
+
+/** One page of the paths changed from `base` to `head`. */
+export interface DiffRequest {
+  repo: string;
+  base: string;
+  head: string;
+  first: number;
+  paths?: string[];
+  after?: string;
+}
+
+/** Reads through `mirrors` of the repositories `visibility` lets a caller see. */
+export class RepositoryReads {
+  #visibility: Visibility;
+  #mirrors: MirrorReaders;
+  #searches: SharedSearches;
+
+  /** Reads with these collaborators. */
+  constructor(
+    visibility: Visibility,
+    options: { mirrors: MirrorReaders; searches: SharedSearches },
+  ) {
+    this.#visibility = visibility;
+    this.#mirrors = options.mirrors;
+    this.#searches = options.searches;
+  }
+
+  /** One read. */
+  async read(
+    caller: Caller,
+    request: {
+      repo: string;
+      path: string;
+      revision?: string;
+      startLine?: number;
+      endLine?: number;
+    },
+  ): Promise<FileRead> {
+    const range = requestedRange(request.startLine, request.endLine);
+    validatePath(request.path);
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const scope = new PathScope(repo);
+    scope.require(request.path);
+    const { file } = await readFile(this.#mirrors.objects(repo), {
+      commit,
+      path: request.path,
+      range,
+    });
+    scope.require(file.path); // a symlink may not lead out of the groups
+    return file;
+  }
+
+  /** Several reads at one resolved revision, sharing one budget, in request order. */
+  async readMany(
+    caller: Caller,
+    request: ReadManyRequest,
+  ): Promise<{ commit: string; items: ReadManyItem[] }> {
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const items = await readMany(this.#mirrors.objects(repo), {
+      commit,
+      files: request.files,
+      scope: new PathScope(repo),
+    });
+    return { commit, items };
+  }
+
+  /** Searches a visible repository at one resolved commit. */
+  async search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const scope = new PathScope(repo);
+    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
+    const outcome = await this.#searches.search(repo, { ...request, commit, scope });
+    return { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };
+  }
+
+  /** Changed paths between two resolved revisions, paged by path. */
+  async diff(caller: Caller, request: DiffRequest): Promise<PathChanges> {
+    const base = this.#visibility.resolve(caller, { repo: request.repo, revision: request.base });
+    const head = this.#visibility.resolve(caller, { repo: request.repo, revision: request.head });
+    const scope = new PathScope(base.repo);
+    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
+    const changes = (await changedPaths(this.#mirrors.path(base.repo), {
+      base: base.commit,
+      head: head.commit,
+      pathspecs: scope.scope(request.paths ?? []),
+    })).filter((change) => scope.covers(change.path));
+    const { items, ...page } = pageByPath(changes, request);
+    return { repo: base.repo.name, base: base.commit, head: head.commit, changes: items, ...page };
+  }
+
+  /** Directory entries at a commit, paged by name. */
+  async list(caller: Caller, request: ListRequest): Promise<DirectoryListing> {
+    const path = request.path ?? "";
+    if (path !== "") validatePath(path);
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const scope = new PathScope(repo);
+    if (path !== "" && !scope.leadsInto(path)) scope.require(path);
+    const entries = await this.#mirrors.objects(repo).directory(commit, path);
+    if (entries === null) {
+      throw new SourcegraphError("NOT_A_DIRECTORY", "the path is not a directory at this commit");
+    }
+    const listed = entries.map((entry) => ({
+      path: path === "" ? entry.name : `${path}/${entry.name}`,
+      kind: entry.kind,
+    })).filter((entry) => scope.leadsInto(entry.path));
+    const { items, ...page } = pageByPath(listed, request);
+    return { repo: repo.name, commit, path, entries: items, ...page };
+  }
+}
