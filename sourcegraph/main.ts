@@ -106,7 +106,7 @@ const service = new RepositoryService(store, settings.dataDir, {
   onSearchShared: () => metrics.searchShared(),
   plugins: settings.plugins,
   publicRead: settings.publicRead,
-  searchCacheBytes: settings.searchCacheBytes,
+  searchIndex: settings.searchIndex,
   debug: settings.debug ? log : undefined,
   log,
 });
@@ -124,7 +124,10 @@ const warmup = new PluginWarmup(async (id) => {
 }, () => store.repositories().map((repo) => repo.id));
 const scheduler = new SyncScheduler(store, settings.dataDir, {
   log,
-  onSynced: (repo) => warmup.notify(repo.id),
+  onSynced: (repo) => {
+    warmup.notify(repo.id);
+    void service.indexRepository(repo);
+  },
 });
 await scheduler.syncAll();
 scheduler.start();

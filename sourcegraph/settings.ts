@@ -49,8 +49,8 @@ export interface ServiceSettings {
   allowedHosts: string[];
   /** Default sync interval in minutes (a registration may set its own). */
   syncMinutes: number;
-  /** Search corpus cache in bytes (0: off). */
-  searchCacheBytes: number;
+  /** Whether searches use (and syncs build) the on-disk trigram index. */
+  searchIndex: boolean;
   /** Versions kept for the auto-registered checkout. */
   defaultRetain: number;
   /** Debug logging. */
@@ -191,11 +191,11 @@ export function readSettings(
     serviceToken,
     publicUrl: publicUrl?.replace(/\/+$/, ""),
     publicRead: boolean("SOURCEGRAPH_PUBLIC_READ", true),
+    searchIndex: boolean("SOURCEGRAPH_SEARCH_INDEX", true),
     anonymousPerMinute: integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, 1, 1_000_000),
     anonymousConcurrency: integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, 1, 10_000),
     allowedHosts,
     syncMinutes: integer("SOURCEGRAPH_SYNC_MINUTES", 5, 1, 10_080),
-    searchCacheBytes: integer("SOURCEGRAPH_SEARCH_CACHE_MIB", 256, 0, 65_536) * 1024 * 1024,
     defaultRetain: integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, 1, 10_000),
     debug: level === "debug",
     connections,

@@ -128,8 +128,9 @@ export function searchJson(found: SearchResult, options: { requestId: string }):
   return {
     Meta: {
       Status: "ok",
-      Partial: false,
+      Partial: found.outcome.partial,
       Truncated: found.outcome.truncated,
+      Index: found.outcome.index,
       Commit: found.commit,
       Repository: found.repo,
       Coverage: found.scope === null

@@ -1,10 +1,12 @@
 /**
  * Search at one retained commit, correct first: the pattern is RE2 (re2js,
  * linear time, no backtracking) matched line by line, or a fixed string.
- * Candidate files come from `git grep -F -l` on a literal every match must
- * contain (or all files when there is none); each candidate's lines are then
- * verified with RE2. Globs follow `rg -g` (later wins, `!` excludes, `/`
- * anchors) and `paths` restrict the folders searched.
+ * Candidate files come from the commit's trigram index (`index/`) when it
+ * is built, else from `git grep -F -l` on a literal every match must contain
+ * (or all files when there is none); each candidate's lines are then
+ * verified with RE2, so both ways give the same answer. Globs follow
+ * `rg -g` (later wins, `!` excludes, `/` anchors) and `paths` restrict the
+ * folders searched (taken literally, never as patterns).
  *
  * @module
  */
@@ -14,9 +16,10 @@ import { RE2JS } from "re2js";
 import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
-import type { Corpus } from "./search_corpus.ts";
+import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
+import { trigramQuery } from "./index/trigram_query.ts";
 import { SourcegraphError } from "../errors.ts";
-import { splitLines } from "../../shared/text.ts";
+import { lineFinder, linesToVerify } from "./line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 
 /** Search options, after schema validation. */
@@ -37,18 +40,32 @@ export interface FileMatches {
   matchCount: number;
 }
 
+/**
+ * How the candidates were found: `ready` through the commit's index,
+ * `scan` (indexed, but the pattern has no trigram: every file in scope was
+ * read), `not_ready` (the index of the commit is still being built: through
+ * Git).
+ */
+export type IndexUse = "ready" | "scan" | "not_ready";
+
 /** What a search found. */
 export interface SearchOutcome {
   files: FileMatches[];
   fileCount: number;
   matchCount: number;
+  /** A cap applied: more files or lines may match. */
   truncated: boolean;
+  /** The time bound stopped the search before every candidate was verified. */
+  partial: boolean;
+  index: IndexUse;
 }
 
 /** Most files and matching lines one search collects. */
 export const SEARCH_MAX_FILES = 1000;
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
+/** Time one search may spend verifying candidates. */
+export const SEARCH_MAX_MS = 20_000;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
 
 /** Compiles the pattern, refusing what cannot match a single line sensibly. */
@@ -147,52 +164,80 @@ export function globFilter(globs: readonly string[]): (path: string) => boolean 
   };
 }
 
-/** Searches `commit` in `mirror`, scanning `corpus` (decoded files of that commit) when given. */
+/**
+ * Searches `commit` in `mirror`: candidates from the commit's index when it
+ * is given, else from Git; then every candidate verified line by line.
+ */
 export async function searchCommit(
   mirror: string,
   tree: MirrorObjects,
   request: SearchRequest & {
     commit: string;
-    /** The commit's cached corpus, when one could be built (else blobs are read). */
-    corpus?: Corpus | null;
+    /** The commit's index, when it is built. */
+    index?: IndexedCommit | null;
   },
 ): Promise<SearchOutcome> {
   const { commit } = request;
-  const corpus = request.corpus ?? null;
+  const index = request.index ?? null;
   const pattern = compilePattern(request);
   const keep = globFilter(request.glob ?? []);
   const pathspecs = (request.paths ?? []).map((path) => path.replace(/\/+$/, ""));
   const inScope = (path: string) =>
     pathspecs.length === 0 ||
     pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
-  const literal = requiredLiteral(request);
   const ignoreCase = request.ignoreCase === true;
-  // Case-insensitive literals are faster through git grep -i than lower-casing every file.
-  const useCorpus = corpus !== null && (literal === null || !ignoreCase);
-  const texts: AsyncIterable<{ path: string; text: string }> = useCorpus
-    ? fromCorpus(corpus!, (path) => inScope(path) && keep(path), ignoreCase ? null : literal)
-    : fromGit(
+  let use: IndexUse;
+  let texts: AsyncIterable<{ path: string; text: string }>;
+  if (index !== null) {
+    const query = trigramQuery(request.pattern, {
+      fixedStrings: request.fixedStrings === true,
+      ignoreCase,
+    });
+    use = query.op === "all" ? "scan" : "ready";
+    texts = fromIndex(index, index.candidates(query, (path) => inScope(path) && keep(path)));
+  } else {
+    use = "not_ready";
+    // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
+    // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
+    const literal = ignoreCase && /[^\x20-\x7e]|[ks]/i.test(requiredLiteral(request) ?? "")
+      ? null
+      : requiredLiteral(request);
+    texts = fromGit(
       tree,
       commit,
       (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
     );
-  const outcome: SearchOutcome = { files: [], fileCount: 0, matchCount: 0, truncated: false };
+  }
+  const outcome: SearchOutcome = {
+    files: [],
+    fileCount: 0,
+    matchCount: 0,
+    truncated: false,
+    partial: false,
+    index: use,
+  };
   const perFile = request.maxLinesPerFile ?? 10;
+  const finder = lineFinder(requiredLiteral(request), { ignoreCase });
+  const deadline = performance.now() + SEARCH_MAX_MS;
   for await (const { path, text } of texts) {
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
       outcome.truncated = true;
       break;
     }
+    if (performance.now() > deadline) {
+      outcome.partial = true;
+      outcome.truncated = true;
+      break;
+    }
     const found: FileMatches = { path, lines: [], matchCount: 0 };
-    const lines = splitLines(text);
-    for (let i = 0; i < lines.length; i++) {
-      if (!pattern.matcher(lines[i]).find()) continue;
+    for (const [number, line] of linesToVerify(text, finder)) {
+      if (!pattern.matcher(line).find()) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
         outcome.truncated = true; // the match cap applies inside one file too
         break;
       }
       found.matchCount++;
-      if (found.lines.length < perFile) found.lines.push({ number: i + 1, text: lines[i] });
+      if (found.lines.length < perFile) found.lines.push({ number, text: line });
     }
     if (found.matchCount === 0) continue;
     outcome.files.push(found);
@@ -202,15 +247,13 @@ export async function searchCommit(
   return outcome;
 }
 
-async function* fromCorpus(
-  corpus: Corpus,
-  keep: (path: string) => boolean,
-  literal: string | null,
+async function* fromIndex(
+  index: IndexedCommit,
+  candidates: readonly Candidate[],
 ): AsyncIterable<{ path: string; text: string }> {
-  for (let i = 0; i < corpus.paths.length; i++) {
-    const text = corpus.texts[i];
-    if (text === null || (literal !== null && !text.includes(literal))) continue;
-    if (keep(corpus.paths[i])) yield { path: corpus.paths[i], text };
+  for (const candidate of candidates) {
+    const text = index.text(candidate);
+    if (text !== null) yield { path: candidate.path, text };
   }
 }
 
@@ -224,7 +267,7 @@ async function* fromGit(
     if (!entry || entry.kind !== "file") continue;
     const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
     const text = bytes === null ? null : searchableText(bytes);
-    if (text !== null) yield { path, text }; // binary and non-UTF-8 files are skipped, as in the corpus
+    if (text !== null) yield { path, text }; // binary and non-UTF-8 files are skipped, as indexed
   }
 }
 
@@ -237,12 +280,23 @@ async function candidateFiles(
 ): Promise<string[]> {
   const scope = pathspecs.length > 0 ? pathspecs : [];
   const out = literal === null
-    ? await runGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", ...scope], {
+    ? await runGit([
+      "--literal-pathspecs",
+      "ls-tree",
+      "-r",
+      "-z",
+      "--name-only",
+      "--full-tree",
+      commit,
+      "--",
+      ...scope,
+    ], {
       cwd: mirror,
       maxStdoutBytes: 64 * 1024 * 1024,
       timeoutMs: 30_000,
     })
     : await runGit([
+      "--literal-pathspecs",
       "grep",
       // Git greps a commit on one thread unless told otherwise.
       `--threads=${GREP_THREADS}`,

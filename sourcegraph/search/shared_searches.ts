@@ -1,7 +1,8 @@
 /**
  * Searches of visible repositories at resolved commits: path-group scope
- * applied before and after the search, and identical searches running at
- * the same time answered by one computation over one cached corpus.
+ * applied before and after the search, the commit's index when it is
+ * built, and identical searches running at the same time answered by one
+ * computation.
  *
  * @module
  */
@@ -10,22 +11,22 @@ import type { PathScope } from "../access/path_scope.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
-import { CorpusCache } from "./search_corpus.ts";
+import type { SearchIndexes } from "./index/search_indexes.ts";
 
 /** Searches with one computation per identical concurrent request. */
 export class SharedSearches {
   #mirrors: MirrorReaders;
-  #corpora: CorpusCache;
+  #indexes: SearchIndexes;
   #running = new Map<string, Promise<SearchOutcome>>();
   #onShared: () => void;
 
-  /** Searches `mirrors`, caching corpora up to `cacheBytes`. */
+  /** Searches `mirrors`, through `indexes` where they are built. */
   constructor(
     mirrors: MirrorReaders,
-    options: { cacheBytes: number; onShared?: () => void },
+    options: { indexes: SearchIndexes; onShared?: () => void },
   ) {
     this.#mirrors = mirrors;
-    this.#corpora = new CorpusCache(options.cacheBytes);
+    this.#indexes = options.indexes;
     this.#onShared = options.onShared ?? (() => {});
   }
 
@@ -45,11 +46,6 @@ export class SharedSearches {
     return outcome;
   }
 
-  /** Drops `repo`'s cached corpora. */
-  forget(repo: RepositoryRecord): void {
-    this.#corpora.forget(this.#mirrors.path(repo));
-  }
-
   #once(repo: RepositoryRecord, commit: string, request: SearchRequest): Promise<SearchOutcome> {
     const key = JSON.stringify([repo.id, commit, {
       pattern: request.pattern,
@@ -65,14 +61,11 @@ export class SharedSearches {
       return running;
     }
     const mirror = this.#mirrors.path(repo);
-    const search = (async () => {
-      const corpus = await this.#corpora.get(mirror, commit).catch(() => null);
-      return await searchCommit(mirror, this.#mirrors.objects(repo), {
-        ...request,
-        commit,
-        corpus,
-      });
-    })().finally(() => this.#running.delete(key));
+    const search = searchCommit(mirror, this.#mirrors.objects(repo), {
+      ...request,
+      commit,
+      index: this.#indexes.commit(repo, commit),
+    }).finally(() => this.#running.delete(key));
     this.#running.set(key, search);
     return search;
   }

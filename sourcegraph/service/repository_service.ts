@@ -19,6 +19,7 @@ import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "../plugins/plugin_
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
+import { SearchIndexes } from "../search/index/search_indexes.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -49,6 +50,7 @@ export class RepositoryService {
   #visibility: Visibility;
   #mirrors: MirrorReaders;
   #searches: SharedSearches;
+  #indexes: SearchIndexes;
   #reads: RepositoryReads;
   #plugins: RepositoryPlugins;
 
@@ -58,7 +60,8 @@ export class RepositoryService {
     dataDir: string,
     options: {
       publicRead: boolean;
-      searchCacheBytes?: number;
+      /** Whether searches use (and `indexRepository` builds) the trigram index (default true). */
+      searchIndex?: boolean;
       plugins?: PluginSettings;
       debug?: (line: string) => void;
       log?: (line: string) => void;
@@ -69,8 +72,13 @@ export class RepositoryService {
     this.#store = store;
     this.#visibility = new Visibility(store, { publicRead: options.publicRead });
     this.#mirrors = new MirrorReaders(dataDir);
+    this.#indexes = new SearchIndexes(dataDir, {
+      enabled: options.searchIndex ?? true,
+      mirrors: this.#mirrors,
+      log: options.log ?? ((line) => console.error(line)),
+    });
     this.#searches = new SharedSearches(this.#mirrors, {
-      cacheBytes: options.searchCacheBytes ?? 256 * 1024 * 1024,
+      indexes: this.#indexes,
       onShared: options.onSearchShared,
     });
     this.#reads = new RepositoryReads(this.#visibility, {
@@ -203,13 +211,25 @@ export class RepositoryService {
       );
     }
     this.#store.remove(repo.id);
-    this.#searches.forget(repo);
+    await this.#indexes.remove(repo);
     await this.#mirrors.remove(repo);
   }
 
-  /** Closes every object reader and sandbox. */
+  /**
+   * Indexes `repo`'s retained versions for search in the background (those
+   * not indexed yet) and drops the index of pruned ones; resolves when done.
+   */
+  indexRepository(repo: RepositoryRecord): Promise<void> {
+    return this.#indexes.schedule(
+      repo,
+      this.#store.versions(repo.id).map((version) => version.commit),
+    );
+  }
+
+  /** Closes every object reader, sandbox and index. */
   async close(): Promise<void> {
     this.#plugins.close();
+    await this.#indexes.close();
     await this.#mirrors.close();
   }
 }

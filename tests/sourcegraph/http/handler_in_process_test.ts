@@ -19,7 +19,7 @@ async function withHandler(fn: (handle: Handler) => Promise<void>): Promise<void
   await Deno.mkdir(join(data, "mirrors"), { recursive: true });
   const store = new ControlStore(join(data, "control.sqlite3"));
   const scheduler = new SyncScheduler(store, data, { log: () => {} });
-  const service = new RepositoryService(store, data, { publicRead: true, searchCacheBytes: 0 });
+  const service = new RepositoryService(store, data, { publicRead: true });
   try {
     for (const [name, isPublic] of [["org/open", true], ["org/closed", false]] as const) {
       const source = await createRepo({ "a.txt": `${name}\n` }, { parent, name: name.slice(4) });

@@ -56,6 +56,7 @@ Deno.test("HTTP API: read, resolve, list, search and errors with request ids", a
     const search = await (await post("/api/search?repo=local/project", { Pattern: "needle" }))
       .json();
     assertEquals(search.Meta.Commit, head);
+    assert(["ready", "not_ready"].includes(search.Meta.Index), search.Meta.Index);
     assertEquals(search.Result.Files[0].FileName, "notes.txt");
     assertEquals(atob(search.Result.Files[0].LineMatches[0].Line), "beta needle");
     assertEquals(search.Result.Files[0].LineMatches[0].LineNumber, 2);

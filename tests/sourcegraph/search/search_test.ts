@@ -5,7 +5,13 @@ import {
   requiredLiteral,
 } from "../../../sourcegraph/search/code_search.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
-import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertIncludes,
+  assertThrows,
+  waitFor,
+} from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { connectClient, startService } from "../../support/sourcegraph_service.ts";
 import { callText } from "../../support/tool_calls.ts";
@@ -20,11 +26,11 @@ const FILES: Record<string, string> = {
   "redos.txt": "a".repeat(5000) + "!\n",
 };
 
-// Every service test runs twice: scanning the in-memory corpus (the default)
-// and through git grep candidates (the corpus cache turned off).
+// Every service test runs twice: through the trigram index (the default,
+// once it is built) and through git grep candidates (the index turned off).
 const MODES: [string, Record<string, string>][] = [
-  ["corpus", {}],
-  ["git grep", { SOURCEGRAPH_SEARCH_CACHE_MIB: "0" }],
+  ["index", {}],
+  ["git grep", { SOURCEGRAPH_SEARCH_INDEX: "false" }],
 ];
 let mode: Record<string, string> = {};
 
@@ -44,6 +50,8 @@ async function withSearch(
   const run = (args: Record<string, unknown>) =>
     callText(client, "search", { repo: "local/project", ...args });
   try {
+    const expected = mode.SOURCEGRAPH_SEARCH_INDEX === "false" ? "not_ready" : "ready";
+    await waitFor(async () => (await run({ pattern: "needle" })).includes(`Index: "${expected}"`));
     await fn(client, head, run);
   } finally {
     await client.close();

@@ -1,0 +1,137 @@
+/**
+ * The search index of one repository: a SQLite file (node:sqlite, WAL) under
+ * the data folder. Content-addressed: every blob ever indexed has a number
+ * and, when searches read it, its searchable text (UTF-8, verified from
+ * here rather than through Git, which costs a process round trip per blob);
+ * posting lists map a trigram to the numbers of the blobs containing it, in
+ * segments (one per build, merged as they accumulate); each indexed commit
+ * is its sorted paths and the blob number of each. A build stages its new
+ * blobs, then writes their postings, marks them indexed and adds the commit
+ * row in one transaction, so a commit is either fully indexed or not
+ * indexed at all, whatever moment a build is killed at (staged blobs of a
+ * build that never finished are discarded by the next one).
+ *
+ * Why SQLite rather than segment files of our own: posting lists are read
+ * by key (a B-tree lookup per trigram), writes need atomic batches and crash
+ * safety, and the service already depends on node:sqlite. Measured on the
+ * Git source tree (see the README's search index table), a trigram lookup
+ * with its decode costs microseconds, far below the cost of verifying the
+ * candidates, so own files would buy nothing a query can feel.
+ *
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+
+/** The layout version; another version is rebuilt, never read. */
+export const INDEX_FORMAT = 1;
+
+/** One repository's index file, open. */
+export class IndexDatabase {
+  readonly db: DatabaseSync;
+  readonly path: string;
+
+  /** Opens (creating) the index at `path`; a file of another format or a damaged one is refused. */
+  constructor(path: string) {
+    this.path = path;
+    this.db = new DatabaseSync(path);
+    try {
+      this.db.exec(`
+        PRAGMA journal_mode = WAL;
+        PRAGMA synchronous = NORMAL;
+        CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS blobs(
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          oid TEXT NOT NULL UNIQUE,
+          searchable INTEGER NOT NULL,
+          bytes INTEGER NOT NULL,
+          indexed INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS contents(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS segments(
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          bytes INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS postings(
+          trigram INTEGER NOT NULL,
+          segment INTEGER NOT NULL,
+          count INTEGER NOT NULL,
+          ids BLOB NOT NULL,
+          PRIMARY KEY (trigram, segment)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS commits(
+          commit_id TEXT PRIMARY KEY,
+          files INTEGER NOT NULL,
+          paths BLOB NOT NULL,
+          blob_ids BLOB NOT NULL
+        );
+      `);
+      const format = this.db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
+        | { value: string }
+        | undefined;
+      if (format === undefined) {
+        this.db.prepare("INSERT INTO meta(key, value) VALUES ('format', ?)").run(
+          String(INDEX_FORMAT),
+        );
+      } else if (format.value !== String(INDEX_FORMAT)) {
+        throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
+      }
+    } catch (error) {
+      this.db.close();
+      if (error instanceof IndexUnusable) throw error;
+      throw new IndexUnusable(path, "cannot be read as a search index");
+    }
+  }
+
+  /** Runs `work` in one transaction (all of it or none of it is written). */
+  transaction<T>(work: () => T): T {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = work();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /** Whether `commit` is fully indexed. */
+  hasCommit(commit: string): boolean {
+    return this.db.prepare("SELECT 1 FROM commits WHERE commit_id = ?").get(commit) !== undefined;
+  }
+
+  /** The indexed commits. */
+  commits(): string[] {
+    return (this.db.prepare("SELECT commit_id FROM commits").all() as { commit_id: string }[])
+      .map((row) => row.commit_id);
+  }
+
+  /** Bytes of the index file and its write-ahead log. */
+  sizeOnDisk(): number {
+    let total = 0;
+    for (const suffix of ["", "-wal"]) {
+      try {
+        total += Deno.statSync(this.path + suffix).size;
+      } catch {
+        // not there
+      }
+    }
+    return total;
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** An index file that cannot be used (it is rebuilt from the mirror). */
+export class IndexUnusable extends Error {
+  override readonly name = "IndexUnusable";
+
+  /** `path` and what is wrong with it. */
+  constructor(path: string, problem: string) {
+    super(`the search index ${path} ${problem}`);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The lines of a candidate file worth giving to RE2. When every match must
+ * contain a literal, only the lines holding it are visited (found with the
+ * engine's native `indexOf`, or a case-insensitive Unicode `RegExp` for an
+ * ASCII literal, whose case variants that set always covers); otherwise
+ * every line is. Lines are what `splitLines` makes, numbered from 1.
+ *
+ * @module
+ */
+
+import { splitLines } from "../../shared/text.ts";
+
+/** How to find the lines that may match; null visits every line. */
+export type LineFinder = { literal: string } | { caseless: RegExp } | null;
+
+/** The finder for a literal every match contains (`null`: none known). */
+export function lineFinder(literal: string | null, options: { ignoreCase: boolean }): LineFinder {
+  if (literal === null || literal.length === 0) return null;
+  if (!options.ignoreCase) return { literal };
+  if (!/^[\x20-\x7e]+$/.test(literal)) return null;
+  return { caseless: new RegExp(literal.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&"), "giu") };
+}
+
+/** The lines of `text` that may match, as [number, line], in order. */
+export function* linesToVerify(text: string, finder: LineFinder): Generator<[number, string]> {
+  if (finder === null) {
+    const lines = splitLines(text);
+    for (let i = 0; i < lines.length; i++) yield [i + 1, lines[i]];
+    return;
+  }
+  let from = 0;
+  let number = 1;
+  let counted = 0;
+  while (from < text.length) {
+    const hit = find(text, finder, from);
+    if (hit === -1) return;
+    const start = text.lastIndexOf("\n", hit - 1) + 1;
+    for (
+      let at = text.indexOf("\n", counted);
+      at !== -1 && at < start;
+      at = text.indexOf("\n", at + 1)
+    ) {
+      number++;
+    }
+    counted = start;
+    const newline = text.indexOf("\n", hit);
+    const end = newline === -1 ? text.length : newline;
+    yield [number, text.slice(start, end)];
+    from = end + 1;
+  }
+}
+
+function find(
+  text: string,
+  finder: { literal: string } | { caseless: RegExp },
+  from: number,
+): number {
+  if ("literal" in finder) return text.indexOf(finder.literal, from);
+  finder.caseless.lastIndex = from;
+  return finder.caseless.exec(text)?.index ?? -1;
+}

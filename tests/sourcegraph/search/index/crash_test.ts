@@ -1,0 +1,130 @@
+import { join } from "node:path";
+import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
+import { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
+import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
+import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
+import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
+import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { createRepo, git, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { readLine, spawnHelper } from "../../../support/processes.ts";
+
+const REPO: RepositoryRecord = {
+  id: 3,
+  name: "org/crash",
+  source: "",
+  publicRead: true,
+  disabled: false,
+  policy: { branches: ["main"] },
+  pathGroups: [],
+  syncIntervalMinutes: 5,
+};
+const QUERIES = ["alpha17", "word\\d+x", "beta(3|9)9", "zzz-none"];
+
+Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a half-built commit in use", async () => {
+  const parent = await tempDir("sg-index-crash-");
+  try {
+    const files = Object.fromEntries(
+      Array.from({ length: 160 }, (_, i) => [
+        `d${i % 7}/f${i}.txt`,
+        Array.from({ length: 300 }, (_, j) => `alpha${(i * j) % 97} word${j}x beta${i}${j % 10}`)
+          .join("\n") + "\n",
+      ]),
+    );
+    const source = await createRepo(files, { parent, name: "source" });
+    const commit = await source.git("rev-parse", "HEAD");
+    const data = join(parent, "data");
+    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+    await Deno.mkdir(join(data, "search_index"), { recursive: true });
+    const mirror = join(data, "mirrors", `${REPO.id}.git`);
+    await git(parent, ["clone", "-q", "--bare", source.path, mirror]);
+    const path = indexPath(data, REPO);
+    const mirrors = new MirrorReaders(data);
+    const plain = new SharedSearches(mirrors, {
+      indexes: new SearchIndexes(data, { enabled: false, mirrors, log: () => {} }),
+    });
+    const answers = async (searches: SharedSearches) => {
+      const out: string[] = [];
+      for (const pattern of QUERIES) {
+        const found = await searches.search(REPO, { pattern, commit, scope: new PathScope(REPO) });
+        out.push(JSON.stringify([found.fileCount, found.matchCount, found.files]));
+      }
+      return out;
+    };
+    const expected = await answers(plain);
+    const build = (file: string) =>
+      spawnHelper("index_build_child.ts", [mirror, commit, file, "16384"], {
+        read: [data],
+        write: [join(data, "search_index")],
+        run: ["git"],
+        env: ["PATH"],
+      });
+    // A build run to its end says how many writes it makes (the last one publishes).
+    const dry = build(join(data, "search_index", "dry.sqlite3"));
+    let writes = 0;
+    for (let line = await readLine(dry); line !== "done"; line = await readLine(dry)) {
+      assertEquals(line, "batch");
+      writes++;
+    }
+    await dry.status;
+    await dry.stdout.cancel().catch(() => {});
+    await dry.stderr.cancel().catch(() => {});
+    assert(writes >= 20, `${writes} writes`);
+    // Kill points spread over the whole build: staging, right after publishing, merging.
+    const points = [0, 1, 2, 3, 5, 8, 13].map((k) =>
+      Math.min(k * Math.ceil(writes / 13), writes - 1)
+    )
+      .concat([writes - 1, writes, writes, writes, writes]);
+    let killedBeforeDone = 0;
+    let checked = 0;
+    try {
+      for (const [point, after] of points.entries()) {
+        if (point > 8) {
+          // Start from nothing again so the publish itself is near the kill.
+          for (const suffix of ["", "-wal", "-shm"]) {
+            await Deno.remove(path + suffix).catch(() => {});
+          }
+        }
+        const child = build(path);
+        let line: string | null = "";
+        for (let seen = 0; seen < after && line !== null && line !== "done"; seen++) {
+          line = await readLine(child);
+        }
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // already finished
+        }
+        if ((await child.status).signal === "SIGKILL") killedBeforeDone++;
+        await child.stdout.cancel().catch(() => {});
+        await child.stderr.cancel().catch(() => {});
+        // Whatever was written: the commit is fully indexed and right, or not indexed at all.
+        const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: () => {} });
+        const indexed = indexes.commit(REPO, commit);
+        if (indexed !== null) {
+          checked++;
+          assertEquals(
+            await answers(new SharedSearches(mirrors, { indexes })),
+            expected,
+            `point ${point}`,
+          );
+        }
+        await indexes.close();
+        const db = new IndexDatabase(path);
+        db.close();
+      }
+      assert(killedBeforeDone >= 10, `only ${killedBeforeDone} kills landed before the end`);
+      assert(checked >= 2, "some kills landed after the commit was published");
+      // The next build finishes what the killed ones left and answers the same.
+      const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: () => {} });
+      await indexes.schedule(REPO, [commit]);
+      assert(indexes.commit(REPO, commit) !== null);
+      assertEquals(await answers(new SharedSearches(mirrors, { indexes })), expected);
+      await indexes.close();
+    } finally {
+      await mirrors.close();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});

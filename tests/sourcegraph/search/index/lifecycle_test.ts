@@ -1,0 +1,122 @@
+import { join } from "node:path";
+import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
+import { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
+import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
+import { MAX_SEGMENTS } from "../../../../sourcegraph/search/index/segment_merge.ts";
+import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
+import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
+import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { createRepo, git, removeDir, tempDir } from "../../../support/git_repo.ts";
+
+const REPO: RepositoryRecord = {
+  id: 7,
+  name: "org/life",
+  source: "",
+  publicRead: true,
+  disabled: false,
+  policy: { branches: ["main"] },
+  pathGroups: [],
+  syncIntervalMinutes: 5,
+};
+
+Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune and GC, merges, delete, damage", async () => {
+  const parent = await tempDir("sg-index-life-");
+  try {
+    const files = Object.fromEntries(
+      Array.from({ length: 50 }, (_, i) => [`f${i}.txt`, `common text ${i}\nunique${i}word\n`]),
+    );
+    const source = await createRepo(files, { parent, name: "source" });
+    const commits = [await source.git("rev-parse", "HEAD")];
+    for (let i = 1; i <= MAX_SEGMENTS + 3; i++) {
+      await source.write({ [`f${i}.txt`]: `common text ${i}\nchanged${i}version\n` });
+      commits.push(await source.commit(`change ${i}`));
+    }
+    const data = join(parent, "data");
+    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+    const mirror = join(data, "mirrors", `${REPO.id}.git`);
+    await git(parent, ["clone", "-q", "--bare", source.path, mirror]);
+    const mirrors = new MirrorReaders(data);
+    const log: string[] = [];
+    let indexes = new SearchIndexes(data, {
+      enabled: true,
+      mirrors,
+      log: (line) => log.push(line),
+    });
+    const search = async (pattern: string, commit: string) => {
+      const searches = new SharedSearches(mirrors, { indexes });
+      const outcome = await searches.search(REPO, { pattern, commit, scope: new PathScope(REPO) });
+      return { index: outcome.index, files: outcome.files.map((file) => file.path) };
+    };
+    try {
+      await indexes.schedule(REPO, [commits[0]]);
+      assert(log.some((line) => line.includes("50 files, 50 new blobs")), log.join("\n"));
+      await indexes.schedule(REPO, [commits[1], commits[0]]);
+      assert(log.some((line) => line.includes("50 files, 1 new blobs")), log.join("\n"));
+      assertEquals(await search("unique1word", commits[0]), { index: "ready", files: ["f1.txt"] });
+      assertEquals(await search("unique1word", commits[1]), { index: "ready", files: [] });
+      assertEquals(await search("changed1version", commits[1]), {
+        index: "ready",
+        files: ["f1.txt"],
+      });
+      // Every later commit: one new blob each, and small segments merged as they pile up.
+      await indexes.schedule(REPO, [...commits].reverse());
+      const db = new IndexDatabase(indexPath(data, REPO));
+      const count = (sql: string) => (db.db.prepare(sql).get() as { n: number }).n;
+      try {
+        assertEquals(count("SELECT COUNT(*) AS n FROM commits"), commits.length);
+        assertEquals(count("SELECT COUNT(*) AS n FROM blobs"), 50 + commits.length - 1);
+        assert(count("SELECT COUNT(*) AS n FROM segments") <= MAX_SEGMENTS, "segments merged");
+      } finally {
+        db.close();
+      }
+      for (let i = 1; i < commits.length; i++) {
+        assertEquals((await search(`changed${i}version`, commits.at(-1)!)).files, [`f${i}.txt`]);
+      }
+      // Retention lets the first commit go: its mapping and its only-used blob go with it.
+      await indexes.schedule(REPO, commits.slice(1).reverse());
+      assert(log.some((line) => line.includes("dropped 1 pruned version")), log.join("\n"));
+      assertEquals((await search("unique1word", commits[0])).index, "not_ready");
+      const after = new IndexDatabase(indexPath(data, REPO));
+      try {
+        const blobs =
+          (after.db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number }).n;
+        assertEquals(blobs, 50 + commits.length - 2, "the blob only the first commit used is gone");
+      } finally {
+        after.close();
+      }
+      // A damaged file is logged and rebuilt from the mirror, never read.
+      await indexes.close();
+      for (const suffix of ["-wal", "-shm"]) {
+        await Deno.remove(indexPath(data, REPO) + suffix).catch(() => {});
+      }
+      await Deno.writeTextFile(indexPath(data, REPO), "not a database ".repeat(100));
+      indexes = new SearchIndexes(data, { enabled: true, mirrors, log: (line) => log.push(line) });
+      assertEquals((await search("changed2version", commits.at(-1)!)).index, "not_ready");
+      await indexes.schedule(REPO, [commits.at(-1)!]);
+      assert(log.some((line) => line.includes("rebuilding it from the mirror")), log.join("\n"));
+      assertEquals(await search("changed2version", commits.at(-1)!), {
+        index: "ready",
+        files: ["f2.txt"],
+      });
+      // Deleting the repository deletes its index.
+      await indexes.remove(REPO);
+      assert(!(await exists(indexPath(data, REPO))), "the index file is deleted");
+      assertEquals((await search("changed2version", commits.at(-1)!)).index, "not_ready");
+    } finally {
+      await indexes.close();
+      await mirrors.close();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,201 @@
+import { join } from "node:path";
+import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
+import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
+import { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
+import { renderSearch } from "../../../../sourcegraph/render/search_text.ts";
+import { SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
+import type { SearchRequest } from "../../../../sourcegraph/search/code_search.ts";
+import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
+import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { createRepo, git, removeDir, tempDir } from "../../../support/git_repo.ts";
+
+/** Files that exercise every rule searches have about content. */
+export const PARITY_FILES: Record<string, string | Uint8Array> = {
+  "src/http.ts":
+    "import x from 'y';\nexport function parseHTTPRequest(raw) {}\nconst a = parseHttpResponse();\n",
+  "src/util/strings.ts": "export const dotted = 'a.b(c';\nPARSEHTTPREQUEST\n",
+  "src/crlf.txt": "first line\r\nsecond needle\r\nthird\r\n",
+  "vendor/lib.ts": "function parseHTTPRequest() {}\n",
+  "docs/notes.md":
+    "parseHTTPRequest is documented here.\nUnicode: \u212Aelvin \u017Ftrange 日本語のテキスト 😀 emoji\n",
+  "docs/bom.md": "\uFEFFBOMSTART after the mark\n",
+  "many.txt": Array.from({ length: 30 }, (_, i) => `needle ${i}`).join("\n") + "\n",
+  "capped.txt": Array.from({ length: 10_050 }, (_, i) => `capword ${i}`).join("\n") + "\n",
+  "redos.txt": "a".repeat(5000) + "!\n",
+  "long_line.txt": "start " + "x".repeat(300_000) + " needle end\n",
+  "no_newline.txt": "needle at the end",
+  "binary.bin": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]),
+  "latin1.txt": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xe9, 0x0a]),
+  "empty.txt": "",
+  ...Object.fromEntries(
+    Array.from(
+      { length: 1010 },
+      (_, i) => [`cap/f${String(i).padStart(4, "0")}.txt`, `manyfiles ${i}\n`],
+    ),
+  ),
+};
+
+/** Searches of every kind the parity test compares. */
+export const PARITY_QUERIES: SearchRequest[] = [
+  { pattern: "parseHTTPRequest" },
+  { pattern: "parse\\w+Re(quest|sponse)" },
+  { pattern: "needle" },
+  { pattern: "needle", maxLinesPerFile: 3 },
+  { pattern: "needle", output: "files" },
+  { pattern: "PARSEHTTPREQUEST", ignoreCase: true },
+  { pattern: "kelvin", ignoreCase: true },
+  { pattern: "strange", ignoreCase: true },
+  { pattern: "\u212Aelvin" },
+  { pattern: "日本語" },
+  { pattern: "😀 emoji" },
+  { pattern: "a.b(", fixedStrings: true },
+  { pattern: "a.b(", fixedStrings: true, ignoreCase: true },
+  { pattern: "^BOMSTART" },
+  { pattern: "second needle\\r$" },
+  { pattern: "foo|needle|bar" },
+  { pattern: "[a-z]{2}\\d" },
+  { pattern: "ab|cd" },
+  { pattern: "capword" },
+  { pattern: "manyfiles" },
+  { pattern: "(a+)+$" },
+  { pattern: "needle", glob: ["*.txt"] },
+  { pattern: "parseHTTPRequest", glob: ["!vendor/**"] },
+  { pattern: "parseHTTPRequest", glob: ["*.ts", "!src/util/**"] },
+  { pattern: "parseHTTPRequest", paths: ["src"] },
+  { pattern: "needle", paths: ["src/crlf.txt", "docs"] },
+  { pattern: "end$" },
+  { pattern: "nothing-matches-this" },
+];
+
+function record(id: number, pathGroups: RepositoryRecord["pathGroups"]): RepositoryRecord {
+  return {
+    id,
+    name: "org/parity",
+    source: "",
+    publicRead: true,
+    disabled: false,
+    policy: { branches: ["main"] },
+    pathGroups,
+    syncIntervalMinutes: 5,
+  };
+}
+
+/** The rendered search, without the lines that say how candidates were found. */
+export function withoutIndexLines(text: string): string {
+  return text.split("\n").filter((line) =>
+    !line.startsWith("Index: ") && !line.startsWith("The pattern has no three-character") &&
+    !line.startsWith("The search index of this commit")
+  ).join("\n");
+}
+
+Deno.test("index parity: every query gives the same text with and without the index", async () => {
+  const parent = await tempDir("sg-parity-");
+  try {
+    const source = await createRepo(PARITY_FILES, { parent, name: "source" });
+    const commit = await source.git("rev-parse", "HEAD");
+    const data = join(parent, "data");
+    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+    await git(parent, ["clone", "-q", "--bare", source.path, join(data, "mirrors", "1.git")]);
+    const mirrors = new MirrorReaders(data);
+    const log: string[] = [];
+    const indexes = new SearchIndexes(data, {
+      enabled: true,
+      mirrors,
+      log: (line) => log.push(line),
+    });
+    const none = new SearchIndexes(join(parent, "none"), {
+      enabled: false,
+      mirrors,
+      log: () => {},
+    });
+    const indexed = new SharedSearches(mirrors, { indexes });
+    const plain = new SharedSearches(mirrors, { indexes: none });
+    try {
+      await indexes.schedule(record(1, []), [commit]);
+      assert(log.some((line) => line.startsWith("search index of org/parity at ")), log.join("\n"));
+      for (const groups of [[], [{ name: "src", paths: ["src", "docs"] }]]) {
+        const repo = record(1, groups);
+        const scope = new PathScope(repo);
+        for (const query of PARITY_QUERIES) {
+          const label = JSON.stringify({ ...query, groups: groups.length });
+          const run = async (searches: SharedSearches) => {
+            const outcome = await searches.search(repo, { ...query, commit, scope });
+            return {
+              outcome,
+              text: renderSearch({
+                repo: repo.name,
+                commit,
+                outcome,
+                scope: scope.full ? null : scope.roots,
+              }, {
+                output: query.output ?? "content",
+                maxLinesPerFile: query.maxLinesPerFile ?? 10,
+              }),
+            };
+          };
+          const [a, b] = [await run(indexed), await run(plain)];
+          assertEquals(withoutIndexLines(a.text), withoutIndexLines(b.text), label);
+          assertEquals(b.outcome.index, "not_ready", label);
+          assert(a.outcome.index === "ready" || a.outcome.index === "scan", label);
+        }
+      }
+      const outcome = (pattern: string) =>
+        indexed.search(record(1, []), { pattern, commit, scope: new PathScope(record(1, [])) });
+      assertEquals((await outcome("parseHTTPRequest")).index, "ready");
+      assertEquals((await outcome("[a-z]{2}\\d")).index, "scan");
+      assert((await outcome("capword")).truncated, "the match cap still applies");
+      assertEquals((await outcome("manyfiles")).fileCount, 1000, "the file cap still applies");
+    } finally {
+      await indexes.close();
+      await mirrors.close();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("index: bad patterns stay bounded and keep their codes", async () => {
+  const parent = await tempDir("sg-parity-bad-");
+  try {
+    const source = await createRepo({ "a.txt": "a".repeat(5000) + "!\n", "b.txt": "ab cd ef\n" }, {
+      parent,
+      name: "source",
+    });
+    const commit = await source.git("rev-parse", "HEAD");
+    const data = join(parent, "data");
+    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+    await git(parent, ["clone", "-q", "--bare", source.path, join(data, "mirrors", "1.git")]);
+    const mirrors = new MirrorReaders(data);
+    const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: () => {} });
+    const searches = new SharedSearches(mirrors, { indexes });
+    try {
+      await indexes.schedule(record(1, []), [commit]);
+      const repo = record(1, []);
+      const scope = new PathScope(repo);
+      const alternation = Array.from({ length: 1300 }, (_, i) => `w${i}`).join("|");
+      for (const pattern of [alternation, "(a+)+$", "ab|cd|ef", "(x*)*y", "a{1,1000}b"]) {
+        const started = performance.now();
+        await searches.search(repo, { pattern, commit, scope });
+        assert(performance.now() - started < 5_000, pattern.slice(0, 40));
+      }
+      for (
+        const [pattern, code] of [
+          ["x".repeat(1024 * 1024), "INVALID_PATTERN"],
+          ["(?=a)", "INVALID_PATTERN"],
+          ["a\\nb", "INVALID_PATTERN"],
+          ["(", "INVALID_PATTERN"],
+        ]
+      ) {
+        const error = await searches.search(repo, { pattern, commit, scope }).catch((e) => e);
+        assert(error instanceof SourcegraphError, pattern.slice(0, 20));
+        assertEquals(error.code, code);
+      }
+    } finally {
+      await indexes.close();
+      await mirrors.close();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});

@@ -1,0 +1,24 @@
+/**
+ * Builds the search index of one commit and says `batch` after each write,
+ * so a test can SIGKILL the build at a chosen point.
+ * Usage: index_build_child.ts <mirror> <commit> <index file> <batch text bytes>
+ *
+ * @module
+ */
+
+import { IndexDatabase } from "../../sourcegraph/search/index/index_database.ts";
+import { buildCommitIndex } from "../../sourcegraph/search/index/index_builder.ts";
+import { TrigramCollector } from "../../sourcegraph/search/index/trigrams.ts";
+
+const [mirror, commit, path, batch] = Deno.args;
+const index = new IndexDatabase(path);
+const encoder = new TextEncoder();
+await buildCommitIndex(index, {
+  mirror,
+  commit,
+  collector: new TrigramCollector(),
+  batchTextBytes: Number(batch),
+  onBatch: () => Deno.stdout.writeSync(encoder.encode("batch\n")),
+});
+Deno.stdout.writeSync(encoder.encode("done\n"));
+index.close();
