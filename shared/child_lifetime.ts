@@ -38,6 +38,19 @@ export function bindChildrenToProcess(): boolean {
   return true;
 }
 
+let deno: string | null = null;
+
+/** The Deno executable child programs run with: this one when permitted, else `deno` on PATH. */
+export function denoProgram(): string {
+  if (deno === null) {
+    const self = Deno.execPath();
+    deno = Deno.permissions.querySync({ name: "run", command: self }).state === "granted"
+      ? self
+      : "deno";
+  }
+  return deno;
+}
+
 /** The command and arguments that start `program` with `args` (bound when opted in). */
 export function childCommand(
   program: string,

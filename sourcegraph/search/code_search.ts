@@ -19,7 +19,7 @@ import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
 import { trigramQuery } from "./index/trigram_query.ts";
 import { SourcegraphError } from "../errors.ts";
-import { lineFinder, linesToVerify } from "./line_candidates.ts";
+import { containsBytes, lineFinder, linesToVerify } from "./line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 
 /** Search options, after schema validation. */
@@ -194,7 +194,11 @@ export async function searchCommit(
       ignoreCase,
     });
     use = query.op === "all" ? "scan" : "ready";
-    texts = fromIndex(index, index.candidates(query, (path) => inScope(path) && keep(path)));
+    const literal = ignoreCase ? null : requiredLiteral(request);
+    texts = fromIndex(index, {
+      candidates: index.candidates(query, (path) => inScope(path) && keep(path)),
+      literal: literal === null ? null : new TextEncoder().encode(literal),
+    });
   } else {
     use = "not_ready";
     // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
@@ -231,7 +235,7 @@ export async function searchCommit(
     }
     const found: FileMatches = { path, lines: [], matchCount: 0 };
     for (const [number, line] of linesToVerify(text, finder)) {
-      if (!pattern.matcher(line).find()) continue;
+      if (!pattern.test(line)) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
         outcome.truncated = true; // the match cap applies inside one file too
         break;
@@ -247,13 +251,17 @@ export async function searchCommit(
   return outcome;
 }
 
+// A candidate without the bytes of the required literal is skipped before it is decoded.
 async function* fromIndex(
   index: IndexedCommit,
-  candidates: readonly Candidate[],
+  options: { candidates: readonly Candidate[]; literal: Uint8Array | null },
 ): AsyncIterable<{ path: string; text: string }> {
-  for (const candidate of candidates) {
-    const text = index.text(candidate);
-    if (text !== null) yield { path: candidate.path, text };
+  const decoder = new TextDecoder();
+  for (const candidate of options.candidates) {
+    const bytes = index.text(candidate);
+    if (bytes === null) continue;
+    if (options.literal !== null && !containsBytes(bytes, options.literal)) continue;
+    yield { path: candidate.path, text: decoder.decode(bytes) };
   }
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { childCommand } from "../../../shared/child_lifetime.ts";
+import { childCommand, denoProgram } from "../../../shared/child_lifetime.ts";
 import { ByteQueue } from "../../../shared/byte_queue.ts";
 import { decodeHeader, encodeFrame, Frame, HEADER_BYTES } from "./sandbox_frames.ts";
 
@@ -28,19 +28,6 @@ export type HostReadHandler = (
   request: Uint8Array,
 ) => Promise<{ data: Uint8Array } | { denied: string }>;
 
-let executable: string | null = null;
-
-/** The Deno executable for sandboxes: this one when permitted, else `deno` on PATH. */
-function denoExecutable(): string {
-  if (executable === null) {
-    const self = Deno.execPath();
-    executable = Deno.permissions.querySync({ name: "run", command: self }).state === "granted"
-      ? self
-      : "deno";
-  }
-  return executable;
-}
-
 /** The sandbox's Deno executable cannot be started (missing, or not permitted). */
 export class SandboxUnavailable extends Error {
   override readonly name = "SandboxUnavailable";
@@ -58,7 +45,7 @@ export class SandboxProcess {
   /** Starts a child whose guest memory may grow to `memoryMib`. */
   constructor(options: { memoryMib: number }) {
     const pages = options.memoryMib * WASM_PAGE_MIB;
-    this.#child = spawnSandbox(denoExecutable(), pages);
+    this.#child = spawnSandbox(denoProgram(), pages);
     this.#writer = this.#child.stdin.getWriter();
     this.#reader = this.#child.stdout.getReader();
     this.#child.status.then(() => (this.#exited = true), () => (this.#exited = true));

@@ -113,7 +113,7 @@ export async function buildCommitIndex(
   );
   request.onBatch?.();
   mergeSegments(index);
-  index.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  index.compact();
   return {
     commit,
     files: files.length,

@@ -37,6 +37,7 @@ export class IndexDatabase {
     this.db = new DatabaseSync(path);
     try {
       this.db.exec(`
+        PRAGMA auto_vacuum = INCREMENTAL;
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
         CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -94,6 +95,12 @@ export class IndexDatabase {
       this.db.exec("ROLLBACK");
       throw error;
     }
+  }
+
+  /** Returns the pages merges and prunes freed to the file system, and empties the log. */
+  compact(): void {
+    this.db.exec("PRAGMA incremental_vacuum");
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
 
   /** Whether `commit` is fully indexed. */

@@ -70,10 +70,13 @@ export class IndexedCommit {
     return out;
   }
 
-  /** The searchable text of a candidate; null for a blob searches skip (binary, not UTF-8, too large). */
-  text(candidate: Candidate): string | null {
+  /**
+   * The searchable text of a candidate as UTF-8; null for a blob searches
+   * skip (binary, not UTF-8, too large).
+   */
+  text(candidate: Candidate): Uint8Array | null {
     const row = this.#text.get(candidate.blob) as { text: Uint8Array } | undefined;
-    return row ? new TextDecoder().decode(row.text) : null;
+    return row?.text ?? null;
   }
 
   #evaluate(query: TrigramQuery): Uint32Array {

@@ -1,11 +1,13 @@
 /**
  * The search indexes of the service: one file per repository under
  * `<data>/search_index/`, built in the background after each successful
- * sync (one build at a time for the whole service, so memory and CPU stay
- * bounded), never on a request path. Builds index every retained commit
- * that is not indexed yet, then drop commits no longer retained and the
- * blobs none of the rest uses. A file that cannot be read is logged and
- * rebuilt from the mirror (the index holds nothing the mirror does not).
+ * sync by a builder process of its own (`build_main.ts`, one at a time for
+ * the whole service, with read access to that mirror and write access to
+ * the index folder only), never on a request path. Builds index every
+ * retained commit that is not indexed yet, then drop commits no longer
+ * retained and the blobs none of the rest uses. A file that cannot be read
+ * is logged and rebuilt from the mirror (it holds nothing the mirror does
+ * not); until then searches go through Git.
  *
  * @module
  */
@@ -14,11 +16,14 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import type { MirrorReaders } from "../../git/mirror_readers.ts";
 import type { RepositoryRecord } from "../../store/control_store.ts";
-import { buildCommitIndex } from "./index_builder.ts";
+import { fileURLToPath } from "node:url";
+import { childCommand, denoProgram } from "../../../shared/child_lifetime.ts";
+import { LineSplitter } from "../../../shared/line_splitter.ts";
+import type { BuildEvent } from "./build_main.ts";
 import { IndexDatabase, IndexUnusable } from "./index_database.ts";
 import { IndexedCommit } from "./index_reader.ts";
-import { pruneIndex } from "./index_prune.ts";
-import { TrigramCollector } from "./trigrams.ts";
+
+const BUILDER = fileURLToPath(new URL("./build_main.ts", import.meta.url));
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {
@@ -35,7 +40,7 @@ export class SearchIndexes {
   #queue: Promise<void> = Promise.resolve();
   #pending = new Map<number, { repo: RepositoryRecord; commits: string[] }>();
   #removed = new Set<number>();
-  #collector: TrigramCollector | null = null;
+  #building: Deno.ChildProcess | null = null;
   #closed = false;
   #enabled: boolean;
 
@@ -56,7 +61,7 @@ export class SearchIndexes {
     const key = `${repo.id}\0${commit}`;
     const cached = this.#commits.get(key);
     if (cached) return cached;
-    const index = this.#database(repo, { create: false });
+    const index = this.#database(repo);
     const indexed = index === null ? null : IndexedCommit.open(index, commit);
     if (indexed !== null) {
       this.#commits.set(key, indexed);
@@ -81,20 +86,22 @@ export class SearchIndexes {
     return this.#queue;
   }
 
-  /** Deletes `repo`'s index (a running build of it stops at its next blob). */
+  /** Deletes `repo`'s index (a running build of it is killed). */
   async remove(repo: RepositoryRecord): Promise<void> {
     this.#removed.add(repo.id);
     this.#pending.delete(repo.id);
+    this.#kill();
     await this.#queue;
     this.#forget(repo.id);
     const path = indexPath(this.#dataDir, repo);
     for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
   }
 
-  /** Closes every index (builds stop at their next blob). */
+  /** Closes every index (a running build is killed). */
   async close(): Promise<void> {
     this.#closed = true;
     this.#pending.clear();
+    this.#kill();
     await this.#queue;
     for (const id of [...this.#open.keys()]) this.#forget(id);
   }
@@ -104,58 +111,108 @@ export class SearchIndexes {
     this.#pending.delete(id);
     if (!job || this.#closed || this.#removed.has(id)) return;
     const { repo, commits } = job;
-    const index = this.#database(repo, { create: true });
-    if (index === null) return;
-    this.#collector ??= new TrigramCollector();
-    const cancelled = () => this.#closed || this.#removed.has(id);
-    for (const commit of commits) {
-      const stats = await buildCommitIndex(index, {
-        mirror: this.#mirrors.path(repo),
-        commit,
-        collector: this.#collector,
-        cancelled,
-      }).catch((error) => {
-        if (!cancelled()) {
-          this.#log(`search index of ${repo.name} at ${commit.slice(0, 12)} failed: ${error}`);
-        }
-        return null;
-      });
-      if (stats === null) continue;
-      const mib = stats.newBytes / 1024 / 1024;
-      this.#log(
-        `search index of ${repo.name} at ${commit.slice(0, 12)}: ${stats.files} files, ` +
-          `${stats.newBlobs} new blobs (${mib.toFixed(1)} MiB) in ${stats.ms} ms` +
-          (stats.ms > 0 ? ` (${(mib / (stats.ms / 1000)).toFixed(1)} MiB/s)` : ""),
-      );
+    const folder = join(this.#dataDir, "search_index");
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const mirror = this.#mirrors.path(repo);
+    const launch = childCommand(denoProgram(), [
+      "run",
+      "--no-config",
+      "--no-lock",
+      "--no-prompt",
+      "--quiet",
+      `--allow-read=${mirror},${folder}`,
+      `--allow-write=${folder}`,
+      "--allow-run=git",
+      "--allow-env=PATH",
+      BUILDER,
+      mirror,
+      indexPath(this.#dataDir, repo),
+      ...commits,
+    ]);
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(launch.command, {
+        args: launch.args,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    } catch (error) {
+      this.#log(`the search index builder cannot be started: ${(error as Error).message}`);
+      return;
     }
-    if (cancelled()) return;
-    const dropped = pruneIndex(index, { retained: commits });
-    for (const commit of dropped) this.#commits.delete(`${id}\0${commit}`);
-    if (dropped.length > 0) {
-      this.#log(`search index of ${repo.name}: dropped ${dropped.length} pruned version(s)`);
+    this.#building = child;
+    const problems = new Response(child.stderr).text().catch(() => "");
+    const events = new LineSplitter(child.stdout, 64 * 1024);
+    for (let line = await events.next(); line !== null; line = await events.next()) {
+      if (line !== "oversized") this.#heard(repo, new TextDecoder().decode(line));
     }
-    // Let the builder's 32 MiB of bookkeeping go when nothing else is queued.
-    if (this.#pending.size === 0) this.#collector = null;
+    const status = await child.status;
+    this.#building = null;
+    const stderr = (await problems).trim().split("\n").slice(-3).join(" | ");
+    if (!status.success && !this.#closed && !this.#removed.has(id)) {
+      this.#log(`the search index build of ${repo.name} stopped (exit ${status.code}): ${stderr}`);
+    }
   }
 
-  #database(repo: RepositoryRecord, options: { create: boolean }): IndexDatabase | null {
+  #heard(repo: RepositoryRecord, line: string): void {
+    let event: BuildEvent;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const at = (commit: string) => `search index of ${repo.name} at ${commit.slice(0, 12)}`;
+    switch (event.event) {
+      case "built": {
+        const mib = event.newBytes / 1024 / 1024;
+        this.#log(
+          `${at(event.commit)}: ${event.files} files, ${event.newBlobs} new blobs ` +
+            `(${mib.toFixed(1)} MiB) in ${event.ms} ms` +
+            (event.ms > 0 ? ` (${(mib / (event.ms / 1000)).toFixed(1)} MiB/s)` : ""),
+        );
+        break;
+      }
+      case "failed":
+        this.#log(`${at(event.commit)} failed: ${event.message}`);
+        break;
+      case "damaged":
+        this.#log(`${event.message}; rebuilding it from the mirror`);
+        this.#forget(repo.id);
+        break;
+      case "pruned":
+        for (const commit of event.dropped) this.#commits.delete(`${repo.id}\0${commit}`);
+        if (event.dropped.length > 0) {
+          this.#log(
+            `search index of ${repo.name}: dropped ${event.dropped.length} pruned version(s)`,
+          );
+        }
+        break;
+    }
+  }
+
+  #database(repo: RepositoryRecord): IndexDatabase | null {
     const open = this.#open.get(repo.id);
     if (open) return open;
     const path = indexPath(this.#dataDir, repo);
-    if (!options.create && !fs.existsSync(path)) return null;
-    fs.mkdirSync(join(this.#dataDir, "search_index"), { recursive: true, mode: 0o700 });
+    if (!fs.existsSync(path)) return null;
     let index: IndexDatabase;
     try {
       index = new IndexDatabase(path);
     } catch (error) {
       if (!(error instanceof IndexUnusable)) throw error;
-      if (!options.create) return null; // searched without it until the next build replaces it
-      this.#log(`${error.message}; rebuilding it from the mirror`);
-      for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
-      index = new IndexDatabase(path);
+      return null; // searched without it until the next build replaces it
     }
     this.#open.set(repo.id, index);
     return index;
+  }
+
+  #kill(): void {
+    try {
+      this.#building?.kill("SIGKILL");
+    } catch {
+      // already ended
+    }
   }
 
   #forget(id: number): void {

@@ -1,0 +1,64 @@
+/**
+ * The index builder as its own process, started by the service after a
+ * sync: it indexes the given commits of one mirror (those not indexed yet,
+ * in the order given), drops every other commit and the blobs none of the
+ * rest uses, and reports one JSON line per event on stdout. A separate
+ * process keeps the builder's memory and CPU off the service, which may
+ * kill it at any moment: the index never shows a half-built commit.
+ *
+ * Usage: build_main.ts <mirror> <index file> <commit>…
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { buildCommitIndex } from "./index_builder.ts";
+import { IndexDatabase, IndexUnusable } from "./index_database.ts";
+import { pruneIndex } from "./index_prune.ts";
+import { TrigramCollector } from "./trigrams.ts";
+
+/** One line the builder reports. */
+export type BuildEvent =
+  | {
+    event: "built";
+    commit: string;
+    files: number;
+    newBlobs: number;
+    newBytes: number;
+    ms: number;
+  }
+  | { event: "failed"; commit: string; message: string }
+  | { event: "damaged"; message: string }
+  | { event: "pruned"; dropped: string[] };
+
+function report(event: BuildEvent): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(event) + "\n"));
+}
+
+function open(path: string): IndexDatabase {
+  try {
+    return new IndexDatabase(path);
+  } catch (error) {
+    if (!(error instanceof IndexUnusable)) throw error;
+    report({ event: "damaged", message: error.message });
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
+    return new IndexDatabase(path);
+  }
+}
+
+if (import.meta.main) {
+  const [mirror, path, ...commits] = Deno.args;
+  const index = open(path);
+  const collector = new TrigramCollector();
+  for (const commit of commits) {
+    try {
+      const stats = await buildCommitIndex(index, { mirror, commit, collector });
+      if (stats !== null) report({ event: "built", ...stats });
+    } catch (error) {
+      report({ event: "failed", commit, message: String((error as Error)?.message ?? error) });
+    }
+  }
+  report({ event: "pruned", dropped: pruneIndex(index, { retained: commits }) });
+  index.compact();
+  index.close();
+}
