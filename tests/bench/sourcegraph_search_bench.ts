@@ -151,16 +151,14 @@ async function makeCorpus(dir: string, copies: number): Promise<number> {
   await Deno.writeTextFile(join(repo, ".gitignore"), ".sourcegraph/\n");
   await git(repo, ["init", "-q", "-b", "main"]);
   await git(repo, ["add", "-A"]);
-  await git(repo, [
-    "-c",
-    "user.name=bench",
-    "-c",
-    "user.email=bench@example.org",
-    "commit",
-    "-qm",
-    "corpus",
-  ]);
+  await commitAll(repo, "corpus");
   return bytes;
+}
+
+async function commitAll(repo: string, message: string): Promise<string> {
+  const who = ["-c", "user.name=bench", "-c", "user.email=bench@example.org"];
+  await git(repo, [...who, "commit", "-qam", message]);
+  return await git(repo, ["rev-parse", "HEAD"]);
 }
 
 async function waitForIndex(service: RunningService, head: string): Promise<string> {
@@ -188,16 +186,7 @@ async function churn(repo: string, round: number): Promise<string> {
   for (let i = round % 100; i < listed.length; i += 100) {
     await Deno.writeTextFile(join(repo, listed[i]), `/* revision ${round} */\n`, { append: true });
   }
-  await git(repo, [
-    "-c",
-    "user.name=bench",
-    "-c",
-    "user.email=bench@example.org",
-    "commit",
-    "-qam",
-    `churn ${round}`,
-  ]);
-  return await git(repo, ["rev-parse", "HEAD"]);
+  return await commitAll(repo, `churn ${round}`);
 }
 
 async function bench(label: string, copies: number, options: { versions: boolean }): Promise<void> {
@@ -210,7 +199,9 @@ async function bench(label: string, copies: number, options: { versions: boolean
     const mib = corpusBytes / 1048576;
     console.log(`\n(${label}) ${fileCount} files, ${mib.toFixed(1)} MiB`);
     const started = performance.now();
-    const service = await startService(repo, { SOURCEGRAPH_API_TOKEN: TOKEN });
+    const service = await startService(repo, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
+      lineTimeoutMs: 600_000, // the first sync of a large corpus
+    });
     const client = await connectClient(service.url, { token: TOKEN });
     try {
       const built = await waitForIndex(service, head);

@@ -51,7 +51,12 @@ export function serviceFlags(data: string): string[] {
 export async function startService(
   cwd: string,
   env: Record<string, string> = {},
-  options: { repositories?: string[]; ulimitFiles?: number } = {},
+  options: {
+    repositories?: string[];
+    ulimitFiles?: number;
+    /** How long the start-up (sync included) may go without a log line (default 30 s). */
+    lineTimeoutMs?: number;
+  } = {},
 ): Promise<RunningService> {
   const port = freePort();
   const data = join(cwd, ".sourcegraph");
@@ -97,7 +102,7 @@ export async function startService(
   const lines = new LineReader(child.stderr);
   const log: string[] = [];
   while (true) {
-    const line = await lines.next(30_000);
+    const line = await lines.next(options.lineTimeoutMs ?? 30_000);
     if (line === null) throw new Error(`service exited: ${log.join("\n")}`);
     log.push(line);
     if (line.includes("connect an MCP client")) break;

@@ -1,24 +1,14 @@
 import { join } from "node:path";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
-import { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
-import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { createRepo, git, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { mirrorFor, testRecord } from "../../../support/index_world.ts";
 import { readLine, spawnHelper } from "../../../support/processes.ts";
 
-const REPO: RepositoryRecord = {
-  id: 3,
-  name: "org/crash",
-  source: "",
-  publicRead: true,
-  disabled: false,
-  policy: { branches: ["main"] },
-  pathGroups: [],
-  syncIntervalMinutes: 5,
-};
+const REPO = testRecord(3, { name: "org/crash" });
 const QUERIES = ["alpha17", "word\\d+x", "beta(3|9)9", "zzz-none"];
 
 Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a half-built commit in use", async () => {
@@ -34,12 +24,9 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
     const source = await createRepo(files, { parent, name: "source" });
     const commit = await source.git("rev-parse", "HEAD");
     const data = join(parent, "data");
-    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
     await Deno.mkdir(join(data, "search_index"), { recursive: true });
-    const mirror = join(data, "mirrors", `${REPO.id}.git`);
-    await git(parent, ["clone", "-q", "--bare", source.path, mirror]);
+    const { mirror, mirrors } = await mirrorFor(source.path, { data, repo: REPO });
     const path = indexPath(data, REPO);
-    const mirrors = new MirrorReaders(data);
     const plain = new SharedSearches(mirrors, {
       indexes: new SearchIndexes(data, { enabled: false, mirrors, log: () => {} }),
     });

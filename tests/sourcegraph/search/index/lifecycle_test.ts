@@ -1,24 +1,14 @@
 import { join } from "node:path";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
-import { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { MAX_SEGMENTS } from "../../../../sourcegraph/search/index/segment_merge.ts";
 import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
-import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { createRepo, git, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { mirrorFor, testRecord } from "../../../support/index_world.ts";
 
-const REPO: RepositoryRecord = {
-  id: 7,
-  name: "org/life",
-  source: "",
-  publicRead: true,
-  disabled: false,
-  policy: { branches: ["main"] },
-  pathGroups: [],
-  syncIntervalMinutes: 5,
-};
+const REPO = testRecord(7, { name: "org/life" });
 
 Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune and GC, merges, delete, damage", async () => {
   const parent = await tempDir("sg-index-life-");
@@ -33,10 +23,7 @@ Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune a
       commits.push(await source.commit(`change ${i}`));
     }
     const data = join(parent, "data");
-    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-    const mirror = join(data, "mirrors", `${REPO.id}.git`);
-    await git(parent, ["clone", "-q", "--bare", source.path, mirror]);
-    const mirrors = new MirrorReaders(data);
+    const { mirrors } = await mirrorFor(source.path, { data, repo: REPO });
     const log: string[] = [];
     let indexes = new SearchIndexes(data, {
       enabled: true,

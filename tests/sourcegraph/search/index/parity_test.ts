@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
 import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
-import { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
 import { renderSearch } from "../../../../sourcegraph/render/search_text.ts";
 import { SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
 import type { SearchRequest } from "../../../../sourcegraph/search/code_search.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
 import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { createRepo, git, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { mirrorFor, testRecord } from "../../../support/index_world.ts";
 
 /** Files that exercise every rule searches have about content. */
 export const PARITY_FILES: Record<string, string | Uint8Array> = {
@@ -68,18 +68,8 @@ export const PARITY_QUERIES: SearchRequest[] = [
   { pattern: "nothing-matches-this" },
 ];
 
-function record(id: number, pathGroups: RepositoryRecord["pathGroups"]): RepositoryRecord {
-  return {
-    id,
-    name: "org/parity",
-    source: "",
-    publicRead: true,
-    disabled: false,
-    policy: { branches: ["main"] },
-    pathGroups,
-    syncIntervalMinutes: 5,
-  };
-}
+const record = (id: number, pathGroups: RepositoryRecord["pathGroups"]) =>
+  testRecord(id, { name: "org/parity", pathGroups });
 
 /** The rendered search, without the lines that say how candidates were found. */
 export function withoutIndexLines(text: string): string {
@@ -95,9 +85,7 @@ Deno.test("index parity: every query gives the same text with and without the in
     const source = await createRepo(PARITY_FILES, { parent, name: "source" });
     const commit = await source.git("rev-parse", "HEAD");
     const data = join(parent, "data");
-    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-    await git(parent, ["clone", "-q", "--bare", source.path, join(data, "mirrors", "1.git")]);
-    const mirrors = new MirrorReaders(data);
+    const { mirrors } = await mirrorFor(source.path, { data, repo: record(1, []) });
     const log: string[] = [];
     const indexes = new SearchIndexes(data, {
       enabled: true,
@@ -164,9 +152,7 @@ Deno.test("index: bad patterns stay bounded and keep their codes", async () => {
     });
     const commit = await source.git("rev-parse", "HEAD");
     const data = join(parent, "data");
-    await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-    await git(parent, ["clone", "-q", "--bare", source.path, join(data, "mirrors", "1.git")]);
-    const mirrors = new MirrorReaders(data);
+    const { mirrors } = await mirrorFor(source.path, { data, repo: record(1, []) });
     const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: () => {} });
     const searches = new SharedSearches(mirrors, { indexes });
     try {

@@ -1,0 +1,39 @@
+/**
+ * What the search index tests stand on: a registration record and a bare
+ * mirror of a source repository where the service would keep it.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { MirrorReaders } from "../../sourcegraph/git/mirror_readers.ts";
+import type { RepositoryRecord } from "../../sourcegraph/store/control_store.ts";
+import { git } from "./git_repo.ts";
+
+/** A registration of `name` with id `id` (path groups optional). */
+export function testRecord(
+  id: number,
+  options: { name?: string; pathGroups?: RepositoryRecord["pathGroups"] } = {},
+): RepositoryRecord {
+  return {
+    id,
+    name: options.name ?? "org/indexed",
+    source: "",
+    publicRead: true,
+    disabled: false,
+    policy: { branches: ["main"] },
+    pathGroups: options.pathGroups ?? [],
+    syncIntervalMinutes: 5,
+  };
+}
+
+/** Clones `source` bare to `<data>/mirrors/<id>.git`; the readers of that data folder. */
+export async function mirrorFor(
+  source: string,
+  options: { data: string; repo: RepositoryRecord },
+): Promise<{ mirror: string; mirrors: MirrorReaders }> {
+  await Deno.mkdir(join(options.data, "mirrors"), { recursive: true });
+  const mirror = join(options.data, "mirrors", `${options.repo.id}.git`);
+  await git(options.data, ["clone", "-q", "--bare", source, mirror]);
+  return { mirror, mirrors: new MirrorReaders(options.data) };
+}
