@@ -19,7 +19,7 @@ import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
 import { trigramQuery } from "./index/trigram_query.ts";
 import { SourcegraphError } from "../errors.ts";
-import { containsBytes, lineFinder, linesToVerify } from "./line_candidates.ts";
+import { byteLinesWith, type LineFinder, lineFinder, linesToVerify } from "./line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 
 /** Search options, after schema validation. */
@@ -187,7 +187,7 @@ export async function searchCommit(
     pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
   const ignoreCase = request.ignoreCase === true;
   let use: IndexUse;
-  let texts: AsyncIterable<{ path: string; text: string }>;
+  let texts: AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
   if (index !== null) {
     const query = trigramQuery(request.pattern, {
       fixedStrings: request.fixedStrings === true,
@@ -198,6 +198,7 @@ export async function searchCommit(
     texts = fromIndex(index, {
       candidates: index.candidates(query, (path) => inScope(path) && keep(path)),
       literal: literal === null ? null : new TextEncoder().encode(literal),
+      finder: lineFinder(requiredLiteral(request), { ignoreCase }),
     });
   } else {
     use = "not_ready";
@@ -206,11 +207,11 @@ export async function searchCommit(
     const literal = ignoreCase && /[^\x20-\x7e]|[ks]/i.test(requiredLiteral(request) ?? "")
       ? null
       : requiredLiteral(request);
-    texts = fromGit(
-      tree,
+    texts = fromGit(tree, {
       commit,
-      (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
-    );
+      paths: (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
+      finder: lineFinder(requiredLiteral(request), { ignoreCase }),
+    });
   }
   const outcome: SearchOutcome = {
     files: [],
@@ -221,9 +222,8 @@ export async function searchCommit(
     index: use,
   };
   const perFile = request.maxLinesPerFile ?? 10;
-  const finder = lineFinder(requiredLiteral(request), { ignoreCase });
   const deadline = performance.now() + SEARCH_MAX_MS;
-  for await (const { path, text } of texts) {
+  for await (const { path, lines } of texts) {
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
       outcome.truncated = true;
       break;
@@ -234,7 +234,7 @@ export async function searchCommit(
       break;
     }
     const found: FileMatches = { path, lines: [], matchCount: 0 };
-    for (const [number, line] of linesToVerify(text, finder)) {
+    for (const [number, line] of lines) {
       if (!pattern.test(line)) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
         outcome.truncated = true; // the match cap applies inside one file too
@@ -251,31 +251,37 @@ export async function searchCommit(
   return outcome;
 }
 
-// A candidate without the bytes of the required literal is skipped before it is decoded.
+type Candidates = AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
+
+// With a case-sensitive literal, only the lines holding its bytes are decoded
+// (a candidate without them yields no line); otherwise the text is decoded.
 async function* fromIndex(
   index: IndexedCommit,
-  options: { candidates: readonly Candidate[]; literal: Uint8Array | null },
-): AsyncIterable<{ path: string; text: string }> {
+  options: { candidates: readonly Candidate[]; literal: Uint8Array | null; finder: LineFinder },
+): Candidates {
   const decoder = new TextDecoder();
   for (const candidate of options.candidates) {
     const bytes = index.text(candidate);
     if (bytes === null) continue;
-    if (options.literal !== null && !containsBytes(bytes, options.literal)) continue;
-    yield { path: candidate.path, text: decoder.decode(bytes) };
+    if (options.literal !== null) {
+      yield { path: candidate.path, lines: byteLinesWith(bytes, options.literal) };
+      continue;
+    }
+    yield { path: candidate.path, lines: linesToVerify(decoder.decode(bytes), options.finder) };
   }
 }
 
 async function* fromGit(
   tree: MirrorObjects,
-  commit: string,
-  paths: string[],
-): AsyncIterable<{ path: string; text: string }> {
-  for (const path of paths) {
-    const entry = await tree.lookup(commit, path);
+  options: { commit: string; paths: string[]; finder: LineFinder },
+): Candidates {
+  for (const path of options.paths) {
+    const entry = await tree.lookup(options.commit, path);
     if (!entry || entry.kind !== "file") continue;
     const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
     const text = bytes === null ? null : searchableText(bytes);
-    if (text !== null) yield { path, text }; // binary and non-UTF-8 files are skipped, as indexed
+    // Binary and non-UTF-8 files are skipped, as indexed.
+    if (text !== null) yield { path, lines: linesToVerify(text, options.finder) };
   }
 }
 

@@ -1,11 +1,11 @@
 /**
- * Narrowing verification: a byte search that skips a candidate file without
- * the required literal before it is decoded, and the lines of a file worth
- * giving to RE2. When every match must
+ * The lines of a candidate file worth giving to RE2. When every match must
  * contain a literal, only the lines holding it are visited (found with the
  * engine's native `indexOf`, or a case-insensitive Unicode `RegExp` for an
  * ASCII literal, whose case variants that set always covers); otherwise
- * every line is. Lines are what `splitLines` makes, numbered from 1.
+ * every line is. A text stored as UTF-8 is searched for the literal's bytes
+ * and only the lines holding them are decoded. Lines are what `splitLines`
+ * makes, numbered from 1.
  *
  * @module
  */
@@ -66,9 +66,32 @@ function find(
 // rarest byte of a literal, which the engine finds with a native memchr.
 const COMMON = new TextEncoder().encode(" etaoinsrlcdhu\n_mp.f(),;=g\"tbyv-x*/k{}#'0w1>:2[]<&");
 
-/** Whether `haystack` contains `needle` (both UTF-8), without decoding either. */
-export function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
-  if (needle.length === 0) return true;
+/**
+ * The lines of UTF-8 `bytes` that hold `needle`, as [number, line]: only
+ * those lines are decoded (a LF byte is always a line end in UTF-8, so the
+ * numbers are those of `splitLines` on the decoded text).
+ */
+export function* byteLinesWith(bytes: Uint8Array, needle: Uint8Array): Generator<[number, string]> {
+  const decoder = new TextDecoder();
+  let from = 0;
+  let number = 1;
+  let counted = 0;
+  while (from < bytes.length) {
+    const hit = indexOfBytes(bytes, needle, from);
+    if (hit === -1) return;
+    const start = hit === 0 ? 0 : bytes.lastIndexOf(0x0a, hit - 1) + 1;
+    for (let at = counted; at < start; at++) if (bytes[at] === 0x0a) number++;
+    counted = start;
+    const newline = bytes.indexOf(0x0a, hit);
+    const end = newline === -1 ? bytes.length : newline;
+    yield [number, decoder.decode(bytes.subarray(start, end))];
+    from = end + 1;
+  }
+}
+
+// The first position at or after `from` where `needle` starts, anchored on its rarest byte.
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  if (needle.length === 0) return from <= haystack.length ? from : -1;
   let anchor = 0;
   let rank = -1;
   for (let i = 0; i < needle.length; i++) {
@@ -82,14 +105,14 @@ export function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean
   const byte = needle[anchor];
   const last = haystack.length - needle.length + anchor;
   for (
-    let at = haystack.indexOf(byte, anchor);
+    let at = haystack.indexOf(byte, from + anchor);
     at !== -1 && at <= last;
     at = haystack.indexOf(byte, at + 1)
   ) {
     const start = at - anchor;
     let i = 0;
     while (i < needle.length && haystack[start + i] === needle[i]) i++;
-    if (i === needle.length) return true;
+    if (i === needle.length) return start;
   }
-  return false;
+  return -1;
 }
