@@ -2,17 +2,20 @@
  * Benchmark of search with the on-disk trigram index, end to end over HTTP
  * MCP (the SDK client against the service started as `deno task start`
  * does), side by side in the same run with `rg` on the checkout and
- * `git grep` at the commit, on (a) the Git source tree from the shared
- * corpora and (b) a corpus of distinct copies of it (`--copies N`, default
- * 7: the original plus copies whose identifier letters are rotated per
- * copy, so Git and the index cannot deduplicate them). Prints p50/p95 per
+ * `git grep` at the commit, on (a) the Git project's source tree (the
+ * git-1a3e64c6c4 tarball, `--corpus PATH`; by default the benchmark
+ * machines' corpora folder beside the checkout) and (b) distinct copies of
+ * it (`--copies N`, default 7: the original plus copies whose identifier
+ * letters are rotated per copy, so Git and the index cannot deduplicate
+ * them). Prints p50/p95 per
  * query class and the service/rg ratio, index build time and MiB/s, index
  * bytes on disk per corpus byte, service RSS after the build, the time to
  * index a commit changing 1% of files, and (on (a)) the index size for 20
  * retained versions with 1% churn each against one version.
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
- *   --allow-net=127.0.0.1 tests/bench/sourcegraph_search_bench.ts [--copies N] [--only a|b]
+ *   --allow-net=127.0.0.1 tests/bench/sourcegraph_search_bench.ts [--corpus PATH] \
+ *   [--copies N] [--only a|b]
  *
  * @module
  */
@@ -28,8 +31,10 @@ import {
 } from "../support/sourcegraph_service.ts";
 import { callTool } from "../support/tool_calls.ts";
 
-const TARBALL = new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url).pathname;
 const args = Deno.args;
+const TARBALL = args.includes("--corpus")
+  ? args[args.indexOf("--corpus") + 1]
+  : new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url).pathname;
 const COPIES = Number(args[args.indexOf("--copies") + 1] ?? 7) || 7;
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const RUNS = 20;
