@@ -14,6 +14,7 @@ import {
   gitLeadingArgs,
   type GitProcess,
   killQuietly,
+  runGit,
   spawnGit,
 } from "./git.ts";
 
@@ -263,5 +264,81 @@ class ByteReader {
     } catch {
       return null;
     }
+  }
+}
+
+/** One blob of {@linkcode streamBlobs}. */
+export type StreamedBlob =
+  | { oid: string; status: "ok"; size: number; bytes: Uint8Array }
+  | { oid: string; status: "too_large"; size: number }
+  | { oid: string; status: "missing" };
+
+/**
+ * Reads many objects in request order through two processes, without a
+ * round trip per object: `cat-file --batch-check` learns every size, then
+ * one `cat-file --batch` streams the contents of those within `maxBytes`
+ * while the requests are still being written (for bulk reads such as
+ * indexing; interactive reads use {@linkcode GitObjectReader}).
+ */
+export async function* streamBlobs(
+  cwd: string,
+  request: { oids: readonly string[]; maxBytes: number; timeoutMs?: number },
+): AsyncGenerator<StreamedBlob> {
+  const { oids, maxBytes } = request;
+  for (const oid of oids) checkName(oid);
+  const checked = await runGit(["cat-file", "--batch-check"], {
+    cwd,
+    stdin: new TextEncoder().encode(oids.map((oid) => `${oid}\n`).join("")),
+    maxStdoutBytes: 64 * 1024 * 1024 + oids.length * 128,
+    timeoutMs: request.timeoutMs ?? 60_000,
+  });
+  const infos = new TextDecoder().decode(checked.stdout).split("\n").slice(0, oids.length)
+    .map((line, i) => parseHeader(line, oids[i]));
+  const wanted = infos.flatMap((info) =>
+    info.status === "ok" && info.size <= maxBytes ? [info.oid] : []
+  );
+  const child = spawnGit([...await gitLeadingArgs(), "cat-file", "--batch"], {
+    cwd,
+    stdin: "piped",
+  });
+  void (async () => {
+    const writer = child.stdin.getWriter();
+    try {
+      for (let i = 0; i < wanted.length; i += 1024) {
+        await writer.write(new TextEncoder().encode(wanted.slice(i, i + 1024).join("\n") + "\n"));
+      }
+      await writer.close();
+    } catch {
+      // the process ended early; the reads below report it
+    }
+  })();
+  const stdout = new ByteReader(child.stdout.getReader());
+  void new Response(child.stderr).arrayBuffer().catch(() => {});
+  try {
+    for (const [i, info] of infos.entries()) {
+      if (info.status !== "ok") {
+        yield { oid: oids[i], status: "missing" };
+        continue;
+      }
+      if (info.size > maxBytes) {
+        yield { oid: info.oid, status: "too_large", size: info.size };
+        continue;
+      }
+      const header = parseHeader((await stdout.readLine(MAX_HEADER_BYTES)) ?? "", info.oid);
+      const bytes = header.status === "ok" ? await stdout.readExact(header.size + 1) : null;
+      if (header.status !== "ok" || bytes === null || header.oid !== info.oid) {
+        throw new GitError("GIT_FAILED", "cat-file --batch ended early");
+      }
+      yield {
+        oid: info.oid,
+        status: "ok",
+        size: header.size,
+        bytes: bytes.subarray(0, header.size),
+      };
+    }
+  } finally {
+    killQuietly(child);
+    await stdout.cancel();
+    await child.status.catch(() => {});
   }
 }

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "../support/assert.ts";
 import { join } from "node:path";
 import { GitError } from "../../shared/git.ts";
-import { GitObjectReader } from "../../shared/git_objects.ts";
+import { GitObjectReader, streamBlobs } from "../../shared/git_objects.ts";
 import { createRepo, removeDir } from "../support/git_repo.ts";
 
 Deno.test("the batch reader returns exact bytes, types and sizes for many objects", async () => {
@@ -123,6 +123,33 @@ Deno.test("a request past its deadline fails with GIT_TIMEOUT and the reader rec
   } finally {
     await slow.close();
     await normal.close();
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("streamBlobs: many objects in request order, too large and missing ones reported in place", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`f${i}.txt`] = `content ${i}\n`.repeat(i % 7 + 1);
+  files["big.txt"] = "x".repeat(5000);
+  const repo = await createRepo(files);
+  try {
+    const oid = async (path: string) => (await repo.git("rev-parse", `HEAD:${path}`)).trim();
+    const wanted = [await oid("big.txt"), "0".repeat(40)];
+    for (let i = 299; i >= 0; i--) wanted.push(await oid(`f${i}.txt`));
+    const seen: string[] = [];
+    for await (const blob of streamBlobs(repo.path, { oids: wanted, maxBytes: 4096 })) {
+      seen.push(blob.oid);
+      if (blob.oid === wanted[0]) {
+        assertEquals([blob.status, "size" in blob && blob.size], ["too_large", 5000]);
+      } else if (blob.oid === wanted[1]) assertEquals(blob.status, "missing");
+      else {
+        assert(blob.status === "ok");
+        const i = 299 - (seen.length - 3);
+        assertEquals(new TextDecoder().decode(blob.bytes), `content ${i}\n`.repeat(i % 7 + 1));
+      }
+    }
+    assertEquals(seen, wanted);
+  } finally {
     await removeDir(join(repo.path, ".."));
   }
 });

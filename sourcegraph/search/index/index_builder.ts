@@ -1,7 +1,8 @@
 /**
  * Building the index of one commit: list its regular files, index only the
- * blobs the repository's index does not have yet (through an object reader
- * of its own, so reads of the service are never queued behind it), stage
+ * blobs the repository's index does not have yet (streamed through Git
+ * processes of its own, so reads of the service are never queued behind
+ * them), stage
  * their texts in batches of about `BATCH_TEXT_BYTES`, then publish their
  * postings (one segment) with the commit's path → blob mapping in one
  * transaction, then merge small segments. Blobs searches skip (binary, not UTF-8, over the read scan
@@ -12,7 +13,7 @@
  */
 
 import { runGit } from "../../../shared/git.ts";
-import { GitObjectReader } from "../../../shared/git_objects.ts";
+import { streamBlobs } from "../../../shared/git_objects.ts";
 import { isRegularFile, parseTreeListing } from "../../../shared/tree_listing.ts";
 import { READ_SCAN_LIMIT } from "../../read/file_read.ts";
 import { searchableText } from "../searchable_text.ts";
@@ -74,11 +75,11 @@ export async function buildCommitIndex(
   }
   const batch = new Batch(index, request.batchTextBytes ?? BATCH_TEXT_BYTES);
   let newBytes = 0;
-  const reader = new GitObjectReader({ cwd: mirror, timeoutMs: 60_000 });
+  const reads = streamBlobs(mirror, { oids: [...fresh], maxBytes: READ_SCAN_LIMIT });
   try {
-    for (const oid of fresh) {
+    for await (const read of reads) {
+      const oid = read.oid;
       if (request.cancelled?.()) return null;
-      const read = await reader.read(oid, { maxBytes: READ_SCAN_LIMIT });
       const text = read.status === "ok" ? searchableText(read.bytes) : null;
       const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
       newBytes += size;
@@ -99,7 +100,7 @@ export async function buildCommitIndex(
       }
     }
   } finally {
-    await reader.close();
+    await reads.return(undefined);
   }
   if (request.cancelled?.()) return null;
   batch.stage();
