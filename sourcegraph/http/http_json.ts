@@ -19,6 +19,7 @@ import type {
   RepositoryPage,
   RepositorySummary,
 } from "../service/repository_summaries.ts";
+import type { Page } from "../service/paging.ts";
 import { encodeBase64 } from "./base64.ts";
 
 /** The protocol name every answer's `Meta` carries. */
@@ -106,8 +107,7 @@ export function listingJson(listing: DirectoryListing): Json {
     Commit: listing.commit,
     Path: listing.path,
     Entries: listing.entries.map((entry) => ({ Path: entry.path, Kind: entry.kind })),
-    HasMore: listing.hasMore,
-    NextCursor: listing.nextCursor,
+    ...pageJson(listing),
   };
 }
 
@@ -118,9 +118,12 @@ export function changesJson(changes: PathChanges): Json {
     Base: changes.base,
     Head: changes.head,
     Changes: changes.changes.map((change) => ({ Path: change.path, Status: change.status })),
-    HasMore: changes.hasMore,
-    NextCursor: changes.nextCursor,
+    ...pageJson(changes),
   };
+}
+
+function pageJson(page: Page): Json {
+  return { HasMore: page.hasMore, NextCursor: page.nextCursor };
 }
 
 /** A search result in the zoekt-compatible shape (line text base64 as zoekt sends it). */

@@ -186,6 +186,8 @@ export async function searchCommit(
     pathspecs.length === 0 ||
     pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
   const ignoreCase = request.ignoreCase === true;
+  const required = requiredLiteral(request);
+  const finder = lineFinder(required, { ignoreCase });
   let use: IndexUse;
   let texts: AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
   if (index !== null) {
@@ -194,23 +196,20 @@ export async function searchCommit(
       ignoreCase,
     });
     use = query.op === "all" ? "scan" : "ready";
-    const literal = ignoreCase ? null : requiredLiteral(request);
     texts = fromIndex(index, {
       candidates: index.candidates(query, (path) => inScope(path) && keep(path)),
-      literal: literal === null ? null : new TextEncoder().encode(literal),
-      finder: lineFinder(requiredLiteral(request), { ignoreCase }),
+      literal: ignoreCase || required === null ? null : new TextEncoder().encode(required),
+      finder,
     });
   } else {
     use = "not_ready";
     // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
     // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
-    const literal = ignoreCase && /[^\x20-\x7e]|[ks]/i.test(requiredLiteral(request) ?? "")
-      ? null
-      : requiredLiteral(request);
+    const literal = ignoreCase && /[^\x20-\x7e]|[ks]/i.test(required ?? "") ? null : required;
     texts = fromGit(tree, {
       commit,
       paths: (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
-      finder: lineFinder(requiredLiteral(request), { ignoreCase }),
+      finder,
     });
   }
   const outcome: SearchOutcome = {

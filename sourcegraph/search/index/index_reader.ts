@@ -24,14 +24,12 @@ export interface Candidate {
 /** One indexed commit, ready for queries. */
 export class IndexedCommit {
   readonly commit: string;
-  #index: IndexDatabase;
   #files: CommitFiles;
   #postings: StatementSync;
   #text: StatementSync;
 
   /** `commit` of `index`, whose files were loaded. */
   constructor(index: IndexDatabase, commit: string, files: CommitFiles) {
-    this.#index = index;
     this.commit = commit;
     this.#files = files;
     this.#postings = index.db.prepare("SELECT count, ids FROM postings WHERE trigram = ?");
@@ -108,10 +106,5 @@ export class IndexedCommit {
     let list: Uint32Array = new Uint32Array(0);
     for (const row of rows) list = union(list, decodePostings(row.ids, row.count));
     return list;
-  }
-
-  /** The index file this commit is read from. */
-  get indexPath(): string {
-    return this.#index.path;
   }
 }

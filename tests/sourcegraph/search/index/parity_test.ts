@@ -165,6 +165,17 @@ Deno.test("index: bad patterns stay bounded and keep their codes", async () => {
         await searches.search(repo, { pattern, commit, scope });
         assert(performance.now() - started < 5_000, pattern.slice(0, 40));
       }
+      // A flood of distinct searches keeps memory flat (no per-pattern state is kept).
+      const flood = (from: number) =>
+        Promise.all(
+          Array.from({ length: 400 }, (_, i) =>
+            searches.search(repo, { pattern: `w${from + i}x|ab${i}cd`, commit, scope })),
+        );
+      await flood(0);
+      const before = Deno.memoryUsage().rss;
+      for (let round = 1; round <= 5; round++) await flood(round * 1000);
+      const grown = (Deno.memoryUsage().rss - before) / 1024 / 1024;
+      assert(grown < 40, `RSS grew ${grown.toFixed(1)} MiB over 2,000 distinct searches`);
       for (
         const [pattern, code] of [
           ["x".repeat(1024 * 1024), "INVALID_PATTERN"],
