@@ -2,9 +2,9 @@
  * Search at one retained commit, correct first: the pattern is RE2 (re2js,
  * linear time, no backtracking) matched line by line, or a fixed string.
  * Candidate files come from the commit's trigram index (`index/`) when it
- * is built, else from `git grep -F -l` on a literal every match must contain
- * (or all files when there is none); each candidate's lines are then
- * verified with RE2, so both ways give the same answer. Globs follow
+ * is built, else from `git grep -F -l` on literals one of which every match
+ * must contain (or all files when there are none); each candidate's lines
+ * are then verified with RE2, so both ways give the same answer. Globs follow
  * `rg -g` (later wins, `!` excludes, `/` anchors) and `paths` restrict the
  * folders searched (taken literally, never as patterns).
  *
@@ -17,9 +17,11 @@ import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
+import { pathQuery } from "./index/path_query.ts";
 import { trigramQuery } from "./index/trigram_query.ts";
 import { SourcegraphError } from "../errors.ts";
-import { byteLinesWith, type LineFinder, lineFinder, linesToVerify } from "./line_candidates.ts";
+import { type LineFinder, lineFinder, linesToVerify } from "./line_candidates.ts";
+import { requiredLiterals } from "./pattern_literals.ts";
 import { searchableText } from "./searchable_text.ts";
 
 /** Search options, after schema validation. */
@@ -94,48 +96,6 @@ export function compilePattern(request: SearchRequest): RE2JS {
   return compiled;
 }
 
-/** A literal every match contains (for candidate selection), or null. */
-export function requiredLiteral(request: SearchRequest): string | null {
-  if (request.fixedStrings) return request.pattern;
-  const pattern = request.pattern;
-  // Alternation, inline flags and quoting change what must appear: no literal.
-  if (pattern.includes("|") || pattern.includes("(?") || pattern.includes("\\Q")) return null;
-  let best = "";
-  let current = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    const next = pattern[i + 1];
-    const quantified = next === "?" || next === "*" || next === "{";
-    if (c === "\\" && next !== undefined && /[^A-Za-z0-9]/.test(next)) {
-      const after = pattern[i + 2];
-      if (after === "?" || after === "*" || after === "{") current = "";
-      else current += next;
-      i++;
-    } else if (c === "\\") {
-      current = ""; // \d, \w, \b …: a class or assertion, not a literal
-      i++;
-    } else if (/[A-Za-z0-9_\- ,:;=<>"'\/]/.test(c) && !quantified) {
-      current += c;
-    } else {
-      current = "";
-      if (c === "[" || c === "(") {
-        // A class or group breaks the literal; skip a class body whole.
-        if (c === "[") i = skipClass(pattern, i);
-      }
-    }
-    if (current.length > best.length) best = current;
-  }
-  return best.length >= 2 ? best : null;
-}
-
-function skipClass(pattern: string, at: number): number {
-  for (let i = at + 1; i < pattern.length; i++) {
-    if (pattern[i] === "\\") i++;
-    else if (pattern[i] === "]" && i > at + 1) return i;
-  }
-  return pattern.length;
-}
-
 /** Builds the glob filter of `rg -g`: later globs win, `!` excludes, `/` anchors. */
 export function globFilter(globs: readonly string[]): (path: string) => boolean {
   if (globs.length === 0) return () => true;
@@ -186,8 +146,8 @@ export async function searchCommit(
     pathspecs.length === 0 ||
     pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
   const ignoreCase = request.ignoreCase === true;
-  const required = requiredLiteral(request);
-  const finder = lineFinder(required, { ignoreCase });
+  const literals = requiredLiterals(request);
+  const finder = lineFinder(literals, { ignoreCase });
   let use: IndexUse;
   let texts: AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
   if (index !== null) {
@@ -197,18 +157,24 @@ export async function searchCommit(
     });
     use = query.op === "all" ? "scan" : "ready";
     texts = fromIndex(index, {
-      candidates: index.candidates(query, (path) => inScope(path) && keep(path)),
-      literal: ignoreCase || required === null ? null : new TextEncoder().encode(required),
+      candidates: index.candidates(query, {
+        paths: pathQuery({ paths: pathspecs, globs: request.glob ?? [] }),
+        keep: (path) => inScope(path) && keep(path),
+      }),
       finder,
     });
   } else {
     use = "not_ready";
     // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
     // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
-    const literal = ignoreCase && /[^\x20-\x7e]|[ks]/i.test(required ?? "") ? null : required;
+    const grepLiterals = ignoreCase && literals?.some((l) => /[^\x20-\x7e]|[ks]/i.test(l))
+      ? null
+      : literals;
     texts = fromGit(tree, {
       commit,
-      paths: (await candidateFiles(mirror, commit, literal, ignoreCase, pathspecs)).filter(keep),
+      paths: (await candidateFiles(mirror, commit, grepLiterals, ignoreCase, pathspecs)).filter(
+        keep,
+      ),
       finder,
     });
   }
@@ -252,21 +218,30 @@ export async function searchCommit(
 
 type Candidates = AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
 
-// With a case-sensitive literal, only the lines holding its bytes are decoded
-// (a candidate without them yields no line); otherwise the text is decoded.
+// Each candidate chunk is decoded and its lines found; numbers count from
+// the chunk's first line.
 async function* fromIndex(
   index: IndexedCommit,
-  options: { candidates: readonly Candidate[]; literal: Uint8Array | null; finder: LineFinder },
+  options: { candidates: readonly Candidate[]; finder: LineFinder },
 ): Candidates {
   const decoder = new TextDecoder();
   for (const candidate of options.candidates) {
-    const bytes = index.text(candidate);
-    if (bytes === null) continue;
-    if (options.literal !== null) {
-      yield { path: candidate.path, lines: byteLinesWith(bytes, options.literal) };
-      continue;
+    yield { path: candidate.path, lines: chunkLines(index, candidate, options.finder, decoder) };
+  }
+}
+
+function* chunkLines(
+  index: IndexedCommit,
+  candidate: Candidate,
+  finder: LineFinder,
+  decoder: TextDecoder,
+): Generator<[number, string]> {
+  for (const chunk of candidate.chunks) {
+    const text = index.chunkText(chunk.id);
+    if (text === null) continue;
+    for (const [number, line] of linesToVerify(decoder.decode(text), finder)) {
+      yield [chunk.line + number, line];
     }
-    yield { path: candidate.path, lines: linesToVerify(decoder.decode(bytes), options.finder) };
   }
 }
 
@@ -287,12 +262,12 @@ async function* fromGit(
 async function candidateFiles(
   mirror: string,
   commit: string,
-  literal: string | null,
+  literals: readonly string[] | null,
   ignoreCase: boolean,
   pathspecs: string[],
 ): Promise<string[]> {
   const scope = pathspecs.length > 0 ? pathspecs : [];
-  const out = literal === null
+  const out = literals === null
     ? await runGit([
       "--literal-pathspecs",
       "ls-tree",
@@ -318,13 +293,12 @@ async function candidateFiles(
       "-I",
       "-F",
       ...(ignoreCase ? ["-i"] : []),
-      "-e",
-      literal,
+      ...literals.flatMap((literal) => ["-e", literal]),
       commit,
       "--",
       ...scope,
     ], { cwd: mirror, okExitCodes: [0, 1], maxStdoutBytes: 64 * 1024 * 1024, timeoutMs: 30_000 });
-  const prefix = literal === null ? "" : `${commit}:`;
+  const prefix = literals === null ? "" : `${commit}:`;
   return new TextDecoder().decode(out.stdout).split("\0").filter((name) => name !== "")
     .map((name) => name.startsWith(prefix) ? name.slice(prefix.length) : name).sort();
 }

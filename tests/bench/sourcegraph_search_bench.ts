@@ -38,6 +38,8 @@ const TARBALL = args.includes("--corpus")
 const COPIES = Number(args[args.indexOf("--copies") + 1] ?? 7) || 7;
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const RUNS = 20;
+// Calls before the measured ones, so every class is measured with a warm JIT.
+const WARM_UP = 5;
 const TOKEN = "s".repeat(40);
 
 interface QueryClass {
@@ -232,7 +234,7 @@ async function bench(label: string, copies: number, options: { versions: boolean
       for (const query of classes()) {
         const times: number[] = [];
         let files = "";
-        for (let i = 0; i < RUNS + 2; i++) {
+        for (let i = 0; i < RUNS + WARM_UP; i++) {
           const t = performance.now();
           const outcome = await callTool(client, "search", {
             repo: "local/git",
@@ -241,7 +243,7 @@ async function bench(label: string, copies: number, options: { versions: boolean
           });
           const ms = performance.now() - t;
           if (outcome.code !== "OK") throw new Error(`${query.name}: ${outcome.texts[0]}`);
-          if (i >= 2) times.push(ms);
+          if (i >= WARM_UP) times.push(ms);
           files = /FileCount: (\d+)/.exec(outcome.texts[0])?.[1] ?? "?";
           if (i === 0 && !outcome.texts[0].includes('Index: "')) throw new Error("no Index line");
         }

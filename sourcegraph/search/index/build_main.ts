@@ -15,6 +15,7 @@ import * as fs from "node:fs";
 import { buildCommitIndex } from "./index_builder.ts";
 import { IndexDatabase, IndexUnusable } from "./index_database.ts";
 import { pruneIndex } from "./index_prune.ts";
+import { PostingTable } from "./postings.ts";
 import { TrigramCollector } from "./trigrams.ts";
 
 /** One line the builder reports. */
@@ -50,9 +51,10 @@ if (import.meta.main) {
   const [mirror, path, ...commits] = Deno.args;
   const index = open(path);
   const collector = new TrigramCollector();
+  const postings = new PostingTable();
   for (const commit of commits) {
     try {
-      const stats = await buildCommitIndex(index, { mirror, commit, collector });
+      const stats = await buildCommitIndex(index, { mirror, commit, collector, postings });
       if (stats !== null) report({ event: "built", ...stats });
     } catch (error) {
       report({ event: "failed", commit, message: String((error as Error)?.message ?? error) });

@@ -1,35 +1,30 @@
 /**
- * One indexed commit's files as stored: the paths, sorted, NUL-joined UTF-8,
- * and beside them the blob number of each (little-endian 32-bit).
+ * One indexed commit's files as stored: the number of each path, in path
+ * order, and beside it the number of the path's blob. Paths are numbered
+ * once in the index for every version that has them, so a retained version
+ * costs eight bytes per file.
  *
  * @module
  */
 
-/** The files of one commit, sorted by path. */
+import { packNumbers, unpackNumbers } from "./packed_numbers.ts";
+
+/** The files of one commit, in path order, by number. */
 export interface CommitFiles {
-  paths: string[];
-  blobs: Uint32Array;
+  pathIds: Uint32Array;
+  blobIds: Uint32Array;
 }
 
-/** The stored columns of `files` (already sorted by path). */
+/** The stored columns of `files`. */
 export function encodeCommitFiles(
-  files: readonly { path: string; blob: number }[],
-): { paths: Uint8Array; blobIds: Uint8Array } {
-  const blobs = new Uint32Array(files.length);
-  files.forEach((file, i) => (blobs[i] = file.blob));
-  return {
-    paths: new TextEncoder().encode(files.map((file) => file.path).join("\0")),
-    blobIds: new Uint8Array(blobs.buffer),
-  };
+  files: CommitFiles,
+): { pathIds: Uint8Array; blobIds: Uint8Array } {
+  return { pathIds: packNumbers(files.pathIds), blobIds: packNumbers(files.blobIds) };
 }
 
 /** The files from their stored columns. */
 export function decodeCommitFiles(
-  columns: { paths: Uint8Array; blobIds: Uint8Array },
+  columns: { pathIds: Uint8Array; blobIds: Uint8Array },
 ): CommitFiles {
-  const text = new TextDecoder().decode(columns.paths);
-  const bytes = columns.blobIds;
-  const blobs = new Uint32Array(bytes.byteLength / 4);
-  new Uint8Array(blobs.buffer).set(bytes);
-  return { paths: text === "" ? [] : text.split("\0"), blobs };
+  return { pathIds: unpackNumbers(columns.pathIds), blobIds: unpackNumbers(columns.blobIds) };
 }

@@ -2,12 +2,12 @@
  * Building the index of one commit: list its regular files, index only the
  * blobs the repository's index does not have yet (streamed through Git
  * processes of its own, so reads of the service are never queued behind
- * them), stage
- * their texts in batches of about `BATCH_TEXT_BYTES`, then publish their
- * postings (one segment) with the commit's path → blob mapping in one
- * transaction, then merge small segments. Blobs searches skip (binary, not UTF-8, over the read scan
- * limit) are recorded as such and get no postings, exactly as searches
- * skip them.
+ * them), stage their texts in chunks, in batches of about
+ * `BATCH_TEXT_BYTES`, then publish their postings (one segment), the paths
+ * not numbered yet with their postings, and the commit's path → blob
+ * mapping in one transaction, then merge small segments. Blobs searches
+ * skip (binary, not UTF-8, over the read scan limit) are recorded as such
+ * and get no postings, exactly as searches skip them.
  *
  * @module
  */
@@ -17,11 +17,14 @@ import { streamBlobs } from "../../../shared/git_objects.ts";
 import { isRegularFile, parseTreeListing } from "../../../shared/tree_listing.ts";
 import { READ_SCAN_LIMIT } from "../../read/file_read.ts";
 import { searchableText } from "../searchable_text.ts";
-import { utf8Length } from "../../../shared/text.ts";
 import type { IndexDatabase } from "./index_database.ts";
+import { createHash } from "node:crypto";
+import type { StatementSync } from "node:sqlite";
 import { encodeCommitFiles } from "./commit_files.ts";
-import { mergeSegments } from "./segment_merge.ts";
-import { PostingWriter } from "./postings.ts";
+import { packNumbers } from "./packed_numbers.ts";
+import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
+import { PostingTable, PostingWriter } from "./postings.ts";
+import { textChunks } from "./text_chunks.ts";
 import type { TrigramCollector } from "./trigrams.ts";
 
 /** Text indexed per batch (one segment, one transaction). */
@@ -45,9 +48,13 @@ export async function buildCommitIndex(
     mirror: string;
     commit: string;
     collector: TrigramCollector;
+    /** Where the build gathers its posting lists (reused across builds when given). */
+    postings?: PostingTable;
     /** Checked between blobs: a build stops (writing nothing more) once it returns true. */
     cancelled?: () => boolean;
     batchTextBytes?: number;
+    /** The chunk size, in code units (tests and measurements). */
+    chunkUnits?: number;
     /** Hears of each batch written (for tests that stop a build at a chosen point). */
     onBatch?: () => void;
   },
@@ -73,7 +80,12 @@ export async function buildCommitIndex(
     if (row) known.set(oid, row.id);
     else fresh.add(oid);
   }
-  const batch = new Batch(index, request.batchTextBytes ?? BATCH_TEXT_BYTES);
+  const batch = new Batch(index, {
+    limit: request.batchTextBytes ?? BATCH_TEXT_BYTES,
+    collector,
+    postings: request.postings ?? new PostingTable(),
+    chunkUnits: request.chunkUnits,
+  });
   let newBytes = 0;
   const reads = streamBlobs(mirror, { oids: [...fresh], maxBytes: READ_SCAN_LIMIT });
   try {
@@ -83,17 +95,7 @@ export async function buildCommitIndex(
       const text = read.status === "ok" ? searchableText(read.bytes) : null;
       const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
       newBytes += size;
-      known.set(
-        oid,
-        batch.add(oid, {
-          // The searchable text as UTF-8: the blob's bytes without a leading byte-order mark.
-          text: text === null || read.status !== "ok"
-            ? null
-            : read.bytes.subarray(read.bytes.length - utf8Length(text)),
-          size,
-          trigrams: text === null ? null : collector.collect(text),
-        }),
-      );
+      known.set(oid, batch.add(oid, { text, size }));
       if (batch.full) {
         batch.stage();
         request.onBatch?.();
@@ -104,16 +106,10 @@ export async function buildCommitIndex(
   }
   if (request.cancelled?.()) return null;
   batch.stage();
-  const mapping = encodeCommitFiles(
-    files.map((file) => ({ path: file.path, blob: known.get(file.oid)! })),
-  );
-  batch.publish(() =>
-    index.db.prepare(
-      "INSERT OR IGNORE INTO commits(commit_id, files, paths, blob_ids) VALUES (?, ?, ?, ?)",
-    ).run(commit, files.length, mapping.paths, mapping.blobIds)
-  );
+  batch.publish(files.map((file) => ({ path: file.path, blob: known.get(file.oid)! })), commit);
   request.onBatch?.();
   mergeSegments(index);
+  mergePathSegments(index);
   index.compact();
   return {
     commit,
@@ -129,106 +125,204 @@ export async function buildCommitIndex(
 function discardStaged(index: IndexDatabase): void {
   index.transaction(() => {
     index.db.exec(
-      "DELETE FROM contents WHERE id IN (SELECT id FROM blobs WHERE indexed = 0); " +
+      "DELETE FROM chunks WHERE indexed = 0; " +
         "DELETE FROM blobs WHERE indexed = 0;",
     );
   });
 }
 
-// The new blobs of one build: their rows and texts are staged in batches
+// The new blobs of one build: their rows and chunks are staged in batches
 // (bounded memory); their postings are gathered for the whole build and
 // published with the commit in one transaction, which is also what marks
 // the staged blobs indexed.
 class Batch {
   #index: IndexDatabase;
   #limit: number;
-  #staged: { id: number; oid: string; text: Uint8Array | null; size: number }[] = [];
-  #postings = new Map<number, PostingWriter>();
+  #collector: TrigramCollector;
+  #chunkUnits: number | undefined;
+  #encoder = new TextEncoder();
+  #blobs: {
+    id: number;
+    oid: string;
+    searchable: boolean;
+    size: number;
+    chunkIds: Uint32Array;
+    chunkLines: Uint32Array;
+  }[] = [];
+  #chunks: { id: number; hash: Uint8Array; text: Uint8Array }[] = [];
+  // The chunks this build numbered, by hash (those of earlier builds are looked up).
+  #numbered = new Map<string, number>();
+  #knownChunk: StatementSync;
+  #postings: PostingTable;
   #textBytes = 0;
-  #first: number;
-  #next: number;
+  #nextBlob: number;
+  #nextChunk: number;
+  #added = false;
 
-  constructor(index: IndexDatabase, limit: number) {
+  constructor(
+    index: IndexDatabase,
+    options: {
+      limit: number;
+      collector: TrigramCollector;
+      postings: PostingTable;
+      chunkUnits?: number;
+    },
+  ) {
+    this.#postings = options.postings;
+    this.#postings.clear();
     this.#index = index;
-    this.#limit = limit;
-    this.#first = nextBlobId(index);
-    this.#next = this.#first;
+    this.#limit = options.limit;
+    this.#collector = options.collector;
+    this.#chunkUnits = options.chunkUnits;
+    this.#nextBlob = index.nextId("blobs");
+    this.#nextChunk = index.nextId("chunks");
+    this.#knownChunk = index.db.prepare("SELECT id FROM chunks WHERE hash = ?");
   }
 
   get full(): boolean {
     return this.#textBytes >= this.#limit;
   }
 
-  /** Numbers a new blob and gathers its postings; returns its number. */
-  add(
-    oid: string,
-    blob: { text: Uint8Array | null; size: number; trigrams: Uint32Array | null },
-  ): number {
-    const id = this.#next++;
-    this.#staged.push({ id, oid, text: blob.text, size: blob.size });
-    if (blob.text !== null) this.#textBytes += blob.text.length;
-    for (const trigram of blob.trigrams ?? []) {
-      let list = this.#postings.get(trigram);
-      if (!list) {
-        list = new PostingWriter();
-        this.#postings.set(trigram, list);
+  /**
+   * Numbers a new blob and the chunks of it no earlier blob has, and
+   * gathers those chunks' postings; returns the blob's number.
+   */
+  add(oid: string, blob: { text: string | null; size: number }): number {
+    const id = this.#nextBlob++;
+    this.#added = true;
+    const chunks = blob.text === null ? [] : textChunks(blob.text, { units: this.#chunkUnits });
+    const chunkIds = new Uint32Array(chunks.length);
+    const chunkLines = new Uint32Array(chunks.length);
+    chunks.forEach((chunk, i) => {
+      const text = this.#encoder.encode(chunk.text);
+      const hash = createHash("sha1").update(text).digest();
+      const key = hash.toString("hex");
+      let chunkId = this.#numbered.get(key) ??
+        (this.#knownChunk.get(hash) as { id: number } | undefined)?.id;
+      if (chunkId === undefined) {
+        chunkId = this.#nextChunk++;
+        this.#numbered.set(key, chunkId);
+        this.#chunks.push({ id: chunkId, hash, text });
+        this.#textBytes += text.length;
+        const trigrams = this.#collector.collect(chunk.text);
+        for (let t = 0; t < trigrams.length; t++) this.#postings.add(trigrams[t], chunkId);
       }
-      list.add(id);
-    }
+      chunkIds[i] = chunkId;
+      chunkLines[i] = chunk.line;
+    });
+    this.#blobs.push({
+      id,
+      oid,
+      searchable: blob.text !== null,
+      size: blob.size,
+      chunkIds,
+      chunkLines,
+    });
     return id;
   }
 
   /** Writes the blobs gathered since the last call (not yet indexed: no postings). */
   stage(): void {
-    if (this.#staged.length === 0) return;
+    if (this.#blobs.length === 0) return;
     this.#index.transaction(() => {
       const db = this.#index.db;
       const insertBlob = db.prepare(
-        "INSERT INTO blobs(id, oid, searchable, bytes, indexed) VALUES (?, ?, ?, ?, 0)",
+        "INSERT INTO blobs(id, oid, searchable, bytes, indexed, chunk_ids, chunk_lines) " +
+          "VALUES (?, ?, ?, ?, 0, ?, ?)",
       );
-      const insertText = db.prepare("INSERT INTO contents(id, text) VALUES (?, ?)");
-      for (const blob of this.#staged) {
-        insertBlob.run(blob.id, blob.oid, blob.text === null ? 0 : 1, blob.size);
-        if (blob.text !== null) insertText.run(blob.id, blob.text);
+      const insertChunk = db.prepare(
+        "INSERT INTO chunks(id, hash, indexed, text) VALUES (?, ?, 0, ?)",
+      );
+      for (const blob of this.#blobs) {
+        insertBlob.run(
+          blob.id,
+          blob.oid,
+          blob.searchable ? 1 : 0,
+          blob.size,
+          packNumbers(blob.chunkIds),
+          packNumbers(blob.chunkLines),
+        );
       }
+      for (const chunk of this.#chunks) insertChunk.run(chunk.id, chunk.hash, chunk.text);
     });
-    this.#staged = [];
+    this.#blobs = [];
+    this.#chunks = [];
     this.#textBytes = 0;
   }
 
-  /** Writes the postings as one segment, marks the blobs indexed and runs `alsoWrite`, atomically. */
-  publish(alsoWrite: () => void): void {
-    this.#index.transaction(() => {
-      const db = this.#index.db;
-      if (this.#next > this.#first) {
-        let bytes = 0;
-        for (const list of this.#postings.values()) bytes += list.byteLength;
-        const segment = Number(
-          db.prepare("INSERT INTO segments(bytes) VALUES (?)").run(bytes).lastInsertRowid,
-        );
-        const insertPosting = db.prepare(
-          "INSERT INTO postings(trigram, segment, count, ids) VALUES (?, ?, ?, ?)",
-        );
-        for (const [trigram, list] of this.#postings) {
-          insertPosting.run(trigram, segment, list.count, list.bytes());
-        }
-        db.prepare("UPDATE blobs SET indexed = 1 WHERE id >= ? AND id < ?").run(
-          this.#first,
-          this.#next,
-        );
-      }
-      alsoWrite();
+  /**
+   * Writes the postings as one segment, marks the blobs indexed, numbers the
+   * paths not numbered yet (with their postings) and adds the commit's
+   * `files` (in path order), atomically.
+   */
+  publish(files: readonly { path: string; blob: number }[], commit: string): void {
+    const db = this.#index.db;
+    const pathId = db.prepare("SELECT id FROM paths WHERE path = ?");
+    const pathIds = new Uint32Array(files.length);
+    const blobIds = new Uint32Array(files.length);
+    files.forEach((file, i) => {
+      pathIds[i] = (pathId.get(file.path) as { id: number } | undefined)?.id ?? 0;
+      blobIds[i] = file.blob;
     });
-    this.#postings = new Map();
+    this.#index.transaction(() => {
+      if (this.#added) {
+        const segment = Number(
+          db.prepare("INSERT INTO segments(bytes) VALUES (?)").run(this.#postings.byteLength)
+            .lastInsertRowid,
+        );
+        insertLists(db, { table: "postings", segment, lists: this.#postings.lists() });
+        db.exec("UPDATE blobs SET indexed = 1 WHERE indexed = 0");
+        db.exec("UPDATE chunks SET indexed = 1 WHERE indexed = 0");
+      }
+      // New paths are numbered in path order, so their posting lists ascend.
+      const firstPath = this.#index.nextId("paths");
+      let nextPath = firstPath;
+      const insertPath = db.prepare("INSERT INTO paths(id, path) VALUES (?, ?)");
+      const pathLists = new Map<number, PostingWriter>();
+      files.forEach((file, i) => {
+        if (pathIds[i] !== 0) return;
+        const id = nextPath++;
+        insertPath.run(id, file.path);
+        pathIds[i] = id;
+        for (const trigram of this.#collector.collect(file.path)) {
+          let list = pathLists.get(trigram);
+          if (!list) {
+            list = new PostingWriter();
+            pathLists.set(trigram, list);
+          }
+          list.add(id);
+        }
+      });
+      insertLists(db, {
+        table: "path_postings",
+        segment: firstPath,
+        lists: [...pathLists].sort(([a], [b]) => a - b).map(([trigram, list]) => ({
+          trigram,
+          count: list.count,
+          bytes: list.bytes(),
+        })),
+      });
+      const mapping = encodeCommitFiles({ pathIds, blobIds });
+      db.prepare(
+        "INSERT OR IGNORE INTO commits(commit_id, files, path_ids, blob_ids) VALUES (?, ?, ?, ?)",
+      ).run(commit, files.length, mapping.pathIds, mapping.blobIds);
+    });
+    this.#postings.clear();
   }
 }
 
-function nextBlobId(index: IndexDatabase): number {
-  const row = index.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'blobs'").get() as
-    | { seq: number }
-    | undefined;
-  const highest = index.db.prepare("SELECT MAX(id) AS id FROM blobs").get() as {
-    id: number | null;
-  };
-  return Math.max(row?.seq ?? 0, highest.id ?? 0) + 1;
+function insertLists(
+  db: IndexDatabase["db"],
+  options: {
+    table: "postings" | "path_postings";
+    segment: number;
+    lists: Iterable<{ trigram: number; count: number; bytes: Uint8Array }>;
+  },
+): void {
+  const insert = db.prepare(
+    `INSERT INTO ${options.table}(trigram, segment, count, ids) VALUES (?, ?, ?, ?)`,
+  );
+  for (const list of options.lists) {
+    insert.run(list.trigram, options.segment, list.count, list.bytes);
+  }
 }

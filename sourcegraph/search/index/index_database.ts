@@ -2,14 +2,21 @@
  * The search index of one repository: a SQLite file (node:sqlite, WAL) under
  * the data folder. Content-addressed: every blob ever indexed has a number
  * and, when searches read it, its searchable text (UTF-8, verified from
- * here rather than through Git, which costs a process round trip per blob);
- * posting lists map a trigram to the numbers of the blobs containing it, in
- * segments (one per build, merged as they accumulate); each indexed commit
- * is its sorted paths and the blob number of each. A build stages its new
- * blobs, then writes their postings, marks them indexed and adds the commit
- * row in one transaction, so a commit is either fully indexed or not
- * indexed at all, whatever moment a build is killed at (staged blobs of a
- * build that never finished are discarded by the next one).
+ * here rather than through Git, which costs a process round trip per blob)
+ * cut into chunks of whole lines (`text_chunks.ts`). Chunks are
+ * content-addressed too (by their SHA-1): a blob is its list of chunk
+ * numbers with the line each starts at, so a new version of a file that
+ * changed near its end stores only its last chunks. Posting lists map a
+ * trigram to the numbers of the chunks containing it, in segments (one per
+ * build, merged as they accumulate). Paths are numbered once for
+ * every version that has them and have posting lists of their own, so a
+ * search limited to some paths reads only theirs; each indexed commit is
+ * its path numbers, in path order, and the blob number of each. A build
+ * stages its new blobs, then writes their postings, marks them indexed and
+ * adds the commit row in one transaction, so a commit is either fully
+ * indexed or not indexed at all, whatever moment a build is killed at
+ * (staged blobs of a build that never finished are discarded by the next
+ * one).
  *
  * Why SQLite rather than segment files of our own: posting lists are read
  * by key (a B-tree lookup per trigram), writes need atomic batches and crash
@@ -24,7 +31,7 @@
 import { DatabaseSync } from "node:sqlite";
 
 /** The layout version; another version is rebuilt, never read. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** One repository's index file, open. */
 export class IndexDatabase {
@@ -37,18 +44,36 @@ export class IndexDatabase {
     this.db = new DatabaseSync(path);
     try {
       this.db.exec(`
+        PRAGMA page_size = 16384;
         PRAGMA auto_vacuum = INCREMENTAL;
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
         CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      `);
+      // The format is checked before any table is created: a file of another
+      // format is refused untouched.
+      const format = this.db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
+        | { value: string }
+        | undefined;
+      if (format !== undefined && format.value !== String(INDEX_FORMAT)) {
+        throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
+      }
+      this.db.exec(`
         CREATE TABLE IF NOT EXISTS blobs(
           id INTEGER PRIMARY KEY AUTOINCREMENT,
           oid TEXT NOT NULL UNIQUE,
           searchable INTEGER NOT NULL,
           bytes INTEGER NOT NULL,
-          indexed INTEGER NOT NULL
+          indexed INTEGER NOT NULL,
+          chunk_ids BLOB NOT NULL,
+          chunk_lines BLOB NOT NULL
         );
-        CREATE TABLE IF NOT EXISTS contents(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS chunks(
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          hash BLOB NOT NULL UNIQUE,
+          indexed INTEGER NOT NULL,
+          text BLOB NOT NULL
+        );
         CREATE TABLE IF NOT EXISTS segments(
           id INTEGER PRIMARY KEY AUTOINCREMENT,
           bytes INTEGER NOT NULL
@@ -60,22 +85,28 @@ export class IndexDatabase {
           ids BLOB NOT NULL,
           PRIMARY KEY (trigram, segment)
         ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS paths(
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          path TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE IF NOT EXISTS path_postings(
+          trigram INTEGER NOT NULL,
+          segment INTEGER NOT NULL,
+          count INTEGER NOT NULL,
+          ids BLOB NOT NULL,
+          PRIMARY KEY (trigram, segment)
+        ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS commits(
           commit_id TEXT PRIMARY KEY,
           files INTEGER NOT NULL,
-          paths BLOB NOT NULL,
+          path_ids BLOB NOT NULL,
           blob_ids BLOB NOT NULL
         );
       `);
-      const format = this.db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
-        | { value: string }
-        | undefined;
       if (format === undefined) {
         this.db.prepare("INSERT INTO meta(key, value) VALUES ('format', ?)").run(
           String(INDEX_FORMAT),
         );
-      } else if (format.value !== String(INDEX_FORMAT)) {
-        throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
       }
     } catch (error) {
       this.db.close();
@@ -112,6 +143,17 @@ export class IndexDatabase {
   commits(): string[] {
     return (this.db.prepare("SELECT commit_id FROM commits").all() as { commit_id: string }[])
       .map((row) => row.commit_id);
+  }
+
+  /** The next number of `table` (an AUTOINCREMENT table: numbers are never reused). */
+  nextId(table: "blobs" | "chunks" | "paths"): number {
+    const row = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").get(table) as
+      | { seq: number }
+      | undefined;
+    const highest = this.db.prepare(`SELECT MAX(id) AS id FROM ${table}`).get() as {
+      id: number | null;
+    };
+    return Math.max(row?.seq ?? 0, highest.id ?? 0) + 1;
   }
 
   /** Bytes of the index file and its write-ahead log. */

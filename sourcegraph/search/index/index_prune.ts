@@ -1,17 +1,19 @@
 /**
  * Dropping what retention let go: commits no longer retained, then every
- * blob no remaining commit uses. Their numbers stay in posting lists until
- * the next segment merge drops them; until then they are harmless, because
- * candidates are only ever taken from an indexed commit's own files.
+ * blob, chunk and path no remaining commit uses. Their
+ * numbers stay in posting lists until the next segment merge drops them;
+ * until then they are harmless, because candidates are only ever taken
+ * from an indexed commit's own files, and numbers are never reused.
  *
  * @module
  */
 
 import { decodeCommitFiles } from "./commit_files.ts";
 import type { IndexDatabase } from "./index_database.ts";
-import { mergeSegments } from "./segment_merge.ts";
+import { unpackNumbers } from "./packed_numbers.ts";
+import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
 
-/** Keeps only `retained` commits and the blobs they use; returns the dropped commits. */
+/** Keeps only `retained` commits and the blobs and paths they use; returns the dropped commits. */
 export function pruneIndex(
   index: IndexDatabase,
   options: { retained: readonly string[] },
@@ -19,29 +21,44 @@ export function pruneIndex(
   const keep = new Set(options.retained);
   const dropped = index.commits().filter((commit) => !keep.has(commit));
   if (dropped.length === 0) return [];
+  let pathsDropped = false;
   index.transaction(() => {
     const db = index.db;
     const remove = db.prepare("DELETE FROM commits WHERE commit_id = ?");
     for (const commit of dropped) remove.run(commit);
-    const used = new Set<number>();
-    const rows = db.prepare("SELECT paths, blob_ids FROM commits").iterate() as Iterable<{
-      paths: Uint8Array;
+    const usedBlobs = new Set<number>();
+    const usedPaths = new Set<number>();
+    const rows = db.prepare("SELECT path_ids, blob_ids FROM commits").iterate() as Iterable<{
+      path_ids: Uint8Array;
       blob_ids: Uint8Array;
     }>;
     for (const row of rows) {
-      for (const id of decodeCommitFiles({ paths: row.paths, blobIds: row.blob_ids }).blobs) {
-        used.add(id);
-      }
+      const files = decodeCommitFiles({ pathIds: row.path_ids, blobIds: row.blob_ids });
+      for (const id of files.blobIds) usedBlobs.add(id);
+      for (const id of files.pathIds) usedPaths.add(id);
     }
     const removeBlob = db.prepare("DELETE FROM blobs WHERE id = ?");
-    const removeText = db.prepare("DELETE FROM contents WHERE id = ?");
-    const all = db.prepare("SELECT id FROM blobs").all() as { id: number }[];
-    for (const { id } of all) {
-      if (used.has(id)) continue;
-      removeBlob.run(id);
-      removeText.run(id);
+    const usedChunks = new Set<number>();
+    const blobs = db.prepare("SELECT id, chunk_ids FROM blobs").all() as {
+      id: number;
+      chunk_ids: Uint8Array;
+    }[];
+    for (const blob of blobs) {
+      if (!usedBlobs.has(blob.id)) removeBlob.run(blob.id);
+      else for (const chunk of unpackNumbers(blob.chunk_ids)) usedChunks.add(chunk);
+    }
+    const removeChunk = db.prepare("DELETE FROM chunks WHERE id = ?");
+    for (const { id } of db.prepare("SELECT id FROM chunks").all() as { id: number }[]) {
+      if (!usedChunks.has(id)) removeChunk.run(id);
+    }
+    const removePath = db.prepare("DELETE FROM paths WHERE id = ?");
+    for (const { id } of db.prepare("SELECT id FROM paths").all() as { id: number }[]) {
+      if (usedPaths.has(id)) continue;
+      removePath.run(id);
+      pathsDropped = true;
     }
   });
   mergeSegments(index);
+  if (pathsDropped) mergePathSegments(index, { force: true });
   return dropped;
 }

@@ -1,110 +1,190 @@
 /**
- * Querying an index: the files of an indexed commit whose blobs hold every
- * trigram a query requires. Posting lists of one trigram are read from each
- * segment and united; an AND intersects its parts smallest first and stops
- * once nothing is left. Candidates come back in path order with their blob
- * ids, ready to be verified.
+ * Querying an index: the files of an indexed commit with the chunks of
+ * their blobs that hold every trigram a query requires, among the paths
+ * whose own trigrams the search's scope requires. Posting lists of one
+ * trigram are read from each segment and united; an AND intersects its
+ * parts smallest first and stops once nothing is left. Candidates come
+ * back in path order with their chunks in text order, ready to be verified.
  *
  * @module
  */
 
 import type { StatementSync } from "node:sqlite";
-import { type CommitFiles, decodeCommitFiles } from "./commit_files.ts";
+import { decodeCommitFiles } from "./commit_files.ts";
+import { unpackNumbers } from "./packed_numbers.ts";
 import type { IndexDatabase } from "./index_database.ts";
 import { decodePostings, intersect, union } from "./postings.ts";
 import type { TrigramQuery } from "./trigram_query.ts";
 
-/** A file to verify. */
+/** A chunk of a file's text: its number and how many lines of the file come before it. */
+export interface ChunkRef {
+  id: number;
+  line: number;
+}
+
+/** A file to verify: the chunks of its text that may match, in order. */
 export interface Candidate {
   path: string;
-  /** The blob's number in the index. */
-  blob: number;
+  chunks: ChunkRef[];
+}
+
+// A blob's chunks as stored.
+interface BlobChunks {
+  ids: Uint32Array;
+  lines: Uint32Array;
 }
 
 /** One indexed commit, ready for queries. */
 export class IndexedCommit {
   readonly commit: string;
-  #files: CommitFiles;
+  #paths: string[];
+  #pathIds: Uint32Array;
+  #chunks: BlobChunks[];
   #postings: StatementSync;
-  #text: StatementSync;
+  #pathPostings: StatementSync;
+  #chunk: StatementSync;
 
-  /** `commit` of `index`, whose files were loaded. */
-  constructor(index: IndexDatabase, commit: string, files: CommitFiles) {
+  private constructor(
+    index: IndexDatabase,
+    commit: string,
+    files: { paths: string[]; pathIds: Uint32Array; chunks: BlobChunks[] },
+  ) {
     this.commit = commit;
-    this.#files = files;
+    this.#paths = files.paths;
+    this.#pathIds = files.pathIds;
+    this.#chunks = files.chunks;
     this.#postings = index.db.prepare("SELECT count, ids FROM postings WHERE trigram = ?");
-    this.#text = index.db.prepare("SELECT text FROM contents WHERE id = ?");
+    this.#pathPostings = index.db.prepare("SELECT count, ids FROM path_postings WHERE trigram = ?");
+    this.#chunk = index.db.prepare("SELECT text FROM chunks WHERE id = ?");
   }
 
   /** Loads `commit` of `index`; null when it is not fully indexed. */
   static open(index: IndexDatabase, commit: string): IndexedCommit | null {
-    const row = index.db.prepare("SELECT paths, blob_ids FROM commits WHERE commit_id = ?").get(
+    const db = index.db;
+    const row = db.prepare("SELECT path_ids, blob_ids FROM commits WHERE commit_id = ?").get(
       commit,
-    ) as { paths: Uint8Array; blob_ids: Uint8Array } | undefined;
+    ) as { path_ids: Uint8Array; blob_ids: Uint8Array } | undefined;
     if (!row) return null;
-    return new IndexedCommit(
-      index,
-      commit,
-      decodeCommitFiles({ paths: row.paths, blobIds: row.blob_ids }),
-    );
+    const files = decodeCommitFiles({ pathIds: row.path_ids, blobIds: row.blob_ids });
+    const pathOf = new Map<number, string>();
+    for (
+      const path of db.prepare("SELECT id, path FROM paths").iterate() as Iterable<
+        { id: number; path: string }
+      >
+    ) {
+      pathOf.set(path.id, path.path);
+    }
+    const wanted = new Set(files.blobIds);
+    const chunksOf = new Map<number, BlobChunks>();
+    const blobs = db.prepare("SELECT id, chunk_ids, chunk_lines FROM blobs WHERE indexed = 1")
+      .iterate() as Iterable<{ id: number; chunk_ids: Uint8Array; chunk_lines: Uint8Array }>;
+    for (const blob of blobs) {
+      if (!wanted.has(blob.id)) continue;
+      chunksOf.set(blob.id, {
+        ids: unpackNumbers(blob.chunk_ids),
+        lines: unpackNumbers(blob.chunk_lines),
+      });
+    }
+    const count = files.pathIds.length;
+    const loaded = {
+      paths: new Array<string>(count),
+      pathIds: files.pathIds,
+      chunks: new Array<BlobChunks>(count),
+    };
+    for (let i = 0; i < count; i++) {
+      const path = pathOf.get(files.pathIds[i]);
+      const chunks = chunksOf.get(files.blobIds[i]);
+      if (path === undefined || chunks === undefined) {
+        throw new Error(`the search index of ${commit} names a missing path or blob`);
+      }
+      loaded.paths[i] = path;
+      loaded.chunks[i] = chunks;
+    }
+    return new IndexedCommit(index, commit, loaded);
   }
 
   /** How many files the commit has. */
   get fileCount(): number {
-    return this.#files.paths.length;
+    return this.#paths.length;
   }
 
-  /** The files in path order whose blobs may match `query`, among those `keep` accepts. */
-  candidates(query: TrigramQuery, keep: (path: string) => boolean): Candidate[] {
-    const matching = query.op === "all" ? null : this.#evaluate(query);
+  /**
+   * The files in path order whose text may match `query`, among those whose
+   * paths may match `paths` and that `keep` accepts.
+   */
+  candidates(
+    query: TrigramQuery,
+    options: { paths: TrigramQuery; keep: (path: string) => boolean },
+  ): Candidate[] {
+    const matching = query.op === "all"
+      ? null
+      : evaluate(query, (t) => this.#list(this.#postings, t));
     if (matching !== null && matching.length === 0) return [];
-    const wanted = matching === null ? null : new Set(matching);
+    const pathIds = options.paths.op === "all"
+      ? null
+      : new Set(evaluate(options.paths, (t) => this.#list(this.#pathPostings, t)));
     const out: Candidate[] = [];
-    const { paths, blobs } = this.#files;
-    for (let i = 0; i < paths.length; i++) {
-      if (wanted !== null && !wanted.has(blobs[i])) continue;
-      if (keep(paths[i])) out.push({ path: paths[i], blob: blobs[i] });
+    for (let i = 0; i < this.#paths.length; i++) {
+      const { ids, lines } = this.#chunks[i];
+      if (ids.length === 0 || (pathIds !== null && !pathIds.has(this.#pathIds[i]))) continue;
+      const chunks: ChunkRef[] = [];
+      for (let c = 0; c < ids.length; c++) {
+        if (matching === null || contains(matching, ids[c])) {
+          chunks.push({ id: ids[c], line: lines[c] });
+        }
+      }
+      if (chunks.length > 0 && options.keep(this.#paths[i])) {
+        out.push({ path: this.#paths[i], chunks });
+      }
     }
     return out;
   }
 
-  /**
-   * The searchable text of a candidate as UTF-8; null for a blob searches
-   * skip (binary, not UTF-8, too large).
-   */
-  text(candidate: Candidate): Uint8Array | null {
-    const row = this.#text.get(candidate.blob) as { text: Uint8Array } | undefined;
-    return row?.text ?? null;
+  /** A chunk's text as UTF-8; null if it is gone (its commit was pruned meanwhile). */
+  chunkText(id: number): Uint8Array | null {
+    return (this.#chunk.get(id) as { text: Uint8Array } | undefined)?.text ?? null;
   }
 
-  #evaluate(query: TrigramQuery): Uint32Array {
-    switch (query.op) {
-      case "trigram":
-        return this.#list(query.trigram);
-      case "and": {
-        const lists = query.subs.map((sub) => this.#evaluate(sub)).sort((a, b) =>
-          a.length - b.length
-        );
-        let result = lists[0];
-        for (let i = 1; i < lists.length && result.length > 0; i++) {
-          result = intersect(result, lists[i]);
-        }
-        return result;
-      }
-      case "or":
-        return query.subs.reduce<Uint32Array>(
-          (all, sub) => union(all, this.#evaluate(sub)),
-          new Uint32Array(0),
-        );
-      default:
-        throw new Error("an all query has no posting list");
-    }
-  }
-
-  #list(trigram: number): Uint32Array {
-    const rows = this.#postings.all(trigram) as { count: number; ids: Uint8Array }[];
+  #list(statement: StatementSync, trigram: number): Uint32Array {
+    const rows = statement.all(trigram) as { count: number; ids: Uint8Array }[];
     let list: Uint32Array = new Uint32Array(0);
     for (const row of rows) list = union(list, decodePostings(row.ids, row.count));
     return list;
   }
+}
+
+function evaluate(query: TrigramQuery, list: (trigram: number) => Uint32Array): Uint32Array {
+  switch (query.op) {
+    case "trigram":
+      return list(query.trigram);
+    case "and": {
+      const lists = query.subs.map((sub) => evaluate(sub, list)).sort((a, b) =>
+        a.length - b.length
+      );
+      let result = lists[0];
+      for (let i = 1; i < lists.length && result.length > 0; i++) {
+        result = intersect(result, lists[i]);
+      }
+      return result;
+    }
+    case "or":
+      return query.subs.reduce<Uint32Array>(
+        (all, sub) => union(all, evaluate(sub, list)),
+        new Uint32Array(0),
+      );
+    default:
+      throw new Error("an all query has no posting list");
+  }
+}
+
+// Whether ascending `list` holds `id` (binary search).
+function contains(list: Uint32Array, id: number): boolean {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (list[mid] < id) low = mid + 1;
+    else high = mid;
+  }
+  return low < list.length && list[low] === id;
 }

@@ -1,6 +1,7 @@
 /**
- * Posting lists: ascending blob numbers, stored as LEB128 varints of the
- * gaps between them, and the set operations queries combine them with.
+ * Posting lists: ascending chunk (or path) numbers, stored as LEB128
+ * varints of the gaps between them, the set operations queries combine
+ * them with, and the table a build gathers its lists in.
  *
  * @module
  */
@@ -42,6 +43,93 @@ export class PostingWriter {
   /** The encoded list. */
   bytes(): Uint8Array {
     return this.#bytes.slice(0, this.#length);
+  }
+}
+
+/**
+ * The posting lists of one build, by trigram: a slot per trigram seen,
+ * found through a direct table of all 2^24 trigrams (64 MiB, allocated once
+ * per builder process and reused: a hash map costs a third more per
+ * posting, and a build adds tens of millions).
+ */
+export class PostingTable {
+  #slotOf = new Int32Array(1 << 24).fill(-1);
+  #trigrams: number[] = [];
+  #last = new Uint32Array(1024);
+  #count = new Uint32Array(1024);
+  #length = new Uint32Array(1024);
+  #bytes: Uint8Array[] = [];
+  #byteLength = 0;
+
+  /** Adds `id` to the list of `trigram`; ids of one trigram must ascend. */
+  add(trigram: number, id: number): void {
+    let slot = this.#slotOf[trigram];
+    if (slot === -1) slot = this.#open(trigram);
+    let gap = id - this.#last[slot];
+    this.#last[slot] = id;
+    this.#count[slot]++;
+    let bytes = this.#bytes[slot];
+    let at = this.#length[slot];
+    if (at + 5 > bytes.length) {
+      const grown = new Uint8Array(bytes.length * 2);
+      grown.set(bytes);
+      this.#bytes[slot] = bytes = grown;
+    }
+    const start = at;
+    while (gap >= 0x80) {
+      bytes[at++] = (gap & 0x7f) | 0x80;
+      gap >>>= 7;
+    }
+    bytes[at++] = gap;
+    this.#length[slot] = at;
+    this.#byteLength += at - start;
+  }
+
+  /** Bytes of all lists. */
+  get byteLength(): number {
+    return this.#byteLength;
+  }
+
+  /** Every list, in trigram order (B-tree inserts in key order are the cheap ones). */
+  *lists(): Generator<{ trigram: number; count: number; bytes: Uint8Array }> {
+    const order = [...this.#trigrams].sort((a, b) => a - b);
+    for (const trigram of order) {
+      const slot = this.#slotOf[trigram];
+      yield {
+        trigram,
+        count: this.#count[slot],
+        bytes: this.#bytes[slot].subarray(0, this.#length[slot]),
+      };
+    }
+  }
+
+  /** Empties the table for the next build. */
+  clear(): void {
+    for (const trigram of this.#trigrams) this.#slotOf[trigram] = -1;
+    this.#trigrams = [];
+    this.#bytes = [];
+    this.#last.fill(0);
+    this.#count.fill(0);
+    this.#length.fill(0);
+    this.#byteLength = 0;
+  }
+
+  #open(trigram: number): number {
+    const slot = this.#trigrams.length;
+    this.#trigrams.push(trigram);
+    this.#slotOf[trigram] = slot;
+    if (slot === this.#last.length) {
+      const grow = (list: Uint32Array) => {
+        const grown = new Uint32Array(list.length * 2);
+        grown.set(list);
+        return grown;
+      };
+      this.#last = grow(this.#last);
+      this.#count = grow(this.#count);
+      this.#length = grow(this.#length);
+    }
+    this.#bytes.push(new Uint8Array(8));
+    return slot;
   }
 }
 

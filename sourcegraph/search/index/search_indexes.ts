@@ -23,6 +23,11 @@ import type { BuildEvent } from "./build_main.ts";
 import { IndexDatabase, IndexUnusable } from "./index_database.ts";
 import { IndexedCommit } from "./index_reader.ts";
 
+/** Most indexed commits kept open. */
+export const MAX_OPEN_COMMITS = 64;
+/** Most files the open commits may list together (about 150 bytes each). */
+export const MAX_OPEN_FILES = 1_000_000;
+
 const BUILDER = fileURLToPath(new URL("./build_main.ts", import.meta.url));
 
 /** Where a repository's index lives. */
@@ -65,7 +70,16 @@ export class SearchIndexes {
     const indexed = index === null ? null : IndexedCommit.open(index, commit);
     if (indexed !== null) {
       this.#commits.set(key, indexed);
-      while (this.#commits.size > 64) this.#commits.delete(this.#commits.keys().next().value!);
+      // An open commit holds its file list: the cache is bounded in files, not only in commits.
+      let files = 0;
+      for (const open of this.#commits.values()) files += open.fileCount;
+      while (
+        this.#commits.size > 1 && (this.#commits.size > MAX_OPEN_COMMITS || files > MAX_OPEN_FILES)
+      ) {
+        const oldest = this.#commits.keys().next().value!;
+        files -= this.#commits.get(oldest)!.fileCount;
+        this.#commits.delete(oldest);
+      }
     }
     return indexed;
   }

@@ -1,30 +1,49 @@
-import {
-  byteLinesWith,
-  lineFinder,
-  linesToVerify,
-} from "../../../sourcegraph/search/line_candidates.ts";
+import { lineFinder, linesToVerify } from "../../../sourcegraph/search/line_candidates.ts";
 import { splitLines } from "../../../shared/text.ts";
 import { assertEquals } from "../../support/assert.ts";
 
-Deno.test("line candidates: the byte and string searches visit exactly the lines holding the literal", () => {
+Deno.test("line candidates: one literal, several and caseless ones visit exactly the lines holding them", () => {
   const texts = [
     "needle first\nnothing\nαβγ needle needle\n\n日本 needle",
     "needle",
     "no match here\n",
     "x\nneedle\n",
     "\n\nneedle\n\nneedleneedle\nend",
+    "pin\nneedle pin\nthread\r\n",
   ];
   for (const text of texts) {
-    const expected = splitLines(text).map((line, i): [number, string] => [i + 1, line])
-      .filter(([, line]) => line.includes("needle"));
-    const bytes = new TextEncoder().encode(text);
-    assertEquals([...byteLinesWith(bytes, new TextEncoder().encode("needle"))], expected, text);
-    assertEquals([...linesToVerify(text, lineFinder("needle", { ignoreCase: false }))], expected);
+    const holding = (...words: string[]) =>
+      splitLines(text).map((line, i): [number, string] => [i + 1, line])
+        .filter(([, line]) => words.some((word) => line.includes(word)));
+    assertEquals(
+      [...linesToVerify(text, lineFinder(["needle"], { ignoreCase: false }))],
+      holding("needle"),
+    );
+    assertEquals(
+      [...linesToVerify(text, lineFinder(["needle", "thread"], { ignoreCase: false }))],
+      holding("needle", "thread"),
+      text,
+    );
     const caseless = [
-      ...linesToVerify(text.toUpperCase(), lineFinder("needle", { ignoreCase: true })),
+      ...linesToVerify(text.toUpperCase(), lineFinder(["needle"], { ignoreCase: true })),
     ];
-    assertEquals(caseless.map(([number]) => number), expected.map(([number]) => number));
+    assertEquals(caseless.map(([number]) => number), holding("needle").map(([number]) => number));
   }
-  assertEquals(lineFinder("ünïcode", { ignoreCase: true }), null, "non-ASCII caseless: every line");
+  // RE2 folds k to KELVIN SIGN: the caseless finder must visit such a line.
+  assertEquals([...linesToVerify("a\nma\u212Aer\n", lineFinder(["MAKER"], { ignoreCase: true }))], [
+    [2, "ma\u212Aer"],
+  ]);
+  assertEquals(
+    [...linesToVerify("x.y\nxzy\n", lineFinder(["x.y", "a|b"], { ignoreCase: false }))],
+    [
+      [1, "x.y"],
+    ],
+  );
+  assertEquals(
+    lineFinder(["ünïcode"], { ignoreCase: true }),
+    null,
+    "non-ASCII caseless: every line",
+  );
+  assertEquals(lineFinder(null, { ignoreCase: false }), null);
   assertEquals([...linesToVerify("a\nb\n", null)], [[1, "a"], [2, "b"]]);
 });

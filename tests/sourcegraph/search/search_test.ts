@@ -1,9 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  compilePattern,
-  globFilter,
-  requiredLiteral,
-} from "../../../sourcegraph/search/code_search.ts";
+import { compilePattern, globFilter } from "../../../sourcegraph/search/code_search.ts";
+import { MAX_LITERALS, requiredLiterals } from "../../../sourcegraph/search/pattern_literals.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import {
   assert,
@@ -161,15 +158,21 @@ for (const [label, env] of MODES) {
 }
 
 Deno.test("required literals never narrow a search wrongly", () => {
-  assertEquals(requiredLiteral({ pattern: "parseHTTPRequest" }), "parseHTTPRequest");
-  assertEquals(requiredLiteral({ pattern: "parse\\w+Request" }), "Request");
-  assertEquals(requiredLiteral({ pattern: "foo|bar" }), null);
-  assertEquals(requiredLiteral({ pattern: "(?i)abc" }), null);
-  assertEquals(requiredLiteral({ pattern: "ab?cd" }), "cd");
-  assertEquals(requiredLiteral({ pattern: "a\\.b" }), "a.b");
-  assertEquals(requiredLiteral({ pattern: "[abc]xyz" }), "xyz");
-  assertEquals(requiredLiteral({ pattern: "a(b)c" }), null);
-  assertEquals(requiredLiteral({ pattern: "x.y", fixedStrings: true }), "x.y");
+  const literals = (pattern: string, fixedStrings = false) =>
+    requiredLiterals({ pattern, fixedStrings });
+  assertEquals(literals("parseHTTPRequest"), ["parseHTTPRequest"]);
+  assertEquals(literals("parse\\w+Request"), ["Request"]);
+  assertEquals(literals("foo|bar"), ["foo", "bar"]);
+  assertEquals(literals("(?i)abc"), null, "a folded literal names nothing");
+  assertEquals(literals("ab?cd"), ["cd"]);
+  assertEquals(literals("a\\.b"), ["a.b"]);
+  assertEquals(literals("[abc]xyz"), ["xyz"]);
+  assertEquals(literals("strbuf_add(f|str)\\(&buf"), ["strbuf_add"], "the longest required part");
+  assertEquals(literals("(foo|ba)r+"), ["foo", "ba"]);
+  assertEquals(literals("x.y", true), ["x.y"]);
+  assertEquals(literals("[a-z]+"), null);
+  const many = Array.from({ length: 300 }, (_, i) => `q${i * 7919}z`).join("|");
+  assert((literals(many)?.length ?? 0) <= MAX_LITERALS, "at most MAX_LITERALS literals");
   assertEquals(
     assertThrows(() => compilePattern({ pattern: "\n" }), SourcegraphError).code,
     "INVALID_PATTERN",

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { MAX_SEGMENTS } from "../../../../sourcegraph/search/index/segment_merge.ts";
@@ -107,3 +108,44 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("index format: a file of the previous format is never read, and is rebuilt", async () => {
+  const parent = await tempDir("sg-index-format-");
+  try {
+    const source = await createRepo({ "a.txt": "formatword\n" }, { parent, name: "source" });
+    const commit = await source.git("rev-parse", "HEAD");
+    const data = join(parent, "data");
+    const { mirrors } = await mirrorFor(source.path, { data, repo: REPO });
+    await Deno.mkdir(join(data, "search_index"), { recursive: true });
+    // The layout of format 1: texts per blob and commit rows with their paths inline.
+    const old = new DatabaseSync(indexPath(data, REPO));
+    old.exec(`
+      CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO meta VALUES ('format', '1');
+      CREATE TABLE commits(commit_id TEXT PRIMARY KEY, files INTEGER, paths BLOB, blob_ids BLOB);
+      INSERT INTO commits VALUES ('${commit}', 1, x'', x'');
+    `);
+    old.close();
+    const log: string[] = [];
+    const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: (l) => log.push(l) });
+    const searches = new SharedSearches(mirrors, { indexes });
+    const search = () =>
+      searches.search(REPO, { pattern: "formatword", commit, scope: new PathScope(REPO) });
+    try {
+      const before = await search();
+      assertEquals([before.index, before.fileCount], ["not_ready", 1]);
+      await indexes.schedule(REPO, [commit]);
+      assert(
+        log.some((line) => line.includes("has format 1, not 2; rebuilding it from the mirror")),
+        log.join("\n"),
+      );
+      const after = await search();
+      assertEquals([after.index, after.files.map((file) => file.path)], ["ready", ["a.txt"]]);
+    } finally {
+      await indexes.close();
+      await mirrors.close();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});

@@ -28,6 +28,12 @@ export const PARITY_FILES: Record<string, string | Uint8Array> = {
   "binary.bin": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]),
   "latin1.txt": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xe9, 0x0a]),
   "empty.txt": "",
+  // Over 16 KiB: indexed as several chunks; words far apart in one file, and
+  // matches in the first, a middle and the last chunk.
+  "src/chunked.txt": "farword first\n" +
+    Array.from({ length: 4000 }, (_, i) => `chunk line ${i} ${i === 2500 ? "midneedle" : ""}`)
+      .join("\n") +
+    "\nlast farpart needle\n",
   ...Object.fromEntries(
     Array.from(
       { length: 1010 },
@@ -65,6 +71,19 @@ export const PARITY_QUERIES: SearchRequest[] = [
   { pattern: "parseHTTPRequest", paths: ["src"] },
   { pattern: "needle", paths: ["src/crlf.txt", "docs"] },
   { pattern: "end$" },
+  { pattern: "capword 100[0-9]$" },
+  { pattern: "capword 5000", fixedStrings: true },
+  { pattern: "midneedle|farpart" },
+  { pattern: "farword farpart", fixedStrings: true },
+  { pattern: "farword" },
+  { pattern: "chunk line 39\\d\\d", maxLinesPerFile: 200 },
+  { pattern: "needle", glob: ["src/**"] },
+  { pattern: "needle", glob: ["**/chunk*.txt"] },
+  { pattern: "needle", glob: ["{src,docs}/**"] },
+  { pattern: "export", glob: ["**/strings.[tj]s"] },
+  { pattern: "needle", glob: ["*.TXT"] },
+  { pattern: "needle", paths: ["docs/notes.md", "src/chunked.txt"] },
+  { pattern: "[a-z]{2}\\d", paths: ["src/util"] },
   { pattern: "nothing-matches-this" },
 ];
 
