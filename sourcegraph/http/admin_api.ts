@@ -9,6 +9,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { keyHash } from "../access/credentials.ts";
 import { z } from "zod";
 import type { ControlStore, RepositoryRecord, RetentionPolicy } from "../store/control_store.ts";
 import {
@@ -50,11 +51,6 @@ const UpdateSchema = z.strictObject({
   sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
 });
 const KeySchema = z.strictObject({ name: z.string().min(1).max(128) });
-
-/** SHA-256 of a personal key, hex. */
-export function keyHash(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
-}
 
 /** Whether a path belongs to the admin API. */
 export function isAdminPath(pathname: string): boolean {

@@ -3,7 +3,7 @@
  * server through DNS rebinding), bearer authentication, the anonymous limits
  * (tool calls per minute, counted per call and weighted by cost, and requests
  * in flight per address), bounded request bodies, and routing to MCP, the
- * plain HTTP API, the admin API, metrics and health.
+ * plain HTTP API, the admin API, metrics, health and the web pages.
  *
  * Expected failures answer with their stable code. Anything else is logged
  * once with the request id and its stack and answered as `INTERNAL_ERROR`
@@ -12,10 +12,10 @@
  * @module
  */
 
-import { timingSafeEqual } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { handleAdmin, isAdminPath, keyHash } from "./admin_api.ts";
+import { handleAdmin, isAdminPath } from "./admin_api.ts";
+import { callerForSecret } from "../access/credentials.ts";
 import { SourcegraphError } from "../errors.ts";
 import { handleHttpApi, isHttpApiPath } from "./http_api.ts";
 import type { ClientConnection } from "./tracked_connection.ts";
@@ -47,6 +47,8 @@ export interface HttpSettings {
   maxMcpBodyBytes: number;
   /** A body must arrive within this time. */
   bodyTimeoutMs: number;
+  /** The origin the web pages advertise (else the request's own). */
+  publicUrl?: string;
 }
 
 /** What the transport knows about a request's connection. */
@@ -61,6 +63,8 @@ export interface RequestInfo {
 export type Handler = (request: Request, info?: RequestInfo) => Promise<Response>;
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+// Largest form a page accepts (sign-in and sign-out carry a token or two).
+const PAGE_FORM_BYTES = 16 * 1024;
 // A Host header: a DNS name or IPv4 address, or a bracketed IPv6 address, then an optional port.
 const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9](?:[a-z0-9.-]{0,252}))(?::(\d{1,5}))?$/;
 
@@ -84,6 +88,7 @@ export function createHandler(
   const servers = new McpServerPool((serviceTools) =>
     createMcpServer(service, { scheduler, metrics, log, serviceTools })
   );
+
   return async function handle(request, info) {
     const requestId = crypto.randomUUID();
     const client = info?.remoteAddr?.hostname ?? "unknown";
@@ -253,22 +258,11 @@ function authenticate(request: Request, settings: HttpSettings, store: ControlSt
   const header = request.headers.get("authorization");
   if (header === null) return { kind: "anonymous" };
   const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
-  if (match && settings.serviceToken && sameSecret(match[1], settings.serviceToken)) {
-    return { kind: "service" };
+  const caller = match === null
+    ? null
+    : callerForSecret(match[1], { serviceToken: settings.serviceToken, store });
+  if (caller === null) {
+    throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");
   }
-  if (match && match[1].startsWith("sgk_")) {
-    const id = store.keyByHash(keyHash(match[1]));
-    if (id !== null) return { kind: "key", id };
-  }
-  throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  // Compare digests: equal lengths for timingSafeEqual, and no length leak.
-  return timingSafeEqual(
-    new Uint8Array(
-      new TextEncoder().encode(keyHash(given)),
-    ),
-    new Uint8Array(new TextEncoder().encode(keyHash(expected))),
-  );
+  return caller;
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { keyHash } from "../../../sourcegraph/http/admin_api.ts";
+import { keyHash } from "../../../sourcegraph/access/credentials.ts";
 import { createHandler, type Handler } from "../../../sourcegraph/http/handler.ts";
 import { Metrics } from "../../../sourcegraph/http/metrics.ts";
 import { SyncScheduler } from "../../../sourcegraph/git/sync_scheduler.ts";
