@@ -147,6 +147,7 @@ const handler = createHandler(service, {
     maxBodyBytes: settings.connections.maxBodyBytes,
     maxMcpBodyBytes: settings.connections.maxMcpBodyBytes,
     bodyTimeoutMs: settings.connections.bodyTimeoutMs,
+    publicUrl: settings.publicUrl,
   },
   metrics,
   log,

@@ -30,6 +30,7 @@ import type { Caller } from "../access/caller.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { ControlStore } from "../store/control_store.ts";
+import { WebPages } from "../web/web_pages.tsx";
 
 /** Front-end settings. */
 export interface HttpSettings {
@@ -88,7 +89,12 @@ export function createHandler(
   const servers = new McpServerPool((serviceTools) =>
     createMcpServer(service, { scheduler, metrics, log, serviceTools })
   );
-
+  const pages = new WebPages(service, {
+    store,
+    serviceToken: settings.serviceToken,
+    publicUrl: settings.publicUrl,
+    log,
+  });
   return async function handle(request, info) {
     const requestId = crypto.randomUUID();
     const client = info?.remoteAddr?.hostname ?? "unknown";
@@ -126,6 +132,20 @@ export function createHandler(
         });
       }
       const isMcp = url.pathname === "/sourcegraph/mcp";
+      if (!isMcp && !isHttpApiPath(url.pathname) && WebPages.handles(url.pathname)) {
+        if ((pages.sessionCaller(request) ?? caller).kind === "anonymous") {
+          release = limiter.enter(client);
+          limiter.spend(client, WebPages.cost(url));
+        }
+        return await pages.fetch(request, {
+          caller,
+          requestId,
+          readForm: async () =>
+            new URLSearchParams(
+              new TextDecoder().decode(await readBody(request, bodyLimits(PAGE_FORM_BYTES))),
+            ),
+        });
+      }
       if (!isMcp && !isHttpApiPath(url.pathname)) {
         throw new SourcegraphError("NOT_FOUND", "no such endpoint");
       }

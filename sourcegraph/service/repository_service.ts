@@ -10,6 +10,7 @@
 
 import type { Caller } from "../access/caller.ts";
 import { Visibility, type VisibleRevision } from "../access/visibility.ts";
+import { commitSubjects } from "../git/commit_subjects.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
@@ -42,6 +43,7 @@ import {
   repositoryPage,
   type RepositorySummary,
   repositorySummary,
+  type RetainedVersion,
 } from "./repository_summaries.ts";
 
 /** Operations on the registered repositories. */
@@ -158,6 +160,46 @@ export class RepositoryService {
     );
     if (request.includePlugins !== true) return availability;
     return { ...availability, plugins: await this.#plugins.catalog(caller, request) };
+  }
+
+  /** The retained versions of a visible repository, newest first. */
+  retainedVersions(caller: Caller, request: { repo: string }): RetainedVersion[] {
+    const repo = this.#visibility.repository(caller, request.repo);
+    return repositoryAvailability(this.#store, repo).versions;
+  }
+
+  /** The monitored branches of a visible repository. */
+  monitoredBranches(caller: Caller, request: { repo: string }): string[] {
+    return [...this.#visibility.repository(caller, request.repo).policy.branches];
+  }
+
+  /**
+   * Retained versions of a visible repository, newest first, with their
+   * subjects: `first` of them after skipping `skip`, and how many there are.
+   */
+  async versionHistory(
+    caller: Caller,
+    request: { repo: string; first: number; skip?: number },
+  ): Promise<{
+    total: number;
+    versions: { commit: string; committerTime: number | null; subject: string | null }[];
+  }> {
+    const repo = this.#visibility.repository(caller, request.repo);
+    const all = repositoryAvailability(this.#store, repo).versions;
+    const skip = request.skip ?? 0;
+    const versions = all.slice(skip, skip + request.first);
+    const subjects = await commitSubjects(
+      this.#mirrors.path(repo),
+      versions.map((version) => version.commit),
+    ).catch(() => new Map<string, string>()); // a version pruned meanwhile: shown without one
+    return {
+      total: all.length,
+      versions: versions.map((version) => ({
+        commit: version.commit,
+        committerTime: version.committerTime,
+        subject: subjects.get(version.commit) ?? null,
+      })),
+    };
   }
 
   /** The plugin catalog of a visible repository at a resolved revision. */

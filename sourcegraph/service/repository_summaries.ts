@@ -20,6 +20,10 @@ export interface RepositorySummary {
   /** `disabled`, or the last sync outcome: `pending` (none yet), `ready` or `failed`. */
   state: string;
   lastSyncError: string | null;
+  /** When the last sync outcome was recorded (ms since the epoch), null before the first. */
+  lastSyncAt: number | null;
+  /** Whether anonymous callers may read it (when public reads are on). */
+  publicRead: boolean;
   indexMode: "full" | "monorepo";
   /** Observed head of each monitored branch. */
   heads: Record<string, string>;
@@ -59,6 +63,8 @@ export function repositorySummary(store: ControlStore, repo: RepositoryRecord): 
     name: repo.name,
     state: repo.disabled ? "disabled" : sync.state,
     lastSyncError: sync.lastError,
+    lastSyncAt: sync.updatedAt,
+    publicRead: repo.publicRead,
     indexMode: repo.pathGroups.length > 0 ? "monorepo" : "full",
     heads: Object.fromEntries(store.heads(repo.id)),
     defaultBranch: repo.policy.defaultBranch ?? null,

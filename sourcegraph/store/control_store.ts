@@ -172,13 +172,15 @@ export class ControlStore {
       .run(repositoryId, state, lastError, Date.now());
   }
 
-  /** The last sync outcome. */
-  syncState(repositoryId: number): { state: string; lastError: string | null } {
+  /** The last sync outcome and when it was recorded (ms since the epoch; null: never). */
+  syncState(
+    repositoryId: number,
+  ): { state: string; lastError: string | null; updatedAt: number | null } {
     return (this.#db.prepare(
-      "SELECT state, last_error AS lastError FROM sync_state WHERE repository_id = ?",
+      "SELECT state, last_error AS lastError, updated_at AS updatedAt FROM sync_state WHERE repository_id = ?",
     ).get(repositoryId) as
-      | { state: string; lastError: string | null }
-      | undefined) ?? { state: "pending", lastError: null };
+      | { state: string; lastError: string | null; updatedAt: number }
+      | undefined) ?? { state: "pending", lastError: null, updatedAt: null };
   }
 
   /** Updates a repository's mutable fields. */

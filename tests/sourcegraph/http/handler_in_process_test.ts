@@ -1,60 +1,14 @@
-import { join } from "node:path";
-import { keyHash } from "../../../sourcegraph/access/credentials.ts";
-import { createHandler, type Handler } from "../../../sourcegraph/http/handler.ts";
-import { Metrics } from "../../../sourcegraph/http/metrics.ts";
-import { SyncScheduler } from "../../../sourcegraph/git/sync_scheduler.ts";
-import { RepositoryService } from "../../../sourcegraph/service/repository_service.ts";
-import { ControlStore } from "../../../sourcegraph/store/control_store.ts";
+import type { Handler } from "../../../sourcegraph/http/handler.ts";
 import { assert, assertEquals } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import {
+  withInProcessService,
+  WORLD_KEY as KEY,
+  WORLD_TOKEN as TOKEN,
+} from "../../support/in_process_service.ts";
 import { callHandler } from "../../support/tool_calls.ts";
 
-const TOKEN = "i".repeat(40);
-const KEY = "sgk_in_process_key_0001";
-
-/** The real handler over a real store, mirrors and service, called as Request → Response. */
-async function withHandler(fn: (handle: Handler) => Promise<void>): Promise<void> {
-  const parent = await tempDir("sg-inproc-");
-  const data = join(parent, "data");
-  await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-  const store = new ControlStore(join(data, "control.sqlite3"));
-  const scheduler = new SyncScheduler(store, data, { log: () => {} });
-  const service = new RepositoryService(store, data, { publicRead: true });
-  try {
-    for (const [name, isPublic] of [["org/open", true], ["org/closed", false]] as const) {
-      const source = await createRepo({ "a.txt": `${name}\n` }, { parent, name: name.slice(4) });
-      const repo = store.register({
-        name,
-        source: source.path,
-        publicRead: isPublic,
-        policy: { branches: ["main"] },
-        pathGroups: [],
-        syncIntervalMinutes: 5,
-      });
-      await scheduler.sync(repo);
-    }
-    store.addKey("key_1", { keyHash: keyHash(KEY), name: "reader" });
-    const handler = createHandler(service, {
-      store,
-      scheduler,
-      settings: {
-        serviceToken: TOKEN,
-        allowedHosts: [],
-        anonymousPerMinute: 10_000,
-        anonymousConcurrency: 100,
-        maxBodyBytes: 1024 * 1024,
-        maxMcpBodyBytes: 4 * 1024 * 1024,
-        bodyTimeoutMs: 5_000,
-      },
-      metrics: new Metrics(),
-      log: () => {},
-    });
-    await fn(handler);
-  } finally {
-    await service.close();
-    store.close();
-    await removeDir(parent);
-  }
+function withHandler(fn: (handle: Handler) => Promise<void>): Promise<void> {
+  return withInProcessService(({ handle }) => fn(handle));
 }
 
 Deno.test("in process: the auth matrix over read, repositories and prepare", () =>

@@ -1,0 +1,107 @@
+/**
+ * The pages' one style sheet, one script and icon, served from the service
+ * itself (`/sourcegraph/-/static/…`) so the Content-Security-Policy can
+ * allow `'self'` only. The script is a convenience: copy buttons, and
+ * highlighting a `#L2-L4` range (without it, `#L2` still scrolls to and
+ * marks its line through `:target`).
+ *
+ * @module
+ */
+
+/** The style sheet. */
+export const STYLE_SHEET = `
+:root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #fff; --line: #d1d9e0;
+  --accent: #0969da; --mark: #fff8c5; --code-bg: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117;
+  --line: #3d444d; --accent: #4493f8; --mark: #3b2e00; --code-bg: #151b23; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
+header.site { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.5rem;
+  border-bottom: 1px solid var(--line); }
+header.site .brand { font-weight: 600; color: var(--fg); }
+header.site nav { display: flex; gap: 1rem; margin-left: auto; align-items: center; }
+header.site form { margin: 0; }
+main { max-width: 1200px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+h1 { font-size: 1.4rem; margin: .5rem 0 1rem; word-break: break-all; }
+h2 { font-size: 1.1rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 500; }
+.muted { color: var(--muted); }
+.badge { display: inline-block; padding: 0 .45rem; border: 1px solid var(--line); border-radius: 1rem;
+  font-size: .8rem; color: var(--muted); }
+.notice { padding: .7rem 1rem; border: 1px solid var(--line); border-radius: 6px; background: var(--code-bg);
+  margin: 1rem 0; }
+.error { border-color: #cf222e; }
+nav.tabs { display: flex; gap: .2rem; border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
+nav.tabs a { padding: .5rem .9rem; color: var(--fg); border-bottom: 2px solid transparent; }
+nav.tabs a[aria-current="page"] { border-bottom-color: var(--accent); font-weight: 600; }
+form.inline { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin: .5rem 0 1rem; }
+input[type=text], input[type=search], input[type=password], select { padding: .35rem .5rem;
+  border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); font: inherit; }
+input[type=search], input[type=text] { min-width: 18rem; }
+button { padding: .35rem .8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--code-bg);
+  color: var(--fg); font: inherit; cursor: pointer; }
+code, pre, .code { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
+pre { background: var(--code-bg); padding: .8rem 1rem; border-radius: 6px; overflow-x: auto; }
+table.code { width: auto; min-width: 100%; border: 1px solid var(--line); border-radius: 6px; }
+table.code td { border: 0; padding: 0 .8rem; white-space: pre; }
+table.code td.num { text-align: right; user-select: none; width: 1%; padding-right: 1rem; }
+table.code td.num a { color: var(--muted); }
+table.code tr:target, table.code tr.selected { background: var(--mark); }
+.file-path { word-break: break-all; }
+.match-file { margin: 1.2rem 0 .3rem; font-weight: 600; }
+.copy { margin-left: .5rem; font-size: .85rem; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dl.facts dt { color: var(--muted); }
+`;
+
+/** The site's icon. */
+export const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">` +
+  `<circle cx="4" cy="4" r="2.5" fill="#0969da"/><circle cx="12" cy="8" r="2.5" fill="#0969da"/>` +
+  `<circle cx="4" cy="12" r="2.5" fill="#0969da"/>` +
+  `<path d="M4 4L12 8L4 12" stroke="#0969da" fill="none"/></svg>`;
+
+/** The script (no inline script is ever served). */
+export const SCRIPT = `
+"use strict";
+function selectRange() {
+  const match = /^#L(\\d+)(?:-L(\\d+))?$/.exec(location.hash);
+  document.querySelectorAll("tr.selected").forEach((row) => row.classList.remove("selected"));
+  if (!match) return;
+  const start = Number(match[1]);
+  const end = Math.max(start, Number(match[2] || match[1]));
+  for (let line = start; line <= end && line - start < 10000; line++) {
+    const row = document.getElementById("L" + line);
+    if (row) row.classList.add("selected");
+  }
+  const first = document.getElementById("L" + start);
+  if (first) first.scrollIntoView({ block: "center" });
+}
+window.addEventListener("hashchange", selectRange);
+document.addEventListener("DOMContentLoaded", () => {
+  selectRange();
+  document.querySelectorAll("td.num a").forEach((link) => link.addEventListener("click", (event) => {
+    const current = /^#L(\\d+)/.exec(location.hash);
+    if (event.shiftKey && current) {
+      event.preventDefault();
+      const a = Number(current[1]);
+      const b = Number(link.getAttribute("href").slice(2));
+      location.hash = "#L" + Math.min(a, b) + "-L" + Math.max(a, b);
+    }
+  }));
+  document.querySelectorAll("[data-copy]").forEach((source) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy";
+    button.textContent = "Copy";
+    button.addEventListener("click", async () => {
+      await navigator.clipboard.writeText(source.textContent);
+      button.textContent = "Copied";
+      setTimeout(() => (button.textContent = "Copy"), 1500);
+    });
+    source.insertAdjacentElement("afterend", button);
+  });
+});
+`;

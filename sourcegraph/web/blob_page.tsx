@@ -1,0 +1,84 @@
+/**
+ * The file page at a full SHA: numbered lines, each an anchor (`#L2`), a
+ * `#L2-L4` range highlighted by the script, and a notice instead of the
+ * text for binary, oversized and non-UTF-8 files, symbolic links and
+ * submodules. Every link on it is pinned to the SHA.
+ *
+ * @module
+ */
+
+import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
+import { blobUrl, treeUrl } from "./page_urls.ts";
+import { Breadcrumbs } from "./repository_pages.tsx";
+
+/** What the page shows of a file. */
+export interface BlobView {
+  repo: string;
+  commit: string;
+  path: string;
+  /** The lines shown, from `firstLine`; null with a notice. */
+  lines: string[] | null;
+  firstLine: number;
+  /** Where the next page of lines starts, when the file goes on. */
+  nextStart: number | null;
+  /** Why the text is not shown, or a remark above it. */
+  notice: { code: string; message: string } | null;
+  /** The path a symbolic link led to, when one was followed. */
+  target: string | null;
+}
+
+/** The file page. */
+export function BlobPage(props: { viewer: Viewer; view: BlobView }): Html {
+  const { view } = props;
+  const parent = view.path.includes("/") ? view.path.slice(0, view.path.lastIndexOf("/")) : "";
+  return (
+    <Layout title={`${view.path} · ${view.repo}`} viewer={props.viewer}>
+      <h1>{view.repo}</h1>
+      <Tabs repo={view.repo} current="files" rev={view.commit} />
+      <p class="muted">
+        At <ShortSha sha={view.commit} /> ·{" "}
+        <a href={treeUrl(view.repo, { rev: view.commit, dir: parent })}>folder</a>
+      </p>
+      <Breadcrumbs repo={view.repo} commit={view.commit} path={view.path} />
+      {view.target === null ? null : (
+        <p class="notice">
+          A symbolic link to{" "}
+          <a href={blobUrl(view.repo, { rev: view.commit, path: view.target })}>{view.target}</a>
+        </p>
+      )}
+      {view.notice === null ? null : (
+        <p class="notice">
+          <code>{view.notice.code}</code> {view.notice.message}
+        </p>
+      )}
+      {view.lines === null ? null : (
+        <table class="code">
+          <tbody>
+            {view.lines.map((line, i) => {
+              const number = view.firstLine + i;
+              return (
+                <tr id={`L${number}`}>
+                  <td class="num">
+                    <a href={`#L${number}`}>{number}</a>
+                  </td>
+                  <td>{line}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {view.nextStart === null ? null : (
+        <p>
+          <a
+            href={`${
+              blobUrl(view.repo, { rev: view.commit, path: view.path })
+            }?start=${view.nextStart}`}
+          >
+            Lines from {view.nextStart}
+          </a>
+        </p>
+      )}
+    </Layout>
+  );
+}

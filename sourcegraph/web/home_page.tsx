@@ -1,0 +1,80 @@
+/**
+ * The home page: the repositories the viewer may see, and a search box.
+ *
+ * @module
+ */
+
+import type { RepositorySummary } from "../service/repository_summaries.ts";
+import { formatTime, type Html, Layout, ShortSha, type Viewer } from "./layout.tsx";
+import { homeUrl, repositoryUrl, siteUrl } from "./page_urls.ts";
+
+/** The home page. */
+export function HomePage(
+  props: { viewer: Viewer; repositories: RepositorySummary[]; nextCursor: string | null },
+): Html {
+  return (
+    <Layout title="Repositories" viewer={props.viewer}>
+      <h1>Repositories</h1>
+      {props.repositories.length === 0
+        ? (
+          <p class="notice">
+            No repository to show.{" "}
+            {props.viewer.label === null ? "Private repositories appear after signing in." : ""}
+          </p>
+        )
+        : (
+          <>
+            <form class="inline" method="get" action={siteUrl("search")}>
+              <select name="repo" aria-label="Repository">
+                {props.repositories.map((repo) => (
+                  <option key={repo.name} value={repo.name}>{repo.name}</option>
+                ))}
+              </select>
+              <input type="search" name="q" placeholder="Search code (RE2)" required />
+              <button type="submit">Search</button>
+            </form>
+            <table>
+              <thead>
+                <tr>
+                  <th>Repository</th>
+                  <th>Access</th>
+                  <th>Default branch</th>
+                  <th>Head</th>
+                  <th>Last sync</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.repositories.map((repo) => {
+                  const head = repo.defaultBranch === null
+                    ? undefined
+                    : repo.heads[repo.defaultBranch];
+                  return (
+                    <tr>
+                      <td>
+                        <a href={repositoryUrl(repo.name)}>{repo.name}</a>
+                      </td>
+                      <td>
+                        <span class="badge">{repo.publicRead ? "public" : "private"}</span>
+                      </td>
+                      <td>{repo.defaultBranch ?? <span class="muted">none</span>}</td>
+                      <td>
+                        {head ? <ShortSha sha={head} /> : <span class="muted">not synced</span>}
+                      </td>
+                      <td>
+                        {formatTime(repo.lastSyncAt)} <span class="badge">{repo.state}</span>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {props.nextCursor === null ? null : (
+              <p>
+                <a href={`${homeUrl()}?after=${encodeURIComponent(props.nextCursor)}`}>More</a>
+              </p>
+            )}
+          </>
+        )}
+    </Layout>
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * The URL scheme of the web pages, in one place (pages link with these, and
+ * plugin authors link to them):
+ *
+ * - `/sourcegraph/` home; `/sourcegraph/-/connect`, `/sourcegraph/-/sign-in`;
+ *   `/sourcegraph/plugins/llms.txt`, the plugin contract;
+ * - `/sourcegraph/<repo>`: the repository's files at its default branch head;
+ * - `/sourcegraph/<repo>/-/tree/<rev>/<dir>`: files at a version;
+ * - `/sourcegraph/<repo>/-/blob/<rev>/<path>#L2-L4`: one file, lines 2 to 4
+ *   highlighted (also `#L2`); `<repo>/blob/<sha>/<path>` (the shape the
+ *   example plugins build) redirects there;
+ * - `/sourcegraph/<repo>/-/versions`, `/-/search?q=…&rev=…`,
+ *   `/-/plugins?rev=…`: the other tabs.
+ *
+ * `<rev>` is a full commit SHA, or a monitored branch, which redirects to
+ * the SHA it resolves to, so every page a link lands on is pinned. Path
+ * segments are percent-encoded one by one.
+ *
+ * @module
+ */
+
+/** Where the pages live. */
+export const PAGES_ROOT = "/sourcegraph";
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Whether `text` is a full commit id. */
+export function isFullSha(text: string): boolean {
+  return SHA.test(text);
+}
+
+/** Percent-encodes each segment of a slash-separated path. */
+export function encodePath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
+}
+
+/** The home page. */
+export function homeUrl(): string {
+  return `${PAGES_ROOT}/`;
+}
+
+/** A page of the service itself (`connect`, `sign-in`, `sign-out`, `search`, `static/…`). */
+export function siteUrl(page: string): string {
+  return `${PAGES_ROOT}/-/${page}`;
+}
+
+/** The plugin author's contract. */
+export function pluginContractUrl(): string {
+  return `${PAGES_ROOT}/plugins/llms.txt`;
+}
+
+/** The MCP endpoint. */
+export function mcpUrl(): string {
+  return `${PAGES_ROOT}/mcp`;
+}
+
+/** A repository's page (its files at the default branch head). */
+export function repositoryUrl(repo: string): string {
+  return `${PAGES_ROOT}/${encodePath(repo)}`;
+}
+
+/** A directory at a version (`dir` "" for the top). */
+export function treeUrl(repo: string, at: { rev: string; dir?: string }): string {
+  const dir = at.dir ? `/${encodePath(at.dir)}` : "";
+  return `${repositoryUrl(repo)}/-/tree/${encodePath(at.rev)}${dir}`;
+}
+
+/** A file at a version, optionally with a line or a range highlighted. */
+export function blobUrl(
+  repo: string,
+  at: { rev: string; path: string; start?: number; end?: number },
+): string {
+  const fragment = at.start === undefined
+    ? ""
+    : at.end !== undefined && at.end > at.start
+    ? `#L${at.start}-L${at.end}`
+    : `#L${at.start}`;
+  return `${repositoryUrl(repo)}/-/blob/${encodePath(at.rev)}/${encodePath(at.path)}${fragment}`;
+}
+
+/** A repository tab with query parameters. */
+export function tabUrl(
+  repo: string,
+  tab: "versions" | "search" | "plugins",
+  query: Record<string, string | undefined> = {},
+): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const search = params.size > 0 ? `?${params}` : "";
+  return `${repositoryUrl(repo)}/-/${tab}${search}`;
+}
+
+/** What a repository page path names. */
+export type RepositoryRoute =
+  | { page: "repository"; repo: string }
+  | { page: "tree" | "blob"; repo: string; rest: string[] }
+  | { page: "versions" | "search" | "plugins"; repo: string }
+  | { page: "plugin_blob"; repo: string; sha: string; path: string };
+
+/**
+ * Reads a path below `/sourcegraph/` (decoded segments, without the root);
+ * null when it names no repository page.
+ */
+export function parseRepositoryPath(segments: readonly string[]): RepositoryRoute | null {
+  const dash = segments.indexOf("-");
+  if (dash === -1) {
+    // `<repo>/blob/<sha>/<path>`, as plugins link, or a bare repository name.
+    const blob = segments.findIndex((segment, i) =>
+      segment === "blob" && i >= 2 && isFullSha(segments[i + 1] ?? "") && i + 2 < segments.length
+    );
+    if (blob !== -1) {
+      return {
+        page: "plugin_blob",
+        repo: segments.slice(0, blob).join("/"),
+        sha: segments[blob + 1],
+        path: segments.slice(blob + 2).join("/"),
+      };
+    }
+    return segments.length >= 2 ? { page: "repository", repo: segments.join("/") } : null;
+  }
+  if (dash < 2) return null;
+  const repo = segments.slice(0, dash).join("/");
+  const [tab, ...rest] = segments.slice(dash + 1);
+  switch (tab) {
+    case "tree":
+    case "blob":
+      return rest.length === 0 ? null : { page: tab, repo, rest };
+    case "versions":
+    case "search":
+    case "plugins":
+      return rest.length === 0 ? { page: tab, repo } : null;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,407 @@
+/**
+ * The repository tabs: Files (a directory at a version, with a version
+ * picker), Versions (retained commits with date and subject), Search
+ * (results link to exact lines at the searched SHA) and Plugins (the
+ * discovery catalog at a version, static information only).
+ *
+ * @module
+ */
+
+import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
+import type { DirectoryListing, SearchResult } from "../service/repository_reads.ts";
+import { formatCommitTime, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
+import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "./page_urls.ts";
+
+/** A retained version as the pickers show it. */
+export interface VersionChoice {
+  commit: string;
+  committerTime: number | null;
+}
+
+/** A problem to show in place of a result. */
+export interface PageProblem {
+  code: string;
+  message: string;
+}
+
+function Problem(props: { problem: PageProblem }): Html {
+  return (
+    <p class="notice error">
+      <code>{props.problem.code}</code> {props.problem.message}
+    </p>
+  );
+}
+
+/** A version picker: a GET form landing on `action` with `rev` (and `keep` fields). */
+function VersionPicker(
+  props: {
+    action: string;
+    versions: VersionChoice[];
+    current: string;
+    keep?: Record<string, string>;
+  },
+): Html {
+  return (
+    <form class="inline" method="get" action={props.action}>
+      <label>
+        Version{" "}
+        <select name="rev">
+          {props.versions.map((version) => (
+            <option value={version.commit} selected={version.commit === props.current}>
+              {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
+            </option>
+          ))}
+          {props.versions.some((version) => version.commit === props.current)
+            ? null
+            : <option value={props.current} selected>{props.current.slice(0, 12)}</option>}
+        </select>
+      </label>
+      {Object.entries(props.keep ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit">Go</button>
+    </form>
+  );
+}
+
+/** The path of `dir` as links, from the repository's top. */
+function Breadcrumbs(props: { repo: string; commit: string; path: string }): Html {
+  const parts = props.path === "" ? [] : props.path.split("/");
+  return (
+    <p class="file-path">
+      <a href={treeUrl(props.repo, { rev: props.commit })}>{props.repo}</a>
+      {parts.map((part, i) => (
+        <>
+          {" / "}
+          {i === parts.length - 1 ? <span>{part}</span> : (
+            <a
+              href={treeUrl(props.repo, {
+                rev: props.commit,
+                dir: parts.slice(0, i + 1).join("/"),
+              })}
+            >
+              {part}
+            </a>
+          )}
+        </>
+      ))}
+    </p>
+  );
+}
+
+export { Breadcrumbs };
+
+/** The Files tab. */
+export function FilesPage(
+  props: { viewer: Viewer; listing: DirectoryListing; versions: VersionChoice[] },
+): Html {
+  const { listing } = props;
+  const name = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+  return (
+    <Layout
+      title={listing.path ? `${listing.path} · ${listing.repo}` : listing.repo}
+      viewer={props.viewer}
+    >
+      <h1>{listing.repo}</h1>
+      <Tabs repo={listing.repo} current="files" rev={listing.commit} />
+      <VersionPicker
+        action={repositoryUrl(listing.repo)}
+        versions={props.versions}
+        current={listing.commit}
+        keep={listing.path ? { dir: listing.path } : {}}
+      />
+      <p class="muted">
+        At <ShortSha sha={listing.commit} />
+      </p>
+      <Breadcrumbs repo={listing.repo} commit={listing.commit} path={listing.path} />
+      <table>
+        <tbody>
+          {listing.entries.length === 0
+            ? (
+              <tr>
+                <td class="muted">Empty folder</td>
+              </tr>
+            )
+            : null}
+          {listing.entries.map((entry) => (
+            <tr>
+              <td>
+                {entry.kind === "directory"
+                  ? (
+                    <a href={treeUrl(listing.repo, { rev: listing.commit, dir: entry.path })}>
+                      {name(entry.path)}/
+                    </a>
+                  )
+                  : entry.kind === "submodule"
+                  ? (
+                    <span>
+                      {name(entry.path)} <span class="badge">submodule</span>
+                    </span>
+                  )
+                  : (
+                    <a href={blobUrl(listing.repo, { rev: listing.commit, path: entry.path })}>
+                      {name(entry.path)}
+                      {entry.kind === "symlink" ? <span class="badge">symlink</span> : null}
+                    </a>
+                  )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {listing.nextCursor
+        ? (
+          <p>
+            <a
+              href={`${treeUrl(listing.repo, { rev: listing.commit, dir: listing.path })}?after=${
+                encodeURIComponent(listing.nextCursor)
+              }`}
+            >
+              More entries
+            </a>
+          </p>
+        )
+        : null}
+    </Layout>
+  );
+}
+
+/** The Versions tab. */
+export function VersionsPage(props: {
+  viewer: Viewer;
+  repo: string;
+  total: number;
+  skip: number;
+  versions: { commit: string; committerTime: number | null; subject: string | null }[];
+}): Html {
+  return (
+    <Layout title={`Versions · ${props.repo}`} viewer={props.viewer}>
+      <h1>{props.repo}</h1>
+      <Tabs repo={props.repo} current="versions" />
+      <p class="muted">{props.total} retained version(s)</p>
+      <table>
+        <thead>
+          <tr>
+            <th>Commit</th>
+            <th>Committed</th>
+            <th>Subject</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.versions.map((version) => (
+            <tr>
+              <td>
+                <a href={treeUrl(props.repo, { rev: version.commit })}>
+                  <ShortSha sha={version.commit} />
+                </a>
+              </td>
+              <td>{formatCommitTime(version.committerTime)}</td>
+              <td>{version.subject ?? <span class="muted">unknown</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {props.skip + props.versions.length < props.total
+        ? (
+          <p>
+            <a
+              href={tabUrl(props.repo, "versions", {
+                skip: String(props.skip + props.versions.length),
+              })}
+            >
+              Older versions
+            </a>
+          </p>
+        )
+        : null}
+    </Layout>
+  );
+}
+
+/** What the search form holds. */
+export interface SearchForm {
+  q: string;
+  rev: string;
+  fixed: boolean;
+  ignoreCase: boolean;
+  glob: string;
+}
+
+/** The Search tab. */
+export function SearchPage(props: {
+  viewer: Viewer;
+  repo: string;
+  form: SearchForm;
+  versions: VersionChoice[];
+  result: SearchResult | null;
+  problem: PageProblem | null;
+}): Html {
+  const { form, result } = props;
+  return (
+    <Layout
+      title={form.q ? `${form.q} · ${props.repo}` : `Search · ${props.repo}`}
+      viewer={props.viewer}
+    >
+      <h1>{props.repo}</h1>
+      <Tabs repo={props.repo} current="search" rev={form.rev || undefined} />
+      <form class="inline" method="get" action={tabUrl(props.repo, "search")}>
+        <input
+          type="search"
+          name="q"
+          value={form.q}
+          placeholder="Pattern (RE2)"
+          required
+          aria-label="Pattern"
+        />
+        <select name="rev" aria-label="Version">
+          <option value="" selected={form.rev === ""}>default branch</option>
+          {props.versions.map((version) => (
+            <option value={version.commit} selected={version.commit === form.rev}>
+              {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
+            </option>
+          ))}
+        </select>
+        <input
+          type="text"
+          name="glob"
+          value={form.glob}
+          placeholder="glob, e.g. *.ts !vendor/**"
+          aria-label="Globs"
+        />
+        <label>
+          <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
+        </label>
+        <label>
+          <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      {props.problem ? <Problem problem={props.problem} /> : null}
+      {result === null ? null : (
+        <>
+          <p class="muted">
+            {result.outcome.matchCount} match(es) in {result.outcome.fileCount} file(s) at{" "}
+            <ShortSha sha={result.commit} />
+            {result.outcome.truncated ? " (capped: more may match)" : ""}
+            {result.outcome.index === "not_ready" ? " · index still building" : ""}
+            {result.outcome.index === "scan"
+              ? " · no trigram in the pattern: every file was read"
+              : ""}
+          </p>
+          {result.outcome.files.map((file) => (
+            <section>
+              <p class="match-file">
+                <a href={blobUrl(props.repo, { rev: result.commit, path: file.path })}>
+                  {file.path}
+                </a>{" "}
+                <span class="muted">{file.matchCount} match(es)</span>
+              </p>
+              <table class="code">
+                <tbody>
+                  {file.lines.map((line) => (
+                    <tr>
+                      <td class="num">
+                        <a
+                          href={blobUrl(props.repo, {
+                            rev: result.commit,
+                            path: file.path,
+                            start: line.number,
+                          })}
+                        >
+                          {line.number}
+                        </a>
+                      </td>
+                      <td>{line.text}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          ))}
+        </>
+      )}
+    </Layout>
+  );
+}
+
+/** The Plugins tab. */
+export function PluginsPage(props: {
+  viewer: Viewer;
+  repo: string;
+  versions: VersionChoice[];
+  catalog: PluginCatalog | null;
+  problem: PageProblem | null;
+}): Html {
+  const { catalog } = props;
+  return (
+    <Layout title={`Plugins · ${props.repo}`} viewer={props.viewer}>
+      <h1>{props.repo}</h1>
+      <Tabs repo={props.repo} current="plugins" rev={catalog?.commit} />
+      {catalog
+        ? (
+          <VersionPicker
+            action={tabUrl(props.repo, "plugins")}
+            versions={props.versions}
+            current={catalog.commit}
+          />
+        )
+        : null}
+      <p class="muted">
+        What discovery finds in the repository's committed <code>*.sourcegraph.wasm</code>{" "}
+        files, read statically: no plugin runs to show this page.
+      </p>
+      {props.problem ? <Problem problem={props.problem} /> : null}
+      {catalog === null ? null : (
+        <>
+          <p class="muted">
+            At <ShortSha sha={catalog.commit} />: {catalog.plugins.length} plugin(s)
+          </p>
+          {(catalog.issues ?? []).map((issue) => <Problem key={issue.code} problem={issue} />)}
+          {catalog.plugins.length === 0 ? null : (
+            <table>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Title and description</th>
+                  <th>Version</th>
+                  <th>Operations</th>
+                  <th>Default enabled</th>
+                  <th>Folder</th>
+                  <th>Issues</th>
+                </tr>
+              </thead>
+              <tbody>
+                {catalog.plugins.map((plugin) => (
+                  <tr>
+                    <td>
+                      <a href={blobUrl(props.repo, { rev: catalog.commit, path: plugin.path })}>
+                        <code>{plugin.name}</code>
+                      </a>
+                    </td>
+                    <td>
+                      <strong>{plugin.metadata.title ?? ""}</strong>
+                      <div>{plugin.metadata.description ?? ""}</div>
+                    </td>
+                    <td>{plugin.metadata.version ?? ""}</td>
+                    <td>{(plugin.metadata.operations ?? []).join(", ")}</td>
+                    <td>{plugin.metadata.defaultEnabled === true ? "yes" : "no"}</td>
+                    <td>
+                      <code>{plugin.root === "" ? "/" : plugin.root}</code>
+                    </td>
+                    <td>
+                      {(plugin.issues ?? []).map((issue) => (
+                        <div>
+                          <code>{issue.code}</code> {issue.message}
+                        </div>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </Layout>
+  );
+}

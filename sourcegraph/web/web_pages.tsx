@@ -1,0 +1,619 @@
+/**
+ * The web pages under `/sourcegraph/` for people: server-rendered HTML
+ * (Hono's router and JSX, which escapes every value) that works without
+ * JavaScript. Pages see exactly what MCP shows the same caller: anonymous
+ * visitors only public repositories (none when public reads are off), and
+ * a repository the viewer may not see answers exactly as a missing one.
+ * Signing in exchanges a personal key or the service token for a
+ * server-side session; every form that changes state carries a CSRF token.
+ * Every answer carries a Content-Security-Policy without inline scripts or
+ * styles, and the Host/Origin rules of the MCP endpoint apply before any
+ * page is reached.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { secureHeaders } from "hono/secure-headers";
+import type { Caller } from "../access/caller.ts";
+import { callerForSecret } from "../access/credentials.ts";
+import { SourcegraphError } from "../errors.ts";
+import { internalError } from "../http/internal_error.ts";
+import { TOOL_COSTS } from "../http/rate_limits.ts";
+import { httpStatus } from "../http/status_codes.ts";
+import type { RepositoryService } from "../service/repository_service.ts";
+import type { ControlStore } from "../store/control_store.ts";
+import { ICON, SCRIPT, STYLE_SHEET } from "./assets.ts";
+import { BlobPage, type BlobView } from "./blob_page.tsx";
+import { ConnectPage } from "./connect_page.tsx";
+import { HomePage } from "./home_page.tsx";
+import type { Html, Viewer } from "./layout.tsx";
+import {
+  blobUrl,
+  homeUrl,
+  isFullSha,
+  mcpUrl,
+  PAGES_ROOT,
+  parseRepositoryPath,
+  type RepositoryRoute,
+  treeUrl,
+} from "./page_urls.ts";
+import { PLUGIN_CONTRACT } from "./plugin_contract.ts";
+import {
+  FilesPage,
+  type PageProblem,
+  PluginsPage,
+  type SearchForm,
+  SearchPage,
+  type VersionChoice,
+  VersionsPage,
+} from "./repository_pages.tsx";
+import { randomToken, type Session, Sessions } from "./sessions.ts";
+import { ProblemPage, SignInPage } from "./sign_in_page.tsx";
+
+const SESSION_COOKIE = "sg_session";
+const SIGN_IN_COOKIE = "sg_sign_in";
+/** Most lines one file page shows (the rest is paged with `?start=`). */
+export const PAGE_MAX_LINES = 5_000;
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** What one page request brings from the front (authentication, body, transport). */
+export interface PageRequestContext {
+  /** The caller of the request's own credentials (a bearer header), before any session. */
+  caller: Caller;
+  /** The request id (logged with unexpected failures, shown on their page). */
+  requestId: string;
+  /** Reads a form body, bounded by the front. */
+  readForm: () => Promise<URLSearchParams>;
+}
+
+type Env = {
+  Bindings: PageRequestContext;
+  Variables: { caller: Caller; session: Session | null; viewer: Viewer };
+};
+
+/** The web pages of the service. */
+export class WebPages {
+  #app: Hono<Env>;
+  #sessions: Sessions;
+  #store: ControlStore;
+
+  /** Pages over `service`; `publicUrl` (when set) is the origin the connect page advertises. */
+  constructor(
+    service: RepositoryService,
+    options: {
+      store: ControlStore;
+      serviceToken?: string;
+      publicUrl?: string;
+      log: (line: string) => void;
+      sessions?: Sessions;
+    },
+  ) {
+    this.#store = options.store;
+    this.#sessions = options.sessions ??
+      new Sessions({
+        valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
+      });
+    this.#app = buildApp(service, { ...options, sessions: this.#sessions });
+  }
+
+  /** Whether `pathname` is a page (the MCP endpoint and the HTTP API are not). */
+  static handles(pathname: string): boolean {
+    return pathname === PAGES_ROOT || pathname.startsWith(`${PAGES_ROOT}/`);
+  }
+
+  /** What a page view costs against the anonymous budget: a search as on MCP (5), else 1. */
+  static cost(url: URL): number {
+    return url.pathname.endsWith("/-/search") && url.searchParams.get("q") ? TOOL_COSTS.search : 1;
+  }
+
+  /** The caller a request's session stands for, or null without a live session. */
+  sessionCaller(request: Request): Caller | null {
+    const id = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+    return this.#sessions.get(id)?.caller ?? null;
+  }
+
+  /** Answers one page request. */
+  fetch(request: Request, context: PageRequestContext): Promise<Response> {
+    return Promise.resolve(this.#app.fetch(request, context));
+  }
+}
+
+function buildApp(
+  service: RepositoryService,
+  options: {
+    store: ControlStore;
+    serviceToken?: string;
+    publicUrl?: string;
+    log: (line: string) => void;
+    sessions: Sessions;
+  },
+): Hono<Env> {
+  const { sessions, log } = options;
+  // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
+  const app = new Hono<Env>({ strict: false }).basePath(PAGES_ROOT);
+  app.use(async (c, next) => {
+    await next();
+    c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "private, no-store");
+  });
+  app.use(secureHeaders({
+    contentSecurityPolicy: undefined,
+    strictTransportSecurity: false,
+    xFrameOptions: "DENY",
+    referrerPolicy: "same-origin",
+    crossOriginEmbedderPolicy: false,
+  }));
+  // Who is looking: the request's own credentials, else its session.
+  app.use(async (c, next) => {
+    const own = c.env.caller;
+    const session = own.kind === "anonymous" ? sessions.get(getCookie(c, SESSION_COOKIE)) : null;
+    const caller = session?.caller ?? own;
+    c.set("caller", caller);
+    c.set("session", session);
+    c.set("viewer", {
+      label: caller.kind === "service"
+        ? "service token"
+        : caller.kind === "key"
+        ? "personal key"
+        : null,
+      csrf: session?.csrf ?? null,
+    });
+    await next();
+  });
+  app.onError((error, c) => {
+    const viewer = c.get("viewer") ?? { label: null, csrf: null };
+    if (error instanceof SourcegraphError) {
+      const status = httpStatus(error.code);
+      return page(
+        c,
+        <ProblemPage
+          viewer={viewer}
+          title={titleOf(status)}
+          code={error.code}
+          message={error.message}
+        />,
+        status as ContentfulStatusCode,
+      );
+    }
+    const known = internalError(error, { requestId: c.env.requestId, log });
+    return page(
+      c,
+      <ProblemPage
+        viewer={viewer}
+        title="Something went wrong"
+        code={known.code}
+        message={known.message}
+        requestId={c.env.requestId}
+      />,
+      500,
+    );
+  });
+  app.notFound((c) =>
+    page(
+      c,
+      <ProblemPage
+        viewer={c.get("viewer") ?? { label: null, csrf: null }}
+        title="Not found"
+        code="NOT_FOUND"
+        message="no such page"
+      />,
+      404,
+    )
+  );
+
+  app.get("/-/static/app.css", (c) => asset(c, STYLE_SHEET, "text/css; charset=utf-8"));
+  app.get("/-/static/app.js", (c) => asset(c, SCRIPT, "text/javascript; charset=utf-8"));
+  app.get("/-/static/icon.svg", (c) => asset(c, ICON, "image/svg+xml"));
+  app.get("/plugins/llms.txt", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.text(PLUGIN_CONTRACT);
+  });
+  app.get("/-/connect", (c) => {
+    const origin = options.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
+    return page(
+      c,
+      <ConnectPage viewer={c.get("viewer")} endpoint={`${origin}${mcpUrl()}`} />,
+    );
+  });
+  app.get("/-/sign-in", (c) => {
+    const token = randomToken();
+    setCookie(c, SIGN_IN_COOKIE, token, cookieOptions(c, { maxAge: 600 }));
+    return page(c, <SignInPage viewer={c.get("viewer")} csrf={token} failed={false} />);
+  });
+  app.post("/-/sign-in", async (c) => {
+    const form = await c.env.readForm();
+    const expected = getCookie(c, SIGN_IN_COOKIE);
+    if (!expected || !sameToken(form.get("csrf"), expected)) {
+      throw new SourcegraphError(
+        "CSRF_TOKEN_INVALID",
+        "the form expired; open the sign-in page again",
+      );
+    }
+    const secret = form.get("secret") ?? "";
+    const caller = secret.length > 0 && secret.length <= 512
+      ? callerForSecret(secret, { serviceToken: options.serviceToken, store: options.store })
+      : null;
+    if (caller === null || caller.kind === "anonymous") {
+      const token = randomToken();
+      setCookie(c, SIGN_IN_COOKIE, token, cookieOptions(c, { maxAge: 600 }));
+      return page(c, <SignInPage viewer={c.get("viewer")} csrf={token} failed />, 401);
+    }
+    const previous = c.get("session");
+    if (previous) sessions.remove(previous.id);
+    const session = sessions.create(caller);
+    deleteCookie(c, SIGN_IN_COOKIE, { path: PAGES_ROOT });
+    setCookie(c, SESSION_COOKIE, session.id, cookieOptions(c, { maxAge: 8 * 60 * 60 }));
+    return c.redirect(homeUrl(), 303);
+  });
+  app.post("/-/sign-out", async (c) => {
+    const form = await c.env.readForm();
+    const session = c.get("session");
+    if (session === null || !sameToken(form.get("csrf"), session.csrf)) {
+      throw new SourcegraphError("CSRF_TOKEN_INVALID", "the form expired; reload the page");
+    }
+    sessions.remove(session.id);
+    deleteCookie(c, SESSION_COOKIE, { path: PAGES_ROOT });
+    return c.redirect(homeUrl(), 303);
+  });
+  app.get("/-/search", (c) => {
+    // The home page's search box: on to the repository's Search tab.
+    const repo = c.req.query("repo") ?? "";
+    const route = parseRepositoryPath(repo.split("/"));
+    if (route?.page !== "repository") throw new SourcegraphError("NOT_FOUND", "no such repository");
+    const target = new URL(`${PAGES_ROOT}/${repo}/-/search`, "http://x");
+    target.searchParams.set("q", c.req.query("q") ?? "");
+    return c.redirect(`${target.pathname}${target.search}`, 303);
+  });
+
+  app.get("/", (c) => {
+    const listed = service.repositories(c.get("caller"), { after: c.req.query("after") });
+    return page(
+      c,
+      <HomePage
+        viewer={c.get("viewer")}
+        repositories={listed.repositories}
+        nextCursor={listed.nextCursor}
+      />,
+    );
+  });
+
+  app.get("/*", async (c) => {
+    const segments = pathSegments(c.req.path);
+    const route = segments === null ? null : parseRepositoryPath(segments);
+    if (route === null) return c.notFound();
+    return await repositoryPage(c, route, service);
+  });
+  return app;
+}
+
+async function repositoryPage(
+  c: Context<Env>,
+  route: RepositoryRoute,
+  service: RepositoryService,
+): Promise<Response> {
+  const caller = c.get("caller");
+  const viewer = c.get("viewer");
+  const { repo } = route;
+  const versions = (): VersionChoice[] => service.retainedVersions(caller, { repo });
+  switch (route.page) {
+    case "plugin_blob":
+      service.resolve(caller, { repo, revision: route.sha });
+      return c.redirect(blobUrl(repo, { rev: route.sha, path: route.path }), 301);
+    case "repository": {
+      const rev = c.req.query("rev");
+      const dir = c.req.query("dir") ?? "";
+      if (rev !== undefined && rev !== "") {
+        const { commit } = service.resolve(caller, { repo, revision: rev });
+        return c.redirect(treeUrl(repo, { rev: commit, dir }), 303);
+      }
+      const { commit } = service.resolve(caller, { repo });
+      return await filesPage(c, { service, repo, commit, dir: "" });
+    }
+    case "tree":
+    case "blob": {
+      const at = pinnedRevision(service, caller, { repo, rest: route.rest });
+      const path = at.rest.join("/");
+      if (!isFullSha(at.rev)) {
+        const url = route.page === "tree"
+          ? treeUrl(repo, { rev: at.commit, dir: path })
+          : blobUrl(repo, { rev: at.commit, path });
+        const query = new URL(c.req.url).search;
+        return c.redirect(`${url}${query}`, 302);
+      }
+      if (route.page === "tree") {
+        return await filesPage(c, { service, repo, commit: at.commit, dir: path });
+      }
+      return await blobPage(c, { service, repo, commit: at.commit, path });
+    }
+    case "versions": {
+      const skip = Math.max(0, Math.min(Number(c.req.query("skip") ?? 0) || 0, 1_000_000));
+      const history = await service.versionHistory(caller, { repo, first: 100, skip });
+      return page(
+        c,
+        <VersionsPage
+          viewer={viewer}
+          repo={repo}
+          total={history.total}
+          skip={skip}
+          versions={history.versions}
+        />,
+      );
+    }
+    case "search": {
+      const form: SearchForm = {
+        q: c.req.query("q") ?? "",
+        rev: c.req.query("rev") ?? "",
+        fixed: c.req.query("fixed") === "1",
+        ignoreCase: c.req.query("case") === "1",
+        glob: c.req.query("glob") ?? "",
+      };
+      const choices = versions();
+      let result = null;
+      let problem: PageProblem | null = null;
+      if (form.q !== "") {
+        try {
+          result = await service.search(caller, {
+            repo,
+            revision: form.rev || undefined,
+            pattern: form.q,
+            fixedStrings: form.fixed,
+            ignoreCase: form.ignoreCase,
+            glob: form.glob.split(/\s+/).filter((glob) => glob !== "").slice(0, 64),
+            maxLinesPerFile: 10,
+          });
+        } catch (error) {
+          if (!(error instanceof SourcegraphError) || isNotFound(error)) throw error;
+          problem = { code: error.code, message: error.message };
+        }
+      }
+      return page(
+        c,
+        <SearchPage
+          viewer={viewer}
+          repo={repo}
+          form={form}
+          versions={choices}
+          result={result}
+          problem={problem}
+        />,
+      );
+    }
+    case "plugins": {
+      const choices = versions();
+      const revision = c.req.query("rev") || undefined;
+      let catalog = null;
+      let problem: PageProblem | null = null;
+      try {
+        catalog = await service.pluginCatalog(caller, { repo, revision });
+      } catch (error) {
+        if (!(error instanceof SourcegraphError) || isNotFound(error)) throw error;
+        problem = { code: error.code, message: error.message };
+      }
+      return page(
+        c,
+        <PluginsPage
+          viewer={viewer}
+          repo={repo}
+          versions={choices}
+          catalog={catalog}
+          problem={problem}
+        />,
+      );
+    }
+  }
+}
+
+async function filesPage(
+  c: Context<Env>,
+  at: { service: RepositoryService; repo: string; commit: string; dir: string },
+): Promise<Response> {
+  const caller = c.get("caller");
+  const listing = await at.service.list(caller, {
+    repo: at.repo,
+    revision: at.commit,
+    path: at.dir || undefined,
+    first: 1000,
+    after: c.req.query("after") || undefined,
+  });
+  return page(
+    c,
+    <FilesPage
+      viewer={c.get("viewer")}
+      listing={listing}
+      versions={at.service.retainedVersions(caller, { repo: at.repo })}
+    />,
+  );
+}
+
+async function blobPage(
+  c: Context<Env>,
+  at: { service: RepositoryService; repo: string; commit: string; path: string },
+): Promise<Response> {
+  const caller = c.get("caller");
+  const start = Math.max(
+    1,
+    Math.min(Number(c.req.query("start") ?? 1) || 1, Number.MAX_SAFE_INTEGER),
+  );
+  const view: BlobView = {
+    repo: at.repo,
+    commit: at.commit,
+    path: at.path,
+    lines: null,
+    firstLine: start,
+    nextStart: null,
+    notice: null,
+    target: null,
+  };
+  const lines: string[] = [];
+  try {
+    let next: number | null = start;
+    while (next !== null && lines.length < PAGE_MAX_LINES) {
+      const read = await at.service.read(caller, {
+        repo: at.repo,
+        revision: at.commit,
+        path: at.path,
+        startLine: next,
+        endLine: Math.min(next + 499, start + PAGE_MAX_LINES - 1),
+      });
+      if (read.kind === "submodule") {
+        view.notice = {
+          code: "SUBMODULE",
+          message: "a submodule: its content is another repository",
+        };
+        break;
+      }
+      if (read.kind === "symlink") {
+        view.notice = {
+          code: "SYMLINK",
+          message: read.followError ?? "a symbolic link that cannot be followed",
+        };
+        break;
+      }
+      if (read.via !== null) view.target = read.path;
+      if (read.isLfsPointer) {
+        view.notice = {
+          code: "LFS_POINTER",
+          message: "a Git LFS pointer: the content is stored outside Git",
+        };
+      }
+      if (read.content !== "") lines.push(...read.content.slice(0, -1).split("\n"));
+      next = read.nextStartLine;
+      if (read.returnedEndLine === 0) break;
+    }
+    view.nextStart = next;
+    if (view.notice === null || view.notice.code === "LFS_POINTER") view.lines = lines;
+  } catch (error) {
+    if (!(error instanceof SourcegraphError)) throw error;
+    if (error.code === "NOT_A_FILE") {
+      return c.redirect(treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);
+    }
+    const notices: Record<string, string> = {
+      BINARY_FILE: "a binary file: it is not shown",
+      READ_SCAN_LIMIT: "larger than the 8 MiB read limit: it is not shown",
+      UNSUPPORTED_TEXT_ENCODING: "not UTF-8 text: it is not shown",
+      FILE_LINE_TOO_LARGE: "a line is larger than 256 KiB: the file is not shown",
+    };
+    if (!(error.code in notices)) throw error;
+    view.notice = { code: error.code, message: notices[error.code] };
+    if (lines.length > 0) view.lines = lines;
+  }
+  return page(c, <BlobPage viewer={c.get("viewer")} view={view} />);
+}
+
+// The revision a tree or blob path starts with: a full SHA, or the longest
+// monitored branch its first segments spell (branch names may hold "/").
+function pinnedRevision(
+  service: RepositoryService,
+  caller: Caller,
+  at: { repo: string; rest: string[] },
+): { rev: string; commit: string; rest: string[] } {
+  if (isFullSha(at.rest[0])) {
+    return {
+      rev: at.rest[0],
+      commit: service.resolve(caller, { repo: at.repo, revision: at.rest[0] }).commit,
+      rest: at.rest.slice(1),
+    };
+  }
+  const branches = new Set(service.monitoredBranches(caller, { repo: at.repo }));
+  for (let length = at.rest.length; length >= 1; length--) {
+    const rev = at.rest.slice(0, length).join("/");
+    if (branches.has(rev)) {
+      return {
+        rev,
+        commit: service.resolve(caller, { repo: at.repo, revision: rev }).commit,
+        rest: at.rest.slice(length),
+      };
+    }
+  }
+  // Let resolution say why (short SHA, unmonitored branch…).
+  const commit = service.resolve(caller, { repo: at.repo, revision: at.rest[0] }).commit;
+  return { rev: at.rest[0], commit, rest: at.rest.slice(1) };
+}
+
+function isNotFound(error: SourcegraphError): boolean {
+  return httpStatus(error.code) === 404;
+}
+
+function titleOf(status: number): string {
+  return status === 404
+    ? "Not found"
+    : status === 401 || status === 403
+    ? "Not allowed"
+    : "Cannot show this";
+}
+
+function asset(c: Context<Env>, body: string, type: string): Response {
+  c.header("Cache-Control", "public, max-age=3600");
+  c.header("Content-Type", type);
+  return c.body(body);
+}
+
+// Decoded path segments below the root; null when a segment is not a plain
+// name (encoded slashes, dot segments, control characters).
+function pathSegments(path: string): string[] | null {
+  const rest = path.slice(PAGES_ROOT.length + 1);
+  const segments: string[] = [];
+  for (const raw of rest.split("/")) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment === "" || segment === "." || segment === ".." || /[\/\\\p{Cc}]/u.test(segment)) {
+      return null;
+    }
+    segments.push(segment);
+  }
+  return segments;
+}
+
+function cookieOptions(c: Context<Env>, options: { maxAge: number }) {
+  const secure = new URL(c.req.url).protocol === "https:" ||
+    c.req.header("x-forwarded-proto") === "https";
+  return {
+    path: PAGES_ROOT,
+    httpOnly: true,
+    sameSite: "Strict" as const,
+    secure,
+    maxAge: options.maxAge,
+  };
+}
+
+function sameToken(given: string | null, expected: string): boolean {
+  if (given === null || given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
+}
+
+function cookieValue(header: string | null, name: string): string | undefined {
+  if (header === null) return undefined;
+  for (const part of header.split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}
+
+// An HTML answer: the document type, then the rendered page.
+async function page(
+  c: Context<Env>,
+  body: Html,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
+  return c.html(`<!DOCTYPE html>${await body}`, status);
+}

@@ -1,0 +1,151 @@
+/// <reference lib="dom" />
+// Functions given to page.evaluate run in the browser, hence the DOM types.
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { chromiumPath, launchBrowser } from "../../support/browser.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
+
+const CHROMIUM = chromiumPath();
+const TOKEN = "b".repeat(40);
+
+Deno.test({
+  name:
+    "pages in Chromium: line ranges, copy buttons, sign-in, no script from content, no CSP breakage",
+  ignore: CHROMIUM === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const parent = await tempDir("sg-browser-");
+    const repo = await createRepo({
+      "a.txt": "one\ntwo\nthree\nfour\nfive\nsix\n",
+      "hostile.html":
+        `<img src=x onerror="window.__pwned = 1"><script>window.__pwned = 2</script>\n`,
+      "<svg onload=window.__pwned=3>.txt": "name\n",
+    }, { parent, name: "site" });
+    await repo.git("commit", "-q", "--amend", "-m", `<img src=x onerror="window.__pwned=4">`);
+    const sha = await repo.git("rev-parse", "HEAD");
+    const service = await startService(parent, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
+      repositories: [repo.path],
+    });
+    const browser = await launchBrowser(CHROMIUM!);
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("pageerror", (error) => problems.push(`page error: ${error}`));
+      page.on("console", (message) => {
+        if (message.text().includes("Content Security Policy")) problems.push(message.text());
+      });
+      const base = `${service.url}/sourcegraph`;
+      await page.goto(`${base}/local/site/-/blob/${sha}/a.txt#L2-L4`);
+      await page.waitForFunction(() => document.querySelectorAll("tr.selected").length > 0);
+      const selected = () => page.$$eval("tr.selected", (rows) => rows.map((row) => row.id));
+      assertEquals(await selected(), ["L2", "L3", "L4"]);
+      await page.keyboard.down("Shift");
+      await page.click('a[href="#L6"]');
+      await page.keyboard.up("Shift");
+      await page.waitForFunction(() => location.hash === "#L2-L6");
+      assertEquals(await selected(), ["L2", "L3", "L4", "L5", "L6"]);
+      await page.click('a[href="#L5"]');
+      await page.waitForFunction(() => location.hash === "#L5");
+      assertEquals(await selected(), ["L5"]);
+      // Content, names and subjects never run as script.
+      for (
+        const path of [
+          "/",
+          "/local/site",
+          `/local/site/-/blob/${sha}/hostile.html`,
+          `/local/site/-/blob/${sha}/${encodeURIComponent("<svg onload=window.__pwned=3>.txt")}`,
+          "/local/site/-/versions",
+          "/local/site/-/search?q=pwned",
+        ]
+      ) {
+        await page.goto(`${base}${path}`);
+        assertEquals(
+          await page.evaluate(() => (window as { __pwned?: number }).__pwned),
+          undefined,
+        );
+      }
+      assertIncludes(await page.content(), "window.__pwned = 1");
+      // Copy buttons copy the generated configuration.
+      await browser.defaultBrowserContext().overridePermissions(service.url, [
+        "clipboard-read",
+        "clipboard-write",
+        "clipboard-sanitized-write",
+      ]);
+      await page.goto(`${base}/-/connect`);
+      assertEquals((await page.$$("button.copy")).length, 5);
+      await page.click("button.copy");
+      await page.waitForFunction(() =>
+        document.querySelector("button.copy")?.textContent === "Copied"
+      );
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      assertEquals(JSON.parse(copied).mcpServers.sourcegraph.url, `${base}/mcp?plugins=auto`);
+      // Signing in through the form: a session cookie the page's script cannot read.
+      await page.goto(`${base}/-/sign-in`);
+      await page.type('input[name="secret"]', TOKEN);
+      await Promise.all([page.waitForNavigation(), page.click('main button[type="submit"]')]);
+      assertEquals(page.url(), `${base}/`);
+      assertIncludes(await page.content(), "service token");
+      const session = (await browser.cookies()).find((cookie) => cookie.name === "sg_session")!;
+      assertEquals([session.httpOnly, session.sameSite, session.path], [
+        true,
+        "Strict",
+        "/sourcegraph",
+      ]);
+      assert(!(await page.evaluate(() => document.cookie)).includes("sg_session"));
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click('header form button[type="submit"]'),
+      ]);
+      assertIncludes(await page.content(), "Sign in");
+      assertEquals(problems, []);
+      // Without JavaScript the pages still work and #L3 still marks its line.
+      const noScript = await browser.newPage();
+      await noScript.setJavaScriptEnabled(false);
+      await noScript.goto(`${base}/`);
+      assertIncludes(await noScript.content(), "local/site");
+      await noScript.goto(`${base}/local/site/-/blob/${sha}/a.txt#L3`);
+      const background = (id: string) =>
+        noScript.$eval(`#${id}`, (row) => getComputedStyle(row).backgroundColor);
+      assert((await background("L3")) !== (await background("L1")), "the :target line is marked");
+      await noScript.goto(`${base}/local/site/-/search?q=three`);
+      await Promise.all([noScript.waitForNavigation(), noScript.click(`a[href$="a.txt#L3"]`)]);
+      assertEquals(new URL(noScript.url()).pathname, `/sourcegraph/local/site/-/blob/${sha}/a.txt`);
+    } finally {
+      await browser.close();
+      await service.stop();
+      await removeDir(parent);
+    }
+  },
+});
+
+Deno.test({
+  name: "pages in Chromium: the page's own script and style load under the policy",
+  ignore: CHROMIUM === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const parent = await tempDir("sg-browser-assets-");
+    const repo = await createRepo({ "a.txt": "one\n" }, { parent, name: "site" });
+    const service = await startService(parent, {}, { repositories: [repo.path] });
+    const browser = await launchBrowser(CHROMIUM!);
+    try {
+      const page = await browser.newPage();
+      const failed: string[] = [];
+      page.on("requestfailed", (request) => failed.push(request.url()));
+      page.on("response", (response) => {
+        if (response.status() >= 400) {
+          failed.push(`${response.status()} ${response.url()}`);
+        }
+      });
+      await page.goto(`${service.url}/sourcegraph/`);
+      const margin = await page.$eval("body", (body) => getComputedStyle(body).margin);
+      assertEquals(margin, "0px", "the style sheet applied");
+      assertEquals(failed, []);
+    } finally {
+      await browser.close();
+      await service.stop();
+      await removeDir(parent);
+    }
+  },
+});

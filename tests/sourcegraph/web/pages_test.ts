@@ -1,0 +1,446 @@
+import { parse as parseToml } from "smol-toml";
+import { keyHash } from "../../../sourcegraph/access/credentials.ts";
+import { MAX_SESSIONS, Sessions } from "../../../sourcegraph/web/sessions.ts";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import {
+  type InProcessWorld,
+  withInProcessService,
+  WORLD_KEY,
+  WORLD_TOKEN,
+  type WorldRepository,
+} from "../../support/in_process_service.ts";
+import {
+  cookiePair,
+  hiddenField,
+  type PageAnswer,
+  pageRequest,
+  setCookie,
+} from "../../support/page_requests.ts";
+
+const HOSTILE_NAME = `<img src=x onerror="alert(1)">.txt`;
+const PLUGIN = new URL(
+  "../../../sourcegraph/plugins/examples/related_content/related-content.sourcegraph.wasm",
+  import.meta.url,
+);
+
+/** A public repository of hostile and awkward content, and a private one. */
+export const PAGE_REPOSITORIES: WorldRepository[] = [
+  {
+    name: "org/open",
+    publicRead: true,
+    message: `<script>alert("subject")</script> first`,
+    files: {
+      "a.txt": `one\n<script>alert("content")</script>\nthree\nfour\nfive\n`,
+      [HOSTILE_NAME]: "hostile name\n",
+      "bin.dat": new Uint8Array([1, 2, 0, 3]),
+      "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      "long.txt": Array.from({ length: 600 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
+      "big.txt": "x".repeat(80) + "\n".repeat(1) + "y".repeat(9 * 1024 * 1024) + "\n",
+      "docs/guide.md": "# Guide\n",
+      "plugins/related-content.sourcegraph.wasm": Deno.readFileSync(PLUGIN),
+    },
+    prepare: async (repo) => {
+      await Deno.symlink("a.txt", `${repo.path}/link.txt`);
+      await Deno.symlink("../../../etc/passwd", `${repo.path}/escape.txt`);
+    },
+  },
+  { name: "org/closed", publicRead: false, files: { "a.txt": "closed secret\n" } },
+];
+
+function withPages(fn: (world: InProcessWorld & { sha: string }) => Promise<void>, options = {}) {
+  return withInProcessService(async (world) => {
+    const sha = world.store.heads(world.store.repository("org/open")!.id).get("main")!;
+    await fn({ ...world, sha });
+  }, { repositories: PAGE_REPOSITORIES, ...options });
+}
+
+// Memory after a full collection when the runner exposes gc (the test task does), so
+// garbage not yet collected does not count as kept.
+function retainedMemory(): Deno.MemoryUsage {
+  (globalThis as { gc?: () => void }).gc?.();
+  return Deno.memoryUsage();
+}
+
+const isPinned = (html: string, sha: string) =>
+  [...html.matchAll(/href="([^"]*\/-\/(?:blob|tree)\/[^"]*)"/g)].every((m) => m[1].includes(sha));
+
+Deno.test("pages: anonymous visitors see public repositories only; a private one answers as a missing one", () =>
+  withPages(async ({ handle, sha }) => {
+    const home = await pageRequest(handle, "/sourcegraph/");
+    assertEquals(home.status, 200);
+    assertIncludes(home.body, "org/open");
+    assert(!home.body.includes("org/closed"), "the private repository is not listed");
+    const closedSha = "0".repeat(40);
+    for (
+      const tail of [
+        "",
+        "/-/versions",
+        "/-/search?q=secret",
+        "/-/plugins",
+        `/-/blob/${closedSha}/a.txt`,
+        "/-/blob/main/a.txt",
+        "/-/tree/main",
+        `/blob/${sha}/a.txt`,
+      ]
+    ) {
+      const closed = await pageRequest(handle, `/sourcegraph/org/closed${tail}`);
+      const missing = await pageRequest(handle, `/sourcegraph/org/missing${tail}`);
+      assertEquals(closed.status, 404, tail);
+      assertEquals(closed.body, missing.body, `org/closed${tail} is told apart from a missing one`);
+      assert(!closed.body.includes("secret"), tail);
+    }
+    const withKey = await pageRequest(handle, "/sourcegraph/", { token: WORLD_KEY });
+    assertIncludes(withKey.body, "org/closed");
+    assertIncludes(withKey.body, "private");
+    const read = await pageRequest(handle, "/sourcegraph/org/closed/-/blob/main/a.txt", {
+      token: WORLD_KEY,
+    });
+    assertEquals(read.status, 302);
+  }));
+
+Deno.test("pages: with public reads off an anonymous visitor sees no repository", () =>
+  withInProcessService(async ({ handle }) => {
+    const home = await pageRequest(handle, "/sourcegraph/");
+    assertEquals(home.status, 200);
+    assert(!home.body.includes("org/open") && !home.body.includes("org/closed"), home.body);
+    assertEquals((await pageRequest(handle, "/sourcegraph/org/open")).status, 404);
+  }, { publicRead: false }));
+
+Deno.test("pages: every page and asset carries the security headers; Host and Origin rules apply", () =>
+  withPages(async ({ handle, sha }) => {
+    for (
+      const path of [
+        "/sourcegraph/",
+        "/sourcegraph",
+        "/sourcegraph/org/open",
+        `/sourcegraph/org/open/-/blob/${sha}/a.txt`,
+        "/sourcegraph/-/sign-in",
+        "/sourcegraph/-/connect",
+        "/sourcegraph/nothing/here/-/nope",
+        "/sourcegraph/plugins/llms.txt",
+        "/sourcegraph/-/static/app.css",
+        "/sourcegraph/-/static/app.js",
+      ]
+    ) {
+      const answer = await pageRequest(handle, path);
+      const csp = answer.headers.get("content-security-policy") ?? "";
+      assertIncludes(csp, "script-src 'self'");
+      assertIncludes(csp, "frame-ancestors 'none'");
+      assert(!csp.includes("unsafe-inline") && !csp.includes("unsafe-eval"), csp);
+      assertEquals(answer.headers.get("x-content-type-options"), "nosniff", path);
+      assertEquals(answer.headers.get("referrer-policy"), "same-origin", path);
+      assertEquals(answer.headers.get("x-frame-options"), "DENY", path);
+    }
+    const foreignHost = await pageRequest(handle, "/sourcegraph/", {
+      headers: { host: "evil.example" },
+    });
+    assertEquals(foreignHost.status, 421);
+    const foreignOrigin = await pageRequest(handle, "/sourcegraph/-/sign-in", {
+      form: { csrf: "x", secret: WORLD_KEY },
+      origin: "https://evil.example",
+    });
+    assertEquals(foreignOrigin.status, 403);
+    assertIncludes(foreignOrigin.body, "ORIGIN_NOT_ALLOWED");
+  }));
+
+Deno.test("pages: hostile names, content, subjects and plugin metadata are escaped everywhere", () =>
+  withPages(async ({ handle, sha }) => {
+    const pages: PageAnswer[] = [];
+    for (
+      const path of [
+        "/sourcegraph/",
+        "/sourcegraph/org/open",
+        `/sourcegraph/org/open/-/blob/${sha}/a.txt`,
+        `/sourcegraph/org/open/-/blob/${sha}/${encodeURIComponent(HOSTILE_NAME)}`,
+        "/sourcegraph/org/open/-/versions",
+        "/sourcegraph/org/open/-/search?q=alert",
+        "/sourcegraph/org/open/-/search?q=%3Cscript%3E&fixed=1",
+        "/sourcegraph/org/open/-/plugins",
+        `/sourcegraph/org/open/-/search?q=${encodeURIComponent('"><script>alert(2)</script>')}`,
+      ]
+    ) {
+      const answer = await pageRequest(handle, path);
+      assertEquals(answer.status, 200, path);
+      pages.push(answer);
+      // The only script element is the page's own script file.
+      assertEquals(answer.body.match(/<script/g)?.length, 1, path);
+      assert(!/<img/i.test(answer.body), path);
+      assert(!/<[^>]*\bonerror\b/i.test(answer.body), `${path}: an event attribute in a tag`);
+    }
+    assertIncludes(pages[1].body, "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;.txt");
+    assertIncludes(pages[2].body, "&lt;script&gt;alert(&quot;content&quot;)&lt;/script&gt;");
+    assertIncludes(pages[4].body, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt; first");
+  }));
+
+Deno.test("pages: file pages are pinned to the full SHA, branches redirect, notices replace unreadable text", () =>
+  withPages(async ({ handle, sha }) => {
+    const blob = (rev: string, path: string, query = "") =>
+      pageRequest(handle, `/sourcegraph/org/open/-/blob/${rev}/${path}${query}`);
+    const branch = await blob("main", "a.txt", "?start=2");
+    assertEquals(branch.status, 302);
+    assertEquals(
+      new URL(branch.headers.get("location")!, "http://x").pathname +
+        new URL(branch.headers.get("location")!, "http://x").search,
+      `/sourcegraph/org/open/-/blob/${sha}/a.txt?start=2`,
+    );
+    const pluginLink = await pageRequest(handle, `/sourcegraph/org/open/blob/${sha}/docs/guide.md`);
+    assertEquals(pluginLink.status, 301);
+    assert(
+      pluginLink.headers.get("location")!.endsWith(
+        `/sourcegraph/org/open/-/blob/${sha}/docs/guide.md`,
+      ),
+    );
+    const page = await blob(sha, "a.txt");
+    assertEquals(page.status, 200);
+    for (const line of [1, 2, 5]) assertIncludes(page.body, `<tr id="L${line}">`);
+    assertIncludes(page.body, `<a href="#L2">2</a>`);
+    assert(isPinned(page.body, sha), "every tree and blob link names the SHA");
+    const long = await blob(sha, "long.txt");
+    assertIncludes(long.body, `<tr id="L600">`);
+    assertIncludes((await blob(sha, "long.txt", "?start=599")).body, `<tr id="L599">`);
+    const notices: [string, string][] = [
+      ["bin.dat", "BINARY_FILE"],
+      ["latin1.txt", "UNSUPPORTED_TEXT_ENCODING"],
+      ["big.txt", "READ_SCAN_LIMIT"],
+      ["escape.txt", "SYMLINK"],
+    ];
+    for (const [path, code] of notices) {
+      const answer = await blob(sha, path);
+      assertEquals(answer.status, 200, path);
+      assertIncludes(answer.body, `<code>${code}</code>`);
+      assert(!answer.body.includes('<tr id="L1">'), `${path} shows no text`);
+    }
+    const link = await blob(sha, "link.txt");
+    assertIncludes(link.body, "A symbolic link to");
+    assertIncludes(link.body, `href="/sourcegraph/org/open/-/blob/${sha}/a.txt"`);
+    assertIncludes(link.body, `<tr id="L3">`);
+    const folder = await blob(sha, "docs");
+    assertEquals(folder.status, 302);
+    assert(folder.headers.get("location")!.endsWith(`/-/tree/${sha}/docs`));
+    const tree = await pageRequest(handle, `/sourcegraph/org/open/-/tree/${sha}/docs`);
+    assertIncludes(tree.body, `href="/sourcegraph/org/open/-/blob/${sha}/docs/guide.md"`);
+    assert(isPinned(tree.body, sha));
+    const short = await blob(sha.slice(0, 12), "a.txt");
+    assertEquals(short.status, 400);
+    assertIncludes(short.body, "SHORT_SHA_UNSUPPORTED");
+    assertEquals((await blob(sha, "nope.txt")).status, 404);
+    const picked = await pageRequest(handle, `/sourcegraph/org/open?rev=${sha}&dir=docs`);
+    assertEquals(picked.status, 303);
+    assert(picked.headers.get("location")!.endsWith(`/-/tree/${sha}/docs`));
+  }));
+
+Deno.test("pages: traversal in every encoding stays inside the repository", () =>
+  withPages(async ({ handle, sha }) => {
+    const base = `/sourcegraph/org/open/-/blob/${sha}`;
+    for (
+      const tail of [
+        "/../../../../etc/passwd",
+        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/..%2f..%2f..%2fetc%2fpasswd",
+        "/%252e%252e/%252e%252e/etc/passwd",
+        "/..%5c..%5cetc%5cpasswd",
+        "/a.txt%00",
+        "/%c0%ae%c0%ae/etc/passwd",
+        "//etc/passwd",
+        "/docs/../../../etc/passwd",
+        "/.git/config",
+      ]
+    ) {
+      const answer = await pageRequest(handle, base + tail);
+      assert([302, 400, 404].includes(answer.status), `${tail}: ${answer.status}`);
+      assert(!answer.body.includes("root:"), tail);
+    }
+    const tree = await pageRequest(handle, `/sourcegraph/org/open/-/tree/${sha}/%2e%2e`);
+    assert([400, 404].includes(tree.status), String(tree.status));
+  }));
+
+Deno.test("pages: sign-in makes a server-side session; CSRF guards every change; sign-out and revocation end it", () =>
+  withPages(async ({ handle, store }) => {
+    const form = await pageRequest(handle, "/sourcegraph/-/sign-in");
+    const formCookie = setCookie(form, "sg_sign_in")!;
+    assertIncludes(formCookie, "HttpOnly");
+    assertIncludes(formCookie, "SameSite=Strict");
+    assertIncludes(formCookie, "Path=/sourcegraph");
+    const csrf = hiddenField(form.body, "csrf")!;
+    assertEquals(cookiePair(formCookie), `sg_sign_in=${csrf}`);
+    const signIn = (fields: Record<string, string>, cookie = cookiePair(formCookie)) =>
+      pageRequest(handle, "/sourcegraph/-/sign-in", { form: fields, cookie });
+    assertEquals((await signIn({ csrf, secret: WORLD_KEY }, "")).status, 403, "no cookie");
+    assertEquals((await signIn({ csrf: "x".repeat(csrf.length), secret: WORLD_KEY })).status, 403);
+    const wrong = await signIn({ csrf, secret: "sgk_wrong" });
+    assertEquals(wrong.status, 401);
+    assertEquals(setCookie(wrong, "sg_session"), null);
+    const ok = await signIn({ csrf, secret: WORLD_KEY });
+    assertEquals(ok.status, 303);
+    const sessionCookie = setCookie(ok, "sg_session")!;
+    for (const attribute of ["HttpOnly", "SameSite=Strict", "Path=/sourcegraph"]) {
+      assertIncludes(sessionCookie, attribute);
+    }
+    assert(!sessionCookie.includes("Secure"), "plain http on loopback");
+    const cookie = cookiePair(sessionCookie);
+    assert(!cookie.includes(WORLD_KEY) && !cookie.includes(keyHash(WORLD_KEY)), "never the key");
+    const home = await pageRequest(handle, "/sourcegraph/", { cookie });
+    assertIncludes(home.body, "org/closed");
+    assertIncludes(home.body, "personal key");
+    const sessionCsrf = hiddenField(home.body, "csrf")!;
+    const signOut = (fields: Record<string, string>) =>
+      pageRequest(handle, "/sourcegraph/-/sign-out", { form: fields, cookie });
+    assertEquals((await signOut({ csrf: "nope" })).status, 403);
+    assertEquals((await signOut({})).status, 403);
+    assertIncludes((await pageRequest(handle, "/sourcegraph/", { cookie })).body, "org/closed");
+    const out = await signOut({ csrf: sessionCsrf });
+    assertEquals(out.status, 303);
+    assertIncludes(setCookie(out, "sg_session")!, "Max-Age=0");
+    assert(!(await pageRequest(handle, "/sourcegraph/", { cookie })).body.includes("org/closed"));
+    // A session of a revoked key ends with the key.
+    const again = cookiePair(setCookie(await signIn({ csrf, secret: WORLD_KEY }), "sg_session")!);
+    assertIncludes(
+      (await pageRequest(handle, "/sourcegraph/", { cookie: again })).body,
+      "org/closed",
+    );
+    store.removeKey("key_1");
+    assert(
+      !(await pageRequest(handle, "/sourcegraph/", { cookie: again })).body.includes("org/closed"),
+    );
+    // The service token signs in too, and https makes the cookie Secure.
+    const secure = await handle(
+      new Request("https://127.0.0.1/sourcegraph/-/sign-in", {
+        method: "POST",
+        headers: {
+          host: "127.0.0.1",
+          cookie: cookiePair(formCookie),
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ csrf, secret: WORLD_TOKEN }).toString(),
+        redirect: "manual",
+      }),
+    );
+    assertEquals(secure.status, 303);
+    assertIncludes(secure.headers.get("set-cookie")!, "Secure");
+    const huge = await signIn({ csrf, secret: "s".repeat(100_000) });
+    assertEquals(huge.status, 413, "a form body is bounded");
+  }));
+
+Deno.test("sessions: they expire, and their number is bounded", () => {
+  let now = 1_000;
+  const sessions = new Sessions({ valid: () => true, ttlMs: 60_000, now: () => now });
+  const session = sessions.create({ kind: "service" });
+  assertEquals(sessions.get(session.id)?.caller, { kind: "service" });
+  assert(session.id !== session.csrf && session.id.length >= 43);
+  now += 60_001;
+  assertEquals(sessions.get(session.id), null, "expired");
+  assertEquals(sessions.get(undefined), null);
+  for (let i = 0; i < MAX_SESSIONS + 50; i++) sessions.create({ kind: "key", id: `k${i}` });
+  assertEquals(sessions.size, MAX_SESSIONS);
+});
+
+Deno.test("pages: the connect page configures clients for this site; llms.txt; the plugins and search tabs", () =>
+  withPages(async ({ handle, sha }) => {
+    const unescape = (text: string) =>
+      text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(
+        /&gt;/g,
+        ">",
+      )
+        .replace(/&amp;/g, "&");
+    const snippet = (html: string, id: string) =>
+      unescape(new RegExp(`<pre id="${id}"[^>]*>([^<]*)</pre>`).exec(html)![1]);
+    const connect = await pageRequest(handle, "/sourcegraph/-/connect", { token: WORLD_TOKEN });
+    assert(!connect.body.includes(WORLD_TOKEN), "the page never shows a token");
+    const json = JSON.parse(snippet(connect.body, "config-json"));
+    assertEquals(json.mcpServers.sourcegraph, {
+      type: "http",
+      url: "http://127.0.0.1/sourcegraph/mcp?plugins=auto",
+    });
+    const withHeader = JSON.parse(snippet(connect.body, "config-json-header"));
+    assertEquals(withHeader.mcpServers.sourcegraph.headers, {
+      Authorization: "Bearer ${SOURCEGRAPH_TOKEN}",
+    });
+    const toml = parseToml(snippet(connect.body, "config-codex")) as {
+      mcp_servers: { sourcegraph: { url: string; bearer_token_env_var: string } };
+    };
+    assertEquals({ ...toml.mcp_servers.sourcegraph }, {
+      url: "http://127.0.0.1/sourcegraph/mcp?plugins=auto",
+      bearer_token_env_var: "SOURCEGRAPH_TOKEN",
+    });
+    assertIncludes(snippet(connect.body, "config-claude"), "claude mcp add --transport http");
+    for (const mode of ["plugins=auto", "plugins=off", "plugins=name-a,name-b"]) {
+      assertIncludes(connect.body, mode);
+    }
+    const llms = await pageRequest(handle, "/sourcegraph/plugins/llms.txt");
+    assertEquals(llms.headers.get("content-type"), "text/plain; charset=UTF-8");
+    for (const term of ["abi_version", "sourcegraph.plugin.v1", "read_file", "/-/blob/<sha>/"]) {
+      assertIncludes(llms.body, term);
+    }
+    const plugins = await pageRequest(handle, "/sourcegraph/org/open/-/plugins");
+    assertEquals(plugins.status, 200);
+    for (const text of ["related-content", "Related content", "read, read_many", "plugins"]) {
+      assertIncludes(plugins.body, text);
+    }
+    assertIncludes(plugins.body, sha.slice(0, 12));
+    const search = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=three");
+    assertIncludes(search.body, `href="/sourcegraph/org/open/-/blob/${sha}/a.txt#L3"`);
+    const bad = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=%28");
+    assertEquals(bad.status, 200);
+    assertIncludes(bad.body, "INVALID_PATTERN");
+    const fromHome = await pageRequest(handle, "/sourcegraph/-/search?repo=org%2Fopen&q=three");
+    assertEquals(fromHome.status, 303);
+    assert(fromHome.headers.get("location")!.endsWith("/sourcegraph/org/open/-/search?q=three"));
+  }));
+
+Deno.test("pages: SOURCEGRAPH_PUBLIC_URL is the origin the connect page advertises", () =>
+  withInProcessService(async ({ handle }) => {
+    const connect = await pageRequest(handle, "/sourcegraph/-/connect");
+    assertIncludes(connect.body, "https://code.example.org/sourcegraph/mcp?plugins=auto");
+    assert(!connect.body.includes("http://127.0.0.1/sourcegraph/mcp"));
+  }, { settings: { publicUrl: "https://code.example.org" } }));
+
+Deno.test("pages: a flood of distinct and hostile page requests keeps memory flat", () =>
+  withPages(async ({ handle, sha }) => {
+    const paths = (round: number) =>
+      Array.from({ length: 200 }, (_, i) => {
+        const n = round * 1000 + i;
+        // (Searches that run Git are flooded in the search tests; these stay in the pages.)
+        return [
+          `/sourcegraph/org/open/-/search?q=%28w${n}x`,
+          `/sourcegraph/org/open/-/blob/${sha}/missing${n}.txt`,
+          `/sourcegraph/org${n}/x${n}/-/versions`,
+          `/sourcegraph/-/sign-in`,
+          `/sourcegraph/org/open/-/tree/${sha}/%2e%2e${n}`,
+          `/sourcegraph/org/open/-/blob/${sha}/a.txt?start=${1 + (n % 5)}`,
+        ][i % 6];
+      });
+    // 20 requests in flight at a time; three rounds warm up (caches, JIT, allocator).
+    const run = async (round: number) => {
+      const all = paths(round);
+      for (let i = 0; i < all.length; i += 20) {
+        await Promise.all(all.slice(i, i + 20).map((path) => pageRequest(handle, path)));
+      }
+    };
+    for (let round = 0; round < 3; round++) await run(round);
+    // Peaks of 20 requests at once stay with the allocator: the resident size settles
+    // within the first thousands of requests, then must stay flat.
+    for (let round = 3; round < 13; round++) await run(round);
+    const before = retainedMemory();
+    for (let round = 13; round < 23; round++) await run(round);
+    const after = retainedMemory();
+    const heap = (after.heapUsed - before.heapUsed) / 1024 / 1024;
+    assert(heap < 8, `the heap kept ${heap.toFixed(1)} MiB more after 2,000 page requests`);
+    const grown = (after.rss - before.rss) / 1024 / 1024;
+    assert(grown < 40, `RSS grew ${grown.toFixed(1)} MiB over 2,000 page requests`);
+  }));
+
+Deno.test("pages: anonymous page views spend the anonymous budget, a search as much as on MCP", () =>
+  withInProcessService(async ({ handle }) => {
+    for (let i = 0; i < 2; i++) {
+      assertEquals((await pageRequest(handle, "/sourcegraph/")).status, 200);
+    }
+    for (let i = 0; i < 2; i++) {
+      const search = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=open");
+      assertEquals(search.status, 200);
+    }
+    const refused = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=open");
+    assertEquals(refused.status, 429);
+    assertIncludes(refused.body, "RATE_LIMITED");
+    // A signed-in caller is not limited.
+    assertEquals((await pageRequest(handle, "/sourcegraph/", { token: WORLD_KEY })).status, 200);
+  }, { settings: { anonymousPerMinute: 12 } }));

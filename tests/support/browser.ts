@@ -1,0 +1,41 @@
+/**
+ * A real headless Chromium for page tests, driven by puppeteer-core (the
+ * browser is the system's: Debian's `chromium` package, which `.ci/run`
+ * installs; `CHROMIUM_PATH` names another). puppeteer-core runs under the
+ * test task's own permissions (playwright-core probes `/proc/sys`, which
+ * Deno grants only with every permission). Where no Chromium is found the
+ * browser tests are reported as ignored, unless `SOURCEGRAPH_REQUIRE_BROWSER=1`
+ * (set by `.ci/run`) makes that a failure.
+ *
+ * @module
+ */
+
+import puppeteer, { type Browser } from "puppeteer-core";
+
+const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+/** The Chromium executable to use, or null when there is none. */
+export function chromiumPath(): string | null {
+  const named = Deno.env.get("CHROMIUM_PATH");
+  for (const path of named ? [named] : CANDIDATES) {
+    try {
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // not there
+    }
+  }
+  if (Deno.env.get("SOURCEGRAPH_REQUIRE_BROWSER") === "1") {
+    throw new Error("no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
+  }
+  console.error("browser tests ignored: no Chromium found (apt-get install chromium)");
+  return null;
+}
+
+/** Launches headless Chromium (no sandbox: CI runs as root). */
+export async function launchBrowser(executablePath: string): Promise<Browser> {
+  return await puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+}

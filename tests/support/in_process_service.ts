@@ -1,0 +1,109 @@
+/**
+ * The real request handler over a real control store, real mirrors and the
+ * real repository service, called in process as `Request → Response`
+ * (no socket): fast tests of routing, authentication and pages.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { keyHash } from "../../sourcegraph/access/credentials.ts";
+import { createHandler, type Handler, type HttpSettings } from "../../sourcegraph/http/handler.ts";
+import { Metrics } from "../../sourcegraph/http/metrics.ts";
+import { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
+import { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
+import { ControlStore } from "../../sourcegraph/store/control_store.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
+
+/** The service token of in-process worlds. */
+export const WORLD_TOKEN = "i".repeat(40);
+/** The personal key of in-process worlds (id `key_1`). */
+export const WORLD_KEY = "sgk_in_process_key_0001";
+
+/** A repository to register: its files (committed on `main`) and whether it is public. */
+export interface WorldRepository {
+  name: string;
+  publicRead: boolean;
+  files: Record<string, string | Uint8Array>;
+  /** Runs in the work tree before the first commit (symlinks, more commits…). */
+  prepare?: (repo: TestRepo) => Promise<void>;
+  /** The first commit's message. */
+  message?: string;
+}
+
+/** What a test gets. */
+export interface InProcessWorld {
+  handle: Handler;
+  store: ControlStore;
+  service: RepositoryService;
+  scheduler: SyncScheduler;
+  /** The source repositories by registered name. */
+  sources: Map<string, TestRepo>;
+}
+
+/** `org/open` (public) and `org/closed` (private), each with one `a.txt`. */
+export const DEFAULT_REPOSITORIES: WorldRepository[] = [
+  { name: "org/open", publicRead: true, files: { "a.txt": "org/open\n" } },
+  { name: "org/closed", publicRead: false, files: { "a.txt": "org/closed\n" } },
+];
+
+/** Runs `fn` in a fresh world; everything is removed afterwards. */
+export async function withInProcessService(
+  fn: (world: InProcessWorld) => Promise<void>,
+  options: {
+    repositories?: WorldRepository[];
+    settings?: Partial<HttpSettings>;
+    publicRead?: boolean;
+  } = {},
+): Promise<void> {
+  const parent = await tempDir("sg-inproc-");
+  const data = join(parent, "data");
+  await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+  const store = new ControlStore(join(data, "control.sqlite3"));
+  const scheduler = new SyncScheduler(store, data, { log: () => {} });
+  const service = new RepositoryService(store, data, {
+    publicRead: options.publicRead ?? true,
+    searchIndex: false,
+  });
+  const sources = new Map<string, TestRepo>();
+  try {
+    for (const [i, spec] of (options.repositories ?? DEFAULT_REPOSITORIES).entries()) {
+      const source = await createRepo({}, { parent, name: `source${i}` });
+      await source.write(spec.files);
+      await spec.prepare?.(source);
+      await source.commit(spec.message ?? "initial");
+      sources.set(spec.name, source);
+      const repo = store.register({
+        name: spec.name,
+        source: source.path,
+        publicRead: spec.publicRead,
+        policy: { branches: ["main"] },
+        pathGroups: [],
+        syncIntervalMinutes: 5,
+      });
+      await scheduler.sync(repo);
+    }
+    store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
+    const handle = createHandler(service, {
+      store,
+      scheduler,
+      settings: {
+        serviceToken: WORLD_TOKEN,
+        allowedHosts: [],
+        anonymousPerMinute: 10_000,
+        anonymousConcurrency: 100,
+        maxBodyBytes: 1024 * 1024,
+        maxMcpBodyBytes: 4 * 1024 * 1024,
+        bodyTimeoutMs: 5_000,
+        ...options.settings,
+      },
+      metrics: new Metrics(),
+      log: () => {},
+    });
+    await fn({ handle, store, service, scheduler, sources });
+  } finally {
+    await service.close();
+    store.close();
+    await removeDir(parent);
+  }
+}

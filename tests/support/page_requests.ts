@@ -1,0 +1,67 @@
+/**
+ * Page requests against a handler in process: GETs and form POSTs with the
+ * Host, cookies and bearer token a browser or client would send.
+ *
+ * @module
+ */
+
+import type { Handler } from "../../sourcegraph/http/handler.ts";
+
+/** What a page answered. */
+export interface PageAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** One request to `path` (below the host), answered in process. */
+export async function pageRequest(
+  handle: Handler,
+  path: string,
+  options: {
+    method?: string;
+    cookie?: string;
+    token?: string;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+    origin?: string;
+  } = {},
+): Promise<PageAnswer> {
+  const headers = new Headers({ host: "127.0.0.1", ...options.headers });
+  if (options.cookie) headers.set("cookie", options.cookie);
+  if (options.token) headers.set("authorization", `Bearer ${options.token}`);
+  if (options.origin) headers.set("origin", options.origin);
+  let body: string | undefined;
+  if (options.form) {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(options.form).toString();
+  }
+  const response = await handle(
+    new Request(`http://127.0.0.1${path}`, {
+      method: options.method ?? (options.form ? "POST" : "GET"),
+      headers,
+      body,
+      redirect: "manual",
+    }),
+  );
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+/** The `name=value` of a Set-Cookie header for `name`, with its attributes, or null. */
+export function setCookie(answer: PageAnswer, name: string): string | null {
+  for (const [key, value] of answer.headers) {
+    if (key === "set-cookie" && value.startsWith(`${name}=`)) return value;
+  }
+  return null;
+}
+
+/** The cookie to send back for a Set-Cookie header value. */
+export function cookiePair(setCookieValue: string): string {
+  return setCookieValue.split(";")[0];
+}
+
+/** The value of a hidden form field named `name` in an HTML page. */
+export function hiddenField(html: string, name: string): string | null {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
+  return match ? match[1] : null;
+}
