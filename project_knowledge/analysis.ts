@@ -34,18 +34,27 @@ export const MAX_TERM_LENGTH = 64;
 /** Most distinct terms a query keeps (the rest are ignored). */
 export const MAX_QUERY_TERMS = 64;
 
-/** Appends the terms of `text` to `out`, in document order. */
-export function analyzeInto(text: string, out: string[]): void {
+/**
+ * Appends the terms of `text` to `out`, in document order. With `compounds`
+ * false an identifier gives its parts only, not the parts joined (the term
+ * sequence a phrase query matches, wherever the identifier stands).
+ */
+export function analyzeInto(
+  text: string,
+  out: string[],
+  options: { compounds?: boolean } = {},
+): void {
+  const compounds = options.compounds ?? true;
   for (const [run] of text.matchAll(RUN)) {
     if (NON_ASCII.test(run)) {
       for (const match of run.matchAll(WORD)) {
         if (match[1] !== undefined) addCjkTerms(match[1], out);
-        else addIdentifierTerms(match[2], PART, out);
+        else addIdentifierTerms(match[2], { partPattern: PART, compounds }, out);
       }
     } else if (PLAIN_WORD.test(run)) {
       out.push(clip(run)); // the common case: one lower-case word, already a term
     } else {
-      addIdentifierTerms(run, ASCII_PART, out);
+      addIdentifierTerms(run, { partPattern: ASCII_PART, compounds }, out);
     }
   }
 }
@@ -68,6 +77,18 @@ export function analyzeQuery(query: string): string[] {
 }
 
 /**
+ * The term sequence a query's words make in a document, identifiers as their
+ * parts: `HttpRequest` gives `http request`, which a phrase query finds inside
+ * `parseHttpRequest`'s `parse http request parsehttprequest` as well as in
+ * prose. At most 64 terms.
+ */
+export function queryPhrase(query: string): string[] {
+  const out: string[] = [];
+  analyzeInto(query, out, { compounds: false });
+  return out.slice(0, MAX_QUERY_TERMS);
+}
+
+/**
  * Builds an FTS5 MATCH expression that ranks documents holding any of the
  * terms. Every term is quoted; terms never contain quotes or FTS5 operators.
  */
@@ -85,7 +106,12 @@ function addCjkTerms(run: string, out: string[]): void {
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
 }
 
-function addIdentifierTerms(identifier: string, partPattern: RegExp, out: string[]): void {
+function addIdentifierTerms(
+  identifier: string,
+  options: { partPattern: RegExp; compounds: boolean },
+  out: string[],
+): void {
+  const { partPattern } = options;
   const parts: string[] = [];
   const pieces = /[_\-]/.test(identifier) ? identifier.split(/[_\-]+/) : [identifier];
   for (const piece of pieces) {
@@ -93,7 +119,7 @@ function addIdentifierTerms(identifier: string, partPattern: RegExp, out: string
     for (const part of piece.match(partPattern) ?? [piece]) parts.push(clip(part.toLowerCase()));
   }
   for (const part of parts) out.push(part);
-  if (parts.length > 1) out.push(clip(parts.join("")));
+  if (options.compounds && parts.length > 1) out.push(clip(parts.join("")));
 }
 
 function clip(term: string): string {

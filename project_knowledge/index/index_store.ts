@@ -1,8 +1,12 @@
 /**
- * The SQLite index file: schema, metadata and integrity checks. Format 2 (what
- * this release writes) adds the pending set and cursor of resumable refresh
- * to format 1. Any SQLite failure or inconsistency while opening becomes a
- * known `rebuild_required` error, never a wrong answer.
+ * The SQLite index file: schema, metadata and integrity checks. Format 2 adds
+ * the pending set and cursor of resumable refresh to format 1; format 3 (what
+ * this release writes) gives each chunk two more term columns, the names it
+ * defines and its file's path, which BM25 weighs above body text (the weights
+ * are the table's own `rank` setting, so every query uses them). Older formats
+ * stay searchable as they are; their first refresh rebuilds them as format 3.
+ * Any SQLite failure or inconsistency while opening becomes a known
+ * `rebuild_required` error, never a wrong answer.
  *
  * @module
  */
@@ -11,7 +15,16 @@ import { DatabaseSync } from "node:sqlite";
 import { KnowledgeError } from "../errors.ts";
 
 /** The format this release writes. */
-export const CURRENT_FORMAT = 2;
+export const CURRENT_FORMAT = 3;
+
+/** A known index format. */
+export type IndexFormat = 1 | 2 | 3;
+
+/**
+ * BM25 column weights of format 3: body terms, defined names, path terms.
+ * Chosen with the relevance benchmark (see the README).
+ */
+export const COLUMN_WEIGHTS = [1, 6, 2] as const;
 
 /** Coverage of one indexing run, as stored and returned by status. */
 export interface Coverage {
@@ -59,8 +72,9 @@ const COVERAGE_V2_FIELDS = [
 /** The tokenizer: analysis already produced lower-case single-token terms. */
 const FTS_TOKENIZER = "unicode61 remove_diacritics 0";
 
-/** Creates the tables of `format` (1 or 2) in an empty database. */
-export function createSchema(db: DatabaseSync, format: 1 | 2): void {
+/** Creates the tables of `format` in an empty database. */
+export function createSchema(db: DatabaseSync, format: IndexFormat): void {
+  const columns = format === 3 ? "terms, names, path" : "terms";
   db.exec(`
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     CREATE TABLE sources(
@@ -78,10 +92,15 @@ export function createSchema(db: DatabaseSync, format: 1 | 2): void {
     );
     CREATE INDEX chunks_by_source ON chunks(source_id);
     CREATE VIRTUAL TABLE chunk_terms USING fts5(
-      terms, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}'
+      ${columns}, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}'
     );
   `);
-  if (format === 2) db.exec("CREATE TABLE pending(path TEXT PRIMARY KEY) WITHOUT ROWID;");
+  if (format >= 2) db.exec("CREATE TABLE pending(path TEXT PRIMARY KEY) WITHOUT ROWID;");
+  if (format === 3) {
+    db.prepare("INSERT INTO chunk_terms(chunk_terms, rank) VALUES ('rank', ?)").run(
+      `bm25(${COLUMN_WEIGHTS.join(", ")})`,
+    );
+  }
 }
 
 /** Writes one metadata value. */
@@ -100,7 +119,7 @@ export function getMeta(db: DatabaseSync, key: string): string | null {
 /** An opened, validated index. */
 export interface OpenIndex {
   db: DatabaseSync;
-  format: 1 | 2;
+  format: IndexFormat;
   coverage: Coverage;
 }
 
@@ -120,11 +139,13 @@ export function openIndex(
   }
   try {
     const format = Number(getMeta(db, "format"));
-    if (format !== 1 && format !== 2) throw rebuildRequired("the index format is unknown");
+    if (format !== 1 && format !== 2 && format !== 3) {
+      throw rebuildRequired("the index format is unknown");
+    }
     if (getMeta(db, "root_hash") !== options.rootHash) {
       throw rebuildRequired("the index belongs to another root");
     }
-    if (format === 2 && !tableExists(db, "pending")) {
+    if (format >= 2 && !tableExists(db, "pending")) {
       throw rebuildRequired("the index bookkeeping is missing");
     }
     const coverage = parseCoverage(getMeta(db, "coverage"), format);
@@ -142,7 +163,7 @@ function tableExists(db: DatabaseSync, name: string): boolean {
 }
 
 /** Parses stored coverage, refusing anything malformed. */
-export function parseCoverage(raw: string | null, format: 1 | 2): Coverage {
+export function parseCoverage(raw: string | null, format: IndexFormat): Coverage {
   let value: unknown;
   try {
     value = raw === null ? null : JSON.parse(raw);
@@ -153,7 +174,7 @@ export function parseCoverage(raw: string | null, format: 1 | 2): Coverage {
     throw rebuildRequired("the index metadata is malformed");
   }
   const record = value as Record<string, unknown>;
-  const counts = format === 2 ? [...COVERAGE_V1_FIELDS, ...COVERAGE_V2_FIELDS] : COVERAGE_V1_FIELDS;
+  const counts = format >= 2 ? [...COVERAGE_V1_FIELDS, ...COVERAGE_V2_FIELDS] : COVERAGE_V1_FIELDS;
   for (const field of counts) {
     const n = record[field];
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
@@ -167,7 +188,7 @@ export function parseCoverage(raw: string | null, format: 1 | 2): Coverage {
   if (typeof record.stop_reason !== "string" || !STOP_REASONS.has(record.stop_reason)) {
     throw rebuildRequired("the index metadata is malformed");
   }
-  if (format === 2 && record.mode !== "rebuild" && record.mode !== "refresh") {
+  if (format >= 2 && record.mode !== "rebuild" && record.mode !== "refresh") {
     throw rebuildRequired("the index metadata is malformed");
   }
   return record as unknown as Coverage;

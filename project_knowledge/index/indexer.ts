@@ -186,7 +186,9 @@ class IndexRun {
     this.#insertChunk = db.prepare(
       "INSERT INTO chunks(source_id, start_line, end_line) VALUES (?, ?, ?)",
     );
-    this.#insertTerms = db.prepare("INSERT INTO chunk_terms(rowid, terms) VALUES (?, ?)");
+    this.#insertTerms = db.prepare(
+      "INSERT INTO chunk_terms(rowid, terms, names, path) VALUES (?, ?, ?, ?)",
+    );
     this.#deleteChunkTerms = db.prepare("DELETE FROM chunk_terms WHERE rowid = ?");
     this.#deleteChunks = db.prepare("DELETE FROM chunks WHERE source_id = ?");
     this.#deletePending = db.prepare("DELETE FROM pending WHERE path = ?");
@@ -337,7 +339,7 @@ class IndexRun {
     for (const chunk of prepared.chunks) {
       const chunkId = this.#insertChunk.run(sourceId, chunk.startLine, chunk.endLine)
         .lastInsertRowid;
-      this.#insertTerms.run(chunkId, chunk.terms);
+      this.#insertTerms.run(chunkId, chunk.terms, chunk.names, prepared.pathTerms);
     }
     this.#files = files;
     this.#bytes = bytes;

@@ -9,6 +9,7 @@
 
 import { analyzeText } from "../analysis.ts";
 import { chunkSource } from "./chunking.ts";
+import { definedNames } from "./defined_names.ts";
 import { readCurrentSource } from "../project/current_source.ts";
 import type { SkipReason } from "../project/eligibility.ts";
 import type { ProjectRoot } from "../project/project_root.ts";
@@ -27,6 +28,8 @@ export interface PreparedChunk {
   endLine: number;
   /** Space-separated terms. */
   terms: string;
+  /** Space-separated terms of the names the chunk defines. */
+  names: string;
 }
 
 /** What preparation found. */
@@ -40,6 +43,8 @@ export type PreparedSource =
     bytes: number;
     lines: number;
     oversizedLines: number;
+    /** Space-separated terms of the path (every chunk of the source carries them). */
+    pathTerms: string;
     chunks: PreparedChunk[];
   };
 
@@ -56,10 +61,12 @@ export function prepareSource(root: ProjectRoot, request: PrepareRequest): Prepa
     bytes: current.bytes,
     lines: chunked.lines,
     oversizedLines: chunked.oversizedLines,
+    pathTerms: analyzeText(request.path).join(" "),
     chunks: chunked.chunks.map((chunk) => ({
       startLine: chunk.startLine,
       endLine: chunk.endLine,
       terms: analyzeText(chunk.text).join(" "),
+      names: analyzeText(definedNames(request.path, chunk.text).join(" ")).join(" "),
     })),
   };
 }

@@ -19,6 +19,7 @@ import { probeFts5, probeSymlinkGuardWithGit } from "../engine_probe.ts";
 import { KnowledgeError } from "../errors.ts";
 import { GitState } from "../project/git_state.ts";
 import { IndexReader } from "../query/index_reader.ts";
+import { CURRENT_FORMAT } from "../index/index_store.ts";
 import { runIndex } from "../index/indexer.ts";
 import { INDEX_BUDGET_MS, SEARCH_BUDGET_MS } from "../limits.ts";
 import { type ProjectRoot, verifyProjectRoot } from "../project/project_root.ts";
@@ -118,7 +119,7 @@ export function createProvider(setup: ProviderSetup): (request: RpcRequest) => P
       case "index": {
         const { mode } = parseIndexArguments(args);
         const coverage = await runIndex(ready, { mode, budgetMs: indexBudgetMs });
-        const result = { indexed: true, format: 2, ...coverage };
+        const result = { indexed: true, format: CURRENT_FORMAT, ...coverage };
         return toolResult(
           `${mode}: ${coverage.indexed_files} files, ${coverage.chunks} chunks indexed; ` +
             `stop_reason=${coverage.stop_reason}, remaining_files=${coverage.remaining_files}.`,

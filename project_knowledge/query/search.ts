@@ -8,7 +8,7 @@
  */
 
 import { decodeUtf8Strict, splitLines } from "../../shared/text.ts";
-import { analyzeQuery, ftsMatchExpression } from "../analysis.ts";
+import { analyzeQuery, ftsMatchExpression, queryPhrase } from "../analysis.ts";
 import { readCurrentSource } from "../project/current_source.ts";
 import { KnowledgeError } from "../errors.ts";
 import type { GitState } from "../project/git_state.ts";
@@ -82,7 +82,7 @@ export async function searchIndex(
     stale_candidates_omitted: 0,
     results_truncated: false,
   };
-  const plan = planQuery(index, analyzeQuery(query));
+  const plan = planQuery(index, { terms: analyzeQuery(query), phrase: queryPhrase(query) });
   if (plan.length === 0) return outcome;
   const [tracked, observedRevision] = await Promise.all([
     target.git.trackedSet({ timeoutMs: deadline - Date.now() }),
@@ -91,6 +91,22 @@ export async function searchIndex(
   const indexRevision = index.coverage.revision ?? null;
   const verdicts = new Map<string, Verdict>();
   const maxCandidates = options.maxCandidates ?? SEARCH_MAX_CANDIDATES;
+  // Past MAX_HITS_PER_FILE hits of one file, its further hits wait until the
+  // candidates run out, so other files that match get the places first.
+  const perFile = new Map<string, number>();
+  const deferred: SearchHit[] = [];
+  const finish = (truncated: boolean): SearchOutcome => {
+    while (deferred.length > 0 && outcome.hits.length < options.limit) {
+      outcome.hits.push(deferred.shift()!);
+      if (!options.fits(outcome)) {
+        outcome.hits.pop();
+        outcome.results_truncated = true;
+        return outcome;
+      }
+    }
+    if (truncated || deferred.length > 0) outcome.results_truncated = true;
+    return outcome;
+  };
   let examined = 0;
   for (const expression of plan) {
     const statement = index.db.prepare(expression.sql);
@@ -102,14 +118,10 @@ export async function searchIndex(
     }
     for (const row of iterateSafely(candidates)) {
       const candidate = row as Candidate;
-      if (examined === maxCandidates || Date.now() >= deadline) {
-        outcome.results_truncated = true;
-        return outcome;
-      }
+      if (examined === maxCandidates || Date.now() >= deadline) return finish(true);
       examined++;
       if (outcome.hits.length === options.limit) {
-        outcome.results_truncated = true; // more candidates than requested hits
-        return outcome;
+        return finish(true); // more candidates than requested hits
       }
       const { path, source_hash: hash, start_line: start, end_line: end, lines } = candidate;
       if (path === null || hash === null || start === null || end === null || lines === null) {
@@ -127,7 +139,7 @@ export async function searchIndex(
       if (start < 1 || end < start || end > lines || lines !== verdict.lines.length) {
         throw rebuildRequired("the index has invalid line coordinates");
       }
-      outcome.hits.push({
+      const hit: SearchHit = {
         path,
         start_line: start,
         end_line: end,
@@ -135,7 +147,14 @@ export async function searchIndex(
         source_hash: hash,
         index_revision: indexRevision,
         observed_revision: observedRevision,
-      });
+      };
+      const seen = perFile.get(path) ?? 0;
+      perFile.set(path, seen + 1);
+      if (seen >= MAX_HITS_PER_FILE) {
+        if (deferred.length < options.limit) deferred.push(hit);
+        continue;
+      }
+      outcome.hits.push(hit);
       if (!options.fits(outcome)) {
         outcome.hits.pop();
         outcome.results_truncated = true;
@@ -143,8 +162,11 @@ export async function searchIndex(
       }
     }
   }
-  return outcome;
+  return finish(false);
 }
+
+/** Hits one file takes before other matching files get theirs. */
+export const MAX_HITS_PER_FILE = 2;
 
 const CANDIDATES = `
   SELECT t.rowid AS chunk_id, c.start_line, c.end_line, s.path, s.source_hash, s.lines
@@ -159,34 +181,45 @@ interface Expression {
 }
 
 /**
- * Plans the candidate queries. FTS5's BM25 gives a term in half or more of
- * all chunks a zero weight (its IDF is clamped to 1e-6), so when rarer terms
- * exist those are ranked first, by BM25 over the weighted terms only; chunks
- * matching nothing but zero-weight terms follow in index order (their BM25
- * scores differ only below 1e-6). A query of zero-weight terms alone is
- * ranked by BM25 over all of them. Terms in no chunk are dropped.
+ * Plans the candidate queries. First the chunks holding the query's words as
+ * a phrase (the identifier `parseHttpRequest` is the phrase `parse http
+ * request` followed by `parsehttprequest`, so the query `parse http request`
+ * or `HttpRequest` finds it that way), ranked by BM25. Then the rest: FTS5's
+ * BM25 gives a term in half or more of all chunks a zero weight (its IDF is
+ * clamped to 1e-6), so when rarer terms exist those are ranked first, by BM25
+ * over the weighted terms only; chunks matching nothing but zero-weight terms
+ * follow in index order (their BM25 scores differ only below 1e-6). A query of
+ * zero-weight terms alone is ranked by BM25 over all of them. Terms in no
+ * chunk are dropped; a phrase with such a term is not asked.
  */
 export function planQuery(
   index: { chunkCount: number; documentFrequency(term: string): number },
-  terms: readonly string[],
+  query: { terms: readonly string[]; phrase?: readonly string[] },
 ): Expression[] {
   const weighted: string[] = [];
   const zeroWeight: string[] = [];
-  for (const term of terms) {
+  for (const term of query.terms) {
     const frequency = index.documentFrequency(term);
     if (frequency === 0) continue;
     if (2 * frequency < index.chunkCount) weighted.push(term);
     else zeroWeight.push(term);
   }
   const ranked = (match: string) => ({ sql: `${CANDIDATES} ORDER BY t.rank LIMIT ?`, match });
+  const phrase = query.phrase ?? [];
+  const asked = phrase.length >= 2 && phrase.every((term) => index.documentFrequency(term) > 0)
+    ? `"${phrase.join(" ")}"`
+    : null;
+  const without = (match: string) => asked === null ? match : `(${match}) NOT ${asked}`;
+  const plan: Expression[] = asked === null ? [] : [ranked(asked)];
   if (weighted.length === 0) {
-    return zeroWeight.length === 0 ? [] : [ranked(ftsMatchExpression(zeroWeight))];
+    if (zeroWeight.length > 0) plan.push(ranked(without(ftsMatchExpression(zeroWeight))));
+    return plan;
   }
-  const plan = [ranked(ftsMatchExpression(weighted))];
+  plan.push(ranked(without(ftsMatchExpression(weighted))));
   if (zeroWeight.length > 0) {
     plan.push({
       sql: `${CANDIDATES} ORDER BY t.rowid LIMIT ?`,
-      match: `(${ftsMatchExpression(zeroWeight)}) NOT (${ftsMatchExpression(weighted)})`,
+      match: without(`(${ftsMatchExpression(zeroWeight)}) NOT (${ftsMatchExpression(weighted)})`),
     });
   }
   return plan;

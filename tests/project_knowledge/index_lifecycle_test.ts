@@ -279,7 +279,7 @@ Deno.test("malformed metadata, broken bookkeeping and impossible line coordinate
     }
   }));
 
-Deno.test("a format-1 cache stays readable for status and search; its first refresh builds format 2", () =>
+Deno.test("a format-1 cache stays readable for status and search; its first refresh builds format 3", () =>
   withProvider({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\n` }, async (runner, project) => {
     await runner.ok("index");
     withDatabase(project, (db) => {
@@ -298,12 +298,44 @@ Deno.test("a format-1 cache stays readable for status and search; its first refr
     assertEquals(await hitCount(runner), 2);
     const refresh = await runner.ok("index", { mode: "refresh" });
     assertEquals([refresh.format, refresh.mode, refresh.updated_files, refresh.reused_files], [
-      2,
+      3,
       "refresh",
       2,
       0,
     ]);
+    assertEquals((await runner.ok("status")).format, 3);
+  }));
+
+Deno.test("a format-2 cache (one term column) stays searchable; its first refresh rebuilds it as format 3", () =>
+  withProvider({
+    "a.md": `${MARKER} a
+`,
+    "b.md": `${MARKER} b
+`,
+  }, async (runner, project) => {
+    await runner.ok("index");
+    withDatabase(project, (db) => {
+      // The previous release's layout: one term column, the default ranking.
+      const chunks = db.prepare("SELECT id FROM chunks").all() as { id: number }[];
+      db.exec("DROP TABLE chunk_terms");
+      db.exec(
+        "CREATE VIRTUAL TABLE chunk_terms USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')",
+      );
+      const insert = db.prepare("INSERT INTO chunk_terms(rowid, terms) VALUES (?, ?)");
+      for (const { id } of chunks) insert.run(id, MARKER);
+      db.exec(`UPDATE meta SET value = '2' WHERE key = 'format'`);
+    });
     assertEquals((await runner.ok("status")).format, 2);
+    assertEquals(await hitCount(runner), 2, "searched through its one column");
+    const refresh = await runner.ok("index", { mode: "refresh" });
+    assertEquals([refresh.format, refresh.updated_files, refresh.reused_files], [3, 2, 0]);
+    assertEquals((await runner.ok("status")).format, 3);
+    assertEquals(await hitCount(runner), 2);
+    withDatabase(project, (db) => {
+      const columns = (db.prepare("PRAGMA table_info(chunk_terms)").all() as { name: string }[])
+        .map((column) => column.name);
+      assertEquals(columns, ["terms", "names", "path"]);
+    });
   }));
 
 Deno.test("full-size punctuation-heavy sources index, search and read", () => {
