@@ -1,4 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { parse as parseToml } from "smol-toml";
+import { providerEntry } from "../../project_knowledge/runner_entry.ts";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import {
   FakeRunner,
@@ -195,17 +197,26 @@ Deno.test("FTS5 failure fails admission with a safe diagnostic and no fallback",
     assert(!error.message.includes(project.parent), "no host paths in the diagnostic");
   }));
 
-Deno.test("the README's runner.toml launches the provider with exactly the tested flags", async () => {
+Deno.test("the README's runner.toml entry is exactly the one the fake Runner and the smoke use", async () => {
   const readme = await Deno.readTextFile(
     new URL("../../project_knowledge/README.md", import.meta.url),
   );
-  const block = /args = \[([\s\S]*?)\n\]/.exec(readme)?.[1];
-  assert(block, "runner.toml args block");
-  const documented = [...block.matchAll(/"([^"]*)"/g)].map((match) => match[1]);
-  const tested = providerArgs("/home/me/src/app", "/home/me/.cache").map((arg) =>
-    arg.replaceAll(PROGRAM_ROOT, "/opt/context-sources")
+  const block = /```toml\n(\[\[plugins\.providers\]\][\s\S]*?)```/.exec(readme)?.[1];
+  assert(block, "runner.toml block");
+  const documented = parseToml(block) as { plugins: { providers: unknown[] } };
+  assertEquals(documented.plugins.providers.map((entry) => ({ ...entry as object })), [
+    providerEntry({
+      deno: "/opt/context-sources/tools/deno/node_modules/deno/deno",
+      checkout: "/opt/context-sources",
+      root: "/home/me/src/app",
+      cacheBase: "/home/me/.cache",
+    }),
+  ]);
+  // The fake Runner spawns the same arguments.
+  assertEquals(
+    providerArgs("/home/me/src/app", "/home/me/.cache").map((arg) =>
+      arg.replaceAll(PROGRAM_ROOT, "/opt/context-sources")
+    ),
+    documented.plugins.providers.map((entry) => (entry as { args: string[] }).args)[0],
   );
-  assertEquals(documented, tested);
-  assertIncludes(readme, 'cwd = "/home/me/src/app"');
-  assertIncludes(readme, "timeout_secs = 30");
 });

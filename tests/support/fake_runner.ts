@@ -13,6 +13,7 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { instanceProblems, schemaProblems } from "./schema_profile.ts";
+import { providerArgs as launchArgs } from "../../project_knowledge/runner_entry.ts";
 
 /** The provider entry point. */
 export const PROVIDER_MAIN = fileURLToPath(
@@ -41,30 +42,16 @@ export interface ProviderLaunch {
   noProgramRead?: boolean;
 }
 
-/** The argv after the deno executable, exactly as in the README's runner.toml. */
+/** The launch arguments as runner.toml gives them (one module for README, Runner and smoke). */
 export function providerArgs(
   root: string,
   cacheBase: string,
   options: { allowEnv?: string[]; main?: string; noProgramRead?: boolean } = {},
 ): string[] {
-  const cache = join(cacheBase, "webcodex-project-knowledge");
-  const program = options.noProgramRead
-    ? ""
-    : `,${PROGRAM_ROOT}/project_knowledge,${PROGRAM_ROOT}/shared`;
-  return [
-    "run",
-    "--no-config",
-    "--no-remote",
-    "--no-npm",
-    "--no-prompt",
-    "--quiet",
-    `--allow-read=${root},${cache}${program}`,
-    `--allow-write=${cache}`,
-    "--allow-run=git",
-    `--allow-env=${["HOME", "XDG_CACHE_HOME", "PATH", "PWD", ...options.allowEnv ?? []].join(",")}`,
-    "--allow-sys=uid",
-    options.main ?? PROVIDER_MAIN,
-  ];
+  return launchArgs({ checkout: PROGRAM_ROOT, root, cacheBase }, {
+    ...options,
+    main: options.main ?? PROVIDER_MAIN,
+  });
 }
 
 /** A tool result as validated by the fake Runner. */
@@ -157,9 +144,33 @@ export class FakeRunner {
     return new FakeRunner(child);
   }
 
+  /**
+   * Spawns exactly a runner.toml entry's command, arguments and cwd with the
+   * given (Runner-prepared) environment and nothing else.
+   */
+  static spawnEntry(
+    entry: { command: string; args: string[]; cwd: string },
+    env: Record<string, string>,
+  ): FakeRunner {
+    const child = new Deno.Command(entry.command, {
+      args: entry.args,
+      cwd: entry.cwd,
+      clearEnv: true,
+      env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    return new FakeRunner(child);
+  }
+
   /** Spawns and admits the provider: initialize, then tools/list with catalog checks. */
   static async admit(launch: ProviderLaunch): Promise<FakeRunner> {
-    const runner = FakeRunner.spawn(launch);
+    return await FakeRunner.admitSpawned(FakeRunner.spawn(launch));
+  }
+
+  /** Admits an already spawned provider (see {@linkcode FakeRunner.spawnEntry}). */
+  static async admitSpawned(runner: FakeRunner): Promise<FakeRunner> {
     try {
       const init = await runner.request("initialize", { protocolVersion: "webcodex-plugin-v1" });
       if ("error" in init) {
