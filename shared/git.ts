@@ -24,7 +24,10 @@ export type GitErrorCode =
   | "GIT_OUTPUT_LIMIT"
   | "GIT_FAILED"
   | "GIT_BAD_OBJECT_NAME"
-  | "GIT_READER_STOPPED";
+  | "GIT_READER_STOPPED"
+  | "GIT_AUTH_FAILED"
+  | "GIT_ACCESS_DENIED"
+  | "GIT_FETCH_FAILED";
 
 /**
  * A failed Git call. `message` is short and safe to show; `stderr` may name

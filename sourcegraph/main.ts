@@ -20,6 +20,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./store/config_file.ts";
+import { FetchCredentials } from "./git/fetch_credentials.ts";
 import { ControlStore } from "./store/control_store.ts";
 import { registerLocalRepository } from "./store/local_repositories.ts";
 import { createHandler } from "./http/handler.ts";
@@ -86,7 +87,10 @@ try {
 }
 
 try {
-  const added = applyConfigFile(settings.configPath, store);
+  const credentials = new FetchCredentials(settings.dataDir);
+  const added = applyConfigFile(settings.configPath, store, {
+    setCredential: (repo, credential) => credentials.set(repo.id, credential),
+  });
   for (const name of added) log(`registered ${name} from sourcegraph.toml`);
 } catch (error) {
   fail((error as Error).message);

@@ -1,7 +1,8 @@
 /**
  * Keeps a bare mirror of each registered repository in the data folder:
  * fetches the monitored branches (the only network or file access that may
- * use a transport), records each branch's observed head, pins retained
+ * use a transport; with the repository's credential, `fetch_credentials.ts`,
+ * when it has one), records each branch's observed head, pins retained
  * commits under `refs/sourcegraph/retained/` so Git maintenance keeps them,
  * and unpins versions outside the retention policy. A failed fetch changes
  * nothing: every retained version stays readable.
@@ -13,9 +14,24 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import { FetchCredentials } from "./fetch_credentials.ts";
+import { classifyFetchFailure } from "./fetch_failures.ts";
 
 /** Transports a fetch may use. */
 export const FETCH_TRANSPORTS = ["file", "https", "ssh", "git"];
+
+/** The transports of a fetch of `source`: plain http only to a loopback address. */
+export function fetchTransports(source: string): string[] {
+  let host = "";
+  try {
+    const url = new URL(source);
+    if (url.protocol === "http:") host = url.hostname;
+  } catch {
+    // not a URL: a path or scp-like ssh
+  }
+  const loopback = host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+  return loopback ? [...FETCH_TRANSPORTS, "http"] : FETCH_TRANSPORTS;
+}
 const FETCH_TIMEOUT_MS = 10 * 60 * 1000;
 const DEFAULT_RETAINED = 20;
 
@@ -46,8 +62,10 @@ export async function syncRepository(
     const refspecs = branches.map((branch) =>
       `+refs/heads/${branch}:refs/sourcegraph/heads/${branch}`
     );
+    const credentials = new FetchCredentials(options.dataDir).gitArgs(repo.id, repo.source);
     await runGit(
       [
+        ...credentials,
         "fetch",
         "--quiet",
         "--no-tags",
@@ -57,8 +75,10 @@ export async function syncRepository(
         repo.source,
         ...refspecs,
       ],
-      { cwd: mirror, transports: FETCH_TRANSPORTS, timeoutMs: FETCH_TIMEOUT_MS },
-    );
+      { cwd: mirror, transports: fetchTransports(repo.source), timeoutMs: FETCH_TIMEOUT_MS },
+    ).catch((error) => {
+      throw error instanceof GitError ? classifyFetchFailure(error) : error;
+    });
     const heads: Record<string, string> = {};
     for (const branch of branches) {
       const commit = text(

@@ -1,7 +1,8 @@
 /**
  * The admin HTTP API under `/sourcegraph/api/admin/v1` (service token only):
- * register, update, disable and delete repositories, sync one now, and
- * create or revoke read-only personal keys (`sgk_…`, stored only as SHA-256
+ * register, update, disable and delete repositories, set, replace or remove
+ * a repository's fetch credential (answers name its kind, never its value),
+ * sync one now, and create or revoke read-only personal keys (`sgk_…`, stored only as SHA-256
  * hashes). Creating requests need an `Idempotency-Key`; bodies are strict
  * JSON.
  *
@@ -13,6 +14,8 @@ import { keyHash } from "../access/credentials.ts";
 import { z } from "zod";
 import type { ControlStore, RepositoryRecord, RetentionPolicy } from "../store/control_store.ts";
 import {
+  CREDENTIAL,
+  credentialFromWire,
   DEFAULT_SYNC_INTERVAL_MINUTES,
   PATH_GROUPS,
   POLICY,
@@ -30,6 +33,7 @@ import { parseStrictBody } from "./strict_json.ts";
 import { summaryJson } from "../render/repository_json.ts";
 import { type BodyLimits, readBodyText } from "./request_body.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
+import { syncFailureCode } from "../git/fetch_failures.ts";
 
 const PREFIX = "/sourcegraph/api/admin/v1";
 const CreateSchema = z.strictObject({
@@ -41,6 +45,7 @@ const CreateSchema = z.strictObject({
   path_groups: PATH_GROUPS.optional(),
   policy: POLICY,
   sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
+  credential: CREDENTIAL.optional(),
 });
 const UpdateSchema = z.strictObject({
   source: SOURCE.optional(),
@@ -92,6 +97,7 @@ export async function handleAdmin(
         pathGroups: body.index_mode === "monorepo" ? body.path_groups ?? [] : [],
         syncIntervalMinutes: body.sync_interval_minutes ?? DEFAULT_SYNC_INTERVAL_MINUTES,
       });
+      if (body.credential) context.service.setCredential(repo, credentialFromWire(body.credential));
       const result = {
         repo: summaryJson(context.service.summary(repo)),
         job: { job_id: key, state: "queued" },
@@ -115,13 +121,37 @@ export async function handleAdmin(
       await context.service.removeRepository(existing(store, url));
       return new Response(null, { status: 204 });
     }
+    case "PUT /repo/credential": {
+      const repo = existing(store, url);
+      const key = idempotencyKey(request);
+      const raw = await text();
+      const earlier = replayable(store, `credential:${key}`, `${route}?${repo.name}`, raw);
+      if (earlier) return Response.json(JSON.parse(earlier.result));
+      const credential = credentialFromWire(parseStrictBody(CREDENTIAL, raw));
+      context.service.setCredential(repo, credential);
+      // The answer (and the stored replay) names the kind, never a value.
+      const result = { repo: repo.name, credential: { kind: credential.kind } };
+      store.saveJob(`credential:${key}`, {
+        repositoryId: repo.id,
+        result: JSON.stringify(result),
+        requestHash: requestHash(`${route}?${repo.name}`, raw),
+      });
+      return Response.json(result);
+    }
+    case "DELETE /repo/credential": {
+      const repo = existing(store, url);
+      if (!context.service.removeCredential(repo)) {
+        throw new SourcegraphError("CREDENTIAL_NOT_FOUND", "the repository has no credential");
+      }
+      return new Response(null, { status: 204 });
+    }
     case "POST /repo/prepare": {
       const repo = existing(store, url);
       try {
         const outcome = await scheduler.sync(repo);
         return Response.json({ repo: repo.name, state: "succeeded", heads: outcome.heads });
-      } catch {
-        return Response.json({ repo: repo.name, state: "failed", code: "SYNC_FAILED" }, {
+      } catch (error) {
+        return Response.json({ repo: repo.name, state: "failed", code: syncFailureCode(error) }, {
           status: 502,
         });
       }

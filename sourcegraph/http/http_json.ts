@@ -80,6 +80,8 @@ export function availabilityJson(availability: RepositoryAvailability): Json {
       CommitterTime: version.committerTime,
     })),
     Jobs: [],
+    CredentialSet: availability.credential !== null,
+    CredentialKind: availability.credential,
   };
 }
 

@@ -35,10 +35,16 @@ export function strictFields(value: unknown, allowed: readonly string[]): Record
   return value as Record<string, unknown>;
 }
 
-/** Parses a strict JSON body against a strict zod object schema; INVALID_REQUEST names the field. */
+/**
+ * Parses a strict JSON body against a strict zod object schema (or a union
+ * of them, whose members refuse unknown keys themselves); INVALID_REQUEST
+ * names the field.
+ */
 export function parseStrictBody<T>(schema: z.ZodType<T>, text: string): T {
   const value = parseStrictJson(text);
-  strictFields(value, Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape));
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  if (shape) strictFields(value, Object.keys(shape));
+  else strictFields(value, Object.keys(value as object ?? {}));
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path.join(".") || "body";

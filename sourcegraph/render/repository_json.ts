@@ -51,6 +51,8 @@ export function availabilityJson(availability: AvailabilityResult): Json {
       ...(version.committerTime !== null ? { committer_time: version.committerTime } : {}),
     })),
     jobs: [],
+    credential_set: availability.credential !== null,
+    ...(availability.credential !== null ? { credential_kind: availability.credential } : {}),
     ...(availability.plugins ? { plugins: catalogJson(availability.plugins) } : {}),
   };
 }

@@ -9,6 +9,7 @@
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
+import { type FetchFailureCode, syncFailureCode } from "../git/fetch_failures.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 
@@ -17,7 +18,7 @@ export type PrepareResult =
   & { jobId: string; repo: string }
   & (
     | { state: "succeeded"; heads: Record<string, string>; pruned: number }
-    | { state: "failed"; code: "SYNC_FAILED" }
+    | { state: "failed"; code: FetchFailureCode | "SYNC_FAILED" }
   );
 
 /** Syncs `request.repo` now through `scheduler`, remembering the result under its key. */
@@ -56,8 +57,8 @@ export async function prepareRepository(
       heads: outcome.heads,
       pruned: outcome.pruned,
     };
-  } catch {
-    result = { jobId: key, repo: repo.name, state: "failed", code: "SYNC_FAILED" };
+  } catch (error) {
+    result = { jobId: key, repo: repo.name, state: "failed", code: syncFailureCode(error) };
   }
   store.saveJob(`prepare:${key}`, { repositoryId: repo.id, result: JSON.stringify(result) });
   return result;

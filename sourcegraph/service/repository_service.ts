@@ -11,6 +11,7 @@
 import type { Caller } from "../access/caller.ts";
 import { Visibility, type VisibleRevision } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
+import { type FetchCredential, FetchCredentials } from "../git/fetch_credentials.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
@@ -55,6 +56,7 @@ export class RepositoryService {
   #indexes: SearchIndexes;
   #reads: RepositoryReads;
   #plugins: RepositoryPlugins;
+  #credentials: FetchCredentials;
 
   /** Serves `store`'s repositories from mirrors in `dataDir`. */
   constructor(
@@ -72,6 +74,7 @@ export class RepositoryService {
     },
   ) {
     this.#store = store;
+    this.#credentials = new FetchCredentials(dataDir);
     this.#visibility = new Visibility(store, { publicRead: options.publicRead });
     this.#mirrors = new MirrorReaders(dataDir);
     this.#indexes = new SearchIndexes(dataDir, {
@@ -100,6 +103,21 @@ export class RepositoryService {
   /** Whether `caller` may see `repo`. */
   visible(caller: Caller, repo: RepositoryRecord): boolean {
     return this.#visibility.visible(caller, repo);
+  }
+
+  /** Stores (replacing any) `repo`'s fetch credential; the next sync uses it. */
+  setCredential(repo: RepositoryRecord, credential: FetchCredential): void {
+    this.#credentials.set(repo.id, credential);
+  }
+
+  /** Removes `repo`'s fetch credential; returns whether it had one. */
+  removeCredential(repo: RepositoryRecord): boolean {
+    return this.#credentials.remove(repo.id);
+  }
+
+  /** Which fetch credential `repo` has, never its value. */
+  credentialKind(repo: RepositoryRecord): "https" | "ssh" | null {
+    return this.#credentials.kind(repo.id);
   }
 
   /** Resolves a revision (omitted: the default branch) of a visible repository. */
@@ -154,10 +172,10 @@ export class RepositoryService {
     caller: Caller,
     request: { repo: string; includePlugins?: boolean; revision?: string },
   ): Promise<AvailabilityResult> {
-    const availability = repositoryAvailability(
-      this.#store,
-      this.#visibility.repository(caller, request.repo),
-    );
+    const repo = this.#visibility.repository(caller, request.repo);
+    const availability = repositoryAvailability(this.#store, repo, {
+      credential: this.#credentials.kind(repo.id),
+    });
     if (request.includePlugins !== true) return availability;
     return { ...availability, plugins: await this.#plugins.catalog(caller, request) };
   }
@@ -253,6 +271,7 @@ export class RepositoryService {
       );
     }
     this.#store.remove(repo.id);
+    this.#credentials.remove(repo.id);
     await this.#indexes.remove(repo);
     await this.#mirrors.remove(repo);
   }

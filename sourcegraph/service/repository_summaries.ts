@@ -49,6 +49,8 @@ export interface RetainedVersion {
 export interface RepositoryAvailability {
   summary: RepositorySummary;
   versions: RetainedVersion[];
+  /** Which fetch credential the repository has (never its value), or null. */
+  credential: "https" | "ssh" | null;
 }
 
 /** Availability, with the plugin catalog when asked for. */
@@ -91,8 +93,10 @@ export function repositoryPage(
 export function repositoryAvailability(
   store: ControlStore,
   repo: RepositoryRecord,
+  options: { credential?: "https" | "ssh" | null } = {},
 ): RepositoryAvailability {
   return {
+    credential: options.credential ?? null,
     summary: repositorySummary(store, repo),
     versions: store.versions(repo.id).map((version) => ({
       commit: version.commit,

@@ -20,10 +20,14 @@
 import * as fs from "node:fs";
 import { parse } from "smol-toml";
 import { z } from "zod";
-import type { ControlStore } from "./control_store.ts";
+import type { ControlStore, RepositoryRecord } from "./control_store.ts";
+import type { FetchCredential } from "../git/fetch_credentials.ts";
 import {
   BRANCH,
   BRANCHES,
+  CREDENTIAL,
+  CREDENTIAL_FILES,
+  credentialFromWire,
   DEFAULT_SYNC_INTERVAL_MINUTES,
   PATH_GROUPS,
   registrationProblem,
@@ -44,11 +48,20 @@ const RepositoryEntry = z.strictObject({
   retain_days: RETAIN_DAYS.optional(),
   path_groups: PATH_GROUPS.default([]),
   sync_interval_minutes: SYNC_INTERVAL_MINUTES.default(DEFAULT_SYNC_INTERVAL_MINUTES),
+  credential: CREDENTIAL_FILES.optional(),
 });
 const ConfigFile = z.strictObject({ repositories: z.array(RepositoryEntry).default([]) });
 
-/** Reads `path` if it exists and registers new repositories; returns their names. */
-export function applyConfigFile(path: string, store: ControlStore): string[] {
+/**
+ * Reads `path` if it exists and registers new repositories; returns their
+ * names. A `credential` entry's files are read at every start and stored
+ * through `setCredential` (editing a file and restarting rotates it).
+ */
+export function applyConfigFile(
+  path: string,
+  store: ControlStore,
+  options: { setCredential?: (repo: RepositoryRecord, credential: FetchCredential) => void } = {},
+): string[] {
   let text: string;
   try {
     text = fs.readFileSync(path, "utf8");
@@ -90,5 +103,42 @@ export function applyConfigFile(path: string, store: ControlStore): string[] {
     });
     added.push(entry.name);
   }
+  for (const entry of config.repositories) {
+    if (entry.credential === undefined || options.setCredential === undefined) continue;
+    options.setCredential(store.repository(entry.name)!, readCredentialFiles(entry));
+  }
   return added;
+}
+
+function readCredentialFiles(
+  entry: { name: string; credential?: z.infer<typeof CREDENTIAL_FILES> },
+): FetchCredential {
+  const credential = entry.credential!;
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, "utf8");
+    } catch {
+      throw new Error(
+        `sourcegraph.toml: ${entry.name}: the credential file ${file} cannot be read`,
+      );
+    }
+  };
+  const wire = credential.kind === "https"
+    ? {
+      kind: "https" as const,
+      token: read(credential.token_file).trim(),
+      ...(credential.username ? { username: credential.username } : {}),
+    }
+    : {
+      kind: "ssh" as const,
+      private_key: read(credential.private_key_file),
+      known_hosts: read(credential.known_hosts_file),
+    };
+  const parsed = CREDENTIAL.safeParse(wire);
+  if (!parsed.success) {
+    throw new Error(
+      `sourcegraph.toml: ${entry.name}: the credential files do not hold a valid credential`,
+    );
+  }
+  return credentialFromWire(parsed.data);
 }

@@ -12,13 +12,23 @@
 
 import { z } from "zod";
 import type { RepositoryRecord, RetentionPolicy } from "./control_store.ts";
+import type { FetchCredential } from "../git/fetch_credentials.ts";
 
 /** `owner/name` or `host/owner/name`. */
 export const REPOSITORY_NAME = z.string().regex(
   /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){1,2}$/,
 );
-/** Anything `git fetch` accepts. */
-export const SOURCE = z.string().min(1).max(4096);
+/**
+ * Anything `git fetch` accepts, except a URL carrying a password (secrets go
+ * in a credential, which is never shown).
+ */
+export const SOURCE = z.string().min(1).max(4096).refine((source) => {
+  try {
+    return new URL(source).password === "";
+  } catch {
+    return true; // a path or an scp-like ssh address
+  }
+});
 /** A branch name: no `..`, no leading `/`, letters, digits and `._/-` only. */
 export const BRANCH = z.string().min(1).max(255).regex(/^(?!.*\.\.)(?!\/)[A-Za-z0-9._\/-]+$/);
 /** The monitored branches. */
@@ -43,6 +53,43 @@ export const POLICY = z.strictObject({
   count: RETAIN_COUNT.optional(),
   days: RETAIN_DAYS.optional(),
 });
+
+const USERNAME = z.string().min(1).max(256).regex(/^[\x21-\x7e]+$/).refine((name) =>
+  !name.includes("=")
+);
+/** A fetch credential as the admin API takes it (its values, once; never answered back). */
+export const CREDENTIAL = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("https"),
+    username: USERNAME.optional(),
+    token: z.string().min(1).max(4096).regex(/^[\x21-\x7e]+$/),
+  }),
+  z.strictObject({
+    kind: z.literal("ssh"),
+    private_key: z.string().min(1).max(16_384).regex(/PRIVATE KEY/),
+    known_hosts: z.string().min(1).max(65_536),
+  }),
+]);
+/** A fetch credential as `sourcegraph.toml` names it: files to read, never the secret inline. */
+export const CREDENTIAL_FILES = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("https"),
+    username: USERNAME.optional(),
+    token_file: z.string().min(1).max(4096),
+  }),
+  z.strictObject({
+    kind: z.literal("ssh"),
+    private_key_file: z.string().min(1).max(4096),
+    known_hosts_file: z.string().min(1).max(4096),
+  }),
+]);
+
+/** A credential from its admin API form. */
+export function credentialFromWire(wire: z.infer<typeof CREDENTIAL>): FetchCredential {
+  return wire.kind === "https"
+    ? { kind: "https", token: wire.token, ...(wire.username ? { username: wire.username } : {}) }
+    : { kind: "ssh", privateKey: wire.private_key, knownHosts: wire.known_hosts };
+}
 
 /** The policy as the admin API and `sourcegraph.toml` spell it. */
 export type PolicyWire = z.infer<typeof POLICY>;

@@ -4,7 +4,7 @@
  * installs; `CHROMIUM_PATH` names another). puppeteer-core runs under the
  * test task's own permissions (playwright-core probes `/proc/sys`, which
  * Deno grants only with every permission). Where no Chromium is found the
- * browser tests are reported as ignored, unless `SOURCEGRAPH_REQUIRE_BROWSER=1`
+ * browser tests are reported as ignored, unless `SOURCEGRAPH_REQUIRE_SYSTEM_TOOLS=1`
  * (set by `.ci/run`) makes that a failure.
  *
  * @module
@@ -24,7 +24,7 @@ export function chromiumPath(): string | null {
       // not there
     }
   }
-  if (Deno.env.get("SOURCEGRAPH_REQUIRE_BROWSER") === "1") {
+  if (Deno.env.get("SOURCEGRAPH_REQUIRE_SYSTEM_TOOLS") === "1") {
     throw new Error("no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
   }
   console.error("browser tests ignored: no Chromium found (apt-get install chromium)");

@@ -118,11 +118,11 @@ Deno.test("sync: a failed fetch keeps every retained version readable", () =>
         "1: version 1",
       );
       const listed = JSON.parse(await callText(admin, "repositories", {})).repositories[0];
-      assertEquals([listed.state, listed.last_sync_error], ["failed", "GIT_FAILED"]);
+      assertEquals([listed.state, listed.last_sync_error], ["failed", "GIT_ACCESS_DENIED"]);
       const availability = JSON.parse(await callText(admin, "availability", { repo: NAME }));
-      assertEquals(availability.last_sync_error, "GIT_FAILED");
+      assertEquals(availability.last_sync_error, "GIT_ACCESS_DENIED");
       const reason = service.log.find((line) => line.includes(`sync of ${NAME} failed (`));
-      assert(reason !== undefined && reason.includes("GIT_FAILED"), service.log.join("\n"));
+      assert(reason !== undefined && reason.includes("GIT_ACCESS_DENIED"), service.log.join("\n"));
     } finally {
       await Deno.rename(moved, gitDir);
     }

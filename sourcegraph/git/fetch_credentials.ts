@@ -1,0 +1,162 @@
+/**
+ * Credentials for fetching private upstream repositories, kept only in the
+ * data folder: `<data>/credentials/<repository id>/` (0700), one 0600 file
+ * per secret, written to a temporary name in that folder and renamed, so a
+ * kill mid-write leaves at most a temporary file there and never a partial
+ * secret in use. Nothing else holds them: not the control store, not an API
+ * answer, a log line, a URL, a process argument or an environment variable.
+ *
+ * - https: Git asks the credential helper this module configures, scoped to
+ *   the remote's scheme, host and port (`credential.<url>.helper`); the
+ *   helper is a shell function that prints the stored file on `get`, so the
+ *   token travels from the file to Git over a pipe only.
+ * - ssh: `core.sshCommand` names the stored key and known_hosts files with
+ *   `IdentitiesOnly=yes`, strict host-key checking against those hosts only,
+ *   no agent, no configuration file and no prompt.
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { join } from "node:path";
+
+/** A repository's fetch credential. */
+export type FetchCredential =
+  | { kind: "https"; username?: string; token: string }
+  | { kind: "ssh"; privateKey: string; knownHosts: string };
+
+const HTTPS_FILE = "https.credential";
+const SSH_KEY_FILE = "ssh_key";
+const KNOWN_HOSTS_FILE = "known_hosts";
+
+/** The credential files of the service's repositories. */
+export class FetchCredentials {
+  #root: string;
+
+  /** Credentials below `<dataDir>/credentials`. */
+  constructor(dataDir: string) {
+    this.#root = join(dataDir, "credentials");
+  }
+
+  /** Stores (replacing any) `credential` for repository `id`. */
+  set(id: number, credential: FetchCredential): void {
+    const folder = this.#folder(id);
+    fs.mkdirSync(this.#root, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    fs.chmodSync(folder, 0o700);
+    this.#removeTemporary(folder);
+    if (credential.kind === "https") {
+      const username = credential.username ?? "x-access-token";
+      writeSecret(folder, HTTPS_FILE, `username=${username}\npassword=${credential.token}\n`);
+      for (const name of [SSH_KEY_FILE, KNOWN_HOSTS_FILE]) {
+        fs.rmSync(join(folder, name), { force: true });
+      }
+    } else {
+      const key = credential.privateKey.endsWith("\n")
+        ? credential.privateKey
+        : `${credential.privateKey}\n`;
+      writeSecret(
+        folder,
+        KNOWN_HOSTS_FILE,
+        credential.knownHosts.endsWith("\n") ? credential.knownHosts : `${credential.knownHosts}\n`,
+      );
+      writeSecret(folder, SSH_KEY_FILE, key);
+      fs.rmSync(join(folder, HTTPS_FILE), { force: true });
+    }
+  }
+
+  /** Removes repository `id`'s credential; returns whether there was one. */
+  remove(id: number): boolean {
+    const had = this.kind(id) !== null;
+    fs.rmSync(this.#folder(id), { recursive: true, force: true });
+    return had;
+  }
+
+  /** Which credential repository `id` has, never its value. */
+  kind(id: number): "https" | "ssh" | null {
+    const folder = this.#folder(id);
+    if (fs.existsSync(join(folder, HTTPS_FILE))) return "https";
+    if (
+      fs.existsSync(join(folder, SSH_KEY_FILE)) && fs.existsSync(join(folder, KNOWN_HOSTS_FILE))
+    ) {
+      return "ssh";
+    }
+    return null;
+  }
+
+  /**
+   * The Git configuration (`-c` arguments, placed before the subcommand)
+   * that gives a fetch of `source` repository `id`'s credential; none when
+   * it has none, or one that does not fit the source's transport.
+   */
+  gitArgs(id: number, source: string): string[] {
+    const kind = this.kind(id);
+    const folder = this.#folder(id);
+    if (kind === "https") {
+      const origin = httpOrigin(source);
+      if (origin === null) return [];
+      const file = shellQuote(join(folder, HTTPS_FILE));
+      return ["-c", `credential.${origin}.helper=!f() { test "$1" = get && cat ${file}; }; f`];
+    }
+    if (kind === "ssh" && isSshSource(source)) {
+      const command = [
+        "ssh",
+        "-F /dev/null",
+        `-i ${shellQuote(join(folder, SSH_KEY_FILE))}`,
+        "-o IdentitiesOnly=yes",
+        "-o IdentityAgent=none",
+        "-o StrictHostKeyChecking=yes",
+        `-o UserKnownHostsFile=${shellQuote(join(folder, KNOWN_HOSTS_FILE))}`,
+        "-o GlobalKnownHostsFile=/dev/null",
+        "-o BatchMode=yes",
+        "-o PasswordAuthentication=no",
+        "-o KbdInteractiveAuthentication=no",
+      ].join(" ");
+      return ["-c", `core.sshCommand=${command}`];
+    }
+    return [];
+  }
+
+  #folder(id: number): string {
+    return join(this.#root, String(id));
+  }
+
+  // Temporary files of a write that was killed: never used, removed on the next write.
+  #removeTemporary(folder: string): void {
+    for (const name of fs.readdirSync(folder)) {
+      if (name.includes(".tmp-")) fs.rmSync(join(folder, name), { force: true });
+    }
+  }
+}
+
+function writeSecret(folder: string, name: string, text: string): void {
+  const temporary = join(folder, `${name}.tmp-${crypto.randomUUID()}`);
+  const fd = fs.openSync(temporary, "wx", 0o600);
+  try {
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temporary, join(folder, name));
+}
+
+/** `scheme://host[:port]` of an http(s) URL source, without userinfo; null for other sources. */
+export function httpOrigin(source: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(source);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  return `${url.protocol}//${url.host}`;
+}
+
+function isSshSource(source: string): boolean {
+  return source.startsWith("ssh://") || /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/.test(source);
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
