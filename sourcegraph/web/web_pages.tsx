@@ -361,11 +361,10 @@ async function repositoryPage(
         glob: c.req.query("glob") ?? "",
       };
       const choices = versions();
-      let result = null;
-      let problem: PageProblem | null = null;
-      if (form.q !== "") {
-        try {
-          result = await service.search(caller, {
+      const { value: result, problem } = form.q === ""
+        ? { value: null, problem: null }
+        : await orProblem(() =>
+          service.search(caller, {
             repo,
             revision: form.rev || undefined,
             pattern: form.q,
@@ -373,12 +372,8 @@ async function repositoryPage(
             ignoreCase: form.ignoreCase,
             glob: form.glob.split(/\s+/).filter((glob) => glob !== "").slice(0, 64),
             maxLinesPerFile: 10,
-          });
-        } catch (error) {
-          if (!(error instanceof SourcegraphError) || isNotFound(error)) throw error;
-          problem = { code: error.code, message: error.message };
-        }
-      }
+          })
+        );
       return page(
         c,
         <SearchPage
@@ -394,14 +389,9 @@ async function repositoryPage(
     case "plugins": {
       const choices = versions();
       const revision = c.req.query("rev") || undefined;
-      let catalog = null;
-      let problem: PageProblem | null = null;
-      try {
-        catalog = await service.pluginCatalog(caller, { repo, revision });
-      } catch (error) {
-        if (!(error instanceof SourcegraphError) || isNotFound(error)) throw error;
-        problem = { code: error.code, message: error.message };
-      }
+      const { value: catalog, problem } = await orProblem(() =>
+        service.pluginCatalog(caller, { repo, revision })
+      );
       return page(
         c,
         <PluginsPage
@@ -543,8 +533,17 @@ function pinnedRevision(
   return { rev: at.rest[0], commit, rest: at.rest.slice(1) };
 }
 
-function isNotFound(error: SourcegraphError): boolean {
-  return httpStatus(error.code) === 404;
+// A domain failure is shown on the page in place of the result; a missing
+// repository (or one the viewer may not see) still answers as not found.
+async function orProblem<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T | null; problem: PageProblem | null }> {
+  try {
+    return { value: await work(), problem: null };
+  } catch (error) {
+    if (!(error instanceof SourcegraphError) || httpStatus(error.code) === 404) throw error;
+    return { value: null, problem: { code: error.code, message: error.message } };
+  }
 }
 
 function titleOf(status: number): string {

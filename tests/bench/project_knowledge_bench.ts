@@ -15,23 +15,12 @@
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { percentile } from "../support/bench_stats.ts";
+import { percentile, prng } from "../support/bench_stats.ts";
 import { FakeRunner } from "../support/fake_runner.ts";
 import { git, removeDir, tempDir } from "../support/git_repo.ts";
 
 const FILES = 4096;
 const TARGET_BYTES = 60 * 1024 * 1024;
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // A Zipf-distributed vocabulary, as in real code: a few words everywhere, a
 // long tail of rare ones. Words and Han characters are generated, not sampled.

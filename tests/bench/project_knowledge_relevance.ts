@@ -35,7 +35,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { chunkSource } from "../../project_knowledge/index/chunking.ts";
 import { INDEXED_EXTENSIONS } from "../../project_knowledge/project/eligibility.ts";
-import { percentile } from "../support/bench_stats.ts";
+import { percentile, prng } from "../support/bench_stats.ts";
 import { FakeRunner } from "../support/fake_runner.ts";
 import { git, removeDir, tempDir } from "../support/git_repo.ts";
 
@@ -66,17 +66,6 @@ interface Query {
   family: Family;
   text: string;
   relevant: string;
-}
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function sample<T>(items: T[], count: number, seed: number): T[] {

@@ -11,24 +11,17 @@
  */
 
 import puppeteer, { type Browser } from "puppeteer-core";
+import { systemTool } from "./system_tools.ts";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 
 /** The Chromium executable to use, or null when there is none. */
 export function chromiumPath(): string | null {
   const named = Deno.env.get("CHROMIUM_PATH");
-  for (const path of named ? [named] : CANDIDATES) {
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch {
-      // not there
-    }
-  }
-  if (Deno.env.get("SOURCEGRAPH_REQUIRE_SYSTEM_TOOLS") === "1") {
-    throw new Error("no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
-  }
-  console.error("browser tests ignored: no Chromium found (apt-get install chromium)");
-  return null;
+  return systemTool(named ? [named] : CANDIDATES, {
+    what: "Chromium",
+    install: "apt-get install chromium, or set CHROMIUM_PATH",
+  });
 }
 
 /** Launches headless Chromium (no sandbox: CI runs as root). */

@@ -128,20 +128,15 @@ export class FakeRunner {
       ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
       ...launch.env,
     };
-    const child = new Deno.Command(Deno.execPath(), {
+    return FakeRunner.spawnEntry({
+      command: Deno.execPath(),
       args: providerArgs(launch.readRoot ?? launch.cwd, launch.cacheBase, {
         allowEnv: launch.allowEnv,
         main: launch.main,
         noProgramRead: launch.noProgramRead,
       }),
       cwd: launch.cwd,
-      clearEnv: true,
-      env,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    return new FakeRunner(child);
+    }, env);
   }
 
   /**

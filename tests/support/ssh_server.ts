@@ -11,21 +11,13 @@
 
 import { join } from "node:path";
 import { freePort } from "./sourcegraph_service.ts";
+import { systemTool } from "./system_tools.ts";
 
 const SSHD = "/usr/sbin/sshd";
 
 /** Whether sshd is installed (throws in CI when it is not). */
 export function haveSshd(): boolean {
-  try {
-    if (Deno.statSync(SSHD).isFile) return true;
-  } catch {
-    // not there
-  }
-  if (Deno.env.get("SOURCEGRAPH_REQUIRE_SYSTEM_TOOLS") === "1") {
-    throw new Error("no sshd found (apt-get install openssh-server)");
-  }
-  console.error("ssh tests ignored: no sshd found (apt-get install openssh-server)");
-  return false;
+  return systemTool([SSHD], { what: "sshd", install: "apt-get install openssh-server" }) !== null;
 }
 
 /** A running sshd. */

@@ -78,24 +78,12 @@ export class IndexDatabase {
           id INTEGER PRIMARY KEY AUTOINCREMENT,
           bytes INTEGER NOT NULL
         );
-        CREATE TABLE IF NOT EXISTS postings(
-          trigram INTEGER NOT NULL,
-          segment INTEGER NOT NULL,
-          count INTEGER NOT NULL,
-          ids BLOB NOT NULL,
-          PRIMARY KEY (trigram, segment)
-        ) WITHOUT ROWID;
+        ${postingTable("postings")}
         CREATE TABLE IF NOT EXISTS paths(
           id INTEGER PRIMARY KEY AUTOINCREMENT,
           path TEXT NOT NULL UNIQUE
         );
-        CREATE TABLE IF NOT EXISTS path_postings(
-          trigram INTEGER NOT NULL,
-          segment INTEGER NOT NULL,
-          count INTEGER NOT NULL,
-          ids BLOB NOT NULL,
-          PRIMARY KEY (trigram, segment)
-        ) WITHOUT ROWID;
+        ${postingTable("path_postings")}
         CREATE TABLE IF NOT EXISTS commits(
           commit_id TEXT PRIMARY KEY,
           files INTEGER NOT NULL,
@@ -173,6 +161,17 @@ export class IndexDatabase {
   close(): void {
     this.db.close();
   }
+}
+
+// A table of posting lists: one row per trigram and segment.
+function postingTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name}(
+    trigram INTEGER NOT NULL,
+    segment INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    ids BLOB NOT NULL,
+    PRIMARY KEY (trigram, segment)
+  ) WITHOUT ROWID;`;
 }
 
 /** An index file that cannot be used (it is rebuilt from the mirror). */
