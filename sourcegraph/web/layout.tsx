@@ -8,7 +8,7 @@
 
 import type { Child } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { homeUrl, repositoryUrl, siteUrl, tabUrl } from "./page_urls.ts";
+import { homeUrl, repositoryUrl, siteUrl, tabUrl, treeUrl } from "./page_urls.ts";
 
 /** What a component renders to. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -61,8 +61,13 @@ export type RepositoryTab = "files" | "versions" | "search" | "plugins";
 /** The tab bar of a repository page (`rev` carried to the tabs that take one). */
 export function Tabs(props: { repo: string; current: RepositoryTab; rev?: string }): Html {
   const tabs: [RepositoryTab, string, string][] = [
-    ["files", "Files", repositoryUrl(props.repo)],
-    ["versions", "Versions", tabUrl(props.repo, "versions")],
+    // At a version, Files stays at that version: every link of a pinned page names its SHA.
+    [
+      "files",
+      "Files",
+      props.rev ? treeUrl(props.repo, { rev: props.rev }) : repositoryUrl(props.repo),
+    ],
+    ["versions", "Versions", tabUrl(props.repo, "versions", { rev: props.rev })],
     ["search", "Search", tabUrl(props.repo, "search", { rev: props.rev })],
     ["plugins", "Plugins", tabUrl(props.repo, "plugins", { rev: props.rev })],
   ];

@@ -173,6 +173,8 @@ export function VersionsPage(props: {
   total: number;
   skip: number;
   versions: { commit: string; committerTime: number | null; subject: string | null }[];
+  /** The version the viewer came from, marked in the list. */
+  current?: string;
 }): Html {
   return (
     <Layout title={`Versions · ${props.repo}`} viewer={props.viewer}>
@@ -196,7 +198,10 @@ export function VersionsPage(props: {
                 </a>
               </td>
               <td>{formatCommitTime(version.committerTime)}</td>
-              <td>{version.subject ?? <span class="muted">unknown</span>}</td>
+              <td>
+                {version.subject ?? <span class="muted">unknown</span>}
+                {version.commit === props.current ? <span class="badge">viewing</span> : null}
+              </td>
             </tr>
           ))}
         </tbody>

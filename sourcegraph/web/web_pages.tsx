@@ -349,6 +349,7 @@ async function repositoryPage(
           total={history.total}
           skip={skip}
           versions={history.versions}
+          current={c.req.query("rev")}
         />,
       );
     }

@@ -61,8 +61,9 @@ function retainedMemory(): Deno.MemoryUsage {
   return Deno.memoryUsage();
 }
 
+// Every link into the repository names the SHA (site links such as home and connect aside).
 const isPinned = (html: string, sha: string) =>
-  [...html.matchAll(/href="([^"]*\/-\/(?:blob|tree)\/[^"]*)"/g)].every((m) => m[1].includes(sha));
+  [...html.matchAll(/href="(\/sourcegraph\/org\/open[^"]*)"/g)].every((m) => m[1].includes(sha));
 
 Deno.test("pages: anonymous visitors see public repositories only; a private one answers as a missing one", () =>
   withPages(async ({ handle, sha }) => {
@@ -224,6 +225,11 @@ Deno.test("pages: file pages are pinned to the full SHA, branches redirect, noti
     assertEquals(short.status, 400);
     assertIncludes(short.body, "SHORT_SHA_UNSUPPORTED");
     assertEquals((await blob(sha, "nope.txt")).status, 404);
+    assertIncludes(page.body, `href="/sourcegraph/org/open/-/versions?rev=${sha}"`);
+    assertIncludes(
+      (await pageRequest(handle, `/sourcegraph/org/open/-/versions?rev=${sha}`)).body,
+      `<span class="badge">viewing</span>`,
+    );
     const picked = await pageRequest(handle, `/sourcegraph/org/open?rev=${sha}&dir=docs`);
     assertEquals(picked.status, 303);
     assert(picked.headers.get("location")!.endsWith(`/-/tree/${sha}/docs`));
