@@ -25,6 +25,23 @@ function adminOf(service: RunningService) {
   };
 }
 
+/** Registers a private repository with a credential (one Idempotency-Key per name). */
+function registerPrivate(
+  admin: ReturnType<typeof adminOf>,
+  repo: { name: string; source: string; credential: Record<string, unknown> },
+) {
+  return admin("POST", "/repos", {
+    key: `create-${repo.name.replace("/", "-")}-1`,
+    body: {
+      name: repo.name,
+      source: repo.source,
+      public_read: false,
+      policy: { branches: ["main"] },
+      credential: repo.credential,
+    },
+  });
+}
+
 /**
  * Whether any process's argument list (as `ps` shows it) or environment
  * (`/proc/<pid>/environ`) holds `secret`. Read through `ps` and `sh`: Deno
@@ -98,15 +115,10 @@ Deno.test("private https: a token through the service's own credential helper; r
   const availability = async (name: string) =>
     JSON.parse(await callText(client, "availability", { repo: name }));
   try {
-    const created = await admin("POST", "/repos", {
-      key: "create-private-1",
-      body: {
-        name: "org/private",
-        source: `${http.url}/app.git`,
-        public_read: false,
-        policy: { branches: ["main"] },
-        credential: { kind: "https", token: first },
-      },
+    const created = await registerPrivate(admin, {
+      name: "org/private",
+      source: `${http.url}/app.git`,
+      credential: { kind: "https", token: first },
     });
     assertEquals(created.status, 202, created.text);
     assert(!created.text.includes(first), "the answer never holds the token");
@@ -204,27 +216,17 @@ Deno.test("private https: a token through the service's own credential helper; r
     );
 
     // A repository that does not exist, and a host that does not answer.
-    const missing = await admin("POST", "/repos", {
-      key: "create-missing-1",
-      body: {
-        name: "org/missing",
-        source: `${http.url}/nothing.git`,
-        public_read: false,
-        policy: { branches: ["main"] },
-        credential: { kind: "https", token: second },
-      },
+    const missing = await registerPrivate(admin, {
+      name: "org/missing",
+      source: `${http.url}/nothing.git`,
+      credential: { kind: "https", token: second },
     });
     assertEquals(missing.status, 202);
     assertEquals((await prepare("org/missing")).code, "GIT_ACCESS_DENIED");
-    await admin("POST", "/repos", {
-      key: "create-gone-01",
-      body: {
-        name: "org/gone",
-        source: `http://127.0.0.1:${freePort()}/x.git`,
-        public_read: false,
-        policy: { branches: ["main"] },
-        credential: { kind: "https", token: second },
-      },
+    await registerPrivate(admin, {
+      name: "org/gone",
+      source: `http://127.0.0.1:${freePort()}/x.git`,
+      credential: { kind: "https", token: second },
     });
     assertEquals((await prepare("org/gone")).code, "GIT_FETCH_FAILED");
 
@@ -272,15 +274,10 @@ Deno.test("private https: SIGKILL during a credentialed sync leaves no secret ou
     const admin = adminOf(service);
     http.setHoldMs(3000);
     const arrived = http.held();
-    await admin("POST", "/repos", {
-      key: "create-kill-01",
-      body: {
-        name: "org/private",
-        source: `${http.url}/app.git`,
-        public_read: false,
-        policy: { branches: ["main"] },
-        credential: { kind: "https", token },
-      },
+    await registerPrivate(admin, {
+      name: "org/private",
+      source: `${http.url}/app.git`,
+      credential: { kind: "https", token },
     });
     await arrived;
     Deno.kill(service.pid, "SIGKILL");
@@ -335,17 +332,9 @@ Deno.test({
     const admin = adminOf(service);
     const client = await connectClient(service.url, { token: SERVICE_TOKEN });
     const privateKey = await Deno.readTextFile(join(keys, "deploy"));
+    const source = `ssh://${sshd.user}@127.0.0.1:${sshd.port}${bare}`;
     const register = (name: string, credential: Record<string, unknown>) =>
-      admin("POST", "/repos", {
-        key: `create-${name.replace("/", "-")}-1`,
-        body: {
-          name,
-          source: `ssh://${sshd.user}@127.0.0.1:${sshd.port}${bare}`,
-          public_read: false,
-          policy: { branches: ["main"] },
-          credential,
-        },
-      });
+      registerPrivate(admin, { name, source, credential });
     const prepare = async (name: string) =>
       (await admin("POST", `/repo/prepare?repo=${name}`)).json;
     try {
