@@ -8,8 +8,9 @@
  * public `local/<folder>` monitoring its current branch; with none given and
  * nothing registered yet, the working directory's checkout is. The public
  * socket belongs to the front (`http/front_door.ts`), which forwards to the
- * HTTP server on a loopback port of its own. See README.md for the command
- * lines.
+ * HTTP server on a loopback port of its own (`http/serve.ts`). SIGTERM or
+ * SIGINT stops it within `SOURCEGRAPH_STOP_GRACE`. See README.md for the
+ * command lines.
  *
  * @module
  */
@@ -24,7 +25,7 @@ import { FetchCredentials } from "./git/fetch_credentials.ts";
 import { ControlStore } from "./store/control_store.ts";
 import { registerLocalRepository } from "./store/local_repositories.ts";
 import { createHandler } from "./http/handler.ts";
-import { serveBehindFront } from "./http/serve.ts";
+import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
 import { PluginWarmup } from "./plugins/plugin_warmup.ts";
@@ -67,7 +68,8 @@ try {
 }
 
 const cwd = process.cwd();
-const read = readSettings(env, cwd);
+const read = readSettings(env, cwd, { present: environmentNames() });
+for (const warning of read.warnings) log(warning);
 if (!read.ok) {
   for (const problem of read.problems) log(problem);
   process.exit(1);
@@ -76,6 +78,18 @@ const settings = read.settings;
 if (!bindChildrenToProcess()) {
   log(
     "warning: setpriv (util-linux) is missing or not in --allow-run; Git and plugin processes may outlive a killed service",
+  );
+}
+// The port is taken first: a port in use is reported before any repository is synced.
+let listener: Deno.TcpListener;
+try {
+  listener = Deno.listen({ hostname: args.host, port: args.port });
+} catch (error) {
+  const inUse = error instanceof Deno.errors.AddrInUse;
+  fail(
+    `cannot listen on ${args.host}:${args.port}: ${
+      inUse ? "the port is in use (another service is running there?)" : (error as Error).message
+    }; pick another port with --port`,
   );
 }
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
@@ -96,13 +110,12 @@ try {
   fail((error as Error).message);
 }
 for (const path of args.repositories) {
-  const registered = await registerLocal(resolve(cwd, path));
-  if (registered === null) fail(`${path} is not a Git repository on a branch`);
+  const problem = await registerLocal(resolve(cwd, path));
+  if (problem !== null) fail(`${path} ${problem}`);
 }
 if (args.repositories.length === 0 && store.repositories().length === 0) {
-  if ((await registerLocal(cwd)) === null) {
-    log("the working directory is not a Git checkout on a branch; nothing registered");
-  }
+  const problem = await registerLocal(cwd);
+  if (problem !== null) log(`the working directory ${problem}; nothing registered`);
 }
 
 const metrics = new Metrics();
@@ -133,12 +146,6 @@ const scheduler = new SyncScheduler(store, settings.dataDir, {
     void service.indexRepository(repo);
   },
 });
-await scheduler.syncAll();
-scheduler.start();
-warmup.start();
-for (const repo of store.repositories()) {
-  log(`serving ${repo.name}${repo.publicRead ? " (public)" : ""}`);
-}
 
 const handler = createHandler(service, {
   store,
@@ -150,73 +157,133 @@ const handler = createHandler(service, {
     anonymousConcurrency: settings.anonymousConcurrency,
     maxBodyBytes: settings.connections.maxBodyBytes,
     maxMcpBodyBytes: settings.connections.maxMcpBodyBytes,
+    maxAnonymousBodyBytes: settings.connections.maxAnonymousBodyBytes,
     bodyTimeoutMs: settings.connections.bodyTimeoutMs,
     publicUrl: settings.publicUrl,
   },
   metrics,
   log,
 });
-
-let upstreamPort = () => 0;
-const front = new FrontDoor(settings.connections, { upstreamPort: () => upstreamPort(), log });
+let inner: InnerServer | null = null;
+const front = new FrontDoor(settings.connections, {
+  upstream: { port: () => inner!.port(), retired: (port) => inner!.retired(port) },
+  log,
+});
+inner = new InnerServer(front, {
+  handler,
+  log,
+  rotateMs: Math.max(1_000, settings.connections.headerTimeoutMs),
+  drainMs: settings.connections.headerTimeoutMs + settings.connections.bodyTimeoutMs,
+  debug: settings.debug ? log : undefined,
+});
 metrics.watchFront(() => front.stats());
-upstreamPort = await serveBehindFront(front, { handler, log });
-let listener: Deno.TcpListener;
-try {
-  listener = Deno.listen({ hostname: args.host, port: args.port });
-} catch (error) {
-  fail(`cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`);
+await inner.start();
+Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));
+
+await scheduler.syncAll();
+scheduler.start();
+warmup.start();
+for (const repo of store.repositories()) {
+  log(`serving ${repo.name}${repo.publicRead ? " (public)" : ""}`);
 }
 void front.serve(listener);
 const address = listener.addr as Deno.NetAddr;
 const shown = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+const origin = settings.publicUrl ?? `http://${shown}:${address.port}`;
 log(`listening on http://${shown}:${address.port}`);
 if (settings.publicUrl) log(`public URL ${settings.publicUrl}`);
-log(
-  `connect an MCP client to ${
-    settings.publicUrl ?? `http://${shown}:${address.port}`
-  }/sourcegraph/mcp`,
-);
+log(`connect an MCP client to ${origin}/sourcegraph/mcp`);
+log(`web pages at ${origin}/sourcegraph/`);
 
-/** Registers `directory` as `local/<folder>`; null when it is not a Git repository on a branch. */
+/**
+ * Registers `directory` as `local/<folder>`; null when registered (or known),
+ * else what is wrong with it, to follow its path in a message.
+ */
 async function registerLocal(directory: string): Promise<string | null> {
   const outcome = await registerLocalRepository(store, directory, {
     retain: settings.defaultRetain,
     syncMinutes: settings.syncMinutes,
   });
   switch (outcome.kind) {
+    case "missing":
+      return "does not exist";
+    case "not_a_folder":
+      return "is not a folder";
     case "not_a_repository":
-      return null;
+      return "is not a Git repository (a checkout or a bare repository)";
+    case "no_branch":
+      return "is a Git repository with no branch checked out (a detached HEAD); check out a branch";
     case "name_taken":
       fail(`${outcome.name} is already registered for another source; rename the folder`);
       break;
     case "known":
-      return outcome.name;
+      return null;
     case "registered": {
       const what = directory === cwd ? "this checkout" : outcome.source;
       log(`registered ${what} as ${outcome.name}, monitoring ${outcome.branch}`);
-      return outcome.name;
+      return null;
     }
   }
   return null;
 }
 
-// On SIGTERM stop accepting, end the child processes (plugin sandboxes, even
-// mid-run, and Git readers: they would otherwise outlive the service), give
-// requests in flight one second, then exit. Ctrl-C reaches children through
-// the process group.
-Deno.addSignalListener("SIGTERM", () => {
-  log("stopping");
-  try {
-    listener.close();
-  } catch {
-    // already closed
+let stopping = false;
+
+/**
+ * Stops within the grace period whatever is in flight: stop accepting, end
+ * background work at once (index builds, fetches, plugin warm-up), let the
+ * requests in flight finish, cut the ones still running when the grace period
+ * ends, end every child process, close the control store (its WAL is
+ * checkpointed into the file), exit. A second signal stops at once.
+ */
+async function stop(signal: string): Promise<void> {
+  if (stopping) {
+    log(`${signal} again: stopping now`);
+    front.close();
+    store.close();
+    Deno.exit(1);
   }
-  service.close().catch(() => {}).finally(() =>
-    setTimeout(() => {
-      front.close();
-      store.close(); // checkpoints the WAL into the store file
-      Deno.exit(0);
-    }, 1_000)
+  stopping = true;
+  const grace = settings.stopGraceMs;
+  // Whatever hangs, the process ends: the grace period, then a few seconds for the closes.
+  const backstop = setTimeout(() => {
+    log("the stop did not finish in time; exiting");
+    Deno.exit(1);
+  }, grace + 5_000);
+  log(
+    `stopping (${signal}): ${front.stats().inFlight} request(s) in flight get up to ${
+      grace / 1000
+    } s`,
   );
-});
+  warmup.stop();
+  const background = Promise.all([scheduler.abort(), service.stopBackground()]);
+  const finished = await within(front.drain(), grace);
+  if (!finished) log(`the grace period ended; cutting ${front.stats().inFlight} request(s)`);
+  front.close();
+  await within(inner!.shutdown(), 1_000);
+  await within(background, 2_000);
+  await within(service.close(), 2_000); // plugin sandboxes, Git readers, index files
+  store.close(); // checkpoints the WAL into the store file
+  clearTimeout(backstop);
+  log("stopped");
+  Deno.exit(0);
+}
+
+/** Whether `work` settled within `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Every environment variable's name when this process may list them, else undefined. */
+function environmentNames(): string[] | undefined {
+  // With --allow-env for a list of names Deno cannot list them (setting_names.ts copes).
+  if (Deno.permissions.querySync({ name: "env" }).state !== "granted") return undefined;
+  return Object.keys(Deno.env.toObject());
+}

@@ -9,12 +9,23 @@
  */
 
 import { resolve } from "node:path";
-import { parseDuration, type PluginSettings, pluginSettings } from "./plugins/plugin_settings.ts";
+import {
+  parseDuration,
+  type PluginSettings,
+  readPluginSettings,
+} from "./plugins/plugin_settings.ts";
+import { unknownSettingWarnings } from "./setting_names.ts";
 
 /** Connection and request limits of the HTTP front. */
 export interface ConnectionSettings {
   /** A request head must be complete within this time of its first byte (or of the connect). */
   headerTimeoutMs: number;
+  /**
+   * Bytes per second a request head must keep arriving at: a head gets
+   * `HEAD_WINDOW_MS` plus a second for every this many bytes received, never
+   * more than `headerTimeoutMs` (0 turns the rate off).
+   */
+  headerMinRate: number;
   /** A keep-alive connection with no request and no traffic is closed after this time. */
   idleTimeoutMs: number;
   /** A request body must arrive completely within this time. */
@@ -27,6 +38,8 @@ export interface ConnectionSettings {
   maxBodyBytes: number;
   /** Largest MCP request body. */
   maxMcpBodyBytes: number;
+  /** Largest body an anonymous caller may send (MCP, HTTP API, forms). */
+  maxAnonymousBodyBytes: number;
 }
 
 /** The service's settings. */
@@ -55,6 +68,8 @@ export interface ServiceSettings {
   defaultRetain: number;
   /** Debug logging. */
   debug: boolean;
+  /** How long a stop waits for requests in flight before it cuts them. */
+  stopGraceMs: number;
   /** The HTTP front's limits. */
   connections: ConnectionSettings;
   /** The plugin host's limits. */
@@ -64,27 +79,43 @@ export interface ServiceSettings {
 /** The connection defaults. */
 export const DEFAULT_CONNECTION_SETTINGS: ConnectionSettings = {
   headerTimeoutMs: 10_000,
+  headerMinRate: 500,
   idleTimeoutMs: 60_000,
   bodyTimeoutMs: 30_000,
   maxConnections: 512,
-  maxConnectionsPerAddress: 256,
+  maxConnectionsPerAddress: 32,
   maxBodyBytes: 1024 * 1024,
   maxMcpBodyBytes: 4 * 1024 * 1024,
+  maxAnonymousBodyBytes: 128 * 1024,
 };
 
-/** Settings, or the lines that say which values are bad. */
-export type SettingsResult = { ok: true; settings: ServiceSettings } | {
-  ok: false;
-  problems: string[];
-};
+/** The default per-address cap: a sixteenth of the global one (at least 4). */
+export function defaultPerAddressCap(maxConnections: number): number {
+  return Math.max(Math.min(4, maxConnections), Math.floor(maxConnections / 16));
+}
 
-/** Reads every setting through `read` (relative paths resolve against `cwd`). */
+/**
+ * Settings, or the lines that say which values are bad; either way the
+ * warnings about set `SOURCEGRAPH_*` variables that name no setting.
+ */
+export type SettingsResult =
+  | { ok: true; settings: ServiceSettings; warnings: string[] }
+  | { ok: false; problems: string[]; warnings: string[] };
+
+/**
+ * Reads every setting through `read` (relative paths resolve against `cwd`).
+ * `present` lists every environment variable's name when the caller may
+ * list them (see `setting_names.ts` for what is checked without it).
+ */
 export function readSettings(
   read: (name: string) => string | undefined,
   cwd: string,
+  options: { present?: readonly string[] } = {},
 ): SettingsResult {
   const problems: string[] = [];
+  const known = new Set<string>();
   const value = (name: string): string | undefined => {
+    known.add(name);
     const raw = read(name);
     return raw === undefined || raw === "" ? undefined : raw;
   };
@@ -148,6 +179,12 @@ export function readSettings(
       DEFAULT_CONNECTION_SETTINGS.headerTimeoutMs,
       600_000,
     ),
+    headerMinRate: integer(
+      "SOURCEGRAPH_HEADER_MIN_RATE",
+      DEFAULT_CONNECTION_SETTINGS.headerMinRate,
+      0,
+      1_000_000_000,
+    ),
     idleTimeoutMs: duration(
       "SOURCEGRAPH_IDLE_TIMEOUT",
       DEFAULT_CONNECTION_SETTINGS.idleTimeoutMs,
@@ -172,19 +209,21 @@ export function readSettings(
       64 * 1024 * 1024,
     ),
     maxMcpBodyBytes: DEFAULT_CONNECTION_SETTINGS.maxMcpBodyBytes,
+    maxAnonymousBodyBytes: integer(
+      "SOURCEGRAPH_MAX_ANONYMOUS_BODY_BYTES",
+      DEFAULT_CONNECTION_SETTINGS.maxAnonymousBodyBytes,
+      1024,
+      64 * 1024 * 1024,
+    ),
   };
   connections.maxConnectionsPerAddress = integer(
     "SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS",
-    Math.max(1, Math.floor(connections.maxConnections / 2)),
+    defaultPerAddressCap(connections.maxConnections),
     1,
     100_000,
   );
-  let plugins: PluginSettings | null = null;
-  try {
-    plugins = pluginSettings(read);
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
+  const plugins = readPluginSettings(value);
+  problems.push(...plugins.problems);
   const settings: ServiceSettings = {
     dataDir: resolve(cwd, value("SOURCEGRAPH_DATA") ?? ".sourcegraph"),
     configPath: resolve(cwd, value("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
@@ -198,10 +237,12 @@ export function readSettings(
     syncMinutes: integer("SOURCEGRAPH_SYNC_MINUTES", 5, 1, 10_080),
     defaultRetain: integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, 1, 10_000),
     debug: level === "debug",
+    stopGraceMs: duration("SOURCEGRAPH_STOP_GRACE", 10_000, 600_000),
     connections,
-    plugins: plugins!,
+    plugins: plugins.settings,
   };
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings };
+  const warnings = unknownSettingWarnings(known, { present: options.present, read });
+  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, settings, warnings };
 }
 
 function quote(raw: string): string {

@@ -50,7 +50,7 @@ export interface SyncOutcome {
 export async function syncRepository(
   store: ControlStore,
   repo: RepositoryRecord,
-  options: { dataDir: string },
+  options: { dataDir: string; signal?: AbortSignal },
 ): Promise<SyncOutcome> {
   const mirror = mirrorPath(options.dataDir, repo);
   try {
@@ -75,7 +75,12 @@ export async function syncRepository(
         repo.source,
         ...refspecs,
       ],
-      { cwd: mirror, transports: fetchTransports(repo.source), timeoutMs: FETCH_TIMEOUT_MS },
+      {
+        cwd: mirror,
+        transports: fetchTransports(repo.source),
+        timeoutMs: FETCH_TIMEOUT_MS,
+        signal: options.signal,
+      },
     ).catch((error) => {
       throw error instanceof GitError ? classifyFetchFailure(error) : error;
     });
@@ -101,6 +106,8 @@ export async function syncRepository(
     store.setSyncState(repo.id, { state: "ready", lastError: null });
     return { heads, pruned };
   } catch (error) {
+    // A sync cut by a stop is no failure of the repository's: its state stays as it was.
+    if (options.signal?.aborted) throw error;
     store.setSyncState(repo.id, {
       state: "failed",
       lastError: error instanceof GitError ? error.code : "SYNC_FAILED",

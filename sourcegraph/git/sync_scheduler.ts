@@ -19,6 +19,7 @@ export class SyncScheduler {
   #onSynced: (repo: RepositoryRecord) => void;
   #lastStarted = new Map<number, number>();
   #timer: ReturnType<typeof setInterval> | null = null;
+  #abort = new AbortController();
 
   /** Syncs repositories of `store` into mirrors below `dataDir`; `onSynced` hears of each success. */
   constructor(
@@ -37,8 +38,13 @@ export class SyncScheduler {
     this.#lastStarted.set(repo.id, Date.now());
     const previous = this.#running.get(repo.id) ?? Promise.resolve();
     const run = previous.catch(() => {}).then(async () => {
+      const signal = this.#abort.signal;
+      if (signal.aborted) throw new SyncStopped();
       try {
-        const outcome = await syncRepository(this.#store, repo, { dataDir: this.#dataDir });
+        const outcome = await syncRepository(this.#store, repo, {
+          dataDir: this.#dataDir,
+          signal,
+        });
         const heads = Object.entries(outcome.heads).map(([b, c]) => `${b}@${c.slice(0, 12)}`);
         this.#log(
           `synced ${repo.name}: ${heads.join(", ")}${
@@ -48,6 +54,10 @@ export class SyncScheduler {
         this.#onSynced(repo);
         return outcome;
       } catch (error) {
+        if (signal.aborted) {
+          this.#log(`sync of ${repo.name} stopped: the service is stopping`);
+          throw new SyncStopped();
+        }
         this.#log(
           `sync of ${repo.name} failed (${failureReason(error)}); retained versions stay readable`,
         );
@@ -71,6 +81,17 @@ export class SyncScheduler {
     this.#timer = null;
   }
 
+  /**
+   * Stops for good: no more syncs, and a running fetch is killed (its
+   * repository keeps its state and every retained version); resolves when
+   * the running syncs ended.
+   */
+  async abort(): Promise<void> {
+    this.stop();
+    this.#abort.abort();
+    await Promise.allSettled([...this.#running.values()]);
+  }
+
   /** Syncs the enabled repositories whose interval has passed since their last sync started. */
   async syncDue(now: number): Promise<string[]> {
     const due = this.#store.repositories().filter((repo) =>
@@ -86,6 +107,15 @@ export class SyncScheduler {
     for (const repo of this.#store.repositories()) {
       if (!repo.disabled) await this.sync(repo).catch(() => {});
     }
+  }
+}
+
+/** A sync refused or cut because the service is stopping. */
+export class SyncStopped extends Error {
+  override readonly name = "SyncStopped";
+  /** The one reason. */
+  constructor() {
+    super("the service is stopping");
   }
 }
 

@@ -3,30 +3,44 @@
  * timeout and no connection cap, and a failed `accept` ("Too many open
  * files") ends its serve loop. So the public socket is owned here: each
  * client connection is accepted, counted, and forwarded byte for byte to the
- * HTTP server listening on a loopback port of its own, and closed when it
- * breaks a limit:
+ * HTTP server listening on a loopback port of its own (`serve.ts`), and
+ * closed when it breaks a limit:
  *
- * - a request head must be complete within `headerTimeoutMs` of its first
- *   byte (or of the connect);
+ * - a request head gets `HEAD_WINDOW_MS`, plus a second for every
+ *   `headerMinRate` bytes of it received, and never more than
+ *   `headerTimeoutMs` from its first byte (or from the connect);
  * - a keep-alive connection with no request in progress and no traffic is
  *   closed after `idleTimeoutMs`, and so is one whose client has not taken a
  *   response byte for that long;
- * - at `maxConnections` open connections (or `maxConnectionsPerAddress` from
- *   one address) a new connection gets a short 503 and is closed; the
- *   established ones are not touched;
+ * - at `maxConnections` open connections a new connection is admitted by
+ *   closing the one whose request head has been arriving longest (else the
+ *   longest idle keep-alive one): slow heads cannot lock out a client that
+ *   sends its head at once. Only when every connection is serving a request is the new
+ *   one answered with a short 503 and closed. `maxConnectionsPerAddress`
+ *   connections from one address are refused the same way;
  * - when descriptors run out, accepting backs off and the cap drops below
  *   the count that exhausted them, for a minute.
  *
- * The HTTP server tells the front when a request starts and ends on a
- * connection (the connection is known by the port the front connected from),
- * so the front knows whether a silent connection is idle or working. Body
- * timeouts are enforced where bodies are read (`request_body.ts`).
+ * The HTTP server tells the front when a request starts and when its
+ * response was sent (the connection is known by the full address the front
+ * connected from), so the front knows whether a silent connection is idle or
+ * working. When the HTTP server it forwards to is replaced (`serve.ts`
+ * rotates it), a connection whose upstream was closed between requests gets
+ * a new upstream, and the client bytes no request consumed yet are sent
+ * again: the client sees nothing. Body timeouts are enforced where bodies are
+ * read (`request_body.ts`).
  *
  * @module
  */
 
 import type { ConnectionSettings } from "../settings.ts";
-import { type ClientConnection, pump, TrackedConnection } from "./tracked_connection.ts";
+import {
+  type ClientConnection,
+  pumpInbound,
+  pumpOutbound,
+  TrackedConnection,
+  writeAll,
+} from "./tracked_connection.ts";
 
 /** Counters of the front, for metrics and tests. */
 export interface FrontDoorStats {
@@ -34,42 +48,61 @@ export interface FrontDoorStats {
   accepted: number;
   refused: number;
   timedOut: number;
+  /** Connections closed to admit a new one at the cap. */
+  evicted: number;
+  /** Upstream connections replaced between requests (the HTTP server was rotated). */
+  resumed: number;
   acceptErrors: number;
+  /** Requests in flight. */
+  inFlight: number;
 }
 
+/** The HTTP server the front forwards to. */
+export interface Upstream {
+  /** The loopback port new connections go to. */
+  port(): number;
+  /** Whether the server on `port` was replaced (its connections may be resumed on `port()`). */
+  retired(port: number): boolean;
+}
+
+const REFUSAL_BODY = '{"code":"TOO_MANY_CONNECTIONS","message":"too many open connections"}\n';
 const REFUSAL = new TextEncoder().encode(
   "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n" +
-    'Content-Length: 72\r\n\r\n{"code":"TOO_MANY_CONNECTIONS","message":"too many open connections"}\n',
+    `Content-Length: ${new TextEncoder().encode(REFUSAL_BODY).byteLength}\r\n\r\n${REFUSAL_BODY}`,
 );
 const EMFILE_PENALTY_MS = 60_000;
+// How long an upstream that ended mid-request may take to report the request's end.
+const END_REPORT_WAIT_MS = 1_000;
 
-/** Accepts, limits and forwards client connections to the HTTP server on `upstreamPort()`. */
+/** Accepts, limits and forwards client connections to the HTTP server `upstream` names. */
 export class FrontDoor {
   #settings: ConnectionSettings;
-  #upstreamPort: () => number;
+  #upstream: Upstream;
   #log: (message: string) => void;
-  #byUpstreamPort = new Map<number, TrackedConnection>();
+  #byUpstreamAddress = new Map<string, TrackedConnection>();
   #all = new Set<TrackedConnection>();
   #perAddress = new Map<string, number>();
-  #stats: FrontDoorStats = { open: 0, accepted: 0, refused: 0, timedOut: 0, acceptErrors: 0 };
+  #stats = { accepted: 0, refused: 0, timedOut: 0, evicted: 0, resumed: 0, acceptErrors: 0 };
   #cap: number;
   #lastEmfile = 0;
   #sweeper: ReturnType<typeof setInterval>;
   #listeners = new Set<Deno.Listener>();
+  #stopping = false;
+  #ended = new Set<() => void>();
 
-  /** A front with `settings`, forwarding to the loopback port `upstreamPort()` returns. */
+  /** A front with `settings`, forwarding to the HTTP server `upstream` names. */
   constructor(
     settings: ConnectionSettings,
-    options: { upstreamPort: () => number; log: (message: string) => void },
+    options: { upstream: Upstream; log: (message: string) => void },
   ) {
     this.#settings = settings;
     this.#cap = settings.maxConnections;
-    this.#upstreamPort = options.upstreamPort;
+    this.#upstream = options.upstream;
     this.#log = options.log;
     const shortest = Math.min(settings.headerTimeoutMs, settings.idleTimeoutMs);
     this.#sweeper = setInterval(
       () => this.#sweep(),
-      Math.max(50, Math.min(1_000, Math.floor(shortest / 4))),
+      Math.max(50, Math.min(250, Math.floor(shortest / 4))),
     );
     Deno.unrefTimer(this.#sweeper);
   }
@@ -97,36 +130,59 @@ export class FrontDoor {
 
   /**
    * Marks the start of a request on the connection the HTTP server sees as
-   * coming from loopback port `upstreamPort`; null when no front connection
-   * has that port (the request did not come through the front).
+   * coming from `remote`; null when no front connection has that address
+   * (the request did not come through the front).
    */
-  requestStarted(upstreamPort: number): ClientConnection | null {
-    const tracked = this.#byUpstreamPort.get(upstreamPort);
+  requestStarted(remote: Deno.NetAddr): ClientConnection | null {
+    const tracked = this.#byUpstreamAddress.get(addressKey(remote));
     if (!tracked || tracked.closed) return null;
-    tracked.active++;
-    tracked.phase = "active";
-    tracked.phaseSince = Date.now();
+    tracked.started(Date.now());
     return tracked;
   }
 
-  /** Marks the end of a request started with `requestStarted`. */
+  /** Marks that the response of a request started with `requestStarted` was sent. */
   requestEnded(connection: ClientConnection): void {
     const tracked = connection as TrackedConnection;
-    tracked.active = Math.max(0, tracked.active - 1);
-    if (tracked.active === 0) {
-      tracked.phase = "idle";
-      tracked.phaseSince = tracked.lastActivity = Date.now();
+    tracked.ended(Date.now());
+    if (tracked.active > 0) return;
+    for (const wake of this.#ended) wake();
+    this.#releaseIfIdle(tracked);
+  }
+
+  /**
+   * The HTTP server was replaced: connections between requests let go of the
+   * old one now, the others when their request ends (`#releaseIfIdle`).
+   */
+  upstreamReplaced(): void {
+    for (const tracked of this.#all) this.#releaseIfIdle(tracked);
+  }
+
+  /** Whether descriptors ran out within the last minute (replacing the HTTP server waits then). */
+  short(): boolean {
+    return Date.now() - this.#lastEmfile < EMFILE_PENALTY_MS;
+  }
+
+  /** Whether a connection still forwards to the HTTP server on `port`. */
+  usesPort(port: number): boolean {
+    for (const tracked of this.#all) {
+      if (!tracked.closed && tracked.upstreamPort === port) return true;
     }
+    return false;
   }
 
   /** Current counters. */
   stats(): FrontDoorStats {
-    return { ...this.#stats, open: this.#all.size };
+    let inFlight = 0;
+    for (const tracked of this.#all) inFlight += tracked.active;
+    return { ...this.#stats, open: this.#all.size, inFlight };
   }
 
-  /** Stops accepting and closes every connection. */
-  close(): void {
-    clearInterval(this.#sweeper);
+  /**
+   * Stops accepting and lets every connection end after its request in
+   * flight (at once when it has none); resolves when none is left.
+   */
+  async drain(): Promise<void> {
+    this.#stopping = true;
     for (const listener of this.#listeners) {
       try {
         listener.close();
@@ -134,6 +190,14 @@ export class FrontDoor {
         // already closed
       }
     }
+    for (const tracked of this.#all) this.#releaseIfIdle(tracked);
+    while (this.#all.size > 0) await this.#nextRequestEnd(100);
+  }
+
+  /** Closes every connection and stops the timers. */
+  close(): void {
+    void this.drain();
+    clearInterval(this.#sweeper);
     for (const tracked of this.#all) tracked.close();
   }
 
@@ -143,7 +207,9 @@ export class FrontDoor {
     if (Date.now() - this.#lastEmfile > EMFILE_PENALTY_MS) {
       this.#cap = this.#settings.maxConnections;
     }
-    if (this.#all.size >= this.#cap || fromAddress >= this.#settings.maxConnectionsPerAddress) {
+    const full = this.#all.size >= this.#cap && !this.#evictOne();
+    // (A stopping front refuses: its listener is closed, but accepts may be in flight.)
+    if (this.#stopping || full || fromAddress >= this.#settings.maxConnectionsPerAddress) {
       this.#stats.refused++;
       // A fresh socket's send buffer is empty: this write does not wait on the client.
       client.write(REFUSAL).catch(() => {}).finally(() => {
@@ -168,19 +234,143 @@ export class FrontDoor {
     });
   }
 
+  // Closes the connection whose head has been arriving longest (a client
+  // that sends its head at once is never it), else the longest idle one;
+  // false when every connection is serving a request.
+  #evictOne(): boolean {
+    let head: TrackedConnection | null = null;
+    let idle: TrackedConnection | null = null;
+    for (const tracked of this.#all) {
+      if (tracked.closed) continue;
+      if (tracked.readingHead) {
+        if (head === null || tracked.phaseSince < head.phaseSince) head = tracked;
+      } else if (
+        tracked.phase === "idle" && tracked.writingSince === null &&
+        (idle === null || tracked.lastActivity < idle.lastActivity)
+      ) {
+        idle = tracked;
+      }
+    }
+    const victim = head ?? idle;
+    if (victim === null) return false;
+    this.#evict(victim);
+    return true;
+  }
+
+  #evict(tracked: TrackedConnection): void {
+    this.#stats.evicted++;
+    tracked.close();
+    this.#all.delete(tracked); // its slot is free now; the forward loop's cleanup is idempotent
+  }
+
   async #forward(tracked: TrackedConnection): Promise<void> {
-    let upstream: Deno.TcpConn;
+    let upstream = await this.#connectUpstream(tracked);
+    if (upstream === null) return;
+    const inbound = pumpInbound(tracked).then(async () => {
+      tracked.clientDone = true;
+      if (tracked.closed || tracked.inboundStopped) return;
+      try {
+        await tracked.upstream?.closeWrite(); // the client finished sending; the answer may follow
+      } catch {
+        tracked.close();
+      }
+    });
     try {
-      upstream = await Deno.connect({ hostname: "127.0.0.1", port: this.#upstreamPort() });
-    } catch (error) {
-      if ((error as { code?: string }).code === "EMFILE") this.#descriptorsExhausted();
+      for (;;) {
+        const ended = await Promise.race([
+          pumpOutbound(tracked, upstream),
+          inbound.then(() => new Promise<boolean>(() => {})),
+        ]);
+        if (!ended || tracked.closed || !(await this.#resumable(tracked))) return;
+        // The HTTP server was replaced between requests: carry on with the new one.
+        let done: () => void = () => {};
+        tracked.switching = new Promise<void>((resolve) => (done = resolve));
+        try {
+          this.#forgetUpstream(tracked);
+          upstream = await this.#connectUpstream(tracked);
+          if (upstream === null) return;
+          for (const chunk of tracked.unanswered ?? []) await writeAll(upstream, chunk);
+          tracked.releasing = false;
+          this.#stats.resumed++;
+        } catch {
+          return;
+        } finally {
+          tracked.switching = null;
+          done();
+        }
+      }
+    } finally {
+      this.#forgetUpstream(tracked);
+    }
+  }
+
+  // Half-closes the upstream of a connection between requests whose HTTP
+  // server was replaced (or that is to end): the server then closes it once
+  // the response before has gone out, and the forward loop moves on to the
+  // new server (or ends). Only when no client byte was forwarded since the
+  // last response: bytes that arrive later fail to reach the old server, are
+  // kept as unanswered and sent again to the new one.
+  #releaseIfIdle(tracked: TrackedConnection): void {
+    const upstream = tracked.upstream;
+    if (
+      upstream === null || tracked.closed || tracked.releasing || tracked.switching !== null ||
+      tracked.active > 0 || tracked.phase !== "idle" || tracked.unanswered?.length !== 0 ||
+      (!this.#stopping && !this.#upstream.retired(tracked.upstreamPort))
+    ) {
       return;
     }
-    tracked.upstream = upstream;
+    tracked.releasing = true;
+    upstream.closeWrite().catch(() => tracked.close());
+  }
+
+  // Whether a connection whose upstream ended can go on with a new one: the
+  // server behind it was replaced, no request is in flight on it (its end may
+  // be reported just after the upstream closed), and the bytes no request
+  // took up are all kept.
+  async #resumable(tracked: TrackedConnection): Promise<boolean> {
+    if (this.#stopping || !this.#upstream.retired(tracked.upstreamPort)) return false;
+    const deadline = Date.now() + END_REPORT_WAIT_MS;
+    while (tracked.active > 0 && !tracked.closed && Date.now() < deadline) {
+      await this.#nextRequestEnd(deadline - Date.now());
+    }
+    return tracked.active === 0 && tracked.unanswered !== null && !tracked.inboundStopped &&
+      !tracked.clientDone && !tracked.closed && !this.#stopping;
+  }
+
+  // Resolves when some connection's last request ends, or after `ms`.
+  async #nextRequestEnd(ms: number): Promise<void> {
+    let wake: () => void = () => {};
+    const ended = new Promise<void>((resolve) => (wake = resolve));
+    this.#ended.add(wake);
+    const timer = setTimeout(wake, Math.max(1, ms));
+    try {
+      await ended;
+    } finally {
+      clearTimeout(timer);
+      this.#ended.delete(wake);
+    }
+  }
+
+  async #connectUpstream(tracked: TrackedConnection): Promise<Deno.TcpConn | null> {
+    let port = this.#upstream.port();
+    let upstream: Deno.TcpConn | null = null;
+    // Out of descriptors, a few tries: closing timed-out connections frees some.
+    for (let attempt = 0; upstream === null; attempt++) {
+      try {
+        upstream = await Deno.connect({ hostname: "127.0.0.1", port });
+      } catch (error) {
+        if ((error as { code?: string }).code !== "EMFILE" || attempt === 5) return null;
+        this.#descriptorsExhausted();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        port = this.#upstream.port();
+      }
+    }
     if (tracked.closed) {
       upstream.close(); // closed by the sweeper while connecting
-      return;
+      return null;
     }
+    tracked.upstream = upstream;
+    tracked.upstreamPort = port;
     // Small answers must not wait for Nagle's algorithm on either hop.
     for (const conn of [tracked.client, upstream]) {
       try {
@@ -189,34 +379,27 @@ export class FrontDoor {
         // closed meanwhile
       }
     }
-    const port = (upstream.localAddr as Deno.NetAddr).port;
-    this.#byUpstreamPort.set(port, tracked);
+    this.#byUpstreamAddress.set(addressKey(upstream.localAddr as Deno.NetAddr), tracked);
+    return upstream;
+  }
+
+  #forgetUpstream(tracked: TrackedConnection): void {
+    const upstream = tracked.upstream;
+    if (upstream === null) return;
+    // The address may already belong to a newer connection: the kernel reuses ports once closed.
+    const key = addressKey(upstream.localAddr as Deno.NetAddr);
+    if (this.#byUpstreamAddress.get(key) === tracked) this.#byUpstreamAddress.delete(key);
     try {
-      const inbound = pump(tracked, { from: tracked.client, to: upstream, size: 16 * 1024 }).then(
-        async () => {
-          if (tracked.closed || tracked.inboundStopped) return;
-          try {
-            await upstream.closeWrite(); // the client finished sending; the answer may follow
-          } catch {
-            tracked.close();
-          }
-        },
-      );
-      await Promise.race([
-        pump(tracked, { from: upstream, to: tracked.client, size: 32 * 1024 }),
-        inbound.then(() => new Promise<void>(() => {})),
-      ]);
-    } finally {
-      // The port may already belong to a newer connection: the kernel reuses it once closed.
-      if (this.#byUpstreamPort.get(port) === tracked) this.#byUpstreamPort.delete(port);
+      upstream.close();
+    } catch {
+      // already closed
     }
   }
 
   #sweep(): void {
     const now = Date.now();
-    const { headerTimeoutMs, idleTimeoutMs } = this.#settings;
     for (const tracked of this.#all) {
-      const late = tracked.lateAt(now, { headerTimeoutMs, idleTimeoutMs });
+      const late = tracked.lateAt(now, this.#settings);
       if (late || (tracked.closeAt !== null && now >= tracked.closeAt)) {
         if (late) this.#stats.timedOut++;
         tracked.close();
@@ -235,4 +418,8 @@ export class FrontDoor {
     }
     this.#lastEmfile = now;
   }
+}
+
+function addressKey(address: Deno.NetAddr): string {
+  return `${address.hostname}:${address.port}`;
 }

@@ -22,7 +22,8 @@ import type { ClientConnection } from "./tracked_connection.ts";
 import { type BodyLimits, readBody } from "./request_body.ts";
 import { internalError } from "./internal_error.ts";
 import { httpStatus } from "./status_codes.ts";
-import { callCost, RateLimiter } from "./rate_limits.ts";
+import { bodyUnits, callCost, RateLimiter } from "./rate_limits.ts";
+import { checkJsonShape, MCP_JSON_LIMITS } from "./strict_json.ts";
 import type { Metrics } from "./metrics.ts";
 import { createMcpServer, type McpRequestContext } from "./mcp/server.ts";
 import { parsePluginsParameter } from "../plugins/selection_parameters.ts";
@@ -46,6 +47,8 @@ export interface HttpSettings {
   maxBodyBytes: number;
   /** Largest MCP body. */
   maxMcpBodyBytes: number;
+  /** Largest body of an anonymous caller, on every route. */
+  maxAnonymousBodyBytes: number;
   /** A body must arrive within this time. */
   bodyTimeoutMs: number;
   /** The origin the web pages advertise (else the request's own). */
@@ -64,8 +67,9 @@ export interface RequestInfo {
 export type Handler = (request: Request, info?: RequestInfo) => Promise<Response>;
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
-// Largest form a page accepts (sign-in and sign-out carry a token or two).
+// Largest form a page accepts (sign-in and sign-out carry a token or two), and its most fields.
 const PAGE_FORM_BYTES = 16 * 1024;
+const PAGE_FORM_FIELDS = 16;
 // A Host header: a DNS name or IPv4 address, or a bracketed IPv6 address, then an optional port.
 const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9](?:[a-z0-9.-]{0,252}))(?::(\d{1,5}))?$/;
 
@@ -102,15 +106,26 @@ export function createHandler(
     try {
       checkHostAndOrigin(request, hosts);
       const url = parseUrl(request);
-      const bodyLimits = (maxBytes: number): BodyLimits => ({
-        maxBytes,
-        timeoutMs: settings.bodyTimeoutMs,
-        onRefused: () => info?.connection?.closeSoon(),
-      });
       if (url.pathname === "/healthz") {
         return new Response("ok\n", { headers: { "content-type": "text/plain" } });
       }
       const caller = authenticate(request, settings, store);
+      // An anonymous body is capped lower and paid for by its size, before and while it is read.
+      let anonymous: AnonymousBody | null = null;
+      const bodyLimits = (maxBytes: number): BodyLimits => ({
+        maxBytes: anonymous === null
+          ? maxBytes
+          : Math.min(maxBytes, settings.maxAnonymousBodyBytes),
+        timeoutMs: settings.bodyTimeoutMs,
+        onRefused: () => info?.connection?.closeSoon(),
+        onProgress: anonymous === null ? undefined : (bytes) => anonymous!.charge(bytes),
+      });
+      const enterAnonymous = (cost: number) => {
+        release = limiter.enter(client);
+        limiter.spend(client, cost); // an empty bucket refuses before the body is read
+        anonymous = new AnonymousBody(limiter, client);
+        anonymous.charge(Math.min(declaredLength(request), settings.maxAnonymousBodyBytes));
+      };
       if (url.pathname === "/metrics") {
         return new Response(metrics.render(store, (repo) => service.visible(caller, repo)), {
           headers: { "content-type": "text/plain; version=0.0.4" },
@@ -134,26 +149,35 @@ export function createHandler(
       const isMcp = url.pathname === "/sourcegraph/mcp";
       if (!isMcp && !isHttpApiPath(url.pathname) && WebPages.handles(url.pathname)) {
         if ((pages.sessionCaller(request) ?? caller).kind === "anonymous") {
-          release = limiter.enter(client);
-          limiter.spend(client, WebPages.cost(url));
+          enterAnonymous(WebPages.cost(url));
         }
         return await pages.fetch(request, {
           caller,
           requestId,
-          readForm: async () =>
-            new URLSearchParams(
+          readForm: async () => {
+            const form = new URLSearchParams(
               new TextDecoder().decode(await readBody(request, bodyLimits(PAGE_FORM_BYTES))),
-            ),
+            );
+            if ([...form.keys()].length > PAGE_FORM_FIELDS) {
+              throw new SourcegraphError("INVALID_REQUEST", "the form has too many fields");
+            }
+            return form;
+          },
         });
       }
       if (!isMcp && !isHttpApiPath(url.pathname)) {
         throw new SourcegraphError("NOT_FOUND", "no such endpoint");
       }
-      const urlPlugins = isMcp ? parsePluginsParameter(url) : null;
-      if (caller.kind === "anonymous") {
-        release = limiter.enter(client);
-        limiter.spend(client, 1); // an empty bucket refuses before the body is read
+      if (isMcp && request.method !== "POST") {
+        // Stateless: no session to delete and no server-initiated messages to stream.
+        return Response.json({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Method not allowed: send JSON-RPC messages with POST" },
+          id: null,
+        }, { status: 405, headers: { allow: "POST" } });
       }
+      const urlPlugins = isMcp ? parsePluginsParameter(url) : null;
+      if (caller.kind === "anonymous") enterAnonymous(1);
       if (!isMcp) {
         return await handleHttpApi(request, {
           url,
@@ -164,20 +188,21 @@ export function createHandler(
           log,
         });
       }
-      let parsedBody: unknown = undefined;
-      if (request.method === "POST") {
-        const bytes = await readBody(request, bodyLimits(settings.maxMcpBodyBytes));
-        try {
-          parsedBody = JSON.parse(new TextDecoder().decode(bytes));
-        } catch {
-          return Response.json({
-            jsonrpc: "2.0",
-            error: { code: -32700, message: "Parse error: Invalid JSON" },
-            id: null,
-          }, { status: 400 });
-        }
-        if (caller.kind === "anonymous") limiter.spend(client, callCost(parsedBody) - 1);
+      const text = new TextDecoder().decode(
+        await readBody(request, bodyLimits(settings.maxMcpBodyBytes)),
+      );
+      checkJsonShape(text, MCP_JSON_LIMITS);
+      let parsedBody: unknown;
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        return Response.json({
+          jsonrpc: "2.0",
+          error: { code: -32700, message: "Parse error: Invalid JSON" },
+          id: null,
+        }, { status: 400 });
       }
+      if (caller.kind === "anonymous") limiter.spend(client, callCost(parsedBody) - 1);
       const context: McpRequestContext = { caller, urlPlugins, requestId };
       return await servers.serve(caller.kind === "service", async (server) => {
         const transport = new WebStandardStreamableHTTPServerTransport({
@@ -209,6 +234,35 @@ export function createHandler(
       release();
     }
   };
+}
+
+/**
+ * What an anonymous body has paid: one unit per started `BODY_UNIT_BYTES`,
+ * the first of them with the request's own unit. Charged from the declared
+ * length before reading, then as the bytes arrive (a chunked body declares
+ * nothing).
+ */
+class AnonymousBody {
+  #limiter: RateLimiter;
+  #client: string;
+  #paid = 1;
+
+  constructor(limiter: RateLimiter, client: string) {
+    this.#limiter = limiter;
+    this.#client = client;
+  }
+
+  charge(bytes: number): void {
+    const units = bodyUnits(bytes);
+    if (units <= this.#paid) return;
+    this.#limiter.spend(this.#client, units - this.#paid);
+    this.#paid = units;
+  }
+}
+
+function declaredLength(request: Request): number {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  return Number.isSafeInteger(declared) && declared > 0 ? declared : 0;
 }
 
 /**
@@ -251,6 +305,19 @@ function checkHostAndOrigin(request: Request, hosts: Set<string>): void {
   const host = request.headers.get("host");
   if (host === null || !hosts.has(hostName(host))) {
     throw new SourcegraphError("HOST_NOT_ALLOWED", "this host name is not served");
+  }
+  // An absolute-form request target names its own authority, which a server
+  // must use instead of Host: both must be the same served name.
+  let target: string | null = null;
+  let named: string | null = null;
+  try {
+    target = new URL(request.url).host;
+    named = new URL(`http://${host}`).host; // the same normal form (":80" dropped)
+  } catch {
+    // refused by parseUrl, or named stays null
+  }
+  if (target !== null && target !== named) {
+    throw new SourcegraphError("HOST_NOT_ALLOWED", "the request target names another host");
   }
   const origin = request.headers.get("origin");
   if (origin !== null) {

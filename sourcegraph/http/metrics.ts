@@ -83,7 +83,14 @@ export class Metrics {
         `sourcegraph_connections_total{outcome="accepted"} ${front.accepted}`,
         `sourcegraph_connections_total{outcome="refused"} ${front.refused}`,
         `sourcegraph_connections_total{outcome="timed_out"} ${front.timedOut}`,
+        `sourcegraph_connections_total{outcome="evicted"} ${front.evicted}`,
         `sourcegraph_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
+        "# HELP sourcegraph_connections_resumed_total Connections moved to a new HTTP server between requests.",
+        "# TYPE sourcegraph_connections_resumed_total counter",
+        `sourcegraph_connections_resumed_total ${front.resumed}`,
+        "# HELP sourcegraph_requests_in_flight Requests being served now.",
+        "# TYPE sourcegraph_requests_in_flight gauge",
+        `sourcegraph_requests_in_flight ${front.inFlight}`,
       );
     }
     out.push(

@@ -1,7 +1,8 @@
 /**
  * Limits for anonymous callers, per client address: a token bucket of tool
- * calls per minute, where every call of a JSON-RPC batch counts and heavy
- * calls cost more (`callCost`), and a cap on requests in flight. Addresses
+ * calls per minute, where every call of a JSON-RPC batch counts, heavy calls
+ * cost more (`callCost`) and a body costs a unit per started 64 KiB
+ * (`bodyUnits`), and a cap on requests in flight. Addresses
  * whose bucket is full again are forgotten, so the table stays small.
  *
  * @module
@@ -11,6 +12,14 @@ import { SourcegraphError } from "../errors.ts";
 
 /** What one tool call costs, by tool; anything else costs 1. */
 export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2 };
+
+/** The bytes of an anonymous body that cost one unit. */
+export const BODY_UNIT_BYTES = 64 * 1024;
+
+/** The units a body of `bytes` costs: one per started `BODY_UNIT_BYTES` (at least one). */
+export function bodyUnits(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / BODY_UNIT_BYTES));
+}
 
 /** The cost of a parsed MCP body: the sum over its messages (a batch counts each). */
 export function callCost(body: unknown): number {

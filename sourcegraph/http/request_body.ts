@@ -20,6 +20,8 @@ export interface BodyLimits {
   timeoutMs: number;
   /** Called when the body is refused before it was read to its end: the connection should close. */
   onRefused?: () => void;
+  /** Called with the bytes received so far as they arrive; throwing refuses the body. */
+  onProgress?: (bytes: number) => void;
 }
 
 /** The body's bytes, or REQUEST_TOO_LARGE (413) / REQUEST_TIMEOUT (408). */
@@ -46,6 +48,7 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
       if (next.done) break;
       total += next.value.byteLength;
       if (total > limits.maxBytes) throw tooLarge(limits.maxBytes);
+      limits.onProgress?.(total);
       chunks.push(next.value);
     }
   } catch (error) {

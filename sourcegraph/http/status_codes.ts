@@ -7,6 +7,7 @@
 
 const STATUS: Readonly<Record<string, number>> = {
   INVALID_REQUEST: 400,
+  REQUEST_TOO_DEEP: 400,
   INVALID_PLUGINS: 400,
   INVALID_PATH: 400,
   INVALID_PATTERN: 400,

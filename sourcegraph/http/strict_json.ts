@@ -1,19 +1,47 @@
 /**
- * Strict JSON request bodies for the HTTP API: valid JSON whose objects have
- * no duplicate keys and no null values, nested at most 32 deep. (Plain
- * `JSON.parse` silently keeps the last of duplicate keys.) Unknown keys are
- * refused by each endpoint's field list.
+ * JSON request bodies. Every body's shape (nesting depth, number of values)
+ * is measured before it is parsed (`checkJsonShape`), on every route. The
+ * plain HTTP and admin APIs take strict JSON: valid JSON whose objects have
+ * no duplicate keys and no null values (plain `JSON.parse` silently keeps the
+ * last of duplicate keys); unknown keys are refused by each endpoint's field
+ * list.
  *
  * @module
  */
 
 import type { z } from "zod";
+import { type JsonShapeLimits, jsonShapeProblem } from "../../shared/json_shape.ts";
 import { SourcegraphError } from "../errors.ts";
 
-const MAX_DEPTH = 32;
+/** MCP bodies: JSON-RPC messages (or batches) whose tool arguments nest a few levels. */
+export const MCP_JSON_LIMITS: JsonShapeLimits = { maxDepth: 64, maxValues: 100_000 };
 
-/** Parses a strict JSON body or throws INVALID_REQUEST. */
+/** Plain HTTP and admin API bodies: objects of a few fields and short lists. */
+export const API_JSON_LIMITS: JsonShapeLimits = { maxDepth: 32, maxValues: 10_000 };
+
+/**
+ * Refuses JSON text that nests deeper or holds more values than `limits`
+ * allow, before anything is parsed: REQUEST_TOO_DEEP (400) or
+ * REQUEST_TOO_LARGE (413).
+ */
+export function checkJsonShape(text: string, limits: JsonShapeLimits): void {
+  const problem = jsonShapeProblem(text, limits);
+  if (problem === null) return;
+  if (problem.limit === "depth") {
+    throw new SourcegraphError(
+      "REQUEST_TOO_DEEP",
+      `the request body nests deeper than ${problem.max} levels`,
+    );
+  }
+  throw new SourcegraphError(
+    "REQUEST_TOO_LARGE",
+    `the request body holds more than ${problem.max} JSON values`,
+  );
+}
+
+/** Parses a strict JSON body (shape first) or throws INVALID_REQUEST / REQUEST_TOO_DEEP. */
 export function parseStrictJson(text: string): unknown {
+  checkJsonShape(text, API_JSON_LIMITS);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -57,7 +85,7 @@ function invalid(message: string): SourcegraphError {
   return new SourcegraphError("INVALID_REQUEST", message);
 }
 
-// Walks the (already valid) JSON text: object keys per level, depth, nulls.
+// Walks the (already valid) JSON text: object keys per level and nulls.
 function scan(text: string): void {
   const stack: { keys: Set<string> | null; expectKey: boolean }[] = [];
   let i = 0;
@@ -65,7 +93,6 @@ function scan(text: string): void {
     const c = text[i];
     if (c === "{" || c === "[") {
       stack.push({ keys: c === "{" ? new Set() : null, expectKey: c === "{" });
-      if (stack.length > MAX_DEPTH) throw invalid(`nesting deeper than ${MAX_DEPTH}`);
       i++;
     } else if (c === "}" || c === "]") {
       stack.pop();

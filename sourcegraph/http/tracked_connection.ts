@@ -1,8 +1,9 @@
 /**
  * One client connection as the front tracks it: its phase (reading a
  * request head, serving a request, idle between requests), when it last
- * moved, whether its client is taking response bytes, and the copying of
- * bytes between the client and the HTTP server.
+ * moved, how fast its head arrives, whether its client is taking response
+ * bytes, and the client bytes not yet taken up by a request (so they can be
+ * sent again when the HTTP server behind the front is replaced).
  *
  * @module
  */
@@ -18,6 +19,26 @@ export interface ClientConnection {
   closeSoon(): void;
 }
 
+/** The time limits of a connection. */
+export interface ConnectionLimits {
+  /** Longest a request head may take. */
+  headerTimeoutMs: number;
+  /** Bytes per second a head must keep arriving at after `HEAD_WINDOW_MS` (0: no rate). */
+  headerMinRate: number;
+  /** Longest an idle keep-alive connection or a stalled reader is kept. */
+  idleTimeoutMs: number;
+}
+
+/**
+ * What a head gets before the minimum rate applies: it is then allowed a
+ * further second for every `headerMinRate` bytes received (Apache
+ * mod_reqtimeout's `header=3-…,MinRate=…`), never more than the header timeout.
+ */
+export const HEAD_WINDOW_MS = 3_000;
+
+/** Most client bytes kept for a resend; a request that sent more is not resent. */
+export const MAX_UNANSWERED_BYTES = 64 * 1024;
+
 type Phase = "head" | "active" | "idle";
 
 /** One client connection and its upstream, with what the limits need to know. */
@@ -25,8 +46,12 @@ export class TrackedConnection implements ClientConnection {
   readonly clientHost: string;
   readonly client: Deno.TcpConn;
   upstream: Deno.TcpConn | null = null;
+  /** The port of the HTTP server `upstream` is connected to. */
+  upstreamPort = 0;
   phase: Phase = "head";
   phaseSince = Date.now();
+  /** Bytes of the current head received so far. */
+  headBytes = 0;
   lastActivity = Date.now();
   active = 0;
   writingSince: number | null = null;
@@ -34,6 +59,19 @@ export class TrackedConnection implements ClientConnection {
   closed = false;
   /** Set once nothing more is to be read from the client. */
   inboundStopped = false;
+  /**
+   * Client bytes forwarded since the last request ended and before the next
+   * one started: no request has consumed them. Null once they outgrew
+   * `MAX_UNANSWERED_BYTES`.
+   */
+  unanswered: Uint8Array[] | null = [];
+  #unansweredBytes = 0;
+  /** Resolves when a replacement upstream is connected and the unanswered bytes are resent. */
+  switching: Promise<void> | null = null;
+  /** Set while the upstream is half-closed to let go of it between requests. */
+  releasing = false;
+  /** Set once the client sent its last byte. */
+  clientDone = false;
 
   /** Tracks `client`, connected from `clientHost`. */
   constructor(client: Deno.TcpConn, clientHost: string) {
@@ -43,15 +81,60 @@ export class TrackedConnection implements ClientConnection {
 
   /**
    * Whether this connection broke a time limit at `now`: an incomplete head
-   * past `headerTimeoutMs`, an idle keep-alive or a stalled reader past
+   * past its allowance, an idle keep-alive or a stalled reader past
    * `idleTimeoutMs`.
    */
-  lateAt(now: number, limits: { headerTimeoutMs: number; idleTimeoutMs: number }): boolean {
+  lateAt(now: number, limits: ConnectionLimits): boolean {
     const stalledWrite = this.writingSince !== null &&
       now - this.writingSince > limits.idleTimeoutMs;
     return stalledWrite ||
-      (this.phase === "head" && now - this.phaseSince > limits.headerTimeoutMs) ||
+      (this.phase === "head" && now - this.phaseSince > this.headAllowanceMs(limits)) ||
       (this.phase === "idle" && now - this.lastActivity > limits.idleTimeoutMs);
+  }
+
+  /** How long the current head may take, given the bytes of it received so far. */
+  headAllowanceMs(limits: ConnectionLimits): number {
+    if (limits.headerMinRate <= 0) return limits.headerTimeoutMs;
+    const earned = (this.headBytes * 1000) / limits.headerMinRate;
+    return Math.min(limits.headerTimeoutMs, HEAD_WINDOW_MS + earned);
+  }
+
+  /** Whether this connection is still reading its first or next request head. */
+  get readingHead(): boolean {
+    return this.phase === "head" && this.active === 0;
+  }
+
+  /** Records client bytes about to be forwarded. */
+  received(bytes: Uint8Array, now: number): void {
+    this.lastActivity = now;
+    if (this.phase === "idle") {
+      this.phase = "head";
+      this.phaseSince = now;
+      this.headBytes = 0;
+    }
+    if (this.phase === "head") this.headBytes += bytes.byteLength;
+    if (this.active > 0 || this.unanswered === null) return;
+    this.#unansweredBytes += bytes.byteLength;
+    if (this.#unansweredBytes > MAX_UNANSWERED_BYTES) this.unanswered = null;
+    else this.unanswered.push(bytes.slice());
+  }
+
+  /** A request started on this connection: it consumed the bytes sent so far. */
+  started(now: number): void {
+    this.active++;
+    this.phase = "active";
+    this.phaseSince = now;
+    this.unanswered = [];
+    this.#unansweredBytes = 0;
+  }
+
+  /** A request on this connection ended (its response was sent). */
+  ended(now: number): void {
+    this.active = Math.max(0, this.active - 1);
+    if (this.active === 0) {
+      this.phase = "idle";
+      this.phaseSince = this.lastActivity = now;
+    }
   }
 
   /** Stops reading from the client and closes the connection in a quarter second. */
@@ -76,42 +159,70 @@ export class TrackedConnection implements ClientConnection {
 }
 
 /**
- * Copies bytes `from` one side `to` the other until either ends, keeping
- * the connection's phase and activity current (a client byte after an idle
- * spell starts a new request head; a write to the client that does not
- * finish counts as a stalled reader).
+ * Copies the client's bytes to the connection's current upstream until the
+ * client stops sending, keeping the phase, the head rate and the unanswered
+ * bytes current. While the upstream is being replaced, bytes wait for the
+ * replacement; a write that fails because the upstream went away is left to
+ * the replacement's resend (the bytes are among the unanswered ones) or to
+ * the close that follows.
  */
-export async function pump(
-  tracked: TrackedConnection,
-  sides: { from: Deno.TcpConn; to: Deno.TcpConn; size: number },
-): Promise<void> {
-  const { from, to, size } = sides;
-  const toClient = to === tracked.client;
-  const buffer = new Uint8Array(size);
+export async function pumpInbound(tracked: TrackedConnection): Promise<void> {
+  const buffer = new Uint8Array(16 * 1024);
   for (;;) {
-    if (!toClient && tracked.inboundStopped) return; // a refused body is not forwarded
+    if (tracked.inboundStopped || tracked.closed) return; // a refused body is not forwarded
     let n: number | null;
     try {
-      n = await from.read(buffer);
+      n = await tracked.client.read(buffer);
     } catch {
-      break;
+      return;
     }
-    if (n === null) break;
+    if (n === null) return;
+    if (tracked.inboundStopped) return;
+    if (tracked.switching !== null) await tracked.switching;
+    const chunk = buffer.subarray(0, n);
+    tracked.received(chunk, Date.now());
+    const upstream = tracked.upstream;
+    if (upstream === null || tracked.closed) return;
+    try {
+      await writeAll(upstream, chunk);
+    } catch {
+      // The upstream went away: resent by its replacement, or the connection closes.
+    }
+  }
+}
+
+/**
+ * Copies `upstream`'s bytes to the client until the upstream ends (resolves
+ * true) or the client stops taking them (false). A write that does not
+ * finish counts as a stalled reader.
+ */
+export async function pumpOutbound(
+  tracked: TrackedConnection,
+  upstream: Deno.TcpConn,
+): Promise<boolean> {
+  const buffer = new Uint8Array(32 * 1024);
+  for (;;) {
+    let n: number | null;
+    try {
+      n = await upstream.read(buffer);
+    } catch {
+      return true;
+    }
+    if (n === null) return true;
     const now = Date.now();
     tracked.lastActivity = now;
-    if (!toClient && tracked.phase === "idle") {
-      tracked.phase = "head";
-      tracked.phaseSince = now;
-    }
-    if (toClient) tracked.writingSince = now;
-    else if (tracked.inboundStopped) return;
+    tracked.writingSince = now;
     try {
-      let written = 0;
-      while (written < n) written += await to.write(buffer.subarray(written, n));
+      await writeAll(tracked.client, buffer.subarray(0, n));
     } catch {
-      break;
+      return false;
     }
-    if (toClient) tracked.writingSince = null;
+    tracked.writingSince = null;
   }
-  if (toClient) tracked.close();
+}
+
+/** Writes every byte of `bytes` to `conn`. */
+export async function writeAll(conn: Deno.TcpConn, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.byteLength) written += await conn.write(bytes.subarray(written));
 }

@@ -2,7 +2,7 @@
  * The SOURCEGRAPH_PLUGINS_* settings with their defaults. Integers must be at
  * least 1; TIMEOUT is a Go-style duration (`10s`, `1500ms`, `2m`);
  * MEMORY_MIB is at most 4096. An invalid value fails start-up with
- * "invalid plugin setting X".
+ * "invalid plugin setting X: must be …" naming the form it must have.
  *
  * @module
  */
@@ -54,30 +54,49 @@ const INTEGERS: [keyof PluginSettings, string][] = [
   ["idleInstances", "IDLE_INSTANCES"],
 ];
 
-/** Reads the settings; throws `invalid plugin setting X` on a bad value. */
-export function pluginSettings(read: (name: string) => string | undefined): PluginSettings {
+/**
+ * Reads the settings through `read`. Each bad value is one problem line,
+ * `invalid plugin setting X: <the form it must have> (got "…")`, and the
+ * default is kept for it.
+ */
+export function readPluginSettings(
+  read: (name: string) => string | undefined,
+): { settings: PluginSettings; problems: string[] } {
   const settings = { ...DEFAULT_PLUGIN_SETTINGS };
-  const bad = (suffix: string) => new Error(`invalid plugin setting SOURCEGRAPH_PLUGINS_${suffix}`);
+  const problems: string[] = [];
+  const bad = (suffix: string, form: string, raw: string) =>
+    problems.push(
+      `invalid plugin setting SOURCEGRAPH_PLUGINS_${suffix}: must be ${form} (got ${
+        JSON.stringify(raw.length > 64 ? `${raw.slice(0, 64)}…` : raw)
+      })`,
+    );
   const disabled = read("SOURCEGRAPH_PLUGINS_DISABLED");
-  if (disabled !== undefined) {
-    if (disabled !== "1" && disabled !== "0" && disabled !== "") throw bad("DISABLED");
-    settings.disabled = disabled === "1";
+  if (disabled !== undefined && disabled !== "") {
+    if (disabled !== "1" && disabled !== "0") bad("DISABLED", "1 or 0", disabled);
+    else settings.disabled = disabled === "1";
   }
   const timeout = read("SOURCEGRAPH_PLUGINS_TIMEOUT");
-  if (timeout !== undefined) {
+  if (timeout !== undefined && timeout !== "") {
     const ms = parseDuration(timeout);
-    if (ms === null || ms < 1) throw bad("TIMEOUT");
-    settings.timeoutMs = ms;
+    if (ms === null || ms < 1) bad("TIMEOUT", "a duration such as 10s or 1500ms", timeout);
+    else settings.timeoutMs = ms;
   }
   for (const [key, suffix] of INTEGERS) {
     const raw = read(`SOURCEGRAPH_PLUGINS_${suffix}`);
-    if (raw === undefined) continue;
+    if (raw === undefined || raw === "") continue;
     const value = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) throw bad(suffix);
-    if (key === "memoryMib" && value > 4096) throw bad(suffix);
-    (settings[key] as number) = value;
+    const max = key === "memoryMib" ? 4096 : Number.MAX_SAFE_INTEGER;
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1 || value > max) {
+      bad(
+        suffix,
+        max === 4096 ? "a whole number from 1 to 4096" : "a whole number of at least 1",
+        raw,
+      );
+    } else {
+      (settings[key] as number) = value;
+    }
   }
-  return settings;
+  return { settings, problems };
 }
 
 /** Parses a Go-style duration into milliseconds, or null. */

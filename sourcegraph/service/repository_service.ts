@@ -287,6 +287,11 @@ export class RepositoryService {
     );
   }
 
+  /** Stops background work (index builds) while requests in flight go on. */
+  stopBackground(): Promise<void> {
+    return this.#indexes.stopBuilds();
+  }
+
   /** Closes every object reader, sandbox and index. */
   async close(): Promise<void> {
     this.#plugins.close();

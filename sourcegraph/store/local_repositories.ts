@@ -7,14 +7,17 @@
  */
 
 import { basename, isAbsolute, resolve } from "node:path";
-import { runGit } from "../../shared/git.ts";
+import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore } from "./control_store.ts";
 
 /** The outcome of registering one local path. */
 export type LocalRegistration =
   | { kind: "registered"; name: string; source: string; branch: string }
   | { kind: "known"; name: string }
+  | { kind: "missing" }
+  | { kind: "not_a_folder" }
   | { kind: "not_a_repository" }
+  | { kind: "no_branch" }
   | { kind: "name_taken"; name: string };
 
 /**
@@ -28,17 +31,30 @@ export async function registerLocalRepository(
 ): Promise<LocalRegistration> {
   let source: string;
   let branch: string;
+  // Git is asked from "/" with -C: it says whether the folder exists even
+  // where this process may not read it (Git runs as a child of its own).
+  const git = (args: string[]) =>
+    runGit(["-C", directory, ...args], { cwd: "/" }).then((r) =>
+      new TextDecoder().decode(r.stdout).trim()
+    );
   try {
-    const decode = (r: { stdout: Uint8Array }) => new TextDecoder().decode(r.stdout).trim();
-    const bare = decode(await runGit(["rev-parse", "--is-bare-repository"], { cwd: directory }));
+    const bare = await git(["rev-parse", "--is-bare-repository"]);
     source = bare === "true"
-      ? resolve(directory, decode(await runGit(["rev-parse", "--git-dir"], { cwd: directory })))
-      : decode(await runGit(["rev-parse", "--show-toplevel"], { cwd: directory }));
-    branch = decode(await runGit(["symbolic-ref", "--short", "-q", "HEAD"], { cwd: directory }));
-  } catch {
+      ? resolve(directory, await git(["rev-parse", "--git-dir"]))
+      : await git(["rev-parse", "--show-toplevel"]);
+  } catch (error) {
+    const stderr = error instanceof GitError ? error.stderr : "";
+    if (/cannot change to .*No such file or directory/.test(stderr)) return { kind: "missing" };
+    if (/cannot change to .*Not a directory/.test(stderr)) return { kind: "not_a_folder" };
     return { kind: "not_a_repository" };
   }
-  if (!isAbsolute(source) || branch === "") return { kind: "not_a_repository" };
+  if (!isAbsolute(source)) return { kind: "not_a_repository" };
+  try {
+    branch = await git(["symbolic-ref", "--short", "-q", "HEAD"]);
+  } catch {
+    branch = "";
+  }
+  if (branch === "") return { kind: "no_branch" };
   const folder = basename(source).replace(/\.git$/, "") || "repository";
   const name = `local/${folder.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]/, "r")}`;
   const existing = store.repository(name);

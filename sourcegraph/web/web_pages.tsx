@@ -39,6 +39,7 @@ import {
   PAGES_ROOT,
   parseRepositoryPath,
   type RepositoryRoute,
+  tabUrl,
   treeUrl,
 } from "./page_urls.ts";
 import { PLUGIN_CONTRACT } from "./plugin_contract.ts";
@@ -222,7 +223,9 @@ function buildApp(
     return c.text(PLUGIN_CONTRACT);
   });
   app.get("/-/connect", (c) => {
-    const origin = options.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
+    // The validated Host header, never the request target (an absolute-form
+    // target may name any origin).
+    const origin = options.publicUrl?.replace(/\/+$/, "") ?? `http://${c.req.header("host")}`;
     return page(
       c,
       <ConnectPage viewer={c.get("viewer")} endpoint={`${origin}${mcpUrl()}`} />,
@@ -230,7 +233,12 @@ function buildApp(
   });
   app.get("/-/sign-in", (c) => {
     const token = randomToken();
-    setCookie(c, SIGN_IN_COOKIE, token, cookieOptions(c, { maxAge: 600 }));
+    setCookie(
+      c,
+      SIGN_IN_COOKIE,
+      token,
+      cookieOptions(c, { maxAge: 600, publicUrl: options.publicUrl }),
+    );
     return page(c, <SignInPage viewer={c.get("viewer")} csrf={token} failed={false} />);
   });
   app.post("/-/sign-in", async (c) => {
@@ -248,15 +256,25 @@ function buildApp(
       : null;
     if (caller === null || caller.kind === "anonymous") {
       const token = randomToken();
-      setCookie(c, SIGN_IN_COOKIE, token, cookieOptions(c, { maxAge: 600 }));
+      setCookie(
+        c,
+        SIGN_IN_COOKIE,
+        token,
+        cookieOptions(c, { maxAge: 600, publicUrl: options.publicUrl }),
+      );
       return page(c, <SignInPage viewer={c.get("viewer")} csrf={token} failed />, 401);
     }
     const previous = c.get("session");
     if (previous) sessions.remove(previous.id);
     const session = sessions.create(caller);
     deleteCookie(c, SIGN_IN_COOKIE, { path: PAGES_ROOT });
-    setCookie(c, SESSION_COOKIE, session.id, cookieOptions(c, { maxAge: 8 * 60 * 60 }));
-    return c.redirect(homeUrl(), 303);
+    setCookie(
+      c,
+      SESSION_COOKIE,
+      session.id,
+      cookieOptions(c, { maxAge: 8 * 60 * 60, publicUrl: options.publicUrl }),
+    );
+    return redirect(c, homeUrl(), 303);
   });
   app.post("/-/sign-out", async (c) => {
     const form = await c.env.readForm();
@@ -266,16 +284,14 @@ function buildApp(
     }
     sessions.remove(session.id);
     deleteCookie(c, SESSION_COOKIE, { path: PAGES_ROOT });
-    return c.redirect(homeUrl(), 303);
+    return redirect(c, homeUrl(), 303);
   });
   app.get("/-/search", (c) => {
     // The home page's search box: on to the repository's Search tab.
-    const repo = c.req.query("repo") ?? "";
-    const route = parseRepositoryPath(repo.split("/"));
+    const segments = plainSegments((c.req.query("repo") ?? "").split("/"));
+    const route = segments === null ? null : parseRepositoryPath(segments);
     if (route?.page !== "repository") throw new SourcegraphError("NOT_FOUND", "no such repository");
-    const target = new URL(`${PAGES_ROOT}/${repo}/-/search`, "http://x");
-    target.searchParams.set("q", c.req.query("q") ?? "");
-    return c.redirect(`${target.pathname}${target.search}`, 303);
+    return redirect(c, tabUrl(route.repo, "search", { q: c.req.query("q") ?? "" }), 303);
   });
 
   app.get("/", (c) => {
@@ -311,13 +327,16 @@ async function repositoryPage(
   switch (route.page) {
     case "plugin_blob":
       service.resolve(caller, { repo, revision: route.sha });
-      return c.redirect(blobUrl(repo, { rev: route.sha, path: route.path }), 301);
+      return redirect(c, blobUrl(repo, { rev: route.sha, path: route.path }), 301);
     case "repository": {
       const rev = c.req.query("rev");
       const dir = c.req.query("dir") ?? "";
       if (rev !== undefined && rev !== "") {
         const { commit } = service.resolve(caller, { repo, revision: rev });
-        return c.redirect(treeUrl(repo, { rev: commit, dir }), 303);
+        if (dir !== "" && plainSegments(dir.split("/")) === null) {
+          throw new SourcegraphError("NOT_FOUND", "no such folder");
+        }
+        return redirect(c, treeUrl(repo, { rev: commit, dir }), 303);
       }
       const { commit } = service.resolve(caller, { repo });
       return await filesPage(c, { service, repo, commit, dir: "" });
@@ -331,7 +350,7 @@ async function repositoryPage(
           ? treeUrl(repo, { rev: at.commit, dir: path })
           : blobUrl(repo, { rev: at.commit, path });
         const query = new URL(c.req.url).search;
-        return c.redirect(`${url}${query}`, 302);
+        return redirect(c, `${url}${query}`, 302);
       }
       if (route.page === "tree") {
         return await filesPage(c, { service, repo, commit: at.commit, dir: path });
@@ -489,7 +508,7 @@ async function blobPage(
   } catch (error) {
     if (!(error instanceof SourcegraphError)) throw error;
     if (error.code === "NOT_A_FILE") {
-      return c.redirect(treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);
+      return redirect(c, treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);
     }
     const notices: Record<string, string> = {
       BINARY_FILE: "a binary file: it is not shown",
@@ -564,25 +583,42 @@ function asset(c: Context<Env>, body: string, type: string): Response {
 // Decoded path segments below the root; null when a segment is not a plain
 // name (encoded slashes, dot segments, control characters).
 function pathSegments(path: string): string[] | null {
-  const rest = path.slice(PAGES_ROOT.length + 1);
   const segments: string[] = [];
-  for (const raw of rest.split("/")) {
-    let segment: string;
+  for (const raw of path.slice(PAGES_ROOT.length + 1).split("/")) {
     try {
-      segment = decodeURIComponent(raw);
+      segments.push(decodeURIComponent(raw));
     } catch {
       return null;
     }
+  }
+  return plainSegments(segments);
+}
+
+// The segments when each is a plain name: not empty, not a dot segment, no
+// slash, backslash or control character; else null.
+function plainSegments(segments: readonly string[]): string[] | null {
+  for (const segment of segments) {
     if (segment === "" || segment === "." || segment === ".." || /[\/\\\p{Cc}]/u.test(segment)) {
       return null;
     }
-    segments.push(segment);
   }
-  return segments;
+  return [...segments];
 }
 
-function cookieOptions(c: Context<Env>, options: { maxAge: number }) {
-  const secure = new URL(c.req.url).protocol === "https:" ||
+// Every redirect goes through here: its target is a path of these pages
+// built from checked segments, so it can never leave the origin (no "//" or
+// backslash that a browser would read as another host, no dot segment).
+function redirect(c: Context<Env>, location: string, status: 301 | 302 | 303): Response {
+  const path = location.split(/[?#]/, 1)[0];
+  const inside = path === PAGES_ROOT || path.startsWith(`${PAGES_ROOT}/`);
+  const plain = !path.includes("//") && !path.includes("\\") &&
+    !path.split("/").some((segment) => segment === "." || segment === "..");
+  if (!inside || !plain) throw new SourcegraphError("NOT_FOUND", "no such page");
+  return c.redirect(location, status);
+}
+
+function cookieOptions(c: Context<Env>, options: { maxAge: number; publicUrl?: string }) {
+  const secure = options.publicUrl?.startsWith("https:") === true ||
     c.req.header("x-forwarded-proto") === "https";
   return {
     path: PAGES_ROOT,

@@ -58,10 +58,83 @@ Deno.test("start: repositories named on the command line are served beside the c
     } finally {
       await published.stop();
     }
-    const log = await startFailure(home.path, {}, { repositories: [join(parent, "nothing-here")] });
-    const lines = log.split("\n").filter((line) => line.includes("nothing-here"));
-    assertEquals(lines.length, 1, log);
-    assertIncludes(lines[0], "is not a Git repository");
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("start: a repository path that is missing, a file, a plain folder or on no branch stops the start with one line saying which", async () => {
+  const parent = await tempDir("sg-start-");
+  try {
+    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "home",
+    });
+    await Deno.writeTextFile(join(parent, "file.txt"), "x");
+    await Deno.mkdir(join(parent, "plain"));
+    const detached = await createRepo({ "d.txt": "d\n" }, { parent, name: "detached" });
+    await detached.git("checkout", "-q", "--detach");
+    for (
+      const [name, expected] of [
+        ["nothing-here", "does not exist"],
+        ["file.txt", "is not a folder"],
+        ["plain", "is not a Git repository"],
+        ["detached", "no branch checked out"],
+      ]
+    ) {
+      const log = await startFailure(home.path, {}, { repositories: [join(parent, name)] });
+      const lines = log.split("\n").filter((line) => line.includes(join(parent, name)));
+      assertEquals(lines.length, 1, log);
+      assertIncludes(lines[0], expected);
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("start: a port in use is reported before anything is synced, suggesting --port", async () => {
+  const parent = await tempDir("sg-start-");
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "home",
+    });
+    const log = await startFailure(home.path, {}, {
+      port: (taken.addr as Deno.NetAddr).port,
+    });
+    assertIncludes(log, "the port is in use");
+    assertIncludes(log, "--port");
+    assert(!log.includes("synced"), `a repository was synced before the port was taken:\n${log}`);
+  } finally {
+    taken.close();
+    await removeDir(parent);
+  }
+});
+
+Deno.test("start: a misspelled SOURCEGRAPH_ variable is named once with the nearest setting, and the start goes on", async () => {
+  const parent = await tempDir("sg-start-");
+  try {
+    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "home",
+    });
+    const service = await startService(home.path, {
+      SOURCEGRAPH_SYNC_MINUTE: "3",
+      SOURCEGRAPH_PLUGIN_TIMEOUT: "5s",
+      SOURCEGRAPH_HAEDER_TIMEOUT: "5s",
+      SOURCEGRAPH_SYNC_MINUTES: "7",
+    });
+    try {
+      const warnings = service.log.filter((line) => line.includes("is not a setting"));
+      assertEquals(warnings.map((line) => line.replace(/^.*warning: /, "")).sort(), [
+        "SOURCEGRAPH_HAEDER_TIMEOUT is not a setting (did you mean SOURCEGRAPH_HEADER_TIMEOUT?); it is ignored",
+        "SOURCEGRAPH_PLUGIN_TIMEOUT is not a setting (did you mean SOURCEGRAPH_PLUGINS_TIMEOUT?); it is ignored",
+        "SOURCEGRAPH_SYNC_MINUTE is not a setting (did you mean SOURCEGRAPH_SYNC_MINUTES?); it is ignored",
+      ]);
+    } finally {
+      await service.stop();
+    }
   } finally {
     await removeDir(parent);
   }

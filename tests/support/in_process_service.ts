@@ -94,6 +94,7 @@ export async function withInProcessService(
         anonymousConcurrency: 100,
         maxBodyBytes: 1024 * 1024,
         maxMcpBodyBytes: 4 * 1024 * 1024,
+        maxAnonymousBodyBytes: 128 * 1024,
         bodyTimeoutMs: 5_000,
         ...options.settings,
       },

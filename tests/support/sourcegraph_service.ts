@@ -25,7 +25,11 @@ export interface RunningService {
   pid: number;
   /** Lines the service logged (stderr), appended as they arrive. */
   log: string[];
-  /** Stops it (SIGTERM, then SIGKILL after 2 s) and returns how it ended. */
+  /**
+   * Stops it (SIGTERM; SIGKILL only if it is still running 20 s later: the
+   * stop is bounded by SOURCEGRAPH_STOP_GRACE, 10 s by default, plus a few
+   * seconds) and returns how it ended.
+   */
   stop(): Promise<Deno.CommandStatus>;
 }
 
@@ -53,12 +57,14 @@ export async function startService(
   env: Record<string, string> = {},
   options: {
     repositories?: string[];
+    /** The port to listen on (default: a free one). */
+    port?: number;
     ulimitFiles?: number;
     /** How long the start-up (sync included) may go without a log line (default 30 s). */
     lineTimeoutMs?: number;
   } = {},
 ): Promise<RunningService> {
-  const port = freePort();
+  const port = options.port ?? freePort();
   const data = join(cwd, ".sourcegraph");
   const denoArgs = [
     "run",
@@ -125,7 +131,6 @@ export async function startService(
     pid: child.pid,
     log,
     async stop() {
-      // The service exits one second after SIGTERM; do not wait long past that.
       const kill = (signal: Deno.Signal) => {
         try {
           child.kill(signal);
@@ -134,7 +139,7 @@ export async function startService(
         }
       };
       kill("SIGTERM");
-      const timer = setTimeout(() => kill("SIGKILL"), 2_000);
+      const timer = setTimeout(() => kill("SIGKILL"), 20_000);
       const status = await child.status;
       clearTimeout(timer);
       await child.stdout.cancel().catch(() => {});
@@ -148,7 +153,7 @@ export async function startService(
 export async function startFailure(
   cwd: string,
   env: Record<string, string> = {},
-  options: { repositories?: string[] } = {},
+  options: { repositories?: string[]; port?: number } = {},
 ): Promise<string> {
   const outcome = await startService(cwd, env, options).then(
     async (service) => {

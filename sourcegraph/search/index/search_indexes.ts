@@ -111,12 +111,20 @@ export class SearchIndexes {
     for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
   }
 
-  /** Closes every index (a running build is killed). */
-  async close(): Promise<void> {
+  /**
+   * Kills a running build and refuses later ones (a stop begins with this);
+   * the indexes stay open for searches in flight.
+   */
+  async stopBuilds(): Promise<void> {
     this.#closed = true;
     this.#pending.clear();
     this.#kill();
     await this.#queue;
+  }
+
+  /** Closes every index (a running build is killed). */
+  async close(): Promise<void> {
+    await this.stopBuilds();
     for (const id of [...this.#open.keys()]) this.#forget(id);
   }
 

@@ -46,7 +46,6 @@ Deno.test("admin API: strict idempotent registration, private visibility, person
         body.replace('"public_read":false', '"public_read":false,"public_read":true'),
         body.replace('"public_read":false', '"public_read":null'),
         body.replace('"public_read":false', '"public_read":false,"extra":1'),
-        body.replace('"count":5', `"count":5,"deep":${"[".repeat(40)}${"]".repeat(40)}`),
         "{not json",
         "[]",
       ]
@@ -56,6 +55,16 @@ Deno.test("admin API: strict idempotent registration, private visibility, person
         "INVALID_REQUEST",
       ], bad);
     }
+    // Nesting is measured before the body is parsed.
+    assertEquals(
+      await code(
+        await admin("POST", "/repos", {
+          body: body.replace('"count":5', `"count":5,"deep":${"[".repeat(40)}${"]".repeat(40)}`),
+          key: "k-bad-0002",
+        }),
+      ),
+      [400, "REQUEST_TOO_DEEP"],
+    );
     const created = await admin("POST", "/repos", { body, key: "k-000001" });
     assertEquals(created.status, 202);
     const first = await created.json();

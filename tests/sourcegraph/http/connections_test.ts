@@ -44,7 +44,8 @@ function tokenRead(service: RunningService): Promise<Response> {
 
 Deno.test("connections: more idle sockets than the open-file limit neither stop the service nor a token holder's reads", () =>
   withService(
-    { SOURCEGRAPH_HEADER_TIMEOUT: "2s" },
+    // Every socket from one address: the per-address cap must not be what stops them here.
+    { SOURCEGRAPH_HEADER_TIMEOUT: "2s", SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "1000" },
     async (service) => {
       const port = portOf(service.url);
       // The token holder's keep-alive connection is established before the flood.

@@ -25,6 +25,7 @@ function handlerFailingWith(failure: Error) {
       anonymousConcurrency: 4,
       maxBodyBytes: 1024 * 1024,
       maxMcpBodyBytes: 4 * 1024 * 1024,
+      maxAnonymousBodyBytes: 128 * 1024,
       bodyTimeoutMs: 5_000,
     },
     metrics: new Metrics(),

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { parseDuration, pluginSettings } from "../../../sourcegraph/plugins/plugin_settings.ts";
+import { parseDuration, readPluginSettings } from "../../../sourcegraph/plugins/plugin_settings.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import {
   inspectMetadata,
@@ -58,7 +58,7 @@ Deno.test("metadata: sections merge in order, keys match case-insensitively, abi
 });
 
 Deno.test("plugin settings: defaults, durations, and invalid values", () => {
-  const defaults = pluginSettings(() => undefined);
+  const defaults = readPluginSettings(() => undefined).settings;
   assertEquals([defaults.timeoutMs, defaults.memoryMib, defaults.concurrency, defaults.disabled], [
     10_000,
     256,
@@ -72,23 +72,26 @@ Deno.test("plugin settings: defaults, durations, and invalid values", () => {
     parseDuration("x"),
   ], [10_000, 1500, 90_000, null]);
   for (
-    const [name, value] of [
-      ["TIMEOUT", "0s"],
-      ["TIMEOUT", "ten"],
-      ["MEMORY_MIB", "4097"],
-      ["CONCURRENCY", "0"],
-      ["READ_CALLS", "1.5"],
-      ["DISABLED", "yes"],
+    const [name, value, form] of [
+      ["TIMEOUT", "0s", "a duration such as 10s or 1500ms"],
+      ["TIMEOUT", "ten", "a duration such as 10s or 1500ms"],
+      ["MEMORY_MIB", "4097", "a whole number from 1 to 4096"],
+      ["CONCURRENCY", "0", "a whole number of at least 1"],
+      ["READ_CALLS", "1.5", "a whole number of at least 1"],
+      ["DISABLED", "yes", "1 or 0"],
     ]
   ) {
-    const error = assertThrows(
-      () => pluginSettings((key) => key === `SOURCEGRAPH_PLUGINS_${name}` ? value : undefined),
-      Error,
+    const read = readPluginSettings((key) =>
+      key === `SOURCEGRAPH_PLUGINS_${name}` ? value : undefined
     );
-    assertEquals(error.message, `invalid plugin setting SOURCEGRAPH_PLUGINS_${name}`);
+    assertEquals(read.problems, [
+      `invalid plugin setting SOURCEGRAPH_PLUGINS_${name}: must be ${form} (got "${value}")`,
+    ]);
+    assertEquals(read.settings, defaults, "a bad value keeps the default");
   }
   assertEquals(
-    pluginSettings((key) => key === "SOURCEGRAPH_PLUGINS_DISABLED" ? "1" : undefined).disabled,
+    readPluginSettings((key) => key === "SOURCEGRAPH_PLUGINS_DISABLED" ? "1" : undefined).settings
+      .disabled,
     true,
   );
 });
@@ -160,6 +163,9 @@ Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, iss
     await service.stop();
   }
   const failed = await startFailure(repo.path, { SOURCEGRAPH_PLUGINS_TIMEOUT: "forever" });
-  assertIncludes(failed, "invalid plugin setting SOURCEGRAPH_PLUGINS_TIMEOUT");
+  assertIncludes(
+    failed,
+    'invalid plugin setting SOURCEGRAPH_PLUGINS_TIMEOUT: must be a duration such as 10s or 1500ms (got "forever")',
+  );
   await removeDir(parent);
 });

@@ -180,7 +180,10 @@ async function sandboxes(parentPid: number): Promise<{ pid: number; state: strin
 }
 
 Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", () =>
-  withPluginService(LOOPING_PLUGIN, async ({ client, service }) => {
+  withPluginService({
+    ...LOOPING_PLUGIN,
+    env: { ...LOOPING_PLUGIN.env, SOURCEGRAPH_STOP_GRACE: "1s" },
+  }, async ({ client, service }) => {
     const call = readWithLoopingPlugin(client);
     // Wait until the looping instance is on a CPU (state R).
     let pids: number[] = [];
