@@ -43,6 +43,16 @@ export class CommittedTree {
     }
   }
 
+  /** Whether the folder is a Git repository (a work tree or a bare one). */
+  async isRepository(): Promise<boolean> {
+    try {
+      await this.#git(["rev-parse", "--git-dir"]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The commit HEAD names. */
   async head(): Promise<string> {
     const out = await this.#git(["rev-parse", "--verify", "HEAD^{commit}"]);

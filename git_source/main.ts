@@ -1,8 +1,10 @@
 /**
  * The Git knowledge source: an MCP stdio server. Configuration comes only
  * from the launcher's environment (GIT_SOURCE_REPOSITORY, GIT_SOURCE_PATHS,
- * PLUGIN_DATA); a bad environment stops the start with a one-line reason on
- * stderr. Runs under Deno (`deno run`) and, bundled, under Node.
+ * PLUGIN_DATA); a bad environment, or a repository that does not exist or is
+ * not a Git repository, stops the start with a one-line reason on stderr;
+ * paths HEAD does not hold are warned about. Runs under Deno (`deno run`)
+ * and, bundled, under Node.
  *
  * @module
  */
@@ -11,6 +13,7 @@ import process from "node:process";
 import { configFromEnvironment, type SourceConfig } from "./config.ts";
 import { GitSourceError } from "./errors.ts";
 import { GitKnowledgeSource } from "./feed.ts";
+import { checkRepository } from "./repository_check.ts";
 import { createGitSourceServer } from "./server.ts";
 import { LineStdioTransport } from "./stdio_transport.ts";
 
@@ -30,5 +33,13 @@ try {
   process.stderr.write(`git-knowledge-source: ${reason}\n`);
   process.exit(1);
 }
-const server = createGitSourceServer(new GitKnowledgeSource(config));
+const check = await checkRepository(config);
+if (check.fatal !== null) {
+  process.stderr.write(`git-knowledge-source: ${check.fatal}\n`);
+  process.exit(1);
+}
+for (const warning of check.warnings) process.stderr.write(`git-knowledge-source: ${warning}\n`);
+const server = createGitSourceServer(new GitKnowledgeSource(config), {
+  log: (line) => process.stderr.write(`git-knowledge-source: ${line}\n`),
+});
 await server.connect(new LineStdioTransport());

@@ -17,9 +17,30 @@ import { gitBatchResult } from "./protocol.ts";
 /** The server name and version clients see. */
 export const SERVER_INFO = { name: "git-knowledge-source", version: "0.1.0" };
 
-/** Creates the MCP server over a feed. */
-export function createGitSourceServer(source: GitKnowledgeSource): McpServer {
+/**
+ * Creates the MCP server over a feed. `log` hears why a call was
+ * `unavailable` (the client sees the code only), once each time the reason
+ * changes, so a polling client does not flood it.
+ */
+export function createGitSourceServer(
+  source: GitKnowledgeSource,
+  options: { log?: (line: string) => void } = {},
+): McpServer {
   const server = new McpServer(SERVER_INFO);
+  let lastReason: string | null = null;
+  const failure = (tool: string, error: unknown): CallToolResult => {
+    const code = error instanceof GitSourceError ? error.code : "unavailable";
+    if (code === "unavailable") {
+      const reason = error instanceof GitSourceError
+        ? error.message
+        : `unexpected: ${(error as Error)?.stack ?? String(error)}`;
+      if (reason !== lastReason) options.log?.(`${tool} failed: unavailable (${reason})`);
+      lastReason = reason;
+    } else {
+      lastReason = null;
+    }
+    return { isError: true, content: [{ type: "text", text: `${tool} failed: ${code}` }] };
+  };
   server.registerTool("git.changes", {
     description:
       "Returns the pending page of committed file updates (UTF-8 committed files only, never the working tree). The same page comes back until its token is acknowledged.",
@@ -32,7 +53,9 @@ export function createGitSourceServer(source: GitKnowledgeSource): McpServer {
     },
   }, async () => {
     try {
-      return gitBatchResult(await source.changes()) as unknown as CallToolResult;
+      const result = gitBatchResult(await source.changes()) as unknown as CallToolResult;
+      lastReason = null;
+      return result;
     } catch (error) {
       return failure("git.changes", error);
     }
@@ -56,9 +79,4 @@ export function createGitSourceServer(source: GitKnowledgeSource): McpServer {
     }
   });
   return server;
-}
-
-function failure(tool: string, error: unknown): CallToolResult {
-  const code = error instanceof GitSourceError ? error.code : "unavailable";
-  return { isError: true, content: [{ type: "text", text: `${tool} failed: ${code}` }] };
 }

@@ -244,7 +244,29 @@ Deno.test("a bad environment stops the start with one line on stderr", async () 
         "duplicates",
       ],
       [{ GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: "[]", PLUGIN_DATA: data }, "paths"],
+      // The repository itself: missing, a file, a plain folder.
+      [
+        {
+          GIT_SOURCE_REPOSITORY: join(parent, "gone"),
+          GIT_SOURCE_PATHS: '["a"]',
+          PLUGIN_DATA: data,
+        },
+        `GIT_SOURCE_REPOSITORY ${join(parent, "gone")} does not exist`,
+      ],
+      [
+        {
+          GIT_SOURCE_REPOSITORY: join(parent, "file"),
+          GIT_SOURCE_PATHS: '["a"]',
+          PLUGIN_DATA: data,
+        },
+        "is not a folder",
+      ],
+      [
+        { GIT_SOURCE_REPOSITORY: parent, GIT_SOURCE_PATHS: '["a"]', PLUGIN_DATA: data },
+        `GIT_SOURCE_REPOSITORY ${parent} is not a Git repository`,
+      ],
     ];
+    await Deno.writeTextFile(join(parent, "file"), "x");
     for (const [env, reason] of cases) {
       const out = await new Deno.Command(Deno.execPath(), {
         args: gitSourceDenoArgs(parent, data),
@@ -264,6 +286,73 @@ Deno.test("a bad environment stops the start with one line on stderr", async () 
       assert(stderr.includes(reason), `${reason}: ${stderr}`);
       assertEquals(out.stdout.length, 0);
     }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("paths HEAD does not hold are warned about at start; a repository that goes away is logged once per reason", async () => {
+  const parent = await tempDir("gs-e2e-");
+  try {
+    const repo = await createRepo({ "notes.txt": "first\n" }, { parent, name: "repo" });
+    const data = join(parent, "data");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: gitSourceDenoArgs(repo.path, data),
+      clearEnv: true,
+      env: {
+        GIT_SOURCE_REPOSITORY: repo.path,
+        GIT_SOURCE_PATHS: JSON.stringify(["notes.txt", "never.txt", "docs/later.md"]),
+        PLUGIN_DATA: data,
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    const next = async (): Promise<Record<string, unknown>> => {
+      while (!buffered.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error("the server ended");
+        buffered += value;
+      }
+      const at = buffered.indexOf("\n");
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      return JSON.parse(line);
+    };
+    const send = (message: unknown) =>
+      writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+    await send(initializeMessage(1));
+    await next();
+    const changes = async (id: number) => {
+      await send({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "git.changes", arguments: {} },
+      });
+      return (await next()).result as { isError?: boolean; content: { text: string }[] };
+    };
+    assert(!(await changes(2)).isError);
+    // The repository goes away: every call says unavailable, the log says why, once.
+    await Deno.rename(repo.path, `${repo.path}-moved`);
+    for (let id = 3; id < 6; id++) {
+      assertEquals((await changes(id)).content[0].text, "git.changes failed: unavailable");
+    }
+    await writer.close();
+    await lines.cancel().catch(() => {});
+    const stderr = new TextDecoder().decode((await child.output()).stderr);
+    const warned = stderr.split("\n").filter((line) => line.includes("not committed at HEAD"));
+    assertEquals(warned.length, 1, stderr);
+    assert(warned[0].includes("never.txt, docs/later.md"), warned[0]);
+    assert(!warned[0].includes("notes.txt"), warned[0]);
+    const unavailable = stderr.split("\n").filter((line) => line.includes("failed: unavailable"));
+    assertEquals(unavailable.length, 1, stderr);
+    assert(unavailable[0].includes("the repository is unavailable"), unavailable[0]);
   } finally {
     await removeDir(parent);
   }

@@ -7,6 +7,7 @@
 
 import { concatBytes } from "../../shared/byte_queue.ts";
 import { beforeDeadline } from "../../shared/deadline.ts";
+import * as net from "node:net";
 
 const encoder = new TextEncoder();
 
@@ -82,4 +83,59 @@ export async function alive(pid: number): Promise<boolean> {
   const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();
   const state = new TextDecoder().decode(out.stdout).trim();
   return out.success && state !== "" && !state.startsWith("Z");
+}
+
+/**
+ * A raw connection to 127.0.0.1:`port` from another loopback source address
+ * (and, when given, a chosen source port): node:net can bind the local end,
+ * which Deno.connect cannot.
+ */
+export function connectFrom(
+  port: number,
+  from: { localAddress: string; localPort?: number },
+): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port, ...from });
+    socket.once("connect", () => {
+      socket.off("error", reject);
+      socket.on("error", () => {}); // resets end the socket; callers watch "close"
+      resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+/** What a node:net socket received until the server closed it or `timeoutMs` passed. */
+export function socketOutcome(
+  socket: net.Socket,
+  timeoutMs: number,
+): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    let text = "";
+    const done = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.off("data", onData);
+      resolve({ text, closed });
+    };
+    const onData = (chunk: Uint8Array) => (text += new TextDecoder().decode(chunk));
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.on("data", onData);
+    if (socket.destroyed || socket.readableEnded) done(true);
+    else socket.once("close", () => done(true));
+  });
+}
+
+/** The local ports of established connections to 127.0.0.1:`port` (from /proc/net/tcp). */
+export async function connectionsTo(port: number): Promise<number[]> {
+  // Deno allows /proc/net/tcp only with --allow-all; cat reads it for us.
+  const out = await new Deno.Command("cat", { args: ["/proc/net/tcp"] }).output();
+  const target = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const ports: number[] = [];
+  for (const line of new TextDecoder().decode(out.stdout).split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[2] === target && fields[3] === "01") {
+      ports.push(parseInt(fields[1].split(":")[1], 16));
+    }
+  }
+  return ports;
 }

@@ -1,0 +1,54 @@
+import { assert, assertEquals } from "../../support/assert.ts";
+import { deepJsonFlood } from "../../support/deep_json_flood.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { portOf, rssMib } from "../../support/raw_http.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
+
+const TOKEN = "t".repeat(40);
+
+Deno.test("flood: anonymous 3.9 MB deep-JSON bodies from 4 addresses fail no token read and leave memory flat", async () => {
+  const parent = await tempDir("sg-flood-");
+  const repo = await createRepo({ "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" }, {
+    parent,
+    name: "project",
+  });
+  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
+  try {
+    const read = async () => {
+      const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ Path: "a.txt" }),
+      });
+      const body = await response.json();
+      return response.status === 200 && body.Content === "alpha\n"
+        ? null
+        : `${response.status} ${JSON.stringify(body).slice(0, 120)}`;
+    };
+    for (let i = 0; i < 20; i++) assertEquals(await read(), null);
+    const before = await rssMib(service.pid);
+    const outcome = await deepJsonFlood(portOf(service.url), {
+      pid: service.pid,
+      addresses: ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"],
+      threads: 8,
+      seconds: 5,
+      read,
+    });
+    assertEquals(outcome.failures, [], "a token read failed during the flood");
+    assert(outcome.attacks >= 8, `only ${outcome.attacks} attack requests were sent`);
+    assert(outcome.latencies.length >= 10, `only ${outcome.latencies.length} reads answered`);
+    assert(
+      outcome.peakRssMib - before < 300,
+      `RSS grew from ${before.toFixed(0)} to ${outcome.peakRssMib.toFixed(0)} MiB during the flood`,
+    );
+    // Nothing from the attack was parsed: no unexpected failure was logged.
+    assert(
+      !service.log.some((line) => line.includes("failed unexpectedly")),
+      service.log.join("\n"),
+    );
+    assertEquals(await read(), null);
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+});
