@@ -49,6 +49,12 @@ export interface IndexOptions {
   budgetMs: number;
   /** Corpus caps: 4,096 files and 64 MiB unless lowered (tests). */
   caps?: { files: number; bytes: number };
+  /**
+   * The clock the budget is measured with (default `Date.now`); tests pass
+   * one that advances per reading, so where a budget stops does not depend
+   * on how busy the machine is.
+   */
+  clock?: () => number;
 }
 
 const DEFAULT_CAPS = { files: MAX_INDEXED_FILES, bytes: MAX_CORPUS_BYTES };
@@ -60,11 +66,11 @@ const PIPELINE_DEPTH = 32;
 // Waits for the next prepared source, or null once the deadline passes.
 async function nextBefore(
   pipeline: SourcePipeline,
-  deadline: number,
+  at: { deadline: number; clock: () => number },
 ): Promise<PreparedSource | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(() => resolve(null), Math.max(0, at.deadline - at.clock()));
   });
   try {
     return await Promise.race([pipeline.next(), expired]);
@@ -79,9 +85,9 @@ export async function runIndex(
   options: IndexOptions,
 ): Promise<Coverage> {
   const { mode } = options;
-  const startedAt = Date.now();
-  const deadline = startedAt + options.budgetMs;
-  const remaining = () => deadline - Date.now();
+  const clock = options.clock ?? Date.now;
+  const deadline = clock() + options.budgetMs;
+  const remaining = () => deadline - clock();
   verifyProjectRoot(target.root);
   removeStaleTempBuilds(target.cache);
 
@@ -114,6 +120,7 @@ export async function runIndex(
       mode,
       eligible: tracked.eligible,
       deadline,
+      clock,
       revision,
       excluded: excludedCount(tracked),
     });
@@ -141,6 +148,7 @@ interface RunInput {
   mode: "rebuild" | "refresh";
   eligible: string[];
   deadline: number;
+  clock: () => number;
   revision: string | null;
   excluded: number;
 }
@@ -221,12 +229,12 @@ class IndexRun {
     try {
       while (submitted < Math.min(order.length, PIPELINE_DEPTH)) submit();
       for (let i = 0; i < order.length; i++) {
-        if (Date.now() >= input.deadline) {
+        if (input.clock() >= input.deadline) {
           stop = "time_budget";
           visitedAll = false;
           break;
         }
-        const prepared = await nextBefore(pipeline, input.deadline);
+        const prepared = await nextBefore(pipeline, input);
         if (prepared === null) {
           stop = "time_budget";
           visitedAll = false;

@@ -13,10 +13,11 @@
  *   closed after `idleTimeoutMs`, and so is one whose client has not taken a
  *   response byte for that long;
  * - at `maxConnections` open connections a new connection is admitted by
- *   closing the one whose request head has been arriving longest (else the
- *   longest idle keep-alive one): slow heads cannot lock out a client that
- *   sends its head at once. Only when every connection is serving a request is the new
- *   one answered with a short 503 and closed. `maxConnectionsPerAddress`
+ *   closing the one whose request head has been arriving longest, else the
+ *   keep-alive one idle longest once it has been idle a second: slow heads
+ *   cannot lock out a client that sends its head at once. When there is no
+ *   such connection (all serve requests) the new one is answered with a
+ *   short 503 and closed. `maxConnectionsPerAddress`
  *   connections from one address are refused the same way;
  * - when descriptors run out, accepting backs off and the cap drops below
  *   the count that exhausted them, for a minute.
@@ -71,6 +72,8 @@ const REFUSAL = new TextEncoder().encode(
     `Content-Length: ${new TextEncoder().encode(REFUSAL_BODY).byteLength}\r\n\r\n${REFUSAL_BODY}`,
 );
 const EMFILE_PENALTY_MS = 60_000;
+// A connection idle this long may be closed to make room at the cap.
+const IDLE_EVICTABLE_MS = 1_000;
 // How long an upstream that ended mid-request may take to report the request's end.
 const END_REPORT_WAIT_MS = 1_000;
 
@@ -207,7 +210,7 @@ export class FrontDoor {
     if (Date.now() - this.#lastEmfile > EMFILE_PENALTY_MS) {
       this.#cap = this.#settings.maxConnections;
     }
-    const full = this.#all.size >= this.#cap && !this.#evictOne();
+    const full = this.#all.size >= this.#cap && !this.#evictOne(Date.now());
     // (A stopping front refuses: its listener is closed, but accepts may be in flight.)
     if (this.#stopping || full || fromAddress >= this.#settings.maxConnectionsPerAddress) {
       this.#stats.refused++;
@@ -234,10 +237,13 @@ export class FrontDoor {
     });
   }
 
-  // Closes the connection whose head has been arriving longest (a client
-  // that sends its head at once is never it), else the longest idle one;
-  // false when every connection is serving a request.
-  #evictOne(): boolean {
+  // Makes room at the cap: closes the connection whose request head has
+  // been arriving longest (a client that sends its head at once is never
+  // it: it is past its head long before the slowest one is), else the
+  // keep-alive one idle longest once that has been idle for
+  // `IDLE_EVICTABLE_MS` (a client about to send its next request keeps its
+  // connection); false when there is none: the new connection is refused.
+  #evictOne(now: number): boolean {
     let head: TrackedConnection | null = null;
     let idle: TrackedConnection | null = null;
     for (const tracked of this.#all) {
@@ -251,7 +257,8 @@ export class FrontDoor {
         idle = tracked;
       }
     }
-    const victim = head ?? idle;
+    const victim = head ??
+      (idle !== null && now - idle.lastActivity >= IDLE_EVICTABLE_MS ? idle : null);
     if (victim === null) return false;
     this.#evict(victim);
     return true;

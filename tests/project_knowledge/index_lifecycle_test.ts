@@ -1,3 +1,6 @@
+import { openProjectRoot } from "../../project_knowledge/project/project_root.ts";
+import { prepareCacheDir, rootHash } from "../../project_knowledge/project/cache_dir.ts";
+import { runIndex } from "../../project_knowledge/index/indexer.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../support/assert.ts";
@@ -111,47 +114,70 @@ Deno.test("no-cache refresh builds the index", () =>
   }));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
-  // Lines of varied words: 2,500 such files take longer than the budget even on an idle machine.
-  withProject(manyFiles(2500, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
-    const launch = {
-      allowEnv: ["PROJECT_KNOWLEDGE_INDEX_BUDGET_MS"],
-      env: { PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: "250" },
+  withProject(manyFiles(600, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
+    const root = await openProjectRoot({ cwd: project.repo.path });
+    const target = {
+      root,
+      cache: prepareCacheDir(project.cacheBase, root.path),
+      rootHash: rootHash(root.path),
     };
-    let runner = await project.admit(launch);
+    // Each call runs as a fresh process would (all state is in the cache), with a clock that
+    // advances 1 ms at every reading: the budget covers the same work however busy the machine.
+    const call = (mode: "rebuild" | "refresh") => {
+      let now = 0;
+      return runIndex(target, { mode, budgetMs: 200, clock: () => (now += 1) });
+    };
+    const first = await call("rebuild");
+    assertEquals(first.stop_reason, "time_budget");
+    assert(first.indexed_files > 0, "some progress was published");
+    assertEquals(first.indexed_files + (first.remaining_files as number), 600);
+    assertEquals(first.unprocessed_files, first.remaining_files);
+    let runner = await project.admit();
     try {
-      const first = await runner.ok("index");
-      assertEquals(first.stop_reason, "time_budget");
-      assert((first.indexed_files as number) > 0, "some progress was published");
-      assertEquals((first.indexed_files as number) + (first.remaining_files as number), 2500);
-      assertEquals(first.unprocessed_files, first.remaining_files);
-      assertEquals(await hitCount(runner, "file"), 20, "partial index is searchable");
-      let remaining = first.remaining_files as number;
-      let calls = 1;
-      while (remaining > 0) {
-        // Restart the provider between calls: the pending set lives in the cache.
-        await runner.kill();
-        runner = await project.admit(launch);
-        const step = await runner.ok("index", { mode: "refresh" });
-        calls++;
-        assert(
-          (step.remaining_files as number) < remaining,
-          `every call makes progress: ${JSON.stringify(step)}`,
-        );
-        assert((step.updated_files as number) > 0);
-        remaining = step.remaining_files as number;
-        assertEquals(step.stop_reason, remaining === 0 ? "complete" : "time_budget");
-        assert(calls < 60, "refresh converges");
-      }
+      assertEquals(await hitCount(runner, "file"), 20, "the partial index is searchable");
+    } finally {
+      await runner.kill();
+    }
+    let remaining = first.remaining_files as number;
+    let calls = 1;
+    while (remaining > 0) {
+      const step = await call("refresh");
+      calls++;
+      assert(
+        (step.remaining_files as number) < remaining,
+        `every call makes progress: ${JSON.stringify(step)}`,
+      );
+      assert((step.updated_files as number) > 0);
+      remaining = step.remaining_files as number;
+      assertEquals(step.stop_reason, remaining === 0 ? "complete" : "time_budget");
+      assert(calls < 60, "refresh converges");
+    }
+    // The provider sees the finished index; a finished cycle starts another validation cycle.
+    runner = await project.admit();
+    try {
       const status = await runner.ok("status");
       assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
-        2500,
+        600,
         0,
         0,
       ]);
-      // A finished cycle lets the next refresh begin another validation cycle.
       const next = await runner.ok("index", { mode: "refresh" });
       assert((next.reused_files as number) > 0);
       assertEquals(next.updated_files, 0);
+    } finally {
+      await runner.kill();
+    }
+  }));
+
+Deno.test("the provider honours PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: a budget spent before any work is budget_exhausted", () =>
+  withProject(manyFiles(5), async (project) => {
+    // Listing the tracked files alone takes longer than 1 ms on any machine.
+    const runner = await project.admit({
+      allowEnv: ["PROJECT_KNOWLEDGE_INDEX_BUDGET_MS"],
+      env: { PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: "1" },
+    });
+    try {
+      assertEquals(await runner.errorCode("index"), "budget_exhausted");
     } finally {
       await runner.kill();
     }

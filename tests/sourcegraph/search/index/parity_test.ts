@@ -182,7 +182,8 @@ Deno.test("index: bad patterns stay bounded and keep their codes", async () => {
       for (const pattern of [alternation, "(a+)+$", "ab|cd|ef", "(x*)*y", "a{1,1000}b"]) {
         const started = performance.now();
         await searches.search(repo, { pattern, commit, scope });
-        assert(performance.now() - started < 5_000, pattern.slice(0, 40));
+        // A guard against exponential work (minutes), not a budget.
+        assert(performance.now() - started < 30_000, pattern.slice(0, 40));
       }
       // A flood of distinct searches keeps memory flat (no per-pattern state is kept).
       const flood = (from: number) =>
