@@ -34,6 +34,7 @@
  * @module
  */
 
+import { beforeDeadline } from "../../shared/deadline.ts";
 import type { ConnectionSettings } from "../settings.ts";
 import {
   type ClientConnection,
@@ -72,6 +73,8 @@ const REFUSAL = new TextEncoder().encode(
     `Content-Length: ${new TextEncoder().encode(REFUSAL_BODY).byteLength}\r\n\r\n${REFUSAL_BODY}`,
 );
 const EMFILE_PENALTY_MS = 60_000;
+// Refused connections answered only after their request began, at most this many at a time.
+const MAX_REFUSING = 64;
 // A connection idle this long may be closed to make room at the cap.
 const IDLE_EVICTABLE_MS = 1_000;
 // How long an upstream that ended mid-request may take to report the request's end.
@@ -92,6 +95,7 @@ export class FrontDoor {
   #listeners = new Set<Deno.Listener>();
   #stopping = false;
   #ended = new Set<() => void>();
+  #refusing = 0;
 
   /** A front with `settings`, forwarding to the HTTP server `upstream` names. */
   constructor(
@@ -214,14 +218,7 @@ export class FrontDoor {
     // (A stopping front refuses: its listener is closed, but accepts may be in flight.)
     if (this.#stopping || full || fromAddress >= this.#settings.maxConnectionsPerAddress) {
       this.#stats.refused++;
-      // A fresh socket's send buffer is empty: this write does not wait on the client.
-      client.write(REFUSAL).catch(() => {}).finally(() => {
-        try {
-          client.close();
-        } catch {
-          // already closed
-        }
-      });
+      void this.#refuse(client);
       return;
     }
     this.#stats.accepted++;
@@ -235,6 +232,38 @@ export class FrontDoor {
       if (left > 0) this.#perAddress.set(host, left);
       else this.#perAddress.delete(host);
     });
+  }
+
+  // Answers a refused connection with the 503. A strict client rejects an
+  // answer that comes before its request, and closing a socket with unread
+  // bytes resets it (the answer may be lost), so the request's first bytes
+  // are awaited, the answer sent, and what follows drained briefly. Only
+  // `MAX_REFUSING` refusals wait like this at a time (and 1.5 s at most);
+  // beyond that a refusal is answered and closed at once.
+  async #refuse(client: Deno.TcpConn): Promise<void> {
+    const patient = this.#refusing < MAX_REFUSING;
+    if (patient) this.#refusing++;
+    const buffer = new Uint8Array(16 * 1024);
+    try {
+      if (patient) await beforeDeadline(client.read(buffer), performance.now() + 1_000);
+      // A fresh socket's send buffer is empty: this write does not wait on the client.
+      await client.write(REFUSAL);
+      if (patient) {
+        await client.closeWrite();
+        const until = performance.now() + 500;
+        // Until the client's end of stream, or the time is up (both are null).
+        while ((await beforeDeadline(client.read(buffer), until)) !== null);
+      }
+    } catch {
+      // reset or closed by the client
+    } finally {
+      if (patient) this.#refusing--;
+      try {
+        client.close();
+      } catch {
+        // already closed
+      }
+    }
   }
 
   // Makes room at the cap: closes the connection whose request head has
@@ -271,8 +300,12 @@ export class FrontDoor {
   }
 
   async #forward(tracked: TrackedConnection): Promise<void> {
-    let upstream = await this.#connectUpstream(tracked);
-    if (upstream === null) return;
+    const first = await this.#dial();
+    if (first === null || tracked.closed) {
+      first?.conn.close(); // closed by the sweeper while connecting
+      return;
+    }
+    let upstream = this.#attach(tracked, first);
     const inbound = pumpInbound(tracked).then(async () => {
       tracked.clientDone = true;
       if (tracked.closed || tracked.inboundStopped) return;
@@ -294,8 +327,13 @@ export class FrontDoor {
         tracked.switching = new Promise<void>((resolve) => (done = resolve));
         try {
           this.#forgetUpstream(tracked);
-          upstream = await this.#connectUpstream(tracked);
-          if (upstream === null) return;
+          const next = tracked.spare ?? await this.#dial();
+          tracked.spare = null;
+          if (next === null || tracked.closed) {
+            next?.conn.close();
+            return;
+          }
+          upstream = this.#attach(tracked, next);
           for (const chunk of tracked.unanswered ?? []) await writeAll(upstream, chunk);
           tracked.releasing = false;
           this.#stats.resumed++;
@@ -318,16 +356,30 @@ export class FrontDoor {
   // last response: bytes that arrive later fail to reach the old server, are
   // kept as unanswered and sent again to the new one.
   #releaseIfIdle(tracked: TrackedConnection): void {
-    const upstream = tracked.upstream;
-    if (
-      upstream === null || tracked.closed || tracked.releasing || tracked.switching !== null ||
-      tracked.active > 0 || tracked.phase !== "idle" || tracked.unanswered?.length !== 0 ||
-      (!this.#stopping && !this.#upstream.retired(tracked.upstreamPort))
-    ) {
+    if (!this.#between(tracked) || tracked.releasing) return;
+    if (!this.#stopping && !this.#upstream.retired(tracked.upstreamPort)) return;
+    tracked.releasing = true;
+    if (this.#stopping) {
+      tracked.upstream!.closeWrite().catch(() => tracked.close());
       return;
     }
-    tracked.releasing = true;
-    upstream.closeWrite().catch(() => tracked.close());
+    // The new upstream is connected first: without a descriptor for it the
+    // connection stays on the old server and tries again later.
+    void this.#dial().then((next) => {
+      if (next === null || !this.#between(tracked)) {
+        next?.conn.close();
+        tracked.releasing = false;
+        return;
+      }
+      tracked.spare = next;
+      tracked.upstream!.closeWrite().catch(() => tracked.close());
+    });
+  }
+
+  // Whether a connection is between requests with nothing forwarded since.
+  #between(tracked: TrackedConnection): boolean {
+    return tracked.upstream !== null && !tracked.closed && tracked.switching === null &&
+      tracked.active === 0 && tracked.phase === "idle" && tracked.unanswered?.length === 0;
   }
 
   // Whether a connection whose upstream ended can go on with a new one: the
@@ -358,26 +410,29 @@ export class FrontDoor {
     }
   }
 
-  async #connectUpstream(tracked: TrackedConnection): Promise<Deno.TcpConn | null> {
-    let port = this.#upstream.port();
-    let upstream: Deno.TcpConn | null = null;
+  // A connection to the HTTP server new connections go to, or null.
+  async #dial(): Promise<{ conn: Deno.TcpConn; port: number } | null> {
     // Out of descriptors, a few tries: closing timed-out connections frees some.
-    for (let attempt = 0; upstream === null; attempt++) {
+    for (let attempt = 0;; attempt++) {
+      const port = this.#upstream.port();
       try {
-        upstream = await Deno.connect({ hostname: "127.0.0.1", port });
+        return { conn: await Deno.connect({ hostname: "127.0.0.1", port }), port };
       } catch (error) {
         if ((error as { code?: string }).code !== "EMFILE" || attempt === 5) return null;
         this.#descriptorsExhausted();
         await new Promise((resolve) => setTimeout(resolve, 100));
-        port = this.#upstream.port();
       }
     }
-    if (tracked.closed) {
-      upstream.close(); // closed by the sweeper while connecting
-      return null;
-    }
+  }
+
+  // Makes `dialed` the connection's upstream.
+  #attach(
+    tracked: TrackedConnection,
+    dialed: { conn: Deno.TcpConn; port: number },
+  ): Deno.TcpConn {
+    const upstream = dialed.conn;
     tracked.upstream = upstream;
-    tracked.upstreamPort = port;
+    tracked.upstreamPort = dialed.port;
     // Small answers must not wait for Nagle's algorithm on either hop.
     for (const conn of [tracked.client, upstream]) {
       try {
@@ -406,6 +461,8 @@ export class FrontDoor {
   #sweep(): void {
     const now = Date.now();
     for (const tracked of this.#all) {
+      // A move to a new HTTP server that found no descriptor is tried again.
+      if (!tracked.releasing && !this.short()) this.#releaseIfIdle(tracked);
       const late = tracked.lateAt(now, this.#settings);
       if (late || (tracked.closeAt !== null && now >= tracked.closeAt)) {
         if (late) this.#stats.timedOut++;

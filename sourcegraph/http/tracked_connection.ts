@@ -52,6 +52,13 @@ export class TrackedConnection implements ClientConnection {
   phaseSince = Date.now();
   /** Bytes of the current head received so far. */
   headBytes = 0;
+  /**
+   * Whether the client sent the blank line that ends the current head: any
+   * wait from then on is the server's, not the client's.
+   */
+  headComplete = false;
+  // The last bytes of the head so far, to find its end across reads.
+  #headTail = 0;
   lastActivity = Date.now();
   active = 0;
   writingSince: number | null = null;
@@ -68,8 +75,10 @@ export class TrackedConnection implements ClientConnection {
   #unansweredBytes = 0;
   /** Resolves when a replacement upstream is connected and the unanswered bytes are resent. */
   switching: Promise<void> | null = null;
-  /** Set while the upstream is half-closed to let go of it between requests. */
+  /** Set while the connection lets go of its upstream between requests. */
   releasing = false;
+  /** The upstream connected ahead to replace the one being let go. */
+  spare: { conn: Deno.TcpConn; port: number } | null = null;
   /** Set once the client sent its last byte. */
   clientDone = false;
 
@@ -94,14 +103,14 @@ export class TrackedConnection implements ClientConnection {
 
   /** How long the current head may take, given the bytes of it received so far. */
   headAllowanceMs(limits: ConnectionLimits): number {
-    if (limits.headerMinRate <= 0) return limits.headerTimeoutMs;
+    if (limits.headerMinRate <= 0 || this.headComplete) return limits.headerTimeoutMs;
     const earned = (this.headBytes * 1000) / limits.headerMinRate;
     return Math.min(limits.headerTimeoutMs, HEAD_WINDOW_MS + earned);
   }
 
-  /** Whether this connection is still reading its first or next request head. */
+  /** Whether this connection's client is still sending its first or next request head. */
   get readingHead(): boolean {
-    return this.phase === "head" && this.active === 0;
+    return this.phase === "head" && this.active === 0 && !this.headComplete;
   }
 
   /** Records client bytes about to be forwarded. */
@@ -111,12 +120,31 @@ export class TrackedConnection implements ClientConnection {
       this.phase = "head";
       this.phaseSince = now;
       this.headBytes = 0;
+      this.headComplete = false;
+      this.#headTail = 0;
     }
-    if (this.phase === "head") this.headBytes += bytes.byteLength;
+    if (this.phase === "head") {
+      this.headBytes += bytes.byteLength;
+      if (!this.headComplete) this.#findHeadEnd(bytes);
+    }
     if (this.active > 0 || this.unanswered === null) return;
     this.#unansweredBytes += bytes.byteLength;
     if (this.#unansweredBytes > MAX_UNANSWERED_BYTES) this.unanswered = null;
     else this.unanswered.push(bytes.slice());
+  }
+
+  // Looks for CR LF CR LF, carrying the last bytes of earlier reads (as a
+  // shift register of the last four bytes).
+  #findHeadEnd(bytes: Uint8Array): void {
+    let tail = this.#headTail;
+    for (let i = 0; i < bytes.byteLength; i++) {
+      tail = ((tail << 8) | bytes[i]) >>> 0;
+      if (tail === 0x0d0a0d0a) {
+        this.headComplete = true;
+        break;
+      }
+    }
+    this.#headTail = tail;
   }
 
   /** A request started on this connection: it consumed the bytes sent so far. */
@@ -148,7 +176,7 @@ export class TrackedConnection implements ClientConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const conn of [this.client, this.upstream]) {
+    for (const conn of [this.client, this.upstream, this.spare?.conn]) {
       try {
         conn?.close();
       } catch {
