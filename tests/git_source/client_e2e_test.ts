@@ -222,6 +222,25 @@ function gitSourceDenoArgs(repository: string, data: string): string[] {
   ];
 }
 
+/** The `deno run` entry as a host starts it: only `env` (plus PATH and DENO_DIR), piped stdio. */
+function gitSourceCommand(
+  paths: { repository: string; data: string },
+  env: Record<string, string>,
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: gitSourceDenoArgs(paths.repository, paths.data),
+    clearEnv: true,
+    env: {
+      ...env,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
 Deno.test("a bad environment stops the start with one line on stderr", async () => {
   const parent = await tempDir("gs-e2e-");
   try {
@@ -268,18 +287,9 @@ Deno.test("a bad environment stops the start with one line on stderr", async () 
     ];
     await Deno.writeTextFile(join(parent, "file"), "x");
     for (const [env, reason] of cases) {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: gitSourceDenoArgs(parent, data),
-        clearEnv: true,
-        env: {
-          ...env,
-          PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-          ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-        },
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+      const child = gitSourceCommand({ repository: parent, data }, env).spawn();
+      await child.stdin.close();
+      const out = await child.output();
       const stderr = new TextDecoder().decode(out.stderr);
       assertEquals(out.code, 1, reason);
       assertEquals(stderr.split("\n").filter((line) => line !== "").length, 1, stderr);
@@ -296,19 +306,10 @@ Deno.test("paths HEAD does not hold are warned about at start; a repository that
   try {
     const repo = await createRepo({ "notes.txt": "first\n" }, { parent, name: "repo" });
     const data = join(parent, "data");
-    const child = new Deno.Command(Deno.execPath(), {
-      args: gitSourceDenoArgs(repo.path, data),
-      clearEnv: true,
-      env: {
-        GIT_SOURCE_REPOSITORY: repo.path,
-        GIT_SOURCE_PATHS: JSON.stringify(["notes.txt", "never.txt", "docs/later.md"]),
-        PLUGIN_DATA: data,
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-      },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
+    const child = gitSourceCommand({ repository: repo.path, data }, {
+      GIT_SOURCE_REPOSITORY: repo.path,
+      GIT_SOURCE_PATHS: JSON.stringify(["notes.txt", "never.txt", "docs/later.md"]),
+      PLUGIN_DATA: data,
     }).spawn();
     const writer = child.stdin.getWriter();
     const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -363,19 +364,10 @@ Deno.test("a request line over the cap is answered with an error and the lines a
   try {
     const repo = await createRepo({ "notes.txt": "first\n" }, { parent, name: "repo" });
     const data = join(parent, "data");
-    const child = new Deno.Command(Deno.execPath(), {
-      args: gitSourceDenoArgs(repo.path, data),
-      clearEnv: true,
-      env: {
-        GIT_SOURCE_REPOSITORY: repo.path,
-        GIT_SOURCE_PATHS: '["notes.txt"]',
-        PLUGIN_DATA: data,
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-      },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
+    const child = gitSourceCommand({ repository: repo.path, data }, {
+      GIT_SOURCE_REPOSITORY: repo.path,
+      GIT_SOURCE_PATHS: '["notes.txt"]',
+      PLUGIN_DATA: data,
     }).spawn();
     const ping = (id: number, padBytes: number) =>
       JSON.stringify({

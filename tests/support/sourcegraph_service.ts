@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createRepo, removeDir, tempDir } from "./git_repo.ts";
 import { LineReader } from "./processes.ts";
 
 const MAIN = fileURLToPath(new URL("../../sourcegraph/main.ts", import.meta.url));
@@ -178,4 +179,35 @@ export async function connectClient(
   );
   await client.connect(transport);
   return client;
+}
+
+/** The service token of `withProjectService`. */
+export const PROJECT_TOKEN = "t".repeat(40);
+
+/**
+ * Runs `fn` against a service started on a fresh `local/project` (one file,
+ * `a.txt` = "alpha\nbeta\n") with the service token `PROJECT_TOKEN` and
+ * `env`; everything is removed afterwards.
+ */
+export async function withProjectService(
+  env: Record<string, string>,
+  fn: (service: RunningService) => Promise<void>,
+  options: { ulimitFiles?: number } = {},
+): Promise<void> {
+  const parent = await tempDir("sg-project-");
+  const repo = await createRepo({ "a.txt": "alpha\nbeta\n", ".gitignore": ".sourcegraph/\n" }, {
+    parent,
+    name: "project",
+  });
+  const service = await startService(
+    repo.path,
+    { SOURCEGRAPH_API_TOKEN: PROJECT_TOKEN, ...env },
+    options,
+  );
+  try {
+    await fn(service);
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
 }

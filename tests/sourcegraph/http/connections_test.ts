@@ -1,5 +1,4 @@
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import {
   alive,
   openSocket,
@@ -8,31 +7,16 @@ import {
   readUntilClosed,
   rssMib,
 } from "../../support/raw_http.ts";
-import { type RunningService, startService } from "../../support/sourcegraph_service.ts";
+import {
+  PROJECT_TOKEN,
+  type RunningService,
+  withProjectService,
+} from "../../support/sourcegraph_service.ts";
 
-const TOKEN = "t".repeat(40);
+const TOKEN = PROJECT_TOKEN;
 const READ_HEAD = (host: string) =>
   `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: ${host}\r\n` +
   `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json`;
-
-async function withService(
-  env: Record<string, string>,
-  fn: (service: RunningService) => Promise<void>,
-  options: { ulimitFiles?: number } = {},
-): Promise<void> {
-  const parent = await tempDir("sg-conn-");
-  const repo = await createRepo({ "a.txt": "alpha\nbeta\n", ".gitignore": ".sourcegraph/\n" }, {
-    parent,
-    name: "project",
-  });
-  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env }, options);
-  try {
-    await fn(service);
-  } finally {
-    await service.stop();
-    await removeDir(parent);
-  }
-}
 
 function tokenRead(service: RunningService): Promise<Response> {
   return fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
@@ -43,7 +27,7 @@ function tokenRead(service: RunningService): Promise<Response> {
 }
 
 Deno.test("connections: more idle sockets than the open-file limit neither stop the service nor a token holder's reads", () =>
-  withService(
+  withProjectService(
     // Every socket from one address: the per-address cap must not be what stops them here.
     { SOURCEGRAPH_HEADER_TIMEOUT: "2s", SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "1000" },
     async (service) => {
@@ -97,7 +81,7 @@ Deno.test("connections: more idle sockets than the open-file limit neither stop 
   ));
 
 Deno.test("connections: header, idle and body timeouts close slow clients; prompt clients are unaffected", () =>
-  withService(
+  withProjectService(
     {
       SOURCEGRAPH_HEADER_TIMEOUT: "1s",
       SOURCEGRAPH_IDLE_TIMEOUT: "2s",
@@ -150,7 +134,7 @@ Deno.test("connections: header, idle and body timeouts close slow clients; promp
   ));
 
 Deno.test("connections: at the cap a waiting head makes room, a new connection gets 503 only when all are serving, and those keep working", () =>
-  withService(
+  withProjectService(
     {
       SOURCEGRAPH_MAX_CONNECTIONS: "12",
       SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "100",
@@ -226,7 +210,7 @@ Deno.test("connections: at the cap a waiting head makes room, a new connection g
   ));
 
 Deno.test("bodies: every route refuses bodies over its cap before buffering them, and memory stays bounded", () =>
-  withService({ SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "8" }, async (service) => {
+  withProjectService({ SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "8" }, async (service) => {
     const port = portOf(service.url);
     const before = await rssMib(service.pid);
     const routes = [

@@ -1,6 +1,5 @@
 import type * as net from "node:net";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import {
   connectFrom,
   connectionsTo,
@@ -10,31 +9,13 @@ import {
   readUntilClosed,
   socketOutcome,
 } from "../../support/raw_http.ts";
-import { type RunningService, startService } from "../../support/sourcegraph_service.ts";
+import { PROJECT_TOKEN, withProjectService } from "../../support/sourcegraph_service.ts";
 
-const TOKEN = "t".repeat(40);
+const TOKEN = PROJECT_TOKEN;
 const BODY = '{"Path":"a.txt"}';
 const READ = (host: string) =>
   `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: ${host}\r\n` +
   `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}`;
-
-async function withService(
-  env: Record<string, string>,
-  fn: (service: RunningService) => Promise<void>,
-): Promise<void> {
-  const parent = await tempDir("sg-slow-");
-  const repo = await createRepo({ "a.txt": "alpha\nbeta\n", ".gitignore": ".sourcegraph/\n" }, {
-    parent,
-    name: "project",
-  });
-  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
-  try {
-    await fn(service);
-  } finally {
-    await service.stop();
-    await removeDir(parent);
-  }
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,7 +26,7 @@ function destroy(sockets: Iterable<net.Socket>): void {
 }
 
 Deno.test("slowloris at the cap: 80 dripping heads from 4 addresses never lock out a token holder", () =>
-  withService({
+  withProjectService({
     SOURCEGRAPH_MAX_CONNECTIONS: "64",
     SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "20",
     SOURCEGRAPH_HEADER_TIMEOUT: "60s",
@@ -95,7 +76,7 @@ Deno.test("slowloris at the cap: 80 dripping heads from 4 addresses never lock o
   }));
 
 Deno.test("heads must keep a minimum rate: a head dripped a byte a second is closed long before the header timeout", () =>
-  withService({ SOURCEGRAPH_HEADER_TIMEOUT: "60s" }, async (service) => {
+  withProjectService({ SOURCEGRAPH_HEADER_TIMEOUT: "60s" }, async (service) => {
     const port = portOf(service.url);
     const drip = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     const dripping = setInterval(
@@ -112,7 +93,7 @@ Deno.test("heads must keep a minimum rate: a head dripped a byte a second is clo
   }));
 
 Deno.test("the per-address refusal is a well-formed 503 that a strict client reads whole", () =>
-  withService({ SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "2" }, async (service) => {
+  withProjectService({ SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "2" }, async (service) => {
     const port = portOf(service.url);
     // Fill this address's two slots (a pooled keep-alive connection may hold one already).
     const held: Deno.TcpConn[] = [];
@@ -137,7 +118,7 @@ Deno.test("the per-address refusal is a well-formed 503 that a strict client rea
   }));
 
 Deno.test("the HTTP server behind the front: a spoofed source port on another loopback address is refused, a direct partial head is closed", () =>
-  withService({
+  withProjectService({
     SOURCEGRAPH_LOG_LEVEL: "debug",
     SOURCEGRAPH_HEADER_TIMEOUT: "3s",
     SOURCEGRAPH_BODY_TIMEOUT: "2s",
@@ -190,7 +171,7 @@ Deno.test("the HTTP server behind the front: a spoofed source port on another lo
   }));
 
 Deno.test("an absolute-form request target must name the Host; the connect page never advertises it", () =>
-  withService({}, async (service) => {
+  withProjectService({}, async (service) => {
     const port = portOf(service.url);
     const host = `127.0.0.1:${port}`;
     const evil = await rawRequest(
