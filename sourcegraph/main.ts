@@ -21,17 +21,13 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./store/config_file.ts";
-import { FetchCredentials } from "./git/fetch_credentials.ts";
-import { ControlStore } from "./store/control_store.ts";
 import { registerLocalRepository } from "./store/local_repositories.ts";
-import { createHandler } from "./http/handler.ts";
+import { createApp } from "./http/app.ts";
 import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
-import { PluginWarmup } from "./plugins/plugin_warmup.ts";
-import { RepositoryService } from "./service/repository_service.ts";
+import { composeServices, type Services } from "./service/compose.ts";
 import { readSettings } from "./settings.ts";
-import { SyncScheduler } from "./git/sync_scheduler.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -93,17 +89,21 @@ try {
   );
 }
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
-let store: ControlStore;
+const metrics = new Metrics();
+let services: Services;
 try {
-  store = new ControlStore(join(settings.dataDir, "control.sqlite3"));
+  services = composeServices(settings, {
+    log,
+    debug: settings.debug ? log : undefined,
+    onSearchShared: () => metrics.searchShared(),
+  });
 } catch (error) {
   fail((error as Error).message);
 }
-
+const { store, scheduler } = services;
 try {
-  const credentials = new FetchCredentials(settings.dataDir);
   const added = applyConfigFile(settings.configPath, store, {
-    setCredential: (repo, credential) => credentials.set(repo.id, credential),
+    setCredential: (repo, credential) => services.admin.setCredential(repo.name, credential),
   });
   for (const name of added) log(`registered ${name} from sourcegraph.toml`);
 } catch (error) {
@@ -118,38 +118,14 @@ if (args.repositories.length === 0 && store.repositories().length === 0) {
   if (problem !== null) log(`the working directory ${problem}; nothing registered`);
 }
 
-const metrics = new Metrics();
-const service = new RepositoryService(store, settings.dataDir, {
-  onSearchShared: () => metrics.searchShared(),
-  plugins: settings.plugins,
-  publicRead: settings.publicRead,
-  searchIndex: settings.searchIndex,
-  debug: settings.debug ? log : undefined,
-  log,
-});
-const sandboxProblem = await service.probePluginSandbox();
+const sandboxProblem = await services.repositories.probePluginSandbox();
 if (sandboxProblem !== null) {
   log(
     `warning: ${sandboxProblem}; reads are served without plugins (diagnostics name PLUGIN_SANDBOX_UNAVAILABLE). Put deno on PATH or allow this Deno executable with --allow-run`,
   );
 }
-const warmup = new PluginWarmup(async (id) => {
-  const repo = store.repositories().find((candidate) => candidate.id === id);
-  if (!repo || repo.disabled || settings.plugins.disabled) return;
-  const compiled = await service.precompilePlugins(repo);
-  if (compiled > 0) log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
-}, () => store.repositories().map((repo) => repo.id));
-const scheduler = new SyncScheduler(store, settings.dataDir, {
-  log,
-  onSynced: (repo) => {
-    warmup.notify(repo.id);
-    void service.indexRepository(repo);
-  },
-});
 
-const handler = createHandler(service, {
-  store,
-  scheduler,
+const handler = createApp(services, {
   settings: {
     serviceToken: settings.serviceToken,
     allowedHosts: settings.allowedHosts,
@@ -183,7 +159,7 @@ Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));
 
 await scheduler.syncAll();
 scheduler.start();
-warmup.start();
+services.warmup.start();
 for (const repo of store.repositories()) {
   log(`serving ${repo.name}${repo.publicRead ? " (public)" : ""}`);
 }
@@ -256,15 +232,14 @@ async function stop(signal: string): Promise<void> {
       grace / 1000
     } s`,
   );
-  warmup.stop();
-  const background = Promise.all([scheduler.abort(), service.stopBackground()]);
+  const background = services.stopBackground();
   const finished = await within(front.drain(), grace);
   if (!finished) log(`the grace period ended; cutting ${front.stats().inFlight} request(s)`);
   front.close();
   await within(inner!.shutdown(), 1_000);
   await within(background, 2_000);
-  await within(service.close(), 2_000); // plugin sandboxes, Git readers, index files
-  store.close(); // checkpoints the WAL into the store file
+  // Plugin sandboxes, Git readers, index files, then the store (its WAL checkpointed).
+  await within(services.close(), 2_000);
   clearTimeout(backstop);
   log("stopped");
   Deno.exit(0);

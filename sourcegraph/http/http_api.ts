@@ -10,13 +10,15 @@
  * @module
  */
 
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { SourcegraphError } from "../errors.ts";
-import type { Caller } from "../access/caller.ts";
+import { internalError } from "../internal_error.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
+import type { EdgeEnv } from "./edge_env.ts";
 import { parseStrictBody } from "./strict_json.ts";
-import { type BodyLimits, readBodyText } from "./request_body.ts";
-import { internalError } from "./internal_error.ts";
+import { readBodyText } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
 import {
   availabilityJson,
@@ -62,111 +64,115 @@ const SearchBody = z.strictObject({
   MaxLinesPerFile: z.number().int().min(1).max(1000).optional(),
 });
 
-/** Whether a path belongs to this API. */
-export function isHttpApiPath(pathname: string): boolean {
-  return pathname.startsWith("/sourcegraph/v1/") || pathname === "/sourcegraph/api/search";
+/** The plain HTTP API as a sub-app, mounted at `/sourcegraph`; errors in its own JSON. */
+export function httpApiApp(
+  service: RepositoryService,
+  options: { maxBodyBytes: number; log: (message: string) => void },
+): Hono<EdgeEnv> {
+  const app = new Hono<EdgeEnv>();
+  const parse = async <T>(c: Context<EdgeEnv>, schema: z.ZodType<T>): Promise<T> =>
+    parseStrictBody(
+      schema,
+      await readBodyText(c.req.raw, c.var.bodyLimits(options.maxBodyBytes)),
+    );
+  const answer = (c: Context<EdgeEnv>, body: unknown) =>
+    c.json(body, 200, { "x-request-id": c.var.requestId });
+  app.onError((error, c) => {
+    const requestId = c.var.requestId;
+    const request = c.req.raw;
+    if (request.body !== null && !request.bodyUsed) c.env?.connection?.closeSoon();
+    const known = internalError(error, { requestId, log: options.log });
+    return c.json(errorJson(known, requestId), httpStatus(known.code) as ContentfulStatusCode, {
+      "x-request-id": requestId,
+    });
+  });
+  app.get("/v1/repos", (c) => answer(c, repositoryPageJson(service.repositories(c.var.caller))));
+  app.get("/v1/repo/availability", async (c) =>
+    answer(
+      c,
+      availabilityJson(await service.availability(c.var.caller, { repo: single(c, "repo") })),
+    ));
+  app.get("/v1/repo/plugins", async (c) => {
+    const repo = single(c, "repo");
+    const revisions = c.req.queries("revision") ?? [];
+    if (revisions.length > 1) {
+      throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter");
+    }
+    const catalog = await service.pluginCatalog(c.var.caller, { repo, revision: revisions[0] });
+    return answer(c, catalogJson(catalog));
+  });
+  app.post("/v1/repo/read", async (c) => {
+    const repo = single(c, "repo");
+    const body = await parse(c, ReadBody);
+    const file = await service.read(c.var.caller, {
+      repo,
+      path: body.Path,
+      revision: body.Revision,
+      startLine: body.StartLine,
+      endLine: body.EndLine,
+    });
+    return answer(c, fileJson(file));
+  });
+  app.post("/v1/repo/resolve", async (c) => {
+    const repo = single(c, "repo");
+    const body = await parse(c, ResolveBody);
+    return answer(
+      c,
+      resolvedJson(service.resolve(c.var.caller, { repo, revision: body.Revision })),
+    );
+  });
+  app.post("/v1/repo/list", async (c) => {
+    const repo = single(c, "repo");
+    const body = await parse(c, ListBody);
+    const listing = await service.list(c.var.caller, {
+      repo,
+      revision: body.Revision,
+      path: body.Path,
+      first: body.First,
+      after: body.After,
+    });
+    return answer(c, listingJson(listing));
+  });
+  app.post("/v1/repo/diff", async (c) => {
+    const repo = single(c, "repo");
+    const body = await parse(c, DiffBody);
+    const changes = await service.diff(c.var.caller, {
+      repo,
+      base: body.Base,
+      head: body.Head,
+      first: body.First,
+      paths: body.Paths,
+      after: body.After,
+    });
+    return answer(c, changesJson(changes));
+  });
+  app.post("/api/search", async (c) => {
+    const repo = single(c, "repo");
+    const body = await parse(c, SearchBody);
+    const found = await service.search(c.var.caller, {
+      repo,
+      revision: body.Revision,
+      pattern: body.Pattern,
+      fixedStrings: body.FixedStrings,
+      ignoreCase: body.IgnoreCase,
+      glob: body.Glob,
+      paths: body.Paths,
+      output: body.Output,
+      maxLinesPerFile: body.MaxLinesPerFile,
+    });
+    return answer(c, searchJson(found, { requestId: c.var.requestId }));
+  });
+  // Anything else under the API's prefixes is its own 404, in its own JSON.
+  const missing = () => {
+    throw new SourcegraphError("NOT_FOUND", "no such endpoint");
+  };
+  app.all("/v1/*", missing);
+  app.all("/api/search", missing);
+  return app;
 }
 
-/** Handles one request; errors become the API's error JSON. */
-export async function handleHttpApi(
-  request: Request,
-  context: {
-    url: URL;
-    service: RepositoryService;
-    caller: Caller;
-    requestId: string;
-    body: BodyLimits;
-    log: (message: string) => void;
-  },
-): Promise<Response> {
-  const { url, service, caller, requestId } = context;
-  const headers = { "x-request-id": requestId };
-  const parse = async <T>(schema: z.ZodType<T>): Promise<T> =>
-    parseStrictBody(schema, await readBodyText(request, context.body));
-  try {
-    const route = `${request.method} ${url.pathname.slice("/sourcegraph".length)}`;
-    if (route === "GET /v1/repos") {
-      return Response.json(repositoryPageJson(service.repositories(caller)), { headers });
-    }
-    const repo = single(url, "repo");
-    switch (route) {
-      case "GET /v1/repo/availability":
-        return Response.json(availabilityJson(await service.availability(caller, { repo })), {
-          headers,
-        });
-      case "GET /v1/repo/plugins": {
-        const revisions = url.searchParams.getAll("revision");
-        if (revisions.length > 1) {
-          throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter");
-        }
-        const catalog = await service.pluginCatalog(caller, { repo, revision: revisions[0] });
-        return Response.json(catalogJson(catalog), { headers });
-      }
-      case "POST /v1/repo/read": {
-        const body = await parse(ReadBody);
-        const file = await service.read(caller, {
-          repo,
-          path: body.Path,
-          revision: body.Revision,
-          startLine: body.StartLine,
-          endLine: body.EndLine,
-        });
-        return Response.json(fileJson(file), { headers });
-      }
-      case "POST /v1/repo/resolve": {
-        const body = await parse(ResolveBody);
-        const resolved = service.resolve(caller, { repo, revision: body.Revision });
-        return Response.json(resolvedJson(resolved), { headers });
-      }
-      case "POST /v1/repo/list": {
-        const body = await parse(ListBody);
-        const listing = await service.list(caller, {
-          repo,
-          revision: body.Revision,
-          path: body.Path,
-          first: body.First,
-          after: body.After,
-        });
-        return Response.json(listingJson(listing), { headers });
-      }
-      case "POST /v1/repo/diff": {
-        const body = await parse(DiffBody);
-        const changes = await service.diff(caller, {
-          repo,
-          base: body.Base,
-          head: body.Head,
-          first: body.First,
-          paths: body.Paths,
-          after: body.After,
-        });
-        return Response.json(changesJson(changes), { headers });
-      }
-      case "POST /api/search": {
-        const body = await parse(SearchBody);
-        const found = await service.search(caller, {
-          repo,
-          revision: body.Revision,
-          pattern: body.Pattern,
-          fixedStrings: body.FixedStrings,
-          ignoreCase: body.IgnoreCase,
-          glob: body.Glob,
-          paths: body.Paths,
-          output: body.Output,
-          maxLinesPerFile: body.MaxLinesPerFile,
-        });
-        return Response.json(searchJson(found, { requestId }), { headers });
-      }
-      default:
-        throw new SourcegraphError("NOT_FOUND", "no such endpoint");
-    }
-  } catch (error) {
-    const known = internalError(error, { requestId, log: context.log });
-    return Response.json(errorJson(known, requestId), { status: httpStatus(known.code), headers });
-  }
-}
-
-function single(url: URL, name: string): string {
-  const values = url.searchParams.getAll(name);
+function single(c: Context<EdgeEnv>, name: string): string {
+  const values = c.req.queries(name) ?? [];
   if (values.length !== 1 || values[0] === "") {
     throw new SourcegraphError("INVALID_REQUEST", `give exactly one ${name} parameter`);
   }

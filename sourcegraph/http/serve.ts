@@ -23,7 +23,7 @@
  */
 
 import type { FrontDoor } from "./front_door.ts";
-import type { Handler } from "./handler.ts";
+import type { Handler } from "./edge_env.ts";
 
 /** The HTTP server generations behind the front. */
 export class InnerServer {

@@ -28,9 +28,8 @@ function checkNames(names: string[]): void {
   if (new Set(names).size !== names.length) throw invalid("duplicate plugin name");
 }
 
-/** Parses the `plugins` URL parameter; throws INVALID_PLUGINS. */
-export function parsePluginsParameter(url: URL): UrlPlugins {
-  const values = url.searchParams.getAll("plugins");
+/** Parses the values of the `plugins` URL parameter (none, one, or repeated); throws INVALID_PLUGINS. */
+export function parsePluginsParameter(values: readonly string[]): UrlPlugins {
   if (values.length === 0) return null;
   if (values.length > 1) throw invalid("repeat the plugins parameter at most once");
   const value = values[0];

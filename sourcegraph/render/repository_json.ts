@@ -10,7 +10,7 @@ import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { Page } from "../service/paging.ts";
-import type { PrepareResult } from "../service/prepare_jobs.ts";
+import type { PrepareResult } from "../service/admin_service.ts";
 import type { DirectoryListing, PathChanges } from "../service/repository_reads.ts";
 import type {
   AvailabilityResult,

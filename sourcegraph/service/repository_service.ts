@@ -1,27 +1,25 @@
 /**
- * The service's domain operations in one place for the edges (MCP tools,
- * the plain HTTP API, the admin API): it wires the collaborators once
- * (visibility, mirror readers, shared searches, plugins) and hands each
- * call to the module that does the work. Results are structured, camelCase
- * domain values; each edge maps them to its own wire.
+ * The read side of the service for the edges (MCP tools, the plain HTTP
+ * API, the pages): every call is checked against what its caller may see and
+ * handed to the module that does the work (`compose.ts` builds the
+ * collaborators). Results are structured, camelCase domain values; each edge
+ * maps them to its own wire.
  *
  * @module
  */
 
 import type { Caller } from "../access/caller.ts";
-import { Visibility, type VisibleRevision } from "../access/visibility.ts";
+import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
-import { type FetchCredential, FetchCredentials } from "../git/fetch_credentials.ts";
-import { MirrorReaders } from "../git/mirror_readers.ts";
-import type { SyncScheduler } from "../git/sync_scheduler.ts";
+import type { FetchCredentials } from "../git/fetch_credentials.ts";
+import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { EnhanceRequest } from "../plugins/plugin_host.ts";
-import { DEFAULT_PLUGIN_SETTINGS, type PluginSettings } from "../plugins/plugin_settings.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
-import { SharedSearches } from "../search/shared_searches.ts";
-import { SearchIndexes } from "../search/index/search_indexes.ts";
+import type { SharedSearches } from "../search/shared_searches.ts";
+import type { SearchIndexes } from "../search/index/search_indexes.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -35,8 +33,7 @@ import {
   type RepositorySearchRequest,
   type SearchResult,
 } from "./repository_reads.ts";
-import { prepareRepository, type PrepareResult } from "./prepare_jobs.ts";
-import { RepositoryPlugins } from "./repository_plugins.ts";
+import type { RepositoryPlugins } from "./repository_plugins.ts";
 import {
   type AvailabilityResult,
   repositoryAvailability,
@@ -58,61 +55,34 @@ export class RepositoryService {
   #plugins: RepositoryPlugins;
   #credentials: FetchCredentials;
 
-  /** Serves `store`'s repositories from mirrors in `dataDir`. */
+  /** Serves `store`'s repositories through collaborators built once (`compose.ts`). */
   constructor(
     store: ControlStore,
-    dataDir: string,
-    options: {
-      publicRead: boolean;
-      /** Whether searches use (and `indexRepository` builds) the trigram index (default true). */
-      searchIndex?: boolean;
-      plugins?: PluginSettings;
-      debug?: (line: string) => void;
-      log?: (line: string) => void;
-      /** Hears of each search answered by joining an identical one already running. */
-      onSearchShared?: () => void;
+    parts: {
+      visibility: Visibility;
+      mirrors: MirrorReaders;
+      indexes: SearchIndexes;
+      searches: SharedSearches;
+      plugins: RepositoryPlugins;
+      credentials: FetchCredentials;
     },
   ) {
     this.#store = store;
-    this.#credentials = new FetchCredentials(dataDir);
-    this.#visibility = new Visibility(store, { publicRead: options.publicRead });
-    this.#mirrors = new MirrorReaders(dataDir);
-    this.#indexes = new SearchIndexes(dataDir, {
-      enabled: options.searchIndex ?? true,
-      mirrors: this.#mirrors,
-      log: options.log ?? ((line) => console.error(line)),
-    });
-    this.#searches = new SharedSearches(this.#mirrors, {
-      indexes: this.#indexes,
-      onShared: options.onSearchShared,
-    });
-    this.#reads = new RepositoryReads(this.#visibility, {
-      mirrors: this.#mirrors,
-      searches: this.#searches,
-    });
-    this.#plugins = new RepositoryPlugins(store, {
-      visibility: this.#visibility,
-      mirrors: this.#mirrors,
-      dataDir,
-      settings: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
-      debug: options.debug,
-      log: options.log,
+    this.#visibility = parts.visibility;
+    this.#mirrors = parts.mirrors;
+    this.#indexes = parts.indexes;
+    this.#searches = parts.searches;
+    this.#plugins = parts.plugins;
+    this.#credentials = parts.credentials;
+    this.#reads = new RepositoryReads(parts.visibility, {
+      mirrors: parts.mirrors,
+      searches: parts.searches,
     });
   }
 
   /** Whether `caller` may see `repo`. */
   visible(caller: Caller, repo: RepositoryRecord): boolean {
     return this.#visibility.visible(caller, repo);
-  }
-
-  /** Stores (replacing any) `repo`'s fetch credential; the next sync uses it. */
-  setCredential(repo: RepositoryRecord, credential: FetchCredential): void {
-    this.#credentials.set(repo.id, credential);
-  }
-
-  /** Removes `repo`'s fetch credential; returns whether it had one. */
-  removeCredential(repo: RepositoryRecord): boolean {
-    return this.#credentials.remove(repo.id);
   }
 
   /** Which fetch credential `repo` has, never its value. */
@@ -244,18 +214,6 @@ export class RepositoryService {
   /** Compiles the default-enabled plugins at every head of `repo` (never running them). */
   precompilePlugins(repo: RepositoryRecord): Promise<number> {
     return this.#plugins.precompile(repo);
-  }
-
-  /** Syncs a repository now (service token only), idempotent per key. */
-  prepare(
-    caller: Caller,
-    request: { repo: string; idempotencyKey: string; scheduler: SyncScheduler },
-  ): Promise<PrepareResult> {
-    return prepareRepository(caller, {
-      ...request,
-      store: this.#store,
-      visibility: this.#visibility,
-    });
   }
 
   /**

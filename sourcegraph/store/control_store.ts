@@ -40,6 +40,12 @@ export interface RepositoryRecord {
   syncIntervalMinutes: number;
 }
 
+/** What registering a repository takes (the store numbers it; it starts enabled). */
+export type NewRepository = Omit<RepositoryRecord, "id" | "disabled">;
+
+/** The fields of a registered repository that may change. */
+export type RepositoryUpdate = Partial<Omit<RepositoryRecord, "id" | "name">>;
+
 /** A retained version. */
 export interface VersionRecord {
   commit: string;
@@ -88,7 +94,7 @@ export class ControlStore {
   }
 
   /** Registers a repository; returns it. */
-  register(input: Omit<RepositoryRecord, "id" | "disabled">): RepositoryRecord {
+  register(input: NewRepository): RepositoryRecord {
     // Ids are never reused: mirrors, readers and caches are keyed by them.
     const highest = this.#db.prepare(
       `SELECT MAX(v) AS v FROM (SELECT MAX(id) AS v FROM repositories
@@ -184,10 +190,7 @@ export class ControlStore {
   }
 
   /** Updates a repository's mutable fields. */
-  update(
-    name: string,
-    changes: Partial<Omit<RepositoryRecord, "id" | "name">>,
-  ): RepositoryRecord | null {
+  update(name: string, changes: RepositoryUpdate): RepositoryRecord | null {
     const repo = this.repository(name);
     if (!repo) return null;
     const next = { ...repo, ...changes };

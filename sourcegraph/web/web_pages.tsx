@@ -14,16 +14,14 @@
  */
 
 import { Hono } from "hono";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { secureHeaders } from "hono/secure-headers";
 import type { Caller } from "../access/caller.ts";
 import { callerForSecret } from "../access/credentials.ts";
 import { SourcegraphError } from "../errors.ts";
-import { internalError } from "../http/internal_error.ts";
-import { TOOL_COSTS } from "../http/rate_limits.ts";
-import { httpStatus } from "../http/status_codes.ts";
+import { internalError } from "../internal_error.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { ICON, SCRIPT, STYLE_SHEET } from "./assets.ts";
@@ -70,79 +68,64 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** What one page request brings from the front (authentication, body, transport). */
-export interface PageRequestContext {
-  /** The caller of the request's own credentials (a bearer header), before any session. */
-  caller: Caller;
-  /** The request id (logged with unexpected failures, shown on their page). */
-  requestId: string;
-  /** Reads a form body, bounded by the front. */
-  readForm: () => Promise<URLSearchParams>;
+/** What the pages need from the HTTP edge they are mounted in. */
+export interface PageEdge {
+  /**
+   * Admits a page view once `c.var.caller` names its viewer (the anonymous
+   * limits); a search with a query costs what it costs on MCP.
+   */
+  admit: MiddlewareHandler;
+  /** Reads a form body within the edge's body limits. */
+  readForm: (c: Context) => Promise<URLSearchParams>;
+  /** The HTTP status of an error code. */
+  status: (code: string) => number;
 }
 
 type Env = {
-  Bindings: PageRequestContext;
-  Variables: { caller: Caller; session: Session | null; viewer: Viewer };
+  Variables: {
+    /** The bearer's caller from the edge, then the viewer (the session's caller, if any). */
+    caller: Caller;
+    /** From the edge: logged with unexpected failures, shown on their page. */
+    requestId: string;
+    session: Session | null;
+    viewer: Viewer;
+  };
 };
 
-/** The web pages of the service. */
-export class WebPages {
-  #app: Hono<Env>;
-  #sessions: Sessions;
-  #store: ControlStore;
-
-  /** Pages over `service`; `publicUrl` (when set) is the origin the connect page advertises. */
-  constructor(
-    service: RepositoryService,
-    options: {
-      store: ControlStore;
-      serviceToken?: string;
-      publicUrl?: string;
-      log: (line: string) => void;
-      sessions?: Sessions;
-    },
-  ) {
-    this.#store = options.store;
-    this.#sessions = options.sessions ??
-      new Sessions({
-        valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
-      });
-    this.#app = buildApp(service, { ...options, sessions: this.#sessions });
-  }
-
-  /** Whether `pathname` is a page (the MCP endpoint and the HTTP API are not). */
-  static handles(pathname: string): boolean {
-    return pathname === PAGES_ROOT || pathname.startsWith(`${PAGES_ROOT}/`);
-  }
-
-  /** What a page view costs against the anonymous budget: a search as on MCP (5), else 1. */
-  static cost(url: URL): number {
-    return url.pathname.endsWith("/-/search") && url.searchParams.get("q") ? TOOL_COSTS.search : 1;
-  }
-
-  /** The caller a request's session stands for, or null without a live session. */
-  sessionCaller(request: Request): Caller | null {
-    const id = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
-    return this.#sessions.get(id)?.caller ?? null;
-  }
-
-  /** Answers one page request. */
-  fetch(request: Request, context: PageRequestContext): Promise<Response> {
-    return Promise.resolve(this.#app.fetch(request, context));
-  }
+/**
+ * The web pages as a sub-app, mounted at the service's root; `publicUrl`
+ * (when set) is the origin the connect page advertises.
+ */
+export function pagesApp(
+  service: RepositoryService,
+  options: {
+    store: ControlStore;
+    edge: PageEdge;
+    serviceToken?: string;
+    publicUrl?: string;
+    log: (line: string) => void;
+    sessions?: Sessions;
+  },
+): Hono<Env> {
+  const sessions = options.sessions ??
+    new Sessions({
+      valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
+    });
+  return buildApp(service, { ...options, sessions });
 }
 
 function buildApp(
   service: RepositoryService,
   options: {
     store: ControlStore;
+    edge: PageEdge;
     serviceToken?: string;
     publicUrl?: string;
     log: (line: string) => void;
     sessions: Sessions;
   },
 ): Hono<Env> {
-  const { sessions, log } = options;
+  const { sessions, log, edge } = options;
   // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
   const app = new Hono<Env>({ strict: false }).basePath(PAGES_ROOT);
   app.use(async (c, next) => {
@@ -159,7 +142,7 @@ function buildApp(
   }));
   // Who is looking: the request's own credentials, else its session.
   app.use(async (c, next) => {
-    const own = c.env.caller;
+    const own = c.var.caller;
     const session = own.kind === "anonymous" ? sessions.get(getCookie(c, SESSION_COOKIE)) : null;
     const caller = session?.caller ?? own;
     c.set("caller", caller);
@@ -174,10 +157,11 @@ function buildApp(
     });
     await next();
   });
+  app.use(edge.admit);
   app.onError((error, c) => {
     const viewer = c.get("viewer") ?? { label: null, csrf: null };
     if (error instanceof SourcegraphError) {
-      const status = httpStatus(error.code);
+      const status = edge.status(error.code);
       return page(
         c,
         <ProblemPage
@@ -189,7 +173,7 @@ function buildApp(
         status as ContentfulStatusCode,
       );
     }
-    const known = internalError(error, { requestId: c.env.requestId, log });
+    const known = internalError(error, { requestId: c.var.requestId, log });
     return page(
       c,
       <ProblemPage
@@ -197,12 +181,13 @@ function buildApp(
         title="Something went wrong"
         code={known.code}
         message={known.message}
-        requestId={c.env.requestId}
+        requestId={c.var.requestId}
       />,
       500,
     );
   });
-  app.notFound((c) =>
+  // Mounted in the edge, the sub-app's notFound is the edge's: pages answer their own.
+  const notFound = (c: Context<Env>) =>
     page(
       c,
       <ProblemPage
@@ -212,8 +197,7 @@ function buildApp(
         message="no such page"
       />,
       404,
-    )
-  );
+    );
 
   app.get("/-/static/app.css", (c) => asset(c, STYLE_SHEET, "text/css; charset=utf-8"));
   app.get("/-/static/app.js", (c) => asset(c, SCRIPT, "text/javascript; charset=utf-8"));
@@ -242,7 +226,7 @@ function buildApp(
     return page(c, <SignInPage viewer={c.get("viewer")} csrf={token} failed={false} />);
   });
   app.post("/-/sign-in", async (c) => {
-    const form = await c.env.readForm();
+    const form = await edge.readForm(c);
     const expected = getCookie(c, SIGN_IN_COOKIE);
     if (!expected || !sameToken(form.get("csrf"), expected)) {
       throw new SourcegraphError(
@@ -277,7 +261,7 @@ function buildApp(
     return redirect(c, homeUrl(), 303);
   });
   app.post("/-/sign-out", async (c) => {
-    const form = await c.env.readForm();
+    const form = await edge.readForm(c);
     const session = c.get("session");
     if (session === null || !sameToken(form.get("csrf"), session.csrf)) {
       throw new SourcegraphError("CSRF_TOKEN_INVALID", "the form expired; reload the page");
@@ -309,17 +293,19 @@ function buildApp(
   app.get("/*", async (c) => {
     const segments = pathSegments(c.req.path);
     const route = segments === null ? null : parseRepositoryPath(segments);
-    if (route === null) return c.notFound();
-    return await repositoryPage(c, route, service);
+    if (route === null) return notFound(c);
+    return await repositoryPage(c, route, { service, status: edge.status });
   });
+  app.all("/*", notFound);
   return app;
 }
 
 async function repositoryPage(
   c: Context<Env>,
   route: RepositoryRoute,
-  service: RepositoryService,
+  at: { service: RepositoryService; status: (code: string) => number },
 ): Promise<Response> {
+  const { service, status } = at;
   const caller = c.get("caller");
   const viewer = c.get("viewer");
   const { repo } = route;
@@ -392,8 +378,7 @@ async function repositoryPage(
             ignoreCase: form.ignoreCase,
             glob: form.glob.split(/\s+/).filter((glob) => glob !== "").slice(0, 64),
             maxLinesPerFile: 10,
-          })
-        );
+          }), status);
       return page(
         c,
         <SearchPage
@@ -409,8 +394,9 @@ async function repositoryPage(
     case "plugins": {
       const choices = versions();
       const revision = c.req.query("rev") || undefined;
-      const { value: catalog, problem } = await orProblem(() =>
-        service.pluginCatalog(caller, { repo, revision })
+      const { value: catalog, problem } = await orProblem(
+        () => service.pluginCatalog(caller, { repo, revision }),
+        status,
       );
       return page(
         c,
@@ -557,11 +543,12 @@ function pinnedRevision(
 // repository (or one the viewer may not see) still answers as not found.
 async function orProblem<T>(
   work: () => Promise<T>,
+  status: (code: string) => number,
 ): Promise<{ value: T | null; problem: PageProblem | null }> {
   try {
     return { value: await work(), problem: null };
   } catch (error) {
-    if (!(error instanceof SourcegraphError) || httpStatus(error.code) === 404) throw error;
+    if (!(error instanceof SourcegraphError) || status(error.code) === 404) throw error;
     return { value: null, problem: { code: error.code, message: error.message } };
   }
 }
@@ -634,15 +621,6 @@ function sameToken(given: string | null, expected: string): boolean {
   let difference = 0;
   for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
   return difference === 0;
-}
-
-function cookieValue(header: string | null, name: string): string | undefined {
-  if (header === null) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
 }
 
 // An HTML answer: the document type, then the rendered page.

@@ -8,11 +8,14 @@
 
 import { join } from "node:path";
 import { keyHash } from "../../sourcegraph/access/credentials.ts";
-import { createHandler, type Handler, type HttpSettings } from "../../sourcegraph/http/handler.ts";
+import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
+import type { Handler } from "../../sourcegraph/http/edge_env.ts";
 import { Metrics } from "../../sourcegraph/http/metrics.ts";
-import { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
-import { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
-import { ControlStore } from "../../sourcegraph/store/control_store.ts";
+import type { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
+import { DEFAULT_PLUGIN_SETTINGS } from "../../sourcegraph/plugins/plugin_settings.ts";
+import { composeServices } from "../../sourcegraph/service/compose.ts";
+import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
+import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
 
 /** The service token of in-process worlds. */
@@ -59,12 +62,13 @@ export async function withInProcessService(
   const parent = await tempDir("sg-inproc-");
   const data = join(parent, "data");
   await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-  const store = new ControlStore(join(data, "control.sqlite3"));
-  const scheduler = new SyncScheduler(store, data, { log: () => {} });
-  const service = new RepositoryService(store, data, {
+  const services = composeServices({
+    dataDir: data,
     publicRead: options.publicRead ?? true,
     searchIndex: false,
-  });
+    plugins: DEFAULT_PLUGIN_SETTINGS,
+  }, { log: () => {} });
+  const { store, scheduler, repositories: service } = services;
   const sources = new Map<string, TestRepo>();
   try {
     for (const [i, spec] of (options.repositories ?? DEFAULT_REPOSITORIES).entries()) {
@@ -84,9 +88,7 @@ export async function withInProcessService(
       await scheduler.sync(repo);
     }
     store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
-    const handle = createHandler(service, {
-      store,
-      scheduler,
+    const handle = createApp(services, {
       settings: {
         serviceToken: WORLD_TOKEN,
         allowedHosts: [],
@@ -103,8 +105,7 @@ export async function withInProcessService(
     });
     await fn({ handle, store, service, scheduler, sources });
   } finally {
-    await service.close();
-    store.close();
+    await services.close();
     await removeDir(parent);
   }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Handler } from "../../sourcegraph/http/handler.ts";
+import type { Handler } from "../../sourcegraph/http/edge_env.ts";
 
 /** What a page answered. */
 export interface PageAnswer {

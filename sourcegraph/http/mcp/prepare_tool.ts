@@ -22,13 +22,9 @@ export const prepareTool = defineTool({
     group: z.string().min(1).max(128).optional(),
   },
   serviceOnly: true,
-  run: async (args, { service, caller, scheduler }) => [
+  run: async (args, { admin, caller }) => [
     JSON.stringify(prepareJson(
-      await service.prepare(caller, {
-        repo: args.repo,
-        idempotencyKey: args.idempotency_key,
-        scheduler,
-      }),
+      await admin.prepare(caller, { repo: args.repo, idempotencyKey: args.idempotency_key }),
     )),
   ],
 });

@@ -18,11 +18,11 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { SourcegraphError } from "../../errors.ts";
-import type { SyncScheduler } from "../../git/sync_scheduler.ts";
 import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
 import type { Caller } from "../../access/caller.ts";
+import type { AdminService } from "../../service/admin_service.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
-import { internalError } from "../internal_error.ts";
+import { internalError } from "../../internal_error.ts";
 import type { Metrics } from "../metrics.ts";
 import { prepareTool } from "./prepare_tool.ts";
 import { readManyTool, readTool } from "./read_tools.ts";
@@ -70,13 +70,13 @@ const schemas = new Map<string, z.ZodObject>();
 export function createMcpServer(
   service: RepositoryService,
   options: {
-    scheduler: SyncScheduler;
+    admin: AdminService;
     metrics: Metrics;
     log: (message: string) => void;
     serviceTools: boolean;
   },
 ): McpServer {
-  const { scheduler, metrics, log } = options;
+  const { admin, metrics, log } = options;
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
     if (tool.serviceOnly && !options.serviceTools) continue;
@@ -98,7 +98,7 @@ export function createMcpServer(
         if (!context) throw new Error("an MCP request arrived without its caller");
         const blocks = await tool.run(args, {
           service,
-          scheduler,
+          admin,
           caller: context.caller,
           urlPlugins: context.urlPlugins,
           baseDone: () => (baseEnd = performance.now()),

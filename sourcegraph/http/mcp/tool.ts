@@ -9,17 +9,17 @@
  */
 
 import type { z } from "zod";
-import type { SyncScheduler } from "../../git/sync_scheduler.ts";
 import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
 import type { Caller } from "../../access/caller.ts";
+import type { AdminService } from "../../service/admin_service.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 
 /** Who is calling and what a handler may use, passed with each call. */
 export interface ToolContext {
   /** The repositories, reads, searches and plugins. */
   service: RepositoryService;
-  /** Syncs (for `prepare`). */
-  scheduler: SyncScheduler;
+  /** The operator's side (for `prepare`). */
+  admin: AdminService;
   /** Who is calling (a pooled server serves many callers). */
   caller: Caller;
   /** The `plugins` parameter of the MCP URL. */

@@ -1,9 +1,9 @@
 import { GitError } from "../../../shared/git.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
-import { createHandler } from "../../../sourcegraph/http/handler.ts";
+import { createApp } from "../../../sourcegraph/http/app.ts";
 import { Metrics } from "../../../sourcegraph/http/metrics.ts";
+import type { AdminService } from "../../../sourcegraph/service/admin_service.ts";
 import type { RepositoryService } from "../../../sourcegraph/service/repository_service.ts";
-import type { SyncScheduler } from "../../../sourcegraph/git/sync_scheduler.ts";
 import type { ControlStore } from "../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 
@@ -16,9 +16,11 @@ function handlerFailingWith(failure: Error) {
     },
     visible: () => true,
   } as unknown as RepositoryService;
-  const handler = createHandler(service, {
+  const handler = createApp({
+    repositories: service,
+    admin: {} as AdminService,
     store: { repositories: () => [], keyByHash: () => null } as unknown as ControlStore,
-    scheduler: {} as SyncScheduler,
+  }, {
     settings: {
       allowedHosts: [],
       anonymousPerMinute: 1000,

@@ -1,4 +1,4 @@
-import type { Handler } from "../../../sourcegraph/http/handler.ts";
+import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
 import { assert, assertEquals } from "../../support/assert.ts";
 import {
   withInProcessService,

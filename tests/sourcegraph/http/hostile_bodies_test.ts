@@ -1,4 +1,4 @@
-import type { Handler } from "../../../sourcegraph/http/handler.ts";
+import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
 import { assert, assertEquals } from "../../support/assert.ts";
 import { withInProcessService, WORLD_TOKEN as TOKEN } from "../../support/in_process_service.ts";
 import { mcpRequest } from "../../support/mcp_messages.ts";

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { GitError } from "../../shared/git.ts";
-import { SourcegraphError } from "../errors.ts";
+import { GitError } from "../shared/git.ts";
+import { SourcegraphError } from "./errors.ts";
 
 /** Maps `error` to the error to answer with, logging what the operator needs. */
 export function internalError(

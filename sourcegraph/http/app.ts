@@ -1,0 +1,153 @@
+/**
+ * The HTTP edge as one Hono application: every route of the service, and
+ * the checks every request passes on its way, in the order they run:
+ *
+ * 1. a request id, and the error answer (`{"code","message"}`; sub-apps with
+ *    a wire of their own answer in it);
+ * 2. Host, request target and Origin (DNS rebinding, absolute-form targets);
+ * 3. `GET /healthz`, which needs nothing more;
+ * 4. the bearer's caller, and the limits of every body read;
+ * 5. `GET /metrics`;
+ * 6. the admin API (service token only);
+ * 7. the MCP endpoint and the plain HTTP API, behind the anonymous limits;
+ * 8. the web pages, which find their viewer (a session) and then pass the
+ *    same anonymous limits.
+ *
+ * The transport (`serve.ts`) calls the returned handler with the client's
+ * address and the front's connection.
+ *
+ * @module
+ */
+
+import { type Context, Hono } from "hono";
+import type { Services } from "../service/compose.ts";
+import { SourcegraphError } from "../errors.ts";
+import { pagesApp } from "../web/web_pages.tsx";
+import { adminApp } from "./admin_api.ts";
+import type { EdgeEnv, Handler } from "./edge_env.ts";
+import { httpApiApp } from "./http_api.ts";
+import { createMcpServer } from "./mcp/server.ts";
+import { mcpApp } from "./mcp/mcp_app.ts";
+import type { Metrics } from "./metrics.ts";
+import { anonymousLimits } from "./middleware/anonymous_limits.ts";
+import { bearerCaller } from "./middleware/bearer_caller.ts";
+import { bodyLimits } from "./middleware/body_limits.ts";
+import { edgeErrors } from "./middleware/edge_errors.ts";
+import { hostAndOrigin } from "./middleware/host_origin.ts";
+import { requestId } from "./middleware/request_id.ts";
+import { RateLimiter, TOOL_COSTS } from "./rate_limits.ts";
+import { readBody } from "./request_body.ts";
+import { httpStatus } from "./status_codes.ts";
+
+/** Settings of the edge. */
+export interface HttpSettings {
+  /** The service token (full access), if configured. */
+  serviceToken?: string;
+  /** Host names accepted in Host and Origin (loopback names always are). */
+  allowedHosts: readonly string[];
+  /** Anonymous call units per minute per client address. */
+  anonymousPerMinute: number;
+  /** Anonymous requests in flight per client address. */
+  anonymousConcurrency: number;
+  /** Largest body of the plain HTTP and admin APIs. */
+  maxBodyBytes: number;
+  /** Largest MCP body. */
+  maxMcpBodyBytes: number;
+  /** Largest body of an anonymous caller, on every route. */
+  maxAnonymousBodyBytes: number;
+  /** A body must arrive within this time. */
+  bodyTimeoutMs: number;
+  /** The origin the web pages advertise (else the request's own). */
+  publicUrl?: string;
+}
+
+// Largest form a page accepts (sign-in and sign-out carry a token or two), and its most fields.
+const PAGE_FORM_BYTES = 16 * 1024;
+const PAGE_FORM_FIELDS = 16;
+
+/**
+ * Builds the edge over the composed services; the returned handler answers
+ * every request.
+ *
+ * @example
+ * ```ts
+ * const handle = createApp(composeServices(settings, { log }), { settings: edge, metrics, log });
+ * const response = await handle(new Request("http://127.0.0.1/healthz", {
+ *   headers: { host: "127.0.0.1" },
+ * }));
+ * ```
+ */
+export function createApp(
+  services: Pick<Services, "store" | "repositories" | "admin">,
+  options: { settings: HttpSettings; metrics: Metrics; log: (message: string) => void },
+): Handler {
+  const { settings, metrics, log } = options;
+  const { store, repositories: service, admin } = services;
+  const limiter = new RateLimiter({
+    perMinute: settings.anonymousPerMinute,
+    concurrency: settings.anonymousConcurrency,
+  });
+  const anonymous = (cost: (c: Context<EdgeEnv>) => number) =>
+    anonymousLimits(limiter, { maxBodyBytes: settings.maxAnonymousBodyBytes, cost });
+
+  // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
+  const app = new Hono<EdgeEnv>({ strict: false });
+  app.onError(edgeErrors(log));
+  app.notFound(() => {
+    throw new SourcegraphError("NOT_FOUND", "no such endpoint");
+  });
+  app.use(requestId());
+  app.use(hostAndOrigin(settings.allowedHosts));
+  app.get("/healthz", (c) => c.text("ok\n"));
+  app.use(bearerCaller({ serviceToken: settings.serviceToken, store }));
+  app.use(bodyLimits({ timeoutMs: settings.bodyTimeoutMs }));
+  app.get(
+    "/metrics",
+    (c) =>
+      c.text(metrics.render(store, (repo) => service.visible(c.var.caller, repo)), 200, {
+        "content-type": "text/plain; version=0.0.4",
+      }),
+  );
+  app.route(
+    "/sourcegraph/api/admin/v1",
+    adminApp(admin, { maxBodyBytes: settings.maxBodyBytes }),
+  );
+  app.use("/sourcegraph/mcp", anonymous(() => 1)); // the calls' cost is paid once parsed
+  app.route(
+    "/sourcegraph/mcp",
+    mcpApp(
+      (serviceTools) => createMcpServer(service, { admin, metrics, log, serviceTools }),
+      { maxBodyBytes: settings.maxMcpBodyBytes },
+    ),
+  );
+  app.use("/sourcegraph/v1/*", anonymous(() => 1));
+  app.use("/sourcegraph/api/search", anonymous(() => 1));
+  app.route("/sourcegraph", httpApiApp(service, { maxBodyBytes: settings.maxBodyBytes, log }));
+  app.route(
+    "/",
+    pagesApp(service, {
+      store,
+      edge: {
+        // A page view costs 1, a search with a query as much as on MCP.
+        admit: anonymous((c) =>
+          c.req.path.endsWith("/-/search") && c.req.query("q") ? TOOL_COSTS.search : 1
+        ),
+        readForm: (c) => readPageForm(c as Context<EdgeEnv>),
+        status: httpStatus,
+      },
+      serviceToken: settings.serviceToken,
+      publicUrl: settings.publicUrl,
+      log,
+    }),
+  );
+  return (request, info) => Promise.resolve(app.fetch(request, info));
+}
+
+async function readPageForm(c: Context<EdgeEnv>): Promise<URLSearchParams> {
+  const bytes = await readBody(c.req.raw, c.var.bodyLimits(PAGE_FORM_BYTES));
+  const form = new URLSearchParams(new TextDecoder().decode(bytes));
+  if ([...form.keys()].length > PAGE_FORM_FIELDS) {
+    throw new SourcegraphError("INVALID_REQUEST", "the form has too many fields");
+  }
+  return form;
+}

@@ -1,0 +1,46 @@
+/**
+ * The types every part of the HTTP edge shares: what the transport passes
+ * with a request (`RequestInfo`, Hono's bindings), what middleware leaves on
+ * the context for the routes after it (`EdgeVariables`), and the handler the
+ * transport calls.
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+import type { BodyLimits } from "./request_body.ts";
+import type { ClientConnection } from "./tracked_connection.ts";
+
+/** What the transport knows about a request's connection. */
+export interface RequestInfo {
+  /** The client's address. */
+  remoteAddr?: { hostname?: string };
+  /** The front's connection, when the request came through it. */
+  connection?: ClientConnection;
+}
+
+/** What an anonymous request has left to pay with (`middleware/anonymous_limits.ts`). */
+export interface AnonymousBudget {
+  /** Spends `units` more (RATE_LIMITED when the bucket holds fewer). */
+  spend(units: number): void;
+  /** Pays for a body of `bytes` so far: a unit per started 64 KiB, the first included. */
+  charge(bytes: number): void;
+}
+
+/** Values middleware sets for the routes after it. */
+export interface EdgeVariables {
+  /** Logged with unexpected failures and sent as `X-Request-ID`. */
+  requestId: string;
+  /** Who the request's own credentials (a bearer header) name; anonymous without one. */
+  caller: Caller;
+  /** Limits of a body read on this route: `maxBytes`, lowered and charged for anonymous callers. */
+  bodyLimits: (maxBytes: number) => BodyLimits;
+  /** Set once the anonymous limits admitted the request; null for an authenticated one. */
+  budget: AnonymousBudget | null;
+}
+
+/** The Hono environment of the edge. */
+export type EdgeEnv = { Bindings: RequestInfo | undefined; Variables: EdgeVariables };
+
+/** A request handler: the whole edge as the transport calls it. */
+export type Handler = (request: Request, info?: RequestInfo) => Promise<Response>;

@@ -1,0 +1,103 @@
+/**
+ * The MCP endpoint as a sub-app: `POST` carries JSON-RPC messages (bodies
+ * measured for nesting before they are parsed, anonymous ones charged their
+ * calls' cost once parsed) to a pooled stateless server; `GET` and `DELETE`
+ * are 405, since a stateless server has no session to delete and no
+ * server-initiated messages to stream. The caller travels with each request
+ * (`authInfo.extra.context`), never with the pooled server.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { parsePluginsParameter } from "../../plugins/selection_parameters.ts";
+import type { EdgeEnv } from "../edge_env.ts";
+import { callCost } from "../rate_limits.ts";
+import { readBody } from "../request_body.ts";
+import { checkJsonShape, MCP_JSON_LIMITS } from "../strict_json.ts";
+import type { McpRequestContext } from "./server.ts";
+
+/** The MCP sub-app, mounted at the endpoint's path; `build` makes a server of a kind. */
+export function mcpApp(
+  build: (serviceTools: boolean) => McpServer,
+  options: { maxBodyBytes: number },
+): Hono<EdgeEnv> {
+  const servers = new McpServerPool(build);
+  const app = new Hono<EdgeEnv>();
+  app.post("/", async (c) => {
+    const urlPlugins = parsePluginsParameter(c.req.queries("plugins") ?? []);
+    const text = new TextDecoder().decode(
+      await readBody(c.req.raw, c.var.bodyLimits(options.maxBodyBytes)),
+    );
+    checkJsonShape(text, MCP_JSON_LIMITS);
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      return c.json({
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: Invalid JSON" },
+        id: null,
+      }, 400);
+    }
+    c.var.budget?.spend(callCost(parsedBody) - 1);
+    const caller = c.var.caller;
+    const context: McpRequestContext = { caller, urlPlugins, requestId: c.var.requestId };
+    return await servers.serve(caller.kind === "service", async (server) => {
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      try {
+        return await transport.handleRequest(c.req.raw, {
+          parsedBody,
+          authInfo: { token: "", clientId: caller.kind, scopes: [], extra: { context } },
+        });
+      } finally {
+        await transport.close();
+      }
+    });
+  });
+  app.on(["GET", "DELETE"], "/", (c) =>
+    c.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Method not allowed: send JSON-RPC messages with POST" },
+        id: null,
+      },
+      405,
+      { allow: "POST" },
+    ));
+  return app;
+}
+
+/**
+ * Idle MCP servers, reconnected to each request's new stateless transport
+ * (building one costs more than a small read). A server depends only on
+ * whether it lists the service tools; who calls is passed per request.
+ */
+class McpServerPool {
+  static readonly IDLE_PER_KIND = 16;
+  #idle = new Map<boolean, McpServer[]>([[true, []], [false, []]]);
+  #build: (serviceTools: boolean) => McpServer;
+
+  constructor(build: (serviceTools: boolean) => McpServer) {
+    this.#build = build;
+  }
+
+  async serve<T>(serviceTools: boolean, run: (server: McpServer) => Promise<T>): Promise<T> {
+    const idle = this.#idle.get(serviceTools)!;
+    const server = idle.pop() ?? this.#build(serviceTools);
+    let clean = false;
+    try {
+      const result = await run(server);
+      clean = true;
+      return result;
+    } finally {
+      if (clean && idle.length < McpServerPool.IDLE_PER_KIND) idle.push(server);
+    }
+  }
+}

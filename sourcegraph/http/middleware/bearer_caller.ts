@@ -1,0 +1,42 @@
+/**
+ * Bearer authentication: `Authorization: Bearer <secret>` names the service
+ * token or a personal key (`access/credentials.ts`), and the request's
+ * caller (`c.var.caller`) is that; without the header it is anonymous. A
+ * header that names neither is `AUTHENTICATION_REQUIRED` (401): a mistyped
+ * token never silently falls back to anonymous access.
+ *
+ * @example
+ * ```ts
+ * app.use(bearerCaller({ serviceToken, store }));
+ * app.get("/whoami", (c) => c.text(c.var.caller.kind));
+ * ```
+ *
+ * @module
+ */
+
+import { createMiddleware } from "hono/factory";
+import type { MiddlewareHandler } from "hono";
+import { callerForSecret } from "../../access/credentials.ts";
+import { SourcegraphError } from "../../errors.ts";
+import type { ControlStore } from "../../store/control_store.ts";
+import type { EdgeEnv } from "../edge_env.ts";
+
+/** Sets `c.var.caller` from the bearer header. */
+export function bearerCaller(
+  options: { serviceToken?: string; store: ControlStore },
+): MiddlewareHandler<EdgeEnv> {
+  return createMiddleware<EdgeEnv>(async (c, next) => {
+    const header = c.req.header("authorization");
+    if (header === undefined) {
+      c.set("caller", { kind: "anonymous" });
+    } else {
+      const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+      const caller = match === null ? null : callerForSecret(match[1], options);
+      if (caller === null) {
+        throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");
+      }
+      c.set("caller", caller);
+    }
+    await next();
+  });
+}

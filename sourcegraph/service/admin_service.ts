@@ -1,0 +1,215 @@
+/**
+ * The operator's side of the service, for the admin API, the MCP `prepare`
+ * tool and the start-up registrations: registering, updating and deleting
+ * repositories, their fetch credentials, syncing now, and personal keys.
+ * Requests that create something are idempotent (`idempotency.ts`); the
+ * edges render answers, this module decides what happens.
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+import { keyHash } from "../access/credentials.ts";
+import type { Visibility } from "../access/visibility.ts";
+import { SourcegraphError } from "../errors.ts";
+import type { FetchCredential, FetchCredentials } from "../git/fetch_credentials.ts";
+import { type FetchFailureCode, syncFailureCode } from "../git/fetch_failures.ts";
+import type { SyncScheduler } from "../git/sync_scheduler.ts";
+import type {
+  ControlStore,
+  NewRepository,
+  RepositoryRecord,
+  RepositoryUpdate,
+} from "../store/control_store.ts";
+import { registrationProblem } from "../store/registration.ts";
+import { encodeHex } from "../../shared/text.ts";
+import { IdempotencyRecords, type IdempotentRequest } from "./idempotency.ts";
+import type { RepositoryService } from "./repository_service.ts";
+import type { RepositorySummary } from "./repository_summaries.ts";
+
+/** What one `prepare` did. */
+export type PrepareResult =
+  & { jobId: string; repo: string }
+  & (
+    | { state: "succeeded"; heads: Record<string, string>; pruned: number }
+    | { state: "failed"; code: FetchFailureCode | "SYNC_FAILED" }
+  );
+
+/** What a sync started by the operator did. */
+export type SyncNowResult =
+  | { state: "succeeded"; heads: Record<string, string> }
+  | { state: "failed"; code: FetchFailureCode | "SYNC_FAILED" };
+
+/** A personal key: its id and name, and its secret when it was just created. */
+export interface PersonalKey {
+  id: string;
+  name: string;
+  /** Shown once: absent in a replay. */
+  secret?: string;
+}
+
+/** Registrations, credentials, syncs and keys. */
+export class AdminService {
+  #store: ControlStore;
+  #repositories: RepositoryService;
+  #credentials: FetchCredentials;
+  #scheduler: SyncScheduler;
+  #visibility: Visibility;
+  /** The stored answers of idempotent requests. */
+  readonly idempotency: IdempotencyRecords;
+
+  /** Administers `store`'s repositories. */
+  constructor(
+    store: ControlStore,
+    options: {
+      repositories: RepositoryService;
+      credentials: FetchCredentials;
+      scheduler: SyncScheduler;
+      visibility: Visibility;
+    },
+  ) {
+    this.#store = store;
+    this.#repositories = options.repositories;
+    this.#credentials = options.credentials;
+    this.#scheduler = options.scheduler;
+    this.#visibility = options.visibility;
+    this.idempotency = new IdempotencyRecords(store);
+  }
+
+  /**
+   * Registers a repository (with its credential, if any) and starts its first
+   * sync in the background; REPOSITORY_EXISTS for a taken name.
+   */
+  register(
+    repository: NewRepository,
+    credential?: FetchCredential,
+  ): { repositoryId: number; summary: RepositorySummary } {
+    checkPolicy(repository.policy);
+    if (this.#store.repository(repository.name)) {
+      throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists");
+    }
+    const repo = this.#store.register(repository);
+    if (credential) this.#credentials.set(repo.id, credential);
+    void this.#scheduler.sync(repo).catch(() => {});
+    return { repositoryId: repo.id, summary: this.#repositories.summary(repo) };
+  }
+
+  /** Applies `changes` to a registered repository. */
+  update(name: string, changes: RepositoryUpdate): RepositorySummary {
+    const repo = this.existing(name);
+    if (changes.policy) checkPolicy(changes.policy);
+    return this.#repositories.summary(this.#store.update(repo.name, changes)!);
+  }
+
+  /** Deletes a repository with its mirror, index and credential (REPOSITORY_BUSY while plugins read it). */
+  async remove(name: string): Promise<void> {
+    await this.#repositories.removeRepository(this.existing(name));
+  }
+
+  /** Stores (replacing any) a repository's fetch credential; the next sync uses it. */
+  setCredential(name: string, credential: FetchCredential): void {
+    this.#credentials.set(this.existing(name).id, credential);
+  }
+
+  /** Removes a repository's fetch credential (CREDENTIAL_NOT_FOUND when it has none). */
+  removeCredential(name: string): void {
+    if (!this.#credentials.remove(this.existing(name).id)) {
+      throw new SourcegraphError("CREDENTIAL_NOT_FOUND", "the repository has no credential");
+    }
+  }
+
+  /** Syncs a repository now and says how it went. */
+  async syncNow(name: string): Promise<SyncNowResult> {
+    try {
+      return { state: "succeeded", heads: (await this.#scheduler.sync(this.existing(name))).heads };
+    } catch (error) {
+      if (error instanceof SourcegraphError) throw error;
+      return { state: "failed", code: syncFailureCode(error) };
+    }
+  }
+
+  /**
+   * `prepare` (service token only): syncs a visible repository now; the same
+   * idempotency key returns the first result again for the same repository
+   * and is refused for another.
+   */
+  async prepare(
+    caller: Caller,
+    request: { repo: string; idempotencyKey: string },
+  ): Promise<PrepareResult> {
+    const key = request.idempotencyKey;
+    if (caller.kind !== "service") {
+      throw new SourcegraphError("FORBIDDEN", "prepare needs the service token");
+    }
+    const repo = this.#visibility.repository(caller, request.repo);
+    if (key.length < 8 || new TextEncoder().encode(key).length > 128) {
+      throw new SourcegraphError(
+        "INVALID_IDEMPOTENCY_KEY",
+        "idempotency_key must be 8 to 128 bytes",
+      );
+    }
+    const once: IdempotentRequest = {
+      scope: "prepare",
+      key,
+      fingerprint: `repository:${repo.id}`,
+      repositoryId: repo.id,
+    };
+    const { answer } = await this.idempotency.once(once, async () => {
+      let result: PrepareResult;
+      try {
+        const outcome = await this.#scheduler.sync(repo);
+        result = {
+          jobId: key,
+          repo: repo.name,
+          state: "succeeded",
+          heads: outcome.heads,
+          pruned: outcome.pruned,
+        };
+      } catch (error) {
+        result = { jobId: key, repo: repo.name, state: "failed", code: syncFailureCode(error) };
+      }
+      return { repositoryId: repo.id, answer: JSON.stringify(result) };
+    });
+    return storedPrepare(answer);
+  }
+
+  /** Creates a read-only personal key (`sgk_…`, stored only as a SHA-256 hash). */
+  createKey(name: string): PersonalKey {
+    const secret = `sgk_${randomHex(24)}`;
+    const id = `key_${randomHex(8)}`;
+    this.#store.addKey(id, { keyHash: keyHash(secret), name });
+    return { id, name, secret };
+  }
+
+  /** Whether a personal key exists (it was not revoked). */
+  hasKey(id: string): boolean {
+    return this.#store.hasKey(id);
+  }
+
+  /** Revokes a personal key (KEY_NOT_FOUND when there is none). */
+  revokeKey(id: string): void {
+    if (!this.#store.removeKey(id)) throw new SourcegraphError("KEY_NOT_FOUND", "no such key");
+  }
+
+  /** A registered repository by name (REPOSITORY_NOT_FOUND otherwise). */
+  existing(name: string): RepositoryRecord {
+    const repo = this.#store.repository(name);
+    if (!repo) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
+    return repo;
+  }
+}
+
+function checkPolicy(policy: NewRepository["policy"]): void {
+  const problem = registrationProblem(policy);
+  if (problem !== null) throw new SourcegraphError("INVALID_REQUEST", problem);
+}
+
+// Results stored by earlier versions spell the job id `job_id`.
+function storedPrepare(text: string): PrepareResult {
+  const { job_id: legacyId, ...rest } = JSON.parse(text);
+  return legacyId === undefined ? rest : { ...rest, jobId: legacyId };
+}
+
+function randomHex(bytes: number): string {
+  return encodeHex(crypto.getRandomValues(new Uint8Array(bytes)));
+}

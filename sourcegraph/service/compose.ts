@@ -1,0 +1,140 @@
+/**
+ * The service composed once, for `main.ts` and the tests alike: the control
+ * store, mirrors and their readers, fetch credentials, search indexes and
+ * shared searches, plugins, the sync scheduler and the plugin warm-up, and
+ * the two services the edges call: the read side (`RepositoryService`) and
+ * the operator's side (`AdminService`).
+ *
+ * @example
+ * ```ts
+ * const services = composeServices({
+ *   dataDir: "/var/lib/sourcegraph",
+ *   publicRead: true,
+ *   searchIndex: true,
+ *   plugins: DEFAULT_PLUGIN_SETTINGS,
+ * }, { log: console.error });
+ * await services.scheduler.syncAll();
+ * // … serve services.repositories and services.admin …
+ * await services.close();
+ * ```
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { Visibility } from "../access/visibility.ts";
+import { FetchCredentials } from "../git/fetch_credentials.ts";
+import { MirrorReaders } from "../git/mirror_readers.ts";
+import { SyncScheduler } from "../git/sync_scheduler.ts";
+import type { PluginSettings } from "../plugins/plugin_settings.ts";
+import { PluginWarmup } from "../plugins/plugin_warmup.ts";
+import { SearchIndexes } from "../search/index/search_indexes.ts";
+import { SharedSearches } from "../search/shared_searches.ts";
+import { ControlStore } from "../store/control_store.ts";
+import { AdminService } from "./admin_service.ts";
+import { RepositoryPlugins } from "./repository_plugins.ts";
+import { RepositoryService } from "./repository_service.ts";
+
+/** What the composition needs to know. */
+export interface CompositionSettings {
+  /** The data folder (control store, mirrors, indexes, credentials). */
+  dataDir: string;
+  /** Anonymous reads of public repositories. */
+  publicRead: boolean;
+  /** Whether searches use (and syncs build) the on-disk trigram index. */
+  searchIndex: boolean;
+  /** The plugin host's limits. */
+  plugins: PluginSettings;
+}
+
+/** The composed service. */
+export interface Services {
+  store: ControlStore;
+  /** The read side: reads, searches, listings, diffs, availability, pages' data. */
+  repositories: RepositoryService;
+  /** The operator's side: registrations, credentials, syncs, keys, idempotency. */
+  admin: AdminService;
+  scheduler: SyncScheduler;
+  warmup: PluginWarmup;
+  /** Ends background work at once (syncs, index builds, warm-up); requests in flight go on. */
+  stopBackground(): Promise<void>;
+  /** Closes readers, sandboxes and indexes, then the control store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the service over the data folder of `settings` (the control store
+ * is opened, or its refusal thrown, here).
+ *
+ * @param settings The data folder and the behaviour settings.
+ * @param options `log` for the operator's log; `debug` adds per-plugin-run
+ *   lines; `onSearchShared` hears of searches answered by an identical one.
+ * @returns The services, ready to sync and serve.
+ */
+export function composeServices(
+  settings: CompositionSettings,
+  options: {
+    log: (line: string) => void;
+    debug?: (line: string) => void;
+    onSearchShared?: () => void;
+  },
+): Services {
+  const { dataDir } = settings;
+  const store = new ControlStore(join(dataDir, "control.sqlite3"));
+  const visibility = new Visibility(store, { publicRead: settings.publicRead });
+  const mirrors = new MirrorReaders(dataDir);
+  const credentials = new FetchCredentials(dataDir);
+  const indexes = new SearchIndexes(dataDir, {
+    enabled: settings.searchIndex,
+    mirrors,
+    log: options.log,
+  });
+  const searches = new SharedSearches(mirrors, { indexes, onShared: options.onSearchShared });
+  const plugins = new RepositoryPlugins(store, {
+    visibility,
+    mirrors,
+    dataDir,
+    settings: settings.plugins,
+    debug: options.debug,
+    log: options.log,
+  });
+  const repositories = new RepositoryService(store, {
+    visibility,
+    mirrors,
+    indexes,
+    searches,
+    plugins,
+    credentials,
+  });
+  const warmup = new PluginWarmup(async (id) => {
+    const repo = store.repositories().find((candidate) => candidate.id === id);
+    if (!repo || repo.disabled || settings.plugins.disabled) return;
+    const compiled = await repositories.precompilePlugins(repo);
+    if (compiled > 0) options.log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
+  }, () => store.repositories().map((repo) => repo.id));
+  const scheduler = new SyncScheduler(store, dataDir, {
+    log: options.log,
+    onSynced: (repo) => {
+      warmup.notify(repo.id);
+      void repositories.indexRepository(repo);
+    },
+  });
+  const admin = new AdminService(store, { repositories, credentials, scheduler, visibility });
+  return {
+    store,
+    repositories,
+    admin,
+    scheduler,
+    warmup,
+    async stopBackground() {
+      warmup.stop();
+      await Promise.all([scheduler.abort(), repositories.stopBackground()]);
+    },
+    async close() {
+      warmup.stop();
+      scheduler.stop();
+      await repositories.close();
+      store.close(); // checkpoints the WAL into the store file
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Idempotent requests, in one place: a request with an idempotency key is
+ * run once; the same key with the same request (its fingerprint) gets the
+ * first answer back; the same key with another request is
+ * `IDEMPOTENCY_KEY_REUSED`. Answers are stored as the edge rendered them (an
+ * opaque string), so a replay is byte for byte the first answer, across
+ * restarts, for the store's retention.
+ *
+ * @example
+ * ```ts
+ * const records = new IdempotencyRecords(store);
+ * const answer = await records.once({ scope: "key", key, fingerprint }, async () => ({
+ *   repositoryId: 0,
+ *   answer: JSON.stringify(await createKey()),
+ * }));
+ * ```
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { SourcegraphError } from "../errors.ts";
+import type { ControlStore } from "../store/control_store.ts";
+
+/** One idempotent request: what kind (`scope`), its key and its fingerprint. */
+export interface IdempotentRequest {
+  scope: string;
+  key: string;
+  /** Identifies the request: the same key with another fingerprint is refused. */
+  fingerprint: string;
+  /**
+   * The repository it acts on: records written before fingerprints were kept
+   * (`prepare` ones) match by this instead.
+   */
+  repositoryId?: number;
+}
+
+/** The stored answers of idempotent requests. */
+export class IdempotencyRecords {
+  #store: ControlStore;
+
+  /** Records kept in `store`'s jobs table. */
+  constructor(store: ControlStore) {
+    this.#store = store;
+  }
+
+  /** The fingerprint of a request's route and body text. */
+  static fingerprint(route: string, body: string): string {
+    return createHash("sha256").update(`${route}\n${body}`).digest("hex");
+  }
+
+  /**
+   * The stored answer of `request` (`replayed: true`), or the answer `run`
+   * gives, stored first; `IDEMPOTENCY_KEY_REUSED` when the key belongs to
+   * another request.
+   *
+   * @param request The scope, key and fingerprint.
+   * @param run Does the work once and renders its answer.
+   * @returns The answer and whether it is a replay.
+   */
+  async once(
+    request: IdempotentRequest,
+    run: () => Promise<{ repositoryId: number; answer: string }>,
+  ): Promise<{ answer: string; replayed: boolean }> {
+    const earlier = this.replay(request);
+    if (earlier !== null) return { answer: earlier, replayed: true };
+    const done = await run();
+    this.#store.saveJob(`${request.scope}:${request.key}`, {
+      repositoryId: done.repositoryId,
+      result: done.answer,
+      requestHash: request.fingerprint,
+    });
+    return { answer: done.answer, replayed: false };
+  }
+
+  /** The stored answer of `request`, or null when its key is new. */
+  replay(request: IdempotentRequest): string | null {
+    const earlier = this.#store.job(`${request.scope}:${request.key}`);
+    if (!earlier) return null;
+    const same = earlier.requestHash === null
+      ? request.repositoryId !== undefined && earlier.repositoryId === request.repositoryId
+      : earlier.requestHash === request.fingerprint;
+    if (!same) {
+      throw new SourcegraphError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "this Idempotency-Key was used for a different request",
+      );
+    }
+    return earlier.result;
+  }
+}
