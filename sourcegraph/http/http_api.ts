@@ -13,6 +13,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
+import type { Caller } from "../access/caller.ts";
 import { SourcegraphError } from "../errors.ts";
 import { internalError } from "../internal_error.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
@@ -101,67 +102,72 @@ export function httpApiApp(
     const catalog = await service.pluginCatalog(c.var.caller, { repo, revision: revisions[0] });
     return answer(c, catalogJson(catalog));
   });
-  app.post("/v1/repo/read", async (c) => {
-    const repo = single(c, "repo");
-    const body = await parse(c, ReadBody);
-    const file = await service.read(c.var.caller, {
-      repo,
-      path: body.Path,
-      revision: body.Revision,
-      startLine: body.StartLine,
-      endLine: body.EndLine,
+  // A POST route: the repo parameter, then the strict body, then the call.
+  const post = <T>(
+    path: string,
+    schema: z.ZodType<T>,
+    run: (call: { caller: Caller; repo: string; body: T; requestId: string }) => Promise<unknown>,
+  ) =>
+    app.post(path, async (c) => {
+      const repo = single(c, "repo");
+      const body = await parse(c, schema);
+      return answer(
+        c,
+        await run({ caller: c.var.caller, repo, body, requestId: c.var.requestId }),
+      );
     });
-    return answer(c, fileJson(file));
-  });
-  app.post("/v1/repo/resolve", async (c) => {
-    const repo = single(c, "repo");
-    const body = await parse(c, ResolveBody);
-    return answer(
-      c,
-      resolvedJson(service.resolve(c.var.caller, { repo, revision: body.Revision })),
-    );
-  });
-  app.post("/v1/repo/list", async (c) => {
-    const repo = single(c, "repo");
-    const body = await parse(c, ListBody);
-    const listing = await service.list(c.var.caller, {
-      repo,
-      revision: body.Revision,
-      path: body.Path,
-      first: body.First,
-      after: body.After,
-    });
-    return answer(c, listingJson(listing));
-  });
-  app.post("/v1/repo/diff", async (c) => {
-    const repo = single(c, "repo");
-    const body = await parse(c, DiffBody);
-    const changes = await service.diff(c.var.caller, {
-      repo,
-      base: body.Base,
-      head: body.Head,
-      first: body.First,
-      paths: body.Paths,
-      after: body.After,
-    });
-    return answer(c, changesJson(changes));
-  });
-  app.post("/api/search", async (c) => {
-    const repo = single(c, "repo");
-    const body = await parse(c, SearchBody);
-    const found = await service.search(c.var.caller, {
-      repo,
-      revision: body.Revision,
-      pattern: body.Pattern,
-      fixedStrings: body.FixedStrings,
-      ignoreCase: body.IgnoreCase,
-      glob: body.Glob,
-      paths: body.Paths,
-      output: body.Output,
-      maxLinesPerFile: body.MaxLinesPerFile,
-    });
-    return answer(c, searchJson(found, { requestId: c.var.requestId }));
-  });
+  post("/v1/repo/read", ReadBody, async ({ caller, repo, body }) =>
+    fileJson(
+      await service.read(caller, {
+        repo,
+        path: body.Path,
+        revision: body.Revision,
+        startLine: body.StartLine,
+        endLine: body.EndLine,
+      }),
+    ));
+  post(
+    "/v1/repo/resolve",
+    ResolveBody,
+    ({ caller, repo, body }) =>
+      Promise.resolve(resolvedJson(service.resolve(caller, { repo, revision: body.Revision }))),
+  );
+  post("/v1/repo/list", ListBody, async ({ caller, repo, body }) =>
+    listingJson(
+      await service.list(caller, {
+        repo,
+        revision: body.Revision,
+        path: body.Path,
+        first: body.First,
+        after: body.After,
+      }),
+    ));
+  post("/v1/repo/diff", DiffBody, async ({ caller, repo, body }) =>
+    changesJson(
+      await service.diff(caller, {
+        repo,
+        base: body.Base,
+        head: body.Head,
+        first: body.First,
+        paths: body.Paths,
+        after: body.After,
+      }),
+    ));
+  post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
+    searchJson(
+      await service.search(caller, {
+        repo,
+        revision: body.Revision,
+        pattern: body.Pattern,
+        fixedStrings: body.FixedStrings,
+        ignoreCase: body.IgnoreCase,
+        glob: body.Glob,
+        paths: body.Paths,
+        output: body.Output,
+        maxLinesPerFile: body.MaxLinesPerFile,
+      }),
+      { requestId },
+    ));
   // Anything else under the API's prefixes is its own 404, in its own JSON.
   const missing = () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");

@@ -92,21 +92,19 @@ type Env = {
   };
 };
 
-/**
- * The web pages as a sub-app, mounted at the service's root; `publicUrl`
- * (when set) is the origin the connect page advertises.
- */
-export function pagesApp(
-  service: RepositoryService,
-  options: {
-    store: ControlStore;
-    edge: PageEdge;
-    serviceToken?: string;
-    publicUrl?: string;
-    log: (line: string) => void;
-    sessions?: Sessions;
-  },
-): Hono<Env> {
+/** What the pages are built with. */
+export interface PagesOptions {
+  store: ControlStore;
+  edge: PageEdge;
+  serviceToken?: string;
+  /** The origin the connect page advertises, when set. */
+  publicUrl?: string;
+  log: (line: string) => void;
+  sessions?: Sessions;
+}
+
+/** The web pages as a sub-app, mounted at the service's root. */
+export function pagesApp(service: RepositoryService, options: PagesOptions): Hono<Env> {
   const sessions = options.sessions ??
     new Sessions({
       valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
@@ -116,14 +114,7 @@ export function pagesApp(
 
 function buildApp(
   service: RepositoryService,
-  options: {
-    store: ControlStore;
-    edge: PageEdge;
-    serviceToken?: string;
-    publicUrl?: string;
-    log: (line: string) => void;
-    sessions: Sessions;
-  },
+  options: PagesOptions & { sessions: Sessions },
 ): Hono<Env> {
   const { sessions, log, edge } = options;
   // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
