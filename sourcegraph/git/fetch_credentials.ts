@@ -19,11 +19,40 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 
 /** A repository's fetch credential. */
 export type FetchCredential =
   | { kind: "https"; username?: string; token: string }
   | { kind: "ssh"; privateKey: string; knownHosts: string };
+
+/**
+ * What each value of a credential may be (printable, bounded; a key that
+ * looks like one); the wires that take credentials build their shapes from
+ * these.
+ */
+export const CREDENTIAL_VALUES = {
+  username: z.string().min(1).max(256).regex(/^[\x21-\x7e]+$/).refine((name) =>
+    !name.includes("=")
+  ),
+  token: z.string().min(1).max(4096).regex(/^[\x21-\x7e]+$/),
+  privateKey: z.string().min(1).max(16_384).regex(/PRIVATE KEY/),
+  knownHosts: z.string().min(1).max(65_536),
+};
+
+/** A whole credential, checked value by value. */
+export const FETCH_CREDENTIAL: z.ZodType<FetchCredential> = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("https"),
+    username: CREDENTIAL_VALUES.username.optional(),
+    token: CREDENTIAL_VALUES.token,
+  }),
+  z.strictObject({
+    kind: z.literal("ssh"),
+    privateKey: CREDENTIAL_VALUES.privateKey,
+    knownHosts: CREDENTIAL_VALUES.knownHosts,
+  }),
+]);
 
 const HTTPS_FILE = "https.credential";
 const SSH_KEY_FILE = "ssh_key";

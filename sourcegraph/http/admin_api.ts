@@ -10,47 +10,23 @@
  */
 
 import { type Context, Hono } from "hono";
-import { z } from "zod";
-import {
-  CREDENTIAL,
-  credentialFromWire,
-  DEFAULT_SYNC_INTERVAL_MINUTES,
-  PATH_GROUPS,
-  POLICY,
-  policyFromWire,
-  REPOSITORY_NAME,
-  SOURCE,
-  SYNC_INTERVAL_MINUTES,
-  updateFromWire,
-} from "../store/registration.ts";
+import { DEFAULT_SYNC_INTERVAL_MINUTES } from "../store/registration.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { AdminService } from "../service/admin_service.ts";
 import { IdempotencyRecords } from "../service/idempotency.ts";
 import { summaryJson } from "../render/repository_json.ts";
+import {
+  CREATE,
+  CREDENTIAL,
+  credentialFromWire,
+  KEY,
+  policyFromWire,
+  UPDATE,
+  updateFromWire,
+} from "./admin_wire.ts";
 import type { EdgeEnv } from "./edge_env.ts";
 import { readBodyText } from "./request_body.ts";
 import { parseStrictBody } from "./strict_json.ts";
-
-const CreateSchema = z.strictObject({
-  name: REPOSITORY_NAME,
-  source: SOURCE,
-  code_provider: z.enum(["github", "git"]).optional(),
-  public_read: z.boolean(),
-  index_mode: z.enum(["full", "monorepo"]).optional(),
-  path_groups: PATH_GROUPS.optional(),
-  policy: POLICY,
-  sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
-  credential: CREDENTIAL.optional(),
-});
-const UpdateSchema = z.strictObject({
-  source: SOURCE.optional(),
-  public_read: z.boolean().optional(),
-  disabled: z.boolean().optional(),
-  path_groups: PATH_GROUPS.optional(),
-  policy: POLICY.optional(),
-  sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
-});
-const KeySchema = z.strictObject({ name: z.string().min(1).max(128) });
 
 /** The admin API as a sub-app, mounted at `/sourcegraph/api/admin/v1` (service token only). */
 export function adminApp(admin: AdminService, options: { maxBodyBytes: number }): Hono<EdgeEnv> {
@@ -76,7 +52,7 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
     const raw = await text(c);
     const once = request(c, "admin", { route: "POST /repos", raw });
     const { answer } = await admin.idempotency.once(once, () => {
-      const body = parseStrictBody(CreateSchema, raw);
+      const body = parseStrictBody(CREATE, raw);
       const { repositoryId, summary } = admin.register({
         name: body.name,
         source: body.source,
@@ -92,7 +68,7 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
   });
   app.patch("/repo", async (c) => {
     const name = repoParameter(c);
-    const changes = updateFromWire(parseStrictBody(UpdateSchema, await text(c)));
+    const changes = updateFromWire(parseStrictBody(UPDATE, await text(c)));
     return c.json({ repo: summaryJson(admin.update(name, changes)) });
   });
   app.delete("/repo", async (c) => {
@@ -128,7 +104,7 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
     const once = request(c, "key", { route: "POST /keys", raw });
     let secret: string | undefined;
     const { answer, replayed } = await admin.idempotency.once(once, () => {
-      const created = admin.createKey(parseStrictBody(KeySchema, raw).name);
+      const created = admin.createKey(parseStrictBody(KEY, raw).name);
       secret = created.secret;
       const stored = JSON.stringify({ id: created.id, name: created.name });
       return Promise.resolve({ repositoryId: 0, answer: stored });

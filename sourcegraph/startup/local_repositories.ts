@@ -8,7 +8,7 @@
 
 import { basename, isAbsolute, resolve } from "node:path";
 import { GitError, runGit } from "../../shared/git.ts";
-import type { ControlStore } from "./control_store.ts";
+import type { ControlStore } from "../store/control_store.ts";
 
 /** The outcome of registering one local path. */
 export type LocalRegistration =

@@ -20,14 +20,15 @@
 import * as fs from "node:fs";
 import { parse } from "smol-toml";
 import { z } from "zod";
-import type { ControlStore, RepositoryRecord } from "./control_store.ts";
-import type { FetchCredential } from "../git/fetch_credentials.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import {
+  CREDENTIAL_VALUES,
+  FETCH_CREDENTIAL,
+  type FetchCredential,
+} from "../git/fetch_credentials.ts";
 import {
   BRANCH,
   BRANCHES,
-  CREDENTIAL,
-  CREDENTIAL_FILES,
-  credentialFromWire,
   DEFAULT_SYNC_INTERVAL_MINUTES,
   PATH_GROUPS,
   registrationProblem,
@@ -36,7 +37,21 @@ import {
   RETAIN_DAYS,
   SOURCE,
   SYNC_INTERVAL_MINUTES,
-} from "./registration.ts";
+} from "../store/registration.ts";
+
+/** A fetch credential as `sourcegraph.toml` names it: files to read, never the secret inline. */
+const CREDENTIAL_FILES = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("https"),
+    username: CREDENTIAL_VALUES.username.optional(),
+    token_file: z.string().min(1).max(4096),
+  }),
+  z.strictObject({
+    kind: z.literal("ssh"),
+    private_key_file: z.string().min(1).max(4096),
+    known_hosts_file: z.string().min(1).max(4096),
+  }),
+]);
 
 const RepositoryEntry = z.strictObject({
   name: REPOSITORY_NAME,
@@ -123,7 +138,7 @@ function readCredentialFiles(
       );
     }
   };
-  const wire = credential.kind === "https"
+  const values = credential.kind === "https"
     ? {
       kind: "https" as const,
       token: read(credential.token_file).trim(),
@@ -131,14 +146,14 @@ function readCredentialFiles(
     }
     : {
       kind: "ssh" as const,
-      private_key: read(credential.private_key_file),
-      known_hosts: read(credential.known_hosts_file),
+      privateKey: read(credential.private_key_file),
+      knownHosts: read(credential.known_hosts_file),
     };
-  const parsed = CREDENTIAL.safeParse(wire);
+  const parsed = FETCH_CREDENTIAL.safeParse(values);
   if (!parsed.success) {
     throw new Error(
       `sourcegraph.toml: ${entry.name}: the credential files do not hold a valid credential`,
     );
   }
-  return credentialFromWire(parsed.data);
+  return parsed.data;
 }
