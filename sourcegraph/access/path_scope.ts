@@ -9,15 +9,18 @@
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 
+/** A folder path as given (`docs/`, `docs//`) in the one form compared everywhere (`docs`). */
+export function folderPath(path: string): string {
+  return path.replace(/\/+$/, "");
+}
+
 /** What a repository exposes. */
 export class PathScope {
   #roots: string[] | null;
 
   /** The path scope of `repo` (everything when it has no path groups). */
   constructor(repo: Pick<RepositoryRecord, "pathGroups">) {
-    const roots = repo.pathGroups.flatMap((group) =>
-      group.paths.map((path) => path.replace(/\/+$/, ""))
-    );
+    const roots = repo.pathGroups.flatMap((group) => group.paths.map(folderPath));
     this.#roots = roots.length === 0 ? null : [...new Set(roots)].sort();
   }
 
@@ -57,7 +60,7 @@ export class PathScope {
     if (this.#roots === null) return [...paths];
     if (paths.length === 0) return [...this.#roots];
     for (const path of paths) {
-      if (!this.leadsInto(path.replace(/\/+$/, ""))) {
+      if (!this.leadsInto(folderPath(path))) {
         throw new SourcegraphError(
           "PATH_NOT_REGISTERED",
           "a search path is outside the registered path groups",

@@ -1,39 +1,21 @@
 /**
- * Search at one retained commit, correct first: the pattern is RE2 (re2js,
- * linear time, no backtracking) matched line by line, or a fixed string.
- * Candidate files come from the commit's trigram index (`index/`) when it
- * is built, else from `git grep -F -l` on literals one of which every match
- * must contain (or all files when there are none); each candidate's lines
- * are then verified with RE2, so both ways give the same answer. Globs follow
- * `rg -g` (later wins, `!` excludes, `/` anchors) and `paths` restrict the
- * folders searched (taken literally, never as patterns).
+ * A compiled search (`query/compiled_search.ts`) run at one retained commit,
+ * correct first: candidate files come from the commit's trigram index
+ * (`index/`) when it is built, else from `git grep -F -l` on literals one of
+ * which every match must contain (or all files when there are none); each
+ * candidate's lines are then verified with the compiled RE2 program, so both
+ * ways give the same answer.
  *
  * @module
  */
 
-import picomatch from "picomatch";
-import { RE2JS } from "re2js";
 import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
-import { pathQuery } from "./index/path_query.ts";
-import { trigramQuery } from "./index/trigram_query.ts";
-import { SourcegraphError } from "../errors.ts";
-import { type LineFinder, lineFinder, linesToVerify } from "./line_candidates.ts";
-import { requiredLiterals } from "./pattern_literals.ts";
+import type { CompiledSearch } from "./query/compiled_search.ts";
+import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
-
-/** Search options, after schema validation. */
-export interface SearchRequest {
-  pattern: string;
-  fixedStrings?: boolean;
-  ignoreCase?: boolean;
-  glob?: string[];
-  paths?: string[];
-  output?: "content" | "files";
-  maxLinesPerFile?: number;
-}
 
 /** One file's matches. */
 export interface FileMatches {
@@ -70,96 +52,32 @@ export const SEARCH_MAX_MATCHES = 10_000;
 export const SEARCH_MAX_MS = 20_000;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
 
-/** Compiles the pattern, refusing what cannot match a single line sensibly. */
-export function compilePattern(request: SearchRequest): RE2JS {
-  const { pattern } = request;
-  const invalid = (message: string) => new SourcegraphError("INVALID_PATTERN", message);
-  if (pattern.length === 0 || new TextEncoder().encode(pattern).length > 8192) {
-    throw invalid("the pattern must be 1 to 8192 bytes");
-  }
-  const flags = request.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
-  if (request.fixedStrings) {
-    if (/[\r\n]/.test(pattern)) throw invalid("a line-by-line search cannot match a newline");
-    return RE2JS.compile(RE2JS.quote(pattern), flags);
-  }
-  if (/[\r\n]|\\n|\\x0[aA]|\\x\{0*[aA]\}|\\012|\\cJ|\(\?[a-zA-Z]*s/.test(pattern)) {
-    throw invalid("a line-by-line search cannot match a newline");
-  }
-  if (/\(\?<?[=!]/.test(pattern)) throw invalid("lookaround is not supported (RE2)");
-  let compiled: RE2JS;
-  try {
-    compiled = RE2JS.compile(pattern, flags);
-  } catch {
-    throw invalid("the pattern is not valid RE2 syntax");
-  }
-  if (compiled.matcher("").find()) throw invalid("the pattern matches the empty string");
-  return compiled;
-}
-
-/** Builds the glob filter of `rg -g`: later globs win, `!` excludes, `/` anchors. */
-export function globFilter(globs: readonly string[]): (path: string) => boolean {
-  if (globs.length === 0) return () => true;
-  const rules = globs.map((raw) => {
-    if (raw.length === 0 || raw === "!") {
-      throw new SourcegraphError("INVALID_GLOB", "a glob must not be empty");
-    }
-    const exclude = raw.startsWith("!");
-    let glob = exclude ? raw.slice(1) : raw;
-    const anchored = glob.startsWith("/") || glob.slice(0, -1).includes("/");
-    if (glob.startsWith("/")) glob = glob.slice(1);
-    let match: (path: string) => boolean;
-    try {
-      const matcher = picomatch(glob, { dot: true, basename: !anchored });
-      match = (path: string) => matcher(path) || matcher(path.split("/").slice(0, -1).join("/"));
-    } catch {
-      throw new SourcegraphError("INVALID_GLOB", "the glob is not valid");
-    }
-    return { exclude, match };
-  });
-  const hasInclude = rules.some((rule) => !rule.exclude);
-  return (path) => {
-    let verdict = !hasInclude;
-    for (const rule of rules) if (rule.match(path)) verdict = !rule.exclude;
-    return verdict;
-  };
-}
-
 /**
- * Searches `commit` in `mirror`: candidates from the commit's index when it
- * is given, else from Git; then every candidate verified line by line.
+ * Runs `search` at `commit` in `mirror`: candidates from the commit's index
+ * when it is given, else from Git; then every candidate verified line by
+ * line with the compiled program.
  */
 export async function searchCommit(
   mirror: string,
   tree: MirrorObjects,
-  request: SearchRequest & {
+  request: {
+    search: CompiledSearch;
     commit: string;
     /** The commit's index, when it is built. */
     index?: IndexedCommit | null;
   },
 ): Promise<SearchOutcome> {
-  const { commit } = request;
+  const { commit, search } = request;
   const index = request.index ?? null;
-  const pattern = compilePattern(request);
-  const keep = globFilter(request.glob ?? []);
-  const pathspecs = (request.paths ?? []).map((path) => path.replace(/\/+$/, ""));
-  const inScope = (path: string) =>
-    pathspecs.length === 0 ||
-    pathspecs.some((root) => path === root || path.startsWith(`${root}/`));
-  const ignoreCase = request.ignoreCase === true;
-  const literals = requiredLiterals(request);
-  const finder = lineFinder(literals, { ignoreCase });
+  const { finder, literals, ignoreCase } = search;
   let use: IndexUse;
   let texts: AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
   if (index !== null) {
-    const query = trigramQuery(request.pattern, {
-      fixedStrings: request.fixedStrings === true,
-      ignoreCase,
-    });
-    use = query.op === "all" ? "scan" : "ready";
+    use = search.trigrams.op === "all" ? "scan" : "ready";
     texts = fromIndex(index, {
-      candidates: index.candidates(query, {
-        paths: pathQuery({ paths: pathspecs, globs: request.glob ?? [] }),
-        keep: (path) => inScope(path) && keep(path),
+      candidates: index.candidates(search.trigrams, {
+        paths: search.pathTrigrams,
+        keep: search.keep,
       }),
       finder,
     });
@@ -172,8 +90,8 @@ export async function searchCommit(
       : literals;
     texts = fromGit(tree, {
       commit,
-      paths: (await candidateFiles(mirror, commit, grepLiterals, ignoreCase, pathspecs)).filter(
-        keep,
+      paths: (await candidateFiles(mirror, commit, grepLiterals, ignoreCase, search.paths)).filter(
+        search.keep,
       ),
       finder,
     });
@@ -186,7 +104,8 @@ export async function searchCommit(
     partial: false,
     index: use,
   };
-  const perFile = request.maxLinesPerFile ?? 10;
+  const perFile = search.maxLinesPerFile;
+  const pattern = search.regex;
   const deadline = performance.now() + SEARCH_MAX_MS;
   for await (const { path, lines } of texts) {
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {

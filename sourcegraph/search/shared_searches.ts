@@ -10,8 +10,9 @@
 import type { PathScope } from "../access/path_scope.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
-import { searchCommit, type SearchOutcome, type SearchRequest } from "./code_search.ts";
-import type { SearchIndexes } from "./index/search_indexes.ts";
+import { searchCommit, type SearchOutcome } from "./code_search.ts";
+import type { CompiledSearch } from "./query/compiled_search.ts";
+import type { SearchIndexes } from "./search_indexes.ts";
 
 /** Searches with one computation per identical concurrent request. */
 export class SharedSearches {
@@ -30,14 +31,16 @@ export class SharedSearches {
     this.#onShared = options.onShared ?? (() => {});
   }
 
-  /** Searches `repo` at `commit` within `scope`; the outcome is the caller's own copy. */
+  /**
+   * Runs `search` (compiled with its paths already within `scope`) on `repo`
+   * at `commit`; the outcome is the caller's own copy.
+   */
   async search(
     repo: RepositoryRecord,
-    request: SearchRequest & { commit: string; scope: PathScope },
+    request: { search: CompiledSearch; commit: string; scope: PathScope },
   ): Promise<SearchOutcome> {
-    const { commit, scope } = request;
-    const scoped = { ...request, paths: scope.scope(request.paths ?? []) };
-    const outcome = structuredClone(await this.#once(repo, commit, scoped));
+    const { commit, scope, search } = request;
+    const outcome = structuredClone(await this.#once(repo, { commit, search }));
     if (!scope.full) {
       outcome.files = outcome.files.filter((file) => scope.covers(file.path));
       outcome.fileCount = outcome.files.length;
@@ -46,15 +49,11 @@ export class SharedSearches {
     return outcome;
   }
 
-  #once(repo: RepositoryRecord, commit: string, request: SearchRequest): Promise<SearchOutcome> {
-    const key = JSON.stringify([repo.id, commit, {
-      pattern: request.pattern,
-      fixedStrings: request.fixedStrings ?? false,
-      ignoreCase: request.ignoreCase ?? false,
-      glob: request.glob ?? [],
-      paths: request.paths ?? [],
-      maxLinesPerFile: request.maxLinesPerFile ?? 10,
-    }]);
+  #once(
+    repo: RepositoryRecord,
+    at: { commit: string; search: CompiledSearch },
+  ): Promise<SearchOutcome> {
+    const key = JSON.stringify([repo.id, at.commit, at.search.key]);
     const running = this.#running.get(key);
     if (running) {
       this.#onShared();
@@ -62,9 +61,9 @@ export class SharedSearches {
     }
     const mirror = this.#mirrors.path(repo);
     const search = searchCommit(mirror, this.#mirrors.objects(repo), {
-      ...request,
-      commit,
-      index: this.#indexes.commit(repo, commit),
+      search: at.search,
+      commit: at.commit,
+      index: this.#indexes.commit(repo, at.commit),
     }).finally(() => this.#running.delete(key));
     this.#running.set(key, search);
     return search;

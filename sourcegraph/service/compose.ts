@@ -28,7 +28,7 @@ import { MirrorReaders } from "../git/mirror_readers.ts";
 import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
 import { PluginWarmup } from "../plugins/plugin_warmup.ts";
-import { SearchIndexes } from "../search/index/search_indexes.ts";
+import { SearchIndexes } from "../search/search_indexes.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import { ControlStore } from "../store/control_store.ts";
 import { AdminService } from "./admin_service.ts";

@@ -7,14 +7,15 @@
  */
 
 import type { Caller } from "../access/caller.ts";
-import { PathScope } from "../access/path_scope.ts";
+import { folderPath, PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
 import type { EntryKind } from "../git/mirror_objects.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
 import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
-import type { SearchOutcome, SearchRequest } from "../search/code_search.ts";
+import type { SearchOutcome } from "../search/code_search.ts";
+import { compileSearch, type SearchRequest } from "../search/query/compiled_search.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
 import { SourcegraphError } from "../errors.ts";
 import { type Page, pageByPath } from "./paging.ts";
@@ -144,8 +145,11 @@ export class RepositoryReads {
   async search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
-    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
-    const outcome = await this.#searches.search(repo, { ...request, commit, scope });
+    const paths = (request.paths ?? []).map(folderPath);
+    for (const path of paths) validatePath(path);
+    // Compiled once, with its paths within the path groups; every later step reads it.
+    const search = compileSearch({ ...request, paths: scope.scope(paths) });
+    const outcome = await this.#searches.search(repo, { search, commit, scope });
     return { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };
   }
 
@@ -154,7 +158,7 @@ export class RepositoryReads {
     const base = this.#visibility.resolve(caller, { repo: request.repo, revision: request.base });
     const head = this.#visibility.resolve(caller, { repo: request.repo, revision: request.head });
     const scope = new PathScope(base.repo);
-    for (const path of request.paths ?? []) validatePath(path.replace(/\/+$/, ""));
+    for (const path of request.paths ?? []) validatePath(folderPath(path));
     const changes = (await changedPaths(this.#mirrors.path(base.repo), {
       base: base.commit,
       head: head.commit,

@@ -19,7 +19,7 @@ import type { EnhanceRequest } from "../plugins/plugin_host.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
-import type { SearchIndexes } from "../search/index/search_indexes.ts";
+import type { SearchIndexes } from "../search/search_indexes.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {

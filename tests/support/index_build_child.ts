@@ -7,7 +7,7 @@
  */
 
 import { IndexDatabase } from "../../sourcegraph/search/index/index_database.ts";
-import { buildCommitIndex } from "../../sourcegraph/search/index/index_builder.ts";
+import { buildCommitIndex } from "../../sourcegraph/search/build/index_builder.ts";
 import { TrigramCollector } from "../../sourcegraph/search/index/trigrams.ts";
 
 const [mirror, commit, path, batch] = Deno.args;

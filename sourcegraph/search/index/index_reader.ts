@@ -14,7 +14,7 @@ import { decodeCommitFiles } from "./commit_files.ts";
 import { unpackNumbers } from "./packed_numbers.ts";
 import type { IndexDatabase } from "./index_database.ts";
 import { decodePostings, intersect, union } from "./postings.ts";
-import type { TrigramQuery } from "./trigram_query.ts";
+import type { TrigramQuery } from "../query/trigram_query.ts";
 
 /** A chunk of a file's text: its number and how many lines of the file come before it. */
 export interface ChunkRef {

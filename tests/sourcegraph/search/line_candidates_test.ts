@@ -1,4 +1,4 @@
-import { lineFinder, linesToVerify } from "../../../sourcegraph/search/line_candidates.ts";
+import { lineFinder, linesToVerify } from "../../../sourcegraph/search/query/line_candidates.ts";
 import { splitLines } from "../../../shared/text.ts";
 import { assertEquals } from "../../support/assert.ts";
 

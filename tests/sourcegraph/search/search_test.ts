@@ -1,6 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { compilePattern, globFilter } from "../../../sourcegraph/search/code_search.ts";
-import { MAX_LITERALS, requiredLiterals } from "../../../sourcegraph/search/pattern_literals.ts";
+import { compileSearch, globFilter } from "../../../sourcegraph/search/query/compiled_search.ts";
+import {
+  MAX_LITERALS,
+  requiredLiterals,
+} from "../../../sourcegraph/search/query/pattern_literals.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import {
   assert,
@@ -175,7 +178,7 @@ Deno.test("required literals never narrow a search wrongly", () => {
   const many = Array.from({ length: 300 }, (_, i) => `q${i * 7919}z`).join("|");
   assert((literals(many)?.length ?? 0) <= MAX_LITERALS, "at most MAX_LITERALS literals");
   assertEquals(
-    assertThrows(() => compilePattern({ pattern: "\n" }), SourcegraphError).code,
+    assertThrows(() => compileSearch({ pattern: "\n" }), SourcegraphError).code,
     "INVALID_PATTERN",
   );
   const keep = globFilter(["*.md", "!docs/private/**"]);

@@ -1,14 +1,14 @@
 import { join } from "node:path";
-import { buildCommitIndex } from "../../../../sourcegraph/search/index/index_builder.ts";
+import { buildCommitIndex } from "../../../../sourcegraph/search/build/index_builder.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { IndexedCommit } from "../../../../sourcegraph/search/index/index_reader.ts";
-import { pruneIndex } from "../../../../sourcegraph/search/index/index_prune.ts";
-import { globLiterals, pathQuery } from "../../../../sourcegraph/search/index/path_query.ts";
+import { pruneIndex } from "../../../../sourcegraph/search/build/index_prune.ts";
+import { globLiterals, pathQuery } from "../../../../sourcegraph/search/query/path_query.ts";
 import { textChunks } from "../../../../sourcegraph/search/index/text_chunks.ts";
 import {
   type TrigramQuery,
   trigramQuery,
-} from "../../../../sourcegraph/search/index/trigram_query.ts";
+} from "../../../../sourcegraph/search/query/trigram_query.ts";
 import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
 import { countLines } from "../../../../shared/text.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";

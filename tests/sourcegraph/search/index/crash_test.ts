@@ -1,7 +1,8 @@
+import { compileSearch } from "../../../../sourcegraph/search/query/compiled_search.ts";
 import { join } from "node:path";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
-import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
+import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
@@ -33,7 +34,11 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
     const answers = async (searches: SharedSearches) => {
       const out: string[] = [];
       for (const pattern of QUERIES) {
-        const found = await searches.search(REPO, { pattern, commit, scope: new PathScope(REPO) });
+        const found = await searches.search(REPO, {
+          search: compileSearch({ pattern }),
+          commit,
+          scope: new PathScope(REPO),
+        });
         out.push(JSON.stringify([found.fileCount, found.matchCount, found.files]));
       }
       return out;

@@ -1,9 +1,10 @@
+import { compileSearch } from "../../../../sourcegraph/search/query/compiled_search.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
-import { MAX_SEGMENTS } from "../../../../sourcegraph/search/index/segment_merge.ts";
-import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/index/search_indexes.ts";
+import { MAX_SEGMENTS } from "../../../../sourcegraph/search/build/segment_merge.ts";
+import { indexPath, SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
@@ -33,7 +34,11 @@ Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune a
     });
     const search = async (pattern: string, commit: string) => {
       const searches = new SharedSearches(mirrors, { indexes });
-      const outcome = await searches.search(REPO, { pattern, commit, scope: new PathScope(REPO) });
+      const outcome = await searches.search(REPO, {
+        search: compileSearch({ pattern }),
+        commit,
+        scope: new PathScope(REPO),
+      });
       return { index: outcome.index, files: outcome.files.map((file) => file.path) };
     };
     try {
@@ -130,7 +135,11 @@ Deno.test("index format: a file of the previous format is never read, and is reb
     const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: (l) => log.push(l) });
     const searches = new SharedSearches(mirrors, { indexes });
     const search = () =>
-      searches.search(REPO, { pattern: "formatword", commit, scope: new PathScope(REPO) });
+      searches.search(REPO, {
+        search: compileSearch({ pattern: "formatword" }),
+        commit,
+        scope: new PathScope(REPO),
+      });
     try {
       const before = await search();
       assertEquals([before.index, before.fileCount], ["not_ready", 1]);

@@ -9,7 +9,7 @@ import {
   lookups,
   MAX_QUERY_TRIGRAMS,
   trigramQuery,
-} from "../../../../sourcegraph/search/index/trigram_query.ts";
+} from "../../../../sourcegraph/search/query/trigram_query.ts";
 import {
   literalTrigrams,
   symbolOf,

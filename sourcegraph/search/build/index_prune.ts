@@ -8,9 +8,9 @@
  * @module
  */
 
-import { decodeCommitFiles } from "./commit_files.ts";
-import type { IndexDatabase } from "./index_database.ts";
-import { unpackNumbers } from "./packed_numbers.ts";
+import { decodeCommitFiles } from "../index/commit_files.ts";
+import type { IndexDatabase } from "../index/index_database.ts";
+import { unpackNumbers } from "../index/packed_numbers.ts";
 import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
 
 /** Keeps only `retained` commits and the blobs and paths they use; returns the dropped commits. */

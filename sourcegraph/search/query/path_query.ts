@@ -9,7 +9,7 @@
  * @module
  */
 
-import { literalTrigrams } from "./trigrams.ts";
+import { literalTrigrams } from "../index/trigrams.ts";
 import { allOf, anyOf, boundedQuery, type TrigramQuery } from "./trigram_query.ts";
 
 /** The path query of a search scope (`all` when nothing narrows it). */

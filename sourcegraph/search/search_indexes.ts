@@ -14,21 +14,21 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
-import type { MirrorReaders } from "../../git/mirror_readers.ts";
-import type { RepositoryRecord } from "../../store/control_store.ts";
+import type { MirrorReaders } from "../git/mirror_readers.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
 import { fileURLToPath } from "node:url";
-import { childCommand, denoProgram } from "../../../shared/child_lifetime.ts";
-import { LineSplitter } from "../../../shared/line_splitter.ts";
-import type { BuildEvent } from "./build_main.ts";
-import { IndexDatabase, IndexUnusable } from "./index_database.ts";
-import { IndexedCommit } from "./index_reader.ts";
+import { childCommand, denoProgram } from "../../shared/child_lifetime.ts";
+import { LineSplitter } from "../../shared/line_splitter.ts";
+import type { BuildEvent } from "./build/build_main.ts";
+import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
+import { IndexedCommit } from "./index/index_reader.ts";
 
 /** Most indexed commits kept open. */
 export const MAX_OPEN_COMMITS = 64;
 /** Most files the open commits may list together (about 150 bytes each). */
 export const MAX_OPEN_FILES = 1_000_000;
 
-const BUILDER = fileURLToPath(new URL("./build_main.ts", import.meta.url));
+const BUILDER = fileURLToPath(new URL("./build/build_main.ts", import.meta.url));
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {

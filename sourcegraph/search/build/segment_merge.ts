@@ -11,8 +11,8 @@
  * @module
  */
 
-import type { IndexDatabase } from "./index_database.ts";
-import { decodePostings, encodePostings, union } from "./postings.ts";
+import type { IndexDatabase } from "../index/index_database.ts";
+import { decodePostings, encodePostings, union } from "../index/postings.ts";
 
 /** Segments kept before small ones are merged. */
 export const MAX_SEGMENTS = 4;

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { splitLines } from "../../shared/text.ts";
+import { splitLines } from "../../../shared/text.ts";
 
 /** How to find the lines that may match; null visits every line. */
 export type LineFinder = { literal: string } | { pattern: RegExp } | null;

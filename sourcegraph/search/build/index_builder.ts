@@ -17,15 +17,15 @@ import { streamBlobs } from "../../../shared/git_objects.ts";
 import { isRegularFile, parseTreeListing } from "../../../shared/tree_listing.ts";
 import { READ_SCAN_LIMIT } from "../../read/file_read.ts";
 import { searchableText } from "../searchable_text.ts";
-import type { IndexDatabase } from "./index_database.ts";
+import type { IndexDatabase } from "../index/index_database.ts";
 import { createHash } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
-import { encodeCommitFiles } from "./commit_files.ts";
-import { packNumbers } from "./packed_numbers.ts";
+import { encodeCommitFiles } from "../index/commit_files.ts";
+import { packNumbers } from "../index/packed_numbers.ts";
 import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
-import { PostingTable, PostingWriter } from "./postings.ts";
-import { textChunks } from "./text_chunks.ts";
-import type { TrigramCollector } from "./trigrams.ts";
+import { PostingTable, PostingWriter } from "../index/postings.ts";
+import { textChunks } from "../index/text_chunks.ts";
+import type { TrigramCollector } from "../index/trigrams.ts";
 
 /** Text indexed per batch (one segment, one transaction). */
 export const BATCH_TEXT_BYTES = 8 * 1024 * 1024;

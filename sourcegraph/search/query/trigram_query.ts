@@ -1,6 +1,6 @@
 /**
  * The trigrams a pattern requires. For a regular expression, re2js's own
- * prefilter (`../pattern_literals.ts`) is turned into trigram sets; a fixed
+ * prefilter (`pattern_literals.ts`) is turned into trigram sets; a fixed
  * string is one literal. Anything that yields no trigram is `all`: every
  * file is a candidate. Queries are bounded: past `MAX_QUERY_TRIGRAMS`
  * lookups an OR degrades to `all`.
@@ -8,8 +8,8 @@
  * @module
  */
 
-import { patternPrefilter, PREFILTER, type Prefilter } from "../pattern_literals.ts";
-import { literalTrigrams } from "./trigrams.ts";
+import { patternPrefilter, PREFILTER, type Prefilter } from "./pattern_literals.ts";
+import { literalTrigrams } from "../index/trigrams.ts";
 
 /** Which files may match. */
 export type TrigramQuery =
@@ -22,15 +22,27 @@ export type TrigramQuery =
 export const MAX_QUERY_TRIGRAMS = 256;
 const ALL: TrigramQuery = { op: "all" };
 
-/** The trigram query of a search pattern. */
+/** The trigram query of a search pattern (compiling it: a search reads its compiled one). */
 export function trigramQuery(
   pattern: string,
   options: { fixedStrings: boolean; ignoreCase: boolean },
 ): TrigramQuery {
-  const ignoreCase = options.ignoreCase;
-  if (options.fixedStrings) return boundedQuery(literal(pattern, ignoreCase));
-  const prefilter = patternPrefilter(pattern);
-  return prefilter === null ? ALL : boundedQuery(fromPrefilter(prefilter, ignoreCase));
+  return options.fixedStrings
+    ? fixedQuery(pattern, options)
+    : prefilterQuery(patternPrefilter(pattern), options);
+}
+
+/** The trigram query of a fixed string. */
+export function fixedQuery(text: string, options: { ignoreCase: boolean }): TrigramQuery {
+  return boundedQuery(literal(text, options.ignoreCase));
+}
+
+/** The trigram query of a pattern's prefilter (`all` without one). */
+export function prefilterQuery(
+  prefilter: Prefilter | null,
+  options: { ignoreCase: boolean },
+): TrigramQuery {
+  return prefilter === null ? ALL : boundedQuery(fromPrefilter(prefilter, options.ignoreCase));
 }
 
 /** How many posting lists `query` reads. */

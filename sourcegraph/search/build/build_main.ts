@@ -13,10 +13,10 @@
 
 import * as fs from "node:fs";
 import { buildCommitIndex } from "./index_builder.ts";
-import { IndexDatabase, IndexUnusable } from "./index_database.ts";
+import { IndexDatabase, IndexUnusable } from "../index/index_database.ts";
 import { pruneIndex } from "./index_prune.ts";
-import { PostingTable } from "./postings.ts";
-import { TrigramCollector } from "./trigrams.ts";
+import { PostingTable } from "../index/postings.ts";
+import { TrigramCollector } from "../index/trigrams.ts";
 
 /** One line the builder reports. */
 export type BuildEvent =

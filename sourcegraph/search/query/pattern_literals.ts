@@ -24,13 +24,14 @@ export const PREFILTER = { exact: 1, and: 2, or: 3 } as const;
 export const MAX_LITERALS = 32;
 
 /**
- * The prefilter of `pattern`, compiled without the case flag (a fold
- * happens where the literals are used, so they keep their shape); null when
- * nothing is required or the pattern does not compile.
+ * The prefilter of a program, or of `pattern` compiled without the case
+ * flag (a fold happens where the literals are used, so they keep their
+ * shape); null when nothing is required or the pattern does not compile.
  */
-export function patternPrefilter(pattern: string): Prefilter | null {
+export function patternPrefilter(pattern: string | RE2JS): Prefilter | null {
   try {
-    return (RE2JS.compile(pattern).re2() as unknown as { prefilter: Prefilter | null }).prefilter;
+    const program = typeof pattern === "string" ? RE2JS.compile(pattern) : pattern;
+    return (program.re2() as unknown as { prefilter: Prefilter | null }).prefilter;
   } catch {
     return null; // the caller's compile reports the syntax error
   }
@@ -48,7 +49,12 @@ export function requiredLiterals(
   return prefilter === null ? null : literalsOf(prefilter);
 }
 
-function literalsOf(node: Prefilter): string[] | null {
+/**
+ * Literals one of which every match of `node` contains: an AND's best part
+ * (the one whose shortest literal is longest), all of an OR's parts (at most
+ * `MAX_LITERALS`); null when none is known.
+ */
+export function literalsOf(node: Prefilter): string[] | null {
   switch (node.type) {
     case PREFILTER.exact:
       return node.str.length > 0 ? [node.str] : null;

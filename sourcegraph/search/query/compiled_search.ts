@@ -1,0 +1,173 @@
+/**
+ * A search request compiled once, at the service boundary, into the one
+ * value every later step reads: the RE2 program (re2js, linear time), the
+ * literals one of which every match contains (re2js's own prefilter, read
+ * once), the line finder built on them, the trigram query of the content and
+ * of the paths, the folder roots and the glob filter (`rg -g` rules), and a
+ * key that is the same for identical searches. Patterns that could match a
+ * newline or the empty string, or use lookaround, are `INVALID_PATTERN`;
+ * bad globs `INVALID_GLOB`.
+ *
+ * @example
+ * ```ts
+ * const search = compileSearch({ pattern: "parse(Request|Response)", paths: ["src/"] });
+ * search.literals; // ["parseRequest", "parseResponse"]
+ * search.paths; // ["src"]
+ * search.keep("src/http.ts"); // true
+ * ```
+ *
+ * @module
+ */
+
+import picomatch from "picomatch";
+import { RE2JS } from "re2js";
+import { folderPath } from "../../access/path_scope.ts";
+import { SourcegraphError } from "../../errors.ts";
+import { type LineFinder, lineFinder } from "./line_candidates.ts";
+import { literalsOf, patternPrefilter } from "./pattern_literals.ts";
+import { pathQuery } from "./path_query.ts";
+import { fixedQuery, prefilterQuery, type TrigramQuery } from "./trigram_query.ts";
+
+/** What a caller asks for, after schema validation. */
+export interface SearchRequest {
+  pattern: string;
+  fixedStrings?: boolean;
+  ignoreCase?: boolean;
+  glob?: string[];
+  /** Folders to search (taken literally, never as patterns). */
+  paths?: string[];
+  output?: "content" | "files";
+  maxLinesPerFile?: number;
+}
+
+/** A search, compiled. */
+export interface CompiledSearch {
+  readonly pattern: string;
+  readonly fixedStrings: boolean;
+  readonly ignoreCase: boolean;
+  /** The program every candidate line is verified with. */
+  readonly regex: RE2JS;
+  /** Literals one of which every match contains, or null when none is known. */
+  readonly literals: string[] | null;
+  /** How candidate lines are found in a text before the program checks them. */
+  readonly finder: LineFinder;
+  /** The trigrams a matching file's text must hold. */
+  readonly trigrams: TrigramQuery;
+  /** The folder roots searched (none: the whole tree), without trailing slashes. */
+  readonly paths: string[];
+  readonly globs: string[];
+  /** The trigrams a kept file's path must hold. */
+  readonly pathTrigrams: TrigramQuery;
+  /** Whether a path is in the roots and passes the globs. */
+  readonly keep: (path: string) => boolean;
+  readonly output: "content" | "files";
+  readonly maxLinesPerFile: number;
+  /** The same for identical searches (they may share one computation). */
+  readonly key: string;
+}
+
+const MAX_PATTERN_BYTES = 8192;
+
+/**
+ * Compiles `request` (INVALID_PATTERN, INVALID_GLOB).
+ *
+ * @param request The validated request.
+ * @returns The compiled search.
+ */
+export function compileSearch(request: SearchRequest): CompiledSearch {
+  const fixedStrings = request.fixedStrings === true;
+  const ignoreCase = request.ignoreCase === true;
+  const regex = compilePattern(request.pattern, { fixedStrings, ignoreCase });
+  // The prefilter is read without the case flag (literals keep their shape;
+  // folding happens where they are used), from the program itself when it has none.
+  const prefilter = fixedStrings ? null : patternPrefilter(ignoreCase ? request.pattern : regex);
+  const literals = fixedStrings
+    ? [request.pattern]
+    : prefilter === null
+    ? null
+    : literalsOf(prefilter);
+  const paths = (request.paths ?? []).map(folderPath);
+  const globs = request.glob ?? [];
+  const passes = globFilter(globs);
+  const inRoots = (path: string) =>
+    paths.length === 0 || paths.some((root) => path === root || path.startsWith(`${root}/`));
+  const output = request.output ?? "content";
+  const maxLinesPerFile = request.maxLinesPerFile ?? 10;
+  return {
+    pattern: request.pattern,
+    fixedStrings,
+    ignoreCase,
+    regex,
+    literals,
+    finder: lineFinder(literals, { ignoreCase }),
+    trigrams: fixedStrings
+      ? fixedQuery(request.pattern, { ignoreCase })
+      : prefilterQuery(prefilter, { ignoreCase }),
+    paths,
+    globs,
+    pathTrigrams: pathQuery({ paths, globs }),
+    keep: (path) => inRoots(path) && passes(path),
+    output,
+    maxLinesPerFile,
+    key: JSON.stringify([request.pattern, fixedStrings, ignoreCase, globs, paths, maxLinesPerFile]),
+  };
+}
+
+// Compiles the pattern, refusing what cannot match a single line sensibly.
+function compilePattern(
+  pattern: string,
+  options: { fixedStrings: boolean; ignoreCase: boolean },
+): RE2JS {
+  const invalid = (message: string) => new SourcegraphError("INVALID_PATTERN", message);
+  if (pattern.length === 0 || new TextEncoder().encode(pattern).length > MAX_PATTERN_BYTES) {
+    throw invalid(`the pattern must be 1 to ${MAX_PATTERN_BYTES} bytes`);
+  }
+  const flags = options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
+  if (options.fixedStrings) {
+    if (/[\r\n]/.test(pattern)) throw invalid("a line-by-line search cannot match a newline");
+    return RE2JS.compile(RE2JS.quote(pattern), flags);
+  }
+  if (/[\r\n]|\\n|\\x0[aA]|\\x\{0*[aA]\}|\\012|\\cJ|\(\?[a-zA-Z]*s/.test(pattern)) {
+    throw invalid("a line-by-line search cannot match a newline");
+  }
+  if (/\(\?<?[=!]/.test(pattern)) throw invalid("lookaround is not supported (RE2)");
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(pattern, flags);
+  } catch {
+    throw invalid("the pattern is not valid RE2 syntax");
+  }
+  if (compiled.matcher("").find()) throw invalid("the pattern matches the empty string");
+  return compiled;
+}
+
+/**
+ * The glob filter of `rg -g`: later globs win, `!` excludes, `/` anchors;
+ * with any include glob, a path matching none is out.
+ */
+export function globFilter(globs: readonly string[]): (path: string) => boolean {
+  if (globs.length === 0) return () => true;
+  const rules = globs.map((raw) => {
+    if (raw.length === 0 || raw === "!") {
+      throw new SourcegraphError("INVALID_GLOB", "a glob must not be empty");
+    }
+    const exclude = raw.startsWith("!");
+    let glob = exclude ? raw.slice(1) : raw;
+    const anchored = glob.startsWith("/") || glob.slice(0, -1).includes("/");
+    if (glob.startsWith("/")) glob = glob.slice(1);
+    let match: (path: string) => boolean;
+    try {
+      const matcher = picomatch(glob, { dot: true, basename: !anchored });
+      match = (path: string) => matcher(path) || matcher(path.split("/").slice(0, -1).join("/"));
+    } catch {
+      throw new SourcegraphError("INVALID_GLOB", "the glob is not valid");
+    }
+    return { exclude, match };
+  });
+  const hasInclude = rules.some((rule) => !rule.exclude);
+  return (path) => {
+    let verdict = !hasInclude;
+    for (const rule of rules) if (rule.match(path)) verdict = !rule.exclude;
+    return verdict;
+  };
+}
