@@ -40,13 +40,16 @@ export const CREDENTIAL_VALUES = {
   knownHosts: z.string().min(1).max(65_536),
 };
 
+/** An https credential, checked value by value (its fields are one word each, on every wire). */
+export const HTTPS_CREDENTIAL = z.strictObject({
+  kind: z.literal("https"),
+  username: CREDENTIAL_VALUES.username.optional(),
+  token: CREDENTIAL_VALUES.token,
+});
+
 /** A whole credential, checked value by value. */
 export const FETCH_CREDENTIAL: z.ZodType<FetchCredential> = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("https"),
-    username: CREDENTIAL_VALUES.username.optional(),
-    token: CREDENTIAL_VALUES.token,
-  }),
+  HTTPS_CREDENTIAL,
   z.strictObject({
     kind: z.literal("ssh"),
     privateKey: CREDENTIAL_VALUES.privateKey,

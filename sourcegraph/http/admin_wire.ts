@@ -9,7 +9,11 @@
  */
 
 import { z } from "zod";
-import { CREDENTIAL_VALUES, type FetchCredential } from "../git/fetch_credentials.ts";
+import {
+  CREDENTIAL_VALUES,
+  type FetchCredential,
+  HTTPS_CREDENTIAL,
+} from "../git/fetch_credentials.ts";
 import type { RepositoryUpdate, RetentionPolicy } from "../store/control_store.ts";
 import {
   BRANCH,
@@ -32,11 +36,7 @@ export const POLICY = z.strictObject({
 
 /** A fetch credential as the admin API takes it. */
 export const CREDENTIAL = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("https"),
-    username: CREDENTIAL_VALUES.username.optional(),
-    token: CREDENTIAL_VALUES.token,
-  }),
+  HTTPS_CREDENTIAL,
   z.strictObject({
     kind: z.literal("ssh"),
     private_key: CREDENTIAL_VALUES.privateKey,
