@@ -9,7 +9,7 @@
 
 import { isRegularFile, parseTreeListing } from "../../shared/tree_listing.ts";
 import { posix } from "node:path";
-import { runGit } from "../../shared/git.ts";
+import { GitError, runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import type { PathScope } from "../access/path_scope.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
@@ -42,6 +42,13 @@ export interface PluginCatalog {
 }
 
 const SUFFIX = ".sourcegraph.wasm";
+/**
+ * The scan's own bound. A read waits for discovery only until its TIMEOUT, but
+ * discovery goes on and its catalog is cached for the next read, so the scan
+ * is not cut at the TIMEOUT of the read that started it (a TIMEOUT shorter
+ * than one ls-tree would otherwise leave every catalog failed).
+ */
+const SCAN_TIMEOUT_MS = 30_000;
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Discovers the plugins of `commit` in `mirror` within the registered folders of `scope`. */
@@ -64,12 +71,15 @@ export async function discoverPlugins(
     try {
       listing = (await runGit(
         ["ls-tree", "-r", "-z", "--full-tree", commit, "--", ...(root === "" ? [] : [`${root}/`])],
-        { cwd: mirror, maxStdoutBytes: 64 * 1024 * 1024, timeoutMs: options.settings.timeoutMs },
+        { cwd: mirror, maxStdoutBytes: 64 * 1024 * 1024, timeoutMs: SCAN_TIMEOUT_MS },
       )).stdout;
-    } catch {
+    } catch (error) {
+      const reason = error instanceof GitError && error.code === "GIT_TIMEOUT"
+        ? "TIMEOUT"
+        : "GIT_OPERATION_FAILED";
       (catalog.issues ??= []).push({
         code: "PLUGIN_DISCOVERY_FAILED",
-        message: `scope ${root === "" ? "." : root}: GIT_OPERATION_FAILED`,
+        message: `scope ${root === "" ? "." : root}: ${reason}`,
       });
       continue;
     }

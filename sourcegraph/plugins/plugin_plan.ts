@@ -118,10 +118,18 @@ export function planPlugins(input: {
     }
     if (groups.size === 0) {
       if (!auto && unavailable.size === 0) {
-        plan.issues.push({
-          code: "PLUGIN_FILE_NOT_FOUND",
-          message: `${name}: no applicable plugin for these files`,
-        });
+        // A failed scan may have missed the plugin: not found would be a guess.
+        plan.issues.push(
+          input.catalog.issues?.length
+            ? {
+              code: "PLUGIN_UNAVAILABLE",
+              message: `${name}: plugin discovery was incomplete (${input.catalog.issues[0].code})`,
+            }
+            : {
+              code: "PLUGIN_FILE_NOT_FOUND",
+              message: `${name}: no applicable plugin for these files`,
+            },
+        );
       }
       continue;
     }

@@ -121,3 +121,36 @@ Deno.test("explicit selection overrides defaults; off and [] disable; URL lists 
     { runs: [], issues: [] },
   );
 });
+
+Deno.test("an explicit name missing from a catalog whose scan failed is unavailable, not 'not found'", () => {
+  const failed: PluginCatalog = {
+    commit: "a".repeat(40),
+    plugins: [],
+    issues: [{ code: "PLUGIN_DISCOVERY_FAILED", message: "scope .: TIMEOUT" }],
+  };
+  const arg = { plugins: [{ name: "evidence" }] };
+  assertEquals(
+    summary(
+      planPlugins({
+        catalog: failed,
+        files: FILES,
+        operation: "read",
+        url: null,
+        argument: arg.plugins,
+      }),
+    ).issues,
+    ["PLUGIN_UNAVAILABLE"],
+  );
+  assertEquals(
+    summary(
+      planPlugins({
+        catalog: { ...failed, issues: [] },
+        files: FILES,
+        operation: "read",
+        url: null,
+        argument: arg.plugins,
+      }),
+    ).issues,
+    ["PLUGIN_FILE_NOT_FOUND"],
+  );
+});
