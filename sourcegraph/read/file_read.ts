@@ -96,6 +96,11 @@ export interface FileReadRequest {
    * read returns; without one only the per-read caps apply.
    */
   budget?: ReadBudget;
+  /**
+   * The per-read caps; default 500 lines and 256 KiB (the tools' caps). A
+   * line over 256 KiB is refused whatever the caps.
+   */
+  caps?: ReadBudget;
 }
 
 /** Reads one file within the per-read caps and the request's budget. */
@@ -104,46 +109,15 @@ export async function readFile(
   request: FileReadRequest,
 ): Promise<BudgetedRead> {
   const { commit, path, range } = request;
-  const budget = request.budget ?? { lines: READ_MAX_LINES, bytes: READ_MAX_BYTES };
   validatePath(path);
-  let canonical = path;
-  let via: string | null = null;
-  let entry = await tree.lookup(commit, path);
-  for (let hop = 0; entry?.kind === "symlink"; hop++) {
-    const target = await tree.blob(entry.oid, MAX_PATH_BYTES);
-    const resolved = target === null
-      ? null
-      : resolveLink(canonical, new TextDecoder().decode(target));
-    if (hop === MAX_SYMLINK_HOPS || resolved === null) {
-      return {
-        file: symlinkResult(path, entry.oid, commit, "the symlink leaves the repository or loops"),
-        limitedByBudget: false,
-      };
-    }
-    via ??= path;
-    canonical = resolved;
-    entry = await tree.lookup(commit, canonical);
-  }
-  if (!entry) throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");
-  if (entry.kind === "directory") {
-    throw new SourcegraphError("NOT_A_FILE", "the path is a directory");
-  }
+  const found = await followLinks(tree, { commit, path });
+  if ("file" in found) return { file: found.file, limitedByBudget: false };
+  const { entry, canonical, via } = found;
   if (entry.kind === "submodule") {
     const file = { ...emptyResult(canonical, entry.oid, commit, "submodule"), via: via };
     return { file: { ...file, hasMore: false }, limitedByBudget: false };
   }
-  const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
-  if (bytes === null) {
-    throw new SourcegraphError(
-      "READ_SCAN_LIMIT",
-      "the file is larger than the 8 MiB read scan limit",
-    );
-  }
-  if (isBinary(bytes)) throw new SourcegraphError("BINARY_FILE", "the file is binary");
-  const text = decodeUtf8Strict(bytes);
-  if (text === null) {
-    throw new SourcegraphError("UNSUPPORTED_TEXT_ENCODING", "the file is not UTF-8 text");
-  }
+  const text = await readText(tree, entry.oid);
   const lines = splitLines(text);
   const result = emptyResult(canonical, entry.oid, commit, "file");
   result.via = via;
@@ -158,40 +132,101 @@ export async function readFile(
       `start_line is past the last line (${lines.length})`,
     );
   }
-  const capEnd = Math.min(range.end, range.start + READ_MAX_LINES - 1, lines.length);
-  const lastAllowed = Math.min(capEnd, range.start + budget.lines - 1);
-  let limitedByBudget = lastAllowed < capEnd;
+  const caps = request.caps ?? { lines: READ_MAX_LINES, bytes: READ_MAX_BYTES };
+  const budget = request.budget ?? { ...caps };
+  const capEnd = Math.min(range.end, range.start + caps.lines - 1, lines.length);
+  const taken = takeLines(lines, { start: range.start, end: capEnd, caps, budget });
+  budget.lines -= taken.lines.length;
+  budget.bytes -= taken.bytes;
+  const end = range.start + taken.lines.length - 1;
+  result.content = taken.lines.join("\n") + (taken.lines.length > 0 ? "\n" : "");
+  result.returnedStartLine = taken.lines.length > 0 ? range.start : 0;
+  result.returnedEndLine = taken.lines.length > 0 ? end : 0;
+  result.hasMore = end < lines.length;
+  result.truncated = end < Math.min(range.end, lines.length);
+  result.nextStartLine = result.hasMore ? end + 1 : null;
+  return { file: result, limitedByBudget: taken.limitedByBudget && result.truncated };
+}
+
+// The entry `path` names after following symlinks inside the repository, or
+// the symlink result when a link leaves it or loops.
+async function followLinks(
+  tree: MirrorObjects,
+  at: { commit: string; path: string },
+): Promise<
+  | { file: FileRead }
+  | { entry: { kind: "file" | "submodule"; oid: string }; canonical: string; via: string | null }
+> {
+  const { commit, path } = at;
+  let canonical = path;
+  let via: string | null = null;
+  let entry = await tree.lookup(commit, path);
+  for (let hop = 0; entry?.kind === "symlink"; hop++) {
+    const target = await tree.blob(entry.oid, MAX_PATH_BYTES);
+    const resolved = target === null
+      ? null
+      : resolveLink(canonical, new TextDecoder().decode(target));
+    if (hop === MAX_SYMLINK_HOPS || resolved === null) {
+      return {
+        file: symlinkResult(path, entry.oid, commit, "the symlink leaves the repository or loops"),
+      };
+    }
+    via ??= path;
+    canonical = resolved;
+    entry = await tree.lookup(commit, canonical);
+  }
+  if (!entry) throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");
+  if (entry.kind === "directory") {
+    throw new SourcegraphError("NOT_A_FILE", "the path is a directory");
+  }
+  return { entry: { kind: entry.kind, oid: entry.oid }, canonical, via };
+}
+
+// A blob's text: refused when over the scan limit, binary or not UTF-8.
+async function readText(tree: MirrorObjects, oid: string): Promise<string> {
+  const bytes = await tree.blob(oid, READ_SCAN_LIMIT);
+  if (bytes === null) {
+    throw new SourcegraphError(
+      "READ_SCAN_LIMIT",
+      "the file is larger than the 8 MiB read scan limit",
+    );
+  }
+  if (isBinary(bytes)) throw new SourcegraphError("BINARY_FILE", "the file is binary");
+  const text = decodeUtf8Strict(bytes);
+  if (text === null) {
+    throw new SourcegraphError("UNSUPPORTED_TEXT_ENCODING", "the file is not UTF-8 text");
+  }
+  return text;
+}
+
+// Lines `start..end` (1-based, inclusive) while they fit the caps and the
+// budget; a first line over 256 KiB is refused.
+function takeLines(
+  lines: readonly string[],
+  at: { start: number; end: number; caps: ReadBudget; budget: ReadBudget },
+): { lines: string[]; bytes: number; limitedByBudget: boolean } {
+  const lastAllowed = Math.min(at.end, at.start + at.budget.lines - 1);
+  let limitedByBudget = lastAllowed < at.end;
   const taken: string[] = [];
   let used = 0;
-  for (let line = range.start; line <= lastAllowed; line++) {
-    const size = new TextEncoder().encode(lines[line - 1]).length + 1;
+  const encoder = new TextEncoder();
+  for (let line = at.start; line <= lastAllowed; line++) {
+    const size = encoder.encode(lines[line - 1]).length + 1;
     if (size > READ_MAX_BYTES) {
       if (taken.length === 0) {
-        throw new SourcegraphError(
-          "FILE_LINE_TOO_LARGE",
-          `line ${line} is larger than 256 KiB`,
-        );
+        throw new SourcegraphError("FILE_LINE_TOO_LARGE", `line ${line} is larger than 256 KiB`);
       }
       break;
     }
-    if (used + size > READ_MAX_BYTES) break;
-    if (used + size > budget.bytes) {
+    if (used + size > at.caps.bytes) break;
+    if (used + size > at.budget.bytes) {
       limitedByBudget = true;
       break;
     }
     taken.push(lines[line - 1]);
     used += size;
   }
-  budget.lines -= taken.length;
-  budget.bytes -= used;
-  const end = range.start + taken.length - 1;
-  result.content = taken.join("\n") + (taken.length > 0 ? "\n" : "");
-  result.returnedStartLine = taken.length > 0 ? range.start : 0;
-  result.returnedEndLine = taken.length > 0 ? end : 0;
-  result.hasMore = end < lines.length;
-  result.truncated = end < Math.min(range.end, lines.length);
-  result.nextStartLine = result.hasMore ? end + 1 : null;
-  return { file: result, limitedByBudget: limitedByBudget && result.truncated };
+  return { lines: taken, bytes: used, limitedByBudget };
 }
 
 function emptyResult(

@@ -13,6 +13,7 @@ import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
 import type { EntryKind } from "../git/mirror_objects.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
+import { type FilePage, readFilePage } from "../read/file_page.ts";
 import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
 import type { SearchOutcome } from "../search/code_search.ts";
 import { compileSearch, type SearchRequest } from "../search/query/compiled_search.ts";
@@ -125,6 +126,25 @@ export class RepositoryReads {
     });
     scope.require(file.path); // a symlink may not lead out of the groups
     return file;
+  }
+
+  /** One page of a file for people (up to 5,000 lines from `startLine`). */
+  async readPage(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string; startLine: number },
+  ): Promise<FilePage> {
+    validatePath(request.path);
+    requestedRange(request.startLine);
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const scope = new PathScope(repo);
+    scope.require(request.path);
+    const page = await readFilePage(this.#mirrors.objects(repo), {
+      commit,
+      path: request.path,
+      startLine: request.startLine,
+    });
+    if (page.target !== null) scope.require(page.target); // a symlink may not lead out of the groups
+    return page;
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */

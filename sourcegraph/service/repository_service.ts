@@ -16,6 +16,7 @@ import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { EnhanceRequest } from "../plugins/plugin_host.ts";
+import type { FilePage } from "../read/file_page.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
@@ -98,6 +99,14 @@ export class RepositoryService {
   /** One read. */
   read(caller: Caller, request: ReadRequest): Promise<FileRead> {
     return this.#reads.read(caller, request);
+  }
+
+  /** One page of a file for people (up to 5,000 lines from `startLine`). */
+  readPage(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string; startLine: number },
+  ): Promise<FilePage> {
+    return this.#reads.readPage(caller, request);
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */

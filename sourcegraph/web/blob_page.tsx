@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { FilePage } from "../read/file_page.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, treeUrl } from "./page_urls.ts";
 import { Breadcrumbs } from "./repository_pages.tsx";
@@ -25,6 +26,47 @@ export interface BlobView {
   notice: { code: string; message: string } | null;
   /** The path a symbolic link led to, when one was followed. */
   target: string | null;
+}
+
+const WITHHELD: Record<NonNullable<FilePage["withheld"]>, string> = {
+  BINARY_FILE: "a binary file: it is not shown",
+  READ_SCAN_LIMIT: "larger than the 8 MiB read limit: it is not shown",
+  UNSUPPORTED_TEXT_ENCODING: "not UTF-8 text: it is not shown",
+  FILE_LINE_TOO_LARGE: "a line is larger than 256 KiB: the file is not shown",
+};
+
+/** What the page shows of one page of a file read from `repo`. */
+export function blobView(repo: string, read: FilePage): BlobView {
+  const view: BlobView = {
+    repo,
+    commit: read.commit,
+    path: read.path,
+    lines: read.lines,
+    firstLine: read.firstLine,
+    nextStart: read.nextStartLine,
+    notice: null,
+    target: read.target,
+  };
+  if (read.withheld !== null) {
+    return {
+      ...view,
+      lines: null,
+      notice: { code: read.withheld, message: WITHHELD[read.withheld] },
+    };
+  }
+  if (read.kind === "submodule") {
+    const message = "a submodule: its content is another repository";
+    return { ...view, lines: null, notice: { code: "SUBMODULE", message } };
+  }
+  if (read.kind === "symlink") {
+    const message = read.followError ?? "a symbolic link that cannot be followed";
+    return { ...view, lines: null, notice: { code: "SYMLINK", message } };
+  }
+  if (read.isLfsPointer) {
+    const message = "a Git LFS pointer: the content is stored outside Git";
+    return { ...view, notice: { code: "LFS_POINTER", message } };
+  }
+  return view;
 }
 
 /** The file page. */

@@ -133,3 +133,32 @@ export function parseRepositoryPath(segments: readonly string[]): RepositoryRout
       return null;
   }
 }
+
+/**
+ * The segments when each is a plain name: not empty, not a dot segment, no
+ * slash, backslash or control character; else null.
+ */
+export function plainSegments(segments: readonly string[]): string[] | null {
+  for (const segment of segments) {
+    if (segment === "" || segment === "." || segment === ".." || /[\/\\\p{Cc}]/u.test(segment)) {
+      return null;
+    }
+  }
+  return [...segments];
+}
+
+/**
+ * The decoded segments of a request path below the root; null when one is
+ * not a plain name (an encoded slash, a dot segment, a control character).
+ */
+export function pathSegments(path: string): string[] | null {
+  const segments: string[] = [];
+  for (const raw of path.slice(PAGES_ROOT.length + 1).split("/")) {
+    try {
+      segments.push(decodeURIComponent(raw));
+    } catch {
+      return null;
+    }
+  }
+  return plainSegments(segments);
+}

@@ -1,0 +1,313 @@
+/**
+ * The pages of repositories: the home page's list and its search box, then
+ * under `/<repo>/` the files at a version, one file, the versions, search
+ * and plugins tabs. A branch in a path redirects to the SHA it resolves to,
+ * so every page is pinned; a repository the viewer may not see answers
+ * exactly as a missing one.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { Caller } from "../../access/caller.ts";
+import { SourcegraphError } from "../../errors.ts";
+import type { RepositoryService } from "../../service/repository_service.ts";
+import { BlobPage, blobView } from "../blob_page.tsx";
+import { HomePage } from "../home_page.tsx";
+import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
+import {
+  blobUrl,
+  isFullSha,
+  parseRepositoryPath,
+  pathSegments,
+  plainSegments,
+  type RepositoryRoute,
+  tabUrl,
+  treeUrl,
+} from "../page_urls.ts";
+import {
+  FilesPage,
+  type PageProblem,
+  PluginsPage,
+  type SearchForm,
+  SearchPage,
+  VersionsPage,
+} from "../repository_pages.tsx";
+
+/** What the repository routes are built with. */
+export interface RepositoryRouteOptions {
+  /** The HTTP status of an error code. */
+  status: (code: string) => number;
+}
+
+type At = { service: RepositoryService; status: (code: string) => number };
+
+/** The home page and every repository page, to mount at the pages' root (last: it ends in `/*`). */
+export function repositoryRoutes(
+  service: RepositoryService,
+  options: RepositoryRouteOptions,
+): Hono<PageEnv> {
+  const at: At = { service, status: options.status };
+  const app = new Hono<PageEnv>();
+  app.get("/-/search", (c) => {
+    // The home page's search box: on to the repository's Search tab.
+    const segments = plainSegments((c.req.query("repo") ?? "").split("/"));
+    const route = segments === null ? null : parseRepositoryPath(segments);
+    if (route?.page !== "repository") throw new SourcegraphError("NOT_FOUND", "no such repository");
+    return redirect(c, tabUrl(route.repo, "search", { q: c.req.query("q") ?? "" }), 303);
+  });
+  app.get("/", (c) => {
+    const listed = service.repositories(c.get("caller"), { after: c.req.query("after") });
+    return page(
+      c,
+      <HomePage
+        viewer={c.get("viewer")}
+        repositories={listed.repositories}
+        nextCursor={listed.nextCursor}
+      />,
+    );
+  });
+  app.get("/*", async (c) => {
+    const segments = pathSegments(c.req.path);
+    const route = segments === null ? null : parseRepositoryPath(segments);
+    if (route === null) return await notFoundPage(c);
+    switch (route.page) {
+      case "plugin_blob":
+        service.resolve(c.get("caller"), { repo: route.repo, revision: route.sha });
+        return redirect(c, blobUrl(route.repo, { rev: route.sha, path: route.path }), 301);
+      case "repository":
+        return await repositoryHome(c, route, at);
+      case "tree":
+      case "blob":
+        return await pinnedPage(c, route, at);
+      case "versions":
+        return await versionsTab(c, route, at);
+      case "search":
+        return await searchTab(c, route, at);
+      case "plugins":
+        return await pluginsTab(c, route, at);
+    }
+  });
+  return app;
+}
+
+// The repository's files at its default branch head; `?rev=` (and `dir=`)
+// from the version picker redirect to the pinned tree.
+async function repositoryHome(
+  c: Context<PageEnv>,
+  route: { repo: string },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const rev = c.req.query("rev");
+  const dir = c.req.query("dir") ?? "";
+  if (rev !== undefined && rev !== "") {
+    const { commit } = at.service.resolve(c.get("caller"), { repo, revision: rev });
+    if (dir !== "" && plainSegments(dir.split("/")) === null) {
+      throw new SourcegraphError("NOT_FOUND", "no such folder");
+    }
+    return redirect(c, treeUrl(repo, { rev: commit, dir }), 303);
+  }
+  const { commit } = at.service.resolve(c.get("caller"), { repo });
+  return await filesPage(c, { service: at.service, repo, commit, dir: "" });
+}
+
+// A tree or blob path: pinned to a SHA (a branch redirects to its SHA).
+async function pinnedPage(
+  c: Context<PageEnv>,
+  route: RepositoryRoute & { page: "tree" | "blob" },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  if (!isFullSha(pinned.rev)) {
+    const url = route.page === "tree"
+      ? treeUrl(repo, { rev: pinned.commit, dir: path })
+      : blobUrl(repo, { rev: pinned.commit, path });
+    return redirect(c, `${url}${new URL(c.req.url).search}`, 302);
+  }
+  if (route.page === "tree") {
+    return await filesPage(c, { service: at.service, repo, commit: pinned.commit, dir: path });
+  }
+  return await blobPage(c, { service: at.service, repo, commit: pinned.commit, path });
+}
+
+async function versionsTab(
+  c: Context<PageEnv>,
+  route: { repo: string },
+  at: At,
+): Promise<Response> {
+  const skip = Math.max(0, Math.min(Number(c.req.query("skip") ?? 0) || 0, 1_000_000));
+  const history = await at.service.versionHistory(c.get("caller"), {
+    repo: route.repo,
+    first: 100,
+    skip,
+  });
+  return page(
+    c,
+    <VersionsPage
+      viewer={c.get("viewer")}
+      repo={route.repo}
+      total={history.total}
+      skip={skip}
+      versions={history.versions}
+      current={c.req.query("rev")}
+    />,
+  );
+}
+
+async function searchTab(
+  c: Context<PageEnv>,
+  route: { repo: string },
+  at: At,
+): Promise<Response> {
+  const caller = c.get("caller");
+  const form: SearchForm = {
+    q: c.req.query("q") ?? "",
+    rev: c.req.query("rev") ?? "",
+    fixed: c.req.query("fixed") === "1",
+    ignoreCase: c.req.query("case") === "1",
+    glob: c.req.query("glob") ?? "",
+  };
+  const versions = at.service.retainedVersions(caller, { repo: route.repo });
+  const { value: result, problem } = form.q === ""
+    ? { value: null, problem: null }
+    : await orProblem(() =>
+      at.service.search(caller, {
+        repo: route.repo,
+        revision: form.rev || undefined,
+        pattern: form.q,
+        fixedStrings: form.fixed,
+        ignoreCase: form.ignoreCase,
+        glob: form.glob.split(/\s+/).filter((glob) => glob !== "").slice(0, 64),
+        maxLinesPerFile: 10,
+      }), at.status);
+  return page(
+    c,
+    <SearchPage
+      viewer={c.get("viewer")}
+      repo={route.repo}
+      form={form}
+      versions={versions}
+      result={result}
+      problem={problem}
+    />,
+  );
+}
+
+async function pluginsTab(
+  c: Context<PageEnv>,
+  route: { repo: string },
+  at: At,
+): Promise<Response> {
+  const caller = c.get("caller");
+  const versions = at.service.retainedVersions(caller, { repo: route.repo });
+  const revision = c.req.query("rev") || undefined;
+  const { value: catalog, problem } = await orProblem(
+    () => at.service.pluginCatalog(caller, { repo: route.repo, revision }),
+    at.status,
+  );
+  return page(
+    c,
+    <PluginsPage
+      viewer={c.get("viewer")}
+      repo={route.repo}
+      versions={versions}
+      catalog={catalog}
+      problem={problem}
+    />,
+  );
+}
+
+async function filesPage(
+  c: Context<PageEnv>,
+  at: { service: RepositoryService; repo: string; commit: string; dir: string },
+): Promise<Response> {
+  const caller = c.get("caller");
+  const listing = await at.service.list(caller, {
+    repo: at.repo,
+    revision: at.commit,
+    path: at.dir || undefined,
+    first: 1000,
+    after: c.req.query("after") || undefined,
+  });
+  return page(
+    c,
+    <FilesPage
+      viewer={c.get("viewer")}
+      listing={listing}
+      versions={at.service.retainedVersions(caller, { repo: at.repo })}
+    />,
+  );
+}
+
+// One page of a file (the read service pages it); a folder's path redirects to its tree.
+async function blobPage(
+  c: Context<PageEnv>,
+  at: { service: RepositoryService; repo: string; commit: string; path: string },
+): Promise<Response> {
+  const startLine = Math.max(
+    1,
+    Math.min(Number(c.req.query("start") ?? 1) || 1, Number.MAX_SAFE_INTEGER),
+  );
+  try {
+    const read = await at.service.readPage(c.get("caller"), {
+      repo: at.repo,
+      revision: at.commit,
+      path: at.path,
+      startLine,
+    });
+    return await page(c, <BlobPage viewer={c.get("viewer")} view={blobView(at.repo, read)} />);
+  } catch (error) {
+    if (error instanceof SourcegraphError && error.code === "NOT_A_FILE") {
+      return redirect(c, treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);
+    }
+    throw error;
+  }
+}
+
+// The revision a tree or blob path starts with: a full SHA, or the longest
+// monitored branch its first segments spell (branch names may hold "/").
+function pinnedRevision(
+  service: RepositoryService,
+  caller: Caller,
+  at: { repo: string; rest: string[] },
+): { rev: string; commit: string; rest: string[] } {
+  if (isFullSha(at.rest[0])) {
+    return {
+      rev: at.rest[0],
+      commit: service.resolve(caller, { repo: at.repo, revision: at.rest[0] }).commit,
+      rest: at.rest.slice(1),
+    };
+  }
+  const branches = new Set(service.monitoredBranches(caller, { repo: at.repo }));
+  for (let length = at.rest.length; length >= 1; length--) {
+    const rev = at.rest.slice(0, length).join("/");
+    if (branches.has(rev)) {
+      return {
+        rev,
+        commit: service.resolve(caller, { repo: at.repo, revision: rev }).commit,
+        rest: at.rest.slice(length),
+      };
+    }
+  }
+  // Let resolution say why (short SHA, unmonitored branch…).
+  const commit = service.resolve(caller, { repo: at.repo, revision: at.rest[0] }).commit;
+  return { rev: at.rest[0], commit, rest: at.rest.slice(1) };
+}
+
+// A domain failure is shown on the page in place of the result; a missing
+// repository (or one the viewer may not see) still answers as not found.
+async function orProblem<T>(
+  work: () => Promise<T>,
+  status: (code: string) => number,
+): Promise<{ value: T | null; problem: PageProblem | null }> {
+  try {
+    return { value: await work(), problem: null };
+  } catch (error) {
+    if (!(error instanceof SourcegraphError) || status(error.code) === 404) throw error;
+    return { value: null, problem: { code: error.code, message: error.message } };
+  }
+}

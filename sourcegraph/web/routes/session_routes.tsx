@@ -1,0 +1,152 @@
+/**
+ * Who is looking and how they sign in: the viewer middleware (the request's
+ * own credentials, else its session cookie), the connect page, and sign-in
+ * and sign-out, each form with a CSRF token. A personal key or the service
+ * token is exchanged for a server-side session; cookies are HttpOnly,
+ * SameSite=Strict, scoped to the pages and Secure behind HTTPS.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { callerForSecret } from "../../access/credentials.ts";
+import { SourcegraphError } from "../../errors.ts";
+import type { ControlStore } from "../../store/control_store.ts";
+import { ConnectPage } from "../connect_page.tsx";
+import { page, type PageEdge, type PageEnv, redirect } from "../page_responses.tsx";
+import { homeUrl, mcpUrl, PAGES_ROOT } from "../page_urls.ts";
+import { randomToken, type Sessions } from "../sessions.ts";
+import { SignInPage } from "../sign_in_page.tsx";
+
+const SESSION_COOKIE = "sg_session";
+const SIGN_IN_COOKIE = "sg_sign_in";
+const SIGN_IN_FORM_SECONDS = 600;
+const SESSION_SECONDS = 8 * 60 * 60;
+
+/** What the session routes are built with. */
+export interface SessionOptions {
+  store: ControlStore;
+  sessions: Sessions;
+  edge: PageEdge;
+  serviceToken?: string;
+  /** The origin the connect page advertises and whose scheme makes cookies Secure. */
+  publicUrl?: string;
+}
+
+/**
+ * Sets `caller`, `session` and `viewer`: the request's own credentials when
+ * it has any, else the caller of its session cookie.
+ */
+export function viewerMiddleware(sessions: Sessions): MiddlewareHandler<PageEnv> {
+  return async (c, next) => {
+    const own = c.var.caller;
+    const session = own.kind === "anonymous" ? sessions.get(getCookie(c, SESSION_COOKIE)) : null;
+    const caller = session?.caller ?? own;
+    c.set("caller", caller);
+    c.set("session", session);
+    c.set("viewer", {
+      label: caller.kind === "service"
+        ? "service token"
+        : caller.kind === "key"
+        ? "personal key"
+        : null,
+      csrf: session?.csrf ?? null,
+    });
+    await next();
+  };
+}
+
+/** The connect, sign-in and sign-out routes, to mount at the pages' root. */
+export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
+  const { sessions, edge } = options;
+  const app = new Hono<PageEnv>();
+  app.get("/-/connect", (c) => {
+    // The validated Host header, never the request target (an absolute-form
+    // target may name any origin).
+    const origin = options.publicUrl?.replace(/\/+$/, "") ?? `http://${c.req.header("host")}`;
+    return page(
+      c,
+      <ConnectPage viewer={c.get("viewer")} endpoint={`${origin}${mcpUrl()}`} />,
+    );
+  });
+  app.get("/-/sign-in", (c) => signInForm(c, { publicUrl: options.publicUrl, failed: false }));
+  app.post("/-/sign-in", async (c) => {
+    const form = await edge.readForm(c);
+    const expected = getCookie(c, SIGN_IN_COOKIE);
+    if (!expected || !sameToken(form.get("csrf"), expected)) {
+      throw new SourcegraphError(
+        "CSRF_TOKEN_INVALID",
+        "the form expired; open the sign-in page again",
+      );
+    }
+    const secret = form.get("secret") ?? "";
+    const caller = secret.length > 0 && secret.length <= 512
+      ? callerForSecret(secret, { serviceToken: options.serviceToken, store: options.store })
+      : null;
+    if (caller === null || caller.kind === "anonymous") {
+      return signInForm(c, { publicUrl: options.publicUrl, failed: true });
+    }
+    const previous = c.get("session");
+    if (previous) sessions.remove(previous.id);
+    const session = sessions.create(caller);
+    deleteCookie(c, SIGN_IN_COOKIE, { path: PAGES_ROOT });
+    setCookie(
+      c,
+      SESSION_COOKIE,
+      session.id,
+      cookieOptions(c, { maxAge: SESSION_SECONDS, publicUrl: options.publicUrl }),
+    );
+    return redirect(c, homeUrl(), 303);
+  });
+  app.post("/-/sign-out", async (c) => {
+    const form = await edge.readForm(c);
+    const session = c.get("session");
+    if (session === null || !sameToken(form.get("csrf"), session.csrf)) {
+      throw new SourcegraphError("CSRF_TOKEN_INVALID", "the form expired; reload the page");
+    }
+    sessions.remove(session.id);
+    deleteCookie(c, SESSION_COOKIE, { path: PAGES_ROOT });
+    return redirect(c, homeUrl(), 303);
+  });
+  return app;
+}
+
+// The sign-in form with a fresh CSRF token in its cookie (401 after a failed try).
+function signInForm(
+  c: Context<PageEnv>,
+  options: { publicUrl?: string; failed: boolean },
+): Promise<Response> {
+  const token = randomToken();
+  setCookie(
+    c,
+    SIGN_IN_COOKIE,
+    token,
+    cookieOptions(c, { maxAge: SIGN_IN_FORM_SECONDS, publicUrl: options.publicUrl }),
+  );
+  return page(
+    c,
+    <SignInPage viewer={c.get("viewer")} csrf={token} failed={options.failed} />,
+    options.failed ? 401 : 200,
+  );
+}
+
+function cookieOptions(c: Context<PageEnv>, options: { maxAge: number; publicUrl?: string }) {
+  const secure = options.publicUrl?.startsWith("https:") === true ||
+    c.req.header("x-forwarded-proto") === "https";
+  return {
+    path: PAGES_ROOT,
+    httpOnly: true,
+    sameSite: "Strict" as const,
+    secure,
+    maxAge: options.maxAge,
+  };
+}
+
+function sameToken(given: string | null, expected: string): boolean {
+  if (given === null || given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
+}
