@@ -106,35 +106,145 @@ export type SettingsResult =
  * Reads every setting through `read` (relative paths resolve against `cwd`).
  * `present` lists every environment variable's name when the caller may
  * list them (see `setting_names.ts` for what is checked without it).
+ *
+ * @example
+ * ```ts ignore
+ * const result = readSettings((name) => Deno.env.get(name), Deno.cwd());
+ * if (!result.ok) for (const line of result.problems) console.error(line);
+ * ```
  */
 export function readSettings(
   read: (name: string) => string | undefined,
   cwd: string,
   options: { present?: readonly string[] } = {},
 ): SettingsResult {
-  const problems: string[] = [];
-  const known = new Set<string>();
-  const value = (name: string): string | undefined => {
-    known.add(name);
-    const raw = read(name);
-    return raw === undefined || raw === "" ? undefined : raw;
+  const reader = new SettingReader(read);
+  const serviceToken = reader.value("SOURCEGRAPH_API_TOKEN");
+  if (serviceToken !== undefined && serviceToken.length < 32) {
+    reader.problems.push("SOURCEGRAPH_API_TOKEN must be at least 32 characters");
+  }
+  const publicUrl = reader.value("SOURCEGRAPH_PUBLIC_URL");
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
+    reader.problems.push(`SOURCEGRAPH_PUBLIC_URL must be an http(s) URL (got ${quote(publicUrl)})`);
+  }
+  const level = reader.value("SOURCEGRAPH_LOG_LEVEL") ?? "info";
+  if (level !== "info" && level !== "debug") {
+    reader.problems.push(`SOURCEGRAPH_LOG_LEVEL must be info or debug (got ${quote(level)})`);
+  }
+  const allowedHosts = readAllowedHosts(reader);
+  const connections = readConnectionSettings(reader);
+  const plugins = readPluginSettings((name) => reader.value(name));
+  reader.problems.push(...plugins.problems);
+  const settings: ServiceSettings = {
+    dataDir: resolve(cwd, reader.value("SOURCEGRAPH_DATA") ?? ".sourcegraph"),
+    configPath: resolve(cwd, reader.value("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
+    serviceToken,
+    publicUrl: publicUrl?.replace(/\/+$/, ""),
+    publicRead: reader.boolean("SOURCEGRAPH_PUBLIC_READ", true),
+    searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
+    anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),
+    anonymousConcurrency: reader.integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, [1, 10_000]),
+    allowedHosts,
+    syncMinutes: reader.integer("SOURCEGRAPH_SYNC_MINUTES", 5, [1, 10_080]),
+    defaultRetain: reader.integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, [1, 10_000]),
+    debug: level === "debug",
+    stopGraceMs: reader.duration("SOURCEGRAPH_STOP_GRACE", 10_000, 600_000),
+    connections,
+    plugins: plugins.settings,
   };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = value(name);
+  const warnings = unknownSettingWarnings(reader.known, { present: options.present, read });
+  const problems = reader.problems;
+  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, settings, warnings };
+}
+
+function readAllowedHosts(reader: SettingReader): string[] {
+  const hosts = (reader.value("SOURCEGRAPH_ALLOWED_HOSTS") ?? "").split(",")
+    .map((host) => host.trim())
+    .filter((host) => host !== "");
+  for (const host of hosts) {
+    if (!/^[A-Za-z0-9.-]{1,253}$/.test(host) && !/^\[[0-9A-Fa-f:.]{2,45}\]$/.test(host)) {
+      reader.problems.push(
+        `SOURCEGRAPH_ALLOWED_HOSTS must list host names without ports (got ${quote(host)})`,
+      );
+    }
+  }
+  return hosts;
+}
+
+function readConnectionSettings(reader: SettingReader): ConnectionSettings {
+  const defaults = DEFAULT_CONNECTION_SETTINGS;
+  const bytes: [number, number] = [1024, 64 * 1024 * 1024];
+  const maxConnections = reader.integer(
+    "SOURCEGRAPH_MAX_CONNECTIONS",
+    defaults.maxConnections,
+    [1, 100_000],
+  );
+  return {
+    headerTimeoutMs: reader.duration(
+      "SOURCEGRAPH_HEADER_TIMEOUT",
+      defaults.headerTimeoutMs,
+      600_000,
+    ),
+    headerMinRate: reader.integer(
+      "SOURCEGRAPH_HEADER_MIN_RATE",
+      defaults.headerMinRate,
+      [0, 1_000_000_000],
+    ),
+    idleTimeoutMs: reader.duration("SOURCEGRAPH_IDLE_TIMEOUT", defaults.idleTimeoutMs, 3_600_000),
+    bodyTimeoutMs: reader.duration("SOURCEGRAPH_BODY_TIMEOUT", defaults.bodyTimeoutMs, 600_000),
+    maxConnections,
+    maxConnectionsPerAddress: reader.integer(
+      "SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS",
+      defaultPerAddressCap(maxConnections),
+      [1, 100_000],
+    ),
+    maxBodyBytes: reader.integer("SOURCEGRAPH_MAX_BODY_BYTES", defaults.maxBodyBytes, bytes),
+    maxMcpBodyBytes: defaults.maxMcpBodyBytes,
+    maxAnonymousBodyBytes: reader.integer(
+      "SOURCEGRAPH_MAX_ANONYMOUS_BODY_BYTES",
+      defaults.maxAnonymousBodyBytes,
+      bytes,
+    ),
+  };
+}
+
+// Typed reads of single variables; each bad value adds one line to
+// `problems` and yields the default, so every bad value is reported at once.
+class SettingReader {
+  readonly problems: string[] = [];
+  /** Every name read (the rest of the set `SOURCEGRAPH_*` names are unknown). */
+  readonly known = new Set<string>();
+  #read: (name: string) => string | undefined;
+
+  constructor(read: (name: string) => string | undefined) {
+    this.#read = read;
+  }
+
+  value(name: string): string | undefined {
+    this.known.add(name);
+    const raw = this.#read(name);
+    return raw === undefined || raw === "" ? undefined : raw;
+  }
+
+  integer(name: string, fallback: number, [min, max]: [number, number]): number {
+    const raw = this.value(name);
     if (raw === undefined) return fallback;
     const parsed = Number(raw);
     if (!/^\d+$/.test(raw) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got ${quote(raw)})`);
+      this.problems.push(
+        `${name} must be a whole number from ${min} to ${max} (got ${quote(raw)})`,
+      );
       return fallback;
     }
     return parsed;
-  };
-  const duration = (name: string, fallbackMs: number, maxMs: number): number => {
-    const raw = value(name);
+  }
+
+  duration(name: string, fallbackMs: number, maxMs: number): number {
+    const raw = this.value(name);
     if (raw === undefined) return fallbackMs;
     const ms = parseDuration(raw);
     if (ms === null || ms < 1 || ms > maxMs) {
-      problems.push(
+      this.problems.push(
         `${name} must be a duration such as 10s or 1500ms, at most ${maxMs / 1000}s (got ${
           quote(raw)
         })`,
@@ -142,107 +252,16 @@ export function readSettings(
       return fallbackMs;
     }
     return ms;
-  };
-  const boolean = (name: string, fallback: boolean): boolean => {
-    const raw = value(name);
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.value(name);
     if (raw === undefined) return fallback;
     if (raw === "true" || raw === "1") return true;
     if (raw === "false" || raw === "0") return false;
-    problems.push(`${name} must be true or false (got ${quote(raw)})`);
+    this.problems.push(`${name} must be true or false (got ${quote(raw)})`);
     return fallback;
-  };
-
-  const serviceToken = value("SOURCEGRAPH_API_TOKEN");
-  if (serviceToken !== undefined && serviceToken.length < 32) {
-    problems.push("SOURCEGRAPH_API_TOKEN must be at least 32 characters");
   }
-  const publicUrl = value("SOURCEGRAPH_PUBLIC_URL");
-  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
-    problems.push(`SOURCEGRAPH_PUBLIC_URL must be an http(s) URL (got ${quote(publicUrl)})`);
-  }
-  const level = value("SOURCEGRAPH_LOG_LEVEL") ?? "info";
-  if (level !== "info" && level !== "debug") {
-    problems.push(`SOURCEGRAPH_LOG_LEVEL must be info or debug (got ${quote(level)})`);
-  }
-  const allowedHosts = (value("SOURCEGRAPH_ALLOWED_HOSTS") ?? "").split(",").map((h) => h.trim())
-    .filter((h) => h !== "");
-  for (const host of allowedHosts) {
-    if (!/^[A-Za-z0-9.-]{1,253}$/.test(host) && !/^\[[0-9A-Fa-f:.]{2,45}\]$/.test(host)) {
-      problems.push(
-        `SOURCEGRAPH_ALLOWED_HOSTS must list host names without ports (got ${quote(host)})`,
-      );
-    }
-  }
-  const connections: ConnectionSettings = {
-    headerTimeoutMs: duration(
-      "SOURCEGRAPH_HEADER_TIMEOUT",
-      DEFAULT_CONNECTION_SETTINGS.headerTimeoutMs,
-      600_000,
-    ),
-    headerMinRate: integer(
-      "SOURCEGRAPH_HEADER_MIN_RATE",
-      DEFAULT_CONNECTION_SETTINGS.headerMinRate,
-      0,
-      1_000_000_000,
-    ),
-    idleTimeoutMs: duration(
-      "SOURCEGRAPH_IDLE_TIMEOUT",
-      DEFAULT_CONNECTION_SETTINGS.idleTimeoutMs,
-      3_600_000,
-    ),
-    bodyTimeoutMs: duration(
-      "SOURCEGRAPH_BODY_TIMEOUT",
-      DEFAULT_CONNECTION_SETTINGS.bodyTimeoutMs,
-      600_000,
-    ),
-    maxConnections: integer(
-      "SOURCEGRAPH_MAX_CONNECTIONS",
-      DEFAULT_CONNECTION_SETTINGS.maxConnections,
-      1,
-      100_000,
-    ),
-    maxConnectionsPerAddress: 0,
-    maxBodyBytes: integer(
-      "SOURCEGRAPH_MAX_BODY_BYTES",
-      DEFAULT_CONNECTION_SETTINGS.maxBodyBytes,
-      1024,
-      64 * 1024 * 1024,
-    ),
-    maxMcpBodyBytes: DEFAULT_CONNECTION_SETTINGS.maxMcpBodyBytes,
-    maxAnonymousBodyBytes: integer(
-      "SOURCEGRAPH_MAX_ANONYMOUS_BODY_BYTES",
-      DEFAULT_CONNECTION_SETTINGS.maxAnonymousBodyBytes,
-      1024,
-      64 * 1024 * 1024,
-    ),
-  };
-  connections.maxConnectionsPerAddress = integer(
-    "SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS",
-    defaultPerAddressCap(connections.maxConnections),
-    1,
-    100_000,
-  );
-  const plugins = readPluginSettings(value);
-  problems.push(...plugins.problems);
-  const settings: ServiceSettings = {
-    dataDir: resolve(cwd, value("SOURCEGRAPH_DATA") ?? ".sourcegraph"),
-    configPath: resolve(cwd, value("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
-    serviceToken,
-    publicUrl: publicUrl?.replace(/\/+$/, ""),
-    publicRead: boolean("SOURCEGRAPH_PUBLIC_READ", true),
-    searchIndex: boolean("SOURCEGRAPH_SEARCH_INDEX", true),
-    anonymousPerMinute: integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, 1, 1_000_000),
-    anonymousConcurrency: integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, 1, 10_000),
-    allowedHosts,
-    syncMinutes: integer("SOURCEGRAPH_SYNC_MINUTES", 5, 1, 10_080),
-    defaultRetain: integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, 1, 10_000),
-    debug: level === "debug",
-    stopGraceMs: duration("SOURCEGRAPH_STOP_GRACE", 10_000, 600_000),
-    connections,
-    plugins: plugins.settings,
-  };
-  const warnings = unknownSettingWarnings(known, { present: options.present, read });
-  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, settings, warnings };
 }
 
 function quote(raw: string): string {

@@ -19,7 +19,7 @@ import type { PluginTarget } from "./plugin_host.ts";
 import { PluginInstances } from "./plugin_instances.ts";
 import type { PluginInvocation } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
-import { SandboxUnavailable } from "./sandbox/sandbox_process.ts";
+import { type SandboxProcess, SandboxUnavailable } from "./sandbox/sandbox_process.ts";
 import { CompiledModules } from "./wasm/compiled_modules.ts";
 import { encodeHex } from "../../shared/text.ts";
 
@@ -89,120 +89,148 @@ export class PluginRuns {
    * Runs one invocation on `target`: the compiled module (cached), an
    * instance (reused or new), the sandboxed call and the output checks.
    */
-  async run(
-    target: PluginTarget,
-    context: {
-      invocation: PluginInvocation;
-      operation: string;
-      files: ReadonlyMap<string, FileRead>;
-      deadline: number;
-      artifact: Artifact | undefined;
-    },
-  ): Promise<{ attachments: Attachment[]; issues: PluginIssue[] }> {
-    const { invocation } = context;
+  async run(target: PluginTarget, context: RunContext): Promise<RunResult> {
     const started = performance.now();
-    const trace: Record<string, unknown> = { plugin: invocation.plugin.name };
-    const fail = (code: string) => {
-      trace.code = code;
-      return {
-        attachments: [],
-        issues: [{ code, message: MESSAGES[code] ?? "the plugin failed" }],
-      };
-    };
-    const finish = <T>(result: T): T => {
+    const trace: Trace = { plugin: context.invocation.plugin.name };
+    const finish = (result: RunResult | string): RunResult => {
+      if (typeof result === "string") {
+        trace.code = result;
+        result = {
+          attachments: [],
+          issues: [{ code: result, message: MESSAGES[result] ?? "the plugin failed" }],
+        };
+      }
       trace.total_ms = round(performance.now() - started);
       this.#debug?.(JSON.stringify({ event: "plugin_run", ...trace }));
       return result;
     };
     const artifact = context.artifact;
-    if (!artifact) return finish(fail("PLUGIN_UNAVAILABLE"));
-    if (performance.now() >= context.deadline) return finish(fail("PLUGIN_TIMEOUT"));
-    if (this.#active >= this.#settings.concurrency) return finish(fail("PLUGIN_BUSY"));
+    if (!artifact) return finish("PLUGIN_UNAVAILABLE");
+    if (performance.now() >= context.deadline) return finish("PLUGIN_TIMEOUT");
+    if (this.#active >= this.#settings.concurrency) return finish("PLUGIN_BUSY");
     this.#active++;
-    const digest = artifact.digest;
     let referenced = false;
     try {
       const phase = performance.now();
       const compiled = await this.#modules.acquire(artifact.bytes, {
         deadline: context.deadline,
-        digest,
+        digest: artifact.digest,
       });
       trace.compile_ms = round(performance.now() - phase);
-      if (!("module" in compiled)) return finish(fail(compiled.code));
+      if (!("module" in compiled)) return finish(compiled.code);
       referenced = true;
       trace.compile_hit = compiled.hit;
-      const key = await instanceKey(target, invocation);
-      let instance = this.#instances.take(digest, key);
-      trace.instance_hit = instance !== null;
-      if (instance === null) {
-        if (this.#sandboxProblem !== null) return finish(fail("PLUGIN_SANDBOX_UNAVAILABLE"));
-        const loading = performance.now();
-        try {
-          instance = this.#instances.blank();
-        } catch (error) {
-          if (error instanceof SandboxUnavailable) {
-            return finish(fail("PLUGIN_SANDBOX_UNAVAILABLE"));
-          }
-          throw error;
-        }
-        const loaded = await instance.load(artifact.bytes, context.deadline);
-        trace.instantiate_ms = round(performance.now() - loading);
-        if (loaded !== null) return finish(fail(loaded.code));
+      const key = await instanceKey(target, context.invocation);
+      const instance = await this.#instance(artifact, { key, deadline: context.deadline, trace });
+      if (typeof instance === "string") return finish(instance);
+      const result = await this.#call(instance, { target, context, trace });
+      if (typeof result !== "string" && trace.code === "OK") {
+        this.#instances.put(instance, { digest: artifact.digest, key });
       }
-      const reads = new HostReads(target.tree, {
-        commit: target.commit,
-        root: invocation.plugin.root,
-        scope: target.scope,
-        settings: this.#settings,
-        recheck: target.recheck,
-      });
-      let readMs = 0;
-      const running = performance.now();
-      const outcome = await instance.run(
-        runInput(invocation, {
-          commit: target.commit,
-          repository: target.repo.name,
-          operation: context.operation,
-          files: context.files,
-        }),
-        {
-          outputBytes: this.#settings.outputBytes,
-          deadline: context.deadline,
-          onRead: async (kind, request) => {
-            const at = performance.now();
-            try {
-              return await reads.answer(kind, request);
-            } finally {
-              readMs += performance.now() - at;
-            }
-          },
-        },
-      );
-      Object.assign(trace, {
-        run_ms: round(performance.now() - running),
-        read_ms: round(readMs),
-        reads: reads.calls,
-        read_bytes: reads.bytes,
-      });
-      if ("code" in outcome) return finish(fail(outcome.code));
-      const parsed = parseAttachments(
-        outcome.output,
-        new Set(invocation.files.map((file) => file.itemId)),
-      );
-      if ("failure" in parsed) {
-        instance.kill();
-        trace.code = parsed.failure.code;
-        return finish({ attachments: [], issues: [parsed.failure] });
-      }
-      this.#instances.put(instance, { digest, key });
-      trace.code = "OK";
-      return finish(parsed);
+      return finish(result);
     } finally {
       this.#active--;
-      if (referenced) this.#modules.release(digest);
+      if (referenced) this.#modules.release(artifact.digest);
     }
   }
+
+  // A loaded instance of the module: a kept one with the same key, else a
+  // fresh sandbox loaded with it; or the failure's code.
+  async #instance(
+    artifact: Artifact,
+    at: { key: string; deadline: number; trace: Trace },
+  ): Promise<SandboxProcess | string> {
+    const kept = this.#instances.take(artifact.digest, at.key);
+    at.trace.instance_hit = kept !== null;
+    if (kept !== null) return kept;
+    if (this.#sandboxProblem !== null) return "PLUGIN_SANDBOX_UNAVAILABLE";
+    const loading = performance.now();
+    let instance: SandboxProcess;
+    try {
+      instance = this.#instances.blank();
+    } catch (error) {
+      if (error instanceof SandboxUnavailable) return "PLUGIN_SANDBOX_UNAVAILABLE";
+      throw error;
+    }
+    const loaded = await instance.load(artifact.bytes, at.deadline);
+    at.trace.instantiate_ms = round(performance.now() - loading);
+    return loaded === null ? instance : loaded.code;
+  }
+
+  // The sandboxed call with host reads answered inside the target's scope,
+  // then the output contract (a bad output kills the instance).
+  async #call(
+    instance: SandboxProcess,
+    at: { target: PluginTarget; context: RunContext; trace: Trace },
+  ): Promise<RunResult | string> {
+    const { target, context, trace } = at;
+    const { invocation } = context;
+    const reads = new HostReads(target.tree, {
+      commit: target.commit,
+      root: invocation.plugin.root,
+      scope: target.scope,
+      settings: this.#settings,
+      recheck: target.recheck,
+    });
+    let readMs = 0;
+    const running = performance.now();
+    const outcome = await instance.run(
+      runInput(invocation, {
+        commit: target.commit,
+        repository: target.repo.name,
+        operation: context.operation,
+        files: context.files,
+      }),
+      {
+        outputBytes: this.#settings.outputBytes,
+        deadline: context.deadline,
+        onRead: async (kind, request) => {
+          const at = performance.now();
+          try {
+            return await reads.answer(kind, request);
+          } finally {
+            readMs += performance.now() - at;
+          }
+        },
+      },
+    );
+    Object.assign(trace, {
+      run_ms: round(performance.now() - running),
+      read_ms: round(readMs),
+      reads: reads.calls,
+      read_bytes: reads.bytes,
+    });
+    if ("code" in outcome) return outcome.code;
+    const parsed = parseAttachments(
+      outcome.output,
+      new Set(invocation.files.map((file) => file.itemId)),
+    );
+    if ("failure" in parsed) {
+      instance.kill();
+      trace.code = parsed.failure.code;
+      return { attachments: [], issues: [parsed.failure] };
+    }
+    trace.code = "OK";
+    return parsed;
+  }
 }
+
+/** What one run is given. */
+export interface RunContext {
+  invocation: PluginInvocation;
+  operation: string;
+  files: ReadonlyMap<string, FileRead>;
+  deadline: number;
+  artifact: Artifact | undefined;
+}
+
+/** What one run adds: accepted attachments, or the issues that say why none. */
+export interface RunResult {
+  attachments: Attachment[];
+  issues: PluginIssue[];
+}
+
+type Trace = Record<string, unknown>;
 
 function round(ms: number): number {
   return Math.round(ms * 100) / 100;
