@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import { FetchCredentials } from "./fetch_credentials.ts";
+import type { FetchCredentials } from "./fetch_credentials.ts";
 import { classifyFetchFailure } from "./fetch_failures.ts";
 
 /** Transports a fetch may use. */
@@ -50,7 +50,7 @@ export interface SyncOutcome {
 export async function syncRepository(
   store: ControlStore,
   repo: RepositoryRecord,
-  options: { dataDir: string; signal?: AbortSignal },
+  options: { dataDir: string; credentials: FetchCredentials; signal?: AbortSignal },
 ): Promise<SyncOutcome> {
   const mirror = mirrorPath(options.dataDir, repo);
   try {
@@ -58,49 +58,10 @@ export async function syncRepository(
       fs.mkdirSync(mirror, { recursive: true, mode: 0o700 });
       await runGit(["init", "-q", "--bare", "."], { cwd: mirror });
     }
-    const branches = repo.policy.branches;
-    const refspecs = branches.map((branch) =>
-      `+refs/heads/${branch}:refs/sourcegraph/heads/${branch}`
-    );
-    const credentials = new FetchCredentials(options.dataDir).gitArgs(repo.id, repo.source);
-    await runGit(
-      [
-        ...credentials,
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--no-recurse-submodules",
-        "--",
-        repo.source,
-        ...refspecs,
-      ],
-      {
-        cwd: mirror,
-        transports: fetchTransports(repo.source),
-        timeoutMs: FETCH_TIMEOUT_MS,
-        signal: options.signal,
-      },
-    ).catch((error) => {
-      throw error instanceof GitError ? classifyFetchFailure(error) : error;
-    });
+    await fetchBranches(mirror, repo, options);
     const heads: Record<string, string> = {};
-    for (const branch of branches) {
-      const commit = text(
-        await runGit(["rev-parse", "--verify", `refs/sourcegraph/heads/${branch}^{commit}`], {
-          cwd: mirror,
-        }),
-      );
-      const time = Number(
-        text(await runGit(["log", "-1", "--format=%ct", commit], { cwd: mirror })),
-      );
-      await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
-      store.observe(repo.id, {
-        branch,
-        commit,
-        committerTime: Number.isFinite(time) ? time : null,
-      });
-      heads[branch] = commit;
+    for (const branch of repo.policy.branches) {
+      heads[branch] = await retainHead(store, { mirror, repo, branch });
     }
     const pruned = await applyRetention(store, mirror, repo, new Set(Object.values(heads)));
     store.setSyncState(repo.id, { state: "ready", lastError: null });
@@ -114,6 +75,61 @@ export async function syncRepository(
     });
     throw error;
   }
+}
+
+// Fetches the monitored branches into the mirror's own refs, with the
+// repository's credential; a failure is classified (auth, host key, ...).
+async function fetchBranches(
+  mirror: string,
+  repo: RepositoryRecord,
+  options: { credentials: FetchCredentials; signal?: AbortSignal },
+): Promise<void> {
+  const refspecs = repo.policy.branches.map((branch) =>
+    `+refs/heads/${branch}:refs/sourcegraph/heads/${branch}`
+  );
+  const credentials = options.credentials.gitArgs(repo.id, repo.source);
+  await runGit(
+    [
+      ...credentials,
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      "--no-recurse-submodules",
+      "--",
+      repo.source,
+      ...refspecs,
+    ],
+    {
+      cwd: mirror,
+      transports: fetchTransports(repo.source),
+      timeoutMs: FETCH_TIMEOUT_MS,
+      signal: options.signal,
+    },
+  ).catch((error) => {
+    throw error instanceof GitError ? classifyFetchFailure(error) : error;
+  });
+}
+
+// Pins a fetched branch head as a retained version and records it; its commit.
+async function retainHead(
+  store: ControlStore,
+  at: { mirror: string; repo: RepositoryRecord; branch: string },
+): Promise<string> {
+  const { mirror, branch } = at;
+  const commit = text(
+    await runGit(["rev-parse", "--verify", `refs/sourcegraph/heads/${branch}^{commit}`], {
+      cwd: mirror,
+    }),
+  );
+  const time = Number(text(await runGit(["log", "-1", "--format=%ct", commit], { cwd: mirror })));
+  await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
+  store.observe(at.repo.id, {
+    branch,
+    commit,
+    committerTime: Number.isFinite(time) ? time : null,
+  });
+  return commit;
 }
 
 async function applyRetention(

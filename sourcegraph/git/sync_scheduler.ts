@@ -8,12 +8,14 @@
 
 import { GitError } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import type { FetchCredentials } from "./fetch_credentials.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
 
 /** Serialized syncs. */
 export class SyncScheduler {
   #store: ControlStore;
   #dataDir: string;
+  #credentials: FetchCredentials;
   #log: (message: string) => void;
   #running = new Map<number, Promise<unknown>>();
   #onSynced: (repo: RepositoryRecord) => void;
@@ -21,14 +23,22 @@ export class SyncScheduler {
   #timer: ReturnType<typeof setInterval> | null = null;
   #abort = new AbortController();
 
-  /** Syncs repositories of `store` into mirrors below `dataDir`; `onSynced` hears of each success. */
+  /**
+   * Syncs repositories of `store` into mirrors below `dataDir`, fetching
+   * with `credentials`; `onSynced` hears of each success.
+   */
   constructor(
     store: ControlStore,
     dataDir: string,
-    options: { log: (message: string) => void; onSynced?: (repo: RepositoryRecord) => void },
+    options: {
+      credentials: FetchCredentials;
+      log: (message: string) => void;
+      onSynced?: (repo: RepositoryRecord) => void;
+    },
   ) {
     this.#store = store;
     this.#dataDir = dataDir;
+    this.#credentials = options.credentials;
     this.#log = options.log;
     this.#onSynced = options.onSynced ?? (() => {});
   }
@@ -43,6 +53,7 @@ export class SyncScheduler {
       try {
         const outcome = await syncRepository(this.#store, repo, {
           dataDir: this.#dataDir,
+          credentials: this.#credentials,
           signal,
         });
         const heads = Object.entries(outcome.heads).map(([b, c]) => `${b}@${c.slice(0, 12)}`);

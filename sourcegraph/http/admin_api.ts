@@ -13,7 +13,7 @@ import { type Context, Hono } from "hono";
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from "../store/registration.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { AdminService } from "../service/admin_service.ts";
-import { IdempotencyRecords } from "../service/idempotency.ts";
+import { IdempotencyRecords, type IdempotentRequest } from "../service/idempotency.ts";
 import { summaryJson } from "../render/repository_json.ts";
 import {
   CREATE,
@@ -48,6 +48,29 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
     }
     await next();
   });
+  const io: BodyIo = { text, request };
+  repositoryRoutes(app, admin, io);
+  credentialRoutes(app, admin, io);
+  keyRoutes(app, admin, io);
+  app.all("*", () => {
+    throw new SourcegraphError("NOT_FOUND", "no such endpoint");
+  });
+  return app;
+}
+
+// How a route reads its body and names its idempotent request.
+interface BodyIo {
+  text: (c: Context<EdgeEnv>) => Promise<string>;
+  request: (
+    c: Context<EdgeEnv>,
+    scope: string,
+    at: { route: string; raw: string },
+  ) => IdempotentRequest;
+}
+
+// Registering (idempotent), changing, removing and syncing a repository now.
+function repositoryRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
+  const { text, request } = io;
   app.post("/repos", async (c) => {
     const raw = await text(c);
     const once = request(c, "admin", { route: "POST /repos", raw });
@@ -75,6 +98,18 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
     await admin.remove(repoParameter(c));
     return c.body(null, 204);
   });
+  app.post("/repo/prepare", async (c) => {
+    const name = repoParameter(c);
+    const outcome = await admin.syncNow(name);
+    return outcome.state === "succeeded"
+      ? c.json({ repo: name, state: "succeeded", heads: outcome.heads })
+      : c.json({ repo: name, state: "failed", code: outcome.code }, 502);
+  });
+}
+
+// Setting (idempotent) and removing a repository's fetch credential.
+function credentialRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
+  const { text, request } = io;
   app.put("/repo/credential", async (c) => {
     const repo = admin.existing(repoParameter(c));
     const raw = await text(c);
@@ -92,13 +127,11 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
     admin.removeCredential(repoParameter(c));
     return c.body(null, 204);
   });
-  app.post("/repo/prepare", async (c) => {
-    const name = repoParameter(c);
-    const outcome = await admin.syncNow(name);
-    return outcome.state === "succeeded"
-      ? c.json({ repo: name, state: "succeeded", heads: outcome.heads })
-      : c.json({ repo: name, state: "failed", code: outcome.code }, 502);
-  });
+}
+
+// Creating (idempotent, the secret shown once) and revoking personal keys.
+function keyRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
+  const { text, request } = io;
   app.post("/keys", async (c) => {
     const raw = await text(c);
     const once = request(c, "key", { route: "POST /keys", raw });
@@ -124,10 +157,6 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
     admin.revokeKey(c.req.query("id") ?? "");
     return c.body(null, 204);
   });
-  app.all("*", () => {
-    throw new SourcegraphError("NOT_FOUND", "no such endpoint");
-  });
-  return app;
 }
 
 function idempotencyKey(request: Request): string {

@@ -87,6 +87,21 @@ export function httpApiApp(
       "x-request-id": requestId,
     });
   });
+  getRoutes(app, service, answer);
+  postRoutes(app, service, { parse, answer });
+  // Anything else under the API's prefixes is its own 404, in its own JSON.
+  const missing = () => {
+    throw new SourcegraphError("NOT_FOUND", "no such endpoint");
+  };
+  app.all("/v1/*", missing);
+  app.all("/api/search", missing);
+  return app;
+}
+
+type Answer = (c: Context<EdgeEnv>, body: unknown) => Response;
+
+// The GET routes: repositories, availability, the plugin catalog.
+function getRoutes(app: Hono<EdgeEnv>, service: RepositoryService, answer: Answer): void {
   app.get("/v1/repos", (c) => answer(c, repositoryPageJson(service.repositories(c.var.caller))));
   app.get("/v1/repo/availability", async (c) =>
     answer(
@@ -102,7 +117,15 @@ export function httpApiApp(
     const catalog = await service.pluginCatalog(c.var.caller, { repo, revision: revisions[0] });
     return answer(c, catalogJson(catalog));
   });
-  // A POST route: the repo parameter, then the strict body, then the call.
+}
+
+// The POST routes: each the repo parameter, then its strict body, then the call.
+function postRoutes(
+  app: Hono<EdgeEnv>,
+  service: RepositoryService,
+  at: { parse: <T>(c: Context<EdgeEnv>, schema: z.ZodType<T>) => Promise<T>; answer: Answer },
+): void {
+  const { parse, answer } = at;
   const post = <T>(
     path: string,
     schema: z.ZodType<T>,
@@ -168,13 +191,6 @@ export function httpApiApp(
       }),
       { requestId },
     ));
-  // Anything else under the API's prefixes is its own 404, in its own JSON.
-  const missing = () => {
-    throw new SourcegraphError("NOT_FOUND", "no such endpoint");
-  };
-  app.all("/v1/*", missing);
-  app.all("/api/search", missing);
-  return app;
 }
 
 function single(c: Context<EdgeEnv>, name: string): string {

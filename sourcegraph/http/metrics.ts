@@ -48,6 +48,17 @@ export class Metrics {
 
   /** Renders the exposition text; per-repository series only for repositories `visible` admits. */
   render(store: ControlStore, visible: (repo: RepositoryRecord) => boolean): string {
+    return [
+      ...this.#requestLines(),
+      ...this.#frontLines(),
+      "# HELP sourcegraph_search_shared_total Searches answered by an identical one already running.",
+      "# TYPE sourcegraph_search_shared_total counter",
+      `sourcegraph_search_shared_total ${this.#searchesShared}`,
+      ...repositoryLines(store, visible),
+    ].join("\n") + "\n";
+  }
+
+  #requestLines(): string[] {
     const out: string[] = [
       "# HELP sourcegraph_requests_total Tool calls by tool and result code.",
       "# TYPE sourcegraph_requests_total counter",
@@ -72,56 +83,59 @@ export class Metrics {
       out.push(`sourcegraph_request_seconds_sum{tool="${tool}"} ${histogram.sum}`);
       out.push(`sourcegraph_request_seconds_count{tool="${tool}"} ${histogram.count}`);
     }
-    if (this.#front) {
-      const front = this.#front();
-      out.push(
-        "# HELP sourcegraph_connections_open Client connections open now.",
-        "# TYPE sourcegraph_connections_open gauge",
-        `sourcegraph_connections_open ${front.open}`,
-        "# HELP sourcegraph_connections_total Client connections by outcome.",
-        "# TYPE sourcegraph_connections_total counter",
-        `sourcegraph_connections_total{outcome="accepted"} ${front.accepted}`,
-        `sourcegraph_connections_total{outcome="refused"} ${front.refused}`,
-        `sourcegraph_connections_total{outcome="timed_out"} ${front.timedOut}`,
-        `sourcegraph_connections_total{outcome="evicted"} ${front.evicted}`,
-        `sourcegraph_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
-        "# HELP sourcegraph_connections_resumed_total Connections moved to a new HTTP server between requests.",
-        "# TYPE sourcegraph_connections_resumed_total counter",
-        `sourcegraph_connections_resumed_total ${front.resumed}`,
-        "# HELP sourcegraph_requests_in_flight Requests being served now.",
-        "# TYPE sourcegraph_requests_in_flight gauge",
-        `sourcegraph_requests_in_flight ${front.inFlight}`,
-      );
-    }
-    out.push(
-      "# HELP sourcegraph_search_shared_total Searches answered by an identical one already running.",
-      "# TYPE sourcegraph_search_shared_total counter",
-      `sourcegraph_search_shared_total ${this.#searchesShared}`,
-    );
-    const repositories = store.repositories();
-    const byState = new Map<string, number>();
-    for (const repo of repositories) {
-      const state = repo.disabled ? "disabled" : store.syncState(repo.id).state;
-      byState.set(state, (byState.get(state) ?? 0) + 1);
-    }
-    out.push(
-      "# HELP sourcegraph_repositories Registered repositories by sync state.",
-      "# TYPE sourcegraph_repositories gauge",
-      ...[...byState].map(([state, count]) =>
-        `sourcegraph_repositories{state="${state}"} ${count}`
-      ),
-      "# HELP sourcegraph_repository_sync_ok Whether the last sync of a repository succeeded.",
-      "# TYPE sourcegraph_repository_sync_ok gauge",
-    );
-    for (const repo of repositories) {
-      if (!visible(repo)) continue;
-      const state = store.syncState(repo.id).state;
-      out.push(
-        `sourcegraph_repository_sync_ok{repo=${JSON.stringify(repo.name)}} ${
-          state === "ready" ? 1 : 0
-        }`,
-      );
-    }
-    return out.join("\n") + "\n";
+    return out;
   }
+
+  #frontLines(): string[] {
+    if (!this.#front) return [];
+    const front = this.#front();
+    return [
+      "# HELP sourcegraph_connections_open Client connections open now.",
+      "# TYPE sourcegraph_connections_open gauge",
+      `sourcegraph_connections_open ${front.open}`,
+      "# HELP sourcegraph_connections_total Client connections by outcome.",
+      "# TYPE sourcegraph_connections_total counter",
+      `sourcegraph_connections_total{outcome="accepted"} ${front.accepted}`,
+      `sourcegraph_connections_total{outcome="refused"} ${front.refused}`,
+      `sourcegraph_connections_total{outcome="timed_out"} ${front.timedOut}`,
+      `sourcegraph_connections_total{outcome="evicted"} ${front.evicted}`,
+      `sourcegraph_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
+      "# HELP sourcegraph_connections_resumed_total Connections moved to a new HTTP server between requests.",
+      "# TYPE sourcegraph_connections_resumed_total counter",
+      `sourcegraph_connections_resumed_total ${front.resumed}`,
+      "# HELP sourcegraph_requests_in_flight Requests being served now.",
+      "# TYPE sourcegraph_requests_in_flight gauge",
+      `sourcegraph_requests_in_flight ${front.inFlight}`,
+    ];
+  }
+}
+
+// Repositories by sync state, and each visible one's last sync outcome.
+function repositoryLines(
+  store: ControlStore,
+  visible: (repo: RepositoryRecord) => boolean,
+): string[] {
+  const repositories = store.repositories();
+  const byState = new Map<string, number>();
+  for (const repo of repositories) {
+    const state = repo.disabled ? "disabled" : store.syncState(repo.id).state;
+    byState.set(state, (byState.get(state) ?? 0) + 1);
+  }
+  const out = [
+    "# HELP sourcegraph_repositories Registered repositories by sync state.",
+    "# TYPE sourcegraph_repositories gauge",
+    ...[...byState].map(([state, count]) => `sourcegraph_repositories{state="${state}"} ${count}`),
+    "# HELP sourcegraph_repository_sync_ok Whether the last sync of a repository succeeded.",
+    "# TYPE sourcegraph_repository_sync_ok gauge",
+  ];
+  for (const repo of repositories) {
+    if (!visible(repo)) continue;
+    const state = store.syncState(repo.id).state;
+    out.push(
+      `sourcegraph_repository_sync_ok{repo=${JSON.stringify(repo.name)}} ${
+        state === "ready" ? 1 : 0
+      }`,
+    );
+  }
+  return out;
 }

@@ -25,7 +25,7 @@ import { moduleDigest } from "./wasm/compiled_modules.ts";
 import { beforeDeadline } from "../../shared/deadline.ts";
 import { discoverPlugins, type PluginCatalog, type PluginIssue } from "./plugin_discovery.ts";
 import { PluginRuns } from "./plugin_runs.ts";
-import { planPlugins, requestedPlugins } from "./plugin_plan.ts";
+import { planPlugins, type PluginInvocation, requestedPlugins } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
 import type { PluginArgument, UrlPlugins } from "./selection_parameters.ts";
 
@@ -188,41 +188,56 @@ export class PluginHost {
           message: "plugin discovery did not finish within the time limit",
         }]);
       }
-      const { invocations, issues: planned } = plan(snapshot.catalog);
-      const read = new Map(request.items.map((item) => [item.itemId, item.file]));
-      const attachments: Attachment[] = [];
-      const issues: PluginIssue[] = [...planned];
-      const budget = new AttachmentBudget();
-      for (const invocation of invocations) {
-        const label = invocation.plugin.root === ""
-          ? invocation.plugin.name
-          : `${invocation.plugin.name} (${invocation.plugin.root})`;
-        const result = await this.#runs.run(target, {
-          invocation,
-          operation: request.operation,
-          files: read,
-          deadline,
-          artifact: snapshot.artifacts.get(invocation.plugin.path),
-        });
-        for (const issue of result.issues) {
-          issues.push({ code: issue.code, message: `${label}: ${issue.message}` });
-        }
-        for (const attachment of result.attachments) {
-          if (budget.admit(attachment)) attachments.push(attachment);
-          else {
-            issues.push({
-              code: "PLUGIN_OUTPUT_TOO_LARGE",
-              message: `${label}: an attachment was omitted (2 MiB of attachments per request)`,
-            });
-          }
-        }
-      }
-      return placeAttachments(attachments, issues);
+      const { invocations, issues } = plan(snapshot.catalog);
+      return await this.#runAll(target, { request, invocations, issues, snapshot, deadline });
     } finally {
       const left = (this.#leases.get(target.repo.id) ?? 1) - 1;
       if (left > 0) this.#leases.set(target.repo.id, left);
       else this.#leases.delete(target.repo.id);
     }
+  }
+
+  // The invocations in order under one deadline, each issue labelled with
+  // its plugin, attachments admitted while the request's budget lasts.
+  async #runAll(
+    target: PluginTarget,
+    at: {
+      request: EnhanceRequest;
+      invocations: readonly PluginInvocation[];
+      issues: PluginIssue[];
+      snapshot: CatalogSnapshot;
+      deadline: number;
+    },
+  ): Promise<Enrichment> {
+    const read = new Map(at.request.items.map((item) => [item.itemId, item.file]));
+    const attachments: Attachment[] = [];
+    const issues = [...at.issues];
+    const budget = new AttachmentBudget();
+    for (const invocation of at.invocations) {
+      const label = invocation.plugin.root === ""
+        ? invocation.plugin.name
+        : `${invocation.plugin.name} (${invocation.plugin.root})`;
+      const result = await this.#runs.run(target, {
+        invocation,
+        operation: at.request.operation,
+        files: read,
+        deadline: at.deadline,
+        artifact: at.snapshot.artifacts.get(invocation.plugin.path),
+      });
+      for (const issue of result.issues) {
+        issues.push({ code: issue.code, message: `${label}: ${issue.message}` });
+      }
+      for (const attachment of result.attachments) {
+        if (budget.admit(attachment)) attachments.push(attachment);
+        else {
+          issues.push({
+            code: "PLUGIN_OUTPUT_TOO_LARGE",
+            message: `${label}: an attachment was omitted (2 MiB of attachments per request)`,
+          });
+        }
+      }
+    }
+    return placeAttachments(attachments, issues);
   }
 
   /**

@@ -83,54 +83,10 @@ export function planPlugins(input: {
   if (auto) plan.issues.push(...discoveryIssues(input.catalog));
   let autoCount = 0;
   for (const { name, args } of requested) {
-    const groups = new Map<string, PluginInvocation>();
-    const unavailable = new Set<string>();
-    for (const file of input.files) {
-      const nearest = nearestPlugin(input.catalog, name, file.path);
-      if (!nearest) continue;
-      if (nearest.issues?.length) {
-        if (!auto && !unavailable.has(nearest.path)) {
-          unavailable.add(nearest.path);
-          // The discovery code says why (PLUGIN_ABI_INCOMPATIBLE, PLUGIN_UNAVAILABLE, ...).
-          plan.issues.push({
-            code: nearest.issues[0].code,
-            message: `${name}: ${nearest.issues[0].message}`,
-          });
-        }
-        continue;
-      }
-      if (
-        auto &&
-        (nearest.metadata.defaultEnabled !== true ||
-          !nearest.metadata.operations?.includes(input.operation))
-      ) {
-        continue; // a disabled child shadows its parent: no fallback
-      }
-      let invocation = groups.get(nearest.root);
-      if (!invocation) {
-        invocation = { plugin: nearest, args: args ?? {}, files: [] };
-        groups.set(nearest.root, invocation);
-      }
-      invocation.files.push({
-        ...file,
-        relativePath: nearest.root === "" ? file.path : file.path.slice(nearest.root.length + 1),
-      });
-    }
+    const { groups, unavailable } = groupByPlugin(input, { name, args, auto });
+    plan.issues.push(...unavailable);
     if (groups.size === 0) {
-      if (!auto && unavailable.size === 0) {
-        // A failed scan may have missed the plugin: not found would be a guess.
-        plan.issues.push(
-          input.catalog.issues?.length
-            ? {
-              code: "PLUGIN_UNAVAILABLE",
-              message: `${name}: plugin discovery was incomplete (${input.catalog.issues[0].code})`,
-            }
-            : {
-              code: "PLUGIN_FILE_NOT_FOUND",
-              message: `${name}: no applicable plugin for these files`,
-            },
-        );
-      }
+      if (!auto && unavailable.length === 0) plan.issues.push(missingPlugin(input.catalog, name));
       continue;
     }
     if (auto && ++autoCount > MAX_AUTO_PLUGINS) {
@@ -143,6 +99,60 @@ export function planPlugins(input: {
     for (const root of [...groups.keys()].sort()) plan.invocations.push(groups.get(root)!);
   }
   return plan;
+}
+
+// The files of one requested name grouped by their nearest plugin, and
+// (explicit selections only) one issue per nearest plugin that discovery
+// found unusable.
+function groupByPlugin(
+  input: { catalog: PluginCatalog; files: readonly ReadFileRef[]; operation: string },
+  request: { name: string; args?: Record<string, unknown>; auto: boolean },
+): { groups: Map<string, PluginInvocation>; unavailable: PluginIssue[] } {
+  const { name, auto } = request;
+  const groups = new Map<string, PluginInvocation>();
+  const unavailable = new Map<string, PluginIssue>();
+  for (const file of input.files) {
+    const nearest = nearestPlugin(input.catalog, name, file.path);
+    if (!nearest) continue;
+    if (nearest.issues?.length) {
+      if (!auto && !unavailable.has(nearest.path)) {
+        // The discovery code says why (PLUGIN_ABI_INCOMPATIBLE, PLUGIN_UNAVAILABLE, ...).
+        unavailable.set(nearest.path, {
+          code: nearest.issues[0].code,
+          message: `${name}: ${nearest.issues[0].message}`,
+        });
+      }
+      continue;
+    }
+    if (
+      auto &&
+      (nearest.metadata.defaultEnabled !== true ||
+        !nearest.metadata.operations?.includes(input.operation))
+    ) {
+      continue; // a disabled child shadows its parent: no fallback
+    }
+    let invocation = groups.get(nearest.root);
+    if (!invocation) {
+      invocation = { plugin: nearest, args: request.args ?? {}, files: [] };
+      groups.set(nearest.root, invocation);
+    }
+    invocation.files.push({
+      ...file,
+      relativePath: nearest.root === "" ? file.path : file.path.slice(nearest.root.length + 1),
+    });
+  }
+  return { groups, unavailable: [...unavailable.values()] };
+}
+
+// An explicit name that applies to no file. A failed scan may have missed
+// the plugin: "not found" would be a guess.
+function missingPlugin(catalog: PluginCatalog, name: string): PluginIssue {
+  return catalog.issues?.length
+    ? {
+      code: "PLUGIN_UNAVAILABLE",
+      message: `${name}: plugin discovery was incomplete (${catalog.issues[0].code})`,
+    }
+    : { code: "PLUGIN_FILE_NOT_FOUND", message: `${name}: no applicable plugin for these files` };
 }
 
 function nearestPlugin(catalog: PluginCatalog, name: string, path: string): PluginEntry | null {

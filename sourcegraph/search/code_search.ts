@@ -69,43 +69,46 @@ export async function searchCommit(
 ): Promise<SearchOutcome> {
   const { commit, search } = request;
   const index = request.index ?? null;
-  const { finder, literals, ignoreCase } = search;
-  let use: IndexUse;
-  let texts: AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
   if (index !== null) {
-    use = search.trigrams.op === "all" ? "scan" : "ready";
-    texts = fromIndex(index, {
-      candidates: index.candidates(search.trigrams, {
-        paths: search.pathTrigrams,
-        keep: search.keep,
-      }),
-      finder,
+    const candidates = index.candidates(search.trigrams, {
+      paths: search.pathTrigrams,
+      keep: search.keep,
     });
-  } else {
-    use = "not_ready";
-    // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
-    // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
-    const grepLiterals = ignoreCase && literals?.some((l) => /[^\x20-\x7e]|[ks]/i.test(l))
-      ? null
-      : literals;
-    texts = fromGit(tree, {
-      commit,
-      paths: (await candidateFiles(mirror, commit, grepLiterals, ignoreCase, search.paths)).filter(
-        search.keep,
-      ),
-      finder,
+    return await verify(fromIndex(index, { candidates, finder: search.finder }), {
+      search,
+      index: search.trigrams.op === "all" ? "scan" : "ready",
     });
   }
+  // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
+  // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
+  const { literals, ignoreCase } = search;
+  const grepLiterals = ignoreCase && literals?.some((l) => /[^\x20-\x7e]|[ks]/i.test(l))
+    ? null
+    : literals;
+  const paths = (await candidateFiles(mirror, commit, grepLiterals, ignoreCase, search.paths))
+    .filter(search.keep);
+  return await verify(fromGit(tree, { commit, paths, finder: search.finder }), {
+    search,
+    index: "not_ready",
+  });
+}
+
+// Every candidate's lines tested with the compiled program, within the file,
+// match and time caps.
+async function verify(
+  texts: Candidates,
+  at: { search: CompiledSearch; index: IndexUse },
+): Promise<SearchOutcome> {
   const outcome: SearchOutcome = {
     files: [],
     fileCount: 0,
     matchCount: 0,
     truncated: false,
     partial: false,
-    index: use,
+    index: at.index,
   };
-  const perFile = search.maxLinesPerFile;
-  const pattern = search.regex;
+  const perFile = at.search.maxLinesPerFile;
+  const pattern = at.search.regex;
   const deadline = performance.now() + SEARCH_MAX_MS;
   for await (const { path, lines } of texts) {
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {

@@ -106,13 +106,9 @@ export function composeServices(
     plugins,
     credentials,
   });
-  const warmup = new PluginWarmup(async (id) => {
-    const repo = store.repositories().find((candidate) => candidate.id === id);
-    if (!repo || repo.disabled || settings.plugins.disabled) return;
-    const compiled = await repositories.precompilePlugins(repo);
-    if (compiled > 0) options.log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
-  }, () => store.repositories().map((repo) => repo.id));
+  const warmup = pluginWarmup(store, { repositories, settings, log: options.log });
   const scheduler = new SyncScheduler(store, dataDir, {
+    credentials,
     log: options.log,
     onSynced: (repo) => {
       warmup.notify(repo.id);
@@ -137,4 +133,21 @@ export function composeServices(
       store.close(); // checkpoints the WAL into the store file
     },
   };
+}
+
+// Precompiles the default-enabled plugins of a repository after its syncs.
+function pluginWarmup(
+  store: ControlStore,
+  at: {
+    repositories: RepositoryService;
+    settings: CompositionSettings;
+    log: (line: string) => void;
+  },
+): PluginWarmup {
+  return new PluginWarmup(async (id) => {
+    const repo = store.repositories().find((candidate) => candidate.id === id);
+    if (!repo || repo.disabled || at.settings.plugins.disabled) return;
+    const compiled = await at.repositories.precompilePlugins(repo);
+    if (compiled > 0) at.log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
+  }, () => store.repositories().map((repo) => repo.id));
 }

@@ -44,28 +44,7 @@ export function HomePage(
                 </tr>
               </thead>
               <tbody>
-                {props.repositories.map((repo) => {
-                  const head = repo.defaultBranch === null
-                    ? undefined
-                    : repo.heads[repo.defaultBranch];
-                  return (
-                    <tr>
-                      <td>
-                        <a href={repositoryUrl(repo.name)}>{repo.name}</a>
-                      </td>
-                      <td>
-                        <span class="badge">{repo.publicRead ? "public" : "private"}</span>
-                      </td>
-                      <td>{repo.defaultBranch ?? <span class="muted">none</span>}</td>
-                      <td>
-                        {head ? <ShortSha sha={head} /> : <span class="muted">not synced</span>}
-                      </td>
-                      <td>
-                        {formatTime(repo.lastSyncAt)} <span class="badge">{repo.state}</span>
-                      </td>
-                    </tr>
-                  );
-                })}
+                {props.repositories.map((repo) => <RepositoryRow repo={repo} />)}
               </tbody>
             </table>
             {props.nextCursor === null ? null : (
@@ -76,5 +55,25 @@ export function HomePage(
           </>
         )}
     </Layout>
+  );
+}
+
+function RepositoryRow(props: { repo: RepositorySummary }): Html {
+  const { repo } = props;
+  const head = repo.defaultBranch === null ? undefined : repo.heads[repo.defaultBranch];
+  return (
+    <tr>
+      <td>
+        <a href={repositoryUrl(repo.name)}>{repo.name}</a>
+      </td>
+      <td>
+        <span class="badge">{repo.publicRead ? "public" : "private"}</span>
+      </td>
+      <td>{repo.defaultBranch ?? <span class="muted">none</span>}</td>
+      <td>{head ? <ShortSha sha={head} /> : <span class="muted">not synced</span>}</td>
+      <td>
+        {formatTime(repo.lastSyncAt)} <span class="badge">{repo.state}</span>
+      </td>
+    </tr>
   );
 }

@@ -96,7 +96,6 @@ export function FilesPage(
   props: { viewer: Viewer; listing: DirectoryListing; versions: VersionChoice[] },
 ): Html {
   const { listing } = props;
-  const name = (path: string) => path.slice(path.lastIndexOf("/") + 1);
   return (
     <Layout
       title={listing.path ? `${listing.path} · ${listing.repo}` : listing.repo}
@@ -126,24 +125,7 @@ export function FilesPage(
           {listing.entries.map((entry) => (
             <tr>
               <td>
-                {entry.kind === "directory"
-                  ? (
-                    <a href={treeUrl(listing.repo, { rev: listing.commit, dir: entry.path })}>
-                      {name(entry.path)}/
-                    </a>
-                  )
-                  : entry.kind === "submodule"
-                  ? (
-                    <span>
-                      {name(entry.path)} <span class="badge">submodule</span>
-                    </span>
-                  )
-                  : (
-                    <a href={blobUrl(listing.repo, { rev: listing.commit, path: entry.path })}>
-                      {name(entry.path)}
-                      {entry.kind === "symlink" ? <span class="badge">symlink</span> : null}
-                    </a>
-                  )}
+                <EntryLink repo={listing.repo} commit={listing.commit} entry={entry} />
               </td>
             </tr>
           ))}
@@ -163,6 +145,30 @@ export function FilesPage(
         )
         : null}
     </Layout>
+  );
+}
+
+// One entry of a folder: a folder or file link, or a submodule's name.
+function EntryLink(
+  props: { repo: string; commit: string; entry: DirectoryListing["entries"][number] },
+): Html {
+  const { repo, commit, entry } = props;
+  const name = entry.path.slice(entry.path.lastIndexOf("/") + 1);
+  if (entry.kind === "directory") {
+    return <a href={treeUrl(repo, { rev: commit, dir: entry.path })}>{name}/</a>;
+  }
+  if (entry.kind === "submodule") {
+    return (
+      <span>
+        {name} <span class="badge">submodule</span>
+      </span>
+    );
+  }
+  return (
+    <a href={blobUrl(repo, { rev: commit, path: entry.path })}>
+      {name}
+      {entry.kind === "symlink" ? <span class="badge">symlink</span> : null}
+    </a>
   );
 }
 
@@ -249,83 +255,97 @@ export function SearchPage(props: {
     >
       <h1>{props.repo}</h1>
       <Tabs repo={props.repo} current="search" rev={form.rev || undefined} />
-      <form class="inline" method="get" action={tabUrl(props.repo, "search")}>
-        <input
-          type="search"
-          name="q"
-          value={form.q}
-          placeholder="Pattern (RE2)"
-          required
-          aria-label="Pattern"
-        />
-        <select name="rev" aria-label="Version">
-          <option value="" selected={form.rev === ""}>default branch</option>
-          {props.versions.map((version) => (
-            <option value={version.commit} selected={version.commit === form.rev}>
-              {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
-            </option>
-          ))}
-        </select>
-        <input
-          type="text"
-          name="glob"
-          value={form.glob}
-          placeholder="glob, e.g. *.ts !vendor/**"
-          aria-label="Globs"
-        />
-        <label>
-          <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
-        </label>
-        <label>
-          <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
-        </label>
-        <button type="submit">Search</button>
-      </form>
+      <SearchFields repo={props.repo} form={form} versions={props.versions} />
       {props.problem ? <Problem problem={props.problem} /> : null}
-      {result === null ? null : (
-        <>
-          <p class="muted">
-            {result.outcome.matchCount} match(es) in {result.outcome.fileCount} file(s) at{" "}
-            <ShortSha sha={result.commit} />
-            {result.outcome.truncated ? " (capped: more may match)" : ""}
-            {result.outcome.index === "not_ready" ? " · index still building" : ""}
-            {result.outcome.index === "scan"
-              ? " · no trigram in the pattern: every file was read"
-              : ""}
-          </p>
-          {result.outcome.files.map((file) => (
-            <section>
-              <p class="match-file">
-                <a href={blobUrl(props.repo, { rev: result.commit, path: file.path })}>
-                  {file.path}
-                </a>{" "}
-                <span class="muted">{file.matchCount} match(es)</span>
-              </p>
-              <table class="code">
-                <tbody>
-                  {file.lines.map((line) => (
-                    <tr>
-                      <td class="num">
-                        <a
-                          href={blobUrl(props.repo, {
-                            rev: result.commit,
-                            path: file.path,
-                            start: line.number,
-                          })}
-                        >
-                          {line.number}
-                        </a>
-                      </td>
-                      <td>{line.text}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          ))}
-        </>
-      )}
+      {result === null ? null : <SearchResults repo={props.repo} result={result} />}
     </Layout>
+  );
+}
+
+// The search form: pattern, version, globs and the two switches.
+function SearchFields(
+  props: { repo: string; form: SearchForm; versions: VersionChoice[] },
+): Html {
+  const { form } = props;
+  return (
+    <form class="inline" method="get" action={tabUrl(props.repo, "search")}>
+      <input
+        type="search"
+        name="q"
+        value={form.q}
+        placeholder="Pattern (RE2)"
+        required
+        aria-label="Pattern"
+      />
+      <select name="rev" aria-label="Version">
+        <option value="" selected={form.rev === ""}>default branch</option>
+        {props.versions.map((version) => (
+          <option value={version.commit} selected={version.commit === form.rev}>
+            {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
+          </option>
+        ))}
+      </select>
+      <input
+        type="text"
+        name="glob"
+        value={form.glob}
+        placeholder="glob, e.g. *.ts !vendor/**"
+        aria-label="Globs"
+      />
+      <label>
+        <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
+      </label>
+      <label>
+        <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+// What a search found: the counts, then each file's matching lines.
+function SearchResults(props: { repo: string; result: SearchResult }): Html {
+  const { result } = props;
+  return (
+    <>
+      <p class="muted">
+        {result.outcome.matchCount} match(es) in {result.outcome.fileCount} file(s) at{" "}
+        <ShortSha sha={result.commit} />
+        {result.outcome.truncated ? " (capped: more may match)" : ""}
+        {result.outcome.index === "not_ready" ? " · index still building" : ""}
+        {result.outcome.index === "scan" ? " · no trigram in the pattern: every file was read" : ""}
+      </p>
+      {result.outcome.files.map((file) => (
+        <section>
+          <p class="match-file">
+            <a href={blobUrl(props.repo, { rev: result.commit, path: file.path })}>
+              {file.path}
+            </a>{" "}
+            <span class="muted">{file.matchCount} match(es)</span>
+          </p>
+          <table class="code">
+            <tbody>
+              {file.lines.map((line) => (
+                <tr>
+                  <td class="num">
+                    <a
+                      href={blobUrl(props.repo, {
+                        rev: result.commit,
+                        path: file.path,
+                        start: line.number,
+                      })}
+                    >
+                      {line.number}
+                    </a>
+                  </td>
+                  <td>{line.text}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </>
   );
 }
 
@@ -362,51 +382,59 @@ export function PluginsPage(props: {
             At <ShortSha sha={catalog.commit} />: {catalog.plugins.length} plugin(s)
           </p>
           {(catalog.issues ?? []).map((issue) => <Problem key={issue.code} problem={issue} />)}
-          {catalog.plugins.length === 0 ? null : (
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Title and description</th>
-                  <th>Version</th>
-                  <th>Operations</th>
-                  <th>Default enabled</th>
-                  <th>Folder</th>
-                  <th>Issues</th>
-                </tr>
-              </thead>
-              <tbody>
-                {catalog.plugins.map((plugin) => (
-                  <tr>
-                    <td>
-                      <a href={blobUrl(props.repo, { rev: catalog.commit, path: plugin.path })}>
-                        <code>{plugin.name}</code>
-                      </a>
-                    </td>
-                    <td>
-                      <strong>{plugin.metadata.title ?? ""}</strong>
-                      <div>{plugin.metadata.description ?? ""}</div>
-                    </td>
-                    <td>{plugin.metadata.version ?? ""}</td>
-                    <td>{(plugin.metadata.operations ?? []).join(", ")}</td>
-                    <td>{plugin.metadata.defaultEnabled === true ? "yes" : "no"}</td>
-                    <td>
-                      <code>{plugin.root === "" ? "/" : plugin.root}</code>
-                    </td>
-                    <td>
-                      {(plugin.issues ?? []).map((issue) => (
-                        <div>
-                          <code>{issue.code}</code> {issue.message}
-                        </div>
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          {catalog.plugins.length === 0
+            ? null
+            : <PluginTable repo={props.repo} catalog={catalog} />}
         </>
       )}
     </Layout>
+  );
+}
+
+// The discovered plugins, one row each, with their metadata and issues.
+function PluginTable(props: { repo: string; catalog: PluginCatalog }): Html {
+  const { catalog } = props;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Title and description</th>
+          <th>Version</th>
+          <th>Operations</th>
+          <th>Default enabled</th>
+          <th>Folder</th>
+          <th>Issues</th>
+        </tr>
+      </thead>
+      <tbody>
+        {catalog.plugins.map((plugin) => (
+          <tr>
+            <td>
+              <a href={blobUrl(props.repo, { rev: catalog.commit, path: plugin.path })}>
+                <code>{plugin.name}</code>
+              </a>
+            </td>
+            <td>
+              <strong>{plugin.metadata.title ?? ""}</strong>
+              <div>{plugin.metadata.description ?? ""}</div>
+            </td>
+            <td>{plugin.metadata.version ?? ""}</td>
+            <td>{(plugin.metadata.operations ?? []).join(", ")}</td>
+            <td>{plugin.metadata.defaultEnabled === true ? "yes" : "no"}</td>
+            <td>
+              <code>{plugin.root === "" ? "/" : plugin.root}</code>
+            </td>
+            <td>
+              {(plugin.issues ?? []).map((issue) => (
+                <div>
+                  <code>{issue.code}</code> {issue.message}
+                </div>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { ControlStore } from "../../sourcegraph/store/control_store.ts";
+import { FetchCredentials } from "../../sourcegraph/git/fetch_credentials.ts";
 import { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
@@ -116,7 +117,10 @@ Deno.test("sync: each repository is synced on its own interval", async () => {
       });
     register("org/fast", fast.path, 1);
     register("org/slow", slow.path, 30);
-    const scheduler = new SyncScheduler(store, data, { log: () => {} });
+    const scheduler = new SyncScheduler(store, data, {
+      credentials: new FetchCredentials(data),
+      log: () => {},
+    });
     const start = Date.now();
     assertEquals(await scheduler.syncDue(start), ["org/fast", "org/slow"]);
     assertEquals(await scheduler.syncDue(start + 30_000), []);

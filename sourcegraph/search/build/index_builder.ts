@@ -62,24 +62,9 @@ export async function buildCommitIndex(
   const { mirror, commit, collector } = request;
   const started = performance.now();
   if (index.hasCommit(commit)) return null;
-  const listing = await runGit(["ls-tree", "-r", "-z", "--full-tree", commit], {
-    cwd: mirror,
-    maxStdoutBytes: 256 * 1024 * 1024,
-    timeoutMs: 60_000,
-  });
-  const files = parseTreeListing(listing.stdout).filter(isRegularFile)
-    .map(({ oid, path }) => ({ oid, path }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = await commitFiles(mirror, commit);
   discardStaged(index);
-  const known = new Map<string, number>();
-  const lookup = index.db.prepare("SELECT id FROM blobs WHERE oid = ?");
-  const fresh = new Set<string>();
-  for (const { oid } of files) {
-    if (known.has(oid) || fresh.has(oid)) continue;
-    const row = lookup.get(oid) as { id: number } | undefined;
-    if (row) known.set(oid, row.id);
-    else fresh.add(oid);
-  }
+  const { known, fresh } = knownBlobs(index, files);
   const batch = new Batch(index, {
     limit: request.batchTextBytes ?? BATCH_TEXT_BYTES,
     collector,
@@ -118,6 +103,38 @@ export async function buildCommitIndex(
     newBytes,
     ms: Math.round(performance.now() - started),
   };
+}
+
+// The commit's regular files, sorted by path.
+async function commitFiles(
+  mirror: string,
+  commit: string,
+): Promise<{ oid: string; path: string }[]> {
+  const listing = await runGit(["ls-tree", "-r", "-z", "--full-tree", commit], {
+    cwd: mirror,
+    maxStdoutBytes: 256 * 1024 * 1024,
+    timeoutMs: 60_000,
+  });
+  return parseTreeListing(listing.stdout).filter(isRegularFile)
+    .map(({ oid, path }) => ({ oid, path }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+// The blob rows the index already has (by oid) and the blobs it has not.
+function knownBlobs(
+  index: IndexDatabase,
+  files: readonly { oid: string }[],
+): { known: Map<string, number>; fresh: Set<string> } {
+  const known = new Map<string, number>();
+  const lookup = index.db.prepare("SELECT id FROM blobs WHERE oid = ?");
+  const fresh = new Set<string>();
+  for (const { oid } of files) {
+    if (known.has(oid) || fresh.has(oid)) continue;
+    const row = lookup.get(oid) as { id: number } | undefined;
+    if (row) known.set(oid, row.id);
+    else fresh.add(oid);
+  }
+  return { known, fresh };
 }
 
 // Blobs of a build that never published (it was stopped or killed): their
