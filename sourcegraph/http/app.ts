@@ -77,6 +77,9 @@ const PAGE_FORM_FIELDS = 16;
  * }));
  * ```
  */
+// One function on purpose: the order of its lines is the order a request
+// meets the middleware and the mounted sub-apps.
+// deno-lint-ignore function-length/max-lines
 export function createApp(
   services: Pick<Services, "store" | "repositories" | "admin">,
   options: { settings: HttpSettings; metrics: Metrics; log: (message: string) => void },

@@ -88,7 +88,23 @@ export function httpApiApp(
     });
   });
   getRoutes(app, service, answer);
-  postRoutes(app, service, { parse, answer });
+  const post = postRoute(app, { parse, answer });
+  readRoutes(post, service);
+  post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
+    searchJson(
+      await service.search(caller, {
+        repo,
+        revision: body.Revision,
+        pattern: body.Pattern,
+        fixedStrings: body.FixedStrings,
+        ignoreCase: body.IgnoreCase,
+        glob: body.Glob,
+        paths: body.Paths,
+        output: body.Output,
+        maxLinesPerFile: body.MaxLinesPerFile,
+      }),
+      { requestId },
+    ));
   // Anything else under the API's prefixes is its own 404, in its own JSON.
   const missing = () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");
@@ -119,26 +135,31 @@ function getRoutes(app: Hono<EdgeEnv>, service: RepositoryService, answer: Answe
   });
 }
 
-// The POST routes: each the repo parameter, then its strict body, then the call.
-function postRoutes(
+type Post = <T>(
+  path: string,
+  schema: z.ZodType<T>,
+  run: (call: { caller: Caller; repo: string; body: T; requestId: string }) => Promise<unknown>,
+) => void;
+
+// A POST route: the repo parameter, then its strict body, then the call.
+function postRoute(
   app: Hono<EdgeEnv>,
-  service: RepositoryService,
   at: { parse: <T>(c: Context<EdgeEnv>, schema: z.ZodType<T>) => Promise<T>; answer: Answer },
-): void {
-  const { parse, answer } = at;
-  const post = <T>(
-    path: string,
-    schema: z.ZodType<T>,
-    run: (call: { caller: Caller; repo: string; body: T; requestId: string }) => Promise<unknown>,
-  ) =>
+): Post {
+  return (path, schema, run) => {
     app.post(path, async (c) => {
       const repo = single(c, "repo");
-      const body = await parse(c, schema);
-      return answer(
+      const body = await at.parse(c, schema);
+      return at.answer(
         c,
         await run({ caller: c.var.caller, repo, body, requestId: c.var.requestId }),
       );
     });
+  };
+}
+
+// Read, resolve, list and diff.
+function readRoutes(post: Post, service: RepositoryService): void {
   post("/v1/repo/read", ReadBody, async ({ caller, repo, body }) =>
     fileJson(
       await service.read(caller, {
@@ -175,21 +196,6 @@ function postRoutes(
         paths: body.Paths,
         after: body.After,
       }),
-    ));
-  post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
-    searchJson(
-      await service.search(caller, {
-        repo,
-        revision: body.Revision,
-        pattern: body.Pattern,
-        fixedStrings: body.FixedStrings,
-        ignoreCase: body.IgnoreCase,
-        glob: body.Glob,
-        paths: body.Paths,
-        output: body.Output,
-        maxLinesPerFile: body.MaxLinesPerFile,
-      }),
-      { requestId },
     ));
 }
 

@@ -71,6 +71,9 @@ export interface Services {
  *   lines; `onSearchShared` hears of searches answered by an identical one.
  * @returns The services, ready to sync and serve.
  */
+// One function on purpose: every collaborator is built here, in the order
+// each needs the others, so the wiring reads top to bottom in one place.
+// deno-lint-ignore function-length/max-lines
 export function composeServices(
   settings: CompositionSettings,
   options: {

@@ -8,6 +8,55 @@
 
 import { DatabaseSync } from "node:sqlite";
 
+// The tables, created when missing (a store from an older version gains them).
+const SCHEMA = `
+  PRAGMA journal_mode = WAL;
+  PRAGMA synchronous = NORMAL;
+  CREATE TABLE IF NOT EXISTS repositories(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    public_read INTEGER NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    policy TEXT NOT NULL,
+    path_groups TEXT NOT NULL DEFAULT '[]',
+    sync_interval_minutes INTEGER NOT NULL DEFAULT 5
+  );
+  CREATE TABLE IF NOT EXISTS heads(
+    repository_id INTEGER NOT NULL,
+    branch TEXT NOT NULL,
+    commit_id TEXT NOT NULL,
+    observed_at INTEGER NOT NULL,
+    PRIMARY KEY (repository_id, branch)
+  );
+  CREATE TABLE IF NOT EXISTS versions(
+    repository_id INTEGER NOT NULL,
+    commit_id TEXT NOT NULL,
+    committer_time INTEGER,
+    observed_at INTEGER NOT NULL,
+    PRIMARY KEY (repository_id, commit_id)
+  );
+  CREATE TABLE IF NOT EXISTS personal_keys(
+    id TEXT PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS jobs(
+    idempotency_key TEXT PRIMARY KEY,
+    repository_id INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS sync_state(
+    repository_id INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    last_error TEXT,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+`;
+
 /**
  * Opens the database at `path`, creating it when the file does not exist. An
  * existing file that is empty, not a database, or fails SQLite's integrity
@@ -35,53 +84,7 @@ export function openControlDatabase(path: string): DatabaseSync {
     if (error instanceof ControlStoreDamaged) throw error;
     throw new ControlStoreDamaged(path, "cannot be read as a SQLite database");
   }
-  db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      CREATE TABLE IF NOT EXISTS repositories(
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL,
-        public_read INTEGER NOT NULL,
-        disabled INTEGER NOT NULL DEFAULT 0,
-        policy TEXT NOT NULL,
-        path_groups TEXT NOT NULL DEFAULT '[]',
-        sync_interval_minutes INTEGER NOT NULL DEFAULT 5
-      );
-      CREATE TABLE IF NOT EXISTS heads(
-        repository_id INTEGER NOT NULL,
-        branch TEXT NOT NULL,
-        commit_id TEXT NOT NULL,
-        observed_at INTEGER NOT NULL,
-        PRIMARY KEY (repository_id, branch)
-      );
-      CREATE TABLE IF NOT EXISTS versions(
-        repository_id INTEGER NOT NULL,
-        commit_id TEXT NOT NULL,
-        committer_time INTEGER,
-        observed_at INTEGER NOT NULL,
-        PRIMARY KEY (repository_id, commit_id)
-      );
-      CREATE TABLE IF NOT EXISTS personal_keys(
-        id TEXT PRIMARY KEY,
-        key_hash TEXT NOT NULL UNIQUE,
-        name TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS jobs(
-        idempotency_key TEXT PRIMARY KEY,
-        repository_id INTEGER NOT NULL,
-        result TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS sync_state(
-        repository_id INTEGER PRIMARY KEY,
-        state TEXT NOT NULL,
-        last_error TEXT,
-        updated_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-    `);
+  db.exec(SCHEMA);
   const jobColumns = (db.prepare("PRAGMA table_info(jobs)").all() as { name: string }[])
     .map((column) => column.name);
   if (!jobColumns.includes("request_hash")) {

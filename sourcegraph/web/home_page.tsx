@@ -44,7 +44,7 @@ export function HomePage(
                 </tr>
               </thead>
               <tbody>
-                {props.repositories.map((repo) => <RepositoryRow repo={repo} />)}
+                {props.repositories.map((repo) => <RepositoryRow key={repo.name} repo={repo} />)}
               </tbody>
             </table>
             {props.nextCursor === null ? null : (

@@ -71,24 +71,14 @@ export async function buildCommitIndex(
     postings: request.postings ?? new PostingTable(),
     chunkUnits: request.chunkUnits,
   });
-  let newBytes = 0;
-  const reads = streamBlobs(mirror, { oids: [...fresh], maxBytes: READ_SCAN_LIMIT });
-  try {
-    for await (const read of reads) {
-      const oid = read.oid;
-      if (request.cancelled?.()) return null;
-      const text = read.status === "ok" ? searchableText(read.bytes) : null;
-      const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
-      newBytes += size;
-      known.set(oid, batch.add(oid, { text, size }));
-      if (batch.full) {
-        batch.stage();
-        request.onBatch?.();
-      }
-    }
-  } finally {
-    await reads.return(undefined);
-  }
+  const newBytes = await indexBlobs(batch, {
+    mirror,
+    fresh,
+    known,
+    cancelled: request.cancelled,
+    onBatch: request.onBatch,
+  });
+  if (newBytes === null) return null;
   if (request.cancelled?.()) return null;
   batch.stage();
   batch.publish(files.map((file) => ({ path: file.path, blob: known.get(file.oid)! })), commit);
@@ -103,6 +93,38 @@ export async function buildCommitIndex(
     newBytes,
     ms: Math.round(performance.now() - started),
   };
+}
+
+// Reads the fresh blobs into batches, staging each full one; their bytes,
+// or null when the build was cancelled.
+async function indexBlobs(
+  batch: Batch,
+  at: {
+    mirror: string;
+    fresh: Set<string>;
+    known: Map<string, number>;
+    cancelled?: () => boolean;
+    onBatch?: () => void;
+  },
+): Promise<number | null> {
+  let newBytes = 0;
+  const reads = streamBlobs(at.mirror, { oids: [...at.fresh], maxBytes: READ_SCAN_LIMIT });
+  try {
+    for await (const read of reads) {
+      if (at.cancelled?.()) return null;
+      const text = read.status === "ok" ? searchableText(read.bytes) : null;
+      const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
+      newBytes += size;
+      at.known.set(read.oid, batch.add(read.oid, { text, size }));
+      if (batch.full) {
+        batch.stage();
+        at.onBatch?.();
+      }
+    }
+  } finally {
+    await reads.return(undefined);
+  }
+  return newBytes;
 }
 
 // The commit's regular files, sorted by path.

@@ -33,6 +33,41 @@ import { DatabaseSync } from "node:sqlite";
 /** The layout version; another version is rebuilt, never read. */
 export const INDEX_FORMAT = 2;
 
+// The index tables, created after the format check.
+const TABLES = `
+  CREATE TABLE IF NOT EXISTS blobs(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    oid TEXT NOT NULL UNIQUE,
+    searchable INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    indexed INTEGER NOT NULL,
+    chunk_ids BLOB NOT NULL,
+    chunk_lines BLOB NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS chunks(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    hash BLOB NOT NULL UNIQUE,
+    indexed INTEGER NOT NULL,
+    text BLOB NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS segments(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    bytes INTEGER NOT NULL
+  );
+  ${postingTable("postings")}
+  CREATE TABLE IF NOT EXISTS paths(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT NOT NULL UNIQUE
+  );
+  ${postingTable("path_postings")}
+  CREATE TABLE IF NOT EXISTS commits(
+    commit_id TEXT PRIMARY KEY,
+    files INTEGER NOT NULL,
+    path_ids BLOB NOT NULL,
+    blob_ids BLOB NOT NULL
+  );
+`;
+
 /** One repository's index file, open. */
 export class IndexDatabase {
   readonly db: DatabaseSync;
@@ -58,39 +93,7 @@ export class IndexDatabase {
       if (format !== undefined && format.value !== String(INDEX_FORMAT)) {
         throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
       }
-      this.db.exec(`
-        CREATE TABLE IF NOT EXISTS blobs(
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          oid TEXT NOT NULL UNIQUE,
-          searchable INTEGER NOT NULL,
-          bytes INTEGER NOT NULL,
-          indexed INTEGER NOT NULL,
-          chunk_ids BLOB NOT NULL,
-          chunk_lines BLOB NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS chunks(
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          hash BLOB NOT NULL UNIQUE,
-          indexed INTEGER NOT NULL,
-          text BLOB NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS segments(
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          bytes INTEGER NOT NULL
-        );
-        ${postingTable("postings")}
-        CREATE TABLE IF NOT EXISTS paths(
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          path TEXT NOT NULL UNIQUE
-        );
-        ${postingTable("path_postings")}
-        CREATE TABLE IF NOT EXISTS commits(
-          commit_id TEXT PRIMARY KEY,
-          files INTEGER NOT NULL,
-          path_ids BLOB NOT NULL,
-          blob_ids BLOB NOT NULL
-        );
-      `);
+      this.db.exec(TABLES);
       if (format === undefined) {
         this.db.prepare("INSERT INTO meta(key, value) VALUES ('format', ?)").run(
           String(INDEX_FORMAT),
