@@ -5,7 +5,19 @@
  * @module
  */
 
-/** A FIFO of byte chunks. */
+/**
+ * A FIFO of byte chunks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * const queue = new ByteQueue();
+ * queue.push(new Uint8Array([1, 2, 3]));
+ * queue.push(new Uint8Array([4, 5]));
+ * const head = queue.take(4); // [1, 2, 3, 4]
+ * assert(head.length === 4 && queue.size === 1);
+ * ```
+ */
 export class ByteQueue {
   #chunks: Uint8Array[] = [];
   #size = 0;
@@ -50,7 +62,16 @@ export class ByteQueue {
   }
 }
 
-/** One array holding `parts` in order. */
+/**
+ * One array holding `parts` in order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * const joined = concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]);
+ * assert(joined.length === 3 && joined[2] === 3);
+ * ```
+ */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;

@@ -17,6 +17,11 @@ let launcher: readonly string[] = [];
 /**
  * Wraps every later `childCommand` in `setpriv --pdeathsig KILL` when this
  * process may run `setpriv` and it works here; returns whether it does.
+ *
+ * @example
+ * ```ts ignore
+ * if (!bindChildrenToProcess()) console.error("children may outlive this process");
+ * ```
  */
 export function bindChildrenToProcess(): boolean {
   if (typeof Deno === "undefined") return false;
@@ -40,7 +45,14 @@ export function bindChildrenToProcess(): boolean {
 
 let deno: string | null = null;
 
-/** The Deno executable child programs run with: this one when permitted, else `deno` on PATH. */
+/**
+ * The Deno executable child programs run with: this one when permitted, else `deno` on PATH.
+ *
+ * @example
+ * ```ts ignore
+ * const sandbox = new Deno.Command(denoProgram(), { args: ["run", "sandbox.ts"] });
+ * ```
+ */
 export function denoProgram(): string {
   if (deno === null) {
     const self = Deno.execPath();
@@ -51,7 +63,16 @@ export function denoProgram(): string {
   return deno;
 }
 
-/** The command and arguments that start `program` with `args` (bound when opted in). */
+/**
+ * The command and arguments that start `program` with `args` (bound when opted in).
+ *
+ * @example
+ * ```ts ignore
+ * const { command, args } = childCommand("git", ["--version"]);
+ * // ["setpriv", "--pdeathsig", "KILL", "git", "--version"] once bound, else git itself
+ * const child = new Deno.Command(command, { args }).spawn();
+ * ```
+ */
 export function childCommand(
   program: string,
   args: readonly string[],

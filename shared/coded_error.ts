@@ -5,7 +5,17 @@
  * @module
  */
 
-/** An error with a stable code. */
+/**
+ * An error with a stable code.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * class LockError extends CodedError<"LOCKED" | "STALE"> {}
+ * const error = new LockError("LOCKED", "another process holds the lock");
+ * assert(error.code === "LOCKED");
+ * ```
+ */
 export class CodedError<Code extends string | number> extends Error {
   /** Stable machine-readable code. */
   readonly code: Code;

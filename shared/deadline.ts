@@ -5,7 +5,17 @@
  * @module
  */
 
-/** `work`'s value, or null when `deadline` (a `performance.now()` time) comes first. */
+/**
+ * `work`'s value, or null when `deadline` (a `performance.now()` time) comes first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * const slow = new Promise<string>((resolve) => setTimeout(() => resolve("late"), 50));
+ * const value = await beforeDeadline(slow, performance.now() + 10);
+ * assert(value === null); // the work goes on; the caller does not wait
+ * ```
+ */
 export async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolve) => {

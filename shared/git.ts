@@ -11,6 +11,7 @@
  * @module
  */
 
+import { concatBytes } from "./byte_queue.ts";
 import { CodedError } from "./coded_error.ts";
 import { spawn } from "node:child_process";
 import { childCommand } from "./child_lifetime.ts";
@@ -32,6 +33,15 @@ export type GitErrorCode =
 /**
  * A failed Git call. `message` is short and safe to show; `stderr` may name
  * host paths and is for local diagnostics only.
+ *
+ * @example
+ * ```ts ignore
+ * try {
+ *   await runGit(["rev-parse", "--verify", "no-such-branch"], { cwd: "." });
+ * } catch (error) {
+ *   if (error instanceof GitError) console.error(error.code); // GIT_FAILED
+ * }
+ * ```
  */
 export class GitError extends CodedError<GitErrorCode> {
   override readonly name = "GitError";
@@ -109,6 +119,12 @@ const SAFETY_CONFIG = [
  * The environment every Git call gets, and nothing else. An empty
  * `GIT_ALLOW_PROTOCOL` blocks every transport even where repository
  * configuration allows one.
+ *
+ * @example
+ * ```ts ignore
+ * const env = gitEnvironment(["https"]);
+ * console.assert(env.GIT_ALLOW_PROTOCOL === "https" && env.GIT_TERMINAL_PROMPT === "0");
+ * ```
  */
 export function gitEnvironment(transports: readonly string[] = []): Record<string, string> {
   return {
@@ -139,6 +155,11 @@ let leadingArgs: Promise<string[]> | undefined;
 /**
  * The options placed before every subcommand: `--no-lazy-fetch` when this Git
  * has it (probed once), then the pinned safety configuration.
+ *
+ * @example
+ * ```ts ignore
+ * const args = [...await gitLeadingArgs(), "cat-file", "--batch"];
+ * ```
  */
 export function gitLeadingArgs(): Promise<string[]> {
   leadingArgs ??= probeLeadingArgs();
@@ -163,7 +184,14 @@ async function gitAccepts(args: string[]): Promise<boolean> {
   }
 }
 
-/** Reports whether the installed Git understands `--no-lazy-fetch`. */
+/**
+ * Reports whether the installed Git understands `--no-lazy-fetch`.
+ *
+ * @example
+ * ```ts ignore
+ * if (!await gitHasNoLazyFetch()) console.error("this Git may fetch missing objects lazily");
+ * ```
+ */
 export async function gitHasNoLazyFetch(): Promise<boolean> {
   return (await gitLeadingArgs())[0] === "--no-lazy-fetch";
 }
@@ -172,6 +200,12 @@ export async function gitHasNoLazyFetch(): Promise<boolean> {
  * Runs one Git command on a read path and returns its output, or throws a
  * {@linkcode GitError}: GIT_UNAVAILABLE, GIT_TIMEOUT, GIT_OUTPUT_LIMIT or
  * GIT_FAILED.
+ *
+ * @example
+ * ```ts ignore
+ * const { stdout } = await runGit(["rev-parse", "HEAD"], { cwd: ".", timeoutMs: 5_000 });
+ * const head = new TextDecoder().decode(stdout).trim();
+ * ```
  */
 export async function runGit(
   args: readonly string[],
@@ -254,6 +288,14 @@ export interface GitProcess {
  * start. Deno's own process API is used under Deno (Deno's `node:` process
  * shim looks `git` up on the parent's PATH, not the one given); Node uses
  * `node:child_process`.
+ *
+ * @example
+ * ```ts ignore
+ * const child = spawnGit(["cat-file", "--batch"], { cwd: ".", stdin: "piped" });
+ * // … write requests to child.stdin, read child.stdout …
+ * child.kill();
+ * await child.status;
+ * ```
  */
 export function spawnGit(
   args: readonly string[],
@@ -387,7 +429,16 @@ function webWritable(stream: Writable): WritableStream<Uint8Array> {
   });
 }
 
-/** Sends SIGKILL, ignoring a process that already exited. */
+/**
+ * Sends SIGKILL, ignoring a process that already exited.
+ *
+ * @example
+ * ```ts ignore
+ * const child = spawnGit(["version"], { cwd: ".", stdin: "null" });
+ * killQuietly(child);
+ * killQuietly(child); // a second kill of an exited process is ignored
+ * ```
+ */
 export function killQuietly(child: GitProcess): void {
   child.kill();
 }
@@ -395,6 +446,13 @@ export function killQuietly(child: GitProcess): void {
 /**
  * Collects a stream's bytes up to `cap`; past it, calls `onOverflow` and keeps
  * draining (dropping the excess) so the writer is never blocked on a full pipe.
+ *
+ * @example
+ * ```ts ignore
+ * const child = spawnGit(["log", "--oneline"], { cwd: ".", stdin: "null" });
+ * let overflowed = false;
+ * const bytes = await collectCapped(child.stdout, 64 * 1024, () => (overflowed = true));
+ * ```
  */
 export async function collectCapped(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -417,7 +475,7 @@ export async function collectCapped(
   } catch {
     // cancelled after a kill
   }
-  return concatBytes(chunks, size);
+  return concatBytes(chunks);
 }
 
 async function writeAndClose(stdin: WritableStream<Uint8Array>, bytes: Uint8Array): Promise<void> {
@@ -428,16 +486,4 @@ async function writeAndClose(stdin: WritableStream<Uint8Array>, bytes: Uint8Arra
   } catch {
     // Git may exit without reading its input
   }
-}
-
-/** Joins byte chunks into one array of the given total size. */
-export function concatBytes(chunks: readonly Uint8Array[], size?: number): Uint8Array {
-  const total = size ?? chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

@@ -7,9 +7,9 @@
  * @module
  */
 
+import { concatBytes } from "./byte_queue.ts";
 import {
   collectCapped,
-  concatBytes,
   GitError,
   gitLeadingArgs,
   type GitProcess,
@@ -45,6 +45,14 @@ const MAX_STDERR_BYTES = 64 * 1024;
  * A serial reader of Git objects. A missing object is a result, not an
  * exception. If the Git process dies or a request times out, that request
  * fails with a {@linkcode GitError} and the next request starts a new process.
+ *
+ * @example
+ * ```ts ignore
+ * const reader = new GitObjectReader({ cwd: ".", timeoutMs: 5_000 });
+ * const read = await reader.read("HEAD:README.md", { maxBytes: 1024 * 1024 });
+ * if (read.status === "ok") console.log(new TextDecoder().decode(read.bytes));
+ * await reader.close();
+ * ```
  */
 export class GitObjectReader {
   #options: GitObjectReaderOptions;
@@ -279,6 +287,13 @@ export type StreamedBlob =
  * one `cat-file --batch` streams the contents of those within `maxBytes`
  * while the requests are still being written (for bulk reads such as
  * indexing; interactive reads use {@linkcode GitObjectReader}).
+ *
+ * @example
+ * ```ts ignore
+ * for await (const blob of streamBlobs(".", { oids, maxBytes: 8 * 1024 * 1024 })) {
+ *   if (blob.status === "ok") console.log(blob.oid, blob.bytes.length);
+ * }
+ * ```
  */
 export async function* streamBlobs(
   cwd: string,

@@ -50,6 +50,14 @@ const CLOSE_OBJECT = 0x7d;
  * @param text JSON text (not yet parsed).
  * @param limits The most depth and values allowed.
  * @returns The broken limit, or null.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * const deep = "[".repeat(100) + "]".repeat(100);
+ * assert(jsonShapeProblem(deep, { maxDepth: 64, maxValues: 10_000 })?.limit === "depth");
+ * assert(jsonShapeProblem('{"a":[1,2]}', { maxDepth: 64, maxValues: 10_000 }) === null);
+ * ```
  */
 export function jsonShapeProblem(text: string, limits: JsonShapeLimits): JsonShapeProblem | null {
   const { maxDepth, maxValues } = limits;

@@ -28,7 +28,17 @@ export const RPC_INTERNAL_ERROR = -32603;
 export const MAX_LINE_BYTES = 1024 * 1024;
 const MAX_ERROR_MESSAGE_BYTES = 512;
 
-/** An error the handler returns to the client as a JSON-RPC error object. */
+/**
+ * An error the handler returns to the client as a JSON-RPC error object.
+ *
+ * @example
+ * ```ts ignore
+ * serveJsonRpcLines((request) => {
+ *   if (request.method !== "ping") throw new RpcError(RPC_METHOD_NOT_FOUND, "unknown method");
+ *   return { pong: true };
+ * });
+ * ```
+ */
 export class RpcError extends CodedError<number> {
   override readonly name = "RpcError";
 }
@@ -73,6 +83,12 @@ export interface ServeOptions {
 /**
  * Sends every `console` method to stderr, so that no library or stray log can
  * corrupt a protocol written on stdout. Call once at program start.
+ *
+ * @example
+ * ```ts ignore
+ * routeConsoleToStderr();
+ * console.log("diagnostics go to stderr; stdout carries only the protocol");
+ * ```
  */
 export function routeConsoleToStderr(): void {
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
@@ -81,6 +97,14 @@ export function routeConsoleToStderr(): void {
 /**
  * Serves newline-delimited JSON-RPC 2.0 until the input ends, then resolves.
  * Responses are written in request order; notifications get none.
+ *
+ * @example
+ * ```ts ignore
+ * routeConsoleToStderr();
+ * await serveJsonRpcLines((request) => ({ echoed: request.params ?? null }), {
+ *   onDiagnostic: (line) => console.error(line),
+ * });
+ * ```
  */
 export async function serveJsonRpcLines(
   handler: RpcHandler,
@@ -161,7 +185,14 @@ function encodeLine(value: object): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value) + "\n");
 }
 
-/** Writes every byte, looping over partial writes. */
+/**
+ * Writes every byte, looping over partial writes.
+ *
+ * @example
+ * ```ts ignore
+ * await writeAll(Deno.stdout, new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"result":{}}\n'));
+ * ```
+ */
 export async function writeAll(output: RpcOutput, bytes: Uint8Array): Promise<void> {
   let written = 0;
   while (written < bytes.length) written += await output.write(bytes.subarray(written));

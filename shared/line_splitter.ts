@@ -9,7 +9,18 @@
 
 import { ByteQueue } from "./byte_queue.ts";
 
-/** Splits a byte stream into LF-terminated lines with a cap on each line. */
+/**
+ * Splits a byte stream into LF-terminated lines with a cap on each line.
+ *
+ * @example
+ * ```ts ignore
+ * const lines = new LineSplitter(Deno.stdin.readable, 1024 * 1024);
+ * for (let line = await lines.next(); line !== null; line = await lines.next()) {
+ *   if (line === "oversized") console.error("a line over 1 MiB was skipped");
+ *   else console.error(new TextDecoder().decode(line));
+ * }
+ * ```
+ */
 export class LineSplitter {
   #reader: ReadableStreamDefaultReader<Uint8Array>;
   #maxBytes: number;

@@ -42,7 +42,18 @@ export type SafeFsErrorCode =
   | "IO_FAILED"
   | "GUARD_UNSUPPORTED";
 
-/** A refused or failed file-system operation; the message never names a path. */
+/**
+ * A refused or failed file-system operation; the message never names a path.
+ *
+ * @example
+ * ```ts ignore
+ * try {
+ *   readPinned("/srv/project", "notes/../../etc/passwd", { maxBytes: 1024 });
+ * } catch (error) {
+ *   if (error instanceof SafeFsError) console.error(error.code); // UNSAFE_PATH
+ * }
+ * ```
+ */
 export class SafeFsError extends CodedError<SafeFsErrorCode> {
   override readonly name = "SafeFsError";
 }
@@ -75,12 +86,29 @@ const MAX_RELATIVE_PATH = 4096;
 const OPEN_READ = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) |
   (fs.constants.O_NONBLOCK ?? 0);
 
-/** Returns the identity of `path` itself (not following a final symlink). */
+/**
+ * Returns the identity of `path` itself (not following a final symlink).
+ *
+ * @example
+ * ```ts ignore
+ * const root = identityOf("/srv/project");
+ * readPinned("/srv/project", "README.md", { maxBytes: 1024, rootIdentity: root });
+ * ```
+ */
 export function identityOf(path: string): FileIdentity {
   return identityFrom(lstatOrThrow(path));
 }
 
-/** Reports whether two identities name the same object. */
+/**
+ * Reports whether two identities name the same object.
+ *
+ * @example
+ * ```ts ignore
+ * const before = identityOf("/srv/project");
+ * // … later: has the folder been replaced (renamed away, a symlink put in its place)?
+ * const moved = !sameIdentity(before, identityOf("/srv/project"));
+ * ```
+ */
 export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
@@ -88,6 +116,12 @@ export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
 /**
  * Splits a repository-relative path into its components, refusing absolute
  * paths, empty, `.` and `..` components, and NUL.
+ *
+ * @example
+ * ```ts ignore
+ * console.assert(splitRelativePath("src/app.ts").join("|") === "src|app.ts");
+ * // splitRelativePath("../x") and splitRelativePath("/etc") throw UNSAFE_PATH
+ * ```
  */
 export function splitRelativePath(relativePath: string): string[] {
   if (
@@ -109,6 +143,11 @@ export function splitRelativePath(relativePath: string): string[] {
  * (SYMLINK), non-regular files (NOT_REGULAR), hardlinked files (HARDLINK),
  * files larger than `maxBytes` (TOO_LARGE) and anything swapped during the
  * read (CHANGED).
+ *
+ * @example
+ * ```ts ignore
+ * const { bytes } = readPinned("/srv/project", "docs/guide.md", { maxBytes: 1024 * 1024 });
+ * ```
  */
 export function readPinned(
   root: string,
@@ -244,6 +283,11 @@ function translate(error: unknown, missing: SafeFsErrorCode): SafeFsError {
  * Returns the absolute path of the last folder. Needs `--allow-sys=uid` and
  * read permission on the segments only (not on `base`'s ancestors): `base` is
  * checked by resolving the first segment's real path.
+ *
+ * @example
+ * ```ts ignore
+ * const cache = ensurePrivateDir("/home/me", [".cache", "project-knowledge"], { create: true });
+ * ```
  */
 export function ensurePrivateDir(
   base: string,
@@ -305,7 +349,15 @@ function currentUid(): number {
   return uid;
 }
 
-/** fsyncs a folder so that a rename or unlink inside it is durable. */
+/**
+ * fsyncs a folder so that a rename or unlink inside it is durable.
+ *
+ * @example
+ * ```ts ignore
+ * Deno.renameSync("/srv/data/new.tmp", "/srv/data/state.json");
+ * syncDir("/srv/data"); // the rename survives a power loss
+ * ```
+ */
 export function syncDir(path: string): void {
   const fd = fs.openSync(path, fs.constants.O_RDONLY);
   try {
@@ -318,6 +370,13 @@ export function syncDir(path: string): void {
 /**
  * Makes `tempPath` durable and renames it over `finalPath` (same folder), then
  * fsyncs the folder: readers see the old file or the new one, never a mix.
+ *
+ * @example
+ * ```ts ignore
+ * const temp = tempPathBeside("/srv/data/state.json");
+ * Deno.writeFileSync(temp, new TextEncoder().encode("{}"), { mode: 0o600 });
+ * publishFile(temp, "/srv/data/state.json");
+ * ```
  */
 export function publishFile(tempPath: string, finalPath: string): void {
   try {
@@ -342,7 +401,14 @@ function renameDurably(from: string, to: string): void {
 const CREATE_EXCLUSIVE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
   (fs.constants.O_NOFOLLOW ?? 0);
 
-/** Returns a fresh private temp-file path beside `finalPath`. */
+/**
+ * Returns a fresh private temp-file path beside `finalPath`.
+ *
+ * @example
+ * ```ts ignore
+ * const temp = tempPathBeside("/srv/data/state.json"); // /srv/data/.state.json.<random>.tmp
+ * ```
+ */
 export function tempPathBeside(finalPath: string): string {
   const random = crypto.getRandomValues(new Uint8Array(8));
   const suffix = Array.from(random, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -352,6 +418,11 @@ export function tempPathBeside(finalPath: string): string {
 /**
  * Atomically replaces `path` with `bytes`: a new 0600 temp file in the same
  * folder, fsync, rename over, folder fsync. On failure the old file is intact.
+ *
+ * @example
+ * ```ts ignore
+ * atomicReplace("/srv/data/state.json", new TextEncoder().encode('{"cursor":3}'));
+ * ```
  */
 export function atomicReplace(path: string, bytes: Uint8Array): void {
   const temp = tempPathBeside(path);
@@ -391,6 +462,16 @@ export interface LockFile {
  * Creates `path` exclusively (mode 0600) with `contents`, fsynced, or throws
  * LOCKED if it already exists. A process killed while holding it leaves it
  * behind on purpose: callers fail closed until an operator removes it.
+ *
+ * @example
+ * ```ts ignore
+ * const lock = acquireLockFile("/srv/data/index.lock", `${Deno.pid}\n`);
+ * try {
+ *   // … rebuild the index …
+ * } finally {
+ *   lock.release();
+ * }
+ * ```
  */
 export function acquireLockFile(path: string, contents: string): LockFile {
   let fd: number;
@@ -441,6 +522,12 @@ export interface SymlinkGuardProbe {
  * fixture's symlinks needs unscoped read and write permissions; narrowly
  * permitted programs build it another way and call
  * {@linkcode checkSymlinkGuard}.
+ *
+ * @example
+ * ```ts ignore
+ * // At start: refuse to run where the guard cannot be proven.
+ * probeSymlinkGuard(Deno.makeTempDirSync());
+ * ```
  */
 export function probeSymlinkGuard(scratchDir: string): SymlinkGuardProbe {
   if (fs.constants.O_NOFOLLOW === undefined || Deno.build.os === "windows") {
@@ -467,6 +554,12 @@ export function probeSymlinkGuard(scratchDir: string): SymlinkGuardProbe {
  * (starting with "probe"), the symlink `real/link` -> `file` and the symlink
  * `linked` -> `real`. Throws GUARD_UNSUPPORTED unless the file reads and both
  * symlink routes are refused as SYMLINK.
+ *
+ * @example
+ * ```ts ignore
+ * // fixture holds real/file ("probe…"), real/link -> file and linked -> real
+ * checkSymlinkGuard("/srv/data/guard-fixture");
+ * ```
  */
 export function checkSymlinkGuard(fixtureDir: string): SymlinkGuardProbe {
   if (fs.constants.O_NOFOLLOW === undefined || Deno.build.os === "windows") {

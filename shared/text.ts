@@ -12,6 +12,13 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  *
  * A byte-order mark is kept as U+FEFF so that decoded text maps back to the
  * exact source bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(decodeUtf8Strict(new Uint8Array([0x68, 0x69])) === "hi");
+ * assert(decodeUtf8Strict(new Uint8Array([0xe9])) === null); // Latin-1, not UTF-8
+ * ```
  */
 export function decodeUtf8Strict(bytes: Uint8Array): string | null {
   try {
@@ -21,7 +28,15 @@ export function decodeUtf8Strict(bytes: Uint8Array): string | null {
   }
 }
 
-/** Reports whether bytes look binary: any NUL byte makes them binary. */
+/**
+ * Reports whether bytes look binary: any NUL byte makes them binary.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(isBinary(new Uint8Array([0x61, 0x00, 0x62])));
+ * ```
+ */
 export function isBinary(bytes: Uint8Array): boolean {
   return bytes.indexOf(0) !== -1;
 }
@@ -32,6 +47,13 @@ export function isBinary(bytes: Uint8Array): boolean {
  *
  * A final LF ends the last line rather than starting an empty one: `"a\nb\n"`
  * and `"a\nb"` both have two lines, and `""` has none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(splitLines("a\r\nb\n").join("|") === "a\r|b");
+ * assert(splitLines("").length === 0);
+ * ```
  */
 export function splitLines(text: string): string[] {
   if (text.length === 0) return [];
@@ -40,7 +62,15 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Counts the lines `splitLines` would return, without building them. */
+/**
+ * Counts the lines `splitLines` would return, without building them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(countLines("a\nb\n") === 2 && countLines("a\nb") === 2);
+ * ```
+ */
 export function countLines(text: string): number {
   if (text.length === 0) return 0;
   let count = 0;
@@ -52,7 +82,15 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? count : count + 1;
 }
 
-/** Returns the UTF-8 byte length of a string without allocating its bytes. */
+/**
+ * Returns the UTF-8 byte length of a string without allocating its bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(utf8Length("é") === 2 && utf8Length("日本") === 6);
+ * ```
+ */
 export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -70,7 +108,15 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** Lower-case hex of `bytes`. */
+/**
+ * Lower-case hex of `bytes`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(encodeHex(new Uint8Array([0, 171, 255])) === "00abff");
+ * ```
+ */
 export function encodeHex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

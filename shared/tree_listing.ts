@@ -18,7 +18,15 @@ export interface TreeListingEntry {
   path: string;
 }
 
-/** The entries of `ls-tree -z` output, in output order. */
+/**
+ * The entries of `ls-tree -z` output, in output order.
+ *
+ * @example
+ * ```ts ignore
+ * const { stdout } = await runGit(["ls-tree", "-r", "-z", "--full-tree", "HEAD"], { cwd: "." });
+ * const files = parseTreeListing(stdout).filter(isRegularFile).map((entry) => entry.path);
+ * ```
+ */
 export function parseTreeListing(stdout: Uint8Array): TreeListingEntry[] {
   const entries: TreeListingEntry[] = [];
   for (const record of new TextDecoder().decode(stdout).split("\0")) {
@@ -30,7 +38,15 @@ export function parseTreeListing(stdout: Uint8Array): TreeListingEntry[] {
   return entries;
 }
 
-/** Whether an entry is a regular file (not a symlink, submodule or folder). */
+/**
+ * Whether an entry is a regular file (not a symlink, submodule or folder).
+ *
+ * @example
+ * ```ts ignore
+ * console.assert(isRegularFile({ mode: "100644", type: "blob" }));
+ * console.assert(!isRegularFile({ mode: "120000", type: "blob" })); // a symlink
+ * ```
+ */
 export function isRegularFile(entry: { mode: string; type: string }): boolean {
   return entry.type === "blob" && (entry.mode === "100644" || entry.mode === "100755");
 }

@@ -48,7 +48,27 @@ export interface PersonalKey {
   secret?: string;
 }
 
-/** Registrations, credentials, syncs and keys. */
+/**
+ * The operator's side: registrations, fetch credentials, syncs now,
+ * personal keys, and the idempotency records that make a retried request
+ * answer as the first did. The admin API and the MCP admin tools call it;
+ * neither reaches the store.
+ *
+ * @example
+ * ```ts ignore
+ * const { admin } = composeServices(settings, { log: console.error });
+ * const { summary } = admin.register({
+ *   name: "org/app",
+ *   source: "https://git.example/org/app.git",
+ *   publicRead: false,
+ *   policy: { branches: ["main"] },
+ *   pathGroups: [],
+ *   syncIntervalMinutes: 5,
+ * }, { kind: "https", username: "bot", token });
+ * const outcome = await admin.syncNow(summary.name);
+ * const key = admin.createKey("ci agent"); // key.secret is shown once
+ * ```
+ */
 export class AdminService {
   #store: ControlStore;
   #repositories: RepositoryService;

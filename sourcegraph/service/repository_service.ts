@@ -45,7 +45,27 @@ import {
   type RetainedVersion,
 } from "./repository_summaries.ts";
 
-/** Operations on the registered repositories. */
+/**
+ * The read side: what a caller may see of the registered repositories and
+ * reads at resolved commits, each checked against the caller and the path
+ * groups. Built by `compose.ts`; every edge (MCP, the HTTP API, the pages)
+ * calls it with the request's `Caller`.
+ *
+ * @example
+ * ```ts ignore
+ * const { repositories } = composeServices(settings, { log: console.error });
+ * const caller: Caller = { kind: "anonymous" };
+ * const { commit } = repositories.resolve(caller, { repo: "org/app" });
+ * const file = await repositories.read(caller, {
+ *   repo: "org/app",
+ *   revision: commit,
+ *   path: "src/main.ts",
+ *   startLine: 1,
+ *   endLine: 40,
+ * });
+ * const found = await repositories.search(caller, { repo: "org/app", pattern: "TODO" });
+ * ```
+ */
 export class RepositoryService {
   #store: ControlStore;
   #visibility: Visibility;
