@@ -7,6 +7,8 @@
  */
 
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { keyHash } from "../../sourcegraph/access/credentials.ts";
 import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
 import type { Handler } from "../../sourcegraph/http/edge_env.ts";
@@ -42,6 +44,12 @@ export interface InProcessWorld {
   scheduler: SyncScheduler;
   /** The source repositories by registered name. */
   sources: Map<string, TestRepo>;
+  /** The synced head of `main` by registered name. */
+  heads: Map<string, string>;
+  /** The data folder. */
+  data: string;
+  /** A scratch folder removed with the world (more source repositories go here). */
+  parent: string;
 }
 
 /** `org/open` (public) and `org/closed` (private), each with one `a.txt`. */
@@ -57,6 +65,8 @@ export async function withInProcessService(
     repositories?: WorldRepository[];
     settings?: Partial<HttpSettings>;
     publicRead?: boolean;
+    /** Whether syncs build (and searches use) the trigram index; default off. */
+    searchIndex?: boolean;
   } = {},
 ): Promise<void> {
   const parent = await tempDir("sg-inproc-");
@@ -65,17 +75,18 @@ export async function withInProcessService(
   const services = composeServices({
     dataDir: data,
     publicRead: options.publicRead ?? true,
-    searchIndex: false,
+    searchIndex: options.searchIndex ?? false,
     plugins: DEFAULT_PLUGIN_SETTINGS,
   }, { log: () => {} });
   const { store, scheduler, repositories: service } = services;
   const sources = new Map<string, TestRepo>();
+  const heads = new Map<string, string>();
   try {
     for (const [i, spec] of (options.repositories ?? DEFAULT_REPOSITORIES).entries()) {
       const source = await createRepo({}, { parent, name: `source${i}` });
       await source.write(spec.files);
       await spec.prepare?.(source);
-      await source.commit(spec.message ?? "initial");
+      heads.set(spec.name, await source.commit(spec.message ?? "initial"));
       sources.set(spec.name, source);
       const repo = store.register({
         name: spec.name,
@@ -103,9 +114,51 @@ export async function withInProcessService(
       metrics: new Metrics(),
       log: () => {},
     });
-    await fn({ handle, store, service, scheduler, sources });
+    await fn({ handle, store, service, scheduler, sources, heads, data, parent });
   } finally {
     await services.close();
     await removeDir(parent);
   }
+}
+
+/**
+ * An MCP client (the SDK's) whose HTTP requests go straight to `handle`,
+ * as if from 127.0.0.1 with `Host: 127.0.0.1`; `token` as a bearer.
+ */
+export async function connectInProcess(
+  handle: Handler,
+  options: { token?: string; query?: string } = {},
+): Promise<Client> {
+  const client = new Client({ name: "test", version: "0.0.0" });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`http://127.0.0.1/sourcegraph/mcp${options.query ?? ""}`),
+    {
+      fetch: (url: string | URL, init?: RequestInit) => {
+        const request = new Request(url, init);
+        const headers = new Headers(request.headers);
+        headers.set("host", "127.0.0.1");
+        if (options.token) headers.set("authorization", `Bearer ${options.token}`);
+        return handle(new Request(request, { headers }), {
+          remoteAddr: { hostname: "127.0.0.1" },
+        });
+      },
+    },
+  );
+  await client.connect(transport);
+  return client;
+}
+
+/**
+ * A `fetch` for paths of the in-process service: each request goes straight
+ * to `handle` as if from 127.0.0.1 with `Host: 127.0.0.1`.
+ */
+export function inProcessFetch(
+  handle: Handler,
+): (path: string, init?: RequestInit) => Promise<Response> {
+  return (path, init) => {
+    const request = new Request(`http://127.0.0.1${path}`, init);
+    const headers = new Headers(request.headers);
+    headers.set("host", "127.0.0.1");
+    return handle(new Request(request, { headers }), { remoteAddr: { hostname: "127.0.0.1" } });
+  };
 }

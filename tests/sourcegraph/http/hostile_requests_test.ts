@@ -11,6 +11,11 @@ import {
   startService,
 } from "../../support/sourcegraph_service.ts";
 import { texts } from "../../support/tool_calls.ts";
+import {
+  connectInProcess,
+  inProcessFetch,
+  withInProcessService,
+} from "../../support/in_process_service.ts";
 
 const TOKEN = "h".repeat(40);
 const SECRET_NAME = "vault/hidden-ledger";
@@ -49,6 +54,28 @@ async function withWorld(
   }
 }
 
+// The same two repositories, composed in process: routes, tools and admin
+// calls that need no socket and no start-up.
+function withComposedWorld(
+  fn: (world: {
+    fetchPath: (path: string, init?: RequestInit) => Promise<Response>;
+    connect: () => ReturnType<typeof connectInProcess>;
+    parent: string;
+  }) => Promise<void>,
+): Promise<void> {
+  return withInProcessService(
+    ({ handle, parent }) =>
+      fn({ fetchPath: inProcessFetch(handle), connect: () => connectInProcess(handle), parent }),
+    {
+      repositories: [
+        { name: SECRET_NAME, publicRead: false, files: { "ledger.txt": "balance 42\n" } },
+        { name: "local/project", publicRead: true, files: { "a.txt": "alpha\nbeta\n" } },
+      ],
+      settings: { serviceToken: TOKEN },
+    },
+  );
+}
+
 function mcpRaw(
   service: RunningService,
   body: unknown,
@@ -60,19 +87,18 @@ function mcpRaw(
 const call = toolCall;
 
 Deno.test("privacy: no anonymous route, tool, error body or metric names a private repository", () =>
-  withWorld({}, async ({ service }) => {
+  withComposedWorld(async ({ fetchPath, connect }) => {
     const seen: string[] = [];
     const keep = async (response: Response) => {
       seen.push(`${response.status} ${[...response.headers].join(" ")} ${await response.text()}`);
     };
-    const base = service.url;
     for (const path of ["/healthz", "/metrics", "/sourcegraph/v1/repos", "/nowhere"]) {
-      await keep(await fetch(`${base}${path}`));
+      await keep(await fetchPath(`${path}`));
     }
     for (const repo of [SECRET_NAME, "local/project"]) {
       const q = `?repo=${encodeURIComponent(repo)}`;
-      await keep(await fetch(`${base}/sourcegraph/v1/repo/availability${q}`));
-      await keep(await fetch(`${base}/sourcegraph/v1/repo/plugins${q}`));
+      await keep(await fetchPath(`/sourcegraph/v1/repo/availability${q}`));
+      await keep(await fetchPath(`/sourcegraph/v1/repo/plugins${q}`));
       for (
         const [route, body] of [
           ["/sourcegraph/v1/repo/read", { Path: "ledger.txt" }],
@@ -83,11 +109,11 @@ Deno.test("privacy: no anonymous route, tool, error body or metric names a priva
         ] as const
       ) {
         await keep(
-          await fetch(`${base}${route}${q}`, { method: "POST", body: JSON.stringify(body) }),
+          await fetchPath(`${route}${q}`, { method: "POST", body: JSON.stringify(body) }),
         );
       }
     }
-    const client = await connectClient(base);
+    const client = await connect();
     try {
       for (const repo of [SECRET_NAME, "vault", "hidden-ledger"]) {
         for (
@@ -118,7 +144,7 @@ Deno.test("privacy: no anonymous route, tool, error body or metric names a priva
     assert(!everything.includes("balance 42"), "private content leaked");
     assertIncludes(everything, "local/project");
     // The service token sees the name in metrics; the repository counts are there for all.
-    const metrics = await (await fetch(`${base}/metrics`, {
+    const metrics = await (await fetchPath(`/metrics`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     })).text();
     assertIncludes(metrics, SECRET_NAME);
@@ -126,9 +152,9 @@ Deno.test("privacy: no anonymous route, tool, error body or metric names a priva
   }));
 
 Deno.test("admin: delete closes the repository's readers, ids are never reused, and a new registration reads at once", () =>
-  withWorld({}, async ({ service, parent }) => {
+  withComposedWorld(async ({ fetchPath, parent }) => {
     const admin = (method: string, path: string, body?: string, key?: string) =>
-      fetch(`${service.url}/sourcegraph/api/admin/v1${path}`, {
+      fetchPath(`/sourcegraph/api/admin/v1${path}`, {
         method,
         headers: {
           authorization: `Bearer ${TOKEN}`,
@@ -138,8 +164,8 @@ Deno.test("admin: delete closes the repository's readers, ids are never reused, 
         body,
       });
     const read = async (repo: string) => {
-      const response = await fetch(
-        `${service.url}/sourcegraph/v1/repo/read?repo=${encodeURIComponent(repo)}`,
+      const response = await fetchPath(
+        `/sourcegraph/v1/repo/read?repo=${encodeURIComponent(repo)}`,
         {
           method: "POST",
           headers: { authorization: `Bearer ${TOKEN}` },
@@ -172,10 +198,10 @@ Deno.test("admin: delete closes the repository's readers, ids are never reused, 
   }));
 
 Deno.test("admin: an Idempotency-Key replays only the same request; a different one is 422; a revoked key's replay says so", () =>
-  withWorld({}, async ({ service, parent }) => {
+  withComposedWorld(async ({ fetchPath, parent }) => {
     const source = await createRepo({ "f.txt": "x\n" }, { parent, name: "src" });
     const post = (path: string, body: string, key: string) =>
-      fetch(`${service.url}/sourcegraph/api/admin/v1${path}`, {
+      fetchPath(`/sourcegraph/api/admin/v1${path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": key },
         body,
@@ -205,7 +231,7 @@ Deno.test("admin: an Idempotency-Key replays only the same request; a different 
     assert(key.startsWith("sgk_"));
     const again = await post("/keys", '{"name":"ci"}', "key-create-01");
     assertEquals([again.status, (await again.json()).id], [201, id]);
-    const revoked = await fetch(`${service.url}/sourcegraph/api/admin/v1/keys?id=${id}`, {
+    const revoked = await fetchPath(`/sourcegraph/api/admin/v1/keys?id=${id}`, {
       method: "DELETE",
       headers: { authorization: `Bearer ${TOKEN}` },
     });

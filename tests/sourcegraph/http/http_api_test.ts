@@ -1,22 +1,22 @@
 import { assert, assertEquals } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { startService } from "../../support/sourcegraph_service.ts";
+import {
+  inProcessFetch,
+  withInProcessService,
+  WORLD_TOKEN,
+} from "../../support/in_process_service.ts";
 
-Deno.test("HTTP API: read, resolve, list, search and errors with request ids", async () => {
-  const parent = await tempDir("sg-http-");
-  const repo = await createRepo({
-    ".gitignore": ".sourcegraph/\n",
-    "notes.txt": "alpha\nbeta needle\ngamma\n",
-  }, { parent, name: "project" });
-  const head = await repo.git("rev-parse", "HEAD");
-  const service = await startService(repo.path);
-  const post = (path: string, body: unknown) =>
-    fetch(`${service.url}/sourcegraph${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: typeof body === "string" ? body : JSON.stringify(body),
-    });
-  try {
+const PROJECT = "local/project";
+
+Deno.test("HTTP API: read, resolve, list, search and errors with request ids", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const head = heads.get(PROJECT)!;
+    const fetchPath = inProcessFetch(handle);
+    const post = (path: string, body: unknown) =>
+      fetchPath(`/sourcegraph${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
     const read = await post("/v1/repo/read?repo=local/project", {
       Path: "notes.txt",
       StartLine: 2,
@@ -88,12 +88,11 @@ Deno.test("HTTP API: read, resolve, list, search and errors with request ids", a
     const twoRepos = await post("/v1/repo/read?repo=a&repo=b", { Path: "x" });
     assertEquals(twoRepos.status, 400);
     await twoRepos.body?.cancel();
-    const repos = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
+    const repos = await (await fetchPath(`/sourcegraph/v1/repos`)).json();
     assertEquals(repos.Repositories.map((r: { Repo: string }) => r.Repo), ["local/project"]);
     assertEquals(repos.NextCursor, null);
     const availability =
-      await (await fetch(`${service.url}/sourcegraph/v1/repo/availability?repo=local/project`))
-        .json();
+      await (await fetchPath(`/sourcegraph/v1/repo/availability?repo=local/project`)).json();
     assertEquals(availability.Versions[0].Commit, head);
     assertEquals([availability.Repo, availability.IndexMode, availability.Heads.main], [
       "local/project",
@@ -104,33 +103,26 @@ Deno.test("HTTP API: read, resolve, list, search and errors with request ids", a
     for (const answer of [list, repos, availability]) {
       assertEquals(JSON.stringify(answer).match(/"[a-z]+_[a-z_]+":/g), null);
     }
-  } finally {
-    await service.stop();
-    await removeDir(parent);
-  }
-});
+  }, {
+    repositories: [{
+      name: PROJECT,
+      publicRead: true,
+      files: { ".gitignore": ".sourcegraph/\n", "notes.txt": "alpha\nbeta needle\ngamma\n" },
+    }],
+  }));
 
-Deno.test("anonymous callers are rate limited (429); the service token is not", async () => {
-  const parent = await tempDir("sg-rate-");
-  const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "a\n" }, {
-    parent,
-    name: "project",
-  });
-  const token = "r".repeat(40);
-  const service = await startService(repo.path, {
-    SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "3",
-    SOURCEGRAPH_API_TOKEN: token,
-  });
-  const read = (auth?: string) =>
-    fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(auth ? { authorization: `Bearer ${auth}` } : {}),
-      },
-      body: JSON.stringify({ Path: "a.txt" }),
-    });
-  try {
+Deno.test("anonymous callers are rate limited (429); the service token is not", () =>
+  withInProcessService(async ({ handle }) => {
+    const fetchPath = inProcessFetch(handle);
+    const read = (auth?: string) =>
+      fetchPath(`/sourcegraph/v1/repo/read?repo=local/project`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+        },
+        body: JSON.stringify({ Path: "a.txt" }),
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       const response = await read();
@@ -140,11 +132,10 @@ Deno.test("anonymous callers are rate limited (429); the service token is not", 
     assertEquals(statuses, [200, 200, 200, 429, 429]);
     const limited = await read();
     assertEquals((await limited.json()).code, "RATE_LIMITED");
-    const authenticated = await read(token);
+    const authenticated = await read(WORLD_TOKEN);
     assertEquals(authenticated.status, 200);
     await authenticated.body?.cancel();
-  } finally {
-    await service.stop();
-    await removeDir(parent);
-  }
-});
+  }, {
+    repositories: [{ name: PROJECT, publicRead: true, files: { "a.txt": "a\n" } }],
+    settings: { anonymousPerMinute: 3 },
+  }));

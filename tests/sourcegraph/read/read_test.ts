@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
+import { connectInProcess, withInProcessService } from "../../support/in_process_service.ts";
 import {
   connectClient,
   type RunningService,
@@ -11,36 +12,56 @@ import { callTool } from "../../support/tool_calls.ts";
 
 const LONG = Array.from({ length: 600 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
+const FILES = {
+  "long.txt": LONG,
+  "src/app.ts": "export const answer = 42;\r\nconsole.log(answer);\n",
+  "empty.txt": "",
+  "bin.dat": new Uint8Array([1, 0, 2]),
+  "latin1.txt": new Uint8Array([0xe9, 0x0a]),
+  "docs/guide.md": "# Guide\n",
+};
+
 interface Fixture {
-  repo: TestRepo;
-  service: RunningService;
   client: Client;
   head: string;
   name: string;
 }
 
-async function withService(fn: (f: Fixture) => Promise<void>): Promise<void> {
+// The start-up test runs the service as its users start it; the rest call
+// the composed service in process through the SDK's client.
+async function withService(
+  fn: (f: Fixture & { service: RunningService }) => Promise<void>,
+): Promise<void> {
   const parent = await tempDir("sg-test-");
-  const repo = await createRepo({
-    "long.txt": LONG,
-    "src/app.ts": "export const answer = 42;\r\nconsole.log(answer);\n",
-    "empty.txt": "",
-    "bin.dat": new Uint8Array([1, 0, 2]),
-    "latin1.txt": new Uint8Array([0xe9, 0x0a]),
-    "docs/guide.md": "# Guide\n",
-  }, { parent, name: "project" });
-  await Deno.symlink("src/app.ts", join(repo.path, "alias.ts"));
-  await Deno.symlink("../outside", join(repo.path, "escape.txt"));
+  const repo = await createRepo(FILES, { parent, name: "project" });
+  await linkFiles(repo);
   const head = await repo.commit("links");
   const service = await startService(repo.path);
   const client = await connectClient(service.url);
   try {
-    await fn({ repo, service, client, head, name: "local/project" });
+    await fn({ service, client, head, name: "local/project" });
   } finally {
     await client.close();
     await service.stop();
     await removeDir(parent);
   }
+}
+
+async function linkFiles(repo: TestRepo): Promise<void> {
+  await Deno.symlink("src/app.ts", join(repo.path, "alias.ts"));
+  await Deno.symlink("../outside", join(repo.path, "escape.txt"));
+}
+
+function withReads(fn: (f: Fixture) => Promise<void>): Promise<void> {
+  const name = "local/project";
+  return withInProcessService(async ({ handle, heads }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await fn({ client, head: heads.get(name)!, name });
+    } finally {
+      await client.close();
+    }
+  }, { repositories: [{ name, publicRead: true, files: FILES, prepare: linkFiles }] });
 }
 
 Deno.test("start-up registers the checkout and logs the MCP URL", () =>
@@ -64,7 +85,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
   }));
 
 Deno.test("read renders the exact labels for default and explicit ranges on a 600-line file", () =>
-  withService(async ({ client, head, name }) => {
+  withReads(async ({ client, head, name }) => {
     const lines = (from: number, to: number) =>
       Array.from({ length: to - from + 1 }, (_, i) => `${from + i}: line ${from + i}`).join("\n");
     const header = [
@@ -98,7 +119,7 @@ Deno.test("read renders the exact labels for default and explicit ranges on a 60
   }));
 
 Deno.test("read keeps CR, follows symlinks inside the repository and reports the rest", () =>
-  withService(async ({ client, head, name }) => {
+  withReads(async ({ client, head, name }) => {
     const app = (await callTool(client, "read", { repo: name, path: "src/app.ts" })).texts[0];
     assertIncludes(app, "1: export const answer = 42;\r\n2: console.log(answer);\n");
     const alias = (await callTool(client, "read", { repo: name, path: "alias.ts" })).texts[0];
@@ -113,7 +134,7 @@ Deno.test("read keeps CR, follows symlinks inside the repository and reports the
   }));
 
 Deno.test("read errors carry their exact codes", () =>
-  withService(async ({ client, name }) => {
+  withReads(async ({ client, name }) => {
     const cases: [Record<string, unknown>, string][] = [
       [{ path: "missing.txt" }, "FILE_NOT_FOUND"],
       [{ path: "docs" }, "NOT_A_FILE"],
@@ -149,7 +170,7 @@ Deno.test("read errors carry their exact codes", () =>
   }));
 
 Deno.test("revision rules: branches, retained SHAs, and every refused form", () =>
-  withService(async ({ client, head, name }) => {
+  withReads(async ({ client, head, name }) => {
     const resolve = async (revision?: string) =>
       JSON.parse(
         (await callTool(
@@ -191,7 +212,7 @@ Deno.test("revision rules: branches, retained SHAs, and every refused form", () 
   }));
 
 Deno.test("read_many shares its budget across items and keeps request order with per-item errors", () =>
-  withService(async ({ client, head, name }) => {
+  withReads(async ({ client, head, name }) => {
     const blocks = (await callTool(client, "read_many", {
       repo: name,
       files: [
@@ -228,7 +249,7 @@ Deno.test("read_many shares its budget across items and keeps request order with
   }));
 
 Deno.test("list pages a directory with has_more and next_cursor", () =>
-  withService(async ({ client, head, name }) => {
+  withReads(async ({ client, head, name }) => {
     const first = JSON.parse((await callTool(client, "list", { repo: name, first: 3 })).texts[0]);
     assertEquals(first.commit, head);
     assertEquals(first.entries.map((e: { path: string }) => e.path), [

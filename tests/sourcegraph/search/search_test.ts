@@ -12,8 +12,7 @@ import {
   assertThrows,
   waitFor,
 } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { connectClient, startService } from "../../support/sourcegraph_service.ts";
+import { connectInProcess, withInProcessService } from "../../support/in_process_service.ts";
 import { callText } from "../../support/tool_calls.ts";
 
 const FILES: Record<string, string> = {
@@ -41,23 +40,25 @@ async function withSearch(
     run: (args: Record<string, unknown>) => Promise<string>,
   ) => Promise<void>,
 ) {
-  const parent = await tempDir("sg-search-");
-  const repo = await createRepo(FILES, { parent, name: "project" });
-  const head = await repo.git("rev-parse", "HEAD");
-  await repo.write({ "src/http.ts": "working tree edit parseHTTPRequest parseHTTPRequest\n" });
-  const service = await startService(repo.path, mode);
-  const client = await connectClient(service.url);
-  const run = (args: Record<string, unknown>) =>
-    callText(client, "search", { repo: "local/project", ...args });
-  try {
-    const expected = mode.SOURCEGRAPH_SEARCH_INDEX === "false" ? "not_ready" : "ready";
-    await waitFor(async () => (await run({ pattern: "needle" })).includes(`Index: "${expected}"`));
-    await fn(client, head, run);
-  } finally {
-    await client.close();
-    await service.stop();
-    await removeDir(parent);
-  }
+  const name = "local/project";
+  const searchIndex = mode.SOURCEGRAPH_SEARCH_INDEX !== "false";
+  await withInProcessService(async ({ handle, heads, sources }) => {
+    await sources.get(name)!.write({
+      "src/http.ts": "working tree edit parseHTTPRequest parseHTTPRequest\n",
+    });
+    const client = await connectInProcess(handle);
+    const run = (args: Record<string, unknown>) =>
+      callText(client, "search", { repo: name, ...args });
+    try {
+      const expected = searchIndex ? "ready" : "not_ready";
+      await waitFor(async () =>
+        (await run({ pattern: "needle" })).includes(`Index: "${expected}"`)
+      );
+      await fn(client, heads.get(name)!, run);
+    } finally {
+      await client.close();
+    }
+  }, { repositories: [{ name, publicRead: true, files: FILES }], searchIndex });
 }
 
 function files(text: string): string[] {
