@@ -14,7 +14,10 @@ import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
 import type { Handler } from "../../sourcegraph/http/edge_env.ts";
 import { Metrics } from "../../sourcegraph/http/metrics.ts";
 import type { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
-import { DEFAULT_PLUGIN_SETTINGS } from "../../sourcegraph/plugins/plugin_settings.ts";
+import {
+  DEFAULT_PLUGIN_SETTINGS,
+  type PluginSettings,
+} from "../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices } from "../../sourcegraph/service/compose.ts";
 import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
 import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
@@ -67,8 +70,14 @@ export async function withInProcessService(
     publicRead?: boolean;
     /** Whether syncs build (and searches use) the trigram index; default off. */
     searchIndex?: boolean;
+    /** The plugin host's limits; default the service's defaults. */
+    plugins?: PluginSettings;
+    /** Receives the operator's log lines (and debug lines when `debug`). */
+    log?: (line: string) => void;
+    debug?: boolean;
   } = {},
 ): Promise<void> {
+  const log = options.log ?? (() => {});
   const parent = await tempDir("sg-inproc-");
   const data = join(parent, "data");
   await Deno.mkdir(join(data, "mirrors"), { recursive: true });
@@ -76,8 +85,8 @@ export async function withInProcessService(
     dataDir: data,
     publicRead: options.publicRead ?? true,
     searchIndex: options.searchIndex ?? false,
-    plugins: DEFAULT_PLUGIN_SETTINGS,
-  }, { log: () => {} });
+    plugins: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
+  }, { log, debug: options.debug ? log : undefined });
   const { store, scheduler, repositories: service } = services;
   const sources = new Map<string, TestRepo>();
   const heads = new Map<string, string>();
@@ -98,6 +107,9 @@ export async function withInProcessService(
       });
       await scheduler.sync(repo);
     }
+    // As the service starts: the sandbox checked, then warm-up after the first syncs.
+    await service.probePluginSandbox();
+    services.warmup.start();
     store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const handle = createApp(services, {
       settings: {
@@ -112,7 +124,7 @@ export async function withInProcessService(
         ...options.settings,
       },
       metrics: new Metrics(),
-      log: () => {},
+      log,
     });
     await fn({ handle, store, service, scheduler, sources, heads, data, parent });
   } finally {

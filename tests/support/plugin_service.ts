@@ -1,6 +1,8 @@
 /**
  * Plugin test harness: the committed fixture modules, repositories that carry
- * them, and a running service with an MCP client.
+ * them, and the service with an MCP client: composed in process by default
+ * (the SDK's client over `Request → Response`), or started as a process with
+ * `process: true` for what only a process shows (signals, its children).
  *
  * @module
  */
@@ -9,6 +11,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DIAGNOSTICS_HEADING } from "../../sourcegraph/render/attachment_text.ts";
 import { withMetadata } from "../../sourcegraph/plugins/wasm/wasm_sections.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
+import { readSettings } from "../../sourcegraph/settings.ts";
+import { connectInProcess, inProcessFetch, withInProcessService } from "./in_process_service.ts";
 import { connectClient, type RunningService, startService } from "./sourcegraph_service.ts";
 import { toolOutcome } from "./tool_calls.ts";
 
@@ -34,7 +38,12 @@ export const ENABLED = { default_enabled: true, operations: ["read", "read_many"
 export interface PluginWorld {
   repo: TestRepo;
   head: string;
-  service: RunningService;
+  /** The service process (only with `process: true`). */
+  service: RunningService | null;
+  /** The service's log lines so far (debug lines with `SOURCEGRAPH_LOG_LEVEL=debug`). */
+  log: string[];
+  /** Sends a request for `path` (e.g. `/metrics`) to the service. */
+  fetchPath: (path: string, init?: RequestInit) => Promise<Response>;
   client: Client;
   /** Calls a tool and returns its text blocks (asserting it is not a tool error). */
   call(name: string, args: Record<string, unknown>, client?: Client): Promise<string[]>;
@@ -50,10 +59,97 @@ export interface PluginSetup {
   env?: Record<string, string>;
   /** Runs before the commit (e.g. adds symlinks or a sourcegraph.toml). */
   configure?: (repo: TestRepo) => Promise<void>;
+  /** Start the service as a process (a `sourcegraph.toml` is read only then). */
+  process?: boolean;
 }
 
 /** Commits the files into a fresh checkout, serves it, and runs `test`. */
-export async function withPluginService(
+export function withPluginService(
+  setup: PluginSetup,
+  test: (world: PluginWorld) => Promise<void>,
+): Promise<void> {
+  return setup.process ? withPluginProcess(setup, test) : withComposedPlugins(setup, test);
+}
+
+type Connect = (query: string) => Promise<Client>;
+
+function worldOf(
+  at: {
+    repo: TestRepo;
+    head: string;
+    service: RunningService | null;
+    log: string[];
+    fetchPath: PluginWorld["fetchPath"];
+  },
+  connect: Connect,
+  client: Client,
+): PluginWorld {
+  return {
+    ...at,
+    client,
+    connect,
+    async call(name, args, other) {
+      const result = await (other ?? client).callTool({
+        name,
+        arguments: { repo: PLUGIN_REPO, ...args },
+      });
+      if ("structuredContent" in result && result.structuredContent !== undefined) {
+        throw new Error("plugin reads must not return structuredContent");
+      }
+      const outcome = toolOutcome(result);
+      if (outcome.code !== "OK") {
+        throw new Error(`tool error: ${outcome.texts.join("\n")}\n${at.log.join("\n")}`);
+      }
+      return outcome.texts;
+    },
+  };
+}
+
+async function withComposedPlugins(
+  setup: PluginSetup,
+  test: (world: PluginWorld) => Promise<void>,
+): Promise<void> {
+  const env = setup.env ?? {};
+  const settings = readSettings((name) => env[name], Deno.cwd());
+  if (!settings.ok) throw new Error(settings.problems.join("\n"));
+  const log: string[] = [];
+  const clients: Client[] = [];
+  await withInProcessService(async ({ handle, sources, heads }) => {
+    const connect = async (query: string) => {
+      const client = await connectInProcess(handle, { query });
+      clients.push(client);
+      return client;
+    };
+    try {
+      const world = {
+        repo: sources.get(PLUGIN_REPO)!,
+        head: heads.get(PLUGIN_REPO)!,
+        service: null,
+        log,
+        fetchPath: inProcessFetch(handle),
+      };
+      await test(worldOf(world, connect, await connect("")));
+    } finally {
+      for (const client of clients) await client.close().catch(() => {});
+    }
+  }, {
+    repositories: [{
+      name: PLUGIN_REPO,
+      publicRead: true,
+      files: { ".gitignore": ".sourcegraph/\n", ...setup.files },
+      prepare: setup.configure,
+      message: "plugins",
+    }],
+    plugins: settings.settings.plugins,
+    settings: settings.settings.serviceToken === undefined
+      ? {}
+      : { serviceToken: settings.settings.serviceToken },
+    log: (line) => log.push(line),
+    debug: settings.settings.debug,
+  });
+}
+
+async function withPluginProcess(
   setup: PluginSetup,
   test: (world: PluginWorld) => Promise<void>,
 ): Promise<void> {
@@ -73,28 +169,9 @@ export async function withPluginService(
         clients.push(client);
         return client;
       };
-      const client = await connect("");
-      await test({
-        repo,
-        head,
-        service,
-        client,
-        connect,
-        async call(name, args, other) {
-          const result = await (other ?? client).callTool({
-            name,
-            arguments: { repo: PLUGIN_REPO, ...args },
-          });
-          if ("structuredContent" in result && result.structuredContent !== undefined) {
-            throw new Error("plugin reads must not return structuredContent");
-          }
-          const outcome = toolOutcome(result);
-          if (outcome.code !== "OK") {
-            throw new Error(`tool error: ${outcome.texts.join("\n")}\n${service.log.join("\n")}`);
-          }
-          return outcome.texts;
-        },
-      });
+      const fetchPath = (path: string, init?: RequestInit) => fetch(`${service.url}${path}`, init);
+      const world = { repo, head, service, log: service.log, fetchPath };
+      await test(worldOf(world, connect, await connect("")));
     } finally {
       for (const client of clients) await client.close().catch(() => {});
       await service.stop();
@@ -120,10 +197,11 @@ export function echoed(block: string): Record<string, unknown> {
   return JSON.parse(block);
 }
 
-/** A service with one plugin whose `loop` action never returns (TIMEOUT 60 s). */
+/** A service process with one plugin whose `loop` action never returns (TIMEOUT 60 s). */
 export const LOOPING_PLUGIN: PluginSetup = {
   files: { "fixture.sourcegraph.wasm": fixture("fixture"), "a.md": "a\n" },
   env: { SOURCEGRAPH_PLUGINS_TIMEOUT: "60s" },
+  process: true,
 };
 
 /** Starts a read whose plugin loops; resolves when the read ends (null if it failed). */

@@ -96,6 +96,7 @@ Deno.test({
         ].join("\n"),
       },
       // Serve the checkout as a monorepo whose only group is docs/.
+      process: true, // sourcegraph.toml is read at start-up
       configure: (repo) =>
         Deno.writeTextFile(
           `${repo.path}/sourcegraph.toml`,

@@ -118,7 +118,7 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
       SOURCEGRAPH_PLUGINS_CACHE_ENTRIES: "1",
       SOURCEGRAPH_PLUGINS_TIMEOUT: "2s",
     },
-  }, async ({ call, service }) => {
+  }, async ({ call, fetchPath }) => {
     const run = (args: Record<string, unknown>, name = "fixture") =>
       call("read", { path: "a.md", plugins: [{ name, args }] });
     const base = (await call("read", { path: "a.md", plugins: [] }))[0];
@@ -146,15 +146,15 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
     await new Promise((resolve) => setTimeout(resolve, 500));
     assertEquals(diagnosticCodes(await run({ action: "counter", k: 9 })), ["PLUGIN_BUSY"]);
     assert(!loopEnded, "busy is answered while the loop still runs, not after it");
-    const remove = await fetch(
-      `${service.url}/sourcegraph/api/admin/v1/repo?repo=${encodeURIComponent(PLUGIN_REPO)}`,
+    const remove = await fetchPath(
+      `/sourcegraph/api/admin/v1/repo?repo=${encodeURIComponent(PLUGIN_REPO)}`,
       { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}` } },
     );
     assertEquals([remove.status, (await remove.json()).code], [409, "REPOSITORY_BUSY"]);
     assertEquals(diagnosticCodes(await looping), ["PLUGIN_TIMEOUT"]);
     assertEquals((await run({ action: "counter", k: 9 })).slice(1), ["counter 1"]);
     // Read metrics count the base read only: the 2 s loop is not in them.
-    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    const metrics = await (await fetchPath(`/metrics`)).text();
     const sum = Number(/sourcegraph_request_seconds_sum\{tool="read"\} (\S+)/.exec(metrics)![1]);
     assert(sum < 1, `read latency metrics exclude plugin time (${sum} s)`);
   }));
@@ -185,7 +185,8 @@ Deno.test("stopping the service (SIGTERM) ends a plugin that is still running", 
   withPluginService({
     ...LOOPING_PLUGIN,
     env: { ...LOOPING_PLUGIN.env, SOURCEGRAPH_STOP_GRACE: "1s" },
-  }, async ({ client, service }) => {
+  }, async ({ client, service: process }) => {
+    const service = process!;
     const call = readWithLoopingPlugin(client);
     // Wait until the looping instance is on a CPU (state R).
     let pids: number[] = [];

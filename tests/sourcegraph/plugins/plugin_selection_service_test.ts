@@ -214,6 +214,7 @@ Deno.test("plugins over MCP: symlinked reads use the target's plugin folder; mon
           `path_groups = [{ name = "docs", paths = ["docs"] }]\n`,
       );
     },
+    process: true, // sourcegraph.toml is read at start-up
   }, async ({ call }) => {
     // A read through a symlink is enriched by the plugins of the file it leads to.
     const viaLink = await call("read", { repo: "org/full", path: "docs-link.md" });

@@ -26,12 +26,12 @@ Deno.test("plugin warm-up: default-enabled plugins of each head are precompiled 
       "sub/b.md": "beta-content\n",
     },
     env: { SOURCEGRAPH_LOG_LEVEL: "debug" },
-  }, async ({ call, service }) => {
+  }, async ({ call, log }) => {
     // minimal and late are enabled (two distinct modules: metadata differs); fixture is not.
-    await waitForLine(service.log, "plugins of local/project precompiled: 2 module(s)");
-    assertEquals(runLines(service.log), [], "warm-up never runs a plugin");
+    await waitForLine(log, "plugins of local/project precompiled: 2 module(s)");
+    assertEquals(runLines(log), [], "warm-up never runs a plugin");
     assertEquals((await call("read", { path: "a.md" })).slice(1), ["minimal ran"]);
-    const [first] = runLines(service.log);
+    const [first] = runLines(log);
     assertEquals([first.plugin, first.code, first.compile_hit, first.instance_hit], [
       "minimal",
       "OK",
@@ -44,19 +44,19 @@ Deno.test("plugin warm-up: default-enabled plugins of each head are precompiled 
       assert(typeof first[field] === "number", field);
     }
     await call("read", { path: "a.md" });
-    assertEquals(runLines(service.log)[1].instance_hit, true);
+    assertEquals(runLines(log)[1].instance_hit, true);
     await call("read", {
       path: "sub/b.md",
       plugins: [{ name: "fixture", args: { action: "read", marker: "TOPSECRET" } }],
     });
-    const third = runLines(service.log)[2];
+    const third = runLines(log)[2];
     assertEquals([third.plugin, third.compile_hit, third.code], [
       "fixture",
       false,
       "PLUGIN_PROTOCOL_ERROR",
     ]);
     assertEquals(third.reads, 1);
-    const logged = service.log.join("\n");
+    const logged = log.join("\n");
     for (const secret of ["TOPSECRET", "alpha-content", "beta-content", "minimal ran"]) {
       assert(!logged.includes(secret), `the log never carries ${secret}`);
     }

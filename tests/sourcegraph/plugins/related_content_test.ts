@@ -24,7 +24,7 @@ Deno.test("related-content example over MCP: links pinned to the commit, per ite
       "docs/api/ref.md": "# Reference\n",
       "README.md": "top\n",
     },
-  }, async ({ call, connect, head, service }) => {
+  }, async ({ call, connect, head, fetchPath }) => {
     const off = await connect("?plugins=off");
     const base = await call("read", { path: "docs/guide.md" }, off);
     const link = (path: string) => `https://code.example.org/local/project/blob/${head}/${path}`;
@@ -69,7 +69,7 @@ Deno.test("related-content example over MCP: links pinned to the commit, per ite
     );
     assert(!("issues" in catalog.plugins[0]));
     // The plain HTTP read API runs no plugins.
-    const http = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+    const http = await fetchPath(`/sourcegraph/v1/repo/read?repo=local/project`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ Path: "docs/guide.md" }),
