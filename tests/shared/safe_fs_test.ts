@@ -262,6 +262,9 @@ Deno.test("SIGKILL during atomic replacement always leaves one whole version", a
   const base = await tempDir();
   try {
     const path = join(base, "state.bin");
+    // A published version before the first writer: a kill before its first
+    // replacement must leave this one (a busy machine may kill that early).
+    atomicReplace(path, new Uint8Array(1 << 20).fill(0x7a));
     for (let round = 0; round < 20; round++) {
       const writer = spawnHelper("replace_writer.ts", ["write", path], {
         read: [base],
