@@ -108,7 +108,8 @@ Deno.test("children: a SIGKILLed service leaves no git fetch or object reader ru
 });
 
 Deno.test("children: a SIGKILLed service leaves no plugin sandbox running, even one stuck in a loop", () =>
-  withPluginService(LOOPING_PLUGIN, async ({ client, service }) => {
+  withPluginService(LOOPING_PLUGIN, async ({ client, service: process }) => {
+    const service = process!;
     const call = readWithLoopingPlugin(client);
     // Wait until a sandbox is on a CPU (state R): the looping run, not the idle spare.
     const children = await waitFor("a looping sandbox", async () => {

@@ -10,7 +10,11 @@ import {
   fixtureWith,
   withPluginService,
 } from "../support/plugin_service.ts";
-import { connectClient, startService } from "../support/sourcegraph_service.ts";
+import {
+  connectInProcess,
+  inProcessFetch,
+  withInProcessService,
+} from "../support/in_process_service.ts";
 import { texts } from "../support/tool_calls.ts";
 
 const TOKEN = "d".repeat(40);
@@ -23,9 +27,10 @@ Deno.test("plugins: a sandbox that cannot start costs only the enhancement; the 
     },
     // No deno on PATH, and this Deno executable is not in --allow-run.
     env: { PATH: "/usr/bin:/bin" },
-  }, async ({ call, service }) => {
-    const warnings = service.log.filter((line) => line.includes("PLUGIN_SANDBOX_UNAVAILABLE"));
-    assertEquals(warnings.length, 1, service.log.join("\n"));
+    process: true, // the start-up warning
+  }, async ({ call, log }) => {
+    const warnings = log.filter((line) => line.includes("PLUGIN_SANDBOX_UNAVAILABLE"));
+    assertEquals(warnings.length, 1, log.join("\n"));
     for (const args of [{}, { plugins: [{ name: "fixture" }] }]) {
       const blocks = await call("read", { path: "top.md", ...args });
       assertIncludes(blocks[0], "1: one\n2: two");
@@ -36,67 +41,65 @@ Deno.test("plugins: a sandbox that cannot start costs only the enhancement; the 
     assertIncludes(many[1], "1: one");
   }));
 
-Deno.test("search: a monorepo reports its path groups as coverage; the match cap inside one file is reported as truncation", async () => {
-  const parent = await tempDir("sg-cover-");
-  const many = Array.from({ length: 12_000 }, (_, i) => `hit ${i}`).join("\n") + "\n";
-  const home = await createRepo({ "big.txt": many, ".gitignore": ".sourcegraph/\n" }, {
-    parent,
-    name: "home",
-  });
-  const mono = await createRepo({ "docs/a.md": "hit docs\n", "src/b.ts": "hit src\n" }, {
-    parent,
-    name: "mono",
-  });
-  const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
-  const client = await connectClient(service.url, { token: TOKEN });
-  try {
-    const full = texts(
-      await client.callTool({
-        name: "search",
-        arguments: { repo: "local/home", pattern: "hit", fixed_strings: true },
-      }),
-    )[0];
-    assertIncludes(full, 'Coverage: "full"');
-    assertIncludes(full, "Truncated: true");
-    assertIncludes(full, "MatchCount: 10000");
-    const registered = await fetch(`${service.url}/sourcegraph/api/admin/v1/repos`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": "cover-0001" },
-      body: JSON.stringify({
-        name: "org/mono",
-        source: mono.path,
-        public_read: false,
-        index_mode: "monorepo",
-        path_groups: [{ name: "docs", paths: ["docs"] }],
-        policy: { branches: ["main"] },
-      }),
+const MANY_HITS = Array.from({ length: 12_000 }, (_, i) => `hit ${i}`).join("\n") + "\n";
+
+Deno.test("search: a monorepo reports its path groups as coverage; the match cap inside one file is reported as truncation", () =>
+  withInProcessService(async ({ handle, parent }) => {
+    const mono = await createRepo({ "docs/a.md": "hit docs\n", "src/b.ts": "hit src\n" }, {
+      parent,
+      name: "mono",
     });
-    assertEquals(registered.status, 202);
-    await (await fetch(`${service.url}/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}` },
-    })).body?.cancel();
-    const scoped = texts(
-      await client.callTool({
-        name: "search",
-        arguments: { repo: "org/mono", pattern: "hit" },
-      }),
-    )[0];
-    assertIncludes(scoped, 'Coverage: "path_groups"; Paths: ["docs"]');
-    assertIncludes(scoped, "Truncated: false");
-    assert(!scoped.includes("src/b.ts"), scoped);
-    const api = await (await fetch(`${service.url}/sourcegraph/api/search?repo=org/mono`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}` },
-      body: JSON.stringify({ Pattern: "hit" }),
-    })).json();
-    assertEquals(api.Meta.Coverage, { Mode: "path_groups", Paths: ["docs"] });
-  } finally {
-    await client.close();
-    await service.stop();
-    await removeDir(parent);
-  }
-});
+    const fetchPath = inProcessFetch(handle);
+    const client = await connectInProcess(handle, { token: TOKEN });
+    try {
+      const full = texts(
+        await client.callTool({
+          name: "search",
+          arguments: { repo: "local/home", pattern: "hit", fixed_strings: true },
+        }),
+      )[0];
+      assertIncludes(full, 'Coverage: "full"');
+      assertIncludes(full, "Truncated: true");
+      assertIncludes(full, "MatchCount: 10000");
+      const registered = await fetchPath(`/sourcegraph/api/admin/v1/repos`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": "cover-0001" },
+        body: JSON.stringify({
+          name: "org/mono",
+          source: mono.path,
+          public_read: false,
+          index_mode: "monorepo",
+          path_groups: [{ name: "docs", paths: ["docs"] }],
+          policy: { branches: ["main"] },
+        }),
+      });
+      assertEquals(registered.status, 202);
+      await (await fetchPath(`/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })).body?.cancel();
+      const scoped = texts(
+        await client.callTool({
+          name: "search",
+          arguments: { repo: "org/mono", pattern: "hit" },
+        }),
+      )[0];
+      assertIncludes(scoped, 'Coverage: "path_groups"; Paths: ["docs"]');
+      assertIncludes(scoped, "Truncated: false");
+      assert(!scoped.includes("src/b.ts"), scoped);
+      const api = await (await fetchPath(`/sourcegraph/api/search?repo=org/mono`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ Pattern: "hit" }),
+      })).json();
+      assertEquals(api.Meta.Coverage, { Mode: "path_groups", Paths: ["docs"] });
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{ name: "local/home", publicRead: true, files: { "big.txt": MANY_HITS } }],
+    settings: { serviceToken: TOKEN },
+  }));
 
 Deno.test("sync: each repository is synced on its own interval", async () => {
   const parent = await tempDir("sg-interval-");

@@ -1,184 +1,182 @@
 import { assertEquals, assertIncludes } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { connectClient, startService } from "../../support/sourcegraph_service.ts";
+import { createRepo } from "../../support/git_repo.ts";
+import {
+  connectInProcess,
+  inProcessFetch,
+  withInProcessService,
+} from "../../support/in_process_service.ts";
 import { callText, texts } from "../../support/tool_calls.ts";
 
 const TOKEN = "m".repeat(40);
+const HOME = [{ name: "local/home", publicRead: true, files: { "a.txt": "home\n" } }];
 
-Deno.test("path groups restrict reads, search and listings; diff pages changed paths", async () => {
-  const parent = await tempDir("sg-mono-");
-  const home = await createRepo({ "a.txt": "home\n" }, { parent, name: "home" });
-  const mono = await createRepo({
-    "docs/guide.md": "needle in docs\n",
-    "docs/deep/more.md": "needle deeper\n",
-    "src/app.ts": "needle in src\n",
-    "link.md": "docs/guide.md",
-  }, { parent, name: "mono" });
-  const first = await mono.git("rev-parse", "HEAD");
-  await mono.write({
-    "docs/guide.md": "needle changed\n",
-    "docs/new.md": "new\n",
-    "src/app.ts": "changed src\n",
-  });
-  await mono.git("rm", "-q", "docs/deep/more.md");
-  const second = await mono.commit("second");
-  const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
-  const client = await connectClient(service.url, { token: TOKEN });
-  try {
-    const registered = await fetch(`${service.url}/sourcegraph/api/admin/v1/repos`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        "idempotency-key": "mono-0001",
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({
-        name: "org/mono",
-        source: mono.path,
-        public_read: false,
-        index_mode: "monorepo",
-        path_groups: [{ name: "docs", paths: ["docs"] }],
-        policy: { branches: ["main"], default_branch: "main" },
-      }),
+Deno.test("path groups restrict reads, search and listings; diff pages changed paths", () =>
+  withInProcessService(async ({ handle, heads, parent }) => {
+    const mono = await createRepo({
+      "docs/guide.md": "needle in docs\n",
+      "docs/deep/more.md": "needle deeper\n",
+      "src/app.ts": "needle in src\n",
+      "link.md": "docs/guide.md",
+    }, { parent, name: "mono" });
+    const first = await mono.git("rev-parse", "HEAD");
+    await mono.write({
+      "docs/guide.md": "needle changed\n",
+      "docs/new.md": "new\n",
+      "src/app.ts": "changed src\n",
     });
-    assertEquals(registered.status, 202);
-    await registered.body?.cancel();
-    const prepared = await fetch(
-      `${service.url}/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`,
-      {
+    await mono.git("rm", "-q", "docs/deep/more.md");
+    const second = await mono.commit("second");
+    const fetchPath = inProcessFetch(handle);
+    const client = await connectInProcess(handle, { token: TOKEN });
+    try {
+      const registered = await fetchPath(`/sourcegraph/api/admin/v1/repos`, {
         method: "POST",
-        headers: { authorization: `Bearer ${TOKEN}` },
-      },
-    );
-    assertEquals((await prepared.json()).state, "succeeded");
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          "idempotency-key": "mono-0001",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          name: "org/mono",
+          source: mono.path,
+          public_read: false,
+          index_mode: "monorepo",
+          path_groups: [{ name: "docs", paths: ["docs"] }],
+          policy: { branches: ["main"], default_branch: "main" },
+        }),
+      });
+      assertEquals(registered.status, 202);
+      await registered.body?.cancel();
+      const prepared = await fetchPath(
+        `/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+      );
+      assertEquals((await prepared.json()).state, "succeeded");
 
-    assertIncludes(
-      await callText(client, "read", { repo: "org/mono", path: "docs/guide.md" }),
-      "1: needle changed",
-    );
-    assertEquals(
-      await callText(client, "read", { repo: "org/mono", path: "src/app.ts" }),
-      "ERROR PATH_NOT_REGISTERED",
-    );
-    assertEquals(
-      await callText(client, "read", { repo: "org/mono", path: "link.md" }),
-      "ERROR PATH_NOT_REGISTERED",
-    );
-    const many = texts(
-      await client.callTool({
-        name: "read_many",
-        arguments: { repo: "org/mono", files: [{ path: "src/app.ts" }, { path: "docs/new.md" }] },
-      }),
-    );
-    assertIncludes(many[0], `Error: "PATH_NOT_REGISTERED"`);
-    assertIncludes(many[1], "1: new");
-    const search = await callText(client, "search", { repo: "org/mono", pattern: "needle" });
-    assertEquals([...search.matchAll(/^File: "(.*)"$/gm)].map((m) => m[1]), ["docs/guide.md"]);
-    assertEquals(
-      await callText(client, "search", { repo: "org/mono", pattern: "needle", paths: ["src"] }),
-      "ERROR PATH_NOT_REGISTERED",
-    );
-    const root = JSON.parse(await callText(client, "list", { repo: "org/mono", first: 10 }));
-    assertEquals(root.entries.map((e: { path: string }) => e.path), ["docs"]);
-    assertEquals(
-      await callText(client, "list", { repo: "org/mono", first: 10, path: "src" }),
-      "ERROR PATH_NOT_REGISTERED",
-    );
+      assertIncludes(
+        await callText(client, "read", { repo: "org/mono", path: "docs/guide.md" }),
+        "1: needle changed",
+      );
+      assertEquals(
+        await callText(client, "read", { repo: "org/mono", path: "src/app.ts" }),
+        "ERROR PATH_NOT_REGISTERED",
+      );
+      assertEquals(
+        await callText(client, "read", { repo: "org/mono", path: "link.md" }),
+        "ERROR PATH_NOT_REGISTERED",
+      );
+      const many = texts(
+        await client.callTool({
+          name: "read_many",
+          arguments: { repo: "org/mono", files: [{ path: "src/app.ts" }, { path: "docs/new.md" }] },
+        }),
+      );
+      assertIncludes(many[0], `Error: "PATH_NOT_REGISTERED"`);
+      assertIncludes(many[1], "1: new");
+      const search = await callText(client, "search", { repo: "org/mono", pattern: "needle" });
+      assertEquals([...search.matchAll(/^File: "(.*)"$/gm)].map((m) => m[1]), ["docs/guide.md"]);
+      assertEquals(
+        await callText(client, "search", { repo: "org/mono", pattern: "needle", paths: ["src"] }),
+        "ERROR PATH_NOT_REGISTERED",
+      );
+      const root = JSON.parse(await callText(client, "list", { repo: "org/mono", first: 10 }));
+      assertEquals(root.entries.map((e: { path: string }) => e.path), ["docs"]);
+      assertEquals(
+        await callText(client, "list", { repo: "org/mono", first: 10, path: "src" }),
+        "ERROR PATH_NOT_REGISTERED",
+      );
 
-    // diff: only retained revisions, only covered paths, paged.
-    const homeHead = await home.git("rev-parse", "HEAD");
-    const all = JSON.parse(
-      await callText(client, "diff", {
-        repo: "local/home",
-        base: homeHead,
-        head: "main",
-        first: 10,
-      }),
-    );
-    assertEquals(all.changes, []);
-    const prepare = await fetch(
-      `${service.url}/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`,
-      {
-        method: "POST",
-        headers: { authorization: `Bearer ${TOKEN}` },
-      },
-    );
-    await prepare.body?.cancel();
-    assertEquals(
-      await callText(client, "diff", { repo: "org/mono", base: first, head: second, first: 10 }),
-      "ERROR REVISION_NOT_ELIGIBLE",
-    );
-    const page1 = JSON.parse(
-      await callText(client, "diff", { repo: "org/mono", base: second, head: "main", first: 1 }),
-    );
-    assertEquals([page1.base, page1.head, page1.changes, page1.has_more], [
-      second,
-      second,
-      [],
-      false,
-    ]);
-  } finally {
-    await client.close();
-    await service.stop();
-    await removeDir(parent);
-  }
-});
+      // diff: only retained revisions, only covered paths, paged.
+      const homeHead = heads.get("local/home")!;
+      const all = JSON.parse(
+        await callText(client, "diff", {
+          repo: "local/home",
+          base: homeHead,
+          head: "main",
+          first: 10,
+        }),
+      );
+      assertEquals(all.changes, []);
+      const prepare = await fetchPath(
+        `/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+      );
+      await prepare.body?.cancel();
+      assertEquals(
+        await callText(client, "diff", { repo: "org/mono", base: first, head: second, first: 10 }),
+        "ERROR REVISION_NOT_ELIGIBLE",
+      );
+      const page1 = JSON.parse(
+        await callText(client, "diff", { repo: "org/mono", base: second, head: "main", first: 1 }),
+      );
+      assertEquals([page1.base, page1.head, page1.changes, page1.has_more], [
+        second,
+        second,
+        [],
+        false,
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, { repositories: HOME, settings: { serviceToken: TOKEN } }));
 
-Deno.test("diff between two retained versions lists changes in path order with a cursor", async () => {
-  const parent = await tempDir("sg-diff-");
-  const repo = await createRepo({
-    ".gitignore": ".sourcegraph/\n",
-    "a.txt": "1\n",
-    "b.txt": "1\n",
-    "c.txt": "1\n",
+Deno.test("diff between two retained versions lists changes in path order with a cursor", () =>
+  withInProcessService(async ({ handle, heads, sources }) => {
+    const repo = sources.get("local/project")!;
+    const first = heads.get("local/project")!;
+    const client = await connectInProcess(handle, { token: TOKEN });
+    try {
+      await repo.write({ "a.txt": "2\n", "d.txt": "new\n" });
+      await repo.git("rm", "-q", "c.txt");
+      const second = await repo.commit("second");
+      await callText(client, "prepare", { repo: "local/project", idempotency_key: "diff-prep-1" });
+      const page1 = JSON.parse(
+        await callText(client, "diff", {
+          repo: "local/project",
+          base: first,
+          head: "main",
+          first: 2,
+        }),
+      );
+      assertEquals([page1.base, page1.head], [first, second]);
+      assertEquals(page1.changes, [{ path: "a.txt", status: "modified" }, {
+        path: "c.txt",
+        status: "deleted",
+      }]);
+      assertEquals([page1.has_more, page1.next_cursor], [true, "c.txt"]);
+      const page2 = JSON.parse(
+        await callText(client, "diff", {
+          repo: "local/project",
+          base: first,
+          head: second,
+          first: 2,
+          after: "c.txt",
+        }),
+      );
+      assertEquals([page2.changes, page2.has_more], [[{ path: "d.txt", status: "added" }], false]);
+      assertEquals(
+        await callText(client, "diff", {
+          repo: "local/project",
+          base: "HEAD",
+          head: second,
+          first: 2,
+        }),
+        "ERROR INVALID_REVISION",
+      );
+    } finally {
+      await client.close();
+    }
   }, {
-    parent,
-    name: "project",
-  });
-  const first = await repo.git("rev-parse", "HEAD");
-  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
-  const client = await connectClient(service.url, { token: TOKEN });
-  try {
-    await repo.write({ "a.txt": "2\n", "d.txt": "new\n" });
-    await repo.git("rm", "-q", "c.txt");
-    const second = await repo.commit("second");
-    await callText(client, "prepare", { repo: "local/project", idempotency_key: "diff-prep-1" });
-    const page1 = JSON.parse(
-      await callText(client, "diff", {
-        repo: "local/project",
-        base: first,
-        head: "main",
-        first: 2,
-      }),
-    );
-    assertEquals([page1.base, page1.head], [first, second]);
-    assertEquals(page1.changes, [{ path: "a.txt", status: "modified" }, {
-      path: "c.txt",
-      status: "deleted",
-    }]);
-    assertEquals([page1.has_more, page1.next_cursor], [true, "c.txt"]);
-    const page2 = JSON.parse(
-      await callText(client, "diff", {
-        repo: "local/project",
-        base: first,
-        head: second,
-        first: 2,
-        after: "c.txt",
-      }),
-    );
-    assertEquals([page2.changes, page2.has_more], [[{ path: "d.txt", status: "added" }], false]);
-    assertEquals(
-      await callText(client, "diff", {
-        repo: "local/project",
-        base: "HEAD",
-        head: second,
-        first: 2,
-      }),
-      "ERROR INVALID_REVISION",
-    );
-  } finally {
-    await client.close();
-    await service.stop();
-    await removeDir(parent);
-  }
-});
+    repositories: [{
+      name: "local/project",
+      publicRead: true,
+      files: { "a.txt": "1\n", "b.txt": "1\n", "c.txt": "1\n" },
+    }],
+    settings: { serviceToken: TOKEN },
+  }));

@@ -5,7 +5,6 @@ import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git
 import { initializeMessage, postMcp, toolCall } from "../../support/mcp_messages.ts";
 import { portOf, rawRequest, rssMib } from "../../support/raw_http.ts";
 import {
-  connectClient,
   type RunningService,
   startFailure,
   startService,

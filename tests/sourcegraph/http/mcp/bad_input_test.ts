@@ -1,7 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
-import { connectClient, startService } from "../../../support/sourcegraph_service.ts";
+import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
 import { texts } from "../../../support/tool_calls.ts";
 
 const NAME = "local/project";
@@ -49,40 +48,33 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["repositories", { after: 5 }, null],
 ];
 
-Deno.test("every tool refuses bad arguments: types, sizes, traversal, control characters, huge patterns", async () => {
-  const parent = await tempDir("sg-bad-");
-  const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "a\n" }, {
-    parent,
-    name: "project",
-  });
-  const service = await startService(repo.path);
-  const client: Client = await connectClient(service.url);
-  try {
-    for (const [tool, args, code] of CASES) {
-      const label = `${tool} ${JSON.stringify(args).slice(0, 100)}`;
-      const result = await client.callTool({ name: tool, arguments: args }).catch((
-        error: unknown,
-      ) => ({
-        isError: true,
-        content: [{ type: "text", text: String(error) }],
-      }));
-      assert(result.isError, label);
-      if (code !== null) assertEquals(JSON.parse(texts(result)[0]).code, code, label);
+Deno.test("every tool refuses bad arguments: types, sizes, traversal, control characters, huge patterns", () =>
+  withInProcessService(async ({ handle }) => {
+    const client: Client = await connectInProcess(handle);
+    try {
+      for (const [tool, args, code] of CASES) {
+        const label = `${tool} ${JSON.stringify(args).slice(0, 100)}`;
+        const result = await client.callTool({ name: tool, arguments: args }).catch((
+          error: unknown,
+        ) => ({
+          isError: true,
+          content: [{ type: "text", text: String(error) }],
+        }));
+        assert(result.isError, label);
+        if (code !== null) assertEquals(JSON.parse(texts(result)[0]).code, code, label);
+      }
+      // In read_many a bad path fails only its item.
+      const many = await client.callTool({
+        name: "read_many",
+        arguments: { repo: NAME, files: [{ path: "../a.txt" }, { path: "a.txt" }] },
+      });
+      assert(!many.isError);
+      assert(texts(many)[0].includes(`Error: "INVALID_PATH"`));
+      assert(texts(many)[1].includes("1: a"));
+      // The service keeps answering normally afterwards.
+      const ok = await client.callTool({ name: "read", arguments: { repo: NAME, path: "a.txt" } });
+      assert(!ok.isError);
+    } finally {
+      await client.close();
     }
-    // In read_many a bad path fails only its item.
-    const many = await client.callTool({
-      name: "read_many",
-      arguments: { repo: NAME, files: [{ path: "../a.txt" }, { path: "a.txt" }] },
-    });
-    assert(!many.isError);
-    assert(texts(many)[0].includes(`Error: "INVALID_PATH"`));
-    assert(texts(many)[1].includes("1: a"));
-    // The service keeps answering normally afterwards.
-    const ok = await client.callTool({ name: "read", arguments: { repo: NAME, path: "a.txt" } });
-    assert(!ok.isError);
-  } finally {
-    await client.close();
-    await service.stop();
-    await removeDir(parent);
-  }
-});
+  }, { repositories: [{ name: NAME, publicRead: true, files: { "a.txt": "a\n" } }] }));
