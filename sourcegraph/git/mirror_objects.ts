@@ -25,11 +25,14 @@ const TREE_CACHE_ENTRIES = 4096;
 
 /** Reads trees and blobs of one mirror. */
 export class MirrorObjects {
+  /** The mirror's folder (for Git commands other than object reads). */
+  readonly path: string;
   #reader: GitObjectReader;
   #trees = new Map<string, TreeEntry[]>();
 
   /** Opens a reader on `mirror`. */
   constructor(mirror: string) {
+    this.path = mirror;
     this.#reader = new GitObjectReader({ cwd: mirror, timeoutMs: 10_000 });
   }
 

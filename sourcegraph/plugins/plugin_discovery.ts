@@ -51,11 +51,10 @@ const SUFFIX = ".sourcegraph.wasm";
 const SCAN_TIMEOUT_MS = 30_000;
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** Discovers the plugins of `commit` in `mirror` within the registered folders of `scope`. */
+/** Discovers the plugins of `commit` in the mirror of `tree` within the registered folders of `scope`. */
 export async function discoverPlugins(
   tree: MirrorObjects,
   options: {
-    mirror: string;
     commit: string;
     scope: PathScope;
     settings: PluginSettings;
@@ -63,7 +62,8 @@ export async function discoverPlugins(
     artifacts?: Map<string, Uint8Array>;
   },
 ): Promise<PluginCatalog> {
-  const { mirror, commit } = options;
+  const { commit } = options;
+  const mirror = tree.path;
   const catalog: PluginCatalog = { commit, plugins: [] };
   const seen = new Set<string>();
   for (const root of options.scope.roots) {

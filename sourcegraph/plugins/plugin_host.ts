@@ -35,7 +35,6 @@ export interface PluginTarget {
   store: string;
   repo: RepositoryRecord;
   commit: string;
-  mirror: string;
   tree: MirrorObjects;
   scope: PathScope;
   /** Throws when the caller may no longer read this commit or scope. */
@@ -91,7 +90,6 @@ export class PluginHost {
     return await this.#catalogs.get(key, async () => {
       const modules = new Map<string, Uint8Array>();
       const catalog = await discoverPlugins(target.tree, {
-        mirror: target.mirror,
         commit: target.commit,
         scope: target.scope,
         settings: this.#settings,

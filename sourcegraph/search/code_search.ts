@@ -53,12 +53,11 @@ export const SEARCH_MAX_MS = 20_000;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
 
 /**
- * Runs `search` at `commit` in `mirror`: candidates from the commit's index
+ * Runs `search` at `commit` in the mirror of `tree`: candidates from the commit's index
  * when it is given, else from Git; then every candidate verified line by
  * line with the compiled program.
  */
 export async function searchCommit(
-  mirror: string,
   tree: MirrorObjects,
   request: {
     search: CompiledSearch;
@@ -85,7 +84,7 @@ export async function searchCommit(
   const grepLiterals = ignoreCase && literals?.some((l) => /[^\x20-\x7e]|[ks]/i.test(l))
     ? null
     : literals;
-  const paths = (await candidateFiles(mirror, commit, grepLiterals, ignoreCase, search.paths))
+  const paths = (await candidateFiles(tree.path, commit, grepLiterals, ignoreCase, search.paths))
     .filter(search.keep);
   return await verify(fromGit(tree, { commit, paths, finder: search.finder }), {
     search,

@@ -59,8 +59,7 @@ export class SharedSearches {
       this.#onShared();
       return running;
     }
-    const mirror = this.#mirrors.path(repo);
-    const search = searchCommit(mirror, this.#mirrors.objects(repo), {
+    const search = searchCommit(this.#mirrors.objects(repo), {
       search: at.search,
       commit: at.commit,
       index: this.#indexes.commit(repo, at.commit),

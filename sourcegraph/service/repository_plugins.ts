@@ -98,7 +98,6 @@ export class RepositoryPlugins {
       store: this.#dataDir,
       repo,
       commit,
-      mirror: this.#mirrors.path(repo),
       tree: this.#mirrors.objects(repo),
       scope: new PathScope(repo),
       recheck: () => {
