@@ -67,7 +67,12 @@ try {
 
   // Authenticated, as a deployed agent would be (anonymous callers are rate limited).
   const token = "b".repeat(40);
-  const service = await startService(repo, { SOURCEGRAPH_API_TOKEN: token });
+  // Every client here shares 127.0.0.1; agents of a deployment come from their own addresses,
+  // so the per-address cap (a sixteenth of the global one) is raised to the global cap.
+  const service = await startService(repo, {
+    SOURCEGRAPH_API_TOKEN: token,
+    SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "512",
+  });
   const client = await connectClient(service.url, { token });
   const name = "local/project";
   const call = async (tool: string, args: Record<string, unknown>) => {
@@ -113,10 +118,15 @@ try {
   const searchRows: string[] = [];
   // ripgrep on the checkout is the other tool a user would pick (respects .gitignore: the
   // service's data folder is skipped).
-  const rg = await new Deno.Command("rg", { args: ["--version"], stdout: "null" }).output().then(
-    (out) => out.success,
-    () => false,
-  );
+  // A missing program makes output() throw at once, not reject.
+  const rg = await (async () => {
+    try {
+      return (await new Deno.Command("rg", { args: ["--version"], stdout: "null" }).output())
+        .success;
+    } catch {
+      return false;
+    }
+  })();
   if (!rg) console.log("rg not installed: the ripgrep baseline is skipped");
   for (const [label, args, grepArgs] of searches) {
     const ours: number[] = [];
@@ -167,6 +177,7 @@ try {
   );
   let done = 0;
   let errors = 0;
+  const errorKinds = new Map<string, number>();
   const until = Date.now() + LOAD_SECONDS * 1000;
   await Promise.all(clients.map(async (c: typeof client, k: number) => {
     let i = k;
@@ -179,8 +190,15 @@ try {
         name: tool,
         arguments: { repo: name, revision: head, ...args },
       })
-        .catch(() => ({ isError: true }));
-      if (result.isError) errors++;
+        .catch((error: unknown) => ({
+          isError: true,
+          content: [{ type: "text", text: String(error) }],
+        }));
+      if (result.isError) {
+        errors++;
+        const text = JSON.stringify(result.content).slice(0, 200);
+        errorKinds.set(text, (errorKinds.get(text) ?? 0) + 1);
+      }
       done++;
       i += CLIENTS;
     }
@@ -214,6 +232,7 @@ try {
     } calls/s, ${errors} errors | | |`,
   );
   console.log(`| service peak RSS | ${rss.toFixed(0)} MB | | |`);
+  for (const [text, count] of errorKinds) console.log(`error x${count}: ${text}`);
 } finally {
   await removeDir(parent);
 }
