@@ -37,6 +37,8 @@ export interface WorldRepository {
   prepare?: (repo: TestRepo) => Promise<void>;
   /** The first commit's message. */
   message?: string;
+  /** Versions kept (the policy's count); default the store's default. */
+  retain?: number;
 }
 
 /** What a test gets. */
@@ -101,7 +103,7 @@ export async function withInProcessService(
         name: spec.name,
         source: source.path,
         publicRead: spec.publicRead,
-        policy: { branches: ["main"] },
+        policy: { branches: ["main"], ...(spec.retain ? { count: spec.retain } : {}) },
         pathGroups: [],
         syncIntervalMinutes: 5,
       });

@@ -8,6 +8,8 @@ import {
   startService,
 } from "../../support/sourcegraph_service.ts";
 import { callText, callTool, texts } from "../../support/tool_calls.ts";
+import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
+import { connectInProcess, withInProcessService } from "../../support/in_process_service.ts";
 
 const TOKEN = "t".repeat(40);
 const NAME = "local/project";
@@ -32,6 +34,32 @@ async function withServiceAndSource(
   }
 }
 
+// The sync tests compose the service in process: the checkout is the
+// registered source, syncs and prepares are real fetches into the mirror.
+async function withSource(
+  options: { retain?: number },
+  fn: (repo: TestRepo, log: string[], admin: Client, handle: Handler) => Promise<void>,
+): Promise<void> {
+  const log: string[] = [];
+  await withInProcessService(async ({ handle, sources }) => {
+    const admin = await connectInProcess(handle, { token: TOKEN });
+    try {
+      await fn(sources.get(NAME)!, log, admin, handle);
+    } finally {
+      await admin.close();
+    }
+  }, {
+    repositories: [{
+      name: NAME,
+      publicRead: true,
+      files: { ".gitignore": ".sourcegraph/\n", "a.txt": "version 1\n" },
+      retain: options.retain,
+    }],
+    settings: { serviceToken: TOKEN },
+    log: (line) => log.push(line),
+  });
+}
+
 async function prepare(client: Client, key: string) {
   const result = await callTool(client, "prepare", { repo: NAME, idempotency_key: key });
   assertEquals(result.code, "OK", JSON.stringify(result));
@@ -39,7 +67,7 @@ async function prepare(client: Client, key: string) {
 }
 
 Deno.test("sync: a new commit appears after prepare; earlier retained versions stay readable; keys are idempotent", () =>
-  withServiceAndSource({}, async (repo, _service, admin) => {
+  withSource({}, async (repo, _log, admin) => {
     const first = await repo.git("rev-parse", "HEAD");
     await repo.write({ "a.txt": "version 2\n" });
     const second = await repo.commit("two");
@@ -74,7 +102,7 @@ Deno.test("sync: a new commit appears after prepare; earlier retained versions s
   }));
 
 Deno.test("sync: retention prunes versions past the count and unpins them", () =>
-  withServiceAndSource({ SOURCEGRAPH_DEFAULT_RETAIN: "2" }, async (repo, service, admin) => {
+  withSource({ retain: 2 }, async (repo, log, admin) => {
     const commits = [await repo.git("rev-parse", "HEAD")];
     for (let i = 2; i <= 3; i++) {
       await repo.write({ "a.txt": `version ${i}\n` });
@@ -96,11 +124,11 @@ Deno.test("sync: retention prunes versions past the count and unpins them", () =
       availability.versions.map((v: { commit: string }) => v.commit).sort(),
       commits.slice(1).sort(),
     );
-    assert(service.log.length > 0);
+    assert(log.some((line) => line.includes(`synced ${NAME}`)), log.join("\n"));
   }));
 
 Deno.test("sync: a failed fetch keeps every retained version readable", () =>
-  withServiceAndSource({}, async (repo, service, admin) => {
+  withSource({}, async (repo, log, admin) => {
     const head = await repo.git("rev-parse", "HEAD");
     // The source stops being a repository (the data folder lives inside it).
     const gitDir = join(repo.path, ".git");
@@ -121,8 +149,8 @@ Deno.test("sync: a failed fetch keeps every retained version readable", () =>
       assertEquals([listed.state, listed.last_sync_error], ["failed", "GIT_ACCESS_DENIED"]);
       const availability = JSON.parse(await callText(admin, "availability", { repo: NAME }));
       assertEquals(availability.last_sync_error, "GIT_ACCESS_DENIED");
-      const reason = service.log.find((line) => line.includes(`sync of ${NAME} failed (`));
-      assert(reason !== undefined && reason.includes("GIT_ACCESS_DENIED"), service.log.join("\n"));
+      const reason = log.find((line) => line.includes(`sync of ${NAME} failed (`));
+      assert(reason !== undefined && reason.includes("GIT_ACCESS_DENIED"), log.join("\n"));
     } finally {
       await Deno.rename(moved, gitDir);
     }
@@ -207,7 +235,7 @@ Deno.test("HTTP: Host and Origin are validated, the plugins parameter is checked
   }));
 
 Deno.test("plugins: an explicit plugin the commit lacks is diagnosed without changing the read; off silences it", () =>
-  withServiceAndSource({}, async (_repo, service, admin) => {
+  withSource({}, async (_repo, _log, admin, handle) => {
     const result = await admin.callTool({
       name: "read",
       arguments: { repo: NAME, path: "a.txt", plugins: [{ name: "related-content" }] },
@@ -217,7 +245,7 @@ Deno.test("plugins: an explicit plugin the commit lacks is diagnosed without cha
     assertIncludes(blocks[0], "1: version 1");
     assertEquals(blocks[1].split("\n")[0], "Plugin diagnostics (original read retained):");
     assertIncludes(blocks[1], "PLUGIN_FILE_NOT_FOUND: related-content");
-    const off = await connectClient(service.url, { token: TOKEN, query: "?plugins=off" });
+    const off = await connectInProcess(handle, { token: TOKEN, query: "?plugins=off" });
     try {
       const silent = await off.callTool({
         name: "read",
