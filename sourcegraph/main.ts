@@ -23,6 +23,7 @@ import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
 import { registerLocalRepository } from "./startup/local_repositories.ts";
 import { createApp } from "./http/app.ts";
+import { pagesMount } from "./web/web_pages.tsx";
 import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
@@ -135,10 +136,15 @@ const handler = createApp(services, {
     maxMcpBodyBytes: settings.connections.maxMcpBodyBytes,
     maxAnonymousBodyBytes: settings.connections.maxAnonymousBodyBytes,
     bodyTimeoutMs: settings.connections.bodyTimeoutMs,
-    publicUrl: settings.publicUrl,
   },
   metrics,
   log,
+  pages: pagesMount(services.repositories, {
+    store,
+    serviceToken: settings.serviceToken,
+    publicUrl: settings.publicUrl,
+    log,
+  }),
 });
 let inner: InnerServer | null = null;
 const front = new FrontDoor(settings.connections, {

@@ -10,8 +10,9 @@
  * 5. `GET /metrics`;
  * 6. the admin API (service token only);
  * 7. the MCP endpoint and the plain HTTP API, behind the anonymous limits;
- * 8. the web pages, which find their viewer (a session) and then pass the
- *    same anonymous limits.
+ * 8. the web pages (passed in as `pages`: the edge does not import them),
+ *    which find their viewer (a session) and then pass the same anonymous
+ *    limits.
  *
  * The transport (`serve.ts`) calls the returned handler with the client's
  * address and the front's connection.
@@ -22,9 +23,8 @@
 import { type Context, Hono } from "hono";
 import type { Services } from "../service/compose.ts";
 import { SourcegraphError } from "../errors.ts";
-import { pagesApp } from "../web/web_pages.tsx";
 import { adminApp } from "./admin_api.ts";
-import type { EdgeEnv, Handler } from "./edge_env.ts";
+import type { EdgeEnv, Handler, PagesMount } from "./edge_env.ts";
 import { httpApiApp } from "./http_api.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { mcpApp } from "./mcp/mcp_app.ts";
@@ -57,8 +57,6 @@ export interface HttpSettings {
   maxAnonymousBodyBytes: number;
   /** A body must arrive within this time. */
   bodyTimeoutMs: number;
-  /** The origin the web pages advertise (else the request's own). */
-  publicUrl?: string;
 }
 
 // Largest form a page accepts (sign-in and sign-out carry a token or two), and its most fields.
@@ -82,7 +80,13 @@ const PAGE_FORM_FIELDS = 16;
 // deno-lint-ignore function-length/max-lines
 export function createApp(
   services: Pick<Services, "store" | "repositories" | "admin">,
-  options: { settings: HttpSettings; metrics: Metrics; log: (message: string) => void },
+  options: {
+    settings: HttpSettings;
+    metrics: Metrics;
+    log: (message: string) => void;
+    /** The web pages (`web/web_pages.tsx`), mounted last; none without it. */
+    pages?: PagesMount;
+  },
 ): Handler {
   const { settings, metrics, log } = options;
   const { store, repositories: service, admin } = services;
@@ -126,23 +130,19 @@ export function createApp(
   app.use("/sourcegraph/v1/*", anonymous(() => 1));
   app.use("/sourcegraph/api/search", anonymous(() => 1));
   app.route("/sourcegraph", httpApiApp(service, { maxBodyBytes: settings.maxBodyBytes, log }));
-  app.route(
-    "/",
-    pagesApp(service, {
-      store,
-      edge: {
+  if (options.pages) {
+    app.route(
+      "/",
+      options.pages({
         // A page view costs 1, a search with a query as much as on MCP.
         admit: anonymous((c) =>
           c.req.path.endsWith("/-/search") && c.req.query("q") ? TOOL_COSTS.search : 1
         ),
         readForm: (c) => readPageForm(c as Context<EdgeEnv>),
         status: httpStatus,
-      },
-      serviceToken: settings.serviceToken,
-      publicUrl: settings.publicUrl,
-      log,
-    }),
-  );
+      }),
+    );
+  }
   return (request, info) => Promise.resolve(app.fetch(request, info));
 }
 

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Caller } from "../access/caller.ts";
 import type { BodyLimits } from "./request_body.ts";
 import type { ClientConnection } from "./tracked_connection.ts";
@@ -41,6 +42,27 @@ export interface EdgeVariables {
 
 /** The Hono environment of the edge. */
 export type EdgeEnv = { Bindings: RequestInfo | undefined; Variables: EdgeVariables };
+
+/** What the edge gives the pages it mounts (`web/` builds them with it). */
+export interface PageEdge {
+  /**
+   * Admits a page view once `c.var.caller` names its viewer (the anonymous
+   * limits); a search with a query costs what it costs on MCP.
+   */
+  admit: MiddlewareHandler;
+  /** Reads a form body within the edge's body limits. */
+  readForm: (c: Context) => Promise<URLSearchParams>;
+  /** The HTTP status of an error code. */
+  status: (code: string) => number;
+}
+
+/**
+ * Builds the pages sub-app with what the edge gives it; the edge mounts it
+ * at its root, last. Passed in, so the edge never imports the pages.
+ */
+// The sub-app has its own context variables; Hono's `route` mounts any.
+// deno-lint-ignore no-explicit-any
+export type PagesMount = (edge: PageEdge) => Hono<any>;
 
 /** A request handler: the whole edge as the transport calls it. */
 export type Handler = (request: Request, info?: RequestInfo) => Promise<Response>;

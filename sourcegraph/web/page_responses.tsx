@@ -6,27 +6,15 @@
  * @module
  */
 
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Caller } from "../access/caller.ts";
+import type { PageEdge } from "../http/edge_env.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { Html, Viewer } from "./layout.tsx";
 import { PAGES_ROOT } from "./page_urls.ts";
 import type { Session } from "./sessions.ts";
 import { ProblemPage } from "./sign_in_page.tsx";
-
-/** What the pages need from the HTTP edge they are mounted in. */
-export interface PageEdge {
-  /**
-   * Admits a page view once `c.var.caller` names its viewer (the anonymous
-   * limits); a search with a query costs what it costs on MCP.
-   */
-  admit: MiddlewareHandler;
-  /** Reads a form body within the edge's body limits. */
-  readForm: (c: Context) => Promise<URLSearchParams>;
-  /** The HTTP status of an error code. */
-  status: (code: string) => number;
-}
 
 /** The context variables of the page routes. */
 export type PageEnv = {
@@ -89,3 +77,5 @@ export function notFoundPage(c: Context<PageEnv>): Promise<Response> {
     404,
   );
 }
+
+export type { PageEdge };

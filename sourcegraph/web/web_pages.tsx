@@ -17,6 +17,7 @@
  */
 
 import { Hono } from "hono";
+import type { PagesMount } from "../http/edge_env.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { secureHeaders } from "hono/secure-headers";
 import { SourcegraphError } from "../errors.ts";
@@ -54,6 +55,27 @@ export interface PagesOptions {
   publicUrl?: string;
   log: (line: string) => void;
   sessions?: Sessions;
+}
+
+/**
+ * The pages for `createApp`'s `pages` option: built once the edge gives
+ * them its admission, form reading and statuses.
+ *
+ * @example
+ * ```ts ignore
+ * const handle = createApp(services, {
+ *   settings,
+ *   metrics,
+ *   log,
+ *   pages: pagesMount(services.repositories, { store: services.store, log }),
+ * });
+ * ```
+ */
+export function pagesMount(
+  service: RepositoryService,
+  options: Omit<PagesOptions, "edge">,
+): PagesMount {
+  return (edge) => pagesApp(service, { ...options, edge });
 }
 
 /**

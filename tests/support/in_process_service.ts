@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { keyHash } from "../../sourcegraph/access/credentials.ts";
 import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
+import { pagesMount } from "../../sourcegraph/web/web_pages.tsx";
 import type { Handler } from "../../sourcegraph/http/edge_env.ts";
 import { Metrics } from "../../sourcegraph/http/metrics.ts";
 import type { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
@@ -69,6 +70,8 @@ export async function withInProcessService(
   options: {
     repositories?: WorldRepository[];
     settings?: Partial<HttpSettings>;
+    /** The origin the pages advertise. */
+    publicUrl?: string;
     publicRead?: boolean;
     /** Whether syncs build (and searches use) the trigram index; default off. */
     searchIndex?: boolean;
@@ -113,20 +116,27 @@ export async function withInProcessService(
     await service.probePluginSandbox();
     services.warmup.start();
     store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
+    const settings: HttpSettings = {
+      serviceToken: WORLD_TOKEN,
+      allowedHosts: [],
+      anonymousPerMinute: 10_000,
+      anonymousConcurrency: 100,
+      maxBodyBytes: 1024 * 1024,
+      maxMcpBodyBytes: 4 * 1024 * 1024,
+      maxAnonymousBodyBytes: 128 * 1024,
+      bodyTimeoutMs: 5_000,
+      ...options.settings,
+    };
     const handle = createApp(services, {
-      settings: {
-        serviceToken: WORLD_TOKEN,
-        allowedHosts: [],
-        anonymousPerMinute: 10_000,
-        anonymousConcurrency: 100,
-        maxBodyBytes: 1024 * 1024,
-        maxMcpBodyBytes: 4 * 1024 * 1024,
-        maxAnonymousBodyBytes: 128 * 1024,
-        bodyTimeoutMs: 5_000,
-        ...options.settings,
-      },
+      settings,
       metrics: new Metrics(),
       log,
+      pages: pagesMount(service, {
+        store,
+        serviceToken: settings.serviceToken,
+        publicUrl: options.publicUrl,
+        log,
+      }),
     });
     await fn({ handle, store, service, scheduler, sources, heads, data, parent });
   } finally {

@@ -399,7 +399,7 @@ Deno.test("pages: SOURCEGRAPH_PUBLIC_URL is the origin the connect page advertis
     const connect = await pageRequest(handle, "/sourcegraph/-/connect");
     assertIncludes(connect.body, "https://code.example.org/sourcegraph/mcp?plugins=auto");
     assert(!connect.body.includes("http://127.0.0.1/sourcegraph/mcp"));
-  }, { settings: { publicUrl: "https://code.example.org" } }));
+  }, { publicUrl: "https://code.example.org" }));
 
 Deno.test("pages: a flood of distinct and hostile page requests keeps memory flat", () =>
   withPages(async ({ handle, sha }) => {
