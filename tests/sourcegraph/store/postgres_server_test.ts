@@ -1,0 +1,60 @@
+import pg from "pg";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
+
+const BIN = postgresBin();
+
+async function errorCode(work: () => Promise<unknown>): Promise<string> {
+  try {
+    await work();
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+  return "OK";
+}
+
+Deno.test({
+  name:
+    "private PostgreSQL: password logins only, on loopback; data survives a halt; clients see it down",
+  ignore: BIN === null,
+  fn: async () => {
+    const server = await startPostgres(BIN!);
+    const client = () => new pg.Client({ connectionString: server.url });
+    try {
+      const wrong = new pg.Client({
+        connectionString: server.url.replace(/:([0-9a-f]+)@/, ":nope@"),
+      });
+      assertEquals(await errorCode(() => wrong.connect()), "28P01", "a wrong password is refused");
+      await wrong.end().catch(() => {});
+      const first = client();
+      await first.connect();
+      const version = Number(
+        (await first.query("SHOW server_version_num")).rows[0].server_version_num,
+      );
+      assert(version >= 150_000, `PostgreSQL 15 or later (${version})`);
+      assertEquals(
+        (await first.query("SHOW listen_addresses")).rows[0].listen_addresses,
+        "127.0.0.1",
+      );
+      await first.query("CREATE TABLE kept(value TEXT)");
+      await first.query("INSERT INTO kept VALUES ($1)", ["before the halt"]);
+      await first.end();
+      await server.halt();
+      const down = client();
+      assertEquals(await errorCode(() => down.connect()), "ECONNREFUSED");
+      await down.end().catch(() => {});
+      await server.start();
+      const again = client();
+      await again.connect();
+      assertEquals((await again.query("SELECT value FROM kept")).rows, [{
+        value: "before the halt",
+      }]);
+      await again.end();
+    } finally {
+      await server.stop();
+    }
+    const gone = new pg.Client({ connectionString: server.url });
+    assert((await errorCode(() => gone.connect())) !== "OK", "stopped for good");
+    await gone.end().catch(() => {});
+  },
+});
