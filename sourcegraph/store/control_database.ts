@@ -1,61 +1,15 @@
 /**
  * Opening the control store's SQLite file (node:sqlite, WAL): an existing
- * file must be a sound database, the schema is created when missing, and
- * columns added by later versions are added to older stores in place.
+ * file must be a sound database; then its schema is brought to this
+ * program's version by the migrations of `control_migrations.ts`.
  *
  * @module
  */
 
+import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-
-// The tables, created when missing (a store from an older version gains them).
-const SCHEMA = `
-  PRAGMA journal_mode = WAL;
-  PRAGMA synchronous = NORMAL;
-  CREATE TABLE IF NOT EXISTS repositories(
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    source TEXT NOT NULL,
-    public_read INTEGER NOT NULL,
-    disabled INTEGER NOT NULL DEFAULT 0,
-    policy TEXT NOT NULL,
-    path_groups TEXT NOT NULL DEFAULT '[]',
-    sync_interval_minutes INTEGER NOT NULL DEFAULT 5
-  );
-  CREATE TABLE IF NOT EXISTS heads(
-    repository_id INTEGER NOT NULL,
-    branch TEXT NOT NULL,
-    commit_id TEXT NOT NULL,
-    observed_at INTEGER NOT NULL,
-    PRIMARY KEY (repository_id, branch)
-  );
-  CREATE TABLE IF NOT EXISTS versions(
-    repository_id INTEGER NOT NULL,
-    commit_id TEXT NOT NULL,
-    committer_time INTEGER,
-    observed_at INTEGER NOT NULL,
-    PRIMARY KEY (repository_id, commit_id)
-  );
-  CREATE TABLE IF NOT EXISTS personal_keys(
-    id TEXT PRIMARY KEY,
-    key_hash TEXT NOT NULL UNIQUE,
-    name TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS jobs(
-    idempotency_key TEXT PRIMARY KEY,
-    repository_id INTEGER NOT NULL,
-    result TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS sync_state(
-    repository_id INTEGER PRIMARY KEY,
-    state TEXT NOT NULL,
-    last_error TEXT,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-`;
+import { syncDir } from "../../shared/safe_fs.ts";
+import { migrateControlDatabase, refuseNewerStore } from "./control_migrations.ts";
 
 /**
  * Opens the database at `path`, creating it when the file does not exist. An
@@ -64,12 +18,15 @@ const SCHEMA = `
  * store is never silently replaced by an empty one.
  */
 export function openControlDatabase(path: string): DatabaseSync {
-  let db: DatabaseSync;
-
+  // A new store is made whole beside its path and linked into place, so a
+  // process that opens it meanwhile never sees a file another one has only
+  // just created (0 bytes would read as a damaged store).
+  if (statOrNull(path) === null) createStoreFile(path);
   const existing = statOrNull(path);
   if (existing !== null && existing.size === 0) {
     throw new ControlStoreDamaged(path, "is empty (0 bytes)");
   }
+  let db: DatabaseSync;
   try {
     db = new DatabaseSync(path);
     if (existing !== null) {
@@ -84,13 +41,49 @@ export function openControlDatabase(path: string): DatabaseSync {
     if (error instanceof ControlStoreDamaged) throw error;
     throw new ControlStoreDamaged(path, "cannot be read as a SQLite database");
   }
-  db.exec(SCHEMA);
-  const jobColumns = (db.prepare("PRAGMA table_info(jobs)").all() as { name: string }[])
-    .map((column) => column.name);
-  if (!jobColumns.includes("request_hash")) {
-    db.exec("ALTER TABLE jobs ADD COLUMN request_hash TEXT");
+  try {
+    refuseNewerStore(db, path);
+    prepare(db);
+    migrateControlDatabase(db, path);
+  } catch (error) {
+    db.close();
+    throw error;
   }
   return db;
+}
+
+function prepare(db: DatabaseSync): void {
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;");
+}
+
+// Builds a migrated store in a private file beside `path` and hard-links it
+// to `path` unless another process got there first (the link never
+// replaces a file), then removes the private name.
+function createStoreFile(path: string): void {
+  const temp = `${path}.${crypto.randomUUID()}.new`;
+  try {
+    const db = new DatabaseSync(temp);
+    try {
+      prepare(db);
+      migrateControlDatabase(db, temp);
+    } finally {
+      db.close(); // checkpoints the WAL into the file
+    }
+    try {
+      Deno.linkSync(temp, path);
+      syncDir(dirname(path));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  } finally {
+    for (const leftover of [temp, `${temp}-wal`, `${temp}-shm`]) {
+      try {
+        Deno.removeSync(leftover);
+      } catch {
+        // not there
+      }
+    }
+  }
 }
 
 /** The control store file exists but cannot be used; nothing was changed. */

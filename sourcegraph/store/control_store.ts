@@ -9,6 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { openControlDatabase } from "./control_database.ts";
 
 export { ControlStoreDamaged } from "./control_database.ts";
+export { ControlStoreTooNew } from "./control_migrations.ts";
 
 /** How many versions to keep, by count and/or age. */
 export interface RetentionPolicy {
