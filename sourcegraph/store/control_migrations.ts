@@ -77,6 +77,20 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
     change: "jobs remember a fingerprint of their request (idempotency)",
     sql: "ALTER TABLE jobs ADD COLUMN request_hash TEXT",
   },
+  {
+    version: 3,
+    change: "web sign-in sessions (by the hash of their id), so a sign-in survives a restart",
+    sql: `
+      CREATE TABLE sessions(
+        id_hash TEXT PRIMARY KEY,
+        caller_kind TEXT NOT NULL,
+        caller_id TEXT,
+        csrf TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+    `,
+  },
 ];
 
 /** The version this program writes. */

@@ -7,6 +7,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { openControlDatabase } from "./control_database.ts";
+import { SessionRecords } from "./session_records.ts";
 
 export { ControlStoreDamaged } from "./control_database.ts";
 export { ControlStoreTooNew } from "./control_migrations.ts";
@@ -67,6 +68,8 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** The control store. */
 export class ControlStore {
   readonly #db: DatabaseSync;
+  /** The web sign-in sessions. */
+  readonly sessions: SessionRecords;
 
   /**
    * Opens the store at `path`, creating it when the file does not exist. An
@@ -76,6 +79,7 @@ export class ControlStore {
    */
   constructor(path: string) {
     this.#db = openControlDatabase(path);
+    this.sessions = new SessionRecords(this.#db);
   }
 
   /** All repositories, by name. */

@@ -1,14 +1,17 @@
 /**
  * Web sessions: a signed-in browser holds only a random session id (in an
  * HttpOnly, SameSite=Strict cookie); the caller it stands for, its CSRF
- * token and its expiry stay here, in memory (a restart signs everyone
- * out). Sessions of a personal key end when the key is revoked, and the
- * count is bounded: the oldest session goes first.
+ * token and its expiry are kept in the control store under the hash of
+ * that id (`store/session_records.ts`), so a sign-in survives a restart.
+ * Sessions of a personal key end when the key is revoked, and the count is
+ * bounded: the sessions that expire first go first.
  *
  * @module
  */
 
+import { createHash } from "node:crypto";
 import type { Caller } from "../access/caller.ts";
+import type { SessionRecords } from "../store/session_records.ts";
 
 /** One signed-in browser. */
 export interface Session {
@@ -35,15 +38,17 @@ export function randomToken(): string {
 
 /** The sessions of the service. */
 export class Sessions {
-  #sessions = new Map<string, Session>();
+  #records: SessionRecords;
   #ttlMs: number;
   #now: () => number;
   #valid: (caller: Session["caller"]) => boolean;
 
-  /** Sessions whose callers `valid` still accepts (a revoked key's do not). */
+  /** Sessions kept in `records` whose callers `valid` still accepts (a revoked key's do not). */
   constructor(
+    records: SessionRecords,
     options: { valid: (caller: Session["caller"]) => boolean; ttlMs?: number; now?: () => number },
   ) {
+    this.#records = records;
     this.#valid = options.valid;
     this.#ttlMs = options.ttlMs ?? SESSION_TTL_MS;
     this.#now = options.now ?? Date.now;
@@ -57,32 +62,36 @@ export class Sessions {
       csrf: randomToken(),
       expiresAt: this.#now() + this.#ttlMs,
     };
-    this.#sessions.set(session.id, session);
-    while (this.#sessions.size > MAX_SESSIONS) {
-      this.#sessions.delete(this.#sessions.keys().next().value!);
-    }
+    this.#records.save(
+      { idHash: idHash(session.id), caller, csrf: session.csrf, expiresAt: session.expiresAt },
+      { now: this.#now(), max: MAX_SESSIONS },
+    );
     return session;
   }
 
   /** The live session of `id`, or null (an expired or revoked one is dropped). */
   get(id: string | undefined): Session | null {
-    if (id === undefined) return null;
-    const session = this.#sessions.get(id);
-    if (!session) return null;
-    if (session.expiresAt <= this.#now() || !this.#valid(session.caller)) {
-      this.#sessions.delete(id);
+    if (id === undefined || id.length > 128) return null;
+    const record = this.#records.find(idHash(id));
+    if (!record) return null;
+    if (record.expiresAt <= this.#now() || !this.#valid(record.caller)) {
+      this.#records.remove(record.idHash);
       return null;
     }
-    return session;
+    return { id, caller: record.caller, csrf: record.csrf, expiresAt: record.expiresAt };
   }
 
   /** Ends a session. */
   remove(id: string): void {
-    this.#sessions.delete(id);
+    this.#records.remove(idHash(id));
   }
 
   /** How many sessions are kept. */
   get size(): number {
-    return this.#sessions.size;
+    return this.#records.count();
   }
+}
+
+function idHash(id: string): string {
+  return createHash("sha256").update(id).digest("hex");
 }

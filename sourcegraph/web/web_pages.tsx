@@ -89,7 +89,7 @@ export function pagesMount(
 export function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageEnv> {
   const { edge, log } = options;
   const sessions = options.sessions ??
-    new Sessions({
+    new Sessions(options.store.sessions, {
       valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
     });
   // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.

@@ -47,6 +47,7 @@ Deno.test({
         "meta",
         "personal_keys",
         "repositories",
+        "sessions",
         "sourcegraph_schema",
         "sync_state",
         "versions",

@@ -1,6 +1,9 @@
 import { parse as parseToml } from "smol-toml";
 import { keyHash } from "../../../sourcegraph/access/credentials.ts";
+import { join } from "node:path";
+import { ControlStore } from "../../../sourcegraph/store/control_store.ts";
 import { MAX_SESSIONS, Sessions } from "../../../sourcegraph/web/sessions.ts";
+import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import {
   type InProcessWorld,
@@ -328,17 +331,45 @@ Deno.test("pages: sign-in makes a server-side session; CSRF guards every change;
     assertEquals(huge.status, 413, "a form body is bounded");
   }));
 
-Deno.test("sessions: they expire, and their number is bounded", () => {
-  let now = 1_000;
-  const sessions = new Sessions({ valid: () => true, ttlMs: 60_000, now: () => now });
-  const session = sessions.create({ kind: "service" });
-  assertEquals(sessions.get(session.id)?.caller, { kind: "service" });
-  assert(session.id !== session.csrf && session.id.length >= 43);
-  now += 60_001;
-  assertEquals(sessions.get(session.id), null, "expired");
-  assertEquals(sessions.get(undefined), null);
-  for (let i = 0; i < MAX_SESSIONS + 50; i++) sessions.create({ kind: "key", id: `k${i}` });
-  assertEquals(sessions.size, MAX_SESSIONS);
+Deno.test("sessions: kept in the control store by the hash of their id, they survive a restart, expire, end with their key, and their number is bounded", async () => {
+  const dir = await tempDir("sg-sessions-");
+  try {
+    const path = join(dir, "control.sqlite3");
+    let now = 1_000;
+    let keyValid = true;
+    const open = () => {
+      const store = new ControlStore(path);
+      const sessions = new Sessions(store.sessions, {
+        valid: (caller) => caller.kind === "service" || keyValid,
+        ttlMs: 60_000,
+        now: () => now,
+      });
+      return { store, sessions };
+    };
+    let { store, sessions } = open();
+    const session = sessions.create({ kind: "service" });
+    const keyed = sessions.create({ kind: "key", id: "key_1" });
+    assertEquals(sessions.get(session.id)?.caller, { kind: "service" });
+    assert(session.id !== session.csrf && session.id.length >= 43);
+    store.close();
+    // A restart: a new store on the same file still knows the session.
+    ({ store, sessions } = open());
+    assertEquals(sessions.get(session.id)?.csrf, session.csrf, "a sign-in survives a restart");
+    const bytes = new TextDecoder("latin1").decode(await Deno.readFile(path));
+    assert(!bytes.includes(session.id) && !bytes.includes(keyed.id), "ids are stored as hashes");
+    keyValid = false;
+    assertEquals(sessions.get(keyed.id), null, "a revoked key's session ends");
+    assertEquals(sessions.get("x".repeat(10_000)), null);
+    now += 60_001;
+    assertEquals(sessions.get(session.id), null, "expired");
+    assertEquals(sessions.get(undefined), null);
+    assertEquals(sessions.size, 0, "expired and revoked sessions are dropped");
+    for (let i = 0; i < MAX_SESSIONS + 50; i++) sessions.create({ kind: "service" });
+    assertEquals(sessions.size, MAX_SESSIONS);
+    store.close();
+  } finally {
+    await removeDir(dir);
+  }
 });
 
 Deno.test("pages: the connect page configures clients for this site; llms.txt; the plugins and search tabs", () =>
