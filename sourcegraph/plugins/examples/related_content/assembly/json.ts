@@ -61,6 +61,8 @@ class Reader {
     return true;
   }
 
+  // One function on purpose: it follows the JSON grammar branch by branch,
+  // and AssemblyScript has no closures to pass the shared cursor around.
   value(depth: i32): Json {
     const out = new Json();
     if (depth > 64) {
