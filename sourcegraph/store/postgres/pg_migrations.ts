@@ -10,8 +10,11 @@
  * @module
  */
 
-import type { Migration } from "../control_migrations.ts";
-import { CONTROL_SCHEMA_VERSION } from "../control_migrations.ts";
+import {
+  CONTROL_MIGRATIONS,
+  CONTROL_SCHEMA_VERSION,
+  type Migration,
+} from "../control_migrations.ts";
 
 /** What the migrations need of a PostgreSQL connection (a `pg` client). */
 export interface SqlConnection {
@@ -21,11 +24,14 @@ export interface SqlConnection {
 /** The advisory lock key every replica migrates under ("sgschema" as a number). */
 export const MIGRATION_LOCK_KEY = 0x7367736368656d61n;
 
-/** Every schema version in PostgreSQL, oldest first; the versions match the SQLite store's. */
+/**
+ * Every schema version in PostgreSQL, oldest first: the SQLite store's
+ * versions and changes, each in PostgreSQL's dialect (wider integers for
+ * times and ids, booleans, JSONB).
+ */
 export const PG_MIGRATIONS: readonly Migration[] = [
   {
-    version: 1,
-    change: "repositories, heads, retained versions, personal keys, jobs, sync state, counters",
+    ...CONTROL_MIGRATIONS[0],
     sql: `
       CREATE TABLE repositories(
         id BIGINT PRIMARY KEY,
@@ -72,14 +78,9 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE meta(key TEXT PRIMARY KEY, value BIGINT NOT NULL);
     `,
   },
+  CONTROL_MIGRATIONS[1], // the same statement in both dialects
   {
-    version: 2,
-    change: "jobs remember a fingerprint of their request (idempotency)",
-    sql: "ALTER TABLE jobs ADD COLUMN request_hash TEXT",
-  },
-  {
-    version: 3,
-    change: "web sign-in sessions (by the hash of their id), so a sign-in survives a restart",
+    ...CONTROL_MIGRATIONS[2],
     sql: `
       CREATE TABLE sessions(
         id_hash TEXT PRIMARY KEY,
