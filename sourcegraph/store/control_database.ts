@@ -29,6 +29,8 @@ export function openControlDatabase(path: string): DatabaseSync {
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(path);
+    // Before anything reads: another process may hold the write lock (migrating, checkpointing).
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (existing !== null) {
       const rows = db.prepare("PRAGMA integrity_check").all() as {
         integrity_check: string;
@@ -53,8 +55,13 @@ export function openControlDatabase(path: string): DatabaseSync {
 }
 
 function prepare(db: DatabaseSync): void {
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;");
+  db.exec(
+    `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`,
+  );
 }
+
+// How long a statement waits for another process's lock before SQLITE_BUSY.
+const BUSY_TIMEOUT_MS = 10_000;
 
 // Builds a migrated store in a private file beside `path` and hard-links it
 // to `path` unless another process got there first (the link never
