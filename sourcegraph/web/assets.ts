@@ -39,7 +39,8 @@ nav.tabs a { padding: .5rem .9rem; color: var(--fg); border-bottom: 2px solid tr
 nav.tabs a[aria-current="page"] { border-bottom-color: var(--accent); font-weight: 600; }
 form.inline { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin: .5rem 0 1rem; }
 input[type=text], input[type=search], input[type=password], select { padding: .35rem .5rem;
-  border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); font: inherit; }
+  border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); font: inherit;
+  max-width: 100%; box-sizing: border-box; }
 input[type=search], input[type=text] { min-width: 18rem; }
 button { padding: .35rem .8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--code-bg);
   color: var(--fg); font: inherit; cursor: pointer; }

@@ -9,7 +9,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Caller } from "../access/caller.ts";
-import type { PageEdge } from "../http/edge_env.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { Html, Viewer } from "./layout.tsx";
 import { PAGES_ROOT } from "./page_urls.ts";
@@ -77,5 +76,3 @@ export function notFoundPage(c: Context<PageEnv>): Promise<Response> {
     404,
   );
 }
-
-export type { PageEdge };

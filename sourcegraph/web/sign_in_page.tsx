@@ -27,7 +27,8 @@ export function SignInPage(props: { viewer: Viewer; csrf: string; failed: boolea
       </form>
       <p class="muted">
         The key is checked once and never stored in the browser: a session cookie stands for it and
-        ends after 8 hours, at sign-out, when the key is revoked or when the service restarts.
+        ends after 8 hours, at sign-out or when the key is revoked (a restart of the service keeps
+        it).
       </p>
     </Layout>
   );

@@ -17,23 +17,20 @@
  */
 
 import { Hono } from "hono";
-import type { PagesMount } from "../http/edge_env.ts";
+import type { PageEdge, PagesMount } from "../http/edge_env.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { secureHeaders } from "hono/secure-headers";
 import { SourcegraphError } from "../errors.ts";
 import { internalError } from "../internal_error.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import type { ControlStore } from "../store/control_store.ts";
-import { notFoundPage, page, type PageEdge, type PageEnv } from "./page_responses.tsx";
+import { notFoundPage, page, type PageEnv } from "./page_responses.tsx";
 import { PAGES_ROOT } from "./page_urls.ts";
 import { repositoryRoutes } from "./routes/repository_routes.tsx";
 import { sessionRoutes, viewerMiddleware } from "./routes/session_routes.tsx";
 import { staticRoutes } from "./routes/static_routes.ts";
 import { Sessions } from "./sessions.ts";
 import { ProblemPage } from "./sign_in_page.tsx";
-
-export type { PageEdge } from "./page_responses.tsx";
-export { PAGE_MAX_LINES } from "../read/file_page.ts";
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -78,15 +75,8 @@ export function pagesMount(
   return (edge) => pagesApp(service, { ...options, edge });
 }
 
-/**
- * The web pages as a sub-app, mounted at the service's root.
- *
- * @example
- * ```ts ignore
- * app.route("/", pagesApp(service, { store, edge, log: console.error }));
- * ```
- */
-export function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageEnv> {
+// The web pages as a sub-app, mounted at the service's root.
+function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageEnv> {
   const { edge, log } = options;
   const sessions = options.sessions ??
     new Sessions(options.store.sessions, {

@@ -11,6 +11,7 @@ import {
   withPluginService,
 } from "../support/plugin_service.ts";
 import {
+  adminFetch,
   connectInProcess,
   inProcessFetch,
   withInProcessService,
@@ -61,23 +62,20 @@ Deno.test("search: a monorepo reports its path groups as coverage; the match cap
       assertIncludes(full, 'Coverage: "full"');
       assertIncludes(full, "Truncated: true");
       assertIncludes(full, "MatchCount: 10000");
-      const registered = await fetchPath(`/sourcegraph/api/admin/v1/repos`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": "cover-0001" },
-        body: JSON.stringify({
+      const admin = adminFetch(handle, TOKEN);
+      const registered = await admin("POST", "/repos", {
+        body: {
           name: "org/mono",
           source: mono.path,
           public_read: false,
           index_mode: "monorepo",
           path_groups: [{ name: "docs", paths: ["docs"] }],
           policy: { branches: ["main"] },
-        }),
+        },
+        key: "cover-0001",
       });
       assertEquals(registered.status, 202);
-      await (await fetchPath(`/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${TOKEN}` },
-      })).body?.cancel();
+      await (await admin("POST", "/repo/prepare?repo=org/mono")).body?.cancel();
       const scoped = texts(
         await client.callTool({
           name: "search",

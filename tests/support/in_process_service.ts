@@ -145,6 +145,14 @@ export async function withInProcessService(
   }
 }
 
+// Hands `request` to the edge as if it came from 127.0.0.1 with `Host: 127.0.0.1`.
+function toEdge(handle: Handler, request: Request, token?: string): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.set("host", "127.0.0.1");
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  return handle(new Request(request, { headers }), { remoteAddr: { hostname: "127.0.0.1" } });
+}
+
 /**
  * An MCP client (the SDK's) whose HTTP requests go straight to `handle`,
  * as if from 127.0.0.1 with `Host: 127.0.0.1`; `token` as a bearer.
@@ -157,15 +165,8 @@ export async function connectInProcess(
   const transport = new StreamableHTTPClientTransport(
     new URL(`http://127.0.0.1/sourcegraph/mcp${options.query ?? ""}`),
     {
-      fetch: (url: string | URL, init?: RequestInit) => {
-        const request = new Request(url, init);
-        const headers = new Headers(request.headers);
-        headers.set("host", "127.0.0.1");
-        if (options.token) headers.set("authorization", `Bearer ${options.token}`);
-        return handle(new Request(request, { headers }), {
-          remoteAddr: { hostname: "127.0.0.1" },
-        });
-      },
+      fetch: (url: string | URL, init?: RequestInit) =>
+        toEdge(handle, new Request(url, init), options.token),
     },
   );
   await client.connect(transport);
@@ -179,10 +180,28 @@ export async function connectInProcess(
 export function inProcessFetch(
   handle: Handler,
 ): (path: string, init?: RequestInit) => Promise<Response> {
-  return (path, init) => {
-    const request = new Request(`http://127.0.0.1${path}`, init);
-    const headers = new Headers(request.headers);
-    headers.set("host", "127.0.0.1");
-    return handle(new Request(request, { headers }), { remoteAddr: { hostname: "127.0.0.1" } });
-  };
+  return (path, init) => toEdge(handle, new Request(`http://127.0.0.1${path}`, init));
+}
+
+/**
+ * Calls the admin API of the in-process service with `token`: `path` below
+ * `/sourcegraph/api/admin/v1`, a JSON body and an Idempotency-Key when given.
+ */
+export function adminFetch(
+  handle: Handler,
+  token: string,
+): (method: string, path: string, options?: { body?: unknown; key?: string }) => Promise<Response> {
+  return (method, path, options = {}) =>
+    toEdge(
+      handle,
+      new Request(`http://127.0.0.1/sourcegraph/api/admin/v1${path}`, {
+        method,
+        headers: {
+          "content-type": "application/json",
+          ...(options.key ? { "idempotency-key": options.key } : {}),
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      }),
+      token,
+    );
 }

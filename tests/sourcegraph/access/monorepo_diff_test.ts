@@ -1,8 +1,8 @@
 import { assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo } from "../../support/git_repo.ts";
 import {
+  adminFetch,
   connectInProcess,
-  inProcessFetch,
   withInProcessService,
 } from "../../support/in_process_service.ts";
 import { callText, texts } from "../../support/tool_calls.ts";
@@ -26,34 +26,23 @@ Deno.test("path groups restrict reads, search and listings; diff pages changed p
     });
     await mono.git("rm", "-q", "docs/deep/more.md");
     const second = await mono.commit("second");
-    const fetchPath = inProcessFetch(handle);
+    const admin = adminFetch(handle, TOKEN);
     const client = await connectInProcess(handle, { token: TOKEN });
     try {
-      const registered = await fetchPath(`/sourcegraph/api/admin/v1/repos`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${TOKEN}`,
-          "idempotency-key": "mono-0001",
-          "content-type": "application/json",
-        },
-        body: JSON.stringify({
+      const registered = await admin("POST", "/repos", {
+        body: {
           name: "org/mono",
           source: mono.path,
           public_read: false,
           index_mode: "monorepo",
           path_groups: [{ name: "docs", paths: ["docs"] }],
           policy: { branches: ["main"], default_branch: "main" },
-        }),
+        },
+        key: "mono-0001",
       });
       assertEquals(registered.status, 202);
       await registered.body?.cancel();
-      const prepared = await fetchPath(
-        `/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`,
-        {
-          method: "POST",
-          headers: { authorization: `Bearer ${TOKEN}` },
-        },
-      );
+      const prepared = await admin("POST", "/repo/prepare?repo=org/mono");
       assertEquals((await prepared.json()).state, "succeeded");
 
       assertIncludes(
@@ -100,13 +89,7 @@ Deno.test("path groups restrict reads, search and listings; diff pages changed p
         }),
       );
       assertEquals(all.changes, []);
-      const prepare = await fetchPath(
-        `/sourcegraph/api/admin/v1/repo/prepare?repo=org/mono`,
-        {
-          method: "POST",
-          headers: { authorization: `Bearer ${TOKEN}` },
-        },
-      );
+      const prepare = await admin("POST", "/repo/prepare?repo=org/mono");
       await prepare.body?.cancel();
       assertEquals(
         await callText(client, "diff", { repo: "org/mono", base: first, head: second, first: 10 }),
