@@ -103,7 +103,7 @@ try {
 }
 const { store, scheduler } = services;
 try {
-  const added = applyConfigFile(settings.configPath, store, {
+  const added = await applyConfigFile(settings.configPath, store, {
     setCredential: (repo, credential) => services.admin.setCredential(repo.name, credential),
   });
   for (const name of added) log(`registered ${name} from sourcegraph.toml`);
@@ -223,7 +223,7 @@ async function stop(signal: string): Promise<void> {
   if (stopping) {
     log(`${signal} again: stopping now`);
     front.close();
-    store.close();
+    await within(store.close(), 1_000);
     Deno.exit(1);
   }
   stopping = true;

@@ -61,8 +61,28 @@ const HTTPS_FILE = "https.credential";
 const SSH_KEY_FILE = "ssh_key";
 const KNOWN_HOSTS_FILE = "known_hosts";
 
+/**
+ * Where the repositories' fetch credentials are kept: the data folder's
+ * files (the single process), or sealed in the shared PostgreSQL store and
+ * written out to the fetching replica's files when a sync needs them.
+ */
+export interface CredentialStore {
+  /** Stores (replacing any) `credential` for repository `id`. */
+  set(id: number, credential: FetchCredential): Promise<void>;
+  /** Removes repository `id`'s credential; resolves whether there was one. */
+  remove(id: number): Promise<boolean>;
+  /** Which credential repository `id` has, never its value. */
+  kind(id: number): "https" | "ssh" | null;
+  /**
+   * The Git configuration (`-c` arguments, placed before the subcommand)
+   * that gives a fetch of `source` repository `id`'s credential; none when
+   * it has none, or one that does not fit the source's transport.
+   */
+  gitArgs(id: number, source: string): Promise<string[]>;
+}
+
 /** The credential files of the service's repositories. */
-export class FetchCredentials {
+export class FetchCredentials implements CredentialStore {
   #root: string;
 
   /** Credentials below `<dataDir>/credentials`. */
@@ -71,7 +91,13 @@ export class FetchCredentials {
   }
 
   /** Stores (replacing any) `credential` for repository `id`. */
-  set(id: number, credential: FetchCredential): void {
+  set(id: number, credential: FetchCredential): Promise<void> {
+    this.write(id, credential);
+    return Promise.resolve();
+  }
+
+  /** `set`, at once. */
+  write(id: number, credential: FetchCredential): void {
     const folder = this.#folder(id);
     fs.mkdirSync(this.#root, { recursive: true, mode: 0o700 });
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -98,10 +124,10 @@ export class FetchCredentials {
   }
 
   /** Removes repository `id`'s credential; returns whether there was one. */
-  remove(id: number): boolean {
+  remove(id: number): Promise<boolean> {
     const had = this.kind(id) !== null;
     fs.rmSync(this.#folder(id), { recursive: true, force: true });
-    return had;
+    return Promise.resolve(had);
   }
 
   /** Which credential repository `id` has, never its value. */
@@ -121,7 +147,11 @@ export class FetchCredentials {
    * that gives a fetch of `source` repository `id`'s credential; none when
    * it has none, or one that does not fit the source's transport.
    */
-  gitArgs(id: number, source: string): string[] {
+  gitArgs(id: number, source: string): Promise<string[]> {
+    return Promise.resolve(this.#gitArgs(id, source));
+  }
+
+  #gitArgs(id: number, source: string): string[] {
     const kind = this.kind(id);
     const folder = this.#folder(id);
     if (kind === "https") {

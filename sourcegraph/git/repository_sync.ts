@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import type { FetchCredentials } from "./fetch_credentials.ts";
+import type { CredentialStore } from "./fetch_credentials.ts";
 import { classifyFetchFailure } from "./fetch_failures.ts";
 
 /** Transports a fetch may use. */
@@ -50,7 +50,7 @@ export interface SyncOutcome {
 export async function syncRepository(
   store: ControlStore,
   repo: RepositoryRecord,
-  options: { dataDir: string; credentials: FetchCredentials; signal?: AbortSignal },
+  options: { dataDir: string; credentials: CredentialStore; signal?: AbortSignal },
 ): Promise<SyncOutcome> {
   const mirror = mirrorPath(options.dataDir, repo);
   try {
@@ -64,15 +64,16 @@ export async function syncRepository(
       heads[branch] = await retainHead(store, { mirror, repo, branch });
     }
     const pruned = await applyRetention(store, mirror, repo, new Set(Object.values(heads)));
-    store.setSyncState(repo.id, { state: "ready", lastError: null });
+    await store.setSyncState(repo.id, { state: "ready", lastError: null });
     return { heads, pruned };
   } catch (error) {
     // A sync cut by a stop is no failure of the repository's: its state stays as it was.
     if (options.signal?.aborted) throw error;
-    store.setSyncState(repo.id, {
+    // The sync's own failure is the one to report, even when recording it fails too.
+    await store.setSyncState(repo.id, {
       state: "failed",
       lastError: error instanceof GitError ? error.code : "SYNC_FAILED",
-    });
+    }).catch(() => {});
     throw error;
   }
 }
@@ -82,12 +83,12 @@ export async function syncRepository(
 async function fetchBranches(
   mirror: string,
   repo: RepositoryRecord,
-  options: { credentials: FetchCredentials; signal?: AbortSignal },
+  options: { credentials: CredentialStore; signal?: AbortSignal },
 ): Promise<void> {
   const refspecs = repo.policy.branches.map((branch) =>
     `+refs/heads/${branch}:refs/sourcegraph/heads/${branch}`
   );
-  const credentials = options.credentials.gitArgs(repo.id, repo.source);
+  const credentials = await options.credentials.gitArgs(repo.id, repo.source);
   await runGit(
     [
       ...credentials,
@@ -124,7 +125,7 @@ async function retainHead(
   );
   const time = Number(text(await runGit(["log", "-1", "--format=%ct", commit], { cwd: mirror })));
   await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
-  store.observe(at.repo.id, {
+  await store.observe(at.repo.id, {
     branch,
     commit,
     committerTime: Number.isFinite(time) ? time : null,
@@ -149,7 +150,7 @@ async function applyRetention(
   for (const commit of drop) {
     await runGit(["update-ref", "-d", `refs/sourcegraph/retained/${commit}`], { cwd: mirror });
   }
-  store.forget(repo.id, drop);
+  await store.forget(repo.id, drop);
   return drop.length;
 }
 

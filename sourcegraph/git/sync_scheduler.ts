@@ -8,14 +8,14 @@
 
 import { GitError } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import type { FetchCredentials } from "./fetch_credentials.ts";
+import type { CredentialStore } from "./fetch_credentials.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
 
 /** Serialized syncs. */
 export class SyncScheduler {
   #store: ControlStore;
   #dataDir: string;
-  #credentials: FetchCredentials;
+  #credentials: CredentialStore;
   #log: (message: string) => void;
   #running = new Map<number, Promise<unknown>>();
   #onSynced: (repo: RepositoryRecord) => void;
@@ -31,7 +31,7 @@ export class SyncScheduler {
     store: ControlStore,
     dataDir: string,
     options: {
-      credentials: FetchCredentials;
+      credentials: CredentialStore;
       log: (message: string) => void;
       onSynced?: (repo: RepositoryRecord) => void;
     },

@@ -74,9 +74,9 @@ function repositoryRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): 
   app.post("/repos", async (c) => {
     const raw = await text(c);
     const once = request(c, "admin", { route: "POST /repos", raw });
-    const { answer } = await admin.idempotency.once(once, () => {
+    const { answer } = await admin.idempotency.once(once, async () => {
       const body = parseStrictBody(CREATE, raw);
-      const { repositoryId, summary } = admin.register({
+      const { repositoryId, summary } = await admin.register({
         name: body.name,
         source: body.source,
         publicRead: body.public_read,
@@ -85,14 +85,14 @@ function repositoryRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): 
         syncIntervalMinutes: body.sync_interval_minutes ?? DEFAULT_SYNC_INTERVAL_MINUTES,
       }, body.credential ? credentialFromWire(body.credential) : undefined);
       const result = { repo: summaryJson(summary), job: { job_id: once.key, state: "queued" } };
-      return Promise.resolve({ repositoryId, answer: JSON.stringify(result) });
+      return { repositoryId, answer: JSON.stringify(result) };
     });
     return c.json(JSON.parse(answer), 202);
   });
   app.patch("/repo", async (c) => {
     const name = repoParameter(c);
     const changes = updateFromWire(parseStrictBody(UPDATE, await text(c)));
-    return c.json({ repo: summaryJson(admin.update(name, changes)) });
+    return c.json({ repo: summaryJson(await admin.update(name, changes)) });
   });
   app.delete("/repo", async (c) => {
     await admin.remove(repoParameter(c));
@@ -114,17 +114,17 @@ function credentialRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): 
     const repo = admin.existing(repoParameter(c));
     const raw = await text(c);
     const once = request(c, "credential", { route: `PUT /repo/credential?${repo.name}`, raw });
-    const { answer } = await admin.idempotency.once(once, () => {
+    const { answer } = await admin.idempotency.once(once, async () => {
       const credential = credentialFromWire(parseStrictBody(CREDENTIAL, raw));
-      admin.setCredential(repo.name, credential);
+      await admin.setCredential(repo.name, credential);
       // The answer (and the stored replay) names the kind, never a value.
       const result = { repo: repo.name, credential: { kind: credential.kind } };
-      return Promise.resolve({ repositoryId: repo.id, answer: JSON.stringify(result) });
+      return { repositoryId: repo.id, answer: JSON.stringify(result) };
     });
     return c.json(JSON.parse(answer));
   });
-  app.delete("/repo/credential", (c) => {
-    admin.removeCredential(repoParameter(c));
+  app.delete("/repo/credential", async (c) => {
+    await admin.removeCredential(repoParameter(c));
     return c.body(null, 204);
   });
 }
@@ -136,11 +136,11 @@ function keyRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
     const raw = await text(c);
     const once = request(c, "key", { route: "POST /keys", raw });
     let secret: string | undefined;
-    const { answer, replayed } = await admin.idempotency.once(once, () => {
-      const created = admin.createKey(parseStrictBody(KEY, raw).name);
+    const { answer, replayed } = await admin.idempotency.once(once, async () => {
+      const created = await admin.createKey(parseStrictBody(KEY, raw).name);
       secret = created.secret;
       const stored = JSON.stringify({ id: created.id, name: created.name });
-      return Promise.resolve({ repositoryId: 0, answer: stored });
+      return { repositoryId: 0, answer: stored };
     });
     const created = JSON.parse(answer) as { id: string; name: string };
     if (!replayed) return c.json({ ...created, key: secret }, 201);
@@ -153,8 +153,8 @@ function keyRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
     // The secret is shown once; a replay returns the id only.
     return c.json({ ...created, replayed: true }, 201);
   });
-  app.delete("/keys", (c) => {
-    admin.revokeKey(c.req.query("id") ?? "");
+  app.delete("/keys", async (c) => {
+    await admin.revokeKey(c.req.query("id") ?? "");
     return c.body(null, 204);
   });
 }

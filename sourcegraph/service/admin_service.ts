@@ -12,14 +12,15 @@ import type { Caller } from "../access/caller.ts";
 import { keyHash } from "../access/credentials.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { SourcegraphError } from "../errors.ts";
-import type { FetchCredential, FetchCredentials } from "../git/fetch_credentials.ts";
+import type { CredentialStore, FetchCredential } from "../git/fetch_credentials.ts";
 import { type FetchFailureCode, syncFailureCode } from "../git/fetch_failures.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
-import type {
-  ControlStore,
-  NewRepository,
-  RepositoryRecord,
-  RepositoryUpdate,
+import {
+  type ControlStore,
+  type NewRepository,
+  RepositoryNameTaken,
+  type RepositoryRecord,
+  type RepositoryUpdate,
 } from "../store/control_store.ts";
 import { registrationProblem } from "../store/registration.ts";
 import { encodeHex } from "../../shared/text.ts";
@@ -57,7 +58,7 @@ export interface PersonalKey {
  * @example
  * ```ts ignore
  * const { admin } = composeServices(settings, { log: console.error });
- * const { summary } = admin.register({
+ * const { summary } = await admin.register({
  *   name: "org/app",
  *   source: "https://git.example/org/app.git",
  *   publicRead: false,
@@ -66,13 +67,13 @@ export interface PersonalKey {
  *   syncIntervalMinutes: 5,
  * }, { kind: "https", username: "bot", token });
  * const outcome = await admin.syncNow(summary.name);
- * const key = admin.createKey("ci agent"); // key.secret is shown once
+ * const key = await admin.createKey("ci agent"); // key.secret is shown once
  * ```
  */
 export class AdminService {
   #store: ControlStore;
   #repositories: RepositoryService;
-  #credentials: FetchCredentials;
+  #credentials: CredentialStore;
   #scheduler: SyncScheduler;
   #visibility: Visibility;
   /** The stored answers of idempotent requests. */
@@ -83,7 +84,7 @@ export class AdminService {
     store: ControlStore,
     options: {
       repositories: RepositoryService;
-      credentials: FetchCredentials;
+      credentials: CredentialStore;
       scheduler: SyncScheduler;
       visibility: Visibility;
     },
@@ -100,25 +101,31 @@ export class AdminService {
    * Registers a repository (with its credential, if any) and starts its first
    * sync in the background; REPOSITORY_EXISTS for a taken name.
    */
-  register(
+  async register(
     repository: NewRepository,
     credential?: FetchCredential,
-  ): { repositoryId: number; summary: RepositorySummary } {
+  ): Promise<{ repositoryId: number; summary: RepositorySummary }> {
     checkPolicy(repository.policy);
     if (this.#store.repository(repository.name)) {
       throw new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists");
     }
-    const repo = this.#store.register(repository);
-    if (credential) this.#credentials.set(repo.id, credential);
+    const repo = await this.#store.register(repository).catch((error) => {
+      throw error instanceof RepositoryNameTaken
+        ? new SourcegraphError("REPOSITORY_EXISTS", "a repository with this name exists")
+        : error;
+    });
+    if (credential) await this.#credentials.set(repo.id, credential);
     void this.#scheduler.sync(repo).catch(() => {});
     return { repositoryId: repo.id, summary: this.#repositories.summary(repo) };
   }
 
   /** Applies `changes` to a registered repository. */
-  update(name: string, changes: RepositoryUpdate): RepositorySummary {
+  async update(name: string, changes: RepositoryUpdate): Promise<RepositorySummary> {
     const repo = this.existing(name);
     if (changes.policy) checkPolicy(changes.policy);
-    return this.#repositories.summary(this.#store.update(repo.name, changes)!);
+    const updated = await this.#store.update(repo.name, changes);
+    if (updated === null) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
+    return this.#repositories.summary(updated);
   }
 
   /** Deletes a repository with its mirror, index and credential (REPOSITORY_BUSY while plugins read it). */
@@ -127,13 +134,13 @@ export class AdminService {
   }
 
   /** Stores (replacing any) a repository's fetch credential; the next sync uses it. */
-  setCredential(name: string, credential: FetchCredential): void {
-    this.#credentials.set(this.existing(name).id, credential);
+  async setCredential(name: string, credential: FetchCredential): Promise<void> {
+    await this.#credentials.set(this.existing(name).id, credential);
   }
 
   /** Removes a repository's fetch credential (CREDENTIAL_NOT_FOUND when it has none). */
-  removeCredential(name: string): void {
-    if (!this.#credentials.remove(this.existing(name).id)) {
+  async removeCredential(name: string): Promise<void> {
+    if (!(await this.#credentials.remove(this.existing(name).id))) {
       throw new SourcegraphError("CREDENTIAL_NOT_FOUND", "the repository has no credential");
     }
   }
@@ -194,10 +201,10 @@ export class AdminService {
   }
 
   /** Creates a read-only personal key (`sgk_…`, stored only as a SHA-256 hash). */
-  createKey(name: string): PersonalKey {
+  async createKey(name: string): Promise<PersonalKey> {
     const secret = `sgk_${randomHex(24)}`;
     const id = `key_${randomHex(8)}`;
-    this.#store.addKey(id, { keyHash: keyHash(secret), name });
+    await this.#store.addKey(id, { keyHash: keyHash(secret), name });
     return { id, name, secret };
   }
 
@@ -207,8 +214,10 @@ export class AdminService {
   }
 
   /** Revokes a personal key (KEY_NOT_FOUND when there is none). */
-  revokeKey(id: string): void {
-    if (!this.#store.removeKey(id)) throw new SourcegraphError("KEY_NOT_FOUND", "no such key");
+  async revokeKey(id: string): Promise<void> {
+    if (!(await this.#store.removeKey(id))) {
+      throw new SourcegraphError("KEY_NOT_FOUND", "no such key");
+    }
   }
 
   /** A registered repository by name (REPOSITORY_NOT_FOUND otherwise). */

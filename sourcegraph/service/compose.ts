@@ -23,14 +23,15 @@
 
 import { join } from "node:path";
 import { Visibility } from "../access/visibility.ts";
-import { FetchCredentials } from "../git/fetch_credentials.ts";
+import { type CredentialStore, FetchCredentials } from "../git/fetch_credentials.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
 import { PluginWarmup } from "../plugins/plugin_warmup.ts";
 import { SearchIndexes } from "../search/search_indexes.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
-import { ControlStore } from "../store/control_store.ts";
+import type { ControlStore } from "../store/control_store.ts";
+import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
@@ -45,6 +46,23 @@ export interface CompositionSettings {
   searchIndex: boolean;
   /** The plugin host's limits. */
   plugins: PluginSettings;
+}
+
+/** Where the service keeps what it must not lose: the control store and the fetch credentials. */
+export interface Stores {
+  store: ControlStore;
+  credentials: CredentialStore;
+}
+
+/**
+ * The single process's stores: the SQLite file `control.sqlite3` and the
+ * credential files of the data folder (opened, or refused, here).
+ */
+export function localStores(dataDir: string): Stores {
+  return {
+    store: new SqliteControlStore(join(dataDir, "control.sqlite3")),
+    credentials: new FetchCredentials(dataDir),
+  };
 }
 
 /** The composed service. */
@@ -63,12 +81,13 @@ export interface Services {
 }
 
 /**
- * Builds the service over the data folder of `settings` (the control store
- * is opened, or its refusal thrown, here).
+ * Builds the service over the data folder of `settings`, with the given
+ * stores or, by default, the data folder's own (`localStores`).
  *
  * @param settings The data folder and the behaviour settings.
  * @param options `log` for the operator's log; `debug` adds per-plugin-run
- *   lines; `onSearchShared` hears of searches answered by an identical one.
+ *   lines; `onSearchShared` hears of searches answered by an identical one;
+ *   `stores` replaces the local stores (a shared PostgreSQL one).
  * @returns The services, ready to sync and serve.
  */
 // One function on purpose: every collaborator is built here, in the order
@@ -80,13 +99,13 @@ export function composeServices(
     log: (line: string) => void;
     debug?: (line: string) => void;
     onSearchShared?: () => void;
+    stores?: Stores;
   },
 ): Services {
   const { dataDir } = settings;
-  const store = new ControlStore(join(dataDir, "control.sqlite3"));
+  const { store, credentials } = options.stores ?? localStores(dataDir);
   const visibility = new Visibility(store, { publicRead: settings.publicRead });
   const mirrors = new MirrorReaders(dataDir);
-  const credentials = new FetchCredentials(dataDir);
   const indexes = new SearchIndexes(dataDir, {
     enabled: settings.searchIndex,
     mirrors,
@@ -133,7 +152,7 @@ export function composeServices(
       warmup.stop();
       scheduler.stop();
       await repositories.close();
-      store.close(); // checkpoints the WAL into the store file
+      await store.close(); // SQLite checkpoints its WAL into the store file
     },
   };
 }

@@ -62,10 +62,10 @@ export class IdempotencyRecords {
     request: IdempotentRequest,
     run: () => Promise<{ repositoryId: number; answer: string }>,
   ): Promise<{ answer: string; replayed: boolean }> {
-    const earlier = this.replay(request);
+    const earlier = await this.replay(request);
     if (earlier !== null) return { answer: earlier, replayed: true };
     const done = await run();
-    this.#store.saveJob(`${request.scope}:${request.key}`, {
+    await this.#store.saveJob(`${request.scope}:${request.key}`, {
       repositoryId: done.repositoryId,
       result: done.answer,
       requestHash: request.fingerprint,
@@ -74,8 +74,8 @@ export class IdempotencyRecords {
   }
 
   /** The stored answer of `request`, or null when its key is new. */
-  replay(request: IdempotentRequest): string | null {
-    const earlier = this.#store.job(`${request.scope}:${request.key}`);
+  async replay(request: IdempotentRequest): Promise<string | null> {
+    const earlier = await this.#store.job(`${request.scope}:${request.key}`);
     if (!earlier) return null;
     const same = earlier.requestHash === null
       ? request.repositoryId !== undefined && earlier.repositoryId === request.repositoryId

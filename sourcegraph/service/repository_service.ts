@@ -11,7 +11,7 @@
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
-import type { FetchCredentials } from "../git/fetch_credentials.ts";
+import type { CredentialStore } from "../git/fetch_credentials.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
@@ -74,7 +74,7 @@ export class RepositoryService {
   #indexes: SearchIndexes;
   #reads: RepositoryReads;
   #plugins: RepositoryPlugins;
-  #credentials: FetchCredentials;
+  #credentials: CredentialStore;
 
   /** Serves `store`'s repositories through collaborators built once (`compose.ts`). */
   constructor(
@@ -85,7 +85,7 @@ export class RepositoryService {
       indexes: SearchIndexes;
       searches: SharedSearches;
       plugins: RepositoryPlugins;
-      credentials: FetchCredentials;
+      credentials: CredentialStore;
     },
   ) {
     this.#store = store;
@@ -257,8 +257,8 @@ export class RepositoryService {
         "plugins are reading this repository; retry shortly",
       );
     }
-    this.#store.remove(repo.id);
-    this.#credentials.remove(repo.id);
+    await this.#store.remove(repo.id);
+    await this.#credentials.remove(repo.id);
     await this.#indexes.remove(repo);
     await this.#mirrors.remove(repo);
   }

@@ -20,7 +20,12 @@
 import * as fs from "node:fs";
 import { parse } from "smol-toml";
 import { z } from "zod";
-import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import {
+  type ControlStore,
+  type NewRepository,
+  RepositoryNameTaken,
+  type RepositoryRecord,
+} from "../store/control_store.ts";
 import {
   CREDENTIAL_VALUES,
   FETCH_CREDENTIAL,
@@ -72,11 +77,13 @@ const ConfigFile = z.strictObject({ repositories: z.array(RepositoryEntry).defau
  * names. A `credential` entry's files are read at every start and stored
  * through `setCredential` (editing a file and restarting rotates it).
  */
-export function applyConfigFile(
+export async function applyConfigFile(
   path: string,
   store: ControlStore,
-  options: { setCredential?: (repo: RepositoryRecord, credential: FetchCredential) => void } = {},
-): string[] {
+  options: {
+    setCredential?: (repo: RepositoryRecord, credential: FetchCredential) => Promise<void>;
+  } = {},
+): Promise<string[]> {
   let text: string;
   try {
     text = fs.readFileSync(path, "utf8");
@@ -108,7 +115,7 @@ export function applyConfigFile(
   const added: string[] = [];
   for (const [i, entry] of config.repositories.entries()) {
     if (store.repository(entry.name)) continue;
-    store.register({
+    const registered = await registerOnce(store, {
       name: entry.name,
       source: entry.source,
       publicRead: entry.public_read,
@@ -116,11 +123,11 @@ export function applyConfigFile(
       pathGroups: entry.path_groups,
       syncIntervalMinutes: entry.sync_interval_minutes,
     });
-    added.push(entry.name);
+    if (registered) added.push(entry.name);
   }
   for (const entry of config.repositories) {
     if (entry.credential === undefined || options.setCredential === undefined) continue;
-    options.setCredential(store.repository(entry.name)!, readCredentialFiles(entry));
+    await options.setCredential(store.repository(entry.name)!, readCredentialFiles(entry));
   }
   return added;
 }
@@ -156,4 +163,21 @@ function readCredentialFiles(
     );
   }
   return parsed.data;
+}
+
+/**
+ * Registers `repository` unless another process sharing the store (a
+ * replica starting from the same file) just did; whether this call did.
+ */
+export async function registerOnce(
+  store: ControlStore,
+  repository: NewRepository,
+): Promise<boolean> {
+  try {
+    await store.register(repository);
+    return true;
+  } catch (error) {
+    if (error instanceof RepositoryNameTaken) return false;
+    throw error;
+  }
 }

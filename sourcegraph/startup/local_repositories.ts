@@ -9,6 +9,7 @@
 import { basename, isAbsolute, resolve } from "node:path";
 import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore } from "../store/control_store.ts";
+import { registerOnce } from "./config_file.ts";
 
 /** The outcome of registering one local path. */
 export type LocalRegistration =
@@ -61,7 +62,7 @@ export async function registerLocalRepository(
   if (existing) {
     return existing.source === source ? { kind: "known", name } : { kind: "name_taken", name };
   }
-  store.register({
+  const registered = await registerOnce(store, {
     name,
     source,
     publicRead: true,
@@ -69,5 +70,10 @@ export async function registerLocalRepository(
     pathGroups: [],
     syncIntervalMinutes: options.syncMinutes,
   });
+  if (!registered) {
+    return store.repository(name)?.source === source
+      ? { kind: "known", name }
+      : { kind: "name_taken", name };
+  }
   return { kind: "registered", name, source, branch };
 }

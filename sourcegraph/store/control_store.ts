@@ -1,16 +1,21 @@
 /**
- * The SQLite control store (node:sqlite, WAL): registered repositories, the
- * observed head of each monitored branch, and the retained versions.
+ * The control store: registered repositories, the observed head of each
+ * monitored branch, the retained versions, sync outcomes, personal keys
+ * (hashes), idempotency records and web sign-in sessions. Two
+ * implementations keep the same contract: the SQLite file of the single
+ * process (`sqlite_control_store.ts`, the default) and PostgreSQL shared by
+ * replicas (`postgres/postgres_control_store.ts`).
+ *
+ * Reads answer at once, without waiting on a database server: SQLite reads
+ * its file, PostgreSQL answers from a cache that every replica keeps
+ * current through `LISTEN`/`NOTIFY`. Writes (and the lookups that only
+ * writes need: idempotency records and sessions) are asynchronous, and a
+ * write is visible to the writer's own reads when its promise resolves.
  *
  * @module
  */
 
-import type { DatabaseSync } from "node:sqlite";
-import { openControlDatabase } from "./control_database.ts";
-import { SessionRecords } from "./session_records.ts";
-
-export { ControlStoreDamaged } from "./control_database.ts";
-export { ControlStoreTooNew } from "./control_migrations.ts";
+import type { SessionStore } from "./session_records.ts";
 
 /** How many versions to keep, by count and/or age. */
 export interface RetentionPolicy {
@@ -65,244 +70,87 @@ export interface JobRecord {
 /** How long idempotency keys (admin API and `prepare`) are remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** The control store. */
-export class ControlStore {
-  readonly #db: DatabaseSync;
+/** The last sync outcome of a repository. */
+export interface SyncStateRecord {
+  state: string;
+  lastError: string | null;
+  /** When it was recorded (ms since the epoch; null: never). */
+  updatedAt: number | null;
+}
+
+/** A branch head as a sync observed it. */
+export interface ObservedHead {
+  branch: string;
+  commit: string;
+  committerTime: number | null;
+}
+
+/** The control store (SQLite or PostgreSQL). */
+export interface ControlStore {
+  /** Which implementation this is. */
+  readonly kind: "sqlite" | "postgres";
   /** The web sign-in sessions. */
-  readonly sessions: SessionRecords;
-
-  /**
-   * Opens the store at `path`, creating it when the file does not exist. An
-   * existing file that is empty, not a database, or fails SQLite's integrity
-   * check is refused (`ControlStoreDamaged`) and left untouched: a damaged
-   * store is never silently replaced by an empty one.
-   */
-  constructor(path: string) {
-    this.#db = openControlDatabase(path);
-    this.sessions = new SessionRecords(this.#db);
-  }
-
+  readonly sessions: SessionStore;
   /** All repositories, by name. */
-  repositories(): RepositoryRecord[] {
-    return (this.#db.prepare("SELECT * FROM repositories ORDER BY name").all() as unknown as Row[])
-      .map(
-        toRecord,
-      );
-  }
-
+  repositories(): RepositoryRecord[];
   /** One repository by name, or null. */
-  repository(name: string): RepositoryRecord | null {
-    const row = this.#db.prepare("SELECT * FROM repositories WHERE name = ?").get(name) as
-      | Row
-      | undefined;
-    return row ? toRecord(row) : null;
-  }
-
-  /** Registers a repository; returns it. */
-  register(input: NewRepository): RepositoryRecord {
-    // Ids are never reused: mirrors, readers and caches are keyed by them.
-    const highest = this.#db.prepare(
-      `SELECT MAX(v) AS v FROM (SELECT MAX(id) AS v FROM repositories
-      UNION ALL SELECT value FROM meta WHERE key = 'last_repository_id')`,
-    ).get() as { v: number | null };
-    const id = (highest.v ?? 0) + 1;
-    this.#db.prepare(
-      `INSERT INTO meta(key, value) VALUES ('last_repository_id', ?)
-      ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-    ).run(id);
-    this.#db.prepare(
-      `INSERT INTO repositories(id, name, source, public_read, policy, path_groups, sync_interval_minutes)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      input.name,
-      input.source,
-      input.publicRead ? 1 : 0,
-      policyColumn(input.policy),
-      JSON.stringify(input.pathGroups),
-      input.syncIntervalMinutes,
-    );
-    return this.repository(input.name)!;
-  }
-
+  repository(name: string): RepositoryRecord | null;
   /** Observed heads of a repository's branches. */
-  heads(repositoryId: number): Map<string, string> {
-    const rows = this.#db.prepare("SELECT branch, commit_id FROM heads WHERE repository_id = ?")
-      .all(repositoryId) as { branch: string; commit_id: string }[];
-    return new Map(rows.map((row) => [row.branch, row.commit_id]));
-  }
-
-  /** Records a branch head and its version. */
-  observe(
-    repositoryId: number,
-    head: { branch: string; commit: string; committerTime: number | null },
-  ): void {
-    const { branch, commit, committerTime } = head;
-    const now = Date.now();
-    this.#db.prepare(
-      `INSERT INTO heads(repository_id, branch, commit_id, observed_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(repository_id, branch) DO UPDATE SET commit_id = excluded.commit_id, observed_at = excluded.observed_at`,
-    )
-      .run(repositoryId, branch, commit, now);
-    this.#db.prepare(
-      `INSERT INTO versions(repository_id, commit_id, committer_time, observed_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(repository_id, commit_id) DO UPDATE SET observed_at = excluded.observed_at`,
-    )
-      .run(repositoryId, commit, committerTime, now);
-  }
-
+  heads(repositoryId: number): Map<string, string>;
   /** Retained versions, newest observation first. */
-  versions(repositoryId: number): VersionRecord[] {
-    return this.#db.prepare(
-      "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? ORDER BY observed_at DESC, commit_id",
-    ).all(repositoryId) as unknown as VersionRecord[];
-  }
-
-  /** Whether `commit` is a retained version. */
-  isRetained(repositoryId: number, commit: string): VersionRecord | null {
-    return (this.#db.prepare(
-      "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? AND commit_id = ?",
-    ).get(repositoryId, commit) as unknown as VersionRecord | undefined) ?? null;
-  }
-
-  /** Drops versions no longer retained. */
-  forget(repositoryId: number, commits: readonly string[]): void {
-    const statement = this.#db.prepare(
-      "DELETE FROM versions WHERE repository_id = ? AND commit_id = ?",
-    );
-    for (const commit of commits) statement.run(repositoryId, commit);
-  }
-
-  /** Records the outcome of a sync. */
-  setSyncState(repositoryId: number, outcome: { state: string; lastError: string | null }): void {
-    const { state, lastError } = outcome;
-    this.#db.prepare(
-      `INSERT INTO sync_state(repository_id, state, last_error, updated_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(repository_id) DO UPDATE SET state = excluded.state, last_error = excluded.last_error, updated_at = excluded.updated_at`,
-    )
-      .run(repositoryId, state, lastError, Date.now());
-  }
-
-  /** The last sync outcome and when it was recorded (ms since the epoch; null: never). */
-  syncState(
-    repositoryId: number,
-  ): { state: string; lastError: string | null; updatedAt: number | null } {
-    return (this.#db.prepare(
-      "SELECT state, last_error AS lastError, updated_at AS updatedAt FROM sync_state WHERE repository_id = ?",
-    ).get(repositoryId) as
-      | { state: string; lastError: string | null; updatedAt: number }
-      | undefined) ?? { state: "pending", lastError: null, updatedAt: null };
-  }
-
-  /** Updates a repository's mutable fields. */
-  update(name: string, changes: RepositoryUpdate): RepositoryRecord | null {
-    const repo = this.repository(name);
-    if (!repo) return null;
-    const next = { ...repo, ...changes };
-    this.#db.prepare(
-      `UPDATE repositories SET source = ?, public_read = ?, disabled = ?, policy = ?, path_groups = ?,
-      sync_interval_minutes = ? WHERE id = ?`,
-    ).run(
-      next.source,
-      next.publicRead ? 1 : 0,
-      next.disabled ? 1 : 0,
-      policyColumn(next.policy),
-      JSON.stringify(next.pathGroups),
-      next.syncIntervalMinutes,
-      repo.id,
-    );
-    return this.repository(name);
-  }
-
-  /** Deletes a repository and its bookkeeping. */
-  remove(repositoryId: number): void {
-    for (const table of ["heads", "versions", "sync_state", "jobs"]) {
-      this.#db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
-    }
-    this.#db.prepare("DELETE FROM repositories WHERE id = ?").run(repositoryId);
-  }
-
-  /** Stores a personal key's hash. */
-  addKey(id: string, key: { keyHash: string; name: string }): void {
-    const { keyHash, name } = key;
-    this.#db.prepare(
-      "INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES (?, ?, ?, ?)",
-    )
-      .run(id, keyHash, name, Date.now());
-  }
-
+  versions(repositoryId: number): VersionRecord[];
+  /** The retained version `commit`, or null. */
+  isRetained(repositoryId: number, commit: string): VersionRecord | null;
+  /** The last sync outcome (state `pending` and no time when there was none). */
+  syncState(repositoryId: number): SyncStateRecord;
   /** The id of the personal key with this hash, or null. */
-  keyByHash(keyHash: string): string | null {
-    const row = this.#db.prepare("SELECT id FROM personal_keys WHERE key_hash = ?").get(keyHash) as
-      | { id: string }
-      | undefined;
-    return row?.id ?? null;
-  }
-
+  keyByHash(keyHash: string): string | null;
   /** Whether the personal key `id` exists (was not revoked). */
-  hasKey(id: string): boolean {
-    return this.#db.prepare("SELECT 1 FROM personal_keys WHERE id = ?").get(id) !== undefined;
-  }
-
-  /** Deletes a personal key; returns whether it existed. */
-  removeKey(id: string): boolean {
-    return Number(this.#db.prepare("DELETE FROM personal_keys WHERE id = ?").run(id).changes) > 0;
-  }
-
+  hasKey(id: string): boolean;
+  /** Registers a repository (ids are never reused); `RepositoryNameTaken` for a taken name. */
+  register(input: NewRepository): Promise<RepositoryRecord>;
+  /** Records a branch head and its version. */
+  observe(repositoryId: number, head: ObservedHead): Promise<void>;
+  /** Drops versions no longer retained. */
+  forget(repositoryId: number, commits: readonly string[]): Promise<void>;
+  /** Records the outcome of a sync. */
+  setSyncState(
+    repositoryId: number,
+    outcome: { state: string; lastError: string | null },
+  ): Promise<void>;
+  /** Updates a repository's mutable fields; null when there is no such repository. */
+  update(name: string, changes: RepositoryUpdate): Promise<RepositoryRecord | null>;
+  /** Deletes a repository and its bookkeeping. */
+  remove(repositoryId: number): Promise<void>;
+  /** Stores a personal key's hash. */
+  addKey(id: string, key: { keyHash: string; name: string }): Promise<void>;
+  /** Deletes a personal key; resolves whether it existed. */
+  removeKey(id: string): Promise<boolean>;
   /** The stored job of an idempotency key within the retention, or null. */
-  job(key: string): JobRecord | null {
-    return (this.#db.prepare(
-      `SELECT repository_id AS repositoryId, result, request_hash AS requestHash FROM jobs
-      WHERE idempotency_key = ? AND created_at >= ?`,
-    ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as JobRecord | undefined) ?? null;
-  }
-
-  /** Stores an idempotent job's result (and forgets jobs past the retention). */
+  job(key: string): Promise<JobRecord | null>;
+  /** Stores an idempotent job's result unless the key has one (and forgets jobs past the retention). */
   saveJob(
     key: string,
     job: { repositoryId: number; result: string; requestHash?: string | null },
-  ): void {
-    const now = Date.now();
-    this.#db.prepare("DELETE FROM jobs WHERE created_at < ?").run(now - IDEMPOTENCY_RETENTION_MS);
-    this.#db.prepare(
-      `INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, request_hash, created_at)
-      VALUES (?, ?, ?, ?, ?)`,
-    ).run(key, job.repositoryId, job.result, job.requestHash ?? null, now);
-  }
-
+  ): Promise<void>;
   /** Closes the store. */
-  close(): void {
-    this.#db.close();
+  close(): Promise<void>;
+}
+
+/** A registration raced another for the same name (the other won). */
+export class RepositoryNameTaken extends Error {
+  override readonly name = "RepositoryNameTaken";
+
+  /** For repository `repositoryName`. */
+  constructor(repositoryName: string) {
+    super(`a repository named ${repositoryName} is registered`);
   }
-}
-
-interface Row {
-  id: number;
-  name: string;
-  source: string;
-  public_read: number;
-  disabled: number;
-  policy: string;
-  path_groups: string;
-  sync_interval_minutes: number;
-}
-
-function toRecord(row: Row): RepositoryRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    source: row.source,
-    publicRead: row.public_read === 1,
-    disabled: row.disabled === 1,
-    policy: policyFromColumn(row.policy),
-    pathGroups: JSON.parse(row.path_groups),
-    syncIntervalMinutes: row.sync_interval_minutes,
-  };
 }
 
 // The policy column keeps the registration's snake_case JSON (stores written
 // by earlier versions hold it that way).
-function policyColumn(policy: RetentionPolicy): string {
+/** A retention policy as the stores keep it (snake_case JSON). */
+export function policyColumn(policy: RetentionPolicy): string {
   const { defaultBranch, ...rest } = policy;
   return JSON.stringify({
     ...rest,
@@ -310,7 +158,12 @@ function policyColumn(policy: RetentionPolicy): string {
   });
 }
 
-function policyFromColumn(column: string): RetentionPolicy {
-  const { default_branch: defaultBranch, ...rest } = JSON.parse(column);
-  return { ...rest, ...(defaultBranch !== undefined ? { defaultBranch } : {}) };
+/** A retention policy from its stored JSON (text or already parsed). */
+export function policyFromColumn(column: string | Record<string, unknown>): RetentionPolicy {
+  const parsed = typeof column === "string" ? JSON.parse(column) : column;
+  const { default_branch: defaultBranch, ...rest } = parsed;
+  return {
+    ...rest,
+    ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+  } as RetentionPolicy;
 }

@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import type { Caller } from "../access/caller.ts";
-import type { SessionRecords } from "../store/session_records.ts";
+import type { SessionStore } from "../store/session_records.ts";
 
 /** One signed-in browser. */
 export interface Session {
@@ -38,14 +38,14 @@ export function randomToken(): string {
 
 /** The sessions of the service. */
 export class Sessions {
-  #records: SessionRecords;
+  #records: SessionStore;
   #ttlMs: number;
   #now: () => number;
   #valid: (caller: Session["caller"]) => boolean;
 
   /** Sessions kept in `records` whose callers `valid` still accepts (a revoked key's do not). */
   constructor(
-    records: SessionRecords,
+    records: SessionStore,
     options: { valid: (caller: Session["caller"]) => boolean; ttlMs?: number; now?: () => number },
   ) {
     this.#records = records;
@@ -55,14 +55,14 @@ export class Sessions {
   }
 
   /** Starts a session for `caller`. */
-  create(caller: Session["caller"]): Session {
+  async create(caller: Session["caller"]): Promise<Session> {
     const session: Session = {
       id: randomToken(),
       caller,
       csrf: randomToken(),
       expiresAt: this.#now() + this.#ttlMs,
     };
-    this.#records.save(
+    await this.#records.save(
       { idHash: idHash(session.id), caller, csrf: session.csrf, expiresAt: session.expiresAt },
       { now: this.#now(), max: MAX_SESSIONS },
     );
@@ -70,24 +70,24 @@ export class Sessions {
   }
 
   /** The live session of `id`, or null (an expired or revoked one is dropped). */
-  get(id: string | undefined): Session | null {
+  async get(id: string | undefined): Promise<Session | null> {
     if (id === undefined || id.length > 128) return null;
-    const record = this.#records.find(idHash(id));
+    const record = await this.#records.find(idHash(id));
     if (!record) return null;
     if (record.expiresAt <= this.#now() || !this.#valid(record.caller)) {
-      this.#records.remove(record.idHash);
+      await this.#records.remove(record.idHash);
       return null;
     }
     return { id, caller: record.caller, csrf: record.csrf, expiresAt: record.expiresAt };
   }
 
   /** Ends a session. */
-  remove(id: string): void {
-    this.#records.remove(idHash(id));
+  remove(id: string): Promise<void> {
+    return this.#records.remove(idHash(id));
   }
 
   /** How many sessions are kept. */
-  get size(): number {
+  size(): Promise<number> {
     return this.#records.count();
   }
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ControlStore } from "../../sourcegraph/store/control_store.ts";
+import { SqliteControlStore } from "../../sourcegraph/store/sqlite_control_store.ts";
 import { FetchCredentials } from "../../sourcegraph/git/fetch_credentials.ts";
 import { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
@@ -106,7 +106,7 @@ Deno.test("sync: each repository is synced on its own interval", async () => {
     const slow = await createRepo({ "s.txt": "s\n" }, { parent, name: "slow" });
     const data = join(parent, "data");
     await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-    const store = new ControlStore(join(data, "control.sqlite3"));
+    const store = new SqliteControlStore(join(data, "control.sqlite3"));
     const register = (name: string, source: string, minutes: number) =>
       store.register({
         name,
@@ -116,8 +116,8 @@ Deno.test("sync: each repository is synced on its own interval", async () => {
         pathGroups: [],
         syncIntervalMinutes: minutes,
       });
-    register("org/fast", fast.path, 1);
-    register("org/slow", slow.path, 30);
+    await register("org/fast", fast.path, 1);
+    await register("org/slow", slow.path, 30);
     const scheduler = new SyncScheduler(store, data, {
       credentials: new FetchCredentials(data),
       log: () => {},
@@ -127,7 +127,7 @@ Deno.test("sync: each repository is synced on its own interval", async () => {
     assertEquals(await scheduler.syncDue(start + 30_000), []);
     assertEquals(await scheduler.syncDue(start + 61_000), ["org/fast"]);
     assertEquals(await scheduler.syncDue(start + 31 * 60_000), ["org/fast", "org/slow"]);
-    store.close();
+    await store.close();
   } finally {
     await removeDir(parent);
   }

@@ -102,7 +102,7 @@ export async function withInProcessService(
       await spec.prepare?.(source);
       heads.set(spec.name, await source.commit(spec.message ?? "initial"));
       sources.set(spec.name, source);
-      const repo = store.register({
+      const repo = await store.register({
         name: spec.name,
         source: source.path,
         publicRead: spec.publicRead,
@@ -115,7 +115,7 @@ export async function withInProcessService(
     // As the service starts: the sandbox checked, then warm-up after the first syncs.
     await service.probePluginSandbox();
     services.warmup.start();
-    store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
+    await store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const settings: HttpSettings = {
       serviceToken: WORLD_TOKEN,
       allowedHosts: [],

@@ -6,11 +6,11 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { ControlStore } from "../../sourcegraph/store/control_store.ts";
+import { SqliteControlStore } from "../../sourcegraph/store/sqlite_control_store.ts";
 
 const [path] = Deno.args;
 try {
-  new ControlStore(path).close();
+  new SqliteControlStore(path).close();
   const db = new DatabaseSync(path);
   console.log((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
   db.close();

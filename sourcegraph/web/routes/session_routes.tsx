@@ -43,7 +43,9 @@ export interface SessionOptions {
 export function viewerMiddleware(sessions: Sessions): MiddlewareHandler<PageEnv> {
   return async (c, next) => {
     const own = c.var.caller;
-    const session = own.kind === "anonymous" ? sessions.get(getCookie(c, SESSION_COOKIE)) : null;
+    const session = own.kind === "anonymous"
+      ? await sessions.get(getCookie(c, SESSION_COOKIE))
+      : null;
     const caller = session?.caller ?? own;
     c.set("caller", caller);
     c.set("session", session);
@@ -90,8 +92,8 @@ export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
       return signInForm(c, { publicUrl: options.publicUrl, failed: true });
     }
     const previous = c.get("session");
-    if (previous) sessions.remove(previous.id);
-    const session = sessions.create(caller);
+    if (previous) await sessions.remove(previous.id);
+    const session = await sessions.create(caller);
     deleteCookie(c, SIGN_IN_COOKIE, { path: PAGES_ROOT });
     setCookie(
       c,
@@ -107,7 +109,7 @@ export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
     if (session === null || !sameToken(form.get("csrf"), session.csrf)) {
       throw new SourcegraphError("CSRF_TOKEN_INVALID", "the form expired; reload the page");
     }
-    sessions.remove(session.id);
+    await sessions.remove(session.id);
     deleteCookie(c, SESSION_COOKIE, { path: PAGES_ROOT });
     return redirect(c, homeUrl(), 303);
   });

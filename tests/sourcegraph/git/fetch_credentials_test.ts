@@ -54,7 +54,7 @@ Deno.test("fetch credentials: stored owner-only in the data folder; Git gets pat
   try {
     const credentials = new FetchCredentials(data);
     const token = "tok_" + "9".repeat(30);
-    credentials.set(4, { kind: "https", username: "bot", token });
+    await credentials.set(4, { kind: "https", username: "bot", token });
     assertEquals(credentials.kind(4), "https");
     const folder = join(data, "credentials", "4");
     assertEquals(Deno.statSync(folder).mode! & 0o777, 0o700);
@@ -62,18 +62,18 @@ Deno.test("fetch credentials: stored owner-only in the data folder; Git gets pat
       Deno.readTextFileSync(join(folder, "https.credential")),
       `username=bot\npassword=${token}\n`,
     );
-    const args = credentials.gitArgs(4, "https://user@code.example.org:8443/org/repo.git");
+    const args = await credentials.gitArgs(4, "https://user@code.example.org:8443/org/repo.git");
     assertEquals(args.length, 2);
     assert(args[1].startsWith("credential.https://code.example.org:8443.helper=!"), args[1]);
     assert(!args.join(" ").includes(token), "no secret in the arguments");
     assertEquals(
-      credentials.gitArgs(4, "ssh://git@example.org/repo.git"),
+      await credentials.gitArgs(4, "ssh://git@example.org/repo.git"),
       [],
       "https credential, ssh source",
     );
     // Replacing it with an ssh key removes the token file; a killed write's leftovers go on the next.
     Deno.writeTextFileSync(join(folder, "ssh_key.tmp-left"), "partial");
-    credentials.set(4, {
+    await credentials.set(4, {
       kind: "ssh",
       privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----",
       knownHosts: "example.org ssh-ed25519 AAAA",
@@ -83,7 +83,7 @@ Deno.test("fetch credentials: stored owner-only in the data folder; Git gets pat
       "known_hosts",
       "ssh_key",
     ]);
-    const ssh = credentials.gitArgs(4, "git@example.org:org/repo.git").join(" ");
+    const ssh = (await credentials.gitArgs(4, "git@example.org:org/repo.git")).join(" ");
     for (
       const option of [
         "IdentitiesOnly=yes",
@@ -96,9 +96,9 @@ Deno.test("fetch credentials: stored owner-only in the data folder; Git gets pat
       assert(ssh.includes(option), option);
     }
     assert(!ssh.includes("PRIVATE KEY"));
-    assertEquals(credentials.remove(4), true);
-    assertEquals([credentials.kind(4), credentials.remove(4)], [null, false]);
-    assertEquals(credentials.gitArgs(4, "https://example.org/r.git"), []);
+    assertEquals(await credentials.remove(4), true);
+    assertEquals([credentials.kind(4), await credentials.remove(4)], [null, false]);
+    assertEquals(await credentials.gitArgs(4, "https://example.org/r.git"), []);
   } finally {
     await removeDir(data);
   }

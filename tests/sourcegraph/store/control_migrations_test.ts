@@ -4,7 +4,10 @@ import {
   CONTROL_MIGRATIONS,
   CONTROL_SCHEMA_VERSION,
 } from "../../../sourcegraph/store/control_migrations.ts";
-import { ControlStore, ControlStoreTooNew } from "../../../sourcegraph/store/control_store.ts";
+import {
+  ControlStoreTooNew,
+  SqliteControlStore,
+} from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { readLine, spawnHelper } from "../../support/processes.ts";
@@ -40,10 +43,10 @@ Deno.test("control store versions: a new store is at the latest; a store from be
   const dir = await tempDir("sg-migrate-");
   try {
     const fresh = join(dir, "fresh.sqlite3");
-    new ControlStore(fresh).close();
+    new SqliteControlStore(fresh).close();
     assertEquals(userVersion(fresh), CONTROL_SCHEMA_VERSION);
     assert(jobColumns(fresh).includes("request_hash"));
-    new ControlStore(fresh).close(); // reopening changes nothing
+    new SqliteControlStore(fresh).close(); // reopening changes nothing
     assertEquals(userVersion(fresh), CONTROL_SCHEMA_VERSION);
 
     // A store written before versions: version 1's tables and a row, user_version 0.
@@ -55,9 +58,9 @@ Deno.test("control store versions: a new store is at the latest; a store from be
     );
     db.close();
     assertEquals([userVersion(legacy), jobColumns(legacy).includes("request_hash")], [0, false]);
-    const store = new ControlStore(legacy);
+    const store = new SqliteControlStore(legacy);
     assertEquals(store.repositories().map((repo) => repo.name), ["org/kept"]);
-    store.close();
+    await store.close();
     assertEquals([userVersion(legacy), jobColumns(legacy).includes("request_hash")], [
       CONTROL_SCHEMA_VERSION,
       true,
@@ -71,9 +74,9 @@ Deno.test("control store versions: a store of a later version is refused with on
   const dir = await tempDir("sg-migrate-");
   try {
     const path = join(dir, "control.sqlite3");
-    const store = new ControlStore(path);
-    store.register(REPOSITORY);
-    store.close();
+    const store = new SqliteControlStore(path);
+    await store.register(REPOSITORY);
+    await store.close();
     const db = new DatabaseSync(path);
     db.exec(`PRAGMA user_version = ${CONTROL_SCHEMA_VERSION + 1}`);
     db.close();
@@ -81,7 +84,7 @@ Deno.test("control store versions: a store of a later version is refused with on
     const listing = async () =>
       (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
     const files = await listing();
-    const error = assertThrows(() => new ControlStore(path), ControlStoreTooNew);
+    const error = assertThrows(() => new SqliteControlStore(path), ControlStoreTooNew);
     assertIncludes(error.message, `schema version ${CONTROL_SCHEMA_VERSION + 1}, newer than`);
     assert(!error.message.includes("\n"), "one line");
     assertEquals(await Deno.readFile(path), before);

@@ -1,7 +1,7 @@
 import { parse as parseToml } from "smol-toml";
 import { keyHash } from "../../../sourcegraph/access/credentials.ts";
 import { join } from "node:path";
-import { ControlStore } from "../../../sourcegraph/store/control_store.ts";
+import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { MAX_SESSIONS, Sessions } from "../../../sourcegraph/web/sessions.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
@@ -307,7 +307,7 @@ Deno.test("pages: sign-in makes a server-side session; CSRF guards every change;
       (await pageRequest(handle, "/sourcegraph/", { cookie: again })).body,
       "org/closed",
     );
-    store.removeKey("key_1");
+    await store.removeKey("key_1");
     assert(
       !(await pageRequest(handle, "/sourcegraph/", { cookie: again })).body.includes("org/closed"),
     );
@@ -338,7 +338,7 @@ Deno.test("sessions: kept in the control store by the hash of their id, they sur
     let now = 1_000;
     let keyValid = true;
     const open = () => {
-      const store = new ControlStore(path);
+      const store = new SqliteControlStore(path);
       const sessions = new Sessions(store.sessions, {
         valid: (caller) => caller.kind === "service" || keyValid,
         ttlMs: 60_000,
@@ -347,26 +347,30 @@ Deno.test("sessions: kept in the control store by the hash of their id, they sur
       return { store, sessions };
     };
     let { store, sessions } = open();
-    const session = sessions.create({ kind: "service" });
-    const keyed = sessions.create({ kind: "key", id: "key_1" });
-    assertEquals(sessions.get(session.id)?.caller, { kind: "service" });
+    const session = await sessions.create({ kind: "service" });
+    const keyed = await sessions.create({ kind: "key", id: "key_1" });
+    assertEquals((await sessions.get(session.id))?.caller, { kind: "service" });
     assert(session.id !== session.csrf && session.id.length >= 43);
-    store.close();
+    await store.close();
     // A restart: a new store on the same file still knows the session.
     ({ store, sessions } = open());
-    assertEquals(sessions.get(session.id)?.csrf, session.csrf, "a sign-in survives a restart");
+    assertEquals(
+      (await sessions.get(session.id))?.csrf,
+      session.csrf,
+      "a sign-in survives a restart",
+    );
     const bytes = new TextDecoder("latin1").decode(await Deno.readFile(path));
     assert(!bytes.includes(session.id) && !bytes.includes(keyed.id), "ids are stored as hashes");
     keyValid = false;
-    assertEquals(sessions.get(keyed.id), null, "a revoked key's session ends");
-    assertEquals(sessions.get("x".repeat(10_000)), null);
+    assertEquals(await sessions.get(keyed.id), null, "a revoked key's session ends");
+    assertEquals(await sessions.get("x".repeat(10_000)), null);
     now += 60_001;
-    assertEquals(sessions.get(session.id), null, "expired");
-    assertEquals(sessions.get(undefined), null);
-    assertEquals(sessions.size, 0, "expired and revoked sessions are dropped");
-    for (let i = 0; i < MAX_SESSIONS + 50; i++) sessions.create({ kind: "service" });
-    assertEquals(sessions.size, MAX_SESSIONS);
-    store.close();
+    assertEquals(await sessions.get(session.id), null, "expired");
+    assertEquals(await sessions.get(undefined), null);
+    assertEquals(await sessions.size(), 0, "expired and revoked sessions are dropped");
+    for (let i = 0; i < MAX_SESSIONS + 50; i++) await sessions.create({ kind: "service" });
+    assertEquals(await sessions.size(), MAX_SESSIONS);
+    await store.close();
   } finally {
     await removeDir(dir);
   }

@@ -1,0 +1,274 @@
+/**
+ * The control store in one SQLite file (node:sqlite, WAL), the single
+ * process's default. Writes return promises only to keep the contract of
+ * `ControlStore`; each is one synchronous statement (or a few) on the file.
+ *
+ * @module
+ */
+
+import type { DatabaseSync } from "node:sqlite";
+import { openControlDatabase } from "./control_database.ts";
+import {
+  type ControlStore,
+  IDEMPOTENCY_RETENTION_MS,
+  type JobRecord,
+  type NewRepository,
+  type ObservedHead,
+  policyColumn,
+  policyFromColumn,
+  RepositoryNameTaken,
+  type RepositoryRecord,
+  type RepositoryUpdate,
+  type SyncStateRecord,
+  type VersionRecord,
+} from "./control_store.ts";
+import { SqliteSessionRecords } from "./session_records.ts";
+
+export { ControlStoreDamaged } from "./control_database.ts";
+export { ControlStoreTooNew } from "./control_migrations.ts";
+
+/** The control store in one SQLite file. */
+export class SqliteControlStore implements ControlStore {
+  /** Which implementation this is. */
+  readonly kind = "sqlite" as const;
+  readonly #db: DatabaseSync;
+  /** The web sign-in sessions. */
+  readonly sessions: SqliteSessionRecords;
+
+  /**
+   * Opens the store at `path`, creating it when the file does not exist. An
+   * existing file that is empty, not a database, or fails SQLite's integrity
+   * check is refused (`ControlStoreDamaged`) and left untouched: a damaged
+   * store is never silently replaced by an empty one.
+   */
+  constructor(path: string) {
+    this.#db = openControlDatabase(path);
+    this.sessions = new SqliteSessionRecords(this.#db);
+  }
+
+  /** All repositories, by name. */
+  repositories(): RepositoryRecord[] {
+    return (this.#db.prepare("SELECT * FROM repositories ORDER BY name").all() as unknown as Row[])
+      .map(
+        toRecord,
+      );
+  }
+
+  /** One repository by name, or null. */
+  repository(name: string): RepositoryRecord | null {
+    const row = this.#db.prepare("SELECT * FROM repositories WHERE name = ?").get(name) as
+      | Row
+      | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Registers a repository; returns it. */
+  register(input: NewRepository): Promise<RepositoryRecord> {
+    if (this.repository(input.name)) return Promise.reject(new RepositoryNameTaken(input.name));
+    // Ids are never reused: mirrors, readers and caches are keyed by them.
+    const highest = this.#db.prepare(
+      `SELECT MAX(v) AS v FROM (SELECT MAX(id) AS v FROM repositories
+      UNION ALL SELECT value FROM meta WHERE key = 'last_repository_id')`,
+    ).get() as { v: number | null };
+    const id = (highest.v ?? 0) + 1;
+    this.#db.prepare(
+      `INSERT INTO meta(key, value) VALUES ('last_repository_id', ?)
+      ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    ).run(id);
+    this.#db.prepare(
+      `INSERT INTO repositories(id, name, source, public_read, policy, path_groups, sync_interval_minutes)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      input.name,
+      input.source,
+      input.publicRead ? 1 : 0,
+      policyColumn(input.policy),
+      JSON.stringify(input.pathGroups),
+      input.syncIntervalMinutes,
+    );
+    return Promise.resolve(this.repository(input.name)!);
+  }
+
+  /** Observed heads of a repository's branches. */
+  heads(repositoryId: number): Map<string, string> {
+    const rows = this.#db.prepare("SELECT branch, commit_id FROM heads WHERE repository_id = ?")
+      .all(repositoryId) as { branch: string; commit_id: string }[];
+    return new Map(rows.map((row) => [row.branch, row.commit_id]));
+  }
+
+  /** Records a branch head and its version. */
+  observe(repositoryId: number, head: ObservedHead): Promise<void> {
+    const { branch, commit, committerTime } = head;
+    const now = Date.now();
+    this.#db.prepare(
+      `INSERT INTO heads(repository_id, branch, commit_id, observed_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(repository_id, branch) DO UPDATE SET commit_id = excluded.commit_id, observed_at = excluded.observed_at`,
+    )
+      .run(repositoryId, branch, commit, now);
+    this.#db.prepare(
+      `INSERT INTO versions(repository_id, commit_id, committer_time, observed_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(repository_id, commit_id) DO UPDATE SET observed_at = excluded.observed_at`,
+    )
+      .run(repositoryId, commit, committerTime, now);
+    return Promise.resolve();
+  }
+
+  /** Retained versions, newest observation first. */
+  versions(repositoryId: number): VersionRecord[] {
+    return this.#db.prepare(
+      "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? ORDER BY observed_at DESC, commit_id",
+    ).all(repositoryId) as unknown as VersionRecord[];
+  }
+
+  /** The retained version `commit`, or null. */
+  isRetained(repositoryId: number, commit: string): VersionRecord | null {
+    return (this.#db.prepare(
+      "SELECT commit_id AS 'commit', committer_time AS committerTime, observed_at AS observedAt FROM versions WHERE repository_id = ? AND commit_id = ?",
+    ).get(repositoryId, commit) as unknown as VersionRecord | undefined) ?? null;
+  }
+
+  /** Drops versions no longer retained. */
+  forget(repositoryId: number, commits: readonly string[]): Promise<void> {
+    const statement = this.#db.prepare(
+      "DELETE FROM versions WHERE repository_id = ? AND commit_id = ?",
+    );
+    for (const commit of commits) statement.run(repositoryId, commit);
+    return Promise.resolve();
+  }
+
+  /** Records the outcome of a sync. */
+  setSyncState(
+    repositoryId: number,
+    outcome: { state: string; lastError: string | null },
+  ): Promise<void> {
+    const { state, lastError } = outcome;
+    this.#db.prepare(
+      `INSERT INTO sync_state(repository_id, state, last_error, updated_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(repository_id) DO UPDATE SET state = excluded.state, last_error = excluded.last_error, updated_at = excluded.updated_at`,
+    )
+      .run(repositoryId, state, lastError, Date.now());
+    return Promise.resolve();
+  }
+
+  /** The last sync outcome and when it was recorded (ms since the epoch; null: never). */
+  syncState(repositoryId: number): SyncStateRecord {
+    return (this.#db.prepare(
+      "SELECT state, last_error AS lastError, updated_at AS updatedAt FROM sync_state WHERE repository_id = ?",
+    ).get(repositoryId) as
+      | { state: string; lastError: string | null; updatedAt: number }
+      | undefined) ?? { state: "pending", lastError: null, updatedAt: null };
+  }
+
+  /** Updates a repository's mutable fields. */
+  update(name: string, changes: RepositoryUpdate): Promise<RepositoryRecord | null> {
+    const repo = this.repository(name);
+    if (!repo) return Promise.resolve(null);
+    const next = { ...repo, ...changes };
+    this.#db.prepare(
+      `UPDATE repositories SET source = ?, public_read = ?, disabled = ?, policy = ?, path_groups = ?,
+      sync_interval_minutes = ? WHERE id = ?`,
+    ).run(
+      next.source,
+      next.publicRead ? 1 : 0,
+      next.disabled ? 1 : 0,
+      policyColumn(next.policy),
+      JSON.stringify(next.pathGroups),
+      next.syncIntervalMinutes,
+      repo.id,
+    );
+    return Promise.resolve(this.repository(name));
+  }
+
+  /** Deletes a repository and its bookkeeping. */
+  remove(repositoryId: number): Promise<void> {
+    for (const table of ["heads", "versions", "sync_state", "jobs"]) {
+      this.#db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
+    }
+    this.#db.prepare("DELETE FROM repositories WHERE id = ?").run(repositoryId);
+    return Promise.resolve();
+  }
+
+  /** Stores a personal key's hash. */
+  addKey(id: string, key: { keyHash: string; name: string }): Promise<void> {
+    const { keyHash, name } = key;
+    this.#db.prepare(
+      "INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES (?, ?, ?, ?)",
+    )
+      .run(id, keyHash, name, Date.now());
+    return Promise.resolve();
+  }
+
+  /** The id of the personal key with this hash, or null. */
+  keyByHash(keyHash: string): string | null {
+    const row = this.#db.prepare("SELECT id FROM personal_keys WHERE key_hash = ?").get(keyHash) as
+      | { id: string }
+      | undefined;
+    return row?.id ?? null;
+  }
+
+  /** Whether the personal key `id` exists (was not revoked). */
+  hasKey(id: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM personal_keys WHERE id = ?").get(id) !== undefined;
+  }
+
+  /** Deletes a personal key; returns whether it existed. */
+  removeKey(id: string): Promise<boolean> {
+    const { changes } = this.#db.prepare("DELETE FROM personal_keys WHERE id = ?").run(id);
+    return Promise.resolve(Number(changes) > 0);
+  }
+
+  /** The stored job of an idempotency key within the retention, or null. */
+  job(key: string): Promise<JobRecord | null> {
+    return Promise.resolve(
+      (this.#db.prepare(
+        `SELECT repository_id AS repositoryId, result, request_hash AS requestHash FROM jobs
+      WHERE idempotency_key = ? AND created_at >= ?`,
+      ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as JobRecord | undefined) ?? null,
+    );
+  }
+
+  /** Stores an idempotent job's result (and forgets jobs past the retention). */
+  saveJob(
+    key: string,
+    job: { repositoryId: number; result: string; requestHash?: string | null },
+  ): Promise<void> {
+    const now = Date.now();
+    this.#db.prepare("DELETE FROM jobs WHERE created_at < ?").run(now - IDEMPOTENCY_RETENTION_MS);
+    this.#db.prepare(
+      `INSERT OR IGNORE INTO jobs(idempotency_key, repository_id, result, request_hash, created_at)
+      VALUES (?, ?, ?, ?, ?)`,
+    ).run(key, job.repositoryId, job.result, job.requestHash ?? null, now);
+    return Promise.resolve();
+  }
+
+  /** Closes the store. */
+  close(): Promise<void> {
+    if (this.#db.isOpen) this.#db.close();
+    return Promise.resolve();
+  }
+}
+
+interface Row {
+  id: number;
+  name: string;
+  source: string;
+  public_read: number;
+  disabled: number;
+  policy: string;
+  path_groups: string;
+  sync_interval_minutes: number;
+}
+
+function toRecord(row: Row): RepositoryRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    publicRead: row.public_read === 1,
+    disabled: row.disabled === 1,
+    policy: policyFromColumn(row.policy),
+    pathGroups: JSON.parse(row.path_groups),
+    syncIntervalMinutes: row.sync_interval_minutes,
+  };
+}
