@@ -27,7 +27,7 @@ import { pagesMount } from "./web/web_pages.tsx";
 import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
-import { composeServices, type Services } from "./service/compose.ts";
+import { composeServices, type Services, type Stores } from "./service/compose.ts";
 import { readSettings } from "./settings.ts";
 
 function env(name: string): string | undefined {
@@ -97,6 +97,7 @@ try {
     log,
     debug: settings.debug ? log : undefined,
     onSearchShared: () => metrics.searchShared(),
+    stores: await sharedStores(),
   });
 } catch (error) {
   fail((error as Error).message);
@@ -177,6 +178,19 @@ log(`listening on http://${shown}:${address.port}`);
 if (settings.publicUrl) log(`public URL ${settings.publicUrl}`);
 log(`connect an MCP client to ${origin}/sourcegraph/mcp`);
 log(`web pages at ${origin}/sourcegraph/`);
+
+/** The PostgreSQL stores when a database is set (the driver is loaded only then). */
+async function sharedStores(): Promise<Stores | undefined> {
+  if (!settings.database) return undefined;
+  const { openSharedStores } = await import("./store/postgres/shared_stores.ts");
+  const stores = await openSharedStores(settings.database.url, {
+    keyFile: settings.database.credentialKeyFile,
+    dataDir: settings.dataDir,
+    log,
+  });
+  log("control store: PostgreSQL (shared)");
+  return stores;
+}
 
 /**
  * Registers `directory` as `local/<folder>`; null when registered (or known),

@@ -74,6 +74,16 @@ export interface ServiceSettings {
   connections: ConnectionSettings;
   /** The plugin host's limits. */
   plugins: PluginSettings;
+  /** The shared PostgreSQL store (unset: the SQLite file in the data folder). */
+  database?: DatabaseSettings;
+}
+
+/** Where a replica finds the store it shares with others. */
+export interface DatabaseSettings {
+  /** `postgres://` or `postgresql://` URL (it holds a password: never logged). */
+  url: string;
+  /** The file holding the key that seals fetch credentials (absolute). */
+  credentialKeyFile: string;
 }
 
 /** The connection defaults. */
@@ -132,6 +142,7 @@ export function readSettings(
     reader.problems.push(`SOURCEGRAPH_LOG_LEVEL must be info or debug (got ${quote(level)})`);
   }
   const allowedHosts = readAllowedHosts(reader);
+  const database = readDatabaseSettings(reader, cwd);
   const connections = readConnectionSettings(reader);
   const plugins = readPluginSettings((name) => reader.value(name));
   reader.problems.push(...plugins.problems);
@@ -151,10 +162,48 @@ export function readSettings(
     stopGraceMs: reader.duration("SOURCEGRAPH_STOP_GRACE", 10_000, 600_000),
     connections,
     plugins: plugins.settings,
+    ...(database ? { database } : {}),
   };
   const warnings = unknownSettingWarnings(reader.known, { present: options.present, read });
   const problems = reader.problems;
   return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, settings, warnings };
+}
+
+// The URL is checked by shape only and never echoed: it carries a password.
+function readDatabaseSettings(reader: SettingReader, cwd: string): DatabaseSettings | undefined {
+  const url = reader.value("SOURCEGRAPH_DATABASE_URL");
+  const keyFile = reader.value("SOURCEGRAPH_CREDENTIAL_KEY_FILE");
+  if (url === undefined) {
+    if (keyFile !== undefined) {
+      reader.problems.push(
+        "SOURCEGRAPH_CREDENTIAL_KEY_FILE is set but SOURCEGRAPH_DATABASE_URL is not; the single " +
+          "process keeps credentials in its data folder (unset the key file, or set the database)",
+      );
+    }
+    return undefined;
+  }
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || !/^postgres(ql)?:$/.test(parsed.protocol) || parsed.hostname === "") {
+    reader.problems.push(
+      "SOURCEGRAPH_DATABASE_URL must be a postgres://user:password@host:port/database URL " +
+        "(the value is not shown: it may hold a password)",
+    );
+    return undefined;
+  }
+  if (keyFile === undefined) {
+    reader.problems.push(
+      "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file when " +
+        "SOURCEGRAPH_DATABASE_URL is set (create one with " +
+        "`openssl rand -base64 32 > FILE && chmod 600 FILE`, the same file on every replica)",
+    );
+    return undefined;
+  }
+  return { url, credentialKeyFile: resolve(cwd, keyFile) };
 }
 
 function readAllowedHosts(reader: SettingReader): string[] {

@@ -91,6 +91,12 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_by_expiry ON sessions(expires_at);
     `,
   },
+  {
+    version: 4,
+    change: "fetch credentials sealed in the shared store (PostgreSQL only: the single process " +
+      "keeps them as files in its data folder, so this step changes nothing in SQLite)",
+    sql: "",
+  },
 ];
 
 /** The version this program writes. */

@@ -220,12 +220,11 @@ export class SqliteControlStore implements ControlStore {
 
   /** The stored job of an idempotency key within the retention, or null. */
   job(key: string): Promise<JobRecord | null> {
-    return Promise.resolve(
-      (this.#db.prepare(
-        `SELECT repository_id AS repositoryId, result, request_hash AS requestHash FROM jobs
+    const row = this.#db.prepare(
+      `SELECT repository_id AS repositoryId, result, request_hash AS requestHash FROM jobs
       WHERE idempotency_key = ? AND created_at >= ?`,
-      ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as JobRecord | undefined) ?? null,
-    );
+    ).get(key, Date.now() - IDEMPOTENCY_RETENTION_MS) as JobRecord | undefined;
+    return Promise.resolve(row ? { ...row } : null);
   }
 
   /** Stores an idempotent job's result (and forgets jobs past the retention). */

@@ -65,3 +65,18 @@ export function hiddenField(html: string, name: string): string | null {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
   return match ? match[1] : null;
 }
+
+/** The pages of a running service at `baseUrl`, through its socket, as a handler for `pageRequest`. */
+export function overHttp(baseUrl: string): Handler {
+  return (request: Request) => {
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.delete("host");
+    return fetch(`${baseUrl}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      body: request.body,
+      redirect: "manual",
+    });
+  };
+}

@@ -40,6 +40,8 @@ export interface PostgresServer {
   halt(): Promise<void>;
   /** Starts a halted server again on the same port. */
   start(): Promise<void>;
+  /** Creates a new, empty database; its URL. */
+  createDatabase(name: string): Promise<string>;
 }
 
 async function run(command: string, args: string[], options: { asUser?: string } = {}) {
@@ -115,9 +117,22 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
     await removeDir(dir);
     throw new Error(`${(error as Error).message}\n${log}`);
   }
+  const url = `postgres://${user}:${password}@127.0.0.1:${port}/postgres`;
   return {
-    url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`,
+    url,
     port,
+    async createDatabase(name: string) {
+      if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
+      const pg = (await import("pg")).default;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url.replace(/\/postgres$/, `/${name}`);
+    },
     async start() {
       await start();
     },

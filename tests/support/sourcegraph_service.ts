@@ -42,13 +42,19 @@ export function freePort(): number {
   return port;
 }
 
-/** The service's permission flags as `deno task start` gives them (read is added per test). */
-export function serviceFlags(data: string): string[] {
+/**
+ * The service's permission flags as `deno task start` gives them (read is
+ * added per test); with `shared`, as the README gives them for a replica
+ * of a shared PostgreSQL store (the driver reads `PG*` defaults; the key
+ * file is readable).
+ */
+export function serviceFlags(data: string, shared?: { keyFile: string }): string[] {
   return [
     "--allow-net=127.0.0.1",
     `--allow-write=${data}`,
     "--allow-run=git,deno,setpriv",
-    "--allow-env=SOURCEGRAPH_*,PATH",
+    shared ? "--allow-env=SOURCEGRAPH_*,PATH,PG*" : "--allow-env=SOURCEGRAPH_*,PATH",
+    ...(shared ? [`--allow-read=${shared.keyFile}`] : []),
   ];
 }
 
@@ -63,6 +69,8 @@ export async function startService(
     ulimitFiles?: number;
     /** How long the start-up (sync included) may go without a log line (default 30 s). */
     lineTimeoutMs?: number;
+    /** Run as a replica of a shared store (the flags of `serviceFlags`). */
+    shared?: { keyFile: string };
   } = {},
 ): Promise<RunningService> {
   const port = options.port ?? freePort();
@@ -73,7 +81,7 @@ export async function startService(
     "--no-prompt",
     "--config",
     CONFIG,
-    ...serviceFlags(data),
+    ...serviceFlags(data, options.shared),
     `--allow-read=${cwd}`,
     MAIN,
     "--host",
@@ -154,7 +162,7 @@ export async function startService(
 export async function startFailure(
   cwd: string,
   env: Record<string, string> = {},
-  options: { repositories?: string[]; port?: number } = {},
+  options: { repositories?: string[]; port?: number; shared?: { keyFile: string } } = {},
 ): Promise<string> {
   const outcome = await startService(cwd, env, options).then(
     async (service) => {

@@ -92,6 +92,17 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_by_expiry ON sessions(expires_at);
     `,
   },
+  {
+    ...CONTROL_MIGRATIONS[3],
+    sql: `
+      CREATE TABLE credentials(
+        repository_id BIGINT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('https', 'ssh')),
+        sealed TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The database was written by a later version of the program; nothing was changed. */

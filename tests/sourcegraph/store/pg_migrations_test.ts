@@ -42,6 +42,7 @@ Deno.test({
       );
       const [first] = replicas;
       assertEquals(await tables(first), [
+        "credentials",
         "heads",
         "jobs",
         "meta",

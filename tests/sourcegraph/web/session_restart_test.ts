@@ -1,24 +1,15 @@
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { cookiePair, hiddenField, pageRequest, setCookie } from "../../support/page_requests.ts";
-import { type RunningService, startService } from "../../support/sourcegraph_service.ts";
+import {
+  cookiePair,
+  hiddenField,
+  overHttp,
+  pageRequest,
+  setCookie,
+} from "../../support/page_requests.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "w".repeat(40);
-
-// The pages of a running service through its socket, as page_requests calls a handler.
-function overHttp(service: RunningService) {
-  return (request: Request) => {
-    const url = new URL(request.url);
-    const headers = new Headers(request.headers);
-    headers.delete("host");
-    return fetch(`${service.url}${url.pathname}${url.search}`, {
-      method: request.method,
-      headers,
-      body: request.body,
-      redirect: "manual",
-    });
-  };
-}
 
 Deno.test("sessions: a sign-in survives a restart of the service; sign-out ends it for good", async () => {
   const parent = await tempDir("sg-session-");
@@ -28,30 +19,30 @@ Deno.test("sessions: a sign-in survives a restart of the service; sign-out ends 
   });
   let service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
   try {
-    const form = await pageRequest(overHttp(service), "/sourcegraph/-/sign-in");
-    const signedIn = await pageRequest(overHttp(service), "/sourcegraph/-/sign-in", {
+    const form = await pageRequest(overHttp(service.url), "/sourcegraph/-/sign-in");
+    const signedIn = await pageRequest(overHttp(service.url), "/sourcegraph/-/sign-in", {
       form: { csrf: hiddenField(form.body, "csrf")!, secret: TOKEN },
       cookie: cookiePair(setCookie(form, "sg_sign_in")!),
     });
     assertEquals(signedIn.status, 303);
     const cookie = cookiePair(setCookie(signedIn, "sg_session")!);
     assertIncludes(
-      (await pageRequest(overHttp(service), "/sourcegraph/", { cookie })).body,
+      (await pageRequest(overHttp(service.url), "/sourcegraph/", { cookie })).body,
       "service token",
     );
 
     await service.stop();
     service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
-    const home = await pageRequest(overHttp(service), "/sourcegraph/", { cookie });
+    const home = await pageRequest(overHttp(service.url), "/sourcegraph/", { cookie });
     assertIncludes(home.body, "service token");
-    const out = await pageRequest(overHttp(service), "/sourcegraph/-/sign-out", {
+    const out = await pageRequest(overHttp(service.url), "/sourcegraph/-/sign-out", {
       form: { csrf: hiddenField(home.body, "csrf")! },
       cookie,
     });
     assertEquals(out.status, 303);
     await service.stop();
     service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
-    const after = await pageRequest(overHttp(service), "/sourcegraph/", { cookie });
+    const after = await pageRequest(overHttp(service.url), "/sourcegraph/", { cookie });
     assert(!after.body.includes("service token"), "signed out stays signed out");
   } finally {
     await service.stop();

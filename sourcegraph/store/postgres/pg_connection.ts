@@ -1,0 +1,162 @@
+/**
+ * Connections to the shared PostgreSQL store through the `pg` driver
+ * (node-postgres): a small pool for queries and one dedicated client that
+ * listens for cache invalidations. `pg` was picked over `postgres` by
+ * measurement under `deno run` with narrow flags (the store's README has
+ * the figures). 64-bit integers (ids, times in milliseconds) come back as
+ * numbers: every value the store keeps is far below 2^53.
+ *
+ * The connection URL carries a password: it is never logged, and errors
+ * are reported by their SQLSTATE code and a message without it.
+ *
+ * @module
+ */
+
+import pg from "pg";
+import { SourcegraphError } from "../../errors.ts";
+import type { SqlConnection } from "./pg_migrations.ts";
+
+/** The notification channel of cache invalidations. */
+export const CONTROL_CHANNEL = "sourcegraph_control";
+
+const INT8_OID = 20;
+
+// BIGINT columns as numbers, every other type as the driver parses it.
+const TYPES = {
+  getTypeParser(oid: number, format?: string): (value: string) => unknown {
+    if (oid === INT8_OID && format !== "binary") return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
+
+/** A pool's query runner: what the store runs its statements through. */
+export interface SqlPool extends SqlConnection {
+  /** Runs `work` on one connection of the pool (one session), outside a transaction. */
+  connection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction on one connection (committed unless it throws). */
+  transaction<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  /** Closes every connection. */
+  end(): Promise<void>;
+}
+
+/** How long a connection attempt or a statement may take before it fails. */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
+/**
+ * A pool of at most `max` connections to `url`; idle connections close
+ * after 30 s, and a statement or connection attempt that takes longer than
+ * `STATEMENT_TIMEOUT_MS` fails (a stopped server answers writes with an
+ * error, not a hang).
+ */
+export function openPool(url: string, options: { max: number }): SqlPool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS,
+    types: TYPES,
+  });
+  // An idle connection the server dropped is removed from the pool; the next query opens another.
+  pool.on("error", () => {});
+  return {
+    query: (text, params) => pool.query(text, params),
+    async connection(work) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        return await work(client);
+      } catch (error) {
+        broken = true; // a session left in an unknown state is not reused
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async transaction(work) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query("BEGIN");
+        const result = await work(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** A client of its own (for `LISTEN`); `onEnd` hears when its connection is lost. */
+export async function openListener(
+  url: string,
+  options: {
+    channel: string;
+    onNotification: (payload: string) => void;
+    onEnd: () => void;
+  },
+): Promise<{ close(): Promise<void> }> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
+    keepAlive: true,
+    types: TYPES,
+  });
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    options.onEnd();
+  };
+  client.on("error", end);
+  client.on("end", end);
+  client.on("notification", (message: pg.Notification) => {
+    if (message.channel === options.channel) options.onNotification(message.payload ?? "");
+  });
+  await client.connect();
+  await client.query(`LISTEN ${options.channel}`);
+  return {
+    async close() {
+      ended = true;
+      await client.end().catch(() => {});
+    },
+  };
+}
+
+/** The SQLSTATE code of a driver error, if it has one. */
+export function sqlState(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
+/** Sends `topic` on the control channel inside the transaction of `sql` (delivered at commit). */
+export async function notifyIn(sql: SqlConnection, topic: string): Promise<void> {
+  await sql.query("SELECT pg_notify($1, $2)", [CONTROL_CHANNEL, topic]);
+}
+
+/**
+ * Runs `work`; a failure to reach the server (no connection, a lost one, a
+ * timeout, a server shutting down) becomes `DEPENDENCY_UNAVAILABLE`; any
+ * other failure passes unchanged.
+ */
+export async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const state = sqlState(error);
+    const unreachable = state === null || state.startsWith("08") || state.startsWith("57P") ||
+      state === "53300";
+    if (!unreachable || error instanceof SourcegraphError) throw error;
+    throw new SourcegraphError(
+      "DEPENDENCY_UNAVAILABLE",
+      "the control database cannot be reached; retry shortly",
+    );
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The stores of a replica that shares a PostgreSQL database with others:
+ * the control store and the sealed fetch credentials. Loaded only when
+ * `SOURCEGRAPH_DATABASE_URL` is set, so the single process never loads
+ * the driver.
+ *
+ * @example
+ * ```ts ignore
+ * const { store, credentials } = await openSharedStores(url, {
+ *   keyFile: "/etc/sourcegraph/credential.key",
+ *   dataDir: "/var/lib/sourcegraph",
+ *   log: console.error,
+ * });
+ * ```
+ *
+ * @module
+ */
+
+import type { CredentialStore } from "../../git/fetch_credentials.ts";
+import type { ControlStore } from "../control_store.ts";
+import { loadCredentialKey } from "../credential_cipher.ts";
+import { PostgresControlStore } from "./postgres_control_store.ts";
+import { SealedCredentials } from "./sealed_credentials.ts";
+
+/**
+ * Reads the credential key (refusing to go on without it), then opens the
+ * store at `url` (migrating it) and the credentials sealed in it.
+ */
+export async function openSharedStores(
+  url: string,
+  options: { keyFile: string; dataDir: string; log: (line: string) => void; refreshMs?: number },
+): Promise<{ store: ControlStore; credentials: CredentialStore }> {
+  const key = await loadCredentialKey(options.keyFile);
+  const store = await PostgresControlStore.open(url, {
+    log: options.log,
+    refreshMs: options.refreshMs,
+  });
+  try {
+    const credentials = await SealedCredentials.open(store.pool, {
+      key,
+      dataDir: options.dataDir,
+      subscribe: (listener) => store.subscribe(listener),
+    });
+    return { store, credentials };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,167 @@
+// Two service processes sharing one PostgreSQL store, started exactly as
+// the README starts a replica (its narrow flags): one registration serves
+// both, a sign-in and an Idempotency-Key work on the other process, answers
+// are the same text, and a replica without a usable key does not start.
+import { join } from "node:path";
+import pg from "pg";
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import {
+  cookiePair,
+  hiddenField,
+  overHttp,
+  pageRequest,
+  setCookie,
+} from "../support/page_requests.ts";
+import { postgresBin, startPostgres } from "../support/postgres_server.ts";
+import { connectClient, startFailure, startService } from "../support/sourcegraph_service.ts";
+
+const BIN = postgresBin();
+const TOKEN = "r".repeat(40);
+
+async function toolText(url: string, name: string, args: Record<string, unknown>) {
+  const client = await connectClient(url, { token: TOKEN });
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    return (result.content as { type: string; text: string }[]).map((part) => part.text).join(
+      "\n",
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+function admin(url: string, path: string, init: { method: string; body?: unknown; key?: string }) {
+  return fetch(`${url}/sourcegraph/api/admin/v1${path}`, {
+    method: init.method,
+    headers: {
+      Authorization: `Bearer ${TOKEN}`,
+      "Content-Type": "application/json",
+      ...(init.key ? { "Idempotency-Key": init.key } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+Deno.test({
+  name:
+    "shared store: two processes over one PostgreSQL serve one registration with the same answers; sign-ins and idempotency keys work on either",
+  ignore: BIN === null,
+  fn: async () => {
+    const server = await startPostgres(BIN!);
+    const parent = await tempDir("sg-shared-");
+    const keyFile = join(parent, "credential.key");
+    const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+    await Deno.writeTextFile(keyFile, `${key}\n`, { mode: 0o600 });
+    const url = await server.createDatabase("service");
+    const env = {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_DATABASE_URL: url,
+      SOURCEGRAPH_CREDENTIAL_KEY_FILE: keyFile,
+    };
+    const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "alpha\nbeta\n" }, {
+      parent,
+      name: "project",
+    });
+    const elsewhere = join(parent, "second");
+    await Deno.mkdir(elsewhere);
+    const shared = { keyFile };
+    let one = await startService(repo.path, env, { shared });
+    const two = await startService(elsewhere, env, { shared });
+    try {
+      assertIncludes(two.log.join("\n"), "control store: PostgreSQL (shared)");
+      assertIncludes(two.log.join("\n"), "serving local/project");
+      for (const log of [one.log, two.log]) {
+        const text = log.join("\n");
+        assert(!text.includes(url) && !text.includes(new URL(url).password), "no URL in the log");
+        assert(!text.includes(key), "no key in the log");
+      }
+      const calls: [string, Record<string, unknown>][] = [
+        ["read", { repo: "local/project", path: "a.txt" }],
+        ["search", { repo: "local/project", pattern: "beta" }],
+        ["list_files", { repo: "local/project" }],
+      ];
+      // Each process builds its own search index (placement on owners comes with routing).
+      for (const service of [one, two]) {
+        for (let i = 0; i < 500; i++) {
+          const text = await toolText(service.url, "search", calls[1][1]);
+          if (text.includes('Index: "ready"')) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      for (const [name, args] of calls) {
+        const first = await toolText(one.url, name, args);
+        assertEquals(await toolText(two.url, name, args), first, `${name} answers the same`);
+        assert(!first.includes('"code"'), first);
+      }
+
+      // A sign-in on one process is a sign-in on the other.
+      const form = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in");
+      const signedIn = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in", {
+        form: { csrf: hiddenField(form.body, "csrf")!, secret: TOKEN },
+        cookie: cookiePair(setCookie(form, "sg_sign_in")!),
+      });
+      assertEquals(signedIn.status, 303);
+      const cookie = cookiePair(setCookie(signedIn, "sg_session")!);
+      assertIncludes(
+        (await pageRequest(overHttp(two.url), "/sourcegraph/", { cookie })).body,
+        "service token",
+      );
+
+      // An Idempotency-Key used on one process replays on the other.
+      const created = await admin(one.url, "/keys", {
+        method: "POST",
+        body: { name: "agent" },
+        key: "shared-key-0001",
+      });
+      assertEquals(created.status, 201);
+      const first = await created.json();
+      const replay = await admin(two.url, "/keys", {
+        method: "POST",
+        body: { name: "agent" },
+        key: "shared-key-0001",
+      });
+      assertEquals(replay.status, 201);
+      assertEquals(await replay.json(), { id: first.id, name: "agent", replayed: true });
+      // The key it made reads on the other process.
+      const keyed = await connectClient(two.url, { token: first.key });
+      await keyed.close();
+
+      // A restart registers nothing twice and keeps serving.
+      await one.stop();
+      one = await startService(repo.path, env, { shared });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const count = (await client.query("SELECT count(*)::int AS n FROM repositories")).rows[0].n;
+      await client.end();
+      assertEquals(count, 1);
+      assertEquals(
+        await toolText(one.url, "read", { repo: "local/project", path: "a.txt" }),
+        await toolText(two.url, "read", { repo: "local/project", path: "a.txt" }),
+      );
+    } finally {
+      await one.stop();
+      await two.stop();
+    }
+
+    try {
+      // Without a usable key a replica does not start, with one line saying why.
+      const { SOURCEGRAPH_CREDENTIAL_KEY_FILE: _, ...keyless } = env;
+      const missing = await startFailure(elsewhere, keyless, { shared });
+      assertIncludes(missing, "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file");
+      await Deno.chmod(keyFile, 0o644);
+      const open = await startFailure(elsewhere, env, { shared });
+      assertIncludes(open, "is readable by group or others");
+      assert(!open.includes(key) && !open.includes(url));
+      const badUrl = await startFailure(elsewhere, {
+        ...env,
+        SOURCEGRAPH_DATABASE_URL: "mysql://u:hunter2@h/db",
+      }, { shared });
+      assertIncludes(badUrl, "SOURCEGRAPH_DATABASE_URL must be a postgres://");
+      assert(!badUrl.includes("hunter2"), "the value is never echoed");
+    } finally {
+      await server.stop();
+      await removeDir(parent);
+    }
+  },
+});
