@@ -83,6 +83,12 @@ export interface GitRunOptions {
    * a fetch). Default: none, every transport is blocked.
    */
   transports?: readonly string[];
+  /**
+   * Configuration for this call given through the environment
+   * (`GIT_CONFIG_COUNT`), so a value such as an authorization header never
+   * appears in a process listing.
+   */
+  config?: Readonly<Record<string, string>>;
 }
 
 /** What a successful Git call produced. */
@@ -118,7 +124,9 @@ const SAFETY_CONFIG = [
 /**
  * The environment every Git call gets, and nothing else. An empty
  * `GIT_ALLOW_PROTOCOL` blocks every transport even where repository
- * configuration allows one.
+ * configuration allows one. `config` entries are passed as
+ * `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` (readable only by the same user,
+ * unlike arguments).
  *
  * @example
  * ```ts ignore
@@ -126,8 +134,20 @@ const SAFETY_CONFIG = [
  * console.assert(env.GIT_ALLOW_PROTOCOL === "https" && env.GIT_TERMINAL_PROMPT === "0");
  * ```
  */
-export function gitEnvironment(transports: readonly string[] = []): Record<string, string> {
+export function gitEnvironment(
+  transports: readonly string[] = [],
+  config: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const entries = Object.entries(config);
+  const configured = Object.fromEntries([
+    ...(entries.length > 0 ? [["GIT_CONFIG_COUNT", String(entries.length)]] : []),
+    ...entries.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${i}`, key], [
+      `GIT_CONFIG_VALUE_${i}`,
+      value,
+    ]]),
+  ]);
   return {
+    ...configured,
     PATH: hostPath(),
     LC_ALL: "C",
     GIT_CONFIG_NOSYSTEM: "1",
@@ -219,6 +239,7 @@ export async function runGit(
     cwd: options.cwd,
     stdin: options.stdin ? "piped" : "null",
     transports: options.transports,
+    config: options.config,
   });
 
   let stopReason: "timeout" | "output" | null = null;
@@ -269,6 +290,16 @@ export async function runGit(
   }
 }
 
+/** How Git is started. */
+export interface SpawnOptions {
+  cwd: string;
+  stdin: "piped" | "null";
+  /** Transports the call may use (default: none). */
+  transports?: readonly string[];
+  /** Configuration given through the environment, never the command line (see `gitEnvironment`). */
+  config?: Readonly<Record<string, string>>;
+}
+
 /** A running Git process with web streams, the same on Deno and Node. */
 export interface GitProcess {
   /** Git's stdin, when piped. */
@@ -299,14 +330,14 @@ export interface GitProcess {
  */
 export function spawnGit(
   args: readonly string[],
-  options: { cwd: string; stdin: "piped" | "null"; transports?: readonly string[] },
+  options: SpawnOptions,
 ): GitProcess {
   return typeof Deno !== "undefined" ? spawnWithDeno(args, options) : spawnWithNode(args, options);
 }
 
 function spawnWithDeno(
   args: readonly string[],
-  options: { cwd: string; stdin: "piped" | "null"; transports?: readonly string[] },
+  options: SpawnOptions,
 ): GitProcess {
   let child: Deno.ChildProcess;
   try {
@@ -315,7 +346,7 @@ function spawnWithDeno(
       args: launch.args,
       cwd: options.cwd,
       clearEnv: true,
-      env: gitEnvironment(options.transports),
+      env: gitEnvironment(options.transports, options.config),
       stdin: options.stdin,
       stdout: "piped",
       stderr: "piped",
@@ -340,13 +371,13 @@ function spawnWithDeno(
 
 function spawnWithNode(
   args: readonly string[],
-  options: { cwd: string; stdin: "piped" | "null"; transports?: readonly string[] },
+  options: SpawnOptions,
 ): GitProcess {
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn("git", [...args], {
       cwd: options.cwd,
-      env: gitEnvironment(options.transports),
+      env: gitEnvironment(options.transports, options.config),
       stdio: [options.stdin === "piped" ? "pipe" : "ignore", "pipe", "pipe"],
       shell: false,
       windowsHide: true,

@@ -27,7 +27,9 @@ import { pagesMount } from "./web/web_pages.tsx";
 import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
-import { composeServices, type Services, type Stores } from "./service/compose.ts";
+import { composeServices, type Services } from "./service/compose.ts";
+import type { RunningReplica } from "./startup/replica.ts";
+import type { SharedStores } from "./store/postgres/shared_stores.ts";
 import { readSettings } from "./settings.ts";
 
 function env(name: string): string | undefined {
@@ -92,12 +94,14 @@ try {
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
 const metrics = new Metrics();
 let services: Services;
+let shared: SharedStores | null = null;
 try {
+  shared = await sharedStores();
   services = composeServices(settings, {
     log,
     debug: settings.debug ? log : undefined,
     onSearchShared: () => metrics.searchShared(),
-    stores: await sharedStores(),
+    stores: shared ?? undefined,
   });
 } catch (error) {
   fail((error as Error).message);
@@ -118,6 +122,22 @@ for (const path of args.repositories) {
 if (args.repositories.length === 0 && store.repositories().length === 0) {
   const problem = await registerLocal(cwd);
   if (problem !== null) log(`the working directory ${problem}; nothing registered`);
+}
+
+let replica: RunningReplica | null = null;
+if (shared !== null && settings.database) {
+  try {
+    // Loaded only here: the single process never loads the cluster or the driver.
+    const { startReplica } = await import("./startup/replica.ts");
+    replica = await startReplica(services, {
+      store: shared.store,
+      database: settings.database,
+      dataDir: settings.dataDir,
+      log,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
 }
 
 const sandboxProblem = await services.repositories.probePluginSandbox();
@@ -166,6 +186,7 @@ Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));
 
 await scheduler.syncAll();
 scheduler.start();
+if (replica) void replica.rebalance();
 services.warmup.start();
 for (const repo of store.repositories()) {
   log(`serving ${repo.name}${repo.publicRead ? " (public)" : ""}`);
@@ -180,8 +201,8 @@ log(`connect an MCP client to ${origin}/sourcegraph/mcp`);
 log(`web pages at ${origin}/sourcegraph/`);
 
 /** The PostgreSQL stores when a database is set (the driver is loaded only then). */
-async function sharedStores(): Promise<Stores | undefined> {
-  if (!settings.database) return undefined;
+async function sharedStores(): Promise<SharedStores | null> {
+  if (!settings.database) return null;
   const { openSharedStores } = await import("./store/postgres/shared_stores.ts");
   const stores = await openSharedStores(settings.database.url, {
     keyFile: settings.database.credentialKeyFile,
@@ -252,11 +273,14 @@ async function stop(signal: string): Promise<void> {
       grace / 1000
     } s`,
   );
+  // Leaving first: the other replicas take this one's repositories while its requests finish.
+  if (replica) await within(replica.leave(), 2_000);
   const background = services.stopBackground();
   const finished = await within(front.drain(), grace);
   if (!finished) log(`the grace period ended; cutting ${front.stats().inFlight} request(s)`);
   front.close();
   await within(inner!.shutdown(), 1_000);
+  if (replica) await within(replica.close(), 1_000);
   await within(background, 2_000);
   // Plugin sandboxes, Git readers, index files, then the store (its WAL checkpointed).
   await within(services.close(), 2_000);

@@ -78,12 +78,26 @@ export interface ServiceSettings {
   database?: DatabaseSettings;
 }
 
-/** Where a replica finds the store it shares with others. */
+/** Where a replica finds the store it shares with others, and how it takes part. */
 export interface DatabaseSettings {
   /** `postgres://` or `postgresql://` URL (it holds a password: never logged). */
   url: string;
   /** The file holding the key that seals fetch credentials (absolute). */
   credentialKeyFile: string;
+  /** This replica in the cluster. */
+  cluster: ReplicaSettings;
+}
+
+/** A replica's name, addresses, heartbeat and the replication of repositories. */
+export interface ReplicaSettings {
+  replicaName: string;
+  /** How other replicas reach this one's internal listener. */
+  internalUrl: string;
+  /** Where the internal listener listens. */
+  internalListen: { hostname: string; port: number };
+  heartbeatMs: number;
+  expiryMs: number;
+  replication: number;
 }
 
 /** The connection defaults. */
@@ -173,6 +187,8 @@ export function readSettings(
 function readDatabaseSettings(reader: SettingReader, cwd: string): DatabaseSettings | undefined {
   const url = reader.value("SOURCEGRAPH_DATABASE_URL");
   const keyFile = reader.value("SOURCEGRAPH_CREDENTIAL_KEY_FILE");
+  // Known settings even where unused: a replica's settings without a database are ignored.
+  for (const name of REPLICA_SETTING_NAMES) reader.known.add(name);
   if (url === undefined) {
     if (keyFile !== undefined) {
       reader.problems.push(
@@ -203,7 +219,71 @@ function readDatabaseSettings(reader: SettingReader, cwd: string): DatabaseSetti
     );
     return undefined;
   }
-  return { url, credentialKeyFile: resolve(cwd, keyFile) };
+  const cluster = readReplicaSettings(reader);
+  return cluster === null ? undefined : { url, credentialKeyFile: resolve(cwd, keyFile), cluster };
+}
+
+const REPLICA_SETTING_NAMES = [
+  "SOURCEGRAPH_REPLICA_NAME",
+  "SOURCEGRAPH_INTERNAL_URL",
+  "SOURCEGRAPH_INTERNAL_LISTEN",
+  "SOURCEGRAPH_HEARTBEAT_INTERVAL",
+  "SOURCEGRAPH_HEARTBEAT_EXPIRY",
+  "SOURCEGRAPH_REPLICATION",
+];
+
+function readReplicaSettings(reader: SettingReader): ReplicaSettings | null {
+  const name = reader.value("SOURCEGRAPH_REPLICA_NAME");
+  const url = reader.value("SOURCEGRAPH_INTERNAL_URL");
+  const listen = reader.value("SOURCEGRAPH_INTERNAL_LISTEN");
+  const heartbeatMs = reader.duration("SOURCEGRAPH_HEARTBEAT_INTERVAL", 2_000, 60_000);
+  const expiryMs = reader.duration("SOURCEGRAPH_HEARTBEAT_EXPIRY", 3 * heartbeatMs, 600_000);
+  const replication = reader.integer("SOURCEGRAPH_REPLICATION", 2, [1, 16]);
+  const before = reader.problems.length;
+  if (name === undefined || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
+    reader.problems.push(
+      "SOURCEGRAPH_REPLICA_NAME must name this replica, unique in the cluster " +
+        `(lower-case letters, digits and dashes, up to 63${name ? `; got ${quote(name)}` : ""})`,
+    );
+  }
+  const internal = url === undefined ? null : hostAndPort(url);
+  if (internal === null) {
+    reader.problems.push(
+      "SOURCEGRAPH_INTERNAL_URL must be the http(s)://host:port other replicas reach this " +
+        `one's internal listener at${url ? ` (got ${quote(url)})` : ""}`,
+    );
+  }
+  const bind = listen === undefined ? internal : hostAndPort(`http://${listen}`);
+  if (bind === null && listen !== undefined) {
+    reader.problems.push(`SOURCEGRAPH_INTERNAL_LISTEN must be host:port (got ${quote(listen)})`);
+  }
+  if (expiryMs <= heartbeatMs) {
+    reader.problems.push("SOURCEGRAPH_HEARTBEAT_EXPIRY must be longer than the heartbeat interval");
+  }
+  if (reader.problems.length > before || internal === null || bind === null) return null;
+  return {
+    replicaName: name!,
+    internalUrl: url!.replace(/\/+$/, ""),
+    internalListen: bind,
+    heartbeatMs,
+    expiryMs,
+    replication,
+  };
+}
+
+// The host and explicit port of an http(s) URL without a path, or null.
+function hostAndPort(text: string): { hostname: string; port: number } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return null;
+  }
+  if (!/^https?:$/.test(parsed.protocol) || parsed.port === "" || parsed.username !== "") {
+    return null;
+  }
+  if (parsed.pathname !== "/" || parsed.search !== "" || parsed.hash !== "") return null;
+  return { hostname: parsed.hostname.replace(/^\[|\]$/g, ""), port: Number(parsed.port) };
 }
 
 function readAllowedHosts(reader: SettingReader): string[] {

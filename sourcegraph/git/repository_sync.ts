@@ -54,10 +54,7 @@ export async function syncRepository(
 ): Promise<SyncOutcome> {
   const mirror = mirrorPath(options.dataDir, repo);
   try {
-    if (!fs.existsSync(join(mirror, "HEAD"))) {
-      fs.mkdirSync(mirror, { recursive: true, mode: 0o700 });
-      await runGit(["init", "-q", "--bare", "."], { cwd: mirror });
-    }
+    await ensureMirror(mirror);
     await fetchBranches(mirror, repo, options);
     const heads: Record<string, string> = {};
     for (const branch of repo.policy.branches) {
@@ -78,9 +75,20 @@ export async function syncRepository(
   }
 }
 
-// Fetches the monitored branches into the mirror's own refs, with the
-// repository's credential; a failure is classified (auth, host key, ...).
-async function fetchBranches(
+/** Creates the bare mirror at `mirror` unless it exists. */
+export async function ensureMirror(mirror: string): Promise<void> {
+  if (!fs.existsSync(join(mirror, "HEAD"))) {
+    fs.mkdirSync(mirror, { recursive: true, mode: 0o700 });
+    await runGit(["init", "-q", "--bare", "."], { cwd: mirror });
+  }
+}
+
+/**
+ * Fetches the monitored branches into the mirror's own refs
+ * (`refs/sourcegraph/heads/`), with the repository's credential; a
+ * failure is classified (auth, host key, ...).
+ */
+export async function fetchBranches(
   mirror: string,
   repo: RepositoryRecord,
   options: { credentials: CredentialStore; signal?: AbortSignal },

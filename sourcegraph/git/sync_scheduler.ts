@@ -11,6 +11,17 @@ import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import type { CredentialStore } from "./fetch_credentials.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
 
+/**
+ * How one sync runs: from upstream here (the single process), or as one
+ * owner among several (`cluster/replica_sync.ts`). `since`: a sync of the
+ * repository by anyone that succeeded at or after this time makes a
+ * fetch unnecessary.
+ */
+export type SyncRunner = (
+  repo: RepositoryRecord,
+  options: { since: number; signal: AbortSignal },
+) => Promise<SyncOutcome>;
+
 /** Serialized syncs. */
 export class SyncScheduler {
   #store: ControlStore;
@@ -22,10 +33,14 @@ export class SyncScheduler {
   #lastStarted = new Map<number, number>();
   #timer: ReturnType<typeof setInterval> | null = null;
   #abort = new AbortController();
+  #runner: SyncRunner;
+  #owns: (repo: RepositoryRecord) => boolean;
 
   /**
    * Syncs repositories of `store` into mirrors below `dataDir`, fetching
-   * with `credentials`; `onSynced` hears of each success.
+   * with `credentials`; `onSynced` hears of each success. In a cluster,
+   * `runner` syncs as one owner among several and `owns` picks the
+   * repositories this replica syncs on its own.
    */
   constructor(
     store: ControlStore,
@@ -34,6 +49,8 @@ export class SyncScheduler {
       credentials: CredentialStore;
       log: (message: string) => void;
       onSynced?: (repo: RepositoryRecord) => void;
+      runner?: SyncRunner;
+      owns?: (repo: RepositoryRecord) => boolean;
     },
   ) {
     this.#store = store;
@@ -41,28 +58,38 @@ export class SyncScheduler {
     this.#credentials = options.credentials;
     this.#log = options.log;
     this.#onSynced = options.onSynced ?? (() => {});
+    this.#owns = options.owns ?? (() => true);
+    this.#runner = options.runner ?? ((repo, { signal }) =>
+      syncRepository(this.#store, repo, {
+        dataDir: this.#dataDir,
+        credentials: this.#credentials,
+        signal,
+      }));
   }
 
-  /** Syncs one repository after any sync of it already running. */
-  sync(repo: RepositoryRecord): Promise<SyncOutcome> {
-    this.#lastStarted.set(repo.id, Date.now());
+  /**
+   * Syncs one repository after any sync of it already running. `due`: an
+   * interval sync, which a sync by another replica within the interval
+   * makes unnecessary; otherwise (registration, `prepare`) only one that
+   * succeeds after this call does.
+   */
+  sync(repo: RepositoryRecord, options: { due?: boolean } = {}): Promise<SyncOutcome> {
+    const asked = Date.now();
+    const since = options.due ? asked - repo.syncIntervalMinutes * 60_000 : asked;
+    this.#lastStarted.set(repo.id, asked);
     const previous = this.#running.get(repo.id) ?? Promise.resolve();
     const run = previous.catch(() => {}).then(async () => {
       const signal = this.#abort.signal;
       if (signal.aborted) throw new SyncStopped();
       try {
-        const outcome = await syncRepository(this.#store, repo, {
-          dataDir: this.#dataDir,
-          credentials: this.#credentials,
-          signal,
-        });
+        const outcome = await this.#runner(repo, { since, signal });
         const heads = Object.entries(outcome.heads).map(([b, c]) => `${b}@${c.slice(0, 12)}`);
         this.#log(
           `synced ${repo.name}: ${heads.join(", ")}${
             outcome.pruned ? `; pruned ${outcome.pruned}` : ""
           }`,
         );
-        this.#onSynced(repo);
+        if (this.#owns(repo)) this.#onSynced(repo); // a sync run by an owner elsewhere holds nothing here
         return outcome;
       } catch (error) {
         if (signal.aborted) {
@@ -77,6 +104,15 @@ export class SyncScheduler {
     });
     this.#running.set(repo.id, run);
     return run;
+  }
+
+  /**
+   * Syncs as one replica of a cluster from now on: `runner` runs each sync,
+   * `owns` picks the repositories synced here on their interval.
+   */
+  coordinate(options: { runner: SyncRunner; owns: (repo: RepositoryRecord) => boolean }): void {
+    this.#runner = options.runner;
+    this.#owns = options.owns;
   }
 
   /** Checks every 30 s which repositories are due by their own interval, and syncs them. */
@@ -106,17 +142,17 @@ export class SyncScheduler {
   /** Syncs the enabled repositories whose interval has passed since their last sync started. */
   async syncDue(now: number): Promise<string[]> {
     const due = this.#store.repositories().filter((repo) =>
-      !repo.disabled &&
+      !repo.disabled && this.#owns(repo) &&
       now - (this.#lastStarted.get(repo.id) ?? 0) >= repo.syncIntervalMinutes * 60_000
     );
-    for (const repo of due) await this.sync(repo).catch(() => {});
+    for (const repo of due) await this.sync(repo, { due: true }).catch(() => {});
     return due.map((repo) => repo.name);
   }
 
   /** Syncs every enabled repository, ignoring failures (they are logged). */
   async syncAll(): Promise<void> {
     for (const repo of this.#store.repositories()) {
-      if (!repo.disabled) await this.sync(repo).catch(() => {});
+      if (!repo.disabled && this.#owns(repo)) await this.sync(repo, { due: true }).catch(() => {});
     }
   }
 }

@@ -68,6 +68,8 @@ export function localStores(dataDir: string): Stores {
 /** The composed service. */
 export interface Services {
   store: ControlStore;
+  /** The fetch credentials (files here, or sealed in the shared store). */
+  credentials: CredentialStore;
   /** The read side: reads, searches, listings, diffs, availability, pages' data. */
   repositories: RepositoryService;
   /** The operator's side: registrations, credentials, syncs, keys, idempotency. */
@@ -140,6 +142,7 @@ export function composeServices(
   const admin = new AdminService(store, { repositories, credentials, scheduler, visibility });
   return {
     store,
+    credentials,
     repositories,
     admin,
     scheduler,

@@ -36,6 +36,12 @@ import {
 } from "./repository_reads.ts";
 import type { RepositoryPlugins } from "./repository_plugins.ts";
 import {
+  LOCAL_ROUTER,
+  type RepositoryRouter,
+  ROUTED_METHODS,
+  type RoutedMethod,
+} from "./repository_router.ts";
+import {
   type AvailabilityResult,
   repositoryAvailability,
   type RepositoryPage,
@@ -75,8 +81,13 @@ export class RepositoryService {
   #reads: RepositoryReads;
   #plugins: RepositoryPlugins;
   #credentials: CredentialStore;
+  #router: RepositoryRouter;
+  #local: RoutedCalls;
 
-  /** Serves `store`'s repositories through collaborators built once (`compose.ts`). */
+  /**
+   * Serves `store`'s repositories through collaborators built once
+   * (`compose.ts`); `router` decides where mirror reads run (default: here).
+   */
   constructor(
     store: ControlStore,
     parts: {
@@ -86,6 +97,7 @@ export class RepositoryService {
       searches: SharedSearches;
       plugins: RepositoryPlugins;
       credentials: CredentialStore;
+      router?: RepositoryRouter;
     },
   ) {
     this.#store = store;
@@ -99,6 +111,34 @@ export class RepositoryService {
       mirrors: parts.mirrors,
       searches: parts.searches,
     });
+    this.#router = parts.router ?? LOCAL_ROUTER;
+    this.#local = this.#localCalls();
+  }
+
+  /** Replaces the router (a cluster's is built after the service it forwards for). */
+  useRouter(router: RepositoryRouter): void {
+    this.#router = router;
+  }
+
+  /**
+   * Runs a call another replica forwarded, here and only here (never
+   * forwarded again); INVALID_REQUEST for a method that is not routed.
+   */
+  serveForwarded(method: string, caller: Caller, request: unknown): Promise<unknown> {
+    if (!(ROUTED_METHODS as readonly string[]).includes(method)) {
+      throw new SourcegraphError("INVALID_REQUEST", "no such forwarded call");
+    }
+    // deno-lint-ignore no-explicit-any
+    return (this.#local[method as RoutedMethod] as any)(caller, request);
+  }
+
+  #route<T>(
+    method: RoutedMethod,
+    caller: Caller,
+    request: { repo: string },
+    local: () => Promise<T>,
+  ): Promise<T> {
+    return this.#router.route({ method, caller, repo: request.repo, request }, local);
   }
 
   /** Whether `caller` may see `repo`. */
@@ -118,7 +158,7 @@ export class RepositoryService {
 
   /** One read. */
   read(caller: Caller, request: ReadRequest): Promise<FileRead> {
-    return this.#reads.read(caller, request);
+    return this.#route("read", caller, request, () => this.#local.read(caller, request));
   }
 
   /** One page of a file for people (up to 5,000 lines from `startLine`). */
@@ -126,7 +166,7 @@ export class RepositoryService {
     caller: Caller,
     request: { repo: string; path: string; revision?: string; startLine: number },
   ): Promise<FilePage> {
-    return this.#reads.readPage(caller, request);
+    return this.#route("readPage", caller, request, () => this.#local.readPage(caller, request));
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */
@@ -134,22 +174,22 @@ export class RepositoryService {
     caller: Caller,
     request: ReadManyRequest,
   ): Promise<{ commit: string; items: ReadManyItem[] }> {
-    return this.#reads.readMany(caller, request);
+    return this.#route("readMany", caller, request, () => this.#local.readMany(caller, request));
   }
 
   /** Searches a visible repository at one resolved commit. */
   search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
-    return this.#reads.search(caller, request);
+    return this.#route("search", caller, request, () => this.#local.search(caller, request));
   }
 
   /** Changed paths between two resolved revisions, paged by path. */
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges> {
-    return this.#reads.diff(caller, request);
+    return this.#route("diff", caller, request, () => this.#local.diff(caller, request));
   }
 
   /** Directory entries at a commit, paged by name. */
   list(caller: Caller, request: ListRequest): Promise<DirectoryListing> {
-    return this.#reads.list(caller, request);
+    return this.#route("list", caller, request, () => this.#local.list(caller, request));
   }
 
   /** Repository summaries visible to `caller`, paged by name. */
@@ -194,29 +234,16 @@ export class RepositoryService {
    * Retained versions of a visible repository, newest first, with their
    * subjects: `first` of them after skipping `skip`, and how many there are.
    */
-  async versionHistory(
+  versionHistory(
     caller: Caller,
     request: { repo: string; first: number; skip?: number },
-  ): Promise<{
-    total: number;
-    versions: { commit: string; committerTime: number | null; subject: string | null }[];
-  }> {
-    const repo = this.#visibility.repository(caller, request.repo);
-    const all = repositoryAvailability(this.#store, repo).versions;
-    const skip = request.skip ?? 0;
-    const versions = all.slice(skip, skip + request.first);
-    const subjects = await commitSubjects(
-      this.#mirrors.path(repo),
-      versions.map((version) => version.commit),
-    ).catch(() => new Map<string, string>()); // a version pruned meanwhile: shown without one
-    return {
-      total: all.length,
-      versions: versions.map((version) => ({
-        commit: version.commit,
-        committerTime: version.committerTime,
-        subject: subjects.get(version.commit) ?? null,
-      })),
-    };
+  ): Promise<VersionHistory> {
+    return this.#route(
+      "versionHistory",
+      caller,
+      request,
+      () => this.#local.versionHistory(caller, request),
+    );
   }
 
   /** The plugin catalog of a visible repository at a resolved revision. */
@@ -224,7 +251,12 @@ export class RepositoryService {
     caller: Caller,
     request: { repo: string; revision?: string },
   ): Promise<PluginCatalog> {
-    return this.#plugins.catalog(caller, request);
+    return this.#route(
+      "pluginCatalog",
+      caller,
+      request,
+      () => this.#local.pluginCatalog(caller, request),
+    );
   }
 
   /** What the selected plugins add to a read of `request.repo` at `request.commit`. */
@@ -232,7 +264,7 @@ export class RepositoryService {
     caller: Caller,
     request: EnhanceRequest & { repo: string; commit: string },
   ): Promise<Enrichment> {
-    return this.#plugins.enhance(caller, request);
+    return this.#route("enhance", caller, request, () => this.#local.enhance(caller, request));
   }
 
   /** Checks that plugin sandboxes start; the reason when they cannot on this service. */
@@ -274,6 +306,59 @@ export class RepositoryService {
     );
   }
 
+  /**
+   * Drops this replica's copy of `repo` (index, object reader, mirror) while
+   * its registration stays (another replica holds it now); REPOSITORY_BUSY
+   * while plugins read it.
+   */
+  async dropLocalCopy(repo: RepositoryRecord): Promise<void> {
+    if (this.#plugins.leased(repo.id)) {
+      throw new SourcegraphError(
+        "REPOSITORY_BUSY",
+        "plugins are reading this repository; retry shortly",
+      );
+    }
+    await this.#indexes.remove(repo);
+    await this.#mirrors.remove(repo);
+  }
+
+  async #versionHistory(
+    caller: Caller,
+    request: { repo: string; first: number; skip?: number },
+  ): Promise<VersionHistory> {
+    const repo = this.#visibility.repository(caller, request.repo);
+    const all = repositoryAvailability(this.#store, repo).versions;
+    const skip = request.skip ?? 0;
+    const versions = all.slice(skip, skip + request.first);
+    const subjects = await commitSubjects(
+      this.#mirrors.path(repo),
+      versions.map((version) => version.commit),
+    ).catch(() => new Map<string, string>()); // a version pruned meanwhile: shown without one
+    return {
+      total: all.length,
+      versions: versions.map((version) => ({
+        commit: version.commit,
+        committerTime: version.committerTime,
+        subject: subjects.get(version.commit) ?? null,
+      })),
+    };
+  }
+
+  // The mirror reads, run here: the targets of `#route` and of forwarded calls.
+  #localCalls(): RoutedCalls {
+    return {
+      read: (caller, request) => this.#reads.read(caller, request),
+      readPage: (caller, request) => this.#reads.readPage(caller, request),
+      readMany: (caller, request) => this.#reads.readMany(caller, request),
+      search: (caller, request) => this.#reads.search(caller, request),
+      diff: (caller, request) => this.#reads.diff(caller, request),
+      list: (caller, request) => this.#reads.list(caller, request),
+      versionHistory: (caller, request) => this.#versionHistory(caller, request),
+      pluginCatalog: (caller, request) => this.#plugins.catalog(caller, request),
+      enhance: (caller, request) => this.#plugins.enhance(caller, request),
+    };
+  }
+
   /** Stops background work (index builds) while requests in flight go on. */
   stopBackground(): Promise<void> {
     return this.#indexes.stopBuilds();
@@ -285,4 +370,38 @@ export class RepositoryService {
     await this.#indexes.close();
     await this.#mirrors.close();
   }
+}
+
+/** Retained versions with their subjects, one page of them. */
+export interface VersionHistory {
+  total: number;
+  versions: { commit: string; committerTime: number | null; subject: string | null }[];
+}
+
+// The signature of each routed call.
+interface RoutedCalls {
+  read(caller: Caller, request: ReadRequest): Promise<FileRead>;
+  readPage(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string; startLine: number },
+  ): Promise<FilePage>;
+  readMany(
+    caller: Caller,
+    request: ReadManyRequest,
+  ): Promise<{ commit: string; items: ReadManyItem[] }>;
+  search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult>;
+  diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
+  list(caller: Caller, request: ListRequest): Promise<DirectoryListing>;
+  versionHistory(
+    caller: Caller,
+    request: { repo: string; first: number; skip?: number },
+  ): Promise<VersionHistory>;
+  pluginCatalog(
+    caller: Caller,
+    request: { repo: string; revision?: string },
+  ): Promise<PluginCatalog>;
+  enhance(
+    caller: Caller,
+    request: EnhanceRequest & { repo: string; commit: string },
+  ): Promise<Enrichment>;
 }

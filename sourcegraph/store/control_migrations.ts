@@ -97,6 +97,12 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
       "keeps them as files in its data folder, so this step changes nothing in SQLite)",
     sql: "",
   },
+  {
+    version: 5,
+    change: "replicas (heartbeats), which replica holds which retained versions, placement pins " +
+      "(PostgreSQL only: a single process holds everything, so nothing changes in SQLite)",
+    sql: "",
+  },
 ];
 
 /** The version this program writes. */

@@ -14,6 +14,7 @@
  */
 
 import { CodedError } from "../../shared/coded_error.ts";
+import { encodeHex } from "../../shared/text.ts";
 
 const PREFIX = "v1:";
 const NONCE_BYTES = 12;
@@ -45,6 +46,35 @@ export class CredentialKeyUnusable extends Error {
  * ```
  */
 export async function loadCredentialKey(path: string): Promise<CryptoKey> {
+  const raw = await readCredentialKeyFile(path);
+  return await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+/**
+ * The secret replicas authenticate their internal calls with, derived from
+ * the credential key (HMAC-SHA-256 of a fixed label), so one file serves
+ * both and neither value can be computed from the other's use.
+ *
+ * @example
+ * ```ts ignore
+ * const secret = await clusterSecret("/etc/sourcegraph/credential.key"); // 64 hex digits
+ * ```
+ */
+export async function clusterSecret(path: string): Promise<string> {
+  const raw = await readCredentialKeyFile(path);
+  const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    new TextEncoder().encode("sourcegraph internal calls v1"),
+  );
+  return encodeHex(new Uint8Array(mac));
+}
+
+// The key file's 32 bytes, or why it cannot be used.
+async function readCredentialKeyFile(path: string): Promise<Uint8Array<ArrayBuffer>> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(path);
@@ -65,7 +95,7 @@ export async function loadCredentialKey(path: string): Promise<CryptoKey> {
   if (raw.length !== 32) {
     throw new CredentialKeyUnusable(path, `holds ${raw.length} bytes, not 32`);
   }
-  return await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  return raw;
 }
 
 /**

@@ -14,7 +14,13 @@ import {
   setCookie,
 } from "../support/page_requests.ts";
 import { postgresBin, startPostgres } from "../support/postgres_server.ts";
-import { connectClient, startFailure, startService } from "../support/sourcegraph_service.ts";
+import { callTool } from "../support/tool_calls.ts";
+import {
+  connectClient,
+  freePort,
+  startFailure,
+  startService,
+} from "../support/sourcegraph_service.ts";
 
 const BIN = postgresBin();
 const TOKEN = "r".repeat(40);
@@ -22,10 +28,9 @@ const TOKEN = "r".repeat(40);
 async function toolText(url: string, name: string, args: Record<string, unknown>) {
   const client = await connectClient(url, { token: TOKEN });
   try {
-    const result = await client.callTool({ name, arguments: args });
-    return (result.content as { type: string; text: string }[]).map((part) => part.text).join(
-      "\n",
-    );
+    const outcome = await callTool(client, name, args);
+    if (outcome.code !== "OK") throw new Error(`${name} failed: ${outcome.texts.join("\n")}`);
+    return outcome.texts.join("\n");
   } finally {
     await client.close();
   }
@@ -66,8 +71,14 @@ Deno.test({
     const elsewhere = join(parent, "second");
     await Deno.mkdir(elsewhere);
     const shared = { keyFile };
-    let one = await startService(repo.path, env, { shared });
-    const two = await startService(elsewhere, env, { shared });
+    const replica = (name: string, port: number) => ({
+      ...env,
+      SOURCEGRAPH_REPLICA_NAME: name,
+      SOURCEGRAPH_INTERNAL_URL: `http://127.0.0.1:${port}`,
+    });
+    const [onePort, twoPort] = [freePort(), freePort()];
+    let one = await startService(repo.path, replica("one", onePort), { shared });
+    const two = await startService(elsewhere, replica("two", twoPort), { shared });
     try {
       assertIncludes(two.log.join("\n"), "control store: PostgreSQL (shared)");
       assertIncludes(two.log.join("\n"), "serving local/project");
@@ -79,9 +90,9 @@ Deno.test({
       const calls: [string, Record<string, unknown>][] = [
         ["read", { repo: "local/project", path: "a.txt" }],
         ["search", { repo: "local/project", pattern: "beta" }],
-        ["list_files", { repo: "local/project" }],
+        ["list", { repo: "local/project", first: 10 }],
       ];
-      // Each process builds its own search index (placement on owners comes with routing).
+      // With two replicas both own the repository (replication 2): both build the index.
       for (const service of [one, two]) {
         for (let i = 0; i < 500; i++) {
           const text = await toolText(service.url, "search", calls[1][1]);
@@ -129,7 +140,7 @@ Deno.test({
 
       // A restart registers nothing twice and keeps serving.
       await one.stop();
-      one = await startService(repo.path, env, { shared });
+      one = await startService(repo.path, replica("one", onePort), { shared });
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       const count = (await client.query("SELECT count(*)::int AS n FROM repositories")).rows[0].n;
@@ -146,15 +157,15 @@ Deno.test({
 
     try {
       // Without a usable key a replica does not start, with one line saying why.
-      const { SOURCEGRAPH_CREDENTIAL_KEY_FILE: _, ...keyless } = env;
+      const { SOURCEGRAPH_CREDENTIAL_KEY_FILE: _, ...keyless } = replica("two", twoPort);
       const missing = await startFailure(elsewhere, keyless, { shared });
       assertIncludes(missing, "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file");
       await Deno.chmod(keyFile, 0o644);
-      const open = await startFailure(elsewhere, env, { shared });
+      const open = await startFailure(elsewhere, replica("two", twoPort), { shared });
       assertIncludes(open, "is readable by group or others");
       assert(!open.includes(key) && !open.includes(url));
       const badUrl = await startFailure(elsewhere, {
-        ...env,
+        ...replica("two", twoPort),
         SOURCEGRAPH_DATABASE_URL: "mysql://u:hunter2@h/db",
       }, { shared });
       assertIncludes(badUrl, "SOURCEGRAPH_DATABASE_URL must be a postgres://");

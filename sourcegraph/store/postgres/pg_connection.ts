@@ -46,14 +46,20 @@ export const STATEMENT_TIMEOUT_MS = 5_000;
  * A pool of at most `max` connections to `url`; idle connections close
  * after 30 s, and a statement or connection attempt that takes longer than
  * `STATEMENT_TIMEOUT_MS` fails (a stopped server answers writes with an
- * error, not a hang).
+ * error, not a hang). With `queueForever`, a caller waits for a free
+ * connection as long as it takes (the pool of sync leases, whose
+ * connections are held for a whole fetch).
  */
-export function openPool(url: string, options: { max: number }): SqlPool {
+export function openPool(
+  url: string,
+  options: { max: number; queueForever?: boolean },
+): SqlPool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
+    // Waiting for a free connection of a long-held pool (leases) is queueing, not an outage.
+    connectionTimeoutMillis: options.queueForever ? 0 : STATEMENT_TIMEOUT_MS,
     query_timeout: STATEMENT_TIMEOUT_MS,
     types: TYPES,
   });
@@ -150,13 +156,39 @@ export async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T
   try {
     return await work();
   } catch (error) {
-    const state = sqlState(error);
-    const unreachable = state === null || state.startsWith("08") || state.startsWith("57P") ||
-      state === "53300";
-    if (!unreachable || error instanceof SourcegraphError) throw error;
+    if (!unreachable(error)) throw error;
     throw new SourcegraphError(
       "DEPENDENCY_UNAVAILABLE",
       "the control database cannot be reached; retry shortly",
     );
   }
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Connection ended|Client was closed/i;
+
+/** Whether `error` says the server cannot be reached (rather than that a statement failed). */
+export function unreachable(error: unknown): boolean {
+  if (error instanceof SourcegraphError) return false;
+  const state = sqlState(error);
+  if (state !== null) {
+    return state.startsWith("08") || state.startsWith("57P") || state === "53300";
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === "ConnectionRefused" || name === "ConnectionReset" || name === "TimedOut") {
+    return true;
+  }
+  return DRIVER_MESSAGES.test((error as Error | null)?.message ?? "");
 }

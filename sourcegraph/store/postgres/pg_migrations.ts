@@ -103,6 +103,28 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    ...CONTROL_MIGRATIONS[4],
+    sql: `
+      CREATE TABLE replicas(
+        name TEXT PRIMARY KEY,
+        internal_url TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        heartbeat_at BIGINT NOT NULL
+      );
+      CREATE TABLE holdings(
+        repository_id BIGINT NOT NULL,
+        replica TEXT NOT NULL,
+        commits JSONB NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (repository_id, replica)
+      );
+      CREATE TABLE placement_pins(
+        repository_id BIGINT PRIMARY KEY,
+        replicas JSONB NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The database was written by a later version of the program; nothing was changed. */

@@ -47,6 +47,8 @@ import { PostgresSessions } from "./pg_sessions.ts";
 export const DEFAULT_REFRESH_MS = 30_000;
 
 const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000];
+/** Syncs that may hold (or wait for) a lease at once, per replica. */
+const LEASE_CONNECTIONS = 8;
 
 /** What the store is opened with. */
 export interface PostgresStoreOptions {
@@ -64,8 +66,10 @@ export class PostgresControlStore implements ControlStore {
   readonly kind = "postgres" as const;
   /** The web sign-in sessions. */
   readonly sessions: PostgresSessions;
-  /** The pool, for the other tables of the shared store (sealed credentials). */
+  /** The pool, for the other tables of the shared store (sealed credentials, the cluster). */
   readonly pool: SqlPool;
+  /** Connections held for a whole sync (its lease), apart so they never starve other writes. */
+  readonly leasePool: SqlPool;
   #url: string;
   #cache = new ControlCache();
   #log: (line: string) => void;
@@ -78,6 +82,7 @@ export class PostgresControlStore implements ControlStore {
   private constructor(url: string, pool: SqlPool, options: PostgresStoreOptions) {
     this.#url = url;
     this.pool = pool;
+    this.leasePool = openPool(url, { max: LEASE_CONNECTIONS, queueForever: true });
     this.#log = options.log;
     this.sessions = new PostgresSessions(pool, { notify: notifyIn });
   }
@@ -104,6 +109,11 @@ export class PostgresControlStore implements ControlStore {
     }
     store.#every(options.refreshMs ?? DEFAULT_REFRESH_MS, () => store.#reloadAll());
     return store;
+  }
+
+  /** Reloads one topic (`repository:<id>`, `keys`) from the database now. */
+  refresh(topic: string): Promise<void> {
+    return unavailableOnFailure(() => this.#reload(topic));
   }
 
   /** Calls `listener` with the topic of every change notified (after the cache has it). */
@@ -261,7 +271,8 @@ export class PostgresControlStore implements ControlStore {
   /** Deletes a repository and its bookkeeping. */
   async remove(repositoryId: number): Promise<void> {
     await this.#write(() => [`repository:${repositoryId}`], async (sql) => {
-      for (const table of ["heads", "versions", "sync_state", "jobs", "credentials"]) {
+      const tables = ["heads", "versions", "sync_state", "jobs", "credentials", "holdings"];
+      for (const table of [...tables, "placement_pins"]) {
         await sql.query(`DELETE FROM ${table} WHERE repository_id = $1`, [repositoryId]);
       }
       await sql.query("DELETE FROM repositories WHERE id = $1", [repositoryId]);
@@ -326,6 +337,7 @@ export class PostgresControlStore implements ControlStore {
     this.#timers.clear();
     await this.#listener?.close();
     await this.pool.end().catch(() => {});
+    await this.leasePool.end().catch(() => {});
   }
 
   // One transaction: `work`, then a notification per topic; then this

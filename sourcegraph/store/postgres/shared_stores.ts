@@ -16,11 +16,15 @@
  * @module
  */
 
-import type { CredentialStore } from "../../git/fetch_credentials.ts";
-import type { ControlStore } from "../control_store.ts";
 import { loadCredentialKey } from "../credential_cipher.ts";
 import { PostgresControlStore } from "./postgres_control_store.ts";
 import { SealedCredentials } from "./sealed_credentials.ts";
+
+/** The stores of a replica. */
+export interface SharedStores {
+  store: PostgresControlStore;
+  credentials: SealedCredentials;
+}
 
 /**
  * Reads the credential key (refusing to go on without it), then opens the
@@ -29,7 +33,7 @@ import { SealedCredentials } from "./sealed_credentials.ts";
 export async function openSharedStores(
   url: string,
   options: { keyFile: string; dataDir: string; log: (line: string) => void; refreshMs?: number },
-): Promise<{ store: ControlStore; credentials: CredentialStore }> {
+): Promise<SharedStores> {
   const key = await loadCredentialKey(options.keyFile);
   const store = await PostgresControlStore.open(url, {
     log: options.log,

@@ -44,9 +44,12 @@ Deno.test({
       assertEquals(await tables(first), [
         "credentials",
         "heads",
+        "holdings",
         "jobs",
         "meta",
         "personal_keys",
+        "placement_pins",
+        "replicas",
         "repositories",
         "sessions",
         "sourcegraph_schema",

@@ -8,6 +8,7 @@ import type { NewRepository } from "../../../sourcegraph/store/control_store.ts"
 import { PostgresControlStore } from "../../../sourcegraph/store/postgres/postgres_control_store.ts";
 import { openSharedStores } from "../../../sourcegraph/store/postgres/shared_stores.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { eventually } from "../../support/cluster_harness.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
 
@@ -21,15 +22,6 @@ const REPOSITORY: NewRepository = {
   pathGroups: [],
   syncIntervalMinutes: 5,
 };
-
-// Waits for a change to arrive (bounded by a count of short pauses, not by a time budget).
-async function eventually(condition: () => boolean | Promise<boolean>, what: string) {
-  for (let i = 0; i < 1_000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 async function writeKey(dir: string, name: string): Promise<string> {
   const path = join(dir, name);

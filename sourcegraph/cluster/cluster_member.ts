@@ -1,0 +1,186 @@
+/**
+ * Turns the composed service into one replica of a cluster: it announces
+ * itself, routes mirror reads to the repositories' holders, syncs as one
+ * owner among several (asking an owner when it owns nothing of a
+ * repository), rebalances its disk after every change, and serves the
+ * internal listener's parts. Built once by `main.ts` after the services.
+ *
+ * @example
+ * ```ts ignore
+ * const member = await joinCluster(services, {
+ *   store, cluster: settings.database.cluster, dataDir, secret, log,
+ * });
+ * Deno.serve({ port: 9001 }, internalApp(member.internal).fetch);
+ * // … on SIGTERM:
+ * await member.leave();
+ * ```
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { SourcegraphError } from "../errors.ts";
+import { FetchCredentials } from "../git/fetch_credentials.ts";
+import { mirrorPath } from "../git/repository_sync.ts";
+import type { InternalParts } from "../http/internal_app.ts";
+import type { Services } from "../service/compose.ts";
+import { ClusterTables } from "../store/postgres/pg_cluster_tables.ts";
+import type { PostgresControlStore } from "../store/postgres/postgres_control_store.ts";
+import { Cluster, type ClusterSettings } from "./cluster.ts";
+import { ClusterRouter } from "./cluster_router.ts";
+import { Rebalancer } from "./rebalancer.ts";
+import { RemoteCalls, ReplicaUnreachable } from "./remote_calls.ts";
+import { missingCommits, ReplicaSync } from "./replica_sync.ts";
+
+/** A replica in its cluster. */
+export interface ClusterMember {
+  cluster: Cluster;
+  rebalancer: Rebalancer;
+  /** What the internal listener serves from. */
+  internal: InternalParts;
+  /** Stops rebalancing and the heartbeat and removes this replica's rows. */
+  leave(): Promise<void>;
+}
+
+/** Joins the cluster of `options.store` with `services`. */
+export async function joinCluster(
+  services: Services,
+  options: {
+    store: PostgresControlStore;
+    cluster: ClusterSettings;
+    dataDir: string;
+    secret: string;
+    log: (line: string) => void;
+  },
+): Promise<ClusterMember> {
+  const { store, dataDir, secret, log } = options;
+  const tables = new ClusterTables(store.pool, store.leasePool);
+  const cluster = new Cluster(tables, options.cluster, { log });
+  await cluster.join();
+  const remote = new RemoteCalls(secret);
+  const router = new ClusterRouter(store, {
+    cluster,
+    visibility: services.repositories,
+    remote,
+  });
+  services.repositories.useRouter(router);
+  const replicaSync = new ReplicaSync(store, {
+    cluster,
+    tables,
+    dataDir,
+    credentials: services.credentials,
+    secret,
+    log,
+  });
+  // An owner syncs as one of several; any other replica asks an owner.
+  services.scheduler.coordinate({
+    owns: (repo) => cluster.owns(repo),
+    runner: (repo, at) =>
+      cluster.owns(repo) ? replicaSync.sync(repo, at) : askOwner(cluster, remote, repo),
+  });
+  const rebalancer = new Rebalancer(store, {
+    cluster,
+    scheduler: services.scheduler,
+    repositories: services.repositories,
+    files: new FetchCredentials(dataDir),
+    dataDir,
+    log,
+    drained: (id) => router.drained(id),
+  });
+  await reconcileHoldings(store, { cluster, dataDir });
+  cluster.onChange(() => rebalancer.trigger());
+  store.subscribe((topic) => {
+    if (topic.startsWith("repository:")) rebalancer.trigger();
+    void cluster.changed(topic).catch(() => {});
+  });
+  return {
+    cluster,
+    rebalancer,
+    internal: internalParts(services, { store, cluster, router, dataDir, secret, log }),
+    async leave() {
+      await rebalancer.stop();
+      await cluster.leave();
+    },
+  };
+}
+
+// What this replica's rows say it holds is made true of its disk (a replica
+// that restarts may have lost its data folder, or missed changes).
+async function reconcileHoldings(
+  store: PostgresControlStore,
+  at: { cluster: Cluster; dataDir: string },
+): Promise<void> {
+  for (const repo of store.repositories()) {
+    const mirror = mirrorPath(at.dataDir, repo);
+    const retained = store.versions(repo.id).map((version) => version.commit);
+    let present: string[] = [];
+    if (fs.existsSync(join(mirror, "HEAD"))) {
+      const missing = new Set(await missingCommits(mirror, retained));
+      present = retained.filter((commit) => !missing.has(commit));
+    }
+    const held = at.cluster.held(repo.id);
+    if (held.length !== present.length || held.some((commit) => !present.includes(commit))) {
+      await at.cluster.hold(repo.id, present);
+    }
+  }
+}
+
+// Asks the owners of `repo`, best first, to sync it (this replica holds nothing of it).
+async function askOwner(
+  cluster: Cluster,
+  remote: RemoteCalls,
+  repo: Parameters<Cluster["owners"]>[0],
+) {
+  const live = new Map(cluster.live().map((replica) => [replica.name, replica]));
+  for (const name of cluster.owners(repo)) {
+    const owner = live.get(name);
+    if (!owner || name === cluster.self) continue;
+    try {
+      return await remote.sync(owner, repo.id);
+    } catch (error) {
+      if (!(error instanceof ReplicaUnreachable)) throw error;
+    }
+  }
+  throw new SourcegraphError(
+    "DEPENDENCY_UNAVAILABLE",
+    "no owner of this repository answers right now; retry shortly",
+  );
+}
+
+function internalParts(
+  services: Services,
+  at: {
+    store: PostgresControlStore;
+    cluster: Cluster;
+    router: ClusterRouter;
+    dataDir: string;
+    secret: string;
+    log: (line: string) => void;
+  },
+): InternalParts {
+  const { store, cluster } = at;
+  return {
+    secret: at.secret,
+    accepts: (call) => at.router.accepts(call),
+    serve: (call) => {
+      const repo = store.repository(call.repo);
+      const run = () =>
+        services.repositories.serveForwarded(call.method, call.caller, call.request);
+      return repo ? at.router.runLocal(repo.id, run) : run();
+    },
+    heldMirror(repositoryId) {
+      const repo = store.repositories().find((candidate) => candidate.id === repositoryId);
+      if (!repo || cluster.held(repo.id).length === 0) return null;
+      return { repo, path: mirrorPath(at.dataDir, repo) };
+    },
+    async sync(repositoryId) {
+      const repo = store.repositories().find((candidate) => candidate.id === repositoryId);
+      if (!repo) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
+      // Views of placement differ for a moment after a change: never pass the request on again.
+      if (!cluster.owns(repo)) return null;
+      return await services.scheduler.sync(repo);
+    },
+    log: at.log,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Keeps this replica's disk in line with placement. After any change of
+ * membership, pins, holdings or a repository's versions, one pass:
+ *
+ * - a repository this replica owns but does not hold in full is synced
+ *   (as an owner: it follows the store's versions, from a holder first);
+ * - a copy this replica holds but no longer owns is dropped once every
+ *   owner holds the repository in full, so reads never lose their last
+ *   holder during a move;
+ * - a mirror of a repository the store no longer has (deleted through
+ *   another replica) is removed.
+ *
+ * Passes never overlap; a change during a pass runs another after it.
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { join } from "node:path";
+import type { FetchCredentials } from "../git/fetch_credentials.ts";
+import type { SyncScheduler } from "../git/sync_scheduler.ts";
+import type { RepositoryService } from "../service/repository_service.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
+import { type Cluster, covers } from "./cluster.ts";
+
+/** The rebalancer of one replica. */
+export class Rebalancer {
+  #store: ControlStore;
+  #cluster: Cluster;
+  #scheduler: SyncScheduler;
+  #repositories: RepositoryService;
+  #files: FetchCredentials;
+  #dataDir: string;
+  #log: (line: string) => void;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #stopped = false;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #drained: (repositoryId: number) => Promise<void>;
+
+  /** Rebalances the mirrors below `dataDir`. */
+  constructor(
+    store: ControlStore,
+    parts: {
+      cluster: Cluster;
+      scheduler: SyncScheduler;
+      repositories: RepositoryService;
+      files: FetchCredentials;
+      dataDir: string;
+      log: (line: string) => void;
+      /** Resolves when no call runs on this replica's copy of a repository. */
+      drained: (repositoryId: number) => Promise<void>;
+    },
+  ) {
+    this.#store = store;
+    this.#cluster = parts.cluster;
+    this.#scheduler = parts.scheduler;
+    this.#repositories = parts.repositories;
+    this.#files = parts.files;
+    this.#dataDir = parts.dataDir;
+    this.#log = parts.log;
+    this.#drained = parts.drained;
+  }
+
+  /** Asks for a pass soon (changes that arrive together share one). */
+  trigger(): void {
+    if (this.#stopped || this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.run();
+    }, 50);
+  }
+
+  /** Runs a pass now (or after the running one); resolves when it is done. */
+  run(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#pass().catch((error) => {
+          this.#log(
+            `rebalancing stopped early (${(error as Error).message}); retrying on the next change`,
+          );
+        });
+      } while (this.#again && !this.#stopped);
+      this.#running = null;
+    })();
+    return this.#running;
+  }
+
+  /** No more passes; resolves when the running one ends. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  async #pass(): Promise<void> {
+    const repositories = this.#store.repositories().filter((repo) => !repo.disabled);
+    for (const repo of repositories) {
+      if (this.#stopped) return;
+      const retained = this.#store.versions(repo.id).map((version) => version.commit);
+      if (this.#cluster.owns(repo)) {
+        if (!covers(this.#cluster.held(repo.id), retained) || retained.length === 0) {
+          await this.#scheduler.sync(repo, { due: true }).catch(() => {}); // logged there
+        }
+      } else if (this.#cluster.held(repo.id).length > 0 || fs.existsSync(this.#mirror(repo.id))) {
+        await this.#dropIfCovered(repo, retained);
+      }
+    }
+    await this.#removeDeleted(new Set(this.#store.repositories().map((repo) => repo.id)));
+  }
+
+  async #dropIfCovered(repo: RepositoryRecord, retained: string[]): Promise<void> {
+    const owners = this.#cluster.owners(repo);
+    if (!owners.every((owner) => covers(this.#cluster.held(repo.id, owner), retained))) return;
+    await this.#cluster.hold(repo.id, []);
+    await this.#drained(repo.id); // reads that started here finish on the copy
+    await this.#repositories.dropLocalCopy(repo);
+    await this.#files.remove(repo.id);
+    this.#log(`dropped the copy of ${repo.name}: it is held by ${owners.join(", ")}`);
+  }
+
+  async #removeDeleted(known: Set<number>): Promise<void> {
+    const folder = join(this.#dataDir, "mirrors");
+    let names: string[];
+    try {
+      names = fs.readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const match = /^(\d+)\.git$/.exec(name);
+      if (!match || known.has(Number(match[1]))) continue;
+      const id = Number(match[1]);
+      const gone = { id, name: `#${id}` } as RepositoryRecord;
+      await this.#repositories.dropLocalCopy(gone).catch(() => {});
+      await this.#files.remove(id);
+      this.#log(`removed the copy of deleted repository #${id}`);
+    }
+  }
+
+  #mirror(id: number): string {
+    return join(this.#dataDir, "mirrors", `${id}.git`);
+  }
+}

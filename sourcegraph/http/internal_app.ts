@@ -1,0 +1,172 @@
+/**
+ * The internal listener of a replica: what other replicas call, on its own
+ * address (`SOURCEGRAPH_INTERNAL_LISTEN`), never on the public one. Every
+ * request must carry the cluster secret (`Authorization: Bearer`, compared
+ * in constant time); the caller a forwarded call names is trusted only
+ * here, because only a replica that checked it knows the secret.
+ *
+ * - `POST /internal/v1/call`: a forwarded mirror read (`cluster/remote_calls.ts`);
+ *   409 when this replica does not hold the repository (the sender asks
+ *   the next holder).
+ * - `GET /internal/v1/git/:id/info/refs?service=git-upload-pack` and
+ *   `POST /internal/v1/git/:id/git-upload-pack`: Git's smart HTTP protocol
+ *   over this replica's mirror, so a new owner fills its mirror from a
+ *   holder instead of upstream.
+ *
+ * @module
+ */
+
+import { createHash, timingSafeEqual } from "node:crypto";
+import { deserialize, serialize } from "node:v8";
+import { Hono } from "hono";
+import { z } from "zod";
+import { uploadPackAdvertisement, uploadPackResult } from "../../shared/git_upload_pack.ts";
+import type { Caller } from "../access/caller.ts";
+import { internalError } from "../internal_error.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
+import { ROUTED_METHODS } from "../service/repository_router.ts";
+import { CALL_CONTENT_TYPE } from "../cluster/remote_calls.ts";
+import { readBody } from "./request_body.ts";
+
+/** What the internal listener serves from. */
+export interface InternalParts {
+  secret: string;
+  /** Whether this replica serves a forwarded call (it holds the repository). */
+  accepts(call: { repo: string; caller: Caller; partial: boolean }): boolean;
+  /** Runs a forwarded call here (its copy is not dropped meanwhile). */
+  serve(call: { method: string; repo: string; caller: Caller; request: unknown }): Promise<unknown>;
+  /** The mirror of a repository this replica holds, or null. */
+  heldMirror(repositoryId: number): { repo: RepositoryRecord; path: string } | null;
+  /** Syncs a repository this replica owns, now (another replica asked); null: it does not own it. */
+  sync(repositoryId: number): Promise<unknown | null>;
+  log: (line: string) => void;
+}
+
+const CALLER = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("anonymous") }),
+  z.strictObject({ kind: z.literal("service") }),
+  z.strictObject({ kind: z.literal("key"), id: z.string().min(1).max(64) }),
+]);
+
+const CALL = z.strictObject({
+  method: z.enum(ROUTED_METHODS),
+  caller: CALLER,
+  repo: z.string().min(1).max(512),
+  request: z.record(z.string(), z.unknown()),
+  partial: z.boolean(),
+});
+
+const SYNC = z.strictObject({ repositoryId: z.number().int().positive() });
+
+const MAX_CALL_BYTES = 8 * 1024 * 1024;
+const MAX_NEGOTIATION_BYTES = 64 * 1024 * 1024;
+const BODY_TIMEOUT_MS = 60_000;
+
+/** The internal app. */
+export function internalApp(parts: InternalParts): Hono {
+  const app = new Hono();
+  const expected = digest(parts.secret);
+  app.use("*", async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const given = header.startsWith("Bearer ") ? header.slice(7) : "";
+    if (!timingSafeEqual(digest(given), expected)) return c.json({ error: "unauthorized" }, 401);
+    await next();
+  });
+  callRoutes(app, parts);
+  gitRoutes(app, parts);
+  app.onError((error, c) => {
+    const requestId = crypto.randomUUID();
+    const answer = internalError(error, { requestId, log: parts.log });
+    return c.json({ error: answer.code }, answer.code === "INTERNAL_ERROR" ? 500 : 400);
+  });
+  return app;
+}
+
+// Forwarded reads and syncs asked of an owner; 409 when this replica is not the one to ask.
+function callRoutes(app: Hono, parts: InternalParts): void {
+  app.post("/internal/v1/call", async (c) => {
+    const body = await readBody(c.req.raw, {
+      maxBytes: MAX_CALL_BYTES,
+      timeoutMs: BODY_TIMEOUT_MS,
+    });
+    const parsed = CALL.safeParse(decoded(body));
+    if (!parsed.success) return encoded({ error: "malformed call" }, 400);
+    const call = parsed.data;
+    if (!parts.accepts(call)) return encoded({ notHeld: true }, 409);
+    return await answered(
+      parts,
+      () => parts.serve(call),
+    );
+  });
+  app.post("/internal/v1/sync", async (c) => {
+    const body = await readBody(c.req.raw, { maxBytes: 1024, timeoutMs: BODY_TIMEOUT_MS });
+    const parsed = SYNC.safeParse(decoded(body));
+    if (!parsed.success) return encoded({ error: "malformed sync" }, 400);
+    let owned = true;
+    const answer = await answered(parts, async () => {
+      const outcome = await parts.sync(parsed.data.repositoryId);
+      owned = outcome !== null;
+      return outcome;
+    });
+    return owned ? answer : encoded({ notHeld: true }, 409);
+  });
+}
+
+// Git's smart HTTP fetch over the mirrors this replica holds.
+function gitRoutes(app: Hono, parts: InternalParts): void {
+  app.get("/internal/v1/git/:id/info/refs", async (c) => {
+    const held = heldMirror(parts, c.req.param("id"));
+    if (held === null || c.req.query("service") !== "git-upload-pack") return c.body(null, 404);
+    return await uploadPackAdvertisement(held.path);
+  });
+  app.post("/internal/v1/git/:id/git-upload-pack", async (c) => {
+    const held = heldMirror(parts, c.req.param("id"));
+    if (held === null) return c.body(null, 404);
+    const body = await readBody(c.req.raw, {
+      maxBytes: MAX_NEGOTIATION_BYTES,
+      timeoutMs: BODY_TIMEOUT_MS,
+    });
+    return await uploadPackResult(held.path, {
+      body,
+      gzip: c.req.header("content-encoding") === "gzip",
+      maxBytes: MAX_NEGOTIATION_BYTES,
+    });
+  });
+}
+
+// The result, or its error's code and message (an unexpected one logged here, once).
+async function answered(parts: InternalParts, work: () => Promise<unknown>): Promise<Response> {
+  try {
+    return encoded({ result: await work() }, 200);
+  } catch (error) {
+    const requestId = crypto.randomUUID();
+    const answer = internalError(error, { requestId, log: parts.log });
+    if (answer.code === "INTERNAL_ERROR") return encoded({ internal: requestId }, 500);
+    return encoded({ error: { code: answer.code, message: answer.message } }, 200);
+  }
+}
+
+// A body of V8's serialization (sent only by replicas holding the secret), or undefined.
+function decoded(bytes: Uint8Array): unknown {
+  try {
+    return deserialize(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function encoded(value: unknown, status: number): Response {
+  return new Response(new Uint8Array(serialize(value)), {
+    status,
+    headers: { "Content-Type": CALL_CONTENT_TYPE },
+  });
+}
+
+function heldMirror(parts: InternalParts, id: string): { path: string } | null {
+  if (!/^\d{1,15}$/.test(id)) return null;
+  return parts.heldMirror(Number(id));
+}
+
+function digest(text: string): Uint8Array {
+  return createHash("sha256").update(text).digest();
+}

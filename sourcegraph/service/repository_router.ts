@@ -1,0 +1,45 @@
+/**
+ * Where a call that needs a repository's mirror runs. In the single process
+ * every call runs here; in a cluster (`cluster/cluster_router.ts`) a call
+ * for a repository this replica does not hold goes to a live replica that
+ * does, as the same call, with the caller it was checked for.
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+
+/** The calls that read a repository's mirror (the names the internal API accepts). */
+export const ROUTED_METHODS = [
+  "read",
+  "readPage",
+  "readMany",
+  "search",
+  "diff",
+  "list",
+  "versionHistory",
+  "pluginCatalog",
+  "enhance",
+] as const;
+
+/** One of {@linkcode ROUTED_METHODS}. */
+export type RoutedMethod = typeof ROUTED_METHODS[number];
+
+/** A call to route: its method, caller, repository name and request (plain JSON). */
+export interface RoutedCall {
+  method: RoutedMethod;
+  caller: Caller;
+  repo: string;
+  request: unknown;
+}
+
+/** Decides where a routed call runs. */
+export interface RepositoryRouter {
+  /** Runs `call` here (`local`) or on a replica that holds its repository. */
+  route<T>(call: RoutedCall, local: () => Promise<T>): Promise<T>;
+}
+
+/** Every call runs here (the single process). */
+export const LOCAL_ROUTER: RepositoryRouter = {
+  route: (_call, local) => local(),
+};

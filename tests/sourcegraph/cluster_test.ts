@@ -1,0 +1,298 @@
+// Three replicas over one PostgreSQL as real processes: placement by owners,
+// the same answers from every replica, one fetch for racing syncs, deletes
+// that reach every disk, and reads that never fail while a replica dies,
+// comes back, or the database is away.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { join } from "node:path";
+import { ownersOf } from "../../sourcegraph/cluster/placement.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import {
+  CLUSTER_TOKEN,
+  type ClusterHarness,
+  eventually,
+  startCluster,
+} from "../support/cluster_harness.ts";
+import { type CountingUpstream, startCountingUpstream } from "../support/counting_upstream.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { postgresBin } from "../support/postgres_server.ts";
+import { connectClient } from "../support/sourcegraph_service.ts";
+import { callTool, textOrError } from "../support/tool_calls.ts";
+
+const BIN = postgresBin();
+
+interface Upstreams {
+  folder: string;
+  upstream: CountingUpstream;
+  heads: Map<string, string>;
+}
+
+// `count` bare upstream repositories `up<i>`, each with its own word in a.txt.
+async function upstreams(count: number): Promise<Upstreams> {
+  const folder = await tempDir("sg-upstream-");
+  const heads = new Map<string, string>();
+  for (let i = 0; i < count; i++) {
+    const work = await createRepo({
+      "a.txt": `alpha ${i}\nword${i} beta\n`,
+      "src/b.ts": `export const b${i} = ${i};\n`,
+    }, { parent: folder, name: `work${i}` });
+    heads.set(`up${i}`, await work.commit("initial"));
+    await work.git("clone", "-q", "--bare", work.path, join(folder, `up${i}.git`));
+  }
+  return { folder, upstream: startCountingUpstream(folder), heads };
+}
+
+function admin(
+  base: string,
+  path: string,
+  init: { method: string; body?: unknown; key?: string } = { method: "GET" },
+): Promise<Response> {
+  return fetch(`${base}/sourcegraph/api/admin/v1${path}`, {
+    method: init.method,
+    headers: {
+      Authorization: `Bearer ${CLUSTER_TOKEN}`,
+      "Content-Type": "application/json",
+      ...(init.key ? { "Idempotency-Key": init.key } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+async function register(cluster: ClusterHarness, up: Upstreams, names: string[]): Promise<void> {
+  for (const name of names) {
+    const response = await admin(cluster.replicas[0]!.url, "/repos", {
+      method: "POST",
+      key: `register-${name}`,
+      body: {
+        name: `org/${name}`,
+        source: up.upstream.url(name),
+        public_read: true,
+        policy: { branches: ["main"] },
+      },
+    });
+    assertEquals(
+      response.status,
+      202,
+      `${await response.text()}\n${cluster.replicas[0]!.log.slice(-20).join("\n")}`,
+    );
+  }
+}
+
+// Each repository held in full by exactly its owners among `live`.
+async function placed(cluster: ClusterHarness, live: number[]): Promise<boolean> {
+  const rows = await cluster.query(
+    `SELECT r.name, h.replica, jsonb_array_length(h.commits) AS n FROM repositories r
+    LEFT JOIN holdings h ON h.repository_id = r.id`,
+  );
+  const byName = new Map<string, string[]>();
+  for (const row of rows) {
+    const holders = byName.get(String(row.name)) ?? [];
+    if (row.replica !== null && Number(row.n) > 0) holders.push(String(row.replica));
+    byName.set(String(row.name), holders);
+  }
+  const names = live.map((i) => cluster.names[i]);
+  // A killed replica's rows stay until it comes back; nobody routes to it meanwhile.
+  return [...byName].every(([name, all]) =>
+    JSON.stringify(all.filter((holder) => names.includes(holder)).sort()) ===
+      JSON.stringify(ownersOf(name, { replicas: names, replication: 2 }).sort())
+  );
+}
+
+async function withClient<T>(base: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = await connectClient(base, { token: CLUSTER_TOKEN });
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+Deno.test({
+  name:
+    "cluster: 30 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk",
+  ignore: BIN === null,
+  fn: async () => {
+    const up = await upstreams(30);
+    const cluster = await startCluster(BIN!, { replicas: 3 });
+    try {
+      const names = [...up.heads.keys()];
+      await register(cluster, up, names);
+      await eventually(() => placed(cluster, [0, 1, 2]), "every repository on its owners");
+      // Owners hold the mirror; the other replica holds nothing of it.
+      const ids = new Map(
+        (await cluster.query("SELECT id, name FROM repositories")).map((row) => [
+          String(row.name),
+          Number(row.id),
+        ]),
+      );
+      for (const [i, replica] of cluster.names.entries()) {
+        const owned = names.filter((name) =>
+          ownersOf(`org/${name}`, { replicas: cluster.names, replication: 2 }).includes(replica)
+        ).map((name) => ids.get(`org/${name}`)!).sort((a, b) => a - b);
+        await eventually(
+          async () => JSON.stringify(await cluster.mirrorIds(i)) === JSON.stringify(owned),
+          `${replica}'s disk holds its own repositories only`,
+        );
+      }
+
+      const calls: [string, Record<string, unknown>][] = [];
+      for (const i of [0, 3, 7, 12, 21]) {
+        calls.push(["read", { repo: `org/up${i}`, path: "a.txt" }]);
+        calls.push(["search", { repo: `org/up${i}`, pattern: `word${i}` }]);
+        calls.push(["list", { repo: `org/up${i}`, first: 10 }]);
+      }
+      calls.push(["read_many", {
+        repo: "org/up5",
+        files: [{ path: "a.txt" }, { path: "src/b.ts" }],
+      }]);
+      calls.push(["availability", { repo: "org/up9" }]);
+      calls.push(["resolve", { repo: "org/up11" }]);
+      calls.push(["repositories", {}]);
+      calls.push(["read", { repo: "org/none", path: "a.txt" }]);
+      assertEquals(calls.length, 20);
+      // Every replica builds its own indexes: wait until each search says ready.
+      for (const base of cluster.replicas.map((replica) => replica!.url)) {
+        await withClient(base, async (client) => {
+          for (const [name, args] of calls.filter(([name]) => name === "search")) {
+            await eventually(
+              async () =>
+                textOrError(await callTool(client, name, args)).includes('Index: "ready"'),
+              "index ready",
+            );
+          }
+        });
+      }
+      const answers = await Promise.all(
+        cluster.replicas.map((replica) =>
+          withClient(replica!.url, async (client) => {
+            const out: string[] = [];
+            for (const [name, args] of calls) {
+              out.push(textOrError(await callTool(client, name, args)));
+            }
+            return out;
+          })
+        ),
+      );
+      const unexpected = cluster.replicas.flatMap((replica) =>
+        replica!.log.filter((line) => line.includes("unexpectedly"))
+      );
+      assertEquals(unexpected, [], "no unexpected failure on any replica");
+      assertEquals(answers[1], answers[0], "replica-1 answers as replica-0");
+      assertEquals(answers[2], answers[0], "replica-2 answers as replica-0");
+      assert(answers[0][0].includes("word0 beta"), answers[0][0]);
+      assertEquals(answers[0][19], "ERROR REPOSITORY_NOT_FOUND");
+
+      // Two owners asked to sync one repository at once: one fetch from upstream.
+      const raced = "up4";
+      const owners = ownersOf(`org/${raced}`, { replicas: cluster.names, replication: 2 });
+      const before = up.upstream.fetches(raced);
+      const outcomes = await Promise.all(
+        owners.map((owner) =>
+          admin(
+            cluster.replicas[cluster.names.indexOf(owner)]!.url,
+            `/repo/prepare?repo=org/${raced}`,
+            {
+              method: "POST",
+            },
+          ).then(async (response) => [response.status, await response.json()])
+        ),
+      );
+      assertEquals(outcomes.map(([status]) => status), [200, 200], JSON.stringify(outcomes));
+      assertEquals(up.upstream.fetches(raced) - before, 1, "one fetch for both syncs");
+
+      // A repository deleted through one replica is gone from every disk.
+      const gone = ids.get("org/up7")!;
+      const deleted = await admin(cluster.replicas[1]!.url, "/repo?repo=org/up7", {
+        method: "DELETE",
+      });
+      assertEquals(deleted.status, 204);
+      for (const i of [0, 1, 2]) {
+        await eventually(
+          async () => !(await cluster.mirrorIds(i)).includes(gone),
+          "mirror removed",
+        );
+      }
+    } finally {
+      await cluster.stop();
+      await up.upstream.stop();
+      await removeDir(up.folder);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "cluster: SIGKILL of a replica under 16 readers, its restart and rebalancing, and 10 s without PostgreSQL: zero failed reads",
+  ignore: BIN === null,
+  fn: async () => {
+    const up = await upstreams(6);
+    const cluster = await startCluster(BIN!, { replicas: 3 });
+    const failures: string[] = [];
+    let reads = 0;
+    let reading = true;
+    const clients: Client[] = [];
+    try {
+      const names = [...up.heads.keys()];
+      await register(cluster, up, names);
+      await eventually(() => placed(cluster, [0, 1, 2]), "placed");
+      // 16 readers through replicas 0 and 1; replica 2 is the one that dies.
+      for (let i = 0; i < 16; i++) {
+        clients.push(await connectClient(cluster.replicas[i % 2]!.url, { token: CLUSTER_TOKEN }));
+      }
+      const loops = clients.map(async (client, i) => {
+        for (let n = 0; reading; n++) {
+          const name = names[(i + n) % names.length];
+          const outcome = await callTool(client, "read", { repo: `org/${name}`, path: "a.txt" })
+            .catch((error) => ({ code: `THROWN ${(error as Error).message}`, texts: [] }));
+          reads++;
+          if (outcome.code !== "OK") {
+            failures.push(`${name}: ${outcome.code} ${outcome.texts[0] ?? ""}`);
+          }
+        }
+      });
+      const readsBefore = async (count: number) => {
+        const target = reads + count;
+        await eventually(() => reads >= target, `${count} more reads`);
+      };
+      await readsBefore(50);
+      await cluster.kill(2);
+      await readsBefore(100);
+      await eventually(() => placed(cluster, [0, 1]), "re-placed on the two survivors");
+      await readsBefore(50);
+      await cluster.start(2);
+      await eventually(() => placed(cluster, [0, 1, 2]), "rebalanced after the rejoin");
+      await readsBefore(50);
+
+      // PostgreSQL away for 10 s: reads go on from the caches; writes fail with a code.
+      await cluster.server.halt();
+      const downAt = Date.now();
+      await readsBefore(50);
+      const write = await admin(cluster.replicas[0]!.url, "/keys", {
+        method: "POST",
+        body: { name: "during outage" },
+        key: "outage-key-0001",
+      });
+      assertEquals(write.status, 503);
+      assertEquals((await write.json()).code, "DEPENDENCY_UNAVAILABLE");
+      while (Date.now() - downAt < 10_000) await readsBefore(10);
+      await cluster.server.start();
+      await eventually(async () => {
+        const again = await admin(cluster.replicas[1]!.url, "/keys", {
+          method: "POST",
+          body: { name: "after outage" },
+          key: "outage-key-0002",
+        });
+        return again.status === 201;
+      }, "writes work again without a restart");
+      await readsBefore(50);
+      reading = false;
+      await Promise.all(loops);
+      assertEquals(failures, [], `${failures.length} of ${reads} reads failed`);
+    } finally {
+      reading = false;
+      for (const client of clients) await client.close().catch(() => {});
+      await cluster.stop();
+      await up.upstream.stop();
+      await removeDir(up.folder);
+    }
+  },
+});

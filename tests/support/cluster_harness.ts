@@ -1,0 +1,127 @@
+/**
+ * A cluster for tests: a private PostgreSQL server, a credential key file
+ * and N replicas of the service as real processes, each started as the
+ * README starts a replica (its own data folder, name, internal listener
+ * and the narrow flags of `serviceFlags`), with a fast heartbeat.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import pg from "pg";
+import { removeDir, tempDir } from "./git_repo.ts";
+import { type PostgresServer, startPostgres } from "./postgres_server.ts";
+import { freePort, type RunningService, startService } from "./sourcegraph_service.ts";
+
+/** The service token of every replica. */
+export const CLUSTER_TOKEN = "c".repeat(40);
+
+/** A running test cluster. */
+export interface ClusterHarness {
+  server: PostgresServer;
+  /** The database URL. */
+  url: string;
+  /** The replicas by index (`replica-0` …); null while stopped. */
+  replicas: (RunningService | null)[];
+  names: string[];
+  /** Starts (or restarts) replica `i`. */
+  start(i: number): Promise<RunningService>;
+  /** SIGKILLs replica `i`. */
+  kill(i: number): Promise<void>;
+  /** Runs `sql` on the database. */
+  query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** The mirror folders replica `i` has on disk (repository ids). */
+  mirrorIds(i: number): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+/** Starts PostgreSQL and `replicas` replicas. */
+export async function startCluster(
+  pgBin: string,
+  options: { replicas: number; replication?: number; heartbeatMs?: number },
+): Promise<ClusterHarness> {
+  const server = await startPostgres(pgBin);
+  const parent = await tempDir("sg-cluster-");
+  const keyFile = join(parent, "credential.key");
+  const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  await Deno.writeTextFile(keyFile, `${key}\n`, { mode: 0o600 });
+  const url = await server.createDatabase("cluster");
+  const heartbeatMs = options.heartbeatMs ?? 300;
+  const names = Array.from({ length: options.replicas }, (_, i) => `replica-${i}`);
+  const internalPorts = names.map(() => freePort());
+  const replicas: (RunningService | null)[] = names.map(() => null);
+  const folder = (i: number) => join(parent, names[i]);
+  const harness: ClusterHarness = {
+    server,
+    url,
+    replicas,
+    names,
+    async start(i) {
+      await Deno.mkdir(folder(i), { recursive: true });
+      const service = await startService(folder(i), {
+        SOURCEGRAPH_API_TOKEN: CLUSTER_TOKEN,
+        SOURCEGRAPH_DATABASE_URL: url,
+        SOURCEGRAPH_CREDENTIAL_KEY_FILE: keyFile,
+        SOURCEGRAPH_REPLICA_NAME: names[i],
+        SOURCEGRAPH_INTERNAL_URL: `http://127.0.0.1:${internalPorts[i]}`,
+        SOURCEGRAPH_HEARTBEAT_INTERVAL: `${heartbeatMs}ms`,
+        SOURCEGRAPH_HEARTBEAT_EXPIRY: `${heartbeatMs * 4}ms`,
+        SOURCEGRAPH_REPLICATION: String(options.replication ?? 2),
+        SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "256",
+      }, { shared: { keyFile }, lineTimeoutMs: 60_000 });
+      replicas[i] = service;
+      return service;
+    },
+    async kill(i) {
+      const service = replicas[i];
+      if (!service) return;
+      Deno.kill(service.pid, "SIGKILL");
+      await service.stop();
+      replicas[i] = null;
+    },
+    async query(sql, params) {
+      // A client per query: the server is stopped and started by some tests.
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => {});
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    async mirrorIds(i) {
+      const entries = await Array.fromAsync(
+        Deno.readDir(join(folder(i), ".sourcegraph", "mirrors")),
+      )
+        .catch(() => []);
+      return entries.map((entry) => /^(\d+)\.git$/.exec(entry.name)).filter((m) => m !== null)
+        .map((m) => Number(m![1])).sort((a, b) => a - b);
+    },
+    async stop() {
+      for (const service of replicas) await service?.stop();
+      await server.stop();
+      await removeDir(parent);
+    },
+  };
+  try {
+    for (let i = 0; i < options.replicas; i++) await harness.start(i);
+  } catch (error) {
+    await harness.stop();
+    throw error;
+  }
+  return harness;
+}
+
+/** Waits for `condition` (a bounded number of short pauses, not a time budget). */
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  tries = 1_500,
+): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`never happened: ${what}`);
+}
