@@ -14,7 +14,7 @@
 
 import type { Caller } from "../access/caller.ts";
 import { SourcegraphError } from "../errors.ts";
-import type { RepositoryRouter, RoutedCall } from "../service/repository_router.ts";
+import type { RepositoryRouter, RoutedCall, ServingState } from "../service/repository_router.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { type Cluster, covers, type Holder } from "./cluster.ts";
 import { type RemoteCalls, ReplicaUnreachable } from "./remote_calls.ts";
@@ -71,6 +71,22 @@ export class ClusterRouter implements RepositoryRouter {
       "DEPENDENCY_UNAVAILABLE",
       "no live replica holds this repository right now (an owner is filling it); retry shortly",
     );
+  }
+
+  /** Whether the live replicas can serve `repo` now, from this replica's view. */
+  serving(repo: { id: number; name: string }): ServingState {
+    const record = this.#store.repositories().find((candidate) => candidate.id === repo.id);
+    if (!record) return { state: "unavailable", holders: 0 };
+    // A holder that just failed a call counts as gone until the view catches up.
+    const now = this.#now();
+    const holders = this.#cluster.holders(record, this.#retained(record)).filter((holder) =>
+      holder.name === this.#cluster.self || (this.#suspects.get(holder.name) ?? 0) <= now
+    );
+    const complete = holders.filter((holder) => holder.complete).length;
+    return {
+      state: complete > 0 ? "ready" : holders.length > 0 ? "filling" : "unavailable",
+      holders: complete,
+    };
   }
 
   /**

@@ -130,6 +130,38 @@ export class FetchCredentials implements CredentialStore {
     return Promise.resolve(had);
   }
 
+  /**
+   * Repository `id`'s credential as stored, or null (for moving it to a
+   * shared store; nothing else reads a value back).
+   */
+  read(id: number): FetchCredential | null {
+    const folder = this.#folder(id);
+    const kind = this.kind(id);
+    if (kind === "https") {
+      const text = fs.readFileSync(join(folder, HTTPS_FILE), "utf8");
+      const fields = new Map(
+        text.split("\n").filter((line) => line.includes("=")).map((line) => {
+          const at = line.indexOf("=");
+          return [line.slice(0, at), line.slice(at + 1)] as const;
+        }),
+      );
+      const username = fields.get("username");
+      return {
+        kind: "https",
+        ...(username && username !== "x-access-token" ? { username } : {}),
+        token: fields.get("password") ?? "",
+      };
+    }
+    if (kind === "ssh") {
+      return {
+        kind: "ssh",
+        privateKey: fs.readFileSync(join(folder, SSH_KEY_FILE), "utf8"),
+        knownHosts: fs.readFileSync(join(folder, KNOWN_HOSTS_FILE), "utf8"),
+      };
+    }
+    return null;
+  }
+
   /** Which credential repository `id` has, never its value. */
   kind(id: number): "https" | "ssh" | null {
     const folder = this.#folder(id);

@@ -19,6 +19,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { uploadPackAdvertisement, uploadPackResult } from "../../shared/git_upload_pack.ts";
 import type { Caller } from "../access/caller.ts";
@@ -27,6 +28,7 @@ import type { RepositoryRecord } from "../store/control_store.ts";
 import { ROUTED_METHODS } from "../service/repository_router.ts";
 import { CALL_CONTENT_TYPE } from "../cluster/remote_calls.ts";
 import { readBody } from "./request_body.ts";
+import { httpStatus } from "./status_codes.ts";
 
 /** What the internal listener serves from. */
 export interface InternalParts {
@@ -77,7 +79,7 @@ export function internalApp(parts: InternalParts): Hono {
   app.onError((error, c) => {
     const requestId = crypto.randomUUID();
     const answer = internalError(error, { requestId, log: parts.log });
-    return c.json({ error: answer.code }, answer.code === "INTERNAL_ERROR" ? 500 : 400);
+    return c.json({ error: answer.code }, httpStatus(answer.code) as ContentfulStatusCode);
   });
   return app;
 }

@@ -54,6 +54,9 @@ export function availabilityJson(availability: AvailabilityResult): Json {
     credential_set: availability.credential !== null,
     ...(availability.credential !== null ? { credential_kind: availability.credential } : {}),
     ...(availability.plugins ? { plugins: catalogJson(availability.plugins) } : {}),
+    ...(availability.serving
+      ? { serving: { state: availability.serving.state, holders: availability.serving.holders } }
+      : {}),
   };
 }
 

@@ -33,13 +33,28 @@ export interface RoutedCall {
   request: unknown;
 }
 
+/**
+ * Whether a cluster can serve a repository now: `ready` (a live replica
+ * holds every retained version), `filling` (live replicas hold some of
+ * them; an owner is filling the rest) or `unavailable` (no live replica
+ * holds it; reads fail until an owner has filled it).
+ */
+export interface ServingState {
+  state: "ready" | "filling" | "unavailable";
+  /** Live replicas holding every retained version. */
+  holders: number;
+}
+
 /** Decides where a routed call runs. */
 export interface RepositoryRouter {
   /** Runs `call` here (`local`) or on a replica that holds its repository. */
   route<T>(call: RoutedCall, local: () => Promise<T>): Promise<T>;
+  /** The cluster's serving state of `repo` (null: a single process, which serves what it has). */
+  serving(repo: { id: number; name: string }): ServingState | null;
 }
 
 /** Every call runs here (the single process). */
 export const LOCAL_ROUTER: RepositoryRouter = {
   route: (_call, local) => local(),
+  serving: () => null,
 };

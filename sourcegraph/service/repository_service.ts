@@ -212,11 +212,13 @@ export class RepositoryService {
     request: { repo: string; includePlugins?: boolean; revision?: string },
   ): Promise<AvailabilityResult> {
     const repo = this.#visibility.repository(caller, request.repo);
-    const availability = repositoryAvailability(this.#store, repo, {
-      credential: this.#credentials.kind(repo.id),
-    });
+    const serving = this.#router.serving(repo);
+    const availability: AvailabilityResult = {
+      ...repositoryAvailability(this.#store, repo, { credential: this.#credentials.kind(repo.id) }),
+      ...(serving ? { serving } : {}),
+    };
     if (request.includePlugins !== true) return availability;
-    return { ...availability, plugins: await this.#plugins.catalog(caller, request) };
+    return { ...availability, plugins: await this.pluginCatalog(caller, request) };
   }
 
   /** The retained versions of a visible repository, newest first. */

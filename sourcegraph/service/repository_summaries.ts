@@ -10,6 +10,7 @@ import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { ControlStore, PathGroup, RepositoryRecord } from "../store/control_store.ts";
+import type { ServingState } from "./repository_router.ts";
 
 /** Repositories listed per page. */
 export const REPOSITORY_PAGE_SIZE = 100;
@@ -53,9 +54,10 @@ export interface RepositoryAvailability {
   credential: "https" | "ssh" | null;
 }
 
-/** Availability, with the plugin catalog when asked for. */
+/** Availability, with the plugin catalog when asked for, and in a cluster whether it is served. */
 export interface AvailabilityResult extends RepositoryAvailability {
   plugins?: PluginCatalog;
+  serving?: ServingState;
 }
 
 /** The summary of `repo`. */

@@ -14,11 +14,13 @@ import {
 } from "../support/cluster_harness.ts";
 import { type CountingUpstream, startCountingUpstream } from "../support/counting_upstream.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { nginxBin, startNginx } from "../support/nginx_server.ts";
 import { postgresBin } from "../support/postgres_server.ts";
 import { connectClient } from "../support/sourcegraph_service.ts";
 import { callTool, textOrError } from "../support/tool_calls.ts";
 
 const BIN = postgresBin();
+const NGINX = nginxBin();
 
 interface Upstreams {
   folder: string;
@@ -78,7 +80,11 @@ async function register(cluster: ClusterHarness, up: Upstreams, names: string[])
 }
 
 // Each repository held in full by exactly its owners among `live`.
-async function placed(cluster: ClusterHarness, live: number[]): Promise<boolean> {
+async function placed(
+  cluster: ClusterHarness,
+  live: number[],
+  replication = 2,
+): Promise<boolean> {
   const rows = await cluster.query(
     `SELECT r.name, h.replica, jsonb_array_length(h.commits) AS n FROM repositories r
     LEFT JOIN holdings h ON h.repository_id = r.id`,
@@ -93,7 +99,7 @@ async function placed(cluster: ClusterHarness, live: number[]): Promise<boolean>
   // A killed replica's rows stay until it comes back; nobody routes to it meanwhile.
   return [...byName].every(([name, all]) =>
     JSON.stringify(all.filter((holder) => names.includes(holder)).sort()) ===
-      JSON.stringify(ownersOf(name, { replicas: names, replication: 2 }).sort())
+      JSON.stringify(ownersOf(name, { replicas: names, replication }).sort())
   );
 }
 
@@ -211,6 +217,8 @@ Deno.test({
           "mirror removed",
         );
       }
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
     } finally {
       await cluster.stop();
       await up.upstream.stop();
@@ -287,9 +295,113 @@ Deno.test({
       reading = false;
       await Promise.all(loops);
       assertEquals(failures, [], `${failures.length} of ${reads} reads failed`);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
     } finally {
       reading = false;
       for (const client of clients) await client.close().catch(() => {});
+      await cluster.stop();
+      await up.upstream.stop();
+      await removeDir(up.folder);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "cluster: with replication 1 a killed owner's repositories fail with DEPENDENCY_UNAVAILABLE (availability says so) until another owner has filled them",
+  ignore: BIN === null,
+  fn: async () => {
+    const up = await upstreams(3);
+    const cluster = await startCluster(BIN!, { replicas: 3, replication: 1, heartbeatMs: 1_000 });
+    try {
+      const names = [...up.heads.keys()];
+      await register(cluster, up, names);
+      await eventually(() => placed(cluster, [0, 1, 2], 1), "placed on one owner each");
+      const [owner] = ownersOf("org/up0", { replicas: cluster.names, replication: 1 });
+      const victim = cluster.names.indexOf(owner);
+      const reader = cluster.replicas[(victim + 1) % 3]!;
+      const availability = (client: Client) =>
+        callTool(client, "availability", { repo: "org/up0" }).then((outcome) =>
+          JSON.parse(outcome.texts[0]).serving
+        );
+      await withClient(reader.url, async (client) => {
+        assertEquals(await availability(client), { state: "ready", holders: 1 });
+        await cluster.kill(victim);
+        const codes = new Set<string>();
+        await eventually(async () => {
+          const outcome = await callTool(client, "read", { repo: "org/up0", path: "a.txt" });
+          codes.add(outcome.code);
+          if (outcome.code === "DEPENDENCY_UNAVAILABLE") {
+            // Right after a failed read its replica says the repository is not served.
+            assert((await availability(client)).state !== "ready", "availability says so");
+          }
+          return outcome.code === "OK";
+        }, "the repository is back once another owner has filled it");
+        assert(
+          [...codes].every((code) => code === "OK" || code === "DEPENDENCY_UNAVAILABLE"),
+          [...codes].join(","),
+        );
+        assertEquals(await availability(client), { state: "ready", holders: 1 });
+      });
+      const survivors = [0, 1, 2].filter((i) => i !== victim);
+      await eventually(() => placed(cluster, survivors, 1), "re-placed");
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
+    } finally {
+      await cluster.stop();
+      await up.upstream.stop();
+      await removeDir(up.folder);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "cluster: a client reading through nginx over three replicas sees no failed read when one is killed",
+  ignore: BIN === null || NGINX === null,
+  fn: async () => {
+    const up = await upstreams(4);
+    const cluster = await startCluster(BIN!, { replicas: 3 });
+    const nginx = await startNginx(
+      NGINX!,
+      cluster.replicas.map((replica) => new URL(replica!.url).host),
+    );
+    const failures: string[] = [];
+    let reads = 0;
+    try {
+      await register(cluster, up, [...up.heads.keys()]);
+      await eventually(() => placed(cluster, [0, 1, 2]), "placed");
+      const clients: Client[] = await Promise.all(
+        Array.from({ length: 4 }, () => connectClient(nginx.url, { token: CLUSTER_TOKEN })),
+      );
+      let reading = true;
+      const loops = clients.map(async (client: Client, i: number) => {
+        for (let n = 0; reading; n++) {
+          const name = `up${(i + n) % 4}`;
+          const outcome = await callTool(client, "read", { repo: `org/${name}`, path: "a.txt" })
+            .catch((error) => ({ code: `THROWN ${(error as Error).message}`, texts: [] }));
+          reads++;
+          if (outcome.code !== "OK") failures.push(`${name}: ${outcome.code}`);
+        }
+      });
+      const more = async (count: number) => {
+        const target = reads + count;
+        await eventually(() => reads >= target, `${count} more reads`);
+      };
+      await more(40);
+      await cluster.kill(1);
+      await more(100);
+      await eventually(() => placed(cluster, [0, 2]), "re-placed");
+      await more(40);
+      reading = false;
+      await Promise.all(loops);
+      for (const client of clients) await client.close();
+      assertEquals(failures, [], `${failures.length} of ${reads} reads through nginx failed`);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
+    } finally {
+      await nginx.stop();
       await cluster.stop();
       await up.upstream.stop();
       await removeDir(up.folder);

@@ -30,6 +30,8 @@ export interface ClusterHarness {
   kill(i: number): Promise<void>;
   /** Runs `sql` on the database. */
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** The last log lines of every replica that ran (for a failure's message). */
+  logTail(lines?: number): string;
   /** The mirror folders replica `i` has on disk (repository ids). */
   mirrorIds(i: number): Promise<number[]>;
   stop(): Promise<void>;
@@ -50,6 +52,7 @@ export async function startCluster(
   const names = Array.from({ length: options.replicas }, (_, i) => `replica-${i}`);
   const internalPorts = names.map(() => freePort());
   const replicas: (RunningService | null)[] = names.map(() => null);
+  const logs: string[][] = names.map(() => []);
   const folder = (i: number) => join(parent, names[i]);
   const harness: ClusterHarness = {
     server,
@@ -70,6 +73,7 @@ export async function startCluster(
         SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "256",
       }, { shared: { keyFile }, lineTimeoutMs: 60_000 });
       replicas[i] = service;
+      logs[i] = service.log;
       return service;
     },
     async kill(i) {
@@ -89,6 +93,9 @@ export async function startCluster(
       } finally {
         await client.end().catch(() => {});
       }
+    },
+    logTail(lines = 25) {
+      return logs.map((log, i) => `--- ${names[i]}\n${log.slice(-lines).join("\n")}`).join("\n");
     },
     async mirrorIds(i) {
       const entries = await Array.fromAsync(

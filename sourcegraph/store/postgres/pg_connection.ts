@@ -68,7 +68,7 @@ export function openPool(
   return {
     query: (text, params) => pool.query(text, params),
     async connection(work) {
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       let broken = false;
       try {
         return await work(client);
@@ -76,11 +76,11 @@ export function openPool(
         broken = true; // a session left in an unknown state is not reused
         throw error;
       } finally {
-        client.release(broken);
+        client.checkIn(broken);
       }
     },
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       let broken = false;
       try {
         await client.query("BEGIN");
@@ -93,11 +93,32 @@ export function openPool(
         });
         throw error;
       } finally {
-        client.release(broken);
+        client.checkIn(broken);
       }
     },
     end: () => pool.end(),
   };
+}
+
+// A connection taken from the pool. While it is out, a connection the server
+// ends (a restart, an idle one held through a whole fetch) emits an error
+// event the pool no longer listens to; unheard, it would end the process.
+// The next statement on it fails instead, and it is not reused.
+async function checkOut(
+  pool: pg.Pool,
+): Promise<pg.PoolClient & { checkIn(broken: boolean): void }> {
+  const client = await pool.connect();
+  let lost = false;
+  const onError = () => {
+    lost = true;
+  };
+  client.on("error", onError);
+  return Object.assign(client, {
+    checkIn(broken: boolean) {
+      client.removeListener("error", onError);
+      client.release(broken || lost);
+    },
+  });
 }
 
 /** A client of its own (for `LISTEN`); `onEnd` hears when its connection is lost. */

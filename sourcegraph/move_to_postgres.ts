@@ -1,0 +1,58 @@
+/**
+ * Moves the single process's control store into PostgreSQL, once, before
+ * the first replica starts on it:
+ *
+ *   deno run <flags> sourcegraph/move_to_postgres.ts
+ *
+ * It reads the same settings as the service: `SOURCEGRAPH_DATA` (the data
+ * folder whose `control.sqlite3` and credential files are moved),
+ * `SOURCEGRAPH_DATABASE_URL` (an empty database) and
+ * `SOURCEGRAPH_CREDENTIAL_KEY_FILE` (the key the replicas will use). Stop
+ * the single process first. Prints what it copied; exits 1 with one line
+ * when it cannot (the target not empty, the key unusable, the server
+ * unreachable), having changed nothing. See README.md (Cluster).
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { join, resolve } from "node:path";
+import process from "node:process";
+import { copyFromSqlite } from "./store/postgres/copy_from_sqlite.ts";
+
+function env(name: string): string | undefined {
+  try {
+    return process.env[name] || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fail(message: string): never {
+  console.error(`move-to-postgres: ${message}`);
+  process.exit(1);
+}
+
+const dataDir = resolve(env("SOURCEGRAPH_DATA") ?? ".sourcegraph");
+const url = env("SOURCEGRAPH_DATABASE_URL");
+const keyFile = env("SOURCEGRAPH_CREDENTIAL_KEY_FILE");
+if (!url || !/^postgres(ql)?:\/\//.test(url)) {
+  fail("SOURCEGRAPH_DATABASE_URL must be the postgres:// URL of an empty database");
+}
+if (!keyFile) fail("SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the replicas' credential key file");
+const path = join(dataDir, "control.sqlite3");
+if (!fs.existsSync(path)) fail(`there is no control store at ${path}; set SOURCEGRAPH_DATA`);
+try {
+  const copied = await copyFromSqlite({ path, dataDir }, {
+    url,
+    keyFile: resolve(keyFile),
+  });
+  console.log(
+    `moved ${copied.repositories} repositories (${copied.versions} retained versions), ` +
+      `${copied.keys} personal keys, ${copied.credentials} credentials (sealed), ` +
+      `${copied.jobs} idempotency records and ${copied.sessions} sessions into PostgreSQL`,
+  );
+} catch (error) {
+  const message = (error as Error).message.split("\n")[0];
+  fail(url ? message.replaceAll(url, "<database URL>") : message);
+}
