@@ -18,6 +18,7 @@ import { runGit } from "../../shared/git.ts";
 import type { CredentialStore } from "../git/fetch_credentials.ts";
 import {
   ensureMirror,
+  FETCH_COMMAND,
   fetchBranches,
   mirrorPath,
   type SyncOutcome,
@@ -146,11 +147,7 @@ export class ReplicaSync {
     signal?: AbortSignal,
   ): Promise<void> {
     await runGit([
-      "fetch",
-      "--quiet",
-      "--no-tags",
-      "--no-write-fetch-head",
-      "--no-recurse-submodules",
+      ...FETCH_COMMAND,
       "--",
       peerGitUrl(holder, repositoryId),
       "+refs/sourcegraph/retained/*:refs/sourcegraph/retained/*",

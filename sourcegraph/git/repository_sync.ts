@@ -17,6 +17,15 @@ import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import type { CredentialStore } from "./fetch_credentials.ts";
 import { classifyFetchFailure } from "./fetch_failures.ts";
 
+/** A mirror's fetch: quiet, no tags, no FETCH_HEAD, no submodules (a source or refspecs follow). */
+export const FETCH_COMMAND = [
+  "fetch",
+  "--quiet",
+  "--no-tags",
+  "--no-write-fetch-head",
+  "--no-recurse-submodules",
+];
+
 /** Transports a fetch may use. */
 export const FETCH_TRANSPORTS = ["file", "https", "ssh", "git"];
 
@@ -100,11 +109,7 @@ export async function fetchBranches(
   await runGit(
     [
       ...credentials,
-      "fetch",
-      "--quiet",
-      "--no-tags",
-      "--no-write-fetch-head",
-      "--no-recurse-submodules",
+      ...FETCH_COMMAND,
       "--",
       repo.source,
       ...refspecs,

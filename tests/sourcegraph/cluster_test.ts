@@ -79,30 +79,6 @@ async function register(cluster: ClusterHarness, up: Upstreams, names: string[])
   }
 }
 
-// Each repository held in full by exactly its owners among `live`.
-async function placed(
-  cluster: ClusterHarness,
-  live: number[],
-  replication = 2,
-): Promise<boolean> {
-  const rows = await cluster.query(
-    `SELECT r.name, h.replica, jsonb_array_length(h.commits) AS n FROM repositories r
-    LEFT JOIN holdings h ON h.repository_id = r.id`,
-  );
-  const byName = new Map<string, string[]>();
-  for (const row of rows) {
-    const holders = byName.get(String(row.name)) ?? [];
-    if (row.replica !== null && Number(row.n) > 0) holders.push(String(row.replica));
-    byName.set(String(row.name), holders);
-  }
-  const names = live.map((i) => cluster.names[i]);
-  // A killed replica's rows stay until it comes back; nobody routes to it meanwhile.
-  return [...byName].every(([name, all]) =>
-    JSON.stringify(all.filter((holder) => names.includes(holder)).sort()) ===
-      JSON.stringify(ownersOf(name, { replicas: names, replication }).sort())
-  );
-}
-
 async function withClient<T>(base: string, fn: (client: Client) => Promise<T>): Promise<T> {
   const client = await connectClient(base, { token: CLUSTER_TOKEN });
   try {
@@ -112,17 +88,73 @@ async function withClient<T>(base: string, fn: (client: Client) => Promise<T>): 
   }
 }
 
+// A cluster over `upstreams` repositories for `fn`; on a failure the replicas' last log lines.
+async function withCluster(
+  options: { upstreams: number; replicas: number; replication?: number; heartbeatMs?: number },
+  fn: (cluster: ClusterHarness, up: Upstreams) => Promise<void>,
+): Promise<void> {
+  const up = await upstreams(options.upstreams);
+  const cluster = await startCluster(BIN!, options);
+  try {
+    await fn(cluster, up);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
+  } finally {
+    await cluster.stop();
+    await up.upstream.stop();
+    await removeDir(up.folder);
+  }
+}
+
+/** Clients reading `a.txt` of the repositories in turn until stopped, counting what failed. */
+interface Readers {
+  failures: string[];
+  count(): number;
+  /** Resolves after `reads` more reads (of all clients together). */
+  more(reads: number): Promise<void>;
+  /** Stops reading and closes the clients. */
+  stop(): Promise<void>;
+}
+
+function startReaders(clients: Client[], repositories: string[]): Readers {
+  const failures: string[] = [];
+  let reads = 0;
+  let reading = true;
+  const loops = clients.map(async (client, i) => {
+    for (let n = 0; reading; n++) {
+      const repo = repositories[(i + n) % repositories.length];
+      const outcome = await callTool(client, "read", { repo, path: "a.txt" })
+        .catch((error) => ({ code: `THROWN ${(error as Error).message}`, texts: [] as string[] }));
+      reads++;
+      if (outcome.code !== "OK") {
+        failures.push(`${repo}: ${outcome.code} ${outcome.texts[0] ?? ""}`);
+      }
+    }
+  });
+  return {
+    failures,
+    count: () => reads,
+    async more(count) {
+      const target = reads + count;
+      await eventually(() => reads >= target, `${count} more reads`);
+    },
+    async stop() {
+      reading = false;
+      await Promise.all(loops);
+      for (const client of clients) await client.close().catch(() => {});
+    },
+  };
+}
+
 Deno.test({
   name:
     "cluster: 30 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk",
   ignore: BIN === null,
-  fn: async () => {
-    const up = await upstreams(30);
-    const cluster = await startCluster(BIN!, { replicas: 3 });
-    try {
+  fn: () =>
+    withCluster({ upstreams: 30, replicas: 3 }, async (cluster, up) => {
       const names = [...up.heads.keys()];
       await register(cluster, up, names);
-      await eventually(() => placed(cluster, [0, 1, 2]), "every repository on its owners");
+      await eventually(() => cluster.placed([0, 1, 2]), "every repository on its owners");
       // Owners hold the mirror; the other replica holds nothing of it.
       const ids = new Map(
         (await cluster.query("SELECT id, name FROM repositories")).map((row) => [
@@ -217,194 +249,145 @@ Deno.test({
           "mirror removed",
         );
       }
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
-    } finally {
-      await cluster.stop();
-      await up.upstream.stop();
-      await removeDir(up.folder);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name:
     "cluster: SIGKILL of a replica under 16 readers, its restart and rebalancing, and 10 s without PostgreSQL: zero failed reads",
   ignore: BIN === null,
-  fn: async () => {
-    const up = await upstreams(6);
-    const cluster = await startCluster(BIN!, { replicas: 3 });
-    const failures: string[] = [];
-    let reads = 0;
-    let reading = true;
-    const clients: Client[] = [];
-    try {
-      const names = [...up.heads.keys()];
-      await register(cluster, up, names);
-      await eventually(() => placed(cluster, [0, 1, 2]), "placed");
+  fn: () =>
+    withCluster({ upstreams: 6, replicas: 3 }, async (cluster, up) => {
+      const repositories = [...up.heads.keys()].map((name) => `org/${name}`);
+      await register(cluster, up, [...up.heads.keys()]);
+      await eventually(() => cluster.placed([0, 1, 2]), "placed");
       // 16 readers through replicas 0 and 1; replica 2 is the one that dies.
+      const clients: Client[] = [];
       for (let i = 0; i < 16; i++) {
         clients.push(await connectClient(cluster.replicas[i % 2]!.url, { token: CLUSTER_TOKEN }));
       }
-      const loops = clients.map(async (client, i) => {
-        for (let n = 0; reading; n++) {
-          const name = names[(i + n) % names.length];
-          const outcome = await callTool(client, "read", { repo: `org/${name}`, path: "a.txt" })
-            .catch((error) => ({ code: `THROWN ${(error as Error).message}`, texts: [] }));
-          reads++;
-          if (outcome.code !== "OK") {
-            failures.push(`${name}: ${outcome.code} ${outcome.texts[0] ?? ""}`);
-          }
-        }
-      });
-      const readsBefore = async (count: number) => {
-        const target = reads + count;
-        await eventually(() => reads >= target, `${count} more reads`);
-      };
-      await readsBefore(50);
-      await cluster.kill(2);
-      await readsBefore(100);
-      await eventually(() => placed(cluster, [0, 1]), "re-placed on the two survivors");
-      await readsBefore(50);
-      await cluster.start(2);
-      await eventually(() => placed(cluster, [0, 1, 2]), "rebalanced after the rejoin");
-      await readsBefore(50);
+      const readers = startReaders(clients, repositories);
+      try {
+        await readers.more(50);
+        await cluster.kill(2);
+        await readers.more(100);
+        await eventually(() => cluster.placed([0, 1]), "re-placed on the two survivors");
+        await readers.more(50);
+        await cluster.start(2);
+        await eventually(() => cluster.placed([0, 1, 2]), "rebalanced after the rejoin");
+        await readers.more(50);
 
-      // PostgreSQL away for 10 s: reads go on from the caches; writes fail with a code.
-      await cluster.server.halt();
-      const downAt = Date.now();
-      await readsBefore(50);
-      const write = await admin(cluster.replicas[0]!.url, "/keys", {
-        method: "POST",
-        body: { name: "during outage" },
-        key: "outage-key-0001",
-      });
-      assertEquals(write.status, 503);
-      assertEquals((await write.json()).code, "DEPENDENCY_UNAVAILABLE");
-      while (Date.now() - downAt < 10_000) await readsBefore(10);
-      await cluster.server.start();
-      await eventually(async () => {
-        const again = await admin(cluster.replicas[1]!.url, "/keys", {
+        // PostgreSQL away for 10 s: reads go on from the caches; writes fail with a code.
+        await cluster.server.halt();
+        const downAt = Date.now();
+        await readers.more(50);
+        const write = await admin(cluster.replicas[0]!.url, "/keys", {
           method: "POST",
-          body: { name: "after outage" },
-          key: "outage-key-0002",
+          body: { name: "during outage" },
+          key: "outage-key-0001",
         });
-        return again.status === 201;
-      }, "writes work again without a restart");
-      await readsBefore(50);
-      reading = false;
-      await Promise.all(loops);
-      assertEquals(failures, [], `${failures.length} of ${reads} reads failed`);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
-    } finally {
-      reading = false;
-      for (const client of clients) await client.close().catch(() => {});
-      await cluster.stop();
-      await up.upstream.stop();
-      await removeDir(up.folder);
-    }
-  },
+        assertEquals(write.status, 503);
+        assertEquals((await write.json()).code, "DEPENDENCY_UNAVAILABLE");
+        while (Date.now() - downAt < 10_000) await readers.more(10);
+        await cluster.server.start();
+        await eventually(async () => {
+          const again = await admin(cluster.replicas[1]!.url, "/keys", {
+            method: "POST",
+            body: { name: "after outage" },
+            key: "outage-key-0002",
+          });
+          return again.status === 201;
+        }, "writes work again without a restart");
+        await readers.more(50);
+      } finally {
+        await readers.stop();
+      }
+      assertEquals(
+        readers.failures,
+        [],
+        `${readers.failures.length} of ${readers.count()} reads failed`,
+      );
+    }),
 });
 
 Deno.test({
   name:
     "cluster: with replication 1 a killed owner's repositories fail with DEPENDENCY_UNAVAILABLE (availability says so) until another owner has filled them",
   ignore: BIN === null,
-  fn: async () => {
-    const up = await upstreams(3);
-    const cluster = await startCluster(BIN!, { replicas: 3, replication: 1, heartbeatMs: 1_000 });
-    try {
-      const names = [...up.heads.keys()];
-      await register(cluster, up, names);
-      await eventually(() => placed(cluster, [0, 1, 2], 1), "placed on one owner each");
-      const [owner] = ownersOf("org/up0", { replicas: cluster.names, replication: 1 });
-      const victim = cluster.names.indexOf(owner);
-      const reader = cluster.replicas[(victim + 1) % 3]!;
-      const availability = (client: Client) =>
-        callTool(client, "availability", { repo: "org/up0" }).then((outcome) =>
-          JSON.parse(outcome.texts[0]).serving
-        );
-      await withClient(reader.url, async (client) => {
-        assertEquals(await availability(client), { state: "ready", holders: 1 });
-        await cluster.kill(victim);
-        const codes = new Set<string>();
-        await eventually(async () => {
-          const outcome = await callTool(client, "read", { repo: "org/up0", path: "a.txt" });
-          codes.add(outcome.code);
-          if (outcome.code === "DEPENDENCY_UNAVAILABLE") {
-            // Right after a failed read its replica says the repository is not served.
-            assert((await availability(client)).state !== "ready", "availability says so");
-          }
-          return outcome.code === "OK";
-        }, "the repository is back once another owner has filled it");
-        assert(
-          [...codes].every((code) => code === "OK" || code === "DEPENDENCY_UNAVAILABLE"),
-          [...codes].join(","),
-        );
-        assertEquals(await availability(client), { state: "ready", holders: 1 });
-      });
-      const survivors = [0, 1, 2].filter((i) => i !== victim);
-      await eventually(() => placed(cluster, survivors, 1), "re-placed");
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
-    } finally {
-      await cluster.stop();
-      await up.upstream.stop();
-      await removeDir(up.folder);
-    }
-  },
+  fn: () =>
+    withCluster(
+      { upstreams: 3, replicas: 3, replication: 1, heartbeatMs: 1_000 },
+      async (cluster, up) => {
+        await register(cluster, up, [...up.heads.keys()]);
+        await eventually(() => cluster.placed([0, 1, 2], 1), "placed on one owner each");
+        const [owner] = ownersOf("org/up0", { replicas: cluster.names, replication: 1 });
+        const victim = cluster.names.indexOf(owner);
+        const reader = cluster.replicas[(victim + 1) % 3]!;
+        const availability = (client: Client) =>
+          callTool(client, "availability", { repo: "org/up0" }).then((outcome) =>
+            JSON.parse(outcome.texts[0]).serving
+          );
+        await withClient(reader.url, async (client) => {
+          assertEquals(await availability(client), { state: "ready", holders: 1 });
+          await cluster.kill(victim);
+          const codes = new Set<string>();
+          await eventually(async () => {
+            const outcome = await callTool(client, "read", { repo: "org/up0", path: "a.txt" });
+            codes.add(outcome.code);
+            if (outcome.code === "DEPENDENCY_UNAVAILABLE") {
+              // After a failed read, availability says the repository is not served, unless
+              // an owner has filled it meanwhile (then a read works).
+              const said = (await availability(client)).state;
+              const read = () => callTool(client, "read", { repo: "org/up0", path: "a.txt" });
+              assert(said !== "ready" || (await read()).code === "OK", `availability: ${said}`);
+            }
+            return outcome.code === "OK";
+          }, "the repository is back once another owner has filled it");
+          assert(
+            [...codes].every((code) => code === "OK" || code === "DEPENDENCY_UNAVAILABLE"),
+            [...codes].join(","),
+          );
+          assertEquals(await availability(client), { state: "ready", holders: 1 });
+        });
+        const survivors = [0, 1, 2].filter((i) => i !== victim);
+        await eventually(() => cluster.placed(survivors, 1), "re-placed");
+      },
+    ),
 });
 
 Deno.test({
   name:
     "cluster: a client reading through nginx over three replicas sees no failed read when one is killed",
   ignore: BIN === null || NGINX === null,
-  fn: async () => {
-    const up = await upstreams(4);
-    const cluster = await startCluster(BIN!, { replicas: 3 });
-    const nginx = await startNginx(
-      NGINX!,
-      cluster.replicas.map((replica) => new URL(replica!.url).host),
-    );
-    const failures: string[] = [];
-    let reads = 0;
-    try {
-      await register(cluster, up, [...up.heads.keys()]);
-      await eventually(() => placed(cluster, [0, 1, 2]), "placed");
-      const clients: Client[] = await Promise.all(
-        Array.from({ length: 4 }, () => connectClient(nginx.url, { token: CLUSTER_TOKEN })),
+  fn: () =>
+    withCluster({ upstreams: 4, replicas: 3 }, async (cluster, up) => {
+      const nginx = await startNginx(
+        NGINX!,
+        cluster.replicas.map((replica) => new URL(replica!.url).host),
       );
-      let reading = true;
-      const loops = clients.map(async (client: Client, i: number) => {
-        for (let n = 0; reading; n++) {
-          const name = `up${(i + n) % 4}`;
-          const outcome = await callTool(client, "read", { repo: `org/${name}`, path: "a.txt" })
-            .catch((error) => ({ code: `THROWN ${(error as Error).message}`, texts: [] }));
-          reads++;
-          if (outcome.code !== "OK") failures.push(`${name}: ${outcome.code}`);
+      try {
+        await register(cluster, up, [...up.heads.keys()]);
+        await eventually(() => cluster.placed([0, 1, 2]), "placed");
+        const clients: Client[] = await Promise.all(
+          Array.from({ length: 4 }, () => connectClient(nginx.url, { token: CLUSTER_TOKEN })),
+        );
+        const readers = startReaders(clients, [...up.heads.keys()].map((name) => `org/${name}`));
+        try {
+          await readers.more(40);
+          await cluster.kill(1);
+          await readers.more(100);
+          await eventually(() => cluster.placed([0, 2]), "re-placed");
+          await readers.more(40);
+        } finally {
+          await readers.stop();
         }
-      });
-      const more = async (count: number) => {
-        const target = reads + count;
-        await eventually(() => reads >= target, `${count} more reads`);
-      };
-      await more(40);
-      await cluster.kill(1);
-      await more(100);
-      await eventually(() => placed(cluster, [0, 2]), "re-placed");
-      await more(40);
-      reading = false;
-      await Promise.all(loops);
-      for (const client of clients) await client.close();
-      assertEquals(failures, [], `${failures.length} of ${reads} reads through nginx failed`);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${cluster.logTail()}`, { cause: error });
-    } finally {
-      await nginx.stop();
-      await cluster.stop();
-      await up.upstream.stop();
-      await removeDir(up.folder);
-    }
-  },
+        assertEquals(
+          readers.failures,
+          [],
+          `${readers.failures.length} of ${readers.count()} reads through nginx failed`,
+        );
+      } finally {
+        await nginx.stop();
+      }
+    }),
 });

@@ -9,6 +9,7 @@
 
 import { join } from "node:path";
 import pg from "pg";
+import { ownersOf } from "../../sourcegraph/cluster/placement.ts";
 import { removeDir, tempDir } from "./git_repo.ts";
 import { type PostgresServer, startPostgres } from "./postgres_server.ts";
 import { freePort, type RunningService, startService } from "./sourcegraph_service.ts";
@@ -30,6 +31,15 @@ export interface ClusterHarness {
   kill(i: number): Promise<void>;
   /** Runs `sql` on the database. */
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * Whether every repository is held in full by exactly its owners among
+   * the replicas `live` (by index), as placement computes them.
+   */
+  placed(live: number[], replication?: number): Promise<boolean>;
+  /** The indexes of the running replicas. */
+  live(): number[];
+  /** Replica `i`'s working folder (its data folder is `.sourcegraph` in it). */
+  replicaFolder(i: number): string;
   /** The last log lines of every replica that ran (for a failure's message). */
   logTail(lines?: number): string;
   /** The mirror folders replica `i` has on disk (repository ids). */
@@ -40,7 +50,7 @@ export interface ClusterHarness {
 /** Starts PostgreSQL and `replicas` replicas. */
 export async function startCluster(
   pgBin: string,
-  options: { replicas: number; replication?: number; heartbeatMs?: number },
+  options: { replicas: number; replication?: number; heartbeatMs?: number; expiryMs?: number },
 ): Promise<ClusterHarness> {
   const server = await startPostgres(pgBin);
   const parent = await tempDir("sg-cluster-");
@@ -68,7 +78,7 @@ export async function startCluster(
         SOURCEGRAPH_REPLICA_NAME: names[i],
         SOURCEGRAPH_INTERNAL_URL: `http://127.0.0.1:${internalPorts[i]}`,
         SOURCEGRAPH_HEARTBEAT_INTERVAL: `${heartbeatMs}ms`,
-        SOURCEGRAPH_HEARTBEAT_EXPIRY: `${heartbeatMs * 4}ms`,
+        SOURCEGRAPH_HEARTBEAT_EXPIRY: `${options.expiryMs ?? heartbeatMs * 4}ms`,
         SOURCEGRAPH_REPLICATION: String(options.replication ?? 2),
         SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "256",
       }, { shared: { keyFile }, lineTimeoutMs: 60_000 });
@@ -94,6 +104,26 @@ export async function startCluster(
         await client.end().catch(() => {});
       }
     },
+    async placed(live, replication = options.replication ?? 2) {
+      const rows = await harness.query(
+        `SELECT r.name, h.replica, jsonb_array_length(h.commits) AS n FROM repositories r
+        LEFT JOIN holdings h ON h.repository_id = r.id`,
+      );
+      const held = new Map<string, string[]>();
+      for (const row of rows) {
+        const holders = held.get(String(row.name)) ?? [];
+        if (row.replica !== null && Number(row.n) > 0) holders.push(String(row.replica));
+        held.set(String(row.name), holders);
+      }
+      const alive = live.map((i) => names[i]);
+      // A killed replica's rows stay until it comes back; nobody routes to it meanwhile.
+      return [...held].every(([name, all]) =>
+        JSON.stringify(all.filter((holder) => alive.includes(holder)).sort()) ===
+          JSON.stringify(ownersOf(name, { replicas: alive, replication }).sort())
+      );
+    },
+    live: () => replicas.flatMap((replica, i) => replica ? [i] : []),
+    replicaFolder: (i) => folder(i),
     logTail(lines = 25) {
       return logs.map((log, i) => `--- ${names[i]}\n${log.slice(-lines).join("\n")}`).join("\n");
     },
