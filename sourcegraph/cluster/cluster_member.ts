@@ -65,6 +65,7 @@ export async function joinCluster(
     remote,
   });
   services.repositories.useRouter(router);
+  services.admin.usePlacement(cluster);
   const replicaSync = new ReplicaSync(store, {
     cluster,
     tables,

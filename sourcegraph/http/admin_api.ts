@@ -20,6 +20,7 @@ import {
   CREDENTIAL,
   credentialFromWire,
   KEY,
+  PIN,
   policyFromWire,
   UPDATE,
   updateFromWire,
@@ -52,6 +53,7 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
   repositoryRoutes(app, admin, io);
   credentialRoutes(app, admin, io);
   keyRoutes(app, admin, io);
+  pinRoutes(app, admin, io);
   app.all("*", () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");
   });
@@ -155,6 +157,19 @@ function keyRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
   });
   app.delete("/keys", async (c) => {
     await admin.revokeKey(c.req.query("id") ?? "");
+    return c.body(null, 204);
+  });
+}
+
+// Pinning a repository to named replicas of a cluster, and unpinning it.
+function pinRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
+  app.put("/repo/pin", async (c) => {
+    const name = repoParameter(c);
+    const body = parseStrictBody(PIN, await io.text(c));
+    return c.json({ repo: name, pinned: await admin.pin(name, body.replicas) });
+  });
+  app.delete("/repo/pin", async (c) => {
+    await admin.pin(repoParameter(c), null);
     return c.body(null, 204);
   });
 }

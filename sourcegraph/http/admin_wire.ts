@@ -70,6 +70,11 @@ export const UPDATE = z.strictObject({
 /** `POST /keys`. */
 export const KEY = z.strictObject({ name: z.string().min(1).max(128) });
 
+/** `PUT /repo/pin`: the replicas that own the repository while they are alive. */
+export const PIN = z.strictObject({
+  replicas: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/)).min(1).max(16),
+});
+
 /** A credential from its admin API form. */
 export function credentialFromWire(wire: z.infer<typeof CREDENTIAL>): FetchCredential {
   return wire.kind === "https"

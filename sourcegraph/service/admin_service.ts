@@ -70,8 +70,14 @@ export interface PersonalKey {
  * const key = await admin.createKey("ci agent"); // key.secret is shown once
  * ```
  */
+/** Where pins are kept and applied (a cluster). */
+export interface Placement {
+  pin(repositoryId: number, replicas: readonly string[] | null): Promise<void>;
+}
+
 export class AdminService {
   #store: ControlStore;
+  #placement: Placement | null = null;
   #repositories: RepositoryService;
   #credentials: CredentialStore;
   #scheduler: SyncScheduler;
@@ -218,6 +224,28 @@ export class AdminService {
     if (!(await this.#store.removeKey(id))) {
       throw new SourcegraphError("KEY_NOT_FOUND", "no such key");
     }
+  }
+
+  /** Uses `placement` for pins (a replica of a cluster; the single process has none). */
+  usePlacement(placement: Placement): void {
+    this.#placement = placement;
+  }
+
+  /**
+   * Pins a repository to `replicas` (null: placed by the hash again);
+   * the pin as stored. INVALID_REQUEST in the single process.
+   */
+  async pin(name: string, replicas: readonly string[] | null): Promise<string[] | null> {
+    const repo = this.existing(name);
+    if (this.#placement === null) {
+      throw new SourcegraphError(
+        "INVALID_REQUEST",
+        "pins place repositories on replicas of a cluster; this service is a single process",
+      );
+    }
+    const unique = replicas === null ? null : [...new Set(replicas)];
+    await this.#placement.pin(repo.id, unique);
+    return unique;
   }
 
   /** A registered repository by name (REPOSITORY_NOT_FOUND otherwise). */

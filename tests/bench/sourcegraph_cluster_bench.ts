@@ -18,6 +18,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { ownersOf } from "../../sourcegraph/cluster/placement.ts";
+import { percentile } from "../support/bench_stats.ts";
 import {
   CLUSTER_TOKEN,
   type ClusterHarness,
@@ -86,7 +87,11 @@ async function register(cluster: ClusterHarness, url: (name: string) => string):
   for (const name of ["git", ...Array.from({ length: 11 }, (_, i) => `syn${i + 1}`)]) {
     const response = await fetch(`${cluster.replicas[0]!.url}/sourcegraph/api/admin/v1/repos`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${CLUSTER_TOKEN}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${CLUSTER_TOKEN}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": `bench-register-${name}`,
+      },
       body: JSON.stringify({
         name: `org/${name}`,
         source: url(name),
@@ -96,10 +101,6 @@ async function register(cluster: ClusterHarness, url: (name: string) => string):
     });
     if (response.status !== 202) throw new Error(await response.text());
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 }
 
 async function transactions(cluster: ClusterHarness): Promise<number> {

@@ -249,6 +249,42 @@ Deno.test({
           "mirror removed",
         );
       }
+
+      // A pin names the owners; without it the hash places the repository again.
+      const hashed = ownersOf("org/up0", { replicas: cluster.names, replication: 2 });
+      const pin = [cluster.names.find((name) => !hashed.includes(name))!, hashed[0]];
+      const holders = async () =>
+        (await cluster.query(
+          `SELECT h.replica FROM holdings h JOIN repositories r ON r.id = h.repository_id
+          WHERE r.name = 'org/up0' AND jsonb_array_length(h.commits) > 0 ORDER BY 1`,
+        )).map((row) => String(row.replica));
+      const pinned = await admin(cluster.replicas[2]!.url, "/repo/pin?repo=org/up0", {
+        method: "PUT",
+        body: { replicas: pin },
+      });
+      assertEquals(await pinned.json(), { repo: "org/up0", pinned: pin });
+      await eventually(
+        async () => JSON.stringify(await holders()) === JSON.stringify([...pin].sort()),
+        "held by the pinned replicas",
+      );
+      assertEquals(
+        (await admin(cluster.replicas[0]!.url, "/repo/pin?repo=org/up0", {
+          method: "DELETE",
+        })).status,
+        204,
+      );
+      await eventually(
+        async () => JSON.stringify(await holders()) === JSON.stringify([...hashed].sort()),
+        "held by the hashed owners again",
+      );
+
+      // SIGTERM: the replica removes its heartbeat and holdings before it exits.
+      await cluster.terminate(2);
+      const left = await cluster.query(
+        "SELECT (SELECT count(*) FROM replicas WHERE name = 'replica-2') AS beat, " +
+          "(SELECT count(*) FROM holdings WHERE replica = 'replica-2') AS held",
+      );
+      assertEquals([Number(left[0].beat), Number(left[0].held)], [0, 0]);
     }),
 });
 

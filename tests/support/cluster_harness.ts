@@ -29,6 +29,8 @@ export interface ClusterHarness {
   start(i: number): Promise<RunningService>;
   /** SIGKILLs replica `i`. */
   kill(i: number): Promise<void>;
+  /** Stops replica `i` as an operator would (SIGTERM), waiting for it to exit. */
+  terminate(i: number): Promise<void>;
   /** Runs `sql` on the database. */
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /**
@@ -91,6 +93,10 @@ export async function startCluster(
       if (!service) return;
       Deno.kill(service.pid, "SIGKILL");
       await service.stop();
+      replicas[i] = null;
+    },
+    async terminate(i) {
+      await replicas[i]?.stop();
       replicas[i] = null;
     },
     async query(sql, params) {
