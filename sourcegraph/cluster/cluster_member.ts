@@ -58,14 +58,7 @@ export async function joinCluster(
   const tables = new ClusterTables(store.pool, store.leasePool);
   const cluster = new Cluster(tables, options.cluster, { log });
   await cluster.join();
-  const remote = new RemoteCalls(secret);
-  const router = new ClusterRouter(store, {
-    cluster,
-    visibility: services.repositories,
-    remote,
-  });
-  services.repositories.useRouter(router);
-  services.admin.usePlacement(cluster);
+  const { remote, router } = routeThrough(services, { store, cluster, secret });
   const replicaSync = new ReplicaSync(store, {
     cluster,
     tables,
@@ -104,6 +97,22 @@ export async function joinCluster(
       await cluster.leave();
     },
   };
+}
+
+// Mirror reads go through the cluster's router; pins to the cluster.
+function routeThrough(
+  services: Services,
+  at: { store: PostgresControlStore; cluster: Cluster; secret: string },
+): { remote: RemoteCalls; router: ClusterRouter } {
+  const remote = new RemoteCalls(at.secret);
+  const router = new ClusterRouter(at.store, {
+    cluster: at.cluster,
+    visibility: services.repositories,
+    remote,
+  });
+  services.repositories.useRouter(router);
+  services.admin.usePlacement(at.cluster);
+  return { remote, router };
 }
 
 // What this replica's rows say it holds is made true of its disk (a replica
