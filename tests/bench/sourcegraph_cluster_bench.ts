@@ -192,50 +192,45 @@ async function failover(cluster: ClusterHarness, target: Target, replication: nu
   return { recovered, failed, rebalance: performance.now() - rejoinAt };
 }
 
+// Replicas with the product's heartbeat (2 s) and expiry (6 s).
+function defaultCluster(replicas: number, replication: number): Promise<ClusterHarness> {
+  return startCluster(BIN!, { replicas, replication, heartbeatMs: 2_000, expiryMs: 6_000 });
+}
+
+function tableRow(
+  label: string,
+  result: Awaited<ReturnType<typeof load>>,
+  mirrors: number[],
+): string {
+  return `| ${label} | ${result.perSecond.toFixed(0)} | ${result.p50.toFixed(1)} / ${
+    result.p99.toFixed(1)
+  } | ${result.failed} of ${result.reads} | ${result.queriesPerRead.toFixed(3)} | ${
+    mirrors.map((bytes) => (bytes / 1048576).toFixed(1)).join(" / ")
+  } |`;
+}
+
 const folder = await tempDir("sg-cluster-bench-");
 try {
   const targets = await upstreams(folder);
   const upstream = startCountingUpstream(folder);
   const rows: string[] = [];
-  const one = await startCluster(BIN, {
-    replicas: 1,
-    replication: 1,
-    heartbeatMs: 2_000,
-    expiryMs: 6_000,
-  });
+  const one = await defaultCluster(1, 1);
   try {
     await register(one, upstream.url);
     await ready(one, targets);
     const result = await load(one, targets, SECONDS);
-    rows.push(
-      `| 1 replica  | ${result.perSecond.toFixed(0)} | ${result.p50.toFixed(1)} / ${
-        result.p99.toFixed(1)
-      } | ${result.failed} of ${result.reads} | ${result.queriesPerRead.toFixed(3)} | ${
-        (await mirrorBytes(one, 0) / 1048576).toFixed(1)
-      } |`,
-    );
+    rows.push(tableRow("1 replica ", result, [await mirrorBytes(one, 0)]));
   } finally {
     await one.stop();
   }
-  const three = await startCluster(BIN, {
-    replicas: 3,
-    replication: 2,
-    heartbeatMs: 2_000,
-    expiryMs: 6_000,
-  });
+  const three = await defaultCluster(3, 2);
   let fail2 = "";
   try {
     await register(three, upstream.url);
     await ready(three, targets);
     const result = await load(three, targets, SECONDS);
     const bytes = await Promise.all([0, 1, 2].map((i) => mirrorBytes(three, i)));
-    rows.push(
-      `| 3 replicas | ${result.perSecond.toFixed(0)} | ${result.p50.toFixed(1)} / ${
-        result.p99.toFixed(1)
-      } | ${result.failed} of ${result.reads} | ${result.queriesPerRead.toFixed(3)} | ${
-        bytes.map((b) => (b / 1048576).toFixed(1)).join(" / ")
-      } |`,
-    );
+    rows.push(tableRow("3 replicas", result, bytes));
     const f = await failover(three, targets[0], 2);
     fail2 = `replication 2: kill → first successful read of org/git ${
       f.recovered.toFixed(0)
@@ -243,12 +238,7 @@ try {
   } finally {
     await three.stop();
   }
-  const single = await startCluster(BIN, {
-    replicas: 3,
-    replication: 1,
-    heartbeatMs: 2_000,
-    expiryMs: 6_000,
-  });
+  const single = await defaultCluster(3, 1);
   let fail1 = "";
   try {
     await register(single, upstream.url);

@@ -7,19 +7,31 @@
 import { z } from "zod";
 
 /** A repository name. */
-export const repo = z.string().min(1).max(256);
+export const repo = z.string().min(1).max(256).describe(
+  "Repository name as `repositories` lists it, e.g. `local/project` or `org/app`.",
+);
 /** A revision: a monitored branch or a full SHA (optional). */
-export const revision = z.string().min(1).max(256).optional();
+export const revision = z.string().min(1).max(256).optional().describe(
+  "A monitored branch or a retained full 40-hex SHA; default: the default branch.",
+);
 /** A repository-relative path. */
-export const path = z.string().min(1).max(4096);
+export const path = z.string().min(1).max(4096).describe(
+  "File path from the repository root, e.g. `src/main.ts` (no leading `/`).",
+);
 /** A 1-based line number (optional). */
-export const line = z.number().int().min(1).optional();
+export const line = z.number().int().min(1).optional().describe("1-based line number.");
 /** The `plugins` tool argument. */
 export const plugins = z.array(z.strictObject({
-  name: z.string().min(1).max(64),
-  args: z.record(z.string(), z.unknown()).optional(),
-})).max(16).optional();
+  name: z.string().min(1).max(64).describe("Plugin name from `availability` with include_plugins."),
+  args: z.record(z.string(), z.unknown()).optional().describe("The plugin's own arguments."),
+})).max(16).optional().describe(
+  "Plugins to run on this read (up to 16); default: the repository's default-enabled ones.",
+);
 /** Path prefixes restricting a search or diff. */
-export const paths = z.array(z.string().min(1).max(4096)).max(64).optional();
+export const paths = z.array(z.string().min(1).max(4096)).max(64).optional().describe(
+  'Folders to restrict to (up to 64), e.g. ["src", "docs"].',
+);
 /** A paging cursor. */
-export const after = z.string().min(1).max(4096).optional();
+export const after = z.string().min(1).max(4096).optional().describe(
+  "next_cursor of the previous page, to continue after it.",
+);

@@ -17,9 +17,11 @@ export const prepareTool = defineTool({
     "Syncs a repository now (service token only): fetches its monitored branches and applies retention. Idempotent per idempotency_key.",
   input: {
     repo,
-    idempotency_key: z.string().min(8).max(128),
+    idempotency_key: z.string().min(8).max(128).describe(
+      "8 to 128 characters; the same key answers the first run's outcome again.",
+    ),
     revision,
-    group: z.string().min(1).max(128).optional(),
+    group: z.string().min(1).max(128).optional().describe("A monorepo path group to prepare."),
   },
   serviceOnly: true,
   run: async (args, { admin, caller }) => [

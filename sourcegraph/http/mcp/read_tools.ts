@@ -18,7 +18,14 @@ export const readTool = defineTool({
   name: "read",
   description:
     "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and 256 KiB; continue from NextStartLine.",
-  input: { repo, path, revision, start_line: line, end_line: line, plugins },
+  input: {
+    repo,
+    path,
+    revision,
+    start_line: line.describe("First line to read (1-based); default 1."),
+    end_line: line.describe("Last line to read; default start_line + 499."),
+    plugins,
+  },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const file = await service.read(caller, {
@@ -52,7 +59,11 @@ export const readManyTool = defineTool({
   input: {
     repo,
     revision,
-    files: z.array(z.strictObject({ path, start_line: line, end_line: line })).min(1).max(10),
+    files: z.array(z.strictObject({
+      path,
+      start_line: line.describe("First line (default 1)."),
+      end_line: line.describe("Last line (default start_line + 499)."),
+    })).min(1).max(10).describe("1 to 10 files, each with its own line range; read in order."),
     plugins,
   },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {

@@ -20,7 +20,11 @@ export const repositoriesTool = defineTool({
   name: "repositories",
   description:
     "Lists the repositories you can read (100 per page): state, index mode, observed branch heads, default branch.",
-  input: { after: z.string().min(1).max(256).optional() },
+  input: {
+    after: z.string().min(1).max(256).optional().describe(
+      "next_cursor of the previous page, to continue after it.",
+    ),
+  },
   run: (args, { service, caller }) => [
     JSON.stringify(repositoryPageJson(service.repositories(caller, { after: args.after }))),
   ],
@@ -32,8 +36,12 @@ export const availabilityTool = defineTool({
   description: "Shows one repository's state, observed heads and retained (readable) versions.",
   input: {
     repo,
-    job_id: z.string().min(1).max(128).optional(),
-    include_plugins: z.boolean().optional(),
+    job_id: z.string().min(1).max(128).optional().describe(
+      "A `prepare` job id, to see that job's outcome.",
+    ),
+    include_plugins: z.boolean().optional().describe(
+      "Also list the plugins available at the revision; default false.",
+    ),
     revision,
   },
   run: async (args, { service, caller }) => [

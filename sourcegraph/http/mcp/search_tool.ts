@@ -16,14 +16,22 @@ export const searchTool = defineTool({
     "Searches one repository at a pinned commit (default: the default branch). pattern is RE2 matched line by line (or a fixed string); glob works like rg -g; paths restrict folders; output content (default) or files. Returns the full commit to read at. Zero hits do not prove absence.",
   input: {
     repo,
-    pattern: z.string().min(1).max(8192),
+    pattern: z.string().min(1).max(8192).describe(
+      "RE2 regular expression matched per line, e.g. `func \\w+Reader\\(`; literal text with fixed_strings.",
+    ),
     revision,
-    fixed_strings: z.boolean().optional(),
-    ignore_case: z.boolean().optional(),
-    glob: z.array(z.string().min(1).max(1024)).max(64).optional(),
+    fixed_strings: z.boolean().optional().describe("Match pattern as literal text; default false."),
+    ignore_case: z.boolean().optional().describe("Case-insensitive match; default false."),
+    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe(
+      'File globs as rg -g (up to 64); `!` excludes, e.g. ["*.ts", "!**/tests/**"].',
+    ),
     paths,
-    output: z.enum(["content", "files"]).optional(),
-    max_lines_per_file: z.number().int().min(1).max(1000).optional(),
+    output: z.enum(["content", "files"]).optional().describe(
+      "`content`: matching lines (default); `files`: paths only.",
+    ),
+    max_lines_per_file: z.number().int().min(1).max(1000).optional().describe(
+      "Matching lines shown per file (1 to 1000).",
+    ),
   },
   run: async (args, { service, caller }) => {
     const found = await service.search(caller, {

@@ -18,8 +18,10 @@ export const listTool = defineTool({
   input: {
     repo,
     revision,
-    first: z.number().int().min(1).max(1000),
-    path: z.string().min(1).max(4096).optional(),
+    first: z.number().int().min(1).max(1000).describe("Entries to return (1 to 1000)."),
+    path: z.string().min(1).max(4096).optional().describe(
+      "Directory from the repository root; default: the root.",
+    ),
     after,
   },
   run: async (args, { service, caller }) => [
@@ -34,9 +36,9 @@ export const diffTool = defineTool({
     "Lists paths changed between two revisions (each a monitored branch or a retained full SHA), first entries after the cursor, with has_more and next_cursor.",
   input: {
     repo,
-    base: z.string().min(1).max(256),
-    head: z.string().min(1).max(256),
-    first: z.number().int().min(1).max(100),
+    base: z.string().min(1).max(256).describe("Older revision: a monitored branch or a full SHA."),
+    head: z.string().min(1).max(256).describe("Newer revision: a monitored branch or a full SHA."),
+    first: z.number().int().min(1).max(100).describe("Changed paths to return (1 to 100)."),
     paths,
     after,
   },

@@ -10,7 +10,7 @@ import { openSharedStores } from "../../../sourcegraph/store/postgres/shared_sto
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { eventually } from "../../support/cluster_harness.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
-import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
+import { postgresBin, type PostgresServer, startPostgres } from "../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 
@@ -30,16 +30,37 @@ async function writeKey(dir: string, name: string): Promise<string> {
   return path;
 }
 
+// Two stores ("replicas") on one new database of a private server, closed afterwards.
+async function withTwoStores(
+  database: string,
+  fn: (at: {
+    one: PostgresControlStore;
+    two: PostgresControlStore;
+    server: PostgresServer;
+    url: string;
+    logs: string[];
+  }) => Promise<void>,
+): Promise<void> {
+  const server = await startPostgres(BIN!);
+  const url = await server.createDatabase(database);
+  const logs: string[] = [];
+  const open = () => PostgresControlStore.open(url, { log: (line) => logs.push(line) });
+  const [one, two] = await Promise.all([open(), open()]);
+  try {
+    await fn({ one, two, server, url, logs });
+  } finally {
+    await one.close();
+    await two.close();
+    await server.stop();
+  }
+}
+
 Deno.test({
   name:
     "PostgreSQL store: a write on one replica reaches the other's cache; sessions and keys end everywhere",
   ignore: BIN === null,
-  fn: async () => {
-    const server = await startPostgres(BIN!);
-    const url = await server.createDatabase("replicas");
-    const open = () => PostgresControlStore.open(url, { log: () => {} });
-    const [one, two] = await Promise.all([open(), open()]);
-    try {
+  fn: () =>
+    withTwoStores("replicas", async ({ one, two }) => {
       const repo = await one.register(REPOSITORY);
       assertEquals(one.repository("org/shared")?.id, repo.id, "the writer reads its write at once");
       await eventually(() => two.repository("org/shared") !== null, "registration on replica 2");
@@ -68,25 +89,15 @@ Deno.test({
       await two.remove(repo.id);
       await eventually(() => one.repository("org/shared") === null, "removal on replica 1");
       assertEquals(one.versions(repo.id), []);
-    } finally {
-      await one.close();
-      await two.close();
-      await server.stop();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name:
     "PostgreSQL store: with the server stopped, reads answer from the cache and writes fail with DEPENDENCY_UNAVAILABLE; both replicas recover without a restart",
   ignore: BIN === null,
-  fn: async () => {
-    const server = await startPostgres(BIN!);
-    const url = await server.createDatabase("outage");
-    const logs: string[] = [];
-    const open = () => PostgresControlStore.open(url, { log: (line) => logs.push(line) });
-    const [one, two] = await Promise.all([open(), open()]);
-    try {
+  fn: () =>
+    withTwoStores("outage", async ({ one, two, server, url, logs }) => {
       const repo = await one.register(REPOSITORY);
       await one.addKey("key_b", { keyHash: "hb", name: "b" });
       await eventually(() => two.hasKey("key_b"), "key on replica 2");
@@ -113,12 +124,7 @@ Deno.test({
       assertIncludes(logs.join("\n"), "unreachable; serving from the cache");
       assertIncludes(logs.join("\n"), "reachable again");
       assert(!logs.join("\n").includes(url), "the URL (with its password) is never logged");
-    } finally {
-      await one.close();
-      await two.close();
-      await server.stop();
-    }
-  },
+    }),
 });
 
 Deno.test({
