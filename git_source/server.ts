@@ -63,7 +63,11 @@ export function createGitSourceServer(
   server.registerTool("git.acknowledge", {
     description:
       "Acknowledges a page token from git.changes. It only moves the delivery checkpoint; acknowledging the same token again succeeds.",
-    inputSchema: { token: z.string().min(1).max(256) },
+    inputSchema: {
+      token: z.string().min(1).max(256).describe(
+        "The token of the page git.changes returned, e.g. `5b0c1e0e-…:0` (1 to 256 characters).",
+      ),
+    },
     annotations: {
       readOnlyHint: false,
       destructiveHint: false,

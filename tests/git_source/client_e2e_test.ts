@@ -77,6 +77,24 @@ class FeedClient {
     return (await this.#client.listTools()).tools.map((tool: { name: string }) => tool.name);
   }
 
+  /** Every tool parameter's description, by `tool.parameter` (empty when it has none). */
+  async parameterDescriptions(): Promise<Record<string, string>> {
+    const { tools } = await this.#client.listTools();
+    return Object.fromEntries(
+      tools.flatMap((
+        tool: {
+          name: string;
+          inputSchema: { properties?: Record<string, { description?: string }> };
+        },
+      ) =>
+        Object.entries(tool.inputSchema.properties ?? {}).map(([name, property]) => [
+          `${tool.name}.${name}`,
+          property.description ?? "",
+        ])
+      ),
+    );
+  }
+
   async changes(): Promise<GitBatch> {
     const result = await this.#client.callTool({ name: "git.changes", arguments: {} });
     assert(!result.isError, JSON.stringify(result));
@@ -104,6 +122,9 @@ async function walk(launch: Launch, repo: TestRepo, data: string): Promise<void>
   let client = await FeedClient.connect(launch, env);
   try {
     assertEquals(await client.toolNames(), ["git.changes", "git.acknowledge"]);
+    const described = await client.parameterDescriptions();
+    assertEquals(Object.keys(described), ["git.acknowledge.token"]);
+    assert(described["git.acknowledge.token"].includes("git.changes"), "the token says where from");
     const c1 = await repo.git("rev-parse", "HEAD");
     const first = await client.changes();
     assertEquals(first.updates.map((u) => [u.id, u.revision, u.previous, u.state]), [[

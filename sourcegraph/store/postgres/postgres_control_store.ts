@@ -197,7 +197,8 @@ export class PostgresControlStore implements ControlStore {
       if (sqlState(error) === "23505") throw new RepositoryNameTaken(input.name);
       throw error;
     }
-    return this.#cache.repository(input.name)!;
+    // The reload after the commit may have failed (the server went away): the row is known anyway.
+    return this.#cache.repository(input.name) ?? { ...input, id, disabled: false };
   }
 
   /** Records a branch head and its version. */
