@@ -18,6 +18,7 @@ import { callTool } from "../support/tool_calls.ts";
 import {
   connectClient,
   freePort,
+  type RunningService,
   startFailure,
   startService,
 } from "../support/sourcegraph_service.ts";
@@ -55,121 +56,127 @@ Deno.test({
   fn: async () => {
     const server = await startPostgres(BIN!);
     const parent = await tempDir("sg-shared-");
-    const keyFile = join(parent, "credential.key");
-    const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-    await Deno.writeTextFile(keyFile, `${key}\n`, { mode: 0o600 });
-    const url = await server.createDatabase("service");
-    const env = {
-      SOURCEGRAPH_API_TOKEN: TOKEN,
-      SOURCEGRAPH_DATABASE_URL: url,
-      SOURCEGRAPH_CREDENTIAL_KEY_FILE: keyFile,
-    };
-    const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "alpha\nbeta\n" }, {
-      parent,
-      name: "project",
-    });
-    const elsewhere = join(parent, "second");
-    await Deno.mkdir(elsewhere);
-    const shared = { keyFile };
-    const replica = (name: string, port: number) => ({
-      ...env,
-      SOURCEGRAPH_REPLICA_NAME: name,
-      SOURCEGRAPH_INTERNAL_URL: `http://127.0.0.1:${port}`,
-    });
-    const [onePort, twoPort] = [freePort(), freePort()];
-    let one = await startService(repo.path, replica("one", onePort), { shared });
-    const two = await startService(elsewhere, replica("two", twoPort), { shared });
     try {
-      assertIncludes(two.log.join("\n"), "control store: PostgreSQL (shared)");
-      assertIncludes(two.log.join("\n"), "serving local/project");
-      for (const log of [one.log, two.log]) {
-        const text = log.join("\n");
-        assert(!text.includes(url) && !text.includes(new URL(url).password), "no URL in the log");
-        assert(!text.includes(key), "no key in the log");
-      }
-      const calls: [string, Record<string, unknown>][] = [
-        ["read", { repo: "local/project", path: "a.txt" }],
-        ["search", { repo: "local/project", pattern: "beta" }],
-        ["list", { repo: "local/project", first: 10 }],
-      ];
-      // With two replicas both own the repository (replication 2): both build the index.
-      for (const service of [one, two]) {
-        for (let i = 0; i < 500; i++) {
-          const text = await toolText(service.url, "search", calls[1][1]);
-          if (text.includes('Index: "ready"')) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
+      const keyFile = join(parent, "credential.key");
+      const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+      await Deno.writeTextFile(keyFile, `${key}\n`, { mode: 0o600 });
+      const url = await server.createDatabase("service");
+      const env = {
+        SOURCEGRAPH_API_TOKEN: TOKEN,
+        SOURCEGRAPH_DATABASE_URL: url,
+        SOURCEGRAPH_CREDENTIAL_KEY_FILE: keyFile,
+      };
+      const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "alpha\nbeta\n" }, {
+        parent,
+        name: "project",
+      });
+      const elsewhere = join(parent, "second");
+      await Deno.mkdir(elsewhere);
+      const shared = { keyFile };
+      const replica = (name: string, port: number) => ({
+        ...env,
+        SOURCEGRAPH_REPLICA_NAME: name,
+        SOURCEGRAPH_INTERNAL_URL: `http://127.0.0.1:${port}`,
+      });
+      const [onePort, twoPort] = [freePort(), freePort()];
+      let one = await startService(repo.path, replica("one", onePort), { shared });
+      let two: RunningService | null = null;
+      try {
+        two = await startService(elsewhere, replica("two", twoPort), { shared });
+        assertIncludes(two.log.join("\n"), "control store: PostgreSQL (shared)");
+        assertIncludes(two.log.join("\n"), "serving local/project");
+        for (const log of [one.log, two.log]) {
+          const text = log.join("\n");
+          assert(!text.includes(url) && !text.includes(new URL(url).password), "no URL in the log");
+          assert(!text.includes(key), "no key in the log");
         }
+        const calls: [string, Record<string, unknown>][] = [
+          ["read", { repo: "local/project", path: "a.txt" }],
+          ["search", { repo: "local/project", pattern: "beta" }],
+          ["list", { repo: "local/project", first: 10 }],
+        ];
+        // With two replicas both own the repository (replication 2): both build the index.
+        for (const service of [one, two]) {
+          for (let i = 0; i < 500; i++) {
+            const text = await toolText(service.url, "search", calls[1][1]);
+            if (text.includes('Index: "ready"')) break;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+        for (const [name, args] of calls) {
+          const first = await toolText(one.url, name, args);
+          assertEquals(await toolText(two.url, name, args), first, `${name} answers the same`);
+          assert(!first.includes('"code"'), first);
+        }
+
+        // A sign-in on one process is a sign-in on the other.
+        const form = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in");
+        const signedIn = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in", {
+          form: { csrf: hiddenField(form.body, "csrf")!, secret: TOKEN },
+          cookie: cookiePair(setCookie(form, "sg_sign_in")!),
+        });
+        assertEquals(signedIn.status, 303);
+        const cookie = cookiePair(setCookie(signedIn, "sg_session")!);
+        assertIncludes(
+          (await pageRequest(overHttp(two.url), "/sourcegraph/", { cookie })).body,
+          "service token",
+        );
+
+        // An Idempotency-Key used on one process replays on the other.
+        const created = await admin(one.url, "/keys", {
+          method: "POST",
+          body: { name: "agent" },
+          key: "shared-key-0001",
+        });
+        assertEquals(created.status, 201);
+        const first = await created.json();
+        const replay = await admin(two.url, "/keys", {
+          method: "POST",
+          body: { name: "agent" },
+          key: "shared-key-0001",
+        });
+        assertEquals(replay.status, 201);
+        assertEquals(await replay.json(), { id: first.id, name: "agent", replayed: true });
+        // The key it made reads on the other process.
+        const keyed = await connectClient(two.url, { token: first.key });
+        await keyed.close();
+
+        // A restart registers nothing twice and keeps serving.
+        await one.stop();
+        one = await startService(repo.path, replica("one", onePort), { shared });
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        const count = (await client.query("SELECT count(*)::int AS n FROM repositories")).rows[0].n;
+        await client.end();
+        assertEquals(count, 1);
+        assertEquals(
+          await toolText(one.url, "read", { repo: "local/project", path: "a.txt" }),
+          await toolText(two.url, "read", { repo: "local/project", path: "a.txt" }),
+        );
+      } finally {
+        await one.stop();
+        await two?.stop();
       }
-      for (const [name, args] of calls) {
-        const first = await toolText(one.url, name, args);
-        assertEquals(await toolText(two.url, name, args), first, `${name} answers the same`);
-        assert(!first.includes('"code"'), first);
+
+      {
+        // Without a usable key a replica does not start, with one line saying why.
+        const { SOURCEGRAPH_CREDENTIAL_KEY_FILE: _, ...keyless } = replica("two", twoPort);
+        const missing = await startFailure(elsewhere, keyless, { shared });
+        assertIncludes(
+          missing,
+          "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file",
+        );
+        await Deno.chmod(keyFile, 0o644);
+        const open = await startFailure(elsewhere, replica("two", twoPort), { shared });
+        assertIncludes(open, "is readable by group or others");
+        assert(!open.includes(key) && !open.includes(url));
+        const badUrl = await startFailure(elsewhere, {
+          ...replica("two", twoPort),
+          SOURCEGRAPH_DATABASE_URL: "mysql://u:hunter2@h/db",
+        }, { shared });
+        assertIncludes(badUrl, "SOURCEGRAPH_DATABASE_URL must be a postgres://");
+        assert(!badUrl.includes("hunter2"), "the value is never echoed");
       }
-
-      // A sign-in on one process is a sign-in on the other.
-      const form = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in");
-      const signedIn = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in", {
-        form: { csrf: hiddenField(form.body, "csrf")!, secret: TOKEN },
-        cookie: cookiePair(setCookie(form, "sg_sign_in")!),
-      });
-      assertEquals(signedIn.status, 303);
-      const cookie = cookiePair(setCookie(signedIn, "sg_session")!);
-      assertIncludes(
-        (await pageRequest(overHttp(two.url), "/sourcegraph/", { cookie })).body,
-        "service token",
-      );
-
-      // An Idempotency-Key used on one process replays on the other.
-      const created = await admin(one.url, "/keys", {
-        method: "POST",
-        body: { name: "agent" },
-        key: "shared-key-0001",
-      });
-      assertEquals(created.status, 201);
-      const first = await created.json();
-      const replay = await admin(two.url, "/keys", {
-        method: "POST",
-        body: { name: "agent" },
-        key: "shared-key-0001",
-      });
-      assertEquals(replay.status, 201);
-      assertEquals(await replay.json(), { id: first.id, name: "agent", replayed: true });
-      // The key it made reads on the other process.
-      const keyed = await connectClient(two.url, { token: first.key });
-      await keyed.close();
-
-      // A restart registers nothing twice and keeps serving.
-      await one.stop();
-      one = await startService(repo.path, replica("one", onePort), { shared });
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      const count = (await client.query("SELECT count(*)::int AS n FROM repositories")).rows[0].n;
-      await client.end();
-      assertEquals(count, 1);
-      assertEquals(
-        await toolText(one.url, "read", { repo: "local/project", path: "a.txt" }),
-        await toolText(two.url, "read", { repo: "local/project", path: "a.txt" }),
-      );
-    } finally {
-      await one.stop();
-      await two.stop();
-    }
-
-    try {
-      // Without a usable key a replica does not start, with one line saying why.
-      const { SOURCEGRAPH_CREDENTIAL_KEY_FILE: _, ...keyless } = replica("two", twoPort);
-      const missing = await startFailure(elsewhere, keyless, { shared });
-      assertIncludes(missing, "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file");
-      await Deno.chmod(keyFile, 0o644);
-      const open = await startFailure(elsewhere, replica("two", twoPort), { shared });
-      assertIncludes(open, "is readable by group or others");
-      assert(!open.includes(key) && !open.includes(url));
-      const badUrl = await startFailure(elsewhere, {
-        ...replica("two", twoPort),
-        SOURCEGRAPH_DATABASE_URL: "mysql://u:hunter2@h/db",
-      }, { shared });
-      assertIncludes(badUrl, "SOURCEGRAPH_DATABASE_URL must be a postgres://");
-      assert(!badUrl.includes("hunter2"), "the value is never echoed");
     } finally {
       await server.stop();
       await removeDir(parent);

@@ -6,7 +6,10 @@ import pg from "pg";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import type { NewRepository } from "../../../sourcegraph/store/control_store.ts";
 import { PostgresControlStore } from "../../../sourcegraph/store/postgres/postgres_control_store.ts";
-import { openSharedStores } from "../../../sourcegraph/store/postgres/shared_stores.ts";
+import {
+  openSharedStores,
+  type SharedStores,
+} from "../../../sourcegraph/store/postgres/shared_stores.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { eventually } from "../../support/cluster_harness.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
@@ -138,10 +141,13 @@ Deno.test({
     const keyFile = await writeKey(dir, "key");
     const open = (data: string, key = keyFile) =>
       openSharedStores(url, { keyFile: key, dataDir: join(dir, data), log: () => {} });
-    const one = await open("one");
-    const two = await open("two");
     const token = "ghp_" + "s3cret".repeat(6);
+    const opened: SharedStores[] = [];
     try {
+      const one = await open("one");
+      opened.push(one);
+      const two = await open("two");
+      opened.push(two);
       const repo = await one.store.register(REPOSITORY);
       await one.credentials.set(repo.id, { kind: "https", username: "bot", token });
       assertEquals(one.credentials.kind(repo.id), "https");
@@ -189,8 +195,7 @@ Deno.test({
       const missing = await open("four", join(dir, "absent")).then(() => null, (error) => error);
       assertIncludes(String(missing), "credential key file");
     } finally {
-      await one.store.close();
-      await two.store.close();
+      for (const stores of opened) await stores.store.close();
       await server.stop();
       await removeDir(dir);
     }
