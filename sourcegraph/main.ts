@@ -131,6 +131,7 @@ if (shared !== null && settings.database) {
     const { startReplica } = await import("./startup/replica.ts");
     replica = await startReplica(services, {
       store: shared.store,
+      clusterSecret: shared.clusterSecret,
       database: settings.database,
       dataDir: settings.dataDir,
       log,

@@ -154,6 +154,11 @@ export class Cluster {
 
   /** Records (and publishes) what this replica holds of a repository. */
   async hold(repositoryId: number, commits: readonly string[]): Promise<void> {
+    // An unchanged holding is not written again: every write wakes every replica's rebalancer.
+    const before = this.held(repositoryId);
+    if (before.length === commits.length && commits.every((commit, i) => before[i] === commit)) {
+      return;
+    }
     await this.#tables.hold(repositoryId, this.self, commits);
     const holding = this.#holdings.get(repositoryId) ?? new Map<string, string[]>();
     if (commits.length === 0) holding.delete(this.self);
@@ -168,11 +173,6 @@ export class Cluster {
     this.#emit();
   }
 
-  /** The pin of a repository, if it has one. */
-  pinOf(repositoryId: number): string[] | null {
-    return this.#pins.get(repositoryId) ?? null;
-  }
-
   /** Stops the heartbeat and removes this replica's rows, so the others take over at once. */
   async leave(): Promise<void> {
     this.#stopped = true;
@@ -180,12 +180,6 @@ export class Cluster {
     await this.#tables.leave(this.self).catch(() => {
       this.#log("could not announce the leave; the others see it when the heartbeat expires");
     });
-  }
-
-  /** Stops the heartbeat without leaving (the row expires). */
-  stop(): void {
-    this.#stopped = true;
-    if (this.#timer !== null) clearTimeout(this.#timer);
   }
 
   #liveNames(): string[] {

@@ -74,12 +74,10 @@ export class ClusterRouter implements RepositoryRouter {
   }
 
   /** Whether the live replicas can serve `repo` now, from this replica's view. */
-  serving(repo: { id: number; name: string }): ServingState {
-    const record = this.#store.repositories().find((candidate) => candidate.id === repo.id);
-    if (!record) return { state: "unavailable", holders: 0 };
+  serving(repo: RepositoryRecord): ServingState {
     // A holder that just failed a call counts as gone until the view catches up.
     const now = this.#now();
-    const holders = this.#cluster.holders(record, this.#retained(record)).filter((holder) =>
+    const holders = this.#cluster.holders(repo, this.#retained(repo)).filter((holder) =>
       holder.name === this.#cluster.self || (this.#suspects.get(holder.name) ?? 0) <= now
     );
     const complete = holders.filter((holder) => holder.complete).length;

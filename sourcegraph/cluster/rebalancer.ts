@@ -3,7 +3,8 @@
  * membership, pins, holdings or a repository's versions, one pass:
  *
  * - a repository this replica owns but does not hold in full is synced
- *   (as an owner: it follows the store's versions, from a holder first);
+ *   (as an owner: it follows the store's versions, from a holder first),
+ *   again for the same versions only after 30 s;
  * - a copy this replica holds but no longer owns is dropped once every
  *   owner holds the repository in full, so reads never lose their last
  *   holder during a move;
@@ -23,6 +24,9 @@ import type { RepositoryService } from "../service/repository_service.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { type Cluster, covers } from "./cluster.ts";
 
+/** How soon a fill that left the same versions missing is tried again. */
+const RETRY_MS = 30_000;
+
 /** The rebalancer of one replica. */
 export class Rebalancer {
   #store: ControlStore;
@@ -36,6 +40,7 @@ export class Rebalancer {
   #again = false;
   #stopped = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  #attempts = new Map<number, { wanted: string; at: number }>();
   #drained: (repositoryId: number) => Promise<void>;
 
   /** Rebalances the mirrors below `dataDir`. */
@@ -104,14 +109,26 @@ export class Rebalancer {
       if (this.#stopped) return;
       const retained = this.#store.versions(repo.id).map((version) => version.commit);
       if (this.#cluster.owns(repo)) {
-        if (!covers(this.#cluster.held(repo.id), retained) || retained.length === 0) {
-          await this.#scheduler.sync(repo, { due: true }).catch(() => {}); // logged there
+        // A repository with no version yet is the scheduler's (registration, interval): syncing
+        // it here would retry a failing upstream on every change its own failure notifies.
+        if (retained.length > 0 && !covers(this.#cluster.held(repo.id), retained)) {
+          await this.#fill(repo, retained);
         }
       } else if (this.#cluster.held(repo.id).length > 0 || fs.existsSync(this.#mirror(repo.id))) {
         await this.#dropIfCovered(repo, retained);
       }
     }
     await this.#removeDeleted(new Set(this.#store.repositories().map((repo) => repo.id)));
+  }
+
+  // Syncs an owned repository this replica does not hold in full, at most once per
+  // `RETRY_MS` for the same retained versions (versions nobody can provide stay missing).
+  async #fill(repo: RepositoryRecord, retained: string[]): Promise<void> {
+    const wanted = retained.join(",");
+    const last = this.#attempts.get(repo.id);
+    if (last && last.wanted === wanted && Date.now() - last.at < RETRY_MS) return;
+    this.#attempts.set(repo.id, { wanted, at: Date.now() });
+    await this.#scheduler.sync(repo, { due: true }).catch(() => {}); // logged there
   }
 
   async #dropIfCovered(repo: RepositoryRecord, retained: string[]): Promise<void> {

@@ -31,11 +31,11 @@ import type { Cluster, Replica } from "./cluster.ts";
 
 const PEER_FETCH_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** The transports of a fetch from another replica's internal listener. */
-export const PEER_TRANSPORTS = ["http", "https"];
+// The transports of a fetch from another replica's internal listener.
+const PEER_TRANSPORTS = ["http", "https"];
 
-/** The Git path of a repository's mirror on a replica's internal listener. */
-export function peerGitUrl(replica: Replica, repositoryId: number): string {
+// The Git path of a repository's mirror on a replica's internal listener.
+function peerGitUrl(replica: Replica, repositoryId: number): string {
   return `${replica.internalUrl.replace(/\/+$/, "")}/internal/v1/git/${repositoryId}`;
 }
 

@@ -26,7 +26,7 @@ import type { Caller } from "../access/caller.ts";
 import { internalError } from "../internal_error.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { ROUTED_METHODS } from "../service/repository_router.ts";
-import { CALL_CONTENT_TYPE } from "../cluster/remote_calls.ts";
+import { CALL_CONTENT_TYPE, CALL_PATH, SYNC_PATH } from "../cluster/remote_calls.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
 
@@ -86,7 +86,7 @@ export function internalApp(parts: InternalParts): Hono {
 
 // Forwarded reads and syncs asked of an owner; 409 when this replica is not the one to ask.
 function callRoutes(app: Hono, parts: InternalParts): void {
-  app.post("/internal/v1/call", async (c) => {
+  app.post(CALL_PATH, async (c) => {
     const body = await readBody(c.req.raw, {
       maxBytes: MAX_CALL_BYTES,
       timeoutMs: BODY_TIMEOUT_MS,
@@ -100,7 +100,7 @@ function callRoutes(app: Hono, parts: InternalParts): void {
       () => parts.serve(call),
     );
   });
-  app.post("/internal/v1/sync", async (c) => {
+  app.post(SYNC_PATH, async (c) => {
     const body = await readBody(c.req.raw, { maxBytes: 1024, timeoutMs: BODY_TIMEOUT_MS });
     const parsed = SYNC.safeParse(decoded(body));
     if (!parsed.success) return encoded({ error: "malformed sync" }, 400);

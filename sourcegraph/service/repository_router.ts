@@ -8,6 +8,7 @@
  */
 
 import type { Caller } from "../access/caller.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
 
 /** The calls that read a repository's mirror (the names the internal API accepts). */
 export const ROUTED_METHODS = [
@@ -50,7 +51,7 @@ export interface RepositoryRouter {
   /** Runs `call` here (`local`) or on a replica that holds its repository. */
   route<T>(call: RoutedCall, local: () => Promise<T>): Promise<T>;
   /** The cluster's serving state of `repo` (null: a single process, which serves what it has). */
-  serving(repo: { id: number; name: string }): ServingState | null;
+  serving(repo: RepositoryRecord): ServingState | null;
 }
 
 /** Every call runs here (the single process). */

@@ -2,7 +2,8 @@
  * Starting this process as one replica of a cluster: join (heartbeat,
  * routing, owner syncs, rebalancing) and open the internal listener other
  * replicas call. The internal listener takes only requests that carry the
- * cluster secret, derived from the credential key file every replica has.
+ * cluster secret, derived from the credential key file every replica has
+ * (read once, with the shared stores).
  *
  * @module
  */
@@ -11,7 +12,6 @@ import { joinCluster } from "../cluster/cluster_member.ts";
 import { internalApp } from "../http/internal_app.ts";
 import type { Services } from "../service/compose.ts";
 import type { DatabaseSettings } from "../settings.ts";
-import { clusterSecret } from "../store/credential_cipher.ts";
 import type { PostgresControlStore } from "../store/postgres/postgres_control_store.ts";
 
 /** A running replica. */
@@ -29,13 +29,15 @@ export async function startReplica(
   services: Services,
   options: {
     store: PostgresControlStore;
+    /** The secret of internal calls (`SharedStores.clusterSecret`). */
+    clusterSecret: string;
     database: DatabaseSettings;
     dataDir: string;
     log: (line: string) => void;
   },
 ): Promise<RunningReplica> {
   const { database, log } = options;
-  const secret = await clusterSecret(database.credentialKeyFile);
+  const secret = options.clusterSecret;
   const member = await joinCluster(services, {
     store: options.store,
     cluster: database.cluster,

@@ -46,22 +46,29 @@ export class CredentialKeyUnusable extends Error {
  * ```
  */
 export async function loadCredentialKey(path: string): Promise<CryptoKey> {
-  const raw = await readCredentialKeyFile(path);
-  return await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  return (await loadKeyFile(path)).key;
 }
 
 /**
- * The secret replicas authenticate their internal calls with, derived from
- * the credential key (HMAC-SHA-256 of a fixed label), so one file serves
- * both and neither value can be computed from the other's use.
+ * The key file read once: the AES-256 key, and the secret replicas
+ * authenticate their internal calls with, derived from it (HMAC-SHA-256 of
+ * a fixed label), so one file serves both and neither value can be
+ * computed from the other's use.
  *
  * @example
  * ```ts ignore
- * const secret = await clusterSecret("/etc/sourcegraph/credential.key"); // 64 hex digits
+ * const { key, clusterSecret } = await loadKeyFile("/etc/sourcegraph/credential.key");
  * ```
  */
-export async function clusterSecret(path: string): Promise<string> {
+export async function loadKeyFile(
+  path: string,
+): Promise<{ key: CryptoKey; clusterSecret: string }> {
   const raw = await readCredentialKeyFile(path);
+  const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  return { key, clusterSecret: await deriveClusterSecret(raw) };
+}
+
+async function deriveClusterSecret(raw: Uint8Array<ArrayBuffer>): Promise<string> {
   const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);

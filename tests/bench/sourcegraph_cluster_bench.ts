@@ -28,7 +28,7 @@ import {
 import { startCountingUpstream } from "../support/counting_upstream.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { postgresBin } from "../support/postgres_server.ts";
-import { connectClient } from "../support/sourcegraph_service.ts";
+import { adminRequest, connectClient } from "../support/sourcegraph_service.ts";
 import { callTool } from "../support/tool_calls.ts";
 
 const args = Deno.args;
@@ -85,19 +85,16 @@ async function upstreams(folder: string): Promise<Target[]> {
 
 async function register(cluster: ClusterHarness, url: (name: string) => string): Promise<void> {
   for (const name of ["git", ...Array.from({ length: 11 }, (_, i) => `syn${i + 1}`)]) {
-    const response = await fetch(`${cluster.replicas[0]!.url}/sourcegraph/api/admin/v1/repos`, {
+    const response = await adminRequest(cluster.replicas[0]!.url, "/repos", {
+      token: CLUSTER_TOKEN,
       method: "POST",
-      headers: {
-        Authorization: `Bearer ${CLUSTER_TOKEN}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": `bench-register-${name}`,
-      },
-      body: JSON.stringify({
+      key: `bench-register-${name}`,
+      body: {
         name: `org/${name}`,
         source: url(name),
         public_read: true,
         policy: { branches: ["main"] },
-      }),
+      },
     });
     if (response.status !== 202) throw new Error(await response.text());
   }

@@ -16,7 +16,7 @@ import { type CountingUpstream, startCountingUpstream } from "../support/countin
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { nginxBin, startNginx } from "../support/nginx_server.ts";
 import { postgresBin } from "../support/postgres_server.ts";
-import { connectClient } from "../support/sourcegraph_service.ts";
+import { adminRequest, connectClient } from "../support/sourcegraph_service.ts";
 import { callTool, textOrError } from "../support/tool_calls.ts";
 
 const BIN = postgresBin();
@@ -43,20 +43,13 @@ async function upstreams(count: number): Promise<Upstreams> {
   return { folder, upstream: startCountingUpstream(folder), heads };
 }
 
+// The admin API of one replica, with the service token.
 function admin(
-  base: string,
+  url: string,
   path: string,
-  init: { method: string; body?: unknown; key?: string } = { method: "GET" },
+  init: { method: string; body?: unknown; key?: string },
 ): Promise<Response> {
-  return fetch(`${base}/sourcegraph/api/admin/v1${path}`, {
-    method: init.method,
-    headers: {
-      Authorization: `Bearer ${CLUSTER_TOKEN}`,
-      "Content-Type": "application/json",
-      ...(init.key ? { "Idempotency-Key": init.key } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
+  return adminRequest(url, path, { token: CLUSTER_TOKEN, ...init });
 }
 
 async function register(cluster: ClusterHarness, up: Upstreams, names: string[]): Promise<void> {

@@ -6,16 +6,11 @@ import { join } from "node:path";
 import pg from "pg";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import {
-  cookiePair,
-  hiddenField,
-  overHttp,
-  pageRequest,
-  setCookie,
-} from "../support/page_requests.ts";
+import { overHttp, pageRequest, signIn } from "../support/page_requests.ts";
 import { postgresBin, startPostgres } from "../support/postgres_server.ts";
 import { callTool } from "../support/tool_calls.ts";
 import {
+  adminRequest,
   connectClient,
   freePort,
   type RunningService,
@@ -37,16 +32,13 @@ async function toolText(url: string, name: string, args: Record<string, unknown>
   }
 }
 
-function admin(url: string, path: string, init: { method: string; body?: unknown; key?: string }) {
-  return fetch(`${url}/sourcegraph/api/admin/v1${path}`, {
-    method: init.method,
-    headers: {
-      Authorization: `Bearer ${TOKEN}`,
-      "Content-Type": "application/json",
-      ...(init.key ? { "Idempotency-Key": init.key } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
+// The admin API of one replica, with the service token.
+function admin(
+  url: string,
+  path: string,
+  init: { method: string; body?: unknown; key?: string },
+): Promise<Response> {
+  return adminRequest(url, path, { token: TOKEN, ...init });
 }
 
 Deno.test({
@@ -110,13 +102,9 @@ Deno.test({
         }
 
         // A sign-in on one process is a sign-in on the other.
-        const form = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in");
-        const signedIn = await pageRequest(overHttp(one.url), "/sourcegraph/-/sign-in", {
-          form: { csrf: hiddenField(form.body, "csrf")!, secret: TOKEN },
-          cookie: cookiePair(setCookie(form, "sg_sign_in")!),
-        });
+        const signedIn = await signIn(overHttp(one.url), TOKEN);
         assertEquals(signedIn.status, 303);
-        const cookie = cookiePair(setCookie(signedIn, "sg_session")!);
+        const cookie = signedIn.cookie!;
         assertIncludes(
           (await pageRequest(overHttp(two.url), "/sourcegraph/", { cookie })).body,
           "service token",

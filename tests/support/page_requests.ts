@@ -66,6 +66,23 @@ export function hiddenField(html: string, name: string): string | null {
   return match ? match[1] : null;
 }
 
+/**
+ * Signs in through the sign-in form of the pages behind `handler` with
+ * `secret`: the answer's status and the session cookie (`name=value`), if set.
+ */
+export async function signIn(
+  handler: Handler,
+  secret: string,
+): Promise<{ status: number; cookie: string | null }> {
+  const form = await pageRequest(handler, "/sourcegraph/-/sign-in");
+  const signedIn = await pageRequest(handler, "/sourcegraph/-/sign-in", {
+    form: { csrf: hiddenField(form.body, "csrf")!, secret },
+    cookie: cookiePair(setCookie(form, "sg_sign_in")!),
+  });
+  const session = setCookie(signedIn, "sg_session");
+  return { status: signedIn.status, cookie: session === null ? null : cookiePair(session) };
+}
+
 /** The pages of a running service at `baseUrl`, through its socket, as a handler for `pageRequest`. */
 export function overHttp(baseUrl: string): Handler {
   return (request: Request) => {

@@ -19,6 +19,8 @@ export interface ProgramPermissions {
   env?: string[];
   /** --allow-sys values. */
   sys?: string[];
+  /** Hosts for --allow-net. */
+  net?: string[];
   /** Extra environment for the child (the environment is otherwise cleared to PATH/HOME). */
   childEnv?: Record<string, string>;
 }
@@ -35,6 +37,7 @@ export function permissionFlags(permissions: ProgramPermissions): string[] {
   add("run", permissions.run);
   add("env", permissions.env);
   add("sys", permissions.sys);
+  add("net", permissions.net);
   return flags;
 }
 

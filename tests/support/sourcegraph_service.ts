@@ -189,6 +189,27 @@ export async function connectClient(
   return client;
 }
 
+/**
+ * Calls the admin API of the service at `baseUrl` (`path` below
+ * `/sourcegraph/api/admin/v1`) with `init.token`, a JSON body and an
+ * Idempotency-Key when given.
+ */
+export function adminRequest(
+  baseUrl: string,
+  path: string,
+  init: { token: string; method?: string; body?: unknown; key?: string },
+): Promise<Response> {
+  return fetch(`${baseUrl}/sourcegraph/api/admin/v1${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      Authorization: `Bearer ${init.token}`,
+      "Content-Type": "application/json",
+      ...(init.key ? { "Idempotency-Key": init.key } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
 /** The service token of `withProjectService`. */
 export const PROJECT_TOKEN = "t".repeat(40);
 

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { loadCredentialKey } from "../credential_cipher.ts";
+import { loadKeyFile } from "../credential_cipher.ts";
 import { PostgresControlStore } from "./postgres_control_store.ts";
 import { SealedCredentials } from "./sealed_credentials.ts";
 
@@ -24,6 +24,8 @@ import { SealedCredentials } from "./sealed_credentials.ts";
 export interface SharedStores {
   store: PostgresControlStore;
   credentials: SealedCredentials;
+  /** What replicas authenticate their internal calls with (derived from the key file). */
+  clusterSecret: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function openSharedStores(
   url: string,
   options: { keyFile: string; dataDir: string; log: (line: string) => void; refreshMs?: number },
 ): Promise<SharedStores> {
-  const key = await loadCredentialKey(options.keyFile);
+  const { key, clusterSecret } = await loadKeyFile(options.keyFile);
   const store = await PostgresControlStore.open(url, {
     log: options.log,
     refreshMs: options.refreshMs,
@@ -45,7 +47,7 @@ export async function openSharedStores(
       dataDir: options.dataDir,
       subscribe: (listener) => store.subscribe(listener),
     });
-    return { store, credentials };
+    return { store, credentials, clusterSecret };
   } catch (error) {
     await store.close();
     throw error;

@@ -8,30 +8,22 @@ import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_st
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
+import { spawnDeno } from "../../support/processes.ts";
 
 const BIN = postgresBin();
 const ENTRY = new URL("../../../sourcegraph/move_to_postgres.ts", import.meta.url).pathname;
-const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 
+// The move as its own process, with the flags the README gives it.
 async function move(env: Record<string, string>, dirs: { data: string; key: string }) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--config",
-      CONFIG,
-      `--allow-read=${dirs.data},${dirs.key}`,
-      `--allow-write=${dirs.data}`,
-      "--allow-net=127.0.0.1",
-      "--allow-env=SOURCEGRAPH_*,PG*",
-      ENTRY,
-    ],
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const child = spawnDeno(ENTRY, [], {
+    read: [dirs.data, dirs.key],
+    write: [dirs.data],
+    net: ["127.0.0.1"],
+    env: ["SOURCEGRAPH_*", "PG*"],
+    childEnv: env,
+  });
+  await child.stdin.close();
+  const out = await child.output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes).trim();
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }

@@ -1,12 +1,6 @@
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import {
-  cookiePair,
-  hiddenField,
-  overHttp,
-  pageRequest,
-  setCookie,
-} from "../../support/page_requests.ts";
+import { hiddenField, overHttp, pageRequest, signIn } from "../../support/page_requests.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "w".repeat(40);
@@ -19,13 +13,9 @@ Deno.test("sessions: a sign-in survives a restart of the service; sign-out ends 
   });
   let service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
   try {
-    const form = await pageRequest(overHttp(service.url), "/sourcegraph/-/sign-in");
-    const signedIn = await pageRequest(overHttp(service.url), "/sourcegraph/-/sign-in", {
-      form: { csrf: hiddenField(form.body, "csrf")!, secret: TOKEN },
-      cookie: cookiePair(setCookie(form, "sg_sign_in")!),
-    });
+    const signedIn = await signIn(overHttp(service.url), TOKEN);
     assertEquals(signedIn.status, 303);
-    const cookie = cookiePair(setCookie(signedIn, "sg_session")!);
+    const cookie = signedIn.cookie!;
     assertIncludes(
       (await pageRequest(overHttp(service.url), "/sourcegraph/", { cookie })).body,
       "service token",
