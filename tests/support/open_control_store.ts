@@ -11,7 +11,9 @@ import { SqliteControlStore } from "../../sourcegraph/store/sqlite_control_store
 const [path] = Deno.args;
 try {
   new SqliteControlStore(path).close();
-  const db = new DatabaseSync(path);
+  // Waits like the store does: another opener may be closing the store, which
+  // locks the file while it checkpoints the write-ahead log.
+  const db = new DatabaseSync(path, { timeout: 10_000 });
   console.log((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
   db.close();
 } catch (error) {
