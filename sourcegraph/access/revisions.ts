@@ -7,7 +7,8 @@
  */
 
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import { SourcegraphError } from "../errors.ts";
+import { quotedNames, SourcegraphError } from "../errors.ts";
+import { nearestNames } from "../../shared/nearest_names.ts";
 
 /** A resolved revision. */
 export interface ResolvedRevision {
@@ -59,6 +60,7 @@ export function resolveRevision(
     throw new SourcegraphError(
       "SHORT_SHA_UNSUPPORTED",
       "use the full 40-character commit SHA",
+      { hint: revisionHint(store, repo, revision) },
     );
   }
   if (
@@ -69,9 +71,42 @@ export function resolveRevision(
     throw new SourcegraphError(
       "INVALID_REVISION",
       "not a monitored branch or a full commit SHA",
+      { hint: revisionHint(store, repo, revision) },
     );
   }
-  throw new SourcegraphError("BRANCH_NOT_MONITORED", "the branch is not monitored");
+  throw new SourcegraphError("BRANCH_NOT_MONITORED", "the branch is not monitored", {
+    hint: revisionHint(store, repo, revision),
+  });
+}
+
+// How many retained versions a hint names (the newest); `availability` lists all.
+const HINTED_VERSIONS = 5;
+
+// What a caller may pass instead of `revision`: the monitored branches (the
+// nearest first) and the newest retained versions, or those a short SHA begins.
+function revisionHint(store: ControlStore, repo: RepositoryRecord, revision: string): string {
+  const branches = nearestNames(revision, repo.policy.branches, { limit: 10 });
+  const heads = store.heads(repo.id);
+  const versions = store.versions(repo.id);
+  const prefixed = versions.filter((version) => version.commit.startsWith(revision));
+  const shown = (prefixed.length > 0 ? prefixed : versions).slice(0, HINTED_VERSIONS);
+  const branchOf = new Map([...heads].map(([branch, commit]) => [commit, branch]));
+  const listed = shown.map((version) => {
+    const branch = branchOf.get(version.commit);
+    return branch === undefined ? version.commit : `${version.commit} (${branch})`;
+  });
+  const parts = [
+    branches.length === 0
+      ? "No branch is monitored."
+      : `Monitored branches: ${quotedNames(branches)}.`,
+    listed.length === 0
+      ? "No version is retained yet."
+      : `${prefixed.length > 0 ? "Retained versions starting so" : "Newest retained versions"}: ${
+        listed.join(", ")
+      }${versions.length > shown.length ? ` (${versions.length} retained)` : ""}.`,
+    "Omit revision for the default branch; `availability` lists every retained version.",
+  ];
+  return parts.join(" ");
 }
 
 function branchHead(
@@ -98,6 +133,7 @@ function retained(
     throw new SourcegraphError(
       "REVISION_NOT_ELIGIBLE",
       "the commit is not a retained version",
+      { hint: revisionHint(store, repo, commit) },
     );
   }
   return { commit, committerTime: version.committerTime, ...(branch ? { branch } : {}) };

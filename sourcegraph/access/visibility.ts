@@ -11,7 +11,8 @@
 import type { Caller } from "./caller.ts";
 import { type ResolvedRevision, resolveRevision } from "./revisions.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import { SourcegraphError } from "../errors.ts";
+import { quotedNames, SourcegraphError } from "../errors.ts";
+import { nearestNames } from "../../shared/nearest_names.ts";
 
 /** A revision resolved in a repository the caller may see. */
 export interface VisibleRevision extends ResolvedRevision {
@@ -34,13 +35,29 @@ export class Visibility {
     return caller.kind !== "anonymous" || (this.#publicRead && repo.publicRead);
   }
 
-  /** The repository `name`, or REPOSITORY_NOT_FOUND (also when not visible). */
+  /**
+   * The repository `name`, or REPOSITORY_NOT_FOUND (also when not visible),
+   * whose hint names the visible repositories nearest to `name`: computed
+   * from the visible ones only, so a private repository changes nothing.
+   */
   repository(caller: Caller, name: string): RepositoryRecord {
     const repo = this.#store.repository(name);
     if (!repo || !this.visible(caller, repo)) {
-      throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
+      throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository", {
+        hint: this.#nearestHint(caller, name),
+      });
     }
     return repo;
+  }
+
+  #nearestHint(caller: Caller, name: string): string {
+    const visible = this.#store.repositories().filter((repo) => this.visible(caller, repo));
+    const near = nearestNames(name, visible.map((repo) => repo.name));
+    const names = "Names look like `local/<folder>` or `org/name`; call `repositories` to list " +
+      "every repository you can see.";
+    return near.length === 0
+      ? `No repository is visible to this caller. ${names}`
+      : `Nearest visible: ${quotedNames(near)}. ${names}`;
   }
 
   /** Resolves `revision` (omitted: the default branch) of the visible repository `name`. */

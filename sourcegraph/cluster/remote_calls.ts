@@ -2,7 +2,7 @@
  * Forwarded calls, client side: one POST to another replica's internal
  * listener (`http/internal_app.ts`) with the cluster secret, the caller the
  * receiving replica checked (never its token) and the call's request. The
- * answer is the call's result, or its error's code and message, rethrown
+ * answer is the call's result, or its error's code, message and hint, rethrown
  * here as the same `SourcegraphError`, so the edge renders the same text
  * whichever replica ran the call. Bodies are in V8's serialization format
  * (`node:v8`), which keeps what JSON would lose of a domain value (maps,
@@ -90,11 +90,16 @@ export class RemoteCalls {
       (bytes) => deserialize(new Uint8Array(bytes)),
       () => null,
     ).catch(() => null) as
-      | { result?: unknown; error?: { code: string; message: string }; internal?: string }
+      | {
+        result?: unknown;
+        error?: { code: string; message: string; hint?: string };
+        internal?: string;
+      }
       | null;
     if (response.status === 200 && answer && "result" in answer) return answer.result;
     if (response.status === 200 && answer?.error) {
-      throw new SourcegraphError(answer.error.code, answer.error.message);
+      const { code, message, hint } = answer.error;
+      throw new SourcegraphError(code, message, { hint });
     }
     if (response.status === 500 && answer?.internal) {
       throw new Error(`a forwarded ${at.what} failed on ${replica.name} (${answer.internal})`);

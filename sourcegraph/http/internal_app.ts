@@ -136,7 +136,7 @@ function gitRoutes(app: Hono, parts: InternalParts): void {
   });
 }
 
-// The result, or its error's code and message (an unexpected one logged here, once).
+// The result, or its error's code, message and hint (an unexpected one logged here, once).
 async function answered(parts: InternalParts, work: () => Promise<unknown>): Promise<Response> {
   try {
     return encoded({ result: await work() }, 200);
@@ -144,7 +144,10 @@ async function answered(parts: InternalParts, work: () => Promise<unknown>): Pro
     const requestId = crypto.randomUUID();
     const answer = internalError(error, { requestId, log: parts.log });
     if (answer.code === "INTERNAL_ERROR") return encoded({ internal: requestId }, 500);
-    return encoded({ error: { code: answer.code, message: answer.message } }, 200);
+    return encoded(
+      { error: { code: answer.code, message: answer.message, hint: answer.hint } },
+      200,
+    );
   }
 }
 

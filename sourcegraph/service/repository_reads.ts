@@ -10,7 +10,8 @@ import type { Caller } from "../access/caller.ts";
 import { folderPath, PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
-import type { EntryKind } from "../git/mirror_objects.ts";
+import { commitPaths } from "../git/commit_paths.ts";
+import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
 import { type FilePage, readFilePage } from "../read/file_page.ts";
@@ -18,7 +19,8 @@ import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_man
 import type { SearchOutcome } from "../search/code_search.ts";
 import { compileSearch, type SearchRequest } from "../search/query/compiled_search.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
-import { SourcegraphError } from "../errors.ts";
+import { quotedNames, SourcegraphError } from "../errors.ts";
+import { nearestNames } from "../../shared/nearest_names.ts";
 import { type Page, pageByPath } from "./paging.ts";
 
 /** One directory's entries at a commit, one page. */
@@ -119,11 +121,10 @@ export class RepositoryReads {
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
-    const { file } = await readFile(this.#mirrors.objects(repo), {
-      commit,
-      path: request.path,
-      range,
-    });
+    const objects = this.#mirrors.objects(repo);
+    const { file } = await readFile(objects, { commit, path: request.path, range }).catch(
+      (error) => missingFile(error, { objects, commit, path: request.path, scope }),
+    );
     scope.require(file.path); // a symlink may not lead out of the groups
     return file;
   }
@@ -206,4 +207,22 @@ export class RepositoryReads {
     const { items, ...page } = pageByPath(listed, request);
     return { repo: repo.name, commit, path, entries: items, ...page };
   }
+}
+
+// A FILE_NOT_FOUND from a read, rethrown with the paths nearest to the missing
+// one at that commit (within the caller's path groups); other errors as they are.
+async function missingFile(
+  error: unknown,
+  at: { objects: MirrorObjects; commit: string; path: string; scope: PathScope },
+): Promise<never> {
+  if (!(error instanceof SourcegraphError) || error.code !== "FILE_NOT_FOUND") throw error;
+  const paths = await commitPaths(at.objects.path, {
+    commit: at.commit,
+    pathspecs: at.scope.scope([]),
+  }).catch(() => []);
+  const near = nearestNames(at.path, paths.filter((path) => at.scope.covers(path)));
+  if (near.length === 0) throw error;
+  throw new SourcegraphError(error.code, error.message, {
+    hint: `Nearest paths at this commit: ${quotedNames(near)}. Call \`list\` to browse folders.`,
+  });
 }

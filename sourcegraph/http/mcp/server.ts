@@ -12,12 +12,16 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
+  CallToolRequest,
   CallToolResult,
   ServerNotification,
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { SourcegraphError } from "../../errors.ts";
+import { SourcegraphError } from "../../errors.ts";
+import { argumentList, argumentProblems } from "../../../shared/argument_problems.ts";
+import { nearestNames } from "../../../shared/nearest_names.ts";
 import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
 import type { Caller } from "../../access/caller.ts";
 import type { AdminService } from "../../service/admin_service.ts";
@@ -52,6 +56,8 @@ export const TOOLS: readonly Tool[] = [
   prepareTool,
 ];
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** Who is calling, passed with each request (a pooled server serves many callers). */
 export interface McpRequestContext {
   caller: Caller;
@@ -76,8 +82,8 @@ export function createMcpServer(
     serviceTools: boolean;
   },
 ): McpServer {
-  const { admin, metrics, log } = options;
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const offered = new Map<string, { tool: Tool; schema: z.ZodObject }>();
   for (const tool of TOOLS) {
     if (tool.serviceOnly && !options.serviceTools) continue;
     let schema = schemas.get(tool.name);
@@ -85,44 +91,92 @@ export function createMcpServer(
       schema = z.strictObject(tool.input);
       schemas.set(tool.name, schema);
     }
+    offered.set(tool.name, { tool, schema });
+    // Registered for the catalog (tools/list); calls are answered below.
     server.registerTool(tool.name, {
       description: tool.description,
       inputSchema: schema,
       annotations: { readOnlyHint: true, openWorldHint: false },
-    }, async (args: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
-      const started = performance.now();
-      let baseEnd: number | null = null;
-      const seconds = () => ((baseEnd ?? performance.now()) - started) / 1000;
-      const context = extra.authInfo?.extra?.context as McpRequestContext | undefined;
-      try {
-        if (!context) throw new Error("an MCP request arrived without its caller");
-        const blocks = await tool.run(args, {
-          service,
-          admin,
-          caller: context.caller,
-          urlPlugins: context.urlPlugins,
-          baseDone: () => (baseEnd = performance.now()),
-        });
-        metrics.record(tool.name, { code: "OK", seconds: seconds() });
-        return textResult(blocks);
-      } catch (error) {
-        const known = internalError(error, { requestId: context?.requestId ?? "unknown", log });
-        metrics.record(tool.name, { code: known.code, seconds: seconds() });
-        return errorResult(known);
-      }
-    });
+    }, () => textResult([]));
   }
+  // Our own tools/call answer: an unknown tool lists the tools, and arguments
+  // that fail the schema are named one field at a time, in the same
+  // {"code","message","hint"} shape as every other tool error.
+  server.server.setRequestHandler(
+    CallToolRequestSchema,
+    (request: CallToolRequest, extra: Extra) => {
+      const name = request.params.name;
+      const entry = offered.get(name);
+      if (!entry) return errorResult(unknownTool(name, [...offered.keys()]));
+      const parsed = entry.schema.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) {
+        options.metrics.record(name, { code: "INVALID_ARGUMENTS", seconds: 0 });
+        return errorResult(invalidArguments(entry.tool, parsed.error));
+      }
+      return callTool(entry.tool, parsed.data, { ...options, service, extra });
+    },
+  );
   return server;
+}
+
+async function callTool(
+  tool: Tool,
+  args: unknown,
+  parts: {
+    service: RepositoryService;
+    admin: AdminService;
+    metrics: Metrics;
+    log: (message: string) => void;
+    extra: Extra;
+  },
+): Promise<CallToolResult> {
+  const { service, admin, metrics, log, extra } = parts;
+  const started = performance.now();
+  let baseEnd: number | null = null;
+  const seconds = () => ((baseEnd ?? performance.now()) - started) / 1000;
+  const context = extra.authInfo?.extra?.context as McpRequestContext | undefined;
+  try {
+    if (!context) throw new Error("an MCP request arrived without its caller");
+    const blocks = await tool.run(args, {
+      service,
+      admin,
+      caller: context.caller,
+      urlPlugins: context.urlPlugins,
+      baseDone: () => (baseEnd = performance.now()),
+    });
+    metrics.record(tool.name, { code: "OK", seconds: seconds() });
+    return textResult(blocks);
+  } catch (error) {
+    const known = internalError(error, { requestId: context?.requestId ?? "unknown", log });
+    metrics.record(tool.name, { code: known.code, seconds: seconds() });
+    return errorResult(known);
+  }
+}
+
+function unknownTool(name: string, tools: string[]): SourcegraphError {
+  const near = nearestNames(name, tools, { limit: 1 });
+  const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return new SourcegraphError("UNKNOWN_TOOL", `no tool named ${JSON.stringify(shown)}`, {
+    hint: `Tools: ${tools.join(", ")}.${near.length > 0 ? ` Did you mean ${near[0]}?` : ""}`,
+  });
+}
+
+function invalidArguments(tool: Tool, error: z.ZodError): SourcegraphError {
+  return new SourcegraphError(
+    "INVALID_ARGUMENTS",
+    `invalid arguments for ${tool.name}: ${argumentProblems(error).join("; ")}`,
+    { hint: `${tool.name} takes: ${argumentList(tool.input)}.` },
+  );
 }
 
 function textResult(blocks: string[]): CallToolResult {
   return { content: blocks.map((text) => ({ type: "text", text })) };
 }
 
-/** A tool error: one block with `{"code","message"}`. */
+/** A tool error: one block with `{"code","message"}`, and `"hint"` when the error has one. */
 export function errorResult(error: SourcegraphError): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: "text", text: JSON.stringify({ code: error.code, message: error.message }) }],
-  };
+  const answer = error.hint === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, hint: error.hint };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(answer) }] };
 }

@@ -118,7 +118,12 @@ function compilePattern(
   pattern: string,
   options: { fixedStrings: boolean; ignoreCase: boolean },
 ): RE2JS {
-  const invalid = (message: string) => new SourcegraphError("INVALID_PATTERN", message);
+  const invalid = (message: string) =>
+    new SourcegraphError("INVALID_PATTERN", message, {
+      hint: options.fixedStrings
+        ? "Search line by line: split the text at its line breaks and search one line."
+        : "For literal text, set fixed_strings: true (no escaping needed).",
+    });
   if (pattern.length === 0 || new TextEncoder().encode(pattern).length > MAX_PATTERN_BYTES) {
     throw invalid(`the pattern must be 1 to ${MAX_PATTERN_BYTES} bytes`);
   }
@@ -134,11 +139,23 @@ function compilePattern(
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern, flags);
-  } catch {
-    throw invalid("the pattern is not valid RE2 syntax");
+  } catch (error) {
+    throw invalid(syntaxProblem(pattern, error));
   }
   if (compiled.matcher("").find()) throw invalid("the pattern matches the empty string");
   return compiled;
+}
+
+// RE2's reason and where in the pattern it arose (1-based character), e.g.
+// "not valid RE2 syntax: missing closing ) at character 4 (`(bar`)".
+function syntaxProblem(pattern: string, error: unknown): string {
+  const { error: reason, input } = (error ?? {}) as { error?: unknown; input?: unknown };
+  if (typeof reason !== "string") return "the pattern is not valid RE2 syntax";
+  const fragment = typeof input === "string" ? input : "";
+  const at = fragment === "" ? -1 : pattern.indexOf(fragment);
+  const shown = fragment.length > 80 ? `${fragment.slice(0, 80)}…` : fragment;
+  return `the pattern is not valid RE2 syntax: ${reason}` +
+    (at === -1 ? "" : ` at character ${[...pattern.slice(0, at)].length + 1} (\`${shown}\`)`);
 }
 
 /**

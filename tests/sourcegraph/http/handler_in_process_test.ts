@@ -16,8 +16,8 @@ Deno.test("in process: the auth matrix over read, repositories and prepare", () 
     const callers = { anonymous: undefined, key: KEY, service: TOKEN };
     const expected: Record<string, [string, string, string]> = {
       // read org/open, read org/closed, prepare org/open
-      anonymous: ["OK", "REPOSITORY_NOT_FOUND", "MCP -32602"],
-      key: ["OK", "OK", "MCP -32602"],
+      anonymous: ["OK", "REPOSITORY_NOT_FOUND", "UNKNOWN_TOOL"],
+      key: ["OK", "OK", "UNKNOWN_TOOL"],
       service: ["OK", "OK", "OK"],
     };
     for (const [kind, token] of Object.entries(callers)) {

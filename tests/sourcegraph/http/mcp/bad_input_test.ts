@@ -5,7 +5,8 @@ import { texts } from "../../../support/tool_calls.ts";
 
 const NAME = "local/project";
 
-// Each case: tool, arguments, and the expected error code (null: refused by the schema).
+// Each case: tool, arguments, and the expected error code (null: refused by the schema,
+// INVALID_ARGUMENTS).
 const CASES: [string, Record<string, unknown>, string | null][] = [
   ["read", { repo: NAME }, null],
   ["read", { repo: NAME, path: 7 }, null],
@@ -61,7 +62,7 @@ Deno.test("every tool refuses bad arguments: types, sizes, traversal, control ch
           content: [{ type: "text", text: String(error) }],
         }));
         assert(result.isError, label);
-        if (code !== null) assertEquals(JSON.parse(texts(result)[0]).code, code, label);
+        assertEquals(JSON.parse(texts(result)[0]).code, code ?? "INVALID_ARGUMENTS", label);
       }
       // In read_many a bad path fails only its item.
       const many = await client.callTool({
