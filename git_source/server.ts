@@ -1,8 +1,8 @@
 /**
  * The MCP surface: exactly `git.changes` (no arguments) and
  * `git.acknowledge` ({token}), in that order. Failures are tool results with
- * `isError` and the text `"<tool> failed: <code>"`; only the code reaches the
- * client.
+ * `isError`, the text `"<tool> failed: <code>"`, and a second block saying
+ * what failed and how to recover (`failure_text.ts`).
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { GitSourceError } from "./errors.ts";
+import { failureResult } from "./failure_text.ts";
 import type { GitKnowledgeSource } from "./feed.ts";
 import { gitBatchResult } from "./protocol.ts";
 
@@ -19,8 +20,9 @@ export const SERVER_INFO = { name: "git-knowledge-source", version: "0.1.0" };
 
 /**
  * Creates the MCP server over a feed. `log` hears why a call was
- * `unavailable` (the client sees the code only), once each time the reason
- * changes, so a polling client does not flood it.
+ * `unavailable` (with an unexpected failure's stack, which the client never
+ * sees), once each time the reason changes, so a polling client does not
+ * flood it.
  */
 export function createGitSourceServer(
   source: GitKnowledgeSource,
@@ -39,7 +41,7 @@ export function createGitSourceServer(
     } else {
       lastReason = null;
     }
-    return { isError: true, content: [{ type: "text", text: `${tool} failed: ${code}` }] };
+    return failureResult(tool, error);
   };
   server.registerTool("git.changes", {
     description:

@@ -363,7 +363,11 @@ Deno.test("paths HEAD does not hold are warned about at start; a repository that
     // The repository goes away: every call says unavailable, the log says why, once.
     await Deno.rename(repo.path, `${repo.path}-moved`);
     for (let id = 3; id < 6; id++) {
-      assertEquals((await changes(id)).content[0].text, "git.changes failed: unavailable");
+      const [code, why] = (await changes(id)).content.map((block) => block.text);
+      assertEquals(code, "git.changes failed: unavailable");
+      // What is unavailable and what to do, without the repository's path.
+      assert(why.startsWith("The repository is unavailable. Restore the repository"), why);
+      assert(!why.includes(parent), why);
     }
     await writer.close();
     await lines.cancel().catch(() => {});
