@@ -17,18 +17,21 @@ const MAX_COMPARED = 128;
 /**
  * Up to `limit` (default 5) names of `candidates` nearest to `query`,
  * nearest first; ties go to the shorter, then the alphabetically first name.
+ * With `maxDistance`, only names within that many edits of `query` (whole,
+ * caseless) are returned: for a "did you mean" that must be close.
  *
  * @example
  * ```ts
  * import assert from "node:assert";
  * const near = nearestNames("src/mian.ts", ["src/main.ts", "docs/guide.md", "src/lib/main.ts"]);
  * assert.deepStrictEqual(near.slice(0, 2), ["src/main.ts", "src/lib/main.ts"]);
+ * assert.deepStrictEqual(nearestNames("raed", ["read", "search"], { maxDistance: 2 }), ["read"]);
  * ```
  */
 export function nearestNames(
   query: string,
   candidates: Iterable<string>,
-  options: { limit?: number } = {},
+  options: { limit?: number; maxDistance?: number } = {},
 ): string[] {
   const limit = options.limit ?? 5;
   const wanted = query.toLowerCase();
@@ -43,6 +46,7 @@ export function nearestNames(
   }
   return shortlist
     .map(({ name, last }) => ({ name, last, whole: editDistance(wanted, name.toLowerCase()) }))
+    .filter(({ whole }) => whole <= (options.maxDistance ?? Infinity))
     .sort((a, b) =>
       a.last - b.last || a.whole - b.whole || a.name.length - b.name.length ||
       (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)

@@ -26,11 +26,19 @@ export function toolResult(summary: string, structured: object): ToolResult {
   };
 }
 
-/** Builds the completed error result of a known failure. */
-export function errorResult(error: KnowledgeError): ToolResult {
+/**
+ * Builds the completed error result of a known failure; a `hint` (how to
+ * recover, e.g. the tool's arguments) follows the message on a line of its
+ * own and in `structuredContent.error.hint`.
+ */
+export function errorResult(error: KnowledgeError, options: { hint?: string } = {}): ToolResult {
+  const { hint } = options;
+  const text = `${error.code}: ${error.message}`;
   return {
-    content: [{ type: "text", text: `${error.code}: ${error.message}` }],
-    structuredContent: { error: { code: error.code, message: error.message } },
+    content: [{ type: "text", text: hint === undefined ? text : `${text}\n${hint}` }],
+    structuredContent: {
+      error: { code: error.code, message: error.message, ...(hint === undefined ? {} : { hint }) },
+    },
     isError: true,
   };
 }

@@ -109,7 +109,16 @@ Deno.test("protocol misuse gets JSON-RPC errors, and the provider keeps serving"
   withProvider(FILES, async (runner) => {
     const unknownTool = await runner.request("tools/call", { name: "delete", arguments: {} });
     assert("error" in unknownTool);
-    assertEquals(unknownTool.error, { code: -32602, message: "unknown tool" });
+    assertEquals(unknownTool.error, {
+      code: -32602,
+      message: 'unknown tool "delete"; tools: index, read, search, status',
+    });
+    const typo = await runner.request("tools/call", { name: "serch", arguments: {} });
+    assert("error" in typo);
+    assert(typo.error.message.endsWith("did you mean search?"), typo.error.message);
+    const huge = await runner.request("tools/call", { name: "x".repeat(100_000), arguments: {} });
+    assert("error" in huge);
+    assert(new TextEncoder().encode(huge.error.message).length <= 512, "within the 512 bytes");
     const unknownMethod = await runner.request("resources/list", {});
     assert("error" in unknownMethod);
     assertEquals(unknownMethod.error.code, -32601);
@@ -152,10 +161,14 @@ Deno.test("root, cache and command arguments are refused by the schema and by th
     assert("result" in raw);
     const result = raw.result as {
       isError: boolean;
-      structuredContent: { error: { code: string } };
+      content: { text: string }[];
+      structuredContent: { error: { code: string; hint: string } };
     };
     assertEquals(result.isError, true);
     assertEquals(result.structuredContent.error.code, "invalid_arguments");
+    // The hint lists what the tool takes, in the text and in the structured error.
+    assertEquals(result.structuredContent.error.hint, "search takes: query (required), limit.");
+    assertEquals(result.content[0].text.split("\n")[1], "search takes: query (required), limit.");
   }));
 
 Deno.test("search limit is checked at and past both edges", () =>

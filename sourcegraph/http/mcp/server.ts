@@ -154,7 +154,7 @@ async function callTool(
 }
 
 function unknownTool(name: string, tools: string[]): SourcegraphError {
-  const near = nearestNames(name, tools, { limit: 1 });
+  const near = nearestNames(name, tools, { limit: 1, maxDistance: 2 });
   const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
   return new SourcegraphError("UNKNOWN_TOOL", `no tool named ${JSON.stringify(shown)}`, {
     hint: `Tools: ${tools.join(", ")}.${near.length > 0 ? ` Did you mean ${near[0]}?` : ""}`,
