@@ -6,9 +6,10 @@
  * @module
  */
 
+import { SEARCH_VIEW_BYTES as VIEW_CAP } from "../search/code_search.ts";
+import type { ContextLine } from "../search/match_context.ts";
 import type { SearchResult } from "../service/repository_reads.ts";
 
-const VIEW_CAP = 128 * 1024;
 const INDEX_NOTES: Partial<Record<SearchResult["outcome"]["index"], string>> = {
   scan: "The pattern has no three-character literal, so every file in scope was read.",
   not_ready: "The search index of this commit is still being built; searched without it.",
@@ -54,9 +55,8 @@ export function renderSearch(
   for (const file of outcome.files) {
     if (!push(`File: ${JSON.stringify(file.path)}`)) return truncated(lines);
     if (options.output === "files") continue;
-    for (const match of file.lines) {
-      const text = clip(match.text);
-      if (!push(`${match.number}: ${text}`)) return truncated(lines);
+    for (const row of fileRows(file.lines, found.context?.get(file.path) ?? [])) {
+      if (!push(row)) return truncated(lines);
     }
     if (file.matchCount > file.lines.length) {
       if (
@@ -69,6 +69,24 @@ export function renderSearch(
     }
   }
   return lines.join("\n") + "\n";
+}
+
+// A file's rows, as rg prints them with -n and context: `N: line` for a match,
+// `N- line` for context, `--` between ranges that do not touch.
+function* fileRows(
+  matches: readonly ContextLine[],
+  context: readonly ContextLine[],
+): Generator<string> {
+  const rows = [
+    ...matches.map((line) => ({ ...line, mark: ":" })),
+    ...context.map((line) => ({ ...line, mark: "-" })),
+  ].sort((a, b) => a.number - b.number);
+  let previous: number | null = null;
+  for (const row of rows) {
+    if (context.length > 0 && previous !== null && row.number > previous + 1) yield "--";
+    yield `${row.number}${row.mark} ${clip(row.text)}`;
+    previous = row.number;
+  }
 }
 
 function clip(line: string): string {

@@ -48,6 +48,8 @@ export interface SearchOutcome {
 export const SEARCH_MAX_FILES = 1000;
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
+/** Most bytes of text one search answer shows (its renderer cuts there). */
+export const SEARCH_VIEW_BYTES = 128 * 1024;
 /** Time one search may spend verifying candidates. */
 export const SEARCH_MAX_MS = 20_000;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));

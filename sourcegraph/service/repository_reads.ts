@@ -16,8 +16,9 @@ import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
 import { type FilePage, readFilePage } from "../read/file_page.ts";
 import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
-import type { SearchOutcome } from "../search/code_search.ts";
+import { SEARCH_VIEW_BYTES, type SearchOutcome } from "../search/code_search.ts";
 import { compileSearch, type SearchRequest } from "../search/query/compiled_search.ts";
+import { type ContextLine, matchContext } from "../search/match_context.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
 import { quotedNames, SourcegraphError } from "../errors.ts";
 import { nearestNames } from "../../shared/nearest_names.ts";
@@ -46,6 +47,8 @@ export interface SearchResult {
   outcome: SearchOutcome;
   /** The searched folders when path groups limit the repository, else null. */
   scope: string[] | null;
+  /** Lines around the shown matches, by path, when context was asked for. */
+  context?: Map<string, ContextLine[]>;
 }
 
 /** One read: `path` at `revision` (omitted: the default branch), optionally a line range. */
@@ -68,6 +71,8 @@ export interface ReadManyRequest {
 export interface RepositorySearchRequest extends SearchRequest {
   repo: string;
   revision?: string;
+  /** Lines of context shown before and after each shown match (0 to 20; default 0). */
+  context?: { before: number; after: number };
 }
 
 /** One page of a directory at a revision. */
@@ -171,7 +176,14 @@ export class RepositoryReads {
     // Compiled once, with its paths within the path groups; every later step reads it.
     const search = compileSearch({ ...request, paths: scope.scope(paths) });
     const outcome = await this.#searches.search(repo, { search, commit, scope });
-    return { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };
+    const result = { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };
+    const { before = 0, after = 0 } = request.context ?? {};
+    if (before + after === 0 || search.output === "files") return result;
+    const context = await matchContext(this.#mirrors.objects(repo), {
+      commit,
+      files: outcome.files,
+    }, { before, after, maxBytes: SEARCH_VIEW_BYTES });
+    return { ...result, context };
   }
 
   /** Changed paths between two resolved revisions, paged by path. */

@@ -6,14 +6,17 @@
 
 import { z } from "zod";
 import { renderSearch } from "../../render/search_text.ts";
+import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
 import { paths, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
+
+const contextLines = z.number().int().min(0).max(MAX_CONTEXT_LINES).optional();
 
 /** `search`. */
 export const searchTool = defineTool({
   name: "search",
   description:
-    "Searches one repository at a pinned commit (default: the default branch). pattern is RE2 matched line by line (or a fixed string); glob works like rg -g; paths restrict folders; output content (default) or files. Returns the full commit to read at. Zero hits do not prove absence.",
+    "Searches one repository at a pinned commit (default: the default branch). pattern is RE2 matched line by line (or a fixed string); glob works like rg -g, e.g. `!**/tests/**` leaves tests out; paths restrict folders; context shows lines around each match, e.g. a signature's body. Returns the full commit to read at. Zero hits do not prove absence.",
   input: {
     repo,
     pattern: z.string().min(1).max(8192).describe(
@@ -32,6 +35,12 @@ export const searchTool = defineTool({
     max_lines_per_file: z.number().int().min(1).max(1000).optional().describe(
       "Matching lines shown per file (1 to 1000).",
     ),
+    context: contextLines.describe(
+      "Lines shown before and after each match, as rg -C (0 to 20; default 0); context rows " +
+        "are `N- text`, ranges that do not touch are split by `--`.",
+    ),
+    before_context: contextLines.describe("Lines before each match, as rg -B (overrides context)."),
+    after_context: contextLines.describe("Lines after each match, as rg -A (overrides context)."),
   },
   run: async (args, { service, caller }) => {
     const found = await service.search(caller, {
@@ -44,6 +53,10 @@ export const searchTool = defineTool({
       paths: args.paths,
       output: args.output,
       maxLinesPerFile: args.max_lines_per_file,
+      context: {
+        before: args.before_context ?? args.context ?? 0,
+        after: args.after_context ?? args.context ?? 0,
+      },
     });
     return [renderSearch(found, {
       output: args.output ?? "content",
