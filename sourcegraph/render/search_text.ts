@@ -6,7 +6,7 @@
  * @module
  */
 
-import { SEARCH_VIEW_BYTES as VIEW_CAP } from "../search/code_search.ts";
+import { type Narrowing, SEARCH_VIEW_BYTES as VIEW_CAP } from "../search/code_search.ts";
 import type { ContextLine } from "../search/match_context.ts";
 import type { SearchResult } from "../service/repository_reads.ts";
 
@@ -40,6 +40,7 @@ export function renderSearch(
   if (outcome.fileCount === 0) {
     header.push(
       "No matches. Absence is not proven: only this commit and these options were searched.",
+      ...(outcome.narrowing ? narrowingLines(outcome.narrowing) : []),
     );
     return header.join("\n") + "\n";
   }
@@ -69,6 +70,26 @@ export function renderSearch(
     }
   }
   return lines.join("\n") + "\n";
+}
+
+// What the restrictions of a search that found nothing left, and what to change.
+function narrowingLines(narrowing: Narrowing): string[] {
+  const { filesAtCommit, inScope, holdingTrigrams, ignoreCaseFiles } = narrowing;
+  const counts = [`FilesAtCommit: ${filesAtCommit}`, `InPathsAndGlobs: ${inScope}`];
+  if (holdingTrigrams !== null) counts.push(`HoldingLiteralsAnyCase: ${holdingTrigrams}`);
+  if (ignoreCaseFiles !== null) counts.push(`IgnoreCaseMatches: ${ignoreCaseFiles}`);
+  return [counts.join("; "), narrowingAdvice(narrowing)];
+}
+
+function narrowingAdvice(narrowing: Narrowing): string {
+  const { inScope, holdingTrigrams, ignoreCaseFiles } = narrowing;
+  if (inScope === 0) return "The paths and globs leave no text file: widen or drop them.";
+  if (holdingTrigrams === 0) return "No file in the paths and globs holds the pattern's literals.";
+  if (ignoreCaseFiles !== null && ignoreCaseFiles > 0) {
+    return `An ignore-case search matches ${ignoreCaseFiles} file(s): try ignore_case: true.`;
+  }
+  return `${holdingTrigrams ?? inScope} file(s) were read and no line matches the whole ` +
+    "pattern: loosen it.";
 }
 
 // A file's rows, as rg prints them with -n and context: `N: line` for a match,

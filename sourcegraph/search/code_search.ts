@@ -13,7 +13,7 @@ import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
-import type { CompiledSearch } from "./query/compiled_search.ts";
+import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 
@@ -42,6 +42,20 @@ export interface SearchOutcome {
   /** The time bound stopped the search before every candidate was verified. */
   partial: boolean;
   index: IndexUse;
+  /** For a search through the index that found nothing: what each restriction left. */
+  narrowing?: Narrowing;
+}
+
+/** How far a search's restrictions narrowed the commit's files (from the index alone). */
+export interface Narrowing {
+  /** Files of the commit. */
+  filesAtCommit: number;
+  /** Searchable (text) files the paths and globs keep. */
+  inScope: number;
+  /** Of those, files holding the pattern's literals in any case (null: it has none). */
+  holdingTrigrams: number | null;
+  /** Files the same search with ignore_case matches (null: it ignored case, or none held the literals). */
+  ignoreCaseFiles: number | null;
 }
 
 /** Most files and matching lines one search collects. */
@@ -75,10 +89,12 @@ export async function searchCommit(
       paths: search.pathTrigrams,
       keep: search.keep,
     });
-    return await verify(fromIndex(index, { candidates, finder: search.finder }), {
+    const outcome = await verify(fromIndex(index, { candidates, finder: search.finder }), {
       search,
       index: search.trigrams.op === "all" ? "scan" : "ready",
     });
+    if (outcome.fileCount > 0 || outcome.partial) return outcome;
+    return { ...outcome, narrowing: await narrowingOf(index, search) };
   }
   // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
   // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
@@ -92,6 +108,25 @@ export async function searchCommit(
     search,
     index: "not_ready",
   });
+}
+
+// What each restriction of a search that found nothing left, from the index's
+// postings; for a case-sensitive search whose literals some files hold in
+// another case, the same search ignoring case, over those candidates only.
+async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promise<Narrowing> {
+  const scoped = { paths: search.pathTrigrams, keep: search.keep };
+  const { inScope, holdingTrigrams } = index.narrowing(search.trigrams, scoped);
+  let ignoreCaseFiles: number | null = null;
+  if (!search.ignoreCase && holdingTrigrams !== null && holdingTrigrams > 0) {
+    const caseless = compileSearch({ ...search.request, ignoreCase: true });
+    const candidates = index.candidates(caseless.trigrams, scoped);
+    const found = await verify(fromIndex(index, { candidates, finder: caseless.finder }), {
+      search: caseless,
+      index: "ready",
+    });
+    ignoreCaseFiles = found.fileCount;
+  }
+  return { filesAtCommit: index.fileCount, inScope, holdingTrigrams, ignoreCaseFiles };
 }
 
 // Every candidate's lines tested with the compiled program, within the file,

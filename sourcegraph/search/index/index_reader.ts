@@ -140,6 +140,23 @@ export class IndexedCommit {
     return out;
   }
 
+  /**
+   * How far the restrictions narrow a search that found nothing, from the
+   * postings alone (no text is read): the files whose paths `paths` and
+   * `keep` accept, then those of them whose text holds the trigrams of
+   * `query` in any case (null: it has no trigram).
+   */
+  narrowing(
+    query: TrigramQuery,
+    options: { paths: TrigramQuery; keep: (path: string) => boolean },
+  ): { inScope: number; holdingTrigrams: number | null } {
+    const scoped = { paths: options.paths, keep: options.keep };
+    return {
+      inScope: this.candidates({ op: "all" }, scoped).length,
+      holdingTrigrams: query.op === "all" ? null : this.candidates(query, scoped).length,
+    };
+  }
+
   /** A chunk's text as UTF-8; null if it is gone (its commit was pruned meanwhile). */
   chunkText(id: number): Uint8Array | null {
     return (this.#chunk.get(id) as { text: Uint8Array } | undefined)?.text ?? null;

@@ -64,6 +64,8 @@ export interface CompiledSearch {
   readonly maxLinesPerFile: number;
   /** The same for identical searches (they may share one computation). */
   readonly key: string;
+  /** The request it was compiled from. */
+  readonly request: SearchRequest;
 }
 
 const MAX_PATTERN_BYTES = 8192;
@@ -110,6 +112,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     output,
     maxLinesPerFile,
     key: JSON.stringify([request.pattern, fixedStrings, ignoreCase, globs, paths, maxLinesPerFile]),
+    request,
   };
 }
 

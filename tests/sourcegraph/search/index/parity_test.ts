@@ -93,9 +93,14 @@ export const PARITY_QUERIES: SearchRequest[] = [
 const record = (id: number, pathGroups: RepositoryRecord["pathGroups"]) =>
   testRecord(id, { name: "org/parity", pathGroups });
 
-/** The rendered search, without the lines that say how candidates were found. */
+/**
+ * The rendered search, without the lines that say how candidates were found
+ * (and what the index's counts say of a search that found nothing).
+ */
 export function withoutIndexLines(text: string): string {
-  return text.split("\n").filter((line) =>
+  const lines = text.split("\n");
+  const none = lines.findIndex((line) => line.startsWith("No matches. Absence is not proven"));
+  return (none === -1 ? lines : lines.slice(0, none + 1)).filter((line) =>
     !line.startsWith("Index: ") && !line.startsWith("The pattern has no three-character") &&
     !line.startsWith("The search index of this commit")
   ).join("\n");
