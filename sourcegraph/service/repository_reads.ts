@@ -16,6 +16,7 @@ import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
 import { type FilePage, readFilePage } from "../read/file_page.ts";
 import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
+import { type CitationLocation, locateCitation } from "../read/citation_location.ts";
 import { SEARCH_VIEW_BYTES, type SearchOutcome } from "../search/code_search.ts";
 import { compileSearch, type SearchRequest } from "../search/query/compiled_search.ts";
 import { type ContextLine, matchContext } from "../search/match_context.ts";
@@ -73,6 +74,25 @@ export interface RepositorySearchRequest extends SearchRequest {
   revision?: string;
   /** Lines of context shown before and after each shown match (0 to 20; default 0). */
   context?: { before: number; after: number };
+}
+
+/** A citation to follow: lines of `path` at the retained `commit`, to `revision` (default branch). */
+export interface LocateRequest {
+  repo: string;
+  commit: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  revision?: string;
+}
+
+/** A citation followed to a later commit. */
+export interface LocatedCitation extends CitationLocation {
+  repo: string;
+  /** The cited commit. */
+  cited: string;
+  /** The later commit it was followed to. */
+  commit: string;
 }
 
 /** One page of a directory at a revision. */
@@ -184,6 +204,44 @@ export class RepositoryReads {
       files: outcome.files,
     }, { before, after, maxBytes: SEARCH_VIEW_BYTES });
     return { ...result, context };
+  }
+
+  /** Where a cited span is at a later revision (both retained versions). */
+  async locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation> {
+    validatePath(request.path);
+    const span = requestedRange(request.startLine, request.endLine);
+    const cited = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: request.commit,
+    });
+    const later = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: request.revision,
+    });
+    const scope = new PathScope(cited.repo);
+    scope.require(request.path);
+    const objects = this.#mirrors.objects(cited.repo);
+    const location = await locateCitation(objects, {
+      cited: cited.commit,
+      later: later.commit,
+      path: request.path,
+      span,
+    }).catch((error) =>
+      missingFile(error, { objects, commit: cited.commit, path: request.path, scope })
+    );
+    const commits = { repo: cited.repo.name, cited: cited.commit, commit: later.commit };
+    // Renamed out of the caller's path groups: gone, as far as the caller can see.
+    if (location.path !== null && !scope.covers(location.path)) {
+      return {
+        ...commits,
+        status: "deleted",
+        path: null,
+        startLine: null,
+        endLine: null,
+        lines: [],
+      };
+    }
+    return { ...commits, ...location };
   }
 
   /** Changed paths between two resolved revisions, paged by path. */

@@ -17,6 +17,7 @@ export const ROUTED_METHODS = [
   "readMany",
   "search",
   "diff",
+  "locate",
   "list",
   "versionHistory",
   "pluginCatalog",

@@ -27,6 +27,8 @@ import {
   type DiffRequest,
   type DirectoryListing,
   type ListRequest,
+  type LocatedCitation,
+  type LocateRequest,
   type PathChanges,
   type ReadManyRequest,
   type ReadRequest,
@@ -185,6 +187,11 @@ export class RepositoryService {
   /** Changed paths between two resolved revisions, paged by path. */
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges> {
     return this.#route("diff", caller, request, () => this.#local.diff(caller, request));
+  }
+
+  /** Where a cited span is at a later revision (both retained versions). */
+  locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation> {
+    return this.#route("locate", caller, request, () => this.#local.locate(caller, request));
   }
 
   /** Directory entries at a commit, paged by name. */
@@ -354,6 +361,7 @@ export class RepositoryService {
       readMany: (caller, request) => this.#reads.readMany(caller, request),
       search: (caller, request) => this.#reads.search(caller, request),
       diff: (caller, request) => this.#reads.diff(caller, request),
+      locate: (caller, request) => this.#reads.locate(caller, request),
       list: (caller, request) => this.#reads.list(caller, request),
       versionHistory: (caller, request) => this.#versionHistory(caller, request),
       pluginCatalog: (caller, request) => this.#plugins.catalog(caller, request),
@@ -393,6 +401,7 @@ interface RoutedCalls {
   ): Promise<{ commit: string; items: ReadManyItem[] }>;
   search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult>;
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
+  locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   list(caller: Caller, request: ListRequest): Promise<DirectoryListing>;
   versionHistory(
     caller: Caller,

@@ -32,6 +32,7 @@ import { prepareTool } from "./prepare_tool.ts";
 import { readManyTool, readTool } from "./read_tools.ts";
 import { availabilityTool, repositoriesTool, resolveTool } from "./repository_tools.ts";
 import { searchTool } from "./search_tool.ts";
+import { locateTool } from "./locate_tool.ts";
 import type { Tool } from "./tool.ts";
 import { diffTool, listTool } from "./tree_tools.ts";
 
@@ -53,6 +54,7 @@ export const TOOLS: readonly Tool[] = [
   readManyTool,
   listTool,
   diffTool,
+  locateTool,
   prepareTool,
 ];
 
