@@ -1,12 +1,17 @@
 /**
- * Text rendering of a search: header lines, then `File: "<path>"` and
- * `N: line` rows, capped at 128 KiB of text and 2,048 bytes per line, with
- * markers where anything was cut. Zero hits say that absence is not proven.
+ * Text rendering of a search as one page: header lines, then `File: "<path>"`
+ * and `N: line` rows (2,048 bytes a line at most), the whole answer within its
+ * `max_bytes`. Whole rows are dropped to fit; the header then says what cut
+ * the page and gives the cursor of the next (after the last match shown).
+ * Zero hits say that absence is not proven, and what the restrictions left.
  *
  * @module
  */
 
-import { type Narrowing, SEARCH_VIEW_BYTES as VIEW_CAP } from "../search/code_search.ts";
+import { type Narrowing, SEARCH_MAX_FILES } from "../search/code_search.ts";
+import type { SearchPosition } from "../search/query/compiled_search.ts";
+import { utf8Length } from "../../shared/text.ts";
+import { encodeSearchCursor } from "./search_cursor.ts";
 import type { ContextLine } from "../search/match_context.ts";
 import type { SearchResult } from "../service/repository_reads.ts";
 
@@ -16,11 +21,53 @@ const INDEX_NOTES: Partial<Record<SearchResult["outcome"]["index"], string>> = {
 };
 const LINE_CAP = 2048;
 
-/** Renders a search result. */
+/** Most bytes of a search answer, by default (under 40,000 characters). */
+export const SEARCH_DEFAULT_MAX_BYTES = 32 * 1024;
+/** The smallest `max_bytes` a search takes. */
+export const SEARCH_MIN_MAX_BYTES = 4 * 1024;
+
+// One row of a page and the place in the search's order that it completes.
+interface Row {
+  text: string;
+  /** The match this row shows (a next page starts after it), or a file finished. */
+  place?: SearchPosition;
+}
+
+/** Renders a search result as one page of at most `maxBytes` bytes. */
 export function renderSearch(
   found: SearchResult,
-  options: { output: "content" | "files"; maxLinesPerFile: number },
+  options: { output: "content" | "files"; maxLinesPerFile: number; maxBytes?: number },
 ): string {
+  const maxBytes = options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES;
+  const rows = pageRows(found, options.output);
+  const page = (shown: number): string => {
+    const cutByBytes = shown < rows.length;
+    const place = lastPlace(rows, shown);
+    const more = (cutByBytes || found.outcome.truncated) && place !== null;
+    const header = headerLines(found, {
+      cutBy: [...(cutByBytes ? ["max_bytes"] : []), ...capsHit(found)],
+      next: more ? encodeSearchCursor({ commit: found.commit, ...place }) : null,
+    });
+    const kept = rows.slice(0, place === null ? 0 : shown).map((row) => row.text);
+    return [...header, ...kept].join("\n") + "\n";
+  };
+  const whole = page(rows.length);
+  if (utf8Length(whole) <= maxBytes) return whole;
+  // The most rows that fit, found by halving (a page is built O(log rows) times).
+  let fits = 0;
+  let over = rows.length;
+  while (over - fits > 1) {
+    const middle = (fits + over) >> 1;
+    if (utf8Length(page(middle)) <= maxBytes) fits = middle;
+    else over = middle;
+  }
+  return page(fits);
+}
+
+function headerLines(
+  found: SearchResult,
+  page: { cutBy: string[]; next: string | null },
+): string[] {
   const { repo: repository, commit, outcome, scope } = found;
   const header = [
     `Repository: ${JSON.stringify(repository)}`,
@@ -28,7 +75,7 @@ export function renderSearch(
     `Commit: ${JSON.stringify(commit)}`,
     `Status: "ok"`,
     `Partial: ${outcome.partial}`,
-    `Truncated: ${outcome.truncated}`,
+    `Truncated: ${page.cutBy.length > 0}`,
     scope === null
       ? `Coverage: "full"`
       : `Coverage: "path_groups"; Paths: ${JSON.stringify(scope)}`,
@@ -37,39 +84,74 @@ export function renderSearch(
     ...(outcome.partial ? ["The time limit stopped the search; narrow it and search again."] : []),
     `ReturnedFiles: ${outcome.files.length}; FileCount: ${outcome.fileCount}; MatchCount: ${outcome.matchCount}`,
   ];
+  if (page.cutBy.length > 0) header.push(`CutBy: ${JSON.stringify(page.cutBy)}`);
+  if (page.next !== null) {
+    header.push(
+      `NextCursor: ${JSON.stringify(page.next)}`,
+      "More matches follow: search again with after set to NextCursor (same pattern and " +
+        "options; counts are from this page's start).",
+    );
+  } else if (page.cutBy.length > 0) {
+    header.push("max_bytes is too small for the first match: raise it.");
+  }
   if (outcome.fileCount === 0) {
     header.push(
       "No matches. Absence is not proven: only this commit and these options were searched.",
       ...(outcome.narrowing ? narrowingLines(outcome.narrowing) : []),
     );
-    return header.join("\n") + "\n";
   }
-  const lines = [...header];
-  let size = new TextEncoder().encode(lines.join("\n")).length;
-  const push = (line: string): boolean => {
-    const bytes = new TextEncoder().encode(line).length + 1;
-    if (size + bytes > VIEW_CAP) return false;
-    lines.push(line);
-    size += bytes;
-    return true;
-  };
-  for (const file of outcome.files) {
-    if (!push(`File: ${JSON.stringify(file.path)}`)) return truncated(lines);
-    if (options.output === "files") continue;
+  return header;
+}
+
+// The caps of the search itself that cut this page (more may match after it).
+function capsHit(found: SearchResult): string[] {
+  const { outcome } = found;
+  if (outcome.partial) return ["time"];
+  if (!outcome.truncated) return [];
+  return [outcome.fileCount >= SEARCH_MAX_FILES ? "max_files" : "max_matches"];
+}
+
+// Every row of the page, each with the place it completes.
+function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
+  const rows: Row[] = [];
+  for (const file of found.outcome.files) {
+    if (output === "files") {
+      rows.push({
+        text: `File: ${JSON.stringify(file.path)}`,
+        place: { path: file.path, line: null },
+      });
+      continue;
+    }
+    rows.push({ text: `File: ${JSON.stringify(file.path)}` });
+    const shown = new Set(file.lines.map((line) => line.number));
     for (const row of fileRows(file.lines, found.context?.get(file.path) ?? [])) {
-      if (!push(row)) return truncated(lines);
+      rows.push({
+        text: row.text,
+        place: shown.has(row.number!) && row.match
+          ? { path: file.path, line: row.number! }
+          : undefined,
+      });
     }
     if (file.matchCount > file.lines.length) {
-      if (
-        !push(
+      // The lines past max_lines_per_file are skipped: a next page starts after this file.
+      rows.push({
+        text:
           `LinesTruncated: true; MatchingLines: ${file.matchCount}; shown: ${file.lines.length}`,
-        )
-      ) {
-        return truncated(lines);
-      }
+        place: { path: file.path, line: null },
+      });
     }
   }
-  return lines.join("\n") + "\n";
+  return rows;
+}
+
+// The place completed by the last of the first `count` rows that completes
+// one (rows after it, a dangling File line or context, are dropped with it).
+function lastPlace(rows: readonly Row[], count: number): SearchPosition | null {
+  for (let i = count - 1; i >= 0; i--) {
+    const place = rows[i].place;
+    if (place) return place;
+  }
+  return null;
 }
 
 // What the restrictions of a search that found nothing left, and what to change.
@@ -97,15 +179,19 @@ function narrowingAdvice(narrowing: Narrowing): string {
 function* fileRows(
   matches: readonly ContextLine[],
   context: readonly ContextLine[],
-): Generator<string> {
+): Generator<{ text: string; number?: number; match?: boolean }> {
   const rows = [
-    ...matches.map((line) => ({ ...line, mark: ":" })),
-    ...context.map((line) => ({ ...line, mark: "-" })),
+    ...matches.map((line) => ({ ...line, match: true })),
+    ...context.map((line) => ({ ...line, match: false })),
   ].sort((a, b) => a.number - b.number);
   let previous: number | null = null;
   for (const row of rows) {
-    if (context.length > 0 && previous !== null && row.number > previous + 1) yield "--";
-    yield `${row.number}${row.mark} ${clip(row.text)}`;
+    if (context.length > 0 && previous !== null && row.number > previous + 1) yield { text: "--" };
+    yield {
+      text: `${row.number}${row.match ? ":" : "-"} ${clip(row.text)}`,
+      number: row.number,
+      match: row.match,
+    };
     previous = row.number;
   }
 }
@@ -115,9 +201,4 @@ function clip(line: string): string {
   if (bytes.length <= LINE_CAP) return line;
   return new TextDecoder().decode(bytes.subarray(0, LINE_CAP)).replace(/\uFFFD$/, "") +
     " [line cut]";
-}
-
-function truncated(lines: string[]): string {
-  lines.push("TextTruncated: true. Narrow the search (paths, glob) or use output files.");
-  return lines.join("\n") + "\n";
 }

@@ -14,6 +14,7 @@ import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
 import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
+import { comparePaths } from "./query/path_order.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 
@@ -62,8 +63,8 @@ export interface Narrowing {
 export const SEARCH_MAX_FILES = 1000;
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
-/** Most bytes of text one search answer shows (its renderer cuts there). */
-export const SEARCH_VIEW_BYTES = 128 * 1024;
+/** Most bytes one search answer may be (the largest `max_bytes`). */
+export const SEARCH_VIEW_BYTES = 256 * 1024;
 /** Time one search may spend verifying candidates. */
 export const SEARCH_MAX_MS = 20_000;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
@@ -88,12 +89,14 @@ export async function searchCommit(
     const candidates = index.candidates(search.trigrams, {
       paths: search.pathTrigrams,
       keep: search.keep,
-    });
+    }).filter((candidate) =>
+      search.after === null || comparePaths(candidate.path, search.after.path) >= 0
+    );
     const outcome = await verify(fromIndex(index, { candidates, finder: search.finder }), {
       search,
       index: search.trigrams.op === "all" ? "scan" : "ready",
     });
-    if (outcome.fileCount > 0 || outcome.partial) return outcome;
+    if (outcome.fileCount > 0 || outcome.partial || search.after !== null) return outcome;
     return { ...outcome, narrowing: await narrowingOf(index, search) };
   }
   // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
@@ -146,7 +149,11 @@ async function verify(
   const perFile = at.search.maxLinesPerFile;
   const pattern = at.search.regex;
   const deadline = performance.now() + SEARCH_MAX_MS;
+  const after = at.search.after;
   for await (const { path, lines } of texts) {
+    const order = after === null ? 1 : comparePaths(path, after.path);
+    if (order < 0 || (order === 0 && after!.line === null)) continue;
+    const fromLine = order === 0 ? after!.line! + 1 : 1;
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
       outcome.truncated = true;
       break;
@@ -158,7 +165,7 @@ async function verify(
     }
     const found: FileMatches = { path, lines: [], matchCount: 0 };
     for (const [number, line] of lines) {
-      if (!pattern.test(line)) continue;
+      if (number < fromLine || !pattern.test(line)) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
         outcome.truncated = true; // the match cap applies inside one file too
         break;

@@ -18,7 +18,11 @@ import { type FilePage, readFilePage } from "../read/file_page.ts";
 import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
 import { type CitationLocation, locateCitation } from "../read/citation_location.ts";
 import { SEARCH_VIEW_BYTES, type SearchOutcome } from "../search/code_search.ts";
-import { compileSearch, type SearchRequest } from "../search/query/compiled_search.ts";
+import {
+  compileSearch,
+  type SearchPosition,
+  type SearchRequest,
+} from "../search/query/compiled_search.ts";
 import { type ContextLine, matchContext } from "../search/match_context.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
 import { quotedNames, SourcegraphError } from "../errors.ts";
@@ -69,9 +73,11 @@ export interface ReadManyRequest {
 }
 
 /** A search of one repository at one revision. */
-export interface RepositorySearchRequest extends SearchRequest {
+export interface RepositorySearchRequest extends Omit<SearchRequest, "after"> {
   repo: string;
   revision?: string;
+  /** Continue a search after a page's last match, at that page's commit. */
+  after?: SearchPosition & { commit: string };
   /** Lines of context shown before and after each shown match (0 to 20; default 0). */
   context?: { before: number; after: number };
 }
@@ -189,20 +195,33 @@ export class RepositoryReads {
 
   /** Searches a visible repository at one resolved commit. */
   async search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
-    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const { after } = request;
+    const { repo, commit } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: request.revision ?? after?.commit,
+    });
+    if (after !== undefined && after.commit !== commit) {
+      throw new SourcegraphError("INVALID_CURSOR", "the cursor belongs to another commit", {
+        hint: `Leave revision out to continue at the cursor's commit ${after.commit}.`,
+      });
+    }
     const scope = new PathScope(repo);
     const paths = (request.paths ?? []).map(folderPath);
     for (const path of paths) validatePath(path);
     // Compiled once, with its paths within the path groups; every later step reads it.
-    const search = compileSearch({ ...request, paths: scope.scope(paths) });
+    const search = compileSearch({
+      ...request,
+      paths: scope.scope(paths),
+      after: after && { path: after.path, line: after.line },
+    });
     const outcome = await this.#searches.search(repo, { search, commit, scope });
     const result = { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };
-    const { before = 0, after = 0 } = request.context ?? {};
-    if (before + after === 0 || search.output === "files") return result;
+    const { before = 0, after: behind = 0 } = request.context ?? {};
+    if (before + behind === 0 || search.output === "files") return result;
     const context = await matchContext(this.#mirrors.objects(repo), {
       commit,
       files: outcome.files,
-    }, { before, after, maxBytes: SEARCH_VIEW_BYTES });
+    }, { before, after: behind, maxBytes: SEARCH_VIEW_BYTES });
     return { ...result, context };
   }
 

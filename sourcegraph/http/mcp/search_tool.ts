@@ -5,7 +5,13 @@
  */
 
 import { z } from "zod";
-import { renderSearch } from "../../render/search_text.ts";
+import {
+  renderSearch,
+  SEARCH_DEFAULT_MAX_BYTES,
+  SEARCH_MIN_MAX_BYTES,
+} from "../../render/search_text.ts";
+import { decodeSearchCursor } from "../../render/search_cursor.ts";
+import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
 import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
 import { paths, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
@@ -41,11 +47,19 @@ export const searchTool = defineTool({
     ),
     before_context: contextLines.describe("Lines before each match, as rg -B (overrides context)."),
     after_context: contextLines.describe("Lines after each match, as rg -A (overrides context)."),
+    max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional()
+      .describe(
+        `Most bytes of the answer (${SEARCH_MIN_MAX_BYTES} to ${SEARCH_VIEW_BYTES}; default ${SEARCH_DEFAULT_MAX_BYTES}); a page cut short gives NextCursor.`,
+      ),
+    after: z.string().min(1).max(16384).optional().describe(
+      "NextCursor of the previous page, to continue after its last match (same pattern and options).",
+    ),
   },
   run: async (args, { service, caller }) => {
     const found = await service.search(caller, {
       repo: args.repo,
       revision: args.revision,
+      after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
       pattern: args.pattern,
       fixedStrings: args.fixed_strings,
       ignoreCase: args.ignore_case,
@@ -61,6 +75,7 @@ export const searchTool = defineTool({
     return [renderSearch(found, {
       output: args.output ?? "content",
       maxLinesPerFile: args.max_lines_per_file ?? 10,
+      maxBytes: args.max_bytes,
     })];
   },
 });

@@ -38,6 +38,14 @@ export interface SearchRequest {
   paths?: string[];
   output?: "content" | "files";
   maxLinesPerFile?: number;
+  /** Continue after this match (a page's last): later paths, and later lines of its file. */
+  after?: SearchPosition;
+}
+
+/** A match's place in a search's order; `line` null stands for the whole file. */
+export interface SearchPosition {
+  path: string;
+  line: number | null;
 }
 
 /** A search, compiled. */
@@ -66,6 +74,8 @@ export interface CompiledSearch {
   readonly key: string;
   /** The request it was compiled from. */
   readonly request: SearchRequest;
+  /** Where the search continues (null: from the start). */
+  readonly after: SearchPosition | null;
 }
 
 const MAX_PATTERN_BYTES = 8192;
@@ -111,8 +121,17 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     keep: (path) => inRoots(path) && passes(path),
     output,
     maxLinesPerFile,
-    key: JSON.stringify([request.pattern, fixedStrings, ignoreCase, globs, paths, maxLinesPerFile]),
+    key: JSON.stringify([
+      request.pattern,
+      fixedStrings,
+      ignoreCase,
+      globs,
+      paths,
+      maxLinesPerFile,
+      request.after ?? null,
+    ]),
     request,
+    after: request.after ?? null,
   };
 }
 

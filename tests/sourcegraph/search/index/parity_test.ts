@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { PathScope } from "../../../../sourcegraph/access/path_scope.ts";
 import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
 import { renderSearch } from "../../../../sourcegraph/render/search_text.ts";
+import { SEARCH_VIEW_BYTES } from "../../../../sourcegraph/search/code_search.ts";
 import { SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
 import {
   compileSearch,
@@ -150,6 +151,8 @@ Deno.test("index parity: every query gives the same text with and without the in
               }, {
                 output: query.output ?? "content",
                 maxLinesPerFile: query.maxLinesPerFile ?? 10,
+                // The largest page: a header line more or less must not move the cut.
+                maxBytes: SEARCH_VIEW_BYTES,
               }),
             };
           };

@@ -1,0 +1,43 @@
+/**
+ * The continuation of a search as one opaque string: the commit it pinned
+ * and the last match a page showed (`line` null: the whole file was done).
+ * Base64url of a small JSON array; a token that does not decode to that
+ * shape is `INVALID_CURSOR`.
+ *
+ * @module
+ */
+
+import { SourcegraphError } from "../errors.ts";
+import type { SearchPosition } from "../search/query/compiled_search.ts";
+
+/** Where the next page of a search starts. */
+export interface SearchCursor extends SearchPosition {
+  commit: string;
+}
+
+/** The token of `cursor`. */
+export function encodeSearchCursor(cursor: SearchCursor): string {
+  const json = JSON.stringify([cursor.commit, cursor.path, cursor.line]);
+  return new TextEncoder().encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+/** The cursor a token holds (INVALID_CURSOR when it holds none). */
+export function decodeSearchCursor(token: string): SearchCursor {
+  let value: unknown;
+  try {
+    const bytes = Uint8Array.fromBase64(token, { alphabet: "base64url" });
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    value = null;
+  }
+  if (
+    Array.isArray(value) && value.length === 3 && typeof value[0] === "string" &&
+    /^[0-9a-f]{40}$/.test(value[0]) && typeof value[1] === "string" && value[1].length > 0 &&
+    (value[2] === null || (Number.isSafeInteger(value[2]) && value[2] >= 1))
+  ) {
+    return { commit: value[0], path: value[1], line: value[2] };
+  }
+  throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one a search returned", {
+    hint: "Pass NextCursor exactly as the previous page gave it, or search again without after.",
+  });
+}
