@@ -37,13 +37,22 @@ export interface ReadManyItem {
 /** Reads `files` at `commit` within `scope`, one item each, in order. */
 export async function readMany(
   tree: MirrorObjects,
-  request: { commit: string; files: readonly ReadManyFile[]; scope: PathScope },
+  request: {
+    commit: string;
+    files: readonly ReadManyFile[];
+    scope: PathScope;
+    /** The shared content bytes (at most the 256 KiB budget); default that budget. */
+    bytes?: number;
+  },
 ): Promise<ReadManyItem[]> {
   const { commit, scope } = request;
   if (request.files.length < 1 || request.files.length > 10) {
     throw new SourcegraphError("INVALID_READ_ITEMS", "read_many takes 1 to 10 files");
   }
-  const budget: ReadBudget = { lines: READ_MANY_BUDGET.lines, bytes: READ_MANY_BUDGET.bytes };
+  const budget: ReadBudget = {
+    lines: READ_MANY_BUDGET.lines,
+    bytes: Math.min(READ_MANY_BUDGET.bytes, request.bytes ?? READ_MANY_BUDGET.bytes),
+  };
   const deadline = Date.now() + READ_MANY_BUDGET.ms;
   const items: ReadManyItem[] = [];
   for (const [i, file] of request.files.entries()) {

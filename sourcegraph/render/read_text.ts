@@ -9,6 +9,7 @@
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import { withAttachments } from "./attachment_text.ts";
+import { utf8Length } from "../../shared/text.ts";
 
 /** The view cap of one rendered read. */
 export const VIEW_CAP_BYTES = 320 * 1024;
@@ -22,9 +23,14 @@ function value(v: unknown): string {
 export function renderRead(
   repository: string,
   file: FileRead,
-  options: { attachments?: readonly string[] } = {},
+  options: { attachments?: readonly string[]; maxBytes?: number } = {},
 ): string {
-  const block = [`Repository: ${value(repository)}`, UNTRUSTED, ...fileSection(file)].join("\n");
+  const head = [`Repository: ${value(repository)}`, UNTRUSTED];
+  // Within a budget the section gets what the head leaves, less room for the omission lines.
+  const viewCap = options.maxBytes === undefined
+    ? VIEW_CAP_BYTES
+    : Math.min(VIEW_CAP_BYTES, options.maxBytes) - utf8Length(head.join("\n")) - 128;
+  const block = [...head, ...fileSection(file, viewCap)].join("\n");
   return withAttachments(block + "\n", options.attachments ?? []);
 }
 
@@ -47,7 +53,7 @@ export function renderReadManyItem(
   return withAttachments(lines.join("\n") + "\n", options.attachments ?? []);
 }
 
-function fileSection(file: FileRead): string[] {
+function fileSection(file: FileRead, viewCap = VIEW_CAP_BYTES): string[] {
   const lines = [`Path: ${value(file.path)}`];
   if (file.via !== null) {
     lines.push(`Via: ${value(file.via)}; Path is the resolved repository path.`);
@@ -88,7 +94,7 @@ function fileSection(file: FileRead): string[] {
   for (const line of body.split("\n")) {
     const row = `${number}: ${line}`;
     size += new TextEncoder().encode(row).length + 1;
-    if (size > VIEW_CAP_BYTES) {
+    if (size > viewCap) {
       lines.push(`FirstOmittedLine: ${number}`);
       lines.push("TextTruncated: true. Read again from FirstOmittedLine at this same commit.");
       return lines;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { utf8Length } from "../../shared/text.ts";
 import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
@@ -94,6 +95,39 @@ export function listingJson(listing: DirectoryListing): Json {
     entries: listing.entries,
     ...pageJson(listing),
   };
+}
+
+/**
+ * The JSON text of a listing or changes page within `maxBytes`: items past
+ * what fits are left for the next page (`has_more`, and `next_cursor` the
+ * last path kept), as if `first` had been smaller.
+ */
+export function pageWithin<T extends { path: string }>(
+  page: { items: readonly T[]; hasMore: boolean; nextCursor: string | null },
+  options: {
+    maxBytes: number;
+    json: (page: { items: T[]; hasMore: boolean; nextCursor: string | null }) => Json;
+  },
+): string {
+  const text = (count: number) => {
+    const items = page.items.slice(0, count);
+    const cut = count < page.items.length;
+    return JSON.stringify(options.json({
+      items,
+      hasMore: cut || page.hasMore,
+      nextCursor: cut ? (items.at(-1)?.path ?? null) : page.nextCursor,
+    }));
+  };
+  const whole = text(page.items.length);
+  if (utf8Length(whole) <= options.maxBytes) return whole;
+  let fits = 0;
+  let over = page.items.length;
+  while (over - fits > 1) {
+    const middle = (fits + over) >> 1;
+    if (utf8Length(text(middle)) <= options.maxBytes) fits = middle;
+    else over = middle;
+  }
+  return text(fits);
 }
 
 /** A page of changed paths. */

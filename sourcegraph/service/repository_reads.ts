@@ -13,9 +13,22 @@ import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
-import { type FileRead, readFile, requestedRange, validatePath } from "../read/file_read.ts";
+import {
+  type FileRead,
+  READ_MAX_BYTES,
+  READ_MAX_LINES,
+  readFile,
+  requestedRange,
+  validatePath,
+} from "../read/file_read.ts";
+import { utf8Length } from "../../shared/text.ts";
 import { type FilePage, readFilePage } from "../read/file_page.ts";
-import { readMany, type ReadManyFile, type ReadManyItem } from "../read/read_many.ts";
+import {
+  READ_MANY_BUDGET,
+  readMany,
+  type ReadManyFile,
+  type ReadManyItem,
+} from "../read/read_many.ts";
 import { type CitationLocation, locateCitation } from "../read/citation_location.ts";
 import { SEARCH_VIEW_BYTES, type SearchOutcome } from "../search/code_search.ts";
 import {
@@ -63,10 +76,14 @@ export interface ReadRequest {
   revision?: string;
   startLine?: number;
   endLine?: number;
+  /** Most bytes of the rendered answer (the content is capped to fit); default: the per-read caps only. */
+  maxBytes?: number;
 }
 
 /** Several reads at one revision. */
 export interface ReadManyRequest {
+  /** Most bytes of the rendered answer, all items together; default: the shared budget only. */
+  maxBytes?: number;
   repo: string;
   revision?: string;
   files: ReadManyFile[];
@@ -137,23 +154,17 @@ export class RepositoryReads {
   }
 
   /** One read. */
-  async read(
-    caller: Caller,
-    request: {
-      repo: string;
-      path: string;
-      revision?: string;
-      startLine?: number;
-      endLine?: number;
-    },
-  ): Promise<FileRead> {
+  async read(caller: Caller, request: ReadRequest): Promise<FileRead> {
     const range = requestedRange(request.startLine, request.endLine);
     validatePath(request.path);
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
     const objects = this.#mirrors.objects(repo);
-    const { file } = await readFile(objects, { commit, path: request.path, range }).catch(
+    const caps = request.maxBytes === undefined
+      ? undefined
+      : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
+    const { file } = await readFile(objects, { commit, path: request.path, range, caps }).catch(
       (error) => missingFile(error, { objects, commit, path: request.path, scope }),
     );
     scope.require(file.path); // a symlink may not lead out of the groups
@@ -189,6 +200,13 @@ export class RepositoryReads {
       commit,
       files: request.files,
       scope: new PathScope(repo),
+      bytes: request.maxBytes === undefined ? undefined : Math.max(
+        1024,
+        request.maxBytes - request.files.reduce(
+          (sum, file) => sum + READ_HEADER_BYTES + 2 * utf8Length(file.path),
+          READ_MANY_BUDGET.lines * READ_ROW_PREFIX_BYTES,
+        ),
+      ),
     });
     return { commit, items };
   }
@@ -314,4 +332,16 @@ async function missingFile(
   throw new SourcegraphError(error.code, error.message, {
     hint: `Nearest paths at this commit: ${quotedNames(near)}. Call \`list\` to browse folders.`,
   });
+}
+
+// What a rendered read adds to its content: the header (the path twice at
+// most) and `N: ` before each of up to 500 lines.
+const READ_HEADER_BYTES = 1024;
+const READ_ROW_PREFIX_BYTES = 8;
+
+// The content bytes that keep a read's answer within `maxBytes` (at least 1 KiB).
+function contentBytes(maxBytes: number, path: string): number {
+  const overhead = READ_HEADER_BYTES + 2 * utf8Length(path) +
+    READ_MAX_LINES * READ_ROW_PREFIX_BYTES;
+  return Math.max(1024, Math.min(READ_MAX_BYTES, maxBytes - overhead));
 }

@@ -8,32 +8,42 @@
 
 import { z } from "zod";
 import { validatePluginArgument } from "../../plugins/selection_parameters.ts";
-import { renderRead, renderReadManyItem } from "../../render/read_text.ts";
+import { renderRead, renderReadManyItem, VIEW_CAP_BYTES } from "../../render/read_text.ts";
 import { renderEnrichmentTail } from "../../render/attachment_text.ts";
 import { line, path, plugins, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
+
+/** Most bytes of a read's answer by default (under 40,000 characters), plugin blocks apart. */
+const READ_DEFAULT_MAX_BYTES = 32 * 1024;
+const maxBytes = z.number().int().min(8 * 1024).max(VIEW_CAP_BYTES).optional().describe(
+  `Most bytes of the answer (8192 to ${VIEW_CAP_BYTES}; default ${READ_DEFAULT_MAX_BYTES}); ` +
+    "a read cut short says Truncated and gives NextStartLine.",
+);
 
 /** `read`. */
 export const readTool = defineTool({
   name: "read",
   description:
-    "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and 256 KiB; continue from NextStartLine.",
+    "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and max_bytes (default 32 KiB); continue from NextStartLine.",
   input: {
     repo,
     path,
     revision,
     start_line: line.describe("First line to read (1-based); default 1."),
     end_line: line.describe("Last line to read; default start_line + 499."),
+    max_bytes: maxBytes,
     plugins,
   },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
+    const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
     const file = await service.read(caller, {
       repo: args.repo,
       path: args.path,
       revision: args.revision,
       startLine: args.start_line,
       endLine: args.end_line,
+      maxBytes: budget,
     });
     baseDone();
     const enrichment = await service.enhance(caller, {
@@ -45,7 +55,10 @@ export const readTool = defineTool({
       argument: args.plugins,
     });
     return [
-      renderRead(args.repo, file, { attachments: enrichment.byItem.get("read-0") }),
+      renderRead(args.repo, file, {
+        attachments: enrichment.byItem.get("read-0"),
+        maxBytes: budget,
+      }),
       ...renderEnrichmentTail(enrichment),
     ];
   },
@@ -55,7 +68,7 @@ export const readTool = defineTool({
 export const readManyTool = defineTool({
   name: "read_many",
   description:
-    "Reads 1 to 10 files at one commit (resolved once), sharing a 1000-line, 256 KiB, 30 s budget. One block per item, in request order; failed items say why.",
+    "Reads 1 to 10 files at one commit (resolved once), sharing a 1000-line, max_bytes (default 32 KiB), 30 s budget. One block per item, in request order; failed items say why.",
   input: {
     repo,
     revision,
@@ -64,6 +77,7 @@ export const readManyTool = defineTool({
       start_line: line.describe("First line (default 1)."),
       end_line: line.describe("Last line (default start_line + 499)."),
     })).min(1).max(10).describe("1 to 10 files, each with its own line range; read in order."),
+    max_bytes: maxBytes,
     plugins,
   },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
@@ -71,6 +85,7 @@ export const readManyTool = defineTool({
     const { commit, items } = await service.readMany(caller, {
       repo: args.repo,
       revision: args.revision,
+      maxBytes: args.max_bytes ?? READ_DEFAULT_MAX_BYTES,
       files: args.files.map((file) => ({
         path: file.path,
         startLine: file.start_line,

@@ -8,7 +8,14 @@
 import { z } from "zod";
 import { after, paths, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
-import { changesJson, listingJson } from "../../render/repository_json.ts";
+import { changesJson, listingJson, pageWithin } from "../../render/repository_json.ts";
+
+// Most bytes of a page by default (under 40,000 characters); fewer entries then come back.
+const PAGE_DEFAULT_MAX_BYTES = 32 * 1024;
+const pageBytes = z.number().int().min(1024).max(1024 * 1024).optional().describe(
+  `Most bytes of the answer (1024 to 1048576; default ${PAGE_DEFAULT_MAX_BYTES}); entries past ` +
+    "it come on the next page (has_more, next_cursor).",
+);
 
 /** `list`. */
 export const listTool = defineTool({
@@ -23,10 +30,15 @@ export const listTool = defineTool({
       "Directory from the repository root; default: the root.",
     ),
     after,
+    max_bytes: pageBytes,
   },
-  run: async (args, { service, caller }) => [
-    JSON.stringify(listingJson(await service.list(caller, args))),
-  ],
+  run: async (args, { service, caller }) => {
+    const { entries, ...listing } = await service.list(caller, args);
+    return [pageWithin({ ...listing, items: entries }, {
+      maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
+      json: ({ items, ...page }) => listingJson({ ...listing, ...page, entries: items }),
+    })];
+  },
 });
 
 /** `diff`. */
@@ -41,8 +53,13 @@ export const diffTool = defineTool({
     first: z.number().int().min(1).max(100).describe("Changed paths to return (1 to 100)."),
     paths,
     after,
+    max_bytes: pageBytes,
   },
-  run: async (args, { service, caller }) => [
-    JSON.stringify(changesJson(await service.diff(caller, args))),
-  ],
+  run: async (args, { service, caller }) => {
+    const { changes, ...diff } = await service.diff(caller, args);
+    return [pageWithin({ ...diff, items: changes }, {
+      maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
+      json: ({ items, ...page }) => changesJson({ ...diff, ...page, changes: items }),
+    })];
+  },
 });

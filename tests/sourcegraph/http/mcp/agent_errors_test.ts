@@ -162,7 +162,7 @@ Deno.test("agent errors: bad arguments are named one field at a time with the to
       );
       assertEquals(
         bad.hint,
-        "read takes: repo (required), path (required), revision, start_line, end_line, plugins.",
+        "read takes: repo (required), path (required), revision, start_line, end_line, max_bytes, plugins.",
       );
       const nested = await toolError(client, "read_many", {
         repo: "org/tree",

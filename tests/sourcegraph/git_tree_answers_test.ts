@@ -1,0 +1,198 @@
+/**
+ * Answers on a real tree (the Git project's sources): search pages stay
+ * within their max_bytes, a page cut short gives the cursor of the next, and
+ * paging through a common literal returns exactly `git grep`'s matches, each
+ * once; the largest default answer of each tool stays under 40,000
+ * characters, and error answers under 4,000.
+ */
+
+import { assert, assertEquals, waitFor } from "../support/assert.ts";
+import { connectInProcess, withInProcessService } from "../support/in_process_service.ts";
+import { callTool } from "../support/tool_calls.ts";
+import { systemTool } from "../support/system_tools.ts";
+import type { TestRepo } from "../support/git_repo.ts";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
+const CORPUS = systemTool(
+  [new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url).pathname],
+  { what: "Git source tree corpus", install: "the corpora folder beside the checkout" },
+);
+const NAME = "org/git";
+const LITERAL = "strbuf_addstr";
+
+// The rows of a page: [path, line] of each match.
+function matches(text: string): string[] {
+  const out: string[] = [];
+  let path = "";
+  for (const line of text.split("\n")) {
+    const file = /^File: (".*")$/.exec(line);
+    if (file) path = JSON.parse(file[1]);
+    const row = /^(\d+): /.exec(line);
+    if (row) out.push(`${path}:${row[1]}`);
+  }
+  return out;
+}
+
+function header(text: string, label: string): string | undefined {
+  return text.split("\n").find((line) => line.startsWith(`${label}: `))?.slice(label.length + 2);
+}
+
+async function extractCorpus(repo: TestRepo): Promise<void> {
+  const tar = new Deno.Command("tar", {
+    args: ["-xzf", CORPUS!, "-C", repo.path, "--strip-components=1"],
+  });
+  assert((await tar.output()).success, "the corpus extracts");
+}
+
+Deno.test({
+  name:
+    "Git tree: search pages give exactly git grep's matches; the largest default answer of each tool stays under 40,000 characters",
+  ignore: CORPUS === null,
+  fn: (t) =>
+    withInProcessService(async ({ handle, sources }) => {
+      const client = await connectInProcess(handle);
+      try {
+        await waitFor(
+          async () =>
+            (await callTool(client, "search", { repo: NAME, pattern: LITERAL })).texts[0]
+              .includes('Index: "ready"'),
+          // A guard against a build that never ends, not a time budget.
+          { timeoutMs: 600_000, what: "index ready" },
+        );
+        await t.step("paging a literal gives git grep's matches, each once", () =>
+          pagingMatchesGitGrep(client, sources.get(NAME)!.path));
+        await t.step("the largest default answers", () =>
+          largestAnswers(client, sources.get(NAME)!.path));
+      } finally {
+        await client.close();
+      }
+    }, {
+      repositories: [{ name: NAME, publicRead: true, files: {}, prepare: extractCorpus }],
+      searchIndex: true,
+    }),
+});
+
+async function pagingMatchesGitGrep(client: Client, work: string): Promise<void> {
+  const grep = await new Deno.Command("git", {
+    args: ["grep", "-n", "-I", "-F", "--full-name", LITERAL, "HEAD", "--", "."],
+    cwd: work,
+  }).output();
+  const expected = new TextDecoder().decode(grep.stdout).trimEnd().split("\n")
+    .map((line) => line.replace(/^HEAD:/, "").replace(/^(.*?:\d+):.*$/, "$1"));
+  assert(expected.length > 1000, `${expected.length} lines`);
+  const search = (args: Record<string, unknown>) =>
+    callTool(client, "search", {
+      repo: NAME,
+      pattern: LITERAL,
+      fixed_strings: true,
+      max_lines_per_file: 1000,
+      ...args,
+    });
+  for (const maxBytes of [undefined, 4096]) {
+    const seen: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    let commit: string | undefined;
+    for (;;) {
+      const outcome = await search({ max_bytes: maxBytes, after });
+      assertEquals(outcome.code, "OK", outcome.texts[0]);
+      const text = outcome.texts[0];
+      const limit = maxBytes ?? 32 * 1024;
+      assert(new TextEncoder().encode(text).length <= limit, `page ${pages} over ${limit}`);
+      commit ??= header(text, "Commit");
+      assertEquals(header(text, "Commit"), commit, "every page at the first page's commit");
+      seen.push(...matches(text));
+      pages++;
+      const next = header(text, "NextCursor");
+      if (next === undefined) break;
+      assertEquals(header(text, "Truncated"), "true");
+      assert(header(text, "CutBy")!.includes("max_bytes"), header(text, "CutBy"));
+      after = JSON.parse(next);
+    }
+    assertEquals(seen, expected, `every match once, in git grep's order (${maxBytes})`);
+    assert(pages >= (maxBytes === undefined ? 2 : 10), `${pages} pages`);
+  }
+  // A cursor that is not one is refused with a hint.
+  const bad = await search({ after: "bm90IGEgY3Vyc29y" });
+  assertEquals(bad.code, "INVALID_CURSOR");
+}
+
+// The files of the tree by the bytes of their first 500 lines, largest first.
+async function widestFiles(work: string): Promise<string[]> {
+  const listed = await new Deno.Command("git", { args: ["ls-files", "-z"], cwd: work }).output();
+  const sizes: [string, number][] = [];
+  for (const path of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+    const bytes = await Deno.readFile(`${work}/${path}`).catch(() => new Uint8Array());
+    if (bytes.includes(0)) continue;
+    const text = new TextDecoder().decode(bytes);
+    sizes.push([path, text.split("\n").slice(0, 500).join("\n").length]);
+  }
+  return sizes.sort((a, b) => b[1] - a[1]).map(([path]) => path);
+}
+
+async function largestAnswers(client: Client, work: string): Promise<void> {
+  const widest = await widestFiles(work);
+  const widestLines = Math.min(
+    500,
+    (await Deno.readTextFile(`${work}/${widest[0]}`)).trimEnd().split("\n").length,
+  );
+  const head = header(
+    (await callTool(client, "search", { repo: NAME, pattern: LITERAL })).texts[0],
+    "Commit",
+  )!;
+  const answers: [string, Record<string, unknown>][] = [
+    ["repositories", {}],
+    ["availability", { repo: NAME }],
+    ["resolve", { repo: NAME }],
+    ["search", { repo: NAME, pattern: "e" }],
+    ["search", { repo: NAME, pattern: "e", context: 20 }],
+    ["read", { repo: NAME, path: widest[0] }],
+    ["read_many", { repo: NAME, files: widest.slice(0, 10).map((path) => ({ path })) }],
+    ["list", { repo: NAME, path: "t", first: 1000 }],
+    ["diff", { repo: NAME, base: "main", head: "main", first: 100 }],
+    [
+      "locate",
+      {
+        repo: NAME,
+        commit: JSON.parse(head),
+        path: widest[0],
+        start_line: 1,
+        end_line: widestLines,
+      },
+    ],
+  ];
+  for (const [tool, args] of answers) {
+    const outcome = await callTool(client, tool, args);
+    const label = `${tool} ${JSON.stringify(args).slice(0, 120)}`;
+    assertEquals(outcome.code, "OK", `${label}: ${outcome.texts[0]?.slice(0, 300)}`);
+    const characters = outcome.texts.join("").length;
+    console.log(`largest default answer of ${tool}: ${characters} characters`);
+    assert(characters <= 40_000, `${label}: ${characters} characters`);
+  }
+  // The widest read was cut by its budget and says where to go on.
+  const read = (await callTool(client, "read", { repo: NAME, path: widest[0] })).texts[0];
+  assert(/^Truncated: true; HasMore: true; NextStartLine: \d+$/m.test(read), read.slice(0, 600));
+  const listing = JSON.parse(
+    (await callTool(client, "list", { repo: NAME, path: "t", first: 1000 })).texts[0],
+  );
+  assertEquals(listing.has_more, true);
+  assertEquals(listing.next_cursor, listing.entries.at(-1).path);
+
+  const errors: [string, Record<string, unknown>][] = [
+    ["read", { repo: "org/gti", path: "README.md" }],
+    ["read", { repo: NAME, path: "builtin/comit.c" }],
+    ["read", { repo: NAME, path: "README.md", revision: "mian" }],
+    ["search", { repo: NAME, pattern: "(".repeat(8000) }],
+    [
+      "read",
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`x${"y".repeat(300)}${i}`, i])),
+    ],
+    ["x".repeat(10_000), {}],
+  ];
+  for (const [tool, args] of errors) {
+    const outcome = await callTool(client, tool, args);
+    assert(outcome.code !== "OK", tool.slice(0, 20));
+    const characters = outcome.texts.join("").length;
+    assert(characters <= 4_000, `${tool.slice(0, 20)} error: ${characters} characters`);
+  }
+}
