@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { GitSourceError } from "./errors.ts";
 import { failureResult } from "./failure_text.ts";
+import { answerToolCalls, type OfferedTool } from "../shared/mcp_tool_calls.ts";
 import type { GitKnowledgeSource } from "./feed.ts";
 import { gitBatchResult } from "./protocol.ts";
 
@@ -43,6 +44,28 @@ export function createGitSourceServer(
     }
     return failureResult(tool, error);
   };
+  const changes = async (): Promise<CallToolResult> => {
+    try {
+      const result = gitBatchResult(await source.changes()) as unknown as CallToolResult;
+      lastReason = null;
+      return result;
+    } catch (error) {
+      return failure("git.changes", error);
+    }
+  };
+  const acknowledge = async ({ token }: { token: string }): Promise<CallToolResult> => {
+    try {
+      await source.acknowledge(token);
+      return { content: [{ type: "text", text: "Acknowledged" }] };
+    } catch (error) {
+      return failure("git.acknowledge", error);
+    }
+  };
+  const acknowledgeInput = {
+    token: z.string().min(1).max(256).describe(
+      "The token of the page git.changes returned, e.g. `5b0c1e0e-…:0` (1 to 256 characters).",
+    ),
+  };
   server.registerTool("git.changes", {
     description:
       "Returns the pending page of committed file updates (UTF-8 committed files only, never the working tree). The same page comes back until its token is acknowledged.",
@@ -53,36 +76,38 @@ export function createGitSourceServer(
       idempotentHint: true,
       openWorldHint: false,
     },
-  }, async () => {
-    try {
-      const result = gitBatchResult(await source.changes()) as unknown as CallToolResult;
-      lastReason = null;
-      return result;
-    } catch (error) {
-      return failure("git.changes", error);
-    }
-  });
+  }, changes);
   server.registerTool("git.acknowledge", {
     description:
       "Acknowledges a page token from git.changes. It only moves the delivery checkpoint; acknowledging the same token again succeeds.",
-    inputSchema: {
-      token: z.string().min(1).max(256).describe(
-        "The token of the page git.changes returned, e.g. `5b0c1e0e-…:0` (1 to 256 characters).",
-      ),
-    },
+    inputSchema: acknowledgeInput,
     annotations: {
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: true,
       openWorldHint: false,
     },
-  }, async ({ token }: { token: string }) => {
-    try {
-      await source.acknowledge(token);
-      return { content: [{ type: "text", text: "Acknowledged" }] };
-    } catch (error) {
-      return failure("git.acknowledge", error);
-    }
+  }, acknowledge);
+  // Unknown tools and bad arguments answered in one line each, not the SDK's JSON dump.
+  answerToolCalls(server, {
+    tools: new Map<string, OfferedTool>([
+      ["git.changes", { schema: z.object({}), run: () => changes() }],
+      [
+        "git.acknowledge",
+        {
+          schema: z.object(acknowledgeInput),
+          run: (args) => acknowledge(args as { token: string }),
+        },
+      ],
+    ]),
+    unknownTool: (name, tools) =>
+      textError(`unknown tool ${JSON.stringify(name.slice(0, 64))}; tools: ${tools.join(", ")}`),
+    invalidArguments: (name, problems) =>
+      textError(`${name}: invalid arguments: ${problems.join("; ")}`),
   });
   return server;
+}
+
+function textError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
 }

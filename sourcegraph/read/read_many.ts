@@ -34,16 +34,19 @@ export interface ReadManyItem {
   error?: { code: string; message: string };
 }
 
+/** What read_many reads, where. */
+export interface ReadManyAt {
+  commit: string;
+  files: readonly ReadManyFile[];
+  scope: PathScope;
+  /** The shared content bytes (at most the 256 KiB budget); default that budget. */
+  bytes?: number;
+}
+
 /** Reads `files` at `commit` within `scope`, one item each, in order. */
 export async function readMany(
   tree: MirrorObjects,
-  request: {
-    commit: string;
-    files: readonly ReadManyFile[];
-    scope: PathScope;
-    /** The shared content bytes (at most the 256 KiB budget); default that budget. */
-    bytes?: number;
-  },
+  request: ReadManyAt,
 ): Promise<ReadManyItem[]> {
   const { commit, scope } = request;
   if (request.files.length < 1 || request.files.length > 10) {

@@ -107,6 +107,11 @@ class FeedClient {
     assertEquals(result.content, [{ type: "text", text: "Acknowledged" }]);
   }
 
+  /** A call as it comes back, failures included. */
+  async call(name: string, args: Record<string, unknown>): Promise<unknown> {
+    return await this.#client.callTool({ name, arguments: args });
+  }
+
   async close(): Promise<void> {
     await this.#client.close();
     await this.#transport.close();
@@ -125,6 +130,22 @@ async function walk(launch: Launch, repo: TestRepo, data: string): Promise<void>
     const described = await client.parameterDescriptions();
     assertEquals(Object.keys(described), ["git.acknowledge.token"]);
     assert(described["git.acknowledge.token"].includes("git.changes"), "the token says where from");
+    // Bad arguments and unknown tools are answered in one line, not a JSON dump.
+    assertEquals(await client.call("git.acknowledge", { token: "" }), {
+      isError: true,
+      content: [{
+        type: "text",
+        text:
+          "git.acknowledge: invalid arguments: token: too small: expected string to have >=1 characters",
+      }],
+    });
+    assertEquals(await client.call("git.change", {}), {
+      isError: true,
+      content: [{
+        type: "text",
+        text: 'unknown tool "git.change"; tools: git.changes, git.acknowledge',
+      }],
+    });
     const c1 = await repo.git("rev-parse", "HEAD");
     const first = await client.changes();
     assertEquals(first.updates.map((u) => [u.id, u.revision, u.previous, u.state]), [[

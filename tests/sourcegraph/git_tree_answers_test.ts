@@ -61,7 +61,7 @@ Deno.test({
         );
         await t.step("paging a literal gives git grep's matches, each once", () =>
           pagingMatchesGitGrep(client, sources.get(NAME)!.path));
-        await t.step("the largest default answers", () =>
+        await t.step("the largest default answers, and error answers", () =>
           largestAnswers(client, sources.get(NAME)!.path));
       } finally {
         await client.close();
@@ -177,7 +177,10 @@ async function largestAnswers(client: Client, work: string): Promise<void> {
   );
   assertEquals(listing.has_more, true);
   assertEquals(listing.next_cursor, listing.entries.at(-1).path);
+  await errorAnswers(client);
+}
 
+async function errorAnswers(client: Client): Promise<void> {
   const errors: [string, Record<string, unknown>][] = [
     ["read", { repo: "org/gti", path: "README.md" }],
     ["read", { repo: NAME, path: "builtin/comit.c" }],

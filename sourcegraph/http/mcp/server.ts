@@ -10,17 +10,15 @@
  */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type {
-  CallToolRequest,
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
-import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { SourcegraphError } from "../../errors.ts";
-import { argumentList, argumentProblems } from "../../../shared/argument_problems.ts";
+import { argumentList } from "../../../shared/argument_problems.ts";
+import {
+  answerToolCalls,
+  type OfferedTool,
+  type ToolCallExtra as Extra,
+} from "../../../shared/mcp_tool_calls.ts";
 import { nearestNames } from "../../../shared/nearest_names.ts";
 import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
 import type { Caller } from "../../access/caller.ts";
@@ -58,8 +56,6 @@ export const TOOLS: readonly Tool[] = [
   prepareTool,
 ];
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 /** Who is calling, passed with each request (a pooled server serves many callers). */
 export interface McpRequestContext {
   caller: Caller;
@@ -85,7 +81,7 @@ export function createMcpServer(
   },
 ): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  const offered = new Map<string, { tool: Tool; schema: z.ZodObject }>();
+  const offered = new Map<string, OfferedTool>();
   for (const tool of TOOLS) {
     if (tool.serviceOnly && !options.serviceTools) continue;
     let schema = schemas.get(tool.name);
@@ -93,7 +89,10 @@ export function createMcpServer(
       schema = z.strictObject(tool.input);
       schemas.set(tool.name, schema);
     }
-    offered.set(tool.name, { tool, schema });
+    offered.set(tool.name, {
+      schema,
+      run: (args, extra) => callTool(tool, args, { ...options, service, extra }),
+    });
     // Registered for the catalog (tools/list); calls are answered below.
     server.registerTool(tool.name, {
       description: tool.description,
@@ -101,23 +100,18 @@ export function createMcpServer(
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, () => textResult([]));
   }
-  // Our own tools/call answer: an unknown tool lists the tools, and arguments
-  // that fail the schema are named one field at a time, in the same
-  // {"code","message","hint"} shape as every other tool error.
-  server.server.setRequestHandler(
-    CallToolRequestSchema,
-    (request: CallToolRequest, extra: Extra) => {
-      const name = request.params.name;
-      const entry = offered.get(name);
-      if (!entry) return errorResult(unknownTool(name, [...offered.keys()]));
-      const parsed = entry.schema.safeParse(request.params.arguments ?? {});
-      if (!parsed.success) {
-        options.metrics.record(name, { code: "INVALID_ARGUMENTS", seconds: 0 });
-        return errorResult(invalidArguments(entry.tool, parsed.error));
-      }
-      return callTool(entry.tool, parsed.data, { ...options, service, extra });
+  // An unknown tool lists the tools, and arguments that fail the schema are
+  // named one field at a time, in the {"code","message","hint"} shape of
+  // every other tool error.
+  answerToolCalls(server, {
+    tools: offered,
+    unknownTool: (name, tools) => errorResult(unknownTool(name, tools)),
+    invalidArguments: (name, problems) => {
+      options.metrics.record(name, { code: "INVALID_ARGUMENTS", seconds: 0 });
+      const tool = TOOLS.find((candidate) => candidate.name === name)!;
+      return errorResult(invalidArguments(tool, problems));
     },
-  );
+  });
   return server;
 }
 
@@ -163,10 +157,10 @@ function unknownTool(name: string, tools: string[]): SourcegraphError {
   });
 }
 
-function invalidArguments(tool: Tool, error: z.ZodError): SourcegraphError {
+function invalidArguments(tool: Tool, problems: string[]): SourcegraphError {
   return new SourcegraphError(
     "INVALID_ARGUMENTS",
-    `invalid arguments for ${tool.name}: ${argumentProblems(error).join("; ")}`,
+    `invalid arguments for ${tool.name}: ${problems.join("; ")}`,
     { hint: `${tool.name} takes: ${argumentList(tool.input)}.` },
   );
 }
