@@ -15,6 +15,7 @@ import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
 import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
+import { commitPaths } from "../git/commit_paths.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 
@@ -231,39 +232,25 @@ async function candidateFiles(
   ignoreCase: boolean,
   pathspecs: string[],
 ): Promise<string[]> {
-  const scope = pathspecs.length > 0 ? pathspecs : [];
-  const out = literals === null
-    ? await runGit([
-      "--literal-pathspecs",
-      "ls-tree",
-      "-r",
-      "-z",
-      "--name-only",
-      "--full-tree",
-      commit,
-      "--",
-      ...scope,
-    ], {
-      cwd: mirror,
-      maxStdoutBytes: 64 * 1024 * 1024,
-      timeoutMs: 30_000,
-    })
-    : await runGit([
-      "--literal-pathspecs",
-      "grep",
-      // Git greps a commit on one thread unless told otherwise.
-      `--threads=${GREP_THREADS}`,
-      "-l",
-      "-z",
-      "-I",
-      "-F",
-      ...(ignoreCase ? ["-i"] : []),
-      ...literals.flatMap((literal) => ["-e", literal]),
-      commit,
-      "--",
-      ...scope,
-    ], { cwd: mirror, okExitCodes: [0, 1], maxStdoutBytes: 64 * 1024 * 1024, timeoutMs: 30_000 });
-  const prefix = literals === null ? "" : `${commit}:`;
+  if (literals === null) {
+    return (await commitPaths(mirror, { commit, pathspecs })).sort(comparePaths);
+  }
+  const out = await runGit([
+    "--literal-pathspecs",
+    "grep",
+    // Git greps a commit on one thread unless told otherwise.
+    `--threads=${GREP_THREADS}`,
+    "-l",
+    "-z",
+    "-I",
+    "-F",
+    ...(ignoreCase ? ["-i"] : []),
+    ...literals.flatMap((literal) => ["-e", literal]),
+    commit,
+    "--",
+    ...pathspecs,
+  ], { cwd: mirror, okExitCodes: [0, 1], maxStdoutBytes: 64 * 1024 * 1024, timeoutMs: 30_000 });
+  const prefix = `${commit}:`;
   return new TextDecoder().decode(out.stdout).split("\0").filter((name) => name !== "")
-    .map((name) => name.startsWith(prefix) ? name.slice(prefix.length) : name).sort();
+    .map((name) => name.startsWith(prefix) ? name.slice(prefix.length) : name).sort(comparePaths);
 }
