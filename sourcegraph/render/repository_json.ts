@@ -98,24 +98,30 @@ export function listingJson(listing: DirectoryListing): Json {
 }
 
 /**
- * The JSON text of a listing or changes page within `maxBytes`: items past
- * what fits are left for the next page (`has_more`, and `next_cursor` the
- * last path kept), as if `first` had been smaller.
+ * The JSON text of a page (a listing, changes, repositories) within
+ * `maxBytes`: items past what fits are left for the next page (`has_more`,
+ * and `next_cursor` after the last item kept), as if the page had been
+ * shorter.
  */
-export function pageWithin<T extends { path: string }>(
+export function pageWithin<T>(
   page: { items: readonly T[]; hasMore: boolean; nextCursor: string | null },
   options: {
     maxBytes: number;
     json: (page: { items: T[]; hasMore: boolean; nextCursor: string | null }) => Json;
+    /** The cursor that continues after `item` (default: its `path`). */
+    cursorOf?: (item: T) => string;
   },
 ): string {
+  const cursorOf = options.cursorOf ?? ((item: T) => (item as { path: string }).path);
   const text = (count: number) => {
     const items = page.items.slice(0, count);
     const cut = count < page.items.length;
     return JSON.stringify(options.json({
       items,
       hasMore: cut || page.hasMore,
-      nextCursor: cut ? (items.at(-1)?.path ?? null) : page.nextCursor,
+      nextCursor: cut
+        ? (items.length > 0 ? cursorOf(items[items.length - 1]) : null)
+        : page.nextCursor,
     }));
   };
   const whole = text(page.items.length);

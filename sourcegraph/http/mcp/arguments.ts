@@ -35,3 +35,10 @@ export const paths = z.array(z.string().min(1).max(4096)).max(64).optional().des
 export const after = z.string().min(1).max(4096).optional().describe(
   "next_cursor of the previous page, to continue after it.",
 );
+/** Most bytes of a page of entries by default (under 40,000 characters). */
+export const PAGE_DEFAULT_MAX_BYTES = 32 * 1024;
+/** A page's byte budget (entries past it come on the next page). */
+export const pageBytes = z.number().int().min(1024).max(1024 * 1024).optional().describe(
+  `Most bytes of the answer (1024 to 1048576; default ${PAGE_DEFAULT_MAX_BYTES}); entries past ` +
+    "it come on the next page (next_cursor).",
+);

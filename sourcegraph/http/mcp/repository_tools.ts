@@ -9,10 +9,11 @@
 import { z } from "zod";
 import {
   availabilityJson,
+  pageWithin,
   repositoryPageJson,
   resolvedJson,
 } from "../../render/repository_json.ts";
-import { repo, revision } from "./arguments.ts";
+import { PAGE_DEFAULT_MAX_BYTES, pageBytes, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 
 /** `repositories`. */
@@ -24,10 +25,16 @@ export const repositoriesTool = defineTool({
     after: z.string().min(1).max(256).optional().describe(
       "next_cursor of the previous page, to continue after it.",
     ),
+    max_bytes: pageBytes,
   },
-  run: (args, { service, caller }) => [
-    JSON.stringify(repositoryPageJson(service.repositories(caller, { after: args.after }))),
-  ],
+  run: (args, { service, caller }) => {
+    const page = service.repositories(caller, { after: args.after });
+    return [pageWithin({ ...page, items: page.repositories, hasMore: page.nextCursor !== null }, {
+      maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
+      json: ({ items, nextCursor }) => repositoryPageJson({ repositories: items, nextCursor }),
+      cursorOf: (repository) => repository.name,
+    })];
+  },
 });
 
 /** `availability`. */

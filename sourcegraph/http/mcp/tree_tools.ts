@@ -6,16 +6,9 @@
  */
 
 import { z } from "zod";
-import { after, paths, repo, revision } from "./arguments.ts";
+import { after, PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 import { changesJson, listingJson, pageWithin } from "../../render/repository_json.ts";
-
-// Most bytes of a page by default (under 40,000 characters); fewer entries then come back.
-const PAGE_DEFAULT_MAX_BYTES = 32 * 1024;
-const pageBytes = z.number().int().min(1024).max(1024 * 1024).optional().describe(
-  `Most bytes of the answer (1024 to 1048576; default ${PAGE_DEFAULT_MAX_BYTES}); entries past ` +
-    "it come on the next page (has_more, next_cursor).",
-);
 
 /** `list`. */
 export const listTool = defineTool({
