@@ -9,14 +9,16 @@
 import { assert, assertEquals, waitFor } from "../support/assert.ts";
 import { connectInProcess, withInProcessService } from "../support/in_process_service.ts";
 import { callTool } from "../support/tool_calls.ts";
-import { systemTool } from "../support/system_tools.ts";
 import type { TestRepo } from "../support/git_repo.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
-const CORPUS = systemTool(
-  [new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url).pathname],
-  { what: "Git source tree corpus", install: "the corpora folder beside the checkout" },
-);
+// The corpora folder lies beside the checkout (CI lays it there); without it the test is ignored.
+const CORPUS_PATH = new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url)
+  .pathname;
+const CORPUS = await Deno.stat(CORPUS_PATH).then(() => CORPUS_PATH, () => {
+  console.error(`Git tree answers ignored: no corpus at ${CORPUS_PATH}`);
+  return null;
+});
 const NAME = "org/git";
 const LITERAL = "strbuf_addstr";
 
