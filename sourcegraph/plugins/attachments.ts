@@ -76,18 +76,24 @@ function invalid(message: string): PluginIssue {
   return { code: "PLUGIN_INVALID_OUTPUT", message };
 }
 
-/** Keeps attachments within the per-request budget, whole or not at all. */
+/**
+ * Keeps attachments within the per-request budget, whole or not at all.
+ * With `separators`, the blank line each attachment is rendered after is
+ * counted too (a budget that is an answer's max_bytes).
+ */
 export class AttachmentBudget {
   #left: number;
+  #separator: number;
 
-  /** Starts with `bytes` of attachment text. */
-  constructor(bytes: number = ATTACHMENT_BUDGET_BYTES) {
-    this.#left = bytes;
+  /** Starts with `bytes` of attachment text (default, and at most, 2 MiB). */
+  constructor(bytes: number = ATTACHMENT_BUDGET_BYTES, options: { separators?: boolean } = {}) {
+    this.#left = Math.min(ATTACHMENT_BUDGET_BYTES, bytes);
+    this.#separator = options.separators ? 2 : 0;
   }
 
   /** Whether `attachment` fits (and spends it). */
   admit(attachment: Attachment): boolean {
-    const size = new TextEncoder().encode(attachment.text).length;
+    const size = new TextEncoder().encode(attachment.text).length + this.#separator;
     if (size > this.#left) return false;
     this.#left -= size;
     return true;

@@ -53,6 +53,11 @@ export interface EnhanceRequest {
   items: EnhancedItem[];
   url: UrlPlugins;
   argument?: PluginArgument;
+  /**
+   * The attachment bytes this request may add (each attachment counted with
+   * the blank line before it), at most the 2 MiB per request; default 2 MiB.
+   */
+  attachmentBytes?: number;
 }
 
 /** Runs repository plugins. */
@@ -210,7 +215,9 @@ export class PluginHost {
     const read = new Map(at.request.items.map((item) => [item.itemId, item.file]));
     const attachments: Attachment[] = [];
     const issues = [...at.issues];
-    const budget = new AttachmentBudget();
+    const budget = new AttachmentBudget(at.request.attachmentBytes, {
+      separators: at.request.attachmentBytes !== undefined,
+    });
     for (const invocation of at.invocations) {
       const label = invocation.plugin.root === ""
         ? invocation.plugin.name
@@ -230,7 +237,9 @@ export class PluginHost {
         else {
           issues.push({
             code: "PLUGIN_OUTPUT_TOO_LARGE",
-            message: `${label}: an attachment was omitted (2 MiB of attachments per request)`,
+            message: at.request.attachmentBytes === undefined
+              ? `${label}: an attachment was omitted (2 MiB of attachments per request)`
+              : `${label}: an attachment was omitted (it does not fit the answer's max_bytes)`,
           });
         }
       }

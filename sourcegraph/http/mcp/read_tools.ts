@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { validatePluginArgument } from "../../plugins/selection_parameters.ts";
 import { renderRead, renderReadManyItem, VIEW_CAP_BYTES } from "../../render/read_text.ts";
-import { renderEnrichmentTail } from "../../render/attachment_text.ts";
+import { enrichmentRoom, renderEnrichmentTail } from "../../render/attachment_text.ts";
+import { utf8Length } from "../../../shared/text.ts";
 import { line, path, plugins, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 
@@ -46,6 +47,10 @@ export const readTool = defineTool({
       maxBytes: budget,
     });
     baseDone();
+    const room = pluginRoom(
+      args.max_bytes,
+      () => renderRead(args.repo, file, { maxBytes: budget }),
+    );
     const enrichment = await service.enhance(caller, {
       repo: args.repo,
       commit: file.commit,
@@ -53,13 +58,14 @@ export const readTool = defineTool({
       items: [{ itemId: "read-0", file }],
       url: urlPlugins,
       argument: args.plugins,
+      attachmentBytes: room.attachmentBytes,
     });
     return [
       renderRead(args.repo, file, {
         attachments: enrichment.byItem.get("read-0"),
         maxBytes: budget,
       }),
-      ...renderEnrichmentTail(enrichment),
+      ...renderEnrichmentTail(enrichment, room),
     ];
   },
 });
@@ -82,10 +88,11 @@ export const readManyTool = defineTool({
   },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
+    const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
     const { commit, items } = await service.readMany(caller, {
       repo: args.repo,
       revision: args.revision,
-      maxBytes: args.max_bytes ?? READ_DEFAULT_MAX_BYTES,
+      maxBytes: budget,
       files: args.files.map((file) => ({
         path: file.path,
         startLine: file.start_line,
@@ -94,7 +101,12 @@ export const readManyTool = defineTool({
     });
     baseDone();
     const itemId = (index: number) => `read-${index - 1}`;
+    const room = pluginRoom(
+      args.max_bytes,
+      () => items.map((item) => renderReadManyItem(args.repo, item)).join(""),
+    );
     const enrichment = await service.enhance(caller, {
+      attachmentBytes: room.attachmentBytes,
       repo: args.repo,
       commit,
       operation: "read_many",
@@ -110,7 +122,16 @@ export const readManyTool = defineTool({
           attachments: enrichment.byItem.get(itemId(item.index)),
         })
       ),
-      ...renderEnrichmentTail(enrichment),
+      ...renderEnrichmentTail(enrichment, room),
     ];
   },
 });
+
+// What plugin output may add to an answer: within an explicit max_bytes, what
+// the tool's own blocks (`own`) leave; without one, the plugin budget.
+function pluginRoom(
+  maxBytes: number | undefined,
+  own: () => string,
+): { attachmentBytes?: number; diagnosticsBytes?: number } {
+  return maxBytes === undefined ? {} : enrichmentRoom(maxBytes, utf8Length(own()));
+}

@@ -129,6 +129,22 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
     assertEquals(large[0], base);
     assertEquals([large[1], large[2]], ["A".repeat(921_600), "B".repeat(921_600)]);
     assertEquals(diagnosticCodes(large), ["PLUGIN_OUTPUT_TOO_LARGE"]);
+    // With an explicit max_bytes the plugin output counts too: the whole answer fits it.
+    const bounded = await call("read", {
+      path: "a.md",
+      max_bytes: 8192,
+      plugins: [{ name: "fixture", args: { action: "large" } }],
+    });
+    assert(bounded.join("").length <= 8192, `${bounded.join("").length} characters`);
+    assertEquals(bounded[0], base);
+    assertEquals(diagnosticCodes(bounded), Array(3).fill("PLUGIN_OUTPUT_TOO_LARGE"));
+    assert(bounded.at(-1)!.includes("does not fit the answer's max_bytes"), bounded.at(-1));
+    const echo = await call("read", {
+      path: "a.md",
+      max_bytes: 8192,
+      plugins: [{ name: "fixture" }],
+    });
+    assertEquals(echo.length, 2, "a small attachment still fits");
 
     // IDLE_INSTANCES=1: a second key closes the first key's idle instance.
     assertEquals((await run({ action: "counter", k: 1 })).slice(1), ["counter 1"]);
