@@ -31,7 +31,7 @@ export interface ReadManyItem {
   path: string;
   commit: string;
   file?: FileRead;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; hint?: string };
 }
 
 /** What read_many reads, where. */

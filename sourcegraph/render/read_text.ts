@@ -45,6 +45,7 @@ export function renderReadManyItem(
     `Item ${item.index}; RequestedLines: ${item.requested.start}-${item.requested.end}`,
   ];
   if (item.error) lines.push(`Error: ${value(item.error.code)} — ${value(item.error.message)}`);
+  if (item.error?.hint) lines.push(`Hint: ${value(item.error.hint)}`);
   if (item.file) lines.push(...fileSection(item.file));
   else {
     lines.push(`Commit: ${value(item.commit)}`, `Path: ${value(item.path)}`);

@@ -196,10 +196,12 @@ export class RepositoryReads {
     request: ReadManyRequest,
   ): Promise<{ commit: string; items: ReadManyItem[] }> {
     const { repo, commit } = this.#visibility.resolve(caller, request);
-    const items = await readMany(this.#mirrors.objects(repo), {
+    const objects = this.#mirrors.objects(repo);
+    const scope = new PathScope(repo);
+    const items = await readMany(objects, {
       commit,
       files: request.files,
-      scope: new PathScope(repo),
+      scope,
       bytes: request.maxBytes === undefined ? undefined : Math.max(
         1024,
         request.maxBytes - request.files.reduce(
@@ -208,7 +210,7 @@ export class RepositoryReads {
         ),
       ),
     });
-    return { commit, items };
+    return { commit, items: await withPathHints(items, { objects, commit, scope }) };
   }
 
   /** Searches a visible repository at one resolved commit. */
@@ -316,6 +318,30 @@ export class RepositoryReads {
   }
 }
 
+// read_many items that failed with FILE_NOT_FOUND get the nearest paths as a
+// hint (one listing of the commit for all of them).
+async function withPathHints(
+  items: ReadManyItem[],
+  at: { objects: MirrorObjects; commit: string; scope: PathScope },
+): Promise<ReadManyItem[]> {
+  if (!items.some((item) => item.error?.code === "FILE_NOT_FOUND")) return items;
+  const paths = (await commitPaths(at.objects.path, {
+    commit: at.commit,
+    pathspecs: at.scope.scope([]),
+  }).catch(() => [])).filter((path) => at.scope.covers(path));
+  return items.map((item) => {
+    if (item.error?.code !== "FILE_NOT_FOUND") return item;
+    const near = nearestNames(item.path, paths);
+    return near.length === 0
+      ? item
+      : { ...item, error: { ...item.error, hint: nearestPathsHint(near) } };
+  });
+}
+
+function nearestPathsHint(near: string[]): string {
+  return `Nearest paths at this commit: ${quotedNames(near)}. Call \`list\` to browse folders.`;
+}
+
 // A FILE_NOT_FOUND from a read, rethrown with the paths nearest to the missing
 // one at that commit (within the caller's path groups); other errors as they are.
 async function missingFile(
@@ -329,9 +355,7 @@ async function missingFile(
   }).catch(() => []);
   const near = nearestNames(at.path, paths.filter((path) => at.scope.covers(path)));
   if (near.length === 0) throw error;
-  throw new SourcegraphError(error.code, error.message, {
-    hint: `Nearest paths at this commit: ${quotedNames(near)}. Call \`list\` to browse folders.`,
-  });
+  throw new SourcegraphError(error.code, error.message, { hint: nearestPathsHint(near) });
 }
 
 // What a rendered read adds to its content: the header (the path twice at

@@ -232,7 +232,7 @@ Deno.test("read_many shares its budget across items and keeps request order with
     assert(!blocks[0].includes("untrusted"), "read_many blocks have no untrusted line");
     assertEquals(
       blocks[1],
-      `Repository: "${name}"\nItem 2; RequestedLines: 1-500\nError: "FILE_NOT_FOUND" — "Item 2: no such file at this commit"\nCommit: "${head}"\nPath: "missing.txt"\nNo content returned for this item; fix the request or retry it.\n`,
+      `Repository: "${name}"\nItem 2; RequestedLines: 1-500\nError: "FILE_NOT_FOUND" — "Item 2: no such file at this commit"\nHint: "Nearest paths at this commit: \\"long.txt\\", \\"latin1.txt\\", \\"escape.txt\\", \\"bin.dat\\", \\"empty.txt\\". Call \`list\` to browse folders."\nCommit: "${head}"\nPath: "missing.txt"\nNo content returned for this item; fix the request or retry it.\n`,
     );
     assertIncludes(blocks[2], "Lines: 501-600");
     // 500 + 100 lines are spent; item 4 gets the remaining 400 and the budget error.

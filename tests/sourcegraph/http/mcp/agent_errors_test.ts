@@ -92,6 +92,15 @@ Deno.test("agent errors: a missing path names the nearest paths at that commit; 
       assertEquals(missing.code, "FILE_NOT_FOUND");
       assertIncludes(missing.hint!, 'Nearest paths at this commit: "src/main.ts"');
       assertIncludes(missing.hint!, "`list`");
+      // In read_many the failed item says the same on a Hint line; the others read as usual.
+      const many = await client.callTool({
+        name: "read_many",
+        arguments: { repo: "org/tree", files: [{ path: "README.md" }, { path: "src/mian.ts" }] },
+      });
+      const [, failed] = texts(many);
+      assertIncludes(failed, 'Error: "FILE_NOT_FOUND" — "Item 2: no such file at this commit"');
+      assertIncludes(failed, 'Hint: "Nearest paths at this commit: \\"src/main.ts\\"');
+      assertIncludes(texts(many)[0], "1: tree");
 
       const head = heads.get("org/tree")!;
       for (
