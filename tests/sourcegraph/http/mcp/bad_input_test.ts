@@ -47,7 +47,47 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["resolve", { repo: NAME, revision: "x".repeat(257) }, null],
   ["resolve", { repo: NAME, revision: "main\u0000" }, "INVALID_REVISION"],
   ["repositories", { after: 5 }, null],
+  ["repositories", { max_bytes: 10 }, null],
+  ["search", { repo: NAME, pattern: "a", after: "" }, null],
+  ["search", { repo: NAME, pattern: "a", after: "x".repeat(16_385) }, null],
+  ["search", { repo: NAME, pattern: "a", after: "!!not base64!!" }, "INVALID_CURSOR"],
+  ["search", { repo: NAME, pattern: "a", after: cursor("[".repeat(12_000)) }, "INVALID_CURSOR"],
+  ["search", { repo: NAME, pattern: "a", after: cursor('["g",".",1]') }, "INVALID_CURSOR"],
+  [
+    "search",
+    { repo: NAME, pattern: "a", after: cursor(`["${"a".repeat(40)}","a.txt",-1]`) },
+    "INVALID_CURSOR",
+  ],
+  [
+    "search",
+    { repo: NAME, pattern: "a", after: cursor(`["${"a".repeat(40)}","a.txt",1]`) },
+    "REVISION_NOT_ELIGIBLE",
+  ],
+  ["search", { repo: NAME, pattern: "a", max_bytes: 100 }, null],
+  ["search", { repo: NAME, pattern: "a", context: -1 }, null],
+  ["read", { repo: NAME, path: "a.txt", max_bytes: 1 << 30 }, null],
+  [
+    "locate",
+    { repo: NAME, commit: "g".repeat(40), path: "a.txt", start_line: 1, end_line: 1 },
+    "BRANCH_NOT_MONITORED",
+  ],
+  [
+    "locate",
+    { repo: NAME, commit: "a".repeat(39), path: "a.txt", start_line: 1, end_line: 1 },
+    null,
+  ],
+  [
+    "locate",
+    { repo: NAME, commit: "a".repeat(40), path: "../a.txt", start_line: 1, end_line: 1 },
+    "INVALID_PATH",
+  ],
+  ["list", { repo: NAME, first: 5, max_bytes: 0 }, null],
 ];
+
+// A cursor token holding `json`.
+function cursor(json: string): string {
+  return new TextEncoder().encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
+}
 
 Deno.test("every tool refuses bad arguments: types, sizes, traversal, control characters, huge patterns", () =>
   withInProcessService(async ({ handle }) => {
