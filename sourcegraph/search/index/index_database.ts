@@ -30,6 +30,9 @@
 
 import { DatabaseSync } from "node:sqlite";
 
+// How long opening the index waits for the other process's lock.
+const BUSY_TIMEOUT_MS = 10_000;
+
 /** The layout version; another version is rebuilt, never read. */
 export const INDEX_FORMAT = 2;
 
@@ -76,7 +79,10 @@ export class IndexDatabase {
   /** Opens (creating) the index at `path`; a file of another format or a damaged one is refused. */
   constructor(path: string) {
     this.path = path;
-    this.db = new DatabaseSync(path);
+    // The builder writes the file while the service opens it to search: both
+    // wait for the other's lock rather than failing at once with SQLITE_BUSY
+    // (which read as a damaged index and stopped the build).
+    this.db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
     try {
       this.db.exec(`
         PRAGMA page_size = 16384;
@@ -94,8 +100,9 @@ export class IndexDatabase {
         throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
       }
       this.db.exec(TABLES);
+      // Both sides may find a new file without a format: the first to write it wins.
       if (format === undefined) {
-        this.db.prepare("INSERT INTO meta(key, value) VALUES ('format', ?)").run(
+        this.db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(
           String(INDEX_FORMAT),
         );
       }
