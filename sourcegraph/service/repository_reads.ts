@@ -325,10 +325,7 @@ async function withPathHints(
   at: { objects: MirrorObjects; commit: string; scope: PathScope },
 ): Promise<ReadManyItem[]> {
   if (!items.some((item) => item.error?.code === "FILE_NOT_FOUND")) return items;
-  const paths = (await commitPaths(at.objects.path, {
-    commit: at.commit,
-    pathspecs: at.scope.scope([]),
-  }).catch(() => [])).filter((path) => at.scope.covers(path));
+  const paths = await visiblePaths(at);
   return items.map((item) => {
     if (item.error?.code !== "FILE_NOT_FOUND") return item;
     const near = nearestNames(item.path, paths);
@@ -336,6 +333,18 @@ async function withPathHints(
       ? item
       : { ...item, error: { ...item.error, hint: nearestPathsHint(near) } };
   });
+}
+
+// The paths of the commit within the caller's path groups; none when they
+// cannot be listed (a hint is left out rather than failing the answer).
+async function visiblePaths(
+  at: { objects: MirrorObjects; commit: string; scope: PathScope },
+): Promise<string[]> {
+  const paths = await commitPaths(at.objects.path, {
+    commit: at.commit,
+    pathspecs: at.scope.scope([]),
+  }).catch(() => []);
+  return paths.filter((path) => at.scope.covers(path));
 }
 
 function nearestPathsHint(near: string[]): string {
@@ -349,11 +358,7 @@ async function missingFile(
   at: { objects: MirrorObjects; commit: string; path: string; scope: PathScope },
 ): Promise<never> {
   if (!(error instanceof SourcegraphError) || error.code !== "FILE_NOT_FOUND") throw error;
-  const paths = await commitPaths(at.objects.path, {
-    commit: at.commit,
-    pathspecs: at.scope.scope([]),
-  }).catch(() => []);
-  const near = nearestNames(at.path, paths.filter((path) => at.scope.covers(path)));
+  const near = nearestNames(at.path, await visiblePaths(at));
   if (near.length === 0) throw error;
   throw new SourcegraphError(error.code, error.message, { hint: nearestPathsHint(near) });
 }

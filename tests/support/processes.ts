@@ -75,6 +75,28 @@ export function spawnDeno(
   }).spawn();
 }
 
+/**
+ * Starts `count` copies of helper `script` at once, reading and writing only
+ * `dir`, and returns the last line each printed (processes racing for one file).
+ */
+export async function lastLinesTogether(
+  script: string,
+  args: string[],
+  options: { count: number; dir: string },
+): Promise<(string | null)[]> {
+  const permissions = { read: [options.dir], write: [options.dir] };
+  const children = Array.from(
+    { length: options.count },
+    () => spawnHelper(script, args, permissions),
+  );
+  return await Promise.all(children.map(async (child) => {
+    let last: string | null = null;
+    for (let line = await readLine(child); line !== null; line = await readLine(child)) last = line;
+    await child.status;
+    return last;
+  }));
+}
+
 const lineReaders = new WeakMap<Deno.ChildProcess, LineReader>();
 
 /** Reads the next stdout line of a spawned child (without the LF), or null at EOF. */

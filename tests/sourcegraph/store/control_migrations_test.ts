@@ -10,7 +10,7 @@ import {
 } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
-import { readLine, spawnHelper } from "../../support/processes.ts";
+import { lastLinesTogether } from "../../support/processes.ts";
 
 function userVersion(path: string): number {
   const db = new DatabaseSync(path);
@@ -98,15 +98,7 @@ Deno.test("control store versions: processes that open a new store together migr
   const dir = await tempDir("sg-migrate-");
   try {
     const path = join(dir, "control.sqlite3");
-    const openers = Array.from(
-      { length: 4 },
-      () => spawnHelper("open_control_store.ts", [path], { read: [dir], write: [dir] }),
-    );
-    const answers = await Promise.all(openers.map(async (child) => {
-      const line = await readLine(child);
-      await child.status;
-      return line;
-    }));
+    const answers = await lastLinesTogether("open_control_store.ts", [path], { count: 4, dir });
     assertEquals(answers, Array(4).fill(String(CONTROL_SCHEMA_VERSION)));
   } finally {
     await removeDir(dir);

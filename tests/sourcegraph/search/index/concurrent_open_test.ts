@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { assertEquals } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
-import { readLine, spawnHelper } from "../../../support/processes.ts";
+import { lastLinesTogether, readLine, spawnHelper } from "../../../support/processes.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 
 Deno.test("index file: an open waits while another process holds the write lock", async () => {
@@ -39,16 +39,7 @@ Deno.test("index file: processes that create a new index together all succeed", 
   const dir = await tempDir("sg-index-create-");
   try {
     const path = join(dir, "index.sqlite3");
-    const openers = Array.from(
-      { length: 4 },
-      () => spawnHelper("open_index_database.ts", [path], { read: [dir], write: [dir] }),
-    );
-    const answers = await Promise.all(openers.map(async (child) => {
-      await readLine(child);
-      const line = await readLine(child);
-      await child.status;
-      return line;
-    }));
+    const answers = await lastLinesTogether("open_index_database.ts", [path], { count: 4, dir });
     assertEquals(answers, Array(4).fill("ok"));
   } finally {
     await removeDir(dir);
