@@ -9,7 +9,7 @@
 
 import { analyzeText } from "../analysis.ts";
 import { chunkSource } from "./chunking.ts";
-import { definedNames } from "./defined_names.ts";
+import { definedNames } from "../../shared/defined_names.ts";
 import { readCurrentSource } from "../project/current_source.ts";
 import type { SkipReason } from "../project/eligibility.ts";
 import type { ProjectRoot } from "../project/project_root.ts";

@@ -15,21 +15,30 @@ export interface SearchCursor extends SearchPosition {
   commit: string;
 }
 
+/** A JSON value as an opaque token (base64url, no padding). */
+export function encodeToken(value: unknown): string {
+  const json = JSON.stringify(value);
+  return new TextEncoder().encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+/** The JSON value a token holds, or null when it is not one `encodeToken` made. */
+export function decodeToken(token: string): unknown {
+  try {
+    const bytes = Uint8Array.fromBase64(token, { alphabet: "base64url" });
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    return null;
+  }
+}
+
 /** The token of `cursor`. */
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  const json = JSON.stringify([cursor.commit, cursor.path, cursor.line]);
-  return new TextEncoder().encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
+  return encodeToken([cursor.commit, cursor.path, cursor.line]);
 }
 
 /** The cursor a token holds (INVALID_CURSOR when it holds none). */
 export function decodeSearchCursor(token: string): SearchCursor {
-  let value: unknown;
-  try {
-    const bytes = Uint8Array.fromBase64(token, { alphabet: "base64url" });
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    value = null;
-  }
+  const value = decodeToken(token);
   if (
     Array.isArray(value) && value.length === 3 && typeof value[0] === "string" &&
     /^[0-9a-f]{40}$/.test(value[0]) && typeof value[1] === "string" && value[1].length > 0 &&

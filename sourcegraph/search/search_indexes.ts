@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { childCommand, denoProgram } from "../../shared/child_lifetime.ts";
 import { LineSplitter } from "../../shared/line_splitter.ts";
 import type { BuildEvent } from "./build/build_main.ts";
+import { EXTRACTION_WORKER_MODULES } from "./build/symbol_extraction.ts";
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
 
@@ -29,6 +30,9 @@ export const MAX_OPEN_COMMITS = 64;
 export const MAX_OPEN_FILES = 1_000_000;
 
 const BUILDER = fileURLToPath(new URL("./build/build_main.ts", import.meta.url));
+// The builder resolves its grammars through the project's import map and lock, from the cache
+// only: nothing is fetched while a build runs (`deno task start` caches the builder first).
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {
@@ -138,11 +142,11 @@ export class SearchIndexes {
     const mirror = this.#mirrors.path(repo);
     const launch = childCommand(denoProgram(), [
       "run",
-      "--no-config",
-      "--no-lock",
+      `--config=${CONFIG}`,
+      "--cached-only",
       "--no-prompt",
       "--quiet",
-      `--allow-read=${mirror},${folder}`,
+      `--allow-read=${[mirror, folder, ...EXTRACTION_WORKER_MODULES].join(",")}`,
       `--allow-write=${folder}`,
       "--allow-run=git",
       "--allow-env=PATH",

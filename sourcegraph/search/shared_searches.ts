@@ -12,6 +12,7 @@ import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { searchCommit, type SearchOutcome } from "./code_search.ts";
 import type { CompiledSearch } from "./query/compiled_search.ts";
+import type { IndexedCommit } from "./index/index_reader.ts";
 import type { SearchIndexes } from "./search_indexes.ts";
 
 /** Searches with one computation per identical concurrent request. */
@@ -47,6 +48,11 @@ export class SharedSearches {
       outcome.matchCount = outcome.files.reduce((sum, file) => sum + file.matchCount, 0);
     }
     return outcome;
+  }
+
+  /** The index of `repo` at `commit`, or null while it is not built (or indexes are off). */
+  indexedCommit(repo: RepositoryRecord, commit: string): IndexedCommit | null {
+    return this.#indexes.commit(repo, commit);
   }
 
   #once(

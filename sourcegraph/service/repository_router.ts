@@ -16,6 +16,7 @@ export const ROUTED_METHODS = [
   "readPage",
   "readMany",
   "search",
+  "symbols",
   "diff",
   "locate",
   "list",

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
@@ -81,6 +82,7 @@ export class RepositoryService {
   #searches: SharedSearches;
   #indexes: SearchIndexes;
   #reads: RepositoryReads;
+  #symbols: RepositorySymbols;
   #plugins: RepositoryPlugins;
   #credentials: CredentialStore;
   #router: RepositoryRouter;
@@ -113,6 +115,7 @@ export class RepositoryService {
       mirrors: parts.mirrors,
       searches: parts.searches,
     });
+    this.#symbols = new RepositorySymbols(parts.visibility, { searches: parts.searches });
     this.#router = parts.router ?? LOCAL_ROUTER;
     this.#local = this.#localCalls();
   }
@@ -182,6 +185,11 @@ export class RepositoryService {
   /** Searches a visible repository at one resolved commit. */
   search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
     return this.#route("search", caller, request, () => this.#local.search(caller, request));
+  }
+
+  /** One page of the definitions a symbol lookup selects at one resolved commit. */
+  symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage> {
+    return this.#route("symbols", caller, request, () => this.#local.symbols(caller, request));
   }
 
   /** Changed paths between two resolved revisions, paged by path. */
@@ -360,6 +368,7 @@ export class RepositoryService {
       readPage: (caller, request) => this.#reads.readPage(caller, request),
       readMany: (caller, request) => this.#reads.readMany(caller, request),
       search: (caller, request) => this.#reads.search(caller, request),
+      symbols: (caller, request) => this.#symbols.symbols(caller, request),
       diff: (caller, request) => this.#reads.diff(caller, request),
       locate: (caller, request) => this.#reads.locate(caller, request),
       list: (caller, request) => this.#reads.list(caller, request),
@@ -400,6 +409,7 @@ interface RoutedCalls {
     request: ReadManyRequest,
   ): Promise<{ commit: string; items: ReadManyItem[] }>;
   search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult>;
+  symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage>;
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   list(caller: Caller, request: ListRequest): Promise<DirectoryListing>;

@@ -1,4 +1,4 @@
-import { definedNames } from "../../project_knowledge/index/defined_names.ts";
+import { definedNames } from "../../shared/defined_names.ts";
 import { assertEquals } from "../support/assert.ts";
 
 Deno.test("defined names: definitions per language family, not mere uses", () => {

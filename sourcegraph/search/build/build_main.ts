@@ -2,7 +2,8 @@
  * The index builder as its own process, started by the service after a
  * sync: it indexes the given commits of one mirror (those not indexed yet,
  * in the order given), drops every other commit and the blobs none of the
- * rest uses, and reports one JSON line per event on stdout. A separate
+ * rest uses, and reports one JSON line per event on stdout. The symbols of
+ * new blobs are found by workers of its own beside the trigram work. A separate
  * process keeps the builder's memory and CPU off the service, which may
  * kill it at any moment: the index never shows a half-built commit.
  *
@@ -17,6 +18,8 @@ import { IndexDatabase, IndexUnusable } from "../index/index_database.ts";
 import { pruneIndex } from "./index_prune.ts";
 import { PostingTable } from "../index/postings.ts";
 import { TrigramCollector } from "../index/trigrams.ts";
+import { SymbolExtraction } from "./symbol_extraction.ts";
+import type { ExtractionOutcome } from "../../symbols/symbol_extractor.ts";
 
 /** One line the builder reports. */
 export type BuildEvent =
@@ -26,6 +29,9 @@ export type BuildEvent =
     files: number;
     newBlobs: number;
     newBytes: number;
+    newSymbols: number;
+    /** How the new blobs' symbols were found (`timed_out` and `failed` fell back to patterns). */
+    extraction: Record<ExtractionOutcome, number>;
     ms: number;
   }
   | { event: "failed"; commit: string; message: string }
@@ -52,14 +58,23 @@ if (import.meta.main) {
   const index = open(path);
   const collector = new TrigramCollector();
   const postings = new PostingTable();
+  const symbols = new SymbolExtraction();
   for (const commit of commits) {
+    const before = { ...symbols.outcomes };
     try {
-      const stats = await buildCommitIndex(index, { mirror, commit, collector, postings });
-      if (stats !== null) report({ event: "built", ...stats });
+      const stats = await buildCommitIndex(index, { mirror, commit, collector, postings, symbols });
+      if (stats !== null) {
+        const extraction = { ...symbols.outcomes };
+        for (const key of Object.keys(before) as ExtractionOutcome[]) {
+          extraction[key] -= before[key];
+        }
+        report({ event: "built", ...stats, extraction });
+      }
     } catch (error) {
       report({ event: "failed", commit, message: String((error as Error)?.message ?? error) });
     }
   }
+  symbols.close();
   report({ event: "pruned", dropped: pruneIndex(index, { retained: commits }) });
   index.compact();
   index.close();

@@ -26,6 +26,8 @@ import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
 import { PostingTable, PostingWriter } from "../index/postings.ts";
 import { textChunks } from "../index/text_chunks.ts";
 import type { TrigramCollector } from "../index/trigrams.ts";
+import { type BlobSymbols, SymbolExtraction } from "./symbol_extraction.ts";
+import { SymbolRows } from "./symbol_rows.ts";
 
 /** Text indexed per batch (one segment, one transaction). */
 export const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
@@ -38,26 +40,33 @@ export interface BuildStats {
   newBlobs: number;
   /** Bytes of the new blobs. */
   newBytes: number;
+  /** Symbols the new blobs define. */
+  newSymbols: number;
   ms: number;
+}
+
+/** What to index, and how. */
+export interface BuildRequest {
+  mirror: string;
+  commit: string;
+  collector: TrigramCollector;
+  /** Where the build gathers its posting lists (reused across builds when given). */
+  postings?: PostingTable;
+  /** Checked between blobs: a build stops (writing nothing more) once it returns true. */
+  cancelled?: () => boolean;
+  batchTextBytes?: number;
+  /** The chunk size, in code units (tests and measurements). */
+  chunkUnits?: number;
+  /** Hears of each batch written (for tests that stop a build at a chosen point). */
+  onBatch?: () => void;
+  /** Finds the new blobs' symbols (none are stored without it). */
+  symbols?: SymbolExtraction;
 }
 
 /** Indexes `commit` of `mirror` into `index` unless it is indexed already. */
 export async function buildCommitIndex(
   index: IndexDatabase,
-  request: {
-    mirror: string;
-    commit: string;
-    collector: TrigramCollector;
-    /** Where the build gathers its posting lists (reused across builds when given). */
-    postings?: PostingTable;
-    /** Checked between blobs: a build stops (writing nothing more) once it returns true. */
-    cancelled?: () => boolean;
-    batchTextBytes?: number;
-    /** The chunk size, in code units (tests and measurements). */
-    chunkUnits?: number;
-    /** Hears of each batch written (for tests that stop a build at a chosen point). */
-    onBatch?: () => void;
-  },
+  request: BuildRequest,
 ): Promise<BuildStats | null> {
   const { mirror, commit, collector } = request;
   const started = performance.now();
@@ -70,19 +79,10 @@ export async function buildCommitIndex(
     collector,
     postings: request.postings ?? new PostingTable(),
     chunkUnits: request.chunkUnits,
+    symbols: request.symbols,
   });
-  const newBytes = await indexBlobs(batch, {
-    mirror,
-    fresh,
-    known,
-    cancelled: request.cancelled,
-    onBatch: request.onBatch,
-  });
-  if (newBytes === null) return null;
-  if (request.cancelled?.()) return null;
-  batch.stage();
-  batch.publish(files.map((file) => ({ path: file.path, blob: known.get(file.oid)! })), commit);
-  request.onBatch?.();
+  const stats = await indexAndPublish(batch, { request, files, known, fresh });
+  if (stats === null) return null;
   mergeSegments(index);
   mergePathSegments(index);
   index.compact();
@@ -90,9 +90,44 @@ export async function buildCommitIndex(
     commit,
     files: files.length,
     newBlobs: fresh.size,
-    newBytes,
+    ...stats,
     ms: Math.round(performance.now() - started),
   };
+}
+
+// Indexes the fresh blobs and publishes the commit; null when the build was cancelled.
+async function indexAndPublish(
+  batch: Batch,
+  build: {
+    request: BuildRequest;
+    files: readonly { oid: string; path: string }[];
+    known: Map<string, number>;
+    fresh: Set<string>;
+  },
+): Promise<{ newBytes: number; newSymbols: number } | null> {
+  const { request, files, known } = build;
+  let published = false;
+  try {
+    const newBytes = await indexBlobs(batch, {
+      mirror: request.mirror,
+      fresh: build.fresh,
+      known,
+      pathOf: new Map(files.map((file) => [file.oid, file.path])),
+      cancelled: request.cancelled,
+      onBatch: request.onBatch,
+      symbols: request.symbols,
+    });
+    if (newBytes === null || request.cancelled?.()) return null;
+    batch.stage(await request.symbols?.finish());
+    const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
+    batch.publish(mapping, request.commit);
+    published = true;
+    request.onBatch?.();
+    return { newBytes, newSymbols: batch.symbolCount };
+  } finally {
+    // Extractions still in flight belong to blobs this build never published.
+    if (!published) await request.symbols?.finish().catch(() => []);
+  }
 }
 
 // Reads the fresh blobs into batches, staging each full one; their bytes,
@@ -103,8 +138,11 @@ async function indexBlobs(
     mirror: string;
     fresh: Set<string>;
     known: Map<string, number>;
+    /** A path of each blob (its language decides how symbols are found). */
+    pathOf: Map<string, string>;
     cancelled?: () => boolean;
     onBatch?: () => void;
+    symbols?: SymbolExtraction;
   },
 ): Promise<number | null> {
   let newBytes = 0;
@@ -115,7 +153,12 @@ async function indexBlobs(
       const text = read.status === "ok" ? searchableText(read.bytes) : null;
       const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
       newBytes += size;
-      at.known.set(read.oid, batch.add(read.oid, { text, size }));
+      const blob = batch.add(read.oid, { text, size });
+      at.known.set(read.oid, blob);
+      const path = at.pathOf.get(read.oid)!;
+      if (text !== null && at.symbols && SymbolExtraction.wants(path)) {
+        await at.symbols.submit(blob, path, text);
+      }
       if (batch.full) {
         batch.stage();
         at.onBatch?.();
@@ -194,6 +237,8 @@ class Batch {
   #knownChunk: StatementSync;
   #postings: PostingTable;
   #textBytes = 0;
+  #symbols: SymbolExtraction | undefined;
+  #symbolRows: SymbolRows;
   #nextBlob: number;
   #nextChunk: number;
   #added = false;
@@ -205,8 +250,11 @@ class Batch {
       collector: TrigramCollector;
       postings: PostingTable;
       chunkUnits?: number;
+      symbols?: SymbolExtraction;
     },
   ) {
+    this.#symbols = options.symbols;
+    this.#symbolRows = new SymbolRows(index);
     this.#postings = options.postings;
     this.#postings.clear();
     this.#index = index;
@@ -220,6 +268,11 @@ class Batch {
 
   get full(): boolean {
     return this.#textBytes >= this.#limit;
+  }
+
+  /** Symbol rows written so far. */
+  get symbolCount(): number {
+    return this.#symbolRows.written;
   }
 
   /**
@@ -260,9 +313,14 @@ class Batch {
     return id;
   }
 
-  /** Writes the blobs gathered since the last call (not yet indexed: no postings). */
-  stage(): void {
-    if (this.#blobs.length === 0) return;
+  /**
+   * Writes the blobs gathered since the last call (not yet indexed: no
+   * postings) and the symbols extracted meanwhile (`last`: the rest of them,
+   * once every file is extracted).
+   */
+  stage(last?: BlobSymbols[]): void {
+    const symbols = [...(this.#symbols?.take() ?? []), ...(last ?? [])];
+    if (this.#blobs.length === 0 && symbols.length === 0) return;
     this.#index.transaction(() => {
       const db = this.#index.db;
       const insertBlob = db.prepare(
@@ -283,6 +341,7 @@ class Batch {
         );
       }
       for (const chunk of this.#chunks) insertChunk.run(chunk.id, chunk.hash, chunk.text);
+      this.#symbolRows.write(symbols);
     });
     this.#blobs = [];
     this.#chunks = [];

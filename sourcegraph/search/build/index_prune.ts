@@ -1,6 +1,7 @@
 /**
  * Dropping what retention let go: commits no longer retained, then every
- * blob, chunk and path no remaining commit uses. Their
+ * blob (with its symbols), chunk, path and symbol name no remaining commit
+ * uses. Their
  * numbers stay in posting lists until the next segment merge drops them;
  * until then they are harmless, because candidates are only ever taken
  * from an indexed commit's own files, and numbers are never reused.
@@ -38,19 +39,26 @@ export function pruneIndex(
       for (const id of files.pathIds) usedPaths.add(id);
     }
     const removeBlob = db.prepare("DELETE FROM blobs WHERE id = ?");
+    const removeSymbols = db.prepare("DELETE FROM symbols WHERE blob = ?");
     const usedChunks = new Set<number>();
     const blobs = db.prepare("SELECT id, chunk_ids FROM blobs").all() as {
       id: number;
       chunk_ids: Uint8Array;
     }[];
     for (const blob of blobs) {
-      if (!usedBlobs.has(blob.id)) removeBlob.run(blob.id);
-      else for (const chunk of unpackNumbers(blob.chunk_ids)) usedChunks.add(chunk);
+      if (!usedBlobs.has(blob.id)) {
+        removeBlob.run(blob.id);
+        removeSymbols.run(blob.id);
+      } else for (const chunk of unpackNumbers(blob.chunk_ids)) usedChunks.add(chunk);
     }
     const removeChunk = db.prepare("DELETE FROM chunks WHERE id = ?");
     for (const { id } of db.prepare("SELECT id FROM chunks").all() as { id: number }[]) {
       if (!usedChunks.has(id)) removeChunk.run(id);
     }
+    db.exec(
+      "DELETE FROM symbol_names WHERE NOT EXISTS " +
+        "(SELECT 1 FROM symbols WHERE symbols.name = symbol_names.id)",
+    );
     const removePath = db.prepare("DELETE FROM paths WHERE id = ?");
     for (const { id } of db.prepare("SELECT id FROM paths").all() as { id: number }[]) {
       if (usedPaths.has(id)) continue;

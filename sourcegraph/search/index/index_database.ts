@@ -16,7 +16,8 @@
  * adds the commit row in one transaction, so a commit is either fully
  * indexed or not indexed at all, whatever moment a build is killed at
  * (staged blobs of a build that never finished are discarded by the next
- * one).
+ * one). The symbols a blob defines (`symbols/`) are content-addressed the
+ * same way: rows per blob, staged with it, their names numbered once.
  *
  * Why SQLite rather than segment files of our own: posting lists are read
  * by key (a B-tree lookup per trigram), writes need atomic batches and crash
@@ -34,7 +35,7 @@ import { DatabaseSync } from "node:sqlite";
 const BUSY_TIMEOUT_MS = 10_000;
 
 /** The layout version; another version is rebuilt, never read. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 // The index tables, created after the format check.
 const TABLES = `
@@ -69,6 +70,21 @@ const TABLES = `
     path_ids BLOB NOT NULL,
     blob_ids BLOB NOT NULL
   );
+  CREATE TABLE IF NOT EXISTS symbol_names(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE IF NOT EXISTS symbols(
+    name INTEGER NOT NULL,
+    blob INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    container TEXT,
+    language TEXT NOT NULL,
+    PRIMARY KEY (name, blob, start_line)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS symbols_by_blob ON symbols(blob);
 `;
 
 /** One repository's index file, open. */

@@ -15,6 +15,7 @@ import { unpackNumbers } from "./packed_numbers.ts";
 import type { IndexDatabase } from "./index_database.ts";
 import { decodePostings, intersect, union } from "./postings.ts";
 import type { TrigramQuery } from "../query/trigram_query.ts";
+import { CommitSymbols } from "./commit_symbols.ts";
 
 /** A chunk of a file's text: its number and how many lines of the file come before it. */
 export interface ChunkRef {
@@ -37,6 +38,8 @@ interface BlobChunks {
 /** One indexed commit, ready for queries. */
 export class IndexedCommit {
   readonly commit: string;
+  /** The definitions in the commit's files. */
+  readonly symbols: CommitSymbols;
   #paths: string[];
   #pathIds: Uint32Array;
   #chunks: BlobChunks[];
@@ -47,9 +50,10 @@ export class IndexedCommit {
   private constructor(
     index: IndexDatabase,
     commit: string,
-    files: { paths: string[]; pathIds: Uint32Array; chunks: BlobChunks[] },
+    files: { paths: string[]; pathIds: Uint32Array; blobIds: Uint32Array; chunks: BlobChunks[] },
   ) {
     this.commit = commit;
+    this.symbols = new CommitSymbols(index, { paths: files.paths, blobIds: files.blobIds });
     this.#paths = files.paths;
     this.#pathIds = files.pathIds;
     this.#chunks = files.chunks;
@@ -89,6 +93,7 @@ export class IndexedCommit {
     const loaded = {
       paths: new Array<string>(count),
       pathIds: files.pathIds,
+      blobIds: files.blobIds,
       chunks: new Array<BlobChunks>(count),
     };
     for (let i = 0; i < count; i++) {

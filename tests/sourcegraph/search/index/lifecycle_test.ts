@@ -145,7 +145,7 @@ Deno.test("index format: a file of the previous format is never read, and is reb
       assertEquals([before.index, before.fileCount], ["not_ready", 1]);
       await indexes.schedule(REPO, [commit]);
       assert(
-        log.some((line) => line.includes("has format 1, not 2; rebuilding it from the mirror")),
+        log.some((line) => line.includes("has format 1, not 3; rebuilding it from the mirror")),
         log.join("\n"),
       );
       const after = await search();

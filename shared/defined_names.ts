@@ -2,9 +2,11 @@
  * The names a chunk defines — functions, methods, types, classes, modules,
  * Markdown and AsciiDoc headings — found line by line with one small set of
  * patterns per language family, picked by file extension. They are indexed
- * in a column of their own that BM25 weighs above body text, so the file
- * defining `QuicServerConfig` ranks above the files that only use it. The
- * patterns are deliberately plain: a miss only loses the boost, never a hit.
+ * in a column of their own that BM25 weighs above body text (project_knowledge),
+ * so the file defining `QuicServerConfig` ranks above the files that only use
+ * it, and they are the symbols of languages the sourcegraph symbol index has
+ * no grammar for. The patterns are deliberately plain: a miss only loses the
+ * boost, never a hit.
  *
  * @module
  */
@@ -98,22 +100,57 @@ const PATTERNS: Record<Family, RegExp[]> = {
   shell: [new RegExp(String.raw`^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)`)],
 };
 
-/** The names the lines of `text` define, for a file at `path`. */
-export function definedNames(path: string, text: string): string[] {
-  const family = EXTENSIONS[path.slice(path.lastIndexOf(".") + 1).toLowerCase()];
+/** One name a line defines, with the keyword before it when there is one. */
+export interface DefinedName {
+  name: string;
+  /** 1-based line number. */
+  line: number;
+  /** The word just before the name (`class`, `fn`, `def`…), lowercased, or "". */
+  keyword: string;
+}
+
+/**
+ * Every name the lines of `text` define, in line order, for a file at
+ * `path` (none when its extension is not one the patterns know).
+ *
+ * @example
+ * ```ts
+ * import { definedNameLines } from "./defined_names.ts";
+ * const found = definedNameLines("a.py", "x = 1\nclass Parser:\n  pass\n");
+ * if (found[0].name !== "Parser" || found[0].line !== 2 || found[0].keyword !== "class") {
+ *   throw new Error("expected the class on line 2");
+ * }
+ * ```
+ */
+export function definedNameLines(path: string, text: string): DefinedName[] {
+  const family = familyOf(path);
   if (family === undefined) return [];
   const patterns = PATTERNS[family];
-  const names: string[] = [];
-  for (const line of text.split("\n")) {
+  const found: DefinedName[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (line.length > 400) continue; // generated or minified: no definitions worth a boost
     for (const pattern of patterns) {
       const match = pattern.exec(line);
       if (match === null) continue;
       for (let group = 1; group < match.length; group++) {
-        if (match[group] !== undefined) names.push(match[group]);
+        const name = match[group];
+        if (name === undefined) continue;
+        const before = line.slice(0, match.index + match[0].lastIndexOf(name)).trimEnd();
+        const keyword = /([A-Za-z_!]+)$/.exec(before)?.[1].toLowerCase() ?? "";
+        found.push({ name, line: i + 1, keyword });
       }
-      if (names.length >= MAX_NAMES_PER_CHUNK) return names;
     }
   }
-  return names;
+  return found;
+}
+
+/** The names the lines of `text` define, for a file at `path` (at most `MAX_NAMES_PER_CHUNK`). */
+export function definedNames(path: string, text: string): string[] {
+  return definedNameLines(path, text).slice(0, MAX_NAMES_PER_CHUNK).map((found) => found.name);
+}
+
+function familyOf(path: string): Family | undefined {
+  return EXTENSIONS[path.slice(path.lastIndexOf(".") + 1).toLowerCase()];
 }

@@ -1,0 +1,141 @@
+/**
+ * The symbol extraction of one build: files go to workers
+ * (`symbols/extraction_worker.ts`, one per spare core, at most four) while
+ * the builder collects trigrams, so parsing costs little wall time. The text
+ * in flight is bounded (`submit` waits while it is over `MAX_PENDING_BYTES`);
+ * finished extractions wait in memory (they are small) until the builder
+ * writes them with its next batch.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import type { ExtractionDone, ExtractionJob } from "../../symbols/extraction_worker.ts";
+import type { Extraction, ExtractionOutcome } from "../../symbols/symbol_extractor.ts";
+import { grammarLanguageOf, patternLanguageOf } from "../../symbols/languages.ts";
+
+/** Most text sent to the workers and not yet extracted. */
+export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+
+const WORKER = new URL("../../symbols/extraction_worker.ts", import.meta.url);
+/**
+ * The local modules the worker loads: Deno loads a worker's modules only
+ * with read access to them (the builder has it to these and nothing else of
+ * the checkout).
+ */
+export const EXTRACTION_WORKER_MODULES: readonly string[] = [
+  fileURLToPath(new URL("../../symbols/", import.meta.url)),
+  fileURLToPath(new URL("../../../shared/defined_names.ts", import.meta.url)),
+];
+
+/** A blob's extracted symbols. */
+export interface BlobSymbols {
+  blob: number;
+  extraction: Extraction;
+}
+
+/** Symbol extraction running beside a build. */
+export class SymbolExtraction {
+  #workers: Worker[] = [];
+  #next = 0;
+  #pending = new Map<number, number>(); // blob → bytes in flight
+  #pendingBytes = 0;
+  #done: BlobSymbols[] = [];
+  #waiters: (() => void)[] = [];
+  #failure: Error | null = null;
+  /** How many files ended each way. */
+  readonly outcomes: Record<ExtractionOutcome, number> = {
+    parsed: 0,
+    patterns: 0,
+    timed_out: 0,
+    failed: 0,
+    none: 0,
+  };
+
+  #count: number;
+
+  /** Extraction by `workers` workers (default: one per spare core, 1 to 4), started on first use. */
+  constructor(options: { workers?: number } = {}) {
+    this.#count = options.workers ??
+      Math.max(1, Math.min(4, (navigator.hardwareConcurrency ?? 2) - 1));
+  }
+
+  /** Whether a file at `path` may define symbols (a grammar or the patterns know its language). */
+  static wants(path: string): boolean {
+    return grammarLanguageOf(path) !== null || patternLanguageOf(path) !== null;
+  }
+
+  /** Sends `text`, blob `blob`'s content at `path`, to a worker (waits while too much is in flight). */
+  async submit(blob: number, path: string, text: string): Promise<void> {
+    while (this.#pendingBytes > MAX_PENDING_BYTES) await this.#change();
+    this.#check();
+    this.#pending.set(blob, text.length);
+    this.#pendingBytes += text.length;
+    const job: ExtractionJob = { blob, path, text };
+    if (this.#workers.length === 0) this.#start();
+    this.#workers[this.#next++ % this.#workers.length].postMessage(job);
+  }
+
+  #start(): void {
+    for (let i = 0; i < this.#count; i++) {
+      const worker = new Worker(WORKER, { type: "module" });
+      worker.onmessage = (event: MessageEvent<ExtractionDone>) => this.#finished(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        this.#fail(new Error(`symbol extraction stopped: ${event.message}`));
+      };
+      this.#workers.push(worker);
+    }
+  }
+
+  /** The extractions finished since the last call. */
+  take(): BlobSymbols[] {
+    this.#check();
+    const done = this.#done;
+    this.#done = [];
+    return done;
+  }
+
+  /** Waits for every submitted file; then the rest of the extractions. */
+  async finish(): Promise<BlobSymbols[]> {
+    while (this.#pending.size > 0) await this.#change();
+    return this.take();
+  }
+
+  /** Stops the workers. */
+  close(): void {
+    for (const worker of this.#workers) worker.terminate();
+    this.#workers = [];
+    this.#count = 0;
+    this.#fail(new Error("symbol extraction closed"));
+  }
+
+  #finished(done: ExtractionDone): void {
+    const bytes = this.#pending.get(done.blob) ?? 0;
+    this.#pending.delete(done.blob);
+    this.#pendingBytes -= bytes;
+    this.outcomes[done.extraction.outcome]++;
+    if (done.extraction.symbols.length > 0) this.#done.push(done);
+    this.#wake();
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    this.#wake();
+  }
+
+  #check(): void {
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  #change(): Promise<void> {
+    this.#check();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

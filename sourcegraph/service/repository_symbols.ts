@@ -1,0 +1,97 @@
+/**
+ * Symbol lookups of visible repositories at resolved commits: the commit's
+ * symbol index (built with its search index), the caller's path groups
+ * applied, and pages cut from the ranked list by position, continued at
+ * the commit the first page pinned.
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+import { folderPath, PathScope } from "../access/path_scope.ts";
+import type { Visibility } from "../access/visibility.ts";
+import { validatePath } from "../read/file_read.ts";
+import type { SharedSearches } from "../search/shared_searches.ts";
+import { searchSymbols, type SymbolQuery } from "../search/symbol_search.ts";
+import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
+import { SourcegraphError } from "../errors.ts";
+
+/** Most definitions one page returns. */
+export const SYMBOLS_MAX_FIRST = 500;
+
+/** A symbol lookup in one repository. */
+export interface SymbolsRequest extends SymbolQuery {
+  repo: string;
+  revision?: string;
+  /** Definitions per page (default 20). */
+  first?: number;
+  /** Continue after the page that ended here (from the page's cursor). */
+  after?: { commit: string; offset: number };
+}
+
+/** One page of a symbol lookup. */
+export interface SymbolsPage {
+  repo: string;
+  commit: string;
+  symbols: SymbolDefinition[];
+  /** Definitions the lookup found (within its caps). */
+  total: number;
+  /** Position of the first definition of the next page, or null on the last page. */
+  nextOffset: number | null;
+  /** A cap stopped the lookup: more definitions may match than `total`. */
+  truncated: boolean;
+}
+
+/** Symbol lookups through the indexes `searches` reads. */
+export class RepositorySymbols {
+  #visibility: Visibility;
+  #searches: SharedSearches;
+
+  /** Lookups of the repositories `visibility` lets a caller see. */
+  constructor(visibility: Visibility, options: { searches: SharedSearches }) {
+    this.#visibility = visibility;
+    this.#searches = options.searches;
+  }
+
+  /** One page of the definitions `request` selects (INDEX_NOT_READY until the commit is indexed). */
+  symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage> {
+    const { after } = request;
+    const { repo, commit } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: request.revision ?? after?.commit,
+    });
+    if (after !== undefined && after.commit !== commit) {
+      throw new SourcegraphError("INVALID_CURSOR", "the cursor belongs to another commit", {
+        hint: `Leave revision out to continue at the cursor's commit ${after.commit}.`,
+      });
+    }
+    const index = this.#searches.indexedCommit(repo, commit);
+    if (index === null) {
+      throw new SourcegraphError(
+        "INDEX_NOT_READY",
+        `the symbol index of ${commit.slice(0, 12)} is not built yet`,
+        {
+          hint: 'Retry when `availability` shows this version "indexed": true; ' +
+            "`search` works meanwhile.",
+        },
+      );
+    }
+    const scope = new PathScope(repo);
+    const paths = (request.paths ?? []).map(folderPath);
+    for (const path of paths) validatePath(path);
+    const outcome = searchSymbols(index, { ...request, paths: scope.scope(paths) });
+    const visible = scope.full
+      ? outcome.symbols
+      : outcome.symbols.filter((symbol) => scope.covers(symbol.path));
+    const offset = after?.offset ?? 0;
+    const end = offset + (request.first ?? 20);
+    return Promise.resolve({
+      repo: repo.name,
+      commit,
+      symbols: visible.slice(offset, end),
+      total: visible.length,
+      nextOffset: end < visible.length ? end : null,
+      truncated: outcome.truncated,
+    });
+  }
+}

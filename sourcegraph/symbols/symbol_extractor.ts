@@ -1,0 +1,228 @@
+/**
+ * The definitions of one file, found by the index builder: a file of a
+ * grammar language is parsed with its tree-sitter grammar (WebAssembly) and
+ * its tags queries' `@definition.*` captures become symbols, each with the
+ * enclosing definition as its container; a file of another language the
+ * line patterns know gets theirs. A parse or query that runs past the
+ * per-file deadline is cancelled (tree-sitter's progress callback) and the
+ * file falls back to the patterns; a grammar that traps leaves the runtime
+ * unusable, so every later file of the build falls back to the patterns
+ * too. Either is counted, never fatal.
+ *
+ * @module
+ */
+
+import { Language, type Node, Parser, Query } from "web-tree-sitter";
+import { definedNameLines } from "../../shared/defined_names.ts";
+import { CONTAINER_KINDS, type DefinedSymbol, type SymbolKind } from "./defined_symbol.ts";
+import { grammarFiles, runtimeWasm } from "./grammars.ts";
+import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./languages.ts";
+import { definitionOf } from "./tag_captures.ts";
+
+/** How long one file may take to parse and query. */
+export const FILE_DEADLINE_MS = 2_000;
+/** Longest name kept (longer ones are generated code, not definitions to look up). */
+export const MAX_NAME_LENGTH = 200;
+/** Most symbols kept per file. */
+export const MAX_SYMBOLS_PER_FILE = 20_000;
+
+/**
+ * How a file's symbols were found: `parsed` (grammar), `patterns` (line
+ * patterns: no grammar for its language), `timed_out` or `failed` (the
+ * grammar ran past the deadline or trapped: patterns instead), `none` (a
+ * language neither knows).
+ */
+export type ExtractionOutcome = "parsed" | "patterns" | "timed_out" | "failed" | "none";
+
+/** The symbols of one file. */
+export interface Extraction {
+  language: string | null;
+  symbols: DefinedSymbol[];
+  outcome: ExtractionOutcome;
+}
+
+interface Grammar {
+  language: Language;
+  queries: Query[];
+}
+
+/** Finds the symbols of files, one at a time (one parser, grammars loaded on first use). */
+export class SymbolExtractor {
+  #parser: Parser;
+  #grammars = new Map<GrammarLanguage, Promise<Grammar>>();
+  #deadlineMs: number;
+  #now: () => number;
+  #broken = false;
+
+  private constructor(parser: Parser, options: { deadlineMs: number; now: () => number }) {
+    this.#parser = parser;
+    this.#deadlineMs = options.deadlineMs;
+    this.#now = options.now;
+  }
+
+  /** An extractor whose files each get `deadlineMs` on the clock `now`. */
+  static async create(
+    options: { deadlineMs?: number; now?: () => number } = {},
+  ): Promise<SymbolExtractor> {
+    await Parser.init({ wasmBinary: await runtimeWasm() });
+    return new SymbolExtractor(new Parser(), {
+      deadlineMs: options.deadlineMs ?? FILE_DEADLINE_MS,
+      now: options.now ?? (() => performance.now()),
+    });
+  }
+
+  /** The symbols of `text`, the content of a file at `path`. */
+  async extract(path: string, text: string): Promise<Extraction> {
+    const grammarLanguage = grammarLanguageOf(path);
+    if (grammarLanguage === null) {
+      const language = patternLanguageOf(path);
+      if (language === null) return { language: null, symbols: [], outcome: "none" };
+      return { language, symbols: patternSymbols(path, text), outcome: "patterns" };
+    }
+    if (this.#broken) {
+      return { language: grammarLanguage, symbols: patternSymbols(path, text), outcome: "failed" };
+    }
+    const grammar = await this.#grammar(grammarLanguage);
+    try {
+      const symbols = this.#parse(grammar, text);
+      if (symbols !== null) return { language: grammarLanguage, symbols, outcome: "parsed" };
+      return {
+        language: grammarLanguage,
+        symbols: patternSymbols(path, text),
+        outcome: "timed_out",
+      };
+    } catch {
+      // A trap inside the runtime (out of bounds, stack exhausted) may leave its memory torn.
+      this.#broken = true;
+      return { language: grammarLanguage, symbols: patternSymbols(path, text), outcome: "failed" };
+    }
+  }
+
+  #grammar(language: GrammarLanguage): Promise<Grammar> {
+    let grammar = this.#grammars.get(language);
+    if (grammar === undefined) {
+      grammar = grammarFiles(language).then(async (files) => {
+        const loaded = await Language.load(files.wasm);
+        return { language: loaded, queries: files.queries.map((text) => new Query(loaded, text)) };
+      });
+      this.#grammars.set(language, grammar);
+    }
+    return grammar;
+  }
+
+  // The symbols of `text`, or null when the deadline cut the parse or a query off.
+  #parse(grammar: Grammar, text: string): DefinedSymbol[] | null {
+    const deadline = this.#now() + this.#deadlineMs;
+    const late = () => this.#now() > deadline;
+    this.#parser.setLanguage(grammar.language);
+    const tree = this.#parser.parse(text, null, { progressCallback: late });
+    if (tree === null) return null;
+    try {
+      const found = new Found();
+      for (const query of grammar.queries) {
+        for (const match of query.matches(tree.rootNode, { progressCallback: late })) {
+          const definition = definitionOf(match.captures);
+          if (definition !== null) found.add(definition);
+        }
+        if (late()) return null;
+      }
+      return found.symbols();
+    } finally {
+      tree.delete();
+    }
+  }
+}
+
+// The definitions of one file, by name and first line: a later capture of
+// the same definition refines its kind (the supplements follow the shipped
+// queries), except to "variable".
+class Found {
+  #byKey = new Map<string, { node: Node; symbol: DefinedSymbol; scope: string | null }>();
+
+  add(definition: { node: Node; name: string; kind: SymbolKind; scope: string | null }): void {
+    const { node, name, kind, scope } = definition;
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH || /\s/.test(name)) return;
+    if (this.#byKey.size >= MAX_SYMBOLS_PER_FILE) return;
+    const end = node.endPosition;
+    const startLine = node.startPosition.row + 1;
+    const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
+    const key = `${name}\0${startLine}`;
+    const earlier = this.#byKey.get(key);
+    if (earlier !== undefined) {
+      // "variable" says least: a function bound to a name stays a function.
+      if (kind !== "variable") earlier.symbol.kind = kind;
+      return;
+    }
+    this.#byKey.set(key, {
+      node,
+      symbol: { name, kind, startLine, endLine, container: null },
+      scope,
+    });
+  }
+
+  // Each symbol with its container: the nearest enclosing definition of a
+  // container kind (or a Rust `impl` block's type, or a C++ `A::` scope); a
+  // function inside a class or interface is its method.
+  symbols(): DefinedSymbol[] {
+    const containers = new Map<number, { name: string; kind: SymbolKind }>();
+    for (const { node, symbol } of this.#byKey.values()) {
+      if (CONTAINER_KINDS.has(symbol.kind)) containers.set(node.id, symbol);
+    }
+    const symbols: DefinedSymbol[] = [];
+    for (const { node, symbol, scope } of this.#byKey.values()) {
+      const enclosing = scope === null ? containerOf(node, containers) : null;
+      symbol.container = scope ?? enclosing?.name ?? null;
+      const inClass = enclosing?.kind === "class" || enclosing?.kind === "interface";
+      if (symbol.kind === "function" && inClass) symbol.kind = "method";
+      symbols.push(symbol);
+    }
+    return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
+  }
+}
+
+function containerOf(
+  node: Node,
+  containers: ReadonlyMap<number, { name: string; kind: SymbolKind }>,
+): { name: string; kind: SymbolKind } | null {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    const named = containers.get(up.id);
+    if (named !== undefined) return named;
+    if (up.type === "impl_item") {
+      const type = up.childForFieldName("type")?.text;
+      return type === undefined ? null : { name: type, kind: "class" };
+    }
+  }
+  return null;
+}
+
+const KEYWORD_KINDS: Record<string, SymbolKind> = {
+  class: "class",
+  struct: "class",
+  object: "class",
+  record: "class",
+  interface: "interface",
+  trait: "interface",
+  protocol: "interface",
+  enum: "enum",
+  type: "type",
+  typealias: "type",
+  module: "module",
+  namespace: "module",
+  package: "module",
+  val: "constant",
+  const: "constant",
+  let: "constant",
+  var: "variable",
+};
+
+// The line patterns' definitions (one line each: the patterns see no ends).
+function patternSymbols(path: string, text: string): DefinedSymbol[] {
+  return definedNameLines(path, text).filter((found) => found.name.length <= MAX_NAME_LENGTH)
+    .slice(0, MAX_SYMBOLS_PER_FILE).map((found) => ({
+      name: found.name,
+      kind: KEYWORD_KINDS[found.keyword] ?? "function",
+      startLine: found.line,
+      endLine: found.line,
+      container: null,
+    }));
+}
