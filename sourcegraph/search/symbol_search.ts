@@ -12,7 +12,7 @@
 
 import type { IndexedCommit } from "./index/index_reader.ts";
 import type { NameMatch, SymbolDefinition } from "./index/commit_symbols.ts";
-import { compileSearch } from "./query/compiled_search.ts";
+import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
 import type { SymbolKind } from "../symbols/defined_symbol.ts";
 
@@ -60,16 +60,20 @@ const KIND_RANK: Record<SymbolKind, number> = {
 const TEST_PATH =
   /(^|\/)(tests?|spec|specs|__tests__|testdata|t)\/|([._-]test|_spec)\.[^/]+$|(^|\/)test_[^/]+$/i;
 
-/** Runs `query` on the symbols of `index` (INVALID_PATTERN, INVALID_GLOB). */
-export function searchSymbols(index: IndexedCommit, query: SymbolQuery): SymbolOutcome {
-  const mode = query.match ?? "exact";
-  const compiled = compileSearch({
+/** The name program and path filter of `query` (INVALID_PATTERN, INVALID_GLOB). */
+export function compileSymbolQuery(query: SymbolQuery): CompiledSearch {
+  return compileSearch({
     pattern: query.query,
-    fixedStrings: mode !== "regex",
+    fixedStrings: (query.match ?? "exact") !== "regex",
     ignoreCase: query.ignoreCase,
     glob: query.glob,
     paths: query.paths,
   });
+}
+
+/** Runs `query` on the symbols of `index` (INVALID_PATTERN, INVALID_GLOB). */
+export function searchSymbols(index: IndexedCommit, query: SymbolQuery): SymbolOutcome {
+  const compiled = compileSymbolQuery(query);
   const names = index.symbols.names(nameMatch(query, compiled.regex), {
     limit: SYMBOL_MAX_NAMES + 1,
   });

@@ -12,7 +12,7 @@ import { folderPath, PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { validatePath } from "../read/file_read.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
-import { searchSymbols, type SymbolQuery } from "../search/symbol_search.ts";
+import { compileSymbolQuery, searchSymbols, type SymbolQuery } from "../search/symbol_search.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import { SourcegraphError } from "../errors.ts";
 
@@ -65,6 +65,11 @@ export class RepositorySymbols {
         hint: `Leave revision out to continue at the cursor's commit ${after.commit}.`,
       });
     }
+    const scope = new PathScope(repo);
+    const paths = (request.paths ?? []).map(folderPath);
+    for (const path of paths) validatePath(path);
+    const query = { ...request, paths: scope.scope(paths) };
+    compileSymbolQuery(query); // a bad pattern or glob is the caller's to fix, indexed or not
     const index = this.#searches.indexedCommit(repo, commit);
     if (index === null) {
       throw new SourcegraphError(
@@ -76,10 +81,7 @@ export class RepositorySymbols {
         },
       );
     }
-    const scope = new PathScope(repo);
-    const paths = (request.paths ?? []).map(folderPath);
-    for (const path of paths) validatePath(path);
-    const outcome = searchSymbols(index, { ...request, paths: scope.scope(paths) });
+    const outcome = searchSymbols(index, query);
     const visible = scope.full
       ? outcome.symbols
       : outcome.symbols.filter((symbol) => scope.covers(symbol.path));

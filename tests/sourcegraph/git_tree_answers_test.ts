@@ -148,6 +148,7 @@ async function largestAnswers(client: Client, work: string): Promise<void> {
     ["resolve", { repo: NAME }],
     ["search", { repo: NAME, pattern: "e" }],
     ["search", { repo: NAME, pattern: "e", context: 20 }],
+    ["symbols", { repo: NAME, query: ".", match: "regex", first: 500 }],
     ["read", { repo: NAME, path: widest[0] }],
     ["read_many", { repo: NAME, files: widest.slice(0, 10).map((path) => ({ path })) }],
     ["list", { repo: NAME, path: "t", first: 1000 }],

@@ -11,7 +11,6 @@ import { z } from "zod";
 import { pageWithin } from "../../render/repository_json.ts";
 import { decodeSymbolCursor, encodeSymbolCursor, symbolsJson } from "../../render/symbols_json.ts";
 import { SYMBOL_KINDS } from "../../symbols/defined_symbol.ts";
-import { SYMBOL_LANGUAGES } from "../../symbols/languages.ts";
 import { SYMBOLS_MAX_FIRST } from "../../service/repository_symbols.ts";
 import type { SymbolDefinition } from "../../search/index/commit_symbols.ts";
 import { PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repo, revision } from "./arguments.ts";
@@ -21,34 +20,29 @@ import { defineTool } from "./tool.ts";
 export const symbolsTool = defineTool({
   name: "symbols",
   description:
-    "Finds where names are defined (functions, methods, classes, interfaces, types, enums, constants, variables, modules, fields) at one commit: exact name by default, or a prefix, or an RE2 regex over names. Each result has kind, container, language, path, start_line..end_line (read that range to get the definition) and a page url. Likeliest definition first.",
+    "Finds where a name is defined at one commit (exact name, prefix, or RE2 over names): kind, container, language, path, start_line..end_line (read that range for the definition). Likeliest first.",
   input: {
     repo,
     query: z.string().min(1).max(1024).describe(
-      "The name, e.g. `parseConfig`; with match=prefix its start, with match=regex an RE2 pattern over names, e.g. `^parse[A-Z]`.",
+      "A name, e.g. `parseConfig` (a prefix, or RE2 like `^parse[A-Z]`, per match).",
     ),
-    match: z.enum(["exact", "prefix", "regex"]).optional().describe(
-      "How query selects names; default exact.",
-    ),
-    ignore_case: z.boolean().optional().describe(
-      "Compare names ignoring case (exact and prefix; use (?i) in a regex); default false.",
-    ),
+    match: z.enum(["exact", "prefix", "regex"]).optional().describe("Default exact."),
+    ignore_case: z.boolean().optional().describe("For exact and prefix; default false."),
     kinds: z.array(z.enum(SYMBOL_KINDS)).max(SYMBOL_KINDS.length).optional().describe(
-      'Only these kinds, e.g. ["class", "interface"]; default all.',
+      "Only these kinds; default all.",
     ),
-    languages: z.array(z.enum(SYMBOL_LANGUAGES as [string, ...string[]])).max(32).optional()
-      .describe(`Only these languages (${SYMBOL_LANGUAGES.join(", ")}); default all.`),
+    languages: z.array(z.string().min(1).max(32)).max(32).optional().describe(
+      'Only these languages, e.g. ["typescript", "python"] (lower case); default all.',
+    ),
     paths,
     glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe(
-      'Path globs; `!` excludes, e.g. ["*.ts", "!**/tests/**"].',
+      'Path globs; `!` excludes, e.g. ["!**/tests/**"].',
     ),
     revision,
     first: z.number().int().min(1).max(SYMBOLS_MAX_FIRST).optional().describe(
-      `Definitions per page (1 to ${SYMBOLS_MAX_FIRST}; default 20).`,
+      `Per page (1 to ${SYMBOLS_MAX_FIRST}; default 20).`,
     ),
-    after: z.string().min(1).max(512).optional().describe(
-      "next_cursor of the previous page (same commit), to continue after it.",
-    ),
+    after: z.string().min(1).max(512).optional().describe("next_cursor of the previous page."),
     max_bytes: pageBytes,
   },
   run: async (args, { service, caller }) => {

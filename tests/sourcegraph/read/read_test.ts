@@ -74,6 +74,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
       "availability",
       "resolve",
       "search",
+      "symbols",
       "read",
       "read_many",
       "list",

@@ -82,6 +82,16 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
     "INVALID_PATH",
   ],
   ["list", { repo: NAME, first: 5, max_bytes: 0 }, null],
+  ["symbols", { repo: NAME, query: "" }, null],
+  ["symbols", { repo: NAME, query: "a".repeat(2000) }, null],
+  ["symbols", { repo: NAME, query: "a", first: 501 }, null],
+  [
+    "symbols",
+    { repo: NAME, query: "a", after: cursor('["symbols","' + "a".repeat(40) + '",-1]') },
+    "INVALID_CURSOR",
+  ],
+  ["symbols", { repo: NAME, query: "a", paths: ["../x"] }, "INVALID_PATH"],
+  ["symbols", { repo: NAME, query: "a(", match: "regex" }, "INVALID_PATTERN"],
 ];
 
 // A cursor token holding `json`.
