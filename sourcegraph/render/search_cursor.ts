@@ -1,6 +1,7 @@
 /**
  * The continuation of a search as one opaque string: the commit it pinned
- * and the last match a page showed (`line` null: the whole file was done).
+ * and the last match a page showed (`line` null: the whole file was done),
+ * with its ranking tier when the search was ranked.
  * Base64url of a small JSON array; a token that does not decode to that
  * shape is `INVALID_CURSOR`.
  *
@@ -33,18 +34,25 @@ export function decodeToken(token: string): unknown {
 
 /** The token of `cursor`. */
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  return encodeToken([cursor.commit, cursor.path, cursor.line]);
+  return encodeToken(
+    cursor.tier === undefined
+      ? [cursor.commit, cursor.path, cursor.line]
+      : [cursor.commit, cursor.path, cursor.line, cursor.tier],
+  );
 }
 
 /** The cursor a token holds (INVALID_CURSOR when it holds none). */
 export function decodeSearchCursor(token: string): SearchCursor {
   const value = decodeToken(token);
   if (
-    Array.isArray(value) && value.length === 3 && typeof value[0] === "string" &&
-    /^[0-9a-f]{40}$/.test(value[0]) && typeof value[1] === "string" && value[1].length > 0 &&
-    (value[2] === null || (Number.isSafeInteger(value[2]) && value[2] >= 1))
+    Array.isArray(value) && (value.length === 3 || value.length === 4) &&
+    typeof value[0] === "string" && /^[0-9a-f]{40}$/.test(value[0]) &&
+    typeof value[1] === "string" && value[1].length > 0 &&
+    (value[2] === null || (Number.isSafeInteger(value[2]) && value[2] >= 1)) &&
+    (value.length === 3 || value[3] === 0 || value[3] === 1)
   ) {
-    return { commit: value[0], path: value[1], line: value[2] };
+    const cursor: SearchCursor = { commit: value[0], path: value[1], line: value[2] };
+    return value.length === 4 ? { ...cursor, tier: value[3] } : cursor;
   }
   throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one a search returned", {
     hint: "Pass NextCursor exactly as the previous page gave it, or search again without after.",

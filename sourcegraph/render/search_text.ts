@@ -82,6 +82,11 @@ function headerLines(
     `Index: ${JSON.stringify(outcome.index)}`,
     ...(INDEX_NOTES[outcome.index] ? [INDEX_NOTES[outcome.index]!] : []),
     ...(outcome.partial ? ["The time limit stopped the search; narrow it and search again."] : []),
+    ...(outcome.ranked
+      ? [
+        "Ranking: files defining a matching name first (their Defines line names it), then the rest; each group by path.",
+      ]
+      : []),
     `ReturnedFiles: ${outcome.files.length}; FileCount: ${outcome.fileCount}; MatchCount: ${outcome.matchCount}`,
   ];
   if (page.cutBy.length > 0) header.push(`CutBy: ${JSON.stringify(page.cutBy)}`);
@@ -115,21 +120,24 @@ function capsHit(found: SearchResult): string[] {
 function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
   const rows: Row[] = [];
   for (const file of found.outcome.files) {
+    const tier = found.outcome.ranked ? (file.defines ? 0 : 1) : undefined;
+    const at = (line: number | null): SearchPosition =>
+      tier === undefined ? { path: file.path, line } : { path: file.path, line, tier };
+    const title = `File: ${JSON.stringify(file.path)}`;
+    const defines = file.defines ? [`Defines: ${JSON.stringify(file.defines)}`] : [];
     if (output === "files") {
-      rows.push({
-        text: `File: ${JSON.stringify(file.path)}`,
-        place: { path: file.path, line: null },
-      });
+      rows.push(
+        { text: title, place: at(null) },
+        ...defines.map((text) => ({ text, place: at(null) })),
+      );
       continue;
     }
-    rows.push({ text: `File: ${JSON.stringify(file.path)}` });
+    rows.push({ text: title }, ...defines.map((text) => ({ text })));
     const shown = new Set(file.lines.map((line) => line.number));
     for (const row of fileRows(file.lines, found.context?.get(file.path) ?? [])) {
       rows.push({
         text: row.text,
-        place: shown.has(row.number!) && row.match
-          ? { path: file.path, line: row.number! }
-          : undefined,
+        place: shown.has(row.number!) && row.match ? at(row.number!) : undefined,
       });
     }
     if (file.matchCount > file.lines.length) {
@@ -137,7 +145,7 @@ function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
       rows.push({
         text:
           `LinesTruncated: true; MatchingLines: ${file.matchCount}; shown: ${file.lines.length}`,
-        place: { path: file.path, line: null },
+        place: at(null),
       });
     }
   }

@@ -24,6 +24,8 @@ export interface FileMatches {
   path: string;
   lines: { number: number; text: string }[];
   matchCount: number;
+  /** In a ranked search, the matching names this file defines (such files come first). */
+  defines?: string[];
 }
 
 /**
@@ -44,6 +46,8 @@ export interface SearchOutcome {
   /** The time bound stopped the search before every candidate was verified. */
   partial: boolean;
   index: IndexUse;
+  /** Files defining a matching name came first (through the index's symbols). */
+  ranked?: boolean;
   /** For a search through the index that found nothing: what each restriction left. */
   narrowing?: Narrowing;
 }
@@ -87,16 +91,16 @@ export async function searchCommit(
   const { commit, search } = request;
   const index = request.index ?? null;
   if (index !== null) {
-    const candidates = index.candidates(search.trigrams, {
-      paths: search.pathTrigrams,
-      keep: search.keep,
-    }).filter((candidate) =>
-      search.after === null || comparePaths(candidate.path, search.after.path) >= 0
-    );
+    const defining = definitionsOf(index, search);
+    const candidates = ranked(
+      index.candidates(search.trigrams, { paths: search.pathTrigrams, keep: search.keep }),
+      defining,
+    ).filter((candidate) => search.after === null || comparePlaces(candidate, search.after) >= 0);
     const outcome = await verify(fromIndex(index, { candidates, finder: search.finder }), {
       search,
       index: search.trigrams.op === "all" ? "scan" : "ready",
     });
+    if (defining !== null) outcome.ranked = true;
     if (outcome.fileCount > 0 || outcome.partial || search.after !== null) return outcome;
     return { ...outcome, narrowing: await narrowingOf(index, search) };
   }
@@ -112,6 +116,51 @@ export async function searchCommit(
     search,
     index: "not_ready",
   });
+}
+
+// The files of the commit that define a name the search matches, with those
+// names; null when the search is not ranked: it has no literal, its first
+// page was not ranked, too many names match, or none does.
+function definitionsOf(
+  index: IndexedCommit,
+  search: CompiledSearch,
+): Map<string, string[]> | null {
+  if (search.literals === null || (search.after !== null && search.after.tier === undefined)) {
+    return null;
+  }
+  const defining = index.symbols.definingPaths({
+    literals: search.literals,
+    ignoreCase: search.ignoreCase,
+    test: (name) => search.regex.test(name),
+  });
+  return defining === null || defining.size === 0 ? null : defining;
+}
+
+// A candidate in the search's order: its tier when ranked.
+type Placed = Candidate & { tier?: 0 | 1; defines?: string[] };
+
+// The candidates (in path order) with the defining files first when ranked.
+function ranked(
+  candidates: readonly Candidate[],
+  defining: Map<string, string[]> | null,
+): Placed[] {
+  if (defining === null) return [...candidates];
+  const first: Placed[] = [];
+  const rest: Placed[] = [];
+  for (const candidate of candidates) {
+    const defines = defining.get(candidate.path);
+    if (defines) first.push({ ...candidate, tier: 0, defines });
+    else rest.push({ ...candidate, tier: 1 });
+  }
+  return [...first, ...rest];
+}
+
+/** Orders places: by tier when both are ranked, then by path. */
+export function comparePlaces(
+  a: { path: string; tier?: 0 | 1 },
+  b: { path: string; tier?: 0 | 1 },
+): number {
+  return ((a.tier ?? 1) - (b.tier ?? 1)) || comparePaths(a.path, b.path);
 }
 
 // What each restriction of a search that found nothing left, from the index's
@@ -151,8 +200,8 @@ async function verify(
   const pattern = at.search.regex;
   const deadline = performance.now() + SEARCH_MAX_MS;
   const after = at.search.after;
-  for await (const { path, lines } of texts) {
-    const order = after === null ? 1 : comparePaths(path, after.path);
+  for await (const { path, lines, tier, defines } of texts) {
+    const order = after === null ? 1 : comparePlaces({ path, tier }, after);
     if (order < 0 || (order === 0 && after!.line === null)) continue;
     const fromLine = order === 0 ? after!.line! + 1 : 1;
     if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
@@ -164,7 +213,7 @@ async function verify(
       outcome.truncated = true;
       break;
     }
-    const found: FileMatches = { path, lines: [], matchCount: 0 };
+    const found: FileMatches = { path, lines: [], matchCount: 0, ...(defines ? { defines } : {}) };
     for (const [number, line] of lines) {
       if (number < fromLine || !pattern.test(line)) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
@@ -182,17 +231,24 @@ async function verify(
   return outcome;
 }
 
-type Candidates = AsyncIterable<{ path: string; lines: Iterable<[number, string]> }>;
+type Candidates = AsyncIterable<
+  { path: string; lines: Iterable<[number, string]>; tier?: 0 | 1; defines?: string[] }
+>;
 
 // Each candidate chunk is decoded and its lines found; numbers count from
 // the chunk's first line.
 async function* fromIndex(
   index: IndexedCommit,
-  options: { candidates: readonly Candidate[]; finder: LineFinder },
+  options: { candidates: readonly Placed[]; finder: LineFinder },
 ): Candidates {
   const decoder = new TextDecoder();
   for (const candidate of options.candidates) {
-    yield { path: candidate.path, lines: chunkLines(index, candidate, options.finder, decoder) };
+    yield {
+      path: candidate.path,
+      lines: chunkLines(index, candidate, options.finder, decoder),
+      tier: candidate.tier,
+      defines: candidate.defines,
+    };
   }
 }
 

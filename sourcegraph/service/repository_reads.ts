@@ -232,7 +232,7 @@ export class RepositoryReads {
     const search = compileSearch({
       ...request,
       paths: scope.scope(paths),
-      after: after && { path: after.path, line: after.line },
+      after: after && { path: after.path, line: after.line, tier: after.tier },
     });
     const outcome = await this.#searches.search(repo, { search, commit, scope });
     const result = { repo: repo.name, commit, outcome, scope: scope.full ? null : scope.roots };

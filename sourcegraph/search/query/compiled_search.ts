@@ -42,10 +42,15 @@ export interface SearchRequest {
   after?: SearchPosition;
 }
 
-/** A match's place in a search's order; `line` null stands for the whole file. */
+/**
+ * A match's place in a search's order; `line` null stands for the whole
+ * file. `tier` is set when the search was ranked: 0 for the files defining
+ * a matching name (first), 1 for the others; unset, the order is by path.
+ */
 export interface SearchPosition {
   path: string;
   line: number | null;
+  tier?: 0 | 1;
 }
 
 /** A search, compiled. */

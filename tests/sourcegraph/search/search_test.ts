@@ -61,6 +61,14 @@ async function withSearch(
   }, { repositories: [{ name, publicRead: true, files: FILES }], searchIndex });
 }
 
+// The files of a search whose hits in `defining` define a matching name: first
+// through the index (ranked), in path order with git grep.
+function rankedFiles(defining: string[], rest: string[]): string[] {
+  return mode.SOURCEGRAPH_SEARCH_INDEX !== "false"
+    ? [...defining, ...rest]
+    : [...defining, ...rest].sort();
+}
+
 function files(text: string): string[] {
   return [...text.matchAll(/^File: "(.*)"$/gm)].map((m) => m[1]);
 }
@@ -72,20 +80,24 @@ for (const [label, env] of MODES) {
       withSearch(async (_client, head, run) => {
         const text = await run({ pattern: "parseHTTPRequest" });
         assertIncludes(text, `Commit: "${head}"`);
-        assertEquals(files(text), ["docs/notes.md", "src/http.ts", "vendor/lib.ts"]);
-        assertIncludes(text, `File: "src/http.ts"\n2: export function parseHTTPRequest(raw) {}`);
+        const defining = ["src/http.ts", "vendor/lib.ts"];
+        assertEquals(files(text), rankedFiles(defining, ["docs/notes.md"]));
+        const defines = mode.SOURCEGRAPH_SEARCH_INDEX !== "false"
+          ? 'Defines: ["parseHTTPRequest"]\n'
+          : "";
+        assertIncludes(
+          text,
+          `File: "src/http.ts"\n${defines}2: export function parseHTTPRequest(raw) {}`,
+        );
         assert(!text.includes("working tree edit"), "the working tree is never searched");
-        assertEquals(files(await run({ pattern: "parse\\w+Re(quest|sponse)" })), [
-          "docs/notes.md",
-          "src/http.ts",
-          "vendor/lib.ts",
-        ]);
-        assertEquals(files(await run({ pattern: "parsehttprequest", ignore_case: true })), [
-          "docs/notes.md",
-          "src/http.ts",
-          "src/util/strings.ts",
-          "vendor/lib.ts",
-        ]);
+        assertEquals(
+          files(await run({ pattern: "parse\\w+Re(quest|sponse)" })),
+          rankedFiles(defining, ["docs/notes.md"]),
+        );
+        assertEquals(
+          files(await run({ pattern: "parsehttprequest", ignore_case: true })),
+          rankedFiles(defining, ["docs/notes.md", "src/util/strings.ts"]),
+        );
         assertEquals(files(await run({ pattern: "a.b(", fixed_strings: true })), [
           "src/util/strings.ts",
         ]);
@@ -113,10 +125,10 @@ for (const [label, env] of MODES) {
           files(await run({ pattern: "parseHTTPRequest", glob: ["!vendor/**", "vendor/lib.ts"] })),
           ["vendor/lib.ts"],
         ); // later wins; with an include glob, unmatched files are out
-        assertEquals(files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })), [
-          "docs/notes.md",
-          "src/http.ts",
-        ]);
+        assertEquals(
+          files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })),
+          rankedFiles(["src/http.ts"], ["docs/notes.md"]),
+        );
         const listed = await run({ pattern: "needle", output: "files" });
         assertEquals(files(listed), ["many.txt"]);
         assert(!listed.includes("1: needle"), "output files lists no lines");

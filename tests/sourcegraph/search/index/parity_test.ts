@@ -8,6 +8,7 @@ import {
   compileSearch,
   type SearchRequest,
 } from "../../../../sourcegraph/search/query/compiled_search.ts";
+import { comparePaths } from "../../../../sourcegraph/search/query/path_order.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
 import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
@@ -101,10 +102,30 @@ const record = (id: number, pathGroups: RepositoryRecord["pathGroups"]) =>
 export function withoutIndexLines(text: string): string {
   const lines = text.split("\n");
   const none = lines.findIndex((line) => line.startsWith("No matches. Absence is not proven"));
-  return (none === -1 ? lines : lines.slice(0, none + 1)).filter((line) =>
+  const kept = (none === -1 ? lines : lines.slice(0, none + 1)).filter((line) =>
     !line.startsWith("Index: ") && !line.startsWith("The pattern has no three-character") &&
     !line.startsWith("The search index of this commit")
-  ).join("\n");
+  );
+  return (kept.some((line) => line.startsWith("Ranking: ")) ? inPathOrder(kept) : kept).join("\n");
+}
+
+// A ranked search's lines as the unranked search gives them: file blocks by
+// path, without the ranking's own lines.
+function inPathOrder(lines: string[]): string[] {
+  const plain = lines.filter((line) =>
+    !line.startsWith("Ranking: ") && !line.startsWith("Defines: ")
+  );
+  const first = plain.findIndex((line) => line.startsWith("File: "));
+  if (first === -1) return plain;
+  const end = plain.at(-1) === "" ? plain.length - 1 : plain.length;
+  const blocks: string[][] = [];
+  for (const line of plain.slice(first, end)) {
+    if (line.startsWith("File: ") || blocks.length === 0) blocks.push([line]);
+    else blocks[blocks.length - 1].push(line);
+  }
+  const path = (block: string[]) => JSON.parse(block[0].slice("File: ".length)) as string;
+  blocks.sort((a, b) => comparePaths(path(a), path(b)));
+  return [...plain.slice(0, first), ...blocks.flat(), ...plain.slice(end)];
 }
 
 Deno.test("index parity: every query gives the same text with and without the index", async () => {
