@@ -1,6 +1,6 @@
 /**
  * The plain HTTP API under `/sourcegraph` (same auth and visibility as MCP):
- * `POST /v1/repo/{read,list,diff,resolve}?repo=` and `POST /api/search?repo=`
+ * `POST /v1/repo/{read,list,diff,resolve,symbols}?repo=` and `POST /api/search?repo=`
  * with strict JSON bodies of Go-style field names, `GET /v1/repos`,
  * `GET /v1/repo/availability?repo=` and `GET /v1/repo/plugins?repo=`.
  * Answers use Go-style names too (`http_json.ts`). Reads here run no
@@ -31,7 +31,11 @@ import {
   repositoryPageJson,
   resolvedJson,
   searchJson,
+  symbolsPageJson,
 } from "./http_json.ts";
+import { SYMBOL_KINDS } from "../symbols/defined_symbol.ts";
+import { SYMBOLS_MAX_FIRST } from "../service/repository_symbols.ts";
+import { decodeSymbolCursor } from "../render/symbols_json.ts";
 
 const line = z.number().int().min(1).optional();
 const ReadBody = z.strictObject({
@@ -65,6 +69,19 @@ const SearchBody = z.strictObject({
   MaxLinesPerFile: z.number().int().min(1).max(1000).optional(),
 });
 
+const SymbolsBody = z.strictObject({
+  Revision: z.string().min(1).max(256).optional(),
+  Query: z.string().min(1).max(1024),
+  Match: z.enum(["exact", "prefix", "regex"]).optional(),
+  IgnoreCase: z.boolean().optional(),
+  Kinds: z.array(z.enum(SYMBOL_KINDS)).max(SYMBOL_KINDS.length).optional(),
+  Languages: z.array(z.string().min(1).max(32)).max(32).optional(),
+  Paths: z.array(z.string().min(1).max(4096)).max(64).optional(),
+  Glob: z.array(z.string().min(1).max(1024)).max(64).optional(),
+  First: z.number().int().min(1).max(SYMBOLS_MAX_FIRST).optional(),
+  After: z.string().min(1).max(512).optional(),
+});
+
 /** The plain HTTP API as a sub-app, mounted at `/sourcegraph`; errors in its own JSON. */
 export function httpApiApp(
   service: RepositoryService,
@@ -90,21 +107,7 @@ export function httpApiApp(
   getRoutes(app, service, answer);
   const post = postRoute(app, { parse, answer });
   readRoutes(post, service);
-  post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
-    searchJson(
-      await service.search(caller, {
-        repo,
-        revision: body.Revision,
-        pattern: body.Pattern,
-        fixedStrings: body.FixedStrings,
-        ignoreCase: body.IgnoreCase,
-        glob: body.Glob,
-        paths: body.Paths,
-        output: body.Output,
-        maxLinesPerFile: body.MaxLinesPerFile,
-      }),
-      { requestId },
-    ));
+  searchRoutes(post, service);
   // Anything else under the API's prefixes is its own 404, in its own JSON.
   const missing = () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");
@@ -156,6 +159,41 @@ function postRoute(
       );
     });
   };
+}
+
+// Search and symbols.
+function searchRoutes(post: Post, service: RepositoryService): void {
+  post("/v1/repo/symbols", SymbolsBody, async ({ caller, repo, body }) =>
+    symbolsPageJson(
+      await service.symbols(caller, {
+        repo,
+        revision: body.Revision,
+        query: body.Query,
+        match: body.Match,
+        ignoreCase: body.IgnoreCase,
+        kinds: body.Kinds,
+        languages: body.Languages,
+        paths: body.Paths,
+        glob: body.Glob,
+        first: body.First,
+        after: body.After === undefined ? undefined : decodeSymbolCursor(body.After),
+      }),
+    ));
+  post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
+    searchJson(
+      await service.search(caller, {
+        repo,
+        revision: body.Revision,
+        pattern: body.Pattern,
+        fixedStrings: body.FixedStrings,
+        ignoreCase: body.IgnoreCase,
+        glob: body.Glob,
+        paths: body.Paths,
+        output: body.Output,
+        maxLinesPerFile: body.MaxLinesPerFile,
+      }),
+      { requestId },
+    ));
 }
 
 // Read, resolve, list and diff.

@@ -9,6 +9,8 @@
  * @module
  */
 
+import type { SymbolsPage } from "../service/repository_symbols.ts";
+import { encodeSymbolCursor } from "../render/symbols_json.ts";
 import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
@@ -136,6 +138,7 @@ export function searchJson(found: SearchResult, options: { requestId: string }):
       Partial: found.outcome.partial,
       Truncated: found.outcome.truncated,
       Index: found.outcome.index,
+      Ranked: found.outcome.ranked === true,
       Commit: found.commit,
       Repository: found.repo,
       Coverage: found.scope === null
@@ -147,6 +150,7 @@ export function searchJson(found: SearchResult, options: { requestId: string }):
     Result: {
       Files: found.outcome.files.map((file) => ({
         FileName: file.path,
+        Defines: file.defines ?? null,
         LineMatches: file.lines.map((match) => ({
           LineNumber: match.number,
           Line: encodeBase64(new TextEncoder().encode(match.text)),
@@ -155,6 +159,29 @@ export function searchJson(found: SearchResult, options: { requestId: string }):
       FileCount: found.outcome.fileCount,
       MatchCount: found.outcome.matchCount,
     },
+  };
+}
+
+/** A page of definitions; `NextCursor` continues after its last one. */
+export function symbolsPageJson(page: SymbolsPage): Json {
+  return {
+    Repo: page.repo,
+    Commit: page.commit,
+    Symbols: page.symbols.map((symbol) => ({
+      Name: symbol.name,
+      Kind: symbol.kind,
+      Container: symbol.container,
+      Language: symbol.language,
+      Path: symbol.path,
+      StartLine: symbol.startLine,
+      EndLine: symbol.endLine,
+    })),
+    Total: page.total,
+    Truncated: page.truncated,
+    HasMore: page.nextOffset !== null,
+    NextCursor: page.nextOffset === null
+      ? null
+      : encodeSymbolCursor({ commit: page.commit, offset: page.nextOffset }),
   };
 }
 

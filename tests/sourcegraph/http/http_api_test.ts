@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../support/assert.ts";
+import { assert, assertEquals, waitFor } from "../../support/assert.ts";
 import {
   inProcessFetch,
   withInProcessService,
@@ -138,4 +138,63 @@ Deno.test("anonymous callers are rate limited (429); the service token is not", 
   }, {
     repositories: [{ name: PROJECT, publicRead: true, files: { "a.txt": "a\n" } }],
     settings: { anonymousPerMinute: 3 },
+  }));
+
+Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked search says so", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const head = heads.get("org/defs")!;
+    const fetchPath = inProcessFetch(handle);
+    const post = (path: string, body: unknown) =>
+      fetchPath(`/sourcegraph${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const symbols = (body: unknown) => post("/v1/repo/symbols?repo=org/defs", body);
+    await waitFor(async () => (await symbols({ Query: "Frame" })).status === 200);
+    const found = await (await symbols({ Query: "Frame" })).json();
+    assertEquals(found, {
+      Repo: "org/defs",
+      Commit: head,
+      Symbols: [{
+        Name: "Frame",
+        Kind: "class",
+        Container: null,
+        Language: "go",
+        Path: "frame.go",
+        StartLine: 3,
+        EndLine: 5,
+      }],
+      Total: 1,
+      Truncated: false,
+      HasMore: false,
+      NextCursor: null,
+    });
+    const first = await (await symbols({ Query: ".", Match: "regex", First: 1 })).json();
+    assertEquals([first.Symbols.length, first.HasMore], [1, true]);
+    const second = await (await symbols({
+      Query: ".",
+      Match: "regex",
+      First: 10,
+      After: first.NextCursor,
+    })).json();
+    assertEquals(first.Total, 1 + second.Symbols.length);
+    const bad = await symbols({ Query: "x", Kinds: ["struct"] });
+    assertEquals([bad.status, (await bad.json()).Meta.Code], [400, "INVALID_REQUEST"]);
+    const cursor = await symbols({ Query: "x", After: "zzz" });
+    assertEquals([cursor.status, (await cursor.json()).Meta.Code], [400, "INVALID_CURSOR"]);
+    const search = await (await post("/api/search?repo=org/defs", { Pattern: "Frame" })).json();
+    assertEquals(search.Meta.Ranked, true);
+    assertEquals(search.Result.Files[0].FileName, "frame.go");
+    assertEquals(search.Result.Files[0].Defines, ["Frame"]);
+  }, {
+    repositories: [{
+      name: "org/defs",
+      publicRead: true,
+      files: {
+        "frame.go": "package draw\n\ntype Frame struct {\n\tWidth int\n}\n",
+        "a_use.go": "package draw\n\nvar f Frame\n",
+      },
+    }],
+    searchIndex: true,
   }));
