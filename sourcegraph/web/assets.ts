@@ -34,7 +34,7 @@ th { color: var(--muted); font-weight: 500; }
 .notice { padding: .7rem 1rem; border: 1px solid var(--line); border-radius: 6px; background: var(--code-bg);
   margin: 1rem 0; }
 .error { border-color: #cf222e; }
-nav.tabs { display: flex; gap: .2rem; border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .2rem; border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
 nav.tabs a { padding: .5rem .9rem; color: var(--fg); border-bottom: 2px solid transparent; }
 nav.tabs a[aria-current="page"] { border-bottom-color: var(--accent); font-weight: 600; }
 form.inline { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin: .5rem 0 1rem; }

@@ -56,7 +56,7 @@ export function Layout(props: { title: string; viewer: Viewer; children?: Child 
 }
 
 /** The repository tabs. */
-export type RepositoryTab = "files" | "versions" | "search" | "plugins";
+export type RepositoryTab = "files" | "versions" | "search" | "symbols" | "plugins";
 
 /** The tab bar of a repository page (`rev` carried to the tabs that take one). */
 export function Tabs(props: { repo: string; current: RepositoryTab; rev?: string }): Html {
@@ -69,6 +69,7 @@ export function Tabs(props: { repo: string; current: RepositoryTab; rev?: string
     ],
     ["versions", "Versions", tabUrl(props.repo, "versions", { rev: props.rev })],
     ["search", "Search", tabUrl(props.repo, "search", { rev: props.rev })],
+    ["symbols", "Symbols", tabUrl(props.repo, "symbols", { rev: props.rev })],
     ["plugins", "Plugins", tabUrl(props.repo, "plugins", { rev: props.rev })],
   ];
   return (

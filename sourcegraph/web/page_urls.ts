@@ -10,7 +10,7 @@
  *   highlighted (also `#L2`); `<repo>/blob/<sha>/<path>` (the shape the
  *   example plugins build) redirects there;
  * - `/sourcegraph/<repo>/-/versions`, `/-/search?q=…&rev=…`,
- *   `/-/plugins?rev=…`: the other tabs.
+ *   `/-/symbols?q=…&match=…&rev=…`, `/-/plugins?rev=…`: the other tabs.
  *
  * `<rev>` is a full commit SHA, or a monitored branch, which redirects to
  * the SHA it resolves to, so every page a link lands on is pinned. Path
@@ -81,7 +81,7 @@ export function blobUrl(
 /** A repository tab with query parameters. */
 export function tabUrl(
   repo: string,
-  tab: "versions" | "search" | "plugins",
+  tab: "versions" | "search" | "symbols" | "plugins",
   query: Record<string, string | undefined> = {},
 ): string {
   const params = new URLSearchParams();
@@ -94,7 +94,7 @@ export function tabUrl(
 export type RepositoryRoute =
   | { page: "repository"; repo: string }
   | { page: "tree" | "blob"; repo: string; rest: string[] }
-  | { page: "versions" | "search" | "plugins"; repo: string }
+  | { page: "versions" | "search" | "symbols" | "plugins"; repo: string }
   | { page: "plugin_blob"; repo: string; sha: string; path: string };
 
 /**
@@ -127,6 +127,7 @@ export function parseRepositoryPath(segments: readonly string[]): RepositoryRout
       return rest.length === 0 ? null : { page: tab, repo, rest };
     case "versions":
     case "search":
+    case "symbols":
     case "plugins":
       return rest.length === 0 ? { page: tab, repo } : null;
     default:

@@ -24,7 +24,8 @@ export interface PageProblem {
   message: string;
 }
 
-function Problem(props: { problem: PageProblem }): Html {
+/** A problem shown in place of a result. */
+export function Problem(props: { problem: PageProblem }): Html {
   return (
     <p class="notice error">
       <code>{props.problem.code}</code> {props.problem.message}

@@ -1,6 +1,6 @@
 /**
  * The pages of repositories: the home page's list and its search box, then
- * under `/<repo>/` the files at a version, one file, the versions, search
+ * under `/<repo>/` the files at a version, one file, the versions, search, symbols
  * and plugins tabs. A branch in a path redirects to the SHA it resolves to,
  * so every page is pinned; a repository the viewer may not see answers
  * exactly as a missing one.
@@ -14,6 +14,9 @@ import type { Caller } from "../../access/caller.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView } from "../blob_page.tsx";
+import { type SymbolsForm, SymbolsPage } from "../symbols_page.tsx";
+import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
+import { decodeSymbolCursor } from "../../render/symbols_json.ts";
 import { HomePage } from "../home_page.tsx";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
@@ -85,6 +88,8 @@ export function repositoryRoutes(
         return await versionsTab(c, route, at);
       case "search":
         return await searchTab(c, route, at);
+      case "symbols":
+        return await symbolsTab(c, route, at);
       case "plugins":
         return await pluginsTab(c, route, at);
     }
@@ -192,6 +197,47 @@ async function searchTab(
       form={form}
       versions={versions}
       result={result}
+      problem={problem}
+    />,
+  );
+}
+
+async function symbolsTab(
+  c: Context<PageEnv>,
+  route: { repo: string },
+  at: At,
+): Promise<Response> {
+  const caller = c.get("caller");
+  const match = c.req.query("match");
+  const form: SymbolsForm = {
+    q: c.req.query("q") ?? "",
+    match: match === "prefix" || match === "regex" ? match : "exact",
+    kind: (SYMBOL_KINDS as readonly string[]).includes(c.req.query("kind") ?? "")
+      ? c.req.query("kind")!
+      : "",
+    rev: c.req.query("rev") ?? "",
+  };
+  const after = c.req.query("after");
+  const { value: found, problem } = form.q === ""
+    ? { value: null, problem: null }
+    : await orProblem(() =>
+      at.service.symbols(caller, {
+        repo: route.repo,
+        revision: form.rev || undefined,
+        query: form.q.slice(0, 1024),
+        match: form.match,
+        kinds: form.kind === "" ? undefined : [form.kind as SymbolKind],
+        first: 50,
+        after: after ? decodeSymbolCursor(after) : undefined,
+      }), at.status);
+  return page(
+    c,
+    <SymbolsPage
+      viewer={c.get("viewer")}
+      repo={route.repo}
+      form={form}
+      versions={at.service.retainedVersions(caller, { repo: route.repo })}
+      found={found}
       problem={problem}
     />,
   );

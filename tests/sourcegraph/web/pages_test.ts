@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { MAX_SESSIONS, Sessions } from "../../../sourcegraph/web/sessions.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { assert, assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
 import {
   type InProcessWorld,
   withInProcessService,
@@ -161,6 +161,7 @@ Deno.test("pages: hostile names, content, subjects and plugin metadata are escap
         "/sourcegraph/org/open/-/search?q=%3Cscript%3E&fixed=1",
         "/sourcegraph/org/open/-/plugins",
         `/sourcegraph/org/open/-/search?q=${encodeURIComponent('"><script>alert(2)</script>')}`,
+        `/sourcegraph/org/open/-/symbols?q=${encodeURIComponent('"><script>alert(3)</script>')}`,
       ]
     ) {
       const answer = await pageRequest(handle, path);
@@ -427,6 +428,44 @@ Deno.test("pages: the connect page configures clients for this site; llms.txt; t
     const fromHome = await pageRequest(handle, "/sourcegraph/-/search?repo=org%2Fopen&q=three");
     assertEquals(fromHome.status, 303);
     assert(fromHome.headers.get("location")!.endsWith("/sourcegraph/org/open/-/search?q=three"));
+  }));
+
+Deno.test("pages: the symbols tab finds definitions, links their lines, pages on, and says what is wrong", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const sha = heads.get("org/code")!;
+    const tab = (query: string) => pageRequest(handle, `/sourcegraph/org/code/-/symbols${query}`);
+    await waitFor(async () => !(await tab("?q=Store")).body.includes("INDEX_NOT_READY"));
+    const found = await tab("?q=Store");
+    assertEquals(found.status, 200);
+    assertIncludes(found.body, `href="/sourcegraph/org/code/-/blob/${sha}/src/store.ts#L1-L5"`);
+    assertIncludes(found.body, 'aria-current="page">Symbols<');
+    const methods = await tab("?q=get&match=prefix&kind=method");
+    assertIncludes(methods.body, "in Store");
+    assertIncludes(methods.body, "getAll");
+    const paged = await tab("?q=^item&match=regex");
+    assertIncludes(paged.body, "60 definition(s)");
+    const more = /href="([^"]*after=[^"]*)">More definitions/.exec(paged.body);
+    assert(more !== null, "a next page link");
+    const next = await pageRequest(handle, more[1].replace(/&amp;/g, "&"));
+    assertEquals(next.status, 200);
+    assertIncludes(next.body, "item59");
+    const bad = await tab("?q=%28&match=regex");
+    assertEquals(bad.status, 200);
+    assertIncludes(bad.body, "INVALID_PATTERN");
+    const badCursor = await tab("?q=Store&after=zz");
+    assertIncludes(badCursor.body, "INVALID_CURSOR");
+  }, {
+    repositories: [{
+      name: "org/code",
+      publicRead: true,
+      files: {
+        "src/store.ts":
+          "export class Store {\n  get(): number { return 1; }\n  getAll(): number[] { return []; }\n  size = 0;\n}\n",
+        "src/items.ts": Array.from({ length: 60 }, (_, i) => `export const item${i} = ${i};`)
+          .join("\n") + "\n",
+      },
+    }],
+    searchIndex: true,
   }));
 
 Deno.test("pages: SOURCEGRAPH_PUBLIC_URL is the origin the connect page advertises", () =>
