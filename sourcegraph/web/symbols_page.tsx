@@ -129,7 +129,7 @@ function SymbolRow(props: { repo: string; commit: string; symbol: SymbolDefiniti
     <tr>
       <td>
         <code>{symbol.name}</code>
-        {symbol.container === null ? null : <span class="muted">{" "}in {symbol.container}</span>}
+        {symbol.container === null ? null : <span class="muted">{` in ${symbol.container}`}</span>}
         <br />
         <span class="muted">{symbol.kind} · {symbol.language}</span>
       </td>
