@@ -64,14 +64,24 @@ const FILE_NAMES: Record<string, GrammarLanguage> = {
   Gemfile: "ruby",
 };
 
-/** The grammar language of a file at `path`, or null when no grammar parses it. */
-export function grammarLanguageOf(path: string): GrammarLanguage | null {
+// A line only C++ has: a namespace, a template, a class with a body, an access label.
+const CPP_LINE =
+  /^\s*(?:namespace\s+[\w:]+\s*\{|template\s*<|class\s+\w+[^;]*\{?\s*$|(?:public|private|protected)\s*:)/m;
+
+/**
+ * The grammar language of a file at `path`, or null when no grammar parses
+ * it. A `.h` file is C unless its `text` has a line only C++ has.
+ */
+export function grammarLanguageOf(path: string, text?: string): GrammarLanguage | null {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const byName = FILE_NAMES[name];
   if (byName !== undefined) return byName;
   const dot = name.lastIndexOf(".");
   if (dot <= 0) return null;
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null;
+  const language = EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null;
+  return language === "c" && name.endsWith(".h") && text !== undefined && CPP_LINE.test(text)
+    ? "cpp"
+    : language;
 }
 
 // Languages with no grammar whose definitions the line patterns find.

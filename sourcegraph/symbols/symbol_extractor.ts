@@ -20,7 +20,7 @@ import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./la
 import { definitionOf } from "./tag_captures.ts";
 
 /** How long one file may take to parse and query. */
-export const FILE_DEADLINE_MS = 2_000;
+export const FILE_DEADLINE_MS = 5_000;
 /** Longest name kept (longer ones are generated code, not definitions to look up). */
 export const MAX_NAME_LENGTH = 200;
 /** Most symbols kept per file. */
@@ -73,7 +73,7 @@ export class SymbolExtractor {
 
   /** The symbols of `text`, the content of a file at `path`. */
   async extract(path: string, text: string): Promise<Extraction> {
-    const grammarLanguage = grammarLanguageOf(path);
+    const grammarLanguage = grammarLanguageOf(path, text);
     if (grammarLanguage === null) {
       const language = patternLanguageOf(path);
       if (language === null) return { language: null, symbols: [], outcome: "none" };

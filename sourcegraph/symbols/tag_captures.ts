@@ -77,6 +77,11 @@ export function definitionOf(captures: readonly QueryCapture[]): TagDefinition |
     } else if (capture.name === "name") nameNode = capture.node;
     else if (capture.name === "declarator") declarator = capture.node;
     else if (capture.name === "local.scope") scope = capture.node.text;
+    else if (capture.name === "qualified") {
+      const qualified = qualifiedName(capture.node);
+      nameNode = qualified.name;
+      scope = qualified.scope;
+    }
   }
   if (definition === null) return null;
   let { node } = definition;
@@ -92,7 +97,28 @@ export function definitionOf(captures: readonly QueryCapture[]): TagDefinition |
   }
   if (nameNode === null) return null;
   if (definition.kind === "variable" && insideFunction(node)) return null;
-  return { node, name: nameNode.text, kind: definition.kind, scope };
+  // `operator ()` and `operator()` are one name.
+  const name = nameNode.type === "operator_name"
+    ? nameNode.text.replace(/\s+/g, "")
+    : nameNode.text;
+  return { node, name, kind: definition.kind, scope };
+}
+
+// The last name of a C++ `A::B::name` (of a template, its name) and what qualifies it.
+function qualifiedName(qualified: Node): { name: Node | null; scope: string | null } {
+  let name: Node | null = qualified;
+  for (
+    let depth = 0;
+    name !== null && name.type === "qualified_identifier" && depth < 32;
+    depth++
+  ) {
+    name = name.childForFieldName("name");
+  }
+  if (name !== null && name.type === "template_function") name = name.childForFieldName("name");
+  if (name === null) return { name: null, scope: null };
+  const scope = qualified.text.slice(0, name.startIndex - qualified.startIndex)
+    .replace(/::\s*$/, "").replace(/\s+/g, "");
+  return { name, scope: scope === "" ? null : scope };
 }
 
 // The function definition a function declarator names, or null for a prototype.

@@ -124,12 +124,16 @@ async function extractAll(tree: string, files: string[]): Promise<Extracted> {
 }
 
 function covers(symbol: DefinedSymbol, tag: CtagsTag): boolean {
-  return symbol.name === tag.name && tag.line >= symbol.startLine && tag.line <= symbol.endLine;
+  // ctags spells operators with a space (`operator ()`); the index without.
+  return symbol.name === tag.name.replace(/^operator\s+/, "operator") &&
+    tag.line >= symbol.startLine && tag.line <= symbol.endLine;
 }
 
 interface Score {
   wanted: number;
   found: number;
+  /** ctags kind → [definitions, found]. */
+  byKind: Map<string, [number, number]>;
   ours: number;
   confirmed: number;
   misses: string[];
@@ -141,7 +145,15 @@ function score(extracted: Extracted, tags: CtagsTag[]): Map<string, Score> {
   const of = (language: string) => {
     let entry = scores.get(language);
     if (!entry) {
-      entry = { wanted: 0, found: 0, ours: 0, confirmed: 0, misses: [], extras: [] };
+      entry = {
+        wanted: 0,
+        found: 0,
+        byKind: new Map(),
+        ours: 0,
+        confirmed: 0,
+        misses: [],
+        extras: [],
+      };
       scores.set(language, entry);
     }
     return entry;
@@ -159,8 +171,13 @@ function score(extracted: Extracted, tags: CtagsTag[]): Map<string, Score> {
     for (const tag of fileTags) {
       if (!SUPPORTED[tag.language]?.has(tag.kind) || ANONYMOUS.test(tag.name)) continue;
       entry.wanted++;
-      if (symbols.some((symbol) => covers(symbol, tag))) entry.found++;
-      else entry.misses.push(`${path}:${tag.line} ${tag.kind} ${tag.name}`);
+      const kind = entry.byKind.get(tag.kind) ?? [0, 0];
+      entry.byKind.set(tag.kind, kind);
+      kind[0]++;
+      if (symbols.some((symbol) => covers(symbol, tag))) {
+        entry.found++;
+        kind[1]++;
+      } else entry.misses.push(`${path}:${tag.line} ${tag.kind} ${tag.name}`);
     }
     for (const symbol of symbols) {
       entry.ours++;
@@ -184,13 +201,19 @@ if (import.meta.main) {
       ` MiB/s of all text; ctags on the same files: ${(reference.ms / 1000).toFixed(1)} s; ` +
       `outcomes ${JSON.stringify(extracted.outcomes)}`,
   );
-  console.log("| language | ctags definitions | recall | symbols | precision |");
-  console.log("|---|---:|---:|---:|---:|");
+  console.log(
+    "| language | ctags definitions | recall | symbols | precision | recall by ctags kind |",
+  );
+  console.log("|---|---:|---:|---:|---:|---|");
   const scores = score(extracted, reference.tags);
   for (const [language, s] of [...scores].sort(([a], [b]) => a < b ? -1 : 1)) {
     const recall = s.wanted === 0 ? "-" : (s.found / s.wanted).toFixed(3);
     const precision = s.ours === 0 ? "-" : (s.confirmed / s.ours).toFixed(3);
-    console.log(`| ${language} | ${s.wanted} | ${recall} | ${s.ours} | ${precision} |`);
+    const kinds = [...s.byKind].sort(([, a], [, b]) => b[0] - a[0])
+      .map(([kind, [n, f]]) => `${kind} ${(f / n).toFixed(2)} of ${n}`).join(", ");
+    console.log(
+      `| ${language} | ${s.wanted} | ${recall} | ${s.ours} | ${precision} | ${kinds || "-"} |`,
+    );
     if (MISSES > 0) {
       for (const miss of s.misses.slice(0, MISSES)) console.log(`  miss ${miss}`);
       for (const extra of s.extras.slice(0, MISSES)) console.log(`  extra ${extra}`);

@@ -92,6 +92,7 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
     });
   for (const maxBytes of [undefined, 4096]) {
     const seen: string[] = [];
+    const defining = new Set<string>();
     let after: string | undefined;
     let pages = 0;
     let commit: string | undefined;
@@ -104,6 +105,9 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
       commit ??= header(text, "Commit");
       assertEquals(header(text, "Commit"), commit, "every page at the first page's commit");
       seen.push(...matches(text));
+      for (const [, file] of text.matchAll(/^File: (".*")\nDefines: /gm)) {
+        defining.add(JSON.parse(file));
+      }
       pages++;
       const next = header(text, "NextCursor");
       if (next === undefined) break;
@@ -111,7 +115,14 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
       assert(header(text, "CutBy")!.includes("max_bytes"), header(text, "CutBy"));
       after = JSON.parse(next);
     }
-    assertEquals(seen, expected, `every match once, in git grep's order (${maxBytes})`);
+    // The files that define the name come first (the search is ranked), each group in path order.
+    assert(defining.size > 0, "strbuf_addstr is defined somewhere");
+    const file = (match: string) => match.replace(/:\d+$/, "");
+    const ranked = [
+      ...expected.filter((match) => defining.has(file(match))),
+      ...expected.filter((match) => !defining.has(file(match))),
+    ];
+    assertEquals(seen, ranked, `every match once, in git grep's order, ranked (${maxBytes})`);
     assert(pages >= (maxBytes === undefined ? 2 : 10), `${pages} pages`);
   }
   // A cursor that is not one is refused with a hint.

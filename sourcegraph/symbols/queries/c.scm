@@ -1,5 +1,6 @@
 ; Definitions the C tags query leaves out, with the kinds universal-ctags
 ; gives them by default. @declarator: the name is the identifier inside it.
+; A declaration is a variable outside function bodies (also under #if).
 
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.macro
@@ -8,4 +9,4 @@
 (union_specifier name: (type_identifier) @name body: (_)) @definition.class
 (type_definition declarator: (_) @declarator) @definition.type
 (field_declaration declarator: (_) @declarator) @definition.field
-(translation_unit (declaration declarator: (_) @declarator) @definition.variable)
+(declaration declarator: (_) @declarator) @definition.variable
