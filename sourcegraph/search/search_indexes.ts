@@ -192,10 +192,16 @@ export class SearchIndexes {
     switch (event.event) {
       case "built": {
         const mib = event.newBytes / 1024 / 1024;
+        const { timed_out: timedOut, failed, large } = event.extraction;
         this.#log(
           `${at(event.commit)}: ${event.files} files, ${event.newBlobs} new blobs ` +
             `(${mib.toFixed(1)} MiB) in ${event.ms} ms` +
-            (event.ms > 0 ? ` (${(mib / (event.ms / 1000)).toFixed(1)} MiB/s)` : ""),
+            (event.ms > 0 ? ` (${(mib / (event.ms / 1000)).toFixed(1)} MiB/s)` : "") +
+            `, ${event.newSymbols} symbols` +
+            (timedOut + failed + large > 0
+              ? ` (by line patterns: ${timedOut} past the parse deadline, ${failed} after a ` +
+                `grammar failure, ${large} over 1 MiB)`
+              : ""),
         );
         break;
       }

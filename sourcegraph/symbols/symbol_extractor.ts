@@ -23,16 +23,25 @@ import { definitionOf } from "./tag_captures.ts";
 export const FILE_DEADLINE_MS = 5_000;
 /** Longest name kept (longer ones are generated code, not definitions to look up). */
 export const MAX_NAME_LENGTH = 200;
+/** Files larger than this get the line patterns (generated data, by all odds: slow to parse). */
+export const MAX_PARSED_BYTES = 1024 * 1024;
 /** Most symbols kept per file. */
 export const MAX_SYMBOLS_PER_FILE = 20_000;
 
 /**
  * How a file's symbols were found: `parsed` (grammar), `patterns` (line
- * patterns: no grammar for its language), `timed_out` or `failed` (the
- * grammar ran past the deadline or trapped: patterns instead), `none` (a
- * language neither knows).
+ * patterns: no grammar for its language), `large` (over
+ * `MAX_PARSED_BYTES`: patterns), `timed_out` or `failed` (the grammar ran
+ * past the deadline or trapped: patterns instead), `none` (a language
+ * neither knows).
  */
-export type ExtractionOutcome = "parsed" | "patterns" | "timed_out" | "failed" | "none";
+export type ExtractionOutcome =
+  | "parsed"
+  | "patterns"
+  | "large"
+  | "timed_out"
+  | "failed"
+  | "none";
 
 /** The symbols of one file. */
 export interface Extraction {
@@ -43,7 +52,8 @@ export interface Extraction {
 
 interface Grammar {
   language: Language;
-  queries: Query[];
+  /** The tags queries as one (one walk of the tree); pattern order is the files' order. */
+  query: Query;
 }
 
 /** Finds the symbols of files, one at a time (one parser, grammars loaded on first use). */
@@ -82,6 +92,9 @@ export class SymbolExtractor {
     if (this.#broken) {
       return { language: grammarLanguage, symbols: patternSymbols(path, text), outcome: "failed" };
     }
+    if (text.length > MAX_PARSED_BYTES) {
+      return { language: grammarLanguage, symbols: patternSymbols(path, text), outcome: "large" };
+    }
     const grammar = await this.#grammar(grammarLanguage);
     try {
       const symbols = this.#parse(grammar, text);
@@ -103,7 +116,7 @@ export class SymbolExtractor {
     if (grammar === undefined) {
       grammar = grammarFiles(language).then(async (files) => {
         const loaded = await Language.load(files.wasm);
-        return { language: loaded, queries: files.queries.map((text) => new Query(loaded, text)) };
+        return { language: loaded, query: new Query(loaded, files.queries.join("\n")) };
       });
       this.#grammars.set(language, grammar);
     }
@@ -115,16 +128,19 @@ export class SymbolExtractor {
     const deadline = this.#now() + this.#deadlineMs;
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
-    const tree = this.#parser.parse(text, null, { progressCallback: late });
+    // Slices of the text, not the rest of it at each call (the runtime copies what it is given).
+    const input = (index: number) => text.slice(index, index + PARSE_SLICE);
+    const tree = this.#parser.parse(input, null, { progressCallback: late });
     if (tree === null) return null;
     try {
       const found = new Found();
-      for (const query of grammar.queries) {
-        for (const match of query.matches(tree.rootNode, { progressCallback: late })) {
-          const definition = definitionOf(match.captures);
-          if (definition !== null) found.add(definition);
-        }
-        if (late()) return null;
+      const matches = grammar.query.matches(tree.rootNode, { progressCallback: late });
+      if (late()) return null;
+      // A later pattern (the supplements follow the shipped queries) refines an earlier one.
+      matches.sort((a, b) => a.patternIndex - b.patternIndex);
+      for (const match of matches) {
+        const definition = definitionOf(match.captures);
+        if (definition !== null) found.add(definition);
       }
       return found.symbols();
     } finally {
@@ -194,6 +210,8 @@ function containerOf(
   }
   return null;
 }
+
+const PARSE_SLICE = 16 * 1024;
 
 const KEYWORD_KINDS: Record<string, SymbolKind> = {
   class: "class",

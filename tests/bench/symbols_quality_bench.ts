@@ -136,6 +136,8 @@ interface Score {
   byKind: Map<string, [number, number]>;
   ours: number;
   confirmed: number;
+  /** ctags tags of any kind in this language's files. */
+  referenced: number;
   misses: string[];
   extras: string[];
 }
@@ -151,6 +153,7 @@ function score(extracted: Extracted, tags: CtagsTag[]): Map<string, Score> {
         byKind: new Map(),
         ours: 0,
         confirmed: 0,
+        referenced: 0,
         misses: [],
         extras: [],
       };
@@ -168,6 +171,7 @@ function score(extracted: Extracted, tags: CtagsTag[]): Map<string, Score> {
     if (language === null) continue;
     const entry = of(language);
     const fileTags = tagsByPath.get(path) ?? [];
+    entry.referenced += fileTags.length;
     for (const tag of fileTags) {
       if (!SUPPORTED[tag.language]?.has(tag.kind) || ANONYMOUS.test(tag.name)) continue;
       entry.wanted++;
@@ -208,7 +212,8 @@ if (import.meta.main) {
   const scores = score(extracted, reference.tags);
   for (const [language, s] of [...scores].sort(([a], [b]) => a < b ? -1 : 1)) {
     const recall = s.wanted === 0 ? "-" : (s.found / s.wanted).toFixed(3);
-    const precision = s.ours === 0 ? "-" : (s.confirmed / s.ours).toFixed(3);
+    // No ctags tag at all in a language's files: ctags has no parser for it, nothing to compare.
+    const precision = s.ours === 0 || s.referenced === 0 ? "-" : (s.confirmed / s.ours).toFixed(3);
     const kinds = [...s.byKind].sort(([, a], [, b]) => b[0] - a[0])
       .map(([kind, [n, f]]) => `${kind} ${(f / n).toFixed(2)} of ${n}`).join(", ");
     console.log(

@@ -1,6 +1,6 @@
 /**
  * The symbol extraction of one build: files go to workers
- * (`symbols/extraction_worker.ts`, one per spare core, at most four) while
+ * (`symbols/extraction_worker.ts`, one per core, at most four) while
  * the builder collects trigrams, so parsing costs little wall time. The text
  * in flight is bounded (`submit` waits while it is over `MAX_PENDING_BYTES`);
  * finished extractions wait in memory (they are small) until the builder
@@ -47,6 +47,7 @@ export class SymbolExtraction {
   readonly outcomes: Record<ExtractionOutcome, number> = {
     parsed: 0,
     patterns: 0,
+    large: 0,
     timed_out: 0,
     failed: 0,
     none: 0,
@@ -54,10 +55,10 @@ export class SymbolExtraction {
 
   #count: number;
 
-  /** Extraction by `workers` workers (default: one per spare core, 1 to 4), started on first use. */
+  /** Extraction by `workers` workers (default: one per core, 1 to 4), started on first use. */
   constructor(options: { workers?: number } = {}) {
     this.#count = options.workers ??
-      Math.max(1, Math.min(4, (navigator.hardwareConcurrency ?? 2) - 1));
+      Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
   }
 
   /** Whether a file at `path` may define symbols (a grammar or the patterns know its language). */
