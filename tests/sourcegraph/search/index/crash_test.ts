@@ -8,6 +8,9 @@ import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 import { mirrorFor, testRecord } from "../../../support/index_world.ts";
 import { readLine, spawnHelper } from "../../../support/processes.ts";
+import type { IndexedCommit } from "../../../../sourcegraph/search/index/index_reader.ts";
+import { searchSymbols } from "../../../../sourcegraph/search/symbol_search.ts";
+import { EXTRACTION_WORKER_MODULES } from "../../../../sourcegraph/search/build/symbol_extraction.ts";
 
 const REPO = testRecord(3, { name: "org/crash" });
 const QUERIES = ["alpha17", "word\\d+x", "beta(3|9)9", "zzz-none"];
@@ -17,9 +20,11 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
   try {
     const files = Object.fromEntries(
       Array.from({ length: 160 }, (_, i) => [
-        `d${i % 7}/f${i}.txt`,
-        Array.from({ length: 300 }, (_, j) => `alpha${(i * j) % 97} word${j}x beta${i}${j % 10}`)
-          .join("\n") + "\n",
+        `d${i % 7}/f${i}.py`,
+        `def fn${i}():\n    pass\n` +
+        Array.from({ length: 300 }, (_, j) => `# alpha${(i * j) % 97} word${j}x beta${i}${j % 10}`)
+          .join("\n") +
+        "\n",
       ]),
     );
     const source = await createRepo(files, { parent, name: "source" });
@@ -31,6 +36,9 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
     const plain = new SharedSearches(mirrors, {
       indexes: new SearchIndexes(data, { enabled: false, mirrors, log: () => {} }),
     });
+    // The definitions of a commit's index: every file's function, or nothing while it is not indexed.
+    const definitions = (indexed: IndexedCommit) =>
+      searchSymbols(indexed, { query: "^fn\\d+$", match: "regex" }).symbols.length;
     const answers = async (searches: SharedSearches) => {
       const out: string[] = [];
       for (const pattern of QUERIES) {
@@ -46,7 +54,7 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
     const expected = await answers(plain);
     const build = (file: string) =>
       spawnHelper("index_build_child.ts", [mirror, commit, file, "16384"], {
-        read: [data],
+        read: [data, ...EXTRACTION_WORKER_MODULES],
         write: [join(data, "search_index")],
         run: ["git"],
         env: ["PATH"],
@@ -95,6 +103,7 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
         const indexed = indexes.commit(REPO, commit);
         if (indexed !== null) {
           checked++;
+          assertEquals(definitions(indexed), 160, `point ${point}: every definition`);
           assertEquals(
             await answers(new SharedSearches(mirrors, { indexes })),
             expected,
@@ -112,6 +121,14 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
       await indexes.schedule(REPO, [commit]);
       assert(indexes.commit(REPO, commit) !== null);
       assertEquals(await answers(new SharedSearches(mirrors, { indexes })), expected);
+      assertEquals(definitions(indexes.commit(REPO, commit)!), 160);
+      // No symbol is left of the blobs the killed builds staged and never published.
+      const db = new IndexDatabase(path);
+      const orphans = db.db.prepare(
+        "SELECT COUNT(*) AS n FROM symbols WHERE blob NOT IN (SELECT id FROM blobs WHERE indexed = 1)",
+      ).get() as { n: number };
+      db.close();
+      assertEquals(orphans.n, 0);
       await indexes.close();
     } finally {
       await mirrors.close();
