@@ -179,7 +179,10 @@ Deno.test({
       calls.push(["resolve", { repo: "org/up11" }]);
       calls.push(["repositories", {}]);
       calls.push(["read", { repo: "org/none", path: "a.txt" }]);
-      assertEquals(calls.length, 20);
+      // Symbols come from each replica's own index: byte-identical too.
+      calls.push(["symbols", { repo: "org/up4", query: "b4" }]);
+      calls.push(["symbols", { repo: "org/up8", query: "b", match: "prefix" }]);
+      assertEquals(calls.length, 22);
       // Every replica builds its own indexes: wait until each search says ready.
       for (const base of cluster.replicas.map((replica) => replica!.url)) {
         await withClient(base, async (client) => {
@@ -188,6 +191,12 @@ Deno.test({
               async () =>
                 textOrError(await callTool(client, name, args)).includes('Index: "ready"'),
               "index ready",
+            );
+          }
+          for (const [name, args] of calls.filter(([name]) => name === "symbols")) {
+            await eventually(
+              async () => (await callTool(client, name, args)).code === "OK",
+              "symbols ready",
             );
           }
         });
@@ -211,6 +220,8 @@ Deno.test({
       assertEquals(answers[2], answers[0], "replica-2 answers as replica-0");
       assert(answers[0][0].includes("word0 beta"), answers[0][0]);
       assertEquals(answers[0][19], "ERROR REPOSITORY_NOT_FOUND");
+      assert(answers[0][20].includes('"name":"b4","kind":"variable"'), answers[0][20]);
+      assert(answers[0][21].includes('"name":"b8"'), answers[0][21]);
 
       // Two owners asked to sync one repository at once: one fetch from upstream.
       const raced = "up4";
