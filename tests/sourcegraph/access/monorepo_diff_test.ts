@@ -1,4 +1,4 @@
-import { assertEquals, assertIncludes } from "../../support/assert.ts";
+import { assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
 import { createRepo } from "../../support/git_repo.ts";
 import {
   adminFetch,
@@ -163,3 +163,48 @@ Deno.test("diff between two retained versions lists changes in path order with a
     }],
     settings: { serviceToken: TOKEN },
   }));
+
+Deno.test("path groups restrict symbols: definitions outside the groups are not found or counted", () =>
+  withInProcessService(async ({ handle, parent }) => {
+    const mono = await createRepo({
+      "docs/tool.py": "def helper():\n    return 1\n",
+      "src/app.ts": "export function helper(): number { return 2; }\n",
+    }, { parent, name: "mono" });
+    const admin = adminFetch(handle, TOKEN);
+    const client = await connectInProcess(handle, { token: TOKEN });
+    try {
+      const registered = await admin("POST", "/repos", {
+        body: {
+          name: "org/mono",
+          source: mono.path,
+          public_read: false,
+          index_mode: "monorepo",
+          path_groups: [{ name: "docs", paths: ["docs"] }],
+          policy: { branches: ["main"], default_branch: "main" },
+        },
+        key: "mono-0002",
+      });
+      assertEquals(registered.status, 202);
+      await registered.body?.cancel();
+      const prepared = await admin("POST", "/repo/prepare?repo=org/mono");
+      assertEquals((await prepared.json()).state, "succeeded");
+      const lookup = () => callText(client, "symbols", { repo: "org/mono", query: "helper" });
+      await waitFor(async () => !(await lookup()).startsWith("ERROR"));
+      const found = JSON.parse(await lookup());
+      assertEquals(found.symbols.map((s: { path: string }) => s.path), ["docs/tool.py"]);
+      assertEquals(found.total, 1);
+      const everything = JSON.parse(
+        await callText(client, "symbols", { repo: "org/mono", query: ".", match: "regex" }),
+      );
+      assertEquals(
+        everything.symbols.every((s: { path: string }) => s.path.startsWith("docs/")),
+        true,
+      );
+      assertEquals(
+        await callText(client, "symbols", { repo: "org/mono", query: "helper", paths: ["src"] }),
+        "ERROR PATH_NOT_REGISTERED",
+      );
+    } finally {
+      await client.close();
+    }
+  }, { repositories: HOME, settings: { serviceToken: TOKEN }, searchIndex: true }));
