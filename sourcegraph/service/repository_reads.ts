@@ -41,6 +41,7 @@ import type { SharedSearches } from "../search/shared_searches.ts";
 import { quotedNames, SourcegraphError } from "../errors.ts";
 import { nearestNames } from "../../shared/nearest_names.ts";
 import { type Page, pageByPath } from "./paging.ts";
+import { pinnedLookup } from "./pinned_lookup.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -216,22 +217,11 @@ export class RepositoryReads {
   /** Searches a visible repository at one resolved commit. */
   async search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
     const { after } = request;
-    const { repo, commit } = this.#visibility.resolve(caller, {
-      repo: request.repo,
-      revision: request.revision ?? after?.commit,
-    });
-    if (after !== undefined && after.commit !== commit) {
-      throw new SourcegraphError("INVALID_CURSOR", "the cursor belongs to another commit", {
-        hint: `Leave revision out to continue at the cursor's commit ${after.commit}.`,
-      });
-    }
-    const scope = new PathScope(repo);
-    const paths = (request.paths ?? []).map(folderPath);
-    for (const path of paths) validatePath(path);
+    const { repo, commit, scope, paths } = pinnedLookup(this.#visibility, caller, request);
     // Compiled once, with its paths within the path groups; every later step reads it.
     const search = compileSearch({
       ...request,
-      paths: scope.scope(paths),
+      paths,
       after: after && { path: after.path, line: after.line, tier: after.tier },
     });
     const outcome = await this.#searches.search(repo, { search, commit, scope });

@@ -8,13 +8,12 @@
  */
 
 import type { Caller } from "../access/caller.ts";
-import { folderPath, PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
-import { validatePath } from "../read/file_read.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
 import { compileSymbolQuery, searchSymbols, type SymbolQuery } from "../search/symbol_search.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import { SourcegraphError } from "../errors.ts";
+import { pinnedLookup } from "./pinned_lookup.ts";
 
 /** Most definitions one page returns. */
 export const SYMBOLS_MAX_FIRST = 500;
@@ -56,19 +55,8 @@ export class RepositorySymbols {
   /** One page of the definitions `request` selects (INDEX_NOT_READY until the commit is indexed). */
   symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage> {
     const { after } = request;
-    const { repo, commit } = this.#visibility.resolve(caller, {
-      repo: request.repo,
-      revision: request.revision ?? after?.commit,
-    });
-    if (after !== undefined && after.commit !== commit) {
-      throw new SourcegraphError("INVALID_CURSOR", "the cursor belongs to another commit", {
-        hint: `Leave revision out to continue at the cursor's commit ${after.commit}.`,
-      });
-    }
-    const scope = new PathScope(repo);
-    const paths = (request.paths ?? []).map(folderPath);
-    for (const path of paths) validatePath(path);
-    const query = { ...request, paths: scope.scope(paths) };
+    const { repo, commit, scope, paths } = pinnedLookup(this.#visibility, caller, request);
+    const query = { ...request, paths };
     compileSymbolQuery(query); // a bad pattern or glob is the caller's to fix, indexed or not
     const index = this.#searches.indexedCommit(repo, commit);
     if (index === null) {

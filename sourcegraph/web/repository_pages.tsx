@@ -65,6 +65,20 @@ function VersionPicker(
   );
 }
 
+/** A form's version picker: the default branch ("") or a retained version. */
+export function VersionSelect(props: { versions: VersionChoice[]; selected: string }): Html {
+  return (
+    <select name="rev" aria-label="Version">
+      <option value="" selected={props.selected === ""}>default branch</option>
+      {props.versions.map((version) => (
+        <option value={version.commit} selected={version.commit === props.selected}>
+          {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** The path of `dir` as links, from the repository's top. */
 function Breadcrumbs(props: { repo: string; commit: string; path: string }): Html {
   const parts = props.path === "" ? [] : props.path.split("/");
@@ -278,14 +292,7 @@ function SearchFields(
         required
         aria-label="Pattern"
       />
-      <select name="rev" aria-label="Version">
-        <option value="" selected={form.rev === ""}>default branch</option>
-        {props.versions.map((version) => (
-          <option value={version.commit} selected={version.commit === form.rev}>
-            {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
-          </option>
-        ))}
-      </select>
+      <VersionSelect versions={props.versions} selected={form.rev} />
       <input
         type="text"
         name="glob"

@@ -10,9 +10,14 @@ import type { SymbolsPage as SymbolsAnswer } from "../service/repository_symbols
 import { SYMBOL_KINDS } from "../symbols/defined_symbol.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import { encodeSymbolCursor } from "../render/symbols_json.ts";
-import { formatCommitTime, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
+import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, tabUrl } from "./page_urls.ts";
-import { type PageProblem, Problem, type VersionChoice } from "./repository_pages.tsx";
+import {
+  type PageProblem,
+  Problem,
+  type VersionChoice,
+  VersionSelect,
+} from "./repository_pages.tsx";
 
 /** What the symbols form holds. */
 export interface SymbolsForm {
@@ -71,14 +76,7 @@ function SymbolFields(
           <option value={kind} selected={form.kind === kind}>{kind}</option>
         ))}
       </select>
-      <select name="rev" aria-label="Version">
-        <option value="" selected={form.rev === ""}>default branch</option>
-        {props.versions.map((version) => (
-          <option value={version.commit} selected={version.commit === form.rev}>
-            {version.commit.slice(0, 12)} · {formatCommitTime(version.committerTime)}
-          </option>
-        ))}
-      </select>
+      <VersionSelect versions={props.versions} selected={form.rev} />
       <button type="submit">Find</button>
     </form>
   );

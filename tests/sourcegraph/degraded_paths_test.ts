@@ -14,6 +14,7 @@ import {
   adminFetch,
   connectInProcess,
   inProcessFetch,
+  registerDocsMonorepo,
   withInProcessService,
 } from "../support/in_process_service.ts";
 import { texts } from "../support/tool_calls.ts";
@@ -63,19 +64,7 @@ Deno.test("search: a monorepo reports its path groups as coverage; the match cap
       assertIncludes(full, "Truncated: true");
       assertIncludes(full, "MatchCount: 10000");
       const admin = adminFetch(handle, TOKEN);
-      const registered = await admin("POST", "/repos", {
-        body: {
-          name: "org/mono",
-          source: mono.path,
-          public_read: false,
-          index_mode: "monorepo",
-          path_groups: [{ name: "docs", paths: ["docs"] }],
-          policy: { branches: ["main"] },
-        },
-        key: "cover-0001",
-      });
-      assertEquals(registered.status, 202);
-      await (await admin("POST", "/repo/prepare?repo=org/mono")).body?.cancel();
+      await registerDocsMonorepo(admin, { source: mono.path, key: "cover-0001" });
       const scoped = texts(
         await client.callTool({
           name: "search",

@@ -205,3 +205,31 @@ export function adminFetch(
       token,
     );
 }
+
+/**
+ * Registers `source` as the private monorepo `org/mono` whose one path group
+ * `docs` holds the `docs` folder, monitoring `main`, and syncs it now.
+ */
+export async function registerDocsMonorepo(
+  admin: ReturnType<typeof adminFetch>,
+  options: { source: string; key: string },
+): Promise<void> {
+  const registered = await admin("POST", "/repos", {
+    body: {
+      name: "org/mono",
+      source: options.source,
+      public_read: false,
+      index_mode: "monorepo",
+      path_groups: [{ name: "docs", paths: ["docs"] }],
+      policy: { branches: ["main"], default_branch: "main" },
+    },
+    key: options.key,
+  });
+  if (registered.status !== 202) {
+    throw new Error(`registration answered ${registered.status}: ${await registered.text()}`);
+  }
+  await registered.body?.cancel();
+  const prepared = await admin("POST", "/repo/prepare?repo=org/mono");
+  const state = (await prepared.json()).state;
+  if (state !== "succeeded") throw new Error(`prepare ${state}`);
+}

@@ -3,6 +3,7 @@ import { createRepo } from "../../support/git_repo.ts";
 import {
   adminFetch,
   connectInProcess,
+  registerDocsMonorepo,
   withInProcessService,
 } from "../../support/in_process_service.ts";
 import { callText, texts } from "../../support/tool_calls.ts";
@@ -29,21 +30,7 @@ Deno.test("path groups restrict reads, search and listings; diff pages changed p
     const admin = adminFetch(handle, TOKEN);
     const client = await connectInProcess(handle, { token: TOKEN });
     try {
-      const registered = await admin("POST", "/repos", {
-        body: {
-          name: "org/mono",
-          source: mono.path,
-          public_read: false,
-          index_mode: "monorepo",
-          path_groups: [{ name: "docs", paths: ["docs"] }],
-          policy: { branches: ["main"], default_branch: "main" },
-        },
-        key: "mono-0001",
-      });
-      assertEquals(registered.status, 202);
-      await registered.body?.cancel();
-      const prepared = await admin("POST", "/repo/prepare?repo=org/mono");
-      assertEquals((await prepared.json()).state, "succeeded");
+      await registerDocsMonorepo(admin, { source: mono.path, key: "mono-0001" });
 
       assertIncludes(
         await callText(client, "read", { repo: "org/mono", path: "docs/guide.md" }),
@@ -173,21 +160,7 @@ Deno.test("path groups restrict symbols: definitions outside the groups are not 
     const admin = adminFetch(handle, TOKEN);
     const client = await connectInProcess(handle, { token: TOKEN });
     try {
-      const registered = await admin("POST", "/repos", {
-        body: {
-          name: "org/mono",
-          source: mono.path,
-          public_read: false,
-          index_mode: "monorepo",
-          path_groups: [{ name: "docs", paths: ["docs"] }],
-          policy: { branches: ["main"], default_branch: "main" },
-        },
-        key: "mono-0002",
-      });
-      assertEquals(registered.status, 202);
-      await registered.body?.cancel();
-      const prepared = await admin("POST", "/repo/prepare?repo=org/mono");
-      assertEquals((await prepared.json()).state, "succeeded");
+      await registerDocsMonorepo(admin, { source: mono.path, key: "mono-0002" });
       const lookup = () => callText(client, "symbols", { repo: "org/mono", query: "helper" });
       await waitFor(async () => !(await lookup()).startsWith("ERROR"));
       const found = JSON.parse(await lookup());
