@@ -131,13 +131,17 @@ export function createApp(
   app.use("/sourcegraph/api/search", anonymous(() => 1));
   app.route("/sourcegraph", httpApiApp(service, { maxBodyBytes: settings.maxBodyBytes, log }));
   if (options.pages) {
+    // The site's root is the pages' home: the address the start log prints leads somewhere.
+    app.get("/", (c) => c.redirect("/sourcegraph/", 302));
     app.route(
       "/",
       options.pages({
-        // A page view costs 1, a search with a query as much as on MCP.
-        admit: anonymous((c) =>
-          c.req.path.endsWith("/-/search") && c.req.query("q") ? TOOL_COSTS.search : 1
-        ),
+        // A page view costs 1, a search or symbol lookup with a query as much as on MCP.
+        admit: anonymous((c) => {
+          if (!c.req.query("q")) return 1;
+          if (c.req.path.endsWith("/-/search")) return TOOL_COSTS.search;
+          return c.req.path.endsWith("/-/symbols") ? TOOL_COSTS.symbols : 1;
+        }),
         readForm: (c) => readPageForm(c as Context<EdgeEnv>),
         status: httpStatus,
       }),

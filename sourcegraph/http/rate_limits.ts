@@ -11,7 +11,7 @@
 import { SourcegraphError } from "../errors.ts";
 
 /** What one tool call costs, by tool; anything else costs 1. */
-export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2 };
+export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2, symbols: 2 };
 
 /** The bytes of an anonymous body that cost one unit. */
 export const BODY_UNIT_BYTES = 64 * 1024;

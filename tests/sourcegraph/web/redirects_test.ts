@@ -52,4 +52,12 @@ Deno.test("redirects: every route that redirects answers a same-origin path of t
     assert(search.headers.get("location") === "/sourcegraph/org/open/-/search?q=x");
     const tree = await pageRequest(handle, "/sourcegraph/org/open?rev=main&dir=docs");
     assert(tree.headers.get("location") === `/sourcegraph/org/open/-/tree/${sha}/docs`);
+    // The site's root (the address the start log prints) leads to the pages' home.
+    const root = await pageRequest(handle, "/");
+    assert(root.status === 302 && root.headers.get("location") === "/sourcegraph/", root.body);
+    for (const path of ["/?next=//evil.example", "//evil.example", "/nothing-here"]) {
+      const other = await pageRequest(handle, path);
+      const location = other.headers.get("location");
+      assert(location === null || location === "/sourcegraph/", `${path} → ${location}`);
+    }
   }));
