@@ -26,8 +26,8 @@ export const SEARCH_DEFAULT_MAX_BYTES = 32 * 1024;
 /** The smallest `max_bytes` a search takes. */
 export const SEARCH_MIN_MAX_BYTES = 4 * 1024;
 
-// One row of a page and the place in the search's order that it completes.
-interface Row {
+/** One row of a page and the place in the search's order that it completes. */
+export interface Row {
   text: string;
   /** The match this row shows (a next page starts after it), or a file finished. */
   place?: SearchPosition;
@@ -51,11 +51,22 @@ export function renderSearch(
     const kept = rows.slice(0, place === null ? 0 : shown).map((row) => row.text);
     return [...header, ...kept].join("\n") + "\n";
   };
-  const whole = page(rows.length);
+  return mostThatFit(rows.length, { page, maxBytes });
+}
+
+/**
+ * The page of the most rows (of `total`) that fits `maxBytes`, found by
+ * halving (a page is built O(log rows) times); the page of none when none fits.
+ */
+export function mostThatFit(
+  total: number,
+  options: { page: (rows: number) => string; maxBytes: number },
+): string {
+  const { page, maxBytes } = options;
+  const whole = page(total);
   if (utf8Length(whole) <= maxBytes) return whole;
-  // The most rows that fit, found by halving (a page is built O(log rows) times).
   let fits = 0;
-  let over = rows.length;
+  let over = total;
   while (over - fits > 1) {
     const middle = (fits + over) >> 1;
     if (utf8Length(page(middle)) <= maxBytes) fits = middle;
@@ -116,8 +127,8 @@ function capsHit(found: SearchResult): string[] {
   return [outcome.fileCount >= SEARCH_MAX_FILES ? "max_files" : "max_matches"];
 }
 
-// Every row of the page, each with the place it completes.
-function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
+/** Every row of a search's page, each with the place it completes. */
+export function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
   const rows: Row[] = [];
   for (const file of found.outcome.files) {
     const tier = found.outcome.ranked ? (file.defines ? 0 : 1) : undefined;

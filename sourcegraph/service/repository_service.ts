@@ -8,6 +8,11 @@
  * @module
  */
 
+import {
+  type FanoutSearchRequest,
+  type FanoutSearchResult,
+  RepositoryFanout,
+} from "./repository_fanout.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
@@ -83,6 +88,7 @@ export class RepositoryService {
   #indexes: SearchIndexes;
   #reads: RepositoryReads;
   #symbols: RepositorySymbols;
+  #fanout: RepositoryFanout;
   #plugins: RepositoryPlugins;
   #credentials: CredentialStore;
   #router: RepositoryRouter;
@@ -116,6 +122,10 @@ export class RepositoryService {
       searches: parts.searches,
     });
     this.#symbols = new RepositorySymbols(parts.visibility, { searches: parts.searches });
+    this.#fanout = new RepositoryFanout(store, {
+      visibility: parts.visibility,
+      searchOne: (caller, request) => this.search(caller, request),
+    });
     this.#router = parts.router ?? LOCAL_ROUTER;
     this.#local = this.#localCalls();
   }
@@ -185,6 +195,14 @@ export class RepositoryService {
   /** Searches a visible repository at one resolved commit. */
   search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> {
     return this.#route("search", caller, request, () => this.#local.search(caller, request));
+  }
+
+  /**
+   * Searches several repositories (names and globs; none: every visible
+   * one), each through `search` at its pinned commit.
+   */
+  searchRepositories(caller: Caller, request: FanoutSearchRequest): Promise<FanoutSearchResult> {
+    return this.#fanout.search(caller, request);
   }
 
   /** One page of the definitions a symbol lookup selects at one resolved commit. */

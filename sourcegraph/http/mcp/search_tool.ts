@@ -1,5 +1,7 @@
 /**
- * `search`: RE2 or fixed-string search of one repository at a pinned commit.
+ * `search`: RE2 or fixed-string search of one repository at a pinned commit,
+ * or of several (a list, a name glob, or every visible repository), each at
+ * its own pinned commit.
  *
  * @module
  */
@@ -13,7 +15,10 @@ import {
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
 import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
-import { paths, repo, revision } from "./arguments.ts";
+import { paths, revision } from "./arguments.ts";
+import picomatch from "picomatch";
+import { decodeFanoutCursor, renderFanoutSearch } from "../../render/fanout_search_text.ts";
+import { FANOUT_MAX_REPOSITORIES } from "../../service/repository_fanout.ts";
 import { defineTool } from "./tool.ts";
 
 const contextLines = z.number().int().min(0).max(MAX_CONTEXT_LINES).optional();
@@ -22,9 +27,14 @@ const contextLines = z.number().int().min(0).max(MAX_CONTEXT_LINES).optional();
 export const searchTool = defineTool({
   name: "search",
   description:
-    "Searches one repository at a pinned commit (default: the default branch). pattern is RE2 matched line by line (or a fixed string); glob works like rg -g, e.g. `!**/tests/**` leaves tests out; paths restrict folders; context shows lines around each match, e.g. a signature's body. Returns the full commit to read at. Zero hits do not prove absence.",
+    "Searches one repository at a pinned commit (default: the default branch), or several: repo as a list or a glob like `org/*`, or left out for every repository you can see. pattern is RE2 matched line by line (or a fixed string); glob works like rg -g, e.g. `!**/tests/**` leaves tests out; paths restrict folders; context shows lines around each match, e.g. a signature's body. Returns the full commit to read at. Zero hits do not prove absence.",
   input: {
-    repo,
+    repo: z.union([
+      z.string().min(1).max(256),
+      z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES),
+    ]).optional().describe(
+      "A repository name as `repositories` lists it; or a list of names and globs, or one glob (`org/*`); omitted: every repository you can see.",
+    ),
     pattern: z.string().min(1).max(8192).describe(
       "RE2 regular expression matched per line, e.g. `func \\w+Reader\\(`; literal text with fixed_strings.",
     ),
@@ -56,10 +66,7 @@ export const searchTool = defineTool({
     ),
   },
   run: async (args, { service, caller }) => {
-    const found = await service.search(caller, {
-      repo: args.repo,
-      revision: args.revision,
-      after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
+    const options = {
       pattern: args.pattern,
       fixedStrings: args.fixed_strings,
       ignoreCase: args.ignore_case,
@@ -71,11 +78,27 @@ export const searchTool = defineTool({
         before: args.before_context ?? args.context ?? 0,
         after: args.after_context ?? args.context ?? 0,
       },
+    };
+    const output = args.output ?? "content";
+    if (typeof args.repo === "string" && !picomatch.scan(args.repo).isGlob) {
+      const found = await service.search(caller, {
+        ...options,
+        repo: args.repo,
+        revision: args.revision,
+        after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
+      });
+      return [renderSearch(found, {
+        output,
+        maxLinesPerFile: args.max_lines_per_file ?? 10,
+        maxBytes: args.max_bytes,
+      })];
+    }
+    const found = await service.searchRepositories(caller, {
+      ...options,
+      repos: args.repo === undefined ? null : [args.repo].flat(),
+      revision: args.revision,
+      after: args.after === undefined ? undefined : decodeFanoutCursor(args.after),
     });
-    return [renderSearch(found, {
-      output: args.output ?? "content",
-      maxLinesPerFile: args.max_lines_per_file ?? 10,
-      maxBytes: args.max_bytes,
-    })];
+    return [renderFanoutSearch(found, { output, maxBytes: args.max_bytes })];
   },
 });

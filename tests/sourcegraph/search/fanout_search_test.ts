@@ -1,0 +1,148 @@
+/**
+ * `search` across repositories: every visible repository, a glob, a list;
+ * each repository's block is exactly its single-repository answer; a
+ * private repository never shows or counts; pages continue across
+ * repositories; repositories that cannot be searched are named.
+ */
+
+import { assert, assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
+import {
+  connectInProcess,
+  withInProcessService,
+  WORLD_TOKEN,
+} from "../../support/in_process_service.ts";
+import { callText, callTool } from "../../support/tool_calls.ts";
+
+const REPOSITORIES = [
+  {
+    name: "org/alpha",
+    publicRead: true,
+    files: { "a.txt": "needle one\nnothing\nneedle two\n", "src/x.ts": "const needle = 1;\n" },
+  },
+  { name: "org/beta", publicRead: true, files: { "b.txt": "no match here\n" } },
+  {
+    name: "org/gamma",
+    publicRead: true,
+    files: Object.fromEntries(
+      Array.from(
+        { length: 30 },
+        (_, i) => [`g/f${i}.txt`, `needle in gamma ${i} ${"x".repeat(200)}\n`],
+      ),
+    ),
+  },
+  { name: "team/delta", publicRead: true, files: { "d.txt": "needle delta\n" } },
+  { name: "org/secret", publicRead: false, files: { "s.txt": "needle secret\n" } },
+];
+
+// The answer's matches as `repo path:line`, in order.
+function matches(text: string): string[] {
+  const out: string[] = [];
+  let repo = "";
+  let path = "";
+  for (const line of text.split("\n")) {
+    const named = /^Repository: (".*")$/.exec(line);
+    if (named) repo = JSON.parse(named[1]);
+    const file = /^File: (".*")$/.exec(line);
+    if (file) path = JSON.parse(file[1]);
+    const row = /^(\d+): /.exec(line);
+    if (row) out.push(`${repo} ${path}:${row[1]}`);
+  }
+  return out;
+}
+
+function header(text: string, label: string): string | undefined {
+  return new RegExp(`^${label}: (.*)$`, "m").exec(text)?.[1];
+}
+
+Deno.test("search across repositories: every visible one, globs and lists; private ones never show", () =>
+  withInProcessService(async ({ handle }) => {
+    const anonymous = await connectInProcess(handle);
+    const member = await connectInProcess(handle, { token: WORLD_TOKEN });
+    try {
+      await waitFor(async () =>
+        (await callText(anonymous, "search", { repo: "org/gamma", pattern: "needle" }))
+          .includes('Index: "ready"')
+      );
+      const everything = await callText(anonymous, "search", { pattern: "needle" });
+      assert(!everything.includes("secret"), everything);
+      assertEquals(
+        header(everything, "Repositories"),
+        "4; Searched: 4; WithMatches: 3; FileCount: 33; MatchCount: 34",
+      );
+      // Every visible repository is the same selection as naming them: the same answer, byte for byte.
+      const listed = await callText(anonymous, "search", {
+        repo: ["org/alpha", "org/beta", "org/gamma", "team/delta"],
+        pattern: "needle",
+      });
+      assertEquals(listed, everything);
+      // The member sees the private repository too.
+      const all = await callText(member, "search", { pattern: "needle" });
+      assertIncludes(all, 'Repository: "org/secret"');
+      const glob = await callText(anonymous, "search", { repo: "org/*", pattern: "needle" });
+      assertEquals([...new Set(matches(glob).map((m) => m.split(" ")[0]))], [
+        "org/alpha",
+        "org/gamma",
+      ]);
+      // A private name is as unknown to the anonymous caller as a missing one.
+      assertEquals(
+        (await callTool(anonymous, "search", { repo: ["org/alpha", "org/secret"], pattern: "x" }))
+          .code,
+        "REPOSITORY_NOT_FOUND",
+      );
+      assertEquals(
+        (await callTool(anonymous, "search", { repo: ["org/alpha", "org/nope"], pattern: "x" }))
+          .code,
+        "REPOSITORY_NOT_FOUND",
+      );
+      // A repository's block is its single-repository answer's file rows.
+      const single = await callText(anonymous, "search", { repo: "org/alpha", pattern: "needle" });
+      const singleRows = single.slice(single.indexOf('File: "'));
+      const block = glob.slice(glob.indexOf('File: "'), glob.indexOf('Repository: "org/gamma"'));
+      assertEquals(block, singleRows);
+      assertEquals(header(glob, "Commit"), header(single, "Commit"));
+      // A branch some repositories lack: they are named as skipped, never silently missing.
+      const branch = await callText(anonymous, "search", { pattern: "needle", revision: "dev" });
+      assertEquals(branch.match(/^Skipped: /gm)?.length, 4);
+      assertIncludes(branch, 'Skipped: "org/alpha"; "BRANCH_NOT_MONITORED"');
+    } finally {
+      await anonymous.close();
+      await member.close();
+    }
+  }, { repositories: REPOSITORIES, searchIndex: true }));
+
+Deno.test("search across repositories: pages continue across repositories, each match once", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await waitFor(async () =>
+        (await callText(client, "search", { repo: "org/gamma", pattern: "needle" }))
+          .includes('Index: "ready"')
+      );
+      const whole = matches(await callText(client, "search", { pattern: "needle" }));
+      assertEquals(whole.length, 34);
+      const seen: string[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      for (; pages < 40; pages++) {
+        const text = await callText(client, "search", {
+          pattern: "needle",
+          max_bytes: 4096,
+          ...(after ? { after } : {}),
+        });
+        assert(new TextEncoder().encode(text).length <= 4096);
+        seen.push(...matches(text));
+        const next = header(text, "NextCursor");
+        if (next === undefined) break;
+        after = JSON.parse(next);
+      }
+      assert(pages >= 1, "the answer took more than one page");
+      assertEquals(seen, whole);
+      const bad = await callTool(client, "search", {
+        pattern: "needle",
+        after: "bm90IGEgY3Vyc29y",
+      });
+      assertEquals(bad.code, "INVALID_CURSOR");
+    } finally {
+      await client.close();
+    }
+  }, { repositories: REPOSITORIES, searchIndex: true }));
