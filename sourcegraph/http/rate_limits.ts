@@ -13,6 +13,15 @@ import { SourcegraphError } from "../errors.ts";
 /** What one tool call costs, by tool; anything else costs 1. */
 export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2, symbols: 2 };
 
+/** What a search across repositories costs (it may search up to 200 of them). */
+export const FANOUT_SEARCH_COST = 20;
+
+// Whether a search's arguments name one repository (not a list, a glob, or none).
+function singleRepository(args: unknown): boolean {
+  const repo = (args as { repo?: unknown } | undefined)?.repo;
+  return typeof repo === "string" && !/[*?[\]{}!()]/.test(repo);
+}
+
 /** The bytes of an anonymous body that cost one unit. */
 export const BODY_UNIT_BYTES = 64 * 1024;
 
@@ -34,6 +43,7 @@ function messageCost(message: unknown): number {
   const { method, params } = message as { method?: unknown; params?: unknown };
   if (method !== "tools/call" || typeof params !== "object" || params === null) return 1;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (name === "search" && !singleRepository(args)) return FANOUT_SEARCH_COST;
   if (name === "read_many") {
     const files = (args as { files?: unknown } | undefined)?.files;
     return Array.isArray(files) ? Math.max(1, Math.min(files.length, 10)) : 1;
