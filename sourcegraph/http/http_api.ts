@@ -1,6 +1,7 @@
 /**
  * The plain HTTP API under `/sourcegraph` (same auth and visibility as MCP):
- * `POST /v1/repo/{read,list,diff,resolve,symbols}?repo=` and `POST /api/search?repo=`
+ * `POST /v1/repo/{read,list,diff,resolve,symbols}?repo=`, `POST /api/search?repo=` and
+ * `POST /v1/search` (across repositories)
  * with strict JSON bodies of Go-style field names, `GET /v1/repos`,
  * `GET /v1/repo/availability?repo=` and `GET /v1/repo/plugins?repo=`.
  * Answers use Go-style names too (`http_json.ts`). Reads here run no
@@ -26,6 +27,7 @@ import {
   catalogJson,
   changesJson,
   errorJson,
+  fanoutSearchJson,
   fileJson,
   listingJson,
   repositoryPageJson,
@@ -33,6 +35,8 @@ import {
   searchJson,
   symbolsPageJson,
 } from "./http_json.ts";
+import { FANOUT_MAX_REPOSITORIES } from "../service/repository_fanout.ts";
+import { decodeFanoutCursor } from "../render/fanout_search_text.ts";
 import { SYMBOL_KINDS } from "../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../service/repository_symbols.ts";
 import { decodeSymbolCursor } from "../render/symbols_json.ts";
@@ -67,6 +71,11 @@ const SearchBody = z.strictObject({
   Paths: z.array(z.string().min(1).max(4096)).max(64).optional(),
   Output: z.enum(["content", "files"]).optional(),
   MaxLinesPerFile: z.number().int().min(1).max(1000).optional(),
+});
+
+const FanoutSearchBody = SearchBody.extend({
+  Repos: z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES).optional(),
+  After: z.string().min(1).max(16384).optional(),
 });
 
 const SymbolsBody = z.strictObject({
@@ -108,6 +117,23 @@ export function httpApiApp(
   const post = postRoute(app, { parse, answer });
   readRoutes(post, service);
   searchRoutes(post, service);
+  // Across repositories: no repo parameter; the body names them (or every visible one).
+  app.post("/v1/search", async (c) => {
+    const body = await parse(c, FanoutSearchBody);
+    const found = await service.searchRepositories(c.var.caller, {
+      repos: body.Repos ?? null,
+      revision: body.Revision,
+      pattern: body.Pattern,
+      fixedStrings: body.FixedStrings,
+      ignoreCase: body.IgnoreCase,
+      glob: body.Glob,
+      paths: body.Paths,
+      output: body.Output,
+      maxLinesPerFile: body.MaxLinesPerFile,
+      after: body.After === undefined ? undefined : decodeFanoutCursor(body.After),
+    });
+    return answer(c, fanoutSearchJson(found, { requestId: c.var.requestId }));
+  });
   // Anything else under the API's prefixes is its own 404, in its own JSON.
   const missing = () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");

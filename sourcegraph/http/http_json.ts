@@ -9,6 +9,8 @@
  * @module
  */
 
+import type { FanoutSearchResult } from "../service/repository_fanout.ts";
+import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
 import { encodeSymbolCursor } from "../render/symbols_json.ts";
 import type { VisibleRevision } from "../access/visibility.ts";
@@ -159,6 +161,34 @@ export function searchJson(found: SearchResult, options: { requestId: string }):
       FileCount: found.outcome.fileCount,
       MatchCount: found.outcome.matchCount,
     },
+  };
+}
+
+/**
+ * A search across repositories: each searched repository's answer as the
+ * single-repository search JSON (in name order), the skipped ones with
+ * their reason, and the continuation.
+ */
+export function fanoutSearchJson(found: FanoutSearchResult, options: { requestId: string }): Json {
+  const next = nextFanoutPosition(found);
+  return {
+    Meta: {
+      Status: "ok",
+      Partial: found.partial,
+      Truncated: next !== null,
+      Repositories: found.pins.length,
+      Searched: found.results.length,
+      Skipped: found.skipped.map((skip) => ({
+        Repo: skip.repo,
+        Code: skip.code,
+        Message: skip.message,
+      })),
+      NotSearchedYet: found.unsearched,
+      NextCursor: next === null ? null : encodeFanoutCursor(next),
+      Protocol: HTTP_PROTOCOL,
+      RequestID: options.requestId,
+    },
+    Results: found.results.map((result) => searchJson(result, options)),
   };
 }
 

@@ -45,23 +45,43 @@ export function renderFanoutSearch(
   return mostThatFit(rows.length, { page, maxBytes: options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES });
 }
 
+/**
+ * Where the next page of a whole answer (not cut by bytes) starts: after the
+ * last match of a capped repository, else at the first unsearched one; null
+ * when everything was answered.
+ */
+export function nextFanoutPosition(found: FanoutSearchResult): FanoutPosition | null {
+  for (let i = found.results.length - 1; i >= 0; i--) {
+    const result = found.results[i];
+    const last = result.outcome.files.at(-1);
+    if (last === undefined) continue;
+    if (!result.outcome.truncated) break;
+    const line = last.lines.at(-1)?.number ?? null;
+    return {
+      pins: found.pins,
+      index: found.firstIndex + i,
+      position: {
+        path: last.path,
+        line: last.matchCount > last.lines.length ? null : line,
+        ...(result.outcome.ranked ? { tier: last.defines ? 0 : 1 } : {}),
+      },
+    };
+  }
+  const searched = found.firstIndex + found.results.length;
+  return searched < found.pins.length
+    ? { pins: found.pins, index: searched, position: null }
+    : null;
+}
+
 // Where the next page starts: after the last shown match when the page was
-// cut or that repository's search was capped; else at the first unsearched
-// repository; null when everything was shown.
+// cut by its bytes (none when not even one match fit), else as the whole
+// answer continues.
 function nextPosition(
   found: FanoutSearchResult,
   at: { cutByBytes: boolean; place: FanoutRow["place"] },
 ): FanoutPosition | null {
-  const { pins } = found;
-  const last = at.place;
-  if (last !== undefined) {
-    const result = found.results[last.index - found.firstIndex];
-    if (at.cutByBytes || result.outcome.truncated) return { pins, ...last };
-  } else if (at.cutByBytes) {
-    return { pins, index: found.firstIndex, position: null };
-  }
-  const searched = found.firstIndex + found.results.length;
-  return searched < pins.length ? { pins, index: searched, position: null } : null;
+  if (!at.cutByBytes) return nextFanoutPosition(found);
+  return at.place === undefined ? null : { pins: found.pins, ...at.place };
 }
 
 function fanoutRows(found: FanoutSearchResult, output: "content" | "files"): FanoutRow[] {

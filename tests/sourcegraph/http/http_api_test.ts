@@ -198,3 +198,50 @@ Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked se
     }],
     searchIndex: true,
   }));
+
+Deno.test("HTTP API: POST /v1/search across repositories, each answer as the single search's", () =>
+  withInProcessService(async ({ handle }) => {
+    const fetchPath = inProcessFetch(handle);
+    const post = (path: string, body: unknown) =>
+      fetchPath(`/sourcegraph${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await waitFor(async () =>
+      (await (await post("/api/search?repo=org/one", { Pattern: "shared" })).json()).Meta
+        .Index === "ready"
+    );
+    const all = await post("/v1/search", { Pattern: "shared" });
+    assertEquals(all.status, 200);
+    const found = await all.json();
+    assertEquals(
+      found.Results.map((r: { Meta: { Repository: string } }) => r.Meta.Repository),
+      ["org/one", "org/two"],
+    );
+    assertEquals(found.Meta.Searched, 2);
+    assertEquals(found.Meta.Skipped, []);
+    assertEquals(found.Meta.NextCursor, null);
+    assert(!JSON.stringify(found).includes("closed"), "a private repository never shows");
+    // Each repository's answer is the single-repository answer but for its request id.
+    const single = await (await post("/api/search?repo=org/two", { Pattern: "shared" })).json();
+    const withoutId = (answer: { Meta: Record<string, unknown> }) => ({
+      ...answer,
+      Meta: { ...answer.Meta, RequestID: null },
+    });
+    assertEquals(withoutId(found.Results[1]), withoutId(single));
+    const listed = await (await post("/v1/search", { Pattern: "shared", Repos: ["org/t*"] }))
+      .json();
+    assertEquals(listed.Results.length, 1);
+    const bad = await post("/v1/search", { Pattern: "x", Repos: [] });
+    assertEquals([bad.status, (await bad.json()).Meta.Code], [400, "INVALID_REQUEST"]);
+    const cursor = await post("/v1/search", { Pattern: "x", After: "bm90" });
+    assertEquals([cursor.status, (await cursor.json()).Meta.Code], [400, "INVALID_CURSOR"]);
+  }, {
+    repositories: [
+      { name: "org/one", publicRead: true, files: { "a.txt": "shared word\n" } },
+      { name: "org/two", publicRead: true, files: { "b.txt": "shared too\nshared again\n" } },
+      { name: "org/closed", publicRead: false, files: { "c.txt": "shared secret\n" } },
+    ],
+    searchIndex: true,
+  }));
