@@ -142,6 +142,9 @@ export function createApp(
         // A page view costs 1, a search or symbol lookup with a query as much as on MCP.
         admit: anonymous((c) => {
           if (!c.req.query("q")) return 1;
+          if (c.req.path === "/sourcegraph/-/search" && !c.req.query("repo")) {
+            return FANOUT_SEARCH_COST;
+          }
           if (c.req.path.endsWith("/-/search")) return TOOL_COSTS.search;
           return c.req.path.endsWith("/-/symbols") ? TOOL_COSTS.symbols : 1;
         }),

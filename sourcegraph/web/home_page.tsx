@@ -26,6 +26,7 @@ export function HomePage(
           <>
             <form class="inline" method="get" action={siteUrl("search")}>
               <select name="repo" aria-label="Repository">
+                <option value="">all repositories</option>
                 {props.repositories.map((repo) => (
                   <option key={repo.name} value={repo.name}>{repo.name}</option>
                 ))}

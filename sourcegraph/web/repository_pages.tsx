@@ -311,8 +311,8 @@ function SearchFields(
   );
 }
 
-// What a search found: the counts, then each file's matching lines.
-function SearchResults(props: { repo: string; result: SearchResult }): Html {
+/** What a search found: the counts, then each file's matching lines. */
+export function SearchResults(props: { repo: string; result: SearchResult }): Html {
   const { result } = props;
   return (
     <>

@@ -15,6 +15,8 @@ import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView } from "../blob_page.tsx";
 import { type SymbolsForm, SymbolsPage } from "../symbols_page.tsx";
+import { SiteSearchPage } from "../site_search_page.tsx";
+import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
 import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
 import { HomePage } from "../home_page.tsx";
@@ -53,9 +55,11 @@ export function repositoryRoutes(
 ): Hono<PageEnv> {
   const at: At = { service, status: options.status };
   const app = new Hono<PageEnv>();
-  app.get("/-/search", (c) => {
-    // The home page's search box: on to the repository's Search tab.
-    const segments = plainSegments((c.req.query("repo") ?? "").split("/"));
+  app.get("/-/search", async (c) => {
+    const repo = c.req.query("repo") ?? "";
+    if (repo === "") return await siteSearch(c, at);
+    // The home page's search box with a repository: on to its Search tab.
+    const segments = plainSegments(repo.split("/"));
     const route = segments === null ? null : parseRepositoryPath(segments);
     if (route?.page !== "repository") throw new SourcegraphError("NOT_FOUND", "no such repository");
     return redirect(c, tabUrl(route.repo, "search", { q: c.req.query("q") ?? "" }), 303);
@@ -200,6 +204,22 @@ async function searchTab(
       problem={problem}
     />,
   );
+}
+
+// One pattern over every repository the viewer may see.
+async function siteSearch(c: Context<PageEnv>, at: At): Promise<Response> {
+  const q = (c.req.query("q") ?? "").slice(0, 8192);
+  const after = c.req.query("after");
+  const { value: found, problem } = q === ""
+    ? { value: null, problem: null }
+    : await orProblem(() =>
+      at.service.searchRepositories(c.get("caller"), {
+        repos: null,
+        pattern: q,
+        maxLinesPerFile: 10,
+        after: after ? decodeFanoutCursor(after) : undefined,
+      }), at.status);
+  return page(c, <SiteSearchPage viewer={c.get("viewer")} q={q} found={found} problem={problem} />);
 }
 
 async function symbolsTab(

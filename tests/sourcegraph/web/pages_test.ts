@@ -162,6 +162,8 @@ Deno.test("pages: hostile names, content, subjects and plugin metadata are escap
         "/sourcegraph/org/open/-/plugins",
         `/sourcegraph/org/open/-/search?q=${encodeURIComponent('"><script>alert(2)</script>')}`,
         `/sourcegraph/org/open/-/symbols?q=${encodeURIComponent('"><script>alert(3)</script>')}`,
+        `/sourcegraph/-/search?q=${encodeURIComponent('"><script>alert(4)</script>')}`,
+        "/sourcegraph/-/search?q=alert",
       ]
     ) {
       const answer = await pageRequest(handle, path);
@@ -425,6 +427,15 @@ Deno.test("pages: the connect page configures clients for this site; llms.txt; t
     const bad = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=%28");
     assertEquals(bad.status, 200);
     assertIncludes(bad.body, "INVALID_PATTERN");
+    // Without a repository, the home page's search box searches every visible one.
+    const everywhere = await pageRequest(handle, "/sourcegraph/-/search?q=secret");
+    assertEquals(everywhere.status, 200);
+    assert(!everywhere.body.includes("org/closed"), "a private repository never shows");
+    const three = await pageRequest(handle, "/sourcegraph/-/search?q=three");
+    assertIncludes(three.body, `href="/sourcegraph/org/open/-/blob/${sha}/a.txt#L3"`);
+    assertIncludes(three.body, "1 of 1 repositories searched");
+    const home = await pageRequest(handle, "/sourcegraph/");
+    assertIncludes(home.body, '<option value="">all repositories</option>');
     const fromHome = await pageRequest(handle, "/sourcegraph/-/search?repo=org%2Fopen&q=three");
     assertEquals(fromHome.status, 303);
     assert(fromHome.headers.get("location")!.endsWith("/sourcegraph/org/open/-/search?q=three"));
