@@ -13,7 +13,7 @@ import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
-import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
+import { type CompiledSearch, compileSearch, SEARCH_MAX_FILES } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
@@ -64,8 +64,8 @@ export interface Narrowing {
   ignoreCaseFiles: number | null;
 }
 
-/** Most files and matching lines one search collects. */
-export const SEARCH_MAX_FILES = 1000;
+/** Most files one search collects. */
+export { SEARCH_MAX_FILES };
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
 /** Most bytes one search answer may be (the largest `max_bytes`). */
@@ -204,7 +204,10 @@ async function verify(
     const order = after === null ? 1 : comparePlaces({ path, tier }, after);
     if (order < 0 || (order === 0 && after!.line === null)) continue;
     const fromLine = order === 0 ? after!.line! + 1 : 1;
-    if (outcome.fileCount === SEARCH_MAX_FILES || outcome.matchCount >= SEARCH_MAX_MATCHES) {
+    if (
+      outcome.fileCount >= Math.min(at.search.maxFiles, SEARCH_MAX_FILES) ||
+      outcome.matchCount >= SEARCH_MAX_MATCHES
+    ) {
       outcome.truncated = true;
       break;
     }

@@ -24,6 +24,8 @@ import type { RepositorySearchRequest, SearchResult } from "./repository_reads.t
 export const FANOUT_MAX_REPOSITORIES = 200;
 /** Repositories searched at the same time. */
 export const FANOUT_CONCURRENCY = 4;
+/** Most files one repository adds to a page (the rest come on the next pages). */
+export const FANOUT_MAX_FILES_PER_REPOSITORY = 200;
 
 /** A repository and the commit a search across repositories pinned it at. */
 export interface RepositoryPin {
@@ -95,7 +97,10 @@ export class RepositoryFanout {
     let matches = 0;
     let next = firstIndex;
     let partial = false;
-    while (next < pins.length && files < SEARCH_MAX_FILES && matches < SEARCH_MAX_MATCHES) {
+    let capped = false;
+    while (
+      !capped && next < pins.length && files < SEARCH_MAX_FILES && matches < SEARCH_MAX_MATCHES
+    ) {
       if (this.#now() > deadline) {
         partial = true;
         break;
@@ -106,6 +111,7 @@ export class RepositoryFanout {
           ...request,
           repo: pin.repo,
           revision: pin.commit,
+          maxFiles: FANOUT_MAX_FILES_PER_REPOSITORY,
           after: next + i === firstIndex && request.after?.position
             ? { ...request.after.position, commit: pin.commit }
             : undefined,
@@ -118,6 +124,11 @@ export class RepositoryFanout {
         matches += result.outcome.matchCount;
         next++;
         if (result.outcome.partial) partial = true;
+        // A capped repository ends the page: the next one continues inside it, in order.
+        if (result.outcome.truncated) {
+          capped = true;
+          break;
+        }
       }
     }
     return {

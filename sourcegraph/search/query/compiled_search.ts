@@ -38,6 +38,8 @@ export interface SearchRequest {
   paths?: string[];
   output?: "content" | "files";
   maxLinesPerFile?: number;
+  /** Most files collected (default and most: the search's file cap). */
+  maxFiles?: number;
   /** Continue after this match (a page's last): later paths, and later lines of its file. */
   after?: SearchPosition;
 }
@@ -75,6 +77,8 @@ export interface CompiledSearch {
   readonly keep: (path: string) => boolean;
   readonly output: "content" | "files";
   readonly maxLinesPerFile: number;
+  /** Most files collected. */
+  readonly maxFiles: number;
   /** The same for identical searches (they may share one computation). */
   readonly key: string;
   /** The request it was compiled from. */
@@ -84,6 +88,8 @@ export interface CompiledSearch {
 }
 
 const MAX_PATTERN_BYTES = 8192;
+/** Most files one search collects. */
+export const SEARCH_MAX_FILES = 1000;
 
 /**
  * Compiles `request` (INVALID_PATTERN, INVALID_GLOB).
@@ -126,6 +132,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     keep: (path) => inRoots(path) && passes(path),
     output,
     maxLinesPerFile,
+    maxFiles: request.maxFiles ?? SEARCH_MAX_FILES,
     key: JSON.stringify([
       request.pattern,
       fixedStrings,
@@ -133,6 +140,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
       globs,
       paths,
       maxLinesPerFile,
+      request.maxFiles ?? SEARCH_MAX_FILES,
       request.after ?? null,
     ]),
     request,

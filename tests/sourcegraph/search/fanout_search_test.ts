@@ -146,3 +146,52 @@ Deno.test("search across repositories: pages continue across repositories, each 
       await client.close();
     }
   }, { repositories: REPOSITORIES, searchIndex: true }));
+
+Deno.test("search across repositories: a repository past its per-repository cap continues on the next page, in order", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await waitFor(async () =>
+        (await callText(client, "search", { repo: "org/many", pattern: "needle" }))
+          .includes('Index: "ready"')
+      );
+      const pages: string[][] = [];
+      let after: string | undefined;
+      for (let page = 0; page < 10; page++) {
+        const text = await callText(client, "search", {
+          pattern: "needle",
+          max_bytes: 256 * 1024,
+          ...(after ? { after } : {}),
+        });
+        pages.push(matches(text));
+        const next = header(text, "NextCursor");
+        if (next === undefined) break;
+        after = JSON.parse(next);
+      }
+      // org/many has 250 matching files: 200 on the first page, then the rest, then org/zed.
+      assertEquals(pages.map((page) => page.length), [200, 51]);
+      const seen = pages.flat();
+      const many = Array.from(
+        { length: 250 },
+        (_, i) => `org/many m/f${String(i).padStart(3, "0")}.txt:1`,
+      );
+      assertEquals(seen, [...many, "org/zed z.txt:1"]);
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [
+      {
+        name: "org/many",
+        publicRead: true,
+        files: Object.fromEntries(
+          Array.from(
+            { length: 250 },
+            (_, i) => [`m/f${String(i).padStart(3, "0")}.txt`, "needle\n"],
+          ),
+        ),
+      },
+      { name: "org/zed", publicRead: true, files: { "z.txt": "needle zed\n" } },
+    ],
+    searchIndex: true,
+  }));
