@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { RepositorySearchRequest } from "../service/repository_reads.ts";
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
@@ -121,15 +122,8 @@ export function httpApiApp(
   app.post("/v1/search", async (c) => {
     const body = await parse(c, FanoutSearchBody);
     const found = await service.searchRepositories(c.var.caller, {
+      ...searchOptions(body),
       repos: body.Repos ?? null,
-      revision: body.Revision,
-      pattern: body.Pattern,
-      fixedStrings: body.FixedStrings,
-      ignoreCase: body.IgnoreCase,
-      glob: body.Glob,
-      paths: body.Paths,
-      output: body.Output,
-      maxLinesPerFile: body.MaxLinesPerFile,
       after: body.After === undefined ? undefined : decodeFanoutCursor(body.After),
     });
     return answer(c, fanoutSearchJson(found, { requestId: c.var.requestId }));
@@ -187,6 +181,20 @@ function postRoute(
   };
 }
 
+// A search body's options in the domain's names.
+function searchOptions(body: z.infer<typeof SearchBody>): Omit<RepositorySearchRequest, "repo"> {
+  return {
+    revision: body.Revision,
+    pattern: body.Pattern,
+    fixedStrings: body.FixedStrings,
+    ignoreCase: body.IgnoreCase,
+    glob: body.Glob,
+    paths: body.Paths,
+    output: body.Output,
+    maxLinesPerFile: body.MaxLinesPerFile,
+  };
+}
+
 // Search and symbols.
 function searchRoutes(post: Post, service: RepositoryService): void {
   post("/v1/repo/symbols", SymbolsBody, async ({ caller, repo, body }) =>
@@ -207,17 +215,7 @@ function searchRoutes(post: Post, service: RepositoryService): void {
     ));
   post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
     searchJson(
-      await service.search(caller, {
-        repo,
-        revision: body.Revision,
-        pattern: body.Pattern,
-        fixedStrings: body.FixedStrings,
-        ignoreCase: body.IgnoreCase,
-        glob: body.Glob,
-        paths: body.Paths,
-        output: body.Output,
-        maxLinesPerFile: body.MaxLinesPerFile,
-      }),
+      await service.search(caller, { ...searchOptions(body), repo }),
       { requestId },
     ));
 }

@@ -140,16 +140,21 @@ Deno.test("anonymous callers are rate limited (429); the service token is not", 
     settings: { anonymousPerMinute: 3 },
   }));
 
+// POSTs a JSON body below /sourcegraph of the service `handle` answers for.
+function jsonPost(handle: Parameters<typeof inProcessFetch>[0]) {
+  const fetchPath = inProcessFetch(handle);
+  return (path: string, body: unknown): Promise<Response> =>
+    fetchPath(`/sourcegraph${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+}
+
 Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked search says so", () =>
   withInProcessService(async ({ handle, heads }) => {
     const head = heads.get("org/defs")!;
-    const fetchPath = inProcessFetch(handle);
-    const post = (path: string, body: unknown) =>
-      fetchPath(`/sourcegraph${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+    const post = jsonPost(handle);
     const symbols = (body: unknown) => post("/v1/repo/symbols?repo=org/defs", body);
     await waitFor(async () => (await symbols({ Query: "Frame" })).status === 200);
     const found = await (await symbols({ Query: "Frame" })).json();
@@ -201,13 +206,7 @@ Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked se
 
 Deno.test("HTTP API: POST /v1/search across repositories, each answer as the single search's", () =>
   withInProcessService(async ({ handle }) => {
-    const fetchPath = inProcessFetch(handle);
-    const post = (path: string, body: unknown) =>
-      fetchPath(`/sourcegraph${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+    const post = jsonPost(handle);
     await waitFor(async () =>
       (await (await post("/api/search?repo=org/one", { Pattern: "shared" })).json()).Meta
         .Index === "ready"
