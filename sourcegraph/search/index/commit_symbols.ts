@@ -43,20 +43,64 @@ export interface DefinitionMatch {
   test: (name: string) => boolean;
 }
 
-// Every symbol name of an index file, read once and again only after a build added names.
-const nameLists = new WeakMap<IndexDatabase, { highest: number; names: Row[] }>();
+// Every symbol name of an index file, read once and again only after a
+// build added names: the rows, and the names joined by newlines (with where
+// each starts), so a literal is found with one indexOf over the whole list.
+interface NameList {
+  highest: number;
+  names: Row[];
+  joined: string;
+  starts: Uint32Array;
+  lowerJoined?: string;
+}
+const nameLists = new WeakMap<IndexDatabase, NameList>();
 
 type Row = { id: number; name: string };
 
-function allNames(index: IndexDatabase): Row[] {
+function nameList(index: IndexDatabase): NameList {
   const highest = (index.db.prepare("SELECT MAX(id) AS id FROM symbol_names").get() as {
     id: number | null;
   }).id ?? 0;
   const cached = nameLists.get(index);
-  if (cached !== undefined && cached.highest === highest) return cached.names;
+  if (cached !== undefined && cached.highest === highest) return cached;
   const names = index.db.prepare("SELECT id, name FROM symbol_names").all() as Row[];
-  nameLists.set(index, { highest, names });
-  return names;
+  const starts = new Uint32Array(names.length);
+  let offset = 0;
+  names.forEach((row, i) => {
+    starts[i] = offset;
+    offset += row.name.length + 1;
+  });
+  const list = { highest, names, joined: names.map((row) => row.name).join("\n"), starts };
+  nameLists.set(index, list);
+  return list;
+}
+
+function allNames(index: IndexDatabase): Row[] {
+  return nameList(index).names;
+}
+
+// The positions in `list` of the names holding `literal` (each once, ascending).
+function namesHolding(list: NameList, literal: string, ignoreCase: boolean): number[] {
+  const text = ignoreCase ? (list.lowerJoined ??= list.joined.toLowerCase()) : list.joined;
+  if (text.length !== list.joined.length) {
+    // Lower case changed some name's length (İ and kin): the offsets do not hold; name by name.
+    return list.names.flatMap((row, i) => row.name.toLowerCase().includes(literal) ? [i] : []);
+  }
+  const found: number[] = [];
+  for (let at = text.indexOf(literal); at !== -1;) {
+    // The name holding offset `at`: the last start at or before it.
+    let low = 0;
+    let high = list.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (list.starts[middle] <= at) low = middle;
+      else high = middle - 1;
+    }
+    found.push(low);
+    const next = low + 1 < list.starts.length ? list.starts[low + 1] : text.length;
+    at = text.indexOf(literal, next);
+  }
+  return found;
 }
 
 /** The symbol tables of one commit. */
@@ -131,13 +175,18 @@ export class CommitSymbols {
    * null when more than `RANK_MAX_NAMES` names match.
    */
   definingPaths(match: DefinitionMatch): Map<string, string[]> | null {
-    const literals = match.ignoreCase
-      ? match.literals.map((literal) => literal.toLowerCase())
-      : match.literals;
+    const list = nameList(this.#index);
+    const positions = new Set<number>();
+    for (const literal of match.literals) {
+      if (literal.includes("\n")) continue; // no name holds a line break
+      const folded = match.ignoreCase ? literal.toLowerCase() : literal;
+      for (const position of namesHolding(list, folded, match.ignoreCase)) positions.add(position);
+      if (positions.size > RANK_MAX_NAMES * 8) return null; // far too broad to rank by
+    }
     const names: Row[] = [];
-    for (const row of allNames(this.#index)) {
-      const name = match.ignoreCase ? row.name.toLowerCase() : row.name;
-      if (!literals.some((literal) => name.includes(literal)) || !match.test(row.name)) continue;
+    for (const position of [...positions].sort((a, b) => a - b)) {
+      const row = list.names[position];
+      if (!match.test(row.name)) continue;
       names.push(row);
       if (names.length > RANK_MAX_NAMES) return null;
     }
