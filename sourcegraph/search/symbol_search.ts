@@ -71,9 +71,16 @@ export function compileSymbolQuery(query: SymbolQuery): CompiledSearch {
   });
 }
 
-/** Runs `query` on the symbols of `index` (INVALID_PATTERN, INVALID_GLOB). */
-export function searchSymbols(index: IndexedCommit, query: SymbolQuery): SymbolOutcome {
-  const compiled = compileSymbolQuery(query);
+/**
+ * Runs `query` on the symbols of `index` (INVALID_PATTERN, INVALID_GLOB),
+ * with its compiled form when the caller has it already.
+ */
+export function searchSymbols(
+  index: IndexedCommit,
+  query: SymbolQuery,
+  options: { compiled?: CompiledSearch } = {},
+): SymbolOutcome {
+  const compiled = options.compiled ?? compileSymbolQuery(query);
   const names = index.symbols.names(nameMatch(query, compiled.regex), {
     limit: SYMBOL_MAX_NAMES + 1,
   });

@@ -57,7 +57,8 @@ export class RepositorySymbols {
     const { after } = request;
     const { repo, commit, scope, paths } = pinnedLookup(this.#visibility, caller, request);
     const query = { ...request, paths };
-    compileSymbolQuery(query); // a bad pattern or glob is the caller's to fix, indexed or not
+    // Compiled before the index is asked for: a bad pattern or glob is the caller's to fix, indexed or not.
+    const compiled = compileSymbolQuery(query);
     const index = this.#searches.indexedCommit(repo, commit);
     if (index === null) {
       throw new SourcegraphError(
@@ -69,7 +70,7 @@ export class RepositorySymbols {
         },
       );
     }
-    const outcome = searchSymbols(index, query);
+    const outcome = searchSymbols(index, query, { compiled });
     const visible = scope.full
       ? outcome.symbols
       : outcome.symbols.filter((symbol) => scope.covers(symbol.path));
