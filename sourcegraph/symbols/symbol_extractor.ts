@@ -18,6 +18,9 @@ import { CONTAINER_KINDS, type DefinedSymbol, type SymbolKind } from "./defined_
 import { grammarFiles, runtimeWasm } from "./grammars.ts";
 import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./languages.ts";
 import { definitionOf } from "./tag_captures.ts";
+import { blankFunctionBodies } from "./function_bodies.ts";
+
+const C_FAMILY: ReadonlySet<GrammarLanguage> = new Set(["c", "cpp"]);
 
 /** How long one file may take to parse and query. */
 export const FILE_DEADLINE_MS = 5_000;
@@ -97,7 +100,7 @@ export class SymbolExtractor {
     }
     const grammar = await this.#grammar(grammarLanguage);
     try {
-      const symbols = this.#parse(grammar, text);
+      const symbols = this.#parse(grammar, text, C_FAMILY.has(grammarLanguage));
       if (symbols !== null) return { language: grammarLanguage, symbols, outcome: "parsed" };
       return {
         language: grammarLanguage,
@@ -124,13 +127,24 @@ export class SymbolExtractor {
   }
 
   // The symbols of `text`, or null when the deadline cut the parse or a query off.
-  #parse(grammar: Grammar, text: string): DefinedSymbol[] | null {
+  // A C-family file is parsed with its function bodies blanked (they hold
+  // most of its tokens and none of the definitions kept), unless that turns
+  // the file into one parse error (macros the grammar cannot follow).
+  #parse(grammar: Grammar, text: string, cFamily: boolean): DefinedSymbol[] | null {
     const deadline = this.#now() + this.#deadlineMs;
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
-    // Slices of the text, not the rest of it at each call (the runtime copies what it is given).
-    const input = (index: number) => text.slice(index, index + PARSE_SLICE);
-    const tree = this.#parser.parse(input, null, { progressCallback: late });
+    const parse = (source: string) =>
+      // Slices of the text, not the rest of it at each call (the runtime copies what it is given).
+      this.#parser.parse((index) => source.slice(index, index + PARSE_SLICE), null, {
+        progressCallback: late,
+      });
+    const blanked = cFamily ? blankFunctionBodies(text) : text;
+    let tree = parse(blanked);
+    if (tree !== null && blanked !== text && mostlyError(tree.rootNode)) {
+      tree.delete();
+      tree = parse(text);
+    }
     if (tree === null) return null;
     try {
       const found = new Found();
@@ -194,6 +208,16 @@ class Found {
     }
     return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
   }
+}
+
+// Whether a parse error covers the whole file or more than half its lines.
+function mostlyError(root: Node): boolean {
+  if (root.type === "ERROR") return true;
+  const lines = root.endPosition.row + 1;
+  return root.children.some((child) =>
+    child !== null && child.type === "ERROR" &&
+    child.endPosition.row - child.startPosition.row + 1 > lines / 2
+  );
 }
 
 function containerOf(

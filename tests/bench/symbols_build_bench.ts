@@ -1,12 +1,14 @@
 /**
  * What symbol extraction adds to an index build: the same commit of a real
- * tree built into a fresh index twice, without and with symbols (workers
- * beside the trigram work, as the builder process runs them), printing
- * both times, MiB/s of new blob bytes, and the index size with the symbol
- * tables' share of it.
+ * tree built into a fresh index without and with symbols (workers beside
+ * the trigram work, as the builder process runs them), the two alternating,
+ * `--runs` times each (default 5), printing each time, MiB/s of new blob
+ * bytes, the index size with the symbol tables' share of it, and the
+ * medians with the overhead (a shared 2-core machine varies by a third
+ * between runs, so one pair says little).
  *
  * Run: deno run --allow-read --allow-write --allow-run=git --allow-env \
- *   tests/bench/symbols_build_bench.ts --tree PATH
+ *   tests/bench/symbols_build_bench.ts --tree PATH [--runs N]
  *
  * @module
  */
@@ -24,7 +26,10 @@ if (!args.includes("--tree") || !TREE) {
   Deno.exit(2);
 }
 
-async function build(withSymbols: boolean): Promise<void> {
+const RUNS = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : 5;
+
+// Builds the tree's HEAD into a fresh index; its time in ms.
+async function build(withSymbols: boolean): Promise<number> {
   const folder = await Deno.makeTempDir({ prefix: "symbols-build-" });
   const head = new TextDecoder().decode(
     (await new Deno.Command("git", { args: ["rev-parse", "HEAD"], cwd: TREE }).output()).stdout,
@@ -54,6 +59,7 @@ async function build(withSymbols: boolean): Promise<void> {
         } MiB, ${(100 * symbolBytes / size).toFixed(1)}%)` +
         (symbols ? `, outcomes ${JSON.stringify(symbols.outcomes)}` : ""),
     );
+    return stats!.ms;
   } finally {
     symbols?.close();
     index.close();
@@ -61,9 +67,24 @@ async function build(withSymbols: boolean): Promise<void> {
   }
 }
 
+function median(values: number[]): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 if (import.meta.main) {
-  for (let run = 0; run < 2; run++) {
-    await build(false);
-    await build(true);
+  const without: number[] = [];
+  const withSymbols: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    without.push(await build(false));
+    withSymbols.push(await build(true));
   }
+  const base = median(without);
+  const extra = median(withSymbols);
+  console.log(
+    `median of ${RUNS}: without ${(base / 1000).toFixed(1)} s, with ${
+      (extra / 1000).toFixed(1)
+    } s, ` +
+      `+${(100 * (extra / base - 1)).toFixed(0)}%`,
+  );
 }

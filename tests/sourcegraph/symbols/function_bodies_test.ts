@@ -1,0 +1,171 @@
+/**
+ * C-family bodies dropped before a parse: every line stays where it was, a
+ * body's contents go but for what universal-ctags reports inside it (type
+ * aliases, local types, macros), brace matching follows the first branch of
+ * a conditional and steps over literals and comments, macro blocks and type
+ * attributes are not bodies, and the definitions found through the dropped
+ * text keep their lines and containers.
+ */
+
+import { assert, assertEquals } from "../../support/assert.ts";
+import { blankFunctionBodies } from "../../../sourcegraph/symbols/function_bodies.ts";
+import { SymbolExtractor } from "../../../sourcegraph/symbols/symbol_extractor.ts";
+
+function lines(text: string): string[] {
+  return text.split("\n").map((line) => line.trimEnd());
+}
+
+Deno.test("function bodies: contents go, lines stay, a `;` keeps each body a body", () => {
+  const text = "int f(int a)\n{\n  int b = a;\n  return b;\n}\nint g() const { return 1; }\n";
+  const out = blankFunctionBodies(text);
+  assertEquals(lines(out), ["int f(int a)", "{;", "", "", "}", "int g() const {;}", ""]);
+  assertEquals(out.split("\n").length, text.split("\n").length);
+});
+
+Deno.test("function bodies: type aliases, local types and directives inside a body stay", () => {
+  const text = [
+    "void f() {",
+    "  int x = 1;",
+    "  using Id = long;",
+    "  typedef int T;",
+    "  struct Local { int y; };",
+    "#define TWICE(v) ((v) * 2)",
+    "  call(x);",
+    "}",
+  ].join("\n");
+  assertEquals(lines(blankFunctionBodies(text)), [
+    "void f() {;",
+    "",
+    "using Id = long;",
+    "typedef int T;",
+    "struct Local { int y; };",
+    "#define TWICE(v) ((v) * 2)",
+    "",
+    "}",
+  ]);
+});
+
+Deno.test("function bodies: braces in literals and comments, and #else branches, do not unbalance a body", () => {
+  const text = [
+    "void f() {",
+    '  const char *s = "}}";',
+    "  char c = '}';",
+    "  // }",
+    "  /* } */",
+    '  auto r = R"x(})x";',
+    "#if A",
+    "  if (a) {",
+    "#else",
+    "  if (b) {",
+    "#endif",
+    "  }",
+    "}",
+    "int after() { return 1; }",
+    "int n = 1'000;",
+  ].join("\n");
+  const out = lines(blankFunctionBodies(text));
+  assertEquals(out[0], "void f() {;");
+  assertEquals(out[12], "}");
+  assertEquals(out[13], "int after() {;}");
+  assertEquals(out[14], "int n = 1'000;");
+});
+
+Deno.test("function bodies: classes, namespaces, enums, attributes and macro blocks are not bodies", () => {
+  const text = [
+    "namespace n {",
+    "class A : public B {",
+    "  int x;",
+    "};",
+    "enum class E : int { One };",
+    "struct __attribute__((packed)) P { int y; };",
+    'TEST_CASE("a", "[b]") {',
+    "  int local = 1;",
+    "}",
+    "}",
+  ].join("\n");
+  assertEquals(blankFunctionBodies(text), text);
+});
+
+Deno.test('function bodies: initializer values and long strings go; `extern "C"` stays', () => {
+  const long = "x".repeat(80);
+  const text = [
+    "static const int table[] = {",
+    "  1, 2, 3,",
+    "};",
+    `const char *help = "${long}";`,
+    'extern "C" {',
+    "int c_function(void);",
+    "}",
+  ].join("\n");
+  assertEquals(lines(blankFunctionBodies(text)), [
+    "static const int table[] = {",
+    "",
+    "};",
+    'const char *help = "";',
+    'extern "C" {',
+    "int c_function(void);",
+    "}",
+  ]);
+});
+
+Deno.test("function bodies: a body whose braces do not balance is left as it is", () => {
+  const text = "void f() {\n  int x = 1;\n  call(x);\n";
+  assertEquals(blankFunctionBodies(text), text);
+});
+
+Deno.test("function bodies: a C++ file's definitions, lines and containers come out through dropped bodies", async () => {
+  const text = [
+    "namespace geo {",
+    "struct Shape {",
+    "  int sides;",
+    "  std::unique_ptr<Shape> Copy() const override {",
+    "    return make_unique<Shape>(sides);",
+    "  };",
+    "  virtual void Check() {};",
+    "};",
+    "template <class T>",
+    "static void Update(T &state) {",
+    "  using STATE = typename T::State;",
+    "  for (auto &x : state) { x.run(); }",
+    "}",
+    "int Shape::area() const {",
+    "  return sides * 2;",
+    "}",
+    "}",
+  ].join("\n");
+  const extractor = await SymbolExtractor.create();
+  const found = await extractor.extract("shape.cpp", text);
+  assertEquals(found.outcome, "parsed");
+  const names = found.symbols.map((s) => `${s.kind} ${s.name} ${s.startLine}-${s.endLine}`);
+  for (
+    const want of [
+      "module geo 1-17",
+      "class Shape 2-8",
+      "field sides 3-3",
+      "method Copy 4-6",
+      "method Check 7-7",
+      "function Update 10-13",
+      "type STATE 11-11",
+      "method area 14-16",
+    ]
+  ) {
+    assert(names.includes(want), `${want} missing from ${names.join(", ")}`);
+  }
+});
+
+Deno.test("function bodies: hostile text is scanned in one pass", () => {
+  // 200,000 bodies that never close, then deep nesting: each brace must not rescan the rest.
+  const open = "f() {".repeat(200_000);
+  assertEquals(blankFunctionBodies(open), open);
+  const deep = "void f() {" + "{".repeat(100_000) + "}".repeat(100_000) + "}\nint g;";
+  assertEquals(blankFunctionBodies(deep), "void f() {;}\nint g;");
+  const quotes = '"'.repeat(100_001) + "\n" + "'".repeat(100_001) + "\n/*";
+  assertEquals(blankFunctionBodies(quotes).split("\n").length, 3);
+});
+
+Deno.test("function bodies: parentheses that never open do not make bodies", () => {
+  const text = "){".repeat(300_000) + "\nint g() { return 1; }";
+  const out = blankFunctionBodies(text);
+  assert(out.startsWith("){){"));
+  assert(out.endsWith("\nint g() {;}"), out.slice(-30));
+});
