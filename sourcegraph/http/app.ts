@@ -35,7 +35,7 @@ import { bodyLimits } from "./middleware/body_limits.ts";
 import { edgeErrors } from "./middleware/edge_errors.ts";
 import { hostAndOrigin } from "./middleware/host_origin.ts";
 import { requestId } from "./middleware/request_id.ts";
-import { FANOUT_SEARCH_COST, RateLimiter, TOOL_COSTS } from "./rate_limits.ts";
+import { FANOUT_SEARCH_COST, FANOUT_SYMBOLS_COST, RateLimiter, TOOL_COSTS } from "./rate_limits.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
 
@@ -129,7 +129,13 @@ export function createApp(
   );
   app.use(
     "/sourcegraph/v1/*",
-    anonymous((c) => c.req.path === "/sourcegraph/v1/search" ? FANOUT_SEARCH_COST : 1),
+    anonymous((c) =>
+      c.req.path === "/sourcegraph/v1/search"
+        ? FANOUT_SEARCH_COST
+        : c.req.path === "/sourcegraph/v1/symbols"
+        ? FANOUT_SYMBOLS_COST
+        : 1
+    ),
   );
   app.use("/sourcegraph/api/search", anonymous(() => 1));
   app.route("/sourcegraph", httpApiApp(service, { maxBodyBytes: settings.maxBodyBytes, log }));

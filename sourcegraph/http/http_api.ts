@@ -1,7 +1,7 @@
 /**
  * The plain HTTP API under `/sourcegraph` (same auth and visibility as MCP):
  * `POST /v1/repo/{read,list,diff,resolve,symbols}?repo=`, `POST /api/search?repo=` and
- * `POST /v1/search` (across repositories)
+ * `POST /v1/search` and `POST /v1/symbols` (across repositories)
  * with strict JSON bodies of Go-style field names, `GET /v1/repos`,
  * `GET /v1/repo/availability?repo=` and `GET /v1/repo/plugins?repo=`.
  * Answers use Go-style names too (`http_json.ts`). Reads here run no
@@ -29,6 +29,7 @@ import {
   changesJson,
   errorJson,
   fanoutSearchJson,
+  fanoutSymbolsPageJson,
   fileJson,
   listingJson,
   repositoryPageJson,
@@ -36,11 +37,11 @@ import {
   searchJson,
   symbolsPageJson,
 } from "./http_json.ts";
-import { FANOUT_MAX_REPOSITORIES } from "../service/repository_fanout.ts";
+import { FANOUT_MAX_REPOSITORIES } from "../service/repository_pins.ts";
 import { decodeFanoutCursor } from "../render/fanout_search_text.ts";
 import { SYMBOL_KINDS } from "../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../service/repository_symbols.ts";
-import { decodeSymbolCursor } from "../render/symbols_json.ts";
+import { decodeFanoutSymbolCursor, decodeSymbolCursor } from "../render/symbols_json.ts";
 
 const line = z.number().int().min(1).optional();
 const ReadBody = z.strictObject({
@@ -92,6 +93,11 @@ const SymbolsBody = z.strictObject({
   After: z.string().min(1).max(512).optional(),
 });
 
+const FanoutSymbolsBody = SymbolsBody.extend({
+  Repos: z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES).optional(),
+  After: z.string().min(1).max(16384).optional(),
+});
+
 /** The plain HTTP API as a sub-app, mounted at `/sourcegraph`; errors in its own JSON. */
 export function httpApiApp(
   service: RepositoryService,
@@ -127,6 +133,15 @@ export function httpApiApp(
       after: body.After === undefined ? undefined : decodeFanoutCursor(body.After),
     });
     return answer(c, fanoutSearchJson(found, { requestId: c.var.requestId }));
+  });
+  app.post("/v1/symbols", async (c) => {
+    const body = await parse(c, FanoutSymbolsBody);
+    const page = await service.symbolsAcrossRepositories(c.var.caller, {
+      ...symbolLookup(body),
+      repos: body.Repos ?? null,
+      after: body.After === undefined ? undefined : decodeFanoutSymbolCursor(body.After),
+    });
+    return answer(c, fanoutSymbolsPageJson(page));
   });
   // Anything else under the API's prefixes is its own 404, in its own JSON.
   const missing = () => {
@@ -195,21 +210,28 @@ function searchOptions(body: z.infer<typeof SearchBody>): Omit<RepositorySearchR
   };
 }
 
+// A symbol body's lookup in the domain's names.
+function symbolLookup(body: z.infer<typeof SymbolsBody>) {
+  return {
+    revision: body.Revision,
+    query: body.Query,
+    match: body.Match,
+    ignoreCase: body.IgnoreCase,
+    kinds: body.Kinds,
+    languages: body.Languages,
+    paths: body.Paths,
+    glob: body.Glob,
+    first: body.First,
+  };
+}
+
 // Search and symbols.
 function searchRoutes(post: Post, service: RepositoryService): void {
   post("/v1/repo/symbols", SymbolsBody, async ({ caller, repo, body }) =>
     symbolsPageJson(
       await service.symbols(caller, {
+        ...symbolLookup(body),
         repo,
-        revision: body.Revision,
-        query: body.Query,
-        match: body.Match,
-        ignoreCase: body.IgnoreCase,
-        kinds: body.Kinds,
-        languages: body.Languages,
-        paths: body.Paths,
-        glob: body.Glob,
-        first: body.First,
         after: body.After === undefined ? undefined : decodeSymbolCursor(body.After),
       }),
     ));

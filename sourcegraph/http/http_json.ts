@@ -12,7 +12,9 @@
 import type { FanoutSearchResult } from "../service/repository_fanout.ts";
 import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
-import { encodeSymbolCursor } from "../render/symbols_json.ts";
+import { encodeFanoutSymbolCursor, encodeSymbolCursor } from "../render/symbols_json.ts";
+import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
+import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
@@ -192,20 +194,52 @@ export function fanoutSearchJson(found: FanoutSearchResult, options: { requestId
   };
 }
 
+function definitionJson(symbol: SymbolDefinition): Json {
+  return {
+    Name: symbol.name,
+    Kind: symbol.kind,
+    Container: symbol.container,
+    Language: symbol.language,
+    Path: symbol.path,
+    StartLine: symbol.startLine,
+    EndLine: symbol.endLine,
+  };
+}
+
+/**
+ * A page of definitions across repositories, each with its `Repo` and
+ * `Commit`; `Skipped` and `NotSearchedYet` name the repositories it could
+ * not cover; `NextCursor` continues after its last one.
+ */
+export function fanoutSymbolsPageJson(page: FanoutSymbolsPage): Json {
+  return {
+    Repos: page.pins.map((pin) => ({ Name: pin.repo, Commit: pin.commit })),
+    Symbols: page.symbols.map(({ repo, commit, symbol }) => ({
+      Repo: repo,
+      Commit: commit,
+      ...definitionJson(symbol),
+    })),
+    Total: page.total,
+    Truncated: page.truncated,
+    Skipped: page.skipped.map((skipped) => ({
+      Repo: skipped.repo,
+      Code: skipped.code,
+      Message: skipped.message,
+    })),
+    NotSearchedYet: page.unsearched,
+    HasMore: page.nextOffset !== null,
+    NextCursor: page.nextOffset === null
+      ? null
+      : encodeFanoutSymbolCursor({ pins: page.pins, offset: page.nextOffset }),
+  };
+}
+
 /** A page of definitions; `NextCursor` continues after its last one. */
 export function symbolsPageJson(page: SymbolsPage): Json {
   return {
     Repo: page.repo,
     Commit: page.commit,
-    Symbols: page.symbols.map((symbol) => ({
-      Name: symbol.name,
-      Kind: symbol.kind,
-      Container: symbol.container,
-      Language: symbol.language,
-      Path: symbol.path,
-      StartLine: symbol.startLine,
-      EndLine: symbol.endLine,
-    })),
+    Symbols: page.symbols.map(definitionJson),
     Total: page.total,
     Truncated: page.truncated,
     HasMore: page.nextOffset !== null,

@@ -15,8 +15,10 @@ export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2
 
 /** What a search across repositories costs (it may search up to 200 of them). */
 export const FANOUT_SEARCH_COST = 20;
+/** What a symbol lookup across repositories costs (up to 200 symbol indexes). */
+export const FANOUT_SYMBOLS_COST = 10;
 
-// Whether a search's arguments name one repository (not a list, a glob, or none).
+// Whether a search's or lookup's arguments name one repository (not a list, a glob, or none).
 function singleRepository(args: unknown): boolean {
   const repo = (args as { repo?: unknown } | undefined)?.repo;
   return typeof repo === "string" && !/[*?[\]{}!()]/.test(repo);
@@ -44,6 +46,7 @@ function messageCost(message: unknown): number {
   if (method !== "tools/call" || typeof params !== "object" || params === null) return 1;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
   if (name === "search" && !singleRepository(args)) return FANOUT_SEARCH_COST;
+  if (name === "symbols" && !singleRepository(args)) return FANOUT_SYMBOLS_COST;
   if (name === "read_many") {
     const files = (args as { files?: unknown } | undefined)?.files;
     return Array.isArray(files) ? Math.max(1, Math.min(files.length, 10)) : 1;

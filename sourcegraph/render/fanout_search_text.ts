@@ -13,7 +13,7 @@
 import { SourcegraphError } from "../errors.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import type { FanoutPosition, FanoutSearchResult } from "../service/repository_fanout.ts";
-import { decodeToken, encodeToken } from "./search_cursor.ts";
+import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
 import { mostThatFit, pageRows, SEARCH_DEFAULT_MAX_BYTES } from "./search_text.ts";
 
 interface FanoutRow {
@@ -158,7 +158,7 @@ export function encodeFanoutCursor(at: FanoutPosition): string {
     : at.position.tier === undefined
     ? [at.position.path, at.position.line]
     : [at.position.path, at.position.line, at.position.tier];
-  return encodeToken(["repos", at.pins.map((pin) => [pin.repo, pin.commit]), at.index, position]);
+  return encodeToken(["repos", pinsJson(at.pins), at.index, position]);
 }
 
 /** The continuation a token holds (INVALID_CURSOR when it holds none). */
@@ -169,15 +169,11 @@ export function decodeFanoutCursor(token: string): FanoutPosition {
       hint: "Pass NextCursor exactly as the previous page gave it, or search again without after.",
     });
   if (!Array.isArray(value) || value.length !== 4 || value[0] !== "repos") throw invalid();
-  const [, pins, index, position] = value;
-  if (
-    !Array.isArray(pins) || pins.length === 0 || pins.length > 200 ||
-    !pins.every((pin) =>
-      Array.isArray(pin) && pin.length === 2 && typeof pin[0] === "string" &&
-      pin[0].length > 0 && pin[0].length <= 256 && typeof pin[1] === "string" &&
-      /^[0-9a-f]{40}$/.test(pin[1])
-    ) || !Number.isSafeInteger(index) || index < 0 || index >= pins.length
-  ) throw invalid();
+  const [, pinned, index, position] = value;
+  const pins = pinsOf(pinned);
+  if (pins === null || !Number.isSafeInteger(index) || index < 0 || index >= pins.length) {
+    throw invalid();
+  }
   let at: SearchPosition | null = null;
   if (position !== null) {
     if (
@@ -192,9 +188,5 @@ export function decodeFanoutCursor(token: string): FanoutPosition {
       ...(position.length === 3 ? { tier: position[2] } : {}),
     };
   }
-  return {
-    pins: pins.map((pin: [string, string]) => ({ repo: pin[0], commit: pin[1] })),
-    index,
-    position: at,
-  };
+  return { pins, index, position: at };
 }

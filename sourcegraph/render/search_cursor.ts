@@ -10,10 +10,29 @@
 
 import { SourcegraphError } from "../errors.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
+import { FANOUT_MAX_REPOSITORIES, type RepositoryPin } from "../service/repository_pins.ts";
 
 /** Where the next page of a search starts. */
 export interface SearchCursor extends SearchPosition {
   commit: string;
+}
+
+/** The pins of a request across repositories as a token's JSON (`[[repo, commit], …]`). */
+export function pinsJson(pins: readonly RepositoryPin[]): [string, string][] {
+  return pins.map((pin) => [pin.repo, pin.commit]);
+}
+
+/** The pins a token's JSON holds, or null when it holds none (`pinsJson`'s shape). */
+export function pinsOf(value: unknown): RepositoryPin[] | null {
+  if (
+    !Array.isArray(value) || value.length === 0 || value.length > FANOUT_MAX_REPOSITORIES ||
+    !value.every((pin) =>
+      Array.isArray(pin) && pin.length === 2 && typeof pin[0] === "string" &&
+      pin[0].length > 0 && pin[0].length <= 256 && typeof pin[1] === "string" &&
+      /^[0-9a-f]{40}$/.test(pin[1])
+    )
+  ) return null;
+  return value.map((pin: [string, string]) => ({ repo: pin[0], commit: pin[1] }));
 }
 
 /** A JSON value as an opaque token (base64url, no padding). */

@@ -11,7 +11,9 @@ import { SourcegraphError } from "../errors.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
 import { blobUrl } from "../web/page_urls.ts";
-import { decodeToken, encodeToken } from "./search_cursor.ts";
+import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
+import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
+import type { RepositoryPin } from "../service/repository_pins.ts";
 
 type Json = Record<string, unknown>;
 
@@ -49,6 +51,52 @@ export function symbolsJson(page: SymbolsPage): Json {
   };
 }
 
+/**
+ * A page of definitions across repositories: each with its repository and
+ * pinned page (`url`), the commit of every covered repository once, and
+ * the repositories skipped (with why) or not reached.
+ */
+export function fanoutSymbolsJson(page: FanoutSymbolsPage): Json {
+  return {
+    repos: Object.fromEntries(page.pins.map((pin) => [pin.repo, pin.commit])),
+    symbols: page.symbols.map(({ repo, commit, symbol }) => ({
+      repo,
+      ...symbolJson(repo, commit, symbol),
+    })),
+    total: page.total,
+    ...(page.truncated ? { truncated: true } : {}),
+    ...(page.skipped.length > 0 ? { skipped: page.skipped } : {}),
+    ...(page.unsearched.length > 0 ? { not_searched_yet: page.unsearched } : {}),
+    has_more: page.nextOffset !== null,
+    ...(page.nextOffset !== null
+      ? {
+        next_cursor: encodeFanoutSymbolCursor({ pins: page.pins, offset: page.nextOffset }),
+      }
+      : {}),
+  };
+}
+
+/** The token that continues a lookup across repositories at `offset` of the list `pins` give. */
+export function encodeFanoutSymbolCursor(
+  cursor: { pins: readonly RepositoryPin[]; offset: number },
+): string {
+  return encodeToken(["symbols-repos", pinsJson(cursor.pins), cursor.offset]);
+}
+
+/** The position a token of a lookup across repositories holds (INVALID_CURSOR when none). */
+export function decodeFanoutSymbolCursor(
+  token: string,
+): { pins: RepositoryPin[]; offset: number } {
+  const value = decodeToken(token);
+  if (Array.isArray(value) && value.length === 3 && value[0] === "symbols-repos") {
+    const pins = pinsOf(value[1]);
+    if (pins !== null && Number.isSafeInteger(value[2]) && value[2] >= 1) {
+      return { pins, offset: value[2] };
+    }
+  }
+  throw invalidCursor();
+}
+
 /** The token that continues a lookup at `offset` of its list at `commit`. */
 export function encodeSymbolCursor(cursor: { commit: string; offset: number }): string {
   return encodeToken(["symbols", cursor.commit, cursor.offset]);
@@ -64,7 +112,11 @@ export function decodeSymbolCursor(token: string): { commit: string; offset: num
   ) {
     return { commit: value[1], offset: value[2] };
   }
-  throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one `symbols` returned", {
+  throw invalidCursor();
+}
+
+function invalidCursor(): SourcegraphError {
+  return new SourcegraphError("INVALID_CURSOR", "the cursor is not one `symbols` returned", {
     hint: "Pass next_cursor exactly as the previous page gave it, or look up again without after.",
   });
 }

@@ -110,10 +110,18 @@ function nameMatch(query: SymbolQuery, regex: { test(input: string): boolean }):
   return mode === "exact" ? { exact: query.query } : { prefix: query.query };
 }
 
-function byRank(query: string): (a: SymbolDefinition, b: SymbolDefinition) => number {
-  const rank = (symbol: SymbolDefinition) =>
-    (symbol.name === query ? 0 : 100) + KIND_RANK[symbol.kind] * 10 +
+/**
+ * How likely `symbol` is the definition `query` asks for (lower first): the
+ * exact name, then types and functions before members and variables, then
+ * files outside tests.
+ */
+export function symbolRank(query: string, symbol: SymbolDefinition): number {
+  return (symbol.name === query ? 0 : 100) + KIND_RANK[symbol.kind] * 10 +
     (TEST_PATH.test(symbol.path) ? 5 : 0);
+}
+
+function byRank(query: string): (a: SymbolDefinition, b: SymbolDefinition) => number {
+  const rank = (symbol: SymbolDefinition) => symbolRank(query, symbol);
   return (a, b) =>
     rank(a) - rank(b) || comparePaths(a.path, b.path) || a.startLine - b.startLine ||
     (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

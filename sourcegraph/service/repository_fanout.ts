@@ -1,37 +1,29 @@
 /**
- * One search over several repositories: the visible repositories a
- * selection names (exact names or name globs such as `org/*`; none: every
- * visible one), each pinned at its default branch or at a branch name it
- * has, searched in name order a few at a time through the single-repository
- * search (so each answer is exactly what that search gives), until the
- * global caps or the deadline. A repository that cannot be searched now is
- * named with the reason, never silently left out; a continued page keeps
- * the first page's pins.
+ * One search over several repositories: the pinned selection
+ * (`repository_pins.ts`) searched in name order a few at a time through the
+ * single-repository search (so each answer is exactly what that search
+ * gives), until the global caps or the deadline.
  *
  * @module
  */
 
-import picomatch from "picomatch";
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { SEARCH_MAX_FILES, SEARCH_MAX_MATCHES, SEARCH_MAX_MS } from "../search/code_search.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import type { ControlStore } from "../store/control_store.ts";
-import { SourcegraphError } from "../errors.ts";
+import {
+  pinRepositories,
+  repinned,
+  type RepositoryPin,
+  type SkippedRepository,
+} from "./repository_pins.ts";
 import type { RepositorySearchRequest, SearchResult } from "./repository_reads.ts";
 
-/** Most repositories one search covers (a selection naming more is refused). */
-export const FANOUT_MAX_REPOSITORIES = 200;
 /** Repositories searched at the same time. */
 export const FANOUT_CONCURRENCY = 4;
 /** Most files one repository adds to a page (the rest come on the next pages). */
 export const FANOUT_MAX_FILES_PER_REPOSITORY = 200;
-
-/** A repository and the commit a search across repositories pinned it at. */
-export interface RepositoryPin {
-  repo: string;
-  commit: string;
-}
 
 /** Where the next page of a search across repositories starts. */
 export interface FanoutPosition {
@@ -57,7 +49,7 @@ export interface FanoutSearchResult {
   /** Each searched repository's answer, in pin order (those with no match too). */
   results: SearchResult[];
   /** Repositories of the selection that could not be searched, and why. */
-  skipped: { repo: string; code: string; message: string }[];
+  skipped: SkippedRepository[];
   /** Pinned repositories the caps or the deadline left unsearched. */
   unsearched: string[];
   /** The time limit stopped it. */
@@ -88,8 +80,8 @@ export class RepositoryFanout {
   /** Searches the selected repositories (INVALID_REQUEST when a selection names too many). */
   async search(caller: Caller, request: FanoutSearchRequest): Promise<FanoutSearchResult> {
     const { pins, skipped } = request.after
-      ? { pins: this.#pinsStillVisible(caller, request.after.pins), skipped: [] }
-      : this.#pin(caller, request);
+      ? { pins: repinned(this.#visibility, caller, request.after.pins), skipped: [] }
+      : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
     const firstIndex = request.after?.index ?? 0;
     const deadline = this.#now() + SEARCH_MAX_MS;
     const results: SearchResult[] = [];
@@ -140,62 +132,4 @@ export class RepositoryFanout {
       partial,
     };
   }
-
-  // The selection's visible repositories, each at its commit, in name order.
-  #pin(
-    caller: Caller,
-    request: FanoutSearchRequest,
-  ): { pins: RepositoryPin[]; skipped: FanoutSearchResult["skipped"] } {
-    const visible = this.#store.repositories().filter((repo) =>
-      this.#visibility.visible(caller, repo)
-    ).map((repo) => repo.name).sort();
-    const selected = request.repos === null ? visible : selectNames(visible, request.repos, {
-      missing: (name) => this.#visibility.repository(caller, name), // throws with a hint
-    });
-    if (selected.length > FANOUT_MAX_REPOSITORIES) {
-      throw new SourcegraphError(
-        "INVALID_REQUEST",
-        `the selection names ${selected.length} repositories; at most ${FANOUT_MAX_REPOSITORIES}`,
-        { hint: "Narrow repo to a list or a glob such as `org/*`." },
-      );
-    }
-    const pins: RepositoryPin[] = [];
-    const skipped: FanoutSearchResult["skipped"] = [];
-    for (const repo of selected) {
-      try {
-        const { commit } = this.#visibility.resolve(caller, { repo, revision: request.revision });
-        pins.push({ repo, commit });
-      } catch (error) {
-        if (!(error instanceof SourcegraphError)) throw error;
-        skipped.push({ repo, code: error.code, message: error.message });
-      }
-    }
-    return { pins, skipped };
-  }
-
-  // A continued search keeps its pins; one no longer visible or retained fails as a read would.
-  #pinsStillVisible(caller: Caller, pins: RepositoryPin[]): RepositoryPin[] {
-    for (const pin of pins) {
-      this.#visibility.resolve(caller, { repo: pin.repo, revision: pin.commit });
-    }
-    return pins;
-  }
-}
-
-// The names of `visible` the selectors choose, in name order: a glob picks
-// what it matches; an exact name must be visible (`missing` throws for it).
-function selectNames(
-  visible: readonly string[],
-  selectors: readonly string[],
-  options: { missing: (name: string) => unknown },
-): string[] {
-  const chosen = new Set<string>();
-  for (const selector of selectors) {
-    if (picomatch.scan(selector).isGlob) {
-      const matches = picomatch(selector, { dot: true });
-      for (const name of visible) if (matches(name)) chosen.add(name);
-    } else if (visible.includes(selector)) chosen.add(selector);
-    else options.missing(selector);
-  }
-  return [...chosen].sort();
 }

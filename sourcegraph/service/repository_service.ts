@@ -14,6 +14,11 @@ import {
   RepositoryFanout,
 } from "./repository_fanout.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
+import {
+  type FanoutSymbolsPage,
+  type FanoutSymbolsRequest,
+  SymbolFanout,
+} from "./symbol_fanout.ts";
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
@@ -89,6 +94,7 @@ export class RepositoryService {
   #reads: RepositoryReads;
   #symbols: RepositorySymbols;
   #fanout: RepositoryFanout;
+  #symbolFanout: SymbolFanout;
   #plugins: RepositoryPlugins;
   #credentials: CredentialStore;
   #router: RepositoryRouter;
@@ -125,6 +131,10 @@ export class RepositoryService {
     this.#fanout = new RepositoryFanout(store, {
       visibility: parts.visibility,
       searchOne: (caller, request) => this.search(caller, request),
+    });
+    this.#symbolFanout = new SymbolFanout(store, {
+      visibility: parts.visibility,
+      lookUpOne: (caller, request) => this.symbols(caller, request),
     });
     this.#router = parts.router ?? LOCAL_ROUTER;
     this.#local = this.#localCalls();
@@ -208,6 +218,18 @@ export class RepositoryService {
   /** One page of the definitions a symbol lookup selects at one resolved commit. */
   symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage> {
     return this.#route("symbols", caller, request, () => this.#local.symbols(caller, request));
+  }
+
+  /**
+   * One page of the definitions a symbol lookup selects across several
+   * repositories (names and globs; none: every visible one), each through
+   * `symbols` at its pinned commit.
+   */
+  symbolsAcrossRepositories(
+    caller: Caller,
+    request: FanoutSymbolsRequest,
+  ): Promise<FanoutSymbolsPage> {
+    return this.#symbolFanout.symbols(caller, request);
   }
 
   /** Changed paths between two resolved revisions, paged by path. */

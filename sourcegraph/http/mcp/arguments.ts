@@ -5,11 +5,26 @@
  */
 
 import { z } from "zod";
+import picomatch from "picomatch";
+import { FANOUT_MAX_REPOSITORIES } from "../../service/repository_pins.ts";
 
 /** A repository name. */
 export const repo = z.string().min(1).max(256).describe(
   "Repository name as `repositories` lists it, e.g. `local/project` or `org/app`.",
 );
+/** Repositories to cover: one name, a list of names and globs, or one glob (optional: all). */
+export const repoSelection = z.union([
+  z.string().min(1).max(256),
+  z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES),
+]).optional().describe(
+  "A repository name as `repositories` lists it; or a list of names and globs, or one glob (`org/*`); omitted: every repository you can see.",
+);
+
+/** The one repository a selection names, or null when it covers several (a list, a glob, none). */
+export function singleRepository(selection: string | string[] | undefined): string | null {
+  return typeof selection === "string" && !picomatch.scan(selection).isGlob ? selection : null;
+}
+
 /** A revision: a monitored branch or a full SHA (optional). */
 export const revision = z.string().min(1).max(256).optional().describe(
   "A monitored branch or a retained full 40-hex SHA; default: the default branch.",

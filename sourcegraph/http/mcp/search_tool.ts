@@ -15,10 +15,8 @@ import {
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
 import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
-import { paths, revision } from "./arguments.ts";
-import picomatch from "picomatch";
+import { paths, repoSelection, revision, singleRepository } from "./arguments.ts";
 import { decodeFanoutCursor, renderFanoutSearch } from "../../render/fanout_search_text.ts";
-import { FANOUT_MAX_REPOSITORIES } from "../../service/repository_fanout.ts";
 import { defineTool } from "./tool.ts";
 
 const contextLines = z.number().int().min(0).max(MAX_CONTEXT_LINES).optional();
@@ -29,12 +27,7 @@ export const searchTool = defineTool({
   description:
     "Searches one repository at a pinned commit (default: the default branch), or several: repo as a list or a glob like `org/*`, or left out for every repository you can see. pattern is RE2 matched line by line (or a fixed string); glob works like rg -g, e.g. `!**/tests/**` leaves tests out; paths restrict folders; context shows lines around each match, e.g. a signature's body. Returns the full commit to read at. Zero hits do not prove absence.",
   input: {
-    repo: z.union([
-      z.string().min(1).max(256),
-      z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES),
-    ]).optional().describe(
-      "A repository name as `repositories` lists it; or a list of names and globs, or one glob (`org/*`); omitted: every repository you can see.",
-    ),
+    repo: repoSelection,
     pattern: z.string().min(1).max(8192).describe(
       "RE2 regular expression matched per line, e.g. `func \\w+Reader\\(`; literal text with fixed_strings.",
     ),
@@ -80,10 +73,11 @@ export const searchTool = defineTool({
       },
     };
     const output = args.output ?? "content";
-    if (typeof args.repo === "string" && !picomatch.scan(args.repo).isGlob) {
+    const single = singleRepository(args.repo);
+    if (single !== null) {
       const found = await service.search(caller, {
         ...options,
-        repo: args.repo,
+        repo: single,
         revision: args.revision,
         after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
       });

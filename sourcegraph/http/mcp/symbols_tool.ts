@@ -1,81 +1,144 @@
 /**
  * `symbols`: where a name is defined. Looks names up in the symbol index of
- * one commit (exact name by default, a prefix, or RE2 over names) and
- * answers each definition's kind, container, language, path and lines,
- * ranked so the likeliest definition comes first.
+ * one commit (exact name by default, a prefix, or RE2 over names), or of
+ * several repositories each at its pinned commit, and answers each
+ * definition's kind, container, language, path and lines, ranked so the
+ * likeliest definition comes first.
  *
  * @module
  */
 
 import { z } from "zod";
 import { pageWithin } from "../../render/repository_json.ts";
-import { decodeSymbolCursor, encodeSymbolCursor, symbolsJson } from "../../render/symbols_json.ts";
+import {
+  decodeFanoutSymbolCursor,
+  decodeSymbolCursor,
+  encodeFanoutSymbolCursor,
+  encodeSymbolCursor,
+  fanoutSymbolsJson,
+  symbolsJson,
+} from "../../render/symbols_json.ts";
 import { SYMBOL_KINDS } from "../../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../../service/repository_symbols.ts";
 import type { SymbolDefinition } from "../../search/index/commit_symbols.ts";
-import { PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repo, revision } from "./arguments.ts";
-import { defineTool } from "./tool.ts";
+import type { RepositorySymbol } from "../../service/symbol_fanout.ts";
+import {
+  PAGE_DEFAULT_MAX_BYTES,
+  pageBytes,
+  paths,
+  repoSelection,
+  revision,
+  singleRepository,
+} from "./arguments.ts";
+import { defineTool, type ToolContext } from "./tool.ts";
+
+const INPUT = {
+  repo: repoSelection,
+  query: z.string().min(1).max(1024).describe(
+    "A name, e.g. `parseConfig` (a prefix, or RE2 like `^parse[A-Z]`, per match).",
+  ),
+  match: z.enum(["exact", "prefix", "regex"]).optional().describe("Default exact."),
+  ignore_case: z.boolean().optional().describe("For exact and prefix; default false."),
+  kinds: z.array(z.enum(SYMBOL_KINDS)).max(SYMBOL_KINDS.length).optional().describe(
+    "Only these kinds; default all.",
+  ),
+  languages: z.array(z.string().min(1).max(32)).max(32).optional().describe(
+    'Only these languages, e.g. ["typescript", "python"] (lower case); default all.',
+  ),
+  paths,
+  glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe(
+    'Path globs; `!` excludes, e.g. ["!**/tests/**"].',
+  ),
+  revision,
+  first: z.number().int().min(1).max(SYMBOLS_MAX_FIRST).optional().describe(
+    `Per page (1 to ${SYMBOLS_MAX_FIRST}; default 20).`,
+  ),
+  after: z.string().min(1).max(16384).optional().describe("next_cursor of the previous page."),
+  max_bytes: pageBytes,
+};
+
+type SymbolsArgs = z.infer<z.ZodObject<typeof INPUT>>;
 
 /** `symbols`. */
 export const symbolsTool = defineTool({
   name: "symbols",
   description:
-    "Finds where a name is defined at one commit (exact name, prefix, or RE2 over names): kind, container, language, path, start_line..end_line (read that range for the definition). Likeliest first.",
-  input: {
-    repo,
-    query: z.string().min(1).max(1024).describe(
-      "A name, e.g. `parseConfig` (a prefix, or RE2 like `^parse[A-Z]`, per match).",
-    ),
-    match: z.enum(["exact", "prefix", "regex"]).optional().describe("Default exact."),
-    ignore_case: z.boolean().optional().describe("For exact and prefix; default false."),
-    kinds: z.array(z.enum(SYMBOL_KINDS)).max(SYMBOL_KINDS.length).optional().describe(
-      "Only these kinds; default all.",
-    ),
-    languages: z.array(z.string().min(1).max(32)).max(32).optional().describe(
-      'Only these languages, e.g. ["typescript", "python"] (lower case); default all.',
-    ),
-    paths,
-    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe(
-      'Path globs; `!` excludes, e.g. ["!**/tests/**"].',
-    ),
-    revision,
-    first: z.number().int().min(1).max(SYMBOLS_MAX_FIRST).optional().describe(
-      `Per page (1 to ${SYMBOLS_MAX_FIRST}; default 20).`,
-    ),
-    after: z.string().min(1).max(512).optional().describe("next_cursor of the previous page."),
-    max_bytes: pageBytes,
-  },
-  run: async (args, { service, caller }) => {
-    const after = args.after === undefined ? undefined : decodeSymbolCursor(args.after);
-    const page = await service.symbols(caller, {
-      repo: args.repo,
-      revision: args.revision,
-      query: args.query,
-      match: args.match,
-      ignoreCase: args.ignore_case,
-      kinds: args.kinds,
-      languages: args.languages,
-      paths: args.paths,
-      glob: args.glob,
-      first: args.first,
-      after,
-    });
-    const start = after?.offset ?? 0;
-    const position = new Map(page.symbols.map((symbol, i) => [symbol, start + i]));
-    return [pageWithin<SymbolDefinition>({
-      items: page.symbols,
-      hasMore: page.nextOffset !== null,
-      nextCursor: page.nextOffset === null
-        ? null
-        : encodeSymbolCursor({ commit: page.commit, offset: page.nextOffset }),
-    }, {
-      maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
-      json: ({ items, nextCursor }) => {
-        const json = symbolsJson({ ...page, symbols: items, nextOffset: null });
-        return nextCursor === null ? json : { ...json, has_more: true, next_cursor: nextCursor };
-      },
-      cursorOf: (symbol) =>
-        encodeSymbolCursor({ commit: page.commit, offset: position.get(symbol)! + 1 }),
-    })];
+    "Finds where a name is defined (exact name, prefix, or RE2 over names) in one repository at a pinned commit, or in several: repo as a list or a glob like `org/*`, or left out for every repository you can see. Answers kind, container, language, path, start_line..end_line (read that range for the definition). Likeliest first.",
+  input: INPUT,
+  run: (args, context) => {
+    const single = singleRepository(args.repo);
+    return single === null
+      ? acrossRepositories(args, context)
+      : oneRepository(single, args, context);
   },
 });
+
+// The lookup's options in the domain's names.
+function lookup(args: SymbolsArgs) {
+  return {
+    revision: args.revision,
+    query: args.query,
+    match: args.match,
+    ignoreCase: args.ignore_case,
+    kinds: args.kinds,
+    languages: args.languages,
+    paths: args.paths,
+    glob: args.glob,
+    first: args.first,
+  };
+}
+
+async function oneRepository(
+  repo: string,
+  args: SymbolsArgs,
+  { service, caller }: ToolContext,
+): Promise<string[]> {
+  const after = args.after === undefined ? undefined : decodeSymbolCursor(args.after);
+  const page = await service.symbols(caller, { ...lookup(args), repo, after });
+  const start = after?.offset ?? 0;
+  const position = new Map(page.symbols.map((symbol, i) => [symbol, start + i]));
+  return [pageWithin<SymbolDefinition>({
+    items: page.symbols,
+    hasMore: page.nextOffset !== null,
+    nextCursor: page.nextOffset === null
+      ? null
+      : encodeSymbolCursor({ commit: page.commit, offset: page.nextOffset }),
+  }, {
+    maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
+    json: ({ items, nextCursor }) => {
+      const json = symbolsJson({ ...page, symbols: items, nextOffset: null });
+      return nextCursor === null ? json : { ...json, has_more: true, next_cursor: nextCursor };
+    },
+    cursorOf: (symbol) =>
+      encodeSymbolCursor({ commit: page.commit, offset: position.get(symbol)! + 1 }),
+  })];
+}
+
+async function acrossRepositories(
+  args: SymbolsArgs,
+  { service, caller }: ToolContext,
+): Promise<string[]> {
+  const after = args.after === undefined ? undefined : decodeFanoutSymbolCursor(args.after);
+  const page = await service.symbolsAcrossRepositories(caller, {
+    ...lookup(args),
+    repos: args.repo === undefined ? null : [args.repo].flat(),
+    after,
+  });
+  const start = after?.offset ?? 0;
+  const position = new Map(page.symbols.map((entry, i) => [entry, start + i]));
+  return [pageWithin<RepositorySymbol>({
+    items: page.symbols,
+    hasMore: page.nextOffset !== null,
+    nextCursor: page.nextOffset === null
+      ? null
+      : encodeFanoutSymbolCursor({ pins: page.pins, offset: page.nextOffset }),
+  }, {
+    maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
+    json: ({ items, nextCursor }) => {
+      const json = fanoutSymbolsJson({ ...page, symbols: items, nextOffset: null });
+      return nextCursor === null ? json : { ...json, has_more: true, next_cursor: nextCursor };
+    },
+    cursorOf: (entry) =>
+      encodeFanoutSymbolCursor({ pins: page.pins, offset: position.get(entry)! + 1 }),
+  })];
+}

@@ -204,6 +204,45 @@ Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked se
     searchIndex: true,
   }));
 
+Deno.test("HTTP API: POST /v1/symbols across repositories, each definition with its repository and commit", () =>
+  withInProcessService(async ({ handle }) => {
+    const post = jsonPost(handle);
+    await waitFor(async () =>
+      (await post("/v1/symbols", { Query: "shared" }).then((r) => r.json())).Skipped?.length === 0
+    );
+    const all = await post("/v1/symbols", { Query: "shared" });
+    assertEquals(all.status, 200);
+    const found = await all.json();
+    assertEquals(found.Repos.map((r: { Name: string }) => r.Name), ["org/one", "org/two"]);
+    assertEquals(
+      found.Symbols.map((s: { Repo: string; Path: string; StartLine: number }) =>
+        `${s.Repo} ${s.Path}:${s.StartLine}`
+      ),
+      ["org/one a.py:1", "org/two b.py:1"],
+    );
+    assertEquals(found.Symbols[1].Commit, found.Repos[1].Commit);
+    assertEquals([found.Total, found.HasMore, found.NextCursor], [2, false, null]);
+    assert(!JSON.stringify(found).includes("closed"), "a private repository never shows");
+    // One repository's definitions are what its own lookup gives.
+    const single = await (await post("/v1/repo/symbols?repo=org/two", { Query: "shared" })).json();
+    assertEquals(single.Symbols[0].Path, found.Symbols[1].Path);
+    const page = await (await post("/v1/symbols", { Query: "shared", First: 1 })).json();
+    const rest = await (await post("/v1/symbols", { Query: "shared", After: page.NextCursor }))
+      .json();
+    assertEquals(rest.Symbols.map((s: { Repo: string }) => s.Repo), ["org/two"]);
+    const cursor = await post("/v1/symbols", { Query: "x", After: "bm90" });
+    assertEquals([cursor.status, (await cursor.json()).Meta.Code], [400, "INVALID_CURSOR"]);
+    const unknown = await post("/v1/symbols", { Query: "x", Repo: "org/one" });
+    assertEquals([unknown.status, (await unknown.json()).Meta.Code], [400, "INVALID_REQUEST"]);
+  }, {
+    repositories: [
+      { name: "org/one", publicRead: true, files: { "a.py": "def shared():\n    pass\n" } },
+      { name: "org/two", publicRead: true, files: { "b.py": "def shared():\n    pass\n" } },
+      { name: "org/closed", publicRead: false, files: { "c.py": "def shared():\n    pass\n" } },
+    ],
+    searchIndex: true,
+  }));
+
 Deno.test("HTTP API: POST /v1/search across repositories, each answer as the single search's", () =>
   withInProcessService(async ({ handle }) => {
     const post = jsonPost(handle);

@@ -1,0 +1,97 @@
+/**
+ * The repositories a request across repositories covers: the visible ones a
+ * selection names (exact names or name globs such as `org/*`; none: every
+ * visible one), in name order, each pinned at its default branch or at a
+ * branch name it has. A selected repository that cannot be pinned is named
+ * with the reason, never silently left out; a continued page keeps the
+ * first page's pins as long as the caller may still read them.
+ *
+ * @module
+ */
+
+import picomatch from "picomatch";
+import type { Caller } from "../access/caller.ts";
+import type { Visibility } from "../access/visibility.ts";
+import type { ControlStore } from "../store/control_store.ts";
+import { SourcegraphError } from "../errors.ts";
+
+/** Most repositories one request across repositories covers (a selection naming more is refused). */
+export const FANOUT_MAX_REPOSITORIES = 200;
+
+/** A repository and the commit a request across repositories pinned it at. */
+export interface RepositoryPin {
+  repo: string;
+  commit: string;
+}
+
+/** A selected repository that could not be covered, and why. */
+export interface SkippedRepository {
+  repo: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * The selection's visible repositories, each at its commit, in name order
+ * (INVALID_REQUEST when it names more than `FANOUT_MAX_REPOSITORIES`; an
+ * exact name the caller cannot see fails as a read of it would).
+ */
+export function pinRepositories(
+  store: ControlStore,
+  caller: Caller,
+  options: { visibility: Visibility; repos: string[] | null; revision?: string },
+): { pins: RepositoryPin[]; skipped: SkippedRepository[] } {
+  const { visibility } = options;
+  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
+    .map((repo) => repo.name).sort();
+  const selected = options.repos === null ? visible : selectNames(visible, options.repos, {
+    missing: (name) => visibility.repository(caller, name), // throws with a hint
+  });
+  if (selected.length > FANOUT_MAX_REPOSITORIES) {
+    throw new SourcegraphError(
+      "INVALID_REQUEST",
+      `the selection names ${selected.length} repositories; at most ${FANOUT_MAX_REPOSITORIES}`,
+      { hint: "Narrow repo to a list or a glob such as `org/*`." },
+    );
+  }
+  const pins: RepositoryPin[] = [];
+  const skipped: SkippedRepository[] = [];
+  for (const repo of selected) {
+    try {
+      const { commit } = visibility.resolve(caller, { repo, revision: options.revision });
+      pins.push({ repo, commit });
+    } catch (error) {
+      if (!(error instanceof SourcegraphError)) throw error;
+      skipped.push({ repo, code: error.code, message: error.message });
+    }
+  }
+  return { pins, skipped };
+}
+
+/** `pins` again, once each is still visible and retained (otherwise fails as a read would). */
+export function repinned(
+  visibility: Visibility,
+  caller: Caller,
+  pins: RepositoryPin[],
+): RepositoryPin[] {
+  for (const pin of pins) visibility.resolve(caller, { repo: pin.repo, revision: pin.commit });
+  return pins;
+}
+
+// The names of `visible` the selectors choose, in name order: a glob picks
+// what it matches; an exact name must be visible (`missing` throws for it).
+function selectNames(
+  visible: readonly string[],
+  selectors: readonly string[],
+  options: { missing: (name: string) => unknown },
+): string[] {
+  const chosen = new Set<string>();
+  for (const selector of selectors) {
+    if (picomatch.scan(selector).isGlob) {
+      const matches = picomatch(selector, { dot: true });
+      for (const name of visible) if (matches(name)) chosen.add(name);
+    } else if (visible.includes(selector)) chosen.add(selector);
+    else options.missing(selector);
+  }
+  return [...chosen].sort();
+}

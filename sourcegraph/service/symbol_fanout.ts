@@ -1,0 +1,164 @@
+/**
+ * One symbol lookup over several repositories: the pinned selection
+ * (`repository_pins.ts`) looked up a few at a time through the
+ * single-repository lookup (so each repository's definitions and their
+ * order are exactly what it gives), merged by the same rank (the exact name,
+ * then types and functions, then files outside tests), ties in repository
+ * name order, and cut into pages by position. Repositories whose index is
+ * not built yet are named as skipped; a deadline that stops the lookup names
+ * the repositories it did not reach.
+ *
+ * @module
+ */
+
+import type { Caller } from "../access/caller.ts";
+import type { Visibility } from "../access/visibility.ts";
+import { SEARCH_MAX_MS } from "../search/code_search.ts";
+import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
+import { type SymbolQuery, symbolRank } from "../search/symbol_search.ts";
+import type { ControlStore } from "../store/control_store.ts";
+import { SourcegraphError } from "../errors.ts";
+import {
+  pinRepositories,
+  repinned,
+  type RepositoryPin,
+  type SkippedRepository,
+} from "./repository_pins.ts";
+import { FANOUT_CONCURRENCY } from "./repository_fanout.ts";
+import { SYMBOLS_MAX_FIRST, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
+
+/** Most definitions one repository adds to a lookup across repositories (its best ranked). */
+export const FANOUT_SYMBOLS_PER_REPOSITORY = SYMBOLS_MAX_FIRST;
+/** Most definitions a lookup across repositories ranks and pages through. */
+export const FANOUT_SYMBOLS_MAX = 10_000;
+
+/** A symbol lookup across repositories, after schema validation. */
+export interface FanoutSymbolsRequest extends SymbolQuery {
+  /** Exact names and name globs; null: every visible repository. */
+  repos: string[] | null;
+  revision?: string;
+  /** Definitions per page (default 20). */
+  first?: number;
+  /** Continue at this position of the list the first page's pins give. */
+  after?: { pins: RepositoryPin[]; offset: number };
+}
+
+/** A definition and the repository and commit it is in. */
+export interface RepositorySymbol {
+  repo: string;
+  commit: string;
+  symbol: SymbolDefinition;
+}
+
+/** One page of a lookup across repositories. */
+export interface FanoutSymbolsPage {
+  pins: RepositoryPin[];
+  symbols: RepositorySymbol[];
+  /** Definitions the lookup ranked (within its caps). */
+  total: number;
+  /** Position of the first definition of the next page, or null on the last page. */
+  nextOffset: number | null;
+  /** Repositories with more definitions than they added, or more than the lookup ranks. */
+  truncated: boolean;
+  /** Repositories of the selection that could not be looked up, and why. */
+  skipped: SkippedRepository[];
+  /** Pinned repositories the deadline left unsearched. */
+  unsearched: string[];
+}
+
+/** Looks a symbol up in one repository at a pinned commit (the single-repository lookup). */
+export type LookUpOne = (caller: Caller, request: SymbolsRequest) => Promise<SymbolsPage>;
+
+/** Symbol lookups across the repositories `visibility` lets a caller see. */
+export class SymbolFanout {
+  #store: ControlStore;
+  #visibility: Visibility;
+  #lookUpOne: LookUpOne;
+  #now: () => number;
+
+  /** Lookups over `store`'s repositories through `lookUpOne`. */
+  constructor(
+    store: ControlStore,
+    options: { visibility: Visibility; lookUpOne: LookUpOne; now?: () => number },
+  ) {
+    this.#store = store;
+    this.#visibility = options.visibility;
+    this.#lookUpOne = options.lookUpOne;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** One page of the definitions `request` selects across its repositories. */
+  async symbols(caller: Caller, request: FanoutSymbolsRequest): Promise<FanoutSymbolsPage> {
+    const { pins, skipped } = request.after
+      ? { pins: repinned(this.#visibility, caller, request.after.pins), skipped: [] }
+      : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
+    const deadline = this.#now() + SEARCH_MAX_MS;
+    const found: RepositorySymbol[][] = [];
+    let truncated = false;
+    let next = 0;
+    while (next < pins.length && this.#now() <= deadline) {
+      const window = pins.slice(next, next + FANOUT_CONCURRENCY);
+      const pages = await Promise.all(window.map((pin) => this.#lookUp(caller, request, pin)));
+      for (const [i, page] of pages.entries()) {
+        if ("code" in page) skipped.push(page);
+        else {
+          found.push(page.symbols.map((symbol) => ({ ...window[i], symbol })));
+          if (page.truncated || page.nextOffset !== null) truncated = true;
+        }
+      }
+      next += window.length;
+    }
+    const ranked = merged(found, request.query);
+    if (ranked.length > FANOUT_SYMBOLS_MAX) truncated = true;
+    const all = ranked.slice(0, FANOUT_SYMBOLS_MAX);
+    const offset = request.after?.offset ?? 0;
+    const end = offset + (request.first ?? 20);
+    return {
+      pins,
+      symbols: all.slice(offset, end),
+      total: all.length,
+      nextOffset: end < all.length ? end : null,
+      truncated,
+      skipped: skipped.sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0)),
+      unsearched: pins.slice(next).map((pin) => pin.repo),
+    };
+  }
+
+  // A repository's best ranked definitions, or why it has none to give yet.
+  async #lookUp(
+    caller: Caller,
+    request: FanoutSymbolsRequest,
+    pin: RepositoryPin,
+  ): Promise<SymbolsPage | SkippedRepository> {
+    try {
+      return await this.#lookUpOne(caller, {
+        ...request,
+        repo: pin.repo,
+        revision: pin.commit,
+        first: FANOUT_SYMBOLS_PER_REPOSITORY,
+        after: undefined,
+      });
+    } catch (error) {
+      if (error instanceof SourcegraphError && error.code === "INDEX_NOT_READY") {
+        return { repo: pin.repo, code: error.code, message: error.message };
+      }
+      throw error;
+    }
+  }
+}
+
+// Every repository's definitions in one ranked list: by rank, then
+// repository order, then each repository's own order (so one repository's
+// definitions keep the order its own lookup gives).
+function merged(found: RepositorySymbol[][], query: string): RepositorySymbol[] {
+  const keyed = found.flatMap((symbols, repository) =>
+    symbols.map((entry, position) => ({
+      entry,
+      rank: symbolRank(query, entry.symbol),
+      repository,
+      position,
+    }))
+  );
+  keyed.sort((a, b) => a.rank - b.rank || a.repository - b.repository || a.position - b.position);
+  return keyed.map(({ entry }) => entry);
+}
