@@ -63,7 +63,7 @@ export function nextFanoutPosition(found: FanoutSearchResult): FanoutPosition | 
       position: {
         path: last.path,
         line: last.matchCount > last.lines.length ? null : line,
-        ...(result.outcome.ranked ? { tier: last.defines ? 0 : 1 } : {}),
+        ...(result.outcome.ranked && last.tier !== undefined ? { tier: last.tier } : {}),
       },
     };
   }
@@ -180,7 +180,7 @@ export function decodeFanoutCursor(token: string): FanoutPosition {
       !Array.isArray(position) || (position.length !== 2 && position.length !== 3) ||
       typeof position[0] !== "string" || position[0].length === 0 ||
       !(position[1] === null || (Number.isSafeInteger(position[1]) && position[1] >= 1)) ||
-      (position.length === 3 && position[2] !== 0 && position[2] !== 1)
+      (position.length === 3 && position[2] !== 0 && position[2] !== 1 && position[2] !== 2)
     ) throw invalid();
     at = {
       path: position[0],

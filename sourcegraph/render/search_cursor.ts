@@ -68,7 +68,7 @@ export function decodeSearchCursor(token: string): SearchCursor {
     typeof value[0] === "string" && /^[0-9a-f]{40}$/.test(value[0]) &&
     typeof value[1] === "string" && value[1].length > 0 &&
     (value[2] === null || (Number.isSafeInteger(value[2]) && value[2] >= 1)) &&
-    (value.length === 3 || value[3] === 0 || value[3] === 1)
+    (value.length === 3 || value[3] === 0 || value[3] === 1 || value[3] === 2)
   ) {
     const cursor: SearchCursor = { commit: value[0], path: value[1], line: value[2] };
     return value.length === 4 ? { ...cursor, tier: value[3] } : cursor;

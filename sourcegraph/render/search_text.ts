@@ -95,7 +95,7 @@ function headerLines(
     ...(outcome.partial ? ["The time limit stopped the search; narrow it and search again."] : []),
     ...(outcome.ranked
       ? [
-        "Ranking: files defining a matching name first (their Defines line names it), then the rest; each group by path.",
+        "Ranking: files defining a matching name first (their Defines line names it), then files whose name matches, then the rest; each group by path.",
       ]
       : []),
     `ReturnedFiles: ${outcome.files.length}; FileCount: ${outcome.fileCount}; MatchCount: ${outcome.matchCount}`,
@@ -131,7 +131,7 @@ function capsHit(found: SearchResult): string[] {
 export function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
   const rows: Row[] = [];
   for (const file of found.outcome.files) {
-    const tier = found.outcome.ranked ? (file.defines ? 0 : 1) : undefined;
+    const tier = found.outcome.ranked ? file.tier : undefined;
     const at = (line: number | null): SearchPosition =>
       tier === undefined ? { path: file.path, line } : { path: file.path, line, tier };
     const title = `File: ${JSON.stringify(file.path)}`;

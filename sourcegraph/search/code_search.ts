@@ -13,7 +13,12 @@ import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
 import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
-import { type CompiledSearch, compileSearch, SEARCH_MAX_FILES } from "./query/compiled_search.ts";
+import {
+  type CompiledSearch,
+  compileSearch,
+  SEARCH_MAX_FILES,
+  type SearchTier,
+} from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
@@ -26,6 +31,8 @@ export interface FileMatches {
   matchCount: number;
   /** In a ranked search, the matching names this file defines (such files come first). */
   defines?: string[];
+  /** In a ranked search, the file's group (`SearchTier`). */
+  tier?: SearchTier;
 }
 
 /**
@@ -46,7 +53,10 @@ export interface SearchOutcome {
   /** The time bound stopped the search before every candidate was verified. */
   partial: boolean;
   index: IndexUse;
-  /** Files defining a matching name came first (through the index's symbols). */
+  /**
+   * Files defining a matching name came first (through the index's
+   * symbols), then files whose name the pattern matches, then the rest.
+   */
   ranked?: boolean;
   /** For a search through the index that found nothing: what each restriction left. */
   narrowing?: Narrowing;
@@ -91,16 +101,18 @@ export async function searchCommit(
   const { commit, search } = request;
   const index = request.index ?? null;
   if (index !== null) {
-    const defining = definitionsOf(index, search);
-    const candidates = ranked(
+    const placed = ranked(
       index.candidates(search.trigrams, { paths: search.pathTrigrams, keep: search.keep }),
-      defining,
-    ).filter((candidate) => search.after === null || comparePlaces(candidate, search.after) >= 0);
+      rankingOf(index, search),
+    );
+    const candidates = placed.candidates.filter((candidate) =>
+      search.after === null || comparePlaces(candidate, search.after) >= 0
+    );
     const outcome = await verify(fromIndex(index, { candidates, finder: search.finder }), {
       search,
       index: search.trigrams.op === "all" ? "scan" : "ready",
     });
-    if (defining !== null) outcome.ranked = true;
+    if (placed.ranked) outcome.ranked = true;
     if (outcome.fileCount > 0 || outcome.partial || search.after !== null) return outcome;
     return { ...outcome, narrowing: await narrowingOf(index, search) };
   }
@@ -118,13 +130,14 @@ export async function searchCommit(
   });
 }
 
-// The files of the commit that define a name the search matches, with those
-// names; null when the search is not ranked: it has no literal, its first
-// page was not ranked, too many names match, or none does.
-function definitionsOf(
+// What ranks the search: the files of the commit that define a name it
+// matches (with those names), and whether the pattern matches a file's name;
+// null when the search is not ranked: it has no literal, or its first page
+// was not ranked.
+function rankingOf(
   index: IndexedCommit,
   search: CompiledSearch,
-): Map<string, string[]> | null {
+): { defining: Map<string, string[]>; namedLike: (path: string) => boolean } | null {
   if (search.literals === null || (search.after !== null && search.after.tier === undefined)) {
     return null;
   }
@@ -133,34 +146,41 @@ function definitionsOf(
     ignoreCase: search.ignoreCase,
     test: (name) => search.regex.test(name),
   });
-  return defining === null || defining.size === 0 ? null : defining;
+  return {
+    // Too many matching names mean nothing: only the names rank then.
+    defining: defining ?? new Map(),
+    namedLike: (path) => search.regex.test(path.slice(path.lastIndexOf("/") + 1)),
+  };
 }
 
 // A candidate in the search's order: its tier when ranked.
-type Placed = Candidate & { tier?: 0 | 1; defines?: string[] };
+type Placed = Candidate & { tier?: SearchTier; defines?: string[] };
 
-// The candidates (in path order) with the defining files first when ranked.
+// The candidates (in path order) in their tiers, when some file defines a
+// matching name or has a name the pattern matches (otherwise path order,
+// unranked: a page continued from it stays so).
 function ranked(
   candidates: readonly Candidate[],
-  defining: Map<string, string[]> | null,
-): Placed[] {
-  if (defining === null) return [...candidates];
-  const first: Placed[] = [];
-  const rest: Placed[] = [];
+  ranking: ReturnType<typeof rankingOf>,
+): { candidates: Placed[]; ranked: boolean } {
+  if (ranking === null) return { candidates: [...candidates], ranked: false };
+  const tiers: Placed[][] = [[], [], []];
   for (const candidate of candidates) {
-    const defines = defining.get(candidate.path);
-    if (defines) first.push({ ...candidate, tier: 0, defines });
-    else rest.push({ ...candidate, tier: 1 });
+    const defines = ranking.defining.get(candidate.path);
+    if (defines) tiers[0].push({ ...candidate, tier: 0, defines });
+    else if (ranking.namedLike(candidate.path)) tiers[1].push({ ...candidate, tier: 1 });
+    else tiers[2].push({ ...candidate, tier: 2 });
   }
-  return [...first, ...rest];
+  if (tiers[2].length === candidates.length) return { candidates: [...candidates], ranked: false };
+  return { candidates: tiers.flat(), ranked: true };
 }
 
 /** Orders places: by tier when both are ranked, then by path. */
 export function comparePlaces(
-  a: { path: string; tier?: 0 | 1 },
-  b: { path: string; tier?: 0 | 1 },
+  a: { path: string; tier?: SearchTier },
+  b: { path: string; tier?: SearchTier },
 ): number {
-  return ((a.tier ?? 1) - (b.tier ?? 1)) || comparePaths(a.path, b.path);
+  return ((a.tier ?? 2) - (b.tier ?? 2)) || comparePaths(a.path, b.path);
 }
 
 // What each restriction of a search that found nothing left, from the index's
@@ -216,7 +236,13 @@ async function verify(
       outcome.truncated = true;
       break;
     }
-    const found: FileMatches = { path, lines: [], matchCount: 0, ...(defines ? { defines } : {}) };
+    const found: FileMatches = {
+      path,
+      lines: [],
+      matchCount: 0,
+      ...(defines ? { defines } : {}),
+      ...(tier !== undefined ? { tier } : {}),
+    };
     for (const [number, line] of lines) {
       if (number < fromLine || !pattern.test(line)) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
@@ -235,7 +261,7 @@ async function verify(
 }
 
 type Candidates = AsyncIterable<
-  { path: string; lines: Iterable<[number, string]>; tier?: 0 | 1; defines?: string[] }
+  { path: string; lines: Iterable<[number, string]>; tier?: SearchTier; defines?: string[] }
 >;
 
 // Each candidate chunk is decoded and its lines found; numbers count from

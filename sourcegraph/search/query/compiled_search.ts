@@ -45,14 +45,20 @@ export interface SearchRequest {
 }
 
 /**
+ * A ranked search's groups, in order: 0 the files defining a matching name,
+ * 1 the files whose name the pattern matches, 2 the others.
+ */
+export type SearchTier = 0 | 1 | 2;
+
+/**
  * A match's place in a search's order; `line` null stands for the whole
- * file. `tier` is set when the search was ranked: 0 for the files defining
- * a matching name (first), 1 for the others; unset, the order is by path.
+ * file. `tier` is set when the search was ranked; unset, the order is by
+ * path.
  */
 export interface SearchPosition {
   path: string;
   line: number | null;
-  tier?: 0 | 1;
+  tier?: SearchTier;
 }
 
 /** A search, compiled. */

@@ -27,7 +27,8 @@ export function lineFinder(
   if (options.ignoreCase && literals.some((literal) => !/^[\x20-\x7e]+$/.test(literal))) {
     return null;
   }
-  const alternatives = literals.map((literal) => literal.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&"));
+  // RegExp.escape: a hand-made escape of `-` is a syntax error under the `u` flag.
+  const alternatives = literals.map((literal) => RegExp.escape(literal));
   return { pattern: new RegExp(alternatives.join("|"), options.ignoreCase ? "giu" : "g") };
 }
 

@@ -1,8 +1,8 @@
 /**
  * Search through the index ranks files that define a matching name above
- * the files that only use it; pages continue across the two groups by
- * cursor without losing or repeating a match, and a cursor of an unranked
- * page continues unranked.
+ * the files whose name matches, and those above the files that only use it;
+ * pages continue across the groups by cursor without losing or repeating a
+ * match, and a cursor of an unranked page continues unranked.
  */
 
 import { assert, assertEquals, waitFor } from "../../support/assert.ts";
@@ -23,6 +23,9 @@ const FILES = {
   "zlib/frame.ts": "export function drawFrame(n: number): string {\n  return String(n);\n}\n",
   "zlib/legacy.py": "def drawFrame(n):\n    return n\n",
   "notes.md": "drawFrame draws a frame.\n",
+  "a/docs.md": "the parser reads\n",
+  "b/notes.md": "parser notes\n",
+  "z/parser.go": "package z // parser\n",
 };
 
 function files(text: string): string[] {
@@ -60,8 +63,12 @@ Deno.test("search ranking: defining files first, pages continue across the group
         if (after === null) break;
       }
       assertEquals(seen, expected);
-      // A pattern that names no definition is not ranked.
+      // A pattern that names no definition and no file is not ranked.
       assert(!(await run({ pattern: "draws a frame" })).includes("Ranking: "));
+      // Files whose name the pattern matches come before the others.
+      const named = await run({ pattern: "parser" });
+      assertEquals(files(named), ["z/parser.go", "a/docs.md", "b/notes.md"]);
+      assert(named.includes("Ranking: "));
       // A cursor of an unranked page (the shape before ranking) continues in path order.
       const commit = /^Commit: "(.*)"$/m.exec(whole)![1];
       const unranked = new TextEncoder().encode(JSON.stringify([commit, "app/use_58.ts", null]))

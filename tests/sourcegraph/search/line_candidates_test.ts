@@ -47,3 +47,13 @@ Deno.test("line candidates: one literal, several and caseless ones visit exactly
   assertEquals(lineFinder(null, { ignoreCase: false }), null);
   assertEquals([...linesToVerify("a\nb\n", null)], [[1, "a"], [2, "b"]]);
 });
+
+Deno.test("line candidates: literals with punctuation are found, caseless too (no escape is a syntax error)", () => {
+  const text = "a\nFSMONITOR-NONE here\npath/to.c {x} $y\n(a|b) [c] ^d\\e\n";
+  const punctuation = ["fsmonitor-none", "path/to.c", "{x} $y", "(a|b) [c] ^d\\e"];
+  for (const ignoreCase of [true, false]) {
+    const finder = lineFinder(ignoreCase ? punctuation : [...punctuation, "x"], { ignoreCase });
+    const lines = [...linesToVerify(ignoreCase ? text : text.toLowerCase(), finder)];
+    assertEquals(lines.map(([number]) => number), [2, 3, 4]);
+  }
+});

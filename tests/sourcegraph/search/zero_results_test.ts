@@ -34,6 +34,11 @@ Deno.test("zero results: the answer says whether paths, literals or case removed
         "FilesAtCommit: 4; InPathsAndGlobs: 3; HoldingLiteralsAnyCase: 0",
         "No file in the paths and globs holds the pattern's literals.",
       ]);
+      // A literal with punctuation that finds nothing (its caseless retry is compiled too).
+      assertEquals(
+        explanation(await run({ pattern: "stream-reader/none", fixed_strings: true }))[0],
+        "FilesAtCommit: 4; InPathsAndGlobs: 3; HoldingLiteralsAnyCase: 0",
+      );
       assertEquals(explanation(await run({ pattern: "STREAMREADER" })), [
         "FilesAtCommit: 4; InPathsAndGlobs: 3; HoldingLiteralsAnyCase: 1; IgnoreCaseMatches: 1",
         "An ignore-case search matches 1 file(s): try ignore_case: true.",
