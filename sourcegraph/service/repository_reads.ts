@@ -70,6 +70,16 @@ export interface SearchResult {
   context?: Map<string, ContextLine[]>;
 }
 
+/** Most bytes the raw route serves of one file. */
+export const RAW_MAX_BYTES = 8 * 1024 * 1024;
+
+/** A file's bytes at one commit, base64 (`content`). */
+export interface RawFile {
+  path: string;
+  commit: string;
+  content: string;
+}
+
 /** One read: `path` at `revision` (omitted: the default branch), optionally a line range. */
 export interface ReadRequest {
   repo: string;
@@ -189,6 +199,36 @@ export class RepositoryReads {
     });
     if (page.target !== null) scope.require(page.target); // a symlink may not lead out of the groups
     return page;
+  }
+
+  /**
+   * A file's bytes as committed (a symlink's are its target path, not
+   * followed), for the raw route; FILE_NOT_FOUND for a folder or a
+   * submodule, READ_SCAN_LIMIT past `RAW_MAX_BYTES`.
+   */
+  async readRaw(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string },
+  ): Promise<RawFile> {
+    validatePath(request.path);
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const scope = new PathScope(repo);
+    scope.require(request.path);
+    const objects = this.#mirrors.objects(repo);
+    const entry = await objects.lookup(commit, request.path);
+    if (entry === null || (entry.kind !== "file" && entry.kind !== "symlink")) {
+      throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");
+    }
+    const bytes = await objects.blob(entry.oid, RAW_MAX_BYTES);
+    if (bytes === null) {
+      throw new SourcegraphError(
+        "READ_SCAN_LIMIT",
+        `the file is over ${RAW_MAX_BYTES / 1024 / 1024} MiB`,
+        { hint: "Read it by line ranges with the read tool." },
+      );
+    }
+    // Base64: the bytes cross the cluster's forwarding as JSON.
+    return { path: request.path, commit, content: bytes.toBase64() };
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */

@@ -14,6 +14,7 @@ import type { RepositoryRecord } from "../store/control_store.ts";
 export const ROUTED_METHODS = [
   "read",
   "readPage",
+  "readRaw",
   "readMany",
   "search",
   "symbols",

@@ -41,6 +41,7 @@ import {
   type LocatedCitation,
   type LocateRequest,
   type PathChanges,
+  type RawFile,
   type ReadManyRequest,
   type ReadRequest,
   RepositoryReads,
@@ -192,6 +193,14 @@ export class RepositoryService {
     request: { repo: string; path: string; revision?: string; startLine: number },
   ): Promise<FilePage> {
     return this.#route("readPage", caller, request, () => this.#local.readPage(caller, request));
+  }
+
+  /** A file's bytes as committed, base64 (for the raw route). */
+  readRaw(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string },
+  ): Promise<RawFile> {
+    return this.#route("readRaw", caller, request, () => this.#local.readRaw(caller, request));
   }
 
   /** Several reads at one resolved revision, sharing one budget, in request order. */
@@ -406,6 +415,7 @@ export class RepositoryService {
     return {
       read: (caller, request) => this.#reads.read(caller, request),
       readPage: (caller, request) => this.#reads.readPage(caller, request),
+      readRaw: (caller, request) => this.#reads.readRaw(caller, request),
       readMany: (caller, request) => this.#reads.readMany(caller, request),
       search: (caller, request) => this.#reads.search(caller, request),
       symbols: (caller, request) => this.#symbols.symbols(caller, request),
@@ -444,6 +454,10 @@ interface RoutedCalls {
     caller: Caller,
     request: { repo: string; path: string; revision?: string; startLine: number },
   ): Promise<FilePage>;
+  readRaw(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string },
+  ): Promise<RawFile>;
   readMany(
     caller: Caller,
     request: ReadManyRequest,

@@ -46,7 +46,8 @@ button { padding: .35rem .8rem; border: 1px solid var(--line); border-radius: 6p
   color: var(--fg); font: inherit; cursor: pointer; }
 code, pre, .code { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { background: var(--code-bg); padding: .8rem 1rem; border-radius: 6px; overflow-x: auto; }
-table.code { width: auto; min-width: 100%; border: 1px solid var(--line); border-radius: 6px; }
+table.code { display: block; max-width: 100%; overflow-x: auto; border: 1px solid var(--line);
+  border-radius: 6px; }
 table.code td { border: 0; padding: 0 .8rem; white-space: pre; }
 table.code td.num { text-align: right; user-select: none; width: 1%; padding-right: 1rem; }
 table.code td.num a { color: var(--muted); }

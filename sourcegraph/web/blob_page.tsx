@@ -9,7 +9,7 @@
 
 import type { FilePage } from "../read/file_page.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
-import { blobUrl, treeUrl } from "./page_urls.ts";
+import { blobUrl, rawUrl, treeUrl } from "./page_urls.ts";
 import { Breadcrumbs } from "./repository_pages.tsx";
 
 /** What the page shows of a file. */
@@ -79,7 +79,8 @@ export function BlobPage(props: { viewer: Viewer; view: BlobView }): Html {
       <Tabs repo={view.repo} current="files" rev={view.commit} />
       <p class="muted">
         At <ShortSha sha={view.commit} /> ·{" "}
-        <a href={treeUrl(view.repo, { rev: view.commit, dir: parent })}>folder</a>
+        <a href={treeUrl(view.repo, { rev: view.commit, dir: parent })}>folder</a> ·{" "}
+        <a href={rawUrl(view.repo, { rev: view.commit, path: view.path })}>raw</a>
       </p>
       <Breadcrumbs repo={view.repo} commit={view.commit} path={view.path} />
       {view.target === null ? null : (

@@ -78,6 +78,11 @@ export function blobUrl(
   return `${repositoryUrl(repo)}/-/blob/${encodePath(at.rev)}/${encodePath(at.path)}${fragment}`;
 }
 
+/** A file's bytes as committed, at a revision (the raw route). */
+export function rawUrl(repo: string, at: { rev: string; path: string }): string {
+  return `${repositoryUrl(repo)}/-/raw/${encodePath(at.rev)}/${encodePath(at.path)}`;
+}
+
 /** A repository tab with query parameters. */
 export function tabUrl(
   repo: string,
@@ -94,6 +99,7 @@ export function tabUrl(
 export type RepositoryRoute =
   | { page: "repository"; repo: string }
   | { page: "tree" | "blob"; repo: string; rest: string[] }
+  | { page: "raw"; repo: string; rest: string[] }
   | { page: "versions" | "search" | "symbols" | "plugins"; repo: string }
   | { page: "plugin_blob"; repo: string; sha: string; path: string };
 
@@ -125,6 +131,8 @@ export function parseRepositoryPath(segments: readonly string[]): RepositoryRout
     case "tree":
     case "blob":
       return rest.length === 0 ? null : { page: tab, repo, rest };
+    case "raw":
+      return rest.length === 0 ? null : { page: "raw", repo, rest };
     case "versions":
     case "search":
     case "symbols":

@@ -86,7 +86,10 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
   const app = new Hono<PageEnv>({ strict: false }).basePath(PAGES_ROOT);
   app.use(async (c, next) => {
     await next();
-    c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    // A raw file sets its own, stricter policy (a sandbox).
+    if (!c.res.headers.has("Content-Security-Policy")) {
+      c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    }
     if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "private, no-store");
   });
   app.use(secureHeaders({

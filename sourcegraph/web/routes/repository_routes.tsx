@@ -14,6 +14,7 @@ import type { Caller } from "../../access/caller.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView } from "../blob_page.tsx";
+import { rawHeaders } from "../raw_response.ts";
 import { type SymbolsForm, SymbolsPage } from "../symbols_page.tsx";
 import { SiteSearchPage } from "../site_search_page.tsx";
 import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
@@ -27,6 +28,7 @@ import {
   parseRepositoryPath,
   pathSegments,
   plainSegments,
+  rawUrl,
   type RepositoryRoute,
   tabUrl,
   treeUrl,
@@ -88,6 +90,8 @@ export function repositoryRoutes(
       case "tree":
       case "blob":
         return await pinnedPage(c, route, at);
+      case "raw":
+        return await rawFile(c, route, at);
       case "versions":
         return await versionsTab(c, route, at);
       case "search":
@@ -141,6 +145,23 @@ async function pinnedPage(
     return await filesPage(c, { service: at.service, repo, commit: pinned.commit, dir: path });
   }
   return await blobPage(c, { service: at.service, repo, commit: pinned.commit, path });
+}
+
+// A file's bytes as committed: text as `text/plain`, anything else as a
+// download; sandboxed, never sniffed (a branch redirects to its SHA).
+async function rawFile(
+  c: Context<PageEnv>,
+  route: { repo: string; rest: string[] },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  if (!isFullSha(pinned.rev)) return redirect(c, rawUrl(repo, { rev: pinned.commit, path }), 302);
+  const file = await at.service.readRaw(c.get("caller"), { repo, path, revision: pinned.commit });
+  const bytes = Uint8Array.fromBase64(file.content);
+  for (const [name, value] of Object.entries(rawHeaders(path, bytes))) c.header(name, value);
+  return c.body(bytes, 200);
 }
 
 async function versionsTab(

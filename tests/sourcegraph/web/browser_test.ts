@@ -21,6 +21,7 @@ Deno.test({
       "hostile.html":
         `<img src=x onerror="window.__pwned = 1"><script>window.__pwned = 2</script>\n`,
       "<svg onload=window.__pwned=3>.txt": "name\n",
+      "wide.txt": `wide ${"w".repeat(3000)}\n`,
     }, { parent, name: "site" });
     await repo.git("commit", "-q", "--amend", "-m", `<img src=x onerror="window.__pwned=4">`);
     const sha = await repo.git("rev-parse", "HEAD");
@@ -66,6 +67,22 @@ Deno.test({
         );
       }
       assertIncludes(await page.content(), "window.__pwned = 1");
+      // A long line scrolls inside its code box: the page itself never scrolls sideways.
+      for (const width of [1280, 390]) {
+        await page.setViewport({ width, height: 800 });
+        for (const path of [`/local/site/-/blob/${sha}/wide.txt`, "/local/site/-/search?q=wide"]) {
+          await page.goto(`${base}${path}`);
+          const [scrolled, inner] = await page.evaluate(() => [
+            document.scrollingElement!.scrollWidth,
+            innerWidth,
+          ]);
+          assert(scrolled <= inner, `${path} at ${width}: ${scrolled} > ${inner}`);
+        }
+      }
+      // The raw file of hostile HTML is text in a sandbox: shown, never run.
+      await page.goto(`${base}/local/site/-/raw/${sha}/hostile.html`);
+      assertEquals(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+      assertIncludes(await page.evaluate(() => document.body.innerText), "<script>");
       // Copy buttons copy the generated configuration.
       await browser.defaultBrowserContext().overridePermissions(service.url, [
         "clipboard-read",

@@ -241,6 +241,78 @@ Deno.test("pages: file pages are pinned to the full SHA, branches redirect, noti
     assert(picked.headers.get("location")!.endsWith(`/-/tree/${sha}/docs`));
   }));
 
+Deno.test("pages: the raw route serves committed bytes, sandboxed, with the pages' visibility", () =>
+  withPages(async ({ handle, sha }) => {
+    const raw = (rev: string, path: string, options = {}) =>
+      pageRequest(handle, `/sourcegraph/org/open/-/raw/${rev}/${path}`, options);
+    const branch = await raw("main", "a.txt");
+    assertEquals(branch.status, 302);
+    assert(branch.headers.get("location")!.endsWith(`/sourcegraph/org/open/-/raw/${sha}/a.txt`));
+    const text = await raw(sha, "a.txt");
+    assertEquals(text.status, 200);
+    assertEquals(text.body, `one\n<script>alert("content")</script>\nthree\nfour\nfive\n`);
+    assertEquals(text.headers.get("content-type"), "text/plain; charset=utf-8");
+    assertEquals(text.headers.get("x-content-type-options"), "nosniff");
+    assertEquals(
+      text.headers.get("content-security-policy"),
+      "default-src 'none'; sandbox; frame-ancestors 'none'",
+    );
+    assertEquals(text.headers.get("content-disposition"), null);
+    for (const path of ["bin.dat", "latin1.txt"]) {
+      const download = await raw(sha, path);
+      assertEquals(download.status, 200, path);
+      assertEquals(download.headers.get("content-type"), "application/octet-stream");
+      assert(
+        download.headers.get("content-disposition")!.startsWith(`attachment; filename="${path}"`),
+      );
+    }
+    assertEquals((await raw(sha, "bin.dat")).body, "\x01\x02\x00\x03");
+    // A symbolic link's bytes are its target path: never followed, not even inside the repository.
+    assertEquals((await raw(sha, "link.txt")).body, "a.txt");
+    assertEquals((await raw(sha, "escape.txt")).body, "../../../etc/passwd");
+    const big = await raw(sha, "big.txt");
+    assertEquals(big.status, 413);
+    assertIncludes(big.body, "READ_SCAN_LIMIT");
+    assertEquals((await raw(sha, "docs")).status, 404);
+    assertEquals((await raw(sha, "nope.txt")).status, 404);
+    // The blob page links its raw bytes.
+    assertIncludes(
+      (await pageRequest(handle, `/sourcegraph/org/open/-/blob/${sha}/a.txt`)).body,
+      `href="/sourcegraph/org/open/-/raw/${sha}/a.txt"`,
+    );
+    // A private repository's raw file is as missing as a missing one, until the viewer may see it.
+    const closed = "/sourcegraph/org/closed/-/raw/main/a.txt";
+    const missing = await pageRequest(handle, "/sourcegraph/org/none/-/raw/main/a.txt");
+    const hidden = await pageRequest(handle, closed);
+    assertEquals([hidden.status, hidden.body], [missing.status, missing.body]);
+    const member = await pageRequest(handle, closed, { token: WORLD_TOKEN });
+    assertEquals(member.status, 302);
+    const seen = await pageRequest(
+      handle,
+      new URL(member.headers.get("location")!, "http://x").pathname,
+      {
+        token: WORLD_TOKEN,
+      },
+    );
+    assertEquals(seen.body, "closed secret\n");
+    for (
+      const tail of [
+        "/../../../../etc/passwd",
+        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/..%2f..%2f..%2fetc%2fpasswd",
+        "/%252e%252e/%252e%252e/etc/passwd",
+        "/..%5c..%5cetc%5cpasswd",
+        "/a.txt%00",
+        "//etc/passwd",
+        "/.git/config",
+      ]
+    ) {
+      const answer = await pageRequest(handle, `/sourcegraph/org/open/-/raw/${sha}${tail}`);
+      assert([302, 400, 404].includes(answer.status), `${tail}: ${answer.status}`);
+      assert(!answer.body.includes("root:"), tail);
+    }
+  }));
+
 Deno.test("pages: traversal in every encoding stays inside the repository", () =>
   withPages(async ({ handle, sha }) => {
     const base = `/sourcegraph/org/open/-/blob/${sha}`;

@@ -1,0 +1,23 @@
+/** The headers of a raw file: text or a download, a sandbox, and a file name that stays data. */
+
+import { assertEquals } from "../../support/assert.ts";
+import { rawHeaders } from "../../../sourcegraph/web/raw_response.ts";
+
+Deno.test("raw headers: UTF-8 text is text; NUL, invalid UTF-8 and hostile names download safely", () => {
+  const text = rawHeaders("src/a.ts", new TextEncoder().encode("const a = 'ü';\n"));
+  assertEquals(text["Content-Type"], "text/plain; charset=utf-8");
+  assertEquals(text["Content-Disposition"], undefined);
+  assertEquals(text["X-Content-Type-Options"], "nosniff");
+  for (const bytes of [new Uint8Array([0x61, 0]), new Uint8Array([0xff, 0xfe])]) {
+    assertEquals(rawHeaders("x.bin", bytes)["Content-Type"], "application/octet-stream");
+  }
+  const hostile = rawHeaders('dir/we"ird\\ \r\nüñ%.bin', new Uint8Array([0]));
+  assertEquals(
+    hostile["Content-Disposition"],
+    `attachment; filename="we_ird_ _____.bin"; filename*=UTF-8''we%22ird%5C%20%0D%0A%C3%BC%C3%B1%25.bin`,
+  );
+  assertEquals(
+    hostile["Content-Security-Policy"],
+    "default-src 'none'; sandbox; frame-ancestors 'none'",
+  );
+});
