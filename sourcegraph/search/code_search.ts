@@ -27,7 +27,11 @@ import { searchableText } from "./searchable_text.ts";
 /** One file's matches. */
 export interface FileMatches {
   path: string;
-  lines: { number: number; text: string }[];
+  /**
+   * The shown matching lines; with `matchRanges`, each with its matches'
+   * [start, end) offsets in `text` (UTF-16 code units, the program's own matches).
+   */
+  lines: { number: number; text: string; ranges?: [number, number][] }[];
   matchCount: number;
   /** In a ranked search, the matching names this file defines (such files come first). */
   defines?: string[];
@@ -250,7 +254,12 @@ async function verify(
         break;
       }
       found.matchCount++;
-      if (found.lines.length < perFile) found.lines.push({ number, text: line });
+      if (found.lines.length >= perFile) continue;
+      found.lines.push(
+        at.search.matchRanges
+          ? { number, text: line, ranges: matchRanges(pattern, line) }
+          : { number, text: line },
+      );
     }
     if (found.matchCount === 0) continue;
     outcome.files.push(found);
@@ -259,6 +268,23 @@ async function verify(
   }
   return outcome;
 }
+
+// Where the program matches in `line`, left to right, at most MAX_RANGES
+// (an empty match is skipped: nothing to mark).
+function matchRanges(pattern: CompiledSearch["regex"], line: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  const matcher = pattern.matcher(line);
+  let from = 0;
+  while (ranges.length < MAX_RANGES && from <= line.length && matcher.find(from)) {
+    const start = matcher.start();
+    const end = matcher.end();
+    if (end > start) ranges.push([start, end]);
+    from = end > start ? end : end + 1;
+  }
+  return ranges;
+}
+
+const MAX_RANGES = 100;
 
 type Candidates = AsyncIterable<
   { path: string; lines: Iterable<[number, string]>; tier?: SearchTier; defines?: string[] }

@@ -11,9 +11,9 @@
 /** The style sheet. */
 export const STYLE_SHEET = `
 :root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #fff; --line: #d1d9e0;
-  --accent: #0969da; --mark: #fff8c5; --code-bg: #f6f8fa; }
+  --accent: #0969da; --mark: #fff8c5; --hit: #ffdf5d; --code-bg: #f6f8fa; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117;
-  --line: #3d444d; --accent: #4493f8; --mark: #3b2e00; --code-bg: #151b23; } }
+  --line: #3d444d; --accent: #4493f8; --mark: #3b2e00; --hit: #6e5a00; --code-bg: #151b23; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
@@ -52,8 +52,9 @@ table.code td { border: 0; padding: 0 .8rem; white-space: pre; }
 table.code td.num { text-align: right; user-select: none; width: 1%; padding-right: 1rem; }
 table.code td.num a { color: var(--muted); }
 table.code tr:target, table.code tr.selected { background: var(--mark); }
+table.code mark { background: var(--hit); color: inherit; border-radius: 2px; }
 .file-path { word-break: break-all; }
-.match-file { margin: 1.2rem 0 .3rem; font-weight: 600; }
+.match-file { margin: 1.2rem 0 .3rem; font-weight: 600; overflow-wrap: anywhere; }
 .copy { margin-left: .5rem; font-size: .85rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.facts dt { color: var(--muted); }

@@ -311,6 +311,19 @@ function SearchFields(
   );
 }
 
+// A line with its matches in <mark> (escaped like any text).
+function marked(line: { text: string; ranges?: [number, number][] }): Html | string {
+  if (!line.ranges || line.ranges.length === 0) return line.text;
+  const parts: (Html | string)[] = [];
+  let from = 0;
+  for (const [start, end] of line.ranges) {
+    parts.push(line.text.slice(from, start), <mark>{line.text.slice(start, end)}</mark>);
+    from = end;
+  }
+  parts.push(line.text.slice(from));
+  return <>{parts}</>;
+}
+
 /** What a search found: the counts, then each file's matching lines. */
 export function SearchResults(props: { repo: string; result: SearchResult }): Html {
   const { result } = props;
@@ -346,7 +359,7 @@ export function SearchResults(props: { repo: string; result: SearchResult }): Ht
                       {line.number}
                     </a>
                   </td>
-                  <td>{line.text}</td>
+                  <td>{marked(line)}</td>
                 </tr>
               ))}
             </tbody>

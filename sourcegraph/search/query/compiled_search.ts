@@ -40,6 +40,8 @@ export interface SearchRequest {
   maxLinesPerFile?: number;
   /** Most files collected (default and most: the search's file cap). */
   maxFiles?: number;
+  /** Give each shown line its match ranges (for pages that mark them). */
+  matchRanges?: boolean;
   /** Continue after this match (a page's last): later paths, and later lines of its file. */
   after?: SearchPosition;
 }
@@ -85,6 +87,8 @@ export interface CompiledSearch {
   readonly maxLinesPerFile: number;
   /** Most files collected. */
   readonly maxFiles: number;
+  /** Whether each shown line gets its match ranges. */
+  readonly matchRanges: boolean;
   /** The same for identical searches (they may share one computation). */
   readonly key: string;
   /** The request it was compiled from. */
@@ -139,6 +143,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     output,
     maxLinesPerFile,
     maxFiles: request.maxFiles ?? SEARCH_MAX_FILES,
+    matchRanges: request.matchRanges === true,
     key: JSON.stringify([
       request.pattern,
       fixedStrings,
@@ -148,6 +153,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
       maxLinesPerFile,
       request.maxFiles ?? SEARCH_MAX_FILES,
       request.after ?? null,
+      request.matchRanges === true,
     ]),
     request,
     after: request.after ?? null,

@@ -213,6 +213,7 @@ async function searchTab(
         ignoreCase: form.ignoreCase,
         glob: form.glob.split(/\s+/).filter((glob) => glob !== "").slice(0, 64),
         maxLinesPerFile: 10,
+        matchRanges: true,
       }), at.status);
   return page(
     c,
@@ -238,6 +239,7 @@ async function siteSearch(c: Context<PageEnv>, at: At): Promise<Response> {
         repos: null,
         pattern: q,
         maxLinesPerFile: 10,
+        matchRanges: true,
         after: after ? decodeFanoutCursor(after) : undefined,
       }), at.status);
   return page(c, <SiteSearchPage viewer={c.get("viewer")} q={q} found={found} problem={problem} />);

@@ -22,6 +22,7 @@ Deno.test({
         `<img src=x onerror="window.__pwned = 1"><script>window.__pwned = 2</script>\n`,
       "<svg onload=window.__pwned=3>.txt": "name\n",
       "wide.txt": `wide ${"w".repeat(3000)}\n`,
+      [`${"deep_folder_name/".repeat(6)}a_rather_long_file_name_for_a_phone.txt`]: "wide too\n",
     }, { parent, name: "site" });
     await repo.git("commit", "-q", "--amend", "-m", `<img src=x onerror="window.__pwned=4">`);
     const sha = await repo.git("rev-parse", "HEAD");
@@ -66,7 +67,9 @@ Deno.test({
           undefined,
         );
       }
-      assertIncludes(await page.content(), "window.__pwned = 1");
+      // The search page shows the hostile line as text, its match marked.
+      assertIncludes(await page.evaluate(() => document.body.innerText), "window.__pwned = 1");
+      assertEquals(await page.$$eval("mark", (marks) => marks[0]?.textContent), "pwned");
       // A long line scrolls inside its code box: the page itself never scrolls sideways.
       for (const width of [1280, 390]) {
         await page.setViewport({ width, height: 800 });

@@ -158,7 +158,7 @@ Deno.test("pages: hostile names, content, subjects and plugin metadata are escap
         `/sourcegraph/org/open/-/blob/${sha}/${encodeURIComponent(HOSTILE_NAME)}`,
         "/sourcegraph/org/open/-/versions",
         "/sourcegraph/org/open/-/search?q=alert",
-        "/sourcegraph/org/open/-/search?q=%3Cscript%3E&fixed=1",
+        "/sourcegraph/org/open/-/search?q=script%3E&fixed=1",
         "/sourcegraph/org/open/-/plugins",
         `/sourcegraph/org/open/-/search?q=${encodeURIComponent('"><script>alert(2)</script>')}`,
         `/sourcegraph/org/open/-/symbols?q=${encodeURIComponent('"><script>alert(3)</script>')}`,
@@ -177,6 +177,11 @@ Deno.test("pages: hostile names, content, subjects and plugin metadata are escap
     assertIncludes(pages[1].body, "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;.txt");
     assertIncludes(pages[2].body, "&lt;script&gt;alert(&quot;content&quot;)&lt;/script&gt;");
     assertIncludes(pages[4].body, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt; first");
+    // A match of hostile text is marked, and stays text inside its mark.
+    assertIncludes(
+      pages[6].body,
+      "<td>&lt;<mark>script&gt;</mark>alert(&quot;content&quot;)&lt;/<mark>script&gt;</mark></td>",
+    );
   }));
 
 Deno.test("pages: file pages are pinned to the full SHA, branches redirect, notices replace unreadable text", () =>
@@ -496,6 +501,18 @@ Deno.test("pages: the connect page configures clients for this site; llms.txt; t
     assertIncludes(plugins.body, sha.slice(0, 12));
     const search = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=three");
     assertIncludes(search.body, `href="/sourcegraph/org/open/-/blob/${sha}/a.txt#L3"`);
+    assertIncludes(search.body, "<td><mark>three</mark></td>");
+    // Each match of a line is marked where the search's own program matched, case ignored too.
+    const lines = await pageRequest(
+      handle,
+      "/sourcegraph/org/open/-/search?q=LINE%20%5B0-9%5D&case=1",
+    );
+    assertIncludes(lines.body, "<td><mark>line 1</mark></td>");
+    const twice = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=e&glob=a.txt");
+    assertIncludes(twice.body, "<td>thr<mark>e</mark><mark>e</mark></td>");
+    // Empty matches (a word boundary) mark nothing, and the marking ends.
+    const empty = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=%5Cbq%3F&glob=a.txt");
+    assertIncludes(empty.body, "<td>one</td>");
     const bad = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=%28");
     assertEquals(bad.status, 200);
     assertIncludes(bad.body, "INVALID_PATTERN");
@@ -506,6 +523,7 @@ Deno.test("pages: the connect page configures clients for this site; llms.txt; t
     const three = await pageRequest(handle, "/sourcegraph/-/search?q=three");
     assertIncludes(three.body, `href="/sourcegraph/org/open/-/blob/${sha}/a.txt#L3"`);
     assertIncludes(three.body, "1 of 1 repositories searched");
+    assertIncludes(three.body, "<td><mark>three</mark></td>");
     const home = await pageRequest(handle, "/sourcegraph/");
     assertIncludes(home.body, '<option value="">all repositories</option>');
     const fromHome = await pageRequest(handle, "/sourcegraph/-/search?repo=org%2Fopen&q=three");
