@@ -20,8 +20,6 @@ import {
 } from "../../render/symbols_json.ts";
 import { SYMBOL_KINDS } from "../../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../../service/repository_symbols.ts";
-import type { SymbolDefinition } from "../../search/index/commit_symbols.ts";
-import type { RepositorySymbol } from "../../service/symbol_fanout.ts";
 import {
   PAGE_DEFAULT_MAX_BYTES,
   pageBytes,
@@ -95,22 +93,12 @@ async function oneRepository(
 ): Promise<string[]> {
   const after = args.after === undefined ? undefined : decodeSymbolCursor(args.after);
   const page = await service.symbols(caller, { ...lookup(args), repo, after });
-  const start = after?.offset ?? 0;
-  const position = new Map(page.symbols.map((symbol, i) => [symbol, start + i]));
-  return [pageWithin<SymbolDefinition>({
-    items: page.symbols,
-    hasMore: page.nextOffset !== null,
-    nextCursor: page.nextOffset === null
-      ? null
-      : encodeSymbolCursor({ commit: page.commit, offset: page.nextOffset }),
-  }, {
-    maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
-    json: ({ items, nextCursor }) => {
-      const json = symbolsJson({ ...page, symbols: items, nextOffset: null });
-      return nextCursor === null ? json : { ...json, has_more: true, next_cursor: nextCursor };
-    },
-    cursorOf: (symbol) =>
-      encodeSymbolCursor({ commit: page.commit, offset: position.get(symbol)! + 1 }),
+  return [cutByOffset(page.symbols, {
+    start: after?.offset ?? 0,
+    nextOffset: page.nextOffset,
+    maxBytes: args.max_bytes,
+    cursorAt: (offset) => encodeSymbolCursor({ commit: page.commit, offset }),
+    json: (items) => symbolsJson({ ...page, symbols: items, nextOffset: null }),
   })];
 }
 
@@ -124,21 +112,38 @@ async function acrossRepositories(
     repos: args.repo === undefined ? null : [args.repo].flat(),
     after,
   });
-  const start = after?.offset ?? 0;
-  const position = new Map(page.symbols.map((entry, i) => [entry, start + i]));
-  return [pageWithin<RepositorySymbol>({
-    items: page.symbols,
-    hasMore: page.nextOffset !== null,
-    nextCursor: page.nextOffset === null
-      ? null
-      : encodeFanoutSymbolCursor({ pins: page.pins, offset: page.nextOffset }),
+  return [cutByOffset(page.symbols, {
+    start: after?.offset ?? 0,
+    nextOffset: page.nextOffset,
+    maxBytes: args.max_bytes,
+    cursorAt: (offset) => encodeFanoutSymbolCursor({ pins: page.pins, offset }),
+    json: (items) => fanoutSymbolsJson({ ...page, symbols: items, nextOffset: null }),
+  })];
+}
+
+// A page of definitions (the first at `start` of the lookup's list) within
+// `maxBytes`: cut short, it continues at the first definition it left out.
+function cutByOffset<T extends object>(
+  items: T[],
+  at: {
+    start: number;
+    nextOffset: number | null;
+    maxBytes?: number;
+    cursorAt: (offset: number) => string;
+    json: (items: T[]) => Record<string, unknown>;
+  },
+): string {
+  const position = new Map(items.map((item, i) => [item, at.start + i]));
+  return pageWithin<T>({
+    items,
+    hasMore: at.nextOffset !== null,
+    nextCursor: at.nextOffset === null ? null : at.cursorAt(at.nextOffset),
   }, {
-    maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
+    maxBytes: at.maxBytes ?? PAGE_DEFAULT_MAX_BYTES,
     json: ({ items, nextCursor }) => {
-      const json = fanoutSymbolsJson({ ...page, symbols: items, nextOffset: null });
+      const json = at.json(items);
       return nextCursor === null ? json : { ...json, has_more: true, next_cursor: nextCursor };
     },
-    cursorOf: (entry) =>
-      encodeFanoutSymbolCursor({ pins: page.pins, offset: position.get(entry)! + 1 }),
-  })];
+    cursorOf: (item) => at.cursorAt(position.get(item)! + 1),
+  });
 }

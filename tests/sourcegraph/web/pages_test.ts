@@ -64,6 +64,20 @@ function retainedMemory(): Deno.MemoryUsage {
   return Deno.memoryUsage();
 }
 
+// Ways out of a file path, in every encoding (each must stay inside the repository).
+const TRAVERSALS = [
+  "/../../../../etc/passwd",
+  "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+  "/..%2f..%2f..%2fetc%2fpasswd",
+  "/%252e%252e/%252e%252e/etc/passwd",
+  "/..%5c..%5cetc%5cpasswd",
+  "/a.txt%00",
+  "/%c0%ae%c0%ae/etc/passwd",
+  "//etc/passwd",
+  "/docs/../../../etc/passwd",
+  "/.git/config",
+];
+
 // Every link into the repository names the SHA (site links such as home and connect aside).
 const isPinned = (html: string, sha: string) =>
   [...html.matchAll(/href="(\/sourcegraph\/org\/open[^"]*)"/g)].every((m) => m[1].includes(sha));
@@ -300,18 +314,7 @@ Deno.test("pages: the raw route serves committed bytes, sandboxed, with the page
       },
     );
     assertEquals(seen.body, "closed secret\n");
-    for (
-      const tail of [
-        "/../../../../etc/passwd",
-        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
-        "/..%2f..%2f..%2fetc%2fpasswd",
-        "/%252e%252e/%252e%252e/etc/passwd",
-        "/..%5c..%5cetc%5cpasswd",
-        "/a.txt%00",
-        "//etc/passwd",
-        "/.git/config",
-      ]
-    ) {
+    for (const tail of TRAVERSALS) {
       const answer = await pageRequest(handle, `/sourcegraph/org/open/-/raw/${sha}${tail}`);
       assert([302, 400, 404].includes(answer.status), `${tail}: ${answer.status}`);
       assert(!answer.body.includes("root:"), tail);
@@ -321,20 +324,7 @@ Deno.test("pages: the raw route serves committed bytes, sandboxed, with the page
 Deno.test("pages: traversal in every encoding stays inside the repository", () =>
   withPages(async ({ handle, sha }) => {
     const base = `/sourcegraph/org/open/-/blob/${sha}`;
-    for (
-      const tail of [
-        "/../../../../etc/passwd",
-        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
-        "/..%2f..%2f..%2fetc%2fpasswd",
-        "/%252e%252e/%252e%252e/etc/passwd",
-        "/..%5c..%5cetc%5cpasswd",
-        "/a.txt%00",
-        "/%c0%ae%c0%ae/etc/passwd",
-        "//etc/passwd",
-        "/docs/../../../etc/passwd",
-        "/.git/config",
-      ]
-    ) {
+    for (const tail of TRAVERSALS) {
       const answer = await pageRequest(handle, base + tail);
       assert([302, 400, 404].includes(answer.status), `${tail}: ${answer.status}`);
       assert(!answer.body.includes("root:"), tail);
