@@ -272,7 +272,13 @@ export function SearchPage(props: {
       <Tabs repo={props.repo} current="search" rev={form.rev || undefined} />
       <SearchFields repo={props.repo} form={form} versions={props.versions} />
       {props.problem ? <Problem problem={props.problem} /> : null}
-      {result === null ? null : <SearchResults repo={props.repo} result={result} />}
+      {result === null ? null : (
+        <SearchResults
+          repo={props.repo}
+          result={result}
+          semantics={{ fixed: form.fixed, ignoreCase: form.ignoreCase }}
+        />
+      )}
     </Layout>
   );
 }
@@ -325,13 +331,20 @@ function marked(line: { text: string; ranges?: [number, number][] }): Html | str
 }
 
 /** What a search found: the counts, then each file's matching lines. */
-export function SearchResults(props: { repo: string; result: SearchResult }): Html {
-  const { result } = props;
+export function SearchResults(props: {
+  repo: string;
+  result: SearchResult;
+  /** How the pattern was matched (said above the results). */
+  semantics: { fixed: boolean; ignoreCase: boolean };
+}): Html {
+  const { result, semantics } = props;
   return (
     <>
       <p class="muted">
-        {result.outcome.matchCount} match(es) in {result.outcome.fileCount} file(s) at{" "}
-        <ShortSha sha={result.commit} />
+        {semantics.fixed ? "Fixed string" : "RE2 regex"}, per line,{" "}
+        {semantics.ignoreCase ? "ignoring case" : "case-sensitive"}: {result.outcome.matchCount}
+        {" "}
+        match(es) in {result.outcome.fileCount} file(s) at <ShortSha sha={result.commit} />
         {result.outcome.truncated ? " (capped: more may match)" : ""}
         {result.outcome.index === "not_ready" ? " · index still building" : ""}
         {result.outcome.index === "scan" ? " · no trigram in the pattern: every file was read" : ""}

@@ -45,7 +45,11 @@ export function SiteSearchPage(props: {
               <h2>
                 <a href={repositoryUrl(result.repo)}>{result.repo}</a>
               </h2>
-              <SearchResults repo={result.repo} result={result} />
+              <SearchResults
+                repo={result.repo}
+                result={result}
+                semantics={{ fixed: false, ignoreCase: false }}
+              />
             </section>
           ))}
           {next === null ? null : (

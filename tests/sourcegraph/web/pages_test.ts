@@ -492,12 +492,18 @@ Deno.test("pages: the connect page configures clients for this site; llms.txt; t
     const search = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=three");
     assertIncludes(search.body, `href="/sourcegraph/org/open/-/blob/${sha}/a.txt#L3"`);
     assertIncludes(search.body, "<td><mark>three</mark></td>");
+    assertIncludes(search.body, "RE2 regex, per line, case-sensitive: 1 match(es)");
     // Each match of a line is marked where the search's own program matched, case ignored too.
     const lines = await pageRequest(
       handle,
       "/sourcegraph/org/open/-/search?q=LINE%20%5B0-9%5D&case=1",
     );
     assertIncludes(lines.body, "<td><mark>line 1</mark></td>");
+    assertIncludes(lines.body, "RE2 regex, per line, ignoring case:");
+    assertIncludes(
+      (await pageRequest(handle, "/sourcegraph/org/open/-/search?q=three&fixed=1")).body,
+      "Fixed string, per line, case-sensitive:",
+    );
     const twice = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=e&glob=a.txt");
     assertIncludes(twice.body, "<td>thr<mark>e</mark><mark>e</mark></td>");
     // Empty matches (a word boundary) mark nothing, and the marking ends.
