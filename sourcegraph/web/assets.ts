@@ -1,7 +1,8 @@
 /**
  * The pages' one style sheet, one script and icon, served from the service
  * itself (`/sourcegraph/-/static/…`) so the Content-Security-Policy can
- * allow `'self'` only. The script is a convenience: copy buttons, and
+ * allow `'self'` only. The script is a convenience: copy buttons (a
+ * configuration, a file's path, the citation of a selected range), and
  * highlighting a `#L2-L4` range (without it, `#L2` still scrolls to and
  * marks its line through `:target`).
  *
@@ -53,7 +54,11 @@ table.code td.num { text-align: right; user-select: none; width: 1%; padding-rig
 table.code td.num a { color: var(--muted); }
 table.code tr:target, table.code tr.selected { background: var(--mark); }
 table.code mark { background: var(--hit); color: inherit; border-radius: 2px; }
-.file-path { word-break: break-all; }
+.file-path { word-break: break-all; margin: .3rem 0; }
+.file-header { position: sticky; top: 0; z-index: 1; background: var(--bg); padding: .2rem 0;
+  border-bottom: 1px solid var(--line); margin-bottom: .6rem; }
+.file-actions { display: flex; flex-wrap: wrap; gap: .4rem .9rem; align-items: center; margin: .2rem 0; }
+.file-actions button { font-size: .85rem; padding: .15rem .6rem; }
 .match-file { margin: 1.2rem 0 .3rem; font-weight: 600; overflow-wrap: anywhere; }
 .copy { margin-left: .5rem; font-size: .85rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
@@ -69,9 +74,17 @@ export const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"
 /** The script (no inline script is ever served). */
 export const SCRIPT = `
 "use strict";
+async function copied(button, text) {
+  const label = button.textContent;
+  await navigator.clipboard.writeText(text);
+  button.textContent = "Copied";
+  setTimeout(() => (button.textContent = label), 1500);
+}
 function selectRange() {
   const match = /^#L(\\d+)(?:-L(\\d+))?$/.exec(location.hash);
   document.querySelectorAll("tr.selected").forEach((row) => row.classList.remove("selected"));
+  const citation = document.querySelector("[data-citation]");
+  if (citation) citation.hidden = !match;
   if (!match) return;
   const start = Number(match[1]);
   const end = Math.max(start, Number(match[2] || match[1]));
@@ -94,16 +107,25 @@ document.addEventListener("DOMContentLoaded", () => {
       location.hash = "#L" + Math.min(a, b) + "-L" + Math.max(a, b);
     }
   }));
+  document.querySelectorAll("[data-copy-text]").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => copied(button, button.dataset.copyText));
+  });
+  const citation = document.querySelector("[data-citation]");
+  if (citation) {
+    citation.addEventListener("click", () => {
+      // "repo@sha path#L2-L4", then the page's own URL for the same lines.
+      const range = location.hash.slice(1);
+      const url = location.origin + location.pathname + location.hash;
+      copied(citation, citation.dataset.citation + "#" + range + "\\n" + url);
+    });
+  }
   document.querySelectorAll("[data-copy]").forEach((source) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "copy";
     button.textContent = "Copy";
-    button.addEventListener("click", async () => {
-      await navigator.clipboard.writeText(source.textContent);
-      button.textContent = "Copied";
-      setTimeout(() => (button.textContent = "Copy"), 1500);
-    });
+    button.addEventListener("click", () => copied(button, source.textContent));
     source.insertAdjacentElement("afterend", button);
   });
 });

@@ -69,6 +69,26 @@ export function blobView(repo: string, read: FilePage): BlobView {
   return view;
 }
 
+// The path (each segment a link) and the file's actions, kept in view while
+// the code scrolls. The copy buttons need the script, which shows them;
+// "Copy citation" shows while a line range is selected.
+function FileHeader(props: { view: BlobView }): Html {
+  const { view } = props;
+  return (
+    <div class="file-header">
+      <Breadcrumbs repo={view.repo} commit={view.commit} path={view.path} />
+      <p class="file-actions">
+        <button type="button" data-copy-text={view.path} hidden>Copy path</button>
+        <a href={rawUrl(view.repo, { rev: view.commit, path: view.path })}>Raw</a>
+        <a href={blobUrl(view.repo, { rev: view.commit, path: view.path })}>Permalink</a>
+        <button type="button" data-citation={`${view.repo}@${view.commit} ${view.path}`} hidden>
+          Copy citation
+        </button>
+      </p>
+    </div>
+  );
+}
+
 /** The file page. */
 export function BlobPage(props: { viewer: Viewer; view: BlobView }): Html {
   const { view } = props;
@@ -79,10 +99,9 @@ export function BlobPage(props: { viewer: Viewer; view: BlobView }): Html {
       <Tabs repo={view.repo} current="files" rev={view.commit} />
       <p class="muted">
         At <ShortSha sha={view.commit} /> ·{" "}
-        <a href={treeUrl(view.repo, { rev: view.commit, dir: parent })}>folder</a> ·{" "}
-        <a href={rawUrl(view.repo, { rev: view.commit, path: view.path })}>raw</a>
+        <a href={treeUrl(view.repo, { rev: view.commit, dir: parent })}>folder</a>
       </p>
-      <Breadcrumbs repo={view.repo} commit={view.commit} path={view.path} />
+      <FileHeader view={view} />
       {view.target === null ? null : (
         <p class="notice">
           A symbolic link to{" "}

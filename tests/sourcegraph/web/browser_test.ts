@@ -22,6 +22,7 @@ Deno.test({
         `<img src=x onerror="window.__pwned = 1"><script>window.__pwned = 2</script>\n`,
       "<svg onload=window.__pwned=3>.txt": "name\n",
       "wide.txt": `wide ${"w".repeat(3000)}\n`,
+      "many.txt": Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
       [`${"deep_folder_name/".repeat(6)}a_rather_long_file_name_for_a_phone.txt`]: "wide too\n",
     }, { parent, name: "site" });
     await repo.git("commit", "-q", "--amend", "-m", `<img src=x onerror="window.__pwned=4">`);
@@ -100,6 +101,37 @@ Deno.test({
       );
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       assertEquals(JSON.parse(copied).mcpServers.sourcegraph.url, `${base}/mcp?plugins=auto`);
+      // A file page's header: copy path, and the citation of the selected range.
+      await page.setViewport({ width: 390, height: 600 });
+      await page.goto(`${base}/local/site/-/blob/${sha}/many.txt`);
+      assert(await page.$eval("[data-citation]", (button) => (button as HTMLElement).hidden));
+      await page.click("[data-copy-text]");
+      await page.waitForFunction(() =>
+        document.querySelector("[data-copy-text]")?.textContent === "Copied"
+      );
+      assertEquals(await page.evaluate(() => navigator.clipboard.readText()), "many.txt");
+      await page.click('a[href="#L120"]');
+      await page.keyboard.down("Shift");
+      await page.click('a[href="#L122"]');
+      await page.keyboard.up("Shift");
+      await page.waitForFunction(() => location.hash === "#L120-L122");
+      await page.click("[data-citation]");
+      await page.waitForFunction(() =>
+        document.querySelector("[data-citation]")?.textContent === "Copied"
+      );
+      assertEquals(
+        await page.evaluate(() => navigator.clipboard.readText()),
+        `local/site@${sha} many.txt#L120-L122\n${base}/local/site/-/blob/${sha}/many.txt#L120-L122`,
+      );
+      // Scrolled to those lines, the header (path and actions) is still at the top of the window.
+      assertEquals(
+        await page.$eval(
+          ".file-header",
+          (header) => Math.round(header.getBoundingClientRect().top),
+        ),
+        0,
+      );
+      assert(await page.evaluate(() => scrollY > 1000), "the page scrolled to the range");
       // Signing in through the form: a session cookie the page's script cannot read.
       await page.goto(`${base}/-/sign-in`);
       await page.type('input[name="secret"]', TOKEN);
