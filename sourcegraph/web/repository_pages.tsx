@@ -11,6 +11,7 @@ import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { DirectoryListing, SearchResult } from "../service/repository_reads.ts";
 import { formatCommitTime, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "./page_urls.ts";
+import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
 export interface VersionChoice {
@@ -253,6 +254,37 @@ export interface SearchForm {
   glob: string;
 }
 
+// A capped search continues after its last file, at the same commit.
+function MoreResults(
+  props: { repo: string; form: SearchForm; result: SearchResult },
+): Html | null {
+  const { result, form } = props;
+  const last = result.outcome.files.at(-1);
+  if (!result.outcome.truncated || last === undefined) return null;
+  const after = encodeSearchCursor({
+    commit: result.commit,
+    path: last.path,
+    line: null,
+    ...(result.outcome.ranked && last.tier !== undefined ? { tier: last.tier } : {}),
+  });
+  return (
+    <p>
+      <a
+        href={tabUrl(props.repo, "search", {
+          q: form.q,
+          rev: result.commit,
+          fixed: form.fixed ? "1" : undefined,
+          case: form.ignoreCase ? "1" : undefined,
+          glob: form.glob,
+          after,
+        })}
+      >
+        More results
+      </a>
+    </p>
+  );
+}
+
 /** The Search tab. */
 export function SearchPage(props: {
   viewer: Viewer;
@@ -279,6 +311,7 @@ export function SearchPage(props: {
           semantics={{ fixed: form.fixed, ignoreCase: form.ignoreCase }}
         />
       )}
+      {result === null ? null : <MoreResults repo={props.repo} form={form} result={result} />}
     </Layout>
   );
 }

@@ -20,6 +20,7 @@ import { SiteSearchPage } from "../site_search_page.tsx";
 import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
 import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
+import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { HomePage } from "../home_page.tsx";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
@@ -202,12 +203,14 @@ async function searchTab(
     glob: c.req.query("glob") ?? "",
   };
   const versions = at.service.retainedVersions(caller, { repo: route.repo });
+  const after = c.req.query("after");
   const { value: result, problem } = form.q === ""
     ? { value: null, problem: null }
     : await orProblem(() =>
       at.service.search(caller, {
         repo: route.repo,
         revision: form.rev || undefined,
+        after: after ? decodeSearchCursor(after) : undefined,
         pattern: form.q,
         fixedStrings: form.fixed,
         ignoreCase: form.ignoreCase,

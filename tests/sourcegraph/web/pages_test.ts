@@ -632,3 +632,30 @@ Deno.test("pages: anonymous page views spend the anonymous budget, a search as m
     // A signed-in caller is not limited.
     assertEquals((await pageRequest(handle, "/sourcegraph/", { token: WORLD_KEY })).status, 200);
   }, { settings: { anonymousPerMinute: 12 } }));
+
+Deno.test("pages: a capped search continues on the next page, after its last file, at the same commit", () =>
+  withInProcessService(async ({ handle }) => {
+    const first = await pageRequest(handle, "/sourcegraph/org/wide/-/search?q=needle");
+    assertEquals(first.status, 200);
+    assertIncludes(first.body, "(capped: more may match)");
+    const files = (body: string) =>
+      [...body.matchAll(/class="match-file"><a href="[^"]*\/-\/blob\/[0-9a-f]{40}\/([^"]+)"/g)]
+        .map((m) => m[1]);
+    assertEquals(files(first.body).length, 1000);
+    const more = /<a href="([^"]*)">More results<\/a>/.exec(first.body);
+    assert(more !== null, "a capped page links its continuation");
+    const next = await pageRequest(handle, more[1].replaceAll("&amp;", "&"));
+    assertEquals(next.status, 200);
+    assertEquals(files(next.body), ["f/1000.txt", "f/1001.txt", "f/1002.txt"]);
+    assert(!next.body.includes("More results"), "the last page links nothing further");
+    const bad = await pageRequest(handle, "/sourcegraph/org/wide/-/search?q=needle&after=bm90");
+    assertIncludes(bad.body, "INVALID_CURSOR");
+  }, {
+    repositories: [{
+      name: "org/wide",
+      publicRead: true,
+      files: Object.fromEntries(
+        Array.from({ length: 1003 }, (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, "needle\n"]),
+      ),
+    }],
+  }));
