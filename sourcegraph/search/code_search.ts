@@ -17,6 +17,7 @@ import {
   type CompiledSearch,
   compileSearch,
   SEARCH_MAX_FILES,
+  SEARCH_MAX_MS,
   type SearchTier,
 } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
@@ -78,14 +79,12 @@ export interface Narrowing {
   ignoreCaseFiles: number | null;
 }
 
-/** Most files one search collects. */
-export { SEARCH_MAX_FILES };
+/** Most files one search collects; time one search may spend verifying candidates. */
+export { SEARCH_MAX_FILES, SEARCH_MAX_MS };
 /** Most matching lines one search collects. */
 export const SEARCH_MAX_MATCHES = 10_000;
 /** Most bytes one search answer may be (the largest `max_bytes`). */
 export const SEARCH_VIEW_BYTES = 256 * 1024;
-/** Time one search may spend verifying candidates. */
-export const SEARCH_MAX_MS = 20_000;
 const GREP_THREADS = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 2));
 
 /**
@@ -222,7 +221,7 @@ async function verify(
   };
   const perFile = at.search.maxLinesPerFile;
   const pattern = at.search.regex;
-  const deadline = performance.now() + SEARCH_MAX_MS;
+  const deadline = performance.now() + at.search.maxMs;
   const after = at.search.after;
   for await (const { path, lines, tier, defines } of texts) {
     const order = after === null ? 1 : comparePlaces({ path, tier }, after);
@@ -235,7 +234,7 @@ async function verify(
       outcome.truncated = true;
       break;
     }
-    if (performance.now() > deadline) {
+    if (performance.now() >= deadline) {
       outcome.partial = true;
       outcome.truncated = true;
       break;

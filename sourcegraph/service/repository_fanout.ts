@@ -104,6 +104,8 @@ export class RepositoryFanout {
           repo: pin.repo,
           revision: pin.commit,
           maxFiles: FANOUT_MAX_FILES_PER_REPOSITORY,
+          // What is left of the whole search's time: a window ends by the deadline too.
+          maxMs: Math.max(0, deadline - this.#now()),
           after: next + i === firstIndex && request.after?.position
             ? { ...request.after.position, commit: pin.commit }
             : undefined,

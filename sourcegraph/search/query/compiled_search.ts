@@ -42,6 +42,8 @@ export interface SearchRequest {
   maxFiles?: number;
   /** Give each shown line its match ranges (for pages that mark them). */
   matchRanges?: boolean;
+  /** Most milliseconds spent verifying (default and most: `SEARCH_MAX_MS`). */
+  maxMs?: number;
   /** Continue after this match (a page's last): later paths, and later lines of its file. */
   after?: SearchPosition;
 }
@@ -89,6 +91,8 @@ export interface CompiledSearch {
   readonly maxFiles: number;
   /** Whether each shown line gets its match ranges. */
   readonly matchRanges: boolean;
+  /** Most milliseconds spent verifying candidates. */
+  readonly maxMs: number;
   /** The same for identical searches (they may share one computation). */
   readonly key: string;
   /** The request it was compiled from. */
@@ -100,6 +104,8 @@ export interface CompiledSearch {
 const MAX_PATTERN_BYTES = 8192;
 /** Most files one search collects. */
 export const SEARCH_MAX_FILES = 1000;
+/** Time one search may spend verifying candidates. */
+export const SEARCH_MAX_MS = 20_000;
 
 /**
  * Compiles `request` (INVALID_PATTERN, INVALID_GLOB).
@@ -144,6 +150,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     maxLinesPerFile,
     maxFiles: request.maxFiles ?? SEARCH_MAX_FILES,
     matchRanges: request.matchRanges === true,
+    maxMs: Math.max(0, Math.min(request.maxMs ?? SEARCH_MAX_MS, SEARCH_MAX_MS)),
     key: JSON.stringify([
       request.pattern,
       fixedStrings,
