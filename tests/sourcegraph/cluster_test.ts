@@ -222,6 +222,18 @@ Deno.test({
       assertEquals(answers[0][19], "ERROR REPOSITORY_NOT_FOUND");
       assert(answers[0][20].includes('"name":"b4","kind":"variable"'), answers[0][20]);
       assert(answers[0][21].includes('"name":"b8"'), answers[0][21]);
+      // A raw file from each replica (one of the three holds no mirror of it and forwards): the same bytes.
+      for (const i of [0, 3, 12]) {
+        const raws = await Promise.all(cluster.replicas.map(async (replica) => {
+          const answer = await fetch(`${replica!.url}/sourcegraph/org/up${i}/-/raw/main/a.txt`, {
+            headers: { authorization: `Bearer ${CLUSTER_TOKEN}` },
+          });
+          return `${answer.status} ${answer.headers.get("content-type")} ${await answer.text()}`;
+        }));
+        assertEquals(new Set(raws).size, 1, raws.join(" | "));
+        assert(raws[0].startsWith("200 text/plain; charset=utf-8 "), raws[0]);
+        assert(raws[0].includes(`word${i}`), raws[0]);
+      }
 
       // Two owners asked to sync one repository at once: one fetch from upstream.
       const raced = "up4";
