@@ -27,6 +27,8 @@ main { max-width: 1200px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 h1 { font-size: 1.4rem; margin: .5rem 0 1rem; word-break: break-all; }
 h2 { font-size: 1.1rem; }
 table { border-collapse: collapse; width: 100%; }
+/* On a phone a wide table scrolls inside its box, never the page. */
+@media (max-width: 640px) { table { display: block; overflow-x: auto; } }
 th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 500; }
 .muted { color: var(--muted); }

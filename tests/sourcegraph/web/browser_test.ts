@@ -201,3 +201,68 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "pages in Chromium: every page kind at 1280 and 390 px, screenshotted, none scrolls sideways",
+  ignore: CHROMIUM === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const parent = await tempDir("sg-browser-kinds-");
+    // SOURCEGRAPH_SCREENSHOTS keeps them where a person wants to look; else a temp folder.
+    const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
+    await Deno.mkdir(shots, { recursive: true });
+    const repo = await createRepo({
+      "README.md": `# Site\n\n${"A long paragraph of words. ".repeat(40)}\n`,
+      "src/deep/folder/with_a_rather_long_name/parse_config.ts":
+        `export function parseConfig(text: string): string {\n  return text; // ${
+          "x".repeat(400)
+        }\n}\n`,
+    }, { parent, name: "site" });
+    const sha = await repo.git("rev-parse", "HEAD");
+    const service = await startService(parent, {}, { repositories: [repo.path] });
+    const browser = await launchBrowser(CHROMIUM!);
+    try {
+      const page = await browser.newPage();
+      const base = `${service.url}/sourcegraph`;
+      const kinds: [string, string][] = [
+        ["home", "/"],
+        ["site-search", "/-/search?q=parseConfig"],
+        ["files", "/local/site"],
+        ["folder", `/local/site/-/tree/${sha}/src/deep`],
+        [
+          "file",
+          `/local/site/-/blob/${sha}/src/deep/folder/with_a_rather_long_name/parse_config.ts#L2`,
+        ],
+        ["versions", "/local/site/-/versions"],
+        ["search", "/local/site/-/search?q=parseConfig"],
+        ["symbols", "/local/site/-/symbols?q=parseConfig"],
+        ["plugins", "/local/site/-/plugins"],
+        ["connect", "/-/connect"],
+        ["sign-in", "/-/sign-in"],
+        ["not-found", "/local/nothing-here"],
+      ];
+      const wide: string[] = [];
+      for (const width of [1280, 390]) {
+        await page.setViewport({ width, height: 900 });
+        for (const [kind, path] of kinds) {
+          await page.goto(`${base}${path}`);
+          await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage: true });
+          const [scrolled, inner] = await page.evaluate(() => [
+            document.scrollingElement!.scrollWidth,
+            innerWidth,
+          ]);
+          if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
+        }
+      }
+      console.log(`screenshots of ${kinds.length} page kinds at 1280 and 390 px: ${shots}`);
+      assertEquals(wide, []);
+      assertEquals((await Array.fromAsync(Deno.readDir(shots))).length >= kinds.length * 2, true);
+    } finally {
+      await browser.close();
+      await service.stop();
+      await removeDir(parent);
+    }
+  },
+});
