@@ -75,10 +75,14 @@ const SearchBody = z.strictObject({
   MaxLinesPerFile: z.number().int().min(1).max(1000).optional(),
 });
 
-const FanoutSearchBody = SearchBody.extend({
+// What a body across repositories adds: the repositories (none: every
+// visible one), and a cursor that holds their pins.
+const ACROSS_REPOSITORIES = {
   Repos: z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES).optional(),
   After: z.string().min(1).max(16384).optional(),
-});
+};
+
+const FanoutSearchBody = SearchBody.extend(ACROSS_REPOSITORIES);
 
 const SymbolsBody = z.strictObject({
   Revision: z.string().min(1).max(256).optional(),
@@ -93,10 +97,7 @@ const SymbolsBody = z.strictObject({
   After: z.string().min(1).max(512).optional(),
 });
 
-const FanoutSymbolsBody = SymbolsBody.extend({
-  Repos: z.array(z.string().min(1).max(256)).min(1).max(FANOUT_MAX_REPOSITORIES).optional(),
-  After: z.string().min(1).max(16384).optional(),
-});
+const FanoutSymbolsBody = SymbolsBody.extend(ACROSS_REPOSITORIES);
 
 /** The plain HTTP API as a sub-app, mounted at `/sourcegraph`; errors in its own JSON. */
 export function httpApiApp(

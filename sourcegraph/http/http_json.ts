@@ -14,6 +14,7 @@ import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_
 import type { SymbolsPage } from "../service/repository_symbols.ts";
 import { encodeFanoutSymbolCursor, encodeSymbolCursor } from "../render/symbols_json.ts";
 import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
+import type { SkippedRepository } from "../service/repository_pins.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
@@ -180,11 +181,7 @@ export function fanoutSearchJson(found: FanoutSearchResult, options: { requestId
       Truncated: next !== null,
       Repositories: found.pins.length,
       Searched: found.results.length,
-      Skipped: found.skipped.map((skip) => ({
-        Repo: skip.repo,
-        Code: skip.code,
-        Message: skip.message,
-      })),
+      Skipped: found.skipped.map(skippedJson),
       NotSearchedYet: found.unsearched,
       NextCursor: next === null ? null : encodeFanoutCursor(next),
       Protocol: HTTP_PROTOCOL,
@@ -192,6 +189,10 @@ export function fanoutSearchJson(found: FanoutSearchResult, options: { requestId
     },
     Results: found.results.map((result) => searchJson(result, options)),
   };
+}
+
+function skippedJson(skipped: SkippedRepository): Json {
+  return { Repo: skipped.repo, Code: skipped.code, Message: skipped.message };
 }
 
 function definitionJson(symbol: SymbolDefinition): Json {
@@ -221,11 +222,7 @@ export function fanoutSymbolsPageJson(page: FanoutSymbolsPage): Json {
     })),
     Total: page.total,
     Truncated: page.truncated,
-    Skipped: page.skipped.map((skipped) => ({
-      Repo: skipped.repo,
-      Code: skipped.code,
-      Message: skipped.message,
-    })),
+    Skipped: page.skipped.map(skippedJson),
     NotSearchedYet: page.unsearched,
     HasMore: page.nextOffset !== null,
     NextCursor: page.nextOffset === null

@@ -9,6 +9,7 @@
  */
 
 import { SourcegraphError } from "../errors.ts";
+import { singleRepository } from "../service/repository_pins.ts";
 
 /** What one tool call costs, by tool; anything else costs 1. */
 export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2, symbols: 2 };
@@ -18,10 +19,9 @@ export const FANOUT_SEARCH_COST = 20;
 /** What a symbol lookup across repositories costs (up to 200 symbol indexes). */
 export const FANOUT_SYMBOLS_COST = 10;
 
-// Whether a search's or lookup's arguments name one repository (not a list, a glob, or none).
-function singleRepository(args: unknown): boolean {
-  const repo = (args as { repo?: unknown } | undefined)?.repo;
-  return typeof repo === "string" && !/[*?[\]{}!()]/.test(repo);
+// Whether a search's or lookup's arguments name one repository (as the tools route them).
+function namesOneRepository(args: unknown): boolean {
+  return singleRepository((args as { repo?: unknown } | undefined)?.repo) !== null;
 }
 
 /** The bytes of an anonymous body that cost one unit. */
@@ -45,8 +45,8 @@ function messageCost(message: unknown): number {
   const { method, params } = message as { method?: unknown; params?: unknown };
   if (method !== "tools/call" || typeof params !== "object" || params === null) return 1;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  if (name === "search" && !singleRepository(args)) return FANOUT_SEARCH_COST;
-  if (name === "symbols" && !singleRepository(args)) return FANOUT_SYMBOLS_COST;
+  if (name === "search" && !namesOneRepository(args)) return FANOUT_SEARCH_COST;
+  if (name === "symbols" && !namesOneRepository(args)) return FANOUT_SYMBOLS_COST;
   if (name === "read_many") {
     const files = (args as { files?: unknown } | undefined)?.files;
     return Array.isArray(files) ? Math.max(1, Math.min(files.length, 10)) : 1;

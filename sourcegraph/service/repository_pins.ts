@@ -18,6 +18,19 @@ import { SourcegraphError } from "../errors.ts";
 /** Most repositories one request across repositories covers (a selection naming more is refused). */
 export const FANOUT_MAX_REPOSITORIES = 200;
 
+/** Whether a selector is a name glob (`org/*`) rather than one repository's name. */
+export function isNameGlob(selector: string): boolean {
+  return picomatch.scan(selector).isGlob;
+}
+
+/**
+ * The one repository `selection` (a tool's `repo` argument) names, or null
+ * when it covers several: a list, a glob, or none at all.
+ */
+export function singleRepository(selection: unknown): string | null {
+  return typeof selection === "string" && !isNameGlob(selection) ? selection : null;
+}
+
 /** A repository and the commit a request across repositories pinned it at. */
 export interface RepositoryPin {
   repo: string;
@@ -87,7 +100,7 @@ function selectNames(
 ): string[] {
   const chosen = new Set<string>();
   for (const selector of selectors) {
-    if (picomatch.scan(selector).isGlob) {
+    if (isNameGlob(selector)) {
       const matches = picomatch(selector, { dot: true });
       for (const name of visible) if (matches(name)) chosen.add(name);
     } else if (visible.includes(selector)) chosen.add(selector);

@@ -5,7 +5,6 @@
  */
 
 import { z } from "zod";
-import picomatch from "picomatch";
 import { FANOUT_MAX_REPOSITORIES } from "../../service/repository_pins.ts";
 
 /** A repository name. */
@@ -19,11 +18,6 @@ export const repoSelection = z.union([
 ]).optional().describe(
   "A repository name as `repositories` lists it; or a list of names and globs, or one glob (`org/*`); omitted: every repository you can see.",
 );
-
-/** The one repository a selection names, or null when it covers several (a list, a glob, none). */
-export function singleRepository(selection: string | string[] | undefined): string | null {
-  return typeof selection === "string" && !picomatch.scan(selection).isGlob ? selection : null;
-}
 
 /** A revision: a monitored branch or a full SHA (optional). */
 export const revision = z.string().min(1).max(256).optional().describe(

@@ -15,7 +15,8 @@ import {
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
 import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
-import { paths, repoSelection, revision, singleRepository } from "./arguments.ts";
+import { paths, repoSelection, revision } from "./arguments.ts";
+import { singleRepository } from "../../service/repository_pins.ts";
 import { decodeFanoutCursor, renderFanoutSearch } from "../../render/fanout_search_text.ts";
 import { defineTool } from "./tool.ts";
 

@@ -20,14 +20,8 @@ import {
 } from "../../render/symbols_json.ts";
 import { SYMBOL_KINDS } from "../../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../../service/repository_symbols.ts";
-import {
-  PAGE_DEFAULT_MAX_BYTES,
-  pageBytes,
-  paths,
-  repoSelection,
-  revision,
-  singleRepository,
-} from "./arguments.ts";
+import { PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repoSelection, revision } from "./arguments.ts";
+import { singleRepository } from "../../service/repository_pins.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
 
 const INPUT = {
