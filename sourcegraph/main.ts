@@ -23,6 +23,7 @@ import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
 import { registerLocalRepository } from "./startup/local_repositories.ts";
 import { createApp } from "./http/app.ts";
+import { Highlighter } from "./web/code/highlighter.ts";
 import { pagesMount } from "./web/web_pages.tsx";
 import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
@@ -148,6 +149,8 @@ if (sandboxProblem !== null) {
   );
 }
 
+// Highlighting for the pages, in a worker of its own (started on the first page that needs it).
+const highlighter = new Highlighter({ log });
 const handler = createApp(services, {
   settings: {
     serviceToken: settings.serviceToken,
@@ -166,6 +169,7 @@ const handler = createApp(services, {
     serviceToken: settings.serviceToken,
     publicUrl: settings.publicUrl,
     log,
+    highlighter,
   }),
 });
 let inner: InnerServer | null = null;
@@ -281,6 +285,7 @@ async function stop(signal: string): Promise<void> {
   if (!finished) log(`the grace period ended; cutting ${front.stats().inFlight} request(s)`);
   front.close();
   await within(inner!.shutdown(), 1_000);
+  highlighter.close();
   if (replica) await within(replica.close(), 1_000);
   await within(background, 2_000);
   // Plugin sandboxes, Git readers, index files, then the store (its WAL checkpointed).

@@ -15,6 +15,14 @@ export const STYLE_SHEET = `
   --accent: #0969da; --mark: #fff8c5; --hit: #ffdf5d; --code-bg: #f6f8fa; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117;
   --line: #3d444d; --accent: #4493f8; --mark: #3b2e00; --hit: #6e5a00; --code-bg: #151b23; } }
+/* Syntax colours (highlight.js scopes), light then dark, after GitHub's. */
+:root { --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-comment: #59636e; --hl-title: #8250df;
+  --hl-number: #0550ae; --hl-type: #953800; --hl-meta: #1f6feb; --hl-tag: #116329;
+  --hl-added: #116329; --hl-added-bg: #dafbe1; --hl-removed: #82071e; --hl-removed-bg: #ffebe9; }
+@media (prefers-color-scheme: dark) { :root { --hl-keyword: #ff7b72; --hl-string: #a5d6ff;
+  --hl-comment: #9198a1; --hl-title: #d2a8ff; --hl-number: #79c0ff; --hl-type: #ffa657;
+  --hl-meta: #79c0ff; --hl-tag: #7ee787; --hl-added: #aff5b4; --hl-added-bg: #033a16;
+  --hl-removed: #ffdcd7; --hl-removed-bg: #67060c; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
@@ -56,11 +64,45 @@ table.code td.num { text-align: right; user-select: none; width: 1%; padding-rig
 table.code td.num a { color: var(--muted); }
 table.code tr:target, table.code tr.selected { background: var(--mark); }
 table.code mark { background: var(--hit); color: inherit; border-radius: 2px; }
+table.code.wrap td { white-space: pre-wrap; overflow-wrap: anywhere; }
+.hljs-keyword, .hljs-selector-tag, .hljs-doctag, .hljs-template-tag, .hljs-variable.language_
+  { color: var(--hl-keyword); }
+.hljs-string, .hljs-regexp, .hljs-meta .hljs-string, .hljs-char.escape_, .hljs-quote
+  { color: var(--hl-string); }
+.hljs-comment, .hljs-code, .hljs-formula { color: var(--hl-comment); font-style: italic; }
+.hljs-title, .hljs-title.class_, .hljs-title.function_, .hljs-section { color: var(--hl-title); }
+.hljs-number, .hljs-literal, .hljs-attr, .hljs-attribute, .hljs-variable, .hljs-property,
+  .hljs-selector-attr, .hljs-selector-class, .hljs-selector-id, .hljs-template-variable
+  { color: var(--hl-number); }
+.hljs-type, .hljs-built_in, .hljs-params, .hljs-symbol, .hljs-bullet, .hljs-link
+  { color: var(--hl-type); }
+.hljs-meta, .hljs-meta .hljs-keyword, .hljs-subst { color: var(--hl-meta); }
+.hljs-tag, .hljs-name, .hljs-selector-pseudo { color: var(--hl-tag); }
+.hljs-addition { color: var(--hl-added); background: var(--hl-added-bg); }
+.hljs-deletion { color: var(--hl-removed); background: var(--hl-removed-bg); }
+.hljs-emphasis { font-style: italic; } .hljs-strong { font-weight: 600; }
 .file-path { word-break: break-all; margin: .3rem 0; }
 .file-header { position: sticky; top: 0; z-index: 1; background: var(--bg); padding: .2rem 0;
   border-bottom: 1px solid var(--line); margin-bottom: .6rem; }
 .file-actions { display: flex; flex-wrap: wrap; gap: .4rem .9rem; align-items: center; margin: .2rem 0; }
 .file-actions button { font-size: .85rem; padding: .15rem .6rem; }
+.file-actions button[aria-pressed="true"] { border-color: var(--accent); }
+.view-toggle { display: inline-flex; border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
+.view-toggle a { padding: .1rem .6rem; color: var(--fg); }
+.view-toggle a[aria-current="page"] { background: var(--code-bg); font-weight: 600; }
+.readme { margin-top: 1.5rem; border: 1px solid var(--line); border-radius: 6px; }
+.readme-title { margin: 0; padding: .5rem 1rem; border-bottom: 1px solid var(--line); font-weight: 600; }
+.readme .markdown-body, .readme-text { padding: 0 1.5rem 1rem; margin: 0; }
+.readme-text { background: none; white-space: pre-wrap; overflow-wrap: anywhere; padding-top: 1rem; }
+.markdown-body { overflow-wrap: break-word; line-height: 1.6; }
+.markdown-body h1, .markdown-body h2 { border-bottom: 1px solid var(--line); padding-bottom: .3rem; }
+.markdown-body h1 { font-size: 1.6rem; } .markdown-body h2 { font-size: 1.3rem; }
+.markdown-body img { max-width: 100%; }
+.markdown-body table { display: block; width: max-content; max-width: 100%; overflow-x: auto; }
+.markdown-body th, .markdown-body td { border: 1px solid var(--line); }
+.markdown-body blockquote { margin: 0; padding: 0 1rem; color: var(--muted); border-left: .25rem solid var(--line); }
+.markdown-body code { background: var(--code-bg); padding: .1rem .3rem; border-radius: 4px; }
+.markdown-body pre code { background: none; padding: 0; }
 .match-file { margin: 1.2rem 0 .3rem; font-weight: 600; overflow-wrap: anywhere; }
 .copy { margin-left: .5rem; font-size: .85rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
@@ -98,8 +140,26 @@ function selectRange() {
   if (first) first.scrollIntoView({ block: "center" });
 }
 window.addEventListener("hashchange", selectRange);
+// A line of a rendered document is in its source view: true when going there.
+function toSource() {
+  const rendered = document.querySelector(".view-toggle") && document.querySelector("article.markdown-body");
+  if (!rendered || !/^#L\\d/.test(location.hash)) return false;
+  location.replace(location.pathname + "?plain=1" + location.hash);
+  return true;
+}
+window.addEventListener("hashchange", toSource);
 document.addEventListener("DOMContentLoaded", () => {
+  if (toSource()) return;
   selectRange();
+  const wrap = document.querySelector("[data-wrap]");
+  const code = document.querySelector("table.code");
+  if (wrap && code) {
+    wrap.hidden = false;
+    wrap.addEventListener("click", () => {
+      const on = code.classList.toggle("wrap");
+      wrap.setAttribute("aria-pressed", String(on));
+    });
+  }
   document.querySelectorAll("td.num a").forEach((link) => link.addEventListener("click", (event) => {
     const current = /^#L(\\d+)/.exec(location.hash);
     if (event.shiftKey && current) {
@@ -118,7 +178,7 @@ document.addEventListener("DOMContentLoaded", () => {
     citation.addEventListener("click", () => {
       // "repo@sha path#L2-L4", then the page's own URL for the same lines.
       const range = location.hash.slice(1);
-      const url = location.origin + location.pathname + location.hash;
+      const url = location.origin + location.pathname + location.search + location.hash;
       copied(citation, citation.dataset.citation + "#" + range + "\\n" + url);
     });
   }

@@ -1,13 +1,22 @@
 /**
- * The file page at a full SHA: numbered lines, each an anchor (`#L2`), a
- * `#L2-L4` range highlighted by the script, and a notice instead of the
- * text for binary, oversized and non-UTF-8 files, symbolic links and
- * submodules. Every link on it is pinned to the SHA.
+ * The file page at a full SHA: numbered lines, each an anchor (`#L2`),
+ * syntax-highlighted when the path names a grammar, a `#L2-L4` range
+ * highlighted by the script, and a notice instead of the text for binary,
+ * oversized and non-UTF-8 files, symbolic links and submodules. A Markdown
+ * file is shown rendered, with its source (and line anchors) a toggle away
+ * (`?plain=1`). Every link on it is pinned to the SHA.
  *
  * @module
  */
 
+import { raw } from "hono/html";
 import type { FilePage } from "../read/file_page.ts";
+import { CodeText } from "./code/code_line.tsx";
+import { isMarkdownPath } from "./code/code_languages.ts";
+import { highlightFileLines } from "./code/code_highlighting.ts";
+import type { CodeLine } from "./code/highlighted_lines.ts";
+import type { CodeHighlighter } from "./code/highlighter.ts";
+import { type LinkTarget, MARKDOWN_MAX_CHARS, renderMarkdown } from "./code/markdown_render.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, rawUrl, treeUrl } from "./page_urls.ts";
 import { Breadcrumbs } from "./repository_pages.tsx";
@@ -26,6 +35,13 @@ export interface BlobView {
   notice: { code: string; message: string } | null;
   /** The path a symbolic link led to, when one was followed. */
   target: string | null;
+  /** The lines highlighted (null: plain text). */
+  highlighted: CodeLine[] | null;
+  /**
+   * For a Markdown file: whether the source is shown (`?plain=1`), and the
+   * rendered HTML otherwise (null when too large to render).
+   */
+  markdown: { plain: boolean; html: string | null } | null;
 }
 
 const WITHHELD: Record<NonNullable<FilePage["withheld"]>, string> = {
@@ -46,6 +62,8 @@ export function blobView(repo: string, read: FilePage): BlobView {
     nextStart: read.nextStartLine,
     notice: null,
     target: read.target,
+    highlighted: null,
+    markdown: null,
   };
   if (read.withheld !== null) {
     return {
@@ -69,21 +87,75 @@ export function blobView(repo: string, read: FilePage): BlobView {
   return view;
 }
 
+/** Links of a document at `commit` of `repo`, pinned to the commit (pages, folders, raw images). */
+export function pinnedLinks(repo: string, commit: string): (target: LinkTarget) => string {
+  return (target) => {
+    switch (target.kind) {
+      case "folder":
+        return treeUrl(repo, { rev: commit, dir: target.path });
+      case "image":
+        return rawUrl(repo, { rev: commit, path: target.path });
+      case "page": {
+        const url = blobUrl(repo, { rev: commit, path: target.path });
+        if (target.fragment === null) return url;
+        const lines = target.fragment.startsWith("L") && isMarkdownPath(target.path);
+        return `${url}${lines ? "?plain=1" : ""}#${target.fragment}`;
+      }
+    }
+  };
+}
+
+/**
+ * `view` with its code: a Markdown file rendered (unless `plain`), any
+ * other text highlighted by `highlighter` when its path names a grammar.
+ */
+export async function withCode(
+  view: BlobView,
+  options: { highlighter?: CodeHighlighter; plain: boolean },
+): Promise<BlobView> {
+  if (view.lines === null) return view;
+  if (isMarkdownPath(view.path) && !options.plain) {
+    const source = view.lines.join("\n");
+    const folder = view.path.includes("/") ? view.path.slice(0, view.path.lastIndexOf("/")) : "";
+    if (source.length <= MARKDOWN_MAX_CHARS) {
+      const html = renderMarkdown(source, { folder, resolve: pinnedLinks(view.repo, view.commit) });
+      return { ...view, markdown: { plain: false, html } };
+    }
+  }
+  const highlighted = await highlightFileLines(options.highlighter, {
+    path: view.path,
+    lines: view.lines,
+  });
+  const markdown = isMarkdownPath(view.path) ? { plain: true, html: null } : null;
+  return { ...view, highlighted, markdown };
+}
+
 // The path (each segment a link) and the file's actions, kept in view while
 // the code scrolls. The copy buttons need the script, which shows them;
 // "Copy citation" shows while a line range is selected.
 function FileHeader(props: { view: BlobView }): Html {
   const { view } = props;
+  const url = blobUrl(view.repo, { rev: view.commit, path: view.path });
+  const source = view.markdown?.plain === true;
   return (
     <div class="file-header">
       <Breadcrumbs repo={view.repo} commit={view.commit} path={view.path} />
       <p class="file-actions">
         <button type="button" data-copy-text={view.path} hidden>Copy path</button>
         <a href={rawUrl(view.repo, { rev: view.commit, path: view.path })}>Raw</a>
-        <a href={blobUrl(view.repo, { rev: view.commit, path: view.path })}>Permalink</a>
+        <a href={source ? `${url}?plain=1` : url}>Permalink</a>
         <button type="button" data-citation={`${view.repo}@${view.commit} ${view.path}`} hidden>
           Copy citation
         </button>
+        {view.lines === null || !(view.markdown === null || source)
+          ? null
+          : <button type="button" data-wrap aria-pressed="false" hidden>Wrap lines</button>}
+        {view.markdown === null || view.lines === null ? null : (
+          <span class="view-toggle">
+            <a href={url} aria-current={source ? undefined : "page"}>Rendered</a>
+            <a href={`${url}?plain=1`} aria-current={source ? "page" : undefined}>Source</a>
+          </span>
+        )}
       </p>
     </div>
   );
@@ -113,34 +185,54 @@ export function BlobPage(props: { viewer: Viewer; view: BlobView }): Html {
           <code>{view.notice.code}</code> {view.notice.message}
         </p>
       )}
-      {view.lines === null ? null : (
-        <table class="code">
-          <tbody>
-            {view.lines.map((line, i) => {
-              const number = view.firstLine + i;
-              return (
-                <tr id={`L${number}`}>
-                  <td class="num">
-                    <a href={`#L${number}`}>{number}</a>
-                  </td>
-                  <td>{line}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <FileBody view={view} />
+    </Layout>
+  );
+}
+
+// The file's text: rendered Markdown, or its numbered lines.
+function FileBody(props: { view: BlobView }): Html | null {
+  const { view } = props;
+  if (view.lines === null) return null;
+  const url = blobUrl(view.repo, { rev: view.commit, path: view.path });
+  if (view.markdown !== null && !view.markdown.plain && view.markdown.html !== null) {
+    return (
+      <>
+        <article class="markdown-body">{raw(view.markdown.html)}</article>
+        {view.nextStart === null ? null : (
+          <p class="notice">
+            Rendered up to line {view.nextStart - 1};{" "}
+            <a href={`${url}?plain=1&start=${view.nextStart}`}>the source goes on</a>.
+          </p>
+        )}
+      </>
+    );
+  }
+  const query = view.markdown === null ? "" : "plain=1&";
+  return (
+    <>
+      <table class="code">
+        <tbody>
+          {view.lines.map((line, i) => {
+            const number = view.firstLine + i;
+            return (
+              <tr id={`L${number}`}>
+                <td class="num">
+                  <a href={`#L${number}`}>{number}</a>
+                </td>
+                <td>
+                  <CodeText text={line} highlighted={view.highlighted?.[i]} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
       {view.nextStart === null ? null : (
         <p>
-          <a
-            href={`${
-              blobUrl(view.repo, { rev: view.commit, path: view.path })
-            }?start=${view.nextStart}`}
-          >
-            Lines from {view.nextStart}
-          </a>
+          <a href={`${url}?${query}start=${view.nextStart}`}>Lines from {view.nextStart}</a>
         </p>
       )}
-    </Layout>
+    </>
   );
 }

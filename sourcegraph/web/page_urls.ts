@@ -19,6 +19,8 @@
  * @module
  */
 
+import { isMarkdownPath } from "./code/code_languages.ts";
+
 /** Where the pages live. */
 export const PAGES_ROOT = "/sourcegraph";
 
@@ -65,7 +67,10 @@ export function treeUrl(repo: string, at: { rev: string; dir?: string }): string
   return `${repositoryUrl(repo)}/-/tree/${encodePath(at.rev)}${dir}`;
 }
 
-/** A file at a version, optionally with a line or a range highlighted. */
+/**
+ * A file at a version, optionally with a line or a range highlighted (a
+ * Markdown file's lines are in its source view, `?plain=1`).
+ */
 export function blobUrl(
   repo: string,
   at: { rev: string; path: string; start?: number; end?: number },
@@ -75,7 +80,10 @@ export function blobUrl(
     : at.end !== undefined && at.end > at.start
     ? `#L${at.start}-L${at.end}`
     : `#L${at.start}`;
-  return `${repositoryUrl(repo)}/-/blob/${encodePath(at.rev)}/${encodePath(at.path)}${fragment}`;
+  const source = at.start !== undefined && isMarkdownPath(at.path) ? "?plain=1" : "";
+  return `${repositoryUrl(repo)}/-/blob/${encodePath(at.rev)}/${
+    encodePath(at.path)
+  }${source}${fragment}`;
 }
 
 /** A file's bytes as committed, at a revision (the raw route). */

@@ -7,6 +7,9 @@
  * @module
  */
 
+import { type Readme, ReadmeSection } from "./readme_section.tsx";
+import { CodeText } from "./code/code_line.tsx";
+import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { DirectoryListing, SearchResult } from "../service/repository_reads.ts";
 import { formatCommitTime, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
@@ -109,7 +112,13 @@ export { Breadcrumbs };
 
 /** The Files tab. */
 export function FilesPage(
-  props: { viewer: Viewer; listing: DirectoryListing; versions: VersionChoice[] },
+  props: {
+    viewer: Viewer;
+    listing: DirectoryListing;
+    versions: VersionChoice[];
+    /** The folder's README, shown below the listing. */
+    readme?: Readme | null;
+  },
 ): Html {
   const { listing } = props;
   return (
@@ -129,6 +138,17 @@ export function FilesPage(
         At <ShortSha sha={listing.commit} />
       </p>
       <Breadcrumbs repo={listing.repo} commit={listing.commit} path={listing.path} />
+      <Entries listing={listing} />
+      {props.readme ? <ReadmeSection readme={props.readme} /> : null}
+    </Layout>
+  );
+}
+
+// A folder's entries, and a link to the next page of them.
+function Entries(props: { listing: DirectoryListing }): Html {
+  const { listing } = props;
+  return (
+    <>
       <table>
         <tbody>
           {listing.entries.length === 0
@@ -160,7 +180,7 @@ export function FilesPage(
           </p>
         )
         : null}
-    </Layout>
+    </>
   );
 }
 
@@ -292,6 +312,8 @@ export function SearchPage(props: {
   form: SearchForm;
   versions: VersionChoice[];
   result: SearchResult | null;
+  /** Each result file's lines highlighted (null: plain). */
+  highlighted?: readonly (CodeLine[] | null)[];
   problem: PageProblem | null;
 }): Html {
   const { form, result } = props;
@@ -308,6 +330,7 @@ export function SearchPage(props: {
         <SearchResults
           repo={props.repo}
           result={result}
+          highlighted={props.highlighted}
           semantics={{ fixed: form.fixed, ignoreCase: form.ignoreCase }}
         />
       )}
@@ -350,23 +373,12 @@ function SearchFields(
   );
 }
 
-// A line with its matches in <mark> (escaped like any text).
-function marked(line: { text: string; ranges?: [number, number][] }): Html | string {
-  if (!line.ranges || line.ranges.length === 0) return line.text;
-  const parts: (Html | string)[] = [];
-  let from = 0;
-  for (const [start, end] of line.ranges) {
-    parts.push(line.text.slice(from, start), <mark>{line.text.slice(start, end)}</mark>);
-    from = end;
-  }
-  parts.push(line.text.slice(from));
-  return <>{parts}</>;
-}
-
 /** What a search found: the counts, then each file's matching lines. */
 export function SearchResults(props: {
   repo: string;
   result: SearchResult;
+  /** Each file's lines highlighted, in the order of the result's files (null: plain). */
+  highlighted?: readonly (CodeLine[] | null)[];
   /** How the pattern was matched (said above the results). */
   semantics: { fixed: boolean; ignoreCase: boolean };
 }): Html {
@@ -382,7 +394,7 @@ export function SearchResults(props: {
         {result.outcome.index === "not_ready" ? " · index still building" : ""}
         {result.outcome.index === "scan" ? " · no trigram in the pattern: every file was read" : ""}
       </p>
-      {result.outcome.files.map((file) => (
+      {result.outcome.files.map((file, f) => (
         <section>
           <p class="match-file">
             <a href={blobUrl(props.repo, { rev: result.commit, path: file.path })}>
@@ -392,7 +404,7 @@ export function SearchResults(props: {
           </p>
           <table class="code">
             <tbody>
-              {file.lines.map((line) => (
+              {file.lines.map((line, i) => (
                 <tr>
                   <td class="num">
                     <a
@@ -405,7 +417,13 @@ export function SearchResults(props: {
                       {line.number}
                     </a>
                   </td>
-                  <td>{marked(line)}</td>
+                  <td>
+                    <CodeText
+                      text={line.text}
+                      highlighted={props.highlighted?.[f]?.[i]}
+                      ranges={line.ranges}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>

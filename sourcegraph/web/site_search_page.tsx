@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { FanoutSearchResult } from "../service/repository_fanout.ts";
 import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import { type Html, Layout, type Viewer } from "./layout.tsx";
@@ -18,6 +19,8 @@ export function SiteSearchPage(props: {
   viewer: Viewer;
   q: string;
   found: FanoutSearchResult | null;
+  /** Per repository result, each file's lines highlighted (null: plain). */
+  highlighted?: readonly (readonly (CodeLine[] | null)[])[];
   problem: PageProblem | null;
 }): Html {
   const { found } = props;
@@ -40,18 +43,21 @@ export function SiteSearchPage(props: {
               {skip.message}
             </p>
           ))}
-          {found.results.filter((result) => result.outcome.fileCount > 0).map((result) => (
-            <section>
-              <h2>
-                <a href={repositoryUrl(result.repo)}>{result.repo}</a>
-              </h2>
-              <SearchResults
-                repo={result.repo}
-                result={result}
-                semantics={{ fixed: false, ignoreCase: false }}
-              />
-            </section>
-          ))}
+          {found.results.map((result, r) =>
+            result.outcome.fileCount === 0 ? null : (
+              <section>
+                <h2>
+                  <a href={repositoryUrl(result.repo)}>{result.repo}</a>
+                </h2>
+                <SearchResults
+                  repo={result.repo}
+                  result={result}
+                  highlighted={props.highlighted?.[r]}
+                  semantics={{ fixed: false, ignoreCase: false }}
+                />
+              </section>
+            )
+          )}
           {next === null ? null : (
             <p>
               <a

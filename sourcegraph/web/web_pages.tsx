@@ -30,6 +30,7 @@ import { repositoryRoutes } from "./routes/repository_routes.tsx";
 import { sessionRoutes, viewerMiddleware } from "./routes/session_routes.tsx";
 import { staticRoutes } from "./routes/static_routes.ts";
 import { Sessions } from "./sessions.ts";
+import type { CodeHighlighter } from "./code/highlighter.ts";
 import { ProblemPage } from "./sign_in_page.tsx";
 
 const CONTENT_SECURITY_POLICY = [
@@ -52,6 +53,8 @@ export interface PagesOptions {
   publicUrl?: string;
   log: (line: string) => void;
   sessions?: Sessions;
+  /** What file pages and search results are highlighted with (none: plain text). */
+  highlighter?: CodeHighlighter;
 }
 
 /**
@@ -131,7 +134,8 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
   });
   app.route("/", staticRoutes());
   app.route("/", sessionRoutes({ ...options, sessions }));
-  app.route("/", repositoryRoutes(service, { status: edge.status }));
+  const { highlighter } = options;
+  app.route("/", repositoryRoutes(service, { status: edge.status, highlighter }));
   app.all("/*", notFoundPage);
   return app;
 }

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { keyHash } from "../../sourcegraph/access/credentials.ts";
 import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
 import { pagesMount } from "../../sourcegraph/web/web_pages.tsx";
+import { Highlighter } from "../../sourcegraph/web/code/highlighter.ts";
 import type { Handler } from "../../sourcegraph/http/edge_env.ts";
 import { Metrics } from "../../sourcegraph/http/metrics.ts";
 import type { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
@@ -93,6 +94,7 @@ export async function withInProcessService(
     plugins: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
   }, { log, debug: options.debug ? log : undefined });
   const { store, scheduler, repositories: service } = services;
+  const highlighter = new Highlighter();
   const sources = new Map<string, TestRepo>();
   const heads = new Map<string, string>();
   try {
@@ -136,10 +138,12 @@ export async function withInProcessService(
         serviceToken: settings.serviceToken,
         publicUrl: options.publicUrl,
         log,
+        highlighter,
       }),
     });
     await fn({ handle, store, service, scheduler, sources, heads, data, parent });
   } finally {
+    highlighter.close();
     await services.close();
     await removeDir(parent);
   }

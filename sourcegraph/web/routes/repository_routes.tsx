@@ -13,7 +13,13 @@ import type { Context } from "hono";
 import type { Caller } from "../../access/caller.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
-import { BlobPage, blobView } from "../blob_page.tsx";
+import { BlobPage, blobView, withCode } from "../blob_page.tsx";
+import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
+import type { DirectoryListing } from "../../service/repository_reads.ts";
+import { highlightResultLines } from "../code/code_highlighting.ts";
+import type { CodeHighlighter } from "../code/highlighter.ts";
+import type { CodeLine } from "../code/highlighted_lines.ts";
+import type { FileMatches } from "../../search/code_search.ts";
 import { rawHeaders } from "../raw_response.ts";
 import { type SymbolsForm, SymbolsPage } from "../symbols_page.tsx";
 import { SiteSearchPage } from "../site_search_page.tsx";
@@ -47,16 +53,22 @@ import {
 export interface RepositoryRouteOptions {
   /** The HTTP status of an error code. */
   status: (code: string) => number;
+  /** What file pages and search results are highlighted with (none: plain text). */
+  highlighter?: CodeHighlighter;
 }
 
-type At = { service: RepositoryService; status: (code: string) => number };
+type At = {
+  service: RepositoryService;
+  status: (code: string) => number;
+  highlighter?: CodeHighlighter;
+};
 
 /** The home page and every repository page, to mount at the pages' root (last: it ends in `/*`). */
 export function repositoryRoutes(
   service: RepositoryService,
   options: RepositoryRouteOptions,
 ): Hono<PageEnv> {
-  const at: At = { service, status: options.status };
+  const at: At = { service, status: options.status, highlighter: options.highlighter };
   const app = new Hono<PageEnv>();
   app.get("/-/search", async (c) => {
     const repo = c.req.query("repo") ?? "";
@@ -145,7 +157,7 @@ async function pinnedPage(
   if (route.page === "tree") {
     return await filesPage(c, { service: at.service, repo, commit: pinned.commit, dir: path });
   }
-  return await blobPage(c, { service: at.service, repo, commit: pinned.commit, path });
+  return await blobPage(c, { ...at, repo, commit: pinned.commit, path });
 }
 
 // A file's bytes as committed: text as `text/plain`, anything else as a
@@ -218,6 +230,7 @@ async function searchTab(
         maxLinesPerFile: 10,
         matchRanges: true,
       }), at.status);
+  const highlighted = await highlightedResults(at, result?.outcome.files ?? []);
   return page(
     c,
     <SearchPage
@@ -226,8 +239,17 @@ async function searchTab(
       form={form}
       versions={versions}
       result={result}
+      highlighted={highlighted}
       problem={problem}
     />,
+  );
+}
+
+// The lines of search results highlighted, file by file (null: plain).
+function highlightedResults(at: At, files: readonly FileMatches[]): Promise<(CodeLine[] | null)[]> {
+  return highlightResultLines(
+    at.highlighter,
+    files.map((file) => ({ path: file.path, lines: file.lines.map((line) => line.text) })),
   );
 }
 
@@ -245,7 +267,20 @@ async function siteSearch(c: Context<PageEnv>, at: At): Promise<Response> {
         matchRanges: true,
         after: after ? decodeFanoutCursor(after) : undefined,
       }), at.status);
-  return page(c, <SiteSearchPage viewer={c.get("viewer")} q={q} found={found} problem={problem} />);
+  const files = found?.results.map((result) => result.outcome.files) ?? [];
+  const highlighted = await highlightedResults(at, files.flat());
+  let from = 0;
+  const byResult = files.map((some) => highlighted.slice(from, from += some.length));
+  return page(
+    c,
+    <SiteSearchPage
+      viewer={c.get("viewer")}
+      q={q}
+      found={found}
+      highlighted={byResult}
+      problem={problem}
+    />,
+  );
 }
 
 async function symbolsTab(
@@ -331,14 +366,36 @@ async function filesPage(
       viewer={c.get("viewer")}
       listing={listing}
       versions={at.service.retainedVersions(caller, { repo: at.repo })}
+      readme={c.req.query("after") ? null : await folderReadme(caller, { ...at, listing })}
     />,
   );
+}
+
+// The README among a listing's entries, read as its file page would be; none when unreadable.
+async function folderReadme(
+  caller: Caller,
+  at: { service: RepositoryService; repo: string; listing: DirectoryListing },
+): Promise<Readme | null> {
+  const path = readmePath(at.listing.entries);
+  if (path === null) return null;
+  try {
+    const read = await at.service.readPage(caller, {
+      repo: at.repo,
+      revision: at.listing.commit,
+      path,
+      startLine: 1,
+    });
+    return readmeOf(at.repo, read);
+  } catch (error) {
+    if (error instanceof SourcegraphError) return null;
+    throw error;
+  }
 }
 
 // One page of a file (the read service pages it); a folder's path redirects to its tree.
 async function blobPage(
   c: Context<PageEnv>,
-  at: { service: RepositoryService; repo: string; commit: string; path: string },
+  at: At & { repo: string; commit: string; path: string },
 ): Promise<Response> {
   const startLine = Math.max(
     1,
@@ -351,7 +408,11 @@ async function blobPage(
       path: at.path,
       startLine,
     });
-    return await page(c, <BlobPage viewer={c.get("viewer")} view={blobView(at.repo, read)} />);
+    const view = await withCode(blobView(at.repo, read), {
+      highlighter: at.highlighter,
+      plain: c.req.query("plain") === "1",
+    });
+    return await page(c, <BlobPage viewer={c.get("viewer")} view={view} />);
   } catch (error) {
     if (error instanceof SourcegraphError && error.code === "NOT_A_FILE") {
       return redirect(c, treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);

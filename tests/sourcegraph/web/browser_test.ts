@@ -214,7 +214,9 @@ Deno.test({
     const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
     await Deno.mkdir(shots, { recursive: true });
     const repo = await createRepo({
-      "README.md": `# Site\n\n${"A long paragraph of words. ".repeat(40)}\n`,
+      "README.md": `# Site\n\n${"A long paragraph of words. ".repeat(40)}\n\n| ${
+        "a wide table column | ".repeat(12)
+      }\n|${"---|".repeat(12)}\n\n\`\`\`sh\n${"a-long-command --with-flags ".repeat(20)}\n\`\`\`\n`,
       "src/deep/folder/with_a_rather_long_name/parse_config.ts":
         `export function parseConfig(text: string): string {\n  return text; // ${
           "x".repeat(400)
@@ -235,6 +237,8 @@ Deno.test({
           "file",
           `/local/site/-/blob/${sha}/src/deep/folder/with_a_rather_long_name/parse_config.ts#L2`,
         ],
+        ["markdown", `/local/site/-/blob/${sha}/README.md`],
+        ["markdown-source", `/local/site/-/blob/${sha}/README.md?plain=1`],
         ["versions", "/local/site/-/versions"],
         ["search", "/local/site/-/search?q=parseConfig"],
         ["symbols", "/local/site/-/symbols?q=parseConfig"],

@@ -1,0 +1,136 @@
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import {
+  type InProcessWorld,
+  withInProcessService,
+  type WorldRepository,
+} from "../../support/in_process_service.ts";
+import { pageRequest } from "../../support/page_requests.ts";
+import { HOSTILE_MARKDOWN, PIXEL_PNG } from "../../support/hostile_markdown.ts";
+
+const REPOSITORIES: WorldRepository[] = [
+  {
+    name: "org/code",
+    publicRead: true,
+    files: {
+      "README.md": HOSTILE_MARKDOWN,
+      "src/main.c": [
+        "#include <stdio.h>",
+        "/* a comment",
+        "   across lines */",
+        'int main(void) { puts("</span><script>window.__pwned = 7</script>"); return 0; }',
+        "",
+      ].join("\n"),
+      "docs/guide.md": "# Guide\n\nBack to [main](../src/main.c#L4) or [top](../).\n",
+      "docs/logo.png": PIXEL_PNG,
+      "docs/sub/readme.txt": "Plain <b>words</b>\n",
+      "notes.txt": "return of the plain text\n",
+    },
+  },
+];
+
+function withCode(fn: (world: InProcessWorld & { sha: string }) => Promise<void>): Promise<void> {
+  return withInProcessService(async (world) => {
+    await fn({ ...world, sha: world.heads.get("org/code")! });
+  }, { repositories: REPOSITORIES });
+}
+
+// Script elements other than the pages' own script file.
+function foreignScripts(html: string): string[] {
+  return [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]).filter((tag) =>
+    tag !== '<script src="/sourcegraph/-/static/app.js" defer="">'
+  );
+}
+
+// Attributes on tags that would run script or load from elsewhere.
+function executable(html: string): string[] {
+  const found: string[] = [];
+  for (const tag of html.matchAll(/<[a-z][a-z0-9-]*(?:\s+[^\s"'=<>\/]+(?:="[^"]*")?)*\s*\/?>/gi)) {
+    for (const attribute of tag[0].matchAll(/\s([^\s"'=<>\/]+)(?:="([^"]*)")?/g)) {
+      const [, name, value = ""] = attribute;
+      if (/^on/i.test(name)) found.push(tag[0]);
+      if (/^(?:href|src)$/i.test(name) && /^\s*(?:javascript|data|vbscript):/i.test(value)) {
+        found.push(tag[0]);
+      }
+    }
+    if (/^<(?:svg|iframe|object|embed|math|style)\b/i.test(tag[0])) found.push(tag[0]);
+  }
+  return found;
+}
+
+Deno.test("code pages: a file is highlighted line by line; hostile strings stay text", async () => {
+  await withCode(async ({ handle, sha }) => {
+    const page = await pageRequest(handle, `/sourcegraph/org/code/-/blob/${sha}/src/main.c`);
+    assertEquals(page.status, 200);
+    assertIncludes(page.body, '<span class="hljs-keyword">return</span>');
+    // The comment spans lines 2 and 3: each line's row carries its own span.
+    const row = (n: number) => new RegExp(`<tr id="L${n}">[\\s\\S]*?</tr>`).exec(page.body)![0];
+    assertIncludes(row(2), '<span class="hljs-comment">/* a comment</span>');
+    assertIncludes(row(3), '<span class="hljs-comment">   across lines */</span>');
+    assertIncludes(row(4), "&lt;/span&gt;&lt;script&gt;window.__pwned = 7&lt;/script&gt;");
+    assertEquals(foreignScripts(page.body), []);
+    assertEquals(executable(page.body), []);
+    // A path without a grammar is plain; the wrap toggle is offered to the script.
+    const plain = await pageRequest(handle, `/sourcegraph/org/code/-/blob/${sha}/notes.txt`);
+    assert(!plain.body.includes("hljs-"), "plain text highlighted");
+    assertIncludes(
+      plain.body,
+      'data-wrap="true" aria-pressed="false" hidden="">Wrap lines</button>',
+    );
+  });
+});
+
+Deno.test("code pages: a folder shows its README rendered, links pinned, nothing executable", async () => {
+  await withCode(async ({ handle, sha }) => {
+    const top = await pageRequest(handle, "/sourcegraph/org/code");
+    assertEquals(top.status, 200);
+    const readme = /<section class="readme">[\s\S]*<\/section>/.exec(top.body)![0];
+    assertIncludes(readme, '<h2 id="user-content-install">Install</h2>');
+    assertIncludes(readme, `href="/sourcegraph/org/code/-/blob/${sha}/docs/guide.md"`);
+    assertIncludes(readme, `href="/sourcegraph/org/code/-/blob/${sha}/src/main.c#L2"`);
+    assertIncludes(readme, `href="/sourcegraph/org/code/-/tree/${sha}/docs"`);
+    assertIncludes(readme, `src="/sourcegraph/org/code/-/raw/${sha}/docs/logo.png"`);
+    assertIncludes(readme, 'href="#user-content-install"');
+    assertIncludes(readme, "&lt;script&gt;window.__pwned = 1&lt;/script&gt;");
+    assertEquals(foreignScripts(top.body), []);
+    assertEquals(executable(top.body), []);
+    // A plain-text README is shown as text; a folder without one shows none.
+    const sub = await pageRequest(handle, `/sourcegraph/org/code/-/tree/${sha}/docs/sub`);
+    assertIncludes(sub.body, '<pre class="readme-text">Plain &lt;b&gt;words&lt;/b&gt;</pre>');
+    const docs = await pageRequest(handle, `/sourcegraph/org/code/-/tree/${sha}/docs`);
+    assert(!docs.body.includes('class="readme"'), "a README where there is none");
+  });
+});
+
+Deno.test("code pages: Markdown files render, with their source (and line anchors) a toggle away", async () => {
+  await withCode(async ({ handle, sha }) => {
+    const base = `/sourcegraph/org/code/-/blob/${sha}/docs/guide.md`;
+    const rendered = await pageRequest(handle, base);
+    assertIncludes(rendered.body, '<article class="markdown-body"><h1 id="user-content-guide">');
+    assertIncludes(rendered.body, `href="/sourcegraph/org/code/-/blob/${sha}/src/main.c#L4"`);
+    assertIncludes(rendered.body, `href="/sourcegraph/org/code/-/tree/${sha}"`);
+    assertIncludes(rendered.body, `<a href="${base}?plain=1">Source</a>`);
+    assert(!rendered.body.includes('id="L1"'), "line rows in the rendered view");
+    const source = await pageRequest(handle, `${base}?plain=1`);
+    assertIncludes(source.body, '<tr id="L1">');
+    assertIncludes(source.body, '<span class="hljs-section"># Guide</span>');
+    assertIncludes(source.body, `<a href="${base}?plain=1">Permalink</a>`);
+    // Search results link a Markdown line to its source view.
+    const search = await pageRequest(handle, "/sourcegraph/org/code/-/search?q=Guide");
+    assertIncludes(search.body, `href="${base}?plain=1#L1"`);
+  });
+});
+
+Deno.test("code pages: search results are highlighted and mark each match once", async () => {
+  await withCode(async ({ handle }) => {
+    const page = await pageRequest(handle, "/sourcegraph/org/code/-/search?q=return%7Cputs");
+    assertEquals(page.status, 200);
+    assertIncludes(page.body, '<mark><span class="hljs-keyword">return</span></mark>');
+    assertIncludes(page.body, `<mark><span class="hljs-built_in">puts</span></mark>`);
+    // notes.txt has no grammar: marked, not highlighted.
+    assertIncludes(page.body, "<td><mark>return</mark> of the plain text</td>");
+    assertEquals([...page.body.matchAll(/<mark>/g)].length, 3);
+    assertEquals(executable(page.body), []);
+    const site = await pageRequest(handle, "/sourcegraph/-/search?q=puts");
+    assertIncludes(site.body, '<span class="hljs-type">int</span>');
+  });
+});
