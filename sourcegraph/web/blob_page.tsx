@@ -11,7 +11,7 @@
 
 import { raw } from "hono/html";
 import type { FilePage } from "../read/file_page.ts";
-import { CodeText } from "./code/code_line.tsx";
+import { codeRows } from "./code/code_rows.ts";
 import { isMarkdownPath } from "./code/code_languages.ts";
 import { highlightFileLines } from "./code/code_highlighting.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
@@ -213,19 +213,7 @@ function FileBody(props: { view: BlobView }): Html | null {
     <>
       <table class="code">
         <tbody>
-          {view.lines.map((line, i) => {
-            const number = view.firstLine + i;
-            return (
-              <tr id={`L${number}`}>
-                <td class="num">
-                  <a href={`#L${number}`}>{number}</a>
-                </td>
-                <td>
-                  <CodeText text={line} highlighted={view.highlighted?.[i]} />
-                </td>
-              </tr>
-            );
-          })}
+          {codeRows(view.lines, { firstLine: view.firstLine, highlighted: view.highlighted })}
         </tbody>
       </table>
       {view.nextStart === null ? null : (
