@@ -12,7 +12,7 @@
 import { runGit } from "../../shared/git.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
 import { READ_SCAN_LIMIT } from "../read/file_read.ts";
-import type { Candidate, IndexedCommit } from "./index/index_reader.ts";
+import { type Candidate, CHUNK_BATCH, type IndexedCommit } from "./index/index_reader.ts";
 import {
   type CompiledSearch,
   compileSearch,
@@ -290,32 +290,43 @@ type Candidates = AsyncIterable<
 >;
 
 // Each candidate chunk is decoded and its lines found; numbers count from
-// the chunk's first line.
+// the chunk's first line. Chunks are read for several candidates at once
+// (`CHUNK_BATCH`), a candidate with more chunks on its own.
 async function* fromIndex(
   index: IndexedCommit,
   options: { candidates: readonly Placed[]; finder: LineFinder },
 ): Candidates {
   const decoder = new TextDecoder();
-  for (const candidate of options.candidates) {
-    yield {
-      path: candidate.path,
-      lines: chunkLines(index, candidate, options.finder, decoder),
-      tier: candidate.tier,
-      defines: candidate.defines,
-    };
+  const { candidates } = options;
+  for (let start = 0; start < candidates.length;) {
+    let end = start + 1;
+    let count = candidates[start].chunks.length;
+    while (end < candidates.length && count + candidates[end].chunks.length <= CHUNK_BATCH) {
+      count += candidates[end++].chunks.length;
+    }
+    const texts = index.chunkTexts(
+      candidates.slice(start, end).flatMap((candidate) => candidate.chunks.map((c) => c.id)),
+    );
+    for (const candidate of candidates.slice(start, end)) {
+      yield {
+        path: candidate.path,
+        lines: chunkLines(candidate, { texts, finder: options.finder, decoder }),
+        tier: candidate.tier,
+        defines: candidate.defines,
+      };
+    }
+    start = end;
   }
 }
 
 function* chunkLines(
-  index: IndexedCommit,
   candidate: Candidate,
-  finder: LineFinder,
-  decoder: TextDecoder,
+  read: { texts: Map<number, Uint8Array>; finder: LineFinder; decoder: TextDecoder },
 ): Generator<[number, string]> {
   for (const chunk of candidate.chunks) {
-    const text = index.chunkText(chunk.id);
-    if (text === null) continue;
-    for (const [number, line] of linesToVerify(decoder.decode(text), finder)) {
+    const text = read.texts.get(chunk.id);
+    if (text === undefined) continue;
+    for (const [number, line] of linesToVerify(read.decoder.decode(text), read.finder)) {
       yield [chunk.line + number, line];
     }
   }

@@ -26,6 +26,7 @@ import { SourcegraphError } from "../../errors.ts";
 import { type LineFinder, lineFinder } from "./line_candidates.ts";
 import { literalsOf, patternPrefilter } from "./pattern_literals.ts";
 import { pathQuery } from "./path_query.ts";
+import { shapePrefilter } from "./pattern_shape.ts";
 import { fixedQuery, prefilterQuery, type TrigramQuery } from "./trigram_query.ts";
 
 /** What a caller asks for, after schema validation. */
@@ -138,7 +139,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     ignoreCase,
     regex,
     literals,
-    finder: lineFinder(literals, { ignoreCase }),
+    finder: finderOf(request.pattern, { literals, fixedStrings, ignoreCase }),
     trigrams: fixedStrings
       ? fixedQuery(request.pattern, { ignoreCase })
       : prefilterQuery(prefilter, { ignoreCase }),
@@ -165,6 +166,24 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     request,
     after: request.after ?? null,
   };
+}
+
+/** Literals shorter than this find too many lines: the pattern's shape finds fewer. */
+const WEAK_LITERAL = 3;
+
+// How the lines worth checking are found: by the required literals, or,
+// when there are none or they are short (`_` in `[A-Z]{2}_[0-9]{2}`), by
+// the pattern's shape when it has one (null: every line).
+function finderOf(
+  pattern: string,
+  options: { literals: string[] | null; fixedStrings: boolean; ignoreCase: boolean },
+): LineFinder {
+  const { literals, fixedStrings, ignoreCase } = options;
+  const byLiterals = lineFinder(literals, { ignoreCase });
+  const weak = literals === null || literals.some((literal) => literal.length < WEAK_LITERAL);
+  if (fixedStrings || (byLiterals !== null && !weak)) return byLiterals;
+  const shape = shapePrefilter(pattern, { ignoreCase });
+  return shape === null ? byLiterals : { pattern: shape };
 }
 
 // Compiles the pattern, refusing what cannot match a single line sensibly.

@@ -90,6 +90,16 @@ export const PARITY_QUERIES: SearchRequest[] = [
   { pattern: "needle", paths: ["docs/notes.md", "src/chunked.txt"] },
   { pattern: "[a-z]{2}\\d", paths: ["src/util"] },
   { pattern: "nothing-matches-this" },
+  // No literal, or only short ones: lines found by the pattern's shape.
+  { pattern: "[A-Z]{4}[a-z]" },
+  { pattern: "\\w+ \\d{2}$" },
+  { pattern: "[^a-z ]{3}" },
+  { pattern: "\\pL\\s\\S{2}" },
+  { pattern: ".{2}😀" },
+  { pattern: "[k]ELVIN", ignoreCase: true },
+  { pattern: "\\d\\d|[A-Z]{5}" },
+  { pattern: "e_\\d|x{200}" },
+  { pattern: "\\r$" },
 ];
 
 const record = (id: number, pathGroups: RepositoryRecord["pathGroups"]) =>
@@ -156,9 +166,13 @@ Deno.test("index parity: every query gives the same text with and without the in
         const scope = new PathScope(repo);
         for (const query of PARITY_QUERIES) {
           const label = JSON.stringify({ ...query, groups: groups.length });
-          const run = async (searches: SharedSearches) => {
+          const run = async (searches: SharedSearches, everyLine = false) => {
+            const compiled = compileSearch(query);
             const outcome = await searches.search(repo, {
-              search: compileSearch(query),
+              // Every line checked by RE2: what the line finders must agree with.
+              search: everyLine
+                ? { ...compiled, finder: null, key: `${compiled.key} all` }
+                : compiled,
               commit,
               scope,
             });
@@ -177,8 +191,9 @@ Deno.test("index parity: every query gives the same text with and without the in
               }),
             };
           };
-          const [a, b] = [await run(indexed), await run(plain)];
+          const [a, b, c] = [await run(indexed), await run(plain), await run(indexed, true)];
           assertEquals(withoutIndexLines(a.text), withoutIndexLines(b.text), label);
+          assertEquals(withoutIndexLines(a.text), withoutIndexLines(c.text), label);
           assertEquals(b.outcome.index, "not_ready", label);
           assert(a.outcome.index === "ready" || a.outcome.index === "scan", label);
         }
