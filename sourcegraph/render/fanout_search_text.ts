@@ -14,7 +14,7 @@ import { SourcegraphError } from "../errors.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import type { FanoutPosition, FanoutSearchResult } from "../service/repository_fanout.ts";
 import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
-import { mostThatFit, pageRows, SEARCH_DEFAULT_MAX_BYTES } from "./search_text.ts";
+import { mostThatFit, type PageLayout, pageRows, SEARCH_DEFAULT_MAX_BYTES } from "./search_text.ts";
 
 interface FanoutRow {
   text: string;
@@ -28,21 +28,21 @@ export function renderFanoutSearch(
   options: { output: "content" | "files"; maxBytes?: number },
 ): string {
   const rows = fanoutRows(found, options.output);
-  const page = (shown: number): string => {
+  const layout = (shown: number): PageLayout => {
     const cutByBytes = shown < rows.length;
     let place: FanoutRow["place"] = undefined;
     for (let i = shown - 1; i >= 0 && place === undefined; i--) place = rows[i].place;
     const next = nextPosition(found, { cutByBytes, place });
-    const kept = rows.slice(0, place === undefined && cutByBytes ? 0 : shown).map((row) =>
-      row.text
-    );
     const header = headerLines(found, {
       cut: cutByBytes,
       next: next === null ? null : encodeFanoutCursor(next),
     });
-    return [...header, ...kept].join("\n") + "\n";
+    return { header, kept: place === undefined && cutByBytes ? 0 : shown };
   };
-  return mostThatFit(rows.length, { page, maxBytes: options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES });
+  return mostThatFit(rows.map((row) => row.text), {
+    layout,
+    maxBytes: options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES,
+  });
 }
 
 /**

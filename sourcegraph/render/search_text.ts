@@ -40,7 +40,7 @@ export function renderSearch(
 ): string {
   const maxBytes = options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES;
   const rows = pageRows(found, options.output);
-  const page = (shown: number): string => {
+  const layout = (shown: number): PageLayout => {
     const cutByBytes = shown < rows.length;
     const place = lastPlace(rows, shown);
     const more = (cutByBytes || found.outcome.truncated) && place !== null;
@@ -48,31 +48,48 @@ export function renderSearch(
       cutBy: [...(cutByBytes ? ["max_bytes"] : []), ...capsHit(found)],
       next: more ? encodeSearchCursor({ commit: found.commit, ...place }) : null,
     });
-    const kept = rows.slice(0, place === null ? 0 : shown).map((row) => row.text);
-    return [...header, ...kept].join("\n") + "\n";
+    return { header, kept: place === null ? 0 : shown };
   };
-  return mostThatFit(rows.length, { page, maxBytes });
+  return mostThatFit(rows.map((row) => row.text), { layout, maxBytes });
+}
+
+/** A page of rows: its header lines, and how many of the first rows it keeps. */
+export interface PageLayout {
+  header: string[];
+  kept: number;
 }
 
 /**
- * The page of the most rows (of `total`) that fits `maxBytes`, found by
- * halving (a page is built O(log rows) times); the page of none when none fits.
+ * The page (header lines, then the kept rows, a line each) of the most rows
+ * that fits `maxBytes`, found by halving over the pages' sizes, which come
+ * from the rows' byte lengths summed once: only the page chosen is joined.
+ * The page of none when none fits.
  */
 export function mostThatFit(
-  total: number,
-  options: { page: (rows: number) => string; maxBytes: number },
+  rows: readonly string[],
+  options: { layout: (shown: number) => PageLayout; maxBytes: number },
 ): string {
-  const { page, maxBytes } = options;
-  const whole = page(total);
-  if (utf8Length(whole) <= maxBytes) return whole;
-  let fits = 0;
-  let over = total;
-  while (over - fits > 1) {
-    const middle = (fits + over) >> 1;
-    if (utf8Length(page(middle)) <= maxBytes) fits = middle;
-    else over = middle;
+  const { layout, maxBytes } = options;
+  const upTo = new Float64Array(rows.length + 1);
+  rows.forEach((row, i) => upTo[i + 1] = upTo[i] + utf8Length(row) + 1);
+  const size = (shown: number): number => {
+    const { header, kept } = layout(shown);
+    let bytes = upTo[kept];
+    for (const line of header) bytes += utf8Length(line) + 1;
+    return bytes;
+  };
+  let fits = rows.length;
+  if (size(rows.length) > maxBytes) {
+    fits = 0;
+    let over = rows.length;
+    while (over - fits > 1) {
+      const middle = (fits + over) >> 1;
+      if (size(middle) <= maxBytes) fits = middle;
+      else over = middle;
+    }
   }
-  return page(fits);
+  const { header, kept } = layout(fits);
+  return [...header, ...rows.slice(0, kept)].join("\n") + "\n";
 }
 
 function headerLines(

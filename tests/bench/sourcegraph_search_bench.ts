@@ -13,9 +13,12 @@
  * index a commit changing 1% of files, and (on (a)) the index size for 20
  * retained versions with 1% churn each against one version.
  *
+ * With `--classes duckdb` and a tarball of another tree (its top folder named
+ * `git`), the query classes are the same kinds of query on duckdb's source.
+ *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   --allow-net=127.0.0.1 tests/bench/sourcegraph_search_bench.ts [--corpus PATH] \
- *   [--copies N] [--only a|b]
+ *   [--copies N] [--only a|b] [--classes git|duckdb]
  *
  * @module
  */
@@ -37,6 +40,7 @@ const TARBALL = args.includes("--corpus")
   : new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url).pathname;
 const COPIES = Number(args[args.indexOf("--copies") + 1] ?? 7) || 7;
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
+const CLASSES = args.includes("--classes") ? args[args.indexOf("--classes") + 1] : "git";
 const RUNS = 20;
 // Calls before the measured ones, so every class is measured with a warm JIT.
 const WARM_UP = 5;
@@ -52,6 +56,7 @@ interface QueryClass {
 
 /** The query classes (their literals occur only in the original copy). */
 function classes(): QueryClass[] {
+  if (CLASSES === "duckdb") return duckdbClasses();
   return [
     {
       name: "rare literal",
@@ -96,6 +101,45 @@ function classes(): QueryClass[] {
       gitGrep: ["-F", "-e", "strbuf_addf"],
       pathspec: ["*.h"],
     },
+  ];
+}
+
+/** The same kinds of query on duckdb's source tree. */
+function duckdbClasses(): QueryClass[] {
+  const literal = (name: string, pattern: string, extra: Partial<QueryClass> = {}) => ({
+    name,
+    mcp: { pattern, fixed_strings: true },
+    rg: ["-F", pattern],
+    gitGrep: ["-F", "-e", pattern],
+    ...extra,
+  });
+  return [
+    literal("rare literal", "IEJoinUnion"),
+    literal("common literal", "make_uniq"),
+    literal("phrase", "could not be found"),
+    {
+      name: "regex with literals",
+      mcp: { pattern: "make_uniq<(Bound|Logical)\\w+>" },
+      rg: ["make_uniq<(Bound|Logical)\\w+>"],
+      gitGrep: ["-E", "-e", "make_uniq<(Bound|Logical)\\w+>"],
+    },
+    {
+      name: "regex, no trigram",
+      mcp: { pattern: "[A-Z]{2}_[0-9]{2}\\b" },
+      rg: ["[A-Z]{2}_[0-9]{2}\\b"],
+      gitGrep: ["-P", "-e", "[A-Z]{2}_[0-9]{2}\\b"],
+    },
+    {
+      name: "ignore-case literal",
+      mcp: { pattern: "MAKE_UNIQ", fixed_strings: true, ignore_case: true },
+      rg: ["-F", "-i", "MAKE_UNIQ"],
+      gitGrep: ["-F", "-i", "-e", "MAKE_UNIQ"],
+    },
+    literal("path-filtered", "make_uniq", {
+      mcp: { pattern: "make_uniq", fixed_strings: true, glob: ["*.hpp"] },
+      rg: ["-F", "-g", "*.hpp", "make_uniq"],
+      pathspec: ["*.hpp"],
+    }),
   ];
 }
 
