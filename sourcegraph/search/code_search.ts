@@ -24,6 +24,7 @@ import { comparePaths } from "./query/path_order.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
+import type { ChunkScanner, ScannedLines } from "./scan/chunk_scanner.ts";
 
 /** One file's matches. */
 export interface FileMatches {
@@ -99,6 +100,8 @@ export async function searchCommit(
     commit: string;
     /** The commit's index, when it is built. */
     index?: IndexedCommit | null;
+    /** Workers that read and scan chunks when a search reads many. */
+    scanner?: ChunkScanner;
   },
 ): Promise<SearchOutcome> {
   const { commit, search } = request;
@@ -111,7 +114,8 @@ export async function searchCommit(
     const candidates = placed.candidates.filter((candidate) =>
       search.after === null || comparePlaces(candidate, search.after) >= 0
     );
-    const outcome = await verify(fromIndex(index, { candidates, finder: search.finder }), {
+    const read = { candidates, finder: search.finder, scanner: request.scanner };
+    const outcome = await verify(fromIndex(index, read), {
       search,
       index: search.trigrams.op === "all" ? "scan" : "ready",
     });
@@ -289,33 +293,74 @@ type Candidates = AsyncIterable<
   { path: string; lines: Iterable<[number, string]>; tier?: SearchTier; defines?: string[] }
 >;
 
+/**
+ * Searches whose candidates hold at least this many chunks read them in
+ * workers. On the 2-core Intel Xeon VM that made a scan of every file 10 to
+ * 20% faster (46 MiB: about 120 to about 100 ms; 106 MiB: about 320 to about
+ * 270 ms) and takes the reading off the service's thread.
+ */
+export const SCAN_MIN_CHUNKS = 256;
+// Batches a search asks the workers for ahead of the one it checks, and the chunks of one.
+const SCAN_AHEAD = 4;
+const SCAN_JOB_CHUNKS = 4 * CHUNK_BATCH;
+
 // Each candidate chunk is decoded and its lines found; numbers count from
 // the chunk's first line. Chunks are read for several candidates at once
-// (`CHUNK_BATCH`), a candidate with more chunks on its own.
+// (`CHUNK_BATCH`, a candidate with more chunks on its own), by the scanning
+// workers when the search reads many (a batch a worker could not read is
+// read here).
 async function* fromIndex(
   index: IndexedCommit,
-  options: { candidates: readonly Placed[]; finder: LineFinder },
+  options: { candidates: readonly Placed[]; finder: LineFinder; scanner?: ChunkScanner },
 ): Candidates {
   const decoder = new TextDecoder();
-  const { candidates } = options;
-  for (let start = 0; start < candidates.length;) {
-    let end = start + 1;
-    let count = candidates[start].chunks.length;
-    while (end < candidates.length && count + candidates[end].chunks.length <= CHUNK_BATCH) {
-      count += candidates[end++].chunks.length;
+  const { candidates, finder } = options;
+  const chunks = candidates.reduce((sum, candidate) => sum + candidate.chunks.length, 0);
+  const scanner = options.scanner?.available && chunks >= SCAN_MIN_CHUNKS ? options.scanner : null;
+  const groups = chunkGroups(candidates, scanner === null ? CHUNK_BATCH : SCAN_JOB_CHUNKS);
+  const ids = ([start, end]: [number, number]) =>
+    candidates.slice(start, end).flatMap((candidate) => candidate.chunks.map((c) => c.id));
+  const ahead: Promise<ScannedLines>[] = [];
+  for (let g = 0; g < groups.length; g++) {
+    while (scanner !== null && ahead.length < SCAN_AHEAD && g + ahead.length < groups.length) {
+      ahead.push(scanner.scan(index.databasePath, ids(groups[g + ahead.length]), finder));
     }
-    const texts = index.chunkTexts(
-      candidates.slice(start, end).flatMap((candidate) => candidate.chunks.map((c) => c.id)),
-    );
-    for (const candidate of candidates.slice(start, end)) {
+    const scanned = scanner === null ? null : await ahead.shift()!;
+    const texts = scanned === null ? index.chunkTexts(ids(groups[g])) : null;
+    for (const candidate of candidates.slice(...groups[g])) {
       yield {
         path: candidate.path,
-        lines: chunkLines(candidate, { texts, finder: options.finder, decoder }),
+        lines: scanned !== null
+          ? scannedLines(candidate, scanned)
+          : chunkLines(candidate, { texts: texts!, finder, decoder }),
         tier: candidate.tier,
         defines: candidate.defines,
       };
     }
+  }
+}
+
+// The candidates in runs whose chunks fit `size` ([start, end) indexes).
+function chunkGroups(candidates: readonly Candidate[], size: number): [number, number][] {
+  const groups: [number, number][] = [];
+  for (let start = 0; start < candidates.length;) {
+    let end = start + 1;
+    let count = candidates[start].chunks.length;
+    while (end < candidates.length && count + candidates[end].chunks.length <= size) {
+      count += candidates[end++].chunks.length;
+    }
+    groups.push([start, end]);
     start = end;
+  }
+  return groups;
+}
+
+function* scannedLines(
+  candidate: Candidate,
+  scanned: Map<number, [number, string][]>,
+): Generator<[number, string]> {
+  for (const chunk of candidate.chunks) {
+    for (const [number, line] of scanned.get(chunk.id) ?? []) yield [chunk.line + number, line];
   }
 }
 

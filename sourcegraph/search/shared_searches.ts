@@ -1,7 +1,8 @@
 /**
  * Searches of visible repositories at resolved commits: path-group scope
  * applied before and after the search, the commit's index when it is
- * built, and identical searches running at the same time answered by one
+ * built (its chunks scanned by `scanner`'s workers when a search reads
+ * many), and identical searches running at the same time answered by one
  * computation.
  *
  * @module
@@ -14,21 +15,24 @@ import { searchCommit, type SearchOutcome } from "./code_search.ts";
 import type { CompiledSearch } from "./query/compiled_search.ts";
 import type { IndexedCommit } from "./index/index_reader.ts";
 import type { SearchIndexes } from "./search_indexes.ts";
+import type { ChunkScanner } from "./scan/chunk_scanner.ts";
 
 /** Searches with one computation per identical concurrent request. */
 export class SharedSearches {
   #mirrors: MirrorReaders;
   #indexes: SearchIndexes;
+  #scanner: ChunkScanner | undefined;
   #running = new Map<string, Promise<SearchOutcome>>();
   #onShared: () => void;
 
   /** Searches `mirrors`, through `indexes` where they are built. */
   constructor(
     mirrors: MirrorReaders,
-    options: { indexes: SearchIndexes; onShared?: () => void },
+    options: { indexes: SearchIndexes; scanner?: ChunkScanner; onShared?: () => void },
   ) {
     this.#mirrors = mirrors;
     this.#indexes = options.indexes;
+    this.#scanner = options.scanner;
     this.#onShared = options.onShared ?? (() => {});
   }
 
@@ -73,6 +77,7 @@ export class SharedSearches {
       search: at.search,
       commit: at.commit,
       index: this.#indexes.commit(repo, at.commit),
+      scanner: this.#scanner,
     }).finally(() => this.#running.delete(key));
     this.#running.set(key, search);
     return search;

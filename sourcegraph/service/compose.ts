@@ -21,6 +21,7 @@
  * @module
  */
 
+import { ChunkScanner } from "../search/scan/chunk_scanner.ts";
 import { join } from "node:path";
 import { Visibility } from "../access/visibility.ts";
 import { type CredentialStore, FetchCredentials } from "../git/fetch_credentials.ts";
@@ -113,7 +114,16 @@ export function composeServices(
     mirrors,
     log: options.log,
   });
-  const searches = new SharedSearches(mirrors, { indexes, onShared: options.onSearchShared });
+  // Searches that read many chunks read them in workers (one per core, at most 4).
+  const scanner = new ChunkScanner({
+    workers: Math.min(4, Math.max(1, navigator.hardwareConcurrency ?? 2)),
+    log: options.log,
+  });
+  const searches = new SharedSearches(mirrors, {
+    indexes,
+    scanner,
+    onShared: options.onSearchShared,
+  });
   const plugins = new RepositoryPlugins(store, {
     visibility,
     mirrors,
@@ -152,6 +162,7 @@ export function composeServices(
       await Promise.all([scheduler.abort(), repositories.stopBackground()]);
     },
     async close() {
+      scanner.close();
       warmup.stop();
       scheduler.stop();
       await repositories.close();

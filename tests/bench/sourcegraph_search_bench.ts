@@ -361,5 +361,9 @@ async function bench(label: string, copies: number, options: { versions: boolean
   }
 }
 
-if (ONLY !== "b") await bench("a: Git source tree", 1, { versions: true });
+if (ONLY !== "b") {
+  await bench(CLASSES === "duckdb" ? "a: duckdb source tree" : "a: Git source tree", 1, {
+    versions: true,
+  });
+}
 if (ONLY !== "a") await bench(`b: ${COPIES} distinct copies`, COPIES, { versions: false });

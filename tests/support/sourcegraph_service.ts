@@ -9,6 +9,7 @@
  */
 
 import { HIGHLIGHT_WORKER_MODULES } from "../../sourcegraph/web/code/highlighter.ts";
+import { SCAN_WORKER_MODULES } from "../../sourcegraph/search/scan/chunk_scanner.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -45,8 +46,9 @@ export function freePort(): number {
 
 /**
  * The service's permission flags as `deno task start` gives them (read is
- * added per test, beside the pages' highlighting worker, which the start
- * task's `--allow-read=.` covers); with `shared`, as the README gives them for a replica
+ * added per test, beside the modules of the pages' highlighting worker and
+ * of the search's scanning workers, which the start task's `--allow-read=.`
+ * covers); with `shared`, as the README gives them for a replica
  * of a shared PostgreSQL store (the driver reads `PG*` defaults; the key
  * file is readable).
  */
@@ -56,7 +58,7 @@ export function serviceFlags(data: string, shared?: { keyFile: string }): string
     `--allow-write=${data}`,
     "--allow-run=git,deno,setpriv",
     shared ? "--allow-env=SOURCEGRAPH_*,PATH,PG*" : "--allow-env=SOURCEGRAPH_*,PATH",
-    `--allow-read=${HIGHLIGHT_WORKER_MODULES.join(",")}`,
+    `--allow-read=${[...HIGHLIGHT_WORKER_MODULES, ...SCAN_WORKER_MODULES].join(",")}`,
     ...(shared ? [`--allow-read=${shared.keyFile}`] : []),
   ];
 }

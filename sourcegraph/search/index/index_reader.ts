@@ -16,14 +16,8 @@ import type { IndexDatabase } from "./index_database.ts";
 import { decodePostings, intersect, union } from "./postings.ts";
 import type { TrigramQuery } from "../query/trigram_query.ts";
 import { CommitSymbols } from "./commit_symbols.ts";
-
-/**
- * Most chunks read in one statement. A read of one chunk by its id cost about
- * 16 µs in node:sqlite's call, most of a scan of the Git source tree's 14,445
- * chunks (230 ms of 410); in statements of 64 the same reads took 95 to
- * 135 ms (2-core Intel Xeon VM).
- */
-export const CHUNK_BATCH = 64;
+import { ChunkReads } from "./chunk_reads.ts";
+export { CHUNK_BATCH } from "./chunk_reads.ts";
 
 /** A chunk of a file's text: its number and how many lines of the file come before it. */
 export interface ChunkRef {
@@ -53,7 +47,8 @@ export class IndexedCommit {
   #chunks: BlobChunks[];
   #postings: StatementSync;
   #pathPostings: StatementSync;
-  #chunkBatch: StatementSync;
+  #chunkReads: ChunkReads;
+  #databasePath: string;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
 
   private constructor(
@@ -68,9 +63,8 @@ export class IndexedCommit {
     this.#chunks = files.chunks;
     this.#postings = index.db.prepare("SELECT count, ids FROM postings WHERE trigram = ?");
     this.#pathPostings = index.db.prepare("SELECT count, ids FROM path_postings WHERE trigram = ?");
-    this.#chunkBatch = index.db.prepare(
-      `SELECT id, text FROM chunks WHERE id IN (${Array(CHUNK_BATCH).fill("?").join(",")})`,
-    );
+    this.#chunkReads = new ChunkReads(index.db);
+    this.#databasePath = index.path;
   }
 
   /** Loads `commit` of `index`; null when it is not fully indexed. */
@@ -179,20 +173,16 @@ export class IndexedCommit {
   }
 
   /**
-   * The texts (UTF-8) of the chunks `ids`, by id, read `CHUNK_BATCH` at a
-   * time; a chunk that is gone (its commit was pruned meanwhile) is absent.
+   * The texts (UTF-8) of the chunks `ids`, by id (`ChunkReads`); a chunk that
+   * is gone (its commit was pruned meanwhile) is absent.
    */
   chunkTexts(ids: readonly number[]): Map<number, Uint8Array> {
-    const texts = new Map<number, Uint8Array>();
-    const batch = new Array<number>(CHUNK_BATCH);
-    for (let start = 0; start < ids.length; start += CHUNK_BATCH) {
-      // Unused places hold -1, which no chunk has.
-      for (let i = 0; i < CHUNK_BATCH; i++) batch[i] = ids[start + i] ?? -1;
-      for (const row of this.#chunkBatch.all(...batch) as { id: number; text: Uint8Array }[]) {
-        texts.set(row.id, row.text);
-      }
-    }
-    return texts;
+    return this.#chunkReads.texts(ids);
+  }
+
+  /** The index database file (scanning workers open it themselves). */
+  get databasePath(): string {
+    return this.#databasePath;
   }
 
   // The files (ascending indexes, so in path order) holding any of the

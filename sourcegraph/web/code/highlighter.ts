@@ -108,6 +108,7 @@ export class Highlighter implements CodeHighlighter {
     // and pages stay plain from then on rather than start a worker per request.
     worker.onerror = (event) => {
       event.preventDefault();
+      if (this.#broken) return;
       this.#broken = true;
       this.#log(
         `highlighting is off: its worker failed (${event.message}); the service needs read access to ${

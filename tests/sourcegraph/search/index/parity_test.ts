@@ -10,6 +10,9 @@ import {
 } from "../../../../sourcegraph/search/query/compiled_search.ts";
 import { comparePaths } from "../../../../sourcegraph/search/query/path_order.ts";
 import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.ts";
+import { ChunkScanner } from "../../../../sourcegraph/search/scan/chunk_scanner.ts";
+
+const SILENT_WORKER = new URL("../../../fixtures/scan/silent_worker.ts", import.meta.url);
 import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
@@ -158,6 +161,18 @@ Deno.test("index parity: every query gives the same text with and without the in
     });
     const indexed = new SharedSearches(mirrors, { indexes });
     const plain = new SharedSearches(mirrors, { indexes: none });
+    // Workers that read chunks for searches that read many; one that never
+    // answers, and one that cannot start: both leave the reading here.
+    const scanner = new ChunkScanner({ workers: 2 });
+    const silent = new ChunkScanner({ workerUrl: SILENT_WORKER, timeoutMs: 50 });
+    const missingLog: string[] = [];
+    const missing = new ChunkScanner({
+      workerUrl: new URL("../../../fixtures/scan/no_such_worker.ts", import.meta.url),
+      log: (line) => missingLog.push(line),
+    });
+    const scanned = [scanner, silent, missing].map((one) =>
+      new SharedSearches(mirrors, { indexes, scanner: one })
+    );
     try {
       await indexes.schedule(record(1, []), [commit]);
       assert(log.some((line) => line.startsWith("search index of org/parity at ")), log.join("\n"));
@@ -194,6 +209,7 @@ Deno.test("index parity: every query gives the same text with and without the in
           const [a, b, c] = [await run(indexed), await run(plain), await run(indexed, true)];
           assertEquals(withoutIndexLines(a.text), withoutIndexLines(b.text), label);
           assertEquals(withoutIndexLines(a.text), withoutIndexLines(c.text), label);
+          for (const searches of scanned) assertEquals((await run(searches)).text, a.text, label);
           assertEquals(b.outcome.index, "not_ready", label);
           assert(a.outcome.index === "ready" || a.outcome.index === "scan", label);
         }
@@ -208,7 +224,11 @@ Deno.test("index parity: every query gives the same text with and without the in
       assertEquals((await outcome("[a-z]{2}\\d")).index, "scan");
       assert((await outcome("capword")).truncated, "the match cap still applies");
       assertEquals((await outcome("manyfiles")).fileCount, 1000, "the file cap still applies");
+      assert(scanner.answered > 20, `workers answered ${scanner.answered} batches`);
+      assertEquals(silent.answered, 0);
+      assert(!missing.available && missingLog.length === 1, missingLog.join("\n"));
     } finally {
+      for (const one of [scanner, silent, missing]) one.close();
       await indexes.close();
       await mirrors.close();
     }

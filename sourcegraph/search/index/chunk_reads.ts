@@ -1,0 +1,62 @@
+/**
+ * Reading chunk texts from an index database, shared by the query side
+ * (`index_reader.ts`) and the scanning workers (`scan/`): `CHUNK_BATCH` ids
+ * a statement, as one range of ids when they lie close together (chunks are
+ * numbered as files are first indexed, so neighbouring files' chunks mostly
+ * are too) and as a list otherwise.
+ *
+ * @module
+ */
+
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+
+/**
+ * Most chunks read in one statement. A read of one chunk by its id cost about
+ * 16 µs in node:sqlite's call, most of a scan of the Git source tree's 14,445
+ * chunks (230 ms of 410); in statements of 64 the same reads took 95 to
+ * 135 ms (2-core Intel Xeon VM).
+ */
+export const CHUNK_BATCH = 64;
+
+/** The prepared statements chunk reads use on one database connection. */
+export class ChunkReads {
+  #range: StatementSync;
+  #list: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#range = db.prepare("SELECT id, text FROM chunks WHERE id BETWEEN ? AND ?");
+    this.#list = db.prepare(
+      `SELECT id, text FROM chunks WHERE id IN (${Array(CHUNK_BATCH).fill("?").join(",")})`,
+    );
+  }
+
+  /**
+   * The texts (UTF-8) of the chunks `ids`, by id; a chunk that is gone (its
+   * commit was pruned meanwhile) is absent.
+   */
+  texts(ids: readonly number[]): Map<number, Uint8Array> {
+    const texts = new Map<number, Uint8Array>();
+    const batch = new Array<number>(CHUNK_BATCH);
+    for (let start = 0; start < ids.length; start += CHUNK_BATCH) {
+      const part = ids.slice(start, start + CHUNK_BATCH);
+      let low = Infinity;
+      let high = -Infinity;
+      for (const id of part) {
+        low = Math.min(low, id);
+        high = Math.max(high, id);
+      }
+      let rows: { id: number; text: Uint8Array }[];
+      if (high - low < 2 * part.length) {
+        // One range, at most twice the rows asked for, reads faster than a list.
+        rows = this.#range.all(low, high) as typeof rows;
+      } else {
+        // Unused places hold -1, which no chunk has.
+        for (let i = 0; i < CHUNK_BATCH; i++) batch[i] = part[i] ?? -1;
+        rows = this.#list.all(...batch) as typeof rows;
+      }
+      const wanted = new Set(part);
+      for (const row of rows) if (wanted.has(row.id)) texts.set(row.id, row.text);
+    }
+    return texts;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A scanning worker: reads a batch of chunks from an index database file
+ * (its own read-only connection), decodes them and finds the lines worth
+ * checking with the search's line finder, so that reading and finding run
+ * on another core; the service's thread then only checks those lines with
+ * RE2. One job at a time: `{ id, database, chunks, finder }` in,
+ * `{ id, lines }` out (per chunk, its candidate lines numbered from 1 within
+ * the chunk; null when the database cannot be read).
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import { DatabaseSync } from "node:sqlite";
+import { ChunkReads } from "../index/chunk_reads.ts";
+import { type LineFinder, linesToVerify } from "../query/line_candidates.ts";
+
+/** A line finder as it crosses to a worker (a `RegExp` by its source and flags). */
+export type SentFinder = { literal: string } | { source: string; flags: string } | null;
+
+/** A batch to scan. */
+export interface ScanJob {
+  id: number;
+  database: string;
+  chunks: number[];
+  finder: SentFinder;
+}
+
+/** A scanned batch: per chunk id, its candidate lines ([number in the chunk, text]). */
+export interface ScanDone {
+  id: number;
+  lines: [number, [number, string][]][] | null;
+}
+
+const connections = new Map<string, ChunkReads>();
+
+function reads(database: string): ChunkReads {
+  let open = connections.get(database);
+  if (open === undefined) {
+    open = new ChunkReads(new DatabaseSync(database, { readOnly: true, timeout: 5_000 }));
+    connections.set(database, open);
+  }
+  return open;
+}
+
+function finderOf(sent: SentFinder): LineFinder {
+  if (sent === null || "literal" in sent) return sent;
+  return { pattern: new RegExp(sent.source, sent.flags) };
+}
+
+self.onmessage = (event: MessageEvent<ScanJob>) => {
+  const { id, database, chunks } = event.data;
+  let lines: ScanDone["lines"];
+  try {
+    const finder = finderOf(event.data.finder);
+    const decoder = new TextDecoder();
+    const texts = reads(database).texts(chunks);
+    lines = [];
+    for (const chunk of chunks) {
+      const text = texts.get(chunk);
+      if (text !== undefined) lines.push([chunk, [...linesToVerify(decoder.decode(text), finder)]]);
+    }
+  } catch {
+    lines = null;
+  }
+  self.postMessage({ id, lines } satisfies ScanDone);
+};
