@@ -294,8 +294,8 @@ type Candidates = AsyncIterable<
 >;
 
 /**
- * Searches whose candidates hold at least this many chunks read them in
- * workers. On the 2-core Intel Xeon VM that made a scan of every file 10 to
+ * Searches whose candidates hold at least this many chunks (and that have a
+ * line finder) read them in workers. On the 2-core Intel Xeon VM that made a scan of every file 10 to
  * 20% faster (46 MiB: about 120 to about 100 ms; 106 MiB: about 320 to about
  * 270 ms) and takes the reading off the service's thread.
  */
@@ -316,7 +316,10 @@ async function* fromIndex(
   const decoder = new TextDecoder();
   const { candidates, finder } = options;
   const chunks = candidates.reduce((sum, candidate) => sum + candidate.chunks.length, 0);
-  const scanner = options.scanner?.available && chunks >= SCAN_MIN_CHUNKS ? options.scanner : null;
+  // Without a finder every line would cross from the worker: RE2 on this thread is the cost then.
+  const scanner = options.scanner?.available && chunks >= SCAN_MIN_CHUNKS && finder !== null
+    ? options.scanner
+    : null;
   const groups = chunkGroups(candidates, scanner === null ? CHUNK_BATCH : SCAN_JOB_CHUNKS);
   const ids = ([start, end]: [number, number]) =>
     candidates.slice(start, end).flatMap((candidate) => candidate.chunks.map((c) => c.id));

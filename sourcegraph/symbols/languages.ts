@@ -74,11 +74,12 @@ const CPP_LINE =
  */
 export function grammarLanguageOf(path: string, text?: string): GrammarLanguage | null {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  const byName = FILE_NAMES[name];
-  if (byName !== undefined) return byName;
+  if (Object.hasOwn(FILE_NAMES, name)) return FILE_NAMES[name];
   const dot = name.lastIndexOf(".");
   if (dot <= 0) return null;
-  const language = EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null;
+  const extension = name.slice(dot + 1).toLowerCase();
+  // Own keys only: a file named `a.constructor` names no language.
+  const language = Object.hasOwn(EXTENSIONS, extension) ? EXTENSIONS[extension] : null;
   return language === "c" && name.endsWith(".h") && text !== undefined && CPP_LINE.test(text)
     ? "cpp"
     : language;
@@ -103,7 +104,8 @@ export function patternLanguageOf(path: string): string | null {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
   if (dot <= 0) return null;
-  return PATTERN_EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null;
+  const extension = name.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(PATTERN_EXTENSIONS, extension) ? PATTERN_EXTENSIONS[extension] : null;
 }
 
 /** Every language a symbol may have, sorted. */

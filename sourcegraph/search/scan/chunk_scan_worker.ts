@@ -4,8 +4,8 @@
  * checking with the search's line finder, so that reading and finding run
  * on another core; the service's thread then only checks those lines with
  * RE2. One job at a time: `{ id, database, chunks, finder }` in,
- * `{ id, lines }` out (per chunk, its candidate lines numbered from 1 within
- * the chunk; null when the database cannot be read).
+ * `{ id, answer }` out (per chunk, its candidate lines numbered from 1
+ * within the chunk; null when the database cannot be read).
  *
  * @module
  */
@@ -15,23 +15,20 @@
 import { DatabaseSync } from "node:sqlite";
 import { ChunkReads } from "../index/chunk_reads.ts";
 import { type LineFinder, linesToVerify } from "../query/line_candidates.ts";
+import type { WorkerAnswer } from "../../workers/worker_jobs.ts";
 
 /** A line finder as it crosses to a worker (a `RegExp` by its source and flags). */
 export type SentFinder = { literal: string } | { source: string; flags: string } | null;
 
 /** A batch to scan. */
 export interface ScanJob {
-  id: number;
   database: string;
   chunks: number[];
   finder: SentFinder;
 }
 
 /** A scanned batch: per chunk id, its candidate lines ([number in the chunk, text]). */
-export interface ScanDone {
-  id: number;
-  lines: [number, [number, string][]][] | null;
-}
+export type ScanDone = [number, [number, string][]][];
 
 const connections = new Map<string, ChunkReads>();
 
@@ -49,9 +46,9 @@ function finderOf(sent: SentFinder): LineFinder {
   return { pattern: new RegExp(sent.source, sent.flags) };
 }
 
-self.onmessage = (event: MessageEvent<ScanJob>) => {
+self.onmessage = (event: MessageEvent<ScanJob & { id: number }>) => {
   const { id, database, chunks } = event.data;
-  let lines: ScanDone["lines"];
+  let lines: ScanDone | null;
   try {
     const finder = finderOf(event.data.finder);
     const decoder = new TextDecoder();
@@ -64,5 +61,5 @@ self.onmessage = (event: MessageEvent<ScanJob>) => {
   } catch {
     lines = null;
   }
-  self.postMessage({ id, lines } satisfies ScanDone);
+  self.postMessage({ id, answer: lines } satisfies WorkerAnswer<ScanDone>);
 };

@@ -1,6 +1,7 @@
 /**
- * Which highlighting grammar a file's path names: by its extension, then its
- * whole name (`Makefile`, `Dockerfile`), then, for a file without an
+ * Which highlighting grammar a file's path names: the language the symbol
+ * index gives the path (`symbols/languages.ts`), else by its extension, then
+ * its whole name (`Makefile`, `Dockerfile`), then, for a file without an
  * extension, its `#!` line. A path no rule names is plain text (no
  * highlighting). The grammars themselves are loaded only by the highlighting
  * worker (`highlight_worker.ts`); this table is all the pages need.
@@ -8,40 +9,30 @@
  * @module
  */
 
-const BY_EXTENSION: Record<string, string> = {
+import { grammarLanguageOf, patternLanguageOf } from "../../symbols/languages.ts";
+
+// Paths the symbol index parses (or reads with line patterns) are highlighted
+// with the grammar of the same language; the tables below name the rest.
+const BY_SYMBOL_LANGUAGE: Record<string, string> = {
   c: "c",
-  h: "c",
-  cc: "cpp",
   cpp: "cpp",
-  cxx: "cpp",
-  "c++": "cpp",
-  hh: "cpp",
-  hpp: "cpp",
-  hxx: "cpp",
-  ipp: "cpp",
-  cs: "csharp",
+  csharp: "csharp",
   go: "go",
   java: "java",
-  js: "javascript",
-  mjs: "javascript",
-  cjs: "javascript",
-  jsx: "javascript",
-  ts: "typescript",
-  mts: "typescript",
-  cts: "typescript",
-  tsx: "typescript",
-  py: "python",
-  pyi: "python",
-  rb: "ruby",
-  rs: "rust",
+  javascript: "javascript",
   php: "php",
-  kt: "kotlin",
-  kts: "kotlin",
-  swift: "swift",
+  python: "python",
+  ruby: "ruby",
+  rust: "rust",
+  typescript: "typescript",
+  tsx: "typescript",
+  kotlin: "kotlin",
   scala: "scala",
-  sh: "bash",
-  bash: "bash",
-  zsh: "bash",
+  swift: "swift",
+  shell: "bash",
+};
+
+const BY_EXTENSION: Record<string, string> = {
   pl: "perl",
   pm: "perl",
   perl: "perl",
@@ -104,17 +95,23 @@ const BY_INTERPRETER: [RegExp, string][] = [
 
 /** Every grammar a path can name (the worker registers exactly these). */
 export const HIGHLIGHT_LANGUAGES: readonly string[] = [
-  ...new Set([...Object.values(BY_EXTENSION), ...Object.values(BY_NAME)]),
-  ...BY_INTERPRETER.map(([, language]) => language),
-].filter((language, i, all) => all.indexOf(language) === i).sort();
+  ...new Set([
+    ...Object.values(BY_SYMBOL_LANGUAGE),
+    ...Object.values(BY_EXTENSION),
+    ...Object.values(BY_NAME),
+    ...BY_INTERPRETER.map(([, language]) => language),
+  ]),
+].sort();
 
 /**
  * The grammar of the file at `path` (its first line `firstLine` read for a
  * `#!`), or null for plain text.
  */
 export function highlightLanguageOf(path: string, firstLine = ""): string | null {
+  const symbolLanguage = grammarLanguageOf(path) ?? patternLanguageOf(path);
+  if (symbolLanguage !== null) return BY_SYMBOL_LANGUAGE[symbolLanguage];
   const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  const byName = BY_NAME[name];
+  const byName = Object.hasOwn(BY_NAME, name) ? BY_NAME[name] : undefined;
   if (byName !== undefined) return byName;
   const dot = name.lastIndexOf(".");
   if (dot > 0) {

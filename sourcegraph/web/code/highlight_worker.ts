@@ -1,6 +1,7 @@
 /**
  * The highlighting worker: one job at a time, `{ id, language, texts }` in,
- * `{ id, html }` out (`html` null when highlighting failed). It runs off the
+ * `{ id, answer }` out (the highlight.js HTML of each text; null when
+ * highlighting failed). It runs off the
  * service's main thread, so highlighting a long file never holds up other
  * requests, and `highlighter.ts` can end it when a job runs too long.
  *
@@ -10,27 +11,21 @@
 /// <reference lib="deno.worker" />
 
 import { highlightTexts } from "./highlight_grammars.ts";
+import type { WorkerAnswer } from "../../workers/worker_jobs.ts";
 
 /** A job the worker is given. */
 export interface HighlightJob {
-  id: number;
   language: string;
   texts: string[];
 }
 
-/** What the worker answers. */
-export interface HighlightDone {
-  id: number;
-  html: string[] | null;
-}
-
-self.onmessage = (event: MessageEvent<HighlightJob>) => {
+self.onmessage = (event: MessageEvent<HighlightJob & { id: number }>) => {
   const { id, language, texts } = event.data;
-  let html: string[] | null;
+  let answer: string[] | null;
   try {
-    html = highlightTexts(texts, language);
+    answer = highlightTexts(texts, language);
   } catch {
-    html = null;
+    answer = null;
   }
-  self.postMessage({ id, html } satisfies HighlightDone);
+  self.postMessage({ id, answer } satisfies WorkerAnswer<string[]>);
 };

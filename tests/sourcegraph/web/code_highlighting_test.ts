@@ -3,6 +3,7 @@ import {
   highlightLanguageOf,
   isMarkdownPath,
 } from "../../../sourcegraph/web/code/code_languages.ts";
+import { grammarLanguageOf, patternLanguageOf } from "../../../sourcegraph/symbols/languages.ts";
 import { GRAMMARS, highlightTexts } from "../../../sourcegraph/web/code/highlight_grammars.ts";
 import {
   highlightedLines,
@@ -37,6 +38,10 @@ Deno.test("highlighting: paths name grammars by extension, name and #! line; eve
   ];
   for (const [path, first, language] of cases) {
     assertEquals(highlightLanguageOf(path, first), language, path);
+  }
+  // The symbol index's tables, which the highlighting reads first, take only their own keys.
+  for (const path of ["a.constructor", "a.toString", "__proto__", "a.hasOwnProperty"]) {
+    assertEquals([grammarLanguageOf(path), patternLanguageOf(path)], [null, null], path);
   }
   assert(HIGHLIGHT_LANGUAGES.length >= 30, `${HIGHLIGHT_LANGUAGES.length} languages`);
   for (const language of HIGHLIGHT_LANGUAGES) assert(language in GRAMMARS, language);
