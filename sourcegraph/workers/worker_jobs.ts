@@ -2,14 +2,20 @@
  * Jobs run in a few module workers of the service, answered in the order
  * they were asked or not at all: each job gets an id and a timer; a worker
  * that does not answer a job within `timeoutMs` is ended (its waiting jobs
- * answer null) and the next job starts a new one; a worker that fails (it
- * could not load: a module it may not read) is reported once through
- * `failed`, and from then on every job answers null at once. Null always
+ * answer null) and the next job starts a new one. A job's time counts from
+ * when its worker said it is ready (`WORKER_READY`, posted once its modules
+ * are loaded), so a slow start on a busy machine is not a slow job; a worker
+ * not ready within `startMs`, or one that fails (it could not load: a
+ * module it may not read), is reported once through `failed`, and from then
+ * on every job answers null at once. Null always
  * means "do it on the service's thread, or not at all": the callers
  * (highlighting, chunk scanning) fall back, never fail.
  *
  * @module
  */
+
+/** What a worker posts once it is ready for jobs. */
+export const WORKER_READY = { ready: true } as const;
 
 /** What a worker posts back: the job's id and its answer (null: it could not). */
 export interface WorkerAnswer<A> {
@@ -19,18 +25,22 @@ export interface WorkerAnswer<A> {
 
 type Waiting<A> = {
   resolve: (answer: A | null) => void;
-  timer: ReturnType<typeof setTimeout>;
+  /** Set once the worker is ready. */
+  timer: ReturnType<typeof setTimeout> | null;
   slot: number;
 };
+
+type Slot = { worker: Worker; ready: boolean; start: ReturnType<typeof setTimeout> };
 
 /** A pool of module workers that answer jobs `{ id, ...job }` with `{ id, answer }`. */
 export class WorkerJobs<J extends object, A> {
   #url: URL;
-  #workers: (Worker | null)[];
+  #slots: (Slot | null)[];
   #waiting = new Map<number, Waiting<A>>();
   #nextId = 1;
   #turn = 0;
   #timeoutMs: number;
+  #startMs: number;
   #failed: (message: string) => void;
   #broken = false;
   #timeouts = 0;
@@ -38,11 +48,18 @@ export class WorkerJobs<J extends object, A> {
 
   constructor(
     url: URL,
-    options: { workers: number; timeoutMs: number; failed: (message: string) => void },
+    options: {
+      workers: number;
+      timeoutMs: number;
+      /** How long a worker may take to load (default 60 s). */
+      startMs?: number;
+      failed: (message: string) => void;
+    },
   ) {
     this.#url = url;
-    this.#workers = Array(Math.max(1, options.workers)).fill(null);
+    this.#slots = Array(Math.max(1, options.workers)).fill(null);
     this.#timeoutMs = options.timeoutMs;
+    this.#startMs = options.startMs ?? 60_000;
     this.#failed = options.failed;
   }
 
@@ -69,53 +86,81 @@ export class WorkerJobs<J extends object, A> {
   /** Runs `job` in the next worker; null when it could not be done there. */
   run(job: J): Promise<A | null> {
     if (this.#broken) return Promise.resolve(null);
-    const slot = this.#turn++ % this.#workers.length;
-    const worker = this.#started(slot);
+    const index = this.#turn++ % this.#slots.length;
+    const slot = this.#started(index);
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#timeouts++;
-        this.#end(slot);
-      }, this.#timeoutMs);
-      this.#waiting.set(id, { resolve, timer, slot });
-      worker.postMessage({ id, ...job });
+      const waiting: Waiting<A> = { resolve, timer: null, slot: index };
+      if (slot.ready) waiting.timer = this.#timer(index);
+      this.#waiting.set(id, waiting);
+      slot.worker.postMessage({ id, ...job });
     });
   }
 
   /** Ends every worker; waiting jobs answer null. */
   close(): void {
-    for (let slot = 0; slot < this.#workers.length; slot++) this.#end(slot);
+    for (let index = 0; index < this.#slots.length; index++) this.#end(index);
   }
 
-  #started(slot: number): Worker {
-    const running = this.#workers[slot];
+  #timer(index: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => {
+      this.#timeouts++;
+      this.#end(index);
+    }, this.#timeoutMs);
+  }
+
+  #started(index: number): Slot {
+    const running = this.#slots[index];
     if (running !== null) return running;
     const worker = new Worker(this.#url, { type: "module" });
-    worker.onmessage = (event: MessageEvent<WorkerAnswer<A>>) => {
+    const start = setTimeout(
+      () => this.#fail(`not ready within ${this.#startMs / 1000} s`),
+      this.#startMs,
+    );
+    const slot: Slot = { worker, ready: false, start };
+    worker.onmessage = (event: MessageEvent<WorkerAnswer<A> | typeof WORKER_READY>) => {
+      if ("ready" in event.data) return this.#readied(index, slot);
       const waiting = this.#waiting.get(event.data.id);
       if (waiting === undefined) return;
       this.#waiting.delete(event.data.id);
-      clearTimeout(waiting.timer);
+      if (waiting.timer !== null) clearTimeout(waiting.timer);
       if (event.data.answer !== null) this.#answered++;
       waiting.resolve(event.data.answer);
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      if (this.#broken) return; // said once, when the first worker failed
-      this.#broken = true;
-      this.#failed(event.message);
-      this.close();
+      this.#fail(event.message);
     };
-    this.#workers[slot] = worker;
-    return worker;
+    this.#slots[index] = slot;
+    return slot;
   }
 
-  #end(slot: number): void {
-    this.#workers[slot]?.terminate();
-    this.#workers[slot] = null;
+  // The worker loaded: its waiting jobs' time starts now.
+  #readied(index: number, slot: Slot): void {
+    slot.ready = true;
+    clearTimeout(slot.start);
+    for (const waiting of this.#waiting.values()) {
+      if (waiting.slot === index && waiting.timer === null) waiting.timer = this.#timer(index);
+    }
+  }
+
+  #fail(message: string): void {
+    if (this.#broken) return; // said once, when the first worker failed
+    this.#broken = true;
+    this.#failed(message);
+    this.close();
+  }
+
+  #end(index: number): void {
+    const slot = this.#slots[index];
+    if (slot !== null) {
+      clearTimeout(slot.start);
+      slot.worker.terminate();
+    }
+    this.#slots[index] = null;
     for (const [id, waiting] of this.#waiting) {
-      if (waiting.slot !== slot) continue;
-      clearTimeout(waiting.timer);
+      if (waiting.slot !== index) continue;
+      if (waiting.timer !== null) clearTimeout(waiting.timer);
       this.#waiting.delete(id);
       waiting.resolve(null);
     }

@@ -15,7 +15,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { ChunkReads } from "../index/chunk_reads.ts";
 import { type LineFinder, linesToVerify } from "../query/line_candidates.ts";
-import type { WorkerAnswer } from "../../workers/worker_jobs.ts";
+import type { WORKER_READY, WorkerAnswer } from "../../workers/worker_jobs.ts";
 
 /** A line finder as it crosses to a worker (a `RegExp` by its source and flags). */
 export type SentFinder = { literal: string } | { source: string; flags: string } | null;
@@ -63,3 +63,6 @@ self.onmessage = (event: MessageEvent<ScanJob & { id: number }>) => {
   }
   self.postMessage({ id, answer: lines } satisfies WorkerAnswer<ScanDone>);
 };
+
+// Loaded: the jobs' time starts now.
+self.postMessage({ ready: true } satisfies typeof WORKER_READY);

@@ -11,7 +11,7 @@
 /// <reference lib="deno.worker" />
 
 import { highlightTexts } from "./highlight_grammars.ts";
-import type { WorkerAnswer } from "../../workers/worker_jobs.ts";
+import type { WORKER_READY, WorkerAnswer } from "../../workers/worker_jobs.ts";
 
 /** A job the worker is given. */
 export interface HighlightJob {
@@ -29,3 +29,6 @@ self.onmessage = (event: MessageEvent<HighlightJob & { id: number }>) => {
   }
   self.postMessage({ id, answer } satisfies WorkerAnswer<string[]>);
 };
+
+// Loaded: the jobs' time starts now.
+self.postMessage({ ready: true } satisfies typeof WORKER_READY);

@@ -29,6 +29,8 @@ export interface HighlighterOptions {
   maxPending?: number;
   /** How long a job may take before the worker is ended (default 2 s). */
   timeoutMs?: number;
+  /** How long the worker may take to load (default 60 s). */
+  startMs?: number;
   /** The worker module (tests give one that never answers). */
   workerUrl?: URL;
   /** Where a worker that fails is reported (once). */
@@ -61,6 +63,7 @@ export class Highlighter implements CodeHighlighter {
     this.#jobs = new WorkerJobs(options.workerUrl ?? WORKER, {
       workers: 1,
       timeoutMs: options.timeoutMs ?? 2_000,
+      startMs: options.startMs,
       failed: (message) =>
         log(
           `highlighting is off: its worker failed (${message}); the service needs read access to ${

@@ -131,6 +131,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
+    // A job's time counts from the worker's readiness, so a cold start (a type check here) is not slow.
     const highlighter = new Highlighter({ maxChars: 1000 });
     try {
       const lines = ["#include <stdio.h>", "int main(void) {", "  return 0; /* done", "*/ }"];
@@ -199,6 +200,37 @@ Deno.test({
       assert(lines[0].startsWith("highlighting is off: its worker failed"), lines[0]);
     } finally {
       highlighter.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "highlighter: a job's time counts from the worker's readiness; a worker never ready is off",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const fixture = (name: string) => new URL(`../../fixtures/highlight/${name}`, import.meta.url);
+    // Ready after 2.5 s, jobs given 2 s: answered, because the 2 s start once it is ready.
+    const slow = new Highlighter({ workerUrl: fixture("slow_start_worker.ts"), timeoutMs: 2_000 });
+    try {
+      assertEquals(await slow.highlight(["a"], "c"), ["a"]);
+      assertEquals(slow.restarts, 0);
+    } finally {
+      slow.close();
+    }
+    const lines: string[] = [];
+    const never = new Highlighter({
+      workerUrl: fixture("never_ready_worker.ts"),
+      startMs: 300,
+      log: (line) => lines.push(line),
+    });
+    try {
+      assertEquals(await never.highlight(["a"], "c"), null);
+      assertEquals(await never.highlight(["b"], "c"), null);
+      assertEquals(lines.length, 1);
+      assert(lines[0].includes("not ready within 0.3 s"), lines[0]);
+    } finally {
+      never.close();
     }
   },
 });
