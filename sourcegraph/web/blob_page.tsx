@@ -87,8 +87,8 @@ export function blobView(repo: string, read: FilePage): BlobView {
   return view;
 }
 
-/** Links of a document at `commit` of `repo`, pinned to the commit (pages, folders, raw images). */
-export function pinnedLinks(repo: string, commit: string): (target: LinkTarget) => string {
+// Links of a document at `commit` of `repo`, pinned to the commit (pages, folders, raw images).
+function pinnedLinks(repo: string, commit: string): (target: LinkTarget) => string {
   return (target) => {
     switch (target.kind) {
       case "folder":
@@ -106,6 +106,19 @@ export function pinnedLinks(repo: string, commit: string): (target: LinkTarget) 
 }
 
 /**
+ * The Markdown file at `path` of `repo` at `commit`, rendered with its links
+ * pinned to the commit; null when it is too long to render.
+ */
+export function renderDocument(
+  at: { repo: string; commit: string; path: string },
+  source: string,
+): string | null {
+  if (source.length > MARKDOWN_MAX_CHARS) return null;
+  const folder = at.path.includes("/") ? at.path.slice(0, at.path.lastIndexOf("/")) : "";
+  return renderMarkdown(source, { folder, resolve: pinnedLinks(at.repo, at.commit) });
+}
+
+/**
  * `view` with its code: a Markdown file rendered (unless `plain`), any
  * other text highlighted by `highlighter` when its path names a grammar.
  */
@@ -115,12 +128,8 @@ export async function withCode(
 ): Promise<BlobView> {
   if (view.lines === null) return view;
   if (isMarkdownPath(view.path) && !options.plain) {
-    const source = view.lines.join("\n");
-    const folder = view.path.includes("/") ? view.path.slice(0, view.path.lastIndexOf("/")) : "";
-    if (source.length <= MARKDOWN_MAX_CHARS) {
-      const html = renderMarkdown(source, { folder, resolve: pinnedLinks(view.repo, view.commit) });
-      return { ...view, markdown: { plain: false, html } };
-    }
+    const html = renderDocument(view, view.lines.join("\n"));
+    if (html !== null) return { ...view, markdown: { plain: false, html } };
   }
   const highlighted = await highlightFileLines(options.highlighter, {
     path: view.path,

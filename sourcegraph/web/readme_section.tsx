@@ -10,9 +10,8 @@
 
 import { raw } from "hono/html";
 import type { FilePage } from "../read/file_page.ts";
-import { pinnedLinks } from "./blob_page.tsx";
+import { renderDocument } from "./blob_page.tsx";
 import { isMarkdownPath } from "./code/code_languages.ts";
-import { MARKDOWN_MAX_CHARS, renderMarkdown } from "./code/markdown_render.ts";
 import type { Html } from "./layout.tsx";
 import { blobUrl } from "./page_urls.ts";
 
@@ -48,9 +47,8 @@ export interface Readme {
 export function readmeOf(repo: string, page: FilePage): Readme | null {
   if (page.withheld !== null || page.kind !== "file") return null;
   const text = page.lines.join("\n");
-  const folder = page.path.includes("/") ? page.path.slice(0, page.path.lastIndexOf("/")) : "";
-  const html = isMarkdownPath(page.path) && text.length <= MARKDOWN_MAX_CHARS
-    ? renderMarkdown(text, { folder, resolve: pinnedLinks(repo, page.commit) })
+  const html = isMarkdownPath(page.path)
+    ? renderDocument({ repo, commit: page.commit, path: page.path }, text)
     : null;
   return {
     repo,

@@ -28,13 +28,7 @@ export async function highlightFileLines(
   if (highlighter === undefined || language === null || file.lines.length === 0) return null;
   const html = await highlighter.highlight([file.lines.join("\n")], language);
   if (html === null) return null;
-  try {
-    const lines = highlightedLines(html[0]);
-    if (lines.length !== file.lines.length) return null;
-    return lines.every((line, i) => spells(line, file.lines[i])) ? lines : null;
-  } catch {
-    return null;
-  }
+  return readBack(() => highlightedLines(html[0]), file.lines);
 }
 
 /**
@@ -68,8 +62,15 @@ export async function highlightResultLines(
 }
 
 function linesOf(html: readonly string[], texts: readonly string[]): CodeLine[] | null {
+  return readBack(() => html.map((one) => highlightedLines(one)[0] ?? []), texts);
+}
+
+// The lines `read` makes of highlight.js's HTML, when they spell `texts`
+// exactly; null when they do not, or the HTML is not what highlight.js emits.
+function readBack(read: () => CodeLine[], texts: readonly string[]): CodeLine[] | null {
   try {
-    const lines = html.map((one) => highlightedLines(one)[0] ?? []);
+    const lines = read();
+    if (lines.length !== texts.length) return null;
     return lines.every((line, i) => spells(line, texts[i])) ? lines : null;
   } catch {
     return null;
