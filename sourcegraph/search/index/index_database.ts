@@ -95,38 +95,12 @@ export class IndexDatabase {
   /** Opens (creating) the index at `path`; a file of another format or a damaged one is refused. */
   constructor(path: string) {
     this.path = path;
-    // The builder writes the file while the service opens it to search: both
-    // wait for the other's lock rather than failing at once with SQLITE_BUSY
-    // (which read as a damaged index and stopped the build).
-    this.db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
-    try {
-      this.db.exec(`
-        PRAGMA page_size = 16384;
-        PRAGMA auto_vacuum = INCREMENTAL;
-        PRAGMA journal_mode = WAL;
-        PRAGMA synchronous = NORMAL;
-        CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      `);
-      // The format is checked before any table is created: a file of another
-      // format is refused untouched.
-      const format = this.db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
-        | { value: string }
-        | undefined;
-      if (format !== undefined && format.value !== String(INDEX_FORMAT)) {
-        throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
-      }
-      this.db.exec(TABLES);
-      // Both sides may find a new file without a format: the first to write it wins.
-      if (format === undefined) {
-        this.db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(
-          String(INDEX_FORMAT),
-        );
-      }
-    } catch (error) {
-      this.db.close();
-      if (error instanceof IndexUnusable) throw error;
-      throw new IndexUnusable(path, "cannot be read as a search index");
-    }
+    // A new index is made whole under a name of its own and then linked into
+    // place, so no process ever opens a half-made file. Processes that made
+    // one file together in place raced in SQLite's switch to WAL and one of
+    // them read the file as damaged.
+    if (!exists(path)) createWhole(path);
+    this.db = openIndexFile(path);
   }
 
   /** Runs `work` in one transaction (all of it or none of it is written). */
@@ -186,6 +160,77 @@ export class IndexDatabase {
   /** Closes the file. */
   close(): void {
     this.db.close();
+  }
+}
+
+// Opens an index file (creating its tables when the file is empty or older
+// tables are missing), checking its format first.
+function openIndexFile(path: string): DatabaseSync {
+  // The builder writes the file while the service opens it to search: both
+  // wait for the other's lock rather than failing at once with SQLITE_BUSY
+  // (which read as a damaged index and stopped the build).
+  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.exec(`
+      PRAGMA page_size = 16384;
+      PRAGMA auto_vacuum = INCREMENTAL;
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    // The format is checked before any table is created: a file of another
+    // format is refused untouched.
+    const format = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
+      | { value: string }
+      | undefined;
+    if (format !== undefined && format.value !== String(INDEX_FORMAT)) {
+      throw new IndexUnusable(path, `has format ${format.value}, not ${INDEX_FORMAT}`);
+    }
+    db.exec(TABLES);
+    if (format === undefined) {
+      db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(
+        String(INDEX_FORMAT),
+      );
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof IndexUnusable) throw error;
+    throw new IndexUnusable(path, "cannot be read as a search index");
+  }
+}
+
+// Makes a new, empty index at `path` unless another process made one first:
+// the file is built under a unique name beside it and hard-linked into place
+// (a link never replaces a file, so the first one made wins).
+function createWhole(path: string): void {
+  const staging = `${path}.new-${crypto.randomUUID()}`;
+  try {
+    openIndexFile(staging).close();
+    try {
+      Deno.linkSync(staging, path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) {
+      try {
+        Deno.removeSync(staging + suffix);
+      } catch {
+        // never made, or already gone
+      }
+    }
+  }
+}
+
+// Whether a file is at `path`.
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
   }
 }
 
