@@ -169,7 +169,7 @@ export function searchJson(found: SearchResult, options: { requestId: string }):
 
 /**
  * A search across repositories: each searched repository's answer as the
- * single-repository search JSON (in name order), the skipped ones with
+ * single-repository search JSON (in the ranked order of the pins), the skipped ones with
  * their reason, and the continuation.
  */
 export function fanoutSearchJson(found: FanoutSearchResult, options: { requestId: string }): Json {

@@ -114,7 +114,11 @@ export async function searchCommit(
     const candidates = placed.candidates.filter((candidate) =>
       search.after === null || comparePlaces(candidate, search.after) >= 0
     );
-    const read = { candidates, finder: search.finder, scanner: request.scanner };
+    // A search that wants few files (a ranking probe across repositories
+    // wants one) ends long before the batches sent to the workers ahead are
+    // back: it reads on this thread.
+    const scanner = search.maxFiles >= SCAN_MIN_FILES ? request.scanner : undefined;
+    const read = { candidates, finder: search.finder, scanner };
     const outcome = await verify(fromIndex(index, read), {
       search,
       index: search.trigrams.op === "all" ? "scan" : "ready",
@@ -300,6 +304,8 @@ type Candidates = AsyncIterable<
  * 270 ms) and takes the reading off the service's thread.
  */
 export const SCAN_MIN_CHUNKS = 256;
+/** Fewest files a search must want for the workers to read its chunks. */
+export const SCAN_MIN_FILES = 32;
 // Batches a search asks the workers for ahead of the one it checks, and the chunks of one.
 const SCAN_AHEAD = 4;
 const SCAN_JOB_CHUNKS = 4 * CHUNK_BATCH;

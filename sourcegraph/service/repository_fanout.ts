@@ -1,8 +1,15 @@
 /**
  * One search over several repositories: the pinned selection
- * (`repository_pins.ts`) searched in name order a few at a time through the
+ * (`repository_pins.ts`) searched a few at a time through the
  * single-repository search (so each answer is exactly what that search
  * gives), until the global caps or the deadline.
+ *
+ * The first page ranks the repositories: each is searched (those past the
+ * caps only for their first file, which a ranked search puts in its best
+ * group), and they are ordered by that file's group (a file defining a
+ * matching name, then one whose name matches, then any match, then none),
+ * ties in name order. The order is kept in the pins the cursor carries, so
+ * later pages continue it.
  *
  * @module
  */
@@ -79,59 +86,151 @@ export class RepositoryFanout {
 
   /** Searches the selected repositories (INVALID_REQUEST when a selection names too many). */
   async search(caller: Caller, request: FanoutSearchRequest): Promise<FanoutSearchResult> {
-    const { pins, skipped } = request.after
-      ? { pins: repinned(this.#visibility, caller, request.after.pins), skipped: [] }
-      : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
-    const firstIndex = request.after?.index ?? 0;
     const deadline = this.#now() + SEARCH_MAX_MS;
-    const results: SearchResult[] = [];
-    let files = 0;
-    let matches = 0;
-    let next = firstIndex;
-    let partial = false;
-    let capped = false;
-    while (
-      !capped && next < pins.length && files < SEARCH_MAX_FILES && matches < SEARCH_MAX_MATCHES
-    ) {
-      if (this.#now() > deadline) {
+    const ask: AskOne = (pin, options) =>
+      this.#searchOne(caller, {
+        ...request,
+        repo: pin.repo,
+        revision: pin.commit,
+        maxFiles: options.maxFiles,
+        // What is left of the whole search's time: a window ends by the deadline too.
+        maxMs: Math.max(0, deadline - this.#now()),
+        after: options.after ? { ...options.after, commit: pin.commit } : undefined,
+      });
+    const run = { ask, deadline, now: this.#now };
+    if (request.after) {
+      const pins = repinned(this.#visibility, caller, request.after.pins);
+      const page = await searchPage(pins, { ...run, from: request.after, known: new Map() });
+      return { pins, skipped: [], ...page };
+    }
+    const selected = pinRepositories(this.#store, caller, {
+      visibility: this.#visibility,
+      ...request,
+    });
+    const known = await survey(selected.pins, run);
+    const pins = rankedPins(selected.pins, known);
+    const page = await searchPage(pins, { ...run, from: { index: 0, position: null }, known });
+    return { pins, skipped: selected.skipped, ...page };
+  }
+}
+
+// One repository's search with the fan-out's request: its file cap and where it continues.
+type AskOne = (
+  pin: RepositoryPin,
+  options: { maxFiles: number; after?: SearchPosition | null },
+) => Promise<SearchResult>;
+
+interface FanoutRun {
+  ask: AskOne;
+  deadline: number;
+  now: () => number;
+}
+
+// What the first page learned of a repository: its whole answer (as a page
+// would search it) or only its first file.
+interface Surveyed {
+  result: SearchResult;
+  whole: boolean;
+}
+
+// Searches every pin in name order, a window at a time: whole until the
+// global caps are reached, then only for their first file; the deadline ends
+// it.
+async function survey(
+  pins: readonly RepositoryPin[],
+  run: FanoutRun,
+): Promise<Map<string, Surveyed>> {
+  const known = new Map<string, Surveyed>();
+  let files = 0;
+  let matches = 0;
+  for (let next = 0; next < pins.length && run.now() <= run.deadline;) {
+    const whole = files < SEARCH_MAX_FILES && matches < SEARCH_MAX_MATCHES;
+    const window = pins.slice(next, next + FANOUT_CONCURRENCY);
+    const found = await Promise.all(
+      window.map((pin) => run.ask(pin, { maxFiles: whole ? FANOUT_MAX_FILES_PER_REPOSITORY : 1 })),
+    );
+    for (const [i, result] of found.entries()) {
+      known.set(window[i].repo, { result, whole });
+      files += result.outcome.fileCount;
+      matches += result.outcome.matchCount;
+    }
+    next += window.length;
+  }
+  return known;
+}
+
+// The rank of a repository from what the survey saw: the group of its first
+// file (a ranked search's best; 2 for unranked matches), 3 for no match, 4
+// when the deadline came first (such repositories come last, as the ones a
+// page names as not searched yet).
+function repositoryRank(surveyed: Surveyed | undefined): number {
+  if (surveyed === undefined) return 4;
+  const { outcome } = surveyed.result;
+  const first = outcome.files[0];
+  if (first === undefined) return outcome.partial ? 4 : 3;
+  return outcome.ranked ? first.tier ?? 2 : 2;
+}
+
+/** The pins by the rank of what the survey saw of each, ties in their own (name) order. */
+export function rankedPins(
+  pins: readonly RepositoryPin[],
+  known: ReadonlyMap<string, { result: SearchResult }>,
+): RepositoryPin[] {
+  const rank = new Map(
+    pins.map((pin) => [pin.repo, repositoryRank(known.get(pin.repo) as Surveyed | undefined)]),
+  );
+  return pins
+    .map((pin, order) => ({ pin, order }))
+    .sort((a, b) => rank.get(a.pin.repo)! - rank.get(b.pin.repo)! || a.order - b.order)
+    .map(({ pin }) => pin);
+}
+
+// One page: the pins from `from` on, a window at a time (whole answers the
+// survey already has are reused), until the global caps, a capped repository
+// or the deadline.
+async function searchPage(
+  pins: readonly RepositoryPin[],
+  run: FanoutRun & { from: Omit<FanoutPosition, "pins">; known: ReadonlyMap<string, Surveyed> },
+): Promise<Omit<FanoutSearchResult, "pins" | "skipped">> {
+  const firstIndex = run.from.index;
+  const results: SearchResult[] = [];
+  let files = 0;
+  let matches = 0;
+  let next = firstIndex;
+  let partial = false;
+  let capped = false;
+  while (
+    !capped && next < pins.length && files < SEARCH_MAX_FILES && matches < SEARCH_MAX_MATCHES
+  ) {
+    let window = pins.slice(next, next + FANOUT_CONCURRENCY);
+    if (run.now() > run.deadline) {
+      // Past the deadline, only answers the survey already has are shown.
+      const known = window.findIndex((pin) => !run.known.get(pin.repo)?.whole);
+      if (known === 0) {
         partial = true;
         break;
       }
-      const window = pins.slice(next, next + FANOUT_CONCURRENCY);
-      const found = await Promise.all(window.map((pin, i) =>
-        this.#searchOne(caller, {
-          ...request,
-          repo: pin.repo,
-          revision: pin.commit,
-          maxFiles: FANOUT_MAX_FILES_PER_REPOSITORY,
-          // What is left of the whole search's time: a window ends by the deadline too.
-          maxMs: Math.max(0, deadline - this.#now()),
-          after: next + i === firstIndex && request.after?.position
-            ? { ...request.after.position, commit: pin.commit }
-            : undefined,
-        })
-      ));
-      for (const result of found) {
-        if (files >= SEARCH_MAX_FILES || matches >= SEARCH_MAX_MATCHES) break;
-        results.push(result);
-        files += result.outcome.fileCount;
-        matches += result.outcome.matchCount;
-        next++;
-        if (result.outcome.partial) partial = true;
-        // A capped repository ends the page: the next one continues inside it, in order.
-        if (result.outcome.truncated) {
-          capped = true;
-          break;
-        }
+      if (known > 0) window = window.slice(0, known);
+    }
+    const found = await Promise.all(window.map((pin, i) => {
+      const surveyed = run.known.get(pin.repo);
+      if (surveyed?.whole) return surveyed.result;
+      const after = next + i === firstIndex ? run.from.position : null;
+      return run.ask(pin, { maxFiles: FANOUT_MAX_FILES_PER_REPOSITORY, after });
+    }));
+    for (const result of found) {
+      if (files >= SEARCH_MAX_FILES || matches >= SEARCH_MAX_MATCHES) break;
+      results.push(result);
+      files += result.outcome.fileCount;
+      matches += result.outcome.matchCount;
+      next++;
+      if (result.outcome.partial) partial = true;
+      // A capped repository ends the page: the next one continues inside it, in order.
+      if (result.outcome.truncated) {
+        capped = true;
+        break;
       }
     }
-    return {
-      pins,
-      firstIndex,
-      results,
-      skipped,
-      unsearched: pins.slice(next).map((pin) => pin.repo),
-      partial,
-    };
   }
+  return { firstIndex, results, unsearched: pins.slice(next).map((pin) => pin.repo), partial };
 }

@@ -195,3 +195,91 @@ Deno.test("search across repositories: a repository past its per-repository cap 
     ],
     searchIndex: true,
   }));
+
+Deno.test("search across repositories: repositories come by their best file, each block its own answer", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await waitFor(async () =>
+        (await callText(client, "search", { repo: "org/zz-defines", pattern: "frobnicateWidget" }))
+          .includes('Index: "ready"')
+      );
+      const text = await callText(client, "search", { pattern: "frobnicateWidget" });
+      const blocks = [...text.matchAll(/^Repository: "(.*)"$/gm)].map((m) => m[1]);
+      // The definition first, then the file named like the pattern, then the mentions (by name).
+      assertEquals(blocks, [
+        "org/zz-defines",
+        "org/mm-named",
+        "org/aa-mentions",
+        "org/bb-mentions",
+      ]);
+      assertIncludes(text, "Ranking: repositories by their best file");
+      // Each block is the repository's own answer, content and order.
+      const each = [];
+      for (const repo of blocks) {
+        each.push(
+          ...matches(await callText(client, "search", { repo, pattern: "frobnicateWidget" }))
+            .map((match) => `${repo} ${match.slice(match.indexOf(" ") + 1)}`),
+        );
+      }
+      assertEquals(matches(text), each);
+      // Pages keep the ranked order.
+      const paged: string[] = [];
+      let after: string | undefined;
+      let pages = 1;
+      for (; pages < 20; pages++) {
+        const part = await callText(client, "search", {
+          pattern: "frobnicateWidget",
+          max_bytes: 4096,
+          ...(after ? { after } : {}),
+        });
+        paged.push(...matches(part));
+        const next = header(part, "NextCursor");
+        if (next === undefined) break;
+        after = JSON.parse(next);
+      }
+      assertEquals(paged, matches(text));
+      assert(pages > 1, "the answer took more than one page");
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [
+      {
+        name: "org/aa-mentions",
+        publicRead: true,
+        files: {
+          "a.ts": "frobnicateWidget(1);\nfrobnicateWidget(2);\n",
+          ...Object.fromEntries(
+            Array.from(
+              { length: 30 },
+              (_, i) => [`m/f${i}.txt`, `frobnicateWidget ${i} ${"x".repeat(200)}\n`],
+            ),
+          ),
+        },
+      },
+      { name: "org/bb-mentions", publicRead: true, files: { "b.ts": "frobnicateWidget(3);\n" } },
+      {
+        name: "org/mm-named",
+        publicRead: true,
+        files: {
+          "lib/frobnicateWidget.md": "About frobnicateWidget.\n",
+          "a.ts": "frobnicateWidget(4);\n",
+        },
+      },
+      {
+        name: "org/zz-defines",
+        publicRead: true,
+        files: {
+          "a.ts": "frobnicateWidget(5);\n",
+          "src/widget.ts": "export function frobnicateWidget(): void {}\n",
+        },
+      },
+      {
+        name: "org/zz-secret",
+        publicRead: false,
+        files: { "w.ts": "function frobnicateWidget() {}\n" },
+      },
+    ],
+    searchIndex: true,
+  }));
