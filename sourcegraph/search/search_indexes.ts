@@ -16,11 +16,10 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
-import { fileURLToPath } from "node:url";
 import { childCommand, denoProgram } from "../../shared/child_lifetime.ts";
 import { LineSplitter } from "../../shared/line_splitter.ts";
 import type { BuildEvent } from "./build/build_main.ts";
-import { EXTRACTION_WORKER_MODULES } from "./build/symbol_extraction.ts";
+import { builderArguments } from "./build/builder_command.ts";
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
 
@@ -28,11 +27,6 @@ import { IndexedCommit } from "./index/index_reader.ts";
 export const MAX_OPEN_COMMITS = 64;
 /** Most files the open commits may list together (about 150 bytes each). */
 export const MAX_OPEN_FILES = 1_000_000;
-
-const BUILDER = fileURLToPath(new URL("./build/build_main.ts", import.meta.url));
-// The builder resolves its grammars through the project's import map and lock, from the cache
-// only: nothing is fetched while a build runs (`deno task start` caches the builder first).
-const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {
@@ -42,6 +36,7 @@ export function indexPath(dataDir: string, repo: RepositoryRecord): string {
 /** The indexes of the registered repositories. */
 export class SearchIndexes {
   #dataDir: string;
+  #heldPostingsMib: number | undefined;
   #mirrors: MirrorReaders;
   #log: (line: string) => void;
   #open = new Map<number, IndexDatabase>();
@@ -56,8 +51,15 @@ export class SearchIndexes {
   /** Indexes below `dataDir` of the mirrors `mirrors` reads. */
   constructor(
     dataDir: string,
-    options: { enabled: boolean; mirrors: MirrorReaders; log: (line: string) => void },
+    options: {
+      enabled: boolean;
+      mirrors: MirrorReaders;
+      log: (line: string) => void;
+      /** MiB of posting lists a build holds before writing them (default: the builder's). */
+      heldPostingsMib?: number;
+    },
   ) {
+    this.#heldPostingsMib = options.heldPostingsMib;
     this.#dataDir = dataDir;
     this.#enabled = options.enabled;
     this.#mirrors = options.mirrors;
@@ -140,21 +142,15 @@ export class SearchIndexes {
     const folder = join(this.#dataDir, "search_index");
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const mirror = this.#mirrors.path(repo);
-    const launch = childCommand(denoProgram(), [
-      "run",
-      `--config=${CONFIG}`,
-      "--cached-only",
-      "--no-prompt",
-      "--quiet",
-      `--allow-read=${[mirror, folder, ...EXTRACTION_WORKER_MODULES].join(",")}`,
-      `--allow-write=${folder}`,
-      "--allow-run=git",
-      "--allow-env=PATH",
-      BUILDER,
-      mirror,
-      indexPath(this.#dataDir, repo),
-      ...commits,
-    ]);
+    const launch = childCommand(
+      denoProgram(),
+      builderArguments({
+        mirror,
+        indexFile: indexPath(this.#dataDir, repo),
+        commits,
+        heldPostingsMib: this.#heldPostingsMib,
+      }),
+    );
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(launch.command, {

@@ -45,6 +45,8 @@ export interface CompositionSettings {
   publicRead: boolean;
   /** Whether searches use (and syncs build) the on-disk trigram index. */
   searchIndex: boolean;
+  /** MiB of posting lists the index builder holds before writing them (default 96). */
+  indexBuildPostingsMib?: number;
   /** The plugin host's limits. */
   plugins: PluginSettings;
 }
@@ -111,6 +113,7 @@ export function composeServices(
   const mirrors = new MirrorReaders(dataDir);
   const indexes = new SearchIndexes(dataDir, {
     enabled: settings.searchIndex,
+    heldPostingsMib: settings.indexBuildPostingsMib,
     mirrors,
     log: options.log,
   });

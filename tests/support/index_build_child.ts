@@ -2,7 +2,7 @@
  * Builds the search index of one commit (symbols too, by the builder's
  * workers) and says `batch` after each write, so a test can SIGKILL the
  * build at a chosen point.
- * Usage: index_build_child.ts <mirror> <commit> <index file> <batch text bytes>
+ * Usage: index_build_child.ts <mirror> <commit> <index file> <batch text bytes> [<held posting bytes>]
  *
  * @module
  */
@@ -12,7 +12,7 @@ import { buildCommitIndex } from "../../sourcegraph/search/build/index_builder.t
 import { TrigramCollector } from "../../sourcegraph/search/index/trigrams.ts";
 import { SymbolExtraction } from "../../sourcegraph/search/build/symbol_extraction.ts";
 
-const [mirror, commit, path, batch] = Deno.args;
+const [mirror, commit, path, batch, held] = Deno.args;
 const index = new IndexDatabase(path);
 const encoder = new TextEncoder();
 const symbols = new SymbolExtraction();
@@ -21,6 +21,7 @@ await buildCommitIndex(index, {
   commit,
   collector: new TrigramCollector(),
   batchTextBytes: Number(batch),
+  ...(held ? { maxHeldPostingBytes: Number(held) } : {}),
   onBatch: () => Deno.stdout.writeSync(encoder.encode("batch\n")),
   symbols,
 });

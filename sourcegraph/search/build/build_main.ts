@@ -7,7 +7,11 @@
  * process keeps the builder's memory and CPU off the service, which may
  * kill it at any moment: the index never shows a half-built commit.
  *
- * Usage: build_main.ts <mirror> <index file> <commit>…
+ * Usage: build_main.ts [--held-postings-mib=N] <mirror> <index file> <commit>…
+ *
+ * Its memory is a fixed part (the trigram tables, a batch of texts, the
+ * symbol workers) and the posting lists it holds, which it writes as a
+ * segment of their own once they reach `--held-postings-mib` (default 96).
  *
  * @module
  */
@@ -54,7 +58,9 @@ function open(path: string): IndexDatabase {
 }
 
 if (import.meta.main) {
-  const [mirror, path, ...commits] = Deno.args;
+  const held = Deno.args[0]?.match(/^--held-postings-mib=(\d+)$/);
+  const [mirror, path, ...commits] = held ? Deno.args.slice(1) : Deno.args;
+  const maxHeldPostingBytes = held ? Math.max(1, Number(held[1])) * 1024 * 1024 : undefined;
   const index = open(path);
   const collector = new TrigramCollector();
   const postings = new PostingTable();
@@ -62,7 +68,14 @@ if (import.meta.main) {
   for (const commit of commits) {
     const before = { ...symbols.outcomes };
     try {
-      const stats = await buildCommitIndex(index, { mirror, commit, collector, postings, symbols });
+      const stats = await buildCommitIndex(index, {
+        mirror,
+        commit,
+        collector,
+        postings,
+        symbols,
+        maxHeldPostingBytes,
+      });
       if (stats !== null) {
         const extraction = { ...symbols.outcomes };
         for (const key of Object.keys(before) as ExtractionOutcome[]) {

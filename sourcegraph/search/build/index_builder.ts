@@ -57,11 +57,20 @@ export interface BuildRequest {
   batchTextBytes?: number;
   /** The chunk size, in code units (tests and measurements). */
   chunkUnits?: number;
-  /** Hears of each batch written (for tests that stop a build at a chosen point). */
+  /** Hears of each batch and segment written (for tests that stop a build at a chosen point). */
   onBatch?: () => void;
   /** Finds the new blobs' symbols (none are stored without it). */
   symbols?: SymbolExtraction;
+  /**
+   * Bytes of posting lists held in memory before they are written as a
+   * segment of their own (default `MAX_HELD_POSTING_BYTES`): what bounds a
+   * large repository's build.
+   */
+  maxHeldPostingBytes?: number;
 }
+
+/** Posting bytes a build holds before writing them (each posting takes 1–2 bytes). */
+export const MAX_HELD_POSTING_BYTES = 96 * 1024 * 1024;
 
 /** Indexes `commit` of `mirror` into `index` unless it is indexed already. */
 export async function buildCommitIndex(
@@ -80,6 +89,7 @@ export async function buildCommitIndex(
     postings: request.postings ?? new PostingTable(),
     chunkUnits: request.chunkUnits,
     symbols: request.symbols,
+    maxHeldPostingBytes: request.maxHeldPostingBytes ?? MAX_HELD_POSTING_BYTES,
   });
   const stats = await indexAndPublish(batch, { request, files, known, fresh });
   if (stats === null) return null;
@@ -163,6 +173,10 @@ async function indexBlobs(
         batch.stage();
         at.onBatch?.();
       }
+      if (batch.heldPostingsFull) {
+        batch.writeHeldPostings();
+        at.onBatch?.();
+      }
     }
   } finally {
     await reads.return(undefined);
@@ -202,11 +216,25 @@ function knownBlobs(
   return { known, fresh };
 }
 
-// Blobs of a build that never published (it was stopped or killed): their
-// postings were never written, so they are read again by the next build.
+// The `meta` key listing the segments a build wrote before publishing.
+const STAGED_SEGMENTS = "staged_segments";
+
+// Blobs of a build that never published (it was stopped or killed), and the
+// posting segments it wrote for them: they are read again by the next build.
+// (Until then such postings are harmless: they name chunks no indexed commit
+// has, and searches look only at the chunks of their commit's files.)
 function discardStaged(index: IndexDatabase): void {
   index.transaction(() => {
-    index.db.exec(
+    const db = index.db;
+    const staged = db.prepare("SELECT value FROM meta WHERE key = ?").get(STAGED_SEGMENTS) as
+      | { value: string }
+      | undefined;
+    for (const segment of staged ? JSON.parse(staged.value) as number[] : []) {
+      db.prepare("DELETE FROM postings WHERE segment = ?").run(segment);
+      db.prepare("DELETE FROM segments WHERE id = ?").run(segment);
+    }
+    db.prepare("DELETE FROM meta WHERE key = ?").run(STAGED_SEGMENTS);
+    db.exec(
       "DELETE FROM chunks WHERE indexed = 0; " +
         "DELETE FROM blobs WHERE indexed = 0;",
     );
@@ -236,6 +264,8 @@ class Batch {
   #numbered = new Map<string, number>();
   #knownChunk: StatementSync;
   #postings: PostingTable;
+  #maxHeldPostingBytes: number;
+  #stagedSegments: number[] = [];
   #textBytes = 0;
   #symbols: SymbolExtraction | undefined;
   #symbolRows: SymbolRows;
@@ -251,8 +281,10 @@ class Batch {
       postings: PostingTable;
       chunkUnits?: number;
       symbols?: SymbolExtraction;
+      maxHeldPostingBytes: number;
     },
   ) {
+    this.#maxHeldPostingBytes = options.maxHeldPostingBytes;
     this.#symbols = options.symbols;
     this.#symbolRows = new SymbolRows(index);
     this.#postings = options.postings;
@@ -268,6 +300,37 @@ class Batch {
 
   get full(): boolean {
     return this.#textBytes >= this.#limit;
+  }
+
+  /** Whether the postings held reached their bound (`writeHeldPostings` then). */
+  get heldPostingsFull(): boolean {
+    return this.#postings.heldBytes >= this.#maxHeldPostingBytes;
+  }
+
+  /**
+   * Writes the postings held as a segment, listed as staged until the
+   * commit is published (a build that never publishes has them discarded).
+   */
+  writeHeldPostings(): void {
+    this.#index.transaction(() => {
+      this.#stagedSegments.push(this.#insertSegment());
+      this.#index.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(
+        STAGED_SEGMENTS,
+        JSON.stringify(this.#stagedSegments),
+      );
+    });
+    this.#postings.clear();
+  }
+
+  // Writes the postings held as a new segment; its number.
+  #insertSegment(): number {
+    const db = this.#index.db;
+    const segment = Number(
+      db.prepare("INSERT INTO segments(bytes) VALUES (?)").run(this.#postings.byteLength)
+        .lastInsertRowid,
+    );
+    insertLists(db, { table: "postings", segment, lists: this.#postings.lists() });
+    return segment;
   }
 
   /** Symbol rows written so far. */
@@ -364,11 +427,9 @@ class Batch {
     });
     this.#index.transaction(() => {
       if (this.#added) {
-        const segment = Number(
-          db.prepare("INSERT INTO segments(bytes) VALUES (?)").run(this.#postings.byteLength)
-            .lastInsertRowid,
-        );
-        insertLists(db, { table: "postings", segment, lists: this.#postings.lists() });
+        if (this.#postings.byteLength > 0) this.#insertSegment();
+        // The segments written before are published with the commit.
+        db.prepare("DELETE FROM meta WHERE key = ?").run(STAGED_SEGMENTS);
         db.exec("UPDATE blobs SET indexed = 1 WHERE indexed = 0");
         db.exec("UPDATE chunks SET indexed = 1 WHERE indexed = 0");
       }

@@ -46,91 +46,203 @@ export class PostingWriter {
   }
 }
 
+/** Postings a table gathers before it sorts them into a run (32 MiB of pairs and their sort). */
+const PENDING = 1 << 22;
+
+// One sorted run of postings: per trigram (ascending) its count, last id
+// and byte end; the bytes hold each trigram's ids as varint gaps, the first
+// one from 0 (a list continued from an earlier run is re-based when merged).
+interface SortedRun {
+  trigrams: Uint32Array;
+  counts: Uint32Array;
+  lastIds: Uint32Array;
+  ends: Uint32Array;
+  bytes: Uint8Array;
+}
+
 /**
- * The posting lists of one build, by trigram: a slot per trigram seen,
- * found through a direct table of all 2^24 trigrams (64 MiB, allocated once
- * per builder process and reused: a hash map costs a third more per
- * posting, and a build adds tens of millions).
+ * The posting lists of one build, gathered as an external sort: postings
+ * arrive as (trigram, id) pairs with ids ascending, are sorted by trigram a
+ * few million at a time (a stable radix sort keeps each trigram's ids in
+ * order) into compact runs, and the runs are merged trigram by trigram when
+ * the lists are read. Every pass reads and writes memory in order: a list
+ * object per trigram, appended to posting by posting, cost a cache miss or
+ * an allocation per posting and was a third of a build.
  */
 export class PostingTable {
-  #slotOf = new Int32Array(1 << 24).fill(-1);
-  #trigrams: number[] = [];
-  #last = new Uint32Array(1024);
-  #count = new Uint32Array(1024);
-  #length = new Uint32Array(1024);
-  #bytes: Uint8Array[] = [];
-  #byteLength = 0;
+  #runs: SortedRun[] = [];
+  #runBytes = 0;
+  #pendingTrigrams: Uint32Array;
+  #pendingIds: Uint32Array;
+  #sortedTrigrams: Uint32Array;
+  #sortedIds: Uint32Array;
+  #pending = 0;
 
-  /** Adds `id` to the list of `trigram`; ids of one trigram must ascend. */
+  /** A table sorting `pending` postings at a time (tests use small ones). */
+  constructor(options: { pending?: number } = {}) {
+    const size = options.pending ?? PENDING;
+    this.#pendingTrigrams = new Uint32Array(size);
+    this.#pendingIds = new Uint32Array(size);
+    this.#sortedTrigrams = new Uint32Array(size);
+    this.#sortedIds = new Uint32Array(size);
+  }
+
+  /** Adds `id` to the list of `trigram`; the ids added must ascend (across trigrams too). */
   add(trigram: number, id: number): void {
-    let slot = this.#slotOf[trigram];
-    if (slot === -1) slot = this.#open(trigram);
-    let gap = id - this.#last[slot];
-    this.#last[slot] = id;
-    this.#count[slot]++;
-    let bytes = this.#bytes[slot];
-    let at = this.#length[slot];
-    if (at + 5 > bytes.length) {
-      const grown = new Uint8Array(bytes.length * 2);
-      grown.set(bytes);
-      this.#bytes[slot] = bytes = grown;
-    }
-    const start = at;
-    while (gap >= 0x80) {
-      bytes[at++] = (gap & 0x7f) | 0x80;
-      gap >>>= 7;
-    }
-    bytes[at++] = gap;
-    this.#length[slot] = at;
-    this.#byteLength += at - start;
+    if (this.#pending === this.#pendingIds.length) this.#sortPending();
+    this.#pendingTrigrams[this.#pending] = trigram;
+    this.#pendingIds[this.#pending++] = id;
   }
 
-  /** Bytes of all lists. */
+  /** Bytes the lists take (postings not sorted yet counted at their most, 5 each). */
+  get heldBytes(): number {
+    return this.#runBytes + 5 * this.#pending;
+  }
+
+  /** Bytes of all lists (within a few bytes a list: runs continued are re-based when merged). */
   get byteLength(): number {
-    return this.#byteLength;
+    this.#sortPending();
+    return this.#runBytes;
   }
 
-  /** Every list, in trigram order (B-tree inserts in key order are the cheap ones). */
+  /**
+   * Every list, in trigram order (B-tree inserts in key order are the cheap
+   * ones).
+   */
   *lists(): Generator<{ trigram: number; count: number; bytes: Uint8Array }> {
-    const order = [...this.#trigrams].sort((a, b) => a - b);
-    for (const trigram of order) {
-      const slot = this.#slotOf[trigram];
-      yield {
-        trigram,
-        count: this.#count[slot],
-        bytes: this.#bytes[slot].subarray(0, this.#length[slot]),
-      };
+    this.#sortPending();
+    const runs = this.#runs;
+    const heads = new Uint32Array(runs.length);
+    let scratch = new Uint8Array(1 << 16);
+    for (;;) {
+      let trigram = -1;
+      for (let r = 0; r < runs.length; r++) {
+        const head = heads[r];
+        if (
+          head < runs[r].trigrams.length && (trigram === -1 || runs[r].trigrams[head] < trigram)
+        ) {
+          trigram = runs[r].trigrams[head];
+        }
+      }
+      if (trigram === -1) return;
+      let length = 0;
+      let count = 0;
+      let last = -1;
+      for (let r = 0; r < runs.length; r++) {
+        const run = runs[r];
+        const head = heads[r];
+        if (head >= run.trigrams.length || run.trigrams[head] !== trigram) continue;
+        heads[r]++;
+        const start = head === 0 ? 0 : run.ends[head - 1];
+        const end = run.ends[head];
+        if (scratch.length < length + (end - start) + 5) {
+          const grown = new Uint8Array(Math.max(scratch.length * 2, length + (end - start) + 5));
+          grown.set(scratch.subarray(0, length));
+          scratch = grown;
+        }
+        let from = start;
+        if (last !== -1) {
+          // The run's first id was a gap from 0: re-base it on the list's last id.
+          let first = 0;
+          for (let shift = 0;; shift += 7) {
+            const byte = run.bytes[from++];
+            first += (byte & 0x7f) * 2 ** shift;
+            if (byte < 0x80) break;
+          }
+          length = writeVarint(scratch, length, first - last);
+        }
+        scratch.set(run.bytes.subarray(from, end), length);
+        length += end - from;
+        count += run.counts[head];
+        last = run.lastIds[head];
+      }
+      yield { trigram, count, bytes: scratch.slice(0, length) };
     }
   }
 
   /** Empties the table for the next build. */
   clear(): void {
-    for (const trigram of this.#trigrams) this.#slotOf[trigram] = -1;
-    this.#trigrams = [];
-    this.#bytes = [];
-    this.#last.fill(0);
-    this.#count.fill(0);
-    this.#length.fill(0);
-    this.#byteLength = 0;
+    this.#runs = [];
+    this.#runBytes = 0;
+    this.#pending = 0;
   }
 
-  #open(trigram: number): number {
-    const slot = this.#trigrams.length;
-    this.#trigrams.push(trigram);
-    this.#slotOf[trigram] = slot;
-    if (slot === this.#last.length) {
-      const grow = (list: Uint32Array) => {
-        const grown = new Uint32Array(list.length * 2);
-        grown.set(list);
-        return grown;
-      };
-      this.#last = grow(this.#last);
-      this.#count = grow(this.#count);
-      this.#length = grow(this.#length);
+  // Sorts the gathered postings by trigram into a run of their lists.
+  #sortPending(): void {
+    const n = this.#pending;
+    if (n === 0) return;
+    this.#pending = 0;
+    const [trigrams, ids] = this.#radixSort(n);
+    let runs = 0;
+    for (let i = 0; i < n; i++) if (i === 0 || trigrams[i] !== trigrams[i - 1]) runs++;
+    const run: SortedRun = {
+      trigrams: new Uint32Array(runs),
+      counts: new Uint32Array(runs),
+      lastIds: new Uint32Array(runs),
+      ends: new Uint32Array(runs),
+      bytes: new Uint8Array(5 * n),
+    };
+    let at = 0;
+    let r = -1;
+    let last = 0;
+    for (let i = 0; i < n; i++) {
+      if (i === 0 || trigrams[i] !== trigrams[i - 1]) {
+        if (r >= 0) run.ends[r] = at;
+        run.trigrams[++r] = trigrams[i];
+        last = 0;
+      }
+      at = writeVarint(run.bytes, at, ids[i] - last);
+      last = ids[i];
+      run.counts[r]++;
+      run.lastIds[r] = last;
     }
-    this.#bytes.push(new Uint8Array(8));
-    return slot;
+    run.ends[r] = at;
+    run.bytes = run.bytes.slice(0, at);
+    this.#runs.push(run);
+    this.#runBytes += at;
   }
+
+  // A stable LSD radix sort of the first `n` pending pairs by their 24-bit
+  // trigram, 8 bits a pass; the sorted trigrams and ids.
+  #radixSort(n: number): [Uint32Array, Uint32Array] {
+    let keys = this.#pendingTrigrams;
+    let values = this.#pendingIds;
+    let toKeys = this.#sortedTrigrams;
+    let toValues = this.#sortedIds;
+    const counts = new Uint32Array(256);
+    for (let shift = 0; shift < 24; shift += 8) {
+      counts.fill(0);
+      for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & 0xff]++;
+      for (let b = 0, sum = 0; b < 256; b++) {
+        const count = counts[b];
+        counts[b] = sum;
+        sum += count;
+      }
+      for (let i = 0; i < n; i++) {
+        const at = counts[(keys[i] >>> shift) & 0xff]++;
+        toKeys[at] = keys[i];
+        toValues[at] = values[i];
+      }
+      [keys, toKeys] = [toKeys, keys];
+      [values, toValues] = [toValues, values];
+    }
+    // After three passes the sorted pairs are in the other buffers: they gather next.
+    this.#pendingTrigrams = toKeys;
+    this.#pendingIds = toValues;
+    this.#sortedTrigrams = keys;
+    this.#sortedIds = values;
+    return [keys, values];
+  }
+}
+
+// Writes `value` as a LEB128 varint at `at` of `bytes`; the offset after it.
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    bytes[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  bytes[at++] = value;
+  return at;
 }
 
 /** Encodes ascending `ids`. */

@@ -15,7 +15,7 @@ import { EXTRACTION_WORKER_MODULES } from "../../../../sourcegraph/search/build/
 const REPO = testRecord(3, { name: "org/crash" });
 const QUERIES = ["alpha17", "word\\d+x", "beta(3|9)9", "zzz-none"];
 
-Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a half-built commit in use", async () => {
+Deno.test("index crash safety: SIGKILL at 12 points of a build (postings written in segments as it goes) never leaves a half-built commit in use", async () => {
   const parent = await tempDir("sg-index-crash-");
   try {
     const files = Object.fromEntries(
@@ -53,7 +53,8 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
     };
     const expected = await answers(plain);
     const build = (file: string) =>
-      spawnHelper("index_build_child.ts", [mirror, commit, file, "16384"], {
+      // Postings are written as segments of their own every 32 KiB: kills land between those too.
+      spawnHelper("index_build_child.ts", [mirror, commit, file, "16384", "32768"], {
         read: [data, ...EXTRACTION_WORKER_MODULES],
         write: [join(data, "search_index")],
         run: ["git"],
@@ -127,8 +128,15 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build never leaves a ha
       const orphans = db.db.prepare(
         "SELECT COUNT(*) AS n FROM symbols WHERE blob NOT IN (SELECT id FROM blobs WHERE indexed = 1)",
       ).get() as { n: number };
+      // Nor any posting a killed build wrote and never published: as many as one whole build wrote.
+      const postings = (file: IndexDatabase) =>
+        (file.db.prepare("SELECT SUM(count) AS n FROM postings").get() as { n: number }).n;
+      const whole = new IndexDatabase(join(data, "search_index", "dry.sqlite3"));
+      const counts = [postings(db), postings(whole)];
+      whole.close();
       db.close();
       assertEquals(orphans.n, 0);
+      assertEquals(counts[0], counts[1]);
       await indexes.close();
     } finally {
       await mirrors.close();

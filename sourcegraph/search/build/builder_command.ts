@@ -1,0 +1,49 @@
+/**
+ * The command line the index builder process (`build_main.ts`) runs with:
+ * Deno's flags (read access to the mirror, the index folder and the symbol
+ * workers' modules; write access to the index folder; `git` only), then its
+ * own arguments. The service and the build benchmark start it the same way.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EXTRACTION_WORKER_MODULES } from "./symbol_extraction.ts";
+
+const BUILDER = fileURLToPath(new URL("./build_main.ts", import.meta.url));
+// The builder resolves its grammars through the project's import map and lock, from the cache
+// only: nothing is fetched while a build runs (`deno task start` caches the builder first).
+const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
+
+/** What one builder process indexes, and its memory bound. */
+export interface BuilderJob {
+  mirror: string;
+  /** The index file (its folder is the only one the builder may write). */
+  indexFile: string;
+  /** The commits to index, newest first; every other commit is dropped. */
+  commits: readonly string[];
+  /** MiB of posting lists held in memory before they are written (`--held-postings-mib`). */
+  heldPostingsMib?: number;
+}
+
+/** The arguments of `deno` that run the builder on `job`. */
+export function builderArguments(job: BuilderJob): string[] {
+  const folder = dirname(job.indexFile);
+  return [
+    "run",
+    `--config=${CONFIG}`,
+    "--cached-only",
+    "--no-prompt",
+    "--quiet",
+    `--allow-read=${[job.mirror, folder, ...EXTRACTION_WORKER_MODULES].join(",")}`,
+    `--allow-write=${folder}`,
+    "--allow-run=git",
+    "--allow-env=PATH",
+    BUILDER,
+    ...(job.heldPostingsMib === undefined ? [] : [`--held-postings-mib=${job.heldPostingsMib}`]),
+    job.mirror,
+    job.indexFile,
+    ...job.commits,
+  ];
+}

@@ -1,0 +1,88 @@
+/**
+ * The index builder alone, as the service starts it (`builder_command.ts`:
+ * the same flags and arguments), pinned to one core with `taskset`: a
+ * fresh index of a tree's HEAD, `--runs` times (default 3), printing each
+ * build's time and MiB/s of new blob bytes (the builder's own measure,
+ * symbols included) and the process's peak resident memory (from GNU
+ * `time`, its symbol workers' threads included), then the medians.
+ *
+ * Run: deno run --allow-read --allow-write --allow-run --allow-env \
+ *   tests/bench/index_build_bench.ts --tree PATH [--runs N] [--held-postings-mib N] [--cpus LIST]
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { denoProgram } from "../../shared/child_lifetime.ts";
+import { builderArguments } from "../../sourcegraph/search/build/builder_command.ts";
+import type { BuildEvent } from "../../sourcegraph/search/build/build_main.ts";
+import { percentile } from "../support/bench_stats.ts";
+
+const args = Deno.args;
+const option = (name: string) => args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
+const TREE = option("--tree");
+const RUNS = Number(option("--runs") ?? 3);
+const HELD = option("--held-postings-mib");
+const CPUS = option("--cpus") ?? "0";
+if (!TREE) {
+  console.error("usage: index_build_bench.ts --tree PATH (a Git work tree) [--runs N]");
+  Deno.exit(2);
+}
+
+interface Run {
+  ms: number;
+  mibPerSecond: number;
+  peakMib: number;
+}
+
+async function buildOnce(tree: string): Promise<Run> {
+  const folder = await Deno.makeTempDir({ prefix: "index-build-bench-" });
+  try {
+    const head = new TextDecoder().decode(
+      (await new Deno.Command("git", { args: ["rev-parse", "HEAD"], cwd: tree }).output()).stdout,
+    ).trim();
+    const builder = builderArguments({
+      mirror: join(tree, ".git"),
+      indexFile: join(folder, "index.sqlite3"),
+      commits: [head],
+      ...(HELD === undefined ? {} : { heldPostingsMib: Number(HELD) }),
+    });
+    // GNU time reports the builder's peak resident memory (Deno reads /proc only with -A).
+    const output = await new Deno.Command("taskset", {
+      args: ["-c", CPUS, "/usr/bin/time", "-f", "peak %M", denoProgram(), ...builder],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    const peak = Number(/^peak (\d+)$/m.exec(stderr)?.[1] ?? NaN) / 1024;
+    const events = new TextDecoder().decode(output.stdout).trim().split("\n")
+      .map((line) => JSON.parse(line) as BuildEvent);
+    const built = events.find((event) => event.event === "built");
+    if (built?.event !== "built") throw new Error(`no build: ${stderr}`);
+    const mib = built.newBytes / 1024 / 1024;
+    return { ms: built.ms, mibPerSecond: mib / (built.ms / 1000), peakMib: peak };
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  console.log(`tree ${TREE}, cpus ${CPUS}, held postings ${HELD ?? "default"} MiB`);
+  const runs: Run[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const result = await buildOnce(TREE);
+    runs.push(result);
+    console.log(
+      `run ${run + 1}: ${(result.ms / 1000).toFixed(2)} s, ${
+        result.mibPerSecond.toFixed(1)
+      } MiB/s, ` +
+        `peak RSS ${result.peakMib.toFixed(0)} MiB`,
+    );
+  }
+  const median = (values: number[]) => percentile(values, 50);
+  console.log(
+    `median: ${(median(runs.map((r) => r.ms)) / 1000).toFixed(2)} s, ` +
+      `${median(runs.map((r) => r.mibPerSecond)).toFixed(1)} MiB/s, ` +
+      `peak RSS ${median(runs.map((r) => r.peakMib)).toFixed(0)} MiB`,
+  );
+}

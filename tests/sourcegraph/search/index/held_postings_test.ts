@@ -1,0 +1,95 @@
+/**
+ * A build holds at most its bound of posting lists in memory: past it, the
+ * lists are written as a segment of their own, staged until the commit is
+ * published. A build that stops before publishing leaves staged segments
+ * that the next build discards; a build in many segments answers exactly
+ * as one in a single segment.
+ */
+
+import { join } from "node:path";
+import { buildCommitIndex } from "../../../../sourcegraph/search/build/index_builder.ts";
+import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
+import { IndexedCommit } from "../../../../sourcegraph/search/index/index_reader.ts";
+import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
+import { compileSearch } from "../../../../sourcegraph/search/query/compiled_search.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+
+const FILES = Object.fromEntries(
+  Array.from({ length: 60 }, (_, i) => [
+    `src/f${i}.txt`,
+    Array.from({ length: 200 }, (_, j) => `line ${j} of file ${i}: token${(i * j) % 53} w${j}`)
+      .join("\n") + "\n",
+  ]),
+);
+const PATTERNS = ["token17", "file 42:", "w1\\d9", "absent-word"];
+
+// The files each pattern's candidates hold, from the index.
+function candidateFiles(index: IndexDatabase, commit: string): string[][] {
+  const indexed = IndexedCommit.open(index, commit)!;
+  return PATTERNS.map((pattern) => {
+    const search = compileSearch({ pattern });
+    return indexed.candidates(search.trigrams, { paths: search.pathTrigrams, keep: search.keep })
+      .map((candidate) => candidate.path);
+  });
+}
+
+function stagedSegments(index: IndexDatabase): number[] {
+  const row = index.db.prepare("SELECT value FROM meta WHERE key = 'staged_segments'").get() as
+    | { value: string }
+    | undefined;
+  return row ? JSON.parse(row.value) : [];
+}
+
+Deno.test("held postings: written in segments past the bound, staged until published, discarded when never published", async () => {
+  const parent = await tempDir("sg-held-");
+  try {
+    const repo = await createRepo(FILES, { parent, name: "source" });
+    const commit = await repo.git("rev-parse", "HEAD");
+    const build = (file: string, options: { held?: number; stopAfter?: number } = {}) => {
+      const index = new IndexDatabase(join(parent, file));
+      let segmentsWritten = 0;
+      return buildCommitIndex(index, {
+        mirror: join(repo.path, ".git"),
+        commit,
+        collector: new TrigramCollector(),
+        maxHeldPostingBytes: options.held,
+        // Writes of batches and of segments (the batches here are larger than the whole text).
+        onBatch: () => segmentsWritten++,
+        // Stops once the build has written `stopAfter` times.
+        cancelled: () => options.stopAfter !== undefined && segmentsWritten >= options.stopAfter,
+      }).then((stats) => ({ index, stats, writes: segmentsWritten }));
+    };
+    const whole = await build("whole.sqlite3");
+    const expected = candidateFiles(whole.index, commit);
+    assert(expected[0].length > 0 && expected[3].length === 0);
+    whole.index.close();
+
+    // A small bound: many segments, the same candidates.
+    const split = await build("split.sqlite3", { held: 4096 });
+    assertEquals(candidateFiles(split.index, commit), expected);
+    assertEquals(stagedSegments(split.index), [], "publishing took the staged segments in");
+    split.index.close();
+    assert(split.writes >= 5, `${split.writes} writes`);
+
+    // Stopped after two written segments: nothing published, the segments listed as staged.
+    const stopped = await build("stopped.sqlite3", { held: 4096, stopAfter: 2 });
+    assertEquals(stopped.stats, null);
+    const staged = stagedSegments(stopped.index);
+    assertEquals(staged.length, 2);
+    stopped.index.close();
+    // The next build (one segment of its own) discards them, and answers the same.
+    const again = await build("stopped.sqlite3");
+    assert(again.stats !== null);
+    const marks = staged.map(() => "?").join(",");
+    const left = again.index.db.prepare(
+      `SELECT (SELECT COUNT(*) FROM segments WHERE id IN (${marks})) +
+        (SELECT COUNT(*) FROM postings WHERE segment IN (${marks})) AS n`,
+    ).get(...staged, ...staged) as { n: number };
+    assertEquals(left.n, 0);
+    assertEquals(candidateFiles(again.index, commit), expected);
+    again.index.close();
+  } finally {
+    await removeDir(parent);
+  }
+});
