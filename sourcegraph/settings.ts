@@ -66,6 +66,8 @@ export interface ServiceSettings {
   searchIndex: boolean;
   /** MiB of posting lists the index builder holds in memory before writing them. */
   indexBuildPostingsMib: number;
+  /** MiB the service's open index commits may take. */
+  indexCacheMib: number;
   /** Versions kept for the auto-registered checkout. */
   defaultRetain: number;
   /** Debug logging. */
@@ -170,6 +172,7 @@ export function readSettings(
     publicRead: reader.boolean("SOURCEGRAPH_PUBLIC_READ", true),
     searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
     indexBuildPostingsMib: reader.integer("SOURCEGRAPH_INDEX_BUILD_POSTINGS_MIB", 96, [8, 65_536]),
+    indexCacheMib: reader.integer("SOURCEGRAPH_INDEX_CACHE_MIB", 256, [16, 65_536]),
     anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),
     anonymousConcurrency: reader.integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, [1, 10_000]),
     allowedHosts,

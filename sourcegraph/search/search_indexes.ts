@@ -25,8 +25,14 @@ import { IndexedCommit } from "./index/index_reader.ts";
 
 /** Most indexed commits kept open. */
 export const MAX_OPEN_COMMITS = 64;
-/** Most files the open commits may list together (about 150 bytes each). */
-export const MAX_OPEN_FILES = 1_000_000;
+/**
+ * What one file of an open commit costs in memory: its path, chunk numbers
+ * and lines, and its share of the symbol tables (525 bytes measured on the
+ * Git tree), rounded up.
+ */
+export const OPEN_FILE_BYTES = 600;
+/** Memory the open commits may take by default (`SOURCEGRAPH_INDEX_CACHE_MIB`). */
+export const DEFAULT_INDEX_CACHE_MIB = 256;
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {
@@ -37,6 +43,7 @@ export function indexPath(dataDir: string, repo: RepositoryRecord): string {
 export class SearchIndexes {
   #dataDir: string;
   #heldPostingsMib: number | undefined;
+  #maxOpenFiles: number;
   #mirrors: MirrorReaders;
   #log: (line: string) => void;
   #open = new Map<number, IndexDatabase>();
@@ -57,8 +64,16 @@ export class SearchIndexes {
       log: (line: string) => void;
       /** MiB of posting lists a build holds before writing them (default: the builder's). */
       heldPostingsMib?: number;
+      /**
+       * MiB the open commits may take (`OPEN_FILE_BYTES` a file; the latest
+       * one stays open whatever its size). Default `DEFAULT_INDEX_CACHE_MIB`.
+       */
+      cacheMib?: number;
     },
   ) {
+    this.#maxOpenFiles = Math.floor(
+      (options.cacheMib ?? DEFAULT_INDEX_CACHE_MIB) * 1024 * 1024 / OPEN_FILE_BYTES,
+    );
     this.#heldPostingsMib = options.heldPostingsMib;
     this.#dataDir = dataDir;
     this.#enabled = options.enabled;
@@ -80,7 +95,8 @@ export class SearchIndexes {
       let files = 0;
       for (const open of this.#commits.values()) files += open.fileCount;
       while (
-        this.#commits.size > 1 && (this.#commits.size > MAX_OPEN_COMMITS || files > MAX_OPEN_FILES)
+        this.#commits.size > 1 &&
+        (this.#commits.size > MAX_OPEN_COMMITS || files > this.#maxOpenFiles)
       ) {
         const oldest = this.#commits.keys().next().value!;
         files -= this.#commits.get(oldest)!.fileCount;

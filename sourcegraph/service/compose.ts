@@ -47,6 +47,8 @@ export interface CompositionSettings {
   searchIndex: boolean;
   /** MiB of posting lists the index builder holds before writing them (default 96). */
   indexBuildPostingsMib?: number;
+  /** MiB the open index commits may take (default 256). */
+  indexCacheMib?: number;
   /** The plugin host's limits. */
   plugins: PluginSettings;
 }
@@ -114,6 +116,7 @@ export function composeServices(
   const indexes = new SearchIndexes(dataDir, {
     enabled: settings.searchIndex,
     heldPostingsMib: settings.indexBuildPostingsMib,
+    cacheMib: settings.indexCacheMib,
     mirrors,
     log: options.log,
   });

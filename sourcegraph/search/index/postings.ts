@@ -47,7 +47,7 @@ export class PostingWriter {
 }
 
 /** Postings a table gathers before it sorts them into a run (32 MiB of pairs and their sort). */
-const PENDING = 1 << 22;
+const PENDING = 1 << 21;
 
 // One sorted run of postings: per trigram (ascending) its count, last id
 // and byte end; the bytes hold each trigram's ids as varint gaps, the first
@@ -77,6 +77,8 @@ export class PostingTable {
   #sortedTrigrams: Uint32Array;
   #sortedIds: Uint32Array;
   #pending = 0;
+  // Where a run is encoded before it is copied out at its size (5 bytes a posting at most).
+  #encoded = new Uint8Array(0);
 
   /** A table sorting `pending` postings at a time (tests use small ones). */
   constructor(options: { pending?: number } = {}) {
@@ -180,7 +182,9 @@ export class PostingTable {
       counts: new Uint32Array(runs),
       lastIds: new Uint32Array(runs),
       ends: new Uint32Array(runs),
-      bytes: new Uint8Array(5 * n),
+      bytes: this.#encoded.length >= 5 * n
+        ? this.#encoded
+        : (this.#encoded = new Uint8Array(5 * n)),
     };
     let at = 0;
     let r = -1;
