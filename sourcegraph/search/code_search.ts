@@ -25,6 +25,7 @@ import { commitPaths } from "../git/commit_paths.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 import type { ChunkScanner, ScannedLines } from "./scan/chunk_scanner.ts";
+import type { SearchPosition } from "./query/compiled_search.ts";
 
 /** One file's matches. */
 export interface FileMatches {
@@ -107,12 +108,17 @@ export async function searchCommit(
   const { commit, search } = request;
   const index = request.index ?? null;
   if (index !== null) {
+    const ranking = rankingOf(index, search);
     const placed = ranked(
       index.candidates(search.trigrams, { paths: search.pathTrigrams, keep: search.keep }),
-      rankingOf(index, search),
+      ranking,
     );
+    // The cursor's place, with its rank inside its group worked out as its file's was.
+    const after = search.after === null
+      ? null
+      : { ...search.after, rank: rankOf(search.after, ranking) };
     const candidates = placed.candidates.filter((candidate) =>
-      search.after === null || comparePlaces(candidate, search.after) >= 0
+      after === null || comparePlaces(candidate, after) >= 0
     );
     // A search that wants few files (a ranking probe across repositories
     // wants one) ends long before the batches sent to the workers ahead are
@@ -121,6 +127,7 @@ export async function searchCommit(
     const read = { candidates, finder: search.finder, scanner };
     const outcome = await verify(fromIndex(index, read), {
       search,
+      after,
       index: search.trigrams.op === "all" ? "scan" : "ready",
     });
     if (placed.ranked) outcome.ranked = true;
@@ -141,6 +148,18 @@ export async function searchCommit(
   });
 }
 
+// What ranks a search's files (see `rankingOf`).
+interface Ranking {
+  /** The files defining a matching name, with those names. */
+  defining: Map<string, string[]>;
+  /** Whether the pattern matches a file's name. */
+  namedLike: (path: string) => boolean;
+  /** Whether one of `names` is the whole name searched for. */
+  definesWhole: (names: string[]) => boolean;
+  /** Whether a file's name without its extensions is the whole name searched for. */
+  namedWhole: (path: string) => boolean;
+}
+
 // What ranks the search: the files of the commit that define a name it
 // matches (with those names), and whether the pattern matches a file's name;
 // null when the search is not ranked: it has no literal, or its first page
@@ -148,7 +167,7 @@ export async function searchCommit(
 function rankingOf(
   index: IndexedCommit,
   search: CompiledSearch,
-): { defining: Map<string, string[]>; namedLike: (path: string) => boolean } | null {
+): Ranking | null {
   if (search.literals === null || (search.after !== null && search.after.tier === undefined)) {
     return null;
   }
@@ -157,15 +176,32 @@ function rankingOf(
     ignoreCase: search.ignoreCase,
     test: (name) => search.regex.test(name),
   });
+  // A whole name: one of the literals every match holds, as the search compares case.
+  const fold = (text: string) => search.ignoreCase ? text.toLowerCase() : text;
+  const whole = new Set(search.literals.map(fold));
   return {
     // Too many matching names mean nothing: only the names rank then.
     defining: defining ?? new Map(),
     namedLike: (path) => search.regex.test(path.slice(path.lastIndexOf("/") + 1)),
+    definesWhole: (names) => names.some((name) => whole.has(fold(name))),
+    namedWhole: (path) => whole.has(fold(path.slice(path.lastIndexOf("/") + 1).split(".")[0])),
   };
 }
 
-// A candidate in the search's order: its tier when ranked.
-type Placed = Candidate & { tier?: SearchTier; defines?: string[] };
+// A place's rank: twice its group, plus one unless it matches the whole
+// name (a file defining exactly the name searched before one defining a
+// longer name holding it; `strbuf.c` before `strbuf-util.c` for `strbuf`).
+function rankOf(place: { path: string; tier?: SearchTier }, ranking: Ranking | null): number {
+  const tier = place.tier ?? 2;
+  if (ranking === null || tier === 2) return 2 * tier;
+  const whole = tier === 0
+    ? ranking.definesWhole(ranking.defining.get(place.path) ?? [])
+    : ranking.namedWhole(place.path);
+  return 2 * tier + (whole ? 0 : 1);
+}
+
+// A candidate in the search's order: its tier and rank when ranked.
+type Placed = Candidate & { tier?: SearchTier; rank?: number; defines?: string[] };
 
 // The candidates (in path order) in their tiers, when some file defines a
 // matching name or has a name the pattern matches (otherwise path order,
@@ -175,23 +211,27 @@ function ranked(
   ranking: ReturnType<typeof rankingOf>,
 ): { candidates: Placed[]; ranked: boolean } {
   if (ranking === null) return { candidates: [...candidates], ranked: false };
-  const tiers: Placed[][] = [[], [], []];
+  // By rank: 0 and 1 the definitions (whole name first), 2 and 3 the file names, 4 the rest.
+  const ranks: Placed[][] = [[], [], [], [], []];
+  let rest = 0;
   for (const candidate of candidates) {
     const defines = ranking.defining.get(candidate.path);
-    if (defines) tiers[0].push({ ...candidate, tier: 0, defines });
-    else if (ranking.namedLike(candidate.path)) tiers[1].push({ ...candidate, tier: 1 });
-    else tiers[2].push({ ...candidate, tier: 2 });
+    const tier: SearchTier = defines ? 0 : ranking.namedLike(candidate.path) ? 1 : 2;
+    const rank = rankOf({ path: candidate.path, tier }, ranking);
+    ranks[rank].push({ ...candidate, tier, rank, ...(defines ? { defines } : {}) });
+    if (tier === 2) rest++;
   }
-  if (tiers[2].length === candidates.length) return { candidates: [...candidates], ranked: false };
-  return { candidates: tiers.flat(), ranked: true };
+  if (rest === candidates.length) return { candidates: [...candidates], ranked: false };
+  return { candidates: ranks.flat(), ranked: true };
 }
 
-/** Orders places: by tier when both are ranked, then by path. */
+/** Orders places: by rank (or tier) when both are ranked, then by path. */
 export function comparePlaces(
-  a: { path: string; tier?: SearchTier },
-  b: { path: string; tier?: SearchTier },
+  a: { path: string; tier?: SearchTier; rank?: number },
+  b: { path: string; tier?: SearchTier; rank?: number },
 ): number {
-  return ((a.tier ?? 2) - (b.tier ?? 2)) || comparePaths(a.path, b.path);
+  const rank = (place: typeof a) => place.rank ?? 2 * (place.tier ?? 2);
+  return (rank(a) - rank(b)) || comparePaths(a.path, b.path);
 }
 
 // What each restriction of a search that found nothing left, from the index's
@@ -213,11 +253,18 @@ async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promis
   return { filesAtCommit: index.fileCount, inScope, holdingTrigrams, ignoreCaseFiles };
 }
 
+interface VerifyOptions {
+  search: CompiledSearch;
+  index: IndexUse;
+  /** Where the search continues (default the search's own `after`), with its rank. */
+  after?: (SearchPosition & { rank?: number }) | null;
+}
+
 // Every candidate's lines tested with the compiled program, within the file,
 // match and time caps.
 async function verify(
   texts: Candidates,
-  at: { search: CompiledSearch; index: IndexUse },
+  at: VerifyOptions,
 ): Promise<SearchOutcome> {
   const outcome: SearchOutcome = {
     files: [],
@@ -230,9 +277,9 @@ async function verify(
   const perFile = at.search.maxLinesPerFile;
   const pattern = at.search.regex;
   const deadline = performance.now() + at.search.maxMs;
-  const after = at.search.after;
-  for await (const { path, lines, tier, defines } of texts) {
-    const order = after === null ? 1 : comparePlaces({ path, tier }, after);
+  const after = at.after === undefined ? at.search.after : at.after;
+  for await (const { path, lines, tier, rank, defines } of texts) {
+    const order = after === null ? 1 : comparePlaces({ path, tier, rank }, after);
     if (order < 0 || (order === 0 && after!.line === null)) continue;
     const fromLine = order === 0 ? after!.line! + 1 : 1;
     if (
@@ -293,9 +340,13 @@ function matchRanges(pattern: CompiledSearch["regex"], line: string): [number, n
 
 const MAX_RANGES = 100;
 
-type Candidates = AsyncIterable<
-  { path: string; lines: Iterable<[number, string]>; tier?: SearchTier; defines?: string[] }
->;
+type Candidates = AsyncIterable<{
+  path: string;
+  lines: Iterable<[number, string]>;
+  tier?: SearchTier;
+  rank?: number;
+  defines?: string[];
+}>;
 
 /**
  * Searches whose candidates hold at least this many chunks (and that have a
@@ -343,6 +394,7 @@ async function* fromIndex(
           ? scannedLines(candidate, scanned)
           : chunkLines(candidate, { texts: texts!, finder, decoder }),
         tier: candidate.tier,
+        rank: candidate.rank,
         defines: candidate.defines,
       };
     }

@@ -93,6 +93,7 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
   for (const maxBytes of [undefined, 4096]) {
     const seen: string[] = [];
     const defining = new Set<string>();
+    const definingWhole = new Set<string>();
     let after: string | undefined;
     let pages = 0;
     let commit: string | undefined;
@@ -105,8 +106,9 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
       commit ??= header(text, "Commit");
       assertEquals(header(text, "Commit"), commit, "every page at the first page's commit");
       seen.push(...matches(text));
-      for (const [, file] of text.matchAll(/^File: (".*")\nDefines: /gm)) {
+      for (const [, file, names] of text.matchAll(/^File: (".*")\nDefines: (.*)$/gm)) {
         defining.add(JSON.parse(file));
+        if ((JSON.parse(names) as string[]).includes(LITERAL)) definingWhole.add(JSON.parse(file));
       }
       pages++;
       const next = header(text, "NextCursor");
@@ -115,11 +117,14 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
       assert(header(text, "CutBy")!.includes("max_bytes"), header(text, "CutBy"));
       after = JSON.parse(next);
     }
-    // The files that define the name come first (the search is ranked), each group in path order.
-    assert(defining.size > 0, "strbuf_addstr is defined somewhere");
+    // The files that define the name itself come first (the search is ranked), then those
+    // defining a longer name holding it, then the rest, each group in path order.
+    assert(definingWhole.size > 0, "strbuf_addstr is defined somewhere");
+    assert(defining.size > definingWhole.size, "and longer names holding it too");
     const file = (match: string) => match.replace(/:\d+$/, "");
     const ranked = [
-      ...expected.filter((match) => defining.has(file(match))),
+      ...expected.filter((match) => definingWhole.has(file(match))),
+      ...expected.filter((match) => defining.has(file(match)) && !definingWhole.has(file(match))),
       ...expected.filter((match) => !defining.has(file(match))),
     ];
     assertEquals(seen, ranked, `every match once, in git grep's order, ranked (${maxBytes})`);

@@ -1,6 +1,7 @@
 /**
  * Search through the index ranks files that define a matching name above
- * the files whose name matches, and those above the files that only use it;
+ * the files whose name matches, and those above the files that only use it,
+ * the whole name before longer ones in each of the first two groups;
  * pages continue across the groups by cursor without losing or repeating a
  * match, and a cursor of an unranked page continues unranked.
  */
@@ -26,6 +27,10 @@ const FILES = {
   "a/docs.md": "the parser reads\n",
   "b/notes.md": "parser notes\n",
   "z/parser.go": "package z // parser\n",
+  // A longer name holding the one searched for: after the files defining the name itself.
+  "m/draw.ts": "export function drawFrameLater(): void {} // calls drawFrame\n",
+  // A file name holding the word: after the file named by it exactly.
+  "y/parser_util.go": "package y // parser helpers\n",
 };
 
 function files(text: string): string[] {
@@ -45,7 +50,13 @@ Deno.test("search ranking: defining files first, pages continue across the group
     try {
       await waitFor(async () => (await run({ pattern: "drawFrame" })).includes("Ranking: "));
       const whole = await run({ pattern: "drawFrame", max_bytes: 256 * 1024 });
-      const expected = ["zlib/frame.ts", "zlib/legacy.py", ...Object.keys(USERS), "notes.md"];
+      const expected = [
+        "zlib/frame.ts",
+        "zlib/legacy.py",
+        "m/draw.ts",
+        ...Object.keys(USERS),
+        "notes.md",
+      ];
       assertEquals(files(whole), expected);
       assert(whole.includes('File: "zlib/frame.ts"\nDefines: ["drawFrame"]\n1: export function'));
       assert(!whole.includes('File: "notes.md"\nDefines'), "a mention defines nothing");
@@ -67,14 +78,20 @@ Deno.test("search ranking: defining files first, pages continue across the group
       assert(!(await run({ pattern: "draws a frame" })).includes("Ranking: "));
       // Files whose name the pattern matches come before the others.
       const named = await run({ pattern: "parser" });
-      assertEquals(files(named), ["z/parser.go", "a/docs.md", "b/notes.md"]);
+      assertEquals(files(named), ["z/parser.go", "y/parser_util.go", "a/docs.md", "b/notes.md"]);
       assert(named.includes("Ranking: "));
       // A cursor of an unranked page (the shape before ranking) continues in path order.
       const commit = /^Commit: "(.*)"$/m.exec(whole)![1];
       const unranked = new TextEncoder().encode(JSON.stringify([commit, "app/use_58.ts", null]))
         .toBase64({ alphabet: "base64url", omitPadding: true });
       const rest = await run({ pattern: "drawFrame", after: unranked });
-      assertEquals(files(rest), ["app/use_59.ts", "notes.md", "zlib/frame.ts", "zlib/legacy.py"]);
+      assertEquals(files(rest), [
+        "app/use_59.ts",
+        "m/draw.ts",
+        "notes.md",
+        "zlib/frame.ts",
+        "zlib/legacy.py",
+      ]);
       assert(!rest.includes("Ranking: "));
     } finally {
       await client.close();
