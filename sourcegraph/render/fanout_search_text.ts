@@ -135,7 +135,7 @@ function headerLines(
     ...(found.partial ? ["The time limit stopped the search; narrow it and search again."] : []),
     ...(found.results.some((result) => result.outcome.ranked && result.outcome.files.length > 0)
       ? [
-        "Ranking: repositories by their best file (one defining a matching name, then one whose name matches, then any), ties by name; each repository's files in its own ranked order.",
+        "Ranking: repositories by their best file (one defining the whole name, a longer name holding it, named by it, named like it, then any match), ties by name; each repository's files in its own ranked order.",
       ]
       : []),
   ];

@@ -40,6 +40,8 @@ export interface FileMatches {
   defines?: string[];
   /** In a ranked search, the file's group (`SearchTier`). */
   tier?: SearchTier;
+  /** In a ranked search, its place in the search's order: twice its group, plus one unless it has the whole name. */
+  rank?: number;
 }
 
 /**
@@ -300,6 +302,7 @@ async function verify(
       matchCount: 0,
       ...(defines ? { defines } : {}),
       ...(tier !== undefined ? { tier } : {}),
+      ...(rank !== undefined ? { rank } : {}),
     };
     for (const [number, line] of lines) {
       if (number < fromLine || !pattern.test(line)) continue;

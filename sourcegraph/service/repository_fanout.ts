@@ -5,10 +5,10 @@
  * gives), until the global caps or the deadline.
  *
  * The first page ranks the repositories: each is searched (those past the
- * caps only for their first file, which a ranked search puts in its best
- * group), and they are ordered by that file's group (a file defining a
- * matching name, then one whose name matches, then any match, then none),
- * ties in name order. The order is kept in the pins the cursor carries, so
+ * caps only for their first file, which a ranked search puts first), and
+ * they are ordered by that file's rank (a file defining the whole name, a
+ * longer name holding it, named by it, named like it, then any match, then
+ * none), ties in name order. The order is kept in the pins the cursor carries, so
  * later pages continue it.
  *
  * @module
@@ -159,16 +159,16 @@ async function survey(
   return known;
 }
 
-// The rank of a repository from what the survey saw: the group of its first
-// file (a ranked search's best; 2 for unranked matches), 3 for no match, 4
-// when the deadline came first (such repositories come last, as the ones a
-// page names as not searched yet).
+// The rank of a repository from what the survey saw: the rank of its first
+// file (a ranked search's best, 0 to 4; 4 for unranked matches), 5 for no
+// match, 6 when the deadline came first (such repositories come last, as
+// the ones a page names as not searched yet).
 function repositoryRank(surveyed: Surveyed | undefined): number {
-  if (surveyed === undefined) return 4;
+  if (surveyed === undefined) return 6;
   const { outcome } = surveyed.result;
   const first = outcome.files[0];
-  if (first === undefined) return outcome.partial ? 4 : 3;
-  return outcome.ranked ? first.tier ?? 2 : 2;
+  if (first === undefined) return outcome.partial ? 6 : 5;
+  return outcome.ranked ? first.rank ?? 2 * (first.tier ?? 2) : 4;
 }
 
 /** The pins by the rank of what the survey saw of each, ties in their own (name) order. */
