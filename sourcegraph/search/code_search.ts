@@ -255,6 +255,21 @@ async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promis
   return { filesAtCommit: index.fileCount, inScope, holdingTrigrams, ignoreCaseFiles };
 }
 
+// A candidate's entry before its lines are verified (its place kept when ranked).
+function noMatchesYet(
+  candidate: { path: string; tier?: SearchTier; rank?: number; defines?: string[] },
+): FileMatches {
+  const { path, tier, rank, defines } = candidate;
+  return {
+    path,
+    lines: [],
+    matchCount: 0,
+    ...(defines ? { defines } : {}),
+    ...(tier !== undefined ? { tier } : {}),
+    ...(rank !== undefined ? { rank } : {}),
+  };
+}
+
 interface VerifyOptions {
   search: CompiledSearch;
   index: IndexUse;
@@ -280,7 +295,8 @@ async function verify(
   const pattern = at.search.regex;
   const deadline = performance.now() + at.search.maxMs;
   const after = at.after === undefined ? at.search.after : at.after;
-  for await (const { path, lines, tier, rank, defines } of texts) {
+  for await (const candidate of texts) {
+    const { path, lines, tier, rank } = candidate;
     const order = after === null ? 1 : comparePlaces({ path, tier, rank }, after);
     if (order < 0 || (order === 0 && after!.line === null)) continue;
     const fromLine = order === 0 ? after!.line! + 1 : 1;
@@ -296,14 +312,7 @@ async function verify(
       outcome.truncated = true;
       break;
     }
-    const found: FileMatches = {
-      path,
-      lines: [],
-      matchCount: 0,
-      ...(defines ? { defines } : {}),
-      ...(tier !== undefined ? { tier } : {}),
-      ...(rank !== undefined ? { rank } : {}),
-    };
+    const found = noMatchesYet(candidate);
     for (const [number, line] of lines) {
       if (number < fromLine || !pattern.test(line)) continue;
       if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
