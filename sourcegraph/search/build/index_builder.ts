@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
 import { encodeCommitFiles } from "../index/commit_files.ts";
 import { packNumbers } from "../index/packed_numbers.ts";
-import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
+import { mergeChunkSegments, mergePathSegments, mergeSegments } from "./segment_merge.ts";
 import { PostingTable, PostingWriter } from "../index/postings.ts";
 import { textChunks } from "../index/text_chunks.ts";
 import type { TrigramCollector } from "../index/trigrams.ts";
@@ -93,6 +93,11 @@ export async function buildCommitIndex(
   });
   const stats = await indexAndPublish(batch, { request, files, known, fresh });
   if (stats === null) return null;
+  // A build that wrote its postings in several segments leaves one: otherwise
+  // the next small build would find no segment holding most of the index
+  // and merge them all (2.6 s for a 1%-changed commit of 322 MiB).
+  const { segments, ...counts } = stats;
+  mergeChunkSegments(index, segments);
   mergeSegments(index);
   mergePathSegments(index);
   index.compact();
@@ -100,7 +105,7 @@ export async function buildCommitIndex(
     commit,
     files: files.length,
     newBlobs: fresh.size,
-    ...stats,
+    ...counts,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -114,7 +119,7 @@ async function indexAndPublish(
     known: Map<string, number>;
     fresh: Set<string>;
   },
-): Promise<{ newBytes: number; newSymbols: number } | null> {
+): Promise<{ newBytes: number; newSymbols: number; segments: number[] } | null> {
   const { request, files, known } = build;
   let published = false;
   try {
@@ -130,10 +135,10 @@ async function indexAndPublish(
     if (newBytes === null || request.cancelled?.()) return null;
     batch.stage(await request.symbols?.finish());
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
-    batch.publish(mapping, request.commit);
+    const segments = batch.publish(mapping, request.commit);
     published = true;
     request.onBatch?.();
-    return { newBytes, newSymbols: batch.symbolCount };
+    return { newBytes, newSymbols: batch.symbolCount, segments };
   } finally {
     // Extractions still in flight belong to blobs this build never published.
     if (!published) await request.symbols?.finish().catch(() => []);
@@ -414,9 +419,10 @@ class Batch {
   /**
    * Writes the postings as one segment, marks the blobs indexed, numbers the
    * paths not numbered yet (with their postings) and adds the commit's
-   * `files` (in path order), atomically.
+   * `files` (in path order), atomically; returns the segments this build
+   * wrote (those written before and this one).
    */
-  publish(files: readonly { path: string; blob: number }[], commit: string): void {
+  publish(files: readonly { path: string; blob: number }[], commit: string): number[] {
     const db = this.#index.db;
     const pathId = db.prepare("SELECT id FROM paths WHERE path = ?");
     const pathIds = new Uint32Array(files.length);
@@ -427,7 +433,7 @@ class Batch {
     });
     this.#index.transaction(() => {
       if (this.#added) {
-        if (this.#postings.byteLength > 0) this.#insertSegment();
+        if (this.#postings.byteLength > 0) this.#stagedSegments.push(this.#insertSegment());
         // The segments written before are published with the commit.
         db.prepare("DELETE FROM meta WHERE key = ?").run(STAGED_SEGMENTS);
         db.exec("UPDATE blobs SET indexed = 1 WHERE indexed = 0");
@@ -467,6 +473,7 @@ class Batch {
       ).run(commit, files.length, mapping.pathIds, mapping.blobIds);
     });
     this.#postings.clear();
+    return this.#stagedSegments;
   }
 }
 

@@ -28,14 +28,23 @@ export function mergeSegments(index: IndexDatabase, options: { force?: boolean }
   if (segments.length <= (options.force ? 1 : MAX_SEGMENTS)) return false;
   const total = segments.reduce((sum, segment) => sum + segment.bytes, 0);
   const merged = !options.force && segments[0].bytes * 2 > total ? segments.slice(1) : segments;
-  if (merged.length < 2) return false;
-  const ids = merged.map((segment) => segment.id);
+  return mergeChunkSegments(index, merged.map((segment) => segment.id));
+}
+
+/**
+ * Merges the chunk segments `ids` into one (a build that wrote its postings
+ * in several, so that its commit is one large segment the merges of later
+ * builds leave alone); returns whether it did.
+ */
+export function mergeChunkSegments(index: IndexDatabase, ids: readonly number[]): boolean {
+  if (ids.length < 2) return false;
+  const db = index.db;
   const alive = aliveIds(index, "chunks");
   index.transaction(() => {
     const target = Number(
       db.prepare("INSERT INTO segments(bytes) VALUES (0)").run().lastInsertRowid,
     );
-    const bytes = mergeLists(index, { table: "postings", segments: ids, target, alive });
+    const bytes = mergeLists(index, { table: "postings", segments: [...ids], target, alive });
     const marks = ids.map(() => "?").join(",");
     db.prepare(`DELETE FROM segments WHERE id IN (${marks})`).run(...ids);
     db.prepare("UPDATE segments SET bytes = ? WHERE id = ?").run(bytes, target);

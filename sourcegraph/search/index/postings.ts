@@ -96,9 +96,13 @@ export class PostingTable {
     this.#pendingIds[this.#pending++] = id;
   }
 
-  /** Bytes the lists take (postings not sorted yet counted at their most, 5 each). */
+  /**
+   * Bytes the lists take: the sorted runs, and a byte (the least a posting
+   * takes) for each posting not sorted yet, whose pairs sit in buffers of a
+   * fixed size.
+   */
   get heldBytes(): number {
-    return this.#runBytes + 5 * this.#pending;
+    return this.#runBytes + this.#pending;
   }
 
   /** Bytes of all lists (within a few bytes a list: runs continued are re-based when merged). */

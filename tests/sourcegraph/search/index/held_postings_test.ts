@@ -1,13 +1,14 @@
 /**
  * A build holds at most its bound of posting lists in memory: past it, the
  * lists are written as a segment of their own, staged until the commit is
- * published. A build that stops before publishing leaves staged segments
- * that the next build discards; a build in many segments answers exactly
- * as one in a single segment.
+ * published, then merged into one. A build that stops before publishing
+ * leaves staged segments that the next build discards; a build in many
+ * segments answers exactly as one in a single segment.
  */
 
 import { join } from "node:path";
 import { buildCommitIndex } from "../../../../sourcegraph/search/build/index_builder.ts";
+import { MAX_SEGMENTS } from "../../../../sourcegraph/search/build/segment_merge.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { IndexedCommit } from "../../../../sourcegraph/search/index/index_reader.ts";
 import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
@@ -62,6 +63,9 @@ Deno.test("held postings: written in segments past the bound, staged until publi
     };
     const whole = await build("whole.sqlite3");
     const expected = candidateFiles(whole.index, commit);
+    const total = (whole.index.db.prepare("SELECT SUM(bytes) AS n FROM segments").get() as {
+      n: number;
+    }).n;
     assert(expected[0].length > 0 && expected[3].length === 0);
     whole.index.close();
 
@@ -69,8 +73,23 @@ Deno.test("held postings: written in segments past the bound, staged until publi
     const split = await build("split.sqlite3", { held: 4096 });
     assertEquals(candidateFiles(split.index, commit), expected);
     assertEquals(stagedSegments(split.index), [], "publishing took the staged segments in");
+
     split.index.close();
     assert(split.writes >= 5, `${split.writes} writes`);
+
+    // In a few segments (no more than the merges of later builds wait for): merged into one
+    // at the end of the build, so that later small builds leave it alone.
+    const thirds = await build("thirds.sqlite3", { held: Math.ceil(total / 2.5) });
+    assert(
+      thirds.writes >= 3 && thirds.writes <= MAX_SEGMENTS + 1,
+      `${thirds.writes - 1} segments written as it went, one published`,
+    );
+    const segments = thirds.index.db.prepare("SELECT COUNT(*) AS n FROM segments").get() as {
+      n: number;
+    };
+    assertEquals(segments.n, 1);
+    assertEquals(candidateFiles(thirds.index, commit), expected);
+    thirds.index.close();
 
     // Stopped after two written segments: nothing published, the segments listed as staged.
     const stopped = await build("stopped.sqlite3", { held: 4096, stopAfter: 2 });
