@@ -47,14 +47,18 @@ Deno.test("held postings: written in segments past the bound, staged until publi
   try {
     const repo = await createRepo(FILES, { parent, name: "source" });
     const commit = await repo.git("rev-parse", "HEAD");
-    const build = (file: string, options: { held?: number; stopAfter?: number } = {}) => {
+    const build = (
+      file: string,
+      options: { held?: number; stopAfter?: number; commit?: string; batch?: number } = {},
+    ) => {
       const index = new IndexDatabase(join(parent, file));
       let segmentsWritten = 0;
       return buildCommitIndex(index, {
         mirror: join(repo.path, ".git"),
-        commit,
+        commit: options.commit ?? commit,
         collector: new TrigramCollector(),
         maxHeldPostingBytes: options.held,
+        batchTextBytes: options.batch,
         // Writes of batches and of segments (the batches here are larger than the whole text).
         onBatch: () => segmentsWritten++,
         // Stops once the build has written `stopAfter` times.
@@ -68,6 +72,28 @@ Deno.test("held postings: written in segments past the bound, staged until publi
     }).n;
     assert(expected[0].length > 0 && expected[3].length === 0);
     whole.index.close();
+
+    // A later commit's build stopped after staging rows, on top of a published one: the next
+    // build discards exactly those (found by their numbers) and publishes.
+    const text = (tag: string) =>
+      Array.from({ length: 100 }, (_, j) => `${tag} line ${j} token17 v${j * 7}`).join("\n");
+    await repo.write({ "src/f1.txt": text("changed"), "src/new.txt": text("new") });
+    const later = await repo.commit("later");
+    const cut = await build("whole.sqlite3", { batch: 1024, stopAfter: 1, commit: later });
+    assertEquals(cut.stats, null);
+    const unpublished = (file: IndexDatabase) =>
+      (file.db.prepare(
+        "SELECT (SELECT COUNT(*) FROM chunks WHERE indexed = 0) + " +
+          "(SELECT COUNT(*) FROM blobs WHERE indexed = 0) AS n",
+      ).get() as { n: number }).n;
+    assert(unpublished(cut.index) > 0, "the stopped build staged rows");
+    cut.index.close();
+    const resumed = await build("whole.sqlite3", { commit: later });
+    assert(resumed.stats !== null);
+    assertEquals(unpublished(resumed.index), 0);
+    assertEquals(candidateFiles(resumed.index, commit), expected, "the first commit as before");
+    assert(candidateFiles(resumed.index, later)[0].includes("src/new.txt"));
+    resumed.index.close();
 
     // A small bound: many segments, the same candidates.
     const split = await build("split.sqlite3", { held: 4096 });
