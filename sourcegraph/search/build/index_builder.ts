@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
 import { encodeCommitFiles } from "../index/commit_files.ts";
 import { packNumbers } from "../index/packed_numbers.ts";
-import { mergeChunkSegments, mergePathSegments, mergeSegments } from "./segment_merge.ts";
+import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
 import { PostingTable, PostingWriter } from "../index/postings.ts";
 import { textChunks } from "../index/text_chunks.ts";
 import type { TrigramCollector } from "../index/trigrams.ts";
@@ -93,11 +93,6 @@ export async function buildCommitIndex(
   });
   const stats = await indexAndPublish(batch, { request, files, known, fresh });
   if (stats === null) return null;
-  // A build that wrote its postings in several segments leaves one: otherwise
-  // the next small build would find no segment holding most of the index
-  // and merge them all (2.6 s for a 1%-changed commit of 322 MiB).
-  const { segments, ...counts } = stats;
-  mergeChunkSegments(index, segments);
   mergeSegments(index);
   mergePathSegments(index);
   index.compact();
@@ -105,7 +100,7 @@ export async function buildCommitIndex(
     commit,
     files: files.length,
     newBlobs: fresh.size,
-    ...counts,
+    ...stats,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -119,7 +114,7 @@ async function indexAndPublish(
     known: Map<string, number>;
     fresh: Set<string>;
   },
-): Promise<{ newBytes: number; newSymbols: number; segments: number[] } | null> {
+): Promise<{ newBytes: number; newSymbols: number } | null> {
   const { request, files, known } = build;
   let published = false;
   try {
@@ -135,10 +130,10 @@ async function indexAndPublish(
     if (newBytes === null || request.cancelled?.()) return null;
     batch.stage(await request.symbols?.finish());
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
-    const segments = batch.publish(mapping, request.commit);
+    batch.publish(mapping, request.commit);
     published = true;
     request.onBatch?.();
-    return { newBytes, newSymbols: batch.symbolCount, segments };
+    return { newBytes, newSymbols: batch.symbolCount };
   } finally {
     // Extractions still in flight belong to blobs this build never published.
     if (!published) await request.symbols?.finish().catch(() => []);
@@ -448,10 +443,9 @@ class Batch {
   /**
    * Writes the postings as one segment, marks the blobs indexed, numbers the
    * paths not numbered yet (with their postings) and adds the commit's
-   * `files` (in path order), atomically; returns the segments this build
-   * wrote (those written before and this one).
+   * `files` (in path order), atomically.
    */
-  publish(files: readonly { path: string; blob: number }[], commit: string): number[] {
+  publish(files: readonly { path: string; blob: number }[], commit: string): void {
     const db = this.#index.db;
     const pathId = db.prepare("SELECT id FROM paths WHERE path = ?");
     const pathIds = new Uint32Array(files.length);
@@ -462,7 +456,7 @@ class Batch {
     });
     this.#index.transaction(() => {
       if (this.#added) {
-        if (this.#postings.byteLength > 0) this.#stagedSegments.push(this.#insertSegment());
+        if (this.#postings.byteLength > 0) this.#insertSegment();
         this.#markIndexed();
       }
       // New paths are numbered in path order, so their posting lists ascend.
@@ -499,7 +493,6 @@ class Batch {
       ).run(commit, files.length, mapping.pathIds, mapping.blobIds);
     });
     this.#postings.clear();
-    return this.#stagedSegments;
   }
 }
 

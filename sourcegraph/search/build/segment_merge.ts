@@ -2,9 +2,10 @@
  * Merging segments: each build adds one segment of chunk postings and,
  * when it numbers new paths, one of path postings; a query reads every
  * segment's list of a trigram, so small segments are merged once there are
- * more than `MAX_SEGMENTS`: all of them, except the largest chunk segment
- * when it holds most of the index (then a small commit's build never
- * rewrites it). A merge drops the numbers of chunks and paths no indexed
+ * more than `MAX_SEGMENTS`: all of them except the chunk segments holding a
+ * quarter of the index or more (a large first build, or one written in
+ * several segments as it went, is never rewritten by a small commit's
+ * build; a query reads at most four such and one of the rest). A merge drops the numbers of chunks and paths no indexed
  * commit uses any more. It runs in one transaction, trigram range by
  * trigram range, so memory stays bounded.
  *
@@ -27,16 +28,14 @@ export function mergeSegments(index: IndexDatabase, options: { force?: boolean }
   }[];
   if (segments.length <= (options.force ? 1 : MAX_SEGMENTS)) return false;
   const total = segments.reduce((sum, segment) => sum + segment.bytes, 0);
-  const merged = !options.force && segments[0].bytes * 2 > total ? segments.slice(1) : segments;
+  // Segments holding a quarter of the index or more (at most four) stay: a
+  // small build never rewrites a large repository's postings.
+  const merged = options.force ? segments : segments.filter((segment) => segment.bytes * 4 < total);
   return mergeChunkSegments(index, merged.map((segment) => segment.id));
 }
 
-/**
- * Merges the chunk segments `ids` into one (a build that wrote its postings
- * in several, so that its commit is one large segment the merges of later
- * builds leave alone); returns whether it did.
- */
-export function mergeChunkSegments(index: IndexDatabase, ids: readonly number[]): boolean {
+// Merges the chunk segments `ids` into one; returns whether it did.
+function mergeChunkSegments(index: IndexDatabase, ids: readonly number[]): boolean {
   if (ids.length < 2) return false;
   const db = index.db;
   const alive = aliveIds(index, "chunks");
