@@ -360,13 +360,6 @@ type Candidates = AsyncIterable<{
   defines?: string[];
 }>;
 
-/**
- * Searches whose candidates hold at least this many chunks (and that have a
- * line finder) read them in workers. On the 2-core Intel Xeon VM that made a scan of every file 10 to
- * 20% faster (46 MiB: about 120 to about 100 ms; 106 MiB: about 320 to about
- * 270 ms) and takes the reading off the service's thread.
- */
-export const SCAN_MIN_CHUNKS = 256;
 /** Fewest files a search must want for the workers to read its chunks. */
 export const SCAN_MIN_FILES = 32;
 // Batches a search asks the workers for ahead of the one it checks, and the chunks of one.
@@ -386,7 +379,8 @@ async function* fromIndex(
   const { candidates, finder } = options;
   const chunks = candidates.reduce((sum, candidate) => sum + candidate.chunks.length, 0);
   // Without a finder every line would cross from the worker: RE2 on this thread is the cost then.
-  const scanner = options.scanner?.available && chunks >= SCAN_MIN_CHUNKS && finder !== null
+  const scanner = options.scanner?.available && chunks >= options.scanner.minChunks &&
+      finder !== null
     ? options.scanner
     : null;
   const groups = chunkGroups(candidates, scanner === null ? CHUNK_BATCH : SCAN_JOB_CHUNKS);

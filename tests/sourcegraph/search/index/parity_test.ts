@@ -163,12 +163,14 @@ Deno.test("index parity: every query gives the same text with and without the in
     const plain = new SharedSearches(mirrors, { indexes: none });
     // Workers that read chunks for searches that read many; one that never
     // answers, and one that cannot start: both leave the reading here.
-    const scanner = new ChunkScanner({ workers: 2 });
-    const silent = new ChunkScanner({ workerUrl: SILENT_WORKER, timeoutMs: 50 });
+    // This corpus has fewer chunks than a search sends to the workers by default.
+    const scanner = new ChunkScanner({ workers: 2, minChunks: 64 });
+    const silent = new ChunkScanner({ workerUrl: SILENT_WORKER, timeoutMs: 50, minChunks: 64 });
     const missingLog: string[] = [];
     const missing = new ChunkScanner({
       workerUrl: new URL("../../../fixtures/scan/no_such_worker.ts", import.meta.url),
       log: (line) => missingLog.push(line),
+      minChunks: 64,
     });
     const scanned = [scanner, silent, missing].map((one) =>
       new SharedSearches(mirrors, { indexes, scanner: one })
