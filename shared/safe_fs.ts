@@ -368,6 +368,39 @@ export function syncDir(path: string): void {
 }
 
 /**
+ * Creates the SQLite file `path` whole unless one is there already: `make`
+ * builds it under a private name beside `path`, which is then hard-linked
+ * to `path` (a link never replaces a file, so when processes create one
+ * together the first made wins and none opens a half-made file), and the
+ * private name and its journal files are removed.
+ *
+ * @example
+ * ```ts ignore
+ * createFileOnce("/srv/data/index.sqlite3", (temp) => buildEmptyIndex(temp).close());
+ * ```
+ */
+export function createFileOnce(path: string, make: (tempPath: string) => void): void {
+  const temp = `${path}.${crypto.randomUUID()}.new`;
+  try {
+    make(temp);
+    try {
+      fs.linkSync(temp, path);
+      syncDir(dirname(path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  } finally {
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) {
+      try {
+        fs.unlinkSync(temp + suffix);
+      } catch {
+        // never made, or already gone
+      }
+    }
+  }
+}
+
+/**
  * Makes `tempPath` durable and renames it over `finalPath` (same folder), then
  * fsyncs the folder: readers see the old file or the new one, never a mix.
  *

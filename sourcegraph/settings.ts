@@ -15,6 +15,8 @@ import {
   readPluginSettings,
 } from "./plugins/plugin_settings.ts";
 import { unknownSettingWarnings } from "./setting_names.ts";
+import { DEFAULT_HELD_POSTINGS_MIB } from "./search/build/index_builder.ts";
+import { DEFAULT_INDEX_CACHE_MIB } from "./search/search_indexes.ts";
 
 /** Connection and request limits of the HTTP front. */
 export interface ConnectionSettings {
@@ -171,8 +173,15 @@ export function readSettings(
     publicUrl: publicUrl?.replace(/\/+$/, ""),
     publicRead: reader.boolean("SOURCEGRAPH_PUBLIC_READ", true),
     searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
-    indexBuildPostingsMib: reader.integer("SOURCEGRAPH_INDEX_BUILD_POSTINGS_MIB", 96, [8, 65_536]),
-    indexCacheMib: reader.integer("SOURCEGRAPH_INDEX_CACHE_MIB", 256, [16, 65_536]),
+    indexBuildPostingsMib: reader.integer(
+      "SOURCEGRAPH_INDEX_BUILD_POSTINGS_MIB",
+      DEFAULT_HELD_POSTINGS_MIB,
+      [8, 65_536],
+    ),
+    indexCacheMib: reader.integer("SOURCEGRAPH_INDEX_CACHE_MIB", DEFAULT_INDEX_CACHE_MIB, [
+      16,
+      65_536,
+    ]),
     anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),
     anonymousConcurrency: reader.integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, [1, 10_000]),
     allowedHosts,

@@ -122,11 +122,12 @@ export async function searchCommit(
     const candidates = placed.candidates.filter((candidate) =>
       after === null || comparePlaces(candidate, after) >= 0
     );
-    // A search that wants few files (a ranking probe across repositories
-    // wants one) ends long before the batches sent to the workers ahead are
-    // back: it reads on this thread.
-    const scanner = search.maxFiles >= SCAN_MIN_FILES ? request.scanner : undefined;
-    const read = { candidates, finder: search.finder, scanner };
+    const read = {
+      candidates,
+      finder: search.finder,
+      scanner: request.scanner,
+      maxFiles: search.maxFiles,
+    };
     const outcome = await verify(fromIndex(index, read), {
       search,
       after,
@@ -146,6 +147,7 @@ export async function searchCommit(
     .filter(search.keep);
   return await verify(fromGit(tree, { commit, paths, finder: search.finder }), {
     search,
+    after: search.after,
     index: "not_ready",
   });
 }
@@ -248,6 +250,7 @@ async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promis
     const candidates = index.candidates(caseless.trigrams, scoped);
     const found = await verify(fromIndex(index, { candidates, finder: caseless.finder }), {
       search: caseless,
+      after: null,
       index: "ready",
     });
     ignoreCaseFiles = found.fileCount;
@@ -273,8 +276,8 @@ function noMatchesYet(
 interface VerifyOptions {
   search: CompiledSearch;
   index: IndexUse;
-  /** Where the search continues (default the search's own `after`), with its rank. */
-  after?: (SearchPosition & { rank?: number }) | null;
+  /** Where the search continues (a ranked place with its rank), or null from the start. */
+  after: (SearchPosition & { rank?: number }) | null;
 }
 
 // Every candidate's lines tested with the compiled program, within the file,
@@ -294,7 +297,7 @@ async function verify(
   const perFile = at.search.maxLinesPerFile;
   const pattern = at.search.regex;
   const deadline = performance.now() + at.search.maxMs;
-  const after = at.after === undefined ? at.search.after : at.after;
+  const { after } = at;
   for await (const candidate of texts) {
     const { path, lines, tier, rank } = candidate;
     const order = after === null ? 1 : comparePlaces({ path, tier, rank }, after);
@@ -373,14 +376,23 @@ const SCAN_JOB_CHUNKS = 4 * CHUNK_BATCH;
 // read here).
 async function* fromIndex(
   index: IndexedCommit,
-  options: { candidates: readonly Placed[]; finder: LineFinder; scanner?: ChunkScanner },
+  options: {
+    candidates: readonly Placed[];
+    finder: LineFinder;
+    scanner?: ChunkScanner;
+    /** Most files the search wants (default: all of them). */
+    maxFiles?: number;
+  },
 ): Candidates {
   const decoder = new TextDecoder();
   const { candidates, finder } = options;
   const chunks = candidates.reduce((sum, candidate) => sum + candidate.chunks.length, 0);
-  // Without a finder every line would cross from the worker: RE2 on this thread is the cost then.
+  // Without a finder every line would cross from the worker: RE2 on this
+  // thread is the cost then. A search that wants few files (a ranking probe
+  // across repositories wants one) ends long before the batches sent to the
+  // workers ahead are back.
   const scanner = options.scanner?.available && chunks >= options.scanner.minChunks &&
-      finder !== null
+      finder !== null && (options.maxFiles ?? Infinity) >= SCAN_MIN_FILES
     ? options.scanner
     : null;
   const groups = chunkGroups(candidates, scanner === null ? CHUNK_BATCH : SCAN_JOB_CHUNKS);

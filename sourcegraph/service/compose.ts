@@ -45,9 +45,9 @@ export interface CompositionSettings {
   publicRead: boolean;
   /** Whether searches use (and syncs build) the on-disk trigram index. */
   searchIndex: boolean;
-  /** MiB of posting lists the index builder holds before writing them (default 96). */
+  /** MiB of posting lists the index builder holds before writing them (default `DEFAULT_HELD_POSTINGS_MIB`). */
   indexBuildPostingsMib?: number;
-  /** MiB the open index commits may take (default 256). */
+  /** MiB the open index commits may take (default `DEFAULT_INDEX_CACHE_MIB`). */
   indexCacheMib?: number;
   /** The plugin host's limits. */
   plugins: PluginSettings;

@@ -6,9 +6,8 @@
  * @module
  */
 
-import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { syncDir } from "../../shared/safe_fs.ts";
+import { createFileOnce } from "../../shared/safe_fs.ts";
 import { migrateControlDatabase, refuseNewerStore } from "./control_migrations.ts";
 
 /**
@@ -63,12 +62,9 @@ function prepare(db: DatabaseSync): void {
 // How long a statement waits for another process's lock before SQLITE_BUSY.
 const BUSY_TIMEOUT_MS = 10_000;
 
-// Builds a migrated store in a private file beside `path` and hard-links it
-// to `path` unless another process got there first (the link never
-// replaces a file), then removes the private name.
+// Builds a migrated store in a private file beside `path` and links it into place.
 function createStoreFile(path: string): void {
-  const temp = `${path}.${crypto.randomUUID()}.new`;
-  try {
+  createFileOnce(path, (temp) => {
     const db = new DatabaseSync(temp);
     try {
       prepare(db);
@@ -76,21 +72,7 @@ function createStoreFile(path: string): void {
     } finally {
       db.close(); // checkpoints the WAL into the file
     }
-    try {
-      Deno.linkSync(temp, path);
-      syncDir(dirname(path));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-  } finally {
-    for (const leftover of [temp, `${temp}-wal`, `${temp}-shm`]) {
-      try {
-        Deno.removeSync(leftover);
-      } catch {
-        // not there
-      }
-    }
-  }
+  });
 }
 
 /** The control store file exists but cannot be used; nothing was changed. */

@@ -11,7 +11,7 @@
  *
  * Its memory is a fixed part (the trigram tables, a batch of texts, the
  * symbol workers) and the posting lists it holds, which it writes as a
- * segment of their own once they reach `--held-postings-mib` (default 96).
+ * segment of their own once they reach `--held-postings-mib` (default `DEFAULT_HELD_POSTINGS_MIB`).
  *
  * @module
  */

@@ -69,8 +69,10 @@ export interface BuildRequest {
   maxHeldPostingBytes?: number;
 }
 
+/** MiB of posting lists a build holds by default (`SOURCEGRAPH_INDEX_BUILD_POSTINGS_MIB`). */
+export const DEFAULT_HELD_POSTINGS_MIB = 96;
 /** Posting bytes a build holds before writing them (each posting takes 1–2 bytes). */
-export const MAX_HELD_POSTING_BYTES = 96 * 1024 * 1024;
+export const MAX_HELD_POSTING_BYTES = DEFAULT_HELD_POSTINGS_MIB * 1024 * 1024;
 
 /** Indexes `commit` of `mirror` into `index` unless it is indexed already. */
 export async function buildCommitIndex(

@@ -5,9 +5,10 @@
  * more than `MAX_SEGMENTS`: all of them except the chunk segments holding a
  * quarter of the index or more (a large first build, or one written in
  * several segments as it went, is never rewritten by a small commit's
- * build; a query reads at most four such and one of the rest). A merge drops the numbers of chunks and paths no indexed
- * commit uses any more. It runs in one transaction, trigram range by
- * trigram range, so memory stays bounded.
+ * build; a query reads at most four such and one of the rest). A merge
+ * drops the numbers of chunks and paths no indexed commit uses any more. It
+ * runs in one transaction, trigram range by trigram range, so memory stays
+ * bounded.
  *
  * @module
  */

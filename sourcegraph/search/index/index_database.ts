@@ -30,6 +30,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
+import { createFileOnce } from "../../../shared/safe_fs.ts";
 
 // How long opening the index waits for the other process's lock.
 const BUSY_TIMEOUT_MS = 10_000;
@@ -99,7 +100,7 @@ export class IndexDatabase {
     // place, so no process ever opens a half-made file. Processes that made
     // one file together in place raced in SQLite's switch to WAL and one of
     // them read the file as damaged.
-    if (!exists(path)) createWhole(path);
+    if (!exists(path)) createFileOnce(path, (temp) => openIndexFile(temp).close());
     this.db = openIndexFile(path);
   }
 
@@ -197,29 +198,6 @@ function openIndexFile(path: string): DatabaseSync {
     db.close();
     if (error instanceof IndexUnusable) throw error;
     throw new IndexUnusable(path, "cannot be read as a search index");
-  }
-}
-
-// Makes a new, empty index at `path` unless another process made one first:
-// the file is built under a unique name beside it and hard-linked into place
-// (a link never replaces a file, so the first one made wins).
-function createWhole(path: string): void {
-  const staging = `${path}.new-${crypto.randomUUID()}`;
-  try {
-    openIndexFile(staging).close();
-    try {
-      Deno.linkSync(staging, path);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-  } finally {
-    for (const suffix of ["", "-wal", "-shm"]) {
-      try {
-        Deno.removeSync(staging + suffix);
-      } catch {
-        // never made, or already gone
-      }
-    }
   }
 }
 

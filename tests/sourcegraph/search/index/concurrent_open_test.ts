@@ -44,7 +44,7 @@ Deno.test("index file: processes that create a new index together all succeed", 
       const answers = await lastLinesTogether("open_index_database.ts", [path], { count: 6, dir });
       assertEquals(answers, Array(6).fill("ok"));
       assertEquals(
-        [...Deno.readDirSync(dir)].filter((entry) => entry.name.includes(".new-")),
+        [...Deno.readDirSync(dir)].filter((entry) => entry.name.endsWith(".new")),
         [],
         "no staging file is left behind",
       );
