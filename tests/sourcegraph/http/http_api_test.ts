@@ -246,10 +246,13 @@ Deno.test("HTTP API: POST /v1/symbols across repositories, each definition with 
 Deno.test("HTTP API: POST /v1/search across repositories, each answer as the single search's", () =>
   withInProcessService(async ({ handle }) => {
     const post = jsonPost(handle);
-    await waitFor(async () =>
-      (await (await post("/api/search?repo=org/one", { Pattern: "shared" })).json()).Meta
-        .Index === "ready"
-    );
+    // Both indexes ready, so that an index turning ready cannot tell two answers apart.
+    for (const repo of ["org/one", "org/two"]) {
+      await waitFor(async () =>
+        (await (await post(`/api/search?repo=${repo}`, { Pattern: "shared" })).json()).Meta
+          .Index === "ready"
+      );
+    }
     const all = await post("/v1/search", { Pattern: "shared" });
     assertEquals(all.status, 200);
     const found = await all.json();

@@ -12,6 +12,7 @@ import {
   WORLD_TOKEN,
 } from "../../support/in_process_service.ts";
 import { callText, callTool } from "../../support/tool_calls.ts";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 const REPOSITORIES = [
   {
@@ -34,6 +35,8 @@ const REPOSITORIES = [
   { name: "org/secret", publicRead: false, files: { "s.txt": "needle secret\n" } },
 ];
 
+const PUBLIC_NAMES = REPOSITORIES.filter((r) => r.publicRead).map((r) => r.name);
+
 // The answer's matches as `repo path:line`, in order.
 function matches(text: string): string[] {
   const out: string[] = [];
@@ -50,6 +53,21 @@ function matches(text: string): string[] {
   return out;
 }
 
+// Waits until every named repository answers through its index, so that two
+// searches in a row read the same state (an index turning ready between them
+// changes the `Index:` line).
+async function indexesReady(client: Client, repositories: string[]): Promise<void> {
+  for (const repo of repositories) {
+    await waitFor(
+      async () =>
+        (await callText(client, "search", { repo, pattern: "needle" })).includes('Index: "ready"'),
+      {
+        what: `the index of ${repo}`,
+      },
+    );
+  }
+}
+
 function header(text: string, label: string): string | undefined {
   return new RegExp(`^${label}: (.*)$`, "m").exec(text)?.[1];
 }
@@ -59,10 +77,7 @@ Deno.test("search across repositories: every visible one, globs and lists; priva
     const anonymous = await connectInProcess(handle);
     const member = await connectInProcess(handle, { token: WORLD_TOKEN });
     try {
-      await waitFor(async () =>
-        (await callText(anonymous, "search", { repo: "org/gamma", pattern: "needle" }))
-          .includes('Index: "ready"')
-      );
+      await indexesReady(anonymous, PUBLIC_NAMES);
       const everything = await callText(anonymous, "search", { pattern: "needle" });
       assert(!everything.includes("secret"), everything);
       assertEquals(
@@ -114,10 +129,7 @@ Deno.test("search across repositories: pages continue across repositories, each 
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
     try {
-      await waitFor(async () =>
-        (await callText(client, "search", { repo: "org/gamma", pattern: "needle" }))
-          .includes('Index: "ready"')
-      );
+      await indexesReady(client, PUBLIC_NAMES);
       const whole = matches(await callText(client, "search", { pattern: "needle" }));
       assertEquals(whole.length, 34);
       const seen: string[] = [];
@@ -151,10 +163,7 @@ Deno.test("search across repositories: a repository past its per-repository cap 
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
     try {
-      await waitFor(async () =>
-        (await callText(client, "search", { repo: "org/many", pattern: "needle" }))
-          .includes('Index: "ready"')
-      );
+      await indexesReady(client, ["org/many", "org/zed"]);
       const pages: string[][] = [];
       let after: string | undefined;
       for (let page = 0; page < 10; page++) {
@@ -200,10 +209,12 @@ Deno.test("search across repositories: repositories come by their best file, eac
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
     try {
-      await waitFor(async () =>
-        (await callText(client, "search", { repo: "org/zz-defines", pattern: "frobnicateWidget" }))
-          .includes('Index: "ready"')
-      );
+      await indexesReady(client, [
+        "org/aa-mentions",
+        "org/bb-mentions",
+        "org/mm-named",
+        "org/zz-defines",
+      ]);
       const text = await callText(client, "search", { pattern: "frobnicateWidget" });
       const blocks = [...text.matchAll(/^Repository: "(.*)"$/gm)].map((m) => m[1]);
       // The definition first, then the file named like the pattern, then the mentions (by name).
