@@ -206,16 +206,28 @@ function knownBlobs(
   index: IndexDatabase,
   files: readonly { oid: string }[],
 ): { known: Map<string, number>; fresh: Set<string> } {
+  const numbers = allNumbers(index, "SELECT oid, id FROM blobs");
   const known = new Map<string, number>();
-  const lookup = index.db.prepare("SELECT id FROM blobs WHERE oid = ?");
   const fresh = new Set<string>();
   for (const { oid } of files) {
-    if (known.has(oid) || fresh.has(oid)) continue;
-    const row = lookup.get(oid) as { id: number } | undefined;
-    if (row) known.set(oid, row.id);
+    const id = numbers.get(oid);
+    if (id !== undefined) known.set(oid, id);
     else fresh.add(oid);
   }
   return { known, fresh };
+}
+
+// Every row of a `(key, number)` query, by key. One scan of a covering index
+// with rows as arrays: a point lookup per file cost about 13 µs in node:sqlite
+// (430 ms for the 33,000 files of a 322 MiB tree, for blobs and again for
+// paths); the scan reads 32,000 rows in about 11 ms.
+function allNumbers(index: IndexDatabase, query: string): Map<string, number> {
+  // Deno's node:sqlite has `setReturnArrays`; the Node types it ships do not name it yet.
+  const statement = index.db.prepare(query) as StatementSync & {
+    setReturnArrays(enabled: boolean): void;
+  };
+  statement.setReturnArrays(true);
+  return new Map(statement.all() as unknown as [string, number][]);
 }
 
 // The `meta` key listing the segments a build wrote before publishing.
@@ -449,11 +461,11 @@ class Batch {
    */
   publish(files: readonly { path: string; blob: number }[], commit: string): void {
     const db = this.#index.db;
-    const pathId = db.prepare("SELECT id FROM paths WHERE path = ?");
+    const numbered = allNumbers(this.#index, "SELECT path, id FROM paths");
     const pathIds = new Uint32Array(files.length);
     const blobIds = new Uint32Array(files.length);
     files.forEach((file, i) => {
-      pathIds[i] = (pathId.get(file.path) as { id: number } | undefined)?.id ?? 0;
+      pathIds[i] = numbered.get(file.path) ?? 0;
       blobIds[i] = file.blob;
     });
     this.#index.transaction(() => {

@@ -36,7 +36,7 @@ import { createFileOnce } from "../../../shared/safe_fs.ts";
 const BUSY_TIMEOUT_MS = 10_000;
 
 /** The layout version; another version is rebuilt, never read. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 // The index tables, created after the format check.
 const TABLES = `
@@ -59,12 +59,12 @@ const TABLES = `
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     bytes INTEGER NOT NULL
   );
-  ${postingTable("postings")}
+  ${postingTable("postings", "segment, trigram")}
   CREATE TABLE IF NOT EXISTS paths(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     path TEXT NOT NULL UNIQUE
   );
-  ${postingTable("path_postings")}
+  ${postingTable("path_postings", "trigram, segment")}
   CREATE TABLE IF NOT EXISTS commits(
     commit_id TEXT PRIMARY KEY,
     files INTEGER NOT NULL,
@@ -212,14 +212,19 @@ function exists(path: string): boolean {
   }
 }
 
-// A table of posting lists: one row per trigram and segment.
-function postingTable(name: string): string {
+// A table of posting lists: one row per trigram and segment, in `order`.
+// Chunk postings are kept segment by segment: a build's new segment goes
+// at the end of the table. Kept by trigram, its rows went into nearly every
+// page of a 100 MiB table (a 1%-changed commit of a 322 MiB tree: 600 ms of
+// inserts and commit, against about 100 ms now); a query probes each of
+// the few segments instead. Path postings are small, and kept by trigram.
+function postingTable(name: string, order: "segment, trigram" | "trigram, segment"): string {
   return `CREATE TABLE IF NOT EXISTS ${name}(
     trigram INTEGER NOT NULL,
     segment INTEGER NOT NULL,
     count INTEGER NOT NULL,
     ids BLOB NOT NULL,
-    PRIMARY KEY (trigram, segment)
+    PRIMARY KEY (${order})
   ) WITHOUT ROWID;`;
 }
 

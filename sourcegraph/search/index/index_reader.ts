@@ -61,7 +61,11 @@ export class IndexedCommit {
     this.#paths = files.paths;
     this.#pathIds = files.pathIds;
     this.#chunks = files.chunks;
-    this.#postings = index.db.prepare("SELECT count, ids FROM postings WHERE trigram = ?");
+    // Every segment (kept segment by segment), read in the statement's own snapshot:
+    // a merge in between replaces segments.
+    this.#postings = index.db.prepare(
+      "SELECT count, ids FROM postings WHERE segment IN (SELECT id FROM segments) AND trigram = ?",
+    );
     this.#pathPostings = index.db.prepare("SELECT count, ids FROM path_postings WHERE trigram = ?");
     this.#chunkReads = new ChunkReads(index.db);
     this.#databasePath = index.path;
