@@ -384,7 +384,6 @@ async function* fromIndex(
     maxFiles?: number;
   },
 ): Candidates {
-  const decoder = new TextDecoder();
   const { candidates, finder } = options;
   const chunks = candidates.reduce((sum, candidate) => sum + candidate.chunks.length, 0);
   // Without a finder every line would cross from the worker: RE2 on this
@@ -410,7 +409,7 @@ async function* fromIndex(
         path: candidate.path,
         lines: scanned !== null
           ? scannedLines(candidate, scanned)
-          : chunkLines(candidate, { texts: texts!, finder, decoder }),
+          : chunkLines(candidate, { texts: texts!, finder }),
         tier: candidate.tier,
         rank: candidate.rank,
         defines: candidate.defines,
@@ -445,12 +444,12 @@ function* scannedLines(
 
 function* chunkLines(
   candidate: Candidate,
-  read: { texts: Map<number, Uint8Array>; finder: LineFinder; decoder: TextDecoder },
+  read: { texts: Map<number, string>; finder: LineFinder },
 ): Generator<[number, string]> {
   for (const chunk of candidate.chunks) {
     const text = read.texts.get(chunk.id);
     if (text === undefined) continue;
-    for (const [number, line] of linesToVerify(read.decoder.decode(text), read.finder)) {
+    for (const [number, line] of linesToVerify(text, read.finder)) {
       yield [chunk.line + number, line];
     }
   }

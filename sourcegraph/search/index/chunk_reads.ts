@@ -24,18 +24,25 @@ export class ChunkReads {
   #list: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.#range = db.prepare("SELECT id, text FROM chunks WHERE id BETWEEN ? AND ?");
+    // SQLite turns the stored UTF-8 into a string itself: reading all 322 MiB
+    // of chunks that way took 313–361 ms against 595–752 ms for bytes then a
+    // `TextDecoder`, and leaves no byte array per chunk for the collector.
+    this.#range = db.prepare(
+      "SELECT id, CAST(text AS TEXT) AS text FROM chunks WHERE id BETWEEN ? AND ?",
+    );
     this.#list = db.prepare(
-      `SELECT id, text FROM chunks WHERE id IN (${Array(CHUNK_BATCH).fill("?").join(",")})`,
+      `SELECT id, CAST(text AS TEXT) AS text FROM chunks WHERE id IN (${
+        Array(CHUNK_BATCH).fill("?").join(",")
+      })`,
     );
   }
 
   /**
-   * The texts (UTF-8) of the chunks `ids`, by id; a chunk that is gone (its
-   * commit was pruned meanwhile) is absent.
+   * The texts of the chunks `ids`, by id; a chunk that is gone (its commit
+   * was pruned meanwhile) is absent.
    */
-  texts(ids: readonly number[]): Map<number, Uint8Array> {
-    const texts = new Map<number, Uint8Array>();
+  texts(ids: readonly number[]): Map<number, string> {
+    const texts = new Map<number, string>();
     const batch = new Array<number>(CHUNK_BATCH);
     for (let start = 0; start < ids.length; start += CHUNK_BATCH) {
       const part = ids.slice(start, start + CHUNK_BATCH);
@@ -45,7 +52,7 @@ export class ChunkReads {
         low = Math.min(low, id);
         high = Math.max(high, id);
       }
-      let rows: { id: number; text: Uint8Array }[];
+      let rows: { id: number; text: string }[];
       if (high - low < 2 * part.length) {
         // One range, at most twice the rows asked for, reads faster than a list.
         rows = this.#range.all(low, high) as typeof rows;

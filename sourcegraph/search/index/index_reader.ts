@@ -177,10 +177,10 @@ export class IndexedCommit {
   }
 
   /**
-   * The texts (UTF-8) of the chunks `ids`, by id (`ChunkReads`); a chunk that
-   * is gone (its commit was pruned meanwhile) is absent.
+   * The texts of the chunks `ids`, by id (`ChunkReads`); a chunk that is gone
+   * (its commit was pruned meanwhile) is absent.
    */
-  chunkTexts(ids: readonly number[]): Map<number, Uint8Array> {
+  chunkTexts(ids: readonly number[]): Map<number, string> {
     return this.#chunkReads.texts(ids);
   }
 

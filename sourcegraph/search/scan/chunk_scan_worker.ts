@@ -1,6 +1,6 @@
 /**
  * A scanning worker: reads a batch of chunks from an index database file
- * (its own read-only connection), decodes them and finds the lines worth
+ * (its own read-only connection) and finds the lines worth
  * checking with the search's line finder, so that reading and finding run
  * on another core; the service's thread then only checks those lines with
  * RE2. One job at a time: `{ id, database, chunks, finder }` in,
@@ -51,12 +51,11 @@ self.onmessage = (event: MessageEvent<ScanJob & { id: number }>) => {
   let lines: ScanDone | null;
   try {
     const finder = finderOf(event.data.finder);
-    const decoder = new TextDecoder();
     const texts = reads(database).texts(chunks);
     lines = [];
     for (const chunk of chunks) {
       const text = texts.get(chunk);
-      if (text !== undefined) lines.push([chunk, [...linesToVerify(decoder.decode(text), finder)]]);
+      if (text !== undefined) lines.push([chunk, [...linesToVerify(text, finder)]]);
     }
   } catch {
     lines = null;

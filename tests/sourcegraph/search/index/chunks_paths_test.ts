@@ -92,7 +92,7 @@ Deno.test("index: candidates are the chunks holding every trigram, among the pat
       ).find((candidate) => candidate.path === "src/near.txt")!;
       assertEquals(near.chunks.length, 1, "only the chunk holding the phrase is read");
       const chunk = near.chunks[0];
-      const text = new TextDecoder().decode(indexed.chunkTexts([chunk.id]).get(chunk.id)!);
+      const text = indexed.chunkTexts([chunk.id]).get(chunk.id)!;
       assert(text.includes("alpha beta"));
       assertEquals(chunk.line + text.split("\n").indexOf("alpha beta") + 1, 201, "line numbers");
       assertEquals(
