@@ -13,12 +13,14 @@
  * index a commit changing 1% of files, and (on (a)) the index size for 20
  * retained versions with 1% churn each against one version.
  *
+ * With `--heap-mib N` the service runs with `DENO_V8_FLAGS=--max-old-space-size=N`.
+ *
  * With `--classes duckdb` and a tarball of another tree (its top folder named
  * `git`), the query classes are the same kinds of query on duckdb's source.
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   --allow-net=127.0.0.1 tests/bench/sourcegraph_search_bench.ts [--corpus PATH] \
- *   [--copies N] [--only a|b] [--classes git|duckdb]
+ *   [--copies N] [--only a|b] [--classes git|duckdb] [--heap-mib N]
  *
  * @module
  */
@@ -41,6 +43,8 @@ const TARBALL = args.includes("--corpus")
 const COPIES = Number(args[args.indexOf("--copies") + 1] ?? 7) || 7;
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const CLASSES = args.includes("--classes") ? args[args.indexOf("--classes") + 1] : "git";
+// The service's heap bound (`DENO_V8_FLAGS=--max-old-space-size=N`), or V8's default.
+const HEAP_MIB = args.includes("--heap-mib") ? Number(args[args.indexOf("--heap-mib") + 1]) : null;
 const RUNS = 20;
 // Calls before the measured ones, so every class is measured with a warm JIT.
 const WARM_UP = 5;
@@ -250,7 +254,10 @@ async function bench(label: string, copies: number, options: { versions: boolean
     const mib = corpusBytes / 1048576;
     console.log(`\n(${label}) ${fileCount} files, ${mib.toFixed(1)} MiB`);
     const started = performance.now();
-    const service = await startService(repo, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
+    const service = await startService(repo, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      ...(HEAP_MIB === null ? {} : { DENO_V8_FLAGS: `--max-old-space-size=${HEAP_MIB}` }),
+    }, {
       lineTimeoutMs: 600_000, // the first sync of a large corpus
     });
     const client = await connectClient(service.url, { token: TOKEN });

@@ -27,12 +27,23 @@ export interface BuilderJob {
   heldPostingsMib?: number;
 }
 
+/**
+ * The builder's own bound on its JavaScript heap (MiB), given on its command
+ * line, where it overrides `DENO_V8_FLAGS`: an operator bounds the service's
+ * heaps with that variable, and a builder inheriting such a bound would be
+ * killed by it on a large repository. What the builder holds is bounded by
+ * `--held-postings-mib`; this only keeps V8's own limit where it would be on
+ * a machine with 16 GiB or more.
+ */
+export const BUILDER_HEAP_MIB = 4096;
+
 /** The arguments of `deno` that run the builder on `job`. */
 export function builderArguments(job: BuilderJob): string[] {
   const folder = dirname(job.indexFile);
   return [
     "run",
     `--config=${CONFIG}`,
+    `--v8-flags=--max-old-space-size=${BUILDER_HEAP_MIB}`,
     "--cached-only",
     "--no-prompt",
     "--quiet",

@@ -163,3 +163,32 @@ Deno.test("index format: a file of the previous format is never read, and is reb
     await removeDir(parent);
   }
 });
+
+Deno.test("index builder: a heap bound the service runs under (DENO_V8_FLAGS) never reaches the builder", async () => {
+  const parent = await tempDir("sg-index-heap-");
+  // A bound no builder starts under (it dies loading its modules); the builder
+  // inherits this process's environment, and its own bound overrides this one.
+  Deno.env.set("DENO_V8_FLAGS", "--max-old-space-size=2");
+  try {
+    const source = await createRepo({ "a.ts": "export function heapWord() {}\n" }, {
+      parent,
+      name: "source",
+    });
+    const commit = await source.git("rev-parse", "HEAD");
+    const data = join(parent, "data");
+    const { mirrors } = await mirrorFor(source.path, { data, repo: REPO });
+    const log: string[] = [];
+    const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: (l) => log.push(l) });
+    try {
+      await indexes.schedule(REPO, [commit]);
+      assert(log.some((line) => line.includes(": 1 files, 1 new blobs")), log.join("\n"));
+      assert(indexes.commit(REPO, commit) !== null, "the commit is indexed");
+    } finally {
+      await indexes.close();
+      await mirrors.close();
+    }
+  } finally {
+    Deno.env.delete("DENO_V8_FLAGS");
+    await removeDir(parent);
+  }
+});
