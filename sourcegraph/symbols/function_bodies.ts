@@ -51,7 +51,17 @@ export function blankFunctionBodies(text: string): string {
   let closedParenthesis = -1;
   while (scan.position < text.length) {
     const at = scan.position;
-    if (scan.skipTrivia()) continue;
+    if (scan.skipTrivia()) {
+      // A comment's text is a quarter of a C file's outside its bodies, lexed
+      // character by character: an empty comment stands for it. (Empty, not
+      // a space: a `/*` the grammar finds inside a directive's string still
+      // ends at the same `*/`.)
+      const comment = scan.position - at > SHORT_COMMENT ? commentKind(text, at) : null;
+      if (comment !== null) {
+        drops.push({ start: at, end: scan.position, filler: comment, kept: [] });
+      }
+      continue;
+    }
     const code = text.charCodeAt(at);
     const opens = code === OPEN ? opensBody(text, lastSignificant, closedParenthesis) : "no";
     if (opens !== "no") {
@@ -91,6 +101,15 @@ function stringContents(
 }
 
 const LONG_STRING = 64;
+// Comments this long or shorter stay (a drop costs more than it saves).
+const SHORT_COMMENT = 8;
+
+// The empty comment of the comment at `at`, or null when none starts there.
+function commentKind(text: string, at: number): "//" | "/**/" | null {
+  if (text.charCodeAt(at) !== 0x2f) return null;
+  const next = text.charCodeAt(at + 1);
+  return next === 0x2f ? "//" : next === 0x2a ? "/**/" : null;
+}
 
 // What a parse does without: text[start, end) becomes
 // `filler` and its newlines, but for the ranges `kept` (universal-ctags reports a function's

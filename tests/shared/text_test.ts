@@ -13,6 +13,8 @@ Deno.test("decodeUtf8Strict accepts valid UTF-8 and keeps a BOM", () => {
   assertEquals(decodeUtf8Strict(new TextEncoder().encode("项目知识 ✓ 🚀")), "项目知识 ✓ 🚀");
   assertEquals(decodeUtf8Strict(bytes(0xef, 0xbb, 0xbf, 0x61)), "\uFEFFa");
   assertEquals(decodeUtf8Strict(bytes()), "");
+  // A view into a larger buffer is read from its own offset.
+  assertEquals(decodeUtf8Strict(bytes(0xff, 0x61, 0xc3, 0xa9, 0xff).subarray(1, 4)), "aé");
 });
 
 Deno.test("decodeUtf8Strict rejects invalid UTF-8 of every kind", () => {

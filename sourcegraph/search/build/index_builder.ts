@@ -24,6 +24,7 @@ import { encodeCommitFiles } from "../index/commit_files.ts";
 import { packNumbers } from "../index/packed_numbers.ts";
 import { mergePathSegments, mergeSegments } from "./segment_merge.ts";
 import { PostingTable, PostingWriter } from "../index/postings.ts";
+import { RowBatches } from "../index/row_batches.ts";
 import { textChunks } from "../index/text_chunks.ts";
 import type { TrigramCollector } from "../index/trigrams.ts";
 import { type BlobSymbols, SymbolExtraction } from "./symbol_extraction.ts";
@@ -249,8 +250,8 @@ function metaValue<T>(index: IndexDatabase, key: string): T | undefined {
 // (Until then such postings are harmless: they name chunks no indexed commit
 // has, and searches look only at the chunks of their commit's files.)
 // Staged rows are found by their numbers (`STAGED_FROM`): a scan of the
-// chunks table for `indexed = 0` read all of a 565 MiB index's texts, twice
-// a build. An index without the key (written before it) is scanned once.
+// chunks table for a flag read all of a 565 MiB index's texts, twice a
+// build. An index without the key has published nothing: all its rows go.
 function discardStaged(index: IndexDatabase): void {
   index.transaction(() => {
     const db = index.db;
@@ -260,7 +261,7 @@ function discardStaged(index: IndexDatabase): void {
     }
     db.prepare("DELETE FROM meta WHERE key = ?").run(STAGED_SEGMENTS);
     const [blobs, chunks] = metaValue<[number, number]>(index, STAGED_FROM) ?? [0, 0];
-    db.prepare("DELETE FROM chunks WHERE id >= ? AND indexed = 0").run(chunks);
+    db.prepare("DELETE FROM chunks WHERE id >= ?").run(chunks);
     db.prepare("DELETE FROM blobs WHERE id >= ? AND indexed = 0").run(blobs);
   });
 }
@@ -356,9 +357,6 @@ class Batch {
     const db = this.#index.db;
     db.prepare("DELETE FROM meta WHERE key = ?").run(STAGED_SEGMENTS);
     db.prepare("UPDATE blobs SET indexed = 1 WHERE id >= ? AND indexed = 0").run(this.#firstBlob);
-    db.prepare("UPDATE chunks SET indexed = 1 WHERE id >= ? AND indexed = 0").run(
-      this.#firstChunk,
-    );
     db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(
       STAGED_FROM,
       JSON.stringify([this.#nextBlob, this.#nextChunk]),
@@ -395,15 +393,17 @@ class Batch {
       const text = this.#encoder.encode(chunk.text);
       const hash = createHash("sha1").update(text).digest();
       const key = hash.toString("hex");
+      // An index that had no chunk before this build has none to look up.
       let chunkId = this.#numbered.get(key) ??
-        (this.#knownChunk.get(hash) as { id: number } | undefined)?.id;
+        (this.#firstChunk === 1
+          ? undefined
+          : (this.#knownChunk.get(hash) as { id: number } | undefined)?.id);
       if (chunkId === undefined) {
         chunkId = this.#nextChunk++;
         this.#numbered.set(key, chunkId);
         this.#chunks.push({ id: chunkId, hash, text });
         this.#textBytes += text.length;
-        const trigrams = this.#collector.collect(chunk.text);
-        for (let t = 0; t < trigrams.length; t++) this.#postings.add(trigrams[t], chunkId);
+        this.#postings.add(this.#collector.collect(chunk.text), chunkId);
       }
       chunkIds[i] = chunkId;
       chunkLines[i] = chunk.line;
@@ -429,24 +429,25 @@ class Batch {
     if (this.#blobs.length === 0 && symbols.length === 0) return;
     this.#index.transaction(() => {
       const db = this.#index.db;
-      const insertBlob = db.prepare(
-        "INSERT INTO blobs(id, oid, searchable, bytes, indexed, chunk_ids, chunk_lines) " +
-          "VALUES (?, ?, ?, ?, 0, ?, ?)",
-      );
-      const insertChunk = db.prepare(
-        "INSERT INTO chunks(id, hash, indexed, text) VALUES (?, ?, 0, ?)",
-      );
+      const blobs = new RowBatches(db, {
+        table: "blobs",
+        columns: ["id", "oid", "searchable", "bytes", "indexed", "chunk_ids", "chunk_lines"],
+      });
       for (const blob of this.#blobs) {
-        insertBlob.run(
+        blobs.add([
           blob.id,
           blob.oid,
           blob.searchable ? 1 : 0,
           blob.size,
+          0,
           packNumbers(blob.chunkIds),
           packNumbers(blob.chunkLines),
-        );
+        ]);
       }
-      for (const chunk of this.#chunks) insertChunk.run(chunk.id, chunk.hash, chunk.text);
+      blobs.flush();
+      const chunks = new RowBatches(db, { table: "chunks", columns: ["id", "hash", "text"] });
+      for (const chunk of this.#chunks) chunks.add([chunk.id, chunk.hash, chunk.text]);
+      chunks.flush();
       this.#symbolRows.write(symbols);
     });
     this.#blobs = [];
@@ -476,12 +477,12 @@ class Batch {
       // New paths are numbered in path order, so their posting lists ascend.
       const firstPath = this.#index.nextId("paths");
       let nextPath = firstPath;
-      const insertPath = db.prepare("INSERT INTO paths(id, path) VALUES (?, ?)");
+      const paths = new RowBatches(db, { table: "paths", columns: ["id", "path"] });
       const pathLists = new Map<number, PostingWriter>();
       files.forEach((file, i) => {
         if (pathIds[i] !== 0) return;
         const id = nextPath++;
-        insertPath.run(id, file.path);
+        paths.add([id, file.path]);
         pathIds[i] = id;
         for (const trigram of this.#collector.collect(file.path)) {
           let list = pathLists.get(trigram);
@@ -492,6 +493,7 @@ class Batch {
           list.add(id);
         }
       });
+      paths.flush();
       insertLists(db, {
         table: "path_postings",
         segment: firstPath,
@@ -518,10 +520,12 @@ function insertLists(
     lists: Iterable<{ trigram: number; count: number; bytes: Uint8Array }>;
   },
 ): void {
-  const insert = db.prepare(
-    `INSERT INTO ${options.table}(trigram, segment, count, ids) VALUES (?, ?, ?, ?)`,
-  );
+  const rows = new RowBatches(db, {
+    table: options.table,
+    columns: ["trigram", "segment", "count", "ids"],
+  });
   for (const list of options.lists) {
-    insert.run(list.trigram, options.segment, list.count, list.bytes);
+    rows.add([list.trigram, options.segment, list.count, list.bytes]);
   }
+  rows.flush();
 }

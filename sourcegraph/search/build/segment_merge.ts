@@ -15,6 +15,7 @@
 
 import type { IndexDatabase } from "../index/index_database.ts";
 import { decodePostings, encodePostings, union } from "../index/postings.ts";
+import { RowBatches } from "../index/row_batches.ts";
 
 /** Segments kept before small ones are merged. */
 export const MAX_SEGMENTS = 4;
@@ -98,9 +99,7 @@ function mergeLists(
   const remove = db.prepare(
     `DELETE FROM ${table} WHERE trigram >= ? AND trigram < ? AND segment IN (${marks})`,
   );
-  const insert = db.prepare(
-    `INSERT INTO ${table}(trigram, segment, count, ids) VALUES (?, ?, ?, ?)`,
-  );
+  const insert = new RowBatches(db, { table, columns: ["trigram", "segment", "count", "ids"] });
   let bytes = 0;
   const step = (1 << 24) / RANGES;
   for (let low = 0; low < 1 << 24; low += step) {
@@ -119,9 +118,10 @@ function mergeLists(
       const kept = list.filter((id) => id < alive.length && alive[id] === 1);
       if (kept.length === 0) continue;
       const encoded = encodePostings(kept);
-      insert.run(trigram, target, kept.length, encoded);
+      insert.add([trigram, target, kept.length, encoded]);
       bytes += encoded.length;
     }
+    insert.flush();
   }
   return bytes;
 }

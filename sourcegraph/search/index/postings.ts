@@ -89,11 +89,20 @@ export class PostingTable {
     this.#sortedIds = new Uint32Array(size);
   }
 
-  /** Adds `id` to the list of `trigram`; the ids added must ascend (across trigrams too). */
-  add(trigram: number, id: number): void {
-    if (this.#pending === this.#pendingIds.length) this.#sortPending();
-    this.#pendingTrigrams[this.#pending] = trigram;
-    this.#pendingIds[this.#pending++] = id;
+  /**
+   * Adds `id` to the list of each of `trigrams`; the ids added must ascend
+   * from call to call. The pairs are copied in blocks: a call per posting
+   * cost about 40 ns each, a tenth of a build.
+   */
+  add(trigrams: Uint32Array, id: number): void {
+    for (let from = 0; from < trigrams.length;) {
+      if (this.#pending === this.#pendingIds.length) this.#sortPending();
+      const count = Math.min(trigrams.length - from, this.#pendingIds.length - this.#pending);
+      this.#pendingTrigrams.set(trigrams.subarray(from, from + count), this.#pending);
+      this.#pendingIds.fill(id, this.#pending, this.#pending + count);
+      this.#pending += count;
+      from += count;
+    }
   }
 
   /**
@@ -211,30 +220,32 @@ export class PostingTable {
   }
 
   // A stable LSD radix sort of the first `n` pending pairs by their 24-bit
-  // trigram, 8 bits a pass; the sorted trigrams and ids.
+  // trigram, 12 bits a pass (two passes; the counts, 16 KiB, stay in cache;
+  // three passes of 8 bits took a third longer); the sorted trigrams and ids.
   #radixSort(n: number): [Uint32Array, Uint32Array] {
     let keys = this.#pendingTrigrams;
     let values = this.#pendingIds;
     let toKeys = this.#sortedTrigrams;
     let toValues = this.#sortedIds;
-    const counts = new Uint32Array(256);
-    for (let shift = 0; shift < 24; shift += 8) {
+    const counts = new Uint32Array(1 << RADIX_BITS);
+    for (let shift = 0; shift < 24; shift += RADIX_BITS) {
       counts.fill(0);
-      for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & 0xff]++;
-      for (let b = 0, sum = 0; b < 256; b++) {
+      for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & RADIX_MASK]++;
+      for (let b = 0, sum = 0; b < counts.length; b++) {
         const count = counts[b];
         counts[b] = sum;
         sum += count;
       }
       for (let i = 0; i < n; i++) {
-        const at = counts[(keys[i] >>> shift) & 0xff]++;
+        const at = counts[(keys[i] >>> shift) & RADIX_MASK]++;
         toKeys[at] = keys[i];
         toValues[at] = values[i];
       }
       [keys, toKeys] = [toKeys, keys];
       [values, toValues] = [toValues, values];
     }
-    // After three passes the sorted pairs are in the other buffers: they gather next.
+    // After an even number of passes the sorted pairs are back in the pending
+    // buffers, and the other two gather next.
     this.#pendingTrigrams = toKeys;
     this.#pendingIds = toValues;
     this.#sortedTrigrams = keys;
@@ -242,6 +253,9 @@ export class PostingTable {
     return [keys, values];
   }
 }
+
+const RADIX_BITS = 12;
+const RADIX_MASK = (1 << RADIX_BITS) - 1;
 
 // Writes `value` as a LEB128 varint at `at` of `bytes`; the offset after it.
 function writeVarint(bytes: Uint8Array, at: number, value: number): number {

@@ -108,6 +108,70 @@ Deno.test('function bodies: initializer values and long strings go; `extern "C"`
   ]);
 });
 
+Deno.test("function bodies: comments outside bodies become empty comments, lines kept", () => {
+  const text = [
+    "/**",
+    " * What the file is for, at length.",
+    " */",
+    "int x; // a trailing comment",
+    "/* s */ int y;",
+    "struct S {",
+    "  int z; /* the field's own note */",
+    "};",
+  ].join("\n");
+  assertEquals(lines(blankFunctionBodies(text)), [
+    "/**/",
+    "",
+    "",
+    "int x; //",
+    "/* s */ int y;",
+    "struct S {",
+    "  int z; /**/",
+    "};",
+  ]);
+});
+
+Deno.test("function bodies: a `/*` the C grammar finds in a directive's string still ends where it did", async () => {
+  // tree-sitter's C grammar reads `/*` inside a #define's string as a comment's start: with the
+  // next comment reduced to a space it runs on (in Git's refspec.h, over both structs; here, the
+  // macro is lost).
+  const text = [
+    "#ifndef REFSPEC_H",
+    "#define REFSPEC_H",
+    '#define TAG_REFSPEC "refs/tags/*:refs/tags/*"',
+    "",
+    "/**",
+    " * A refspec, parsed: force, pattern and the two sides.",
+    " */",
+    "struct refspec_item {",
+    "\tunsigned force : 1;",
+    "\tconst char *src;",
+    "};",
+    "",
+    "/**",
+    " * The refspecs of a remote.",
+    " */",
+    "struct refspec {",
+    "\tint nr;",
+    "};",
+    "#endif",
+  ].join("\n");
+  const extractor = await SymbolExtractor.create();
+  const found = await extractor.extract("refspec.h", text);
+  const names = found.symbols.map((s) => `${s.kind} ${s.name} ${s.startLine}-${s.endLine}`);
+  for (
+    const want of [
+      "class refspec_item 8-11",
+      "field force 9-9",
+      "field src 10-10",
+      "class refspec 16-18",
+    ]
+  ) {
+    assert(names.includes(want), `${want} missing from ${names.join(", ")}`);
+  }
+  assert(names.some((name) => name.startsWith("constant TAG_REFSPEC 3-")), names.join(", "));
+});
+
 Deno.test("function bodies: a body whose braces do not balance is left as it is", () => {
   const text = "void f() {\n  int x = 1;\n  call(x);\n";
   assertEquals(blankFunctionBodies(text), text);

@@ -83,7 +83,8 @@ Deno.test("held postings: written in segments past the bound, staged until publi
     assertEquals(cut.stats, null);
     const unpublished = (file: IndexDatabase) =>
       (file.db.prepare(
-        "SELECT (SELECT COUNT(*) FROM chunks WHERE indexed = 0) + " +
+        "SELECT (SELECT COUNT(*) FROM chunks WHERE id >= " +
+          "(SELECT value ->> '$[1]' FROM meta WHERE key = 'staged_from')) + " +
           "(SELECT COUNT(*) FROM blobs WHERE indexed = 0) AS n",
       ).get() as { n: number }).n;
     assert(unpublished(cut.index) > 0, "the stopped build staged rows");

@@ -1,0 +1,66 @@
+/**
+ * Rows inserted several to a statement. node:sqlite spends about 2 µs on
+ * each call of a statement (binding its values, stepping, resetting):
+ * inserting the 215,552 posting lists of the Git source tree one row a call
+ * took 600–640 ms on a 2-core AMD EPYC VM, 64 rows a call about 250 ms.
+ *
+ * @module
+ */
+
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+
+/** Rows a statement inserts at most (its values stay far below SQLite's bound of 32,766). */
+export const ROWS_PER_STATEMENT = 64;
+
+/**
+ * Inserts rows into one table, `ROWS_PER_STATEMENT` to a statement; rows
+ * added wait until the batch is full or `flush` is called (call it before
+ * the transaction ends).
+ */
+export class RowBatches {
+  #db: DatabaseSync;
+  #head: string;
+  #width: number;
+  #values: SQLInputValue[] = [];
+  #full: StatementSync | null = null;
+
+  /**
+   * Rows of `columns` for `table`; `conflict` `"ignore"` skips a row that
+   * breaks a unique key instead of failing (`INSERT OR IGNORE`).
+   */
+  constructor(
+    db: DatabaseSync,
+    options: { table: string; columns: readonly string[]; conflict?: "fail" | "ignore" },
+  ) {
+    this.#db = db;
+    this.#width = options.columns.length;
+    const verb = options.conflict === "ignore" ? "INSERT OR IGNORE" : "INSERT";
+    this.#head = `${verb} INTO ${options.table}(${options.columns.join(", ")}) VALUES `;
+  }
+
+  /** Adds one row (its values in the order of the columns). */
+  add(row: readonly SQLInputValue[]): void {
+    if (row.length !== this.#width) {
+      throw new TypeError(`a row of ${this.#width} values was given ${row.length}`);
+    }
+    for (const value of row) this.#values.push(value);
+    if (this.#values.length === this.#width * ROWS_PER_STATEMENT) this.flush();
+  }
+
+  /** Inserts the rows that wait. */
+  flush(): void {
+    const rows = this.#values.length / this.#width;
+    if (rows === 0) return;
+    const statement = rows === ROWS_PER_STATEMENT
+      ? (this.#full ??= this.#statement(rows))
+      : this.#statement(rows);
+    const values = this.#values;
+    this.#values = [];
+    statement.run(...values);
+  }
+
+  #statement(rows: number): StatementSync {
+    const row = `(${Array(this.#width).fill("?").join(", ")})`;
+    return this.#db.prepare(this.#head + Array(rows).fill(row).join(", "));
+  }
+}
