@@ -78,12 +78,15 @@ export class SymbolExtraction {
   async submit(blob: number, path: string, text: string): Promise<void> {
     while (this.#pendingBytes > MAX_PENDING_BYTES) await this.#change();
     this.#check();
+    // The first file always starts a worker (an empty one too: it would otherwise wait for none).
+    const running = this.#workers.length;
+    const wanted = running === 0 ||
+      (running < this.#count && this.#pendingBytes + text.length > BYTES_PER_WORKER * running);
+    if (wanted) this.#start();
+    const job: ExtractionJob = { blob, path, text };
+    this.#workers[this.#next++ % this.#workers.length].postMessage(job);
     this.#pending.set(blob, text.length);
     this.#pendingBytes += text.length;
-    const job: ExtractionJob = { blob, path, text };
-    const running = this.#workers.length;
-    if (running < this.#count && this.#pendingBytes > BYTES_PER_WORKER * running) this.#start();
-    this.#workers[this.#next++ % this.#workers.length].postMessage(job);
   }
 
   #start(): void {
