@@ -324,10 +324,11 @@ async function verify(
       }
       found.matchCount++;
       if (found.lines.length >= perFile) continue;
+      const text = ownCopy(line);
       found.lines.push(
         at.search.matchRanges
-          ? { number, text: line, ranges: matchRanges(pattern, line) }
-          : { number, text: line },
+          ? { number, text, ranges: matchRanges(pattern, text) }
+          : { number, text },
       );
     }
     if (found.matchCount === 0) continue;
@@ -336,6 +337,16 @@ async function verify(
     outcome.matchCount += found.matchCount;
   }
   return outcome;
+}
+
+// A line of its own: a line cut from a chunk's text is a V8 slice, which
+// keeps the whole chunk alive while it lives, so the young-generation
+// collections during a search that keeps many lines copied their chunks
+// (15-30 ms each, every other search of a literal in 1,000 files of
+// duckdb's tree: p50 44 ms in process); with copies they took about 5 ms
+// (p50 25-28 ms). (`slice` flattens the string `" " + line` into a new one.)
+function ownCopy(line: string): string {
+  return (" " + line).slice(1);
 }
 
 // Where the program matches in `line`, left to right, at most MAX_RANGES
