@@ -51,13 +51,14 @@ export function blankFunctionBodies(text: string): string {
   let closedParenthesis = -1;
   while (scan.position < text.length) {
     const at = scan.position;
-    if (scan.skipTrivia()) {
+    const trivia = scan.skipTrivia();
+    if (trivia !== null) {
       // A comment's text is a quarter of a C file's outside its bodies, lexed
       // character by character: an empty comment stands for it. (Empty, not
       // a space: a `/*` the grammar finds inside a directive's string still
       // ends at the same `*/`.)
-      const comment = scan.position - at > SHORT_COMMENT ? commentKind(text, at) : null;
-      if (comment !== null) {
+      const comment = trivia === "//" ? "//" : trivia === "/*" ? "/**/" : null;
+      if (comment !== null && scan.position - at > SHORT_COMMENT) {
         drops.push({ start: at, end: scan.position, filler: comment, kept: [] });
       }
       continue;
@@ -103,13 +104,6 @@ function stringContents(
 const LONG_STRING = 64;
 // Comments this long or shorter stay (a drop costs more than it saves).
 const SHORT_COMMENT = 8;
-
-// The empty comment of the comment at `at`, or null when none starts there.
-function commentKind(text: string, at: number): "//" | "/**/" | null {
-  if (text.charCodeAt(at) !== 0x2f) return null;
-  const next = text.charCodeAt(at + 1);
-  return next === 0x2f ? "//" : next === 0x2a ? "/**/" : null;
-}
 
 // What a parse does without: text[start, end) becomes
 // `filler` and its newlines, but for the ranges `kept` (universal-ctags reports a function's
@@ -188,6 +182,10 @@ function isSpaceCode(code: number): boolean {
   return code === SPACE || (code >= 0x09 && code <= 0x0d);
 }
 
+// What `skipTrivia` stepped over: white space, a line or block comment, a
+// preprocessor line.
+type Trivia = "space" | "//" | "/*" | "#";
+
 // A cursor over C-family text that steps over comments, literals and
 // preprocessor lines.
 class Scanner {
@@ -200,31 +198,31 @@ class Scanner {
   }
 
   // Steps over white space, a comment or a preprocessor line at the cursor;
-  // whether it did.
-  skipTrivia(): boolean {
+  // which it stepped over, or null when none is there.
+  skipTrivia(): Trivia | null {
     const text = this.#text;
     const at = this.position;
     const code = text.charCodeAt(at);
     if (isSpaceCode(code)) {
       if (code === NEWLINE) this.#lineStart = true;
       this.position++;
-      return true;
+      return "space";
     }
     if (code === 0x2f && text.charCodeAt(at + 1) === 0x2f) { // //
       this.position = lineEnd(text, at);
-      return true;
+      return "//";
     }
     if (code === 0x2f && text.charCodeAt(at + 1) === 0x2a) { // /*
       const end = text.indexOf("*/", at + 2);
       this.position = end < 0 ? text.length : end + 2;
-      return true;
+      return "/*";
     }
     if (code === 0x23 && this.#lineStart) { // #
       this.position = lineEnd(text, at);
-      return true;
+      return "#";
     }
     this.#lineStart = false;
-    return false;
+    return null;
   }
 
   // Steps over one token (a literal, a word or one other character); the
@@ -266,7 +264,7 @@ class Scanner {
           depth = branchDepth(directiveName(text, at), depth, branches);
           kept.push([at, lineEnd(text, at)]);
         }
-        if (this.skipTrivia()) continue;
+        if (this.skipTrivia() !== null) continue;
         const code = text.charCodeAt(at);
         if (code === OPEN) depth++;
         else if (code === CLOSE && --depth === 0) return { close: at, kept };

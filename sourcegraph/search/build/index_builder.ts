@@ -17,7 +17,7 @@ import { streamBlobs } from "../../../shared/git_objects.ts";
 import { isRegularFile, parseTreeListing } from "../../../shared/tree_listing.ts";
 import { READ_SCAN_LIMIT } from "../../read/file_read.ts";
 import { searchableText } from "../searchable_text.ts";
-import type { IndexDatabase } from "../index/index_database.ts";
+import { type IndexDatabase, POSTING_COLUMNS } from "../index/index_database.ts";
 import { createHash } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
 import { encodeCommitFiles } from "../index/commit_files.ts";
@@ -520,10 +520,7 @@ function insertLists(
     lists: Iterable<{ trigram: number; count: number; bytes: Uint8Array }>;
   },
 ): void {
-  const rows = new RowBatches(db, {
-    table: options.table,
-    columns: ["trigram", "segment", "count", "ids"],
-  });
+  const rows = new RowBatches(db, { table: options.table, columns: POSTING_COLUMNS });
   for (const list of options.lists) {
     rows.add([list.trigram, options.segment, list.count, list.bytes]);
   }

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { IndexDatabase } from "../index/index_database.ts";
+import { type IndexDatabase, POSTING_COLUMNS } from "../index/index_database.ts";
 import { decodePostings, encodePostings, union } from "../index/postings.ts";
 import { RowBatches } from "../index/row_batches.ts";
 
@@ -99,7 +99,7 @@ function mergeLists(
   const remove = db.prepare(
     `DELETE FROM ${table} WHERE trigram >= ? AND trigram < ? AND segment IN (${marks})`,
   );
-  const insert = new RowBatches(db, { table, columns: ["trigram", "segment", "count", "ids"] });
+  const insert = new RowBatches(db, { table, columns: POSTING_COLUMNS });
   let bytes = 0;
   const step = (1 << 24) / RANGES;
   for (let low = 0; low < 1 << 24; low += step) {

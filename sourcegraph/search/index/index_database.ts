@@ -217,6 +217,9 @@ function exists(path: string): boolean {
 // page of a 100 MiB table (a 1%-changed commit of a 322 MiB tree: 600 ms of
 // inserts and commit, against about 100 ms now); a query probes each of
 // the few segments instead. Path postings are small, and kept by trigram.
+/** The columns of a posting table (`postings`, `path_postings`), in the order rows give them. */
+export const POSTING_COLUMNS: readonly string[] = ["trigram", "segment", "count", "ids"];
+
 function postingTable(name: string, order: "segment, trigram" | "trigram, segment"): string {
   return `CREATE TABLE IF NOT EXISTS ${name}(
     trigram INTEGER NOT NULL,
