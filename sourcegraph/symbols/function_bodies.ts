@@ -41,17 +41,26 @@ const TYPE_ATTRIBUTES = new Set([
 // takes for the file's own (and so do readers).
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 
-/** `text` with its function bodies' contents dropped but for their newlines (lines kept). */
-export function blankFunctionBodies(text: string): string {
+/**
+ * `text` with its function bodies' contents dropped but for their newlines
+ * (lines kept); with `prototypes` (C, where a file-scope `T name(…);` is
+ * always a declaration) its function prototypes too.
+ */
+export function blankFunctionBodies(
+  text: string,
+  options: { prototypes?: boolean } = {},
+): string {
   const scan = new Scanner(text);
   const drops: Drop[] = [];
   let lastSignificant = -1;
   // Open parentheses, and the one the last `)` closed (-1: none).
   const parentheses: number[] = [];
   let closedParenthesis = -1;
+  const statement = new FileScopeStatement();
   while (scan.position < text.length) {
     const at = scan.position;
     const trivia = scan.skipTrivia();
+    if (trivia === "#" && statement.start >= 0) statement.plain = false;
     if (trivia !== null) {
       // A comment's text is a quarter of a C file's outside its bodies, lexed
       // character by character: an empty comment stands for it. (Empty, not
@@ -74,10 +83,21 @@ export function blankFunctionBodies(text: string): string {
       if (opens === "body") drops.push({ start: at + 1, end: body.close, filler: ";", ...body });
       // An initializer's values (`= { 1, 2, … }`, generated tables) define nothing either.
       if (opens === "values") drops.push({ start: at + 1, end: body.close, filler: "", ...body });
+      if (opens === "values") statement.plain = false;
+      else statement.end();
       scan.position = body.close + 1;
       lastSignificant = body.close;
       continue;
     }
+    if (
+      options.prototypes && code === 0x3b && parentheses.length === 0 &&
+      statement.isPrototype(text, lastSignificant)
+    ) {
+      // Its comments and strings go with it.
+      while (drops.length > 0 && drops[drops.length - 1].start >= statement.start) drops.pop();
+      drops.push({ start: statement.start, end: at + 1, filler: "", kept: [] });
+    }
+    if (parentheses.length === 0) statement.see(text, at);
     lastSignificant = scan.skipToken();
     if (code === PAREN_OPEN) parentheses.push(at);
     if (code === PAREN_CLOSE) closedParenthesis = parentheses.pop() ?? -1;
@@ -85,6 +105,57 @@ export function blankFunctionBodies(text: string): string {
     if (contents !== null) drops.push({ ...contents, filler: "", kept: [] });
   }
   return drops.length === 0 ? text : dropped(text, drops);
+}
+
+// The file-scope statement the scan is in (outside parentheses): where it
+// starts, its first `(`, and whether it is plain (no `=`, `{` or directive
+// in it), which a prototype is.
+class FileScopeStatement {
+  start = -1;
+  plain = true;
+  #parenthesis = -1;
+  // Braces open that are not bodies (a struct's, `extern "C"`, a namespace):
+  // what is declared inside them is no prototype.
+  #depth = 0;
+
+  // Takes in the token at `at` (outside parentheses).
+  see(text: string, at: number): void {
+    const code = text.charCodeAt(at);
+    if (code === 0x3b || code === OPEN || code === CLOSE) {
+      if (code === OPEN) this.#depth++;
+      if (code === CLOSE && this.#depth > 0) this.#depth--;
+      this.end();
+      return;
+    }
+    if (this.start < 0) this.start = at;
+    if (code === PAREN_OPEN && this.#parenthesis < 0) this.#parenthesis = at;
+    if (code === 0x3d) this.plain = false; // =
+  }
+
+  end(): void {
+    this.start = -1;
+    this.plain = true;
+    this.#parenthesis = -1;
+  }
+
+  // Whether the statement ending at a `;` after `last` declares a function
+  // and nothing else: `T name(…) …);` at file scope, not a function pointer
+  // (`T (*p)(…);`), an attribute (`T v __attribute__((…));`), a macro's
+  // use (`DECLARE(x);`: what it expands to is unknown) or a `typedef`.
+  isPrototype(text: string, last: number): boolean {
+    const open = this.#parenthesis;
+    if (this.#depth > 0 || !this.plain || open < 0 || text.charCodeAt(last) !== PAREN_CLOSE) {
+      return false;
+    }
+    const name = wordBefore(text, open);
+    if (name === "" || TYPE_ATTRIBUTES.has(name) || MACRO_NAME.test(name)) return false;
+    let after = open + 1;
+    while (isSpaceCode(text.charCodeAt(after))) after++;
+    if (text.charCodeAt(after) === 0x2a || text.charCodeAt(after) === 0x5e) return false; // * ^
+    let first = this.start;
+    while (isWordCode(text.charCodeAt(first))) first++;
+    return text.slice(this.start, first) !== "typedef";
+  }
 }
 
 // The contents of a long string literal (`"…"` or raw) between `open` and
@@ -256,7 +327,10 @@ class Scanner {
     const branches: { atIf: number; afterFirst: number | null }[] = [];
     const kept: [number, number][] = [];
     let statementStart = true;
-    let keeping: { start: number; depth: number } | null = null;
+    // A statement that may define a type; a struct, class, union or enum one
+    // does only when its own `{` comes before any `=` (`struct s *p = q;`
+    // and `struct s v = { … };` are locals).
+    let keeping = null as KeptStatement | null;
     try {
       while (this.position < text.length) {
         const at = this.position;
@@ -266,13 +340,18 @@ class Scanner {
         }
         if (this.skipTrivia() !== null) continue;
         const code = text.charCodeAt(at);
+        if (keeping !== null && keeping.depth === depth && !keeping.always) {
+          if (code === OPEN) keeping.defines = true;
+          if (code === 0x3d && !keeping.defines) keeping = null; // =
+        }
         if (code === OPEN) depth++;
         else if (code === CLOSE && --depth === 0) return { close: at, kept };
         const end = this.skipToken();
-        if (statementStart && keeping === null && KEPT_WORDS.has(text.slice(at, end + 1))) {
-          keeping = { start: at, depth };
+        const word = statementStart && keeping === null ? text.slice(at, end + 1) : "";
+        if (ALIAS_WORDS.has(word) || TYPE_WORDS.has(word)) {
+          keeping = { start: at, depth, always: ALIAS_WORDS.has(word), defines: false };
         } else if (code === 0x3b && keeping !== null && keeping.depth === depth) { // ;
-          kept.push([keeping.start, at + 1]);
+          if (keeping.always || keeping.defines) kept.push([keeping.start, at + 1]);
           keeping = null;
         }
         statementStart = code === 0x3b || code === OPEN || code === CLOSE;
@@ -285,8 +364,20 @@ class Scanner {
   }
 }
 
-// Statements of a body that stay: those that define a type.
-const KEPT_WORDS = new Set(["using", "typedef", "struct", "class", "union", "enum"]);
+// A statement of a body that may define a type, from its first word.
+interface KeptStatement {
+  start: number;
+  depth: number;
+  /** An alias (`using`, `typedef`): kept whatever follows. */
+  always: boolean;
+  /** A struct, class, union or enum whose own `{` came before any `=`. */
+  defines: boolean;
+}
+
+// Statements of a body that stay: those that define a type (an alias always; a
+// struct, class, union or enum when it has a body of its own).
+const ALIAS_WORDS = new Set(["using", "typedef"]);
+const TYPE_WORDS = new Set(["struct", "class", "union", "enum"]);
 
 // The brace depth after a directive: each branch of a conditional starts
 // from the depth at its `#if`, and after `#endif` the first branch's depth holds.

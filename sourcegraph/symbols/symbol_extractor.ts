@@ -100,7 +100,7 @@ export class SymbolExtractor {
     }
     const grammar = await this.#grammar(grammarLanguage);
     try {
-      const symbols = this.#parse(grammar, text, C_FAMILY.has(grammarLanguage));
+      const symbols = this.#parse(grammar, text, grammarLanguage);
       if (symbols !== null) return { language: grammarLanguage, symbols, outcome: "parsed" };
       return {
         language: grammarLanguage,
@@ -130,7 +130,7 @@ export class SymbolExtractor {
   // A C-family file is parsed with its function bodies blanked (they hold
   // most of its tokens and none of the definitions kept), unless that turns
   // the file into one parse error (macros the grammar cannot follow).
-  #parse(grammar: Grammar, text: string, cFamily: boolean): DefinedSymbol[] | null {
+  #parse(grammar: Grammar, text: string, language: GrammarLanguage): DefinedSymbol[] | null {
     const deadline = this.#now() + this.#deadlineMs;
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
@@ -139,7 +139,9 @@ export class SymbolExtractor {
       this.#parser.parse((index) => source.slice(index, index + PARSE_SLICE), null, {
         progressCallback: late,
       });
-    const blanked = cFamily ? blankFunctionBodies(text) : text;
+    const blanked = C_FAMILY.has(language)
+      ? blankFunctionBodies(text, { prototypes: language === "c" })
+      : text;
     let tree = parse(blanked);
     if (tree !== null && blanked !== text && mostlyError(tree.rootNode)) {
       tree.delete();

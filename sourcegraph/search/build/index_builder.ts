@@ -356,7 +356,11 @@ class Batch {
   #markIndexed(): void {
     const db = this.#index.db;
     db.prepare("DELETE FROM meta WHERE key = ?").run(STAGED_SEGMENTS);
-    db.prepare("UPDATE blobs SET indexed = 1 WHERE id >= ? AND indexed = 0").run(this.#firstBlob);
+    // OR FAIL: no statement journal of the rows' pages (`row_batches.ts`); the publish is one
+    // transaction.
+    db.prepare("UPDATE OR FAIL blobs SET indexed = 1 WHERE id >= ? AND indexed = 0").run(
+      this.#firstBlob,
+    );
     db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(
       STAGED_FROM,
       JSON.stringify([this.#nextBlob, this.#nextChunk]),

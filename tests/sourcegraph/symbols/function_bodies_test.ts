@@ -1,7 +1,8 @@
 /**
  * C-family bodies dropped before a parse: every line stays where it was, a
  * body's contents go but for what universal-ctags reports inside it (type
- * aliases, local types, macros), brace matching follows the first branch of
+ * aliases, local types, macros; not locals of a struct type), a C file's
+ * prototypes go too, brace matching follows the first branch of
  * a conditional and steps over literals and comments, macro blocks and type
  * attributes are not bodies, and the definitions found through the dropped
  * text keep their lines and containers.
@@ -43,6 +44,77 @@ Deno.test("function bodies: type aliases, local types and directives inside a bo
     "",
     "}",
   ]);
+});
+
+Deno.test("function bodies: a local of a struct type goes; a local struct's definition stays", () => {
+  const text = [
+    "void f(void *data) {",
+    "  struct filter *filter = data;",
+    "  struct opts o = { .flags = 1 };",
+    "  enum mode m;",
+    '  static const struct entry { const char *name; } table[] = { { "x" } };',
+    "  struct Local { int y; };",
+    "  typedef struct filter alias;",
+    "}",
+  ].join("\n");
+  assertEquals(lines(blankFunctionBodies(text)), [
+    "void f(void *data) {;",
+    "",
+    "",
+    "",
+    "",
+    "struct Local { int y; };",
+    "typedef struct filter alias;",
+    "}",
+  ]);
+});
+
+Deno.test("function bodies: C prototypes go with `prototypes`; what a file-scope statement defines stays", async () => {
+  const text = [
+    "int prototype(int a, /* the length, in bytes */ char *b);",
+    "NORETURN void die(const char *err, ...) __attribute__((format (printf, 1, 2)));",
+    "static int (*hook)(int);",
+    "int aligned __attribute__((aligned(8)));",
+    "DECLARE_LIST(items);",
+    "typedef int handler(int);",
+    "int counter;",
+    'static const char *name = N_("name");',
+    "struct ops {",
+    "  int (*open)(void);",
+    "  void close(void);",
+    "};",
+    "int split(int a",
+    "#ifdef WIDE",
+    "  , int b",
+    "#endif",
+    ");",
+    "int defined(int a) { return a; }",
+  ].join("\n");
+  assertEquals(blankFunctionBodies(text), blankFunctionBodies(text, { prototypes: false }));
+  const out = lines(blankFunctionBodies(text, { prototypes: true }));
+  assertEquals(out.length, text.split("\n").length);
+  assertEquals(out.slice(0, 2), ["", ""]);
+  assertEquals(out.slice(2), lines(blankFunctionBodies(text)).slice(2));
+  // The definitions are found as before; the prototypes defined nothing.
+  const extractor = await SymbolExtractor.create();
+  const found = (await extractor.extract("defs.c", text)).symbols.map((symbol) =>
+    `${symbol.name} ${symbol.kind} ${symbol.startLine}`
+  );
+  for (
+    const definition of [
+      "hook variable 3",
+      "aligned variable 4",
+      "handler type 6",
+      "counter variable 7",
+      "name variable 8",
+      "ops class 9",
+      "open field 10",
+      "defined function 18",
+    ]
+  ) {
+    assert(found.includes(definition), `${definition} in ${found}`);
+  }
+  assert(!found.some((symbol) => /^(prototype|die|split) /.test(symbol)), `${found}`);
 });
 
 Deno.test("function bodies: braces in literals and comments, and #else branches, do not unbalance a body", () => {

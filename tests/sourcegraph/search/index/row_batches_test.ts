@@ -1,8 +1,9 @@
 /**
  * Rows inserted several to a statement arrive whole and in order, whatever
  * their count against the batch size; `ignore` skips duplicates within and
- * across batches; a row of the wrong width is refused before anything is
- * written.
+ * across batches; otherwise a duplicate fails its statement, whose earlier
+ * rows the transaction's rollback undoes; a row of the wrong width is
+ * refused before anything is written.
  */
 
 import { DatabaseSync } from "node:sqlite";
@@ -72,6 +73,15 @@ Deno.test("row batches: ignore skips duplicates; fail throws on them; a wrong wi
   const failing = new RowBatches(db, { table: "t", columns: ["id", "name"] });
   failing.add([3, "clash"]);
   assertIncludes(assertThrows(() => failing.flush(), Error).message, "UNIQUE constraint failed");
+  // The rows before the clash stay (no statement journal undoes them) until the transaction
+  // around them is rolled back.
+  db.exec("BEGIN");
+  for (const id of [10, 11, 2]) failing.add([id, `late ${id}`]);
+  assertIncludes(assertThrows(() => failing.flush(), Error).message, "UNIQUE constraint failed");
+  const ids = () => db.prepare("SELECT id FROM t ORDER BY id").all().map((row) => row.id);
+  assertEquals(ids(), [1, 2, 3, 10, 11]);
+  db.exec("ROLLBACK");
+  assertEquals(ids(), [1, 2, 3]);
   assertEquals(
     assertThrows(() => failing.add([4]), TypeError).message,
     "a row of 2 values was given 1",
