@@ -43,13 +43,17 @@ const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 /**
  * `text` with its function bodies' contents dropped but for their newlines
- * (lines kept); with `prototypes` (C, where a file-scope `T name(…);` is
- * always a declaration) its function prototypes too.
+ * (lines kept). In C (`language` `"c"`), where a file-scope `T name(…);` is
+ * always a declaration and the parentheses before a body always its
+ * parameters, its function prototypes and definitions' parameters go too (in
+ * C++ they may be a variable's constructor arguments or a member
+ * initializer's).
  */
 export function blankFunctionBodies(
   text: string,
-  options: { prototypes?: boolean } = {},
+  options: { language?: "c" | "cpp" } = {},
 ): string {
+  const c = options.language === "c";
   const scan = new Scanner(text);
   const drops: Drop[] = [];
   let lastSignificant = -1;
@@ -79,6 +83,11 @@ export function blankFunctionBodies(
       // Unbalanced from here on: the rest stays as it is (and the text is scanned once, not
       // once for each later brace).
       if (body === null) break;
+      // A definition's parameters define nothing either (`f(int a, char *b) {` parses as `f() {`).
+      if (c && opens === "body" && text.charCodeAt(lastSignificant) === PAREN_CLOSE) {
+        while (drops.length > 0 && drops[drops.length - 1].start > closedParenthesis) drops.pop();
+        drops.push({ start: closedParenthesis + 1, end: lastSignificant, filler: "", kept: [] });
+      }
       // One empty statement keeps `f() const override { }` a body, not a member's `{}` initializer.
       if (opens === "body") drops.push({ start: at + 1, end: body.close, filler: ";", ...body });
       // An initializer's values (`= { 1, 2, … }`, generated tables) define nothing either.
@@ -90,7 +99,7 @@ export function blankFunctionBodies(
       continue;
     }
     if (
-      options.prototypes && code === 0x3b && parentheses.length === 0 &&
+      c && code === 0x3b && parentheses.length === 0 &&
       statement.isPrototype(text, lastSignificant)
     ) {
       // Its comments and strings go with it.

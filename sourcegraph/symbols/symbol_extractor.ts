@@ -20,8 +20,6 @@ import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./la
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
 
-const C_FAMILY: ReadonlySet<GrammarLanguage> = new Set(["c", "cpp"]);
-
 /** How long one file may take to parse and query. */
 export const FILE_DEADLINE_MS = 5_000;
 /** Longest name kept (longer ones are generated code, not definitions to look up). */
@@ -139,8 +137,8 @@ export class SymbolExtractor {
       this.#parser.parse((index) => source.slice(index, index + PARSE_SLICE), null, {
         progressCallback: late,
       });
-    const blanked = C_FAMILY.has(language)
-      ? blankFunctionBodies(text, { prototypes: language === "c" })
+    const blanked = language === "c" || language === "cpp"
+      ? blankFunctionBodies(text, { language })
       : text;
     let tree = parse(blanked);
     if (tree !== null && blanked !== text && mostlyError(tree.rootNode)) {

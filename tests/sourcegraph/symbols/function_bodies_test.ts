@@ -2,7 +2,7 @@
  * C-family bodies dropped before a parse: every line stays where it was, a
  * body's contents go but for what universal-ctags reports inside it (type
  * aliases, local types, macros; not locals of a struct type), a C file's
- * prototypes go too, brace matching follows the first branch of
+ * prototypes and parameters go too, brace matching follows the first branch of
  * a conditional and steps over literals and comments, macro blocks and type
  * attributes are not bodies, and the definitions found through the dropped
  * text keep their lines and containers.
@@ -69,7 +69,7 @@ Deno.test("function bodies: a local of a struct type goes; a local struct's defi
   ]);
 });
 
-Deno.test("function bodies: C prototypes go with `prototypes`; what a file-scope statement defines stays", async () => {
+Deno.test("function bodies: in C, prototypes and parameters go; what a file-scope statement defines stays", async () => {
   const text = [
     "int prototype(int a, /* the length, in bytes */ char *b);",
     "NORETURN void die(const char *err, ...) __attribute__((format (printf, 1, 2)));",
@@ -89,12 +89,29 @@ Deno.test("function bodies: C prototypes go with `prototypes`; what a file-scope
     "#endif",
     ");",
     "int defined(int a) { return a; }",
+    "static int spread(const char *a, /* the length, in bytes */",
+    "                  size_t length)",
+    "{",
+    "  return 0;",
+    "}",
   ].join("\n");
-  assertEquals(blankFunctionBodies(text), blankFunctionBodies(text, { prototypes: false }));
-  const out = lines(blankFunctionBodies(text, { prototypes: true }));
+  // In C++ (and by default) both stay.
+  const cpp = lines(blankFunctionBodies(text, { language: "cpp" }));
+  assertEquals(cpp, lines(blankFunctionBodies(text)));
+  assertEquals(cpp[0], "int prototype(int a, /**/ char *b);");
+  assertEquals(cpp.slice(17), [
+    "int defined(int a) {;}",
+    "static int spread(const char *a, /**/",
+    "                  size_t length)",
+    "{;",
+    "",
+    "}",
+  ]);
+  const out = lines(blankFunctionBodies(text, { language: "c" }));
   assertEquals(out.length, text.split("\n").length);
   assertEquals(out.slice(0, 2), ["", ""]);
-  assertEquals(out.slice(2), lines(blankFunctionBodies(text)).slice(2));
+  assertEquals(out.slice(2, 17), cpp.slice(2, 17));
+  assertEquals(out.slice(17), ["int defined() {;}", "static int spread(", ")", "{;", "", "}"]);
   // The definitions are found as before; the prototypes defined nothing.
   const extractor = await SymbolExtractor.create();
   const found = (await extractor.extract("defs.c", text)).symbols.map((symbol) =>
@@ -110,11 +127,12 @@ Deno.test("function bodies: C prototypes go with `prototypes`; what a file-scope
       "ops class 9",
       "open field 10",
       "defined function 18",
+      "spread function 19",
     ]
   ) {
     assert(found.includes(definition), `${definition} in ${found}`);
   }
-  assert(!found.some((symbol) => /^(prototype|die|split) /.test(symbol)), `${found}`);
+  assert(!found.some((symbol) => /^(prototype|die|split|a|b|length) /.test(symbol)), `${found}`);
 });
 
 Deno.test("function bodies: braces in literals and comments, and #else branches, do not unbalance a body", () => {
