@@ -43,6 +43,26 @@ Deno.test("trigrams: case folds, the two non-ASCII folds to ASCII, every file tr
   assertEquals([...again], [symbolOf(97) * 65793]);
 });
 
+Deno.test("trigram collector: each text's distinct trigrams, in first-seen order, nothing carried over", () => {
+  const naive = (text: string) => {
+    const found: number[] = [];
+    for (let i = 2; i < text.length; i++) {
+      const trigram = (symbolOf(text.charCodeAt(i - 2)) << 16) |
+        (symbolOf(text.charCodeAt(i - 1)) << 8) | symbolOf(text.charCodeAt(i));
+      if (!found.includes(trigram)) found.push(trigram);
+    }
+    return found;
+  };
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  // Longer than the first output buffer (4,096), over all 256 symbols, with repeats.
+  const long = Array.from({ length: 9000 }, () => String.fromCharCode(random() * 600)).join("");
+  const collector = new TrigramCollector();
+  for (const text of ["abcabcabd", "abcabcabd", "", "ab", "ABCabc", long, long, "abcabcabd"]) {
+    assertEquals([...collector.collect(text)], naive(text), text.slice(0, 12));
+  }
+});
+
 Deno.test("trigram query: literals AND, alternations OR, nothing usable means all, bounded", () => {
   assertEquals(query("[a-z]+\\d").op, "all");
   assertEquals(query("ab|cd").op, "all", "short literals give no trigram");
