@@ -35,6 +35,14 @@ interface Run {
   peakMib: number;
 }
 
+// How many CPUs a `taskset` list names (`0`, `0,1`, `0-3`).
+function cpuCount(list: string): number {
+  return list.split(",").reduce((sum, part) => {
+    const [from, to] = part.split("-").map(Number);
+    return sum + (to === undefined ? 1 : to - from + 1);
+  }, 0);
+}
+
 async function buildOnce(tree: string): Promise<Run> {
   const folder = await Deno.makeTempDir({ prefix: "index-build-bench-" });
   try {
@@ -46,6 +54,8 @@ async function buildOnce(tree: string): Promise<Run> {
       indexFile: join(folder, "index.sqlite3"),
       commits: [head],
       ...(HELD === undefined ? {} : { heldPostingsMib: Number(HELD) }),
+      // As the service starts it on a machine of as many cores as `taskset` gives it.
+      cores: cpuCount(CPUS),
     });
     // GNU time reports the builder's peak resident memory (Deno reads /proc only with -A).
     const output = await new Deno.Command("taskset", {

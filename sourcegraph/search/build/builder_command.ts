@@ -25,6 +25,8 @@ export interface BuilderJob {
   commits: readonly string[];
   /** MiB of posting lists held in memory before they are written (`--held-postings-mib`). */
   heldPostingsMib?: number;
+  /** The cores the builder may use (default: the machine's). */
+  cores?: number;
 }
 
 /**
@@ -37,13 +39,26 @@ export interface BuilderJob {
  */
 export const BUILDER_HEAP_MIB = 4096;
 
+/**
+ * V8's flags for a builder on one core: no background threads (for
+ * collection and compilation), which there only take turns with the
+ * builder's own. The Git source tree's build on one core of a 2-core AMD
+ * EPYC VM: 4.72 -> 4.55 s, medians of four.
+ */
+export const ONE_CORE_V8_FLAGS: readonly string[] = ["--single-threaded"];
+
 /** The arguments of `deno` that run the builder on `job`. */
 export function builderArguments(job: BuilderJob): string[] {
   const folder = dirname(job.indexFile);
+  const cores = job.cores ?? navigator.hardwareConcurrency ?? 2;
+  const v8Flags = [
+    `--max-old-space-size=${BUILDER_HEAP_MIB}`,
+    ...(cores <= 1 ? ONE_CORE_V8_FLAGS : []),
+  ];
   return [
     "run",
     `--config=${CONFIG}`,
-    `--v8-flags=--max-old-space-size=${BUILDER_HEAP_MIB}`,
+    `--v8-flags=${v8Flags.join(",")}`,
     "--cached-only",
     "--no-prompt",
     "--quiet",
