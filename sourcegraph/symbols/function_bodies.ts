@@ -66,12 +66,8 @@ export function blankFunctionBodies(
     const trivia = scan.skipTrivia();
     if (trivia === "#" && statement.start >= 0) statement.plain = false;
     if (trivia !== null) {
-      // A comment's text is a quarter of a C file's outside its bodies, lexed
-      // character by character: an empty comment stands for it. (Empty, not
-      // a space: a `/*` the grammar finds inside a directive's string still
-      // ends at the same `*/`.)
-      const comment = trivia === "//" ? "//" : trivia === "/*" ? "/**/" : null;
-      if (comment !== null && scan.position - at > SHORT_COMMENT) {
+      const comment = emptyComment(trivia, scan.position - at);
+      if (comment !== null) {
         drops.push({ start: at, end: scan.position, filler: comment, kept: [] });
       }
       continue;
@@ -85,8 +81,7 @@ export function blankFunctionBodies(
       if (body === null) break;
       // A definition's parameters define nothing either (`f(int a, char *b) {` parses as `f() {`).
       if (c && opens === "body" && text.charCodeAt(lastSignificant) === PAREN_CLOSE) {
-        while (drops.length > 0 && drops[drops.length - 1].start > closedParenthesis) drops.pop();
-        drops.push({ start: closedParenthesis + 1, end: lastSignificant, filler: "", kept: [] });
+        dropRange(drops, closedParenthesis + 1, lastSignificant);
       }
       // One empty statement keeps `f() const override { }` a body, not a member's `{}` initializer.
       if (opens === "body") drops.push({ start: at + 1, end: body.close, filler: ";", ...body });
@@ -98,14 +93,9 @@ export function blankFunctionBodies(
       lastSignificant = body.close;
       continue;
     }
-    if (
-      c && code === 0x3b && parentheses.length === 0 &&
-      statement.isPrototype(text, lastSignificant)
-    ) {
-      // Its comments and strings go with it.
-      while (drops.length > 0 && drops[drops.length - 1].start >= statement.start) drops.pop();
-      drops.push({ start: statement.start, end: at + 1, filler: "", kept: [] });
-    }
+    const prototype = c && code === 0x3b && parentheses.length === 0 &&
+      statement.isPrototype(text, lastSignificant);
+    if (prototype) dropRange(drops, statement.start, at + 1);
     if (parentheses.length === 0) statement.see(text, at);
     lastSignificant = scan.skipToken();
     if (code === PAREN_OPEN) parentheses.push(at);
@@ -114,6 +104,23 @@ export function blankFunctionBodies(
     if (contents !== null) drops.push({ ...contents, filler: "", kept: [] });
   }
   return drops.length === 0 ? text : dropped(text, drops);
+}
+
+// What stands for a comment of `length` characters: an empty one (a
+// comment's text is a quarter of a C file's outside its bodies, lexed
+// character by character), or null to keep it (a short one, or not a
+// comment). Empty, not a space: a `/*` the grammar finds inside a
+// directive's string still ends at the same `*/`.
+function emptyComment(trivia: Trivia, length: number): string | null {
+  if (length <= SHORT_COMMENT) return null;
+  return trivia === "//" ? "//" : trivia === "/*" ? "/**/" : null;
+}
+
+// Drops text[start, end) (its newlines stay), with what was dropped inside it
+// before (its comments and long strings).
+function dropRange(drops: Drop[], start: number, end: number): void {
+  while (drops.length > 0 && drops[drops.length - 1].start >= start) drops.pop();
+  drops.push({ start, end, filler: "", kept: [] });
 }
 
 // The file-scope statement the scan is in (outside parentheses): where it
