@@ -11,6 +11,7 @@ import {
 } from "../../../../sourcegraph/search/query/trigram_query.ts";
 import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
 import { countLines } from "../../../../shared/text.ts";
+import { unpackNumbers } from "../../../../sourcegraph/search/index/packed_numbers.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 
@@ -36,6 +37,50 @@ Deno.test("text chunks: whole lines, in order, numbered, about the size asked", 
     }
   }
   assertEquals(textChunks(""), []);
+});
+
+Deno.test("index: a blob's chunks are its searchable text as UTF-8, ASCII or not, and shared by content", async () => {
+  const parent = await tempDir("sg-chunk-bytes-");
+  try {
+    const shared = Array.from({ length: 40 }, (_, i) => `shared line ${i}`).join("\n") + "\n";
+    const files: Record<string, string> = {
+      "ascii.txt": shared + "only ascii after it\n".repeat(30),
+      "accents.txt": shared + "déjà vu, naïve café\n".repeat(30) + "日本語のテキスト\n",
+      "bom.txt": "\ufeff" + shared + "after a byte-order mark\r\n".repeat(30),
+    };
+    const repo = await createRepo(files, { parent, name: "source" });
+    const commit = await repo.git("rev-parse", "HEAD");
+    const index = new IndexDatabase(join(parent, "index.sqlite3"));
+    try {
+      await buildCommitIndex(index, {
+        mirror: repo.path,
+        commit,
+        collector: new TrigramCollector(),
+        chunkUnits: 256,
+      });
+      const rows = index.db.prepare("SELECT oid, chunk_ids FROM blobs").all() as {
+        oid: string;
+        chunk_ids: Uint8Array;
+      }[];
+      const chunkText = index.db.prepare("SELECT text FROM chunks WHERE id = ?");
+      const firstChunks = new Set<number>();
+      for (const [path, text] of Object.entries(files)) {
+        const oid = await repo.git("rev-parse", `${commit}:${path}`);
+        const ids = unpackNumbers(rows.find((row) => row.oid === oid)!.chunk_ids);
+        assert(ids.length > 3, `${path} in several chunks`);
+        const stored = [...ids].map((id) =>
+          new TextDecoder().decode((chunkText.get(id) as { text: Uint8Array }).text)
+        ).join("");
+        assertEquals(stored, text.replace(/^\ufeff/, ""), path);
+        firstChunks.add(ids[0]);
+      }
+      assertEquals(firstChunks.size, 1, "the same first chunk, whichever way its bytes were made");
+    } finally {
+      index.close();
+    }
+  } finally {
+    await removeDir(parent);
+  }
 });
 
 Deno.test("path queries: roots and include globs narrow, anything unsure does not", () => {
