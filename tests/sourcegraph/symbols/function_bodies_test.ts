@@ -315,6 +315,16 @@ Deno.test("function bodies: hostile text is scanned in one pass", () => {
   assertEquals(blankFunctionBodies(deep), "void f() {;}\nint g;");
   const quotes = '"'.repeat(100_001) + "\n" + "'".repeat(100_001) + "\n/*";
   assertEquals(blankFunctionBodies(quotes).split("\n").length, 3);
+  // C's prototypes and parameters: 100,000 prototypes with comments, a name after a million
+  // spaces, a parameter list of 100,000 parameters, a million `;`.
+  const c = { language: "c" } as const;
+  assertEquals(blankFunctionBodies(open, c), open);
+  const prototypes = "int f(int a /* a long comment */);\n".repeat(100_000);
+  assertEquals(blankFunctionBodies(prototypes, c), "\n".repeat(100_000));
+  assertEquals(blankFunctionBodies("int" + " ".repeat(1_000_000) + "f(a);", c), "");
+  const wide = "int f(" + "int a, ".repeat(100_000) + "int z) { return 0; }";
+  assertEquals(blankFunctionBodies(wide, c), "int f() {;}");
+  assertEquals(blankFunctionBodies(";".repeat(1_000_000), c), ";".repeat(1_000_000));
 });
 
 Deno.test("function bodies: parentheses that never open do not make bodies", () => {
