@@ -356,18 +356,18 @@ class Scanner {
         }
         if (this.skipTrivia() !== null) continue;
         const code = text.charCodeAt(at);
-        if (keeping !== null && keeping.depth === depth && !keeping.always) {
+        if (keeping !== null && keeping.depth === depth && !keeping.defines) {
           if (code === OPEN) keeping.defines = true;
-          if (code === 0x3d && !keeping.defines) keeping = null; // =
+          if (code === 0x3d) keeping = null; // =
         }
         if (code === OPEN) depth++;
         else if (code === CLOSE && --depth === 0) return { close: at, kept };
         const end = this.skipToken();
         const word = statementStart && keeping === null ? text.slice(at, end + 1) : "";
         if (ALIAS_WORDS.has(word) || TYPE_WORDS.has(word)) {
-          keeping = { start: at, depth, always: ALIAS_WORDS.has(word), defines: false };
+          keeping = { start: at, depth, defines: ALIAS_WORDS.has(word) };
         } else if (code === 0x3b && keeping !== null && keeping.depth === depth) { // ;
-          if (keeping.always || keeping.defines) kept.push([keeping.start, at + 1]);
+          if (keeping.defines) kept.push([keeping.start, at + 1]);
           keeping = null;
         }
         statementStart = code === 0x3b || code === OPEN || code === CLOSE;
@@ -384,9 +384,10 @@ class Scanner {
 interface KeptStatement {
   start: number;
   depth: number;
-  /** An alias (`using`, `typedef`): kept whatever follows. */
-  always: boolean;
-  /** A struct, class, union or enum whose own `{` came before any `=`. */
+  /**
+   * Whether it defines a type: an alias (`using`, `typedef`) from its first
+   * word, a struct, class, union or enum once its own `{` came before any `=`.
+   */
   defines: boolean;
 }
 

@@ -90,7 +90,6 @@ export class SymbolExtraction {
 
   /** Sends `text`, blob `blob`'s content at `path`, to a worker (waits while too much is in flight). */
   async submit(blob: number, path: string, text: string): Promise<void> {
-    this.#check();
     if (this.#count === 0) return this.#extractHere(blob, path, text);
     while (this.#pendingBytes > MAX_PENDING_BYTES) await this.#change();
     this.#check();
@@ -106,13 +105,12 @@ export class SymbolExtraction {
   }
 
   async #extractHere(blob: number, path: string, text: string): Promise<void> {
+    this.#check();
     // Loaded only here: with workers, the builder's thread never needs the parser.
     this.#inline ??= import("../../symbols/symbol_extractor.ts").then((module) =>
       module.SymbolExtractor.create()
     );
-    const extraction = await (await this.#inline).extract(path, text);
-    this.outcomes[extraction.outcome]++;
-    if (extraction.symbols.length > 0) this.#done.push({ blob, extraction });
+    this.#record({ blob, extraction: await (await this.#inline).extract(path, text) });
   }
 
   #start(): void {
@@ -151,9 +149,14 @@ export class SymbolExtraction {
     const bytes = this.#pending.get(done.blob) ?? 0;
     this.#pending.delete(done.blob);
     this.#pendingBytes -= bytes;
+    this.#record(done);
+    this.#wake();
+  }
+
+  // Counts a file's outcome and keeps its symbols for the next batch.
+  #record(done: BlobSymbols): void {
     this.outcomes[done.extraction.outcome]++;
     if (done.extraction.symbols.length > 0) this.#done.push(done);
-    this.#wake();
   }
 
   #fail(error: Error): void {

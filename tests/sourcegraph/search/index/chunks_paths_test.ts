@@ -15,6 +15,24 @@ import { unpackNumbers } from "../../../../sourcegraph/search/index/packed_numbe
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 
+// A repository of `files` under `parent`, its commit indexed in chunks of `chunkUnits`.
+async function indexedRepo(
+  parent: string,
+  files: Record<string, string>,
+  chunkUnits: number,
+): Promise<{ repo: Awaited<ReturnType<typeof createRepo>>; commit: string; index: IndexDatabase }> {
+  const repo = await createRepo(files, { parent, name: "source" });
+  const commit = await repo.git("rev-parse", "HEAD");
+  const index = new IndexDatabase(join(parent, "index.sqlite3"));
+  await buildCommitIndex(index, {
+    mirror: repo.path,
+    commit,
+    collector: new TrigramCollector(),
+    chunkUnits,
+  });
+  return { repo, commit, index };
+}
+
 Deno.test("text chunks: whole lines, in order, numbered, about the size asked", () => {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -48,16 +66,8 @@ Deno.test("index: a blob's chunks are its searchable text as UTF-8, ASCII or not
       "accents.txt": shared + "déjà vu, naïve café\n".repeat(30) + "日本語のテキスト\n",
       "bom.txt": "\ufeff" + shared + "after a byte-order mark\r\n".repeat(30),
     };
-    const repo = await createRepo(files, { parent, name: "source" });
-    const commit = await repo.git("rev-parse", "HEAD");
-    const index = new IndexDatabase(join(parent, "index.sqlite3"));
+    const { repo, commit, index } = await indexedRepo(parent, files, 256);
     try {
-      await buildCommitIndex(index, {
-        mirror: repo.path,
-        commit,
-        collector: new TrigramCollector(),
-        chunkUnits: 256,
-      });
       const rows = index.db.prepare("SELECT oid, chunk_ids FROM blobs").all() as {
         oid: string;
         chunk_ids: Uint8Array;
@@ -100,21 +110,13 @@ Deno.test("index: candidates are the chunks holding every trigram, among the pat
   const parent = await tempDir("sg-chunks-");
   try {
     const filler = Array.from({ length: 200 }, (_, i) => `filler line ${i}`).join("\n");
-    const repo = await createRepo({
+    const { commit, index } = await indexedRepo(parent, {
       "src/far.txt": `alpha here\n${filler}\nbeta there\n`,
       "src/near.txt": `${filler}\nalpha beta\n${filler}\n`,
       "docs/near.md": "alpha beta\n",
       "docs/other.md": "nothing\n",
-    }, { parent, name: "source" });
-    const commit = await repo.git("rev-parse", "HEAD");
-    const index = new IndexDatabase(join(parent, "index.sqlite3"));
+    }, 512);
     try {
-      await buildCommitIndex(index, {
-        mirror: repo.path,
-        commit,
-        collector: new TrigramCollector(),
-        chunkUnits: 512,
-      });
       const indexed = IndexedCommit.open(index, commit)!;
       const all: { paths: TrigramQuery; keep: () => boolean } = {
         paths: { op: "all" },
