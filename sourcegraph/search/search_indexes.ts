@@ -19,7 +19,7 @@ import type { RepositoryRecord } from "../store/control_store.ts";
 import { childCommand, denoProgram } from "../../shared/child_lifetime.ts";
 import { LineSplitter } from "../../shared/line_splitter.ts";
 import type { BuildEvent } from "./build/build_main.ts";
-import { builderArguments } from "./build/builder_command.ts";
+import { builderCommand } from "./build/builder_command.ts";
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
 
@@ -158,19 +158,18 @@ export class SearchIndexes {
     const folder = join(this.#dataDir, "search_index");
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const mirror = this.#mirrors.path(repo);
-    const launch = childCommand(
-      denoProgram(),
-      builderArguments({
-        mirror,
-        indexFile: indexPath(this.#dataDir, repo),
-        commits,
-        heldPostingsMib: this.#heldPostingsMib,
-      }),
-    );
+    const builder = builderCommand({
+      mirror,
+      indexFile: indexPath(this.#dataDir, repo),
+      commits,
+      heldPostingsMib: this.#heldPostingsMib,
+    });
+    const launch = childCommand(denoProgram(), builder.args);
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(launch.command, {
         args: launch.args,
+        env: builder.env,
         stdin: "null",
         stdout: "piped",
         stderr: "piped",

@@ -14,7 +14,7 @@
 
 import { join } from "node:path";
 import { denoProgram } from "../../shared/child_lifetime.ts";
-import { builderArguments } from "../../sourcegraph/search/build/builder_command.ts";
+import { builderCommand } from "../../sourcegraph/search/build/builder_command.ts";
 import type { BuildEvent } from "../../sourcegraph/search/build/build_main.ts";
 import { percentile } from "../support/bench_stats.ts";
 
@@ -49,7 +49,7 @@ async function buildOnce(tree: string): Promise<Run> {
     const head = new TextDecoder().decode(
       (await new Deno.Command("git", { args: ["rev-parse", "HEAD"], cwd: tree }).output()).stdout,
     ).trim();
-    const builder = builderArguments({
+    const { args, env } = builderCommand({
       mirror: join(tree, ".git"),
       indexFile: join(folder, "index.sqlite3"),
       commits: [head],
@@ -59,7 +59,8 @@ async function buildOnce(tree: string): Promise<Run> {
     });
     // GNU time reports the builder's peak resident memory (Deno reads /proc only with -A).
     const output = await new Deno.Command("taskset", {
-      args: ["-c", CPUS, "/usr/bin/time", "-f", "peak %M", denoProgram(), ...builder],
+      args: ["-c", CPUS, "/usr/bin/time", "-f", "peak %M", denoProgram(), ...args],
+      env,
       stdout: "piped",
       stderr: "piped",
     }).output();

@@ -47,8 +47,35 @@ export const BUILDER_HEAP_MIB = 4096;
  */
 export const ONE_CORE_V8_FLAGS: readonly string[] = ["--single-threaded"];
 
-/** The arguments of `deno` that run the builder on `job`. */
-export function builderArguments(job: BuilderJob): string[] {
+/**
+ * glibc's malloc settings for the builder (`GLIBC_TUNABLES`), a short-lived
+ * process that allocates a few hundred MiB once: its heap in transparent huge
+ * pages where the kernel allows them on request (`madvise`), allocations up to
+ * 32 MiB from that heap rather than fresh mappings, and no returning memory to
+ * the system before 256 MiB of it are free. A page fault there costs
+ * microseconds; the Git source tree's build took 80,000 of them, 41,000 with
+ * these settings: 4.55 -> 4.21 s on one core of a 2-core AMD EPYC VM
+ * (medians of six, taking turns), peak memory unchanged at 330 MiB. Other C
+ * libraries ignore the variable; Git processes the builder starts inherit it.
+ */
+export const BUILDER_MALLOC_TUNABLES: string = [
+  "glibc.malloc.hugetlb=1",
+  `glibc.malloc.mmap_threshold=${32 * 1024 * 1024}`,
+  `glibc.malloc.trim_threshold=${256 * 1024 * 1024}`,
+].join(":");
+
+/** How to start a builder: the arguments of `deno`, and variables set beside the service's own. */
+export interface BuilderCommand {
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The command that runs the builder on `job`. */
+export function builderCommand(job: BuilderJob): BuilderCommand {
+  return { args: builderArguments(job), env: { GLIBC_TUNABLES: BUILDER_MALLOC_TUNABLES } };
+}
+
+function builderArguments(job: BuilderJob): string[] {
   const folder = dirname(job.indexFile);
   const cores = job.cores ?? navigator.hardwareConcurrency ?? 2;
   const v8Flags = [

@@ -1,6 +1,6 @@
 /**
- * The index builder as the service starts it (`builderArguments`: the same
- * flags and permissions), in a process of its own: on one core (pinned with
+ * The index builder as the service starts it (`builderCommand`: the same
+ * flags, permissions and malloc settings), in a process of its own: on one core (pinned with
  * `taskset`, V8 without background threads, symbols extracted on the
  * builder's own thread) and on every core (workers), it publishes the same
  * commit with the same symbols.
@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { denoProgram } from "../../../../shared/child_lifetime.ts";
 import type { BuildEvent } from "../../../../sourcegraph/search/build/build_main.ts";
 import {
-  builderArguments,
+  BUILDER_MALLOC_TUNABLES,
+  builderCommand,
   ONE_CORE_V8_FLAGS,
 } from "../../../../sourcegraph/search/build/builder_command.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
@@ -41,9 +42,28 @@ function v8Flags(args: readonly string[]): string[] {
 Deno.test("builder command: V8's background threads are left out on one core only", () => {
   const job = { mirror: "/m", indexFile: "/i/index.sqlite3", commits: ["c"] };
   for (const flag of ONE_CORE_V8_FLAGS) {
-    assert(v8Flags(builderArguments({ ...job, cores: 1 })).includes(flag));
-    assert(!v8Flags(builderArguments({ ...job, cores: 2 })).includes(flag));
+    assert(v8Flags(builderCommand({ ...job, cores: 1 }).args).includes(flag));
+    assert(!v8Flags(builderCommand({ ...job, cores: 2 }).args).includes(flag));
   }
+});
+
+Deno.test("builder command: glibc applies every malloc setting it gives", async () => {
+  const { env } = builderCommand({ mirror: "/m", indexFile: "/i/index.sqlite3", commits: ["c"] });
+  assertEquals(env.GLIBC_TUNABLES, BUILDER_MALLOC_TUNABLES);
+  // The dynamic loader Deno itself runs with lists the settings in effect; a
+  // misspelt name would be ignored there, silently, as in the builder.
+  const linked = new TextDecoder().decode(
+    (await new Deno.Command("ldd", { args: [denoProgram()] }).output()).stdout,
+  );
+  const loader = /(\/\S*ld-linux\S*)/.exec(linked)?.[1];
+  assert(loader, `no dynamic loader in: ${linked}`);
+  const listed = new TextDecoder().decode(
+    (await new Deno.Command(loader, { args: ["--list-tunables"], env }).output()).stdout,
+  );
+  const applied = (name: string) => new RegExp(`^${name}: (\\S+)`, "m").exec(listed)?.[1];
+  assertEquals(applied("glibc.malloc.hugetlb"), "0x1");
+  assertEquals(applied("glibc.malloc.mmap_threshold"), "0x2000000");
+  assertEquals(applied("glibc.malloc.trim_threshold"), "0x10000000");
 });
 
 for (const cores of [1, navigator.hardwareConcurrency]) {
@@ -54,15 +74,15 @@ for (const cores of [1, navigator.hardwareConcurrency]) {
       const commit = await repo.git("rev-parse", "HEAD");
       const indexFile = join(parent, "index", "index.sqlite3");
       await Deno.mkdir(join(parent, "index"));
-      const args = builderArguments({
+      const { args, env } = builderCommand({
         mirror: join(repo.path, ".git"),
         indexFile,
         commits: [commit],
         cores,
       });
       const command = cores === 1
-        ? new Deno.Command("taskset", { args: ["-c", "0", denoProgram(), ...args] })
-        : new Deno.Command(denoProgram(), { args });
+        ? new Deno.Command("taskset", { args: ["-c", "0", denoProgram(), ...args], env })
+        : new Deno.Command(denoProgram(), { args, env });
       const output = await command.output();
       const stderr = new TextDecoder().decode(output.stderr);
       assertEquals(output.code, 0, stderr);
