@@ -17,6 +17,7 @@ import {
 import { unknownSettingWarnings } from "./setting_names.ts";
 import { DEFAULT_HELD_POSTINGS_MIB } from "./search/build/index_builder.ts";
 import { DEFAULT_INDEX_CACHE_MIB } from "./search/search_indexes.ts";
+import { DEFAULT_BUILD_IDLE_MS } from "./search/build_watch.ts";
 
 /** Connection and request limits of the HTTP front. */
 export interface ConnectionSettings {
@@ -70,6 +71,8 @@ export interface ServiceSettings {
   indexBuildPostingsMib: number;
   /** MiB the service's open index commits may take. */
   indexCacheMib: number;
+  /** How long an index build may report nothing before it is stopped. */
+  indexBuildIdleMs: number;
   /** Versions kept for the auto-registered checkout. */
   defaultRetain: number;
   /** Debug logging. */
@@ -182,6 +185,11 @@ export function readSettings(
       16,
       65_536,
     ]),
+    indexBuildIdleMs: reader.duration(
+      "SOURCEGRAPH_INDEX_BUILD_IDLE",
+      DEFAULT_BUILD_IDLE_MS,
+      24 * 3_600_000,
+    ),
     anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),
     anonymousConcurrency: reader.integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, [1, 10_000]),
     allowedHosts,

@@ -19,9 +19,10 @@ import type { RepositoryRecord } from "../store/control_store.ts";
 import { childCommand, denoProgram } from "../../shared/child_lifetime.ts";
 import { LineSplitter } from "../../shared/line_splitter.ts";
 import type { BuildEvent } from "./build/build_main.ts";
-import { builderCommand } from "./build/builder_command.ts";
+import { type BuilderCommand, builderCommand, type BuilderJob } from "./build/builder_command.ts";
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
+import { BuildWatch, DEFAULT_BUILD_IDLE_MS } from "./build_watch.ts";
 
 /** Most indexed commits kept open. */
 export const MAX_OPEN_COMMITS = 64;
@@ -54,6 +55,9 @@ export class SearchIndexes {
   #building: Deno.ChildProcess | null = null;
   #closed = false;
   #enabled: boolean;
+  #buildIdleMs: number;
+  #now: () => number;
+  #builder: (job: BuilderJob) => BuilderCommand;
 
   /** Indexes below `dataDir` of the mirrors `mirrors` reads. */
   constructor(
@@ -69,8 +73,17 @@ export class SearchIndexes {
        * one stays open whatever its size). Default `DEFAULT_INDEX_CACHE_MIB`.
        */
       cacheMib?: number;
+      /** How long a build may report nothing before it is stopped (default `DEFAULT_BUILD_IDLE_MS`). */
+      buildIdleMs?: number;
+      /** The clock builds are watched on (milliseconds, never going back). */
+      now?: () => number;
+      /** The builder's command for a job (default `builderCommand`). */
+      builder?: (job: BuilderJob) => BuilderCommand;
     },
   ) {
+    this.#buildIdleMs = options.buildIdleMs ?? DEFAULT_BUILD_IDLE_MS;
+    this.#now = options.now ?? (() => performance.now());
+    this.#builder = options.builder ?? builderCommand;
     this.#maxOpenFiles = Math.floor(
       (options.cacheMib ?? DEFAULT_INDEX_CACHE_MIB) * 1024 * 1024 / OPEN_FILE_BYTES,
     );
@@ -155,19 +168,31 @@ export class SearchIndexes {
     this.#pending.delete(id);
     if (!job || this.#closed || this.#removed.has(id)) return;
     const { repo, commits } = job;
-    const folder = join(this.#dataDir, "search_index");
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const mirror = this.#mirrors.path(repo);
-    const builder = builderCommand({
-      mirror,
+    const child = this.#launch(repo, commits);
+    if (child === null) return;
+    this.#building = child;
+    const problems = new Response(child.stderr).text().catch(() => "");
+    const stalled = await this.#follow(repo, child);
+    const status = await child.status;
+    this.#building = null;
+    const stderr = (await problems).trim().split("\n").slice(-3).join(" | ");
+    if (!status.success && !stalled && !this.#closed && !this.#removed.has(id)) {
+      this.#log(`the search index build of ${repo.name} stopped (exit ${status.code}): ${stderr}`);
+    }
+  }
+
+  // Starts the builder on `commits` of `repo`; null (logged) when it cannot start.
+  #launch(repo: RepositoryRecord, commits: readonly string[]): Deno.ChildProcess | null {
+    fs.mkdirSync(join(this.#dataDir, "search_index"), { recursive: true, mode: 0o700 });
+    const builder = this.#builder({
+      mirror: this.#mirrors.path(repo),
       indexFile: indexPath(this.#dataDir, repo),
       commits,
       heldPostingsMib: this.#heldPostingsMib,
     });
     const launch = childCommand(denoProgram(), builder.args);
-    let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command(launch.command, {
+      return new Deno.Command(launch.command, {
         args: launch.args,
         env: builder.env,
         stdin: "null",
@@ -176,29 +201,43 @@ export class SearchIndexes {
       }).spawn();
     } catch (error) {
       this.#log(`the search index builder cannot be started: ${(error as Error).message}`);
-      return;
-    }
-    this.#building = child;
-    const problems = new Response(child.stderr).text().catch(() => "");
-    const events = new LineSplitter(child.stdout, 64 * 1024);
-    for (let line = await events.next(); line !== null; line = await events.next()) {
-      if (line !== "oversized") this.#heard(repo, new TextDecoder().decode(line));
-    }
-    const status = await child.status;
-    this.#building = null;
-    const stderr = (await problems).trim().split("\n").slice(-3).join(" | ");
-    if (!status.success && !this.#closed && !this.#removed.has(id)) {
-      this.#log(`the search index build of ${repo.name} stopped (exit ${status.code}): ${stderr}`);
+      return null;
     }
   }
 
-  #heard(repo: RepositoryRecord, line: string): void {
-    let event: BuildEvent;
+  // Reads the builder's events until it ends, killing it once it has
+  // reported nothing for the idle limit; whether it was killed so.
+  async #follow(repo: RepositoryRecord, child: Deno.ChildProcess): Promise<boolean> {
+    const watch = new BuildWatch({ idleMs: this.#buildIdleMs, startedAt: this.#now() });
+    let stalled = false;
+    const check = setInterval(() => {
+      if (stalled || !watch.stalled(this.#now())) return;
+      stalled = true;
+      this.#log(
+        `the search index build of ${repo.name} reported nothing for ` +
+          `${duration(this.#buildIdleMs)}; stopped it (the next sync builds it again; ` +
+          "until then its versions not indexed yet are searched through Git)",
+      );
+      this.#kill();
+    }, Math.max(10, Math.min(this.#buildIdleMs / 4, 15_000)));
     try {
-      event = JSON.parse(line);
-    } catch {
-      return;
+      const events = new LineSplitter(child.stdout, 64 * 1024);
+      for (let line = await events.next(); line !== null; line = await events.next()) {
+        const now = this.#now();
+        watch.heard(now);
+        if (line === "oversized") continue;
+        const event = parseEvent(new TextDecoder().decode(line));
+        if (event?.event === "progress") {
+          if (watch.progressDue(now)) this.#log(progressLine(repo, event));
+        } else if (event !== null) this.#heard(repo, event);
+      }
+    } finally {
+      clearInterval(check);
     }
+    return stalled;
+  }
+
+  #heard(repo: RepositoryRecord, event: BuildEvent): void {
     const at = (commit: string) => `search index of ${repo.name} at ${commit.slice(0, 12)}`;
     switch (event.event) {
       case "built": {
@@ -265,4 +304,29 @@ export class SearchIndexes {
     this.#open.get(id)?.close();
     this.#open.delete(id);
   }
+}
+
+// One line of the builder's output as an event; null for anything else.
+function parseEvent(line: string): BuildEvent | null {
+  try {
+    const event = JSON.parse(line);
+    return typeof event === "object" && event !== null && typeof event.event === "string"
+      ? event as BuildEvent
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function progressLine(
+  repo: RepositoryRecord,
+  progress: { commit: string; blobsRead: number; newBlobs: number; bytesRead: number },
+): string {
+  const mib = (progress.bytesRead / 1024 / 1024).toFixed(1);
+  return `search index of ${repo.name} at ${progress.commit.slice(0, 12)}: ` +
+    `${progress.blobsRead} of ${progress.newBlobs} new blobs read (${mib} MiB)`;
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

@@ -49,6 +49,8 @@ export interface CompositionSettings {
   indexBuildPostingsMib?: number;
   /** MiB the open index commits may take (default `DEFAULT_INDEX_CACHE_MIB`). */
   indexCacheMib?: number;
+  /** How long an index build may report nothing before it is stopped (default `DEFAULT_BUILD_IDLE_MS`). */
+  indexBuildIdleMs?: number;
   /** The plugin host's limits. */
   plugins: PluginSettings;
 }
@@ -117,6 +119,7 @@ export function composeServices(
     enabled: settings.searchIndex,
     heldPostingsMib: settings.indexBuildPostingsMib,
     cacheMib: settings.indexCacheMib,
+    buildIdleMs: settings.indexBuildIdleMs,
     mirrors,
     log: options.log,
   });

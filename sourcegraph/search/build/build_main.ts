@@ -2,10 +2,12 @@
  * The index builder as its own process, started by the service after a
  * sync: it indexes the given commits of one mirror (those not indexed yet,
  * in the order given), drops every other commit and the blobs none of the
- * rest uses, and reports one JSON line per event on stdout. The symbols of
- * new blobs are found by workers of its own beside the trigram work. A separate
- * process keeps the builder's memory and CPU off the service, which may
- * kill it at any moment: the index never shows a half-built commit.
+ * rest uses, and reports one JSON line per event on stdout (progress after
+ * each batch of texts, so a service can tell a long build from a stalled
+ * one). The symbols of new blobs are found by workers of its own beside the
+ * trigram work. A separate process keeps the builder's memory and CPU off
+ * the service, which may kill it at any moment: the index never shows a
+ * half-built commit.
  *
  * Usage: build_main.ts [--held-postings-mib=N] <mirror> <index file> <commit>…
  *
@@ -17,7 +19,7 @@
  */
 
 import * as fs from "node:fs";
-import { buildCommitIndex } from "./index_builder.ts";
+import { buildCommitIndex, type BuildProgress } from "./index_builder.ts";
 import { IndexDatabase, IndexUnusable } from "../index/index_database.ts";
 import { pruneIndex } from "./index_prune.ts";
 import { PostingTable } from "../index/postings.ts";
@@ -38,6 +40,8 @@ export type BuildEvent =
     extraction: Record<ExtractionOutcome, number>;
     ms: number;
   }
+  /** After each batch of texts and each segment written, and once the commit is published. */
+  | ({ event: "progress"; commit: string } & BuildProgress)
   | { event: "failed"; commit: string; message: string }
   | { event: "damaged"; message: string }
   | { event: "pruned"; dropped: string[] };
@@ -75,6 +79,7 @@ if (import.meta.main) {
         postings,
         symbols,
         maxHeldPostingBytes,
+        onBatch: (progress) => report({ event: "progress", commit, ...progress }),
       });
       if (stats !== null) {
         const extraction = { ...symbols.outcomes };

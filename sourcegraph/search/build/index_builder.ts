@@ -46,6 +46,14 @@ export interface BuildStats {
   ms: number;
 }
 
+/** How far a build is: the new blobs read so far, of how many, and their bytes. */
+export interface BuildProgress {
+  blobsRead: number;
+  /** Blobs this build indexes (those the index does not have yet). */
+  newBlobs: number;
+  bytesRead: number;
+}
+
 /** What to index, and how. */
 export interface BuildRequest {
   mirror: string;
@@ -58,8 +66,12 @@ export interface BuildRequest {
   batchTextBytes?: number;
   /** The chunk size, in code units (tests and measurements). */
   chunkUnits?: number;
-  /** Hears of each batch and segment written (for tests that stop a build at a chosen point). */
-  onBatch?: () => void;
+  /**
+   * Hears of each batch and segment written, and of the publish, with the
+   * build's progress (the builder reports it; tests stop a build at a chosen
+   * point).
+   */
+  onBatch?: (progress: BuildProgress) => void;
   /** Finds the new blobs' symbols (none are stored without it). */
   symbols?: SymbolExtraction;
   /**
@@ -121,6 +133,7 @@ async function indexAndPublish(
   const { request, files, known } = build;
   let published = false;
   try {
+    const newBlobs = build.fresh.size;
     const newBytes = await indexBlobs(batch, {
       mirror: request.mirror,
       fresh: build.fresh,
@@ -135,7 +148,7 @@ async function indexAndPublish(
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
     batch.publish(mapping, request.commit);
     published = true;
-    request.onBatch?.();
+    request.onBatch?.({ blobsRead: newBlobs, newBlobs, bytesRead: newBytes });
     return { newBytes, newSymbols: batch.symbolCount };
   } finally {
     // Extractions still in flight belong to blobs this build never published.
@@ -154,11 +167,13 @@ async function indexBlobs(
     /** A path of each blob (its language decides how symbols are found). */
     pathOf: Map<string, string>;
     cancelled?: () => boolean;
-    onBatch?: () => void;
+    onBatch?: (progress: BuildProgress) => void;
     symbols?: SymbolExtraction;
   },
 ): Promise<number | null> {
   let newBytes = 0;
+  let blobsRead = 0;
+  const progress = () => ({ blobsRead, newBlobs: at.fresh.size, bytesRead: newBytes });
   const reads = streamBlobs(at.mirror, { oids: [...at.fresh], maxBytes: READ_SCAN_LIMIT });
   try {
     for await (const read of reads) {
@@ -166,6 +181,7 @@ async function indexBlobs(
       const text = read.status === "ok" ? searchableText(read.bytes) : null;
       const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
       newBytes += size;
+      blobsRead++;
       const blob = batch.add(read.oid, { text, size });
       at.known.set(read.oid, blob);
       const path = at.pathOf.get(read.oid)!;
@@ -174,11 +190,11 @@ async function indexBlobs(
       }
       if (batch.full) {
         batch.stage();
-        at.onBatch?.();
+        at.onBatch?.(progress());
       }
       if (batch.heldPostingsFull) {
         batch.writeHeldPostings();
-        at.onBatch?.();
+        at.onBatch?.(progress());
       }
     }
   } finally {

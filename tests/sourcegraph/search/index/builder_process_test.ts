@@ -93,6 +93,17 @@ for (const cores of [1, navigator.hardwareConcurrency]) {
       assertEquals(built.commit, commit);
       assertEquals(built.files, 3);
       assertEquals(built.extraction.parsed, 2);
+      // Progress comes before the outcome, and its last report counts every new blob.
+      const progress = events.slice(0, events.indexOf(built))
+        .filter((event) => event.event === "progress");
+      assert(progress.length > 0, "progress reported");
+      assertEquals(progress.at(-1), {
+        event: "progress",
+        commit,
+        blobsRead: built.newBlobs,
+        newBlobs: built.newBlobs,
+        bytesRead: built.newBytes,
+      });
       const index = new IndexDatabase(indexFile);
       try {
         assert(index.hasCommit(commit));
