@@ -238,13 +238,12 @@ export class SearchIndexes {
   }
 
   #heard(repo: RepositoryRecord, event: BuildEvent): void {
-    const at = (commit: string) => `search index of ${repo.name} at ${commit.slice(0, 12)}`;
     switch (event.event) {
       case "built": {
         const mib = event.newBytes / 1024 / 1024;
         const { timed_out: timedOut, failed, large } = event.extraction;
         this.#log(
-          `${at(event.commit)}: ${event.files} files, ${event.newBlobs} new blobs ` +
+          `${indexAt(repo, event.commit)}: ${event.files} files, ${event.newBlobs} new blobs ` +
             `(${mib.toFixed(1)} MiB) in ${event.ms} ms` +
             (event.ms > 0 ? ` (${(mib / (event.ms / 1000)).toFixed(1)} MiB/s)` : "") +
             `, ${event.newSymbols} symbols` +
@@ -256,7 +255,7 @@ export class SearchIndexes {
         break;
       }
       case "failed":
-        this.#log(`${at(event.commit)} failed: ${event.message}`);
+        this.#log(`${indexAt(repo, event.commit)} failed: ${event.message}`);
         break;
       case "damaged":
         this.#log(`${event.message}; rebuilding it from the mirror`);
@@ -318,12 +317,17 @@ function parseEvent(line: string): BuildEvent | null {
   }
 }
 
+// How the log names a repository's index at a commit.
+function indexAt(repo: RepositoryRecord, commit: string): string {
+  return `search index of ${repo.name} at ${commit.slice(0, 12)}`;
+}
+
 function progressLine(
   repo: RepositoryRecord,
-  progress: { commit: string; blobsRead: number; newBlobs: number; bytesRead: number },
+  progress: Extract<BuildEvent, { event: "progress" }>,
 ): string {
   const mib = (progress.bytesRead / 1024 / 1024).toFixed(1);
-  return `search index of ${repo.name} at ${progress.commit.slice(0, 12)}: ` +
+  return `${indexAt(repo, progress.commit)}: ` +
     `${progress.blobsRead} of ${progress.newBlobs} new blobs read (${mib} MiB)`;
 }
 
