@@ -39,6 +39,9 @@ export interface SqlPool extends SqlConnection {
   end(): Promise<void>;
 }
 
+/** How the store's connections name themselves (`application_name` in `pg_stat_activity`). */
+export const APPLICATION_NAME = "sourcegraph";
+
 /** How long a connection attempt or a statement may take before it fails. */
 export const STATEMENT_TIMEOUT_MS = 5_000;
 
@@ -61,6 +64,7 @@ export function openPool(
     // Waiting for a free connection of a long-held pool (leases) is queueing, not an outage.
     connectionTimeoutMillis: options.queueForever ? 0 : STATEMENT_TIMEOUT_MS,
     query_timeout: STATEMENT_TIMEOUT_MS,
+    application_name: APPLICATION_NAME,
     types: TYPES,
   });
   // An idle connection the server dropped is removed from the pool; the next query opens another.
@@ -121,7 +125,20 @@ async function checkOut(
   });
 }
 
-/** A client of its own (for `LISTEN`); `onEnd` hears when its connection is lost. */
+/** The listening connection: `lost` once the server ended it; `close` ends it. */
+export interface Listener {
+  /** Whether the connection was lost after it opened. */
+  readonly lost: boolean;
+  /** Ends the connection (never throws). */
+  close(): Promise<void>;
+}
+
+/**
+ * A client of its own that listens on `channel`. `onEnd` hears, once, when
+ * a connection that opened is lost. A connection that fails to open (or to
+ * start listening) is closed and the promise rejects: `onEnd` is not
+ * called for it, so a failed attempt is reported once, not twice.
+ */
 export async function openListener(
   url: string,
   options: {
@@ -129,32 +146,62 @@ export async function openListener(
     onNotification: (payload: string) => void;
     onEnd: () => void;
   },
-): Promise<{ close(): Promise<void> }> {
+): Promise<Listener> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS,
     keepAlive: true,
+    application_name: APPLICATION_NAME,
     types: TYPES,
   });
-  let ended = false;
+  let open = false;
+  let lost = false;
+  let closed = false;
   const end = () => {
-    if (ended) return;
-    ended = true;
+    if (!open || lost || closed) return;
+    lost = true;
     options.onEnd();
   };
+  // Always heard: an unheard error event would end the process.
   client.on("error", end);
   client.on("end", end);
   client.on("notification", (message: pg.Notification) => {
     if (message.channel === options.channel) options.onNotification(message.payload ?? "");
   });
-  await client.connect();
-  await client.query(`LISTEN ${options.channel}`);
-  return {
-    async close() {
-      ended = true;
-      await client.end().catch(() => {});
-    },
+  const close = async () => {
+    closed = true;
+    await endClient(client);
   };
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${options.channel}`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  open = true;
+  return {
+    get lost() {
+      return lost;
+    },
+    close,
+  };
+}
+
+// Ends a client whatever state it is in; a goodbye that does not finish in
+// time gives way to closing the socket, so no descriptor outlives it.
+async function endClient(client: pg.Client): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), STATEMENT_TIMEOUT_MS);
+  });
+  const ended = await Promise.race([client.end().then(() => "ended", () => "failed"), late]);
+  clearTimeout(timer);
+  if (ended !== "ended") {
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream
+      ?.destroy();
+  }
 }
 
 /** The SQLSTATE code of a driver error, if it has one. */

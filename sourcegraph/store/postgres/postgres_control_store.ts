@@ -33,6 +33,7 @@ import {
 import { ControlCache, type RepositorySnapshot } from "./control_cache.ts";
 import {
   CONTROL_CHANNEL,
+  type Listener,
   notifyIn,
   openListener,
   openPool,
@@ -42,11 +43,11 @@ import {
 } from "./pg_connection.ts";
 import { migratePostgres, type SqlConnection } from "./pg_migrations.ts";
 import { PostgresSessions } from "./pg_sessions.ts";
+import { type BackoffOptions, ReconnectLoop } from "./reconnect_loop.ts";
 
 /** How often the whole cache is reloaded by default, notifications or not. */
 export const DEFAULT_REFRESH_MS = 30_000;
 
-const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000];
 /** Syncs that may hold (or wait for) a lease at once, per replica. */
 const LEASE_CONNECTIONS = 8;
 
@@ -58,6 +59,8 @@ export interface PostgresStoreOptions {
   refreshMs?: number;
   /** Most pooled connections (default 4). */
   connections?: number;
+  /** The pauses between attempts to bring back the listening connection (defaults: 250 ms to 5 s). */
+  reconnect?: BackoffOptions;
 }
 
 /** The control store in PostgreSQL. */
@@ -73,11 +76,11 @@ export class PostgresControlStore implements ControlStore {
   #url: string;
   #cache = new ControlCache();
   #log: (line: string) => void;
-  #listener: { close(): Promise<void> } | null = null;
+  #listener: Listener | null = null;
+  #reconnect: ReconnectLoop<Listener>;
   #timers = new Set<ReturnType<typeof setTimeout>>();
   #closed = false;
   #subscribers: ((topic: string) => void)[] = [];
-  #attempt = 0;
 
   private constructor(url: string, pool: SqlPool, options: PostgresStoreOptions) {
     this.#url = url;
@@ -85,6 +88,20 @@ export class PostgresControlStore implements ControlStore {
     this.leasePool = openPool(url, { max: LEASE_CONNECTIONS, queueForever: true });
     this.#log = options.log;
     this.sessions = new PostgresSessions(pool, { notify: notifyIn });
+    this.#reconnect = new ReconnectLoop<Listener>({
+      ...options.reconnect,
+      what: "the PostgreSQL control store",
+      open: () => this.#openListener(),
+      // Whatever was notified while the listener was away is reloaded in full.
+      ready: () => this.#reloadAll(),
+      install: (listener) => {
+        const lost = this.#listener;
+        this.#listener = listener;
+        void lost?.close();
+      },
+      log: options.log,
+      describe,
+    });
   }
 
   /**
@@ -101,7 +118,7 @@ export class PostgresControlStore implements ControlStore {
       });
       // The migration lock belongs to a session: the whole run on one connection.
       await pool.connection((connection) => migratePostgres(connection));
-      await store.#listen();
+      store.#listener = await store.#openListener();
       await store.#reloadAll();
     } catch (error) {
       await store.close();
@@ -336,6 +353,7 @@ export class PostgresControlStore implements ControlStore {
     this.#closed = true;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
+    await this.#reconnect.close();
     await this.#listener?.close();
     await this.pool.end().catch(() => {});
     await this.leasePool.end().catch(() => {});
@@ -379,32 +397,18 @@ export class PostgresControlStore implements ControlStore {
     for (const subscriber of this.#subscribers) subscriber("all");
   }
 
-  async #listen(): Promise<void> {
-    this.#listener = await openListener(this.#url, {
+  // A listener whose loss starts the reconnection loop (one at a time), unless it was replaced.
+  #openListener(): Promise<Listener> {
+    const listener: Promise<Listener> = openListener(this.#url, {
       channel: CONTROL_CHANNEL,
       onNotification: (topic) => void this.#reload(topic).catch(() => {}),
-      onEnd: () => this.#relisten(),
+      onEnd: () => {
+        void listener.then((lost) => {
+          if (lost === this.#listener && !this.#closed) this.#reconnect.start();
+        });
+      },
     });
-    this.#attempt = 0;
-  }
-
-  // The listening connection was lost: reconnect with a growing pause, then reload everything.
-  #relisten(): void {
-    if (this.#closed) return;
-    if (this.#attempt === 0) {
-      this.#log("the PostgreSQL control store is unreachable; serving from the cache");
-    }
-    const pause = RECONNECT_MS[Math.min(this.#attempt, RECONNECT_MS.length - 1)];
-    this.#attempt++;
-    this.#after(pause, async () => {
-      try {
-        await this.#listen();
-        await this.#reloadAll();
-        this.#log("the PostgreSQL control store is reachable again; cache reloaded");
-      } catch {
-        this.#relisten();
-      }
-    });
+    return listener;
   }
 
   #after(ms: number, run: () => Promise<void>): void {
