@@ -1,0 +1,148 @@
+// A replica process (started as the README starts one) through a
+// PostgreSQL outage: while the server is stopped it retries in one loop
+// whose attempts the log counts, its descriptors stay bounded, and once the
+// server is back it holds its usual connections (one listening), says
+// "reachable again" once and takes writes without a restart.
+import { join } from "node:path";
+import { assert, assertEquals } from "../support/assert.ts";
+import { CLUSTER_TOKEN, type ClusterHarness, startCluster } from "../support/cluster_harness.ts";
+import { startCountingUpstream } from "../support/counting_upstream.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { postgresBin } from "../support/postgres_server.ts";
+import { adminRequest } from "../support/sourcegraph_service.ts";
+
+const BIN = postgresBin();
+// The replica's pools: one listening connection, 4 for statements, 8 for sync leases.
+const POOL_BOUND = 1 + 4 + 8;
+// Attempts the replica makes while the server is down before the test brings it back.
+const ATTEMPTS_DOWN = 9;
+
+// Polls `condition` with short pauses, a bounded number of times (not a time budget).
+async function until(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  tries = 3_000,
+): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+// The replica's connections to the cluster's database (the test's own query excluded).
+async function connections(cluster: ClusterHarness): Promise<{ all: number; listening: number }> {
+  const rows = await cluster.query(
+    `SELECT count(*)::int AS n, count(*) FILTER (WHERE query ILIKE 'LISTEN %')::int AS l
+    FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+    AND backend_type = 'client backend'`,
+  );
+  return { all: Number(rows[0].n), listening: Number(rows[0].l) };
+}
+
+// The replica's open descriptors. Deno reads /proc only with --allow-all: ls reads it for us.
+async function descriptors(pid: number): Promise<number> {
+  const out = await new Deno.Command("ls", { args: ["-1", `/proc/${pid}/fd`], stdout: "piped" })
+    .output();
+  assert(out.success, `ls /proc/${pid}/fd`);
+  return new TextDecoder().decode(out.stdout).split("\n").filter((line) => line !== "").length;
+}
+
+function attemptsLogged(log: string[]): number[] {
+  return log.flatMap((line) => {
+    const match = /control store is still unreachable \(attempt (\d+),/.exec(line);
+    return match ? [Number(match[1])] : [];
+  });
+}
+
+Deno.test({
+  name:
+    "PostgreSQL outage: a replica retries in one loop with bounded descriptors, then holds its usual connections, says so once and takes writes without a restart",
+  ignore: BIN === null,
+  fn: async () => {
+    const folder = await tempDir("sg-outage-up-");
+    const work = await createRepo({ "a.txt": "alpha\n" }, { parent: folder, name: "work" });
+    await work.git("clone", "-q", "--bare", work.path, join(folder, "up.git"));
+    const upstream = startCountingUpstream(folder);
+    const cluster = await startCluster(BIN!, { replicas: 1 });
+    const replica = cluster.replicas[0]!;
+    const register = (name: string) =>
+      adminRequest(replica.url, "/repos", {
+        token: CLUSTER_TOKEN,
+        method: "POST",
+        key: `register-${name}`,
+        body: {
+          name,
+          source: upstream.url("up"),
+          public_read: true,
+          policy: { branches: ["main"] },
+        },
+      });
+    try {
+      const before = await register("org/before");
+      assertEquals(before.status, 202, await before.text());
+      // The usual connections: the most seen over a while of heartbeats, one of them listening.
+      let usual = 0;
+      for (let i = 0; i < 20; i++) {
+        const now = await connections(cluster);
+        assertEquals(now.listening, 1, "one listening connection");
+        usual = Math.max(usual, now.all);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const usualDescriptors = await descriptors(replica.pid);
+      assert(usual <= POOL_BOUND, `${usual} connections`);
+
+      await cluster.server.halt();
+      let mostDescriptors = 0;
+      await until(
+        async () => {
+          mostDescriptors = Math.max(mostDescriptors, await descriptors(replica.pid));
+          return attemptsLogged(replica.log).length >= ATTEMPTS_DOWN;
+        },
+        `${ATTEMPTS_DOWN} reconnection attempts logged`,
+        1_200,
+      );
+      const down = await register("org/during");
+      assertEquals(down.status, 503);
+      assertEquals((await down.json()).code, "DEPENDENCY_UNAVAILABLE");
+
+      await cluster.server.start();
+      await until(
+        () => replica.log.some((line) => line.includes("control store is reachable again")),
+        "the log says the store is reachable again",
+      );
+      // Attempts counted once each, in order: one loop, not a chain per failure.
+      const attempts = attemptsLogged(replica.log);
+      assertEquals(attempts, attempts.map((_, i) => i + 1));
+      assert(attempts.length >= ATTEMPTS_DOWN, attempts.join(","));
+
+      // Back to the usual connections, and staying there for a run of polls.
+      let steady = 0;
+      await until(async () => {
+        const now = await connections(cluster);
+        mostDescriptors = Math.max(mostDescriptors, await descriptors(replica.pid));
+        steady = now.listening === 1 && now.all <= usual ? steady + 1 : 0;
+        return steady >= 20;
+      }, `the usual ${usual} connections, one listening`);
+      assert(
+        mostDescriptors <= usualDescriptors + 16,
+        `descriptors ${usualDescriptors} before, up to ${mostDescriptors} through the outage`,
+      );
+
+      const after = await register("org/after");
+      assertEquals(after.status, 202, await after.text());
+      const now = await connections(cluster);
+      assertEquals(now.listening, 1);
+      assert(now.all <= POOL_BOUND, `${now.all} connections`);
+      const said = (part: string) => replica.log.filter((line) => line.includes(part)).length;
+      assertEquals(said("control store is reachable again"), 1);
+      assertEquals(said("control store is unreachable; serving from the cache"), 1);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${cluster.logTail(40)}`, { cause: error });
+    } finally {
+      await cluster.stop();
+      await upstream.stop();
+      await removeDir(folder);
+    }
+  },
+});
