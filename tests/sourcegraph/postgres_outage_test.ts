@@ -107,6 +107,7 @@ Deno.test({
       assertEquals((await down.json()).code, "DEPENDENCY_UNAVAILABLE");
 
       await cluster.server.start();
+      const failedBeforeStart = attemptsLogged(replica.log).length;
       await until(
         () => replica.log.some((line) => line.includes("control store is reachable again")),
         "the log says the store is reachable again",
@@ -115,6 +116,8 @@ Deno.test({
       const attempts = attemptsLogged(replica.log);
       assertEquals(attempts, attempts.map((_, i) => i + 1));
       assert(attempts.length >= ATTEMPTS_DOWN, attempts.join(","));
+      // Back at the next attempt: at most the one under way when the server came back failed.
+      assert(attempts.length <= failedBeforeStart + 1, `${failedBeforeStart} -> ${attempts}`);
 
       // Back to the usual connections, and staying there for a run of polls.
       let steady = 0;
