@@ -3,13 +3,15 @@
 // whose attempts the log counts, its descriptors stay bounded, and once the
 // server is back it holds its usual connections (one listening), says
 // "reachable again" once and takes writes without a restart.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
 import { CLUSTER_TOKEN, type ClusterHarness, startCluster } from "../support/cluster_harness.ts";
 import { startCountingUpstream } from "../support/counting_upstream.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { postgresBin } from "../support/postgres_server.ts";
-import { adminRequest } from "../support/sourcegraph_service.ts";
+import { adminRequest, connectClient } from "../support/sourcegraph_service.ts";
+import { callTool } from "../support/tool_calls.ts";
 
 const BIN = postgresBin();
 // The replica's pools: one listening connection, 4 for statements, 8 for sync leases.
@@ -78,9 +80,14 @@ Deno.test({
           policy: { branches: ["main"] },
         },
       });
+    let reader: Client | null = null;
     try {
       const before = await register("org/before");
       assertEquals(before.status, 202, await before.text());
+      reader = await connectClient(replica.url, { token: CLUSTER_TOKEN });
+      const read = async () =>
+        (await callTool(reader!, "read", { repo: "org/before", path: "a.txt" })).code;
+      await until(async () => (await read()) === "OK", "org/before reads");
       // The usual connections: the most seen over a while of heartbeats, one of them listening.
       let usual = 0;
       for (let i = 0; i < 20; i++) {
@@ -105,6 +112,7 @@ Deno.test({
       const down = await register("org/during");
       assertEquals(down.status, 503);
       assertEquals((await down.json()).code, "DEPENDENCY_UNAVAILABLE");
+      assertEquals(await read(), "OK", "reads answer from the cache through the outage");
 
       await cluster.server.start();
       const failedBeforeStart = attemptsLogged(replica.log).length;
@@ -140,9 +148,11 @@ Deno.test({
       const said = (part: string) => replica.log.filter((line) => line.includes(part)).length;
       assertEquals(said("control store is reachable again"), 1);
       assertEquals(said("control store is unreachable; serving from the cache"), 1);
+      assertEquals(await read(), "OK");
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${cluster.logTail(40)}`, { cause: error });
     } finally {
+      await reader?.close();
       await cluster.stop();
       await upstream.stop();
       await removeDir(folder);
