@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
 import { registerLocalRepository } from "./startup/local_repositories.ts";
+import { type DataLock, describeBusy, lockDataFolder } from "./startup/data_lock.ts";
 import { createApp } from "./http/app.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
 import { pagesMount } from "./web/web_pages.tsx";
@@ -80,7 +81,17 @@ if (!bindChildrenToProcess()) {
     "warning: setpriv (util-linux) is missing or not in --allow-run; Git and plugin processes may outlive a killed service",
   );
 }
-// The port is taken first: a port in use is reported before any repository is synced.
+// The data folder is taken first (one service per folder), then the port: either refusal comes
+// before any repository is synced.
+let dataLock: DataLock;
+try {
+  fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+  const outcome = lockDataFolder(settings.dataDir);
+  if (outcome.kind === "busy") fail(describeBusy(settings.dataDir, outcome.holder));
+  dataLock = outcome.lock;
+} catch (error) {
+  fail(`cannot take the data folder ${settings.dataDir}: ${(error as Error).message}`);
+}
 let listener: Deno.TcpListener;
 try {
   listener = Deno.listen({ hostname: args.host, port: args.port });
@@ -92,6 +103,7 @@ try {
     }; pick another port with --port`,
   );
 }
+dataLock.recordAddress(args.host, (listener.addr as Deno.NetAddr).port);
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
 const metrics = new Metrics();
 let services: Services;
