@@ -23,6 +23,7 @@ import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
 import { registerLocalRepository } from "./startup/local_repositories.ts";
 import { type DataLock, describeBusy, lockDataFolder } from "./startup/data_lock.ts";
+import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
 import { pagesMount } from "./web/web_pages.tsx";
@@ -198,8 +199,14 @@ inner = new InnerServer(front, {
 });
 metrics.watchFront(() => front.stats());
 await inner.start();
-Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
-Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));
+const stopSignals = new StopSignals();
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.addSignalListener(signal, () => {
+    const meaning = stopSignals.receive(signal);
+    if (meaning === "stop") void stop(signal);
+    else if (meaning === "again") void stopNow(signal);
+  });
+}
 
 await scheduler.syncAll();
 scheduler.start();
@@ -262,23 +269,16 @@ async function registerLocal(directory: string): Promise<string | null> {
   return null;
 }
 
-let stopping = false;
-
 /**
  * Stops within the grace period whatever is in flight: stop accepting, end
  * background work at once (index builds, fetches, plugin warm-up), let the
  * requests in flight finish, cut the ones still running when the grace period
  * ends, end every child process, close the control store (its WAL is
- * checkpointed into the file), exit. A second signal stops at once.
+ * checkpointed into the file), exit. A second signal stops at once
+ * (`stopNow`); copies of the first relayed by launchers do not count
+ * (`startup/stop_signals.ts`).
  */
 async function stop(signal: string): Promise<void> {
-  if (stopping) {
-    log(`${signal} again: stopping now`);
-    front.close();
-    await within(store.close(), 1_000);
-    Deno.exit(1);
-  }
-  stopping = true;
   const grace = settings.stopGraceMs;
   // Whatever hangs, the process ends: the grace period, then a few seconds for the closes.
   const backstop = setTimeout(() => {
@@ -305,6 +305,14 @@ async function stop(signal: string): Promise<void> {
   clearTimeout(backstop);
   log("stopped");
   Deno.exit(0);
+}
+
+/** Stops at once: a second signal during a graceful stop. */
+async function stopNow(signal: string): Promise<void> {
+  log(`${signal} again: stopping now`);
+  front.close();
+  await within(store.close(), 1_000);
+  Deno.exit(1);
 }
 
 /** Whether `work` settled within `ms`. */
