@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
 import { registerLocalRepository } from "./startup/local_repositories.ts";
-import { type DataLock, describeBusy, lockDataFolder } from "./startup/data_lock.ts";
+import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
@@ -88,7 +88,13 @@ let dataLock: DataLock;
 try {
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const outcome = lockDataFolder(settings.dataDir);
-  if (outcome.kind === "busy") fail(describeBusy(settings.dataDir, outcome.holder));
+  if (outcome.kind === "busy") {
+    fail(
+      `the data folder ${settings.dataDir} is in use by ${
+        describeHolder(outcome.holder)
+      }; stop that service first, or give this one another data folder with SOURCEGRAPH_DATA`,
+    );
+  }
   dataLock = outcome.lock;
 } catch (error) {
   fail(`cannot take the data folder ${settings.dataDir}: ${(error as Error).message}`);

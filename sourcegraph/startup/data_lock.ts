@@ -87,20 +87,18 @@ export function lockDataFolder(dataDir: string): DataLockOutcome {
 }
 
 /**
- * The one line a refused start logs: the folder, its holder and how to recover.
+ * Who holds a data folder, for a refusal: "another service (PID 41, listening
+ * on 127.0.0.1:8787)", or "another process" when the lock file names no one yet.
  *
  * @example
  * ```ts ignore
- * describeBusy("/srv/.sourcegraph", { pid: 41, address: "127.0.0.1:8787" });
+ * const line = `the data folder is in use by ${describeHolder(outcome.holder)}`;
  * ```
  */
-export function describeBusy(dataDir: string, holder: LockHolder | null): string {
-  const who = holder === null
-    ? "another process"
-    : `another service (PID ${holder.pid}, ${
-      holder.address === null ? "still starting" : `listening on ${holder.address}`
-    })`;
-  return `the data folder ${dataDir} is in use by ${who}; stop that service first, or give this one another data folder with SOURCEGRAPH_DATA`;
+export function describeHolder(holder: LockHolder | null): string {
+  if (holder === null) return "another process";
+  const where = holder.address === null ? "still starting" : `listening on ${holder.address}`;
+  return `another service (PID ${holder.pid}, ${where})`;
 }
 
 function readHolder(file: Deno.FsFile): LockHolder | null {
