@@ -8,7 +8,7 @@ import { StopSignals } from "../../sourcegraph/startup/stop_signals.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** One process as /proc shows it. */
+/** One process as `ps` shows it. */
 interface ProcessRow {
   pid: number;
   ppid: number;
