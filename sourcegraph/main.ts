@@ -22,6 +22,8 @@ import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
 import { registerLocalRepository } from "./startup/local_repositories.ts";
+import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
+import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
 import { pagesMount } from "./web/web_pages.tsx";
@@ -80,7 +82,23 @@ if (!bindChildrenToProcess()) {
     "warning: setpriv (util-linux) is missing or not in --allow-run; Git and plugin processes may outlive a killed service",
   );
 }
-// The port is taken first: a port in use is reported before any repository is synced.
+// The data folder is taken first (one service per folder), then the port: either refusal comes
+// before any repository is synced.
+let dataLock: DataLock;
+try {
+  fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+  const outcome = lockDataFolder(settings.dataDir);
+  if (outcome.kind === "busy") {
+    fail(
+      `the data folder ${settings.dataDir} is in use by ${
+        describeHolder(outcome.holder)
+      }; stop that service first, or give this one another data folder with SOURCEGRAPH_DATA`,
+    );
+  }
+  dataLock = outcome.lock;
+} catch (error) {
+  fail(`cannot take the data folder ${settings.dataDir}: ${(error as Error).message}`);
+}
 let listener: Deno.TcpListener;
 try {
   listener = Deno.listen({ hostname: args.host, port: args.port });
@@ -92,6 +110,7 @@ try {
     }; pick another port with --port`,
   );
 }
+dataLock.recordAddress(args.host, (listener.addr as Deno.NetAddr).port);
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
 const metrics = new Metrics();
 let services: Services;
@@ -186,8 +205,14 @@ inner = new InnerServer(front, {
 });
 metrics.watchFront(() => front.stats());
 await inner.start();
-Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
-Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));
+const stopSignals = new StopSignals();
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.addSignalListener(signal, () => {
+    const meaning = stopSignals.receive(signal);
+    if (meaning === "stop") void stop(signal);
+    else if (meaning === "again") void stopNow(signal);
+  });
+}
 
 await scheduler.syncAll();
 scheduler.start();
@@ -250,23 +275,16 @@ async function registerLocal(directory: string): Promise<string | null> {
   return null;
 }
 
-let stopping = false;
-
 /**
  * Stops within the grace period whatever is in flight: stop accepting, end
  * background work at once (index builds, fetches, plugin warm-up), let the
  * requests in flight finish, cut the ones still running when the grace period
  * ends, end every child process, close the control store (its WAL is
- * checkpointed into the file), exit. A second signal stops at once.
+ * checkpointed into the file), exit. A second signal stops at once
+ * (`stopNow`); copies of the first relayed by launchers do not count
+ * (`startup/stop_signals.ts`).
  */
 async function stop(signal: string): Promise<void> {
-  if (stopping) {
-    log(`${signal} again: stopping now`);
-    front.close();
-    await within(store.close(), 1_000);
-    Deno.exit(1);
-  }
-  stopping = true;
   const grace = settings.stopGraceMs;
   // Whatever hangs, the process ends: the grace period, then a few seconds for the closes.
   const backstop = setTimeout(() => {
@@ -293,6 +311,14 @@ async function stop(signal: string): Promise<void> {
   clearTimeout(backstop);
   log("stopped");
   Deno.exit(0);
+}
+
+/** Stops at once: a second signal during a graceful stop. */
+async function stopNow(signal: string): Promise<void> {
+  log(`${signal} again: stopping now`);
+  front.close();
+  await within(store.close(), 1_000);
+  Deno.exit(1);
 }
 
 /** Whether `work` settled within `ms`. */

@@ -8,7 +8,7 @@
  * folder whose `control.sqlite3` and credential files are moved),
  * `SOURCEGRAPH_DATABASE_URL` (an empty database) and
  * `SOURCEGRAPH_CREDENTIAL_KEY_FILE` (the key the replicas will use). Stop
- * the single process first. Prints what it copied; exits 1 with one line
+ * the single process first (a service holding the folder is named and refused). Prints what it copied; exits 1 with one line
  * when it cannot (the target not empty, the key unusable, the server
  * unreachable), having changed nothing. See README.md (Cluster).
  *
@@ -19,6 +19,7 @@ import * as fs from "node:fs";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { copyFromSqlite } from "./store/postgres/copy_from_sqlite.ts";
+import { describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -42,6 +43,11 @@ if (!url || !/^postgres(ql)?:\/\//.test(url)) {
 if (!keyFile) fail("SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the replicas' credential key file");
 const path = join(dataDir, "control.sqlite3");
 if (!fs.existsSync(path)) fail(`there is no control store at ${path}; set SOURCEGRAPH_DATA`);
+// Held while copying: a service started meanwhile on this folder is refused.
+const held = lockDataFolder(dataDir);
+if (held.kind === "busy") {
+  fail(`the data folder ${dataDir} is in use by ${describeHolder(held.holder)}; stop it first`);
+}
 try {
   const copied = await copyFromSqlite({ path, dataDir }, {
     url,

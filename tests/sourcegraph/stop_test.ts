@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertIncludes, waitFor } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { openSocket, portOf, readUntilClosed } from "../support/raw_http.ts";
 import { type RunningService, startService } from "../support/sourcegraph_service.ts";
@@ -173,6 +173,41 @@ Deno.test("stop: a fetch that hangs on its upstream is ended; the repository kee
   } finally {
     silent.close();
     for (const conn of held) conn.close();
+    await removeDir(parent);
+  }
+});
+
+Deno.test("stop: a second SIGINT later than the relay window stops at once; the copies of the first within it did not", async () => {
+  const parent = await tempDir("sg-stop-");
+  try {
+    const repo = await project(parent, { "a.txt": "alpha\n" });
+    const service = await startService(repo.path, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_STOP_GRACE: "30s",
+    });
+    // A request whose body never completes keeps the graceful stop waiting.
+    const endless = await openSocket(
+      portOf(service.url),
+      `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"Path":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first SIGINT and two copies, as a Ctrl-C relayed by launchers arrives.
+    for (let i = 0; i < 3; i++) Deno.kill(service.pid, "SIGINT");
+    await waitFor(() => service.log.some((line) => line.includes("stopping (SIGINT)")));
+    // Later than the relay window (1 s) by the test's own clock: a second request to stop.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert(!service.log.some((line) => line.includes("stopping now")), service.log.join("\n"));
+    Deno.kill(service.pid, "SIGINT");
+    const status = await service.stop();
+    endless.close();
+    assertEquals(status.code, 1, service.log.join("\n"));
+    assertEquals(
+      service.log.filter((line) => line.includes("SIGINT again: stopping now")).length,
+      1,
+    );
+    assertEquals(service.log.filter((line) => line.includes("stopping (SIGINT)")).length, 1);
+  } finally {
     await removeDir(parent);
   }
 });

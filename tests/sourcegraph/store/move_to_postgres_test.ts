@@ -9,6 +9,7 @@ import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
 import { spawnDeno } from "../../support/processes.ts";
+import { lockDataFolder } from "../../../sourcegraph/startup/data_lock.ts";
 
 const BIN = postgresBin();
 const ENTRY = new URL("../../../sourcegraph/move_to_postgres.ts", import.meta.url).pathname;
@@ -123,6 +124,25 @@ Deno.test({
         assert(!dump.includes(token), "the token is sealed");
       } finally {
         await shared.store.close();
+      }
+
+      // A service holding the data folder is named and refused; nothing is copied.
+      const holder = lockDataFolder(data);
+      assert(holder.kind === "held");
+      holder.lock.recordAddress("127.0.0.1", 8787);
+      try {
+        const busyUrl = await server.createDatabase("busy");
+        const busy = await move({ ...env, SOURCEGRAPH_DATABASE_URL: busyUrl }, {
+          data,
+          key: keyFile,
+        });
+        assertEquals([busy.code, busy.stdout], [1, ""], busy.stderr);
+        assertIncludes(
+          busy.stderr,
+          `is in use by another service (PID ${Deno.pid}, listening on 127.0.0.1:8787); stop it first`,
+        );
+      } finally {
+        holder.lock.release();
       }
 
       const again = await move(env, { data, key: keyFile });

@@ -1,0 +1,86 @@
+import { join } from "node:path";
+import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
+import { startFailure, startService } from "../support/sourcegraph_service.ts";
+import { LOCK_FILE, lockDataFolder } from "../../sourcegraph/startup/data_lock.ts";
+
+Deno.test("data lock: a second service on the same data folder exits at once with one line naming the holder's PID and address; the first keeps serving", async () => {
+  const parent = await tempDir("sg-lock-");
+  try {
+    const repo = await createRepo({ "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "project",
+    });
+    const first = await startService(repo.path);
+    try {
+      const port = new URL(first.url).port;
+      // Another port, as `npm start -- --port 8788` beside a running service.
+      const refused = await startFailure(repo.path);
+      const lines = refused.replace(/^service exited: /, "").split("\n");
+      const busy = lines.filter((line) => line.includes("is in use by"));
+      assertEquals(busy.length, 1, refused);
+      assertIncludes(busy[0], `PID ${first.pid}`);
+      assertIncludes(busy[0], `listening on 127.0.0.1:${port}`);
+      assertIncludes(busy[0], join(repo.path, ".sourcegraph"));
+      // It stopped before doing anything with the folder or the port.
+      for (const word of ["registered", "listening on http", "serving", "cannot listen"]) {
+        assert(!lines.some((line) => line.includes(word)), `${word}:\n${refused}`);
+      }
+      // The same port: the folder is named first, not the port.
+      const samePort = await startFailure(repo.path, {}, { port: Number(port) });
+      assertIncludes(samePort, `in use by another service (PID ${first.pid}`);
+      const health = await fetch(`${first.url}/healthz`);
+      await health.body?.cancel();
+      assertEquals(health.status, 200);
+      const listed = await (await fetch(`${first.url}/sourcegraph/v1/repos`)).json();
+      assertEquals(listed.Repositories.map((r: { Repo: string }) => r.Repo), ["local/project"]);
+    } finally {
+      const status = await first.stop();
+      assertEquals([status.code, status.signal], [0, null], first.log.join("\n"));
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("data lock: the lock of a SIGKILLed service is taken over by the next start, which then holds it", async () => {
+  const parent = await tempDir("sg-lock-");
+  try {
+    const repo = await createRepo({ "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "project",
+    });
+    const killed = await startService(repo.path);
+    Deno.kill(killed.pid, "SIGKILL");
+    const status = await killed.stop();
+    assertEquals(status.signal, "SIGKILL");
+    const lockPath = join(repo.path, ".sourcegraph", LOCK_FILE);
+    // The dead holder's record is still in the file: only the kernel's lock went away.
+    assertIncludes(await Deno.readTextFile(lockPath), `"pid":${killed.pid}`);
+    const next = await startService(repo.path);
+    try {
+      const port = new URL(next.url).port;
+      const record = JSON.parse(await Deno.readTextFile(lockPath));
+      assertEquals(record, { pid: next.pid, address: `127.0.0.1:${port}` });
+      const read = await fetch(`${next.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+        method: "POST",
+        body: JSON.stringify({ Path: "a.txt" }),
+      });
+      assertEquals((await read.json()).Content, "alpha\n");
+      // And it holds the folder: another taker is refused while it runs.
+      const taker = lockDataFolder(join(repo.path, ".sourcegraph"));
+      assertEquals(taker.kind === "busy" ? taker.holder : null, {
+        pid: next.pid,
+        address: `127.0.0.1:${port}`,
+      });
+    } finally {
+      await next.stop();
+    }
+    // Stopped, the folder is free again.
+    const again = lockDataFolder(join(repo.path, ".sourcegraph"));
+    assertEquals(again.kind, "held");
+    if (again.kind === "held") again.lock.release();
+  } finally {
+    await removeDir(parent);
+  }
+});
