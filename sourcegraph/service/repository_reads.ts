@@ -262,6 +262,7 @@ export class RepositoryReads {
     const search = compileSearch({
       ...request,
       paths,
+      groups: scope.full ? [] : scope.roots,
       after: after && { path: after.path, line: after.line, tier: after.tier },
     });
     const outcome = await this.#searches.search(repo, { search, commit, scope });

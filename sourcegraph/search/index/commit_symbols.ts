@@ -143,16 +143,18 @@ export class CommitSymbols {
     return out;
   }
 
-  /** The definitions of `names` in this commit's files (at most `limit`). */
+  /** The definitions of `names` in this commit's files that `keep` accepts (at most `limit`). */
   definitions(
     names: readonly { id: number; name: string }[],
-    options: { limit: number },
+    options: { limit: number; keep?: (path: string) => boolean },
   ): SymbolDefinition[] {
     const files = this.#files();
+    const keep = options.keep ?? (() => true);
     const out: SymbolDefinition[] = [];
     for (const { id, name } of names) {
       for (const row of this.#rows.iterate(id) as Iterable<SymbolRow>) {
         for (const file of files.get(row.blob) ?? []) {
+          if (!keep(this.#paths[file])) continue;
           out.push({
             name,
             kind: SYMBOL_KINDS[row.kind] ?? "variable",
