@@ -202,3 +202,49 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
       await client.close();
     }
   }, WORLD));
+
+Deno.test("path groups: locate follows a rename among visible files only", () =>
+  withInProcessService(async ({ handle, heads, sources, store, scheduler }) => {
+    const text = "# Guide\nstep one\nstep two\nstep three\n";
+    const located: string[] = [];
+    const client = await connectInProcess(handle);
+    try {
+      for (const name of ["org/hidden-copy", "org/no-copy"]) {
+        const source = sources.get(name)!;
+        // The cited file moves within the group; one repository also gets a
+        // hidden copy under the same file name (Git's favourite rename target).
+        await source.git("rm", "-q", "docs/public/guide.md");
+        await source.write({
+          "docs/public/moved.md": text,
+          ...(name === "org/hidden-copy" ? { "docs/private/guide.md": text } : {}),
+        });
+        const second = await source.commit("move");
+        await scheduler.sync(store.repository(name)!);
+        const answer = await callText(client, "locate", {
+          repo: name,
+          commit: heads.get(name)!,
+          path: "docs/public/guide.md",
+          start_line: 2,
+          end_line: 3,
+        });
+        located.push(
+          answer.replaceAll(name, "<repo>").replaceAll(heads.get(name)!, "<first>")
+            .replaceAll(second, "<second>"),
+        );
+      }
+      assert(located[1].includes('"docs/public/moved.md"'), located[1]);
+      assertEquals(located[0], located[1]);
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: ["org/hidden-copy", "org/no-copy"].map((name) => ({
+      name,
+      publicRead: true,
+      files: {
+        "docs/public/guide.md": "# Guide\nstep one\nstep two\nstep three\n",
+        "docs/private/keep.md": "kept\n",
+      },
+      pathGroups: [{ name: "public", paths: ["docs/public"] }],
+    })),
+  }));
