@@ -179,6 +179,10 @@ function rankingOf(
     literals: search.literals,
     ignoreCase: search.ignoreCase,
     test: (name) => search.regex.test(name),
+    // Under path groups, names defined outside them neither rank nor use up the name cap.
+    within: search.groups.length === 0
+      ? undefined
+      : index.symbols.namesDefinedIn({ roots: search.groups }),
   });
   // A whole name: one of the literals every match holds, as the search compares case.
   const fold = (text: string) => search.ignoreCase ? text.toLowerCase() : text;

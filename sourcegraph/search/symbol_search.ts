@@ -84,8 +84,13 @@ export function searchSymbols(
   options: { compiled?: CompiledSearch } = {},
 ): SymbolOutcome {
   const compiled = options.compiled ?? compileSymbolQuery(query);
+  // Under path groups, only names defined inside them are selected and counted.
+  const within = compiled.groups.length === 0
+    ? undefined
+    : index.symbols.namesDefinedIn({ roots: compiled.groups });
   const names = index.symbols.names(nameMatch(query, compiled.regex), {
     limit: SYMBOL_MAX_NAMES + 1,
+    within,
   });
   let truncated = names.length > SYMBOL_MAX_NAMES;
   // Only kept paths count toward the cap: definitions outside the path

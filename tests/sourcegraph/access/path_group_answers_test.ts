@@ -13,7 +13,10 @@ import {
   withInProcessService,
 } from "../../support/in_process_service.ts";
 import { callText } from "../../support/tool_calls.ts";
-import { SYMBOL_MAX_DEFINITIONS } from "../../../sourcegraph/search/symbol_search.ts";
+import {
+  SYMBOL_MAX_DEFINITIONS,
+  SYMBOL_MAX_NAMES,
+} from "../../../sourcegraph/search/symbol_search.ts";
 
 const FILES = {
   "docs/public/guide.md": "Public guide.\nCall HiddenName or OtherNames here.\n",
@@ -25,6 +28,13 @@ const FILES = {
   "docs/private/many.ts": "function Dup(): void {}\n".repeat(SYMBOL_MAX_DEFINITIONS + 1),
   "docs/public/dup.ts": "export function Dup(): void {}\n",
   "docs/public/dun.ts": "export function Dun(): void {}\n",
+  // More names holding `Hidden` than a lookup selects or a search ranks by, all hidden.
+  "docs/private/names.ts": Array.from(
+    { length: SYMBOL_MAX_NAMES + 1 },
+    (_, i) => `export function HiddenFn${i}(): void {}\n`,
+  ).join(""),
+  "docs/public/visible.ts":
+    "export function HiddenVisible(): void {} export function HiddexVisible(): void {}\n",
 };
 
 const WORLD = {
@@ -38,12 +48,13 @@ const WORLD = {
 };
 
 // The answer with `pattern` (and the two names used in one visible line)
-// written as a placeholder: answers echo the pattern, and request ids differ.
+// written as a placeholder, and a `Hiddex…` twin named as its `Hidden…`
+// original: answers echo the pattern, and request ids differ.
 function neutral(answer: string, pattern: string): string {
   return [pattern, "HiddenName", "OtherNames"].reduce(
     (text, word) => text.replaceAll(word, "<pattern>"),
     answer,
-  ).replace(/"RequestID":"[^"]*"/g, "");
+  ).replaceAll("Hiddex", "Hidden").replace(/"RequestID":"[^"]*"/g, "");
 }
 
 Deno.test("path groups: hidden content answers as absent content in search and its zero-result counts", () =>
@@ -88,10 +99,10 @@ Deno.test("path groups: hidden content answers as absent content in search and i
           JSON.stringify(hidden),
         );
       }
-      // Every figure counts visible files only: four are visible, all text.
+      // Every figure counts visible files only: five are visible, all text.
       const counts = await search({ pattern: "hunted9", paths: ["docs"] });
       assert(
-        counts.includes("FilesAtCommit: 4; InPathsAndGlobs: 4; HoldingLiteralsAnyCase: 0"),
+        counts.includes("FilesAtCommit: 5; InPathsAndGlobs: 5; HoldingLiteralsAnyCase: 0"),
         counts,
       );
       // The folder leading into the group stands for the group.
@@ -186,6 +197,27 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
             .replaceAll("dup.ts", "<file>").replaceAll("dun.ts", "<file>")
         );
       assertEquals(await dup("Dup"), await dup("Dun"));
+      // Hidden names take no place under the name caps: the visible definition is selected and
+      // ranks its file, as its twin `Hiddex…` (no hidden name holds that) does.
+      const twin = (answer: string) => answer.replaceAll("Hiddex", "Hidden");
+      const prefix = await post("/v1/repo/symbols?repo=org/mono", {
+        Query: "Hidden",
+        Match: "prefix",
+      });
+      assertEquals(
+        JSON.parse(prefix.slice(4)).Symbols.map((symbol: { Name: string }) => symbol.Name),
+        ["HiddenVisible"],
+      );
+      const rankedBy = (pattern: string) =>
+        post("/api/search?repo=org/mono", { Pattern: pattern, Paths: ["docs"] }).then((answer) =>
+          answer.replace(/"RequestID":"[^"]*"/g, "")
+        );
+      const byName = JSON.parse(
+        (await post("/api/search?repo=org/mono", { Pattern: "Hidden[FV]", Paths: ["docs"] }))
+          .slice(4),
+      );
+      assertEquals([byName.Meta.Ranked, byName.Result.Files[0].Defines], [true, ["HiddenVisible"]]);
+      assertEquals(await rankedBy("Hidden[FV]"), twin(await rankedBy("Hiddex[FV]")));
       assert((await dup("Dup")).includes('"Truncated":false'));
       assertEquals(
         neutral(await page("symbols?q=HiddenName"), "HiddenName"),
