@@ -280,3 +280,97 @@ Deno.test("path groups: locate follows a rename among visible files only", () =>
       pathGroups: [{ name: "public", paths: ["docs/public"] }],
     })),
   }));
+
+Deno.test("path groups: reads, listings, diffs and pages answer for a hidden path as for a missing one", () =>
+  withInProcessService(async ({ handle, heads, sources, store, scheduler }) => {
+    const first = heads.get("org/mono")!;
+    const source = sources.get("org/mono")!;
+    // Only hidden files change.
+    await source.write({ "docs/private/secret.md": "token=hunter3\n", "src/app.ts": "changed\n" });
+    const second = await source.commit("hidden change");
+    await scheduler.sync(store.repository("org/mono")!);
+    const client = await connectInProcess(handle);
+    const fetchPath = inProcessFetch(handle);
+    const get = async (path: string): Promise<string> => {
+      const response = await fetchPath(`/sourcegraph${path}`);
+      return `${response.status} ${await response.text()}`.replace(/"RequestID":"[^"]*"/g, "")
+        .replace(/request[_ -]?id[^<\n]*/gi, "");
+    };
+    const call = (tool: string, args: Record<string, unknown>) =>
+      callText(client, tool, { repo: "org/mono", ...args });
+    try {
+      const same = async (hidden: () => Promise<string>, missing: () => Promise<string>) =>
+        assertEquals(
+          (await hidden()).replaceAll("private", "<dir>"),
+          (await missing()).replaceAll("nothing", "<dir>"),
+        );
+      await same(
+        () => call("read", { path: "docs/private/secret.md" }),
+        () => call("read", { path: "docs/nothing/secret.md" }),
+      );
+      await same(
+        () => call("list", { path: "docs/private", first: 10 }),
+        () => call("list", { path: "docs/nothing", first: 10 }),
+      );
+      await same(
+        () =>
+          call("read_many", {
+            files: [{ path: "docs/private/secret.md" }, { path: "docs/public/secre.md" }],
+          }),
+        () =>
+          call("read_many", {
+            files: [{ path: "docs/nothing/secret.md" }, { path: "docs/public/secre.md" }],
+          }),
+      );
+      const listed = JSON.parse(await call("list", { path: "docs", first: 10 }));
+      assertEquals(listed.entries.map((entry: { path: string }) => entry.path), ["docs/public"]);
+      // A diff where only hidden files changed is the diff of nothing, whatever folder is named.
+      for (const paths of [undefined, ["docs"], ["docs/public"]]) {
+        const changed = JSON.parse(
+          await call("diff", { base: first, head: second, first: 10, ...(paths ? { paths } : {}) }),
+        );
+        assertEquals([changed.changes, changed.has_more], [[], false], JSON.stringify(paths));
+      }
+      const post = async (path: string, body: unknown): Promise<string> => {
+        const response = await fetchPath(`/sourcegraph${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return `${response.status} ${await response.text()}`.replace(/"RequestID":"[^"]*"/g, "");
+      };
+      await same(
+        () => post("/v1/repo/read?repo=org/mono", { Path: "docs/private/secret.md" }),
+        () => post("/v1/repo/read?repo=org/mono", { Path: "docs/nothing/secret.md" }),
+      );
+      await same(
+        () => post("/v1/repo/list?repo=org/mono", { Path: "docs/private", First: 10 }),
+        () => post("/v1/repo/list?repo=org/mono", { Path: "docs/nothing", First: 10 }),
+      );
+      await same(
+        () =>
+          post("/v1/repo/diff?repo=org/mono", {
+            Base: first,
+            Head: second,
+            First: 10,
+            Paths: ["docs"],
+          }).then((answer) => answer.replaceAll(first, "<a>").replaceAll(second, "<b>")),
+        () =>
+          post("/v1/repo/diff?repo=org/mono", {
+            Base: first,
+            Head: first,
+            First: 10,
+            Paths: ["docs"],
+          }).then((answer) =>
+            answer.replaceAll(first, "<a>").replace('"Head":"<a>"', '"Head":"<b>"')
+          ),
+      );
+      for (const page of ["tree", "blob", "raw"]) {
+        const url = (dir: string) =>
+          get(`/org/mono/-/${page}/${first}/docs/${dir}${page === "tree" ? "" : "/secret.md"}`);
+        await same(() => url("private"), () => url("nothing"));
+      }
+    } finally {
+      await client.close();
+    }
+  }, WORLD));
