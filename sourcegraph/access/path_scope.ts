@@ -55,18 +55,27 @@ export class PathScope {
     }
   }
 
-  /** The search scope: the requested folders (each must intersect the groups) or the groups. */
+  /**
+   * The search scope: the requested folders narrowed to what the groups make
+   * visible (a folder leading into groups stands for the groups under it), or
+   * the groups. Each requested folder must intersect the groups; nothing
+   * outside them is ever searched, so no count or rank can tell of it.
+   */
   scope(paths: readonly string[]): string[] {
     if (this.#roots === null) return [...paths];
     if (paths.length === 0) return [...this.#roots];
-    for (const path of paths) {
-      if (!this.leadsInto(folderPath(path))) {
+    const scoped = new Set<string>();
+    for (const requested of paths) {
+      const path = folderPath(requested);
+      if (!this.leadsInto(path)) {
         throw new SourcegraphError(
           "PATH_NOT_REGISTERED",
           "a search path is outside the registered path groups",
         );
       }
+      if (this.covers(path)) scoped.add(path);
+      else for (const root of this.#roots) if (root.startsWith(`${path}/`)) scoped.add(root);
     }
-    return [...paths];
+    return [...scoped].sort();
   }
 }

@@ -24,13 +24,28 @@ export type PathFate =
 
 const GIT_LIMITS = { maxStdoutBytes: 16 * 1024 * 1024, timeoutMs: 30_000 };
 
-/** What became of `path` from `base` to `head` in `mirror`. */
+/**
+ * What became of `path` from `base` to `head` in `mirror`, with renames
+ * found among the files under `pathspecs` only when given (a file outside
+ * them is neither a rename's target nor part of the diff's cost).
+ */
 export async function pathFate(
   mirror: string,
-  at: { base: string; head: string; path: string },
+  at: { base: string; head: string; path: string; pathspecs?: readonly string[] },
 ): Promise<PathFate> {
+  const limited = at.pathspecs === undefined ? [] : ["--", ...at.pathspecs];
   const out = await runGit(
-    ["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", at.base, at.head],
+    [
+      ...(limited.length > 0 ? ["--literal-pathspecs"] : []),
+      "diff",
+      "--name-status",
+      "-z",
+      "--find-renames",
+      "--no-ext-diff",
+      at.base,
+      at.head,
+      ...limited,
+    ],
     { cwd: mirror, ...GIT_LIMITS },
   );
   const fields = new TextDecoder().decode(out.stdout).split("\0");

@@ -75,8 +75,13 @@ export function parseStrictBody<T>(schema: z.ZodType<T>, text: string): T {
   else strictFields(value, Object.keys(value as object ?? {}));
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path.join(".") || "body";
-    throw invalid(`invalid field ${field}`);
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") || "body";
+    // A rule of our own says what it wants (zod's stock messages add nothing).
+    const rule = issue?.code === "custom" && issue.message !== "Invalid input"
+      ? `: ${issue.message}`
+      : "";
+    throw invalid(`invalid field ${field}${rule}`);
   }
   return parsed.data;
 }

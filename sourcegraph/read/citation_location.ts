@@ -27,10 +27,19 @@ export interface CitationLocation {
   lines: { number: number; text: string }[];
 }
 
-/** Where lines `span` of `path` at `cited` are at `later`. */
+/**
+ * Where lines `span` of `path` at `cited` are at `later`; with `within`
+ * (folders), a rename is followed only to a path under them.
+ */
 export async function locateCitation(
   objects: MirrorObjects,
-  at: { cited: string; later: string; path: string; span: { start: number; end: number } },
+  at: {
+    cited: string;
+    later: string;
+    path: string;
+    span: { start: number; end: number };
+    within?: readonly string[];
+  },
 ): Promise<CitationLocation> {
   const { span } = at;
   if (span.end - span.start + 1 > READ_MAX_LINES) {
@@ -49,7 +58,12 @@ export async function locateCitation(
   const cited = before.slice(span.start - 1, span.end);
   const fate = at.cited === at.later
     ? { fate: "kept" as const, path: at.path }
-    : await pathFate(objects.path, { base: at.cited, head: at.later, path: at.path });
+    : await pathFate(objects.path, {
+      base: at.cited,
+      head: at.later,
+      path: at.path,
+      pathspecs: at.within,
+    });
   if (fate.fate === "deleted") {
     return { status: "deleted", path: null, startLine: null, endLine: null, lines: [] };
   }

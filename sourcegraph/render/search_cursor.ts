@@ -22,7 +22,10 @@ export function pinsJson(pins: readonly RepositoryPin[]): [string, string][] {
   return pins.map((pin) => [pin.repo, pin.commit]);
 }
 
-/** The pins a token's JSON holds, or null when it holds none (`pinsJson`'s shape). */
+/**
+ * The pins a token's JSON holds, or null when it holds none (`pinsJson`'s
+ * shape: 1 to `FANOUT_MAX_REPOSITORIES` pins, no repository twice).
+ */
 export function pinsOf(value: unknown): RepositoryPin[] | null {
   if (
     !Array.isArray(value) || value.length === 0 || value.length > FANOUT_MAX_REPOSITORIES ||
@@ -32,6 +35,8 @@ export function pinsOf(value: unknown): RepositoryPin[] | null {
       /^[0-9a-f]{40}$/.test(pin[1])
     )
   ) return null;
+  // A repository appears once: a cursor must not buy the same search many times.
+  if (new Set(value.map((pin: [string, string]) => pin[0])).size !== value.length) return null;
   return value.map((pin: [string, string]) => ({ repo: pin[0], commit: pin[1] }));
 }
 

@@ -73,7 +73,7 @@ export interface SearchOutcome {
 
 /** How far a search's restrictions narrowed the commit's files (from the index alone). */
 export interface Narrowing {
-  /** Files of the commit. */
+  /** Files of the commit (those inside the path groups, when it has them). */
   filesAtCommit: number;
   /** Searchable (text) files the paths and globs keep. */
   inScope: number;
@@ -179,6 +179,10 @@ function rankingOf(
     literals: search.literals,
     ignoreCase: search.ignoreCase,
     test: (name) => search.regex.test(name),
+    // Under path groups, names defined outside them neither rank nor use up the name cap.
+    within: search.groups.length === 0
+      ? undefined
+      : index.symbols.namesDefinedIn({ roots: search.groups }),
   });
   // A whole name: one of the literals every match holds, as the search compares case.
   const fold = (text: string) => search.ignoreCase ? text.toLowerCase() : text;
@@ -255,7 +259,14 @@ async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promis
     });
     ignoreCaseFiles = found.fileCount;
   }
-  return { filesAtCommit: index.fileCount, inScope, holdingTrigrams, ignoreCaseFiles };
+  // Under path groups, the commit's files are those the caller may see.
+  const groups = search.groups;
+  const filesAtCommit = groups.length === 0
+    ? index.fileCount
+    : index.filesWhere((path) =>
+      groups.some((root) => path === root || path.startsWith(`${root}/`))
+    );
+  return { filesAtCommit, inScope, holdingTrigrams, ignoreCaseFiles };
 }
 
 // A candidate's entry before its lines are verified (its place kept when ranked).

@@ -30,6 +30,8 @@ export interface SymbolQuery {
   glob?: string[];
   /** Folders to look in (already within the caller's path groups). */
   paths?: string[];
+  /** The folders path groups make visible (none: all): definitions elsewhere are never counted. */
+  groups?: string[];
 }
 
 /** What a symbol query found, ranked. */
@@ -68,6 +70,7 @@ export function compileSymbolQuery(query: SymbolQuery): CompiledSearch {
     ignoreCase: query.ignoreCase,
     glob: query.glob,
     paths: query.paths,
+    groups: query.groups,
   });
 }
 
@@ -81,12 +84,20 @@ export function searchSymbols(
   options: { compiled?: CompiledSearch } = {},
 ): SymbolOutcome {
   const compiled = options.compiled ?? compileSymbolQuery(query);
+  // Under path groups, only names defined inside them are selected and counted.
+  const within = compiled.groups.length === 0
+    ? undefined
+    : index.symbols.namesDefinedIn({ roots: compiled.groups });
   const names = index.symbols.names(nameMatch(query, compiled.regex), {
     limit: SYMBOL_MAX_NAMES + 1,
+    within,
   });
   let truncated = names.length > SYMBOL_MAX_NAMES;
+  // Only kept paths count toward the cap: definitions outside the path
+  // groups, folders and globs must not use it up (nor tell of themselves by it).
   const found = index.symbols.definitions(names.slice(0, SYMBOL_MAX_NAMES), {
     limit: SYMBOL_MAX_DEFINITIONS + 1,
+    keep: compiled.keep,
   });
   truncated ||= found.length > SYMBOL_MAX_DEFINITIONS;
   const kinds = query.kinds && query.kinds.length > 0 ? new Set(query.kinds) : null;

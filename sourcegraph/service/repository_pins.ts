@@ -81,12 +81,24 @@ export function pinRepositories(
   return { pins, skipped };
 }
 
-/** `pins` again, once each is still visible and retained (otherwise fails as a read would). */
+/**
+ * `pins` again, once each is still visible and retained (otherwise fails as
+ * a read would); INVALID_CURSOR when a repository is pinned twice, so a
+ * continued page searches at most the caller's visible repositories, each once.
+ */
 export function repinned(
   visibility: Visibility,
   caller: Caller,
   pins: RepositoryPin[],
 ): RepositoryPin[] {
+  if (
+    pins.length > FANOUT_MAX_REPOSITORIES ||
+    new Set(pins.map((pin) => pin.repo)).size !== pins.length
+  ) {
+    throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one a search returned", {
+      hint: "Pass NextCursor exactly as the previous page gave it, or search again without after.",
+    });
+  }
   for (const pin of pins) visibility.resolve(caller, { repo: pin.repo, revision: pin.commit });
   return pins;
 }

@@ -262,6 +262,7 @@ export class RepositoryReads {
     const search = compileSearch({
       ...request,
       paths,
+      groups: scope.full ? [] : scope.roots,
       after: after && { path: after.path, line: after.line, tier: after.tier },
     });
     const outcome = await this.#searches.search(repo, { search, commit, scope });
@@ -295,6 +296,8 @@ export class RepositoryReads {
       later: later.commit,
       path: request.path,
       span,
+      // Renames are looked for among visible files only: a hidden file is no one's new name.
+      within: scope.full ? undefined : scope.roots,
     }).catch((error) =>
       missingFile(error, { objects, commit: cited.commit, path: request.path, scope })
     );

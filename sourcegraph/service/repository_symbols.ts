@@ -56,7 +56,7 @@ export class RepositorySymbols {
   symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage> {
     const { after } = request;
     const { repo, commit, scope, paths } = pinnedLookup(this.#visibility, caller, request);
-    const query = { ...request, paths };
+    const query = { ...request, paths, groups: scope.full ? [] : scope.roots };
     // Compiled before the index is asked for: a bad pattern or glob is the caller's to fix, indexed or not.
     const compiled = compileSymbolQuery(query);
     const index = this.#searches.indexedCommit(repo, commit);

@@ -94,11 +94,7 @@ export async function applyConfigFile(
   try {
     config = ConfigFile.parse(parse(text));
   } catch (error) {
-    throw new Error(
-      `sourcegraph.toml is invalid: ${
-        error instanceof Error ? error.message.split("\n")[0] : "parse error"
-      }`,
-    );
+    throw new Error(`sourcegraph.toml is invalid: ${configProblem(error)}`);
   }
   const policies = config.repositories.map((entry) => ({
     branches: entry.branches,
@@ -180,4 +176,17 @@ export async function registerOnce(
     if (error instanceof RepositoryNameTaken) return false;
     throw error;
   }
+}
+
+// One line on what is wrong: the first schema issue with where it is
+// (`repositories.0.path_groups.0.paths.0: …`), else the parser's first line.
+function configProblem(error: unknown): string {
+  if (error instanceof z.ZodError) {
+    const issue = error.issues[0];
+    if (issue !== undefined) {
+      const at = issue.path.map(String).join(".");
+      return at === "" ? issue.message : `${at}: ${issue.message}`;
+    }
+  }
+  return error instanceof Error ? error.message.split("\n")[0] : "parse error";
 }

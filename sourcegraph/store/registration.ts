@@ -36,10 +36,32 @@ export const BRANCHES = z.array(BRANCH).min(1).max(64);
 export const RETAIN_COUNT = z.number().int().min(1).max(10_000);
 /** Versions kept by age in days. */
 export const RETAIN_DAYS = z.number().int().min(1).max(3650);
+/** What a path group's folder must be, said to whoever registers one. */
+export const PATH_GROUP_PATH_RULE =
+  "a path group's path must be a folder relative to the repository root: no leading /, " +
+  "no empty, . or .. parts, no backslash or control character";
+
+/**
+ * Whether `path` names a folder inside the repository as the path scope
+ * compares folders (`docs`, `docs/public`; trailing slashes are dropped):
+ * `/`, `../..` or `docs/./private` would be stored as given and then match
+ * nothing, or not what was meant.
+ */
+export function isPathGroupPath(path: string): boolean {
+  const folder = path.replace(/\/+$/, "");
+  return folder.length > 0 && !folder.startsWith("/") && !folder.includes("\\") &&
+    !/\p{Cc}/u.test(folder) &&
+    folder.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+}
+
+/** A path group's folder (`isPathGroupPath`). */
+export const PATH_GROUP_PATH = z.string().min(1).max(4096).refine(isPathGroupPath, {
+  message: PATH_GROUP_PATH_RULE,
+});
 /** Monorepo path groups. */
 export const PATH_GROUPS = z.array(z.strictObject({
   name: z.string().min(1).max(64),
-  paths: z.array(z.string().min(1).max(4096)).min(1).max(64),
+  paths: z.array(PATH_GROUP_PATH).min(1).max(64),
 })).max(64);
 /** Minutes between syncs. */
 export const SYNC_INTERVAL_MINUTES = z.number().int().min(1).max(10_080);

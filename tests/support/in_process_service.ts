@@ -41,6 +41,8 @@ export interface WorldRepository {
   message?: string;
   /** Versions kept (the policy's count); default the store's default. */
   retain?: number;
+  /** Its path groups (default none: the whole repository is visible). */
+  pathGroups?: { name: string; paths: string[] }[];
 }
 
 /** What a test gets. */
@@ -109,7 +111,7 @@ export async function withInProcessService(
         source: source.path,
         publicRead: spec.publicRead,
         policy: { branches: ["main"], ...(spec.retain ? { count: spec.retain } : {}) },
-        pathGroups: [],
+        pathGroups: spec.pathGroups ?? [],
         syncIntervalMinutes: 5,
       });
       await scheduler.sync(repo);

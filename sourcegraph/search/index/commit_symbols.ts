@@ -41,7 +41,18 @@ export interface DefinitionMatch {
   ignoreCase: boolean;
   /** Whether the search matches (somewhere in) a name. */
   test: (name: string) => boolean;
+  /** Only these names count (`namesDefinedIn`); none: every name. */
+  within?: ReadonlySet<number>;
 }
+
+/** Folders whose definitions alone count, as `namesDefinedIn` takes them. */
+export interface DefiningFolders {
+  /** The folders, without trailing slashes. */
+  roots: readonly string[];
+}
+
+// Name sets kept per commit for distinct folder sets (a registration has one).
+const MAX_CACHED_FOLDER_SETS = 4;
 
 // Every symbol name of an index file, read once and again only after a
 // build added names: the rows, and the names joined by newlines (with where
@@ -112,6 +123,8 @@ export class CommitSymbols {
   #exact: StatementSync;
   #prefix: StatementSync;
   #rows: StatementSync;
+  #namesOfBlob: StatementSync;
+  #definedIn = new Map<string, Set<number>>();
 
   /** The symbols of the files `paths` whose blobs are `blobIds` (same order). */
   constructor(index: IndexDatabase, files: { paths: readonly string[]; blobIds: Uint32Array }) {
@@ -126,33 +139,80 @@ export class CommitSymbols {
     this.#rows = db.prepare(
       "SELECT blob, start_line, end_line, kind, container, language FROM symbols WHERE name = ?",
     );
+    this.#namesOfBlob = db.prepare("SELECT DISTINCT name FROM symbols WHERE blob = ?");
   }
 
-  /** The names `match` selects (at most `limit`), with their numbers. */
-  names(match: NameMatch, options: { limit: number }): { id: number; name: string }[] {
-    if ("exact" in match) return this.#exact.all(match.exact) as Row[];
-    if ("prefix" in match) {
+  /**
+   * The numbers of the names defined in this commit's files under
+   * `folders.roots` (kept for the next lookups): a lookup limited to path
+   * groups selects and counts among these only, so names defined elsewhere
+   * never take a place under its caps.
+   */
+  namesDefinedIn(folders: DefiningFolders): ReadonlySet<number> {
+    const key = JSON.stringify(folders.roots);
+    const cached = this.#definedIn.get(key);
+    if (cached !== undefined) return cached;
+    const under = (path: string) =>
+      folders.roots.some((root) => path === root || path.startsWith(`${root}/`));
+    const blobs = new Set<number>();
+    this.#paths.forEach((path, file) => {
+      if (under(path)) blobs.add(this.#blobIds[file]);
+    });
+    const names = new Set<number>();
+    for (const blob of blobs) {
+      for (const row of this.#namesOfBlob.iterate(blob) as Iterable<{ name: number }>) {
+        names.add(row.name);
+      }
+    }
+    if (this.#definedIn.size >= MAX_CACHED_FOLDER_SETS) this.#definedIn.clear();
+    this.#definedIn.set(key, names);
+    return names;
+  }
+
+  /**
+   * The names `match` selects (at most `limit`), with their numbers; with
+   * `within`, only those names (`namesDefinedIn`).
+   */
+  names(
+    match: NameMatch,
+    options: { limit: number; within?: ReadonlySet<number> },
+  ): { id: number; name: string }[] {
+    const { within } = options;
+    if ("exact" in match) {
+      return (this.#exact.all(match.exact) as Row[]).filter((row) => within?.has(row.id) ?? true);
+    }
+    if ("prefix" in match && within === undefined) {
       return this.#prefix.all(match.prefix, match.prefix + PREFIX_END, options.limit) as Row[];
+    }
+    const kept = (row: Row) => within === undefined || within.has(row.id);
+    if ("prefix" in match) {
+      // The first in name order, as the prefix query gives them (among the kept names only).
+      return allNames(this.#index)
+        .filter((row) => kept(row) && row.name.startsWith(match.prefix))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .slice(0, options.limit);
     }
     const out: Row[] = [];
     for (const row of allNames(this.#index)) {
-      if (!match.test(row.name)) continue;
+      if (!kept(row) || !match.test(row.name)) continue;
       out.push(row);
       if (out.length >= options.limit) break;
     }
     return out;
   }
 
-  /** The definitions of `names` in this commit's files (at most `limit`). */
+  /** The definitions of `names` in this commit's files that `keep` accepts (at most `limit`). */
   definitions(
     names: readonly { id: number; name: string }[],
-    options: { limit: number },
+    options: { limit: number; keep?: (path: string) => boolean },
   ): SymbolDefinition[] {
     const files = this.#files();
+    const keep = options.keep ?? (() => true);
     const out: SymbolDefinition[] = [];
     for (const { id, name } of names) {
       for (const row of this.#rows.iterate(id) as Iterable<SymbolRow>) {
         for (const file of files.get(row.blob) ?? []) {
+          if (!keep(this.#paths[file])) continue;
           out.push({
             name,
             kind: SYMBOL_KINDS[row.kind] ?? "variable",
@@ -180,7 +240,11 @@ export class CommitSymbols {
     for (const literal of match.literals) {
       if (literal.includes("\n")) continue; // no name holds a line break
       const folded = match.ignoreCase ? literal.toLowerCase() : literal;
-      for (const position of namesHolding(list, folded, match.ignoreCase)) positions.add(position);
+      for (const position of namesHolding(list, folded, match.ignoreCase)) {
+        if (match.within === undefined || match.within.has(list.names[position].id)) {
+          positions.add(position);
+        }
+      }
       if (positions.size > RANK_MAX_NAMES * 8) return null; // far too broad to rank by
     }
     const names: Row[] = [];

@@ -122,6 +122,13 @@ export class IndexedCommit {
     return this.#paths.length;
   }
 
+  /** How many files of the commit `counted` accepts. */
+  filesWhere(counted: (path: string) => boolean): number {
+    let count = 0;
+    for (const path of this.#paths) if (counted(path)) count++;
+    return count;
+  }
+
   /**
    * The files in path order whose text may match `query`, among those whose
    * paths may match `paths` and that `keep` accepts.

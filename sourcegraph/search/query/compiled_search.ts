@@ -37,6 +37,11 @@ export interface SearchRequest {
   glob?: string[];
   /** Folders to search (taken literally, never as patterns). */
   paths?: string[];
+  /**
+   * The folders the repository's path groups make visible (none: all of it):
+   * nothing outside them is a candidate, a count or a rank.
+   */
+  groups?: string[];
   output?: "content" | "files";
   maxLinesPerFile?: number;
   /** Most files collected (default and most: the search's file cap). */
@@ -82,9 +87,11 @@ export interface CompiledSearch {
   /** The folder roots searched (none: the whole tree), without trailing slashes. */
   readonly paths: string[];
   readonly globs: string[];
+  /** The folders path groups make visible (none: the whole tree). */
+  readonly groups: string[];
   /** The trigrams a kept file's path must hold. */
   readonly pathTrigrams: TrigramQuery;
-  /** Whether a path is in the roots and passes the globs. */
+  /** Whether a path is in the roots and the groups and passes the globs. */
   readonly keep: (path: string) => boolean;
   readonly output: "content" | "files";
   readonly maxLinesPerFile: number;
@@ -129,8 +136,9 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
   const paths = (request.paths ?? []).map(folderPath);
   const globs = request.glob ?? [];
   const passes = globFilter(globs);
-  const inRoots = (path: string) =>
-    paths.length === 0 || paths.some((root) => path === root || path.startsWith(`${root}/`));
+  const groups = (request.groups ?? []).map(folderPath);
+  const under = (roots: readonly string[], path: string) =>
+    roots.length === 0 || roots.some((root) => path === root || path.startsWith(`${root}/`));
   const output = request.output ?? "content";
   const maxLinesPerFile = request.maxLinesPerFile ?? 10;
   return {
@@ -145,8 +153,9 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
       : prefilterQuery(prefilter, { ignoreCase }),
     paths,
     globs,
+    groups,
     pathTrigrams: pathQuery({ paths, globs }),
-    keep: (path) => inRoots(path) && passes(path),
+    keep: (path) => under(paths, path) && under(groups, path) && passes(path),
     output,
     maxLinesPerFile,
     maxFiles: request.maxFiles ?? SEARCH_MAX_FILES,
@@ -158,6 +167,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
       ignoreCase,
       globs,
       paths,
+      groups,
       maxLinesPerFile,
       request.maxFiles ?? SEARCH_MAX_FILES,
       request.after ?? null,

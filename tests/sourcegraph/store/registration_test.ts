@@ -2,8 +2,20 @@ import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startFailure, startService } from "../../support/sourcegraph_service.ts";
+import { PATH_GROUP_PATH_RULE } from "../../../sourcegraph/store/registration.ts";
 
 const TOKEN = "r".repeat(40);
+// Folders that would be stored as given and then mean nothing, or not what was meant.
+const BAD_GROUP_PATHS = [
+  "../..",
+  "/",
+  "docs/./private",
+  "/docs",
+  "docs//x",
+  "docs\\x",
+  ".",
+  "a/..",
+];
 
 Deno.test("registration: sourcegraph.toml and the admin API apply the same rules", async () => {
   const parent = await tempDir("sg-registration-");
@@ -27,6 +39,14 @@ Deno.test("registration: sourcegraph.toml and the admin API apply the same rules
         "sourcegraph.toml is invalid",
       ],
     ];
+    for (const path of BAD_GROUP_PATHS) {
+      bad.push([
+        `branches = ["main"]\npath_groups = [{ name = "g", paths = ["docs", ${
+          JSON.stringify(path)
+        }] }]`,
+        `sourcegraph.toml is invalid: repositories.0.path_groups.0.paths.1: ${PATH_GROUP_PATH_RULE}`,
+      ]);
+    }
     for (const [extra, reason] of bad) {
       await Deno.writeTextFile(join(home.path, "sourcegraph.toml"), entry(extra));
       await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true }).catch(() => {});
@@ -61,6 +81,20 @@ Deno.test("registration: sourcegraph.toml and the admin API apply the same rules
         const refused = await create(policy, key);
         assertEquals([refused.status, (await refused.json()).code], [400, "INVALID_REQUEST"]);
       }
+      for (const [i, path] of BAD_GROUP_PATHS.entries()) {
+        const refused = await admin("POST", "/repos", {
+          name: "org/app",
+          source: home.path,
+          public_read: false,
+          index_mode: "monorepo",
+          path_groups: [{ name: "g", paths: ["docs", path] }],
+          policy: { branches: ["main"] },
+        }, `reg-group-${i}`);
+        assertEquals([refused.status, await refused.json()], [400, {
+          code: "INVALID_REQUEST",
+          message: `invalid field path_groups.0.paths.1: ${PATH_GROUP_PATH_RULE}`,
+        }], path);
+      }
       const created = await create({ branches: ["main"] }, "reg-good-01");
       assertEquals(created.status, 202);
       await created.body?.cancel();
@@ -71,6 +105,20 @@ Deno.test("registration: sourcegraph.toml and the admin API apply the same rules
         400,
         "default_branch must be a monitored branch",
       ]);
+      for (const path of BAD_GROUP_PATHS) {
+        const refused = await admin("PATCH", "/repo?repo=org/app", {
+          path_groups: [{ name: "g", paths: [path] }],
+        });
+        assertEquals([refused.status, (await refused.json()).message], [
+          400,
+          `invalid field path_groups.0.paths.0: ${PATH_GROUP_PATH_RULE}`,
+        ], path);
+      }
+      // A trailing slash is the same folder and is accepted.
+      const slashed = await admin("PATCH", "/repo?repo=org/app", {
+        path_groups: [{ name: "g", paths: ["docs/"] }],
+      });
+      assertEquals(slashed.status, 200, await slashed.text());
     } finally {
       await service.stop();
     }
