@@ -7,7 +7,9 @@
  * retained commit that is not indexed yet, then drop commits no longer
  * retained and the blobs none of the rest uses. A file that cannot be read
  * is logged and rebuilt from the mirror (it holds nothing the mirror does
- * not); until then searches go through Git.
+ * not); until then searches go through Git. Each commit's symbol extraction
+ * has a budget (`DEFAULT_SYMBOL_BUDGET_MS`), which bounds how long a commit
+ * of files slow to parse keeps the builder.
  *
  * @module
  */
@@ -34,6 +36,12 @@ export const MAX_OPEN_COMMITS = 64;
 export const OPEN_FILE_BYTES = 600;
 /** Memory the open commits may take by default (`SOURCEGRAPH_INDEX_CACHE_MIB`). */
 export const DEFAULT_INDEX_CACHE_MIB = 256;
+/**
+ * How long each commit's symbol extraction may take in a build, by default
+ * (`SOURCEGRAPH_SYMBOL_BUDGET`); past it the commit is published with the
+ * symbols of the files extracted so far.
+ */
+export const DEFAULT_SYMBOL_BUDGET_MS = 30_000;
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {
@@ -56,6 +64,7 @@ export class SearchIndexes {
   #closed = false;
   #enabled: boolean;
   #buildIdleMs: number;
+  #symbolBudgetMs: number;
   #now: () => number;
   #builder: (job: BuilderJob) => BuilderCommand;
 
@@ -75,6 +84,8 @@ export class SearchIndexes {
       cacheMib?: number;
       /** How long a build may report nothing before it is stopped (default `DEFAULT_BUILD_IDLE_MS`). */
       buildIdleMs?: number;
+      /** How long each commit's symbol extraction may take (default `DEFAULT_SYMBOL_BUDGET_MS`). */
+      symbolBudgetMs?: number;
       /** The clock builds are watched on (milliseconds, never going back). */
       now?: () => number;
       /** The builder's command for a job (default `builderCommand`). */
@@ -82,6 +93,7 @@ export class SearchIndexes {
     },
   ) {
     this.#buildIdleMs = options.buildIdleMs ?? DEFAULT_BUILD_IDLE_MS;
+    this.#symbolBudgetMs = options.symbolBudgetMs ?? DEFAULT_SYMBOL_BUDGET_MS;
     this.#now = options.now ?? (() => performance.now());
     this.#builder = options.builder ?? builderCommand;
     this.#maxOpenFiles = Math.floor(
@@ -189,6 +201,7 @@ export class SearchIndexes {
       indexFile: indexPath(this.#dataDir, repo),
       commits,
       heldPostingsMib: this.#heldPostingsMib,
+      symbolBudgetMs: this.#symbolBudgetMs,
     });
     const launch = childCommand(denoProgram(), builder.args);
     try {
@@ -250,6 +263,12 @@ export class SearchIndexes {
             (timedOut + failed + large > 0
               ? ` (by line patterns: ${timedOut} past the parse deadline, ${failed} after a ` +
                 `grammar failure, ${large} over 1 MiB)`
+              : "") +
+            (event.symbolsSkipped > 0
+              ? `; symbols partial: ${event.symbolsSkipped} of ${event.files} files without ` +
+                `symbols (the symbol extraction budget of ${
+                  duration(this.#symbolBudgetMs)
+                } ran out)`
               : ""),
         );
         break;
