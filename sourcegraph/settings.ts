@@ -16,7 +16,11 @@ import {
 } from "./plugins/plugin_settings.ts";
 import { unknownSettingWarnings } from "./setting_names.ts";
 import { DEFAULT_HELD_POSTINGS_MIB } from "./search/build/index_builder.ts";
-import { DEFAULT_INDEX_CACHE_MIB, DEFAULT_SYMBOL_BUDGET_MS } from "./search/search_indexes.ts";
+import {
+  DEFAULT_BUILD_SLICE_MS,
+  DEFAULT_INDEX_CACHE_MIB,
+  DEFAULT_SYMBOL_BUDGET_MS,
+} from "./search/search_indexes.ts";
 import { DEFAULT_BUILD_IDLE_MS } from "./search/build_watch.ts";
 
 /** Connection and request limits of the HTTP front. */
@@ -73,6 +77,8 @@ export interface ServiceSettings {
   indexCacheMib: number;
   /** How long an index build may report nothing before it is stopped. */
   indexBuildIdleMs: number;
+  /** How long an index build runs alone before the next repository's starts beside it. */
+  indexBuildSliceMs: number;
   /** How long each commit's symbol extraction may take in an index build. */
   symbolBudgetMs: number;
   /** Versions kept for the auto-registered checkout. */
@@ -201,6 +207,7 @@ function readIndexSettings(reader: SettingReader): Pick<
   | "indexBuildPostingsMib"
   | "indexCacheMib"
   | "indexBuildIdleMs"
+  | "indexBuildSliceMs"
   | "symbolBudgetMs"
 > {
   return {
@@ -216,6 +223,11 @@ function readIndexSettings(reader: SettingReader): Pick<
     indexBuildIdleMs: reader.duration(
       "SOURCEGRAPH_INDEX_BUILD_IDLE",
       DEFAULT_BUILD_IDLE_MS,
+      24 * 3_600_000,
+    ),
+    indexBuildSliceMs: reader.duration(
+      "SOURCEGRAPH_INDEX_BUILD_SLICE",
+      DEFAULT_BUILD_SLICE_MS,
       24 * 3_600_000,
     ),
     symbolBudgetMs: reader.duration(

@@ -74,16 +74,22 @@ Deno.test("symbol budget in workers: once it is spent the extractions in flight 
   }
 });
 
-Deno.test("symbol budget: SOURCEGRAPH_SYMBOL_BUDGET is a duration", () => {
-  const read = (value?: string) =>
-    readSettings((asked) => asked === "SOURCEGRAPH_SYMBOL_BUDGET" ? value : undefined, "/");
-  const fallback = read();
+Deno.test("symbol budget: SOURCEGRAPH_SYMBOL_BUDGET and SOURCEGRAPH_INDEX_BUILD_SLICE are durations", () => {
+  const read = (name: string, value?: string) =>
+    readSettings((asked) => asked === name ? value : undefined, "/");
+  const fallback = read("SOURCEGRAPH_SYMBOL_BUDGET");
   assert(fallback.ok);
-  assertEquals(fallback.settings.symbolBudgetMs, 30_000);
-  const budget = read("5s");
+  assertEquals([fallback.settings.symbolBudgetMs, fallback.settings.indexBuildSliceMs], [
+    30_000,
+    30_000,
+  ]);
+  const budget = read("SOURCEGRAPH_SYMBOL_BUDGET", "5s");
   assert(budget.ok);
   assertEquals(budget.settings.symbolBudgetMs, 5_000);
-  const refused = read("soon");
+  const slice = read("SOURCEGRAPH_INDEX_BUILD_SLICE", "2m");
+  assert(slice.ok);
+  assertEquals(slice.settings.indexBuildSliceMs, 120_000);
+  const refused = read("SOURCEGRAPH_SYMBOL_BUDGET", "soon");
   assert(!refused.ok);
   assert(refused.problems.some((line) => line.startsWith("SOURCEGRAPH_SYMBOL_BUDGET must be")));
 });
