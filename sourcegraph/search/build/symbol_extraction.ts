@@ -90,7 +90,8 @@ export class SymbolExtraction {
    * Extraction by up to `workers` workers (default: one per core, at most
    * four, none on one core), started as needed; with none, on the calling
    * thread. Each commit may spend `budgetMs` extracting (default: no
-   * bound), timed on the clock `now` on the calling thread.
+   * bound), timed on the clock `now` on the calling thread (workers time
+   * their own files).
    */
   constructor(
     options: { workers?: number; budgetMs?: number; now?: () => number } = {},
