@@ -16,7 +16,11 @@ import {
 } from "./plugins/plugin_settings.ts";
 import { unknownSettingWarnings } from "./setting_names.ts";
 import { DEFAULT_HELD_POSTINGS_MIB } from "./search/build/index_builder.ts";
-import { DEFAULT_INDEX_CACHE_MIB } from "./search/search_indexes.ts";
+import {
+  DEFAULT_BUILD_SLICE_MS,
+  DEFAULT_INDEX_CACHE_MIB,
+  DEFAULT_SYMBOL_BUDGET_MS,
+} from "./search/search_indexes.ts";
 import { DEFAULT_BUILD_IDLE_MS } from "./search/build_watch.ts";
 
 /** Connection and request limits of the HTTP front. */
@@ -73,6 +77,10 @@ export interface ServiceSettings {
   indexCacheMib: number;
   /** How long an index build may report nothing before it is stopped. */
   indexBuildIdleMs: number;
+  /** How long an index build runs alone before the next repository's starts beside it. */
+  indexBuildSliceMs: number;
+  /** How long each commit's symbol extraction may take in an index build. */
+  symbolBudgetMs: number;
   /** Versions kept for the auto-registered checkout. */
   defaultRetain: number;
   /** Debug logging. */
@@ -176,20 +184,7 @@ export function readSettings(
     publicUrl: publicUrl?.replace(/\/+$/, ""),
     publicRead: reader.boolean("SOURCEGRAPH_PUBLIC_READ", true),
     searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
-    indexBuildPostingsMib: reader.integer(
-      "SOURCEGRAPH_INDEX_BUILD_POSTINGS_MIB",
-      DEFAULT_HELD_POSTINGS_MIB,
-      [8, 65_536],
-    ),
-    indexCacheMib: reader.integer("SOURCEGRAPH_INDEX_CACHE_MIB", DEFAULT_INDEX_CACHE_MIB, [
-      16,
-      65_536,
-    ]),
-    indexBuildIdleMs: reader.duration(
-      "SOURCEGRAPH_INDEX_BUILD_IDLE",
-      DEFAULT_BUILD_IDLE_MS,
-      24 * 3_600_000,
-    ),
+    ...readIndexSettings(reader),
     anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),
     anonymousConcurrency: reader.integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, [1, 10_000]),
     allowedHosts,
@@ -204,6 +199,43 @@ export function readSettings(
   const warnings = unknownSettingWarnings(reader.known, { present: options.present, read });
   const problems = reader.problems;
   return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, settings, warnings };
+}
+
+// The search index's settings: the builder's bounds and how builds share the machine.
+function readIndexSettings(reader: SettingReader): Pick<
+  ServiceSettings,
+  | "indexBuildPostingsMib"
+  | "indexCacheMib"
+  | "indexBuildIdleMs"
+  | "indexBuildSliceMs"
+  | "symbolBudgetMs"
+> {
+  return {
+    indexBuildPostingsMib: reader.integer(
+      "SOURCEGRAPH_INDEX_BUILD_POSTINGS_MIB",
+      DEFAULT_HELD_POSTINGS_MIB,
+      [8, 65_536],
+    ),
+    indexCacheMib: reader.integer("SOURCEGRAPH_INDEX_CACHE_MIB", DEFAULT_INDEX_CACHE_MIB, [
+      16,
+      65_536,
+    ]),
+    indexBuildIdleMs: reader.duration(
+      "SOURCEGRAPH_INDEX_BUILD_IDLE",
+      DEFAULT_BUILD_IDLE_MS,
+      24 * 3_600_000,
+    ),
+    indexBuildSliceMs: reader.duration(
+      "SOURCEGRAPH_INDEX_BUILD_SLICE",
+      DEFAULT_BUILD_SLICE_MS,
+      24 * 3_600_000,
+    ),
+    symbolBudgetMs: reader.duration(
+      "SOURCEGRAPH_SYMBOL_BUDGET",
+      DEFAULT_SYMBOL_BUDGET_MS,
+      24 * 3_600_000,
+    ),
+  };
 }
 
 // The URL is checked by shape only and never echoed: it carries a password.

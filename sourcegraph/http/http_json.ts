@@ -210,7 +210,8 @@ function definitionJson(symbol: SymbolDefinition): Json {
 /**
  * A page of definitions across repositories, each with its `Repo` and
  * `Commit`; `Skipped` and `NotSearchedYet` name the repositories it could
- * not cover; `NextCursor` continues after its last one.
+ * not cover, `SymbolsPartial` those whose symbols are only some of their
+ * files'; `NextCursor` continues after its last one.
  */
 export function fanoutSymbolsPageJson(page: FanoutSymbolsPage): Json {
   return {
@@ -222,6 +223,7 @@ export function fanoutSymbolsPageJson(page: FanoutSymbolsPage): Json {
     })),
     Total: page.total,
     Truncated: page.truncated,
+    SymbolsPartial: page.partial,
     Skipped: page.skipped.map(skippedJson),
     NotSearchedYet: page.unsearched,
     HasMore: page.nextOffset !== null,
@@ -231,7 +233,11 @@ export function fanoutSymbolsPageJson(page: FanoutSymbolsPage): Json {
   };
 }
 
-/** A page of definitions; `NextCursor` continues after its last one. */
+/**
+ * A page of definitions; `NextCursor` continues after its last one;
+ * `SymbolsPartial` counts the commit's files left without symbols (null
+ * when none are).
+ */
 export function symbolsPageJson(page: SymbolsPage): Json {
   return {
     Repo: page.repo,
@@ -239,6 +245,9 @@ export function symbolsPageJson(page: SymbolsPage): Json {
     Symbols: page.symbols.map(definitionJson),
     Total: page.total,
     Truncated: page.truncated,
+    SymbolsPartial: page.partial === null
+      ? null
+      : { SkippedFiles: page.partial.skippedFiles, Files: page.partial.files },
     HasMore: page.nextOffset !== null,
     NextCursor: page.nextOffset === null
       ? null

@@ -8,7 +8,7 @@
  */
 
 import { SourcegraphError } from "../errors.ts";
-import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
+import type { PartialSymbols, SymbolDefinition } from "../search/index/commit_symbols.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
 import { blobUrl } from "../web/page_urls.ts";
 import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
@@ -36,11 +36,28 @@ export function symbolJson(repo: string, commit: string, symbol: SymbolDefinitio
   };
 }
 
-/** A page of definitions; `next_cursor` continues after its last one. */
+/**
+ * What an answer says of a commit whose symbols are only some of its files'
+ * (one line), or null when they are all there.
+ */
+export function partialSymbolsNote(partial: PartialSymbols | null): string | null {
+  return partial === null
+    ? null
+    : `symbols at this commit are partial: ${partial.skippedFiles} of ` +
+      `${partial.files} files were not searched for definitions (the index build's symbol ` +
+      "extraction ran out of time); `search` still finds their text";
+}
+
+/**
+ * A page of definitions; `next_cursor` continues after its last one;
+ * `symbols_partial` says when the commit's symbols are only some of its files'.
+ */
 export function symbolsJson(page: SymbolsPage): Json {
+  const partial = partialSymbolsNote(page.partial);
   return {
     repo: page.repo,
     commit: page.commit,
+    ...(partial === null ? {} : { symbols_partial: partial }),
     symbols: page.symbols.map((symbol) => symbolJson(page.repo, page.commit, symbol)),
     total: page.total,
     ...(page.truncated ? { truncated: true } : {}),
@@ -65,6 +82,7 @@ export function fanoutSymbolsJson(page: FanoutSymbolsPage): Json {
     })),
     total: page.total,
     ...(page.truncated ? { truncated: true } : {}),
+    ...(page.partial.length > 0 ? { symbols_partial: page.partial } : {}),
     ...(page.skipped.length > 0 ? { skipped: page.skipped } : {}),
     ...(page.unsearched.length > 0 ? { not_searched_yet: page.unsearched } : {}),
     has_more: page.nextOffset !== null,

@@ -1,13 +1,21 @@
 /**
  * The search indexes of the service: one file per repository under
  * `<data>/search_index/`, built in the background after each successful
- * sync by a builder process of its own (`build_main.ts`, one at a time for
- * the whole service, with read access to that mirror and write access to
- * the index folder only), never on a request path. Builds index every
- * retained commit that is not indexed yet, then drop commits no longer
- * retained and the blobs none of the rest uses. A file that cannot be read
- * is logged and rebuilt from the mirror (it holds nothing the mirror does
- * not); until then searches go through Git.
+ * sync by a builder process of its own (`build_main.ts`, with read access
+ * to that mirror and write access to the index folder only), never on a
+ * request path. Builds index every retained commit that is not indexed yet,
+ * then drop commits no longer retained and the blobs none of the rest uses.
+ * A file that cannot be read is logged and rebuilt from the mirror (it
+ * holds nothing the mirror does not); until then searches go through Git.
+ *
+ * Builds wait in one queue, in the order repositories were scheduled, and
+ * run one at a time, except that a build running longer than the build
+ * slice (`DEFAULT_BUILD_SLICE_MS`) no longer holds the others back: the
+ * next repository's build starts beside it. So at most two builders run
+ * (bounded memory), one repository never has two, and a repository's build
+ * waits for one long build of another at most the slice. Each commit's
+ * symbol extraction has a budget of its own (`DEFAULT_SYMBOL_BUDGET_MS`),
+ * which bounds how long a commit of files slow to parse keeps a builder.
  *
  * @module
  */
@@ -34,6 +42,36 @@ export const MAX_OPEN_COMMITS = 64;
 export const OPEN_FILE_BYTES = 600;
 /** Memory the open commits may take by default (`SOURCEGRAPH_INDEX_CACHE_MIB`). */
 export const DEFAULT_INDEX_CACHE_MIB = 256;
+/**
+ * How long a build runs alone before the next repository's build may start
+ * beside it, by default (`SOURCEGRAPH_INDEX_BUILD_SLICE`).
+ */
+export const DEFAULT_BUILD_SLICE_MS = 30_000;
+/**
+ * How long each commit's symbol extraction may take in a build, by default
+ * (`SOURCEGRAPH_SYMBOL_BUDGET`); past it the commit is published with the
+ * symbols of the files extracted so far.
+ */
+export const DEFAULT_SYMBOL_BUDGET_MS = 30_000;
+
+// Most builders running at once.
+const MAX_BUILDERS = 2;
+
+// A repository's build waiting to start: its latest retained commits and
+// the callers waiting for it.
+interface WaitingBuild {
+  repo: RepositoryRecord;
+  commits: string[];
+  done: () => void;
+  finished: Promise<void>;
+}
+
+// A build that runs: its builder (null until started) and when it started.
+interface RunningBuild {
+  child: Deno.ChildProcess | null;
+  startedAt: number;
+  finished: Promise<void>;
+}
 
 /** Where a repository's index lives. */
 export function indexPath(dataDir: string, repo: RepositoryRecord): string {
@@ -49,13 +87,16 @@ export class SearchIndexes {
   #log: (line: string) => void;
   #open = new Map<number, IndexDatabase>();
   #commits = new Map<string, IndexedCommit>();
-  #queue: Promise<void> = Promise.resolve();
-  #pending = new Map<number, { repo: RepositoryRecord; commits: string[] }>();
+  // In the order scheduled (a repository scheduled again keeps its place).
+  #pending = new Map<number, WaitingBuild>();
+  #running = new Map<number, RunningBuild>();
+  #recheck: ReturnType<typeof setTimeout> | undefined;
   #removed = new Set<number>();
-  #building: Deno.ChildProcess | null = null;
   #closed = false;
   #enabled: boolean;
   #buildIdleMs: number;
+  #buildSliceMs: number;
+  #symbolBudgetMs: number;
   #now: () => number;
   #builder: (job: BuilderJob) => BuilderCommand;
 
@@ -75,6 +116,13 @@ export class SearchIndexes {
       cacheMib?: number;
       /** How long a build may report nothing before it is stopped (default `DEFAULT_BUILD_IDLE_MS`). */
       buildIdleMs?: number;
+      /**
+       * How long a build runs alone before the next repository's may start
+       * beside it (default `DEFAULT_BUILD_SLICE_MS`).
+       */
+      buildSliceMs?: number;
+      /** How long each commit's symbol extraction may take (default `DEFAULT_SYMBOL_BUDGET_MS`). */
+      symbolBudgetMs?: number;
       /** The clock builds are watched on (milliseconds, never going back). */
       now?: () => number;
       /** The builder's command for a job (default `builderCommand`). */
@@ -82,6 +130,8 @@ export class SearchIndexes {
     },
   ) {
     this.#buildIdleMs = options.buildIdleMs ?? DEFAULT_BUILD_IDLE_MS;
+    this.#buildSliceMs = options.buildSliceMs ?? DEFAULT_BUILD_SLICE_MS;
+    this.#symbolBudgetMs = options.symbolBudgetMs ?? DEFAULT_SYMBOL_BUDGET_MS;
     this.#now = options.now ?? (() => performance.now());
     this.#builder = options.builder ?? builderCommand;
     this.#maxOpenFiles = Math.floor(
@@ -124,23 +174,31 @@ export class SearchIndexes {
    * dropping the others; returns when that work is done.
    */
   schedule(repo: RepositoryRecord, retained: readonly string[]): Promise<void> {
-    if (!this.#enabled) return Promise.resolve();
+    if (!this.#enabled || this.#closed) return Promise.resolve();
     this.#removed.delete(repo.id);
-    const waiting = this.#pending.has(repo.id);
-    this.#pending.set(repo.id, { repo, commits: [...retained] });
-    if (waiting) return this.#queue;
-    this.#queue = this.#queue.then(() => this.#run(repo.id)).catch((error) =>
-      this.#log(`search index build failed unexpectedly: ${(error as Error)?.stack ?? error}`)
-    );
-    return this.#queue;
+    const waiting = this.#pending.get(repo.id);
+    if (waiting) {
+      waiting.repo = repo;
+      waiting.commits = [...retained];
+      return waiting.finished;
+    }
+    let done = () => {};
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    this.#pending.set(repo.id, { repo, commits: [...retained], done, finished });
+    this.#startBuilds();
+    return finished;
   }
 
   /** Deletes `repo`'s index (a running build of it is killed). */
   async remove(repo: RepositoryRecord): Promise<void> {
     this.#removed.add(repo.id);
+    this.#pending.get(repo.id)?.done();
     this.#pending.delete(repo.id);
-    this.#kill();
-    await this.#queue;
+    const running = this.#running.get(repo.id);
+    if (running) {
+      kill(running.child);
+      await running.finished;
+    }
     this.#forget(repo.id);
     const path = indexPath(this.#dataDir, repo);
     for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
@@ -152,9 +210,12 @@ export class SearchIndexes {
    */
   async stopBuilds(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#recheck);
+    for (const waiting of this.#pending.values()) waiting.done();
     this.#pending.clear();
-    this.#kill();
-    await this.#queue;
+    const running = [...this.#running.values()];
+    for (const build of running) kill(build.child);
+    await Promise.all(running.map((build) => build.finished));
   }
 
   /** Closes every index (a running build is killed). */
@@ -163,18 +224,67 @@ export class SearchIndexes {
     for (const id of [...this.#open.keys()]) this.#forget(id);
   }
 
-  async #run(id: number): Promise<void> {
-    const job = this.#pending.get(id);
-    this.#pending.delete(id);
-    if (!job || this.#closed || this.#removed.has(id)) return;
+  // Starts the waiting builds there is room for, in order (a repository
+  // whose build runs waits for it); when one waits for the running build to
+  // pass the slice, looks again then.
+  #startBuilds(): void {
+    clearTimeout(this.#recheck);
+    this.#recheck = undefined;
+    if (this.#closed) return;
+    for (const [id, waiting] of this.#pending) {
+      if (this.#running.has(id)) continue;
+      if (!this.#roomForBuild()) break;
+      this.#pending.delete(id);
+      this.#start(waiting);
+    }
+    const blocked = [...this.#pending.keys()].some((id) => !this.#running.has(id));
+    if (blocked && this.#running.size === 1) {
+      const [only] = this.#running.values();
+      const left = only.startedAt + this.#buildSliceMs - this.#now();
+      this.#recheck = setTimeout(
+        () => this.#startBuilds(),
+        Math.min(Math.max(10, left), Math.max(10, this.#buildSliceMs)),
+      );
+    }
+  }
+
+  // Whether another build may start: none runs, or the only one has run past the slice.
+  #roomForBuild(): boolean {
+    if (this.#running.size === 0) return true;
+    if (this.#running.size >= MAX_BUILDERS) return false;
+    const [only] = this.#running.values();
+    return this.#now() - only.startedAt >= this.#buildSliceMs;
+  }
+
+  #start(waiting: WaitingBuild): void {
+    const id = waiting.repo.id;
+    const running: RunningBuild = {
+      child: null,
+      startedAt: this.#now(),
+      finished: Promise.resolve(),
+    };
+    this.#running.set(id, running);
+    running.finished = this.#run(waiting, running)
+      .catch((error) =>
+        this.#log(`search index build failed unexpectedly: ${(error as Error)?.stack ?? error}`)
+      )
+      .finally(() => {
+        this.#running.delete(id);
+        waiting.done();
+        this.#startBuilds();
+      });
+  }
+
+  async #run(job: WaitingBuild, running: RunningBuild): Promise<void> {
     const { repo, commits } = job;
+    const id = repo.id;
+    if (this.#closed || this.#removed.has(id)) return;
     const child = this.#launch(repo, commits);
     if (child === null) return;
-    this.#building = child;
+    running.child = child;
     const problems = new Response(child.stderr).text().catch(() => "");
     const stalled = await this.#follow(repo, child);
     const status = await child.status;
-    this.#building = null;
     const stderr = (await problems).trim().split("\n").slice(-3).join(" | ");
     if (!status.success && !stalled && !this.#closed && !this.#removed.has(id)) {
       this.#log(`the search index build of ${repo.name} stopped (exit ${status.code}): ${stderr}`);
@@ -189,6 +299,7 @@ export class SearchIndexes {
       indexFile: indexPath(this.#dataDir, repo),
       commits,
       heldPostingsMib: this.#heldPostingsMib,
+      symbolBudgetMs: this.#symbolBudgetMs,
     });
     const launch = childCommand(denoProgram(), builder.args);
     try {
@@ -218,7 +329,7 @@ export class SearchIndexes {
           `${duration(this.#buildIdleMs)}; stopped it (the next sync builds it again; ` +
           "until then its versions not indexed yet are searched through Git)",
       );
-      this.#kill();
+      kill(child);
     }, Math.max(10, Math.min(this.#buildIdleMs / 4, 15_000)));
     try {
       const events = new LineSplitter(child.stdout, 64 * 1024);
@@ -250,6 +361,12 @@ export class SearchIndexes {
             (timedOut + failed + large > 0
               ? ` (by line patterns: ${timedOut} past the parse deadline, ${failed} after a ` +
                 `grammar failure, ${large} over 1 MiB)`
+              : "") +
+            (event.symbolsSkipped > 0
+              ? `; symbols partial: ${event.symbolsSkipped} of ${event.files} files without ` +
+                `symbols (the symbol extraction budget of ${
+                  duration(this.#symbolBudgetMs)
+                } ran out)`
               : ""),
         );
         break;
@@ -288,20 +405,21 @@ export class SearchIndexes {
     return index;
   }
 
-  #kill(): void {
-    try {
-      this.#building?.kill("SIGKILL");
-    } catch {
-      // already ended
-    }
-  }
-
   #forget(id: number): void {
     for (const key of [...this.#commits.keys()]) {
       if (key.startsWith(`${id}\0`)) this.#commits.delete(key);
     }
     this.#open.get(id)?.close();
     this.#open.delete(id);
+  }
+}
+
+// Kills a builder (nothing when it has ended or never started).
+function kill(child: Deno.ChildProcess | null): void {
+  try {
+    child?.kill("SIGKILL");
+  } catch {
+    // already ended
   }
 }
 

@@ -11,7 +11,7 @@
  */
 
 import type { IndexedCommit } from "./index/index_reader.ts";
-import type { NameMatch, SymbolDefinition } from "./index/commit_symbols.ts";
+import type { NameMatch, PartialSymbols, SymbolDefinition } from "./index/commit_symbols.ts";
 import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
 import type { SymbolKind } from "../symbols/defined_symbol.ts";
@@ -39,6 +39,8 @@ export interface SymbolOutcome {
   symbols: SymbolDefinition[];
   /** A cap stopped the lookup: more definitions may match. */
   truncated: boolean;
+  /** The commit's symbols are only some of its files' (null: all of them). */
+  partial: PartialSymbols | null;
 }
 
 /** Most names one query looks at. */
@@ -106,7 +108,11 @@ export function searchSymbols(
     (kinds === null || kinds.has(symbol.kind)) &&
     (languages === null || languages.has(symbol.language)) && compiled.keep(symbol.path)
   );
-  return { symbols: symbols.sort(byRank(query.query)), truncated };
+  return {
+    symbols: symbols.sort(byRank(query.query)),
+    truncated,
+    partial: index.symbols.partial,
+  };
 }
 
 function nameMatch(query: SymbolQuery, regex: { test(input: string): boolean }): NameMatch {

@@ -51,6 +51,10 @@ export interface CompositionSettings {
   indexCacheMib?: number;
   /** How long an index build may report nothing before it is stopped (default `DEFAULT_BUILD_IDLE_MS`). */
   indexBuildIdleMs?: number;
+  /** How long a build runs alone before the next repository's starts beside it (default `DEFAULT_BUILD_SLICE_MS`). */
+  indexBuildSliceMs?: number;
+  /** How long each commit's symbol extraction may take (default `DEFAULT_SYMBOL_BUDGET_MS`). */
+  symbolBudgetMs?: number;
   /** The plugin host's limits. */
   plugins: PluginSettings;
 }
@@ -120,6 +124,8 @@ export function composeServices(
     heldPostingsMib: settings.indexBuildPostingsMib,
     cacheMib: settings.indexCacheMib,
     buildIdleMs: settings.indexBuildIdleMs,
+    buildSliceMs: settings.indexBuildSliceMs,
+    symbolBudgetMs: settings.symbolBudgetMs,
     mirrors,
     log: options.log,
   });

@@ -11,7 +11,7 @@ import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
 import { compileSymbolQuery, searchSymbols, type SymbolQuery } from "../search/symbol_search.ts";
-import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
+import type { PartialSymbols, SymbolDefinition } from "../search/index/commit_symbols.ts";
 import { SourcegraphError } from "../errors.ts";
 import { pinnedLookup } from "./pinned_lookup.ts";
 
@@ -39,6 +39,11 @@ export interface SymbolsPage {
   nextOffset: number | null;
   /** A cap stopped the lookup: more definitions may match than `total`. */
   truncated: boolean;
+  /**
+   * The commit's index has the symbols of only some of its files (its
+   * build's extraction time ran out); null when it has every file's.
+   */
+  partial: PartialSymbols | null;
 }
 
 /** Symbol lookups through the indexes `searches` reads. */
@@ -83,6 +88,7 @@ export class RepositorySymbols {
       total: visible.length,
       nextOffset: end < visible.length ? end : null,
       truncated: outcome.truncated,
+      partial: outcome.partial,
     });
   }
 }

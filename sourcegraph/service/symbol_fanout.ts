@@ -60,6 +60,11 @@ export interface FanoutSymbolsPage {
   nextOffset: number | null;
   /** Repositories with more definitions than they added, or more than the lookup ranks. */
   truncated: boolean;
+  /**
+   * Repositories whose symbols at the pinned commit are only some of its
+   * files' (the build's extraction time ran out).
+   */
+  partial: string[];
   /** Repositories of the selection that could not be looked up, and why. */
   skipped: SkippedRepository[];
   /** Pinned repositories the deadline left unsearched. */
@@ -94,6 +99,7 @@ export class SymbolFanout {
       : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
     const deadline = this.#now() + SEARCH_MAX_MS;
     const found: RepositorySymbol[][] = [];
+    const partial: string[] = [];
     let truncated = false;
     let next = 0;
     while (next < pins.length && this.#now() <= deadline) {
@@ -104,6 +110,7 @@ export class SymbolFanout {
         else {
           found.push(page.symbols.map((symbol) => ({ ...window[i], symbol })));
           if (page.truncated || page.nextOffset !== null) truncated = true;
+          if (page.partial) partial.push(page.repo);
         }
       }
       next += window.length;
@@ -119,6 +126,7 @@ export class SymbolFanout {
       total: all.length,
       nextOffset: end < all.length ? end : null,
       truncated,
+      partial: partial.sort(),
       skipped: skipped.sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0)),
       unsearched: pins.slice(next).map((pin) => pin.repo),
     };

@@ -3,7 +3,7 @@
  * sent, one at a time (`SymbolExtractor`), so parsing runs beside the
  * builder's trigram work on another core.
  *
- * Messages in: `{ blob, path, text }`; out: `{ blob, extraction }`.
+ * Messages in: `{ blob, path, text }`; out: `{ blob, extraction, ms }`.
  *
  * @module
  */
@@ -23,12 +23,23 @@ export interface ExtractionJob {
 export interface ExtractionDone {
   blob: number;
   extraction: Extraction;
+  /** How long the extraction took (the builder's budget counts it). */
+  ms: number;
 }
 
 const extractor = SymbolExtractor.create();
 
-self.onmessage = async (event: MessageEvent<ExtractionJob>) => {
-  const { blob, path, text } = event.data;
-  const extraction = await (await extractor).extract(path, text);
-  self.postMessage({ blob, extraction } satisfies ExtractionDone);
+// Jobs run one after another: an extraction awaits its grammar's first load, and jobs started
+// meanwhile would each count the others' time as their own.
+let previous: Promise<void> = Promise.resolve();
+
+self.onmessage = (event: MessageEvent<ExtractionJob>) => {
+  previous = previous.then(() => extract(event.data));
 };
+
+async function extract({ blob, path, text }: ExtractionJob): Promise<void> {
+  const ready = await extractor;
+  const started = performance.now();
+  const extraction = await ready.extract(path, text);
+  self.postMessage({ blob, extraction, ms: performance.now() - started } satisfies ExtractionDone);
+}

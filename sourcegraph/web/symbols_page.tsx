@@ -9,7 +9,7 @@
 import type { SymbolsPage as SymbolsAnswer } from "../service/repository_symbols.ts";
 import { SYMBOL_KINDS } from "../symbols/defined_symbol.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
-import { encodeSymbolCursor } from "../render/symbols_json.ts";
+import { encodeSymbolCursor, partialSymbolsNote } from "../render/symbols_json.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, tabUrl } from "./page_urls.ts";
 import {
@@ -97,6 +97,7 @@ function SymbolResults(props: { repo: string; form: SymbolsForm; found: SymbolsA
         {found.total} definition(s) at <ShortSha sha={found.commit} />
         {found.truncated ? " (capped: more may match)" : ""}
       </p>
+      {found.partial === null ? null : <p class="muted">{partialSymbolsNote(found.partial)}</p>}
       {found.symbols.length === 0 ? null : (
         <table class="listing symbols">
           <thead>

@@ -78,6 +78,8 @@ export async function withInProcessService(
     publicRead?: boolean;
     /** Whether syncs build (and searches use) the trigram index; default off. */
     searchIndex?: boolean;
+    /** How long each commit's symbol extraction may take; default the service's. */
+    symbolBudgetMs?: number;
     /** The plugin host's limits; default the service's defaults. */
     plugins?: PluginSettings;
     /** Receives the operator's log lines (and debug lines when `debug`). */
@@ -93,6 +95,7 @@ export async function withInProcessService(
     dataDir: data,
     publicRead: options.publicRead ?? true,
     searchIndex: options.searchIndex ?? false,
+    symbolBudgetMs: options.symbolBudgetMs,
     plugins: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
   }, { log, debug: options.debug ? log : undefined });
   const { store, scheduler, repositories: service } = services;

@@ -9,11 +9,14 @@
  * the service, which may kill it at any moment: the index never shows a
  * half-built commit.
  *
- * Usage: build_main.ts [--held-postings-mib=N] <mirror> <index file> <commit>…
+ * Usage: build_main.ts [--held-postings-mib=N] [--symbol-budget-ms=N] <mirror> <index file> <commit>…
  *
  * Its memory is a fixed part (the trigram tables, a batch of texts, the
  * symbol workers) and the posting lists it holds, which it writes as a
  * segment of their own once they reach `--held-postings-mib` (default `DEFAULT_HELD_POSTINGS_MIB`).
+ * Each commit's symbol extraction may take `--symbol-budget-ms` (default: no
+ * bound); past it the commit is published with the rest of its files'
+ * symbols left out (`symbolsSkipped` of its `built` event).
  *
  * @module
  */
@@ -36,6 +39,8 @@ export type BuildEvent =
     newBlobs: number;
     newBytes: number;
     newSymbols: number;
+    /** Files of the commit whose symbols the extraction budget left out. */
+    symbolsSkipped: number;
     /** How the new blobs' symbols were found (`timed_out` and `failed` fell back to patterns). */
     extraction: Record<ExtractionOutcome, number>;
     ms: number;
@@ -62,13 +67,24 @@ function open(path: string): IndexDatabase {
 }
 
 if (import.meta.main) {
-  const held = Deno.args[0]?.match(/^--held-postings-mib=(\d+)$/);
-  const [mirror, path, ...commits] = held ? Deno.args.slice(1) : Deno.args;
-  const maxHeldPostingBytes = held ? Math.max(1, Number(held[1])) * 1024 * 1024 : undefined;
+  // The leading `--name=N` arguments, then the mirror, the index and the commits.
+  const flags = new Map<string, number>();
+  const rest = [...Deno.args];
+  for (
+    let flag = rest[0]?.match(/^--([a-z-]+)=(\d+)$/);
+    flag;
+    flag = rest[0]?.match(/^--([a-z-]+)=(\d+)$/)
+  ) {
+    flags.set(flag[1], Number(flag[2]));
+    rest.shift();
+  }
+  const [mirror, path, ...commits] = rest;
+  const held = flags.get("held-postings-mib");
+  const maxHeldPostingBytes = held === undefined ? undefined : Math.max(1, held) * 1024 * 1024;
   const index = open(path);
   const collector = new TrigramCollector();
   const postings = new PostingTable();
-  const symbols = new SymbolExtraction();
+  const symbols = new SymbolExtraction({ budgetMs: flags.get("symbol-budget-ms") });
   for (const commit of commits) {
     const before = { ...symbols.outcomes };
     try {

@@ -25,6 +25,8 @@ export interface BuilderJob {
   commits: readonly string[];
   /** MiB of posting lists held in memory before they are written (`--held-postings-mib`). */
   heldPostingsMib?: number;
+  /** How long each commit's symbol extraction may take (`--symbol-budget-ms`; default no bound). */
+  symbolBudgetMs?: number;
   /** The cores the builder may use (default: the machine's). */
   cores?: number;
 }
@@ -95,6 +97,9 @@ function builderArguments(job: BuilderJob): string[] {
     "--allow-env=PATH",
     BUILDER,
     ...(job.heldPostingsMib === undefined ? [] : [`--held-postings-mib=${job.heldPostingsMib}`]),
+    ...(job.symbolBudgetMs === undefined
+      ? []
+      : [`--symbol-budget-ms=${Math.max(0, Math.round(job.symbolBudgetMs))}`]),
     job.mirror,
     job.indexFile,
     ...job.commits,

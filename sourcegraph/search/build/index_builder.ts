@@ -43,6 +43,11 @@ export interface BuildStats {
   newBytes: number;
   /** Symbols the new blobs define. */
   newSymbols: number;
+  /**
+   * Files of the commit whose symbols are not in the index (the extraction
+   * budget of this build or of an earlier one with the same blob ran out).
+   */
+  symbolsSkipped: number;
   ms: number;
 }
 
@@ -95,6 +100,7 @@ export async function buildCommitIndex(
   const { mirror, commit, collector } = request;
   const started = performance.now();
   if (index.hasCommit(commit)) return null;
+  request.symbols?.startCommit();
   const files = await commitFiles(mirror, commit);
   discardStaged(index);
   const { known, fresh } = knownBlobs(index, files);
@@ -129,7 +135,7 @@ async function indexAndPublish(
     known: Map<string, number>;
     fresh: Set<string>;
   },
-): Promise<{ newBytes: number; newSymbols: number } | null> {
+): Promise<{ newBytes: number; newSymbols: number; symbolsSkipped: number } | null> {
   const { request, files, known } = build;
   let published = false;
   try {
@@ -146,10 +152,13 @@ async function indexAndPublish(
     if (newBytes === null || request.cancelled?.()) return null;
     batch.stage(await request.symbols?.finish());
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
-    batch.publish(mapping, request.commit);
+    const symbolsSkipped = batch.publish(mapping, {
+      commit: request.commit,
+      symbolsSkipped: request.symbols?.skipped ?? [],
+    });
     published = true;
     request.onBatch?.({ blobsRead: newBlobs, newBlobs, bytesRead: newBytes });
-    return { newBytes, newSymbols: batch.symbolCount };
+    return { newBytes, newSymbols: batch.symbolCount, symbolsSkipped };
   } finally {
     // Extractions still in flight belong to blobs this build never published.
     if (!published) await request.symbols?.finish().catch(() => []);
@@ -476,11 +485,17 @@ class Batch {
   }
 
   /**
-   * Writes the postings as one segment, marks the blobs indexed, numbers the
-   * paths not numbered yet (with their postings) and adds the commit's
-   * `files` (in path order), atomically.
+   * Writes the postings as one segment, marks the blobs indexed, lists the
+   * new blobs whose symbols were skipped, numbers the paths not numbered yet
+   * (with their postings) and adds the commit's `files` (in path order),
+   * atomically; how many of the commit's files have no symbols extracted
+   * (skipped by this build or an earlier one).
    */
-  publish(files: readonly { path: string; blob: number }[], commit: string): void {
+  publish(
+    files: readonly { path: string; blob: number }[],
+    at: { commit: string; symbolsSkipped: readonly number[] },
+  ): number {
+    const { commit } = at;
     const db = this.#index.db;
     const numbered = allNumbers(this.#index, "SELECT path, id FROM paths");
     const pathIds = new Uint32Array(files.length);
@@ -489,7 +504,7 @@ class Batch {
       pathIds[i] = numbered.get(file.path) ?? 0;
       blobIds[i] = file.blob;
     });
-    this.#index.transaction(() => {
+    const symbolsSkipped = this.#index.transaction(() => {
       if (this.#added) {
         if (this.#postings.byteLength > 0) this.#insertSegment();
         this.#markIndexed();
@@ -527,8 +542,35 @@ class Batch {
       db.prepare(
         "INSERT OR IGNORE INTO commits(commit_id, files, path_ids, blob_ids) VALUES (?, ?, ?, ?)",
       ).run(commit, files.length, mapping.pathIds, mapping.blobIds);
+      return this.#recordSkipped(commit, { blobIds, skipped: at.symbolsSkipped });
     });
     this.#postings.clear();
+    return symbolsSkipped;
+  }
+
+  // Lists `skipped` blobs as having no symbols extracted and records how
+  // many of the commit's files (`blobIds`) hold such a blob, this build's or
+  // an earlier one's; that count. (Nearly always none: one empty table read.)
+  #recordSkipped(
+    commit: string,
+    files: { blobIds: Uint32Array; skipped: readonly number[] },
+  ): number {
+    const db = this.#index.db;
+    const insert = db.prepare("INSERT OR IGNORE INTO symbols_skipped(blob) VALUES (?)");
+    for (const blob of files.skipped) insert.run(blob);
+    const skipped = new Set(
+      (db.prepare("SELECT blob FROM symbols_skipped").all() as { blob: number }[])
+        .map((row) => row.blob),
+    );
+    if (skipped.size === 0) return 0;
+    let count = 0;
+    for (const blob of files.blobIds) if (skipped.has(blob)) count++;
+    if (count > 0) {
+      db.prepare(
+        "INSERT OR REPLACE INTO commit_symbols_skipped(commit_id, files) VALUES (?, ?)",
+      ).run(commit, count);
+    }
+    return count;
   }
 }
 

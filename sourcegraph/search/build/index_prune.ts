@@ -25,8 +25,11 @@ export function pruneIndex(
   let pathsDropped = false;
   index.transaction(() => {
     const db = index.db;
-    const remove = db.prepare("DELETE FROM commits WHERE commit_id = ?");
-    for (const commit of dropped) remove.run(commit);
+    for (const commit of dropped) {
+      for (const table of ["commits", "commit_symbols_skipped"]) {
+        db.prepare(`DELETE FROM ${table} WHERE commit_id = ?`).run(commit);
+      }
+    }
     const usedBlobs = new Set<number>();
     const usedPaths = new Set<number>();
     const rows = db.prepare("SELECT path_ids, blob_ids FROM commits").iterate() as Iterable<{
@@ -40,6 +43,7 @@ export function pruneIndex(
     }
     const removeBlob = db.prepare("DELETE FROM blobs WHERE id = ?");
     const removeSymbols = db.prepare("DELETE FROM symbols WHERE blob = ?");
+    const removeSkippedBlob = db.prepare("DELETE FROM symbols_skipped WHERE blob = ?");
     const usedChunks = new Set<number>();
     const blobs = db.prepare("SELECT id, chunk_ids FROM blobs").all() as {
       id: number;
@@ -49,6 +53,7 @@ export function pruneIndex(
       if (!usedBlobs.has(blob.id)) {
         removeBlob.run(blob.id);
         removeSymbols.run(blob.id);
+        removeSkippedBlob.run(blob.id);
       } else for (const chunk of unpackNumbers(blob.chunk_ids)) usedChunks.add(chunk);
     }
     const removeChunk = db.prepare("DELETE FROM chunks WHERE id = ?");

@@ -11,6 +11,15 @@
  * tree's build on one core of a 2-core AMD EPYC VM: 5.52 -> 5.29 s, medians
  * of six).
  *
+ * Each commit's extraction has a budget of time (`startCommit`): the time
+ * files took to extract, summed over the threads that extract them. Once it
+ * is spent, the extractions in flight are abandoned (their workers stopped:
+ * a file may take the parser's whole per-file deadline, and thousands may be
+ * queued) and the commit's later files are not extracted at all; the build
+ * publishes the commit with the files it skipped (`skipped`), so a commit
+ * whose files are slow to parse costs its build at most the budget and one
+ * file's deadline on each thread.
+ *
  * @module
  */
 
@@ -70,17 +79,43 @@ export class SymbolExtraction {
   };
 
   #count: number;
+  #budgetMs: number;
+  #spentMs = 0;
+  #skipped: number[] = [];
+  #now: () => number;
   // The extractor of the builder's own thread (no workers), loaded on first use.
   #inline: Promise<SymbolExtractor> | null = null;
 
   /**
    * Extraction by up to `workers` workers (default: one per core, at most
    * four, none on one core), started as needed; with none, on the calling
-   * thread.
+   * thread. Each commit may spend `budgetMs` extracting (default: no
+   * bound), timed on the clock `now` on the calling thread (workers time
+   * their own files).
    */
-  constructor(options: { workers?: number } = {}) {
+  constructor(
+    options: { workers?: number; budgetMs?: number; now?: () => number } = {},
+  ) {
     const cores = navigator.hardwareConcurrency ?? 2;
     this.#count = options.workers ?? (cores <= 1 ? 0 : Math.min(4, cores));
+    this.#budgetMs = options.budgetMs ?? Infinity;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** Begins a commit: its budget is whole again and it has skipped no file. */
+  startCommit(): void {
+    this.#spentMs = 0;
+    this.#skipped = [];
+  }
+
+  /** The blobs of the commit whose extraction the budget stopped or never started. */
+  get skipped(): readonly number[] {
+    return this.#skipped;
+  }
+
+  // Whether the commit's extraction budget is spent.
+  get #overBudget(): boolean {
+    return this.#spentMs >= this.#budgetMs;
   }
 
   /** Whether a file at `path` may define symbols (a grammar or the patterns know its language). */
@@ -90,9 +125,17 @@ export class SymbolExtraction {
 
   /** Sends `text`, blob `blob`'s content at `path`, to a worker (waits while too much is in flight). */
   async submit(blob: number, path: string, text: string): Promise<void> {
+    if (this.#overBudget) {
+      this.#skipped.push(blob);
+      return;
+    }
     if (this.#count === 0) return this.#extractHere(blob, path, text);
     while (this.#pendingBytes > MAX_PENDING_BYTES) await this.#change();
     this.#check();
+    if (this.#overBudget) {
+      this.#skipped.push(blob);
+      return;
+    }
     // The first file always starts a worker (an empty one too: it would otherwise wait for none).
     const running = this.#workers.length;
     const wanted = running === 0 ||
@@ -110,7 +153,11 @@ export class SymbolExtraction {
     this.#inline ??= import("../../symbols/symbol_extractor.ts").then((module) =>
       module.SymbolExtractor.create()
     );
-    this.#record({ blob, extraction: await (await this.#inline).extract(path, text) });
+    const extractor = await this.#inline;
+    const started = this.#now();
+    const extraction = await extractor.extract(path, text);
+    this.#spentMs += this.#now() - started;
+    this.#record({ blob, extraction });
   }
 
   #start(): void {
@@ -146,11 +193,25 @@ export class SymbolExtraction {
   }
 
   #finished(done: ExtractionDone): void {
-    const bytes = this.#pending.get(done.blob) ?? 0;
+    const bytes = this.#pending.get(done.blob);
+    if (bytes === undefined) return; // abandoned when the budget ran out
     this.#pending.delete(done.blob);
     this.#pendingBytes -= bytes;
+    this.#spentMs += done.ms;
     this.#record(done);
+    if (this.#overBudget) this.#abandon();
     this.#wake();
+  }
+
+  // Stops the workers and counts every file still in flight as skipped;
+  // the next file submitted starts a worker again (next commit).
+  #abandon(): void {
+    for (const worker of this.#workers) worker.terminate();
+    this.#workers = [];
+    this.#next = 0;
+    for (const blob of this.#pending.keys()) this.#skipped.push(blob);
+    this.#pending.clear();
+    this.#pendingBytes = 0;
   }
 
   // Counts a file's outcome and keeps its symbols for the next batch.

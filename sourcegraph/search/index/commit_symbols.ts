@@ -2,7 +2,9 @@
  * The symbols of one indexed commit: names are found in `symbol_names`
  * (by exact name or prefix through its unique index, or by a test over
  * every name), then the definitions of those names in blobs the commit
- * holds, each at every path that holds its blob.
+ * holds, each at every path that holds its blob. A commit whose build ran
+ * out of extraction time has the symbols of only some of its files
+ * (`partial`).
  *
  * @module
  */
@@ -114,8 +116,18 @@ function namesHolding(list: NameList, literal: string, ignoreCase: boolean): num
   return found;
 }
 
+/** How many of a commit's files have no symbols in the index (its build's extraction budget ran out). */
+export interface PartialSymbols {
+  /** Files whose symbols were not extracted. */
+  skippedFiles: number;
+  /** Files of the commit. */
+  files: number;
+}
+
 /** The symbol tables of one commit. */
 export class CommitSymbols {
+  /** Null when every file's symbols are in the index. */
+  readonly partial: PartialSymbols | null;
   #paths: readonly string[];
   #blobIds: Uint32Array;
   #filesOfBlob: Map<number, number[]> | null = null;
@@ -126,8 +138,16 @@ export class CommitSymbols {
   #namesOfBlob: StatementSync;
   #definedIn = new Map<string, Set<number>>();
 
-  /** The symbols of the files `paths` whose blobs are `blobIds` (same order). */
-  constructor(index: IndexDatabase, files: { paths: readonly string[]; blobIds: Uint32Array }) {
+  /**
+   * The symbols of the files `paths` whose blobs are `blobIds` (same order),
+   * `skipped` of which were left out of the index.
+   */
+  constructor(
+    index: IndexDatabase,
+    files: { paths: readonly string[]; blobIds: Uint32Array; skipped?: number },
+  ) {
+    const skipped = files.skipped ?? 0;
+    this.partial = skipped > 0 ? { skippedFiles: skipped, files: files.paths.length } : null;
     this.#paths = files.paths;
     this.#blobIds = files.blobIds;
     this.#index = index;

@@ -17,7 +17,12 @@
  * indexed or not indexed at all, whatever moment a build is killed at
  * (staged blobs of a build that never finished are discarded by the next
  * one). The symbols a blob defines (`symbols/`) are content-addressed the
- * same way: rows per blob, staged with it, their names numbered once.
+ * same way: rows per blob, staged with it, their names numbered once. A blob
+ * whose symbols a build's extraction budget left out is listed in
+ * `symbols_skipped` (it has none until the index is rebuilt), and each
+ * commit holding such blobs has the count of its files that do in
+ * `commit_symbols_skipped`, written with the commit (an index of before
+ * these tables has them created empty: it skipped nothing).
  *
  * Why SQLite rather than segment files of our own: posting lists are read
  * by key (a B-tree lookup per trigram), writes need atomic batches and crash
@@ -85,6 +90,11 @@ const TABLES = `
     PRIMARY KEY (name, blob, start_line)
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS symbols_by_blob ON symbols(blob);
+  CREATE TABLE IF NOT EXISTS symbols_skipped(blob INTEGER PRIMARY KEY);
+  CREATE TABLE IF NOT EXISTS commit_symbols_skipped(
+    commit_id TEXT PRIMARY KEY,
+    files INTEGER NOT NULL
+  );
 `;
 
 /** One repository's index file, open. */

@@ -54,10 +54,20 @@ export class IndexedCommit {
   private constructor(
     index: IndexDatabase,
     commit: string,
-    files: { paths: string[]; pathIds: Uint32Array; blobIds: Uint32Array; chunks: BlobChunks[] },
+    files: {
+      paths: string[];
+      pathIds: Uint32Array;
+      blobIds: Uint32Array;
+      chunks: BlobChunks[];
+      symbolsSkipped: number;
+    },
   ) {
     this.commit = commit;
-    this.symbols = new CommitSymbols(index, { paths: files.paths, blobIds: files.blobIds });
+    this.symbols = new CommitSymbols(index, {
+      paths: files.paths,
+      blobIds: files.blobIds,
+      skipped: files.symbolsSkipped,
+    });
     this.#paths = files.paths;
     this.#pathIds = files.pathIds;
     this.#chunks = files.chunks;
@@ -79,6 +89,9 @@ export class IndexedCommit {
     ) as { path_ids: Uint8Array; blob_ids: Uint8Array } | undefined;
     if (!row) return null;
     const files = decodeCommitFiles({ pathIds: row.path_ids, blobIds: row.blob_ids });
+    // Written with the commit's row, in its transaction.
+    const skipped = db.prepare("SELECT files FROM commit_symbols_skipped WHERE commit_id = ?")
+      .get(commit) as { files: number } | undefined;
     const pathOf = new Map<number, string>();
     for (
       const path of db.prepare("SELECT id, path FROM paths").iterate() as Iterable<
@@ -104,6 +117,7 @@ export class IndexedCommit {
       pathIds: files.pathIds,
       blobIds: files.blobIds,
       chunks: new Array<BlobChunks>(count),
+      symbolsSkipped: skipped?.files ?? 0,
     };
     for (let i = 0; i < count; i++) {
       const path = pathOf.get(files.pathIds[i]);

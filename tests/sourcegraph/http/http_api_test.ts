@@ -172,6 +172,7 @@ Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked se
       }],
       Total: 1,
       Truncated: false,
+      SymbolsPartial: null,
       HasMore: false,
       NextCursor: null,
     });

@@ -48,6 +48,7 @@ function page(repo: string, count: number, more = false): SymbolsPage {
     total: count,
     nextOffset: more ? count : null,
     truncated: false,
+    partial: null,
   };
 }
 
