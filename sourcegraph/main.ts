@@ -134,6 +134,7 @@ if (shared !== null && settings.database) {
       store: shared.store,
       clusterSecret: shared.clusterSecret,
       database: settings.database,
+      connections: settings.connections,
       dataDir: settings.dataDir,
       log,
     });
