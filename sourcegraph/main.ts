@@ -186,6 +186,7 @@ inner = new InnerServer(front, {
   debug: settings.debug ? log : undefined,
 });
 metrics.watchFront(() => front.stats());
+if (replica) metrics.watchInternalFront(() => replica!.stats());
 await inner.start();
 Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
 Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));

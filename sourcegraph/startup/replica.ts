@@ -11,7 +11,7 @@
  */
 
 import { joinCluster } from "../cluster/cluster_member.ts";
-import { FrontDoor } from "../http/front_door.ts";
+import { FrontDoor, type FrontDoorStats } from "../http/front_door.ts";
 import { INTERNAL_BODY_TIMEOUT_MS, internalApp } from "../http/internal_app.ts";
 import { InnerServer } from "../http/serve.ts";
 import type { Services } from "../service/compose.ts";
@@ -26,6 +26,8 @@ export interface RunningReplica {
   leave(): Promise<void>;
   /** Closes the internal listener. */
   close(): Promise<void>;
+  /** The internal listener's connection counters. */
+  stats(): FrontDoorStats;
 }
 
 /** Joins the cluster of `store` and listens for the other replicas. */
@@ -75,6 +77,7 @@ export async function startReplica(
     rebalance: () => member.rebalancer.run(),
     leave: () => member.leave(),
     close: () => internal.close(),
+    stats: () => internal.stats(),
   };
 }
 
@@ -87,7 +90,7 @@ async function serveInternal(
     limits: ConnectionSettings;
     log: (line: string) => void;
   },
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ close(): Promise<void>; stats(): FrontDoorStats }> {
   const { limits, log } = options;
   let inner: InnerServer | null = null;
   const front = new FrontDoor(limits, {
@@ -97,7 +100,8 @@ async function serveInternal(
   });
   inner = new InnerServer(front, {
     handler: async (request) => await options.handler(request),
-    log,
+    // Its lines name the listener: the public one's servers log the same ones.
+    log: (line) => log(`internal listener: ${line}`),
     rotateMs: Math.max(1_000, limits.headerTimeoutMs),
     drainMs: limits.headerTimeoutMs + INTERNAL_BODY_TIMEOUT_MS,
   });
@@ -108,6 +112,7 @@ async function serveInternal(
       front.close();
       await inner.shutdown();
     },
+    stats: () => front.stats(),
   };
 }
 

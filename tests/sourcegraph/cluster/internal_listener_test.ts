@@ -31,6 +31,24 @@ async function read(base: string, repo: string): Promise<[number, string]> {
   return [response.status, await response.text()];
 }
 
+// The internal listener's connection counters from `base`'s metrics, by outcome.
+async function internalConnections(base: string): Promise<Record<string, number>> {
+  const response = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${CLUSTER_TOKEN}` },
+  });
+  const text = await response.text();
+  const counts: Record<string, number> = {};
+  for (
+    const [, outcome, count] of text.matchAll(
+      /^sourcegraph_internal_connections_total\{outcome="(\w+)"\} (\d+)$/gm,
+    )
+  ) {
+    counts[outcome] = Number(count);
+  }
+  assert("accepted" in counts, text);
+  return counts;
+}
+
 // Opens `count` connections from the attacker's address, each sending an unfinished head;
 // those the kernel or the replica would not even connect are counted, not kept.
 async function holdHeads(port: number, count: number): Promise<{
@@ -112,6 +130,10 @@ Deno.test({
         "unfinished heads still open long after the header timeout",
       );
       for (const socket of first.held) socket.destroy();
+      // By the header timeout: none was evicted to make room, none refused.
+      const after = await internalConnections(attacked.url);
+      assert(after.timed_out >= 40, JSON.stringify(after));
+      assertEquals([after.evicted, after.refused], [0, 0], JSON.stringify(after));
 
       // A flood far past the open-file limit, every connection holding an unfinished head, while
       // a client of the public port reads over its keep-alive connection.
@@ -174,6 +196,7 @@ Deno.test({
       const refused = await socketOutcome(extra, 30_000);
       assert(refused.text.startsWith("HTTP/1.1 503"), refused.text);
       assertIncludes(refused.text, "TOO_MANY_CONNECTIONS");
+      assertEquals((await internalConnections(entry.url)).refused, 1);
       const elsewhere = await fetch(
         `http://127.0.0.1:${other}/internal/v1/git/${id}/info/refs?service=git-upload-pack`,
         { headers: { authorization: `Bearer ${clusterSecret}` } },
