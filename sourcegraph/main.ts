@@ -153,6 +153,7 @@ if (shared !== null && settings.database) {
       store: shared.store,
       clusterSecret: shared.clusterSecret,
       database: settings.database,
+      connections: settings.connections,
       dataDir: settings.dataDir,
       log,
     });
@@ -204,6 +205,7 @@ inner = new InnerServer(front, {
   debug: settings.debug ? log : undefined,
 });
 metrics.watchFront(() => front.stats());
+if (replica) metrics.watchInternalFront(() => replica!.stats());
 await inner.start();
 const stopSignals = new StopSignals();
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

@@ -112,6 +112,11 @@ export interface ReplicaSettings {
   internalUrl: string;
   /** Where the internal listener listens. */
   internalListen: { hostname: string; port: number };
+  /**
+   * Open connections of the internal listener (its time limits are those of
+   * the public front), and from one address.
+   */
+  internalLimits: { maxConnections: number; maxConnectionsPerAddress: number };
   heartbeatMs: number;
   expiryMs: number;
   replication: number;
@@ -129,6 +134,17 @@ export const DEFAULT_CONNECTION_SETTINGS: ConnectionSettings = {
   maxMcpBodyBytes: 4 * 1024 * 1024,
   maxAnonymousBodyBytes: 128 * 1024,
 };
+
+/** The internal listener's connection cap by default. */
+export const DEFAULT_INTERNAL_MAX_CONNECTIONS = 256;
+
+/**
+ * The internal listener's default per-address cap: a quarter of its cap (at
+ * least 4), since its callers are the few other replicas.
+ */
+export function defaultInternalPerAddressCap(maxConnections: number): number {
+  return Math.max(Math.min(4, maxConnections), Math.floor(maxConnections / 4));
+}
 
 /** The default per-address cap: a sixteenth of the global one (at least 4). */
 export function defaultPerAddressCap(maxConnections: number): number {
@@ -282,6 +298,8 @@ const REPLICA_SETTING_NAMES = [
   "SOURCEGRAPH_REPLICA_NAME",
   "SOURCEGRAPH_INTERNAL_URL",
   "SOURCEGRAPH_INTERNAL_LISTEN",
+  "SOURCEGRAPH_INTERNAL_MAX_CONNECTIONS",
+  "SOURCEGRAPH_INTERNAL_MAX_CONNECTIONS_PER_ADDRESS",
   "SOURCEGRAPH_HEARTBEAT_INTERVAL",
   "SOURCEGRAPH_HEARTBEAT_EXPIRY",
   "SOURCEGRAPH_REPLICATION",
@@ -294,6 +312,19 @@ function readReplicaSettings(reader: SettingReader): ReplicaSettings | null {
   const heartbeatMs = reader.duration("SOURCEGRAPH_HEARTBEAT_INTERVAL", 2_000, 60_000);
   const expiryMs = reader.duration("SOURCEGRAPH_HEARTBEAT_EXPIRY", 3 * heartbeatMs, 600_000);
   const replication = reader.integer("SOURCEGRAPH_REPLICATION", 2, [1, 16]);
+  const maxConnections = reader.integer(
+    "SOURCEGRAPH_INTERNAL_MAX_CONNECTIONS",
+    DEFAULT_INTERNAL_MAX_CONNECTIONS,
+    [1, 100_000],
+  );
+  const internalLimits = {
+    maxConnections,
+    maxConnectionsPerAddress: reader.integer(
+      "SOURCEGRAPH_INTERNAL_MAX_CONNECTIONS_PER_ADDRESS",
+      defaultInternalPerAddressCap(maxConnections),
+      [1, 100_000],
+    ),
+  };
   const before = reader.problems.length;
   if (name === undefined || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
     reader.problems.push(
@@ -320,6 +351,7 @@ function readReplicaSettings(reader: SettingReader): ReplicaSettings | null {
     replicaName: name!,
     internalUrl: url!.replace(/\/+$/, ""),
     internalListen: bind,
+    internalLimits,
     heartbeatMs,
     expiryMs,
     replication,

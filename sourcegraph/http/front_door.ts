@@ -1,7 +1,8 @@
 /**
  * The service's TCP front. Deno's HTTP server has no header, idle or body
  * timeout and no connection cap, and a failed `accept` ("Too many open
- * files") ends its serve loop. So the public socket is owned here: each
+ * files") ends its serve loop. So the public socket is owned here (and so is
+ * a replica's internal one, by a front of its own with its own caps): each
  * client connection is accepted, counted, and forwarded byte for byte to the
  * HTTP server listening on a loopback port of its own (`serve.ts`), and
  * closed when it breaks a limit:
@@ -85,6 +86,7 @@ export class FrontDoor {
   #settings: ConnectionSettings;
   #upstream: Upstream;
   #log: (message: string) => void;
+  #name: { listener: string; capSetting: string };
   #byUpstreamAddress = new Map<string, TrackedConnection>();
   #all = new Set<TrackedConnection>();
   #perAddress = new Map<string, number>();
@@ -97,15 +99,24 @@ export class FrontDoor {
   #ended = new Set<() => void>();
   #refusing = 0;
 
-  /** A front with `settings`, forwarding to the HTTP server `upstream` names. */
+  /**
+   * A front with `settings`, forwarding to the HTTP server `upstream` names.
+   * `name` says in its log lines which listener it is (none: the public one)
+   * and which setting sets its cap.
+   */
   constructor(
     settings: ConnectionSettings,
-    options: { upstream: Upstream; log: (message: string) => void },
+    options: {
+      upstream: Upstream;
+      log: (message: string) => void;
+      name?: { listener: string; capSetting: string };
+    },
   ) {
     this.#settings = settings;
     this.#cap = settings.maxConnections;
     this.#upstream = options.upstream;
     this.#log = options.log;
+    this.#name = options.name ?? { listener: "", capSetting: "SOURCEGRAPH_MAX_CONNECTIONS" };
     const shortest = Math.min(settings.headerTimeoutMs, settings.idleTimeoutMs);
     this.#sweeper = setInterval(
       () => this.#sweep(),
@@ -476,8 +487,9 @@ export class FrontDoor {
     const lowered = Math.max(8, Math.floor(this.#all.size * 0.9));
     if (lowered < this.#cap) {
       this.#cap = lowered;
+      const on = this.#name.listener === "" ? "" : ` on the ${this.#name.listener}`;
       this.#log(
-        `open file limit reached with ${this.#all.size} connections open; accepting at most ${lowered} for a minute (raise ulimit -n or lower SOURCEGRAPH_MAX_CONNECTIONS)`,
+        `open file limit reached${on} with ${this.#all.size} connections open; accepting at most ${lowered} for a minute (raise ulimit -n or lower ${this.#name.capSetting})`,
       );
     }
     this.#lastEmfile = now;

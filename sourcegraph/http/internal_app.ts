@@ -1,9 +1,12 @@
 /**
  * The internal listener of a replica: what other replicas call, on its own
- * address (`SOURCEGRAPH_INTERNAL_LISTEN`), never on the public one. Every
- * request must carry the cluster secret (`Authorization: Bearer`, compared
- * in constant time); the caller a forwarded call names is trusted only
- * here, because only a replica that checked it knows the secret.
+ * address (`SOURCEGRAPH_INTERNAL_LISTEN`), never on the public one. Its
+ * socket belongs to a front of its own (`front_door.ts`: head and idle
+ * timeouts, connection caps, descriptor back-off), so a client that never
+ * finishes a head cannot hold a connection however the secret is checked.
+ * Every request must carry the cluster secret (`Authorization: Bearer`,
+ * compared in constant time); the caller a forwarded call names is trusted
+ * only here, because only a replica that checked it knows the secret.
  *
  * - `POST /internal/v1/call`: a forwarded mirror read (`cluster/remote_calls.ts`);
  *   409 when this replica does not hold the repository (the sender asks
@@ -62,7 +65,8 @@ const SYNC = z.strictObject({ repositoryId: z.number().int().positive() });
 
 const MAX_CALL_BYTES = 8 * 1024 * 1024;
 const MAX_NEGOTIATION_BYTES = 64 * 1024 * 1024;
-const BODY_TIMEOUT_MS = 60_000;
+/** How long a request body to the internal listener may take to arrive. */
+export const INTERNAL_BODY_TIMEOUT_MS = 60_000;
 
 /** The internal app. */
 export function internalApp(parts: InternalParts): Hono {
@@ -89,7 +93,7 @@ function callRoutes(app: Hono, parts: InternalParts): void {
   app.post(CALL_PATH, async (c) => {
     const body = await readBody(c.req.raw, {
       maxBytes: MAX_CALL_BYTES,
-      timeoutMs: BODY_TIMEOUT_MS,
+      timeoutMs: INTERNAL_BODY_TIMEOUT_MS,
     });
     const parsed = CALL.safeParse(decoded(body));
     if (!parsed.success) return encoded({ error: "malformed call" }, 400);
@@ -101,7 +105,7 @@ function callRoutes(app: Hono, parts: InternalParts): void {
     );
   });
   app.post(SYNC_PATH, async (c) => {
-    const body = await readBody(c.req.raw, { maxBytes: 1024, timeoutMs: BODY_TIMEOUT_MS });
+    const body = await readBody(c.req.raw, { maxBytes: 1024, timeoutMs: INTERNAL_BODY_TIMEOUT_MS });
     const parsed = SYNC.safeParse(decoded(body));
     if (!parsed.success) return encoded({ error: "malformed sync" }, 400);
     let owned = true;
@@ -126,7 +130,7 @@ function gitRoutes(app: Hono, parts: InternalParts): void {
     if (held === null) return c.body(null, 404);
     const body = await readBody(c.req.raw, {
       maxBytes: MAX_NEGOTIATION_BYTES,
-      timeoutMs: BODY_TIMEOUT_MS,
+      timeoutMs: INTERNAL_BODY_TIMEOUT_MS,
     });
     return await uploadPackResult(held.path, {
       body,

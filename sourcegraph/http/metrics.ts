@@ -1,6 +1,7 @@
 /**
  * Prometheus text metrics: requests by tool and code, request latency
- * histograms by tool, connection counters of the front, repositories by sync
+ * histograms by tool, connection counters of the front (and of a replica's
+ * internal listener), repositories by sync
  * state, and the sync state of each repository the caller may see (an
  * anonymous scrape never names a private repository).
  *
@@ -15,6 +16,7 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 /** In-process counters. */
 export class Metrics {
   #front: (() => FrontDoorStats) | null = null;
+  #internalFront: (() => FrontDoorStats) | null = null;
   #searchesShared = 0;
   #requests = new Map<string, number>();
   #latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
@@ -46,11 +48,17 @@ export class Metrics {
     this.#front = stats;
   }
 
+  /** Adds the connection counters of a replica's internal listener to the exposition. */
+  watchInternalFront(stats: () => FrontDoorStats): void {
+    this.#internalFront = stats;
+  }
+
   /** Renders the exposition text; per-repository series only for repositories `visible` admits. */
   render(store: ControlStore, visible: (repo: RepositoryRecord) => boolean): string {
     return [
       ...this.#requestLines(),
       ...this.#frontLines(),
+      ...this.#internalFrontLines(),
       "# HELP sourcegraph_search_shared_total Searches answered by an identical one already running.",
       "# TYPE sourcegraph_search_shared_total counter",
       `sourcegraph_search_shared_total ${this.#searchesShared}`,
@@ -106,6 +114,23 @@ export class Metrics {
       "# HELP sourcegraph_requests_in_flight Requests being served now.",
       "# TYPE sourcegraph_requests_in_flight gauge",
       `sourcegraph_requests_in_flight ${front.inFlight}`,
+    ];
+  }
+
+  #internalFrontLines(): string[] {
+    if (!this.#internalFront) return [];
+    const front = this.#internalFront();
+    return [
+      "# HELP sourcegraph_internal_connections_open Connections to the internal listener open now.",
+      "# TYPE sourcegraph_internal_connections_open gauge",
+      `sourcegraph_internal_connections_open ${front.open}`,
+      "# HELP sourcegraph_internal_connections_total Connections to the internal listener by outcome.",
+      "# TYPE sourcegraph_internal_connections_total counter",
+      `sourcegraph_internal_connections_total{outcome="accepted"} ${front.accepted}`,
+      `sourcegraph_internal_connections_total{outcome="refused"} ${front.refused}`,
+      `sourcegraph_internal_connections_total{outcome="timed_out"} ${front.timedOut}`,
+      `sourcegraph_internal_connections_total{outcome="evicted"} ${front.evicted}`,
+      `sourcegraph_internal_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
     ];
   }
 }

@@ -164,6 +164,16 @@ Deno.test({
         }, { shared });
         assertIncludes(badUrl, "SOURCEGRAPH_DATABASE_URL must be a postgres://");
         assert(!badUrl.includes("hunter2"), "the value is never echoed");
+        // An internal address in use stops the start with one line naming it.
+        await Deno.chmod(keyFile, 0o600);
+        const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+        const takenPort = (taken.addr as Deno.NetAddr).port;
+        try {
+          const busy = await startFailure(elsewhere, replica("two", takenPort), { shared });
+          assertIncludes(busy, `cannot listen on the internal address 127.0.0.1:${takenPort}`);
+        } finally {
+          taken.close();
+        }
       }
     } finally {
       await server.stop();

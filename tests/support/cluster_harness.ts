@@ -20,6 +20,10 @@ export const CLUSTER_TOKEN = "c".repeat(40);
 /** A running test cluster. */
 export interface ClusterHarness {
   server: PostgresServer;
+  /** The credential key file every replica reads (the cluster secret derives from it). */
+  keyFile: string;
+  /** The port of replica `i`'s internal listener. */
+  internalPorts: number[];
   /** The database URL. */
   url: string;
   /** The replicas by index (`replica-0` …); null while stopped. */
@@ -52,7 +56,14 @@ export interface ClusterHarness {
 /** Starts PostgreSQL and `replicas` replicas. */
 export async function startCluster(
   pgBin: string,
-  options: { replicas: number; replication?: number; heartbeatMs?: number; expiryMs?: number },
+  options: {
+    replicas: number;
+    replication?: number;
+    heartbeatMs?: number;
+    expiryMs?: number;
+    /** More environment, and a lowered open-file limit, for replica `i`. */
+    replica?: (i: number) => { env?: Record<string, string>; ulimitFiles?: number };
+  },
 ): Promise<ClusterHarness> {
   const server = await startPostgres(pgBin);
   const parent = await tempDir("sg-cluster-");
@@ -68,11 +79,14 @@ export async function startCluster(
   const folder = (i: number) => join(parent, names[i]);
   const harness: ClusterHarness = {
     server,
+    keyFile,
+    internalPorts,
     url,
     replicas,
     names,
     async start(i) {
       await Deno.mkdir(folder(i), { recursive: true });
+      const extra = options.replica?.(i) ?? {};
       const service = await startService(folder(i), {
         SOURCEGRAPH_API_TOKEN: CLUSTER_TOKEN,
         SOURCEGRAPH_DATABASE_URL: url,
@@ -83,7 +97,8 @@ export async function startCluster(
         SOURCEGRAPH_HEARTBEAT_EXPIRY: `${options.expiryMs ?? heartbeatMs * 4}ms`,
         SOURCEGRAPH_REPLICATION: String(options.replication ?? 2),
         SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "256",
-      }, { shared: { keyFile }, lineTimeoutMs: 60_000 });
+        ...extra.env,
+      }, { shared: { keyFile }, lineTimeoutMs: 60_000, ulimitFiles: extra.ulimitFiles });
       replicas[i] = service;
       logs[i] = service.log;
       return service;
