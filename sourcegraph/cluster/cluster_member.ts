@@ -8,7 +8,7 @@
  * @example
  * ```ts ignore
  * const member = await joinCluster(services, {
- *   store, cluster: settings.database.cluster, dataDir, secret, log,
+ *   store, cluster: settings.database.cluster, dataDir, secret, peerIdleMs: 60_000, log,
  * });
  * Deno.serve({ port: 9001 }, internalApp(member.internal).fetch);
  * // … on SIGTERM:
@@ -51,14 +51,19 @@ export async function joinCluster(
     cluster: ClusterSettings;
     dataDir: string;
     secret: string;
+    /**
+     * How long the other replicas' internal listeners keep an idle connection
+     * (the cluster's replicas share their settings).
+     */
+    peerIdleMs: number;
     log: (line: string) => void;
   },
 ): Promise<ClusterMember> {
-  const { store, dataDir, secret, log } = options;
+  const { store, dataDir, secret, peerIdleMs, log } = options;
   const tables = new ClusterTables(store.pool, store.leasePool);
   const cluster = new Cluster(tables, options.cluster, { log });
   await cluster.join();
-  const { remote, router } = routeThrough(services, { store, cluster, secret });
+  const { remote, router } = routeThrough(services, { store, cluster, secret, peerIdleMs });
   const replicaSync = new ReplicaSync(store, {
     cluster,
     tables,
@@ -102,9 +107,9 @@ export async function joinCluster(
 // Mirror reads go through the cluster's router; pins to the cluster.
 function routeThrough(
   services: Services,
-  at: { store: PostgresControlStore; cluster: Cluster; secret: string },
+  at: { store: PostgresControlStore; cluster: Cluster; secret: string; peerIdleMs: number },
 ): { remote: RemoteCalls; router: ClusterRouter } {
-  const remote = new RemoteCalls(at.secret);
+  const remote = new RemoteCalls(at.secret, { peerIdleMs: at.peerIdleMs });
   const router = new ClusterRouter(at.store, {
     cluster: at.cluster,
     visibility: services.repositories,

@@ -47,10 +47,20 @@ export class RemoteCalls {
   #secret: string;
   #fetch: typeof fetch;
 
-  /** Calls authenticated with `secret`. */
-  constructor(secret: string, options: { fetch?: typeof fetch } = {}) {
+  /**
+   * Calls authenticated with `secret`. `peerIdleMs` is how long the receiving
+   * listeners keep an idle connection: pooled connections are dropped here
+   * at half of it, so a call never goes out on one the peer is closing.
+   */
+  constructor(secret: string, options: { fetch?: typeof fetch; peerIdleMs?: number } = {}) {
     this.#secret = secret;
-    this.#fetch = options.fetch ?? fetch;
+    if (options.fetch) this.#fetch = options.fetch;
+    else {
+      const client = Deno.createHttpClient({
+        poolIdleTimeout: Math.max(100, Math.floor((options.peerIdleMs ?? 60_000) / 2)),
+      });
+      this.#fetch = (input, init) => fetch(input, { ...init, client });
+    }
   }
 
   /** Runs `call` on `replica`; its result, its error, or `ReplicaUnreachable`. */

@@ -51,6 +51,7 @@ export async function startReplica(
     cluster: database.cluster,
     dataDir: options.dataDir,
     secret,
+    peerIdleMs: options.connections.idleTimeoutMs,
     log,
   });
   const { hostname, port } = database.cluster.internalListen;
