@@ -186,6 +186,20 @@ Deno.test("calls across repositories: a bucket runs out by the repositories sear
     assertEquals(codes, [...Array(5).fill("200 ok"), "429 RATE_LIMITED"]);
     assertEquals(await unitsLeft(world, address), 2);
 
+    // The site search page: the same, as its error page with 429.
+    const pageAddress = "10.1.0.4";
+    const pageCodes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await inProcessFetch(world.handle, { address: pageAddress })(
+        "/sourcegraph/-/search?q=needle",
+      );
+      const html = await response.text();
+      pageCodes.push(response.status);
+      if (response.status === 429) assert(html.includes("RATE_LIMITED"), html);
+    }
+    assertEquals(pageCodes, [...Array(5).fill(200), 429]);
+    assertEquals(await unitsLeft(world, pageAddress), 2);
+
     // MCP: the same, as the tool's RATE_LIMITED error.
     await mcpCall(world, "10.1.0.2", null);
     const connecting = PER_MINUTE - await unitsLeft(world, "10.1.0.2");
