@@ -1,6 +1,8 @@
 /**
  * The paths changed between two commits of a mirror (`git diff
- * --name-status -z --no-renames`), limited to path specs.
+ * --name-status -z --no-renames`), limited to folders taken literally: a
+ * folder named `docs/*` or `[ab]` is that folder, never a pattern that
+ * would have Git read others.
  *
  * @module
  */
@@ -20,13 +22,17 @@ const STATUS: Readonly<Record<string, ChangedPath["status"]>> = {
   T: "type_changed",
 };
 
-/** The changes from `base` to `head` in `mirror`, restricted to `pathspecs` (none: all). */
+/**
+ * The changes from `base` to `head` in `mirror`, restricted to the folders
+ * and files `pathspecs` names, literally (none: all).
+ */
 export async function changedPaths(
   mirror: string,
   range: { base: string; head: string; pathspecs: readonly string[] },
 ): Promise<ChangedPath[]> {
   const out = await runGit(
     [
+      "--literal-pathspecs",
       "diff",
       "--name-status",
       "-z",

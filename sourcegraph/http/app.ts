@@ -35,7 +35,13 @@ import { bodyLimits } from "./middleware/body_limits.ts";
 import { edgeErrors } from "./middleware/edge_errors.ts";
 import { hostAndOrigin } from "./middleware/host_origin.ts";
 import { requestId } from "./middleware/request_id.ts";
-import { FANOUT_SEARCH_COST, FANOUT_SYMBOLS_COST, RateLimiter, TOOL_COSTS } from "./rate_limits.ts";
+import {
+  FANOUT_SEARCH_COST,
+  FANOUT_SYMBOLS_COST,
+  RateLimiter,
+  repositoryCharge,
+  TOOL_COSTS,
+} from "./rate_limits.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
 
@@ -86,6 +92,8 @@ export function createApp(
     log: (message: string) => void;
     /** The web pages (`web/web_pages.tsx`), mounted last; none without it. */
     pages?: PagesMount;
+    /** The clock that refills the anonymous buckets (milliseconds; default `Date.now`). */
+    now?: () => number;
   },
 ): Handler {
   const { settings, metrics, log } = options;
@@ -93,6 +101,7 @@ export function createApp(
   const limiter = new RateLimiter({
     perMinute: settings.anonymousPerMinute,
     concurrency: settings.anonymousConcurrency,
+    now: options.now,
   });
   const anonymous = (cost: (c: Context<EdgeEnv>) => number) =>
     anonymousLimits(limiter, { maxBodyBytes: settings.maxAnonymousBodyBytes, cost });
@@ -154,6 +163,7 @@ export function createApp(
           if (c.req.path.endsWith("/-/search")) return TOOL_COSTS.search;
           return c.req.path.endsWith("/-/symbols") ? TOOL_COSTS.symbols : 1;
         }),
+        fanoutCharge: (c) => repositoryCharge((c as Context<EdgeEnv>).var.budget),
         readForm: (c) => readPageForm(c as Context<EdgeEnv>),
         status: httpStatus,
       }),

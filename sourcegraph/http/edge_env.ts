@@ -9,6 +9,7 @@
 
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Caller } from "../access/caller.ts";
+import type { FanoutCharge } from "../service/repository_fanout.ts";
 import type { BodyLimits } from "./request_body.ts";
 import type { ClientConnection } from "./tracked_connection.ts";
 
@@ -50,6 +51,8 @@ export interface PageEdge {
    * limits); a search with a query costs what it costs on MCP.
    */
   admit: MiddlewareHandler;
+  /** How a page's search across repositories pays for them (the anonymous limits). */
+  fanoutCharge: (c: Context) => FanoutCharge;
   /** Reads a form body within the edge's body limits. */
   readForm: (c: Context) => Promise<URLSearchParams>;
   /** The HTTP status of an error code. */

@@ -23,6 +23,7 @@ import type { EdgeEnv } from "./edge_env.ts";
 import { parseStrictBody } from "./strict_json.ts";
 import { readBodyText } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
+import { repositoryCharge } from "./rate_limits.ts";
 import {
   availabilityJson,
   catalogJson,
@@ -132,7 +133,7 @@ export function httpApiApp(
       ...searchOptions(body),
       repos: body.Repos ?? null,
       after: body.After === undefined ? undefined : decodeFanoutCursor(body.After),
-    });
+    }, repositoryCharge(c.var.budget));
     return answer(c, fanoutSearchJson(found, { requestId: c.var.requestId }));
   });
   app.post("/v1/symbols", async (c) => {
@@ -141,7 +142,7 @@ export function httpApiApp(
       ...symbolLookup(body),
       repos: body.Repos ?? null,
       after: body.After === undefined ? undefined : decodeFanoutSymbolCursor(body.After),
-    });
+    }, repositoryCharge(c.var.budget));
     return answer(c, fanoutSymbolsPageJson(page));
   });
   // Anything else under the API's prefixes is its own 404, in its own JSON.

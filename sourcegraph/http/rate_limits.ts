@@ -1,8 +1,10 @@
 /**
  * Limits for anonymous callers, per client address: a token bucket of tool
  * calls per minute, where every call of a JSON-RPC batch counts, heavy calls
- * cost more (`callCost`) and a body costs a unit per started 64 KiB
- * (`bodyUnits`), and a cap on requests in flight. Addresses
+ * cost more (`callCost`), a call across repositories pays a unit more per
+ * repository it searches (`repositoryCharge`, before it searches them) and
+ * a body costs a unit per started 64 KiB (`bodyUnits`), and a cap on
+ * requests in flight. Addresses
  * whose bucket is full again are forgotten, so the table stays small.
  *
  * @module
@@ -10,14 +12,29 @@
 
 import { SourcegraphError } from "../errors.ts";
 import { singleRepository } from "../service/repository_pins.ts";
+import type { AnonymousBudget } from "./edge_env.ts";
 
 /** What one tool call costs, by tool; anything else costs 1. */
 export const TOOL_COSTS: Readonly<Record<string, number>> = { search: 5, diff: 2, symbols: 2 };
 
-/** What a search across repositories costs (it may search up to 200 of them). */
-export const FANOUT_SEARCH_COST = 20;
-/** What a symbol lookup across repositories costs (up to 200 symbol indexes). */
-export const FANOUT_SYMBOLS_COST = 10;
+/** What a search across repositories costs before the repositories it searches. */
+export const FANOUT_SEARCH_COST = 5;
+/** What a symbol lookup across repositories costs before the repositories it looks in. */
+export const FANOUT_SYMBOLS_COST = 2;
+/** What each repository a call across repositories searches (or looks in) costs more. */
+export const FANOUT_REPOSITORY_COST = 1;
+
+/**
+ * How a call across repositories pays for the repositories it searches:
+ * `FANOUT_REPOSITORY_COST` units each from `budget` (RATE_LIMITED when the
+ * bucket holds fewer); nothing for an authenticated request (no budget).
+ */
+export function repositoryCharge(
+  budget: AnonymousBudget | null,
+): { charge?: (repositories: number) => void } {
+  if (budget === null) return {};
+  return { charge: (repositories) => budget.spend(repositories * FANOUT_REPOSITORY_COST) };
+}
 
 // Whether a search's or lookup's arguments name one repository (as the tools route them).
 function namesOneRepository(args: unknown): boolean {
@@ -61,10 +78,16 @@ export class RateLimiter {
   #buckets = new Map<string, { tokens: number; at: number }>();
   #inFlight = new Map<string, number>();
 
-  /** `perMinute` call units per minute and `concurrency` requests in flight per address. */
-  constructor(limits: { perMinute: number; concurrency: number }) {
+  #now: () => number;
+
+  /**
+   * `perMinute` call units per minute and `concurrency` requests in flight
+   * per address; `now` (milliseconds, default `Date.now`) refills the buckets.
+   */
+  constructor(limits: { perMinute: number; concurrency: number; now?: () => number }) {
     this.#perMinute = limits.perMinute;
     this.#concurrency = limits.concurrency;
+    this.#now = limits.now ?? Date.now;
   }
 
   /** Admits one request in flight from `client` (RATE_LIMITED otherwise); returns its release. */
@@ -90,7 +113,7 @@ export class RateLimiter {
   /** Spends `cost` units of `client`'s bucket (RATE_LIMITED when it holds fewer). */
   spend(client: string, cost: number): void {
     if (cost <= 0) return;
-    const now = Date.now();
+    const now = this.#now();
     const bucket = this.#buckets.get(client) ?? { tokens: this.#perMinute, at: now };
     bucket.tokens = Math.min(
       this.#perMinute,

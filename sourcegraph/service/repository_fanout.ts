@@ -63,6 +63,16 @@ export interface FanoutSearchResult {
   partial: boolean;
 }
 
+/**
+ * How a call across repositories pays for its work: called with how many
+ * repositories it is about to search, before it searches them; throws
+ * (RATE_LIMITED) when the caller cannot pay, and the search stops there.
+ */
+export interface FanoutCharge {
+  /** Pays for `repositories` more repositories searched (each counted once per call). */
+  charge?: (repositories: number) => void;
+}
+
 /** Searches a repository at a pinned commit (the single-repository search). */
 export type SearchOne = (caller: Caller, request: RepositorySearchRequest) => Promise<SearchResult>;
 
@@ -84,9 +94,23 @@ export class RepositoryFanout {
     this.#now = options.now ?? (() => performance.now());
   }
 
-  /** Searches the selected repositories (INVALID_REQUEST when a selection names too many). */
-  async search(caller: Caller, request: FanoutSearchRequest): Promise<FanoutSearchResult> {
+  /**
+   * Searches the selected repositories (INVALID_REQUEST when a selection
+   * names too many), paying `charge` for each repository before searching it.
+   */
+  async search(
+    caller: Caller,
+    request: FanoutSearchRequest,
+    options: FanoutCharge = {},
+  ): Promise<FanoutSearchResult> {
     const deadline = this.#now() + SEARCH_MAX_MS;
+    const charged = new Set<string>();
+    const pay = (pins: readonly RepositoryPin[]): void => {
+      const fresh = pins.filter((pin) => !charged.has(pin.repo));
+      if (fresh.length === 0) return;
+      options.charge?.(fresh.length);
+      for (const pin of fresh) charged.add(pin.repo);
+    };
     const ask: AskOne = (pin, options) =>
       this.#searchOne(caller, {
         ...request,
@@ -97,7 +121,7 @@ export class RepositoryFanout {
         maxMs: Math.max(0, deadline - this.#now()),
         after: options.after ? { ...options.after, commit: pin.commit } : undefined,
       });
-    const run = { ask, deadline, now: this.#now };
+    const run = { ask, pay, deadline, now: this.#now };
     if (request.after) {
       const pins = repinned(this.#visibility, caller, request.after.pins);
       const page = await searchPage(pins, { ...run, from: request.after, known: new Map() });
@@ -122,6 +146,8 @@ type AskOne = (
 
 interface FanoutRun {
   ask: AskOne;
+  // Pays for the repositories of a window before they are searched.
+  pay: (pins: readonly RepositoryPin[]) => void;
   deadline: number;
   now: () => number;
 }
@@ -146,6 +172,7 @@ async function survey(
   for (let next = 0; next < pins.length && run.now() <= run.deadline;) {
     const whole = files < SEARCH_MAX_FILES && matches < SEARCH_MAX_MATCHES;
     const window = pins.slice(next, next + FANOUT_CONCURRENCY);
+    run.pay(window);
     const found = await Promise.all(
       window.map((pin) => run.ask(pin, { maxFiles: whole ? FANOUT_MAX_FILES_PER_REPOSITORY : 1 })),
     );
@@ -212,6 +239,7 @@ async function searchPage(
       }
       if (known > 0) window = window.slice(0, known);
     }
+    run.pay(window.filter((pin) => !run.known.get(pin.repo)?.whole));
     const found = await Promise.all(window.map((pin, i) => {
       const surveyed = run.known.get(pin.repo);
       if (surveyed?.whole) return surveyed.result;

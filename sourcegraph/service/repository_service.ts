@@ -9,6 +9,7 @@
  */
 
 import {
+  type FanoutCharge,
   type FanoutSearchRequest,
   type FanoutSearchResult,
   RepositoryFanout,
@@ -218,10 +219,15 @@ export class RepositoryService {
 
   /**
    * Searches several repositories (names and globs; none: every visible
-   * one), each through `search` at its pinned commit.
+   * one), each through `search` at its pinned commit; `charge` is paid for
+   * each repository before it is searched.
    */
-  searchRepositories(caller: Caller, request: FanoutSearchRequest): Promise<FanoutSearchResult> {
-    return this.#fanout.search(caller, request);
+  searchRepositories(
+    caller: Caller,
+    request: FanoutSearchRequest,
+    options: FanoutCharge = {},
+  ): Promise<FanoutSearchResult> {
+    return this.#fanout.search(caller, request, options);
   }
 
   /** One page of the definitions a symbol lookup selects at one resolved commit. */
@@ -232,13 +238,15 @@ export class RepositoryService {
   /**
    * One page of the definitions a symbol lookup selects across several
    * repositories (names and globs; none: every visible one), each through
-   * `symbols` at its pinned commit.
+   * `symbols` at its pinned commit; `charge` is paid for each repository
+   * before it is looked up.
    */
   symbolsAcrossRepositories(
     caller: Caller,
     request: FanoutSymbolsRequest,
+    options: FanoutCharge = {},
   ): Promise<FanoutSymbolsPage> {
-    return this.#symbolFanout.symbols(caller, request);
+    return this.#symbolFanout.symbols(caller, request, options);
   }
 
   /** Changed paths between two resolved revisions, paged by path. */

@@ -24,7 +24,7 @@ import {
   type RepositoryPin,
   type SkippedRepository,
 } from "./repository_pins.ts";
-import { FANOUT_CONCURRENCY } from "./repository_fanout.ts";
+import { FANOUT_CONCURRENCY, type FanoutCharge } from "./repository_fanout.ts";
 import { SYMBOLS_MAX_FIRST, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 
 /** Most definitions one repository adds to a lookup across repositories (its best ranked). */
@@ -92,8 +92,15 @@ export class SymbolFanout {
     this.#now = options.now ?? (() => performance.now());
   }
 
-  /** One page of the definitions `request` selects across its repositories. */
-  async symbols(caller: Caller, request: FanoutSymbolsRequest): Promise<FanoutSymbolsPage> {
+  /**
+   * One page of the definitions `request` selects across its repositories,
+   * paying `charge` for each repository before looking it up.
+   */
+  async symbols(
+    caller: Caller,
+    request: FanoutSymbolsRequest,
+    options: FanoutCharge = {},
+  ): Promise<FanoutSymbolsPage> {
     const { pins, skipped } = request.after
       ? { pins: repinned(this.#visibility, caller, request.after.pins), skipped: [] }
       : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
@@ -104,6 +111,7 @@ export class SymbolFanout {
     let next = 0;
     while (next < pins.length && this.#now() <= deadline) {
       const window = pins.slice(next, next + FANOUT_CONCURRENCY);
+      options.charge?.(window.length);
       const pages = await Promise.all(window.map((pin) => this.#lookUp(caller, request, pin)));
       for (const [i, page] of pages.entries()) {
         if ("code" in page) skipped.push(page);

@@ -80,7 +80,7 @@ export function pagesMount(
 
 // The web pages as a sub-app, mounted at the service's root.
 function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageEnv> {
-  const { edge, log } = options;
+  const { edge, log, highlighter } = options;
   const sessions = options.sessions ??
     new Sessions(options.store.sessions, {
       valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
@@ -134,8 +134,8 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
   });
   app.route("/", staticRoutes());
   app.route("/", sessionRoutes({ ...options, sessions }));
-  const { highlighter } = options;
-  app.route("/", repositoryRoutes(service, { status: edge.status, highlighter }));
+  const { status, fanoutCharge } = edge;
+  app.route("/", repositoryRoutes(service, { status, fanoutCharge, highlighter }));
   app.all("/*", notFoundPage);
   return app;
 }

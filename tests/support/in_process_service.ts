@@ -85,6 +85,8 @@ export async function withInProcessService(
     /** Receives the operator's log lines (and debug lines when `debug`). */
     log?: (line: string) => void;
     debug?: boolean;
+    /** The clock that refills the anonymous buckets (default `Date.now`). */
+    rateLimitClock?: () => number;
   } = {},
 ): Promise<void> {
   const log = options.log ?? (() => {});
@@ -138,6 +140,7 @@ export async function withInProcessService(
       settings,
       metrics: new Metrics(),
       log,
+      now: options.rateLimitClock,
       pages: pagesMount(service, {
         store,
         serviceToken: settings.serviceToken,
@@ -154,28 +157,36 @@ export async function withInProcessService(
   }
 }
 
-// Hands `request` to the edge as if it came from 127.0.0.1 with `Host: 127.0.0.1`.
-function toEdge(handle: Handler, request: Request, token?: string): Promise<Response> {
+// Hands `request` to the edge as if it came from `address` (default
+// 127.0.0.1) with `Host: 127.0.0.1`.
+function toEdge(
+  handle: Handler,
+  request: Request,
+  options: { token?: string; address?: string } = {},
+): Promise<Response> {
   const headers = new Headers(request.headers);
   headers.set("host", "127.0.0.1");
-  if (token) headers.set("authorization", `Bearer ${token}`);
-  return handle(new Request(request, { headers }), { remoteAddr: { hostname: "127.0.0.1" } });
+  if (options.token) headers.set("authorization", `Bearer ${options.token}`);
+  return handle(new Request(request, { headers }), {
+    remoteAddr: { hostname: options.address ?? "127.0.0.1" },
+  });
 }
 
 /**
  * An MCP client (the SDK's) whose HTTP requests go straight to `handle`,
- * as if from 127.0.0.1 with `Host: 127.0.0.1`; `token` as a bearer.
+ * as if from `address` (default 127.0.0.1) with `Host: 127.0.0.1`; `token`
+ * as a bearer.
  */
 export async function connectInProcess(
   handle: Handler,
-  options: { token?: string; query?: string } = {},
+  options: { token?: string; query?: string; address?: string } = {},
 ): Promise<Client> {
   const client = new Client({ name: "test", version: "0.0.0" });
   const transport = new StreamableHTTPClientTransport(
     new URL(`http://127.0.0.1/sourcegraph/mcp${options.query ?? ""}`),
     {
       fetch: (url: string | URL, init?: RequestInit) =>
-        toEdge(handle, new Request(url, init), options.token),
+        toEdge(handle, new Request(url, init), options),
     },
   );
   await client.connect(transport);
@@ -184,12 +195,13 @@ export async function connectInProcess(
 
 /**
  * A `fetch` for paths of the in-process service: each request goes straight
- * to `handle` as if from 127.0.0.1 with `Host: 127.0.0.1`.
+ * to `handle` as if from `address` (default 127.0.0.1) with `Host: 127.0.0.1`.
  */
 export function inProcessFetch(
   handle: Handler,
+  options: { address?: string } = {},
 ): (path: string, init?: RequestInit) => Promise<Response> {
-  return (path, init) => toEdge(handle, new Request(`http://127.0.0.1${path}`, init));
+  return (path, init) => toEdge(handle, new Request(`http://127.0.0.1${path}`, init), options);
 }
 
 /**
@@ -211,7 +223,7 @@ export function adminFetch(
         },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
       }),
-      token,
+      { token },
     );
 }
 

@@ -1,7 +1,8 @@
 /**
  * The MCP endpoint as a sub-app: `POST` carries JSON-RPC messages (bodies
  * measured for nesting before they are parsed, anonymous ones charged their
- * calls' cost once parsed) to a pooled stateless server; `GET` and `DELETE`
+ * calls' cost once parsed, and calls across repositories a unit per
+ * repository as they search them) to a pooled stateless server; `GET` and `DELETE`
  * are 405, since a stateless server has no session to delete and no
  * server-initiated messages to stream. The caller travels with each request
  * (`authInfo.extra.context`), never with the pooled server.
@@ -14,7 +15,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { parsePluginsParameter } from "../../plugins/selection_parameters.ts";
 import type { EdgeEnv } from "../edge_env.ts";
-import { callCost } from "../rate_limits.ts";
+import { callCost, repositoryCharge } from "../rate_limits.ts";
 import { readBody } from "../request_body.ts";
 import { checkJsonShape, MCP_JSON_LIMITS } from "../strict_json.ts";
 import type { McpRequestContext } from "./server.ts";
@@ -44,7 +45,12 @@ export function mcpApp(
     }
     c.var.budget?.spend(callCost(parsedBody) - 1);
     const caller = c.var.caller;
-    const context: McpRequestContext = { caller, urlPlugins, requestId: c.var.requestId };
+    const context: McpRequestContext = {
+      caller,
+      fanoutCharge: repositoryCharge(c.var.budget),
+      urlPlugins,
+      requestId: c.var.requestId,
+    };
     return await servers.serve(caller.kind === "service", async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

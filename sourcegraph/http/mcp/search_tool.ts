@@ -59,7 +59,7 @@ export const searchTool = defineTool({
       "NextCursor of the previous page, to continue after its last match (same pattern and options).",
     ),
   },
-  run: async (args, { service, caller }) => {
+  run: async (args, { service, caller, fanoutCharge }) => {
     const options = {
       pattern: args.pattern,
       fixedStrings: args.fixed_strings,
@@ -93,7 +93,7 @@ export const searchTool = defineTool({
       repos: args.repo === undefined ? null : [args.repo].flat(),
       revision: args.revision,
       after: args.after === undefined ? undefined : decodeFanoutCursor(args.after),
-    });
+    }, fanoutCharge);
     return [renderFanoutSearch(found, { output, maxBytes: args.max_bytes })];
   },
 });

@@ -24,6 +24,7 @@ import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
 import type { Caller } from "../../access/caller.ts";
 import type { AdminService } from "../../service/admin_service.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
+import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { internalError } from "../../internal_error.ts";
 import type { Metrics } from "../metrics.ts";
 import { prepareTool } from "./prepare_tool.ts";
@@ -62,6 +63,8 @@ export const TOOLS: readonly Tool[] = [
 /** Who is calling, passed with each request (a pooled server serves many callers). */
 export interface McpRequestContext {
   caller: Caller;
+  /** How a call across repositories pays for them (nothing to pay when authenticated). */
+  fanoutCharge: FanoutCharge;
   urlPlugins: UrlPlugins;
   requestId: string;
 }
@@ -140,6 +143,7 @@ async function callTool(
       service,
       admin,
       caller: context.caller,
+      fanoutCharge: context.fanoutCharge,
       urlPlugins: context.urlPlugins,
       baseDone: () => (baseEnd = performance.now()),
     });

@@ -98,14 +98,14 @@ async function oneRepository(
 
 async function acrossRepositories(
   args: SymbolsArgs,
-  { service, caller }: ToolContext,
+  { service, caller, fanoutCharge }: ToolContext,
 ): Promise<string[]> {
   const after = args.after === undefined ? undefined : decodeFanoutSymbolCursor(args.after);
   const page = await service.symbolsAcrossRepositories(caller, {
     ...lookup(args),
     repos: args.repo === undefined ? null : [args.repo].flat(),
     after,
-  });
+  }, fanoutCharge);
   return [cutByOffset(page.symbols, {
     start: after?.offset ?? 0,
     nextOffset: page.nextOffset,

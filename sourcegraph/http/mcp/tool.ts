@@ -13,6 +13,7 @@ import type { UrlPlugins } from "../../plugins/selection_parameters.ts";
 import type { Caller } from "../../access/caller.ts";
 import type { AdminService } from "../../service/admin_service.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
+import type { FanoutCharge } from "../../service/repository_fanout.ts";
 
 /** Who is calling and what a handler may use, passed with each call. */
 export interface ToolContext {
@@ -22,6 +23,8 @@ export interface ToolContext {
   admin: AdminService;
   /** Who is calling (a pooled server serves many callers). */
   caller: Caller;
+  /** How a call across repositories pays for the repositories it searches. */
+  fanoutCharge: FanoutCharge;
   /** The `plugins` parameter of the MCP URL. */
   urlPlugins: UrlPlugins;
   /** Marks the end of the base work: plugin time after it is not in the latency metrics. */

@@ -24,6 +24,7 @@ import { rawHeaders } from "../raw_response.ts";
 import { type SymbolsForm, SymbolsPage } from "../symbols_page.tsx";
 import { SiteSearchPage } from "../site_search_page.tsx";
 import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
+import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
@@ -53,6 +54,8 @@ import {
 export interface RepositoryRouteOptions {
   /** The HTTP status of an error code. */
   status: (code: string) => number;
+  /** How the search across repositories pays for them. */
+  fanoutCharge: (c: Context) => FanoutCharge;
   /** What file pages and search results are highlighted with (none: plain text). */
   highlighter?: CodeHighlighter;
 }
@@ -60,6 +63,7 @@ export interface RepositoryRouteOptions {
 type At = {
   service: RepositoryService;
   status: (code: string) => number;
+  fanoutCharge: (c: Context) => FanoutCharge;
   highlighter?: CodeHighlighter;
 };
 
@@ -68,7 +72,7 @@ export function repositoryRoutes(
   service: RepositoryService,
   options: RepositoryRouteOptions,
 ): Hono<PageEnv> {
-  const at: At = { service, status: options.status, highlighter: options.highlighter };
+  const at: At = { service, ...options };
   const app = new Hono<PageEnv>();
   app.get("/-/search", async (c) => {
     const repo = c.req.query("repo") ?? "";
@@ -266,7 +270,7 @@ async function siteSearch(c: Context<PageEnv>, at: At): Promise<Response> {
         maxLinesPerFile: 10,
         matchRanges: true,
         after: after ? decodeFanoutCursor(after) : undefined,
-      }), at.status);
+      }, at.fanoutCharge(c)), at.status);
   const files = found?.results.map((result) => result.outcome.files) ?? [];
   const highlighted = await highlightedResults(at, files.flat());
   let from = 0;
@@ -460,7 +464,11 @@ async function orProblem<T>(
   try {
     return { value: await work(), problem: null };
   } catch (error) {
-    if (!(error instanceof SourcegraphError) || status(error.code) === 404) throw error;
+    // A missing thing and an empty bucket are answered as the whole page's error.
+    if (
+      !(error instanceof SourcegraphError) || status(error.code) === 404 ||
+      error.code === "RATE_LIMITED"
+    ) throw error;
     return { value: null, problem: { code: error.code, message: error.message } };
   }
 }

@@ -13,6 +13,7 @@ import {
   withInProcessService,
 } from "../../support/in_process_service.ts";
 import { callText } from "../../support/tool_calls.ts";
+import { SEARCH_MAX_MATCHES } from "../../../sourcegraph/search/code_search.ts";
 import {
   SYMBOL_MAX_DEFINITIONS,
   SYMBOL_MAX_NAMES,
@@ -374,3 +375,81 @@ Deno.test("path groups: reads, listings, diffs and pages answer for a hidden pat
       await client.close();
     }
   }, WORLD));
+
+Deno.test("path groups: before the commit is indexed (git grep), hidden content answers as absent content", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    const fetchPath = inProcessFetch(handle);
+    const search = (args: Record<string, unknown>) =>
+      callText(client, "search", { repo: "org/mono", ...args });
+    const api = async (body: Record<string, unknown>): Promise<string> => {
+      const response = await fetchPath("/sourcegraph/api/search?repo=org/mono", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return `${response.status} ${await response.text()}`;
+    };
+    try {
+      // Searches go through Git: no index is built for this world.
+      assert(!(await search({ pattern: "absent" })).includes('Index: "ready"'));
+      const pairs: [Record<string, unknown>, Record<string, unknown>][] = [
+        [{ pattern: "hunter2" }, { pattern: "hunted9" }],
+        [{ pattern: "hunter2", paths: ["docs"] }, { pattern: "hunted9", paths: ["docs"] }],
+        [{ pattern: "hunter2", paths: ["docs/"] }, { pattern: "hunted9", paths: ["docs/"] }],
+        [{ pattern: "hunter2", paths: ["docs"], glob: ["*.md"] }, {
+          pattern: "hunted9",
+          paths: ["docs"],
+          glob: ["*.md"],
+        }],
+        [{ pattern: "hunter[0-9]", paths: ["docs"] }, { pattern: "hunted[0-9]", paths: ["docs"] }],
+        [{ pattern: "HUNTER2", paths: ["docs"] }, { pattern: "HUNTED9", paths: ["docs"] }],
+        [{ pattern: "hunter2", ignore_case: true }, { pattern: "hunted9", ignore_case: true }],
+        [{ pattern: "hunter2", fixed_strings: true }, { pattern: "hunted9", fixed_strings: true }],
+        [{ pattern: "token=h[a-m]", paths: ["docs"] }, {
+          pattern: "tokez=h[a-m]",
+          paths: ["docs"],
+        }],
+        // Without a literal Git cannot narrow by: every visible file is read.
+        [{ pattern: "t.k.n=h[n-z]" }, { pattern: "t.k.z=h[n-z]" }],
+        [{ pattern: "HiddenType", paths: ["docs"], output: "files" }, {
+          pattern: "HiddenTypo",
+          paths: ["docs"],
+          output: "files",
+        }],
+        // More hidden matches than a search collects: no cap is reached.
+        [{ pattern: "flood7" }, { pattern: "floox7" }],
+        [{ pattern: "flood7", paths: ["docs"] }, { pattern: "floox7", paths: ["docs"] }],
+      ];
+      for (const [hidden, nowhere] of pairs) {
+        const seen = await search(hidden);
+        assert(seen.includes("No matches.") && seen.includes("Truncated: false"), seen);
+        assertEquals(
+          neutral(seen, hidden.pattern as string),
+          neutral(await search(nowhere), nowhere.pattern as string),
+          JSON.stringify(hidden),
+        );
+        const wire = (args: Record<string, unknown>) =>
+          api({
+            Pattern: args.pattern,
+            ...(args.paths ? { Paths: args.paths } : {}),
+            ...(args.glob ? { Glob: args.glob } : {}),
+            ...(args.ignore_case ? { IgnoreCase: true } : {}),
+            ...(args.fixed_strings ? { FixedStrings: true } : {}),
+          });
+        assertEquals(
+          neutral(await wire(hidden), hidden.pattern as string),
+          neutral(await wire(nowhere), nowhere.pattern as string),
+          `HTTP ${JSON.stringify(hidden)}`,
+        );
+      }
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{
+      ...WORLD.repositories[0],
+      files: { ...FILES, "docs/private/flood.txt": "flood7\n".repeat(SEARCH_MAX_MATCHES + 1) },
+    }],
+    searchIndex: false,
+  }));
