@@ -17,9 +17,8 @@ import { highlightFileLines } from "./code/code_highlighting.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
 import { type LinkTarget, MARKDOWN_MAX_CHARS, renderMarkdown } from "./code/markdown_render.ts";
-import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
+import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, rawUrl, treeUrl } from "./page_urls.ts";
-import { Breadcrumbs } from "./repository_pages.tsx";
 
 /** What the page shows of a file. */
 export interface BlobView {
