@@ -8,7 +8,7 @@
 
 import type { Child } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { homeUrl, repositoryUrl, siteUrl, tabUrl, treeUrl } from "./page_urls.ts";
+import { homeUrl, repositoryUrl, siteUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 
 /** What a component renders to. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;

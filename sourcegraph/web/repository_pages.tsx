@@ -21,7 +21,7 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "./page_urls.ts";
+import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
