@@ -21,7 +21,7 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { SourcegraphError } from "../errors.ts";
-import { FetchCredentials } from "../git/fetch_credentials.ts";
+import { FetchCredentials } from "../store/fetch_credentials.ts";
 import { mirrorPath } from "../git/repository_sync.ts";
 import type { Caller } from "../access/caller.ts";
 import type { Services } from "../service/compose.ts";
