@@ -21,10 +21,11 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { SourcegraphError } from "../errors.ts";
-import { FetchCredentials } from "../git/fetch_credentials.ts";
+import { FetchCredentials } from "../store/fetch_credentials.ts";
 import { mirrorPath } from "../git/repository_sync.ts";
-import type { InternalParts } from "../http/internal_app.ts";
+import type { Caller } from "../access/caller.ts";
 import type { Services } from "../service/compose.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
 import { ClusterTables } from "../store/postgres/pg_cluster_tables.ts";
 import type { PostgresControlStore } from "../store/postgres/postgres_control_store.ts";
 import { Cluster, type ClusterSettings } from "./cluster.ts";
@@ -32,6 +33,20 @@ import { ClusterRouter } from "./cluster_router.ts";
 import { Rebalancer } from "./rebalancer.ts";
 import { RemoteCalls, ReplicaUnreachable } from "./remote_calls.ts";
 import { missingCommits, ReplicaSync } from "./replica_sync.ts";
+
+/** What the internal listener serves from. */
+export interface InternalParts {
+  secret: string;
+  /** Whether this replica serves a forwarded call (it holds the repository). */
+  accepts(call: { repo: string; caller: Caller; partial: boolean }): boolean;
+  /** Runs a forwarded call here (its copy is not dropped meanwhile). */
+  serve(call: { method: string; repo: string; caller: Caller; request: unknown }): Promise<unknown>;
+  /** The mirror of a repository this replica holds, or null. */
+  heldMirror(repositoryId: number): { repo: RepositoryRecord; path: string } | null;
+  /** Syncs a repository this replica owns, now (another replica asked); null: it does not own it. */
+  sync(repositoryId: number): Promise<unknown | null>;
+  log: (line: string) => void;
+}
 
 /** A replica in its cluster. */
 export interface ClusterMember {

@@ -18,7 +18,7 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
-import type { FetchCredentials } from "../git/fetch_credentials.ts";
+import type { FetchCredentials } from "../store/fetch_credentials.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";

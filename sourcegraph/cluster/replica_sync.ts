@@ -15,7 +15,7 @@
  */
 
 import { runGit } from "../../shared/git.ts";
-import type { CredentialStore } from "../git/fetch_credentials.ts";
+import type { CredentialStore } from "../store/fetch_credentials.ts";
 import {
   ensureMirror,
   FETCH_COMMAND,

@@ -21,6 +21,12 @@ export interface TreeEntry {
   oid: string;
 }
 
+/**
+ * Blobs are scanned up to this size: a read refuses a larger file
+ * (`READ_SCAN_LIMIT`), searches and index builds skip it.
+ */
+export const READ_SCAN_LIMIT = 8 * 1024 * 1024;
+
 const TREE_CACHE_ENTRIES = 4096;
 
 /** Reads trees and blobs of one mirror. */

@@ -1,7 +1,7 @@
 /**
  * Keeps a bare mirror of each registered repository in the data folder:
  * fetches the monitored branches (the only network or file access that may
- * use a transport; with the repository's credential, `fetch_credentials.ts`,
+ * use a transport; with the repository's credential, `store/fetch_credentials.ts`,
  * when it has one), records each branch's observed head, pins retained
  * commits under `refs/sourcegraph/retained/` so Git maintenance keeps them,
  * and unpins versions outside the retention policy. A failed fetch changes
@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import type { CredentialStore } from "./fetch_credentials.ts";
+import type { CredentialStore } from "../store/fetch_credentials.ts";
 import { classifyFetchFailure } from "./fetch_failures.ts";
 
 /** A mirror's fetch: quiet, no tags, no FETCH_HEAD, no submodules (a source or refspecs follow). */

@@ -8,7 +8,7 @@
 
 import { GitError } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
-import type { CredentialStore } from "./fetch_credentials.ts";
+import type { CredentialStore } from "../store/fetch_credentials.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
 
 /**

@@ -3,7 +3,7 @@
  * store's records and the service's values: a registration, an update, a
  * fetch credential (its values arrive once and are never answered back) and
  * a personal key's name. Field rules come from `store/registration.ts` and
- * `git/fetch_credentials.ts`.
+ * `store/fetch_credentials.ts`.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import {
   CREDENTIAL_VALUES,
   type FetchCredential,
   HTTPS_CREDENTIAL,
-} from "../git/fetch_credentials.ts";
+} from "../store/fetch_credentials.ts";
 import type { RepositoryUpdate, RetentionPolicy } from "../store/control_store.ts";
 import {
   BRANCH,

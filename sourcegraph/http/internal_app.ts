@@ -25,27 +25,12 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { uploadPackAdvertisement, uploadPackResult } from "../../shared/git_upload_pack.ts";
-import type { Caller } from "../access/caller.ts";
 import { internalError } from "../internal_error.ts";
-import type { RepositoryRecord } from "../store/control_store.ts";
 import { ROUTED_METHODS } from "../service/repository_router.ts";
+import type { InternalParts } from "../cluster/cluster_member.ts";
 import { CALL_CONTENT_TYPE, CALL_PATH, SYNC_PATH } from "../cluster/remote_calls.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
-
-/** What the internal listener serves from. */
-export interface InternalParts {
-  secret: string;
-  /** Whether this replica serves a forwarded call (it holds the repository). */
-  accepts(call: { repo: string; caller: Caller; partial: boolean }): boolean;
-  /** Runs a forwarded call here (its copy is not dropped meanwhile). */
-  serve(call: { method: string; repo: string; caller: Caller; request: unknown }): Promise<unknown>;
-  /** The mirror of a repository this replica holds, or null. */
-  heldMirror(repositoryId: number): { repo: RepositoryRecord; path: string } | null;
-  /** Syncs a repository this replica owns, now (another replica asked); null: it does not own it. */
-  sync(repositoryId: number): Promise<unknown | null>;
-  log: (line: string) => void;
-}
 
 const CALLER = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("anonymous") }),

@@ -9,10 +9,7 @@
  * @module
  */
 
-import type { MirrorObjects } from "../git/mirror_objects.ts";
-import type { PathScope } from "../access/path_scope.ts";
 import type { FileRead } from "../read/file_read.ts";
-import type { RepositoryRecord } from "../store/control_store.ts";
 import {
   type Attachment,
   AttachmentBudget,
@@ -24,22 +21,10 @@ import { type Artifact, CatalogCache, type CatalogSnapshot } from "./catalog_cac
 import { moduleDigest } from "./wasm/compiled_modules.ts";
 import { beforeDeadline } from "../../shared/deadline.ts";
 import { discoverPlugins, type PluginCatalog, type PluginIssue } from "./plugin_discovery.ts";
-import { PluginRuns } from "./plugin_runs.ts";
+import { PluginRuns, type PluginTarget } from "./plugin_runs.ts";
 import { planPlugins, type PluginInvocation, requestedPlugins } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
 import type { PluginArgument, UrlPlugins } from "./selection_parameters.ts";
-
-/** Where plugins run: one repository at one commit, with its scope. */
-export interface PluginTarget {
-  /** The data folder (cache keys are per store). */
-  store: string;
-  repo: RepositoryRecord;
-  commit: string;
-  tree: MirrorObjects;
-  scope: PathScope;
-  /** Throws when the caller may no longer read this commit or scope. */
-  recheck: () => void;
-}
 
 /** One read item offered to plugins. */
 export interface EnhancedItem {

@@ -9,19 +9,33 @@
  * @module
  */
 
+import type { MirrorObjects } from "../git/mirror_objects.ts";
+import type { PathScope } from "../access/path_scope.ts";
 import type { FileRead } from "../read/file_read.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
 import { canonicalJson, runInput } from "./abi_input.ts";
 import { type Attachment, parseAttachments } from "./attachments.ts";
 import type { Artifact } from "./catalog_cache.ts";
 import { HostReads } from "./host_reads.ts";
 import type { PluginIssue } from "./plugin_discovery.ts";
-import type { PluginTarget } from "./plugin_host.ts";
 import { PluginInstances } from "./plugin_instances.ts";
 import type { PluginInvocation } from "./plugin_plan.ts";
 import type { PluginSettings } from "./plugin_settings.ts";
 import { type SandboxProcess, SandboxUnavailable } from "./sandbox/sandbox_process.ts";
 import { CompiledModules } from "./wasm/compiled_modules.ts";
 import { encodeHex } from "../../shared/text.ts";
+
+/** Where plugins run: one repository at one commit, with its scope. */
+export interface PluginTarget {
+  /** The data folder (cache keys are per store). */
+  store: string;
+  repo: RepositoryRecord;
+  commit: string;
+  tree: MirrorObjects;
+  scope: PathScope;
+  /** Throws when the caller may no longer read this commit or scope. */
+  recheck: () => void;
+}
 
 const MESSAGES: Record<string, string> = {
   PLUGIN_TIMEOUT: "the plugin did not finish within the time limit",

@@ -10,9 +10,9 @@
 
 import { splitLines } from "../../shared/text.ts";
 import { type LineHunk, lineHunks, pathFate } from "../git/span_changes.ts";
-import type { MirrorObjects } from "../git/mirror_objects.ts";
+import { type MirrorObjects, READ_SCAN_LIMIT } from "../git/mirror_objects.ts";
 import { SourcegraphError } from "../errors.ts";
-import { READ_MAX_LINES, READ_SCAN_LIMIT } from "./file_read.ts";
+import { READ_MAX_LINES } from "./file_read.ts";
 import { searchableText } from "../search/searchable_text.ts";
 
 /** A cited span's fate at the later commit. */

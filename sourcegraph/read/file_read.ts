@@ -9,7 +9,7 @@
  */
 
 import { posix } from "node:path";
-import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
+import { type EntryKind, type MirrorObjects, READ_SCAN_LIMIT } from "../git/mirror_objects.ts";
 import { SourcegraphError } from "../errors.ts";
 import { decodeUtf8Strict, isBinary, splitLines } from "../../shared/text.ts";
 
@@ -17,8 +17,6 @@ import { decodeUtf8Strict, isBinary, splitLines } from "../../shared/text.ts";
 export const READ_MAX_LINES = 500;
 /** Most bytes one read returns. */
 export const READ_MAX_BYTES = 256 * 1024;
-/** Blobs are scanned up to this size. */
-export const READ_SCAN_LIMIT = 8 * 1024 * 1024;
 const MAX_PATH_BYTES = 4096;
 const MAX_SYMLINK_HOPS = 8;
 

@@ -10,7 +10,7 @@
 import { SourcegraphError } from "../errors.ts";
 import type { PartialSymbols, SymbolDefinition } from "../search/index/commit_symbols.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
-import { blobUrl } from "../web/page_urls.ts";
+import { blobUrl } from "./page_urls.ts";
 import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
 import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
 import type { RepositoryPin } from "../service/repository_pins.ts";

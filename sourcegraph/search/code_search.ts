@@ -10,8 +10,7 @@
  */
 
 import { runGit } from "../../shared/git.ts";
-import type { MirrorObjects } from "../git/mirror_objects.ts";
-import { READ_SCAN_LIMIT } from "../read/file_read.ts";
+import { type MirrorObjects, READ_SCAN_LIMIT } from "../git/mirror_objects.ts";
 import { type Candidate, CHUNK_BATCH, type IndexedCommit } from "./index/index_reader.ts";
 import {
   type CompiledSearch,

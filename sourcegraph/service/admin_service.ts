@@ -12,7 +12,7 @@ import type { Caller } from "../access/caller.ts";
 import { keyHash } from "../access/credentials.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { SourcegraphError } from "../errors.ts";
-import type { CredentialStore, FetchCredential } from "../git/fetch_credentials.ts";
+import type { CredentialStore, FetchCredential } from "../store/fetch_credentials.ts";
 import { type FetchFailureCode, syncFailureCode } from "../git/fetch_failures.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import {

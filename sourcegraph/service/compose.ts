@@ -24,7 +24,7 @@
 import { ChunkScanner } from "../search/scan/chunk_scanner.ts";
 import { join } from "node:path";
 import { Visibility } from "../access/visibility.ts";
-import { type CredentialStore, FetchCredentials } from "../git/fetch_credentials.ts";
+import { type CredentialStore, FetchCredentials } from "../store/fetch_credentials.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";

@@ -23,7 +23,7 @@ import {
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
-import type { CredentialStore } from "../git/fetch_credentials.ts";
+import type { CredentialStore } from "../store/fetch_credentials.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";

@@ -30,7 +30,7 @@ import {
   CREDENTIAL_VALUES,
   FETCH_CREDENTIAL,
   type FetchCredential,
-} from "../git/fetch_credentials.ts";
+} from "../store/fetch_credentials.ts";
 import {
   BRANCH,
   BRANCHES,

@@ -12,14 +12,12 @@
 import { raw } from "hono/html";
 import type { FilePage } from "../read/file_page.ts";
 import { codeRows } from "./code/code_rows.ts";
-import { isMarkdownPath } from "./code/code_languages.ts";
 import { highlightFileLines } from "./code/code_highlighting.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
 import { type LinkTarget, MARKDOWN_MAX_CHARS, renderMarkdown } from "./code/markdown_render.ts";
-import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
-import { blobUrl, rawUrl, treeUrl } from "./page_urls.ts";
-import { Breadcrumbs } from "./repository_pages.tsx";
+import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
+import { blobUrl, isMarkdownPath, rawUrl, treeUrl } from "../render/page_urls.ts";
 
 /** What the page shows of a file. */
 export interface BlobView {

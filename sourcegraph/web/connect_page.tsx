@@ -8,7 +8,7 @@
  */
 
 import { type Html, Layout, type Viewer } from "./layout.tsx";
-import { pluginContractUrl } from "./page_urls.ts";
+import { pluginContractUrl } from "../render/page_urls.ts";
 
 /** The environment variable the examples read a token from. */
 export const TOKEN_VARIABLE = "SOURCEGRAPH_TOKEN";

@@ -6,7 +6,7 @@
 
 import type { RepositorySummary } from "../service/repository_summaries.ts";
 import { formatTime, type Html, Layout, ShortSha, type Viewer } from "./layout.tsx";
-import { homeUrl, repositoryUrl, siteUrl } from "./page_urls.ts";
+import { homeUrl, repositoryUrl, siteUrl } from "../render/page_urls.ts";
 
 /** The home page. */
 export function HomePage(

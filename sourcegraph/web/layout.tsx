@@ -1,14 +1,14 @@
 /**
  * The frame every page shares: the site header (home, connect, sign-in or
- * sign-out) and the repository tabs. Rendered with Hono's JSX, which
- * escapes every text and attribute value.
+ * sign-out), the repository tabs and a path as links. Rendered with Hono's
+ * JSX, which escapes every text and attribute value.
  *
  * @module
  */
 
 import type { Child } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { homeUrl, repositoryUrl, siteUrl, tabUrl, treeUrl } from "./page_urls.ts";
+import { homeUrl, repositoryUrl, siteUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 
 /** What a component renders to. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -95,4 +95,29 @@ export function formatCommitTime(seconds: number | null): string {
 export function formatTime(ms: number | null): string {
   if (ms === null) return "never";
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}
+
+/** The path of `dir` as links, from the repository's top. */
+export function Breadcrumbs(props: { repo: string; commit: string; path: string }): Html {
+  const parts = props.path === "" ? [] : props.path.split("/");
+  return (
+    <p class="file-path">
+      <a href={treeUrl(props.repo, { rev: props.commit })}>{props.repo}</a>
+      {parts.map((part, i) => (
+        <>
+          {" / "}
+          {i === parts.length - 1 ? <span>{part}</span> : (
+            <a
+              href={treeUrl(props.repo, {
+                rev: props.commit,
+                dir: parts.slice(0, i + 1).join("/"),
+              })}
+            >
+              {part}
+            </a>
+          )}
+        </>
+      ))}
+    </p>
+  );
 }

@@ -11,7 +11,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Caller } from "../access/caller.ts";
 import { SourcegraphError } from "../errors.ts";
 import type { Html, Viewer } from "./layout.tsx";
-import { PAGES_ROOT } from "./page_urls.ts";
+import { PAGES_ROOT } from "../render/page_urls.ts";
 import type { Session } from "./sessions.ts";
 import { ProblemPage } from "./sign_in_page.tsx";
 

@@ -11,9 +11,8 @@
 import { raw } from "hono/html";
 import type { FilePage } from "../read/file_page.ts";
 import { renderDocument } from "./blob_page.tsx";
-import { isMarkdownPath } from "./code/code_languages.ts";
 import type { Html } from "./layout.tsx";
-import { blobUrl } from "./page_urls.ts";
+import { blobUrl, isMarkdownPath } from "../render/page_urls.ts";
 
 const README = /^readme(?:\.(md|markdown|mdown|mkd|txt|rst|adoc))?$/i;
 const PREFERENCE = ["md", "markdown", "mdown", "mkd", undefined, "txt", "adoc", "rst"];

@@ -12,8 +12,16 @@ import { CodeText } from "./code/code_line.tsx";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { DirectoryListing, SearchResult } from "../service/repository_reads.ts";
-import { formatCommitTime, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
-import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "./page_urls.ts";
+import {
+  Breadcrumbs,
+  formatCommitTime,
+  type Html,
+  Layout,
+  ShortSha,
+  Tabs,
+  type Viewer,
+} from "./layout.tsx";
+import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
@@ -82,33 +90,6 @@ export function VersionSelect(props: { versions: VersionChoice[]; selected: stri
     </select>
   );
 }
-
-/** The path of `dir` as links, from the repository's top. */
-function Breadcrumbs(props: { repo: string; commit: string; path: string }): Html {
-  const parts = props.path === "" ? [] : props.path.split("/");
-  return (
-    <p class="file-path">
-      <a href={treeUrl(props.repo, { rev: props.commit })}>{props.repo}</a>
-      {parts.map((part, i) => (
-        <>
-          {" / "}
-          {i === parts.length - 1 ? <span>{part}</span> : (
-            <a
-              href={treeUrl(props.repo, {
-                rev: props.commit,
-                dir: parts.slice(0, i + 1).join("/"),
-              })}
-            >
-              {part}
-            </a>
-          )}
-        </>
-      ))}
-    </p>
-  );
-}
-
-export { Breadcrumbs };
 
 /** The Files tab. */
 export function FilesPage(

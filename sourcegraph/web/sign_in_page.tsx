@@ -6,7 +6,7 @@
  */
 
 import { type Html, Layout, type Viewer } from "./layout.tsx";
-import { siteUrl } from "./page_urls.ts";
+import { siteUrl } from "../render/page_urls.ts";
 
 /** The sign-in page (`failed` after a refused attempt). */
 export function SignInPage(props: { viewer: Viewer; csrf: string; failed: boolean }): Html {

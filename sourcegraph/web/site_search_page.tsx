@@ -11,7 +11,7 @@ import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { FanoutSearchResult } from "../service/repository_fanout.ts";
 import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import { type Html, Layout, type Viewer } from "./layout.tsx";
-import { repositoryUrl, siteUrl } from "./page_urls.ts";
+import { repositoryUrl, siteUrl } from "../render/page_urls.ts";
 import { type PageProblem, Problem, SearchResults } from "./repository_pages.tsx";
 
 /** The site-wide search page. */

@@ -11,7 +11,7 @@ import { SYMBOL_KINDS } from "../symbols/defined_symbol.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
 import { encodeSymbolCursor, partialSymbolsNote } from "../render/symbols_json.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
-import { blobUrl, tabUrl } from "./page_urls.ts";
+import { blobUrl, tabUrl } from "../render/page_urls.ts";
 import {
   type PageProblem,
   Problem,

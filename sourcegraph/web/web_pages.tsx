@@ -25,7 +25,7 @@ import { internalError } from "../internal_error.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { notFoundPage, page, type PageEnv } from "./page_responses.tsx";
-import { PAGES_ROOT } from "./page_urls.ts";
+import { PAGES_ROOT } from "../render/page_urls.ts";
 import { repositoryRoutes } from "./routes/repository_routes.tsx";
 import { sessionRoutes, viewerMiddleware } from "./routes/session_routes.tsx";
 import { staticRoutes } from "./routes/static_routes.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { SqliteControlStore } from "../../sourcegraph/store/sqlite_control_store.ts";
-import { FetchCredentials } from "../../sourcegraph/git/fetch_credentials.ts";
+import { FetchCredentials } from "../../sourcegraph/store/fetch_credentials.ts";
 import { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";

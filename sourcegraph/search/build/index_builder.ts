@@ -15,7 +15,7 @@
 import { runGit } from "../../../shared/git.ts";
 import { streamBlobs } from "../../../shared/git_objects.ts";
 import { isRegularFile, parseTreeListing } from "../../../shared/tree_listing.ts";
-import { READ_SCAN_LIMIT } from "../../read/file_read.ts";
+import { READ_SCAN_LIMIT } from "../../git/mirror_objects.ts";
 import { searchableText } from "../searchable_text.ts";
 import { type IndexDatabase, POSTING_COLUMNS } from "../index/index_database.ts";
 import { createHash } from "node:crypto";

@@ -14,7 +14,7 @@ import { decodeCommitFiles } from "./commit_files.ts";
 import { unpackNumbers } from "./packed_numbers.ts";
 import type { IndexDatabase } from "./index_database.ts";
 import { decodePostings, intersect, union } from "./postings.ts";
-import type { TrigramQuery } from "../query/trigram_query.ts";
+import type { TrigramQuery } from "./trigrams.ts";
 import { CommitSymbols } from "./commit_symbols.ts";
 import { ChunkReads } from "./chunk_reads.ts";
 export { CHUNK_BATCH } from "./chunk_reads.ts";

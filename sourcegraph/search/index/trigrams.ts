@@ -14,6 +14,13 @@
  * @module
  */
 
+/** Which files may match: the posting lists an index reader intersects and unites. */
+export type TrigramQuery =
+  | { op: "all" }
+  | { op: "trigram"; trigram: number }
+  | { op: "and"; subs: TrigramQuery[] }
+  | { op: "or"; subs: TrigramQuery[] };
+
 const SYMBOLS = (() => {
   const table = new Uint8Array(65_536);
   for (let unit = 0; unit < 65_536; unit++) {

@@ -27,7 +27,8 @@ import { type LineFinder, lineFinder } from "./line_candidates.ts";
 import { literalsOf, patternPrefilter } from "./pattern_literals.ts";
 import { pathQuery } from "./path_query.ts";
 import { shapePrefilter } from "./pattern_shape.ts";
-import { fixedQuery, prefilterQuery, type TrigramQuery } from "./trigram_query.ts";
+import type { TrigramQuery } from "../index/trigrams.ts";
+import { fixedQuery, prefilterQuery } from "./trigram_query.ts";
 
 /** What a caller asks for, after schema validation. */
 export interface SearchRequest {

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { literalTrigrams } from "../index/trigrams.ts";
-import { allOf, anyOf, boundedQuery, type TrigramQuery } from "./trigram_query.ts";
+import { literalTrigrams, type TrigramQuery } from "../index/trigrams.ts";
+import { allOf, anyOf, boundedQuery } from "./trigram_query.ts";
 
 /** The path query of a search scope (`all` when nothing narrows it). */
 export function pathQuery(

@@ -9,14 +9,7 @@
  */
 
 import { patternPrefilter, PREFILTER, type Prefilter } from "./pattern_literals.ts";
-import { literalTrigrams } from "../index/trigrams.ts";
-
-/** Which files may match. */
-export type TrigramQuery =
-  | { op: "all" }
-  | { op: "trigram"; trigram: number }
-  | { op: "and"; subs: TrigramQuery[] }
-  | { op: "or"; subs: TrigramQuery[] };
+import { literalTrigrams, type TrigramQuery } from "../index/trigrams.ts";
 
 /** Most posting lists one query reads. */
 export const MAX_QUERY_TRIGRAMS = 256;

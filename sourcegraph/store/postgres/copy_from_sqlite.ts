@@ -11,7 +11,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { FetchCredentials } from "../../git/fetch_credentials.ts";
+import { FetchCredentials } from "../fetch_credentials.ts";
 import { sealCredential } from "../credential_cipher.ts";
 import { loadCredentialKey } from "../credential_cipher.ts";
 import { SqliteControlStore } from "../sqlite_control_store.ts";

@@ -4,7 +4,7 @@
  * key never enters the database or a log. The database holds the sealed
  * value and its kind (https or ssh, not secret). A replica that fetches
  * opens the value and writes it to its own data folder's credential files
- * (`git/fetch_credentials.ts`: 0600, renamed into place), which is where
+ * (`store/fetch_credentials.ts`: 0600, renamed into place), which is where
  * Git reads it; a credential removed on any replica is removed from every
  * replica's files when the change is notified.
  *
@@ -16,7 +16,7 @@ import {
   FETCH_CREDENTIAL,
   type FetchCredential,
   FetchCredentials,
-} from "../../git/fetch_credentials.ts";
+} from "../fetch_credentials.ts";
 import { openCredential, sealCredential } from "../credential_cipher.ts";
 import { notifyIn, type SqlPool, unavailableOnFailure } from "./pg_connection.ts";
 

@@ -122,8 +122,3 @@ export function highlightLanguageOf(path: string, firstLine = ""): string | null
   for (const [pattern, language] of BY_INTERPRETER) if (pattern.test(firstLine)) return language;
   return null;
 }
-
-/** Whether the file at `path` is Markdown (rendered on its page and as a folder's README). */
-export function isMarkdownPath(path: string): boolean {
-  return /\.(?:md|markdown|mdown|mkd)$/i.test(path);
-}

@@ -40,7 +40,7 @@ import {
   type RepositoryRoute,
   tabUrl,
   treeUrl,
-} from "../page_urls.ts";
+} from "../../render/page_urls.ts";
 import {
   FilesPage,
   type PageProblem,

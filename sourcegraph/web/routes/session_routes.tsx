@@ -17,7 +17,7 @@ import type { ControlStore } from "../../store/control_store.ts";
 import { ConnectPage } from "../connect_page.tsx";
 import type { PageEdge } from "../../http/edge_env.ts";
 import { page, type PageEnv, redirect } from "../page_responses.tsx";
-import { homeUrl, mcpUrl, PAGES_ROOT } from "../page_urls.ts";
+import { homeUrl, mcpUrl, PAGES_ROOT } from "../../render/page_urls.ts";
 import { randomToken, type Sessions } from "../sessions.ts";
 import { SignInPage } from "../sign_in_page.tsx";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { GitError } from "../../../shared/git.ts";
-import { FetchCredentials, httpOrigin } from "../../../sourcegraph/git/fetch_credentials.ts";
+import { FetchCredentials, httpOrigin } from "../../../sourcegraph/store/fetch_credentials.ts";
 import { classifyFetchFailure, syncFailureCode } from "../../../sourcegraph/git/fetch_failures.ts";
 import { fetchTransports } from "../../../sourcegraph/git/repository_sync.ts";
 import { SOURCE } from "../../../sourcegraph/store/registration.ts";

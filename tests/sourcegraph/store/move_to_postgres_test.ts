@@ -2,7 +2,7 @@
 // PostgreSQL, run as a process with the narrow flags the README gives.
 import { join } from "node:path";
 import pg from "pg";
-import { FetchCredentials } from "../../../sourcegraph/git/fetch_credentials.ts";
+import { FetchCredentials } from "../../../sourcegraph/store/fetch_credentials.ts";
 import { openSharedStores } from "../../../sourcegraph/store/postgres/shared_stores.ts";
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";

@@ -1,8 +1,8 @@
 import {
   HIGHLIGHT_LANGUAGES,
   highlightLanguageOf,
-  isMarkdownPath,
 } from "../../../sourcegraph/web/code/code_languages.ts";
+import { isMarkdownPath } from "../../../sourcegraph/render/page_urls.ts";
 import { grammarLanguageOf, patternLanguageOf } from "../../../sourcegraph/symbols/languages.ts";
 import { GRAMMARS, highlightTexts } from "../../../sourcegraph/web/code/highlight_grammars.ts";
 import {

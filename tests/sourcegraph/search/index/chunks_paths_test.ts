@@ -5,11 +5,11 @@ import { IndexedCommit } from "../../../../sourcegraph/search/index/index_reader
 import { pruneIndex } from "../../../../sourcegraph/search/build/index_prune.ts";
 import { globLiterals, pathQuery } from "../../../../sourcegraph/search/query/path_query.ts";
 import { textChunks } from "../../../../sourcegraph/search/index/text_chunks.ts";
+import { trigramQuery } from "../../../../sourcegraph/search/query/trigram_query.ts";
 import {
+  TrigramCollector,
   type TrigramQuery,
-  trigramQuery,
-} from "../../../../sourcegraph/search/query/trigram_query.ts";
-import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
+} from "../../../../sourcegraph/search/index/trigrams.ts";
 import { countLines } from "../../../../shared/text.ts";
 import { unpackNumbers } from "../../../../sourcegraph/search/index/packed_numbers.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";

@@ -1,6 +1,7 @@
 /**
- * The URL scheme of the web pages, in one place (pages link with these, and
- * plugin authors link to them):
+ * The URL scheme of the web pages, in one place (pages link with these,
+ * answers such as `symbols` link to them, and so do plugin authors; it sits
+ * below the pages, which route by it):
  *
  * - `/sourcegraph/` home; `/sourcegraph/-/connect`, `/sourcegraph/-/sign-in`;
  *   `/sourcegraph/plugins/llms.txt`, the plugin contract;
@@ -19,7 +20,10 @@
  * @module
  */
 
-import { isMarkdownPath } from "./code/code_languages.ts";
+/** Whether the file at `path` is Markdown (rendered on its page and as a folder's README). */
+export function isMarkdownPath(path: string): boolean {
+  return /\.(?:md|markdown|mdown|mkd)$/i.test(path);
+}
 
 /** Where the pages live. */
 export const PAGES_ROOT = "/sourcegraph";
