@@ -48,7 +48,7 @@ export function availabilityJson(availability: AvailabilityResult): Json {
     ...summaryJson(availability.summary),
     versions: availability.versions.map((version) => ({
       commit: version.commit,
-      indexed: version.indexed,
+      index: version.index,
       ...(version.committerTime !== null ? { committer_time: version.committerTime } : {}),
     })),
     jobs: [],

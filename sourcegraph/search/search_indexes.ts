@@ -144,6 +144,16 @@ export class SearchIndexes {
     this.#log = options.log;
   }
 
+  /**
+   * Whether searches of `repo` at `commit` go through its index now: what
+   * `commit` would find, without loading the commit's files.
+   */
+  serves(repo: RepositoryRecord, commit: string): boolean {
+    if (!this.#enabled) return false;
+    if (this.#commits.has(`${repo.id}\0${commit}`)) return true;
+    return this.#database(repo)?.hasCommit(commit) ?? false;
+  }
+
   /** The indexed `commit` of `repo`, or null while it is not indexed. */
   commit(repo: RepositoryRecord, commit: string): IndexedCommit | null {
     if (!this.#enabled) return null;

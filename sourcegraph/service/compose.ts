@@ -30,6 +30,7 @@ import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
 import { PluginWarmup } from "../plugins/plugin_warmup.ts";
 import { SearchIndexes } from "../search/search_indexes.ts";
+import type { BuilderCommand, BuilderJob } from "../search/build/builder_command.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SqliteControlStore } from "../store/sqlite_control_store.ts";
@@ -100,7 +101,8 @@ export interface Services {
  * @param settings The data folder and the behaviour settings.
  * @param options `log` for the operator's log; `debug` adds per-plugin-run
  *   lines; `onSearchShared` hears of searches answered by an identical one;
- *   `stores` replaces the local stores (a shared PostgreSQL one).
+ *   `stores` replaces the local stores (a shared PostgreSQL one);
+ *   `indexBuilder` replaces the index builder's command (default `builderCommand`).
  * @returns The services, ready to sync and serve.
  */
 // One function on purpose: every collaborator is built here, in the order
@@ -113,6 +115,7 @@ export function composeServices(
     debug?: (line: string) => void;
     onSearchShared?: () => void;
     stores?: Stores;
+    indexBuilder?: (job: BuilderJob) => BuilderCommand;
   },
 ): Services {
   const { dataDir } = settings;
@@ -128,6 +131,7 @@ export function composeServices(
     symbolBudgetMs: settings.symbolBudgetMs,
     mirrors,
     log: options.log,
+    builder: options.indexBuilder,
   });
   // Searches that read many chunks read them in workers (one per core, at most 4).
   const scanner = new ChunkScanner({

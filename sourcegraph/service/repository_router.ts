@@ -22,6 +22,7 @@ export const ROUTED_METHODS = [
   "locate",
   "list",
   "versionHistory",
+  "versionIndexes",
   "pluginCatalog",
   "enhance",
 ] as const;

@@ -64,6 +64,7 @@ import {
   type RepositorySummary,
   repositorySummary,
   type RetainedVersion,
+  type VersionIndex,
 } from "./repository_summaries.ts";
 
 /**
@@ -285,8 +286,16 @@ export class RepositoryService {
   ): Promise<AvailabilityResult> {
     const repo = this.#visibility.repository(caller, request.repo);
     const serving = this.#router.serving(repo);
+    const retained = repositoryAvailability(this.#store, repo, {
+      credential: this.#credentials.kind(repo.id),
+    });
+    const indexes = await this.#versionIndexesServed(caller, request);
     const availability: AvailabilityResult = {
-      ...repositoryAvailability(this.#store, repo, { credential: this.#credentials.kind(repo.id) }),
+      ...retained,
+      versions: retained.versions.map((version) => ({
+        ...version,
+        index: indexes[version.commit] ?? "not_ready",
+      })),
       ...(serving ? { serving } : {}),
     };
     if (request.includePlugins !== true) return availability;
@@ -318,6 +327,28 @@ export class RepositoryService {
       request,
       () => this.#local.versionHistory(caller, request),
     );
+  }
+
+  /**
+   * Whether each retained version's search index serves, where searches of
+   * the repository run (so `availability` and `search` agree); in a cluster
+   * with no live replica holding it, none does.
+   */
+  async #versionIndexesServed(
+    caller: Caller,
+    request: { repo: string },
+  ): Promise<Record<string, VersionIndex>> {
+    try {
+      return await this.#route(
+        "versionIndexes",
+        caller,
+        request,
+        () => this.#local.versionIndexes(caller, request),
+      );
+    } catch (error) {
+      if (error instanceof SourcegraphError && error.code === "DEPENDENCY_UNAVAILABLE") return {};
+      throw error;
+    }
   }
 
   /** The plugin catalog of a visible repository at a resolved revision. */
@@ -396,6 +427,16 @@ export class RepositoryService {
     await this.#mirrors.remove(repo);
   }
 
+  #versionIndexes(caller: Caller, request: { repo: string }): Record<string, VersionIndex> {
+    const repo = this.#visibility.repository(caller, request.repo);
+    return Object.fromEntries(
+      this.#store.versions(repo.id).map((version) => [
+        version.commit,
+        this.#indexes.serves(repo, version.commit) ? "ready" : "not_ready",
+      ]),
+    );
+  }
+
   async #versionHistory(
     caller: Caller,
     request: { repo: string; first: number; skip?: number },
@@ -431,6 +472,7 @@ export class RepositoryService {
       locate: (caller, request) => this.#reads.locate(caller, request),
       list: (caller, request) => this.#reads.list(caller, request),
       versionHistory: (caller, request) => this.#versionHistory(caller, request),
+      versionIndexes: (caller, request) => Promise.resolve(this.#versionIndexes(caller, request)),
       pluginCatalog: (caller, request) => this.#plugins.catalog(caller, request),
       enhance: (caller, request) => this.#plugins.enhance(caller, request),
     };
@@ -479,6 +521,7 @@ interface RoutedCalls {
     caller: Caller,
     request: { repo: string; first: number; skip?: number },
   ): Promise<VersionHistory>;
+  versionIndexes(caller: Caller, request: { repo: string }): Promise<Record<string, VersionIndex>>;
   pluginCatalog(
     caller: Caller,
     request: { repo: string; revision?: string },

@@ -54,8 +54,21 @@ export interface RepositoryAvailability {
   credential: "https" | "ssh" | null;
 }
 
+/**
+ * Whether searches of a version go through its search index now, in the
+ * words of a search's `Index`: `ready`, or `not_ready` while it is being
+ * built (or indexes are off) and searches read Git instead.
+ */
+export type VersionIndex = "ready" | "not_ready";
+
+/** A retained version and whether its search index serves. */
+export interface AvailableVersion extends RetainedVersion {
+  index: VersionIndex;
+}
+
 /** Availability, with the plugin catalog when asked for, and in a cluster whether it is served. */
 export interface AvailabilityResult extends RepositoryAvailability {
+  versions: AvailableVersion[];
   plugins?: PluginCatalog;
   serving?: ServingState;
 }

@@ -70,7 +70,7 @@ export class RepositorySymbols {
         "INDEX_NOT_READY",
         `the symbol index of ${commit.slice(0, 12)} is not built yet`,
         {
-          hint: 'Retry when `availability` shows this version "indexed": true; ' +
+          hint: 'Retry when `availability` shows this version "index": "ready"; ' +
             "`search` works meanwhile.",
         },
       );

@@ -22,6 +22,7 @@ import {
 } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices } from "../../sourcegraph/service/compose.ts";
 import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
+import type { BuilderCommand, BuilderJob } from "../../sourcegraph/search/build/builder_command.ts";
 import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
 
@@ -82,6 +83,8 @@ export async function withInProcessService(
     symbolBudgetMs?: number;
     /** The plugin host's limits; default the service's defaults. */
     plugins?: PluginSettings;
+    /** The index builder's command; default the service's. */
+    indexBuilder?: (job: BuilderJob) => BuilderCommand;
     /** Receives the operator's log lines (and debug lines when `debug`). */
     log?: (line: string) => void;
     debug?: boolean;
@@ -99,7 +102,7 @@ export async function withInProcessService(
     searchIndex: options.searchIndex ?? false,
     symbolBudgetMs: options.symbolBudgetMs,
     plugins: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
-  }, { log, debug: options.debug ? log : undefined });
+  }, { log, debug: options.debug ? log : undefined, indexBuilder: options.indexBuilder });
   const { store, scheduler, repositories: service } = services;
   const highlighter = new Highlighter();
   const sources = new Map<string, TestRepo>();

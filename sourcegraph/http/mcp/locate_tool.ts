@@ -29,6 +29,8 @@ export const locateTool = defineTool({
       "Where to check: a monitored branch or a retained full SHA; default: the default branch.",
     ),
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => {
     const located = await service.locate(caller, {
       repo: args.repo,

@@ -1,12 +1,13 @@
 /**
  * `prepare` (service token only): syncs a repository now, idempotent per
- * `idempotency_key`.
+ * `idempotency_key`. A sync covers the whole repository (every monitored
+ * branch, every path group), so the tool takes no revision or group.
  *
  * @module
  */
 
 import { z } from "zod";
-import { repo, revision } from "./arguments.ts";
+import { repo } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 import { prepareJson } from "../../render/repository_json.ts";
 
@@ -20,8 +21,14 @@ export const prepareTool = defineTool({
     idempotency_key: z.string().min(8).max(128).describe(
       "8 to 128 characters; the same key answers the first run's outcome again.",
     ),
-    revision,
-    group: z.string().min(1).max(128).optional().describe("A monorepo path group to prepare."),
+  },
+  // Fetches from the repository's source (outside the service); retention may
+  // prune versions, which then cannot be read; the same key does nothing more.
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
   },
   serviceOnly: true,
   run: async (args, { admin, caller }) => [

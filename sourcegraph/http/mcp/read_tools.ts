@@ -35,6 +35,8 @@ export const readTool = defineTool({
     max_bytes: maxBytes,
     plugins,
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
@@ -86,6 +88,8 @@ export const readManyTool = defineTool({
     max_bytes: maxBytes,
     plugins,
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;

@@ -27,6 +27,8 @@ export const repositoriesTool = defineTool({
     ),
     max_bytes: pageBytes,
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { service, caller }) => {
     const page = service.repositories(caller, { after: args.after });
     return [pageWithin({ ...page, items: page.repositories, hasMore: page.nextCursor !== null }, {
@@ -51,6 +53,8 @@ export const availabilityTool = defineTool({
     ),
     revision,
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => [
     JSON.stringify(availabilityJson(
       await service.availability(caller, {
@@ -68,5 +72,7 @@ export const resolveTool = defineTool({
   description:
     "Resolves a monitored branch (default: the default branch) or a full 40-hex SHA to a retained commit.",
   input: { repo, revision },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { service, caller }) => [JSON.stringify(resolvedJson(service.resolve(caller, args)))],
 });

@@ -59,6 +59,8 @@ export const searchTool = defineTool({
       "NextCursor of the previous page, to continue after its last match (same pattern and options).",
     ),
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller, fanoutCharge }) => {
     const options = {
       pattern: args.pattern,

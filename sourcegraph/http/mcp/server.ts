@@ -103,7 +103,7 @@ export function createMcpServer(
     server.registerTool(tool.name, {
       description: tool.description,
       inputSchema: schema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: tool.annotations,
     }, () => textResult([]));
   }
   // An unknown tool lists the tools, and arguments that fail the schema are

@@ -57,6 +57,8 @@ export const symbolsTool = defineTool({
   description:
     "Finds where a name is defined (exact name, prefix, or RE2 over names) in one repository at a pinned commit, or in several: repo as a list or a glob like `org/*`, or left out for every repository you can see. Answers kind, container, language, path, start_line..end_line (read that range for the definition). Likeliest first.",
   input: INPUT,
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, context) => {
     const single = singleRepository(args.repo);
     return single === null

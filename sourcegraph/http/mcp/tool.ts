@@ -31,6 +31,21 @@ export interface ToolContext {
   baseDone: () => void;
 }
 
+/**
+ * What a tool tells clients about its effects (MCP tool annotations): a tool
+ * that only reads says so, with whether it reaches outside the service; a tool
+ * that changes state says whether it may remove anything and whether a repeat
+ * with the same arguments does more.
+ */
+export type ToolAnnotations =
+  | { readOnlyHint: true; idempotentHint: true; openWorldHint: boolean }
+  | {
+    readOnlyHint: false;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+
 /** One tool as written: its handler's arguments are typed from `input`. */
 export interface ToolDefinition<Shape extends z.ZodRawShape> {
   /** The tool name clients call. */
@@ -39,6 +54,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape> {
   description: string;
   /** The argument shape. */
   input: Shape;
+  /** Its effects, as listed to clients. */
+  annotations: ToolAnnotations;
   /** Listed and callable only with the service token. */
   serviceOnly?: boolean;
   /** The handler. */
@@ -56,6 +73,8 @@ export interface Tool {
   readonly description: string;
   /** The argument shape. */
   readonly input: z.ZodRawShape;
+  /** Its effects, as listed to clients. */
+  readonly annotations: ToolAnnotations;
   /** Listed and callable only with the service token. */
   readonly serviceOnly: boolean;
   /** The handler, given arguments the server has already validated against `input`. */
@@ -68,6 +87,7 @@ export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefiniti
     name: definition.name,
     description: definition.description,
     input: definition.input,
+    annotations: definition.annotations,
     serviceOnly: definition.serviceOnly ?? false,
     // The SDK validates the arguments against the strict schema of `input` before this runs.
     run: (args, context) => definition.run(args as z.infer<z.ZodObject<Shape>>, context),

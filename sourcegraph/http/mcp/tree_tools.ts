@@ -25,6 +25,8 @@ export const listTool = defineTool({
     after,
     max_bytes: pageBytes,
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => {
     const { entries, ...listing } = await service.list(caller, args);
     return [pageWithin({ ...listing, items: entries }, {
@@ -48,6 +50,8 @@ export const diffTool = defineTool({
     after,
     max_bytes: pageBytes,
   },
+  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => {
     const { changes, ...diff } = await service.diff(caller, args);
     return [pageWithin({ ...diff, items: changes }, {
