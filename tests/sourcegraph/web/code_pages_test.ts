@@ -134,3 +134,40 @@ Deno.test("code pages: search results are highlighted and mark each match once",
     assertIncludes(site.body, '<span class="hljs-type">int</span>');
   });
 });
+
+Deno.test("code pages: files and folders whose names hold a backslash open from their listing", async () => {
+  await withInProcessService(async ({ handle, heads }) => {
+    const sha = heads.get("org/back")!;
+    const top = await pageRequest(handle, `/sourcegraph/org/back/-/tree/${sha}`);
+    assertEquals(top.status, 200);
+    // The listing links each name with its backslash percent-encoded, and every link opens.
+    const file = `/sourcegraph/org/back/-/blob/${sha}/a%5Cb.txt`;
+    const folder = `/sourcegraph/org/back/-/tree/${sha}/dir%5Cx`;
+    assertIncludes(top.body, `href="${file}"`);
+    assertIncludes(top.body, `href="${folder}"`);
+    const blob = await pageRequest(handle, file);
+    assertEquals(blob.status, 200);
+    assertIncludes(blob.body, "the file a\\b");
+    const tree = await pageRequest(handle, folder);
+    assertEquals(tree.status, 200);
+    const inner = `/sourcegraph/org/back/-/blob/${sha}/dir%5Cx/c%5C%5Cd.md`;
+    assertIncludes(tree.body, `href="${inner}"`);
+    const rendered = await pageRequest(handle, inner);
+    assertEquals(rendered.status, 200);
+    assertIncludes(rendered.body, "<h1");
+    const raw = await pageRequest(handle, `/sourcegraph/org/back/-/raw/${sha}/a%5Cb.txt`);
+    assertEquals(raw.status, 200);
+    assertEquals(raw.body, "the file a\\b\n");
+    // Dot segments and encoded slashes still name nothing.
+    for (const bad of ["..%5Ca.txt", "a%2Fb.txt", "%2E%2E"]) {
+      const answer = await pageRequest(handle, `/sourcegraph/org/back/-/blob/${sha}/${bad}`);
+      assertEquals(answer.status, 404, bad);
+    }
+  }, {
+    repositories: [{
+      name: "org/back",
+      publicRead: true,
+      files: { "a\\b.txt": "the file a\\b\n", "dir\\x/c\\\\d.md": "# Back\\slash\n" },
+    }],
+  });
+});
