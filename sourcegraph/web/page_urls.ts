@@ -20,6 +20,7 @@
  */
 
 import { isMarkdownPath } from "./code/code_languages.ts";
+import type { LinkTarget } from "./code/markdown_render.ts";
 
 /** Where the pages live. */
 export const PAGES_ROOT = "/sourcegraph";
@@ -101,6 +102,28 @@ export function tabUrl(
   for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
   const search = params.size > 0 ? `?${params}` : "";
   return `${repositoryUrl(repo)}/-/${tab}${search}`;
+}
+
+/**
+ * Where the links of a document at `commit` of `repo` go, pinned to the
+ * commit: pages, folders, and raw images; a line fragment into a Markdown
+ * file opens its source.
+ */
+export function documentLinks(repo: string, commit: string): (target: LinkTarget) => string {
+  return (target) => {
+    switch (target.kind) {
+      case "folder":
+        return treeUrl(repo, { rev: commit, dir: target.path });
+      case "image":
+        return rawUrl(repo, { rev: commit, path: target.path });
+      case "page": {
+        const url = blobUrl(repo, { rev: commit, path: target.path });
+        if (target.fragment === null) return url;
+        const lines = target.fragment.startsWith("L") && isMarkdownPath(target.path);
+        return `${url}${lines ? "?plain=1" : ""}#${target.fragment}`;
+      }
+    }
+  };
 }
 
 /** What a repository page path names. */
