@@ -38,7 +38,8 @@ type Waiting<A> = {
 };
 
 // A started worker, whichever kind: what the pool posts to and ends.
-type JobWorker = { post(message: unknown): void; terminate(): void };
+// `terminate` resolves once the worker's thread (and its heap) is gone.
+type JobWorker = { post(message: unknown): void; terminate(): Promise<void> };
 
 type WorkerEvents = {
   message(data: unknown): void;
@@ -56,31 +57,56 @@ function webWorker(url: URL, events: WorkerEvents): JobWorker {
     event.preventDefault();
     events.error(event.message, false);
   };
-  return { post: (message) => worker.postMessage(message), terminate: () => worker.terminate() };
-}
-
-// A worker thread (`parentPort`) whose V8 heap is capped at `heapMb`.
-function limitedWorker(url: URL, heapMb: number, events: WorkerEvents): JobWorker {
-  const worker = new ThreadWorker(url, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
-  });
-  let ended = false;
-  worker.on("message", (data) => events.message(data));
-  worker.on("error", (error: Error & { code?: string }) => {
-    if (ended) return;
-    ended = true;
-    events.error(error.message, error.code === "ERR_WORKER_OUT_OF_MEMORY");
-  });
-  worker.on("exit", () => {
-    if (ended) return;
-    ended = true;
-    events.error("the worker exited", false);
-  });
   return {
     post: (message) => worker.postMessage(message),
-    terminate: () => {
+    terminate: () => Promise.resolve(worker.terminate()),
+  };
+}
+
+// A worker thread (`parentPort`) whose V8 heap is capped at `heapMb`, started
+// once `after` (the previous one's exit) resolves, so that two full heaps are
+// never alive at once; messages posted meanwhile wait.
+function limitedWorker(
+  url: URL,
+  heapMb: number,
+  options: { events: WorkerEvents; after: Promise<void> },
+): JobWorker {
+  const { events } = options;
+  let worker: ThreadWorker | null = null;
+  let ended = false;
+  const posted: unknown[] = [];
+  const started = options.after.then(() => {
+    if (ended) return;
+    try {
+      worker = new ThreadWorker(url, {
+        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
+      });
+    } catch (error) {
       ended = true;
-      void worker.terminate();
+      return events.error((error as Error).message, false);
+    }
+    listen(worker);
+    for (const message of posted.splice(0)) worker.postMessage(message);
+  });
+  const listen = (worker: ThreadWorker) => {
+    worker.on("message", (data) => events.message(data));
+    worker.on("error", (error: Error & { code?: string }) => {
+      if (ended) return;
+      ended = true;
+      events.error(error.message, error.code === "ERR_WORKER_OUT_OF_MEMORY");
+    });
+    worker.on("exit", () => {
+      if (ended) return;
+      ended = true;
+      events.error("the worker exited", false);
+    });
+  };
+  return {
+    post: (message) => worker === null ? posted.push(message) : worker.postMessage(message),
+    terminate: async () => {
+      ended = true;
+      await started;
+      if (worker !== null) await worker.terminate();
     },
   };
 }
@@ -100,6 +126,8 @@ export class WorkerJobs<J extends object, A> {
   #exhausted = 0;
   #answered = 0;
   #heapMb: number | null;
+  // Per slot, when its last worker is gone (a new one starts after it).
+  #retired: Promise<void>[];
 
   constructor(
     url: URL,
@@ -116,6 +144,7 @@ export class WorkerJobs<J extends object, A> {
     this.#heapMb = options.heapMb ?? null;
     this.#url = url;
     this.#slots = Array(Math.max(1, options.workers)).fill(null);
+    this.#retired = this.#slots.map(() => Promise.resolve());
     this.#timeoutMs = options.timeoutMs;
     this.#startMs = options.startMs ?? 60_000;
     this.#failed = options.failed;
@@ -198,7 +227,7 @@ export class WorkerJobs<J extends object, A> {
     };
     const worker = this.#heapMb === null
       ? webWorker(this.#url, events)
-      : limitedWorker(this.#url, this.#heapMb, events);
+      : limitedWorker(this.#url, this.#heapMb, { events, after: this.#retired[index] });
     const start = setTimeout(
       () => this.#fail(`not ready within ${this.#startMs / 1000} s`),
       this.#startMs,
@@ -228,7 +257,7 @@ export class WorkerJobs<J extends object, A> {
     const slot = this.#slots[index];
     if (slot !== null) {
       clearTimeout(slot.start);
-      slot.worker.terminate();
+      this.#retired[index] = slot.worker.terminate().catch(() => {});
     }
     this.#slots[index] = null;
     for (const [id, waiting] of this.#waiting) {
