@@ -64,8 +64,8 @@ function webWorker(url: URL, events: WorkerEvents): JobWorker {
 }
 
 // A worker thread (`parentPort`) whose V8 heap is capped at `heapMb`, started
-// once `after` (the previous one's exit) resolves, so that two full heaps are
-// never alive at once; messages posted meanwhile wait.
+// once `after` (the previous one's termination) resolves rather than beside a
+// worker still being ended; messages posted meanwhile wait.
 function limitedWorker(
   url: URL,
   heapMb: number,

@@ -75,7 +75,7 @@ export interface MarkdownRendererOptions {
   maxChars?: number;
   /** How long one document may take to render (default 2 s). */
   timeoutMs?: number;
-  /** The most V8 heap the worker may use, in MiB (default 160). */
+  /** The most V8 heap the worker may use, in MiB (default 64). */
   heapMb?: number;
   /** Most documents waiting at once (default 4). */
   maxPending?: number;
@@ -142,7 +142,7 @@ export class MarkdownRenderer implements DocumentRenderer {
     this.#maxChars = options.maxChars ?? 1024 * 1024;
     this.#maxPending = options.maxPending ?? 4;
     this.#timeoutMs = options.timeoutMs ?? 2_000;
-    this.#heapMb = options.heapMb ?? 160;
+    this.#heapMb = options.heapMb ?? 64;
     this.#cacheBytes = options.cacheBytes ?? 32 * 1024 * 1024;
     const log = options.log ?? (() => {});
     this.#stats = {
