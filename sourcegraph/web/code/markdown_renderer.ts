@@ -198,8 +198,12 @@ export class MarkdownRenderer implements DocumentRenderer {
     const running = this.#rendering.get(key);
     if (running !== undefined) return running;
     if (this.#queue.length >= this.#maxPending) return this.#refuse("BUSY");
-    const rendered = this.#inTurn(() => this.#renderNow(document)).then((answer) => {
-      this.#rendering.delete(key);
+    // In turn, remembered before the next document's turn: one waiting behind a render of the
+    // same blob at another commit that proved too costly is answered by that refusal.
+    const turn = async (): Promise<RenderedMarkdown> => {
+      const known = this.#recall(blobKey);
+      if (known !== null) return known;
+      const answer = await this.#renderNow(document);
       // Refused for its content: every later request, at any commit, shows the source at once.
       if (answer.refused === "TOO_SLOW" || answer.refused === "TOO_MUCH_MEMORY") {
         this.#remember(blobKey, answer);
@@ -207,7 +211,8 @@ export class MarkdownRenderer implements DocumentRenderer {
         this.#remember(key, answer);
       }
       return answer;
-    });
+    };
+    const rendered = this.#inTurn(turn).finally(() => this.#rendering.delete(key));
     this.#rendering.set(key, rendered);
     return rendered;
   }

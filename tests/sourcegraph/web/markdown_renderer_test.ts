@@ -150,6 +150,24 @@ Deno.test({
 });
 
 Deno.test({
+  name: "markdown renderer: the same slow blob asked for at many commits at once is rendered once",
+  ...unsanitized,
+  fn: async () => {
+    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 1_000, maxPending: 8 });
+    try {
+      const commits = ["1", "2", "3", "4", "5"].map((digit) => digit.repeat(40));
+      const answers = await Promise.all(
+        commits.map((commit) => markdown.render(documentOf("hang", { blob: "hang", commit }))),
+      );
+      for (const answer of answers) assertEquals(answer, { html: null, refused: "TOO_SLOW" });
+      assertEquals(markdown.stats().renders, 1);
+    } finally {
+      markdown.close();
+    }
+  },
+});
+
+Deno.test({
   name:
     "markdown renderer: a document that would grow without end stays within the worker's heap, then ends it",
   ...unsanitized,
