@@ -26,6 +26,7 @@ import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lo
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
+import { MarkdownRenderer } from "./web/code/markdown_renderer.ts";
 import { pagesMount } from "./web/web_pages.tsx";
 import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
@@ -171,6 +172,9 @@ if (sandboxProblem !== null) {
 
 // Highlighting for the pages, in a worker of its own (started on the first page that needs it).
 const highlighter = new Highlighter({ log });
+// Markdown, in a worker of its own under a time and heap limit, answers cached.
+const markdown = new MarkdownRenderer({ log });
+metrics.watchMarkdown(() => markdown.stats());
 const handler = createApp(services, {
   settings: {
     serviceToken: settings.serviceToken,
@@ -190,6 +194,7 @@ const handler = createApp(services, {
     publicUrl: settings.publicUrl,
     log,
     highlighter,
+    markdown,
   }),
 });
 let inner: InnerServer | null = null;
@@ -306,6 +311,7 @@ async function stop(signal: string): Promise<void> {
   front.close();
   await within(inner!.shutdown(), 1_000);
   highlighter.close();
+  markdown.close();
   if (replica) await within(replica.close(), 1_000);
   await within(background, 2_000);
   // Plugin sandboxes, Git readers, index files, then the store (its WAL checkpointed).

@@ -1,7 +1,8 @@
 /**
  * Prometheus text metrics: requests by tool and code, request latency
  * histograms by tool, connection counters of the front (and of a replica's
- * internal listener), repositories by sync
+ * internal listener), the pages' Markdown renderer (renders, in flight,
+ * cache hits, refusals), repositories by sync
  * state, and the sync state of each repository the caller may see (an
  * anonymous scrape never names a private repository).
  *
@@ -11,12 +12,23 @@
 import type { FrontDoorStats } from "./front_door.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 
+/** What the pages' Markdown renderer reports. */
+export interface MarkdownStats {
+  renders: number;
+  inFlight: number;
+  waiting: number;
+  cacheHits: number;
+  cacheBytes: number;
+  refused: Record<string, number>;
+}
+
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** In-process counters. */
 export class Metrics {
   #front: (() => FrontDoorStats) | null = null;
   #internalFront: (() => FrontDoorStats) | null = null;
+  #markdown: (() => MarkdownStats) | null = null;
   #searchesShared = 0;
   #requests = new Map<string, number>();
   #latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
@@ -53,12 +65,18 @@ export class Metrics {
     this.#internalFront = stats;
   }
 
+  /** Adds the Markdown renderer's counters to the exposition. */
+  watchMarkdown(stats: () => MarkdownStats): void {
+    this.#markdown = stats;
+  }
+
   /** Renders the exposition text; per-repository series only for repositories `visible` admits. */
   render(store: ControlStore, visible: (repo: RepositoryRecord) => boolean): string {
     return [
       ...this.#requestLines(),
       ...this.#frontLines(),
       ...this.#internalFrontLines(),
+      ...this.#markdownLines(),
       "# HELP sourcegraph_search_shared_total Searches answered by an identical one already running.",
       "# TYPE sourcegraph_search_shared_total counter",
       `sourcegraph_search_shared_total ${this.#searchesShared}`,
@@ -131,6 +149,33 @@ export class Metrics {
       `sourcegraph_internal_connections_total{outcome="timed_out"} ${front.timedOut}`,
       `sourcegraph_internal_connections_total{outcome="evicted"} ${front.evicted}`,
       `sourcegraph_internal_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
+    ];
+  }
+
+  #markdownLines(): string[] {
+    if (!this.#markdown) return [];
+    const markdown = this.#markdown();
+    return [
+      "# HELP sourcegraph_markdown_renders_total Markdown documents handed to the rendering worker.",
+      "# TYPE sourcegraph_markdown_renders_total counter",
+      `sourcegraph_markdown_renders_total ${markdown.renders}`,
+      "# HELP sourcegraph_markdown_renders_in_flight Markdown documents in the rendering worker now.",
+      "# TYPE sourcegraph_markdown_renders_in_flight gauge",
+      `sourcegraph_markdown_renders_in_flight ${markdown.inFlight}`,
+      "# HELP sourcegraph_markdown_waiting Markdown documents waiting for the rendering worker.",
+      "# TYPE sourcegraph_markdown_waiting gauge",
+      `sourcegraph_markdown_waiting ${markdown.waiting}`,
+      "# HELP sourcegraph_markdown_cache_hits_total Markdown answers taken from the cache.",
+      "# TYPE sourcegraph_markdown_cache_hits_total counter",
+      `sourcegraph_markdown_cache_hits_total ${markdown.cacheHits}`,
+      "# HELP sourcegraph_markdown_cache_bytes Bytes of Markdown answers cached.",
+      "# TYPE sourcegraph_markdown_cache_bytes gauge",
+      `sourcegraph_markdown_cache_bytes ${markdown.cacheBytes}`,
+      "# HELP sourcegraph_markdown_refused_total Markdown documents shown as source, by reason.",
+      "# TYPE sourcegraph_markdown_refused_total counter",
+      ...Object.entries(markdown.refused).map(([reason, count]) =>
+        `sourcegraph_markdown_refused_total{reason="${reason}"} ${count}`
+      ),
     ];
   }
 }

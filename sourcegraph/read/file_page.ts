@@ -38,6 +38,8 @@ export interface FilePage {
   /** The path read after following symlinks, when it differs. */
   target: string | null;
   kind: FileRead["kind"];
+  /** The id of the blob read (after following symlinks); null when withheld. */
+  blob: string | null;
   /** The page's lines, numbered from `firstLine`; empty when withheld or not a file. */
   lines: string[];
   firstLine: number;
@@ -70,6 +72,7 @@ export async function readFilePage(
     path,
     target: null,
     kind: "file",
+    blob: null,
     lines: [],
     firstLine: startLine,
     nextStartLine: null,
@@ -90,6 +93,7 @@ export async function readFilePage(
     return { ...page, withheld: error.code as WithheldReason };
   }
   page.kind = file.kind;
+  page.blob = file.blobOid;
   page.followError = file.followError;
   if (file.via !== null) page.target = file.path;
   page.isLfsPointer = file.isLfsPointer;

@@ -61,7 +61,7 @@ export function requestedRange(start?: number, end?: number): LineRange {
 export function validatePath(path: string): void {
   const bytes = new TextEncoder().encode(path).length;
   if (
-    path.length === 0 || bytes > MAX_PATH_BYTES || path.startsWith("/") || path.includes("\\") ||
+    path.length === 0 || bytes > MAX_PATH_BYTES || path.startsWith("/") ||
     /\p{Cc}/u.test(path) ||
     path.split("/").some((part) => part === "" || part === "." || part === "..")
   ) {

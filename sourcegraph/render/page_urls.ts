@@ -157,11 +157,12 @@ export function parseRepositoryPath(segments: readonly string[]): RepositoryRout
 
 /**
  * The segments when each is a plain name: not empty, not a dot segment, no
- * slash, backslash or control character; else null.
+ * slash or control character; else null. A backslash is an ordinary
+ * character of a Git path (`a\b.txt` is one file), so it stays.
  */
 export function plainSegments(segments: readonly string[]): string[] | null {
   for (const segment of segments) {
-    if (segment === "" || segment === "." || segment === ".." || /[\/\\\p{Cc}]/u.test(segment)) {
+    if (segment === "" || segment === "." || segment === ".." || /[\/\p{Cc}]/u.test(segment)) {
       return null;
     }
   }

@@ -3,7 +3,8 @@
  * syntax-highlighted when the path names a grammar, a `#L2-L4` range
  * highlighted by the script, and a notice instead of the text for binary,
  * oversized and non-UTF-8 files, symbolic links and submodules. A Markdown
- * file is shown rendered, with its source (and line anchors) a toggle away
+ * file is shown rendered (in a worker, bounded: past its bounds the source
+ * with a one-line notice), with its source (and line anchors) a toggle away
  * (`?plain=1`). Every link on it is pinned to the SHA.
  *
  * @module
@@ -15,7 +16,7 @@ import { codeRows } from "./code/code_rows.ts";
 import { highlightFileLines } from "./code/code_highlighting.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
-import { type LinkTarget, MARKDOWN_MAX_CHARS, renderMarkdown } from "./code/markdown_render.ts";
+import type { DocumentRenderer } from "./code/markdown_renderer.ts";
 import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, isMarkdownPath, rawUrl, treeUrl } from "../render/page_urls.ts";
 
@@ -24,6 +25,8 @@ export interface BlobView {
   repo: string;
   commit: string;
   path: string;
+  /** The id of the blob shown (null when withheld). */
+  blob: string | null;
   /** The lines shown, from `firstLine`; null with a notice. */
   lines: string[] | null;
   firstLine: number;
@@ -55,6 +58,7 @@ export function blobView(repo: string, read: FilePage): BlobView {
     repo,
     commit: read.commit,
     path: read.path,
+    blob: read.blob,
     lines: read.lines,
     firstLine: read.firstLine,
     nextStart: read.nextStartLine,
@@ -85,49 +89,37 @@ export function blobView(repo: string, read: FilePage): BlobView {
   return view;
 }
 
-// Links of a document at `commit` of `repo`, pinned to the commit (pages, folders, raw images).
-function pinnedLinks(repo: string, commit: string): (target: LinkTarget) => string {
-  return (target) => {
-    switch (target.kind) {
-      case "folder":
-        return treeUrl(repo, { rev: commit, dir: target.path });
-      case "image":
-        return rawUrl(repo, { rev: commit, path: target.path });
-      case "page": {
-        const url = blobUrl(repo, { rev: commit, path: target.path });
-        if (target.fragment === null) return url;
-        const lines = target.fragment.startsWith("L") && isMarkdownPath(target.path);
-        return `${url}${lines ? "?plain=1" : ""}#${target.fragment}`;
-      }
-    }
-  };
-}
+/** The notice code of a Markdown file shown as its source because it was not rendered. */
+export const MARKDOWN_NOT_RENDERED = "MARKDOWN_NOT_RENDERED";
 
 /**
- * The Markdown file at `path` of `repo` at `commit`, rendered with its links
- * pinned to the commit; null when it is too long to render.
- */
-export function renderDocument(
-  at: { repo: string; commit: string; path: string },
-  source: string,
-): string | null {
-  if (source.length > MARKDOWN_MAX_CHARS) return null;
-  const folder = at.path.includes("/") ? at.path.slice(0, at.path.lastIndexOf("/")) : "";
-  return renderMarkdown(source, { folder, resolve: pinnedLinks(at.repo, at.commit) });
-}
-
-/**
- * `view` with its code: a Markdown file rendered (unless `plain`), any
- * other text highlighted by `highlighter` when its path names a grammar.
+ * `view` with its code: a Markdown file rendered by `markdown` (unless
+ * `plain`; past the renderer's bounds, its plain source with a one-line
+ * notice; without a renderer, its source), any other text highlighted by
+ * `highlighter` when its path names a grammar.
  */
 export async function withCode(
   view: BlobView,
-  options: { highlighter?: CodeHighlighter; plain: boolean },
+  options: { highlighter?: CodeHighlighter; markdown?: DocumentRenderer; plain: boolean },
 ): Promise<BlobView> {
   if (view.lines === null) return view;
-  if (isMarkdownPath(view.path) && !options.plain) {
-    const html = renderDocument(view, view.lines.join("\n"));
-    if (html !== null) return { ...view, markdown: { plain: false, html } };
+  if (isMarkdownPath(view.path) && !options.plain && options.markdown && view.blob !== null) {
+    const rendered = await options.markdown.render({
+      blob: view.blob,
+      firstLine: view.firstLine,
+      source: view.lines.join("\n"),
+      repo: view.repo,
+      commit: view.commit,
+      path: view.path,
+    });
+    if (rendered.html !== null) return { ...view, markdown: { plain: false, html: rendered.html } };
+    // Shown as source, plain: a document too costly to render is not highlighted either.
+    const message = options.markdown.describe(rendered.refused);
+    return {
+      ...view,
+      notice: view.notice ?? { code: MARKDOWN_NOT_RENDERED, message },
+      markdown: { plain: true, html: null },
+    };
   }
   const highlighted = await highlightFileLines(options.highlighter, {
     path: view.path,

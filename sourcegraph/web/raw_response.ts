@@ -37,5 +37,15 @@ function isText(bytes: Uint8Array): boolean {
 // `attachment` with the file's name: a plain ASCII one, and the exact one (RFC 6266, RFC 8187).
 function attachment(name: string): string {
   const plain = name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
-  return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `attachment; filename="${plain}"; filename*=UTF-8''${extValue(name)}`;
+}
+
+// RFC 8187's value-chars: attr-char stays, every other byte is percent-encoded.
+// `encodeURIComponent` leaves `!'()*~` alone, but `'()*` are not attr-chars
+// (`'` would end the charset part for a strict parser).
+function extValue(name: string): string {
+  return encodeURIComponent(name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }

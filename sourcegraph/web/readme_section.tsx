@@ -3,14 +3,16 @@
  * file named `README` (any case, Markdown preferred over plain text) is
  * rendered when it is Markdown and shown as text otherwise, with its links
  * pinned to the listing's commit. A README that cannot be shown as text
- * (binary, too large) is simply left out.
+ * (binary, too large) is simply left out; one the renderer refuses (too
+ * long, too slow) is shown as text under a one-line notice.
  *
  * @module
  */
 
 import { raw } from "hono/html";
 import type { FilePage } from "../read/file_page.ts";
-import { renderDocument } from "./blob_page.tsx";
+import { MARKDOWN_NOT_RENDERED } from "./blob_page.tsx";
+import type { DocumentRenderer } from "./code/markdown_renderer.ts";
 import type { Html } from "./layout.tsx";
 import { blobUrl, isMarkdownPath } from "../render/page_urls.ts";
 
@@ -37,23 +39,44 @@ export interface Readme {
   path: string;
   /** Rendered Markdown, or null to show `text` as it is. */
   html: string | null;
+  /** Why Markdown is shown as text, in one line. */
+  notice: string | null;
   text: string;
   /** More lines follow than were read. */
   cut: boolean;
 }
 
-/** What the files page shows of the README read as `page` (null: nothing to show). */
-export function readmeOf(repo: string, page: FilePage): Readme | null {
+/**
+ * What the files page shows of the README read as `page` (null: nothing to
+ * show), Markdown rendered by `markdown` (without one, shown as text).
+ */
+export async function readmeOf(
+  repo: string,
+  page: FilePage,
+  markdown?: DocumentRenderer,
+): Promise<Readme | null> {
   if (page.withheld !== null || page.kind !== "file") return null;
   const text = page.lines.join("\n");
-  const html = isMarkdownPath(page.path)
-    ? renderDocument({ repo, commit: page.commit, path: page.path }, text)
-    : null;
+  let html: string | null = null;
+  let notice: string | null = null;
+  if (isMarkdownPath(page.path) && markdown !== undefined && page.blob !== null) {
+    const rendered = await markdown.render({
+      blob: page.blob,
+      firstLine: page.firstLine,
+      source: text,
+      repo,
+      commit: page.commit,
+      path: page.path,
+    });
+    html = rendered.html;
+    if (rendered.refused !== null) notice = markdown.describe(rendered.refused);
+  }
   return {
     repo,
     commit: page.commit,
     path: page.path,
     html,
+    notice,
     text,
     cut: page.nextStartLine !== null,
   };
@@ -69,6 +92,11 @@ export function ReadmeSection(props: { readme: Readme }): Html {
         <a href={blobUrl(readme.repo, { rev: readme.commit, path: readme.path })}>{name}</a>
         {readme.cut ? <span class="muted">(the first part)</span> : null}
       </p>
+      {readme.notice === null ? null : (
+        <p class="notice">
+          <code>{MARKDOWN_NOT_RENDERED}</code> {readme.notice}
+        </p>
+      )}
       {readme.html === null
         ? <pre class="readme-text">{readme.text}</pre>
         : <article class="markdown-body">{raw(readme.html)}</article>}

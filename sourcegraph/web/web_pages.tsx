@@ -31,6 +31,7 @@ import { sessionRoutes, viewerMiddleware } from "./routes/session_routes.tsx";
 import { staticRoutes } from "./routes/static_routes.ts";
 import { Sessions } from "./sessions.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
+import type { DocumentRenderer } from "./code/markdown_renderer.ts";
 import { ProblemPage } from "./sign_in_page.tsx";
 
 const CONTENT_SECURITY_POLICY = [
@@ -55,6 +56,8 @@ export interface PagesOptions {
   sessions?: Sessions;
   /** What file pages and search results are highlighted with (none: plain text). */
   highlighter?: CodeHighlighter;
+  /** What Markdown files and READMEs are rendered with (none: shown as source). */
+  markdown?: DocumentRenderer;
 }
 
 /**
@@ -135,7 +138,8 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
   app.route("/", staticRoutes());
   app.route("/", sessionRoutes({ ...options, sessions }));
   const { status, fanoutCharge } = edge;
-  app.route("/", repositoryRoutes(service, { status, fanoutCharge, highlighter }));
+  const { markdown } = options;
+  app.route("/", repositoryRoutes(service, { status, fanoutCharge, highlighter, markdown }));
   app.all("/*", notFoundPage);
   return app;
 }

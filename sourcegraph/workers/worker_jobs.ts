@@ -11,8 +11,15 @@
  * means "do it on the service's thread, or not at all": the callers
  * (highlighting, chunk scanning) fall back, never fail.
  *
+ * With `heapMb` the workers are started with that much V8 heap at most
+ * (`node:worker_threads` resource limits; such a worker talks through
+ * `parentPort`): a job that would need more ends its worker, its jobs
+ * answer null as after a timeout, and the next job starts a new one.
+ *
  * @module
  */
+
+import { Worker as ThreadWorker } from "node:worker_threads";
 
 /** What a worker posts once it is ready for jobs. */
 export const WORKER_READY = { ready: true } as const;
@@ -30,7 +37,79 @@ type Waiting<A> = {
   slot: number;
 };
 
-type Slot = { worker: Worker; ready: boolean; start: ReturnType<typeof setTimeout> };
+// A started worker, whichever kind: what the pool posts to and ends.
+// `terminate` resolves once the worker's thread (and its heap) is gone.
+type JobWorker = { post(message: unknown): void; terminate(): Promise<void> };
+
+type WorkerEvents = {
+  message(data: unknown): void;
+  /** It failed; `exhausted` when it ran out of its heap (a job's fault, not the module's). */
+  error(message: string, exhausted: boolean): void;
+};
+
+type Slot = { worker: JobWorker; ready: boolean; start: ReturnType<typeof setTimeout> };
+
+// A module worker (`self.onmessage`), the kind with no resource limits.
+function webWorker(url: URL, events: WorkerEvents): JobWorker {
+  const worker = new Worker(url, { type: "module" });
+  worker.onmessage = (event) => events.message(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    events.error(event.message, false);
+  };
+  return {
+    post: (message) => worker.postMessage(message),
+    terminate: () => Promise.resolve(worker.terminate()),
+  };
+}
+
+// A worker thread (`parentPort`) whose V8 heap is capped at `heapMb`, started
+// once `after` (the previous one's termination) resolves rather than beside a
+// worker still being ended; messages posted meanwhile wait.
+function limitedWorker(
+  url: URL,
+  heapMb: number,
+  options: { events: WorkerEvents; after: Promise<void> },
+): JobWorker {
+  const { events } = options;
+  let worker: ThreadWorker | null = null;
+  let ended = false;
+  const posted: unknown[] = [];
+  const started = options.after.then(() => {
+    if (ended) return;
+    try {
+      worker = new ThreadWorker(url, {
+        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
+      });
+    } catch (error) {
+      ended = true;
+      return events.error((error as Error).message, false);
+    }
+    listen(worker);
+    for (const message of posted.splice(0)) worker.postMessage(message);
+  });
+  const listen = (worker: ThreadWorker) => {
+    worker.on("message", (data) => events.message(data));
+    worker.on("error", (error: Error & { code?: string }) => {
+      if (ended) return;
+      ended = true;
+      events.error(error.message, error.code === "ERR_WORKER_OUT_OF_MEMORY");
+    });
+    worker.on("exit", () => {
+      if (ended) return;
+      ended = true;
+      events.error("the worker exited", false);
+    });
+  };
+  return {
+    post: (message) => worker === null ? posted.push(message) : worker.postMessage(message),
+    terminate: async () => {
+      ended = true;
+      await started;
+      if (worker !== null) await worker.terminate();
+    },
+  };
+}
 
 /** A pool of module workers that answer jobs `{ id, ...job }` with `{ id, answer }`. */
 export class WorkerJobs<J extends object, A> {
@@ -44,7 +123,11 @@ export class WorkerJobs<J extends object, A> {
   #failed: (message: string) => void;
   #broken = false;
   #timeouts = 0;
+  #exhausted = 0;
   #answered = 0;
+  #heapMb: number | null;
+  // Per slot, when its last worker is gone (a new one starts after it).
+  #retired: Promise<void>[];
 
   constructor(
     url: URL,
@@ -53,11 +136,15 @@ export class WorkerJobs<J extends object, A> {
       timeoutMs: number;
       /** How long a worker may take to load (default 60 s). */
       startMs?: number;
+      /** The most V8 heap a worker may use, in MiB (default: no limit). */
+      heapMb?: number;
       failed: (message: string) => void;
     },
   ) {
+    this.#heapMb = options.heapMb ?? null;
     this.#url = url;
     this.#slots = Array(Math.max(1, options.workers)).fill(null);
+    this.#retired = this.#slots.map(() => Promise.resolve());
     this.#timeoutMs = options.timeoutMs;
     this.#startMs = options.startMs ?? 60_000;
     this.#failed = options.failed;
@@ -78,6 +165,11 @@ export class WorkerJobs<J extends object, A> {
     return this.#timeouts;
   }
 
+  /** Workers ended because a job ran out of their heap (`heapMb`). */
+  get exhausted(): number {
+    return this.#exhausted;
+  }
+
   /** Jobs a worker answered (not null). */
   get answered(): number {
     return this.#answered;
@@ -93,7 +185,7 @@ export class WorkerJobs<J extends object, A> {
       const waiting: Waiting<A> = { resolve, timer: null, slot: index };
       if (slot.ready) waiting.timer = this.#timer(index);
       this.#waiting.set(id, waiting);
-      slot.worker.postMessage({ id, ...job });
+      slot.worker.post({ id, ...job });
     });
   }
 
@@ -112,25 +204,35 @@ export class WorkerJobs<J extends object, A> {
   #started(index: number): Slot {
     const running = this.#slots[index];
     if (running !== null) return running;
-    const worker = new Worker(this.#url, { type: "module" });
+    const events: WorkerEvents = {
+      message: (message) => {
+        const data = message as WorkerAnswer<A> | typeof WORKER_READY;
+        if ("ready" in data) return this.#readied(index, slot);
+        const waiting = this.#waiting.get(data.id);
+        if (waiting === undefined) return;
+        this.#waiting.delete(data.id);
+        if (waiting.timer !== null) clearTimeout(waiting.timer);
+        if (data.answer !== null) this.#answered++;
+        waiting.resolve(data.answer);
+      },
+      error: (message, exhausted) => {
+        if (this.#slots[index] !== slot) return; // already ended
+        // Out of heap is the job's doing: end this worker, as after a timeout.
+        if (exhausted && slot.ready) {
+          this.#exhausted++;
+          return this.#end(index);
+        }
+        this.#fail(message);
+      },
+    };
+    const worker = this.#heapMb === null
+      ? webWorker(this.#url, events)
+      : limitedWorker(this.#url, this.#heapMb, { events, after: this.#retired[index] });
     const start = setTimeout(
       () => this.#fail(`not ready within ${this.#startMs / 1000} s`),
       this.#startMs,
     );
     const slot: Slot = { worker, ready: false, start };
-    worker.onmessage = (event: MessageEvent<WorkerAnswer<A> | typeof WORKER_READY>) => {
-      if ("ready" in event.data) return this.#readied(index, slot);
-      const waiting = this.#waiting.get(event.data.id);
-      if (waiting === undefined) return;
-      this.#waiting.delete(event.data.id);
-      if (waiting.timer !== null) clearTimeout(waiting.timer);
-      if (event.data.answer !== null) this.#answered++;
-      waiting.resolve(event.data.answer);
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      this.#fail(event.message);
-    };
     this.#slots[index] = slot;
     return slot;
   }
@@ -155,7 +257,7 @@ export class WorkerJobs<J extends object, A> {
     const slot = this.#slots[index];
     if (slot !== null) {
       clearTimeout(slot.start);
-      slot.worker.terminate();
+      this.#retired[index] = slot.worker.terminate().catch(() => {});
     }
     this.#slots[index] = null;
     for (const [id, waiting] of this.#waiting) {

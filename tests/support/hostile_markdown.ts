@@ -26,3 +26,30 @@ export const HOSTILE_MARKDOWN = [
   "[install](#install)",
   "",
 ].join("\n\n");
+
+/**
+ * Markdown built to be slow to render, each within every page limit (201
+ * lines, lines under 256 KiB): `tables`, about 800 KB of one table whose
+ * rows hold thousands of cells; `nesting`, block quotes and brackets nested
+ * tens of thousands deep; `emphasis`, runs of `*a**a***` delimiters. `salt`
+ * makes each a different blob.
+ */
+export function pathologicalMarkdown(
+  salt = "",
+): { tables: string; nesting: string; emphasis: string } {
+  const cells = 2_000;
+  const row = `|${"a|".repeat(cells)}`;
+  const header = `|${salt}${"a|".repeat(cells)}`;
+  const tables = [header, `|${"-|".repeat(cells)}`, ...Array(199).fill(row)].join("\n") + "\n";
+  const nesting = [
+    `${salt}${">".repeat(50_000)} x`,
+    "[".repeat(100_000),
+    `${"- ".repeat(10_000)}x`,
+    `${"(".repeat(50_000)}${"*".repeat(50_000)}`,
+    "",
+  ].join("\n");
+  const emphasis =
+    Array.from({ length: 200 }, () => `${salt}${"*a**a***".repeat(400)}`).join("\n") +
+    "\n";
+  return { tables, nesting, emphasis };
+}

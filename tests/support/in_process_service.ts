@@ -13,6 +13,10 @@ import { keyHash } from "../../sourcegraph/access/credentials.ts";
 import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
 import { pagesMount } from "../../sourcegraph/web/web_pages.tsx";
 import { Highlighter } from "../../sourcegraph/web/code/highlighter.ts";
+import {
+  MarkdownRenderer,
+  type MarkdownRendererOptions,
+} from "../../sourcegraph/web/code/markdown_renderer.ts";
 import type { Handler } from "../../sourcegraph/http/edge_env.ts";
 import { Metrics } from "../../sourcegraph/http/metrics.ts";
 import type { SyncScheduler } from "../../sourcegraph/git/sync_scheduler.ts";
@@ -90,6 +94,8 @@ export async function withInProcessService(
     debug?: boolean;
     /** The clock that refills the anonymous buckets (default `Date.now`). */
     rateLimitClock?: () => number;
+    /** The pages' Markdown renderer's bounds; default the service's. */
+    markdown?: MarkdownRendererOptions;
   } = {},
 ): Promise<void> {
   const log = options.log ?? (() => {});
@@ -105,6 +111,7 @@ export async function withInProcessService(
   }, { log, debug: options.debug ? log : undefined, indexBuilder: options.indexBuilder });
   const { store, scheduler, repositories: service } = services;
   const highlighter = new Highlighter();
+  const markdown = new MarkdownRenderer(options.markdown);
   const sources = new Map<string, TestRepo>();
   const heads = new Map<string, string>();
   try {
@@ -150,11 +157,13 @@ export async function withInProcessService(
         publicUrl: options.publicUrl,
         log,
         highlighter,
+        markdown,
       }),
     });
     await fn({ handle, store, service, scheduler, sources, heads, data, parent });
   } finally {
     highlighter.close();
+    markdown.close();
     await services.close();
     await removeDir(parent);
   }

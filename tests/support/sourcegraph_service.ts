@@ -9,6 +9,7 @@
  */
 
 import { HIGHLIGHT_WORKER_MODULES } from "../../sourcegraph/web/code/highlighter.ts";
+import { MARKDOWN_WORKER_MODULES } from "../../sourcegraph/web/code/markdown_renderer.ts";
 import { SCAN_WORKER_MODULES } from "../../sourcegraph/search/scan/chunk_scanner.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,7 +59,9 @@ export function serviceFlags(data: string, shared?: { keyFile: string }): string
     `--allow-write=${data}`,
     "--allow-run=git,deno,setpriv",
     shared ? "--allow-env=SOURCEGRAPH_*,PATH,PG*" : "--allow-env=SOURCEGRAPH_*,PATH",
-    `--allow-read=${[...HIGHLIGHT_WORKER_MODULES, ...SCAN_WORKER_MODULES].join(",")}`,
+    `--allow-read=${
+      [...HIGHLIGHT_WORKER_MODULES, ...MARKDOWN_WORKER_MODULES, ...SCAN_WORKER_MODULES].join(",")
+    }`,
     ...(shared ? [`--allow-read=${shared.keyFile}`] : []),
   ];
 }

@@ -125,9 +125,6 @@ md.renderer.rules.link_open = linkOpen;
 md.renderer.rules.image = image;
 md.renderer.rules.heading_open = headingOpen;
 
-/** Most characters of Markdown rendered; a longer document is shown as source. */
-export const MARKDOWN_MAX_CHARS = 1024 * 1024;
-
 /** `source` rendered to HTML, links resolved by `options`. */
 export function renderMarkdown(source: string, options: MarkdownOptions): string {
   return md.render(source, { state: { ...options, ids: new Map() } });

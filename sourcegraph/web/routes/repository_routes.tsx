@@ -18,6 +18,7 @@ import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
 import type { DirectoryListing } from "../../service/repository_reads.ts";
 import { highlightResultLines } from "../code/code_highlighting.ts";
 import type { CodeHighlighter } from "../code/highlighter.ts";
+import type { DocumentRenderer } from "../code/markdown_renderer.ts";
 import type { CodeLine } from "../code/highlighted_lines.ts";
 import type { FileMatches } from "../../search/code_search.ts";
 import { rawHeaders } from "../raw_response.ts";
@@ -58,6 +59,8 @@ export interface RepositoryRouteOptions {
   fanoutCharge: (c: Context) => FanoutCharge;
   /** What file pages and search results are highlighted with (none: plain text). */
   highlighter?: CodeHighlighter;
+  /** What Markdown files and READMEs are rendered with (none: shown as source). */
+  markdown?: DocumentRenderer;
 }
 
 type At = {
@@ -65,6 +68,7 @@ type At = {
   status: (code: string) => number;
   fanoutCharge: (c: Context) => FanoutCharge;
   highlighter?: CodeHighlighter;
+  markdown?: DocumentRenderer;
 };
 
 /** The home page and every repository page, to mount at the pages' root (last: it ends in `/*`). */
@@ -140,7 +144,7 @@ async function repositoryHome(
     return redirect(c, treeUrl(repo, { rev: commit, dir }), 303);
   }
   const { commit } = at.service.resolve(c.get("caller"), { repo });
-  return await filesPage(c, { service: at.service, repo, commit, dir: "" });
+  return await filesPage(c, { service: at.service, markdown: at.markdown, repo, commit, dir: "" });
 }
 
 // A tree or blob path: pinned to a SHA (a branch redirects to its SHA).
@@ -159,7 +163,13 @@ async function pinnedPage(
     return redirect(c, `${url}${new URL(c.req.url).search}`, 302);
   }
   if (route.page === "tree") {
-    return await filesPage(c, { service: at.service, repo, commit: pinned.commit, dir: path });
+    return await filesPage(c, {
+      service: at.service,
+      markdown: at.markdown,
+      repo,
+      commit: pinned.commit,
+      dir: path,
+    });
   }
   return await blobPage(c, { ...at, repo, commit: pinned.commit, path });
 }
@@ -354,7 +364,13 @@ async function pluginsTab(
 
 async function filesPage(
   c: Context<PageEnv>,
-  at: { service: RepositoryService; repo: string; commit: string; dir: string },
+  at: {
+    service: RepositoryService;
+    markdown?: DocumentRenderer;
+    repo: string;
+    commit: string;
+    dir: string;
+  },
 ): Promise<Response> {
   const caller = c.get("caller");
   const listing = await at.service.list(caller, {
@@ -378,7 +394,12 @@ async function filesPage(
 // The README among a listing's entries, read as its file page would be; none when unreadable.
 async function folderReadme(
   caller: Caller,
-  at: { service: RepositoryService; repo: string; listing: DirectoryListing },
+  at: {
+    service: RepositoryService;
+    markdown?: DocumentRenderer;
+    repo: string;
+    listing: DirectoryListing;
+  },
 ): Promise<Readme | null> {
   const path = readmePath(at.listing.entries);
   if (path === null) return null;
@@ -389,7 +410,7 @@ async function folderReadme(
       path,
       startLine: 1,
     });
-    return readmeOf(at.repo, read);
+    return await readmeOf(at.repo, read, at.markdown);
   } catch (error) {
     if (error instanceof SourcegraphError) return null;
     throw error;
@@ -414,6 +435,7 @@ async function blobPage(
     });
     const view = await withCode(blobView(at.repo, read), {
       highlighter: at.highlighter,
+      markdown: at.markdown,
       plain: c.req.query("plain") === "1",
     });
     return await page(c, <BlobPage viewer={c.get("viewer")} view={view} />);

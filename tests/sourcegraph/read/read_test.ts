@@ -148,7 +148,7 @@ Deno.test("read errors carry their exact codes", () =>
       [{ path: "../x" }, "INVALID_PATH"],
       [{ path: "a//b" }, "INVALID_PATH"],
       [{ path: "./long.txt" }, "INVALID_PATH"],
-      [{ path: "a\\b" }, "INVALID_PATH"],
+      [{ path: "a\\b" }, "FILE_NOT_FOUND"], // a backslash is a character of a name
       [{ path: "a\u0001b" }, "INVALID_PATH"],
       [{ path: "long.txt", repo: "nope/nope" }, "REPOSITORY_NOT_FOUND"],
     ];

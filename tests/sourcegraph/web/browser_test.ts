@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { chromiumPath, launchBrowser } from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { pathologicalMarkdown } from "../../support/hostile_markdown.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
 const CHROMIUM = chromiumPath();
@@ -217,6 +218,9 @@ Deno.test({
       "README.md": `# Site\n\n${"A long paragraph of words. ".repeat(40)}\n\n| ${
         "a wide table column | ".repeat(12)
       }\n|${"---|".repeat(12)}\n\n\`\`\`sh\n${"a-long-command --with-flags ".repeat(20)}\n\`\`\`\n`,
+      // Tables no worker heap renders: shown as source under the one-line notice.
+      "slow/README.md": pathologicalMarkdown().tables,
+      "back\\slash/notes\\2026.md": "# Notes\n\nA file whose names hold backslashes.\n",
       "src/deep/folder/with_a_rather_long_name/parse_config.ts":
         `export function parseConfig(text: string): string {\n  return text; // ${
           "x".repeat(400)
@@ -239,6 +243,9 @@ Deno.test({
         ],
         ["markdown", `/local/site/-/blob/${sha}/README.md`],
         ["markdown-source", `/local/site/-/blob/${sha}/README.md?plain=1`],
+        ["markdown-not-rendered", `/local/site/-/blob/${sha}/slow/README.md`],
+        ["readme-not-rendered", `/local/site/-/tree/${sha}/slow`],
+        ["backslash-name", `/local/site/-/blob/${sha}/back%5Cslash/notes%5C2026.md`],
         ["versions", "/local/site/-/versions"],
         ["search", "/local/site/-/search?q=parseConfig"],
         ["symbols", "/local/site/-/symbols?q=parseConfig"],
@@ -252,12 +259,29 @@ Deno.test({
         await page.setViewport({ width, height: 900 });
         for (const [kind, path] of kinds) {
           await page.goto(`${base}${path}`);
-          await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage: true });
+          // 800 KB of source is too tall for one capture: its first screen shows the notice.
+          const fullPage = !kind.endsWith("-not-rendered");
+          await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage });
           const [scrolled, inner] = await page.evaluate(() => [
             document.scrollingElement!.scrollWidth,
             innerWidth,
           ]);
           if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
+          if (kind.endsWith("-not-rendered")) {
+            // Past the time bound, or the heap's when V8 reports it first.
+            const notice = await page.$eval("p.notice", (p) => p.textContent ?? "");
+            assert(
+              /^MARKDOWN_NOT_RENDERED (?:took longer than 2 s|needed more than 64 MiB) to render: shown as its source$/
+                .test(notice),
+              notice,
+            );
+          }
+          if (kind === "backslash-name") {
+            assertEquals(
+              await page.$eval("article.markdown-body h1", (h) => h.textContent),
+              "Notes",
+            );
+          }
         }
       }
       console.log(`screenshots of ${kinds.length} page kinds at 1280 and 390 px: ${shots}`);

@@ -5,7 +5,11 @@ import {
   type WorldRepository,
 } from "../../support/in_process_service.ts";
 import { pageRequest } from "../../support/page_requests.ts";
-import { HOSTILE_MARKDOWN, PIXEL_PNG } from "../../support/hostile_markdown.ts";
+import {
+  HOSTILE_MARKDOWN,
+  pathologicalMarkdown,
+  PIXEL_PNG,
+} from "../../support/hostile_markdown.ts";
 
 const REPOSITORIES: WorldRepository[] = [
   {
@@ -132,5 +136,82 @@ Deno.test("code pages: search results are highlighted and mark each match once",
     assertEquals(executable(page.body), []);
     const site = await pageRequest(handle, "/sourcegraph/-/search?q=puts");
     assertIncludes(site.body, '<span class="hljs-type">int</span>');
+  });
+});
+
+Deno.test("code pages: files and folders whose names hold a backslash open from their listing", async () => {
+  await withInProcessService(async ({ handle, heads }) => {
+    const sha = heads.get("org/back")!;
+    const top = await pageRequest(handle, `/sourcegraph/org/back/-/tree/${sha}`);
+    assertEquals(top.status, 200);
+    // The listing links each name with its backslash percent-encoded, and every link opens.
+    const file = `/sourcegraph/org/back/-/blob/${sha}/a%5Cb.txt`;
+    const folder = `/sourcegraph/org/back/-/tree/${sha}/dir%5Cx`;
+    assertIncludes(top.body, `href="${file}"`);
+    assertIncludes(top.body, `href="${folder}"`);
+    const blob = await pageRequest(handle, file);
+    assertEquals(blob.status, 200);
+    assertIncludes(blob.body, "the file a\\b");
+    const tree = await pageRequest(handle, folder);
+    assertEquals(tree.status, 200);
+    const inner = `/sourcegraph/org/back/-/blob/${sha}/dir%5Cx/c%5C%5Cd.md`;
+    assertIncludes(tree.body, `href="${inner}"`);
+    const rendered = await pageRequest(handle, inner);
+    assertEquals(rendered.status, 200);
+    assertIncludes(rendered.body, "<h1");
+    const raw = await pageRequest(handle, `/sourcegraph/org/back/-/raw/${sha}/a%5Cb.txt`);
+    assertEquals(raw.status, 200);
+    assertEquals(raw.body, "the file a\\b\n");
+    // Dot segments and encoded slashes still name nothing.
+    for (const bad of ["..%5Ca.txt", "a%2Fb.txt", "%2E%2E"]) {
+      const answer = await pageRequest(handle, `/sourcegraph/org/back/-/blob/${sha}/${bad}`);
+      assertEquals(answer.status, 404, bad);
+    }
+  }, {
+    repositories: [{
+      name: "org/back",
+      publicRead: true,
+      files: { "a\\b.txt": "the file a\\b\n", "dir\\x/c\\\\d.md": "# Back\\slash\n" },
+    }],
+  });
+});
+
+Deno.test("code pages: Markdown past the renderer's time bound shows as plain source under a one-line notice", async () => {
+  const { tables, nesting, emphasis } = pathologicalMarkdown();
+  await withInProcessService(async ({ handle, heads }) => {
+    const sha = heads.get("org/slow")!;
+    const notice = (body: string) =>
+      [...body.matchAll(/<p class="notice"><code>MARKDOWN_NOT_RENDERED<\/code> ([^<]*)<\/p>/g)]
+        .map((m) => m[1]);
+    const line = "took longer than 0.005 s to render: shown as its source";
+    // The folder's README: the notice, then the text as it is.
+    const tree = await pageRequest(handle, `/sourcegraph/org/slow/-/tree/${sha}`);
+    assertEquals(tree.status, 200);
+    assertEquals(notice(tree.body), [line]);
+    assertIncludes(tree.body, '<pre class="readme-text">|a|a|a|');
+    assert(!tree.body.includes('<article class="markdown-body">'), "the README was rendered");
+    for (const path of ["README.md", "docs/nesting.md", "docs/emphasis.md"]) {
+      for (let reload = 0; reload < 2; reload++) {
+        const blob = await pageRequest(handle, `/sourcegraph/org/slow/-/blob/${sha}/${path}`);
+        assertEquals(blob.status, 200, path);
+        assertEquals(notice(blob.body), [line], path);
+        assertIncludes(blob.body, '<table class="code">');
+        assert(!blob.body.includes("hljs-"), `${path} was highlighted`);
+        assert(!blob.body.includes('<article class="markdown-body">'), `${path} was rendered`);
+      }
+    }
+    // The source view asked for is the source view, no notice.
+    const plain = await pageRequest(
+      handle,
+      `/sourcegraph/org/slow/-/blob/${sha}/README.md?plain=1`,
+    );
+    assertEquals(notice(plain.body), []);
+  }, {
+    markdown: { timeoutMs: 5 },
+    repositories: [{
+      name: "org/slow",
+      publicRead: true,
+      files: { "README.md": tables, "docs/nesting.md": nesting, "docs/emphasis.md": emphasis },
+    }],
   });
 });

@@ -21,3 +21,13 @@ Deno.test("raw headers: UTF-8 text is text; NUL, invalid UTF-8 and hostile names
     "default-src 'none'; sandbox; frame-ancestors 'none'",
   );
 });
+
+Deno.test("raw headers: filename* percent-encodes every byte that is not an RFC 8187 attr-char", () => {
+  const name = "it's (a) *star* !~-_.`^|#$&+1.bin";
+  const header = rawHeaders(`dir/${name}`, new Uint8Array([0]))["Content-Disposition"];
+  const ext = header.slice(header.indexOf("filename*=UTF-8''") + "filename*=UTF-8''".length);
+  assertEquals(ext, "it%27s%20%28a%29%20%2Astar%2A%20!~-_.%60%5E%7C%23%24%26%2B1.bin");
+  // attr-char = ALPHA / DIGIT / "!" / "#" / "$" / "&" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~"
+  assertEquals(/^(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})*$/.test(ext), true);
+  assertEquals(decodeURIComponent(ext), name);
+});

@@ -1,0 +1,134 @@
+/**
+ * The real service under an anonymous reload loop of READMEs built to be
+ * slow to render: rendering happens in the worker while `/healthz` and
+ * token reads answer, each README is rendered once, and memory stays flat.
+ */
+
+import { assert, assertEquals } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { pathologicalMarkdown } from "../../support/hostile_markdown.ts";
+import { rssMib } from "../../support/raw_http.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
+
+const TOKEN = "m".repeat(40);
+const FOLDERS = ["t1", "t2", "t3", "e1", "n1"];
+const RSS_LIMIT_MIB = 700;
+
+// The value of one unlabelled series in a metrics exposition.
+function metric(text: string, name: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  assert(line !== undefined, `no ${name} in the metrics`);
+  return Number(line.slice(name.length + 1));
+}
+
+Deno.test("markdown flood: an anonymous README reload loop leaves health and token reads answering and RSS under 700 MiB", async () => {
+  const parent = await tempDir("sg-markdown-flood-");
+  const files: Record<string, string> = { "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" };
+  files["README.md"] = pathologicalMarkdown("top").tables;
+  for (const folder of FOLDERS) {
+    const documents = pathologicalMarkdown(folder);
+    files[`${folder}/README.md`] = folder.startsWith("t")
+      ? documents.tables
+      : folder.startsWith("e")
+      ? documents.emphasis
+      : documents.nesting;
+  }
+  const repo = await createRepo(files, { parent, name: "project" });
+  const service = await startService(repo.path, {
+    SOURCEGRAPH_API_TOKEN: TOKEN,
+    SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "100000",
+  });
+  const pages = ["", ...FOLDERS].map((folder) =>
+    `${service.url}/sourcegraph/local/project${folder === "" ? "" : `/-/tree/main/${folder}`}`
+  );
+  const get = async (url: string, token?: string) => {
+    const response = await fetch(url, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: response.status, body: await response.text() };
+  };
+  const read = async () => {
+    const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ Path: "a.txt" }),
+    });
+    const body = await response.json();
+    return response.status === 200 && body.Content === "alpha\n";
+  };
+  let peakRss = await rssMib(service.pid);
+  let stop = false;
+  const answered: number[] = [];
+  let loops: Promise<void>[] = [];
+  try {
+    assert(await read(), "the token read works before the loop");
+    // One anonymous address, four connections, reloading the README pages round and round.
+    loops = Array.from({ length: 4 }, async (_, n) => {
+      for (let i = n; !stop; i++) {
+        const page = await get(pages[i % pages.length]).catch(() => ({ status: -1 }));
+        answered.push(page.status);
+      }
+    });
+    // While a render is in the worker (in flight before and after, the same render count),
+    // health and a token read answer: the main thread is not the one rendering.
+    let during = 0;
+    let probes = 0;
+    while (during < 3 && probes < 400) {
+      probes++;
+      peakRss = Math.max(peakRss, await rssMib(service.pid));
+      const before = (await get(`${service.url}/metrics`, TOKEN)).body;
+      if (metric(before, "sourcegraph_markdown_renders_in_flight") !== 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        continue;
+      }
+      const [health, token] = await Promise.all([get(`${service.url}/healthz`), read()]);
+      const after = (await get(`${service.url}/metrics`, TOKEN)).body;
+      assertEquals(health, { status: 200, body: "ok\n" });
+      assert(token, "a token read failed during the loop");
+      if (
+        metric(after, "sourcegraph_markdown_renders_in_flight") === 1 &&
+        metric(after, "sourcegraph_markdown_renders_total") ===
+          metric(before, "sourcegraph_markdown_renders_total")
+      ) during++;
+    }
+    assert(during >= 3, `health answered during a render only ${during} times in ${probes} probes`);
+    // Every README was rendered at most once (its refusal or HTML is cached by blob); the
+    // loop goes on answering from the cache.
+    let metrics = "";
+    for (let settle = 0; settle < 600; settle++) {
+      metrics = (await get(`${service.url}/metrics`, TOKEN)).body;
+      if (
+        metric(metrics, "sourcegraph_markdown_renders_in_flight") === 0 &&
+        metric(metrics, "sourcegraph_markdown_waiting") === 0 &&
+        metric(metrics, "sourcegraph_markdown_renders_total") === pages.length
+      ) break;
+      peakRss = Math.max(peakRss, await rssMib(service.pid));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assertEquals(metric(metrics, "sourcegraph_markdown_renders_total"), pages.length);
+    const served = answered.length;
+    while (answered.length < served + 20) {
+      peakRss = Math.max(peakRss, await rssMib(service.pid));
+      assert(await read(), "a token read failed after the renders");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const final = (await get(`${service.url}/metrics`, TOKEN)).body;
+    assertEquals(metric(final, "sourcegraph_markdown_renders_total"), pages.length);
+    assert(
+      metric(final, "sourcegraph_markdown_cache_hits_total") >= 20,
+      final.split("\n").filter((l) => l.startsWith("sourcegraph_markdown")).join("\n") +
+        `\nstatuses: ${answered.slice(-30).join(" ")}`,
+    );
+    assertEquals(answered.filter((status) => status !== 200 && status !== 429), []);
+    assert(peakRss < RSS_LIMIT_MIB, `RSS peaked at ${peakRss.toFixed(0)} MiB`);
+    assert(
+      !service.log.some((line) => line.includes("failed unexpectedly")),
+      service.log.join("\n"),
+    );
+  } finally {
+    stop = true;
+    await Promise.all(loops);
+    await service.stop();
+    await removeDir(parent);
+  }
+});
