@@ -83,7 +83,7 @@ export function pagesMount(
 
 // The web pages as a sub-app, mounted at the service's root.
 function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageEnv> {
-  const { edge, log, highlighter } = options;
+  const { edge, log, highlighter, markdown } = options;
   const sessions = options.sessions ??
     new Sessions(options.store.sessions, {
       valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
@@ -138,7 +138,6 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
   app.route("/", staticRoutes());
   app.route("/", sessionRoutes({ ...options, sessions }));
   const { status, fanoutCharge } = edge;
-  const { markdown } = options;
   app.route("/", repositoryRoutes(service, { status, fanoutCharge, highlighter, markdown }));
   app.all("/*", notFoundPage);
   return app;
