@@ -48,6 +48,8 @@ export function availabilityJson(availability: AvailabilityResult): Json {
     ...summaryJson(availability.summary),
     versions: availability.versions.map((version) => ({
       commit: version.commit,
+      // `indexed` keeps the field clients know, now true only while the index serves.
+      indexed: version.index === "ready",
       index: version.index,
       ...(version.committerTime !== null ? { committer_time: version.committerTime } : {}),
     })),

@@ -24,7 +24,10 @@ async function indexWords(client: Client, head: string): Promise<[string, string
     pattern: "needle",
     revision: head,
   });
-  return [availability.versions[0].index, /^Index: "(.*)"$/m.exec(search)?.[1] ?? search];
+  const [version] = availability.versions;
+  // The field clients already read says the same: true exactly when the index serves.
+  assertEquals(version.indexed, version.index === "ready");
+  return [version.index, /^Index: "(.*)"$/m.exec(search)?.[1] ?? search];
 }
 
 Deno.test("availability and search agree on a version's index, before and after its build is published", async () => {

@@ -33,7 +33,7 @@ const GOLDEN: [string, Record<string, unknown>, string[]][] = [
     `{"repositories":[{"repo":"org/golden","state":"ready","index_mode":"full","heads":{"main":"${HEAD}"}}]}`,
   ]],
   ["availability", { repo: NAME }, [
-    `{"repo":"org/golden","state":"ready","index_mode":"full","heads":{"main":"${HEAD}"},"versions":[{"commit":"${HEAD}","index":"ready","committer_time":1767225600},{"commit":"${FIRST}","index":"ready","committer_time":1767225600}],"jobs":[],"credential_set":false}`,
+    `{"repo":"org/golden","state":"ready","index_mode":"full","heads":{"main":"${HEAD}"},"versions":[{"commit":"${HEAD}","indexed":true,"index":"ready","committer_time":1767225600},{"commit":"${FIRST}","indexed":true,"index":"ready","committer_time":1767225600}],"jobs":[],"credential_set":false}`,
   ]],
   ["resolve", { repo: NAME, revision: "main" }, [
     `{"commit":"${HEAD}","indexed":true,"committer_time":1767225600}`,
