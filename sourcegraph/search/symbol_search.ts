@@ -111,7 +111,10 @@ export function searchSymbols(
   return {
     symbols: symbols.sort(byRank(query.query)),
     truncated,
-    partial: index.symbols.partial,
+    // Under path groups, only the visible files' extraction counts (hidden files never tell of themselves).
+    partial: compiled.groups.length === 0
+      ? index.symbols.partial
+      : index.symbols.partialIn({ roots: compiled.groups }),
   };
 }
 

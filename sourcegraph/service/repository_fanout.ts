@@ -123,7 +123,11 @@ export class RepositoryFanout {
       });
     const run = { ask, pay, deadline, now: this.#now };
     if (request.after) {
-      const pins = repinned(this.#visibility, caller, request.after.pins);
+      const pins = repinned(this.#store, caller, {
+        visibility: this.#visibility,
+        repos: request.repos,
+        pins: request.after.pins,
+      });
       const page = await searchPage(pins, { ...run, from: request.after, known: new Map() });
       return { pins, skipped: [], ...page };
     }

@@ -82,25 +82,57 @@ export function pinRepositories(
 }
 
 /**
- * `pins` again, once each is still visible and retained (otherwise fails as
- * a read would); INVALID_CURSOR when a repository is pinned twice, so a
- * continued page searches at most the caller's visible repositories, each once.
+ * `pins` again, once the cursor that holds them is one the request could
+ * have been given: each pin a distinct repository that `options.repos`
+ * selects among the caller's visible ones (a private, unknown or unselected
+ * one, or one pinned twice, is INVALID_CURSOR, the same for each, before
+ * anything is searched), at a version still retained (else INVALID_CURSOR
+ * saying so: versions age out as branches move, so the search starts again).
+ * A request whose own selection names a repository the caller cannot see
+ * fails as its first page would.
  */
 export function repinned(
-  visibility: Visibility,
+  store: ControlStore,
   caller: Caller,
-  pins: RepositoryPin[],
+  options: { visibility: Visibility; repos: string[] | null; pins: RepositoryPin[] },
 ): RepositoryPin[] {
+  const { visibility, pins } = options;
   if (
     pins.length > FANOUT_MAX_REPOSITORIES ||
     new Set(pins.map((pin) => pin.repo)).size !== pins.length
-  ) {
-    throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one a search returned", {
-      hint: "Pass NextCursor exactly as the previous page gave it, or search again without after.",
-    });
+  ) throw cursorNotIssued();
+  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
+    .map((repo) => repo.name).sort();
+  const selected = new Set(
+    options.repos === null ? visible : selectNames(visible, options.repos, {
+      missing: (name) => visibility.repository(caller, name), // throws with a hint
+    }),
+  );
+  // A pin outside the request's selection: a cursor of another request, or forged.
+  if (!pins.every((pin) => selected.has(pin.repo))) throw cursorNotIssued();
+  for (const pin of pins) {
+    try {
+      visibility.resolve(caller, { repo: pin.repo, revision: pin.commit });
+    } catch (error) {
+      if (!(error instanceof SourcegraphError) || error.code !== "REVISION_NOT_ELIGIBLE") {
+        throw error;
+      }
+      throw new SourcegraphError(
+        "INVALID_CURSOR",
+        `the cursor's version of ${pin.repo} is not retained`,
+        { hint: "Versions age out as branches move: start again without after." },
+      );
+    }
   }
-  for (const pin of pins) visibility.resolve(caller, { repo: pin.repo, revision: pin.commit });
   return pins;
+}
+
+/** The error of a cursor the service never issued for this request. */
+export function cursorNotIssued(): SourcegraphError {
+  return new SourcegraphError("INVALID_CURSOR", "the cursor is not one issued for this request", {
+    hint: "Pass the next cursor exactly as the previous page gave it, with the same request, " +
+      "or start again without after.",
+  });
 }
 
 // The names of `visible` the selectors choose, in name order: a glob picks

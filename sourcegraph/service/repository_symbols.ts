@@ -80,6 +80,13 @@ export class RepositorySymbols {
       ? outcome.symbols
       : outcome.symbols.filter((symbol) => scope.covers(symbol.path));
     const offset = after?.offset ?? 0;
+    // A continued page starts inside the list (a page ending at its end gives no cursor).
+    if (offset > 0 && offset >= visible.length) {
+      throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one `symbols` returned", {
+        hint: "Pass next_cursor exactly as the previous page gave it, with the same query, " +
+          "or look up again without after.",
+      });
+    }
     const end = offset + (request.first ?? 20);
     return Promise.resolve({
       repo: repo.name,

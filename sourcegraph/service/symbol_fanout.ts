@@ -19,6 +19,7 @@ import { type SymbolQuery, symbolRank } from "../search/symbol_search.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
+  cursorNotIssued,
   pinRepositories,
   repinned,
   type RepositoryPin,
@@ -101,8 +102,18 @@ export class SymbolFanout {
     request: FanoutSymbolsRequest,
     options: FanoutCharge = {},
   ): Promise<FanoutSymbolsPage> {
-    const { pins, skipped } = request.after
-      ? { pins: repinned(this.#visibility, caller, request.after.pins), skipped: [] }
+    const { after } = request;
+    // No page starts at or past the cap: such an offset was never issued.
+    if (after !== undefined && after.offset >= FANOUT_SYMBOLS_MAX) throw cursorNotIssued();
+    const { pins, skipped } = after
+      ? {
+        pins: repinned(this.#store, caller, {
+          visibility: this.#visibility,
+          repos: request.repos,
+          pins: after.pins,
+        }),
+        skipped: [],
+      }
       : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
     const deadline = this.#now() + SEARCH_MAX_MS;
     const found: RepositorySymbol[][] = [];
@@ -126,7 +137,9 @@ export class SymbolFanout {
     const ranked = merged(found, request.query);
     if (ranked.length > FANOUT_SYMBOLS_MAX) truncated = true;
     const all = ranked.slice(0, FANOUT_SYMBOLS_MAX);
-    const offset = request.after?.offset ?? 0;
+    const offset = after?.offset ?? 0;
+    // A continued page starts inside the list (a page ending at its end gives no cursor).
+    if (offset > 0 && offset >= all.length) throw cursorNotIssued();
     const end = offset + (request.first ?? 20);
     return {
       pins,

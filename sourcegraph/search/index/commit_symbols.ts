@@ -137,6 +137,7 @@ export class CommitSymbols {
   #rows: StatementSync;
   #namesOfBlob: StatementSync;
   #definedIn = new Map<string, Set<number>>();
+  #partialIn = new Map<string, PartialSymbols | null>();
 
   /**
    * The symbols of the files `paths` whose blobs are `blobIds` (same order),
@@ -187,6 +188,37 @@ export class CommitSymbols {
     if (this.#definedIn.size >= MAX_CACHED_FOLDER_SETS) this.#definedIn.clear();
     this.#definedIn.set(key, names);
     return names;
+  }
+
+  /**
+   * `partial` counted over this commit's files under `folders.roots` only
+   * (kept for the next lookups): null when each of those files' symbols is
+   * in the index, so a registration limited to path groups is told of, and
+   * learns the number of, the files it sees only.
+   */
+  partialIn(folders: DefiningFolders): PartialSymbols | null {
+    if (this.partial === null) return null;
+    const key = JSON.stringify(folders.roots);
+    const cached = this.#partialIn.get(key);
+    if (cached !== undefined) return cached;
+    // The blobs a build left without symbols; the commit's files name them by number.
+    const skippedBlobs = new Set(
+      (this.#index.db.prepare("SELECT blob FROM symbols_skipped").all() as { blob: number }[])
+        .map((row) => row.blob),
+    );
+    const under = (path: string) =>
+      folders.roots.some((root) => path === root || path.startsWith(`${root}/`));
+    let files = 0;
+    let skippedFiles = 0;
+    this.#paths.forEach((path, file) => {
+      if (!under(path)) return;
+      files++;
+      if (skippedBlobs.has(this.#blobIds[file])) skippedFiles++;
+    });
+    const partial = skippedFiles > 0 ? { skippedFiles, files } : null;
+    if (this.#partialIn.size >= MAX_CACHED_FOLDER_SETS) this.#partialIn.clear();
+    this.#partialIn.set(key, partial);
+    return partial;
   }
 
   /**

@@ -103,9 +103,9 @@ Deno.test("calls across repositories: each repository searched costs a unit, fir
     const connecting = await unitsOf(world, async (at) => {
       assertEquals(await mcpCall(world, at, null), "OK");
     });
-    const mcp = async (call: { name: string; args: Record<string, unknown> }) =>
+    const mcp = async (call: { name: string; args: Record<string, unknown> }, code = "OK") =>
       await unitsOf(world, async (at) => {
-        assertEquals(await mcpCall(world, at, call), "OK");
+        assertEquals(await mcpCall(world, at, call), code);
       }) - connecting;
     assertEquals(await mcp(search({ repo: [NAMES[0]] })), FANOUT_SEARCH_COST + perRepository(1));
     assertEquals(await mcp(search({})), FANOUT_SEARCH_COST + perRepository(COUNT));
@@ -120,8 +120,13 @@ Deno.test("calls across repositories: each repository searched costs a unit, fir
       await mcp({ name: "symbols", args: { query: "needle" } }),
       FANOUT_SYMBOLS_COST + perRepository(COUNT),
     );
+    // A symbols cursor past the list (no index: no definitions) is refused once it has
+    // looked every repository up, and has paid for each.
     assertEquals(
-      await mcp({ name: "symbols", args: { query: "needle", after: symbolsCursor } }),
+      await mcp(
+        { name: "symbols", args: { query: "needle", after: symbolsCursor } },
+        "INVALID_CURSOR",
+      ),
       FANOUT_SYMBOLS_COST + perRepository(COUNT),
     );
     // A search of one repository costs what it did.

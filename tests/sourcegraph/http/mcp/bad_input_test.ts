@@ -97,7 +97,7 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   [
     "search",
     { pattern: "a", after: cursor(`["repos",[["${NAME}","${"a".repeat(40)}"]],0,null]`) },
-    "REVISION_NOT_ELIGIBLE",
+    "INVALID_CURSOR",
   ],
   ["search", { repo: [], pattern: "a" }, null],
   ["search", { repo: Array.from({ length: 201 }, (_, i) => `org/r${i}`), pattern: "a" }, null],

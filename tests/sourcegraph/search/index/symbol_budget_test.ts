@@ -217,3 +217,84 @@ Deno.test("symbol budget, MCP and HTTP: the symbols answer says the commit's sym
     searchIndex: true,
     symbolBudgetMs: 0,
   }));
+
+// Three registrations under the same path group: hidden files that the budget
+// skips (`mono/hidden`), hidden files without symbols to extract (`mono/plain`),
+// and only hidden files skipped (`mono/clean`).
+const VISIBLE_TS = "export function visibleFn(): number {\n  return 1;\n}\n";
+const GROUPED = (name: string, files: Record<string, string>) => ({
+  name,
+  publicRead: true,
+  files: { "docs/public/readme.md": "visible notes\n", ...files },
+  pathGroups: [{ name: "public", paths: ["docs/public"] }],
+});
+
+Deno.test("symbol budget under path groups: partial counts visible files only, whatever the hidden files hold (MCP, HTTP, across repositories, the Symbols page)", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await waitFor(async () => {
+        const texts = await Promise.all(
+          ["mono/hidden", "mono/plain", "mono/clean"].map((repo) =>
+            callText(client, "search", { repo, pattern: "notes" })
+          ),
+        );
+        return texts.every((text) => text.includes('Index: "ready"'));
+      }, { what: "the indexes" });
+      // The answer with its repository's name and commit replaced, to compare registrations.
+      const neutral = (repo: string, text: string) =>
+        text.replaceAll(heads.get(repo)!, "<sha>").replaceAll(repo, "<repo>");
+      const http = async (repo: string, body: unknown) =>
+        await (await inProcessFetch(handle)(`/sourcegraph/v1/repo/symbols?repo=${repo}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })).text();
+      for (const query of [{ Query: "hiddenFn", Match: "prefix" }, { Query: "visibleFn" }]) {
+        const hidden = await http("mono/hidden", query);
+        assertEquals(JSON.parse(hidden).SymbolsPartial, { SkippedFiles: 1, Files: 2 });
+        assertEquals(
+          neutral("mono/hidden", hidden),
+          neutral("mono/plain", await http("mono/plain", query)),
+        );
+        const clean = JSON.parse(await http("mono/clean", query));
+        assertEquals([clean.SymbolsPartial, clean.Symbols], [null, []]);
+      }
+      const mcp = (repo: string) =>
+        callText(client, "symbols", { repo, query: "hiddenFn", match: "prefix" });
+      const hiddenText = await mcp("mono/hidden");
+      assertIncludes(hiddenText, "1 of 2 files");
+      assertEquals(
+        neutral("mono/hidden", hiddenText),
+        neutral("mono/plain", await mcp("mono/plain")),
+      );
+      assertEquals(JSON.parse(await mcp("mono/clean")).symbols_partial, undefined);
+      const across = JSON.parse(await callText(client, "symbols", { query: "hiddenFn" }));
+      assertEquals(across.symbols_partial, ["mono/hidden", "mono/plain"]);
+      const tab = (repo: string) =>
+        pageRequest(handle, `/sourcegraph/${repo}/-/symbols?q=hiddenFn`);
+      assertIncludes((await tab("mono/hidden")).body, "partial: 1 of 2 files");
+      assert(
+        !(await tab("mono/clean")).body.includes("partial"),
+        "every visible file was extracted",
+      );
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [
+      GROUPED("mono/hidden", {
+        "docs/public/visible.ts": VISIBLE_TS,
+        "docs/private/a.ts": "export function hiddenFnA(): void {}\n",
+        "docs/private/b.ts": "export function hiddenFnB(): void {}\n",
+        "docs/private/slow.ts": SLOW_TS,
+      }),
+      GROUPED("mono/plain", {
+        "docs/public/visible.ts": VISIBLE_TS,
+        "docs/private/notes.md": "hidden notes\n",
+      }),
+      GROUPED("mono/clean", { "docs/private/slow.ts": SLOW_TS }),
+    ],
+    searchIndex: true,
+    symbolBudgetMs: 0,
+  }));
