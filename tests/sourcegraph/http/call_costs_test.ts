@@ -1,4 +1,8 @@
-/** What an anonymous MCP body costs: per call, by tool, a search across repositories the most. */
+/**
+ * What an anonymous MCP body costs up front: per call, by tool; a call across
+ * repositories pays its base here and a unit per repository it searches as it
+ * searches them (`search/fanout_cost_test.ts`).
+ */
 
 import { assertEquals } from "../../support/assert.ts";
 import { callCost } from "../../../sourcegraph/http/rate_limits.ts";
@@ -10,18 +14,19 @@ const call = (name: string, args: Record<string, unknown>) => ({
   params: { name, arguments: args },
 });
 
-Deno.test("call costs: one repository's search 5, across repositories 20, symbols 2 (10 across), batches add up", () => {
+Deno.test("call costs: a search 5 (its base across repositories), symbols 2, read_many by files, batches add up", () => {
   assertEquals(callCost(call("search", { repo: "org/a", pattern: "x" })), 5);
-  assertEquals(callCost(call("search", { pattern: "x" })), 20);
-  assertEquals(callCost(call("search", { repo: "org/*", pattern: "x" })), 20);
-  assertEquals(callCost(call("search", { repo: ["org/a"], pattern: "x" })), 20);
+  assertEquals(callCost(call("search", { pattern: "x" })), 5);
+  assertEquals(callCost(call("search", { repo: "org/*", pattern: "x" })), 5);
+  assertEquals(callCost(call("search", { repo: ["org/a"], pattern: "x" })), 5);
   assertEquals(callCost(call("symbols", { repo: "org/a", query: "x" })), 2);
-  assertEquals(callCost(call("symbols", { query: "x" })), 10);
-  assertEquals(callCost(call("symbols", { repo: ["org/a", "org/b"], query: "x" })), 10);
+  assertEquals(callCost(call("symbols", { query: "x" })), 2);
+  assertEquals(callCost(call("symbols", { repo: ["org/a", "org/b"], query: "x" })), 2);
+  assertEquals(callCost(call("read_many", { files: [{}, {}, {}] })), 3);
   assertEquals(callCost(call("read", { repo: "org/a", path: "a" })), 1);
   assertEquals(
     callCost([call("search", { pattern: "x" }), call("symbols", { repo: "a/b", query: "x" })]),
-    22,
+    7,
   );
   assertEquals(callCost({ jsonrpc: "2.0", method: "tools/list", id: 2 }), 1);
 });
