@@ -63,6 +63,31 @@ export const PATH_GROUPS = z.array(z.strictObject({
   name: z.string().min(1).max(64),
   paths: z.array(PATH_GROUP_PATH).min(1).max(64),
 })).max(64);
+/** How a registration is indexed: the whole repository, or its path groups only. */
+export const INDEX_MODE = z.enum(["full", "monorepo"]);
+
+/**
+ * What is wrong between a registration's index mode and its path groups
+ * (`groups`: how many it gives), or null. Path groups alone mean
+ * "monorepo"; "full" with path groups is refused rather than either
+ * dropping the groups (and showing the whole repository) or keeping them
+ * against what was asked, and "monorepo" without a group would show
+ * everything.
+ */
+export function indexModeProblem(
+  indexMode: "full" | "monorepo" | undefined,
+  groups: number,
+): string | null {
+  if (indexMode === "full" && groups > 0) {
+    return 'path groups need index_mode "monorepo" (or no index_mode); ' +
+      '"full" makes the whole repository visible: give "monorepo" or remove path_groups';
+  }
+  if (indexMode === "monorepo" && groups === 0) {
+    return 'index_mode "monorepo" needs at least one path group: give path_groups';
+  }
+  return null;
+}
+
 /** Minutes between syncs. */
 export const SYNC_INTERVAL_MINUTES = z.number().int().min(1).max(10_080);
 /** The default interval. */
