@@ -89,6 +89,7 @@ let dataLock: DataLock;
 try {
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const outcome = lockDataFolder(settings.dataDir);
+  if (outcome.kind === "refused") fail(outcome.problem);
   if (outcome.kind === "busy") {
     fail(
       `the data folder ${settings.dataDir} is in use by ${

@@ -45,6 +45,7 @@ const path = join(dataDir, "control.sqlite3");
 if (!fs.existsSync(path)) fail(`there is no control store at ${path}; set SOURCEGRAPH_DATA`);
 // Held while copying: a service started meanwhile on this folder is refused.
 const held = lockDataFolder(dataDir);
+if (held.kind === "refused") fail(held.problem);
 if (held.kind === "busy") {
   fail(`the data folder ${dataDir} is in use by ${describeHolder(held.holder)}; stop it first`);
 }

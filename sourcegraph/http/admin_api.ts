@@ -20,6 +20,7 @@ import {
   CREDENTIAL,
   credentialFromWire,
   KEY,
+  pathGroupsFromWire,
   PIN,
   policyFromWire,
   UPDATE,
@@ -83,7 +84,7 @@ function repositoryRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): 
         source: body.source,
         publicRead: body.public_read,
         policy: policyFromWire(body.policy),
-        pathGroups: body.index_mode === "monorepo" ? body.path_groups ?? [] : [],
+        pathGroups: pathGroupsFromWire(body),
         syncIntervalMinutes: body.sync_interval_minutes ?? DEFAULT_SYNC_INTERVAL_MINUTES,
       }, body.credential ? credentialFromWire(body.credential) : undefined);
       const result = { repo: summaryJson(summary), job: { job_id: once.key, state: "queued" } };

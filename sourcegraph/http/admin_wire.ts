@@ -14,10 +14,12 @@ import {
   type FetchCredential,
   HTTPS_CREDENTIAL,
 } from "../store/fetch_credentials.ts";
-import type { RepositoryUpdate, RetentionPolicy } from "../store/control_store.ts";
+import type { PathGroup, RepositoryUpdate, RetentionPolicy } from "../store/control_store.ts";
 import {
   BRANCH,
   BRANCHES,
+  INDEX_MODE,
+  indexModeProblem,
   PATH_GROUPS,
   REPOSITORY_NAME,
   RETAIN_COUNT,
@@ -44,28 +46,44 @@ export const CREDENTIAL = z.discriminatedUnion("kind", [
   }),
 ]);
 
-/** `POST /repos`. */
+// The index mode and the path groups of a body agree (`indexModeProblem`),
+// said as a problem of `path_groups`.
+function agreeingIndexMode(
+  body: { index_mode?: "full" | "monorepo"; path_groups?: unknown[] },
+  context: z.RefinementCtx,
+): void {
+  const problem = indexModeProblem(body.index_mode, body.path_groups?.length ?? 0);
+  if (problem !== null) {
+    context.addIssue({ code: "custom", path: ["path_groups"], message: problem });
+  }
+}
+
+/** `POST /repos`: path groups mean "monorepo" (`indexModeProblem`). */
 export const CREATE = z.strictObject({
   name: REPOSITORY_NAME,
   source: SOURCE,
   code_provider: z.enum(["github", "git"]).optional(),
   public_read: z.boolean(),
-  index_mode: z.enum(["full", "monorepo"]).optional(),
+  index_mode: INDEX_MODE.optional(),
   path_groups: PATH_GROUPS.optional(),
   policy: POLICY,
   sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
   credential: CREDENTIAL.optional(),
-});
+}).superRefine(agreeingIndexMode);
 
-/** `PATCH /repo`. */
+/**
+ * `PATCH /repo`: `path_groups` replaces the groups (`[]` removes them);
+ * `index_mode` "full" alone removes them too, "monorepo" needs path groups.
+ */
 export const UPDATE = z.strictObject({
   source: SOURCE.optional(),
   public_read: z.boolean().optional(),
   disabled: z.boolean().optional(),
+  index_mode: INDEX_MODE.optional(),
   path_groups: PATH_GROUPS.optional(),
   policy: POLICY.optional(),
   sync_interval_minutes: SYNC_INTERVAL_MINUTES.optional(),
-});
+}).superRefine(agreeingIndexMode);
 
 /** `POST /keys`. */
 export const KEY = z.strictObject({ name: z.string().min(1).max(128) });
@@ -92,13 +110,19 @@ export function policyFromWire(wire: z.infer<typeof POLICY>): RetentionPolicy {
   };
 }
 
+/** The path groups of a registration (path groups alone mean "monorepo"). */
+export function pathGroupsFromWire(wire: z.infer<typeof CREATE>): PathGroup[] {
+  return wire.path_groups ?? [];
+}
+
 /** The record changes of an update (absent fields stay as they are). */
 export function updateFromWire(wire: z.infer<typeof UPDATE>): RepositoryUpdate {
+  const pathGroups = wire.path_groups ?? (wire.index_mode === "full" ? [] : undefined);
   return {
     ...(wire.source !== undefined ? { source: wire.source } : {}),
     ...(wire.public_read !== undefined ? { publicRead: wire.public_read } : {}),
     ...(wire.disabled !== undefined ? { disabled: wire.disabled } : {}),
-    ...(wire.path_groups !== undefined ? { pathGroups: wire.path_groups } : {}),
+    ...(pathGroups !== undefined ? { pathGroups } : {}),
     ...(wire.policy !== undefined ? { policy: policyFromWire(wire.policy) } : {}),
     ...(wire.sync_interval_minutes !== undefined
       ? { syncIntervalMinutes: wire.sync_interval_minutes }

@@ -11,7 +11,7 @@
  * branches = ["main"]
  * default_branch = "main"
  * retain_count = 20
- * path_groups = [{ name = "docs", paths = ["docs"] }]
+ * path_groups = [{ name = "docs", paths = ["docs"] }] # index_mode "monorepo"
  * ```
  *
  * @module
@@ -35,6 +35,8 @@ import {
   BRANCH,
   BRANCHES,
   DEFAULT_SYNC_INTERVAL_MINUTES,
+  INDEX_MODE,
+  indexModeProblem,
   PATH_GROUPS,
   registrationProblem,
   REPOSITORY_NAME,
@@ -66,9 +68,16 @@ const RepositoryEntry = z.strictObject({
   default_branch: BRANCH.optional(),
   retain_count: RETAIN_COUNT.optional(),
   retain_days: RETAIN_DAYS.optional(),
+  index_mode: INDEX_MODE.optional(),
   path_groups: PATH_GROUPS.default([]),
   sync_interval_minutes: SYNC_INTERVAL_MINUTES.default(DEFAULT_SYNC_INTERVAL_MINUTES),
   credential: CREDENTIAL_FILES.optional(),
+}).superRefine((entry, context) => {
+  // As the admin API: path groups mean "monorepo", and the two never disagree.
+  const problem = indexModeProblem(entry.index_mode, entry.path_groups.length);
+  if (problem !== null) {
+    context.addIssue({ code: "custom", path: ["path_groups"], message: problem });
+  }
 });
 const ConfigFile = z.strictObject({ repositories: z.array(RepositoryEntry).default([]) });
 

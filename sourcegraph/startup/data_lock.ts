@@ -39,11 +39,16 @@ export interface DataLock {
 /** What `lockDataFolder` found. */
 export type DataLockOutcome =
   | { kind: "held"; lock: DataLock }
-  | { kind: "busy"; holder: LockHolder | null };
+  | { kind: "busy"; holder: LockHolder | null }
+  /** The lock file is not one this service may write: one line naming it and what to do. */
+  | { kind: "refused"; problem: string };
 
 /**
  * Takes the data folder `dataDir` (which must exist) for this process, or
- * reports who holds it. The lock lasts as long as the process.
+ * reports who holds it. The lock lasts as long as the process. Nothing is
+ * written until the open file is proven to be the regular, single-link
+ * `service.lock` of the folder: a symlink, folder, FIFO, device or hard link
+ * put in its place is refused, never followed, truncated or written.
  *
  * @example
  * ```ts ignore
@@ -52,17 +57,22 @@ export type DataLockOutcome =
  * ```
  */
 export function lockDataFolder(dataDir: string): DataLockOutcome {
-  const file = Deno.openSync(join(dataDir, LOCK_FILE), {
-    read: true,
-    write: true,
-    create: true,
-    mode: 0o600,
-  });
+  const path = join(dataDir, LOCK_FILE);
+  const opened = openLockFile(path);
+  if (typeof opened === "string") {
+    return {
+      kind: "refused",
+      problem: `${path} ${opened}, not this data folder's lock file; make sure no service uses ` +
+        `${dataDir}, remove ${path} and start again`,
+    };
+  }
+  const file = opened;
   if (!file.tryLockSync(true)) {
     const holder = readHolder(file);
     file.close();
     return { kind: "busy", holder };
   }
+  // Locked, and proven to be the folder's own file: only now is it written.
   const write = (address: string | null): void => {
     const record = JSON.stringify({ pid: Deno.pid, address });
     const bytes = new TextEncoder().encode(record.padEnd(RECORD_BYTES - 1, " ") + "\n");
@@ -99,6 +109,59 @@ export function describeHolder(holder: LockHolder | null): string {
   if (holder === null) return "another process";
   const where = holder.address === null ? "still starting" : `listening on ${holder.address}`;
   return `another service (PID ${holder.pid}, ${where})`;
+}
+
+// Opens `path` for reading and writing without creating it over anything,
+// truncating it or trusting where a symlink leads: it is made new (O_EXCL)
+// when absent, else lstat must see a regular file with one link, and the
+// opened file must be that very file (device and inode) and still be what
+// the path names. Returns what the path is instead when it is not.
+function openLockFile(path: string): Deno.FsFile | string {
+  let seen = lstatOrNull(path);
+  let file: Deno.FsFile | null = null;
+  if (seen === null) {
+    try {
+      file = Deno.openSync(path, { read: true, write: true, createNew: true, mode: 0o600 });
+    } catch (error) {
+      // Made meanwhile by another starting service: check it as any other.
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      seen = lstatOrNull(path);
+      if (seen === null) return "vanished while it was opened";
+    }
+  }
+  if (file === null) {
+    const kind = notPlainFile(seen!);
+    if (kind !== null) return kind;
+    file = Deno.openSync(path, { read: true, write: true });
+  }
+  const opened = file.statSync();
+  const now = lstatOrNull(path);
+  const same = (a: Deno.FileInfo, b: Deno.FileInfo) => a.dev === b.dev && a.ino === b.ino;
+  if (
+    now === null || !opened.isFile || opened.nlink !== 1 || !same(opened, now) ||
+    (seen !== null && !same(opened, seen))
+  ) {
+    file.close();
+    return "was replaced while it was opened";
+  }
+  return file;
+}
+
+// What `stat` is when it is not a regular file with one link, or null.
+function notPlainFile(stat: Deno.FileInfo): string | null {
+  if (stat.isSymlink) return "is a symlink";
+  if (!stat.isFile) return "is not a regular file"; // a folder, FIFO, socket or device
+  if (stat.nlink !== 1) return "has other hard links";
+  return null;
+}
+
+function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
 }
 
 function readHolder(file: Deno.FsFile): LockHolder | null {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertIncludes, assertRejects } from "../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { startFailure, startService } from "../support/sourcegraph_service.ts";
 import { LOCK_FILE, lockDataFolder } from "../../sourcegraph/startup/data_lock.ts";
@@ -80,6 +80,91 @@ Deno.test("data lock: the lock of a SIGKILLed service is taken over by the next 
     const again = lockDataFolder(join(repo.path, ".sourcegraph"));
     assertEquals(again.kind, "held");
     if (again.kind === "held") again.lock.release();
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("data lock: a symlink put in place of a held lock file is refused with one line; the file it points to is untouched and the first service keeps serving", async () => {
+  const parent = await tempDir("sg-lock-");
+  try {
+    const repo = await createRepo({ "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "project",
+    });
+    // Outside the data folder, and outside what the service may write.
+    const victim = join(parent, "victim.txt");
+    await Deno.writeTextFile(victim, "precious\n");
+    const first = await startService(repo.path);
+    try {
+      const lockPath = join(repo.path, ".sourcegraph", LOCK_FILE);
+      await Deno.rename(lockPath, `${lockPath}.orig`);
+      await Deno.symlink(victim, lockPath);
+      const refused = await startFailure(repo.path);
+      const lines = refused.replace(/^service exited: /, "").split("\n");
+      const named = lines.filter((line) => line.includes(lockPath));
+      assertEquals(named.length, 1, refused);
+      assertIncludes(named[0], `${lockPath} is a symlink, not this data folder's lock file`);
+      assertIncludes(named[0], `remove ${lockPath} and start again`);
+      for (const word of ["registered", "listening on http", "serving"]) {
+        assert(!lines.some((line) => line.includes(word)), `${word}:\n${refused}`);
+      }
+      assertEquals(await Deno.readTextFile(victim), "precious\n");
+      assert((await Deno.lstat(lockPath)).isSymlink);
+      const health = await fetch(`${first.url}/healthz`);
+      await health.body?.cancel();
+      assertEquals(health.status, 200);
+    } finally {
+      await first.stop();
+    }
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("data lock: a lock file that is a symlink, folder, FIFO or hard link is refused before anything is opened for writing", async () => {
+  const parent = await tempDir("sg-lock-");
+  try {
+    const data = join(parent, "data");
+    await Deno.mkdir(data);
+    const lockPath = join(data, LOCK_FILE);
+    const outside = join(parent, "outside.txt");
+    const reset = async () => {
+      await Deno.remove(lockPath, { recursive: true }).catch(() => {});
+      await Deno.writeTextFile(outside, "outside\n");
+    };
+    const cases: [string, () => Promise<unknown>, string][] = [
+      ["a symlink to a file", () => Deno.symlink(outside, lockPath), "is a symlink"],
+      ["a dangling symlink", () => Deno.symlink(join(parent, "nothing"), lockPath), "is a symlink"],
+      ["a folder", () => Deno.mkdir(lockPath), "is not a regular file"],
+      [
+        "a FIFO",
+        () => new Deno.Command("mkfifo", { args: [lockPath] }).output(),
+        "is not a regular file",
+      ],
+      ["a hard link", () => Deno.link(outside, lockPath), "has other hard links"],
+    ];
+    for (const [what, make, problem] of cases) {
+      await reset();
+      await make();
+      const outcome = lockDataFolder(data);
+      assertEquals(outcome, {
+        kind: "refused",
+        problem: `${lockPath} ${problem}, not this data folder's lock file; make sure no service ` +
+          `uses ${data}, remove ${lockPath} and start again`,
+      }, what);
+      assertEquals(await Deno.readTextFile(outside), "outside\n", what);
+    }
+    // The dangling symlink was not followed to create its target.
+    await assertRejects(() => Deno.lstat(join(parent, "nothing")), Deno.errors.NotFound);
+    // Removed as the line says, the folder is taken with a fresh lock file.
+    await reset();
+    const taken = lockDataFolder(data);
+    assertEquals(taken.kind, "held");
+    if (taken.kind === "held") taken.lock.release();
+    const stat = await Deno.lstat(lockPath);
+    assertEquals([stat.isFile, stat.nlink, stat.mode! & 0o777], [true, 1, 0o600]);
+    assertEquals(JSON.parse(await Deno.readTextFile(lockPath)), { pid: Deno.pid, address: null });
   } finally {
     await removeDir(parent);
   }
