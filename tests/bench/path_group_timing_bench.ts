@@ -2,7 +2,7 @@
  * Benchmark of how long a search under path groups takes for a pattern held
  * only by hidden files, against the same pattern held nowhere. Two public
  * repositories whose one path group shows `docs/public`: `mono/big` has
- * 3,000 hidden files under `docs/private` (about 21 MiB, every line holding
+ * 3,000 hidden files under `docs/private` (about 35 MiB, every line holding
  * `NEEDLEXYZ secretvalue`) and 5 visible ones; `mono/bigclean` is the same
  * with `secretvalue` replaced. Both are indexed, then three cases are
  * searched interleaved, anonymously through MCP in process (the SDK client
