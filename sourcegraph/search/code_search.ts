@@ -111,7 +111,11 @@ export async function searchCommit(
   if (index !== null) {
     const ranking = rankingOf(index, search);
     const placed = ranked(
-      index.candidates(search.trigrams, { paths: search.pathTrigrams, keep: search.keep }),
+      index.candidates(search.trigrams, {
+        paths: search.pathTrigrams,
+        keep: search.keep,
+        groups: search.groups,
+      }),
       ranking,
     );
     // The cursor's place, with its rank inside its group worked out as its file's was.
@@ -245,7 +249,7 @@ export function comparePlaces(
 // postings; for a case-sensitive search whose literals some files hold in
 // another case, the same search ignoring case, over those candidates only.
 async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promise<Narrowing> {
-  const scoped = { paths: search.pathTrigrams, keep: search.keep };
+  const scoped = { paths: search.pathTrigrams, keep: search.keep, groups: search.groups };
   const { inScope, holdingTrigrams } = index.narrowing(search.trigrams, scoped);
   let ignoreCaseFiles: number | null = null;
   if (!search.ignoreCase && holdingTrigrams !== null && holdingTrigrams > 0) {
@@ -259,12 +263,7 @@ async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promis
     ignoreCaseFiles = found.fileCount;
   }
   // Under path groups, the commit's files are those the caller may see.
-  const groups = search.groups;
-  const filesAtCommit = groups.length === 0
-    ? index.fileCount
-    : index.filesWhere((path) =>
-      groups.some((root) => path === root || path.startsWith(`${root}/`))
-    );
+  const filesAtCommit = index.filesWithin(search.groups);
   return { filesAtCommit, inScope, holdingTrigrams, ignoreCaseFiles };
 }
 

@@ -13,7 +13,7 @@ import type { StatementSync } from "node:sqlite";
 import { decodeCommitFiles } from "./commit_files.ts";
 import { unpackNumbers } from "./packed_numbers.ts";
 import type { IndexDatabase } from "./index_database.ts";
-import { decodePostings, intersect, union } from "./postings.ts";
+import { decodePostings, decodePostingsWithin, intersect, union } from "./postings.ts";
 import type { TrigramQuery } from "./trigrams.ts";
 import { CommitSymbols } from "./commit_symbols.ts";
 import { ChunkReads } from "./chunk_reads.ts";
@@ -37,6 +37,47 @@ interface BlobChunks {
   lines: Uint32Array;
 }
 
+/**
+ * What a query of the index went through, counted as it goes (tests compare
+ * them): posting ids it kept, files whose chunks it walked, chunks it tested.
+ */
+export interface ReaderVisits {
+  postings: number;
+  files: number;
+  chunks: number;
+}
+
+/** What a candidates query is restricted to. */
+export interface CandidateScope {
+  /** The trigrams a kept file's path must hold. */
+  paths: TrigramQuery;
+  /** Whether a file is kept (its folders, groups and globs). */
+  keep: (path: string) => boolean;
+  /**
+   * The folders path groups make visible (none: the whole commit): only their
+   * files' chunks and paths are taken from the postings, before anything else.
+   */
+  groups?: readonly string[];
+  /** Counts the work done (tests). */
+  visits?: ReaderVisits;
+}
+
+// The files of a commit inside some path groups, and what queries under those
+// groups restrict the postings to.
+interface VisibleFiles {
+  /** Their indexes, ascending (path order). */
+  files: Uint32Array;
+  /** Their chunks' ids, ascending, each once. */
+  chunks: Uint32Array;
+  /** Their path ids, ascending. */
+  pathIds: Uint32Array;
+  /** Their (chunk, file) pairs sorted by chunk (`chunkOwners`); null past MAX_PACKED_FILES. */
+  owners: { chunks: Uint32Array; files: Uint32Array } | null;
+}
+
+/** Path group sets whose visible files one commit keeps (the least recently used goes first). */
+const VISIBLE_SETS = 8;
+
 /** One indexed commit, ready for queries. */
 export class IndexedCommit {
   readonly commit: string;
@@ -50,6 +91,7 @@ export class IndexedCommit {
   #chunkReads: ChunkReads;
   #databasePath: string;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
+  #visible = new Map<string, VisibleFiles>();
 
   private constructor(
     index: IndexDatabase,
@@ -136,39 +178,40 @@ export class IndexedCommit {
     return this.#paths.length;
   }
 
-  /** How many files of the commit `counted` accepts. */
-  filesWhere(counted: (path: string) => boolean): number {
-    let count = 0;
-    for (const path of this.#paths) if (counted(path)) count++;
-    return count;
-  }
-
   /**
    * The files in path order whose text may match `query`, among those whose
-   * paths may match `paths` and that `keep` accepts.
+   * paths may match `paths` and that `keep` accepts. Under path groups only
+   * the visible files' chunks and paths are kept from the postings, before
+   * they are intersected and before any file is walked: a text held only by
+   * hidden files costs what a text held nowhere costs.
    */
-  candidates(
-    query: TrigramQuery,
-    options: { paths: TrigramQuery; keep: (path: string) => boolean },
-  ): Candidate[] {
+  candidates(query: TrigramQuery, options: CandidateScope): Candidate[] {
+    const visits = options.visits;
+    const visible = options.groups && options.groups.length > 0
+      ? this.#visibleFiles(options.groups)
+      : null;
     const matching = query.op === "all"
       ? null
-      : evaluate(query, (t) => this.#list(this.#postings, t));
+      : this.#evaluate(query, { statement: this.#postings, within: visible?.chunks, visits });
     if (matching !== null && matching.length === 0) return [];
-    const pathIds = options.paths.op === "all"
-      ? null
-      : new Set(evaluate(options.paths, (t) => this.#list(this.#pathPostings, t)));
+    const pathIds = options.paths.op === "all" ? null : new Set(
+      this.#evaluate(options.paths, {
+        statement: this.#pathPostings,
+        within: visible?.pathIds,
+        visits,
+      }),
+    );
     const out: Candidate[] = [];
-    const files = matching === null || this.#chunks.length >= MAX_PACKED_FILES
-      ? null
-      : this.#filesHolding(matching);
+    const files = this.#filesToWalk(matching, visible);
     const count = files === null ? this.#paths.length : files.length;
     for (let f = 0; f < count; f++) {
       const i = files === null ? f : files[f];
       const { ids, lines } = this.#chunks[i];
+      if (visits) visits.files++;
       if (ids.length === 0 || (pathIds !== null && !pathIds.has(this.#pathIds[i]))) continue;
       const chunks: ChunkRef[] = [];
       for (let c = 0; c < ids.length; c++) {
+        if (visits) visits.chunks++;
         if (matching === null || contains(matching, ids[c])) {
           chunks.push({ id: ids[c], line: lines[c] });
         }
@@ -180,6 +223,11 @@ export class IndexedCommit {
     return out;
   }
 
+  /** How many files of the commit lie inside the folders `groups` (all of them: none). */
+  filesWithin(groups: readonly string[]): number {
+    return groups.length === 0 ? this.#paths.length : this.#visibleFiles(groups).files.length;
+  }
+
   /**
    * How far the restrictions narrow a search that found nothing, from the
    * postings alone (no text is read): the files whose paths `paths` and
@@ -188,12 +236,11 @@ export class IndexedCommit {
    */
   narrowing(
     query: TrigramQuery,
-    options: { paths: TrigramQuery; keep: (path: string) => boolean },
+    options: CandidateScope,
   ): { inScope: number; holdingTrigrams: number | null } {
-    const scoped = { paths: options.paths, keep: options.keep };
     return {
-      inScope: this.candidates({ op: "all" }, scoped).length,
-      holdingTrigrams: query.op === "all" ? null : this.candidates(query, scoped).length,
+      inScope: this.candidates({ op: "all" }, options).length,
+      holdingTrigrams: query.op === "all" ? null : this.candidates(query, options).length,
     };
   }
 
@@ -210,49 +257,136 @@ export class IndexedCommit {
     return this.#databasePath;
   }
 
-  // The files (ascending indexes, so in path order) holding any of the
-  // chunks `ids`, found through the chunks sorted by id: a rare literal's few
-  // chunks no longer walk every file of the commit.
-  #filesHolding(ids: Uint32Array): number[] {
-    const byChunk = this.#byChunk ??= chunkOwners(this.#chunks);
-    const files: number[] = [];
-    for (const id of ids) {
-      let low = 0;
-      let high = byChunk.chunks.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (byChunk.chunks[middle] < id) low = middle + 1;
-        else high = middle;
-      }
-      for (let at = low; at < byChunk.chunks.length && byChunk.chunks[at] === id; at++) {
-        files.push(byChunk.files[at]);
-      }
+  // The files a query walks, ascending (null: every file of the commit):
+  // those holding a matching chunk, found through the chunks sorted by id (a
+  // rare literal's few chunks no longer walk every file of the commit); under
+  // path groups only visible ones, found through the visible chunks' owners.
+  #filesToWalk(
+    matching: Uint32Array | null,
+    visible: VisibleFiles | null,
+  ): ArrayLike<number> | null {
+    if (visible !== null) {
+      return matching === null || visible.owners === null
+        ? visible.files
+        : filesHolding(matching, visible.owners);
     }
-    files.sort((a, b) => a - b);
-    return files.filter((file, i) => i === 0 || files[i - 1] !== file);
+    if (matching === null || this.#chunks.length >= MAX_PACKED_FILES) return null;
+    return filesHolding(matching, this.#byChunk ??= chunkOwners(this.#chunks));
   }
 
-  #list(statement: StatementSync, trigram: number): Uint32Array {
+  // The visible files under `groups`, computed once per set of groups (a few sets kept).
+  #visibleFiles(groups: readonly string[]): VisibleFiles {
+    const key = [...groups].sort().join("\0");
+    const kept = this.#visible.get(key);
+    if (kept !== undefined) {
+      this.#visible.delete(key); // most recently used last
+      this.#visible.set(key, kept);
+      return kept;
+    }
+    const inside = (path: string) =>
+      groups.some((root) => path === root || path.startsWith(`${root}/`));
+    const files: number[] = [];
+    for (let i = 0; i < this.#paths.length; i++) if (inside(this.#paths[i])) files.push(i);
+    const visible = visibleFiles(this.#chunks, { files, pathIds: this.#pathIds });
+    this.#visible.set(key, visible);
+    if (this.#visible.size > VISIBLE_SETS) {
+      this.#visible.delete(this.#visible.keys().next().value!);
+    }
+    return visible;
+  }
+
+  // A query's ids from the postings of `statement`; with `within`, only
+  // those it holds, each list cut to them as it is decoded, and an AND stops
+  // reading lists once nothing is left.
+  #evaluate(
+    query: TrigramQuery,
+    options: { statement: StatementSync; within?: Uint32Array; visits?: ReaderVisits },
+  ): Uint32Array {
+    const { statement, within, visits } = options;
+    const list = (trigram: number) => {
+      const ids = this.#list(statement, trigram, within);
+      if (visits) visits.postings += ids.length;
+      return ids;
+    };
+    return within === undefined ? evaluate(query, list) : evaluateInOrder(query, list);
+  }
+
+  #list(statement: StatementSync, trigram: number, within?: Uint32Array): Uint32Array {
     const rows = statement.all(trigram) as { count: number; ids: Uint8Array }[];
     let list: Uint32Array = new Uint32Array(0);
-    for (const row of rows) list = union(list, decodePostings(row.ids, row.count));
+    for (const row of rows) {
+      const ids = within === undefined
+        ? decodePostings(row.ids, row.count)
+        : decodePostingsWithin(row.ids, { count: row.count, within });
+      list = union(list, ids);
+    }
     return list;
   }
+}
+
+// The files (ascending indexes, so in path order) holding any of the chunks
+// `ids`, by `byChunk`, the (chunk, file) pairs sorted by chunk.
+function filesHolding(
+  ids: Uint32Array,
+  byChunk: { chunks: Uint32Array; files: Uint32Array },
+): number[] {
+  const files: number[] = [];
+  for (const id of ids) {
+    let low = 0;
+    let high = byChunk.chunks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (byChunk.chunks[middle] < id) low = middle + 1;
+      else high = middle;
+    }
+    for (let at = low; at < byChunk.chunks.length && byChunk.chunks[at] === id; at++) {
+      files.push(byChunk.files[at]);
+    }
+  }
+  files.sort((a, b) => a - b);
+  return files.filter((file, i) => i === 0 || files[i - 1] !== file);
+}
+
+// The files `files` (ascending indexes) of a commit whose blobs' chunks are
+// `chunks` and path ids `pathIds`, with their chunks and paths sorted.
+function visibleFiles(
+  chunks: readonly BlobChunks[],
+  options: { files: number[]; pathIds: Uint32Array },
+): VisibleFiles {
+  const files = Uint32Array.from(options.files);
+  const pathIds = Uint32Array.from(options.files, (i) => options.pathIds[i]).sort();
+  let total = 0;
+  for (const i of files) total += chunks[i].ids.length;
+  const ids = new Uint32Array(total);
+  let at = 0;
+  for (const i of files) {
+    ids.set(chunks[i].ids, at);
+    at += chunks[i].ids.length;
+  }
+  ids.sort();
+  const unique = ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
+  const owners = chunks.length >= MAX_PACKED_FILES ? null : chunkOwners(chunks, files);
+  return { files, chunks: unique, pathIds, owners };
 }
 
 /** Most files a commit may have for its chunks to be sorted by owner (more walk every file). */
 const MAX_PACKED_FILES = 2 ** 21;
 
-// Every (chunk, file) pair of a commit sorted by chunk id: a chunk id and a
-// file index packed in one float64 (ids below 2^32, files below 2^21) and sorted natively.
-function chunkOwners(chunks: readonly BlobChunks[]): { chunks: Uint32Array; files: Uint32Array } {
+// Every (chunk, file) pair of a commit (of its files `files` only, when
+// given) sorted by chunk id: a chunk id and a file index packed in one
+// float64 (ids below 2^32, files below 2^21) and sorted natively.
+function chunkOwners(
+  chunks: readonly BlobChunks[],
+  files?: Uint32Array,
+): { chunks: Uint32Array; files: Uint32Array } {
+  const owned = files ?? chunks.map((_, i) => i);
   let total = 0;
-  for (const blob of chunks) total += blob.ids.length;
+  for (const file of owned) total += chunks[file].ids.length;
   const packed = new Float64Array(total);
   let at = 0;
-  chunks.forEach((blob, file) => {
-    for (const id of blob.ids) packed[at++] = id * MAX_PACKED_FILES + file;
-  });
+  for (const file of owned) {
+    for (const id of chunks[file].ids) packed[at++] = id * MAX_PACKED_FILES + file;
+  }
   packed.sort();
   const owners = { chunks: new Uint32Array(total), files: new Uint32Array(total) };
   packed.forEach((value, i) => {
@@ -279,6 +413,34 @@ function evaluate(query: TrigramQuery, list: (trigram: number) => Uint32Array): 
     case "or":
       return query.subs.reduce<Uint32Array>(
         (all, sub) => union(all, evaluate(sub, list)),
+        new Uint32Array(0),
+      );
+    default:
+      throw new Error("an all query has no posting list");
+  }
+}
+
+// `evaluate` reading an AND's parts in order and stopping at the first that
+// leaves nothing (its lists are cut to the visible ids, so none is long).
+function evaluateInOrder(
+  query: TrigramQuery,
+  list: (trigram: number) => Uint32Array,
+): Uint32Array {
+  switch (query.op) {
+    case "trigram":
+      return list(query.trigram);
+    case "and": {
+      let result: Uint32Array | null = null;
+      for (const sub of query.subs) {
+        const ids = evaluateInOrder(sub, list);
+        result = result === null ? ids : intersect(result, ids);
+        if (result.length === 0) break;
+      }
+      return result ?? new Uint32Array(0);
+    }
+    case "or":
+      return query.subs.reduce<Uint32Array>(
+        (all, sub) => union(all, evaluateInOrder(sub, list)),
         new Uint32Array(0),
       );
     default:

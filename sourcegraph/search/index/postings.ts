@@ -335,6 +335,38 @@ export function decodePostings(bytes: Uint8Array, count: number): Uint32Array {
   return ids;
 }
 
+/**
+ * The ids of an encoded list that ascending `within` holds, decoded in one
+ * pass without the whole list ever being built: a search under path groups
+ * keeps only the visible chunks, and what it holds afterwards (and every step
+ * after this one) is bounded by them, not by the list.
+ */
+export function decodePostingsWithin(
+  bytes: Uint8Array,
+  options: { count: number; within: Uint32Array },
+): Uint32Array {
+  const { count, within } = options;
+  const out = new Uint32Array(Math.min(count, within.length));
+  let n = 0;
+  let last = 0;
+  let at = 0;
+  let w = 0;
+  for (let i = 0; i < count && w < within.length; i++) {
+    let gap = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = bytes[at++];
+      gap |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    last += gap >>> 0;
+    if (within[w] < last) w = gallop(within, w, last);
+    if (within[w] === last) out[n++] = last;
+  }
+  return out.subarray(0, n);
+}
+
 /** The ids in both ascending lists. */
 export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length > b.length) [a, b] = [b, a];
