@@ -7,7 +7,6 @@
  */
 
 import { utf8Length } from "../../shared/text.ts";
-import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { Page } from "../service/paging.ts";
@@ -15,6 +14,7 @@ import type { PrepareResult } from "../service/admin_service.ts";
 import type { DirectoryListing, PathChanges } from "../service/repository_reads.ts";
 import type {
   AvailabilityResult,
+  IndexedRevision,
   RepositoryPage,
   RepositorySummary,
 } from "../service/repository_summaries.ts";
@@ -79,11 +79,12 @@ export function catalogJson(catalog: PluginCatalog): Json {
   };
 }
 
-/** A resolved revision. */
-export function resolvedJson(resolved: VisibleRevision): Json {
+/** A resolved revision, with whether its index serves as `availability` says it. */
+export function resolvedJson(resolved: IndexedRevision): Json {
   return {
     commit: resolved.commit,
-    indexed: true,
+    indexed: resolved.index === "ready",
+    index: resolved.index,
     ...(resolved.committerTime !== null ? { committer_time: resolved.committerTime } : {}),
   };
 }

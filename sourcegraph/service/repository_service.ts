@@ -58,6 +58,7 @@ import {
 } from "./repository_router.ts";
 import {
   type AvailabilityResult,
+  type IndexedRevision,
   repositoryAvailability,
   type RepositoryPage,
   repositoryPage,
@@ -182,6 +183,19 @@ export class RepositoryService {
   /** Resolves a revision (omitted: the default branch) of a visible repository. */
   resolve(caller: Caller, request: { repo: string; revision?: string }): VisibleRevision {
     return this.#visibility.resolve(caller, request);
+  }
+
+  /**
+   * Resolves a revision as `resolve` does, and says whether its search index
+   * serves, asked where the repository's searches run (as `availability`).
+   */
+  async resolveIndexed(
+    caller: Caller,
+    request: { repo: string; revision?: string },
+  ): Promise<IndexedRevision> {
+    const resolved = this.resolve(caller, request);
+    const indexes = await this.#versionIndexesServed(caller, { repo: request.repo });
+    return { ...resolved, index: indexes[resolved.commit] ?? "not_ready" };
   }
 
   /** One read. */

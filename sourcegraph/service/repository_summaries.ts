@@ -7,7 +7,7 @@
  */
 
 import type { Caller } from "../access/caller.ts";
-import type { Visibility } from "../access/visibility.ts";
+import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { ControlStore, PathGroup, RepositoryRecord } from "../store/control_store.ts";
 import type { ServingState } from "./repository_router.ts";
@@ -63,6 +63,11 @@ export type VersionIndex = "ready" | "not_ready";
 
 /** A retained version and whether its search index serves. */
 export interface AvailableVersion extends RetainedVersion {
+  index: VersionIndex;
+}
+
+/** A resolved revision and whether its search index serves. */
+export interface IndexedRevision extends VisibleRevision {
   index: VersionIndex;
 }
 

@@ -74,5 +74,7 @@ export const resolveTool = defineTool({
   input: { repo, revision },
   // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { service, caller }) => [JSON.stringify(resolvedJson(service.resolve(caller, args)))],
+  run: async (args, { service, caller }) => [
+    JSON.stringify(resolvedJson(await service.resolveIndexed(caller, args))),
+  ],
 });

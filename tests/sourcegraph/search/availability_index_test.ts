@@ -1,8 +1,9 @@
 /**
- * `availability` says whether each version's search index serves in the
- * word `search` uses (`Index`): while the build is held, both say
- * `not_ready`; once `availability` says `ready`, a search at that commit goes
- * through the index. With indexes off, both say `not_ready`.
+ * `availability` and `resolve` say whether a version's search index serves
+ * in the word `search` uses (`Index`): while the build is held, all say
+ * `not_ready` (and `indexed` false); once `availability` says `ready`, all
+ * do, and a search at that commit goes through the index. With indexes off,
+ * all say `not_ready`.
  */
 
 import { join } from "node:path";
@@ -15,22 +16,46 @@ import { callText } from "../../support/tool_calls.ts";
 
 const NAME = "org/held";
 
-// What availability says of the one retained version's index, and what a search there says.
-async function indexWords(client: Client, head: string): Promise<[string, string]> {
+/** What each answer says of the one retained version's index. */
+interface IndexWords {
+  availability: string;
+  resolve: string;
+  search: string;
+}
+
+// What availability and resolve say of the one retained version's index,
+// and what a search there says; each `indexed` field must say the same as its `index`.
+async function indexWords(client: Client, head: string): Promise<IndexWords> {
   const availability = JSON.parse(await callText(client, "availability", { repo: NAME }));
   assertEquals(availability.versions.map((version: { commit: string }) => version.commit), [head]);
+  const [version] = availability.versions;
+  // The field clients already read says the same: true exactly when the index serves.
+  assertEquals(version.indexed, version.index === "ready");
+  const resolved = JSON.parse(await callText(client, "resolve", { repo: NAME }));
+  assertEquals(Object.keys(resolved), ["commit", "indexed", "index", "committer_time"]);
+  assertEquals([resolved.commit, resolved.indexed], [head, resolved.index === "ready"]);
   const search = await callText(client, "search", {
     repo: NAME,
     pattern: "needle",
     revision: head,
   });
-  const [version] = availability.versions;
-  // The field clients already read says the same: true exactly when the index serves.
-  assertEquals(version.indexed, version.index === "ready");
-  return [version.index, /^Index: "(.*)"$/m.exec(search)?.[1] ?? search];
+  return {
+    availability: version.index,
+    resolve: resolved.index,
+    search: /^Index: "(.*)"$/m.exec(search)?.[1] ?? search,
+  };
 }
 
-Deno.test("availability and search agree on a version's index, before and after its build is published", async () => {
+// Every answer saying `word`.
+function all(word: string): IndexWords {
+  return {
+    availability: word,
+    resolve: word,
+    search: word,
+  };
+}
+
+Deno.test("availability, resolve and search agree on a version's index, before and after its build is published", async () => {
   const gates = await tempDir("sg-held-build-");
   const gate = join(gates, "release");
   try {
@@ -38,13 +63,16 @@ Deno.test("availability and search agree on a version's index, before and after 
       const client = await connectInProcess(handle);
       try {
         const head = heads.get(NAME)!;
-        assertEquals(await indexWords(client, head), ["not_ready", "not_ready"]);
+        assertEquals(await indexWords(client, head), all("not_ready"));
         await Deno.writeTextFile(gate, "");
         // An agent polls availability; once it says ready, the search serves from the index.
-        await waitFor(async () => (await indexWords(client, head))[0] === "ready", {
-          what: "availability to say the index is ready",
-        });
-        assertEquals(await indexWords(client, head), ["ready", "ready"]);
+        await waitFor(
+          async () => (await indexWords(client, head)).availability === "ready",
+          {
+            what: "availability to say the index is ready",
+          },
+        );
+        assertEquals(await indexWords(client, head), all("ready"));
       } finally {
         await client.close();
       }
@@ -58,11 +86,11 @@ Deno.test("availability and search agree on a version's index, before and after 
   }
 });
 
-Deno.test("with search indexes off, availability and search both say not_ready", () =>
+Deno.test("with search indexes off, availability, resolve and search all say not_ready", () =>
   withInProcessService(async ({ handle, heads }) => {
     const client = await connectInProcess(handle);
     try {
-      assertEquals(await indexWords(client, heads.get(NAME)!), ["not_ready", "not_ready"]);
+      assertEquals(await indexWords(client, heads.get(NAME)!), all("not_ready"));
     } finally {
       await client.close();
     }

@@ -36,7 +36,7 @@ const GOLDEN: [string, Record<string, unknown>, string[]][] = [
     `{"repo":"org/golden","state":"ready","index_mode":"full","heads":{"main":"${HEAD}"},"versions":[{"commit":"${HEAD}","indexed":true,"index":"ready","committer_time":1767225600},{"commit":"${FIRST}","indexed":true,"index":"ready","committer_time":1767225600}],"jobs":[],"credential_set":false}`,
   ]],
   ["resolve", { repo: NAME, revision: "main" }, [
-    `{"commit":"${HEAD}","indexed":true,"committer_time":1767225600}`,
+    `{"commit":"${HEAD}","indexed":true,"index":"ready","committer_time":1767225600}`,
   ]],
   ["search", { repo: NAME, pattern: "parseConfig" }, [
     `Repository: "org/golden"
