@@ -259,8 +259,8 @@ function readRoutes(post: Post, service: RepositoryService): void {
   post(
     "/v1/repo/resolve",
     ResolveBody,
-    ({ caller, repo, body }) =>
-      Promise.resolve(resolvedJson(service.resolve(caller, { repo, revision: body.Revision }))),
+    async ({ caller, repo, body }) =>
+      resolvedJson(await service.resolveIndexed(caller, { repo, revision: body.Revision })),
   );
   post("/v1/repo/list", ListBody, async ({ caller, repo, body }) =>
     listingJson(

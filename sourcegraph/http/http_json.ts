@@ -16,13 +16,13 @@ import { encodeFanoutSymbolCursor, encodeSymbolCursor } from "../render/symbols_
 import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
 import type { SkippedRepository } from "../service/repository_pins.ts";
 import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
-import type { VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { DirectoryListing, PathChanges, SearchResult } from "../service/repository_reads.ts";
 import type {
-  RepositoryAvailability,
+  AvailabilityResult,
+  IndexedRevision,
   RepositoryPage,
   RepositorySummary,
 } from "../service/repository_summaries.ts";
@@ -54,9 +54,17 @@ export function fileJson(file: FileRead): Json {
   };
 }
 
-/** A resolved revision. */
-export function resolvedJson(resolved: VisibleRevision): Json {
-  return { Commit: resolved.commit, Indexed: true, CommitterTime: resolved.committerTime };
+/**
+ * A resolved revision; `Indexed` is true exactly when its search index
+ * serves (`Index` is `"ready"`), as availability says.
+ */
+export function resolvedJson(resolved: IndexedRevision): Json {
+  return {
+    Commit: resolved.commit,
+    Indexed: resolved.index === "ready",
+    Index: resolved.index,
+    CommitterTime: resolved.committerTime,
+  };
 }
 
 /** One repository summary. */
@@ -77,13 +85,17 @@ export function repositoryPageJson(page: RepositoryPage): Json {
   return { Repositories: page.repositories.map(summaryJson), NextCursor: page.nextCursor };
 }
 
-/** Availability: the summary and the retained versions. */
-export function availabilityJson(availability: RepositoryAvailability): Json {
+/**
+ * Availability: the summary and the retained versions, each with whether its
+ * search index serves (`Index`, and `Indexed` true exactly when it is `"ready"`).
+ */
+export function availabilityJson(availability: AvailabilityResult): Json {
   return {
     ...summaryJson(availability.summary),
     Versions: availability.versions.map((version) => ({
       Commit: version.commit,
-      Indexed: version.indexed,
+      Indexed: version.index === "ready",
+      Index: version.index,
       CommitterTime: version.committerTime,
     })),
     Jobs: [],

@@ -42,7 +42,6 @@ export interface RepositoryPage {
 /** One retained (readable) version. */
 export interface RetainedVersion {
   commit: string;
-  indexed: true;
   committerTime: number | null;
 }
 
@@ -120,7 +119,6 @@ export function repositoryAvailability(
     summary: repositorySummary(store, repo),
     versions: store.versions(repo.id).map((version) => ({
       commit: version.commit,
-      indexed: true,
       committerTime: version.committerTime,
     })),
   };
