@@ -37,6 +37,7 @@ import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
+import { localCalls, type RoutedCalls } from "./routed_calls.ts";
 
 /** What the composition needs to know. */
 export interface CompositionSettings {
@@ -84,6 +85,11 @@ export interface Services {
   credentials: CredentialStore;
   /** The read side: reads, searches, listings, diffs, availability, pages' data. */
   repositories: RepositoryService;
+  /**
+   * The calls that need a mirror as they run here, never routed (what
+   * `repositories` routes, and what calls other replicas forward run).
+   */
+  localCalls: RoutedCalls;
   /** The operator's side: registrations, credentials, syncs, keys, idempotency. */
   admin: AdminService;
   scheduler: SyncScheduler;
@@ -151,13 +157,14 @@ export function composeServices(
     debug: options.debug,
     log: options.log,
   });
+  const calls = localCalls(store, { visibility, mirrors, indexes, searches, plugins });
   const repositories = new RepositoryService(store, {
     visibility,
     mirrors,
     indexes,
-    searches,
     plugins,
     credentials,
+    calls,
   });
   const warmup = pluginWarmup(store, { repositories, settings, log: options.log });
   const scheduler = new SyncScheduler(store, dataDir, {
@@ -173,6 +180,7 @@ export function composeServices(
     store,
     credentials,
     repositories,
+    localCalls: calls,
     admin,
     scheduler,
     warmup,

@@ -26,6 +26,7 @@ import {
 } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices } from "../../sourcegraph/service/compose.ts";
 import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
+import type { RoutedCalls } from "../../sourcegraph/service/routed_calls.ts";
 import type { BuilderCommand, BuilderJob } from "../../sourcegraph/search/build/builder_command.ts";
 import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
@@ -55,6 +56,8 @@ export interface InProcessWorld {
   handle: Handler;
   store: ControlStore;
   service: RepositoryService;
+  /** The service's routed calls as they run here (never routed). */
+  localCalls: RoutedCalls;
   scheduler: SyncScheduler;
   /** The source repositories by registered name. */
   sources: Map<string, TestRepo>;
@@ -160,7 +163,17 @@ export async function withInProcessService(
         markdown,
       }),
     });
-    await fn({ handle, store, service, scheduler, sources, heads, data, parent });
+    await fn({
+      handle,
+      store,
+      service,
+      localCalls: services.localCalls,
+      scheduler,
+      sources,
+      heads,
+      data,
+      parent,
+    });
   } finally {
     highlighter.close();
     markdown.close();

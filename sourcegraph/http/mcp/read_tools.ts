@@ -40,7 +40,7 @@ export const readTool = defineTool({
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
-    const file = await service.read(caller, {
+    const file = await service.calls.read(caller, {
       repo: args.repo,
       path: args.path,
       revision: args.revision,
@@ -53,7 +53,7 @@ export const readTool = defineTool({
       args.max_bytes,
       () => renderRead(args.repo, file, { maxBytes: budget }),
     );
-    const enrichment = await service.enhance(caller, {
+    const enrichment = await service.calls.enhance(caller, {
       repo: args.repo,
       commit: file.commit,
       operation: "read",
@@ -93,7 +93,7 @@ export const readManyTool = defineTool({
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
-    const { commit, items } = await service.readMany(caller, {
+    const { commit, items } = await service.calls.readMany(caller, {
       repo: args.repo,
       revision: args.revision,
       maxBytes: budget,
@@ -109,7 +109,7 @@ export const readManyTool = defineTool({
       args.max_bytes,
       () => items.map((item) => renderReadManyItem(args.repo, item)).join(""),
     );
-    const enrichment = await service.enhance(caller, {
+    const enrichment = await service.calls.enhance(caller, {
       attachmentBytes: room.attachmentBytes,
       repo: args.repo,
       commit,
