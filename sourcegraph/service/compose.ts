@@ -12,7 +12,7 @@
  *   publicRead: true,
  *   searchIndex: true,
  *   plugins: DEFAULT_PLUGIN_SETTINGS,
- * }, { log: console.error });
+ * }, { log: console.error, pluginRoom: READ_PLUGIN_ROOM });
  * await services.scheduler.syncAll();
  * // … serve services.repositories and services.admin …
  * await services.close();
@@ -37,7 +37,7 @@ import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
-import { localCalls, type RoutedCalls } from "./routed_calls.ts";
+import { localCalls, type PluginRoom, type RoutedCalls } from "./routed_calls.ts";
 
 /** What the composition needs to know. */
 export interface CompositionSettings {
@@ -108,7 +108,8 @@ export interface Services {
  * @param options `log` for the operator's log; `debug` adds per-plugin-run
  *   lines; `onSearchShared` hears of searches answered by an identical one;
  *   `stores` replaces the local stores (a shared PostgreSQL one);
- *   `indexBuilder` replaces the index builder's command (default `builderCommand`).
+ *   `indexBuilder` replaces the index builder's command (default `builderCommand`);
+ *   `pluginRoom` is the room reads' answers leave plugin attachments (the MCP edge's).
  * @returns The services, ready to sync and serve.
  */
 // One function on purpose: every collaborator is built here, in the order
@@ -122,6 +123,7 @@ export function composeServices(
     onSearchShared?: () => void;
     stores?: Stores;
     indexBuilder?: (job: BuilderJob) => BuilderCommand;
+    pluginRoom: PluginRoom;
   },
 ): Services {
   const { dataDir } = settings;
@@ -157,7 +159,14 @@ export function composeServices(
     debug: options.debug,
     log: options.log,
   });
-  const calls = localCalls(store, { visibility, mirrors, indexes, searches, plugins });
+  const calls = localCalls(store, {
+    visibility,
+    mirrors,
+    indexes,
+    searches,
+    plugins,
+    pluginRoom: options.pluginRoom,
+  });
   const repositories = new RepositoryService(store, {
     visibility,
     mirrors,

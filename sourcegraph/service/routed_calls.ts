@@ -16,6 +16,7 @@ import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { EnhanceRequest } from "../plugins/plugin_host.ts";
+import type { PluginArgument, UrlPlugins } from "../plugins/selection_parameters.ts";
 import type { FilePage } from "../read/file_page.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
@@ -96,6 +97,49 @@ export interface RoutedCalls {
     caller: Caller,
     request: EnhanceRequest & { repo: string; commit: string },
   ): Promise<Enrichment>;
+  /**
+   * One read and what the selected plugins add to it, in one call (one hop
+   * in a cluster); its item is `readItemId(1)`.
+   */
+  readWithPlugins(
+    caller: Caller,
+    request: ReadRequest & { plugins: PluginsRequest },
+  ): Promise<{ file: FileRead; enrichment: Enrichment; pluginMs: number }>;
+  /**
+   * Several reads and what the selected plugins add to the files read, in
+   * one call (one hop in a cluster); item `index` is `readItemId(index)`.
+   */
+  readManyWithPlugins(
+    caller: Caller,
+    request: ReadManyRequest & { plugins: PluginsRequest },
+  ): Promise<{ commit: string; items: ReadManyItem[]; enrichment: Enrichment; pluginMs: number }>;
+}
+
+/** The plugins a read runs: the selection and the room its answer leaves them. */
+export interface PluginsRequest {
+  /** The `plugins` parameter of the MCP URL. */
+  url: UrlPlugins;
+  /** The `plugins` argument of the call. */
+  argument?: PluginArgument;
+  /** The answer's explicit byte limit (none: plugin output has its own budget). */
+  maxBytes?: number;
+}
+
+/**
+ * The room a read's answer leaves plugin attachments within an explicit
+ * byte limit: it depends on how the edge renders the answer, so the edge
+ * supplies it (`compose.ts`).
+ */
+export interface PluginRoom {
+  /** Attachment bytes left by the answer to one read of `repo`. */
+  read(at: { repo: string; maxBytes: number }, file: FileRead): number;
+  /** Attachment bytes left by the answer to several reads of `repo`. */
+  readMany(at: { repo: string; maxBytes: number }, items: ReadManyItem[]): number;
+}
+
+/** The enrichment item of the read at 1-based `index` (a single read is index 1). */
+export function readItemId(index: number): string {
+  return `read-${index - 1}`;
 }
 
 /** The name of one routed call. */
@@ -130,9 +174,10 @@ export function localCalls(
     indexes: SearchIndexes;
     searches: SharedSearches;
     plugins: RepositoryPlugins;
+    pluginRoom: PluginRoom;
   },
 ): RoutedCalls {
-  const { visibility, mirrors, indexes, searches, plugins } = parts;
+  const { visibility, mirrors, indexes, searches, plugins, pluginRoom } = parts;
   const reads = new RepositoryReads(visibility, { mirrors, searches });
   const symbols = new RepositorySymbols(visibility, { searches });
   return {
@@ -158,6 +203,53 @@ export function localCalls(
     },
     pluginCatalog: (caller, request) => plugins.catalog(caller, request),
     enhance: (caller, request) => plugins.enhance(caller, request),
+    ...readsWithPlugins(reads, { plugins, pluginRoom }),
+  };
+}
+
+// A read and its plugins in one call: the plugins run where the read ran.
+function readsWithPlugins(
+  reads: RepositoryReads,
+  at: { plugins: RepositoryPlugins; pluginRoom: PluginRoom },
+): Pick<RoutedCalls, "readWithPlugins" | "readManyWithPlugins"> {
+  const { plugins, pluginRoom } = at;
+  return {
+    readWithPlugins: async (caller, { plugins: selection, ...request }) => {
+      const file = await reads.read(caller, request);
+      const { maxBytes } = selection;
+      const started = performance.now();
+      const enrichment = await plugins.enhance(caller, {
+        repo: request.repo,
+        commit: file.commit,
+        operation: "read",
+        items: [{ itemId: readItemId(1), file }],
+        url: selection.url,
+        argument: selection.argument,
+        attachmentBytes: maxBytes === undefined
+          ? undefined
+          : pluginRoom.read({ repo: request.repo, maxBytes }, file),
+      });
+      return { file, enrichment, pluginMs: performance.now() - started };
+    },
+    readManyWithPlugins: async (caller, { plugins: selection, ...request }) => {
+      const { commit, items } = await reads.readMany(caller, request);
+      const { maxBytes } = selection;
+      const started = performance.now();
+      const enrichment = await plugins.enhance(caller, {
+        attachmentBytes: maxBytes === undefined
+          ? undefined
+          : pluginRoom.readMany({ repo: request.repo, maxBytes }, items),
+        repo: request.repo,
+        commit,
+        operation: "read_many",
+        items: items.flatMap((item) =>
+          item.file ? [{ itemId: readItemId(item.index), file: item.file }] : []
+        ),
+        url: selection.url,
+        argument: selection.argument,
+      });
+      return { commit, items, enrichment, pluginMs: performance.now() - started };
+    },
   };
 }
 

@@ -25,6 +25,7 @@ import {
   type PluginSettings,
 } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices } from "../../sourcegraph/service/compose.ts";
+import { READ_PLUGIN_ROOM } from "../../sourcegraph/http/mcp/read_tools.ts";
 import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
 import type { RoutedCalls } from "../../sourcegraph/service/routed_calls.ts";
 import type { BuilderCommand, BuilderJob } from "../../sourcegraph/search/build/builder_command.ts";
@@ -111,7 +112,12 @@ export async function withInProcessService(
     searchIndex: options.searchIndex ?? false,
     symbolBudgetMs: options.symbolBudgetMs,
     plugins: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
-  }, { log, debug: options.debug ? log : undefined, indexBuilder: options.indexBuilder });
+  }, {
+    log,
+    debug: options.debug ? log : undefined,
+    indexBuilder: options.indexBuilder,
+    pluginRoom: READ_PLUGIN_ROOM,
+  });
   const { store, scheduler, repositories: service } = services;
   const highlighter = new Highlighter();
   const markdown = new MarkdownRenderer(options.markdown);

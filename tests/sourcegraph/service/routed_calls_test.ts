@@ -13,7 +13,9 @@ import type {
 } from "../../../sourcegraph/service/repository_router.ts";
 import { routedMethods, runRoutedCall } from "../../../sourcegraph/service/routed_calls.ts";
 import { assert, assertEquals, assertThrows } from "../../support/assert.ts";
-import { withInProcessService } from "../../support/in_process_service.ts";
+import { connectInProcess, withInProcessService } from "../../support/in_process_service.ts";
+import { echoed, ENABLED, fixtureWith } from "../../support/plugin_service.ts";
+import { texts } from "../../support/tool_calls.ts";
 
 const ANONYMOUS: Caller = { kind: "anonymous" };
 
@@ -70,4 +72,41 @@ Deno.test("routed calls: a forwarded name that is no routed call is refused befo
       request: { repo: "org/open", path: "a.txt" },
     });
     assert((answer as { commit?: string }).commit, "a routed name runs its call");
+  }));
+
+Deno.test("routed calls: an MCP read or read_many with plugins is one routed call, and the plugins' answer is in it", () =>
+  withInProcessService(async ({ handle, service }) => {
+    const { router, routed } = countingRouter();
+    service.useRouter(router);
+    const client = await connectInProcess(handle);
+    try {
+      for (
+        const [tool, args] of [
+          ["read", { repo: "org/plugged", path: "a.txt" }],
+          ["read", { repo: "org/plugged", path: "a.txt", max_bytes: 8192 }],
+          ["read_many", { repo: "org/plugged", files: [{ path: "a.txt" }, { path: "b.txt" }] }],
+        ] as const
+      ) {
+        routed.length = 0;
+        const result = await client.callTool({ name: tool, arguments: args });
+        assert(!result.isError, `${tool}: ${JSON.stringify(result.content)}`);
+        const blocks = texts(result);
+        assertEquals(echoed(blocks.at(-1)!).operation, tool, "the plugin ran on the read");
+        const methods = routed.map((call) => call.method).join(", ");
+        assertEquals(routed.length, 1, `${tool} made these routed calls: ${methods}`);
+        assertEquals(routed[0].repo, "org/plugged");
+      }
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{
+      name: "org/plugged",
+      publicRead: true,
+      files: {
+        "a.txt": "alpha\n",
+        "b.txt": "beta\n",
+        "fixture.sourcegraph.wasm": fixtureWith("fixture", ENABLED),
+      },
+    }],
   }));
