@@ -32,6 +32,7 @@ import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
 import { composeServices, type Services } from "./service/compose.ts";
+import { READ_PLUGIN_ROOM } from "./http/mcp/read_tools.ts";
 import type { RunningReplica } from "./startup/replica.ts";
 import type { SharedStores } from "./store/postgres/shared_stores.ts";
 import { readSettings } from "./settings.ts";
@@ -124,6 +125,7 @@ try {
     debug: settings.debug ? log : undefined,
     onSearchShared: () => metrics.searchShared(),
     stores: shared ?? undefined,
+    pluginRoom: READ_PLUGIN_ROOM,
   });
 } catch (error) {
   fail((error as Error).message);

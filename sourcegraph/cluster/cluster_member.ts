@@ -25,6 +25,7 @@ import { FetchCredentials } from "../store/fetch_credentials.ts";
 import { mirrorPath } from "../git/repository_sync.ts";
 import type { Caller } from "../access/caller.ts";
 import type { Services } from "../service/compose.ts";
+import { type RoutedMethod, routedMethods, runRoutedCall } from "../service/routed_calls.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { ClusterTables } from "../store/postgres/pg_cluster_tables.ts";
 import type { PostgresControlStore } from "../store/postgres/postgres_control_store.ts";
@@ -39,6 +40,8 @@ export interface InternalParts {
   secret: string;
   /** Whether this replica serves a forwarded call (it holds the repository). */
   accepts(call: { repo: string; caller: Caller; partial: boolean }): boolean;
+  /** The names of the calls another replica may forward (the keys of the routed calls). */
+  methods: readonly RoutedMethod[];
   /** Runs a forwarded call here (its copy is not dropped meanwhile). */
   serve(call: { method: string; repo: string; caller: Caller; request: unknown }): Promise<unknown>;
   /** The mirror of a repository this replica holds, or null. */
@@ -193,10 +196,11 @@ function internalParts(
   return {
     secret: at.secret,
     accepts: (call) => at.router.accepts(call),
+    methods: routedMethods(services.localCalls),
+    // Here and only here: a forwarded call is never forwarded again.
     serve: (call) => {
       const repo = store.repository(call.repo);
-      const run = () =>
-        services.repositories.serveForwarded(call.method, call.caller, call.request);
+      const run = () => runRoutedCall(services.localCalls, call);
       return repo ? at.router.runLocal(repo.id, run) : run();
     },
     heldMirror(repositoryId) {

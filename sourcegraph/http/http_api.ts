@@ -170,7 +170,10 @@ function getRoutes(app: Hono<EdgeEnv>, service: RepositoryService, answer: Answe
     if (revisions.length > 1) {
       throw new SourcegraphError("INVALID_REQUEST", "give at most one revision parameter");
     }
-    const catalog = await service.pluginCatalog(c.var.caller, { repo, revision: revisions[0] });
+    const catalog = await service.calls.pluginCatalog(c.var.caller, {
+      repo,
+      revision: revisions[0],
+    });
     return answer(c, catalogJson(catalog));
   });
 }
@@ -231,7 +234,7 @@ function symbolLookup(body: z.infer<typeof SymbolsBody>) {
 function searchRoutes(post: Post, service: RepositoryService): void {
   post("/v1/repo/symbols", SymbolsBody, async ({ caller, repo, body }) =>
     symbolsPageJson(
-      await service.symbols(caller, {
+      await service.calls.symbols(caller, {
         ...symbolLookup(body),
         repo,
         after: body.After === undefined ? undefined : decodeSymbolCursor(body.After),
@@ -239,7 +242,7 @@ function searchRoutes(post: Post, service: RepositoryService): void {
     ));
   post("/api/search", SearchBody, async ({ caller, repo, body, requestId }) =>
     searchJson(
-      await service.search(caller, { ...searchOptions(body), repo }),
+      await service.calls.search(caller, { ...searchOptions(body), repo }),
       { requestId },
     ));
 }
@@ -248,7 +251,7 @@ function searchRoutes(post: Post, service: RepositoryService): void {
 function readRoutes(post: Post, service: RepositoryService): void {
   post("/v1/repo/read", ReadBody, async ({ caller, repo, body }) =>
     fileJson(
-      await service.read(caller, {
+      await service.calls.read(caller, {
         repo,
         path: body.Path,
         revision: body.Revision,
@@ -264,7 +267,7 @@ function readRoutes(post: Post, service: RepositoryService): void {
   );
   post("/v1/repo/list", ListBody, async ({ caller, repo, body }) =>
     listingJson(
-      await service.list(caller, {
+      await service.calls.list(caller, {
         repo,
         revision: body.Revision,
         path: body.Path,
@@ -274,7 +277,7 @@ function readRoutes(post: Post, service: RepositoryService): void {
     ));
   post("/v1/repo/diff", DiffBody, async ({ caller, repo, body }) =>
     changesJson(
-      await service.diff(caller, {
+      await service.calls.diff(caller, {
         repo,
         base: body.Base,
         head: body.Head,

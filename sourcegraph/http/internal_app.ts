@@ -26,7 +26,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { uploadPackAdvertisement, uploadPackResult } from "../../shared/git_upload_pack.ts";
 import { internalError } from "../internal_error.ts";
-import { ROUTED_METHODS } from "../service/repository_router.ts";
+import type { RoutedMethod } from "../service/routed_calls.ts";
 import type { InternalParts } from "../cluster/cluster_member.ts";
 import { CALL_CONTENT_TYPE, CALL_PATH, SYNC_PATH } from "../cluster/remote_calls.ts";
 import { readBody } from "./request_body.ts";
@@ -38,13 +38,16 @@ const CALLER = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("key"), id: z.string().min(1).max(64) }),
 ]);
 
-const CALL = z.strictObject({
-  method: z.enum(ROUTED_METHODS),
-  caller: CALLER,
-  repo: z.string().min(1).max(512),
-  request: z.record(z.string(), z.unknown()),
-  partial: z.boolean(),
-});
+// A forwarded call names one of `methods` (the routed calls' keys).
+function callSchema(methods: readonly RoutedMethod[]) {
+  return z.strictObject({
+    method: z.enum(methods as [RoutedMethod, ...RoutedMethod[]]),
+    caller: CALLER,
+    repo: z.string().min(1).max(512),
+    request: z.record(z.string(), z.unknown()),
+    partial: z.boolean(),
+  });
+}
 
 const SYNC = z.strictObject({ repositoryId: z.number().int().positive() });
 
@@ -75,12 +78,13 @@ export function internalApp(parts: InternalParts): Hono {
 
 // Forwarded reads and syncs asked of an owner; 409 when this replica is not the one to ask.
 function callRoutes(app: Hono, parts: InternalParts): void {
+  const forwarded = callSchema(parts.methods);
   app.post(CALL_PATH, async (c) => {
     const body = await readBody(c.req.raw, {
       maxBytes: MAX_CALL_BYTES,
       timeoutMs: INTERNAL_BODY_TIMEOUT_MS,
     });
-    const parsed = CALL.safeParse(decoded(body));
+    const parsed = forwarded.safeParse(decoded(body));
     if (!parsed.success) return encoded({ error: "malformed call" }, 400);
     const call = parsed.data;
     if (!parts.accepts(call)) return encoded({ notHeld: true }, 409);

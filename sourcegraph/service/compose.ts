@@ -12,7 +12,7 @@
  *   publicRead: true,
  *   searchIndex: true,
  *   plugins: DEFAULT_PLUGIN_SETTINGS,
- * }, { log: console.error });
+ * }, { log: console.error, pluginRoom: READ_PLUGIN_ROOM });
  * await services.scheduler.syncAll();
  * // … serve services.repositories and services.admin …
  * await services.close();
@@ -37,6 +37,7 @@ import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
+import { localCalls, type PluginRoom, type RoutedCalls } from "./routed_calls.ts";
 
 /** What the composition needs to know. */
 export interface CompositionSettings {
@@ -84,6 +85,11 @@ export interface Services {
   credentials: CredentialStore;
   /** The read side: reads, searches, listings, diffs, availability, pages' data. */
   repositories: RepositoryService;
+  /**
+   * The calls that need a mirror as they run here, never routed (what
+   * `repositories` routes, and what calls other replicas forward run).
+   */
+  localCalls: RoutedCalls;
   /** The operator's side: registrations, credentials, syncs, keys, idempotency. */
   admin: AdminService;
   scheduler: SyncScheduler;
@@ -102,7 +108,8 @@ export interface Services {
  * @param options `log` for the operator's log; `debug` adds per-plugin-run
  *   lines; `onSearchShared` hears of searches answered by an identical one;
  *   `stores` replaces the local stores (a shared PostgreSQL one);
- *   `indexBuilder` replaces the index builder's command (default `builderCommand`).
+ *   `indexBuilder` replaces the index builder's command (default `builderCommand`);
+ *   `pluginRoom` is the room reads' answers leave plugin attachments (the MCP edge's).
  * @returns The services, ready to sync and serve.
  */
 // One function on purpose: every collaborator is built here, in the order
@@ -116,6 +123,7 @@ export function composeServices(
     onSearchShared?: () => void;
     stores?: Stores;
     indexBuilder?: (job: BuilderJob) => BuilderCommand;
+    pluginRoom: PluginRoom;
   },
 ): Services {
   const { dataDir } = settings;
@@ -151,13 +159,21 @@ export function composeServices(
     debug: options.debug,
     log: options.log,
   });
-  const repositories = new RepositoryService(store, {
+  const calls = localCalls(store, {
     visibility,
     mirrors,
     indexes,
     searches,
     plugins,
+    pluginRoom: options.pluginRoom,
+  });
+  const repositories = new RepositoryService(store, {
+    visibility,
+    mirrors,
+    indexes,
+    plugins,
     credentials,
+    calls,
   });
   const warmup = pluginWarmup(store, { repositories, settings, log: options.log });
   const scheduler = new SyncScheduler(store, dataDir, {
@@ -173,6 +189,7 @@ export function composeServices(
     store,
     credentials,
     repositories,
+    localCalls: calls,
     admin,
     scheduler,
     warmup,

@@ -2,7 +2,8 @@
  * Where a call that needs a repository's mirror runs. In the single process
  * every call runs here; in a cluster (`cluster/cluster_router.ts`) a call
  * for a repository this replica does not hold goes to a live replica that
- * does, as the same call, with the caller it was checked for.
+ * does, as the same call, with the caller it was checked for. The calls
+ * are those of `routed_calls.ts` (its `routeCalls` wraps them all alike).
  *
  * @module
  */
@@ -10,29 +11,10 @@
 import type { Caller } from "../access/caller.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 
-/** The calls that read a repository's mirror (the names the internal API accepts). */
-export const ROUTED_METHODS = [
-  "read",
-  "readPage",
-  "readRaw",
-  "readMany",
-  "search",
-  "symbols",
-  "diff",
-  "locate",
-  "list",
-  "versionHistory",
-  "versionIndexes",
-  "pluginCatalog",
-  "enhance",
-] as const;
-
-/** One of {@linkcode ROUTED_METHODS}. */
-export type RoutedMethod = typeof ROUTED_METHODS[number];
-
 /** A call to route: its method, caller, repository name and request (plain JSON). */
 export interface RoutedCall {
-  method: RoutedMethod;
+  /** The name of one of the routed calls (`routed_calls.ts`). */
+  method: string;
   caller: Caller;
   repo: string;
   request: unknown;

@@ -25,7 +25,9 @@ import {
   type PluginSettings,
 } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices } from "../../sourcegraph/service/compose.ts";
+import { READ_PLUGIN_ROOM } from "../../sourcegraph/http/mcp/read_tools.ts";
 import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
+import type { RoutedCalls } from "../../sourcegraph/service/routed_calls.ts";
 import type { BuilderCommand, BuilderJob } from "../../sourcegraph/search/build/builder_command.ts";
 import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
@@ -55,6 +57,8 @@ export interface InProcessWorld {
   handle: Handler;
   store: ControlStore;
   service: RepositoryService;
+  /** The service's routed calls as they run here (never routed). */
+  localCalls: RoutedCalls;
   scheduler: SyncScheduler;
   /** The source repositories by registered name. */
   sources: Map<string, TestRepo>;
@@ -108,7 +112,12 @@ export async function withInProcessService(
     searchIndex: options.searchIndex ?? false,
     symbolBudgetMs: options.symbolBudgetMs,
     plugins: options.plugins ?? DEFAULT_PLUGIN_SETTINGS,
-  }, { log, debug: options.debug ? log : undefined, indexBuilder: options.indexBuilder });
+  }, {
+    log,
+    debug: options.debug ? log : undefined,
+    indexBuilder: options.indexBuilder,
+    pluginRoom: READ_PLUGIN_ROOM,
+  });
   const { store, scheduler, repositories: service } = services;
   const highlighter = new Highlighter();
   const markdown = new MarkdownRenderer(options.markdown);
@@ -160,7 +169,17 @@ export async function withInProcessService(
         markdown,
       }),
     });
-    await fn({ handle, store, service, scheduler, sources, heads, data, parent });
+    await fn({
+      handle,
+      store,
+      service,
+      localCalls: services.localCalls,
+      scheduler,
+      sources,
+      heads,
+      data,
+      parent,
+    });
   } finally {
     highlighter.close();
     markdown.close();

@@ -32,7 +32,7 @@ export const locateTool = defineTool({
   // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => {
-    const located = await service.locate(caller, {
+    const located = await service.calls.locate(caller, {
       repo: args.repo,
       commit: args.commit,
       path: args.path,

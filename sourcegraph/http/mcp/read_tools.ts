@@ -1,7 +1,7 @@
 /**
  * `read` and `read_many`: line-exact reads at one resolved commit, then the
- * selected plugins' attachments (their time is not part of the tools'
- * latency metrics).
+ * selected plugins' attachments, both in one routed call (the plugins' time
+ * is not part of the tools' latency metrics).
  *
  * @module
  */
@@ -13,6 +13,7 @@ import { enrichmentRoom, renderEnrichmentTail } from "../../render/attachment_te
 import { utf8Length } from "../../../shared/text.ts";
 import { line, path, plugins, repo, revision } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
+import { type PluginRoom, readItemId } from "../../service/routed_calls.ts";
 
 /** Most bytes of a read's answer by default (under 40,000 characters), plugin blocks apart. */
 const READ_DEFAULT_MAX_BYTES = 32 * 1024;
@@ -40,31 +41,23 @@ export const readTool = defineTool({
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
-    const file = await service.read(caller, {
+    const { file, enrichment, pluginMs } = await service.calls.readWithPlugins(caller, {
       repo: args.repo,
       path: args.path,
       revision: args.revision,
       startLine: args.start_line,
       endLine: args.end_line,
       maxBytes: budget,
+      plugins: { url: urlPlugins, argument: args.plugins, maxBytes: args.max_bytes },
     });
-    baseDone();
+    baseDone(pluginMs);
     const room = pluginRoom(
       args.max_bytes,
       () => renderRead(args.repo, file, { maxBytes: budget }),
     );
-    const enrichment = await service.enhance(caller, {
-      repo: args.repo,
-      commit: file.commit,
-      operation: "read",
-      items: [{ itemId: "read-0", file }],
-      url: urlPlugins,
-      argument: args.plugins,
-      attachmentBytes: room.attachmentBytes,
-    });
     return [
       renderRead(args.repo, file, {
-        attachments: enrichment.byItem.get("read-0"),
+        attachments: enrichment.byItem.get(readItemId(1)),
         maxBytes: budget,
       }),
       ...renderEnrichmentTail(enrichment, room),
@@ -93,7 +86,7 @@ export const readManyTool = defineTool({
   run: async (args, { service, caller, urlPlugins, baseDone }) => {
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
-    const { commit, items } = await service.readMany(caller, {
+    const { items, enrichment, pluginMs } = await service.calls.readManyWithPlugins(caller, {
       repo: args.repo,
       revision: args.revision,
       maxBytes: budget,
@@ -102,34 +95,38 @@ export const readManyTool = defineTool({
         startLine: file.start_line,
         endLine: file.end_line,
       })),
+      plugins: { url: urlPlugins, argument: args.plugins, maxBytes: args.max_bytes },
     });
-    baseDone();
-    const itemId = (index: number) => `read-${index - 1}`;
+    baseDone(pluginMs);
     const room = pluginRoom(
       args.max_bytes,
       () => items.map((item) => renderReadManyItem(args.repo, item)).join(""),
     );
-    const enrichment = await service.enhance(caller, {
-      attachmentBytes: room.attachmentBytes,
-      repo: args.repo,
-      commit,
-      operation: "read_many",
-      items: items.flatMap((item) =>
-        item.file ? [{ itemId: itemId(item.index), file: item.file }] : []
-      ),
-      url: urlPlugins,
-      argument: args.plugins,
-    });
     return [
       ...items.map((item) =>
         renderReadManyItem(args.repo, item, {
-          attachments: enrichment.byItem.get(itemId(item.index)),
+          attachments: enrichment.byItem.get(readItemId(item.index)),
         })
       ),
       ...renderEnrichmentTail(enrichment, room),
     ];
   },
 });
+
+/**
+ * The room the answers of `read` and `read_many` leave plugin attachments
+ * within an explicit `max_bytes` (`compose.ts` hands it to the routed calls,
+ * which run the plugins where the read ran).
+ */
+export const READ_PLUGIN_ROOM: PluginRoom = {
+  read: ({ repo, maxBytes }, file) =>
+    enrichmentRoom(maxBytes, utf8Length(renderRead(repo, file, { maxBytes }))).attachmentBytes,
+  readMany: ({ repo, maxBytes }, items) =>
+    enrichmentRoom(
+      maxBytes,
+      utf8Length(items.map((item) => renderReadManyItem(repo, item)).join("")),
+    ).attachmentBytes,
+};
 
 // What plugin output may add to an answer: within an explicit max_bytes, what
 // the tool's own blocks (`own`) leave; without one, the plugin budget.

@@ -78,7 +78,7 @@ export const searchTool = defineTool({
     const output = args.output ?? "content";
     const single = singleRepository(args.repo);
     if (single !== null) {
-      const found = await service.search(caller, {
+      const found = await service.calls.search(caller, {
         ...options,
         repo: single,
         revision: args.revision,

@@ -145,7 +145,7 @@ async function callTool(
       caller: context.caller,
       fanoutCharge: context.fanoutCharge,
       urlPlugins: context.urlPlugins,
-      baseDone: () => (baseEnd = performance.now()),
+      baseDone: (pluginMs = 0) => (baseEnd = performance.now() - pluginMs),
     });
     metrics.record(tool.name, { code: "OK", seconds: seconds() });
     return textResult(blocks);

@@ -88,7 +88,7 @@ async function oneRepository(
   { service, caller }: ToolContext,
 ): Promise<string[]> {
   const after = args.after === undefined ? undefined : decodeSymbolCursor(args.after);
-  const page = await service.symbols(caller, { ...lookup(args), repo, after });
+  const page = await service.calls.symbols(caller, { ...lookup(args), repo, after });
   return [cutByOffset(page.symbols, {
     start: after?.offset ?? 0,
     nextOffset: page.nextOffset,

@@ -27,8 +27,11 @@ export interface ToolContext {
   fanoutCharge: FanoutCharge;
   /** The `plugins` parameter of the MCP URL. */
   urlPlugins: UrlPlugins;
-  /** Marks the end of the base work: plugin time after it is not in the latency metrics. */
-  baseDone: () => void;
+  /**
+   * Marks the end of the base work: plugin time after it, and `pluginMs`
+   * of plugin time already spent, are not in the latency metrics.
+   */
+  baseDone: (pluginMs?: number) => void;
 }
 
 /**

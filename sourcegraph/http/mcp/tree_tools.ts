@@ -28,7 +28,7 @@ export const listTool = defineTool({
   // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => {
-    const { entries, ...listing } = await service.list(caller, args);
+    const { entries, ...listing } = await service.calls.list(caller, args);
     return [pageWithin({ ...listing, items: entries }, {
       maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
       json: ({ items, ...page }) => listingJson({ ...listing, ...page, entries: items }),
@@ -53,7 +53,7 @@ export const diffTool = defineTool({
   // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (args, { service, caller }) => {
-    const { changes, ...diff } = await service.diff(caller, args);
+    const { changes, ...diff } = await service.calls.diff(caller, args);
     return [pageWithin({ ...diff, items: changes }, {
       maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
       json: ({ items, ...page }) => changesJson({ ...diff, ...page, changes: items }),

@@ -185,7 +185,11 @@ async function rawFile(
   const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
   const path = pinned.rest.join("/");
   if (!isFullSha(pinned.rev)) return redirect(c, rawUrl(repo, { rev: pinned.commit, path }), 302);
-  const file = await at.service.readRaw(c.get("caller"), { repo, path, revision: pinned.commit });
+  const file = await at.service.calls.readRaw(c.get("caller"), {
+    repo,
+    path,
+    revision: pinned.commit,
+  });
   const bytes = Uint8Array.fromBase64(file.content);
   for (const [name, value] of Object.entries(rawHeaders(path, bytes))) c.header(name, value);
   return c.body(bytes, 200);
@@ -197,7 +201,7 @@ async function versionsTab(
   at: At,
 ): Promise<Response> {
   const skip = Math.max(0, Math.min(Number(c.req.query("skip") ?? 0) || 0, 1_000_000));
-  const history = await at.service.versionHistory(c.get("caller"), {
+  const history = await at.service.calls.versionHistory(c.get("caller"), {
     repo: route.repo,
     first: 100,
     skip,
@@ -233,7 +237,7 @@ async function searchTab(
   const { value: result, problem } = form.q === ""
     ? { value: null, problem: null }
     : await orProblem(() =>
-      at.service.search(caller, {
+      at.service.calls.search(caller, {
         repo: route.repo,
         revision: form.rev || undefined,
         after: after ? decodeSearchCursor(after) : undefined,
@@ -316,7 +320,7 @@ async function symbolsTab(
   const { value: found, problem } = form.q === ""
     ? { value: null, problem: null }
     : await orProblem(() =>
-      at.service.symbols(caller, {
+      at.service.calls.symbols(caller, {
         repo: route.repo,
         revision: form.rev || undefined,
         query: form.q.slice(0, 1024),
@@ -347,7 +351,7 @@ async function pluginsTab(
   const versions = at.service.retainedVersions(caller, { repo: route.repo });
   const revision = c.req.query("rev") || undefined;
   const { value: catalog, problem } = await orProblem(
-    () => at.service.pluginCatalog(caller, { repo: route.repo, revision }),
+    () => at.service.calls.pluginCatalog(caller, { repo: route.repo, revision }),
     at.status,
   );
   return page(
@@ -373,7 +377,7 @@ async function filesPage(
   },
 ): Promise<Response> {
   const caller = c.get("caller");
-  const listing = await at.service.list(caller, {
+  const listing = await at.service.calls.list(caller, {
     repo: at.repo,
     revision: at.commit,
     path: at.dir || undefined,
@@ -404,7 +408,7 @@ async function folderReadme(
   const path = readmePath(at.listing.entries);
   if (path === null) return null;
   try {
-    const read = await at.service.readPage(caller, {
+    const read = await at.service.calls.readPage(caller, {
       repo: at.repo,
       revision: at.listing.commit,
       path,
@@ -427,7 +431,7 @@ async function blobPage(
     Math.min(Number(c.req.query("start") ?? 1) || 1, Number.MAX_SAFE_INTEGER),
   );
   try {
-    const read = await at.service.readPage(c.get("caller"), {
+    const read = await at.service.calls.readPage(c.get("caller"), {
       repo: at.repo,
       revision: at.commit,
       path: at.path,

@@ -13,6 +13,7 @@ function app(served: unknown[] = []) {
   return internalApp({
     secret: SECRET,
     accepts: (call) => call.repo !== "org/elsewhere",
+    methods: ["read", "search"],
     serve: (call) => {
       served.push(call);
       return Promise.resolve({ echoed: call.request, map: new Map([["k", 1]]) });
@@ -72,6 +73,9 @@ Deno.test("internal listener: malformed, oversized and out-of-list calls are ref
     ["empty", new Uint8Array(0)],
     ["truncated", serialize(CALL).subarray(0, 20)],
     ["unknown method", serialize({ ...CALL, method: "removeRepository" })],
+    ["a routed call this listener does not list", serialize({ ...CALL, method: "diff" })],
+    ["a prototype name", serialize({ ...CALL, method: "__proto__" })],
+    ["an object's method", serialize({ ...CALL, method: "toString" })],
     ["caller with a token", serialize({ ...CALL, caller: { kind: "service", token: "x" } })],
     ["bad caller kind", serialize({ ...CALL, caller: { kind: "admin" } })],
     ["request not an object", serialize({ ...CALL, request: "a.txt" })],

@@ -25,9 +25,9 @@ Deno.test("search deadline: budgets are clamped to the search's limit", () => {
 
 Deno.test("search deadline: a search with no time left stops before its first file and says so", () =>
   withInProcessService(async ({ service }) => {
-    const whole = await service.search(ANONYMOUS, { repo: "org/open", pattern: "open" });
+    const whole = await service.calls.search(ANONYMOUS, { repo: "org/open", pattern: "open" });
     assert(whole.outcome.fileCount > 0 && !whole.outcome.partial);
-    const stopped = await service.search(ANONYMOUS, {
+    const stopped = await service.calls.search(ANONYMOUS, {
       repo: "org/open",
       pattern: "open",
       maxMs: 0,
