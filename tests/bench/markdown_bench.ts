@@ -18,7 +18,7 @@ import { percentile } from "../support/bench_stats.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
 import { pathologicalReadmeFiles, pathologicalReadmePages } from "../support/hostile_markdown.ts";
 import { rssMib } from "../support/raw_http.ts";
-import { startService } from "../support/sourcegraph_service.ts";
+import { readAlpha, startService } from "../support/sourcegraph_service.ts";
 
 const args = Deno.args;
 const SECONDS = args.includes("--seconds") ? Number(args[args.indexOf("--seconds") + 1]) : 20;
@@ -36,13 +36,7 @@ const pages = pathologicalReadmePages(service.url);
 
 async function timedRead(): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ Path: "a.txt" }),
-  });
-  const body = await response.json();
-  if (response.status !== 200 || body.Content !== "alpha\n") throw new Error("read failed");
+  if ((await readAlpha(service.url, TOKEN)) !== null) throw new Error("read failed");
   return performance.now() - started;
 }
 

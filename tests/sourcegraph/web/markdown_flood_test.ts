@@ -11,7 +11,7 @@ import {
   pathologicalReadmePages,
 } from "../../support/hostile_markdown.ts";
 import { rssMib } from "../../support/raw_http.ts";
-import { startService } from "../../support/sourcegraph_service.ts";
+import { readAlpha, startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "m".repeat(40);
 const RSS_LIMIT_MIB = 700;
@@ -37,15 +37,7 @@ Deno.test("markdown flood: an anonymous README reload loop leaves health and tok
     });
     return { status: response.status, body: await response.text() };
   };
-  const read = async () => {
-    const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ Path: "a.txt" }),
-    });
-    const body = await response.json();
-    return response.status === 200 && body.Content === "alpha\n";
-  };
+  const read = async () => (await readAlpha(service.url, TOKEN)) === null;
   let peakRss = await rssMib(service.pid);
   let stop = false;
   const answered: number[] = [];
