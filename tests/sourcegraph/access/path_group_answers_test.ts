@@ -10,6 +10,7 @@ import { assert, assertEquals, waitFor } from "../../support/assert.ts";
 import {
   connectInProcess,
   inProcessFetch,
+  inProcessPost,
   withInProcessService,
 } from "../../support/in_process_service.ts";
 import { callText } from "../../support/tool_calls.ts";
@@ -121,12 +122,9 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
     const fetchPath = inProcessFetch(handle);
+    const postJson = inProcessPost(handle);
     const post = async (path: string, body: unknown): Promise<string> => {
-      const response = await fetchPath(`/sourcegraph${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      const response = await postJson(`/sourcegraph${path}`, body);
       return `${response.status} ${await response.text()}`;
     };
     const page = async (path: string): Promise<string> => {
@@ -332,12 +330,9 @@ Deno.test("path groups: reads, listings, diffs and pages answer for a hidden pat
         );
         assertEquals([changed.changes, changed.has_more], [[], false], JSON.stringify(paths));
       }
+      const postJson = inProcessPost(handle);
       const post = async (path: string, body: unknown): Promise<string> => {
-        const response = await fetchPath(`/sourcegraph${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+        const response = await postJson(`/sourcegraph${path}`, body);
         return `${response.status} ${await response.text()}`.replace(/"RequestID":"[^"]*"/g, "");
       };
       await same(
@@ -379,15 +374,11 @@ Deno.test("path groups: reads, listings, diffs and pages answer for a hidden pat
 Deno.test("path groups: before the commit is indexed (git grep), hidden content answers as absent content", () =>
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
-    const fetchPath = inProcessFetch(handle);
     const search = (args: Record<string, unknown>) =>
       callText(client, "search", { repo: "org/mono", ...args });
+    const postJson = inProcessPost(handle);
     const api = async (body: Record<string, unknown>): Promise<string> => {
-      const response = await fetchPath("/sourcegraph/api/search?repo=org/mono", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      const response = await postJson("/sourcegraph/api/search?repo=org/mono", body);
       return `${response.status} ${await response.text()}`;
     };
     try {
