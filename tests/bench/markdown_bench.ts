@@ -16,46 +16,27 @@
 
 import { percentile } from "../support/bench_stats.ts";
 import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { pathologicalMarkdown } from "../support/hostile_markdown.ts";
+import { pathologicalReadmeFiles, pathologicalReadmePages } from "../support/hostile_markdown.ts";
 import { rssMib } from "../support/raw_http.ts";
-import { startService } from "../support/sourcegraph_service.ts";
+import { readAlpha, startService } from "../support/sourcegraph_service.ts";
 
 const args = Deno.args;
 const SECONDS = args.includes("--seconds") ? Number(args[args.indexOf("--seconds") + 1]) : 20;
 // The anonymous allowance per minute (the service's default, 600, unless given).
 const PER_MINUTE = args.includes("--per-minute") ? args[args.indexOf("--per-minute") + 1] : "600";
 const TOKEN = "b".repeat(40);
-const FOLDERS = ["t1", "t2", "t3", "e1", "n1"];
 
 const parent = await tempDir("sg-markdown-bench-");
-const files: Record<string, string> = { "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" };
-files["README.md"] = pathologicalMarkdown("top").tables;
-for (const folder of FOLDERS) {
-  const documents = pathologicalMarkdown(folder);
-  files[`${folder}/README.md`] = folder.startsWith("t")
-    ? documents.tables
-    : folder.startsWith("e")
-    ? documents.emphasis
-    : documents.nesting;
-}
-const repo = await createRepo(files, { parent, name: "project" });
+const repo = await createRepo(pathologicalReadmeFiles(), { parent, name: "project" });
 const service = await startService(repo.path, {
   SOURCEGRAPH_API_TOKEN: TOKEN,
   SOURCEGRAPH_ANONYMOUS_PER_MINUTE: PER_MINUTE,
 });
-const pages = ["", ...FOLDERS].map((folder) =>
-  `${service.url}/sourcegraph/local/project${folder === "" ? "" : `/-/tree/main/${folder}`}`
-);
+const pages = pathologicalReadmePages(service.url);
 
 async function timedRead(): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ Path: "a.txt" }),
-  });
-  const body = await response.json();
-  if (response.status !== 200 || body.Content !== "alpha\n") throw new Error("read failed");
+  if ((await readAlpha(service.url, TOKEN)) !== null) throw new Error("read failed");
   return performance.now() - started;
 }
 

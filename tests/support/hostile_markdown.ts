@@ -53,3 +53,37 @@ export function pathologicalMarkdown(
     "\n";
   return { tables, nesting, emphasis };
 }
+
+// The folders of the README project below: `t*` hold tables, `e*` emphasis,
+// `n*` nesting; several tables so the slowest kind has company.
+const README_FOLDERS = ["t1", "t2", "t3", "e1", "n1"];
+
+/**
+ * The files of a project of pathological READMEs: `a.txt` ("alpha\n") for a
+ * cheap token read, a tables README at the top, and one README in each of
+ * five folders (three of tables, one of emphasis, one of nesting), each a
+ * different blob.
+ */
+export function pathologicalReadmeFiles(): Record<string, string> {
+  const files: Record<string, string> = { "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" };
+  files["README.md"] = pathologicalMarkdown("top").tables;
+  for (const folder of README_FOLDERS) {
+    const documents = pathologicalMarkdown(folder);
+    files[`${folder}/README.md`] = folder.startsWith("t")
+      ? documents.tables
+      : folder.startsWith("e")
+      ? documents.emphasis
+      : documents.nesting;
+  }
+  return files;
+}
+
+/**
+ * The pages rendering each README of `pathologicalReadmeFiles`, the top one
+ * first, on a service at `serviceUrl` serving the project as `local/project`.
+ */
+export function pathologicalReadmePages(serviceUrl: string): string[] {
+  return ["", ...README_FOLDERS].map((folder) =>
+    `${serviceUrl}/sourcegraph/local/project${folder === "" ? "" : `/-/tree/main/${folder}`}`
+  );
+}

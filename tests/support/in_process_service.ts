@@ -236,6 +236,23 @@ export function inProcessFetch(
 }
 
 /**
+ * POSTs `body` as JSON to `path` of the in-process service, as
+ * `inProcessFetch` does any request.
+ */
+export function inProcessPost(
+  handle: Handler,
+  options: { address?: string } = {},
+): (path: string, body: unknown) => Promise<Response> {
+  const fetchPath = inProcessFetch(handle, options);
+  return (path, body) =>
+    fetchPath(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+}
+
+/**
  * Calls the admin API of the in-process service with `token`: `path` below
  * `/sourcegraph/api/admin/v1`, a JSON body and an Idempotency-Key when given.
  */

@@ -248,3 +248,20 @@ export async function withProjectService(
     await removeDir(parent);
   }
 }
+
+/**
+ * Reads `a.txt` of `local/project` with `token` over the HTTP API: null when
+ * it answers 200 with "alpha\n", else the status and the start of the body,
+ * for an assertion's message.
+ */
+export async function readAlpha(serviceUrl: string, token: string): Promise<string | null> {
+  const response = await fetch(`${serviceUrl}/sourcegraph/v1/repo/read?repo=local/project`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ Path: "a.txt" }),
+  });
+  const body = await response.json();
+  return response.status === 200 && body.Content === "alpha\n"
+    ? null
+    : `${response.status} ${JSON.stringify(body).slice(0, 120)}`;
+}

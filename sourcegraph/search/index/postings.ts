@@ -315,23 +315,48 @@ export function encodePostings(ids: ArrayLike<number>): Uint8Array {
   return writer.bytes();
 }
 
+// Reads an encoded list front to back. The whole-list decode and the filtered
+// one share this one varint loop, called once per list or per block of ids,
+// never once per id: the whole-list decode is on the hot search path.
+class PostingDecoder {
+  #bytes: Uint8Array;
+  #at = 0;
+  #last = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+  }
+
+  // Decodes the next `count` ids into `out` from index 0.
+  decode(out: Uint32Array, count: number): void {
+    const bytes = this.#bytes;
+    let last = this.#last;
+    let at = this.#at;
+    for (let i = 0; i < count; i++) {
+      let gap = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = bytes[at++];
+        gap |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte & 0x80);
+      last += gap >>> 0;
+      out[i] = last;
+    }
+    this.#last = last;
+    this.#at = at;
+  }
+}
+
+// Ids decoded at a time by the filtered decode: what it holds beyond its
+// answer stays this small whatever the list's length.
+const WITHIN_BLOCK = 256;
+
 /** Decodes a list of `count` ids. */
 export function decodePostings(bytes: Uint8Array, count: number): Uint32Array {
   const ids = new Uint32Array(count);
-  let last = 0;
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    let gap = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = bytes[at++];
-      gap |= (byte & 0x7f) << shift;
-      shift += 7;
-    } while (byte & 0x80);
-    last += gap >>> 0;
-    ids[i] = last;
-  }
+  new PostingDecoder(bytes).decode(ids, count);
   return ids;
 }
 
@@ -347,22 +372,19 @@ export function decodePostingsWithin(
 ): Uint32Array {
   const { count, within } = options;
   const out = new Uint32Array(Math.min(count, within.length));
+  const decoder = new PostingDecoder(bytes);
+  const block = new Uint32Array(Math.min(count, WITHIN_BLOCK));
   let n = 0;
-  let last = 0;
-  let at = 0;
   let w = 0;
-  for (let i = 0; i < count && w < within.length; i++) {
-    let gap = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = bytes[at++];
-      gap |= (byte & 0x7f) << shift;
-      shift += 7;
-    } while (byte & 0x80);
-    last += gap >>> 0;
-    if (within[w] < last) w = gallop(within, w, last);
-    if (within[w] === last) out[n++] = last;
+  for (let left = count; left > 0 && w < within.length;) {
+    const size = Math.min(left, block.length);
+    decoder.decode(block, size);
+    left -= size;
+    for (let i = 0; i < size && w < within.length; i++) {
+      const id = block[i];
+      if (within[w] < id) w = gallop(within, w, id);
+      if (within[w] === id) out[n++] = id;
+    }
   }
   return out.subarray(0, n);
 }

@@ -10,6 +10,7 @@ import { assert, assertEquals, waitFor } from "../../support/assert.ts";
 import {
   connectInProcess,
   inProcessFetch,
+  inProcessPost,
   withInProcessService,
 } from "../../support/in_process_service.ts";
 import { callText } from "../../support/tool_calls.ts";
@@ -48,6 +49,27 @@ const WORLD = {
   searchIndex: true,
 };
 
+// Search arguments with a pattern held only by hidden files, and the same
+// with a pattern held nowhere.
+type Pair = [Record<string, unknown>, Record<string, unknown>];
+
+function pair(hidden: string, nowhere: string, scope: Record<string, unknown> = {}): Pair {
+  return [{ pattern: hidden, ...scope }, { pattern: nowhere, ...scope }];
+}
+
+// Hidden only against nowhere over every scope a caller may name, asked of
+// the index and of Git alike.
+const HIDDEN_AGAINST_NOWHERE: Pair[] = [
+  pair("hunter2", "hunted9"),
+  pair("hunter2", "hunted9", { paths: ["docs"] }),
+  pair("hunter2", "hunted9", { paths: ["docs/"] }),
+  pair("hunter2", "hunted9", { paths: ["docs"], glob: ["*.md"] }),
+  pair("hunter[0-9]", "hunted[0-9]", { paths: ["docs"] }),
+  pair("HUNTER2", "HUNTED9", { paths: ["docs"] }),
+  pair("token=h[a-m]", "tokez=h[a-m]", { paths: ["docs"] }),
+  pair("HiddenType", "HiddenTypo", { paths: ["docs"], output: "files" }),
+];
+
 // The answer with `pattern` (and the two names used in one visible line)
 // written as a placeholder, and a `Hiddex…` twin named as its `Hidden…`
 // original: answers echo the pattern, and request ids differ.
@@ -66,30 +88,9 @@ Deno.test("path groups: hidden content answers as absent content in search and i
     try {
       await waitFor(async () => (await search({ pattern: "absent" })).includes('Index: "ready"'));
       // Hidden only (left) against nowhere (right), over every scope a caller may name.
-      const pairs: [Record<string, unknown>, Record<string, unknown>][] = [
-        [{ pattern: "hunter2" }, { pattern: "hunted9" }],
-        [{ pattern: "hunter2", paths: ["docs"] }, { pattern: "hunted9", paths: ["docs"] }],
-        [{ pattern: "hunter2", paths: ["docs/"] }, { pattern: "hunted9", paths: ["docs/"] }],
-        [{ pattern: "hunter2", paths: ["docs"], glob: ["*.md"] }, {
-          pattern: "hunted9",
-          paths: ["docs"],
-          glob: ["*.md"],
-        }],
-        [{ pattern: "hunter[0-9]", paths: ["docs"] }, { pattern: "hunted[0-9]", paths: ["docs"] }],
-        [{ pattern: "HUNTER2", paths: ["docs"] }, { pattern: "HUNTED9", paths: ["docs"] }],
-        [{ pattern: "token=h[a-m]", paths: ["docs"] }, {
-          pattern: "tokez=h[a-m]",
-          paths: ["docs"],
-        }],
-        [{ pattern: "token=h[n-z]", paths: ["docs"] }, {
-          pattern: "tokez=h[n-z]",
-          paths: ["docs"],
-        }],
-        [{ pattern: "HiddenType", paths: ["docs"], output: "files" }, {
-          pattern: "HiddenTypo",
-          paths: ["docs"],
-          output: "files",
-        }],
+      const pairs: Pair[] = [
+        ...HIDDEN_AGAINST_NOWHERE,
+        pair("token=h[n-z]", "tokez=h[n-z]", { paths: ["docs"] }),
       ];
       for (const [hidden, nowhere] of pairs) {
         const seen = await search(hidden);
@@ -121,12 +122,9 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
     const fetchPath = inProcessFetch(handle);
+    const postJson = inProcessPost(handle);
     const post = async (path: string, body: unknown): Promise<string> => {
-      const response = await fetchPath(`/sourcegraph${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      const response = await postJson(`/sourcegraph${path}`, body);
       return `${response.status} ${await response.text()}`;
     };
     const page = async (path: string): Promise<string> => {
@@ -332,12 +330,9 @@ Deno.test("path groups: reads, listings, diffs and pages answer for a hidden pat
         );
         assertEquals([changed.changes, changed.has_more], [[], false], JSON.stringify(paths));
       }
+      const postJson = inProcessPost(handle);
       const post = async (path: string, body: unknown): Promise<string> => {
-        const response = await fetchPath(`/sourcegraph${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+        const response = await postJson(`/sourcegraph${path}`, body);
         return `${response.status} ${await response.text()}`.replace(/"RequestID":"[^"]*"/g, "");
       };
       await same(
@@ -379,47 +374,25 @@ Deno.test("path groups: reads, listings, diffs and pages answer for a hidden pat
 Deno.test("path groups: before the commit is indexed (git grep), hidden content answers as absent content", () =>
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
-    const fetchPath = inProcessFetch(handle);
     const search = (args: Record<string, unknown>) =>
       callText(client, "search", { repo: "org/mono", ...args });
+    const postJson = inProcessPost(handle);
     const api = async (body: Record<string, unknown>): Promise<string> => {
-      const response = await fetchPath("/sourcegraph/api/search?repo=org/mono", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      const response = await postJson("/sourcegraph/api/search?repo=org/mono", body);
       return `${response.status} ${await response.text()}`;
     };
     try {
       // Searches go through Git: no index is built for this world.
       assert(!(await search({ pattern: "absent" })).includes('Index: "ready"'));
-      const pairs: [Record<string, unknown>, Record<string, unknown>][] = [
-        [{ pattern: "hunter2" }, { pattern: "hunted9" }],
-        [{ pattern: "hunter2", paths: ["docs"] }, { pattern: "hunted9", paths: ["docs"] }],
-        [{ pattern: "hunter2", paths: ["docs/"] }, { pattern: "hunted9", paths: ["docs/"] }],
-        [{ pattern: "hunter2", paths: ["docs"], glob: ["*.md"] }, {
-          pattern: "hunted9",
-          paths: ["docs"],
-          glob: ["*.md"],
-        }],
-        [{ pattern: "hunter[0-9]", paths: ["docs"] }, { pattern: "hunted[0-9]", paths: ["docs"] }],
-        [{ pattern: "HUNTER2", paths: ["docs"] }, { pattern: "HUNTED9", paths: ["docs"] }],
-        [{ pattern: "hunter2", ignore_case: true }, { pattern: "hunted9", ignore_case: true }],
-        [{ pattern: "hunter2", fixed_strings: true }, { pattern: "hunted9", fixed_strings: true }],
-        [{ pattern: "token=h[a-m]", paths: ["docs"] }, {
-          pattern: "tokez=h[a-m]",
-          paths: ["docs"],
-        }],
+      const pairs: Pair[] = [
+        ...HIDDEN_AGAINST_NOWHERE,
+        pair("hunter2", "hunted9", { ignore_case: true }),
+        pair("hunter2", "hunted9", { fixed_strings: true }),
         // Without a literal Git cannot narrow by: every visible file is read.
-        [{ pattern: "t.k.n=h[n-z]" }, { pattern: "t.k.z=h[n-z]" }],
-        [{ pattern: "HiddenType", paths: ["docs"], output: "files" }, {
-          pattern: "HiddenTypo",
-          paths: ["docs"],
-          output: "files",
-        }],
+        pair("t.k.n=h[n-z]", "t.k.z=h[n-z]"),
         // More hidden matches than a search collects: no cap is reached.
-        [{ pattern: "flood7" }, { pattern: "floox7" }],
-        [{ pattern: "flood7", paths: ["docs"] }, { pattern: "floox7", paths: ["docs"] }],
+        pair("flood7", "floox7"),
+        pair("flood7", "floox7", { paths: ["docs"] }),
       ];
       for (const [hidden, nowhere] of pairs) {
         const seen = await search(hidden);

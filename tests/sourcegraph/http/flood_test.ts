@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../support/assert.ts";
 import { deepJsonFlood } from "../../support/deep_json_flood.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { portOf, rssMib } from "../../support/raw_http.ts";
-import { startService } from "../../support/sourcegraph_service.ts";
+import { readAlpha, startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "t".repeat(40);
 
@@ -14,17 +14,7 @@ Deno.test("flood: anonymous 3.9 MB deep-JSON bodies from 4 addresses fail no tok
   });
   const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
   try {
-    const read = async () => {
-      const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-        body: JSON.stringify({ Path: "a.txt" }),
-      });
-      const body = await response.json();
-      return response.status === 200 && body.Content === "alpha\n"
-        ? null
-        : `${response.status} ${JSON.stringify(body).slice(0, 120)}`;
-    };
+    const read = () => readAlpha(service.url, TOKEN);
     for (let i = 0; i < 20; i++) assertEquals(await read(), null);
     const before = await rssMib(service.pid);
     const outcome = await deepJsonFlood(portOf(service.url), {

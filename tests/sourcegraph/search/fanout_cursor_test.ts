@@ -10,7 +10,7 @@
 import { assert, assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
 import {
   connectInProcess,
-  inProcessFetch,
+  inProcessPost,
   withInProcessService,
   type WorldRepository,
 } from "../../support/in_process_service.ts";
@@ -20,6 +20,7 @@ import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import { RepositoryFanout } from "../../../sourcegraph/service/repository_fanout.ts";
 import { FANOUT_MAX_REPOSITORIES } from "../../../sourcegraph/service/repository_pins.ts";
 import { Visibility } from "../../../sourcegraph/access/visibility.ts";
+import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
 
 const NEEDLE_TS = "export function needle(): void {}\n";
 const REPOSITORIES: WorldRepository[] = [
@@ -27,6 +28,17 @@ const REPOSITORIES: WorldRepository[] = [
   { name: "org/two", publicRead: true, files: { "b.txt": "needle\n", "two.ts": NEEDLE_TS } },
   { name: "org/hidden", publicRead: false, files: { "c.txt": "needle\n" } },
 ];
+
+// POSTs a body below `/sourcegraph` of the service: the status and the
+// answer's code ("ok" when it has none).
+function codePoster(handle: Handler): (path: string, body: unknown) => Promise<string> {
+  const post = inProcessPost(handle);
+  return async (path, body) => {
+    const response = await post(`/sourcegraph${path}`, body);
+    const answer = await response.json();
+    return `${response.status} ${answer.Meta?.Code ?? "ok"}`;
+  };
+}
 
 Deno.test("search across repositories: a cursor pinning a repository twice is refused, nothing searched", () =>
   withInProcessService(async ({ handle, heads, store }) => {
@@ -48,16 +60,7 @@ Deno.test("search across repositories: a cursor pinning a repository twice is re
     ]);
     const symbols = encodeToken(["symbols-repos", repeated, 1]);
     const client = await connectInProcess(handle);
-    const fetchPath = inProcessFetch(handle);
-    const post = async (path: string, body: unknown): Promise<string> => {
-      const response = await fetchPath(`/sourcegraph${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const answer = await response.json();
-      return `${response.status} ${answer.Meta?.Code ?? "ok"}`;
-    };
+    const post = codePoster(handle);
     try {
       for (const after of [forged, twice]) {
         assertEquals(
@@ -121,16 +124,7 @@ Deno.test("cursors across repositories the service never issued are INVALID_CURS
     const one = heads.get("org/one")!;
     const two = heads.get("org/two")!;
     const client = await connectInProcess(handle);
-    const fetchPath = inProcessFetch(handle);
-    const post = async (path: string, body: unknown): Promise<string> => {
-      const response = await fetchPath(`/sourcegraph${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const answer = await response.json();
-      return `${response.status} ${answer.Meta?.Code ?? "ok"}`;
-    };
+    const post = codePoster(handle);
     const search = (repos?: string[]): Ask => async (after) => [
       (await callTool(client, "search", { pattern: "needle", after, repo: repos })).code,
       await post("/v1/search", { Pattern: "needle", After: after, Repos: repos }),

@@ -6,12 +6,14 @@
 
 import { assert, assertEquals } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { pathologicalMarkdown } from "../../support/hostile_markdown.ts";
+import {
+  pathologicalReadmeFiles,
+  pathologicalReadmePages,
+} from "../../support/hostile_markdown.ts";
 import { rssMib } from "../../support/raw_http.ts";
-import { startService } from "../../support/sourcegraph_service.ts";
+import { readAlpha, startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "m".repeat(40);
-const FOLDERS = ["t1", "t2", "t3", "e1", "n1"];
 const RSS_LIMIT_MIB = 700;
 
 // The value of one unlabelled series in a metrics exposition.
@@ -23,39 +25,19 @@ function metric(text: string, name: string): number {
 
 Deno.test("markdown flood: an anonymous README reload loop leaves health and token reads answering and RSS under 700 MiB", async () => {
   const parent = await tempDir("sg-markdown-flood-");
-  const files: Record<string, string> = { "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" };
-  files["README.md"] = pathologicalMarkdown("top").tables;
-  for (const folder of FOLDERS) {
-    const documents = pathologicalMarkdown(folder);
-    files[`${folder}/README.md`] = folder.startsWith("t")
-      ? documents.tables
-      : folder.startsWith("e")
-      ? documents.emphasis
-      : documents.nesting;
-  }
-  const repo = await createRepo(files, { parent, name: "project" });
+  const repo = await createRepo(pathologicalReadmeFiles(), { parent, name: "project" });
   const service = await startService(repo.path, {
     SOURCEGRAPH_API_TOKEN: TOKEN,
     SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "100000",
   });
-  const pages = ["", ...FOLDERS].map((folder) =>
-    `${service.url}/sourcegraph/local/project${folder === "" ? "" : `/-/tree/main/${folder}`}`
-  );
+  const pages = pathologicalReadmePages(service.url);
   const get = async (url: string, token?: string) => {
     const response = await fetch(url, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
     return { status: response.status, body: await response.text() };
   };
-  const read = async () => {
-    const response = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ Path: "a.txt" }),
-    });
-    const body = await response.json();
-    return response.status === 200 && body.Content === "alpha\n";
-  };
+  const read = async () => (await readAlpha(service.url, TOKEN)) === null;
   let peakRss = await rssMib(service.pid);
   let stop = false;
   const answered: number[] = [];

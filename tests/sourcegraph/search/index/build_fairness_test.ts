@@ -8,7 +8,10 @@
  */
 
 import { join } from "node:path";
-import type { BuilderJob } from "../../../../sourcegraph/search/build/builder_command.ts";
+import type {
+  BuilderCommand,
+  BuilderJob,
+} from "../../../../sourcegraph/search/build/builder_command.ts";
 import { builderCommand } from "../../../../sourcegraph/search/build/builder_command.ts";
 import { SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
 import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
@@ -46,6 +49,29 @@ function endlessBuilder(ended: string) {
   };
 }
 
+// Search indexes on `data` whose build slice is read on `now`: each builder
+// launched is recorded (its mirror) before `command` picks what it runs, and
+// every log line is kept for a failure's message.
+function slicedIndexes(
+  world: { data: string; mirrors: MirrorReaders },
+  options: { now: () => number; command: (job: BuilderJob, launched: string[]) => BuilderCommand },
+): { indexes: SearchIndexes; launched: string[]; log: string[] } {
+  const launched: string[] = [];
+  const log: string[] = [];
+  const indexes = new SearchIndexes(world.data, {
+    enabled: true,
+    mirrors: world.mirrors,
+    log: (line) => log.push(line),
+    buildSliceMs: SLICE_MS,
+    now: options.now,
+    builder: (job: BuilderJob) => {
+      launched.push(job.mirror);
+      return options.command(job, launched);
+    },
+  });
+  return { indexes, launched, log };
+}
+
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
@@ -56,19 +82,10 @@ Deno.test("build fairness: past the slice another repository's build publishes w
     const { data, repos, mirrors } = await world(parent, ["org/endless", "org/quick"]);
     const [endless, quick] = repos;
     const ended = join(parent, "endless-ended");
-    const launched: string[] = [];
     let clock = 0;
-    const log: string[] = [];
-    const indexes = new SearchIndexes(data, {
-      enabled: true,
-      mirrors,
-      log: (line) => log.push(line),
-      buildSliceMs: SLICE_MS,
+    const { indexes, launched, log } = slicedIndexes({ data, mirrors }, {
       now: () => clock,
-      builder: (job: BuilderJob) => {
-        launched.push(job.mirror);
-        return job.mirror === endless.mirror ? endlessBuilder(ended) : builderCommand(job);
-      },
+      command: (job) => job.mirror === endless.mirror ? endlessBuilder(ended) : builderCommand(job),
     });
     try {
       let endlessDone = false;
@@ -93,21 +110,13 @@ Deno.test("build fairness: at most two builders; a third build waits for one, th
   try {
     const { data, repos, mirrors } = await world(parent, ["org/one", "org/two", "org/three"]);
     const [one, two, three] = repos;
-    const launched: string[] = [];
     let clock = 0;
-    const log: string[] = [];
-    const indexes = new SearchIndexes(data, {
-      enabled: true,
-      mirrors,
-      log: (line) => log.push(line),
-      buildSliceMs: SLICE_MS,
+    const { indexes, launched, log } = slicedIndexes({ data, mirrors }, {
       now: () => clock,
-      builder: (job: BuilderJob) => {
-        launched.push(job.mirror);
-        return job.mirror === three.mirror
+      command: (job, started) =>
+        job.mirror === three.mirror
           ? builderCommand(job)
-          : endlessBuilder(join(parent, `ended-${launched.length}`));
-      },
+          : endlessBuilder(join(parent, `ended-${started.length}`)),
     });
     try {
       indexes.schedule(one.repo, [one.commit]);
