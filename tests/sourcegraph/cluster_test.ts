@@ -199,6 +199,16 @@ Deno.test({
               "symbols ready",
             );
           }
+          // availability and resolve say whether the holder asked has built its index.
+          for (
+            const [name, args] of calls.filter(([name]) => /^(availability|resolve)$/.test(name))
+          ) {
+            await eventually(
+              async () =>
+                textOrError(await callTool(client, name, args)).includes('"index":"ready"'),
+              `${name} ready`,
+            );
+          }
         });
       }
       const answers = await Promise.all(
