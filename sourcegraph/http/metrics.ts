@@ -116,16 +116,10 @@ export class Metrics {
     if (!this.#front) return [];
     const front = this.#front();
     return [
-      "# HELP sourcegraph_connections_open Client connections open now.",
-      "# TYPE sourcegraph_connections_open gauge",
-      `sourcegraph_connections_open ${front.open}`,
-      "# HELP sourcegraph_connections_total Client connections by outcome.",
-      "# TYPE sourcegraph_connections_total counter",
-      `sourcegraph_connections_total{outcome="accepted"} ${front.accepted}`,
-      `sourcegraph_connections_total{outcome="refused"} ${front.refused}`,
-      `sourcegraph_connections_total{outcome="timed_out"} ${front.timedOut}`,
-      `sourcegraph_connections_total{outcome="evicted"} ${front.evicted}`,
-      `sourcegraph_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
+      ...connectionLines("sourcegraph_connections", front, {
+        open: "Client connections open now.",
+        total: "Client connections by outcome.",
+      }),
       "# HELP sourcegraph_connections_resumed_total Connections moved to a new HTTP server between requests.",
       "# TYPE sourcegraph_connections_resumed_total counter",
       `sourcegraph_connections_resumed_total ${front.resumed}`,
@@ -137,19 +131,10 @@ export class Metrics {
 
   #internalFrontLines(): string[] {
     if (!this.#internalFront) return [];
-    const front = this.#internalFront();
-    return [
-      "# HELP sourcegraph_internal_connections_open Connections to the internal listener open now.",
-      "# TYPE sourcegraph_internal_connections_open gauge",
-      `sourcegraph_internal_connections_open ${front.open}`,
-      "# HELP sourcegraph_internal_connections_total Connections to the internal listener by outcome.",
-      "# TYPE sourcegraph_internal_connections_total counter",
-      `sourcegraph_internal_connections_total{outcome="accepted"} ${front.accepted}`,
-      `sourcegraph_internal_connections_total{outcome="refused"} ${front.refused}`,
-      `sourcegraph_internal_connections_total{outcome="timed_out"} ${front.timedOut}`,
-      `sourcegraph_internal_connections_total{outcome="evicted"} ${front.evicted}`,
-      `sourcegraph_internal_connections_total{outcome="accept_error"} ${front.acceptErrors}`,
-    ];
+    return connectionLines("sourcegraph_internal_connections", this.#internalFront(), {
+      open: "Connections to the internal listener open now.",
+      total: "Connections to the internal listener by outcome.",
+    });
   }
 
   #markdownLines(): string[] {
@@ -178,6 +163,26 @@ export class Metrics {
       ),
     ];
   }
+}
+
+// A front's open connections and its connections by outcome, as `name`_open and `name`_total.
+function connectionLines(
+  name: string,
+  front: FrontDoorStats,
+  help: { open: string; total: string },
+): string[] {
+  return [
+    `# HELP ${name}_open ${help.open}`,
+    `# TYPE ${name}_open gauge`,
+    `${name}_open ${front.open}`,
+    `# HELP ${name}_total ${help.total}`,
+    `# TYPE ${name}_total counter`,
+    `${name}_total{outcome="accepted"} ${front.accepted}`,
+    `${name}_total{outcome="refused"} ${front.refused}`,
+    `${name}_total{outcome="timed_out"} ${front.timedOut}`,
+    `${name}_total{outcome="evicted"} ${front.evicted}`,
+    `${name}_total{outcome="accept_error"} ${front.acceptErrors}`,
+  ];
 }
 
 // Repositories by sync state, and each visible one's last sync outcome.
