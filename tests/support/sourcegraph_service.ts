@@ -37,12 +37,38 @@ export interface RunningService {
   stop(): Promise<Deno.CommandStatus>;
 }
 
-/** Picks a free loopback port. */
+/**
+ * Picks a free loopback port for another process to listen on. It is drawn
+ * at random below the kernel's ephemeral range: a port the kernel handed out
+ * (`port: 0`) and closed again is soon handed to another socket (a client's
+ * connection, another test module's listener), which would take it before
+ * the process that was told to listen there.
+ */
 export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
+  const [ephemeralLow] = ephemeralPorts();
+  const low = Math.min(10_000, ephemeralLow - 1_000);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (ephemeralLow - low));
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    }
+  }
+  throw new Error(`no free loopback port between ${low} and ${ephemeralLow}`);
+}
+
+// Linux's ephemeral port range (its default where /proc does not say).
+function ephemeralPorts(): [number, number] {
+  try {
+    const [low, high] = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range")
+      .trim().split(/\s+/).map(Number);
+    if (low > 2_000 && high >= low) return [low, high];
+  } catch {
+    // not Linux, or /proc is hidden
+  }
+  return [32_768, 60_999];
 }
 
 /**

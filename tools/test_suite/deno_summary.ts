@@ -1,0 +1,74 @@
+/**
+ * Reads and writes the one-line summary `deno test` ends with, e.g.
+ * `ok | 4 passed (27 steps) | 0 failed | 2 ignored (18m40s)`, so the counts
+ * of several `deno test` runs add up to one line in the same shape.
+ *
+ * @example
+ * ```ts
+ * import { formatSummary, parseSummary } from "./deno_summary.ts";
+ *
+ * const counts = parseSummary("FAILED | 3 passed (2 steps) | 1 failed | 1 ignored (4s)");
+ * if (counts?.failed !== 1 || counts.steps !== 2) throw new Error("not parsed");
+ * const line = formatSummary(counts, { seconds: 75 });
+ * if (line !== "FAILED | 3 passed (2 steps) | 1 failed | 1 ignored (1m15s)") throw new Error(line);
+ * ```
+ *
+ * @module
+ */
+
+/** The counts of one summary line. */
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  ignored: number;
+  /** Test steps that passed (`t.step`), shown beside `passed`. */
+  steps: number;
+}
+
+/** No tests at all. */
+export const NO_TESTS: TestCounts = { passed: 0, failed: 0, ignored: 0, steps: 0 };
+
+const SUMMARY =
+  /^(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored(?: \(\d+ steps?\))?)?(?: \| \d+ filtered out)? \([^)]*\)$/;
+
+/** Whether `line` is a `deno test` summary line. */
+export function isSummary(line: string): boolean {
+  return SUMMARY.test(line);
+}
+
+/** The counts of a summary line; null for any other line. */
+export function parseSummary(line: string): TestCounts | null {
+  const match = SUMMARY.exec(line);
+  if (!match) return null;
+  return {
+    passed: Number(match[2]),
+    steps: Number(match[3] ?? 0),
+    failed: Number(match[4]),
+    ignored: Number(match[5] ?? 0),
+  };
+}
+
+/** Adds two counts. */
+export function addCounts(a: TestCounts, b: TestCounts): TestCounts {
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    ignored: a.ignored + b.ignored,
+    steps: a.steps + b.steps,
+  };
+}
+
+/** A summary line in `deno test`'s shape, with the run's wall time. */
+export function formatSummary(counts: TestCounts, options: { seconds: number }): string {
+  const steps = counts.steps > 0 ? ` (${counts.steps} step${counts.steps === 1 ? "" : "s"})` : "";
+  const ignored = counts.ignored > 0 ? ` | ${counts.ignored} ignored` : "";
+  return `${counts.failed > 0 ? "FAILED" : "ok"} | ${counts.passed} passed${steps} | ` +
+    `${counts.failed} failed${ignored} (${formatDuration(options.seconds)})`;
+}
+
+/** `75` as `1m15s`, `4.2` as `4s`. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  return minutes > 0 ? `${minutes}m${whole % 60}s` : `${whole}s`;
+}

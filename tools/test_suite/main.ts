@@ -1,0 +1,157 @@
+/**
+ * Runs a test suite as several `deno test` processes at once, one test module
+ * per process (so a module's memory assertions see only its own process), the
+ * slowest of the last recorded run first. Each module's output is printed
+ * whole when it ends; at the end come the modules that failed, a per-folder
+ * timing table and one summary line in `deno test`'s shape with the counts of
+ * every module.
+ *
+ * ```sh
+ * deno run --allow-read=. --allow-run=deno tools/test_suite/main.ts \
+ *   [--jobs N] [--doc FOLDER]... [--durations FILE] [--record] FOLDER... [-- DENO_TEST_FLAG...]
+ * ```
+ *
+ * Every module runs with `TEST_FLAGS` (and the flags after `--`).
+ * `--doc FOLDER` runs the JSDoc examples of the modules under FOLDER (one
+ * process per folder). Modules run with `--no-check`: type-check first
+ * (`deno check --doc`). `--record` writes each module's seconds to the
+ * durations file (default `tests/test_durations.json`), which orders the
+ * next runs.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { addCounts, formatSummary, isSummary, NO_TESTS, parseSummary } from "./deno_summary.ts";
+import { findTestFiles, startOrder } from "./test_files.ts";
+import { type ModuleTiming, timingTable } from "./timing_table.ts";
+import type { TestCounts } from "./deno_summary.ts";
+
+/**
+ * The permissions of the test processes. Programs under test are spawned with
+ * their own narrow flags; attack tests connect from several loopback
+ * addresses; gc is exposed so memory tests measure what is retained.
+ */
+const TEST_FLAGS = [
+  "--v8-flags=--expose-gc",
+  "--allow-read",
+  "--allow-write",
+  "--allow-run",
+  "--allow-env",
+  "--allow-sys=uid",
+  "--allow-net=127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5",
+];
+
+/** One `deno test` run: a test module, or the JSDoc examples of a folder. */
+interface Job {
+  /** What the table and the durations file call it. */
+  name: string;
+  args: string[];
+}
+
+interface JobResult {
+  job: Job;
+  counts: TestCounts;
+  seconds: number;
+  output: string;
+}
+
+const split = Deno.args.indexOf("--");
+const own = split < 0 ? Deno.args : Deno.args.slice(0, split);
+const testFlags = [...TEST_FLAGS, ...(split < 0 ? [] : Deno.args.slice(split + 1))];
+const { values, positionals } = parseArgs({
+  args: own,
+  allowPositionals: true,
+  options: {
+    jobs: { type: "string" },
+    doc: { type: "string", multiple: true },
+    durations: { type: "string", default: "tests/test_durations.json" },
+    record: { type: "boolean", default: false },
+  },
+});
+
+// Most modules wait on the processes they start (services, Git, PostgreSQL,
+// Chromium), so one more run than there are cores keeps the cores busy.
+const jobs = Number(values.jobs ?? (navigator.hardwareConcurrency ?? 2) + 1);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  console.error(`--jobs must be a positive whole number, not ${values.jobs}`);
+  Deno.exit(2);
+}
+
+const durations = await readDurations(values.durations);
+const files = startOrder(await findTestFiles(positionals, { cwd: Deno.cwd() }), { durations });
+const queue: Job[] = [
+  ...files.map((file) => ({ name: file, args: ["test", "--no-check", ...testFlags, file] })),
+  ...(values.doc ?? []).map((folder) => ({
+    name: `./${folder.replace(/^\.\//, "").replace(/\/$/, "")}/(JSDoc examples)`,
+    args: ["test", "--doc", "--no-check", ...testFlags, folder],
+  })),
+];
+
+const started = performance.now();
+const results: JobResult[] = [];
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+  for (let job = queue.shift(); job; job = queue.shift()) {
+    const result = await run(job);
+    results.push(result);
+    await Deno.stdout.write(new TextEncoder().encode(result.output));
+  }
+}));
+
+const total = results.reduce((sum, result) => addCounts(sum, result.counts), NO_TESTS);
+const failed = results.filter((result) => result.counts.failed > 0);
+if (failed.length > 0) {
+  console.log(`\nmodules with failures:\n${failed.map((r) => `  ${r.job.name}`).join("\n")}`);
+}
+console.log(`\nseconds per folder (${jobs} modules at a time):`);
+for (const line of timingTable(results.map(timing))) console.log(`  ${line}`);
+if (values.record) await recordDurations(values.durations, results);
+console.log(`\n${formatSummary(total, { seconds: (performance.now() - started) / 1000 })}`);
+Deno.exit(total.failed > 0 ? 1 : 0);
+
+async function run(job: Job): Promise<JobResult> {
+  const begun = performance.now();
+  const { code, stdout, stderr } = await new Deno.Command("deno", {
+    args: job.args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = (performance.now() - begun) / 1000;
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  const lines = text.split("\n");
+  const counts = lines.map(parseSummary).findLast((found) => found !== null) ?? null;
+  // A module that ends without a summary (it failed to load, or crashed) is one failure.
+  const settled = counts ?? { ...NO_TESTS, failed: 1 };
+  const status = counts === null
+    ? `did not finish (exit ${code})`
+    : `${settled.passed} passed, ${settled.failed} failed`;
+  const kept = lines.filter((line) => !isSummary(line) && line !== "error: Test failed");
+  const output = `${kept.join("\n").trimEnd()}\n${job.name}: ${status} (${
+    seconds.toFixed(1)
+  }s)\n\n`;
+  return { job, counts: settled, seconds, output };
+}
+
+function timing(result: JobResult): ModuleTiming {
+  const { passed, failed, ignored } = result.counts;
+  return { file: result.job.name, seconds: result.seconds, tests: passed + failed + ignored };
+}
+
+async function readDurations(path: string): Promise<Record<string, number>> {
+  try {
+    return JSON.parse(await Deno.readTextFile(path));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return {};
+    throw error;
+  }
+}
+
+async function recordDurations(path: string, done: JobResult[]): Promise<void> {
+  const sorted = [...done].sort((a, b) => b.seconds - a.seconds);
+  const record = Object.fromEntries(
+    sorted.map((r) => [r.job.name, Math.round(r.seconds * 10) / 10]),
+  );
+  await Deno.writeTextFile(path, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`\nmodule durations written to ${path}`);
+}
