@@ -166,7 +166,7 @@ if (shared !== null && settings.database) {
   }
 }
 
-const sandboxProblem = await services.repositories.probePluginSandbox();
+const sandboxProblem = await services.lifecycle.probePluginSandbox();
 if (sandboxProblem !== null) {
   log(
     `warning: ${sandboxProblem}; reads are served without plugins (diagnostics name PLUGIN_SANDBOX_UNAVAILABLE). Put deno on PATH or allow this Deno executable with --allow-run`,

@@ -141,7 +141,7 @@ export async function withInProcessService(
       await scheduler.sync(repo);
     }
     // As the service starts: the sandbox checked, then warm-up after the first syncs.
-    await service.probePluginSandbox();
+    await services.lifecycle.probePluginSandbox();
     services.warmup.start();
     await store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const settings: HttpSettings = {
