@@ -32,7 +32,7 @@ import { InnerServer } from "./http/serve.ts";
 import { FrontDoor } from "./http/front_door.ts";
 import { Metrics } from "./http/metrics.ts";
 import { composeServices, type Services } from "./service/compose.ts";
-import { READ_PLUGIN_ROOM } from "./http/mcp/read_tools.ts";
+import { READ_PLUGIN_ROOM } from "./http/mcp/read_room.ts";
 import type { RunningReplica } from "./startup/replica.ts";
 import type { SharedStores } from "./store/postgres/shared_stores.ts";
 import { readSettings } from "./settings.ts";
@@ -166,7 +166,7 @@ if (shared !== null && settings.database) {
   }
 }
 
-const sandboxProblem = await services.repositories.probePluginSandbox();
+const sandboxProblem = await services.lifecycle.probePluginSandbox();
 if (sandboxProblem !== null) {
   log(
     `warning: ${sandboxProblem}; reads are served without plugins (diagnostics name PLUGIN_SANDBOX_UNAVAILABLE). Put deno on PATH or allow this Deno executable with --allow-run`,

@@ -99,7 +99,7 @@ export async function joinCluster(
   const rebalancer = new Rebalancer(store, {
     cluster,
     scheduler: services.scheduler,
-    repositories: services.repositories,
+    lifecycle: services.lifecycle,
     files: new FetchCredentials(dataDir),
     dataDir,
     log,

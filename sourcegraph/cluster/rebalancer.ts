@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import type { FetchCredentials } from "../store/fetch_credentials.ts";
 import type { SyncScheduler } from "../git/sync_scheduler.ts";
-import type { RepositoryService } from "../service/repository_service.ts";
+import type { RepositoryLifecycle } from "../service/repository_lifecycle.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { type Cluster, covers } from "./cluster.ts";
 
@@ -32,7 +32,7 @@ export class Rebalancer {
   #store: ControlStore;
   #cluster: Cluster;
   #scheduler: SyncScheduler;
-  #repositories: RepositoryService;
+  #lifecycle: RepositoryLifecycle;
   #files: FetchCredentials;
   #dataDir: string;
   #log: (line: string) => void;
@@ -49,7 +49,7 @@ export class Rebalancer {
     parts: {
       cluster: Cluster;
       scheduler: SyncScheduler;
-      repositories: RepositoryService;
+      lifecycle: RepositoryLifecycle;
       files: FetchCredentials;
       dataDir: string;
       log: (line: string) => void;
@@ -60,7 +60,7 @@ export class Rebalancer {
     this.#store = store;
     this.#cluster = parts.cluster;
     this.#scheduler = parts.scheduler;
-    this.#repositories = parts.repositories;
+    this.#lifecycle = parts.lifecycle;
     this.#files = parts.files;
     this.#dataDir = parts.dataDir;
     this.#log = parts.log;
@@ -136,7 +136,7 @@ export class Rebalancer {
     if (!owners.every((owner) => covers(this.#cluster.held(repo.id, owner), retained))) return;
     await this.#cluster.hold(repo.id, []);
     await this.#drained(repo.id); // reads that started here finish on the copy
-    await this.#repositories.dropLocalCopy(repo);
+    await this.#lifecycle.dropLocalCopy(repo);
     await this.#files.remove(repo.id);
     this.#log(`dropped the copy of ${repo.name}: it is held by ${owners.join(", ")}`);
   }
@@ -154,7 +154,7 @@ export class Rebalancer {
       if (!match || known.has(Number(match[1]))) continue;
       const id = Number(match[1]);
       const gone = { id, name: `#${id}` } as RepositoryRecord;
-      await this.#repositories.dropLocalCopy(gone).catch(() => {});
+      await this.#lifecycle.dropLocalCopy(gone).catch(() => {});
       await this.#files.remove(id);
       this.#log(`removed the copy of deleted repository #${id}`);
     }

@@ -25,8 +25,8 @@ import {
 import { registrationProblem } from "../store/registration.ts";
 import { encodeHex } from "../../shared/text.ts";
 import { IdempotencyRecords, type IdempotentRequest } from "./idempotency.ts";
-import type { RepositoryService } from "./repository_service.ts";
-import type { RepositorySummary } from "./repository_summaries.ts";
+import type { RepositoryLifecycle } from "./repository_lifecycle.ts";
+import { type RepositorySummary, repositorySummary } from "./repository_summaries.ts";
 
 /** What one `prepare` did. */
 export type PrepareResult =
@@ -78,7 +78,7 @@ export interface Placement {
 export class AdminService {
   #store: ControlStore;
   #placement: Placement | null = null;
-  #repositories: RepositoryService;
+  #lifecycle: RepositoryLifecycle;
   #credentials: CredentialStore;
   #scheduler: SyncScheduler;
   #visibility: Visibility;
@@ -89,14 +89,14 @@ export class AdminService {
   constructor(
     store: ControlStore,
     options: {
-      repositories: RepositoryService;
+      lifecycle: RepositoryLifecycle;
       credentials: CredentialStore;
       scheduler: SyncScheduler;
       visibility: Visibility;
     },
   ) {
     this.#store = store;
-    this.#repositories = options.repositories;
+    this.#lifecycle = options.lifecycle;
     this.#credentials = options.credentials;
     this.#scheduler = options.scheduler;
     this.#visibility = options.visibility;
@@ -122,7 +122,7 @@ export class AdminService {
     });
     if (credential) await this.#credentials.set(repo.id, credential);
     void this.#scheduler.sync(repo).catch(() => {});
-    return { repositoryId: repo.id, summary: this.#repositories.summary(repo) };
+    return { repositoryId: repo.id, summary: repositorySummary(this.#store, repo) };
   }
 
   /** Applies `changes` to a registered repository. */
@@ -131,12 +131,12 @@ export class AdminService {
     if (changes.policy) checkPolicy(changes.policy);
     const updated = await this.#store.update(repo.name, changes);
     if (updated === null) throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no such repository");
-    return this.#repositories.summary(updated);
+    return repositorySummary(this.#store, updated);
   }
 
   /** Deletes a repository with its mirror, index and credential (REPOSITORY_BUSY while plugins read it). */
   async remove(name: string): Promise<void> {
-    await this.#repositories.removeRepository(this.existing(name));
+    await this.#lifecycle.removeRepository(this.existing(name));
   }
 
   /** Stores (replacing any) a repository's fetch credential; the next sync uses it. */

@@ -1,9 +1,11 @@
 /**
  * The service composed once, for `main.ts` and the tests alike: the control
  * store, mirrors and their readers, fetch credentials, search indexes and
- * shared searches, plugins, the sync scheduler and the plugin warm-up, and
- * the two services the edges call: the read side (`RepositoryService`) and
- * the operator's side (`AdminService`).
+ * shared searches, plugins, the sync scheduler and the plugin warm-up, the
+ * lifecycle of the local copies (`RepositoryLifecycle`: indexing after a
+ * sync, plugin precompilation, removal, closing), and the two services the
+ * edges call: the read side (`RepositoryService`) and the operator's side
+ * (`AdminService`).
  *
  * @example
  * ```ts
@@ -35,6 +37,7 @@ import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
+import { RepositoryLifecycle } from "./repository_lifecycle.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
 import { localCalls, type PluginRoom, type RoutedCalls } from "./routed_calls.ts";
@@ -85,6 +88,11 @@ export interface Services {
   credentials: CredentialStore;
   /** The read side: reads, searches, listings, diffs, availability, pages' data. */
   repositories: RepositoryService;
+  /**
+   * The local copies' lifecycle: indexing, plugin precompilation and the
+   * sandbox probe, removal, dropping a copy, closing.
+   */
+  lifecycle: RepositoryLifecycle;
   /**
    * The calls that need a mirror as they run here, never routed (what
    * `repositories` routes, and what calls other replicas forward run).
@@ -167,41 +175,36 @@ export function composeServices(
     plugins,
     pluginRoom: options.pluginRoom,
   });
-  const repositories = new RepositoryService(store, {
-    visibility,
-    mirrors,
-    indexes,
-    plugins,
-    credentials,
-    calls,
-  });
-  const warmup = pluginWarmup(store, { repositories, settings, log: options.log });
+  const repositories = new RepositoryService(store, { visibility, credentials, calls });
+  const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });
+  const warmup = pluginWarmup(store, { lifecycle, settings, log: options.log });
   const scheduler = new SyncScheduler(store, dataDir, {
     credentials,
     log: options.log,
     onSynced: (repo) => {
       warmup.notify(repo.id);
-      void repositories.indexRepository(repo);
+      void lifecycle.indexRepository(repo);
     },
   });
-  const admin = new AdminService(store, { repositories, credentials, scheduler, visibility });
+  const admin = new AdminService(store, { lifecycle, credentials, scheduler, visibility });
   return {
     store,
     credentials,
     repositories,
+    lifecycle,
     localCalls: calls,
     admin,
     scheduler,
     warmup,
     async stopBackground() {
       warmup.stop();
-      await Promise.all([scheduler.abort(), repositories.stopBackground()]);
+      await Promise.all([scheduler.abort(), lifecycle.stopBackground()]);
     },
     async close() {
       scanner.close();
       warmup.stop();
       scheduler.stop();
-      await repositories.close();
+      await lifecycle.close();
       await store.close(); // SQLite checkpoints its WAL into the store file
     },
   };
@@ -211,7 +214,7 @@ export function composeServices(
 function pluginWarmup(
   store: ControlStore,
   at: {
-    repositories: RepositoryService;
+    lifecycle: RepositoryLifecycle;
     settings: CompositionSettings;
     log: (line: string) => void;
   },
@@ -219,7 +222,7 @@ function pluginWarmup(
   return new PluginWarmup(async (id) => {
     const repo = store.repositories().find((candidate) => candidate.id === id);
     if (!repo || repo.disabled || at.settings.plugins.disabled) return;
-    const compiled = await at.repositories.precompilePlugins(repo);
+    const compiled = await at.lifecycle.precompilePlugins(repo);
     if (compiled > 0) at.log(`plugins of ${repo.name} precompiled: ${compiled} module(s)`);
   }, () => store.repositories().map((repo) => repo.id));
 }

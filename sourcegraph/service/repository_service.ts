@@ -3,7 +3,9 @@
  * API, the pages): every call is checked against what its caller may see and
  * handed to the module that does the work (`compose.ts` builds the
  * collaborators). Results are structured, camelCase domain values; each edge
- * maps them to its own wire.
+ * maps them to its own wire. It only reads: what happens to the local copies
+ * (indexing, plugin precompilation, removal, closing) is
+ * `repository_lifecycle.ts`.
  *
  * @module
  */
@@ -22,11 +24,8 @@ import {
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import type { CredentialStore } from "../store/fetch_credentials.ts";
-import type { MirrorReaders } from "../git/mirror_readers.ts";
-import type { SearchIndexes } from "../search/search_indexes.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
-import type { RepositoryPlugins } from "./repository_plugins.ts";
 import { LOCAL_ROUTER, type RepositoryRouter } from "./repository_router.ts";
 import { routeCalls, type RoutedCalls } from "./routed_calls.ts";
 import {
@@ -66,11 +65,8 @@ import {
 export class RepositoryService {
   #store: ControlStore;
   #visibility: Visibility;
-  #mirrors: MirrorReaders;
-  #indexes: SearchIndexes;
   #fanout: RepositoryFanout;
   #symbolFanout: SymbolFanout;
-  #plugins: RepositoryPlugins;
   #credentials: CredentialStore;
   #router: RepositoryRouter;
   #local: RoutedCalls;
@@ -85,9 +81,6 @@ export class RepositoryService {
     store: ControlStore,
     parts: {
       visibility: Visibility;
-      mirrors: MirrorReaders;
-      indexes: SearchIndexes;
-      plugins: RepositoryPlugins;
       credentials: CredentialStore;
       calls: RoutedCalls;
       router?: RepositoryRouter;
@@ -95,9 +88,6 @@ export class RepositoryService {
   ) {
     this.#store = store;
     this.#visibility = parts.visibility;
-    this.#mirrors = parts.mirrors;
-    this.#indexes = parts.indexes;
-    this.#plugins = parts.plugins;
     this.#credentials = parts.credentials;
     this.#fanout = new RepositoryFanout(store, {
       visibility: parts.visibility,
@@ -244,72 +234,5 @@ export class RepositoryService {
       if (error instanceof SourcegraphError && error.code === "DEPENDENCY_UNAVAILABLE") return {};
       throw error;
     }
-  }
-
-  /** Checks that plugin sandboxes start; the reason when they cannot on this service. */
-  probePluginSandbox(): Promise<string | null> {
-    return this.#plugins.probeSandbox();
-  }
-
-  /** Compiles the default-enabled plugins at every head of `repo` (never running them). */
-  precompilePlugins(repo: RepositoryRecord): Promise<number> {
-    return this.#plugins.precompile(repo);
-  }
-
-  /**
-   * Deletes a repository: its registration, its object reader and caches
-   * (they must never serve a later repository) and its mirror. REPOSITORY_BUSY
-   * while plugins read it (a running plugin holds a lease on its objects).
-   */
-  async removeRepository(repo: RepositoryRecord): Promise<void> {
-    if (this.#plugins.leased(repo.id)) {
-      throw new SourcegraphError(
-        "REPOSITORY_BUSY",
-        "plugins are reading this repository; retry shortly",
-      );
-    }
-    await this.#store.remove(repo.id);
-    await this.#credentials.remove(repo.id);
-    await this.#indexes.remove(repo);
-    await this.#mirrors.remove(repo);
-  }
-
-  /**
-   * Indexes `repo`'s retained versions for search in the background (those
-   * not indexed yet) and drops the index of pruned ones; resolves when done.
-   */
-  indexRepository(repo: RepositoryRecord): Promise<void> {
-    return this.#indexes.schedule(
-      repo,
-      this.#store.versions(repo.id).map((version) => version.commit),
-    );
-  }
-
-  /**
-   * Drops this replica's copy of `repo` (index, object reader, mirror) while
-   * its registration stays (another replica holds it now); REPOSITORY_BUSY
-   * while plugins read it.
-   */
-  async dropLocalCopy(repo: RepositoryRecord): Promise<void> {
-    if (this.#plugins.leased(repo.id)) {
-      throw new SourcegraphError(
-        "REPOSITORY_BUSY",
-        "plugins are reading this repository; retry shortly",
-      );
-    }
-    await this.#indexes.remove(repo);
-    await this.#mirrors.remove(repo);
-  }
-
-  /** Stops background work (index builds) while requests in flight go on. */
-  stopBackground(): Promise<void> {
-    return this.#indexes.stopBuilds();
-  }
-
-  /** Closes every object reader, sandbox and index. */
-  async close(): Promise<void> {
-    this.#plugins.close();
-    await this.#indexes.close();
-    await this.#mirrors.close();
   }
 }

@@ -25,7 +25,7 @@ import {
   type PluginSettings,
 } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices } from "../../sourcegraph/service/compose.ts";
-import { READ_PLUGIN_ROOM } from "../../sourcegraph/http/mcp/read_tools.ts";
+import { READ_PLUGIN_ROOM } from "../../sourcegraph/http/mcp/read_room.ts";
 import type { RepositoryService } from "../../sourcegraph/service/repository_service.ts";
 import type { RoutedCalls } from "../../sourcegraph/service/routed_calls.ts";
 import type { BuilderCommand, BuilderJob } from "../../sourcegraph/search/build/builder_command.ts";
@@ -141,7 +141,7 @@ export async function withInProcessService(
       await scheduler.sync(repo);
     }
     // As the service starts: the sandbox checked, then warm-up after the first syncs.
-    await service.probePluginSandbox();
+    await services.lifecycle.probePluginSandbox();
     services.warmup.start();
     await store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const settings: HttpSettings = {

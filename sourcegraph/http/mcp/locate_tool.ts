@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { renderCitation } from "../../render/citation_text.ts";
 import { path, repo, revision } from "./arguments.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, READ_ONLY } from "./tool.ts";
 
 const lineNumber = z.number().int().min(1);
 
@@ -29,10 +29,10 @@ export const locateTool = defineTool({
       "Where to check: a monitored branch or a retained full SHA; default: the default branch.",
     ),
   },
-  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: async (args, { service, caller }) => {
-    const located = await service.calls.locate(caller, {
+  uses: ["locate"],
+  annotations: READ_ONLY,
+  run: async (args, { calls, caller }) => {
+    const located = await calls.locate(caller, {
       repo: args.repo,
       commit: args.commit,
       path: args.path,

@@ -31,9 +31,10 @@ export const prepareTool = defineTool({
     openWorldHint: true,
   },
   serviceOnly: true,
-  run: async (args, { admin, caller }) => [
+  uses: ["prepare"],
+  run: async (args, { calls, caller }) => [
     JSON.stringify(prepareJson(
-      await admin.prepare(caller, { repo: args.repo, idempotencyKey: args.idempotency_key }),
+      await calls.prepare(caller, { repo: args.repo, idempotencyKey: args.idempotency_key }),
     )),
   ],
 });

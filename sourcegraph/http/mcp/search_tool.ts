@@ -18,7 +18,7 @@ import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
 import { paths, repoSelection, revision } from "./arguments.ts";
 import { singleRepository } from "../../service/repository_pins.ts";
 import { decodeFanoutCursor, renderFanoutSearch } from "../../render/fanout_search_text.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, READ_ONLY } from "./tool.ts";
 
 const contextLines = z.number().int().min(0).max(MAX_CONTEXT_LINES).optional();
 
@@ -59,9 +59,9 @@ export const searchTool = defineTool({
       "NextCursor of the previous page, to continue after its last match (same pattern and options).",
     ),
   },
-  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: async (args, { service, caller, fanoutCharge }) => {
+  uses: ["search", "searchRepositories"],
+  annotations: READ_ONLY,
+  run: async (args, { calls, caller, fanoutCharge }) => {
     const options = {
       pattern: args.pattern,
       fixedStrings: args.fixed_strings,
@@ -78,7 +78,7 @@ export const searchTool = defineTool({
     const output = args.output ?? "content";
     const single = singleRepository(args.repo);
     if (single !== null) {
-      const found = await service.calls.search(caller, {
+      const found = await calls.search(caller, {
         ...options,
         repo: single,
         revision: args.revision,
@@ -90,7 +90,7 @@ export const searchTool = defineTool({
         maxBytes: args.max_bytes,
       })];
     }
-    const found = await service.searchRepositories(caller, {
+    const found = await calls.searchRepositories(caller, {
       ...options,
       repos: args.repo === undefined ? null : [args.repo].flat(),
       revision: args.revision,

@@ -27,14 +27,18 @@ import type { RepositoryService } from "../../service/repository_service.ts";
 import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { internalError } from "../../internal_error.ts";
 import type { Metrics } from "../metrics.ts";
-import { prepareTool } from "./prepare_tool.ts";
-import { readManyTool, readTool } from "./read_tools.ts";
-import { availabilityTool, repositoriesTool, resolveTool } from "./repository_tools.ts";
-import { searchTool } from "./search_tool.ts";
+import { availabilityTool } from "./availability_tool.ts";
+import { diffTool } from "./diff_tool.ts";
+import { listTool } from "./list_tool.ts";
 import { locateTool } from "./locate_tool.ts";
+import { prepareTool } from "./prepare_tool.ts";
+import { readManyTool } from "./read_many_tool.ts";
+import { readTool } from "./read_tool.ts";
+import { repositoriesTool } from "./repositories_tool.ts";
+import { resolveTool } from "./resolve_tool.ts";
+import { searchTool } from "./search_tool.ts";
 import { symbolsTool } from "./symbols_tool.ts";
-import type { Tool } from "./tool.ts";
-import { diffTool, listTool } from "./tree_tools.ts";
+import { type Tool, toolCalls, type ToolContext } from "./tool.ts";
 
 /** Server identity and guidance for agents. */
 export const SERVER_INFO = { name: "context-sourcegraph", version: "0.1.0" };
@@ -74,7 +78,8 @@ const schemas = new Map<string, z.ZodObject>();
 
 /**
  * Builds a server; `serviceTools` adds the tools only the service token may
- * call. The caller of each call comes from the request's context (the SDK's
+ * call. Each tool is handed the calls it declared (`uses`) and no others.
+ * The caller of each call comes from the request's context (the SDK's
  * `authInfo.extra.context`), never from the server.
  */
 export function createMcpServer(
@@ -95,9 +100,10 @@ export function createMcpServer(
       schema = z.strictObject(tool.input);
       schemas.set(tool.name, schema);
     }
+    const calls = toolCalls(tool.uses, { service, admin: options.admin });
     offered.set(tool.name, {
       schema,
-      run: (args, extra) => callTool(tool, args, { ...options, service, extra }),
+      run: (args, extra) => callTool(tool, args, { ...options, calls, extra }),
     });
     // Registered for the catalog (tools/list); calls are answered below.
     server.registerTool(tool.name, {
@@ -125,14 +131,13 @@ async function callTool(
   tool: Tool,
   args: unknown,
   parts: {
-    service: RepositoryService;
-    admin: AdminService;
+    calls: ToolContext["calls"];
     metrics: Metrics;
     log: (message: string) => void;
     extra: Extra;
   },
 ): Promise<CallToolResult> {
-  const { service, admin, metrics, log, extra } = parts;
+  const { calls, metrics, log, extra } = parts;
   const started = performance.now();
   let baseEnd: number | null = null;
   const seconds = () => ((baseEnd ?? performance.now()) - started) / 1000;
@@ -140,8 +145,7 @@ async function callTool(
   try {
     if (!context) throw new Error("an MCP request arrived without its caller");
     const blocks = await tool.run(args, {
-      service,
-      admin,
+      calls,
       caller: context.caller,
       fanoutCharge: context.fanoutCharge,
       urlPlugins: context.urlPlugins,

@@ -22,7 +22,7 @@ import { SYMBOL_KINDS } from "../../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../../service/repository_symbols.ts";
 import { PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repoSelection, revision } from "./arguments.ts";
 import { singleRepository } from "../../service/repository_pins.ts";
-import { defineTool, type ToolContext } from "./tool.ts";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool.ts";
 
 const INPUT = {
   repo: repoSelection,
@@ -57,8 +57,8 @@ export const symbolsTool = defineTool({
   description:
     "Finds where a name is defined (exact name, prefix, or RE2 over names) in one repository at a pinned commit, or in several: repo as a list or a glob like `org/*`, or left out for every repository you can see. Answers kind, container, language, path, start_line..end_line (read that range for the definition). Likeliest first.",
   input: INPUT,
-  // Reads the service's own mirrors and indexes only: no effect, nothing outside the service.
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  uses: ["symbols", "symbolsAcrossRepositories"],
+  annotations: READ_ONLY,
   run: (args, context) => {
     const single = singleRepository(args.repo);
     return single === null
@@ -85,10 +85,10 @@ function lookup(args: SymbolsArgs) {
 async function oneRepository(
   repo: string,
   args: SymbolsArgs,
-  { service, caller }: ToolContext,
+  { calls, caller }: ToolContext<"symbols">,
 ): Promise<string[]> {
   const after = args.after === undefined ? undefined : decodeSymbolCursor(args.after);
-  const page = await service.calls.symbols(caller, { ...lookup(args), repo, after });
+  const page = await calls.symbols(caller, { ...lookup(args), repo, after });
   return [cutByOffset(page.symbols, {
     start: after?.offset ?? 0,
     nextOffset: page.nextOffset,
@@ -100,10 +100,10 @@ async function oneRepository(
 
 async function acrossRepositories(
   args: SymbolsArgs,
-  { service, caller, fanoutCharge }: ToolContext,
+  { calls, caller, fanoutCharge }: ToolContext<"symbolsAcrossRepositories">,
 ): Promise<string[]> {
   const after = args.after === undefined ? undefined : decodeFanoutSymbolCursor(args.after);
-  const page = await service.symbolsAcrossRepositories(caller, {
+  const page = await calls.symbolsAcrossRepositories(caller, {
     ...lookup(args),
     repos: args.repo === undefined ? null : [args.repo].flat(),
     after,
