@@ -165,9 +165,17 @@ export type SettingsResult =
  * list them (see `setting_names.ts` for what is checked without it).
  *
  * @example
- * ```ts ignore
- * const result = readSettings((name) => Deno.env.get(name), Deno.cwd());
- * if (!result.ok) for (const line of result.problems) console.error(line);
+ * ```ts
+ * import assert from "node:assert";
+ * const env: Record<string, string> = { SOURCEGRAPH_LOG_LEVEL: "loud", SOURCEGRAPH_DATTA: "/d" };
+ * const result = readSettings((name) => env[name], "/srv/project", { present: Object.keys(env) });
+ * assert.ok(!result.ok);
+ * const level = 'SOURCEGRAPH_LOG_LEVEL must be info or debug (got "loud")';
+ * assert.deepStrictEqual(result.problems, [level]);
+ * assert.strictEqual(result.warnings.length, 1); // SOURCEGRAPH_DATTA names no setting
+ * const defaults = readSettings(() => undefined, "/srv/project");
+ * assert.ok(defaults.ok);
+ * assert.strictEqual(defaults.settings.dataDir, "/srv/project/.sourcegraph");
  * ```
  */
 export function readSettings(

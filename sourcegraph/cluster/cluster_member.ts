@@ -7,6 +7,7 @@
  *
  * @example
  * ```ts ignore
+ * // Not run with the tests: it needs a PostgreSQL server and replicas to call.
  * const member = await joinCluster(services, {
  *   store, cluster: settings.database.cluster, dataDir, secret, peerIdleMs: 60_000, log,
  * });

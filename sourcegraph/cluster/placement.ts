@@ -10,9 +10,17 @@
  *
  * @example
  * ```ts
- * import { ownersOf } from "./placement.ts";
+ * import assert from "node:assert";
  * const owners = ownersOf("org/app", { replicas: ["a", "b", "c"], replication: 2 });
- * console.assert(owners.length === 2);
+ * assert.strictEqual(owners.length, 2);
+ * // Every replica computes the same owners, whatever order it lists the others in.
+ * const listed = ownersOf("org/app", { replicas: ["c", "b", "a"], replication: 2 });
+ * assert.deepStrictEqual(listed, owners);
+ * // A pinned replica that is alive owns the repository; one that is not is skipped.
+ * const replicas = ["a", "b", "c"];
+ * const pinned = ownersOf("org/app", { replicas, replication: 2, pins: ["x", "a"] });
+ * assert.strictEqual(pinned[0], "a");
+ * assert.strictEqual(pinned.length, 2);
  * ```
  *
  * @module

@@ -75,10 +75,35 @@ const PAGE_FORM_FIELDS = 16;
  *
  * @example
  * ```ts
- * const handle = createApp(composeServices(settings, { log }), { settings: edge, metrics, log });
- * const response = await handle(new Request("http://127.0.0.1/healthz", {
- *   headers: { host: "127.0.0.1" },
- * }));
+ * import assert from "node:assert";
+ * import { DEFAULT_PLUGIN_SETTINGS } from "../plugins/plugin_settings.ts";
+ * import { composeServices } from "../service/compose.ts";
+ * import { READ_PLUGIN_ROOM } from "./mcp/read_tools.ts";
+ * import { Metrics } from "./metrics.ts";
+ * const dataDir = await Deno.makeTempDir(); // a new data folder: no repository yet
+ * const services = composeServices(
+ *   { dataDir, publicRead: true, searchIndex: false, plugins: DEFAULT_PLUGIN_SETTINGS },
+ *   { log: console.error, pluginRoom: READ_PLUGIN_ROOM },
+ * );
+ * const edge: HttpSettings = {
+ *   allowedHosts: [],
+ *   anonymousPerMinute: 600,
+ *   anonymousConcurrency: 4,
+ *   maxBodyBytes: 1024 * 1024,
+ *   maxMcpBodyBytes: 4 * 1024 * 1024,
+ *   maxAnonymousBodyBytes: 128 * 1024,
+ *   bodyTimeoutMs: 30_000,
+ * };
+ * const handle = createApp(services, { settings: edge, metrics: new Metrics(), log: console.error });
+ * const get = (path: string) =>
+ *   handle(new Request(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1" } }));
+ * const health = await get("/healthz");
+ * assert.strictEqual(health.status, 200);
+ * await health.body?.cancel();
+ * const admin = await get("/sourcegraph/api/admin/v1/repos"); // the service token only
+ * assert.strictEqual((await admin.json()).code, "AUTHENTICATION_REQUIRED");
+ * await services.close();
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
 // One function on purpose: the order of its lines is the order a request

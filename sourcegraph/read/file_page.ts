@@ -58,6 +58,7 @@ export interface FilePage {
  *
  * @example
  * ```ts ignore
+ * // Not run with the tests: `tree` reads a repository's Git mirror in a data folder.
  * const page = await readFilePage(tree, { commit, path: "README.md", startLine: 1 });
  * if (page.withheld === null) console.log(page.lines.length, page.nextStartLine);
  * ```

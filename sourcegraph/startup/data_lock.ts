@@ -51,9 +51,16 @@ export type DataLockOutcome =
  * put in its place is refused, never followed, truncated or written.
  *
  * @example
- * ```ts ignore
- * const outcome = lockDataFolder(".sourcegraph");
- * if (outcome.kind === "busy") console.error(describeBusy(".sourcegraph", outcome.holder));
+ * ```ts
+ * import assert from "node:assert";
+ * const dataDir = await Deno.makeTempDir();
+ * const outcome = lockDataFolder(dataDir);
+ * if (outcome.kind !== "held") throw new Error(`expected the lock, got ${outcome.kind}`);
+ * const second = lockDataFolder(dataDir); // as a second service on the same folder would
+ * assert.strictEqual(second.kind, "busy");
+ * outcome.lock.release();
+ * assert.strictEqual(lockDataFolder(dataDir).kind, "held");
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
 export function lockDataFolder(dataDir: string): DataLockOutcome {
@@ -101,8 +108,11 @@ export function lockDataFolder(dataDir: string): DataLockOutcome {
  * on 127.0.0.1:8787)", or "another process" when the lock file names no one yet.
  *
  * @example
- * ```ts ignore
- * const line = `the data folder is in use by ${describeHolder(outcome.holder)}`;
+ * ```ts
+ * import assert from "node:assert";
+ * const serving = describeHolder({ pid: 41, address: "127.0.0.1:8787" });
+ * assert.strictEqual(serving, "another service (PID 41, listening on 127.0.0.1:8787)");
+ * assert.strictEqual(describeHolder(null), "another process");
  * ```
  */
 export function describeHolder(holder: LockHolder | null): string {

@@ -134,8 +134,14 @@ export function refuseNewerStore(db: DatabaseSync, path: string): void {
  * applied (empty when it was current).
  *
  * @example
- * ```ts ignore
- * const applied = migrateControlDatabase(new DatabaseSync(path), path); // [1, 2] for a new file
+ * ```ts
+ * import assert from "node:assert";
+ * import { DatabaseSync } from "node:sqlite";
+ * const db = new DatabaseSync(":memory:");
+ * const applied = migrateControlDatabase(db, ":memory:"); // every version, for a new file
+ * assert.strictEqual(applied.at(-1), CONTROL_SCHEMA_VERSION);
+ * assert.deepStrictEqual(migrateControlDatabase(db, ":memory:"), []); // already current
+ * db.close();
  * ```
  */
 export function migrateControlDatabase(db: DatabaseSync, path: string): number[] {

@@ -41,8 +41,17 @@ export class CredentialKeyUnusable extends Error {
  * Reads the AES-256 key of `path` (base64 of 32 bytes, owner-only).
  *
  * @example
- * ```ts ignore
- * const key = await loadCredentialKey("/etc/sourcegraph/credential.key");
+ * ```ts
+ * import assert from "node:assert";
+ * const path = await Deno.makeTempFile();
+ * const bytes = crypto.getRandomValues(new Uint8Array(32));
+ * await Deno.writeTextFile(path, btoa(String.fromCharCode(...bytes)) + "\n", { mode: 0o600 });
+ * await Deno.chmod(path, 0o600);
+ * const key = await loadCredentialKey(path);
+ * assert.strictEqual(key.algorithm.name, "AES-GCM");
+ * await Deno.chmod(path, 0o644); // readable by others: refused, naming the file
+ * await assert.rejects(loadCredentialKey(path), CredentialKeyUnusable);
+ * await Deno.remove(path);
  * ```
  */
 export async function loadCredentialKey(path: string): Promise<CryptoKey> {
@@ -56,8 +65,18 @@ export async function loadCredentialKey(path: string): Promise<CryptoKey> {
  * computed from the other's use.
  *
  * @example
- * ```ts ignore
- * const { key, clusterSecret } = await loadKeyFile("/etc/sourcegraph/credential.key");
+ * ```ts
+ * import assert from "node:assert";
+ * const path = await Deno.makeTempFile();
+ * const bytes = crypto.getRandomValues(new Uint8Array(32));
+ * await Deno.writeTextFile(path, btoa(String.fromCharCode(...bytes)) + "\n");
+ * await Deno.chmod(path, 0o600);
+ * const { key, clusterSecret } = await loadKeyFile(path);
+ * assert.strictEqual(key.algorithm.name, "AES-GCM");
+ * assert.match(clusterSecret, /^[0-9a-f]{64}$/);
+ * const again = await loadKeyFile(path);
+ * assert.strictEqual(again.clusterSecret, clusterSecret); // the same file, the same secret
+ * await Deno.remove(path);
  * ```
  */
 export async function loadKeyFile(
@@ -109,8 +128,18 @@ async function readCredentialKeyFile(path: string): Promise<Uint8Array<ArrayBuff
  * Seals `secret` (a credential's JSON) for repository `repositoryId`.
  *
  * @example
- * ```ts ignore
- * const sealed = await sealCredential(key, JSON.stringify(credential), { repositoryId: 7 });
+ * ```ts
+ * import assert from "node:assert";
+ * const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+ *   "encrypt",
+ *   "decrypt",
+ * ]);
+ * const credential = JSON.stringify({ kind: "https", username: "bot", token: "t0ken" });
+ * const sealed = await sealCredential(key, credential, { repositoryId: 7 });
+ * assert.ok(sealed.startsWith("v1:") && !sealed.includes("t0ken"));
+ * const again = await sealCredential(key, credential, { repositoryId: 7 });
+ * assert.notStrictEqual(again, sealed); // a fresh nonce each time
+ * assert.strictEqual(await openCredential(key, sealed, { repositoryId: 7 }), credential);
  * ```
  */
 export async function sealCredential(
@@ -138,8 +167,18 @@ export async function sealCredential(
  * repository.
  *
  * @example
- * ```ts ignore
- * const credential = JSON.parse(await openCredential(key, row.sealed, { repositoryId: 7 }));
+ * ```ts
+ * import assert from "node:assert";
+ * const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+ *   "encrypt",
+ *   "decrypt",
+ * ]);
+ * const sealed = await sealCredential(key, '{"kind":"https"}', { repositoryId: 7 });
+ * assert.deepStrictEqual(JSON.parse(await openCredential(key, sealed, { repositoryId: 7 })), {
+ *   kind: "https",
+ * });
+ * // Copied to another repository's row, the value does not open.
+ * await assert.rejects(openCredential(key, sealed, { repositoryId: 8 }), CredentialUnreadable);
  * ```
  */
 export async function openCredential(

@@ -43,8 +43,19 @@ export async function page(
  * anything else answers as not found.
  *
  * @example
- * ```ts ignore
- * return redirect(c, treeUrl(repo, { rev: commit, dir }), 303);
+ * ```ts
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import { treeUrl } from "../render/page_urls.ts";
+ * const app = new Hono<PageEnv>();
+ * app.onError((error, c) => c.text((error as { code?: string }).code ?? "?", 404));
+ * app.get("/docs", (c) => redirect(c, treeUrl("org/app", { rev: "main", dir: "docs" }), 303));
+ * app.get("/away", (c) => redirect(c, "/sourcegraph//evil.example/", 302));
+ * const docs = await app.request("/docs");
+ * assert.strictEqual(docs.status, 303);
+ * assert.strictEqual(docs.headers.get("location"), "/sourcegraph/org/app/-/tree/main/docs");
+ * const away = await app.request("/away"); // a browser would read "//" as another host
+ * assert.deepStrictEqual([away.status, await away.text()], [404, "NOT_FOUND"]);
  * ```
  */
 export function redirect(

@@ -65,13 +65,41 @@ export interface PagesOptions {
  * them its admission, form reading and statuses.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert";
+ * import { createApp } from "../http/app.ts";
+ * import { READ_PLUGIN_ROOM } from "../http/mcp/read_tools.ts";
+ * import { Metrics } from "../http/metrics.ts";
+ * import { DEFAULT_PLUGIN_SETTINGS } from "../plugins/plugin_settings.ts";
+ * import { composeServices } from "../service/compose.ts";
+ * const dataDir = await Deno.makeTempDir(); // a new data folder: no repository yet
+ * const log = console.error;
+ * const services = composeServices(
+ *   { dataDir, publicRead: true, searchIndex: false, plugins: DEFAULT_PLUGIN_SETTINGS },
+ *   { log, pluginRoom: READ_PLUGIN_ROOM },
+ * );
  * const handle = createApp(services, {
- *   settings,
- *   metrics,
+ *   settings: {
+ *     allowedHosts: [],
+ *     anonymousPerMinute: 600,
+ *     anonymousConcurrency: 4,
+ *     maxBodyBytes: 1024 * 1024,
+ *     maxMcpBodyBytes: 4 * 1024 * 1024,
+ *     maxAnonymousBodyBytes: 128 * 1024,
+ *     bodyTimeoutMs: 30_000,
+ *   },
+ *   metrics: new Metrics(),
  *   log,
  *   pages: pagesMount(services.repositories, { store: services.store, log }),
  * });
+ * const home = await handle(
+ *   new Request("http://127.0.0.1/sourcegraph/", { headers: { host: "127.0.0.1" } }),
+ * );
+ * assert.strictEqual(home.status, 200);
+ * assert.ok(home.headers.get("content-security-policy"));
+ * assert.ok((await home.text()).startsWith("<!DOCTYPE html>"));
+ * await services.close();
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
 export function pagesMount(

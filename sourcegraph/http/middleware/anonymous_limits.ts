@@ -9,7 +9,26 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import type { EdgeEnv } from "../edge_env.ts";
+ * import { RateLimiter } from "../rate_limits.ts";
+ * import { bodyLimits } from "./body_limits.ts";
+ * import { edgeErrors } from "./edge_errors.ts";
+ * // 10 units a minute on a clock that never moves: two searches of 5, then none.
+ * const limiter = new RateLimiter({ perMinute: 10, concurrency: 4, now: () => 0 });
+ * const app = new Hono<EdgeEnv>();
+ * app.onError(edgeErrors(console.error));
+ * app.use(bodyLimits({ timeoutMs: 30_000 }));
+ * app.use(async (c, next) => {
+ *   c.set("caller", { kind: "anonymous" });
+ *   await next();
+ * });
  * app.use("/search", anonymousLimits(limiter, { maxBodyBytes: 128 * 1024, cost: () => 5 }));
+ * app.get("/search", (c) => c.text("found"));
+ * const statuses = [];
+ * for (let i = 0; i < 3; i++) statuses.push((await app.request("/search")).status);
+ * assert.deepStrictEqual(statuses, [200, 200, 429]); // RATE_LIMITED
  * ```
  *
  * @module

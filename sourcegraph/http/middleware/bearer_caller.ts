@@ -7,8 +7,23 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import type { ControlStore } from "../../store/control_store.ts";
+ * import type { EdgeEnv } from "../edge_env.ts";
+ * import { edgeErrors } from "./edge_errors.ts";
+ * const serviceToken = "s".repeat(40);
+ * const store = { keyByHash: () => null } as unknown as ControlStore; // knows no personal key
+ * const app = new Hono<EdgeEnv>();
+ * app.onError(edgeErrors(console.error));
  * app.use(bearerCaller({ serviceToken, store }));
  * app.get("/whoami", (c) => c.text(c.var.caller.kind));
+ * const whoami = (headers: Record<string, string>) => app.request("/whoami", { headers });
+ * assert.strictEqual(await (await whoami({})).text(), "anonymous");
+ * const service = await whoami({ authorization: `Bearer ${serviceToken}` });
+ * assert.strictEqual(await service.text(), "service");
+ * const mistyped = await whoami({ authorization: "Bearer sgk_mistyped" });
+ * assert.strictEqual(mistyped.status, 401); // never anonymous
  * ```
  *
  * @module

@@ -6,8 +6,19 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import type { EdgeEnv } from "../edge_env.ts";
+ * import { readBodyText } from "../request_body.ts";
+ * import { edgeErrors } from "./edge_errors.ts";
+ * const app = new Hono<EdgeEnv>();
+ * app.onError(edgeErrors(console.error));
  * app.use(bodyLimits({ timeoutMs: 30_000 }));
- * app.post("/echo", async (c) => c.body(await readBody(c.req.raw, c.var.bodyLimits(1024))));
+ * app.post("/echo", async (c) => c.text(await readBodyText(c.req.raw, c.var.bodyLimits(1024))));
+ * const echo = (body: string) => app.request("/echo", { method: "POST", body });
+ * assert.strictEqual(await (await echo("hello")).text(), "hello");
+ * const big = await echo("x".repeat(2048));
+ * assert.strictEqual((await big.json()).code, "REQUEST_TOO_LARGE");
  * ```
  *
  * @module

@@ -8,7 +8,35 @@
  *
  * @example
  * ```ts
- * app.onError(edgeErrors(console.error));
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import { SourcegraphError } from "../../errors.ts";
+ * import type { EdgeEnv } from "../edge_env.ts";
+ * const logged: string[] = [];
+ * const app = new Hono<EdgeEnv>();
+ * app.onError(edgeErrors((line) => logged.push(line)));
+ * app.get("/known", () => {
+ *   throw new SourcegraphError("REPOSITORY_NOT_FOUND", "no repository org/x");
+ * });
+ * app.get("/bug", () => {
+ *   throw new TypeError("a bug");
+ * });
+ * const known = await app.request("/known");
+ * assert.strictEqual(known.status, 404);
+ * assert.deepStrictEqual(await known.json(), {
+ *   code: "REPOSITORY_NOT_FOUND",
+ *   message: "no repository org/x",
+ * });
+ * assert.strictEqual(logged.length, 0);
+ * const bug = await app.request("/bug");
+ * const id = bug.headers.get("x-request-id");
+ * assert.strictEqual(bug.status, 500);
+ * assert.deepStrictEqual(await bug.json(), {
+ *   code: "INTERNAL_ERROR",
+ *   message: `internal error; request id ${id}`,
+ * });
+ * assert.strictEqual(logged.length, 1); // once, with the id and the stack
+ * assert.ok(logged[0].includes(`request ${id}`) && logged[0].includes("TypeError: a bug"));
  * ```
  *
  * @module

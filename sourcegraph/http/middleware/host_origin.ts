@@ -9,7 +9,22 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import type { EdgeEnv } from "../edge_env.ts";
+ * import { edgeErrors } from "./edge_errors.ts";
+ * const app = new Hono<EdgeEnv>();
+ * app.onError(edgeErrors(console.error));
  * app.use(hostAndOrigin(["sg.example.org"]));
+ * app.get("/", (c) => c.text("served"));
+ * const get = (url: string, headers: Record<string, string>) => app.request(url, { headers });
+ * const served = await get("http://sg.example.org/", { host: "sg.example.org" });
+ * assert.strictEqual(await served.text(), "served");
+ * const rebound = await get("http://evil.example/", { host: "evil.example" });
+ * assert.strictEqual(rebound.status, 421); // HOST_NOT_ALLOWED
+ * const origin = "https://evil.example";
+ * const page = await get("http://127.0.0.1/", { host: "127.0.0.1", origin });
+ * assert.strictEqual((await page.json()).code, "ORIGIN_NOT_ALLOWED");
  * ```
  *
  * @module

@@ -4,8 +4,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { Hono } from "hono";
+ * import type { EdgeEnv } from "../edge_env.ts";
+ * const app = new Hono<EdgeEnv>();
  * app.use(requestId());
  * app.get("/", (c) => c.text(c.var.requestId));
+ * const first = await (await app.request("/")).text();
+ * const second = await (await app.request("/")).text();
+ * assert.match(first, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+ * assert.notStrictEqual(first, second);
  * ```
  *
  * @module

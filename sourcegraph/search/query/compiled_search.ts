@@ -10,10 +10,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
  * const search = compileSearch({ pattern: "parse(Request|Response)", paths: ["src/"] });
- * search.literals; // ["parseRequest", "parseResponse"]
- * search.paths; // ["src"]
- * search.keep("src/http.ts"); // true
+ * assert.deepStrictEqual(search.literals, ["parse"]); // every match holds it
+ * assert.deepStrictEqual(search.paths, ["src"]);
+ * assert.strictEqual(search.keep("src/http.ts"), true);
+ * assert.strictEqual(search.keep("docs/http.md"), false);
+ * const same = compileSearch({ pattern: "parse(Request|Response)", paths: ["src"] });
+ * assert.strictEqual(same.key, search.key);
  * ```
  *
  * @module

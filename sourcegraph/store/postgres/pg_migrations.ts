@@ -147,6 +147,7 @@ export class PostgresStoreTooNew extends Error {
  *
  * @example
  * ```ts ignore
+ * // Not run with the tests: it needs a PostgreSQL server.
  * const client = new pg.Client({ connectionString: url });
  * await client.connect();
  * const applied = await migratePostgres(client); // [1, 2] on a new database, [] after

@@ -6,6 +6,7 @@
  *
  * @example
  * ```ts ignore
+ * // Not run with the tests: it needs a PostgreSQL server.
  * const { store, credentials } = await openSharedStores(url, {
  *   keyFile: "/etc/sourcegraph/credential.key",
  *   dataDir: "/var/lib/sourcegraph",

@@ -1,7 +1,7 @@
 /**
  * What an anonymous MCP body costs up front: per call, by tool; a call across
  * repositories pays its base here and a unit per repository it searches as it
- * searches them (`search/fanout_cost_test.ts`).
+ * searches them (`service/fanout_cost_test.ts`).
  */
 
 import { assertEquals } from "../../support/assert.ts";

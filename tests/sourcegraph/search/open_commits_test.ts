@@ -6,10 +6,10 @@
  */
 
 import { join } from "node:path";
-import { OPEN_FILE_BYTES, SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
-import { assert } from "../../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
-import { mirrorFor, testRecord } from "../../../support/index_world.ts";
+import { OPEN_FILE_BYTES, SearchIndexes } from "../../../sourcegraph/search/search_indexes.ts";
+import { assert } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { mirrorFor, testRecord } from "../../support/index_world.ts";
 
 const REPO = testRecord(7, { name: "org/open-commits" });
 

@@ -1,5 +1,8 @@
-import { type LinkTarget, renderMarkdown } from "../../../sourcegraph/web/code/markdown_render.ts";
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import {
+  type LinkTarget,
+  renderMarkdown,
+} from "../../../../sourcegraph/web/code/markdown_render.ts";
+import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
 
 // Targets spelled out, so a test reads where each link went.
 function resolve(target: LinkTarget): string {

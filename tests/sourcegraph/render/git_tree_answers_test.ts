@@ -6,14 +6,14 @@
  * characters, and error answers under 4,000.
  */
 
-import { assert, assertEquals, waitFor } from "../support/assert.ts";
-import { connectInProcess, withInProcessService } from "../support/in_process_service.ts";
-import { callTool } from "../support/tool_calls.ts";
-import type { TestRepo } from "../support/git_repo.ts";
+import { assert, assertEquals, waitFor } from "../../support/assert.ts";
+import { connectInProcess, withInProcessService } from "../../support/in_process_service.ts";
+import { callTool } from "../../support/tool_calls.ts";
+import type { TestRepo } from "../../support/git_repo.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 // The corpora folder lies beside the checkout (CI lays it there); without it the test is ignored.
-const CORPUS_PATH = new URL("../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url)
+const CORPUS_PATH = new URL("../../../../shared/corpora/git-1a3e64c6c4.tar.gz", import.meta.url)
   .pathname;
 const CORPUS = await Deno.stat(CORPUS_PATH).then(() => CORPUS_PATH, () => {
   console.error(`Git tree answers ignored: no corpus at ${CORPUS_PATH}`);

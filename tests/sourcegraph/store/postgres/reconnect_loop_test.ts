@@ -6,8 +6,8 @@ import {
   type LosableConnection,
   ReconnectLoop,
   reconnectPause,
-} from "../../../sourcegraph/store/postgres/reconnect_loop.ts";
-import { assert, assertEquals } from "../../support/assert.ts";
+} from "../../../../sourcegraph/store/postgres/reconnect_loop.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
 
 class FakeConnection implements LosableConnection {
   lost = false;

@@ -7,12 +7,12 @@
  */
 
 import { join } from "node:path";
-import { buildCommitIndex } from "../../../sourcegraph/search/build/index_builder.ts";
-import { SymbolExtraction } from "../../../sourcegraph/search/build/symbol_extraction.ts";
-import { IndexDatabase } from "../../../sourcegraph/search/index/index_database.ts";
-import { TrigramCollector } from "../../../sourcegraph/search/index/trigrams.ts";
-import { assertEquals } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { buildCommitIndex } from "../../../../sourcegraph/search/build/index_builder.ts";
+import { SymbolExtraction } from "../../../../sourcegraph/search/build/symbol_extraction.ts";
+import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
+import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
+import { assertEquals } from "../../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 
 for (const workers of [2, 0]) {
   const where = workers === 0 ? "on the calling thread" : "in workers";

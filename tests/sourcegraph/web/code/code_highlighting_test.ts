@@ -1,22 +1,22 @@
 import {
   HIGHLIGHT_LANGUAGES,
   highlightLanguageOf,
-} from "../../../sourcegraph/web/code/code_languages.ts";
-import { isMarkdownPath } from "../../../sourcegraph/render/page_urls.ts";
-import { grammarLanguageOf, patternLanguageOf } from "../../../sourcegraph/symbols/languages.ts";
-import { GRAMMARS, highlightTexts } from "../../../sourcegraph/web/code/highlight_grammars.ts";
+} from "../../../../sourcegraph/web/code/code_languages.ts";
+import { isMarkdownPath } from "../../../../sourcegraph/render/page_urls.ts";
+import { grammarLanguageOf, patternLanguageOf } from "../../../../sourcegraph/symbols/languages.ts";
+import { GRAMMARS, highlightTexts } from "../../../../sourcegraph/web/code/highlight_grammars.ts";
 import {
   highlightedLines,
   markedSegments,
-} from "../../../sourcegraph/web/code/highlighted_lines.ts";
+} from "../../../../sourcegraph/web/code/highlighted_lines.ts";
 import {
   highlightFileLines,
   highlightResultLines,
-} from "../../../sourcegraph/web/code/code_highlighting.ts";
-import { Highlighter } from "../../../sourcegraph/web/code/highlighter.ts";
-import { assert, assertEquals, assertThrows } from "../../support/assert.ts";
+} from "../../../../sourcegraph/web/code/code_highlighting.ts";
+import { Highlighter } from "../../../../sourcegraph/web/code/highlighter.ts";
+import { assert, assertEquals, assertThrows } from "../../../support/assert.ts";
 
-const HANGING = new URL("../../fixtures/highlight/hanging_worker.ts", import.meta.url);
+const HANGING = new URL("../../../fixtures/highlight/hanging_worker.ts", import.meta.url);
 
 Deno.test("highlighting: paths name grammars by extension, name and #! line; every one is loaded", () => {
   const cases: [string, string, string | null][] = [
@@ -190,7 +190,7 @@ Deno.test({
   fn: async () => {
     const lines: string[] = [];
     const highlighter = new Highlighter({
-      workerUrl: new URL("../../fixtures/highlight/no_such_worker.ts", import.meta.url),
+      workerUrl: new URL("../../../fixtures/highlight/no_such_worker.ts", import.meta.url),
       log: (line) => lines.push(line),
     });
     try {
@@ -209,7 +209,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const fixture = (name: string) => new URL(`../../fixtures/highlight/${name}`, import.meta.url);
+    const fixture = (name: string) =>
+      new URL(`../../../fixtures/highlight/${name}`, import.meta.url);
     // Ready after 2.5 s, jobs given 2 s: answered, because the 2 s start once it is ready.
     const slow = new Highlighter({ workerUrl: fixture("slow_start_worker.ts"), timeoutMs: 2_000 });
     try {

@@ -4,14 +4,14 @@
  * token reads answer, each README is rendered once, and memory stays flat.
  */
 
-import { assert, assertEquals } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 import {
   pathologicalReadmeFiles,
   pathologicalReadmePages,
-} from "../../support/hostile_markdown.ts";
-import { rssMib } from "../../support/raw_http.ts";
-import { readAlpha, startService } from "../../support/sourcegraph_service.ts";
+} from "../../../support/hostile_markdown.ts";
+import { rssMib } from "../../../support/raw_http.ts";
+import { readAlpha, startService } from "../../../support/sourcegraph_service.ts";
 
 const TOKEN = "m".repeat(40);
 const RSS_LIMIT_MIB = 700;

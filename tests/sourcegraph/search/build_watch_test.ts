@@ -12,12 +12,12 @@ import {
   BuildWatch,
   DEFAULT_BUILD_IDLE_MS,
   PROGRESS_LOG_MS,
-} from "../../../../sourcegraph/search/build_watch.ts";
-import { SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
-import { readSettings } from "../../../../sourcegraph/settings.ts";
-import { assert, assertEquals } from "../../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
-import { mirrorFor, testRecord } from "../../../support/index_world.ts";
+} from "../../../sourcegraph/search/build_watch.ts";
+import { SearchIndexes } from "../../../sourcegraph/search/search_indexes.ts";
+import { readSettings } from "../../../sourcegraph/settings.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { mirrorFor, testRecord } from "../../support/index_world.ts";
 
 const REPO = testRecord(3, { name: "org/watched" });
 

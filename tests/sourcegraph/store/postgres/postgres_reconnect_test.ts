@@ -4,11 +4,11 @@
 // connection of an attempt whose reload fails closed (none left behind),
 // and the attempt count starting over only after a full success.
 import pg from "pg";
-import type { NewRepository } from "../../../sourcegraph/store/control_store.ts";
-import { PostgresControlStore } from "../../../sourcegraph/store/postgres/postgres_control_store.ts";
-import { assert, assertEquals } from "../../support/assert.ts";
-import { eventually } from "../../support/cluster_harness.ts";
-import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
+import type { NewRepository } from "../../../../sourcegraph/store/control_store.ts";
+import { PostgresControlStore } from "../../../../sourcegraph/store/postgres/postgres_control_store.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { eventually } from "../../../support/cluster_harness.ts";
+import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 

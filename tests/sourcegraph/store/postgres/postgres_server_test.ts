@@ -1,6 +1,6 @@
 import pg from "pg";
-import { assert, assertEquals } from "../../support/assert.ts";
-import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 

@@ -4,20 +4,20 @@
 // comes back, or the database is away.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
-import { ownersOf } from "../../sourcegraph/cluster/placement.ts";
-import { assert, assertEquals } from "../support/assert.ts";
+import { ownersOf } from "../../../sourcegraph/cluster/placement.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
 import {
   CLUSTER_TOKEN,
   type ClusterHarness,
   eventually,
   startCluster,
-} from "../support/cluster_harness.ts";
-import { type CountingUpstream, startCountingUpstream } from "../support/counting_upstream.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { nginxBin, startNginx } from "../support/nginx_server.ts";
-import { postgresBin } from "../support/postgres_server.ts";
-import { adminRequest, connectClient } from "../support/sourcegraph_service.ts";
-import { callTool, textOrError } from "../support/tool_calls.ts";
+} from "../../support/cluster_harness.ts";
+import { type CountingUpstream, startCountingUpstream } from "../../support/counting_upstream.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { nginxBin, startNginx } from "../../support/nginx_server.ts";
+import { postgresBin } from "../../support/postgres_server.ts";
+import { adminRequest, connectClient } from "../../support/sourcegraph_service.ts";
+import { callTool, textOrError } from "../../support/tool_calls.ts";
 
 const BIN = postgresBin();
 const NGINX = nginxBin();

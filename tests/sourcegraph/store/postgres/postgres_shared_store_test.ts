@@ -3,17 +3,21 @@
 // server is down, writes fail with a code, and both recover on their own.
 import { join } from "node:path";
 import pg from "pg";
-import { SourcegraphError } from "../../../sourcegraph/errors.ts";
-import type { NewRepository } from "../../../sourcegraph/store/control_store.ts";
-import { PostgresControlStore } from "../../../sourcegraph/store/postgres/postgres_control_store.ts";
+import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
+import type { NewRepository } from "../../../../sourcegraph/store/control_store.ts";
+import { PostgresControlStore } from "../../../../sourcegraph/store/postgres/postgres_control_store.ts";
 import {
   openSharedStores,
   type SharedStores,
-} from "../../../sourcegraph/store/postgres/shared_stores.ts";
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { eventually } from "../../support/cluster_harness.ts";
-import { removeDir, tempDir } from "../../support/git_repo.ts";
-import { postgresBin, type PostgresServer, startPostgres } from "../../support/postgres_server.ts";
+} from "../../../../sourcegraph/store/postgres/shared_stores.ts";
+import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
+import { eventually } from "../../../support/cluster_harness.ts";
+import { removeDir, tempDir } from "../../../support/git_repo.ts";
+import {
+  postgresBin,
+  type PostgresServer,
+  startPostgres,
+} from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 

@@ -1,8 +1,8 @@
 import { RE2JS } from "re2js";
-import { shapePrefilter } from "../../../sourcegraph/search/query/pattern_shape.ts";
-import { linesToVerify } from "../../../sourcegraph/search/query/line_candidates.ts";
-import { assert, assertEquals } from "../../support/assert.ts";
-import { prng } from "../../support/bench_stats.ts";
+import { shapePrefilter } from "../../../../sourcegraph/search/query/pattern_shape.ts";
+import { linesToVerify } from "../../../../sourcegraph/search/query/line_candidates.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { prng } from "../../../support/bench_stats.ts";
 
 // The prefilter's source with code points written back as characters, for reading.
 function shape(pattern: string, ignoreCase = false): string | null {

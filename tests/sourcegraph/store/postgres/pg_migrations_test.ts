@@ -1,12 +1,12 @@
 import pg from "pg";
-import { CONTROL_SCHEMA_VERSION } from "../../../sourcegraph/store/control_migrations.ts";
+import { CONTROL_SCHEMA_VERSION } from "../../../../sourcegraph/store/control_migrations.ts";
 import {
   migratePostgres,
   PostgresStoreTooNew,
   type SqlConnection,
-} from "../../../sourcegraph/store/postgres/pg_migrations.ts";
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
+} from "../../../../sourcegraph/store/postgres/pg_migrations.ts";
+import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
+import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 

@@ -5,13 +5,17 @@
 // "reachable again" once and takes writes without a restart.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
-import { assert, assertEquals } from "../support/assert.ts";
-import { CLUSTER_TOKEN, type ClusterHarness, startCluster } from "../support/cluster_harness.ts";
-import { startCountingUpstream } from "../support/counting_upstream.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { postgresBin } from "../support/postgres_server.ts";
-import { adminRequest, connectClient } from "../support/sourcegraph_service.ts";
-import { callTool } from "../support/tool_calls.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import {
+  CLUSTER_TOKEN,
+  type ClusterHarness,
+  startCluster,
+} from "../../../support/cluster_harness.ts";
+import { startCountingUpstream } from "../../../support/counting_upstream.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { postgresBin } from "../../../support/postgres_server.ts";
+import { adminRequest, connectClient } from "../../../support/sourcegraph_service.ts";
+import { callTool } from "../../../support/tool_calls.ts";
 
 const BIN = postgresBin();
 // The replica's pools: one listening connection, 4 for statements, 8 for sync leases.

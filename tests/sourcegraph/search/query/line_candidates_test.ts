@@ -1,6 +1,6 @@
-import { lineFinder, linesToVerify } from "../../../sourcegraph/search/query/line_candidates.ts";
-import { splitLines } from "../../../shared/text.ts";
-import { assertEquals } from "../../support/assert.ts";
+import { lineFinder, linesToVerify } from "../../../../sourcegraph/search/query/line_candidates.ts";
+import { splitLines } from "../../../../shared/text.ts";
+import { assertEquals } from "../../../support/assert.ts";
 
 Deno.test("line candidates: one literal, several and caseless ones visit exactly the lines holding them", () => {
   const texts = [

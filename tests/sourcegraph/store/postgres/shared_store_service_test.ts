@@ -4,11 +4,11 @@
 // are the same text, and a replica without a usable key does not start.
 import { join } from "node:path";
 import pg from "pg";
-import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { overHttp, pageRequest, signIn } from "../support/page_requests.ts";
-import { postgresBin, startPostgres } from "../support/postgres_server.ts";
-import { callTool } from "../support/tool_calls.ts";
+import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { overHttp, pageRequest, signIn } from "../../../support/page_requests.ts";
+import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { callTool } from "../../../support/tool_calls.ts";
 import {
   adminRequest,
   connectClient,
@@ -16,7 +16,7 @@ import {
   type RunningService,
   startFailure,
   startService,
-} from "../support/sourcegraph_service.ts";
+} from "../../../support/sourcegraph_service.ts";
 
 const BIN = postgresBin();
 const TOKEN = "r".repeat(40);

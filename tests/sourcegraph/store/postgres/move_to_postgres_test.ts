@@ -2,17 +2,17 @@
 // PostgreSQL, run as a process with the narrow flags the README gives.
 import { join } from "node:path";
 import pg from "pg";
-import { FetchCredentials } from "../../../sourcegraph/store/fetch_credentials.ts";
-import { openSharedStores } from "../../../sourcegraph/store/postgres/shared_stores.ts";
-import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { removeDir, tempDir } from "../../support/git_repo.ts";
-import { postgresBin, startPostgres } from "../../support/postgres_server.ts";
-import { spawnDeno } from "../../support/processes.ts";
-import { lockDataFolder } from "../../../sourcegraph/startup/data_lock.ts";
+import { FetchCredentials } from "../../../../sourcegraph/store/fetch_credentials.ts";
+import { openSharedStores } from "../../../../sourcegraph/store/postgres/shared_stores.ts";
+import { SqliteControlStore } from "../../../../sourcegraph/store/sqlite_control_store.ts";
+import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
+import { removeDir, tempDir } from "../../../support/git_repo.ts";
+import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { spawnDeno } from "../../../support/processes.ts";
+import { lockDataFolder } from "../../../../sourcegraph/startup/data_lock.ts";
 
 const BIN = postgresBin();
-const ENTRY = new URL("../../../sourcegraph/move_to_postgres.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../../sourcegraph/move_to_postgres.ts", import.meta.url).pathname;
 
 // The move as its own process, with the flags the README gives it.
 async function move(env: Record<string, string>, dirs: { data: string; key: string }) {

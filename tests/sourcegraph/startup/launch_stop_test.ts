@@ -1,12 +1,12 @@
 import { copyFileSync, cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { assertEquals, waitFor } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { LineReader } from "../support/processes.ts";
-import { StopSignals } from "../../sourcegraph/startup/stop_signals.ts";
+import { assertEquals, waitFor } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { LineReader } from "../../support/processes.ts";
+import { StopSignals } from "../../../sourcegraph/startup/stop_signals.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** One process as `ps` shows it. */
 interface ProcessRow {

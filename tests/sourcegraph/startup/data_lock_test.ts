@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertIncludes, assertRejects } from "../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../support/git_repo.ts";
-import { startFailure, startService } from "../support/sourcegraph_service.ts";
-import { LOCK_FILE, lockDataFolder } from "../../sourcegraph/startup/data_lock.ts";
+import { assert, assertEquals, assertIncludes, assertRejects } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { startFailure, startService } from "../../support/sourcegraph_service.ts";
+import { LOCK_FILE, lockDataFolder } from "../../../sourcegraph/startup/data_lock.ts";
 
 Deno.test("data lock: a second service on the same data folder exits at once with one line naming the holder's PID and address; the first keeps serving", async () => {
   const parent = await tempDir("sg-lock-");

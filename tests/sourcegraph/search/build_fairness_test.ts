@@ -11,14 +11,14 @@ import { join } from "node:path";
 import type {
   BuilderCommand,
   BuilderJob,
-} from "../../../../sourcegraph/search/build/builder_command.ts";
-import { builderCommand } from "../../../../sourcegraph/search/build/builder_command.ts";
-import { SearchIndexes } from "../../../../sourcegraph/search/search_indexes.ts";
-import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
-import { mirrorFor, testRecord } from "../../../support/index_world.ts";
-import type { RepositoryRecord } from "../../../../sourcegraph/store/control_store.ts";
-import type { MirrorReaders } from "../../../../sourcegraph/git/mirror_readers.ts";
+} from "../../../sourcegraph/search/build/builder_command.ts";
+import { builderCommand } from "../../../sourcegraph/search/build/builder_command.ts";
+import { SearchIndexes } from "../../../sourcegraph/search/search_indexes.ts";
+import { assert, assertEquals, waitFor } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { mirrorFor, testRecord } from "../../support/index_world.ts";
+import type { RepositoryRecord } from "../../../sourcegraph/store/control_store.ts";
+import type { MirrorReaders } from "../../../sourcegraph/git/mirror_readers.ts";
 
 const SLICE_MS = 1_000;
 

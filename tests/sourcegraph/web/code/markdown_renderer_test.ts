@@ -5,14 +5,14 @@
  * long it took.
  */
 
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { pathologicalMarkdown } from "../../support/hostile_markdown.ts";
+import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
+import { pathologicalMarkdown } from "../../../support/hostile_markdown.ts";
 import {
   type MarkdownDocument,
   MarkdownRenderer,
-} from "../../../sourcegraph/web/code/markdown_renderer.ts";
+} from "../../../../sourcegraph/web/code/markdown_renderer.ts";
 
-const SCRIPTED = new URL("../../fixtures/markdown/scripted_worker.ts", import.meta.url);
+const SCRIPTED = new URL("../../../fixtures/markdown/scripted_worker.ts", import.meta.url);
 const COMMIT = "c".repeat(40);
 
 function documentOf(source: string, at: Partial<MarkdownDocument> = {}): MarkdownDocument {
@@ -200,7 +200,7 @@ Deno.test({
   fn: async () => {
     const lines: string[] = [];
     const markdown = new MarkdownRenderer({
-      workerUrl: new URL("../../fixtures/markdown/no_such_worker.ts", import.meta.url),
+      workerUrl: new URL("../../../fixtures/markdown/no_such_worker.ts", import.meta.url),
       log: (line) => lines.push(line),
     });
     try {
