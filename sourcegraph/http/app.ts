@@ -78,7 +78,7 @@ const PAGE_FORM_FIELDS = 16;
  * import assert from "node:assert";
  * import { DEFAULT_PLUGIN_SETTINGS } from "../plugins/plugin_settings.ts";
  * import { composeServices } from "../service/compose.ts";
- * import { READ_PLUGIN_ROOM } from "./mcp/read_tools.ts";
+ * import { READ_PLUGIN_ROOM } from "./mcp/read_room.ts";
  * import { Metrics } from "./metrics.ts";
  * const dataDir = await Deno.makeTempDir(); // a new data folder: no repository yet
  * const services = composeServices(

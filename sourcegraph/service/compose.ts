@@ -9,15 +9,25 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { DEFAULT_PLUGIN_SETTINGS } from "../plugins/plugin_settings.ts";
+ *
+ * const dataDir = await Deno.makeTempDir(); // a new data folder: no repository yet
  * const services = composeServices({
- *   dataDir: "/var/lib/sourcegraph",
+ *   dataDir,
  *   publicRead: true,
  *   searchIndex: true,
  *   plugins: DEFAULT_PLUGIN_SETTINGS,
- * }, { log: console.error, pluginRoom: READ_PLUGIN_ROOM });
+ * }, {
+ *   log: console.error,
+ *   // The room reads leave plugin attachments (the MCP edge passes its own).
+ *   pluginRoom: { read: () => 4096, readMany: () => 4096 },
+ * });
  * await services.scheduler.syncAll();
  * // … serve services.repositories and services.admin …
+ * assert.deepStrictEqual(services.store.repositories(), []);
  * await services.close();
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  *
  * @module

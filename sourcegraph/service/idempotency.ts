@@ -8,11 +8,25 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert";
+ * import { SqliteControlStore } from "../store/sqlite_control_store.ts";
+ *
+ * const folder = await Deno.makeTempDir();
+ * const store = new SqliteControlStore(`${folder}/control.sqlite3`);
  * const records = new IdempotencyRecords(store);
- * const answer = await records.once({ scope: "key", key, fingerprint }, async () => ({
- *   repositoryId: 0,
- *   answer: JSON.stringify(await createKey()),
- * }));
+ * let runs = 0;
+ * const createKey = () => ({ repositoryId: 0, answer: `{"id":"key_${++runs}"}` });
+ * const fingerprint = IdempotencyRecords.fingerprint("POST /keys", '{"name":"ci agent"}');
+ * const request = { scope: "key", key: "k-1", fingerprint };
+ * const first = await records.once(request, async () => createKey());
+ * const again = await records.once(request, async () => createKey()); // replayed, not run
+ * assert.deepStrictEqual([first.replayed, again.replayed, runs], [false, true, 1]);
+ * assert.strictEqual(again.answer, first.answer);
+ * const other = IdempotencyRecords.fingerprint("POST /keys", '{"name":"other"}');
+ * const reused = records.once({ ...request, fingerprint: other }, async () => createKey());
+ * await assert.rejects(reused, /different request/); // IDEMPOTENCY_KEY_REUSED
+ * await store.close();
+ * await Deno.remove(folder, { recursive: true });
  * ```
  *
  * @module

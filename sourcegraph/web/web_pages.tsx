@@ -68,7 +68,7 @@ export interface PagesOptions {
  * ```ts
  * import assert from "node:assert";
  * import { createApp } from "../http/app.ts";
- * import { READ_PLUGIN_ROOM } from "../http/mcp/read_tools.ts";
+ * import { READ_PLUGIN_ROOM } from "../http/mcp/read_room.ts";
  * import { Metrics } from "../http/metrics.ts";
  * import { DEFAULT_PLUGIN_SETTINGS } from "../plugins/plugin_settings.ts";
  * import { composeServices } from "../service/compose.ts";
