@@ -42,12 +42,13 @@ export interface RunningService {
  * at random below the kernel's ephemeral range: a port the kernel handed out
  * (`port: 0`) and closed again is soon handed to another socket (a client's
  * connection, another test module's listener), which would take it before
- * the process that was told to listen there.
+ * the process that was told to listen there. It starts above 10080, the
+ * last port browsers and `fetch` refuse to connect to.
  */
 export function freePort(): number {
-  const [ephemeralLow] = ephemeralPorts();
-  const low = Math.min(10_000, ephemeralLow - 1_000);
-  for (let attempt = 0; attempt < 200; attempt++) {
+  const ephemeralLow = ephemeralPortsStart();
+  const low = 11_000;
+  for (let attempt = 0; ephemeralLow - low >= 1_000 && attempt < 200; attempt++) {
     const port = low + Math.floor(Math.random() * (ephemeralLow - low));
     try {
       Deno.listen({ hostname: "127.0.0.1", port }).close();
@@ -56,19 +57,23 @@ export function freePort(): number {
       if (!(error instanceof Deno.errors.AddrInUse)) throw error;
     }
   }
-  throw new Error(`no free loopback port between ${low} and ${ephemeralLow}`);
+  // No room below the ephemeral range (or all taken): one the kernel picks.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
 }
 
-// Linux's ephemeral port range (its default where /proc does not say).
-function ephemeralPorts(): [number, number] {
+// Where Linux's ephemeral port range starts (its default where /proc does not say).
+function ephemeralPortsStart(): number {
   try {
-    const [low, high] = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range")
-      .trim().split(/\s+/).map(Number);
-    if (low > 2_000 && high >= low) return [low, high];
+    const range = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range");
+    const low = Number(range.trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 0) return low;
   } catch {
     // not Linux, or /proc is hidden
   }
-  return [32_768, 60_999];
+  return 32_768;
 }
 
 /**
