@@ -7,7 +7,7 @@
  * every module.
  *
  * ```sh
- * deno run --allow-read=. --allow-run=deno tools/test_suite/main.ts \
+ * deno run --allow-read=. --allow-run=deno,bash tools/test_suite/main.ts \
  *   [--jobs N] [--doc FOLDER]... [--durations FILE] [--record] FOLDER... [-- DENO_TEST_FLAG...]
  * ```
  *
@@ -23,6 +23,7 @@
 
 import { parseArgs } from "node:util";
 import { addCounts, formatSummary, isSummary, NO_TESTS, parseSummary } from "./deno_summary.ts";
+import { splitTimes, TIMED_DENO } from "./cpu_times.ts";
 import { findTestFiles, startOrder } from "./test_files.ts";
 import { type ModuleTiming, timingTable } from "./timing_table.ts";
 import type { TestCounts } from "./deno_summary.ts";
@@ -53,6 +54,7 @@ interface JobResult {
   job: Job;
   counts: TestCounts;
   seconds: number;
+  cpuSeconds: number | null;
   output: string;
 }
 
@@ -103,7 +105,7 @@ const failed = results.filter((result) => result.counts.failed > 0);
 if (failed.length > 0) {
   console.log(`\nmodules with failures:\n${failed.map((r) => `  ${r.job.name}`).join("\n")}`);
 }
-console.log(`\nseconds per folder (${jobs} modules at a time):`);
+console.log(`\nseconds per folder (${jobs} modules at a time; processor and wall):`);
 for (const line of timingTable(results.map(timing))) console.log(`  ${line}`);
 if (values.record) await recordDurations(values.durations, results);
 console.log(`\n${formatSummary(total, { seconds: (performance.now() - started) / 1000 })}`);
@@ -111,31 +113,46 @@ Deno.exit(total.failed > 0 ? 1 : 0);
 
 async function run(job: Job): Promise<JobResult> {
   const begun = performance.now();
-  const { code, stdout, stderr } = await new Deno.Command("deno", {
-    args: job.args,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const { code, stdout, stderr } = await spawn(job.args);
   const seconds = (performance.now() - begun) / 1000;
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  const lines = text.split("\n");
+  const { cpuSeconds, rest } = splitTimes(new TextDecoder().decode(stderr));
+  const lines = (new TextDecoder().decode(stdout) + rest).split("\n");
   const counts = lines.map(parseSummary).findLast((found) => found !== null) ?? null;
   // A module that ends without a summary (it failed to load, or crashed) is one failure.
   const settled = counts ?? { ...NO_TESTS, failed: 1 };
   const status = counts === null
     ? `did not finish (exit ${code})`
     : `${settled.passed} passed, ${settled.failed} failed`;
+  const cpu = cpuSeconds === null ? "" : `, ${cpuSeconds.toFixed(1)}s processor`;
   const kept = lines.filter((line) => !isSummary(line) && line !== "error: Test failed");
   const output = `${kept.join("\n").trimEnd()}\n${job.name}: ${status} (${
     seconds.toFixed(1)
-  }s)\n\n`;
-  return { job, counts: settled, seconds, output };
+  }s${cpu})\n\n`;
+  return { job, counts: settled, seconds, cpuSeconds, output };
+}
+
+// `deno` under bash, which reports its processor time; plain `deno` where bash is not there.
+async function spawn(args: string[]): Promise<Deno.CommandOutput> {
+  const options = { stdin: "null", stdout: "piped", stderr: "piped" } as const;
+  try {
+    return await new Deno.Command("bash", { args: ["-c", TIMED_DENO, "deno", ...args], ...options })
+      .output();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotCapable)) {
+      throw error;
+    }
+    return await new Deno.Command("deno", { args, ...options }).output();
+  }
 }
 
 function timing(result: JobResult): ModuleTiming {
   const { passed, failed, ignored } = result.counts;
-  return { file: result.job.name, seconds: result.seconds, tests: passed + failed + ignored };
+  return {
+    file: result.job.name,
+    seconds: result.seconds,
+    cpuSeconds: result.cpuSeconds,
+    tests: passed + failed + ignored,
+  };
 }
 
 async function readDurations(path: string): Promise<Record<string, number>> {
