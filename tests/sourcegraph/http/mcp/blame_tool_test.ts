@@ -55,6 +55,15 @@ async function history(repo: TestRepo): Promise<void> {
     "f.py": text(PY.map((line) => line.replace(/^ {2}/, "    ")).with(2, "    return y * 2")),
   });
   await commit("double f");
+  // Many short runs with long subjects: their rows outweigh the lines' text.
+  const runs = Array.from({ length: 300 }, () => "x");
+  await repo.write({ "runs.txt": text(runs) });
+  await commit("runs");
+  for (let i = 0; i < 30; i++) {
+    runs[i * 10] = `changed ${i}`;
+    await repo.write({ "runs.txt": text(runs) });
+    await commit(`${"s".repeat(190)} ${i}`);
+  }
   await repo.write({
     ".git-blame-ignore-revs": [
       "# reformatting",
@@ -125,34 +134,50 @@ interface World {
   head: string;
   parent: string;
   mirrors: string;
+  /** Commits what `source` holds now and syncs it; the new head. */
+  publish(message: string): Promise<string>;
 }
 
 function withHistory(fn: (world: World) => Promise<void>): Promise<void> {
-  return withInProcessService(async ({ handle, sources, heads, parent, data }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await fn({
-        client,
-        source: sources.get(NAME)!,
-        head: heads.get(NAME)!,
-        parent,
-        mirrors: join(data, "mirrors"),
-      });
-    } finally {
-      await client.close();
-    }
-  }, {
-    repositories: [
-      { name: NAME, publicRead: true, files: {}, prepare: history, message: "last" },
-      {
-        name: "org/mono",
-        publicRead: true,
-        files: { "docs/a.md": "a\n", "secret/s.md": "s\n" },
-        pathGroups: [{ name: "docs", paths: ["docs"] }],
-      },
-      { name: "org/closed", publicRead: false, files: { "a.txt": "closed\n" } },
-    ],
-  });
+  return withInProcessService(
+    async ({ handle, sources, heads, parent, data, store, scheduler }) => {
+      const client = await connectInProcess(handle);
+      const source = sources.get(NAME)!;
+      const publish = async (message: string) => {
+        const head = await source.commit(message);
+        await scheduler.sync(store.repositories().find((repo) => repo.name === NAME)!);
+        return head;
+      };
+      try {
+        await fn({
+          client,
+          source,
+          head: heads.get(NAME)!,
+          parent,
+          mirrors: join(data, "mirrors"),
+          publish,
+        });
+      } finally {
+        await client.close();
+      }
+    },
+    {
+      repositories: [
+        { name: NAME, publicRead: true, files: {}, prepare: history, message: "last" },
+        {
+          name: "org/mono",
+          publicRead: true,
+          files: {
+            "docs/a.md": "a\n",
+            "secret/s.md": "s\n",
+            ".git-blame-ignore-revs": `${"a".repeat(40)}\n`,
+          },
+          pathGroups: [{ name: "docs", paths: ["docs"] }],
+        },
+        { name: "org/closed", publicRead: false, files: { "a.txt": "closed\n" } },
+      ],
+    },
+  );
 }
 
 function blame(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
@@ -213,6 +238,29 @@ Deno.test("blame: the ignore-revs file hides the reformatting commit; its other 
     assertIncludes(answer, '"double f" | ' + "    return y * 2");
   }));
 
+Deno.test("blame: an ignore-revs file over 64 KiB is not used; one just under it is", () =>
+  withHistory(async ({ client, source, publish }) => {
+    const reformat = await source.git("log", "--format=%H", "--grep=^reformat", "-1");
+    const unknown = (i: number) => i.toString(16).padStart(40, "0");
+    // 1,500 full SHAs of no commit, then the reformatting commit: 61.5 KiB, all honoured.
+    const many = Array.from({ length: 1500 }, (_, i) => unknown(i + 1));
+    await source.write({ ".git-blame-ignore-revs": text([...many, reformat]) });
+    const under = await publish("ignore many");
+    const honoured = (await blame(client, { path: "f.py", revision: under })).texts[0];
+    assertIncludes(honoured, "Revisions: 1501; SkippedLines: 0");
+    assert(!honoured.includes(reformat));
+    // Past 64 KiB the file is not read at all: the reformatting commit is blamed again.
+    await source.write({ ".git-blame-ignore-revs": text([reformat, "#".repeat(66 * 1024)]) });
+    const over = await publish("ignore too much");
+    const unused = (await blame(client, { path: "f.py", revision: over })).texts[0];
+    assertIncludes(unused, 'IgnoreRevs: ".git-blame-ignore-revs" is over 64 KiB and was not used.');
+    assertEquals(
+      answerRows(unused),
+      expectedRows(await porcelain(source, [over, "--", "f.py"]), "f.py"),
+    );
+    assert(unused.includes(reformat));
+  }));
+
 Deno.test("blame: pages are bounded by max_bytes and continue from NextStartLine", () =>
   withHistory(async ({ client, source, head }) => {
     const expected = expectedRows(await porcelain(source, [head, "--", "big.txt"]), "big.txt");
@@ -232,6 +280,39 @@ Deno.test("blame: pages are bounded by max_bytes and continue from NextStartLine
     const whole = (await blame(client, { path: "big.txt", revision: head })).texts[0];
     assert(new TextEncoder().encode(whole).length <= 32 * 1024);
     assertIncludes(whole, "Truncated: true; HasMore: true; NextStartLine: ");
+  }));
+
+Deno.test("blame: pages whose run headers outweigh their lines stay within max_bytes and cover every line once", () =>
+  withHistory(async ({ client, source, head }) => {
+    const rows: string[] = [];
+    for (let start: number | null = 1; start !== null;) {
+      const answer: string = (await blame(client, {
+        path: "runs.txt",
+        revision: head,
+        start_line: start,
+        max_bytes: 8192,
+      })).texts[0];
+      assert(new TextEncoder().encode(answer).length <= 8192, `${answer.length} bytes`);
+      const page = answerRows(answer);
+      const next: number | null = JSON.parse(/NextStartLine: (\S+)/.exec(answer)?.[1] ?? "null");
+      const end = next === null ? 300 : next - 1;
+      assertIncludes(answer, `Lines: ${start}-${end}`);
+      // A page is Git's blame of its lines: it starts a run of its own.
+      assertEquals(
+        page,
+        expectedRows(
+          await porcelain(source, ["-L", `${start},${end}`, head, "--", "runs.txt"]),
+          "runs.txt",
+        ),
+      );
+      rows.push(...page);
+      start = next;
+    }
+    assertEquals(
+      rows.map((row) => Number(row.split(":")[0])),
+      Array.from({ length: 300 }, (_, i) => i + 1),
+    );
+    assert(rows.length > 0);
   }));
 
 Deno.test("blame: bad requests get read's errors, byte for byte", () =>
@@ -285,7 +366,10 @@ Deno.test("blame: a private repository and a path outside the path groups answer
       await call("org/mono", "secret/s.md"),
       await callTool(client, "read", { repo: "org/mono", path: "secret/s.md" }),
     );
-    assertEquals((await call("org/mono", "docs/a.md")).code, "OK");
+    // The ignore-revs file outside the path groups is neither used nor named.
+    const visible = await call("org/mono", "docs/a.md");
+    assertEquals(visible.code, "OK");
+    assert(!visible.texts[0].includes("IgnoreRevs"), visible.texts[0]);
   }));
 
 Deno.test("blame: an ignore-revs file keeps full SHAs only, as Git reads one", () => {
