@@ -47,7 +47,8 @@ const BLAME_MAX_OUTPUT = 16 * 1024 * 1024;
 /**
  * Blames lines `start..end` of `path` at `commit` (a full SHA) in `mirror`,
  * ignoring the commits `ignoreRevs` names (full SHAs). A blame past its
- * deadline or output cap is BLAME_TOO_COSTLY.
+ * deadline or output cap (`limits`, default 30 s and 16 MiB) is
+ * BLAME_TOO_COSTLY.
  */
 export async function blameLines(
   mirror: string,
@@ -57,9 +58,12 @@ export async function blameLines(
     start: number;
     end: number;
     ignoreRevs: readonly string[];
+    limits?: { timeoutMs: number; maxOutputBytes: number };
   },
 ): Promise<BlameLines> {
   const { commit, path, start, end, ignoreRevs } = request;
+  const limits = request.limits ??
+    { timeoutMs: BLAME_TIMEOUT_MS, maxOutputBytes: BLAME_MAX_OUTPUT };
   const ignoring = ignoreRevs.length > 0;
   const args = [
     "blame",
@@ -74,8 +78,8 @@ export async function blameLines(
   ];
   const out = await runGit(args, {
     cwd: mirror,
-    timeoutMs: BLAME_TIMEOUT_MS,
-    maxStdoutBytes: BLAME_MAX_OUTPUT,
+    timeoutMs: limits.timeoutMs,
+    maxStdoutBytes: limits.maxOutputBytes,
     stdin: ignoring ? new TextEncoder().encode(ignoreRevs.join("\n") + "\n") : undefined,
   }).catch((error) => {
     if (error instanceof GitError && ["GIT_TIMEOUT", "GIT_OUTPUT_LIMIT"].includes(error.code)) {

@@ -14,7 +14,6 @@ import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts
 import { git, type TestRepo } from "../../../support/git_repo.ts";
 import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
 import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
-import { ignoredRevisions } from "../../../../sourcegraph/git/file_blame.ts";
 
 const NAME = "org/history";
 const LINES = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`);
@@ -371,14 +370,6 @@ Deno.test("blame: a private repository and a path outside the path groups answer
     assertEquals(visible.code, "OK");
     assert(!visible.texts[0].includes("IgnoreRevs"), visible.texts[0]);
   }));
-
-Deno.test("blame: an ignore-revs file keeps full SHAs only, as Git reads one", () => {
-  const sha = "a".repeat(40);
-  assertEquals(
-    ignoredRevisions(`# c\n${sha} # x\n ${sha.toUpperCase()} \n-x\n${sha}0\nabc\n\n`),
-    { revisions: [sha], skipped: 3 },
-  );
-});
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
