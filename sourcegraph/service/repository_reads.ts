@@ -30,6 +30,7 @@ import {
   type ReadManyItem,
 } from "../read/read_many.ts";
 import { type CitationLocation, locateCitation } from "../read/citation_location.ts";
+import { blameFile, type FileBlame, IGNORE_REVS_PATH } from "../read/file_blame.ts";
 import { SEARCH_VIEW_BYTES, type SearchOutcome } from "../search/code_search.ts";
 import {
   compileSearch,
@@ -89,6 +90,17 @@ export interface ReadRequest {
   endLine?: number;
   /** Most bytes of the rendered answer (the content is capped to fit); default: the per-read caps only. */
   maxBytes?: number;
+}
+
+/** A blame of lines of `path` at `revision` (omitted: the default branch). */
+export interface BlameRequest {
+  repo: string;
+  path: string;
+  revision?: string;
+  startLine?: number;
+  endLine?: number;
+  /** Most bytes of the rendered answer (the lines blamed are capped to fit). */
+  maxBytes: number;
 }
 
 /** Several reads at one revision. */
@@ -180,6 +192,26 @@ export class RepositoryReads {
     );
     scope.require(file.path); // a symlink may not lead out of the groups
     return file;
+  }
+
+  /**
+   * Who last changed each line of a range of a file, checked as a read is;
+   * the ignore-revs file is honoured when the caller may see it.
+   */
+  async blame(caller: Caller, request: BlameRequest): Promise<FileBlame> {
+    const range = requestedRange(request.startLine, request.endLine);
+    validatePath(request.path);
+    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const scope = new PathScope(repo);
+    scope.require(request.path);
+    const objects = this.#mirrors.objects(repo);
+    return await blameFile(objects, {
+      commit,
+      path: request.path,
+      range,
+      caps: { lines: READ_MAX_LINES, bytes: blameContentBytes(request.maxBytes, request.path) },
+      ignoreRevs: scope.covers(IGNORE_REVS_PATH),
+    }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
   }
 
   /** One page of a file for people (up to 5,000 lines from `startLine`). */
@@ -405,5 +437,17 @@ const READ_ROW_PREFIX_BYTES = 8;
 function contentBytes(maxBytes: number, path: string): number {
   const overhead = READ_HEADER_BYTES + 2 * utf8Length(path) +
     READ_MAX_LINES * READ_ROW_PREFIX_BYTES;
+  return Math.max(1024, Math.min(READ_MAX_BYTES, maxBytes - overhead));
+}
+
+// What a rendered blame adds to its lines: the header, and before each of up
+// to 500 lines its number and short SHA (a run's first row says more, which
+// the rendering measures).
+const BLAME_ROW_PREFIX_BYTES = 20;
+
+// The line bytes that keep a blame's answer within `maxBytes` (at least 1 KiB).
+function blameContentBytes(maxBytes: number, path: string): number {
+  const overhead = READ_HEADER_BYTES + 2 * utf8Length(path) +
+    READ_MAX_LINES * BLAME_ROW_PREFIX_BYTES;
   return Math.max(1024, Math.min(READ_MAX_BYTES, maxBytes - overhead));
 }

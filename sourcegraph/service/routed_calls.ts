@@ -17,6 +17,7 @@ import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { EnhanceRequest } from "../plugins/plugin_host.ts";
 import type { PluginArgument, UrlPlugins } from "../plugins/selection_parameters.ts";
+import type { FileBlame } from "../read/file_blame.ts";
 import type { FilePage } from "../read/file_page.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
@@ -25,6 +26,7 @@ import type { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
+  type BlameRequest,
   type DiffRequest,
   type DirectoryListing,
   type ListRequest,
@@ -73,6 +75,8 @@ export interface RoutedCalls {
   symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage>;
   /** Changed paths between two resolved revisions, paged by path. */
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
+  /** Who last changed each line of a range of a file at one resolved commit. */
+  blame(caller: Caller, request: BlameRequest): Promise<FileBlame>;
   /** Where a cited span is at a later revision (both retained versions). */
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   /** Directory entries at a commit, paged by name. */
@@ -189,6 +193,7 @@ export function localCalls(
     symbols: (caller, request) => symbols.symbols(caller, request),
     diff: (caller, request) => reads.diff(caller, request),
     locate: (caller, request) => reads.locate(caller, request),
+    blame: (caller, request) => reads.blame(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),

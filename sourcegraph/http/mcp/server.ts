@@ -28,6 +28,7 @@ import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { internalError } from "../../internal_error.ts";
 import type { Metrics } from "../metrics.ts";
 import { availabilityTool } from "./availability_tool.ts";
+import { blameTool } from "./blame_tool.ts";
 import { diffTool } from "./diff_tool.ts";
 import { listTool } from "./list_tool.ts";
 import { locateTool } from "./locate_tool.ts";
@@ -61,6 +62,7 @@ export const TOOLS: readonly Tool[] = [
   listTool,
   diffTool,
   locateTool,
+  blameTool,
   prepareTool,
 ];
 

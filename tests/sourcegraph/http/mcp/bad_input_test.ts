@@ -66,6 +66,8 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["search", { repo: NAME, pattern: "a", max_bytes: 100 }, null],
   ["search", { repo: NAME, pattern: "a", context: -1 }, null],
   ["read", { repo: NAME, path: "a.txt", max_bytes: 1 << 30 }, null],
+  ["blame", { repo: NAME, path: "a.txt", max_bytes: 1 << 30 }, null],
+  ["blame", { repo: NAME, path: "a.txt", start_line: 0 }, null],
   [
     "locate",
     { repo: NAME, commit: "g".repeat(40), path: "a.txt", start_line: 1, end_line: 1 },

@@ -40,6 +40,7 @@ Deno.test("MCP tools: each tool's annotations say what it does", () =>
           list: READS,
           diff: READS,
           locate: READS,
+          blame: READS,
           prepare: {
             readOnlyHint: false,
             destructiveHint: true,
