@@ -3,7 +3,7 @@
  * trees, against the TypeScript compiler's language service (typescript
  * 6.0.3, the oracle). For each tree (a Git work tree; its HEAD commit is
  * read, not the files on disk), a seeded sample of identifiers at declaration
- * sites is drawn: functions, classes, interfaces, type aliases, enums and
+ * sites is drawn (declaration files, `.d.ts`, aside): functions, classes, interfaces, type aliases, enums and
  * namespaces at module level, module-level variables, and the methods and
  * properties of classes, interfaces and object types; locals inside function
  * bodies and parameters are left out. The sample is stratified by file: a
@@ -41,10 +41,7 @@
  * honojs/hono (TypeScript, about 490 files), made a Git repository of its
  * own: `git clone https://github.com/honojs/hono && git -C hono checkout
  * <commit named in docs/benchmarks.md>`, or from a snapshot without history:
- * `git init -q -b main && git add -A && git commit -qm corpus`. The sources
- * of zod, which this project depends on, are another tree at hand offline:
- * copy `$(deno info --json | jq -r .npmCache)/registry.npmjs.org/zod/4.6.7`
- * to a temp folder and commit it the same way.
+ * `git init -q -b main && git add -A && git commit -qm corpus`.
  *
  * Run: deno run --allow-read --allow-run=git --allow-env --allow-sys=cpus,systemMemoryInfo \
  *   tests/bench/references_quality_bench.ts [--tree PATH]... [--sample N] \
@@ -262,7 +259,7 @@ function sampleSites(
   count: number,
   random: () => number,
 ): Site[] {
-  const byFile = [...files].filter(([path]) => !path.endsWith(".d.ts"))
+  const byFile = [...files].filter(([path]) => !/\.d\.[cm]?ts$/.test(path))
     .map(([path, source]) => declarationSites(path, source))
     .filter((sites) => sites.length > 0);
   const total = byFile.reduce((sum, sites) => sum + sites.length, 0);
@@ -546,15 +543,19 @@ function print(
   console.log("\nby declaration kind (identifiers, macro precision, macro recall):\n");
   console.log("| tree | kind | identifiers | macro precision | macro recall |");
   console.log("|---|---|---:|---:|---:|");
+  const members = new Set(Object.values(MEMBER_KINDS));
   for (const r of results) {
-    for (const [kind, scores] of [...r.byKind].sort(([, a], [, b]) => b.length - a.length)) {
+    const row = (label: string, scores: ReferenceScore[]) => {
       const { precision, recall } = macroAverage(scores);
       console.log(
-        `| ${r.tree} | ${kind} | ${scores.length} | ${precision.toFixed(3)} | ${
-          recall.toFixed(3)
-        } |`,
+        `| ${r.tree} | ${label} | ${scores.length} | ${precision.toFixed(3)} | ` +
+          `${recall.toFixed(3)} |`,
       );
-    }
+    };
+    const byKind = [...r.byKind].sort(([, a], [, b]) => b.length - a.length);
+    for (const [kind, scores] of byKind) row(kind, scores);
+    row("module level, all kinds", byKind.flatMap(([k, v]) => members.has(k) ? [] : v));
+    row("members, all kinds", byKind.flatMap(([k, v]) => members.has(k) ? v : []));
   }
   if (options.misses === 0) return;
   for (const r of results) {
