@@ -94,11 +94,12 @@ function options(args: string[]): {
     const value = args[i + 1];
     const number = Number(value);
     if (args[i] === "--tree" && value) trees.push(resolve(value));
-    else if (args[i] === "--sample" && number > 0) sample = number;
+    else if (args[i] === "--sample" && Number.isInteger(number) && number > 0) sample = number;
     else if (args[i] === "--seed" && Number.isInteger(number)) seed = number;
-    else if (args[i] === "--definition-positions" && number > 0) positions = number;
-    else if (args[i] === "--service" && value) service = value;
-    else if (args[i] === "--misses" && number >= 0) misses = number;
+    else if (args[i] === "--definition-positions" && Number.isInteger(number) && number > 0) {
+      positions = number;
+    } else if (args[i] === "--service" && value) service = value;
+    else if (args[i] === "--misses" && Number.isInteger(number) && number >= 0) misses = number;
     else {
       console.error(USAGE);
       Deno.exit(2);
@@ -117,12 +118,14 @@ async function git(tree: string, args: string[], stdin?: Uint8Array): Promise<Ui
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  // Read while writing: a long request would otherwise fill both pipes and stall.
+  const output = child.output();
   if (stdin) {
     const writer = child.stdin.getWriter();
     await writer.write(stdin);
     await writer.close();
   }
-  const out = await child.output();
+  const out = await output;
   // git grep exits 1 when nothing matches.
   if (out.code > 1 || (out.code === 1 && args[0] !== "grep")) {
     throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr).trim()}`);
