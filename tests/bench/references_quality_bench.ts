@@ -1,0 +1,585 @@
+/**
+ * Quality of "find references" and "go to definition" on real TypeScript
+ * trees, against the TypeScript compiler's language service (typescript
+ * 6.0.3, the oracle). For each tree (a Git work tree; its HEAD commit is
+ * read, not the files on disk), a seeded sample of identifiers at declaration
+ * sites is drawn (declaration files, `.d.ts`, aside): functions, classes, interfaces, type aliases, enums and
+ * namespaces at module level, module-level variables, and the methods and
+ * properties of classes, interfaces and object types; locals inside function
+ * bodies and parameters are left out. The sample is stratified by file: a
+ * file with declarations is drawn first, then a declaration in it, until N
+ * distinct sites are drawn.
+ *
+ * For each identifier, `findReferences` at its declaration gives the true
+ * references (within the tree; the compiler's own library files aside), and
+ * `getDefinitionAtPosition` there its declarations. A finder is scored:
+ * - references: precision and recall at line granularity (file and line; a
+ *   line counts once however many references it holds), macro-averaged over
+ *   identifiers;
+ * - definition: from up to K true reference positions per identifier (a
+ *   seeded sample), whether the finder's definition lands on a line of a true
+ *   declaration; the share over all positions asked.
+ *
+ * The baseline finder is `git grep -w -n --column -I -F -e NAME HEAD` over the
+ * whole tree (every file, not only TypeScript: what a coding agent runs today).
+ * Its definition is the first hit, in `git grep`'s order (path, then line),
+ * whose line matches either `\b(function\*?|class|interface|type|const|let|var|enum|namespace)\s+NAME\b`
+ * or, at line start after optional modifiers (`public private protected static
+ * readonly async abstract override declare get set`), `NAME` followed by `(`,
+ * `<`, `:`, `?:`, `!:` or `=` (a method or property declaration); no such hit
+ * answers nothing, which counts as a miss. It does not depend on the position.
+ *
+ * `--service URL` will measure the service's MCP `references` and
+ * `definition` tools (called through the MCP SDK client, as
+ * sourcegraph_bench.ts calls the others) once those tools exist; the service
+ * has no such tools yet, so the option stops with a message instead of
+ * measuring anything.
+ *
+ * Trees: by default this checkout (its HEAD). Other trees are given with
+ * `--tree PATH` (repeatable; a Git work tree). The figures in
+ * docs/benchmarks.md also use a snapshot of the public repository
+ * honojs/hono (TypeScript, about 490 files), made a Git repository of its
+ * own: `git clone https://github.com/honojs/hono && git -C hono checkout
+ * <commit named in docs/benchmarks.md>`, or from a snapshot without history:
+ * `git init -q -b main && git add -A && git commit -qm corpus`.
+ *
+ * Run: deno run --allow-read --allow-run=git --allow-env --allow-sys=cpus,systemMemoryInfo \
+ *   tests/bench/references_quality_bench.ts [--tree PATH]... [--sample N] \
+ *   [--seed S] [--definition-positions K] [--misses N] [--service URL]
+ *
+ * @module
+ */
+
+import { cpus, totalmem } from "node:os";
+import { join, relative, resolve } from "node:path";
+import ts from "typescript";
+import { percentile, prng } from "../support/bench_stats.ts";
+import {
+  definitionHit,
+  type Location,
+  macroAverage,
+  type ReferenceFinder,
+  type ReferenceScore,
+  scoreReferences,
+  share,
+} from "./references/scoring.ts";
+
+const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] [--seed S] " +
+  "[--definition-positions K] [--misses N] [--service URL]\n" +
+  "  --tree PATH   a Git work tree whose HEAD is measured (repeatable; default: this checkout)\n" +
+  "  --sample N    identifiers per tree (default 200)\n" +
+  "  --seed S      the sample's seed (default 1)\n" +
+  "  --definition-positions K   reference positions per identifier asked for a definition " +
+  "(default 5)\n" +
+  "  --misses N    also print, per tree, N identifiers whose references were not exact (worst " +
+  "precision first) and N whose definition was missed\n" +
+  "  --service URL will measure the service's MCP `references` and `definition` tools once " +
+  "they exist; it has none yet, so this stops with a message";
+
+function options(args: string[]): {
+  trees: string[];
+  misses: number;
+  sample: number;
+  seed: number;
+  positions: number;
+  service: string | null;
+} {
+  const trees: string[] = [];
+  let sample = 200;
+  let seed = 1;
+  let positions = 5;
+  let service: string | null = null;
+  let misses = 0;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i + 1];
+    const number = Number(value);
+    if (args[i] === "--tree" && value) trees.push(resolve(value));
+    else if (args[i] === "--sample" && Number.isInteger(number) && number > 0) sample = number;
+    else if (args[i] === "--seed" && Number.isInteger(number)) seed = number;
+    else if (args[i] === "--definition-positions" && Number.isInteger(number) && number > 0) {
+      positions = number;
+    } else if (args[i] === "--service" && value) service = value;
+    else if (args[i] === "--misses" && Number.isInteger(number) && number >= 0) misses = number;
+    else {
+      console.error(USAGE);
+      Deno.exit(2);
+    }
+    i++;
+  }
+  if (trees.length === 0) trees.push(resolve(new URL("../..", import.meta.url).pathname));
+  return { trees, misses, sample, seed, positions, service };
+}
+
+async function git(tree: string, args: string[], stdin?: Uint8Array): Promise<Uint8Array> {
+  const child = new Deno.Command("git", {
+    args,
+    cwd: tree,
+    stdin: stdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Read while writing: a long request would otherwise fill both pipes and stall.
+  const output = child.output();
+  if (stdin) {
+    const writer = child.stdin.getWriter();
+    await writer.write(stdin);
+    await writer.close();
+  }
+  const out = await output;
+  // git grep exits 1 when nothing matches.
+  if (out.code > 1 || (out.code === 1 && args[0] !== "grep")) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  return out.stdout;
+}
+
+const TS_FILE = /\.(ts|tsx|mts|cts)$/;
+
+/** The TypeScript files of a commit, path → text (none under node_modules/). */
+async function typescriptFiles(tree: string, commit: string): Promise<Map<string, string>> {
+  const listing = new TextDecoder().decode(await git(tree, ["ls-tree", "-r", "-z", commit]));
+  const blobs: [string, string][] = [];
+  for (const entry of listing.split("\0")) {
+    const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (match && TS_FILE.test(match[2]) && !/(^|\/)node_modules\//.test(match[2])) {
+      blobs.push([match[2], match[1]]);
+    }
+  }
+  const request = new TextEncoder().encode(blobs.map(([, id]) => id).join("\n") + "\n");
+  const out = await git(tree, ["cat-file", "--batch"], request);
+  const files = new Map<string, string>();
+  const decoder = new TextDecoder();
+  let offset = 0;
+  for (const [path] of blobs) {
+    const headerEnd = out.indexOf(10, offset);
+    const size = Number(decoder.decode(out.subarray(offset, headerEnd)).split(" ")[2]);
+    files.set(path, decoder.decode(out.subarray(headerEnd + 1, headerEnd + 1 + size)));
+    offset = headerEnd + 1 + size + 1;
+  }
+  return files;
+}
+
+/** A language service over the commit's TypeScript files, kept in memory. */
+function languageService(tree: string, files: Map<string, string>): ts.LanguageService {
+  const absolute = new Map([...files].map(([path, text]) => [join(tree, path), text]));
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ESNext,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+    jsx: ts.JsxEmit.Preserve,
+    noEmit: true,
+    skipLibCheck: true,
+    strict: true,
+  };
+  const directories = new Set<string>();
+  for (const path of absolute.keys()) {
+    for (
+      let dir = join(path, "..");
+      dir.length > 1 && !directories.has(dir);
+      dir = join(dir, "..")
+    ) {
+      directories.add(dir);
+    }
+  }
+  const host: ts.LanguageServiceHost = {
+    getCompilationSettings: () => options,
+    getScriptFileNames: () => [...absolute.keys()],
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (name) => {
+      const text = absolute.get(name) ?? ts.sys.readFile(name);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => tree,
+    getDefaultLibFileName: (settings) => ts.getDefaultLibFilePath(settings),
+    // Module resolution sees the commit's files, not what the work tree holds besides.
+    fileExists: (name) => absolute.has(name) || (!name.startsWith(tree) && ts.sys.fileExists(name)),
+    readFile: (name) =>
+      absolute.get(name) ?? (name.startsWith(tree) ? undefined : ts.sys.readFile(name)),
+    directoryExists: (name) =>
+      directories.has(name) || (!name.startsWith(tree) && ts.sys.directoryExists(name)),
+  };
+  return ts.createLanguageService(host, ts.createDocumentRegistry());
+}
+
+/** An identifier at a declaration site. */
+interface Site {
+  name: string;
+  kind: string;
+  location: Location;
+  /** Offset of the name in its file. */
+  offset: number;
+}
+
+const MEMBER_KINDS: Partial<Record<ts.SyntaxKind, string>> = {
+  [ts.SyntaxKind.MethodDeclaration]: "method",
+  [ts.SyntaxKind.MethodSignature]: "method",
+  [ts.SyntaxKind.PropertyDeclaration]: "property",
+  [ts.SyntaxKind.PropertySignature]: "property",
+  [ts.SyntaxKind.GetAccessor]: "property",
+  [ts.SyntaxKind.SetAccessor]: "property",
+};
+
+const MODULE_KINDS: Partial<Record<ts.SyntaxKind, string>> = {
+  [ts.SyntaxKind.FunctionDeclaration]: "function",
+  [ts.SyntaxKind.ClassDeclaration]: "class",
+  [ts.SyntaxKind.InterfaceDeclaration]: "interface",
+  [ts.SyntaxKind.TypeAliasDeclaration]: "type",
+  [ts.SyntaxKind.EnumDeclaration]: "enum",
+  [ts.SyntaxKind.ModuleDeclaration]: "namespace",
+  [ts.SyntaxKind.VariableDeclaration]: "variable",
+};
+
+/** Declaration sites of one file: module-level declarations and members, not locals. */
+function declarationSites(path: string, source: ts.SourceFile): Site[] {
+  const sites: Site[] = [];
+  const add = (name: ts.Node | undefined, kind: string) => {
+    if (!name || !ts.isIdentifier(name)) return;
+    const offset = name.getStart(source);
+    const { line, character } = source.getLineAndCharacterOfPosition(offset);
+    sites.push({
+      name: name.text,
+      kind,
+      offset,
+      location: { path, line: line + 1, column: character + 1 },
+    });
+  };
+  const visit = (node: ts.Node, inBody: boolean) => {
+    const memberKind = MEMBER_KINDS[node.kind];
+    const moduleKind = MODULE_KINDS[node.kind];
+    if (memberKind) add((node as ts.NamedDeclaration).name, memberKind);
+    else if (moduleKind && !inBody) add((node as ts.NamedDeclaration).name, moduleKind);
+    // Below a function's body everything is local, except members of classes and types there.
+    const body = inBody || ts.isFunctionLike(node) && !ts.isFunctionTypeNode(node);
+    ts.forEachChild(node, (child) => visit(child, body));
+  };
+  visit(source, false);
+  return sites;
+}
+
+function sampleSites(
+  files: Map<string, ts.SourceFile>,
+  count: number,
+  random: () => number,
+): Site[] {
+  const byFile = [...files].filter(([path]) => !/\.d\.[cm]?ts$/.test(path))
+    .map(([path, source]) => declarationSites(path, source))
+    .filter((sites) => sites.length > 0);
+  const total = byFile.reduce((sum, sites) => sum + sites.length, 0);
+  const chosen = new Set<Site>();
+  while (chosen.size < Math.min(count, total)) {
+    const sites = byFile[Math.floor(random() * byFile.length)];
+    chosen.add(sites[Math.floor(random() * sites.length)]);
+  }
+  return [...chosen];
+}
+
+/** The oracle's answer for one identifier. */
+interface Truth {
+  site: Site;
+  references: Location[];
+  declarations: Location[];
+}
+
+function locate(
+  tree: string,
+  sources: Map<string, ts.SourceFile>,
+  fileName: string,
+  start: number,
+): Location | null {
+  const path = relative(tree, fileName);
+  const source = sources.get(path);
+  if (!source) return null; // the compiler's library files, or outside the tree
+  const { line, character } = source.getLineAndCharacterOfPosition(start);
+  return { path, line: line + 1, column: character + 1 };
+}
+
+function oracle(
+  tree: string,
+  service: ts.LanguageService,
+  sources: Map<string, ts.SourceFile>,
+  site: Site,
+): Truth | null {
+  const fileName = join(tree, site.location.path);
+  const found = service.findReferences(fileName, site.offset);
+  if (!found) return null;
+  const references: Location[] = [];
+  for (const group of found) {
+    for (const entry of group.references) {
+      const at = locate(tree, sources, entry.fileName, entry.textSpan.start);
+      if (at) references.push(at);
+    }
+  }
+  const declarations = (service.getDefinitionAtPosition(fileName, site.offset) ?? [])
+    .map((entry) => locate(tree, sources, entry.fileName, entry.textSpan.start))
+    .filter((at): at is Location => at !== null);
+  if (declarations.length === 0) declarations.push(site.location);
+  return { site, references, declarations };
+}
+
+function escape(name: string): string {
+  return name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** `git grep -w` at a commit: the floor an agent without a code index has. */
+class GitGrepFinder implements ReferenceFinder {
+  readonly name = "git grep -w";
+
+  constructor(private readonly tree: string, private readonly commit: string) {}
+
+  private async hits(name: string): Promise<{ location: Location; text: string }[]> {
+    const out = await git(this.tree, [
+      "grep",
+      "-w",
+      "-n",
+      "--column",
+      "-I",
+      "-z",
+      "-F",
+      "-e",
+      name,
+      this.commit,
+    ]);
+    const hits: { location: Location; text: string }[] = [];
+    // With -z: `COMMIT:PATH\0LINE\0COLUMN\0TEXT\n`.
+    for (const record of new TextDecoder().decode(out).split("\n")) {
+      const [where, line, column, ...text] = record.split("\0");
+      if (text.length === 0) continue;
+      hits.push({
+        location: {
+          path: where.slice(this.commit.length + 1),
+          line: Number(line),
+          column: Number(column),
+        },
+        text: text.join("\0"),
+      });
+    }
+    return hits;
+  }
+
+  async references(_position: Location, name: string): Promise<Location[]> {
+    return (await this.hits(name)).map((hit) => hit.location);
+  }
+
+  async definition(_position: Location, name: string): Promise<Location | null> {
+    const n = escape(name);
+    const keyword = new RegExp(
+      `(^|[^\\w$])(function\\*?|class|interface|type|const|let|var|enum|namespace)\\s+${n}(?![\\w$])`,
+    );
+    const member = new RegExp(
+      "^\\s*((public|private|protected|static|readonly|async|abstract|override|declare|get|set)\\s+)*" +
+        `${n}\\s*([?!]?\\s*:|[(<=])`,
+    );
+    const found = (await this.hits(name)).find((hit) =>
+      keyword.test(hit.text) || member.test(hit.text)
+    );
+    return found?.location ?? null;
+  }
+}
+
+interface TreeResult {
+  tree: string;
+  commit: string;
+  files: number;
+  identifiers: number;
+  skipped: number;
+  precision: number;
+  recall: number;
+  definitionShare: number;
+  definitionPositions: number;
+  referencesMs: number[];
+  definitionMs: number[];
+  oracleMs: number;
+  byKind: Map<string, ReferenceScore[]>;
+  /** One line per identifier whose answer was not exact, worst precision first. */
+  misses: string[];
+  /** One line per identifier whose definition was missed from some position. */
+  definitionMisses: string[];
+}
+
+/** Scores one finder against the oracle's answers. */
+async function measure(
+  truths: Truth[],
+  finder: ReferenceFinder,
+  options: { positions: number; random: () => number },
+): Promise<
+  Pick<
+    TreeResult,
+    | "precision"
+    | "recall"
+    | "definitionShare"
+    | "definitionPositions"
+    | "referencesMs"
+    | "definitionMs"
+    | "byKind"
+    | "misses"
+    | "definitionMisses"
+  >
+> {
+  const scores: ReferenceScore[] = [];
+  const byKind = new Map<string, ReferenceScore[]>();
+  const referencesMs: number[] = [];
+  const definitionMs: number[] = [];
+  const outcomes: boolean[] = [];
+  const misses: [number, string][] = [];
+  const definitionMisses = new Set<string>();
+  const at = (location: Location | null) =>
+    location ? `${location.path}:${location.line}` : "nothing";
+  for (const truth of truths) {
+    const { site } = truth;
+    let started = performance.now();
+    const answer = await finder.references(truth.site.location, truth.site.name);
+    referencesMs.push(performance.now() - started);
+    const score = scoreReferences(truth.references, answer);
+    scores.push(score);
+    byKind.set(truth.site.kind, [...byKind.get(truth.site.kind) ?? [], score]);
+    const positions = [...truth.references];
+    for (let i = 0; i < Math.min(options.positions, positions.length); i++) {
+      const j = i + Math.floor(options.random() * (positions.length - i));
+      [positions[i], positions[j]] = [positions[j], positions[i]];
+      started = performance.now();
+      const definition = await finder.definition(positions[i], truth.site.name);
+      definitionMs.push(performance.now() - started);
+      const hit = definitionHit(truth.declarations, definition);
+      outcomes.push(hit);
+      if (!hit) {
+        definitionMisses.add(
+          `${site.kind} ${site.name} (${at(truth.declarations[0])}): answered ${at(definition)}`,
+        );
+      }
+    }
+    if (score.precision < 1 || score.recall < 1) {
+      misses.push([
+        score.precision,
+        `${site.kind} ${site.name} (${at(site.location)}): ${score.hits} of ${score.truthLines} ` +
+        `true lines in ${score.answerLines} answered`,
+      ]);
+    }
+  }
+  const { precision, recall } = macroAverage(scores);
+  return {
+    precision,
+    recall,
+    definitionShare: share(outcomes),
+    definitionPositions: outcomes.length,
+    referencesMs,
+    definitionMs,
+    byKind,
+    misses: misses.sort(([a], [b]) => a - b).map(([, line]) => line),
+    definitionMisses: [...definitionMisses],
+  };
+}
+
+async function measureTree(
+  tree: string,
+  options: { sample: number; seed: number; positions: number },
+): Promise<TreeResult> {
+  const commit = new TextDecoder().decode(await git(tree, ["rev-parse", "HEAD"])).trim();
+  const files = await typescriptFiles(tree, commit);
+  const service = languageService(tree, files);
+  const program = service.getProgram();
+  if (!program) throw new Error(`no program for ${tree}`);
+  const sources = new Map<string, ts.SourceFile>();
+  for (const path of files.keys()) {
+    const source = program.getSourceFile(join(tree, path));
+    if (source) sources.set(path, source);
+  }
+  const random = prng(options.seed);
+  const sites = sampleSites(sources, options.sample, random);
+  const started = performance.now();
+  const truths: Truth[] = [];
+  let skipped = 0;
+  for (const site of sites) {
+    const truth = oracle(tree, service, sources, site);
+    if (truth && truth.references.length > 0) truths.push(truth);
+    else skipped++;
+  }
+  const oracleMs = performance.now() - started;
+  const finder = new GitGrepFinder(tree, commit);
+  const scored = await measure(truths, finder, { positions: options.positions, random });
+  return {
+    tree,
+    commit,
+    files: files.size,
+    identifiers: truths.length,
+    skipped,
+    oracleMs,
+    ...scored,
+  };
+}
+
+function machine(): string {
+  const gib = totalmem() / 1024 ** 3;
+  return `${cpus().length} cores, ${cpus()[0]?.model ?? "?"}, ${gib.toFixed(0)} GiB, ` +
+    `Deno ${Deno.version.deno}, typescript ${ts.version}`;
+}
+
+function print(
+  results: TreeResult[],
+  options: { seed: number; sample: number; misses: number },
+): void {
+  const { seed, sample } = options;
+  const ms = (values: number[]) =>
+    values.length === 0
+      ? "-"
+      : `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
+  console.log(
+    `command: deno run ... tests/bench/references_quality_bench.ts ${Deno.args.join(" ")}`,
+  );
+  console.log(`machine: ${machine()}`);
+  console.log(`date: ${new Date().toISOString()}; seed ${seed}, sample ${sample} per tree`);
+  console.log(
+    "\n| tree | commit | TS files | identifiers | macro precision | macro recall | definition share " +
+      "(positions) | references ms p50 / p95 | definition ms p50 / p95 | oracle s |",
+  );
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    console.log(
+      `| ${r.tree} | ${r.commit.slice(0, 10)} | ${r.files} | ${r.identifiers}` +
+        `${r.skipped ? ` (${r.skipped} without references left out)` : ""} | ${
+          r.precision.toFixed(3)
+        } | ` +
+        `${r.recall.toFixed(3)} | ${r.definitionShare.toFixed(3)} (${r.definitionPositions}) | ` +
+        `${ms(r.referencesMs)} | ${ms(r.definitionMs)} | ${(r.oracleMs / 1000).toFixed(1)} |`,
+    );
+  }
+  console.log("\nby declaration kind (identifiers, macro precision, macro recall):\n");
+  console.log("| tree | kind | identifiers | macro precision | macro recall |");
+  console.log("|---|---|---:|---:|---:|");
+  const members = new Set(Object.values(MEMBER_KINDS));
+  for (const r of results) {
+    const row = (label: string, scores: ReferenceScore[]) => {
+      const { precision, recall } = macroAverage(scores);
+      console.log(
+        `| ${r.tree} | ${label} | ${scores.length} | ${precision.toFixed(3)} | ` +
+          `${recall.toFixed(3)} |`,
+      );
+    };
+    const byKind = [...r.byKind].sort(([, a], [, b]) => b.length - a.length);
+    for (const [kind, scores] of byKind) row(kind, scores);
+    row("module level, all kinds", byKind.flatMap(([k, v]) => members.has(k) ? [] : v));
+    row("members, all kinds", byKind.flatMap(([k, v]) => members.has(k) ? v : []));
+  }
+  if (options.misses === 0) return;
+  for (const r of results) {
+    console.log(`\n${r.tree}: references not exact (${r.misses.length})`);
+    for (const line of r.misses.slice(0, options.misses)) console.log(`  ${line}`);
+    console.log(`${r.tree}: definitions missed (${r.definitionMisses.length} identifiers)`);
+    for (const line of r.definitionMisses.slice(0, options.misses)) console.log(`  ${line}`);
+  }
+}
+
+if (import.meta.main) {
+  const opts = options(Deno.args);
+  if (opts.service !== null) {
+    console.error(
+      `--service ${opts.service}: the service has no MCP references/definition tools yet; ` +
+        "this option will measure them once they exist",
+    );
+    Deno.exit(2);
+  }
+  console.log(`finder: git grep -w -n --column -I -F (baseline); oracle: typescript ${ts.version}`);
+  const results: TreeResult[] = [];
+  for (const tree of opts.trees) results.push(await measureTree(tree, opts));
+  print(results, opts);
+}
