@@ -3,7 +3,7 @@
  * client on symbols the real builder process extracted: each definition's
  * first line (several languages, indentation and CRLF trimmed, a long line
  * cut with a marker, never inside a character, also on a line longer than
- * an index chunk), no link an agent could not open, and a lookup that finds
+ * an index chunk, and deep in a file of many chunks), no link an agent could not open, and a lookup that finds
  * nothing saying what it may have meant (a case-only miss, a prefix, the
  * nearest names, filters that left nothing), in one repository and across
  * several.
@@ -20,6 +20,14 @@ const LONG_PARAMETERS = Array.from({ length: 40 }, (_, i) => `argument${i}: numb
 const WIDE_LINE = `export const wideName = "${"é".repeat(100)}${"😀".repeat(100)}";`;
 // One line far longer than an index chunk (4 KiB): a chunk of its own.
 const MINIFIED = `function minifiedEntry(a){return a}${"var x=1;".repeat(6_000)}`;
+
+// Definitions past the first chunks of a file, the last on a line with no newline after it.
+const BIG = [
+  ...Array.from({ length: 400 }, (_, i) => `// padding line ${i} of a file many chunks long`),
+  "export function deepDefinition(): void {}",
+  ...Array.from({ length: 400 }, (_, i) => `// more padding ${i} after the deep definition`),
+  "export function lastLineDefinition(): void {}",
+].join("\n");
 
 const FILES = {
   "src/config.ts": [
@@ -42,6 +50,7 @@ const FILES = {
   "src/frame.rs": "pub fn render_frame(width: u32) -> String {\n    String::new()\n}\n",
   "src/crlf.c": "int crlf_function(void)\r\n{\r\n  return 0;\r\n}\r\n",
   "dist/bundle.js": `${MINIFIED}\n`,
+  "src/big.ts": BIG,
 };
 
 interface Answer {
@@ -108,6 +117,15 @@ Deno.test("symbols: each definition carries its first line, trimmed and cut whol
     // A line longer than an index chunk is read from its start.
     const [minified] = await sign("minifiedEntry");
     assertEquals(minified, `${MINIFIED.slice(0, SIGNATURE_MAX_CHARS)}…`);
+    // Lines deep in a file of many chunks, the last one without a newline after it.
+    assertEquals(
+      (await run({ query: "deepDefinition" })).symbols.map((s) => [s.start_line, s.signature]),
+      [[401, "export function deepDefinition(): void {}"]],
+    );
+    assertEquals(
+      (await run({ query: "lastLineDefinition" })).symbols.map((s) => [s.start_line, s.signature]),
+      [[802, "export function lastLineDefinition(): void {}"]],
+    );
     // No relative link rides along: nothing in the answer an agent could not open.
     const answer = JSON.stringify(await run({ query: "parseConfig" }));
     assert(!answer.includes('"url"') && !answer.includes("/sourcegraph/"), answer);
