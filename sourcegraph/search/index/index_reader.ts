@@ -307,8 +307,9 @@ export class IndexedCommit {
     });
   }
 
-  // The position of `path` among the commit's files (kept in code unit order
-  // by the build), or -1.
+  // The position of `path` among the commit's files (the build sorts them in
+  // code unit order; should a commit's files be in another, the list is
+  // walked), or -1.
   #fileAt(path: string): number {
     for (let low = 0, high = this.#paths.length - 1; low <= high;) {
       const middle = (low + high) >> 1;
@@ -317,7 +318,7 @@ export class IndexedCommit {
       if (at < path) low = middle + 1;
       else high = middle - 1;
     }
-    return -1;
+    return this.#paths.indexOf(path);
   }
 
   /** The index database file (scanning workers open it themselves). */
