@@ -1,8 +1,9 @@
 /**
  * The `symbols` answer: compact JSON (facts about a repository, like
  * `list`), each definition with its lines and the text of its first line
- * (its signature, repository text); the continuation is an opaque cursor of the pinned commit
- * and the next position.
+ * (its signature, repository text), and for a lookup that found nothing the
+ * names it may have meant; the continuation is an opaque cursor of the
+ * pinned commit and the next position.
  *
  * @module
  */
@@ -94,8 +95,8 @@ export function symbolsJson(page: SymbolsPage): Json {
 
 /**
  * A page of definitions across repositories: each with its repository, the
- * commit of every covered repository once, and
- * the repositories skipped (with why) or not reached.
+ * commit of every covered repository once, and the repositories skipped
+ * (with why) or not reached.
  */
 export function fanoutSymbolsJson(page: FanoutSymbolsPage): Json {
   return {

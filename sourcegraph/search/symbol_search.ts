@@ -5,7 +5,9 @@
  * ranked so the likeliest definition comes first: the exact name, then
  * types and functions before members and variables, then files outside
  * tests, then path and line. The order is total, so pages cut from it by
- * offset are stable at a pinned commit.
+ * offset are stable at a pinned commit. A page's definitions get their first
+ * lines from the index's text (`signDefinitions`); a lookup that found
+ * nothing, the names it may have meant (`symbolMisses`).
  *
  * @module
  */

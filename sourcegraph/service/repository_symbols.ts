@@ -2,7 +2,8 @@
  * Symbol lookups of visible repositories at resolved commits: the commit's
  * symbol index (built with its search index), the caller's path groups
  * applied, and pages cut from the ranked list by position, continued at
- * the commit the first page pinned.
+ * the commit the first page pinned; a page's definitions with their first
+ * lines, a lookup that found nothing with the names it may have meant.
  *
  * @module
  */

@@ -6,7 +6,9 @@
  * then types and functions, then files outside tests), ties in repository
  * name order, and cut into pages by position. Repositories whose index is
  * not built yet are named as skipped; a deadline that stops the lookup names
- * the repositories it did not reach.
+ * the repositories it did not reach. First lines are read for the page shown
+ * only (each repository's run of it looked up again, signed), and the names
+ * a lookup may have meant only when no repository found anything.
  *
  * @module
  */
