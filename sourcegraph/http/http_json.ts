@@ -12,10 +12,14 @@
 import type { FanoutSearchResult } from "../service/repository_fanout.ts";
 import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
-import { encodeFanoutSymbolCursor, encodeSymbolCursor } from "../render/symbols_json.ts";
+import {
+  encodeFanoutSymbolCursor,
+  encodeSymbolCursor,
+  missesHint,
+} from "../render/symbols_json.ts";
 import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
 import type { SkippedRepository } from "../service/repository_pins.ts";
-import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
+import type { SignedDefinition, SymbolMisses } from "../search/symbol_search.ts";
 import type { PluginCatalog, PluginIssue } from "../plugins/plugin_discovery.ts";
 import { metadataDocument } from "../plugins/wasm/wasm_metadata.ts";
 import type { FileRead } from "../read/file_read.ts";
@@ -207,7 +211,17 @@ function skippedJson(skipped: SkippedRepository): Json {
   return { Repo: skipped.repo, Code: skipped.code, Message: skipped.message };
 }
 
-function definitionJson(symbol: SymbolDefinition): Json {
+// What a lookup that found nothing may have meant (null when it found something).
+function missesJson(misses: SymbolMisses | null): Json | null {
+  return misses === null ? null : {
+    IgnoreCaseNames: misses.ignoreCase,
+    PrefixNames: misses.prefix,
+    NearestNames: misses.nearest,
+    Hint: missesHint(misses),
+  };
+}
+
+function definitionJson(symbol: SignedDefinition): Json {
   return {
     Name: symbol.name,
     Kind: symbol.kind,
@@ -216,6 +230,7 @@ function definitionJson(symbol: SymbolDefinition): Json {
     Path: symbol.path,
     StartLine: symbol.startLine,
     EndLine: symbol.endLine,
+    Signature: symbol.signature,
   };
 }
 
@@ -242,6 +257,7 @@ export function fanoutSymbolsPageJson(page: FanoutSymbolsPage): Json {
     NextCursor: page.nextOffset === null
       ? null
       : encodeFanoutSymbolCursor({ pins: page.pins, offset: page.nextOffset }),
+    NoResults: missesJson(page.misses),
   };
 }
 
@@ -264,6 +280,7 @@ export function symbolsPageJson(page: SymbolsPage): Json {
     NextCursor: page.nextOffset === null
       ? null
       : encodeSymbolCursor({ commit: page.commit, offset: page.nextOffset }),
+    NoResults: missesJson(page.misses),
   };
 }
 

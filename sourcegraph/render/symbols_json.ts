@@ -1,24 +1,25 @@
 /**
  * The `symbols` answer: compact JSON (facts about a repository, like
- * `list`), each definition with its lines and the SHA-pinned page that
- * shows them; the continuation is an opaque cursor of the pinned commit
- * and the next position.
+ * `list`), each definition with its lines and the text of its first line
+ * (its signature, repository text), and for a lookup that found nothing the
+ * names it may have meant; the continuation is an opaque cursor of the
+ * pinned commit and the next position.
  *
  * @module
  */
 
 import { SourcegraphError } from "../errors.ts";
-import type { PartialSymbols, SymbolDefinition } from "../search/index/commit_symbols.ts";
+import type { PartialSymbols } from "../search/index/commit_symbols.ts";
+import type { SignedDefinition, SymbolMisses } from "../search/symbol_search.ts";
 import type { SymbolsPage } from "../service/repository_symbols.ts";
-import { blobUrl } from "./page_urls.ts";
 import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
 import type { FanoutSymbolsPage } from "../service/symbol_fanout.ts";
 import type { RepositoryPin } from "../service/repository_pins.ts";
 
 type Json = Record<string, unknown>;
 
-/** One definition (`url`: its lines on the web pages, pinned to the commit). */
-export function symbolJson(repo: string, commit: string, symbol: SymbolDefinition): Json {
+/** One definition (`signature`: its first line, when the index has its text). */
+export function symbolJson(symbol: SignedDefinition): Json {
   return {
     name: symbol.name,
     kind: symbol.kind,
@@ -27,12 +28,7 @@ export function symbolJson(repo: string, commit: string, symbol: SymbolDefinitio
     path: symbol.path,
     start_line: symbol.startLine,
     end_line: symbol.endLine,
-    url: blobUrl(repo, {
-      rev: commit,
-      path: symbol.path,
-      start: symbol.startLine,
-      end: symbol.endLine,
-    }),
+    ...(symbol.signature !== null ? { signature: symbol.signature } : {}),
   };
 }
 
@@ -49,6 +45,34 @@ export function partialSymbolsNote(partial: PartialSymbols | null): string | nul
 }
 
 /**
+ * What an answer that found nothing says: the names it may have meant
+ * (lists left out when empty) and one hint saying what to try.
+ */
+export function missesJson(misses: SymbolMisses | null): Json {
+  if (misses === null) return {};
+  return {
+    ...(misses.ignoreCase.length > 0 ? { ignore_case_names: misses.ignoreCase } : {}),
+    ...(misses.prefix.length > 0 ? { prefix_names: misses.prefix } : {}),
+    ...(misses.nearest.length > 0 ? { nearest_names: misses.nearest } : {}),
+    hint: missesHint(misses),
+  };
+}
+
+/** The hint of a lookup that found nothing: what to try, then `search` for text. */
+export function missesHint(misses: SymbolMisses): string {
+  return [
+    "No definition matches at this commit.",
+    ...(misses.filtered
+      ? ["The name is defined, but not in these kinds, languages, paths or globs: widen them."]
+      : []),
+    ...(misses.ignoreCase.length > 0 ? ["ignore_case_names match ignoring case."] : []),
+    ...(misses.prefix.length > 0 ? ['prefix_names start with it: try match: "prefix".'] : []),
+    ...(misses.nearest.length > 0 ? ["nearest_names are the nearest defined names."] : []),
+    "`search` finds text (uses, comments, strings) and names the index has no definition of.",
+  ].join(" ");
+}
+
+/**
  * A page of definitions; `next_cursor` continues after its last one;
  * `symbols_partial` says when the commit's symbols are only some of its files'.
  */
@@ -58,28 +82,26 @@ export function symbolsJson(page: SymbolsPage): Json {
     repo: page.repo,
     commit: page.commit,
     ...(partial === null ? {} : { symbols_partial: partial }),
-    symbols: page.symbols.map((symbol) => symbolJson(page.repo, page.commit, symbol)),
+    symbols: page.symbols.map(symbolJson),
     total: page.total,
     ...(page.truncated ? { truncated: true } : {}),
     has_more: page.nextOffset !== null,
     ...(page.nextOffset !== null
       ? { next_cursor: encodeSymbolCursor({ commit: page.commit, offset: page.nextOffset }) }
       : {}),
+    ...missesJson(page.misses),
   };
 }
 
 /**
- * A page of definitions across repositories: each with its repository and
- * pinned page (`url`), the commit of every covered repository once, and
- * the repositories skipped (with why) or not reached.
+ * A page of definitions across repositories: each with its repository, the
+ * commit of every covered repository once, and the repositories skipped
+ * (with why) or not reached.
  */
 export function fanoutSymbolsJson(page: FanoutSymbolsPage): Json {
   return {
     repos: Object.fromEntries(page.pins.map((pin) => [pin.repo, pin.commit])),
-    symbols: page.symbols.map(({ repo, commit, symbol }) => ({
-      repo,
-      ...symbolJson(repo, commit, symbol),
-    })),
+    symbols: page.symbols.map(({ repo, symbol }) => ({ repo, ...symbolJson(symbol) })),
     total: page.total,
     ...(page.truncated ? { truncated: true } : {}),
     ...(page.partial.length > 0 ? { symbols_partial: page.partial } : {}),
@@ -91,6 +113,7 @@ export function fanoutSymbolsJson(page: FanoutSymbolsPage): Json {
         next_cursor: encodeFanoutSymbolCursor({ pins: page.pins, offset: page.nextOffset }),
       }
       : {}),
+    ...missesJson(page.misses),
   };
 }
 

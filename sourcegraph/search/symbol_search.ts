@@ -5,7 +5,9 @@
  * ranked so the likeliest definition comes first: the exact name, then
  * types and functions before members and variables, then files outside
  * tests, then path and line. The order is total, so pages cut from it by
- * offset are stable at a pinned commit.
+ * offset are stable at a pinned commit. A page's definitions get their first
+ * lines from the index's text (`signDefinitions`); a lookup that found
+ * nothing, the names it may have meant (`symbolMisses`).
  *
  * @module
  */
@@ -15,6 +17,7 @@ import type { NameMatch, PartialSymbols, SymbolDefinition } from "./index/commit
 import { type CompiledSearch, compileSearch } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
 import type { SymbolKind } from "../symbols/defined_symbol.ts";
+import { nearestNames } from "../../shared/nearest_names.ts";
 
 /** How a query selects names. */
 export type SymbolMatchMode = "exact" | "prefix" | "regex";
@@ -41,7 +44,43 @@ export interface SymbolOutcome {
   truncated: boolean;
   /** The commit's symbols are only some of its files' (null: all of them). */
   partial: PartialSymbols | null;
+  /** How many names the query selected (before kinds, languages, folders and globs). */
+  names: number;
 }
+
+/**
+ * What a lookup that found nothing may have meant, among the names defined
+ * at the commit (inside the path groups only): each list at most
+ * `SUGGESTIONS` names.
+ */
+export interface SymbolMisses {
+  /** The query's names are defined, but kinds, languages, folders or globs left none. */
+  filtered: boolean;
+  /** Names the same lookup selects with `ignoreCase` (a lookup that does not ignore case). */
+  ignoreCase: string[];
+  /** Names starting with the query (an exact lookup; ignoring case when it does). */
+  prefix: string[];
+  /** Other names nearest to the query (an exact lookup). */
+  nearest: string[];
+}
+
+/** Most names each list of `SymbolMisses` gives. */
+export const SUGGESTIONS = 5;
+
+/** A definition with the text of its first line. */
+export interface SignedDefinition extends SymbolDefinition {
+  /**
+   * The definition's first line at the commit (`signatureLine`), so a
+   * caller sees it without reading the file; null when the index has no
+   * text of it.
+   */
+  signature: string | null;
+}
+
+/** Most characters (code points) of a signature before it is cut. */
+export const SIGNATURE_MAX_CHARS = 200;
+/** What ends a signature that was cut. */
+export const SIGNATURE_CUT = "…";
 
 /** Most names one query looks at. */
 export const SYMBOL_MAX_NAMES = 5_000;
@@ -115,7 +154,119 @@ export function searchSymbols(
     partial: compiled.groups.length === 0
       ? index.symbols.partial
       : index.symbols.partialIn({ roots: compiled.groups }),
+    names: names.length,
   };
+}
+
+/**
+ * What a lookup of `query` that found nothing (`outcome`) may have meant:
+ * names that equal it or start with it ignoring case, and the nearest
+ * names, from the index's name list (a few scans of it, each bounded by
+ * `SUGGESTION_SCAN` names) and, under path groups, among the names defined
+ * inside them only.
+ */
+export function symbolMisses(
+  index: IndexedCommit,
+  query: SymbolQuery,
+  options: { compiled: CompiledSearch; outcome: SymbolOutcome },
+): SymbolMisses {
+  const none = { filtered: options.outcome.names > 0, ignoreCase: [], prefix: [], nearest: [] };
+  const mode = query.match ?? "exact";
+  if (mode === "regex" || (mode === "prefix" && query.ignoreCase)) return none;
+  const groups = options.compiled.groups;
+  const within = groups.length === 0 ? undefined : index.symbols.namesDefinedIn({ roots: groups });
+  const lower = query.query.toLowerCase();
+  const starting = index.symbols.namesStartingCaseless(lower, within).sort(byLengthThenName);
+  if (mode === "prefix") {
+    // Case-sensitively, none starts with it: those that do ignoring case.
+    return { ...none, ignoreCase: starting.slice(0, SUGGESTIONS) };
+  }
+  const caseless = starting.filter((name) => name.toLowerCase() === lower && name !== query.query);
+  const prefix = starting.filter((name) =>
+    name.toLowerCase() !== lower && (query.ignoreCase || name.startsWith(query.query))
+  );
+  const shown = new Set([query.query, ...caseless, ...prefix.slice(0, SUGGESTIONS)]);
+  const candidates = index.symbols.namesHoldingCaseless(pieces(lower), within)
+    .filter((name) => !shown.has(name));
+  return {
+    ...none,
+    ignoreCase: query.ignoreCase ? [] : caseless.slice(0, SUGGESTIONS),
+    prefix: prefix.slice(0, SUGGESTIONS),
+    nearest: nearestNames(query.query, candidates, {
+      limit: SUGGESTIONS,
+      maxDistance: Math.min(3, Math.max(1, Math.floor(lower.length / 3))),
+    }),
+  };
+}
+
+/**
+ * The misses of several lookups of `query` (one per repository) as one:
+ * each list the first names of all of them, by the order each list keeps.
+ */
+export function mergeMisses(query: string, misses: readonly SymbolMisses[]): SymbolMisses {
+  const all = (list: (miss: SymbolMisses) => string[]) => [...new Set(misses.flatMap(list))];
+  return {
+    filtered: misses.some((miss) => miss.filtered),
+    ignoreCase: all((miss) => miss.ignoreCase).sort(byLengthThenName).slice(0, SUGGESTIONS),
+    prefix: all((miss) => miss.prefix).sort(byLengthThenName).slice(0, SUGGESTIONS),
+    nearest: nearestNames(query, all((miss) => miss.nearest), { limit: SUGGESTIONS }),
+  };
+}
+
+// Parts of a lower-case query one of which a name a few edits away still
+// holds: its start, middle and end (4 characters each in a long query, 3 in
+// a shorter one, the whole of a very short one).
+function pieces(lower: string): string[] {
+  const size = lower.length >= 8 ? 4 : 3;
+  if (lower.length <= size) return [lower];
+  const middle = Math.floor((lower.length - size) / 2);
+  return [...new Set([0, middle, lower.length - size].map((at) => lower.slice(at, at + size)))];
+}
+
+function byLengthThenName(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * The definitions `symbols` of `index` with their first lines, read from the
+ * index's text (one chunk per line, each chunk once).
+ */
+export function signDefinitions(
+  index: IndexedCommit,
+  symbols: readonly SymbolDefinition[],
+): SignedDefinition[] {
+  const lines = index.lineTexts(symbols.map((symbol) => ({
+    path: symbol.path,
+    line: symbol.startLine,
+  })));
+  return symbols.map((symbol, i) => {
+    const line = lines[i];
+    return { ...symbol, signature: line === null ? null : signatureLine(line) };
+  });
+}
+
+/**
+ * A definition's first line as an answer shows it: without leading and
+ * trailing white space, and past `SIGNATURE_MAX_CHARS` code points cut
+ * (never inside a character) and ended with `SIGNATURE_CUT`; null when
+ * nothing is left.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert.strictEqual(signatureLine("  export function f(): void {\r"), "export function f(): void {");
+ * assert.strictEqual(signatureLine("x".repeat(300)), "x".repeat(200) + "…");
+ * ```
+ */
+export function signatureLine(line: string): string | null {
+  const text = line.trim();
+  if (text.length === 0) return null;
+  let units = 0;
+  for (let chars = 0; chars < SIGNATURE_MAX_CHARS && units < text.length; chars++) {
+    const code = text.codePointAt(units)!;
+    units += code > 0xffff ? 2 : 1;
+  }
+  return units >= text.length ? text : text.slice(0, units) + SIGNATURE_CUT;
 }
 
 function nameMatch(query: SymbolQuery, regex: { test(input: string): boolean }): NameMatch {

@@ -2,7 +2,8 @@
  * Symbol lookups of visible repositories at resolved commits: the commit's
  * symbol index (built with its search index), the caller's path groups
  * applied, and pages cut from the ranked list by position, continued at
- * the commit the first page pinned.
+ * the commit the first page pinned; a page's definitions with their first
+ * lines, a lookup that found nothing with the names it may have meant.
  *
  * @module
  */
@@ -10,8 +11,16 @@
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
-import { compileSymbolQuery, searchSymbols, type SymbolQuery } from "../search/symbol_search.ts";
-import type { PartialSymbols, SymbolDefinition } from "../search/index/commit_symbols.ts";
+import {
+  compileSymbolQuery,
+  searchSymbols,
+  signDefinitions,
+  type SignedDefinition,
+  type SymbolMisses,
+  symbolMisses,
+  type SymbolQuery,
+} from "../search/symbol_search.ts";
+import type { PartialSymbols } from "../search/index/commit_symbols.ts";
 import { SourcegraphError } from "../errors.ts";
 import { pinnedLookup } from "./pinned_lookup.ts";
 
@@ -26,13 +35,21 @@ export interface SymbolsRequest extends SymbolQuery {
   first?: number;
   /** Continue after the page that ended here (from the page's cursor). */
   after?: { commit: string; offset: number };
+  /**
+   * Whether the page's definitions carry their first lines (default true;
+   * a lookup across repositories asks for them only for the page it shows).
+   */
+  signatures?: boolean;
+  /** Whether a lookup that finds nothing says what it may have meant (default true). */
+  suggestions?: boolean;
 }
 
 /** One page of a symbol lookup. */
 export interface SymbolsPage {
   repo: string;
   commit: string;
-  symbols: SymbolDefinition[];
+  /** The page's definitions (signatures null when the request asked for none). */
+  symbols: SignedDefinition[];
   /** Definitions the lookup found (within its caps). */
   total: number;
   /** Position of the first definition of the next page, or null on the last page. */
@@ -44,6 +61,8 @@ export interface SymbolsPage {
    * build's extraction time ran out); null when it has every file's.
    */
   partial: PartialSymbols | null;
+  /** For a lookup that found nothing: what it may have meant (null otherwise). */
+  misses: SymbolMisses | null;
 }
 
 /** Symbol lookups through the indexes `searches` reads. */
@@ -88,14 +107,20 @@ export class RepositorySymbols {
       });
     }
     const end = offset + (request.first ?? 20);
+    const shown = visible.slice(offset, end);
     return Promise.resolve({
       repo: repo.name,
       commit,
-      symbols: visible.slice(offset, end),
+      symbols: request.signatures === false
+        ? shown.map((symbol) => ({ ...symbol, signature: null }))
+        : signDefinitions(index, shown),
       total: visible.length,
       nextOffset: end < visible.length ? end : null,
       truncated: outcome.truncated,
       partial: outcome.partial,
+      misses: visible.length === 0 && request.suggestions !== false
+        ? symbolMisses(index, query, { compiled, outcome })
+        : null,
     });
   }
 }

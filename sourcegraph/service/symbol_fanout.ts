@@ -6,7 +6,9 @@
  * then types and functions, then files outside tests), ties in repository
  * name order, and cut into pages by position. Repositories whose index is
  * not built yet are named as skipped; a deadline that stops the lookup names
- * the repositories it did not reach.
+ * the repositories it did not reach. First lines are read for the page shown
+ * only (each repository's run of it looked up again, signed), and the names
+ * a lookup may have meant only when no repository found anything.
  *
  * @module
  */
@@ -14,8 +16,13 @@
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { SEARCH_MAX_MS } from "../search/code_search.ts";
-import type { SymbolDefinition } from "../search/index/commit_symbols.ts";
-import { type SymbolQuery, symbolRank } from "../search/symbol_search.ts";
+import {
+  mergeMisses,
+  type SignedDefinition,
+  type SymbolMisses,
+  type SymbolQuery,
+  symbolRank,
+} from "../search/symbol_search.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -48,7 +55,7 @@ export interface FanoutSymbolsRequest extends SymbolQuery {
 export interface RepositorySymbol {
   repo: string;
   commit: string;
-  symbol: SymbolDefinition;
+  symbol: SignedDefinition;
 }
 
 /** One page of a lookup across repositories. */
@@ -70,6 +77,8 @@ export interface FanoutSymbolsPage {
   skipped: SkippedRepository[];
   /** Pinned repositories the deadline left unsearched. */
   unsearched: string[];
+  /** For a lookup that found nothing: what it may have meant, over the repositories searched. */
+  misses: SymbolMisses | null;
 }
 
 /** Looks a symbol up in one repository at a pinned commit (the single-repository lookup). */
@@ -117,6 +126,7 @@ export class SymbolFanout {
       : pinRepositories(this.#store, caller, { visibility: this.#visibility, ...request });
     const deadline = this.#now() + SEARCH_MAX_MS;
     const found: RepositorySymbol[][] = [];
+    const searched: RepositoryPin[] = [];
     const partial: string[] = [];
     let truncated = false;
     let next = 0;
@@ -127,6 +137,7 @@ export class SymbolFanout {
       for (const [i, page] of pages.entries()) {
         if ("code" in page) skipped.push(page);
         else {
+          searched.push(window[i]);
           found.push(page.symbols.map((symbol) => ({ ...window[i], symbol })));
           if (page.truncated || page.nextOffset !== null) truncated = true;
           if (page.partial) partial.push(page.repo);
@@ -143,13 +154,14 @@ export class SymbolFanout {
     const end = offset + (request.first ?? 20);
     return {
       pins,
-      symbols: all.slice(offset, end),
+      symbols: await this.#signed(caller, request, all.slice(offset, end)),
       total: all.length,
       nextOffset: end < all.length ? end : null,
       truncated,
       partial: partial.sort(),
       skipped: skipped.sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0)),
       unsearched: pins.slice(next).map((pin) => pin.repo),
+      misses: all.length === 0 ? await this.#misses(caller, request, { searched, deadline }) : null,
     };
   }
 
@@ -166,6 +178,10 @@ export class SymbolFanout {
         revision: pin.commit,
         first: FANOUT_SYMBOLS_PER_REPOSITORY,
         after: undefined,
+        // The first lines are read for the page shown only (`#signed`), and
+        // what a lookup may have meant only when every repository found nothing (`#misses`).
+        signatures: false,
+        suggestions: false,
       });
     } catch (error) {
       if (error instanceof SourcegraphError && error.code === "INDEX_NOT_READY") {
@@ -174,7 +190,89 @@ export class SymbolFanout {
       throw error;
     }
   }
+
+  // What a lookup that found nothing in any repository may have meant: each
+  // searched repository looked up again for it, within what is left of the
+  // deadline (no charge: the lookup was paid for).
+  async #misses(
+    caller: Caller,
+    request: FanoutSymbolsRequest,
+    at: { searched: RepositoryPin[]; deadline: number },
+  ): Promise<SymbolMisses> {
+    const misses: SymbolMisses[] = [];
+    for (
+      let next = 0;
+      next < at.searched.length && this.#now() <= at.deadline;
+      next += FANOUT_CONCURRENCY
+    ) {
+      const window = at.searched.slice(next, next + FANOUT_CONCURRENCY);
+      const pages = await Promise.all(window.map((pin) =>
+        this.#lookUpOne(caller, {
+          ...request,
+          repo: pin.repo,
+          revision: pin.commit,
+          first: 1,
+          after: undefined,
+          signatures: false,
+        }).catch((error) => {
+          if (error instanceof SourcegraphError) return null;
+          throw error;
+        })
+      ));
+      for (const page of pages) if (page?.misses) misses.push(page.misses);
+    }
+    return mergeMisses(request.query, misses);
+  }
+
+  // The page's definitions with their first lines: each repository's part
+  // of the page is a run of its own ranked list (the merge keeps its order),
+  // looked up again as that page of it, so only the lines shown are read, by
+  // the same lookup (visibility and path groups) as the definitions. A
+  // repository that cannot answer now leaves its signatures null.
+  async #signed(
+    caller: Caller,
+    request: FanoutSymbolsRequest,
+    page: RepositorySymbol[],
+  ): Promise<RepositorySymbol[]> {
+    const runs = new Map<string, { commit: string; from: number; entries: RepositorySymbol[] }>();
+    for (const entry of page) {
+      const run = runs.get(entry.repo) ??
+        { commit: entry.commit, from: positions.get(entry)!, entries: [] };
+      run.entries.push(entry);
+      runs.set(entry.repo, run);
+    }
+    const signatures = new Map<RepositorySymbol, string | null>();
+    const work = [...runs].map(([repo, run]) => async () => {
+      const found = await this.#lookUpOne(caller, {
+        ...request,
+        repo,
+        revision: run.commit,
+        first: run.entries.length,
+        after: run.from === 0 ? undefined : { commit: run.commit, offset: run.from },
+        suggestions: false,
+      }).catch((error) => {
+        if (error instanceof SourcegraphError) return null;
+        throw error;
+      });
+      run.entries.forEach((entry, i) => {
+        const again = found?.symbols[i];
+        const same = again !== undefined && again.name === entry.symbol.name &&
+          again.path === entry.symbol.path && again.startLine === entry.symbol.startLine;
+        signatures.set(entry, same ? again.signature : null);
+      });
+    });
+    for (let next = 0; next < work.length; next += FANOUT_CONCURRENCY) {
+      await Promise.all(work.slice(next, next + FANOUT_CONCURRENCY).map((run) => run()));
+    }
+    return page.map((entry) => ({
+      ...entry,
+      symbol: { ...entry.symbol, signature: signatures.get(entry) ?? null },
+    }));
+  }
 }
+
+// Each definition's position in its repository's own ranked list.
+const positions = new WeakMap<RepositorySymbol, number>();
 
 // Every repository's definitions in one ranked list: by rank, then
 // repository order, then each repository's own order (so one repository's
@@ -189,5 +287,6 @@ function merged(found: RepositorySymbol[][], query: string): RepositorySymbol[] 
     }))
   );
   keyed.sort((a, b) => a.rank - b.rank || a.repository - b.repository || a.position - b.position);
+  for (const { entry, position } of keyed) positions.set(entry, position);
   return keyed.map(({ entry }) => entry);
 }

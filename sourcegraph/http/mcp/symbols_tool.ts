@@ -2,8 +2,9 @@
  * `symbols`: where a name is defined. Looks names up in the symbol index of
  * one commit (exact name by default, a prefix, or RE2 over names), or of
  * several repositories each at its pinned commit, and answers each
- * definition's kind, container, language, path and lines, ranked so the
- * likeliest definition comes first.
+ * definition's kind, container, language, path, lines and first line, ranked
+ * so the likeliest definition comes first; a lookup that finds nothing says
+ * what it may have meant.
  *
  * @module
  */
@@ -55,7 +56,7 @@ type SymbolsArgs = z.infer<z.ZodObject<typeof INPUT>>;
 export const symbolsTool = defineTool({
   name: "symbols",
   description:
-    "Finds where a name is defined (exact name, prefix, or RE2 over names) in one repository at a pinned commit, or in several: repo as a list or a glob like `org/*`, or left out for every repository you can see. Answers kind, container, language, path, start_line..end_line (read that range for the definition). Likeliest first.",
+    "Finds where a name is defined (exact name, prefix, or RE2 over names) in one repository at a pinned commit, or in several: repo as a list or a glob like `org/*`, or left out for every repository you can see. Answers kind, container, language, path, lines and signature (first line), likeliest first; none found: nearest names.",
   input: INPUT,
   uses: ["symbols", "symbolsAcrossRepositories"],
   annotations: READ_ONLY,

@@ -93,27 +93,65 @@ function allNames(index: IndexDatabase): Row[] {
 }
 
 // The positions in `list` of the names holding `literal` (each once, ascending).
-function namesHolding(list: NameList, literal: string, ignoreCase: boolean): number[] {
+function namesHolding(
+  list: NameList,
+  literal: string,
+  ignoreCase: boolean,
+  limit = Infinity,
+): number[] {
   const text = ignoreCase ? (list.lowerJoined ??= list.joined.toLowerCase()) : list.joined;
   if (text.length !== list.joined.length) {
     // Lower case changed some name's length (İ and kin): the offsets do not hold; name by name.
-    return list.names.flatMap((row, i) => row.name.toLowerCase().includes(literal) ? [i] : []);
+    const found: number[] = [];
+    for (let i = 0; i < list.names.length && found.length < limit; i++) {
+      if (list.names[i].name.toLowerCase().includes(literal)) found.push(i);
+    }
+    return found;
   }
   const found: number[] = [];
-  for (let at = text.indexOf(literal); at !== -1;) {
+  for (let at = text.indexOf(literal); at !== -1 && found.length < limit;) {
     // The name holding offset `at`: the last start at or before it.
-    let low = 0;
-    let high = list.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (list.starts[middle] <= at) low = middle;
-      else high = middle - 1;
-    }
+    const low = positionAt(list, at);
     found.push(low);
     const next = low + 1 < list.starts.length ? list.starts[low + 1] : text.length;
     at = text.indexOf(literal, next);
   }
   return found;
+}
+
+/** Most names a suggestion's scan of the name list takes from each piece it looks for. */
+export const SUGGESTION_SCAN = 2_000;
+
+// The positions in `list` of the names whose lower case starts with
+// `lower` (at most `limit`, in list order).
+function namesStarting(list: NameList, lower: string, limit: number): number[] {
+  const text = list.lowerJoined ??= list.joined.toLowerCase();
+  const found: number[] = [];
+  if (text.length !== list.joined.length) {
+    // Lower case changed some name's length: the offsets do not hold; name by name.
+    for (let i = 0; i < list.names.length && found.length < limit; i++) {
+      if (list.names[i].name.toLowerCase().startsWith(lower)) found.push(i);
+    }
+    return found;
+  }
+  if (list.names.length > 0 && text.startsWith(lower)) found.push(0);
+  for (let at = text.indexOf(`\n${lower}`); at !== -1 && found.length < limit;) {
+    found.push(positionAt(list, at + 1));
+    at = text.indexOf(`\n${lower}`, at + 1);
+  }
+  return found;
+}
+
+// The position of the name starting at offset `at` of the joined list.
+function positionAt(list: NameList, at: number): number {
+  let low = 0;
+  let high = list.starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (list.starts[middle] <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /** How many of a commit's files have no symbols in the index (its build's extraction budget ran out). */
@@ -251,6 +289,33 @@ export class CommitSymbols {
       if (out.length >= options.limit) break;
     }
     return out;
+  }
+
+  /**
+   * Names whose lower case starts with `lower` (at most `SUGGESTION_SCAN`
+   * looked at, in the list's order); with `within`, only those names.
+   */
+  namesStartingCaseless(lower: string, within?: ReadonlySet<number>): string[] {
+    const list = nameList(this.#index);
+    return namesStarting(list, lower, SUGGESTION_SCAN)
+      .filter((position) => within === undefined || within.has(list.names[position].id))
+      .map((position) => list.names[position].name);
+  }
+
+  /**
+   * Names holding one of `pieces` ignoring case (`pieces` in lower case; at
+   * most `SUGGESTION_SCAN` names looked at for each), each once; with
+   * `within`, only those names.
+   */
+  namesHoldingCaseless(pieces: readonly string[], within?: ReadonlySet<number>): string[] {
+    const list = nameList(this.#index);
+    const positions = new Set<number>();
+    for (const piece of pieces) {
+      for (const position of namesHolding(list, piece, true, SUGGESTION_SCAN)) {
+        if (within === undefined || within.has(list.names[position].id)) positions.add(position);
+      }
+    }
+    return [...positions].map((position) => list.names[position].name);
   }
 
   /** The definitions of `names` in this commit's files that `keep` accepts (at most `limit`). */

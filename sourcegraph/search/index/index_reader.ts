@@ -75,6 +75,13 @@ interface VisibleFiles {
   owners: { chunks: Uint32Array; files: Uint32Array } | null;
 }
 
+/**
+ * Most characters of a chunk `lineTexts` reads: every chunk of several lines
+ * is shorter (`CHUNK_UNITS`); a longer one is a single long line, of which
+ * this much is plenty for its start.
+ */
+export const LINE_WINDOW = 16_384;
+
 /** Path group sets whose visible files one commit keeps (the least recently used goes first). */
 const VISIBLE_SETS = 8;
 
@@ -89,6 +96,7 @@ export class IndexedCommit {
   #postings: StatementSync;
   #pathPostings: StatementSync;
   #chunkReads: ChunkReads;
+  #chunkStart: StatementSync;
   #databasePath: string;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
   #visible = new Map<string, VisibleFiles>();
@@ -120,6 +128,9 @@ export class IndexedCommit {
     );
     this.#pathPostings = index.db.prepare("SELECT count, ids FROM path_postings WHERE trigram = ?");
     this.#chunkReads = new ChunkReads(index.db);
+    this.#chunkStart = index.db.prepare(
+      "SELECT substr(CAST(text AS TEXT), 1, ?) AS text FROM chunks WHERE id = ?",
+    );
     this.#databasePath = index.path;
   }
 
@@ -250,6 +261,64 @@ export class IndexedCommit {
    */
   chunkTexts(ids: readonly number[]): Map<number, string> {
     return this.#chunkReads.texts(ids);
+  }
+
+  /**
+   * The text of line `line` (1-based, without its newline) of the file at
+   * `path`, for each of `places`, read from the index's chunks (only the
+   * chunk holding each line, each chunk once, and of a chunk at most its
+   * first `LINE_WINDOW` characters: a longer chunk is one long line, cut
+   * there); null where the commit has no such file or line, or the file
+   * has no searchable text.
+   */
+  lineTexts(places: readonly { path: string; line: number }[]): (string | null)[] {
+    const wanted = places.map(({ path, line }) => {
+      const file = this.#fileAt(path);
+      if (file === -1 || line < 1) return null;
+      const { ids, lines } = this.#chunks[file];
+      // The last chunk starting at or before the line (chunk c starts `lines[c]` lines in).
+      let chunk = -1;
+      for (let low = 0, high = ids.length - 1; low <= high;) {
+        const middle = (low + high) >> 1;
+        if (lines[middle] <= line - 1) {
+          chunk = middle;
+          low = middle + 1;
+        } else high = middle - 1;
+      }
+      return chunk === -1 ? null : { id: ids[chunk], skip: line - 1 - lines[chunk] };
+    });
+    const texts = new Map<number, string | undefined>();
+    for (const at of wanted) {
+      if (at === null || texts.has(at.id)) continue;
+      const row = this.#chunkStart.get(LINE_WINDOW, at.id) as { text: string } | undefined;
+      texts.set(at.id, row?.text);
+    }
+    return wanted.map((at) => {
+      const text = at === null ? undefined : texts.get(at.id);
+      if (at === null || text === undefined) return null;
+      let start = 0;
+      for (let n = 0; n < at.skip; n++) {
+        start = text.indexOf("\n", start) + 1;
+        if (start === 0) return null;
+      }
+      if (start === text.length) return null; // past the text's last line
+      const end = text.indexOf("\n", start);
+      return text.slice(start, end === -1 ? text.length : end);
+    });
+  }
+
+  // The position of `path` among the commit's files (the build sorts them in
+  // code unit order; should a commit's files be in another, the list is
+  // walked), or -1.
+  #fileAt(path: string): number {
+    for (let low = 0, high = this.#paths.length - 1; low <= high;) {
+      const middle = (low + high) >> 1;
+      const at = this.#paths[middle];
+      if (at === path) return middle;
+      if (at < path) low = middle + 1;
+      else high = middle - 1;
+    }
+    return this.#paths.indexOf(path);
   }
 
   /** The index database file (scanning workers open it themselves). */

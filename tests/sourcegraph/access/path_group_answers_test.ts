@@ -20,6 +20,9 @@ import {
   SYMBOL_MAX_NAMES,
 } from "../../../sourcegraph/search/symbol_search.ts";
 
+const VISIBLE_LINE =
+  "export function HiddenVisible(): void {} export function HiddexVisible(): void {}";
+
 const FILES = {
   "docs/public/guide.md": "Public guide.\nCall HiddenName or OtherNames here.\n",
   "docs/public/notes.md": "More public notes.\n",
@@ -35,8 +38,7 @@ const FILES = {
     { length: SYMBOL_MAX_NAMES + 1 },
     (_, i) => `export function HiddenFn${i}(): void {}\n`,
   ).join(""),
-  "docs/public/visible.ts":
-    "export function HiddenVisible(): void {} export function HiddexVisible(): void {}\n",
+  "docs/public/visible.ts": `${VISIBLE_LINE}\n`,
 };
 
 const WORLD = {
@@ -175,8 +177,10 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
           ["hiddenname", "hiddennamf", { ignore_case: true }],
         ] as const
       ) {
-        const symbols = (query: string) =>
-          callText(client, "symbols", { repo: "org/mono", query, ...extra });
+        // The visible line defines both twins: its signature reads alike for either.
+        const symbols = async (query: string) =>
+          (await callText(client, "symbols", { repo: "org/mono", query, ...extra }))
+            .replaceAll(VISIBLE_LINE, "<visible line>");
         assertEquals(
           neutral(await symbols(hidden), hidden),
           neutral(await symbols(nowhere), nowhere),
@@ -187,7 +191,30 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
             ...("match" in extra ? { Match: extra.match } : {}),
             ...("ignore_case" in extra ? { IgnoreCase: true } : {}),
           });
-        assertEquals(neutral(await wire(hidden), hidden), neutral(await wire(nowhere), nowhere));
+        const line = (answer: string) => answer.replaceAll(VISIBLE_LINE, "<visible line>");
+        assertEquals(
+          neutral(line(await wire(hidden)), hidden),
+          neutral(line(await wire(nowhere)), nowhere),
+        );
+      }
+      // No hidden name is ever suggested: a near miss, a case-only miss and a prefix of hidden
+      // names answer exactly as a name near nothing (the answer does not echo the query).
+      for (
+        const [nearHidden, nearNothing] of [
+          ["HiddenNamf", "Qz9Wv7Xk2y"],
+          ["hiddenname", "qz9wv7xk2y"],
+          ["HiddenNa", "Qz9Wv7Xk"],
+          ["HiddenFn", "Qz9Wv7Xk"],
+          ["hiddentype", "qz9wv7xk2y"],
+        ]
+      ) {
+        const mcp = (query: string) => callText(client, "symbols", { repo: "org/mono", query });
+        assertEquals(await mcp(nearHidden), await mcp(nearNothing), nearHidden);
+        const wire = (query: string) =>
+          post("/v1/repo/symbols?repo=org/mono", { Query: query }).then((answer) =>
+            answer.replace(/"RequestID":"[^"]*"/g, "")
+          );
+        assertEquals(await wire(nearHidden), await wire(nearNothing), nearHidden);
       }
       // Hidden definitions use up no cap: `Dup` answers as `Dun` (one visible definition each).
       const dup = (query: string) =>

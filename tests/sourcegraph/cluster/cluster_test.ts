@@ -182,7 +182,9 @@ Deno.test({
       // Symbols come from each replica's own index: byte-identical too.
       calls.push(["symbols", { repo: "org/up4", query: "b4" }]);
       calls.push(["symbols", { repo: "org/up8", query: "b", match: "prefix" }]);
-      assertEquals(calls.length, 22);
+      // A lookup that finds nothing says what it may have meant, wherever it ran.
+      calls.push(["symbols", { repo: "org/up4", query: "B4" }]);
+      assertEquals(calls.length, 23);
       // Every replica builds its own indexes: wait until each search says ready.
       for (const base of cluster.replicas.map((replica) => replica!.url)) {
         await withClient(base, async (client) => {
@@ -232,6 +234,8 @@ Deno.test({
       assertEquals(answers[0][19], "ERROR REPOSITORY_NOT_FOUND");
       assert(answers[0][20].includes('"name":"b4","kind":"variable"'), answers[0][20]);
       assert(answers[0][21].includes('"name":"b8"'), answers[0][21]);
+      assert(answers[0][20].includes('"signature":"'), answers[0][20]);
+      assert(answers[0][22].includes('"ignore_case_names":["b4"]'), answers[0][22]);
       // A raw file from each replica (one of the three holds no mirror of it and forwards): the same bytes.
       for (const i of [0, 3, 12]) {
         const raws = await Promise.all(cluster.replicas.map(async (replica) => {

@@ -169,13 +169,20 @@ Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked se
         Path: "frame.go",
         StartLine: 3,
         EndLine: 5,
+        Signature: "type Frame struct {",
       }],
       Total: 1,
       Truncated: false,
       SymbolsPartial: null,
       HasMore: false,
       NextCursor: null,
+      NoResults: null,
     });
+    // Nothing found: what the lookup may have meant, and `search` for text.
+    const missed = await (await symbols({ Query: "frame" })).json();
+    assertEquals([missed.Symbols, missed.Total], [[], 0]);
+    assertEquals(missed.NoResults.IgnoreCaseNames, ["Frame"]);
+    assert(missed.NoResults.Hint.includes("`search`"), missed.NoResults.Hint);
     const first = await (await symbols({ Query: ".", Match: "regex", First: 1 })).json();
     assertEquals([first.Symbols.length, first.HasMore], [1, true]);
     const second = await (await symbols({
@@ -227,6 +234,12 @@ Deno.test("HTTP API: POST /v1/symbols across repositories, each definition with 
     // One repository's definitions are what its own lookup gives.
     const single = await (await post("/v1/repo/symbols?repo=org/two", { Query: "shared" })).json();
     assertEquals(single.Symbols[0].Path, found.Symbols[1].Path);
+    assertEquals(found.Symbols.map((s: { Signature: string }) => s.Signature), [
+      "def shared():",
+      "def shared():",
+    ]);
+    const missed = await (await post("/v1/symbols", { Query: "sharde" })).json();
+    assertEquals([missed.Total, missed.NoResults.NearestNames], [0, ["shared"]]);
     const page = await (await post("/v1/symbols", { Query: "shared", First: 1 })).json();
     const rest = await (await post("/v1/symbols", { Query: "shared", After: page.NextCursor }))
       .json();

@@ -47,7 +47,7 @@ interface SymbolsAnswer {
     path: string;
     start_line: number;
     end_line: number;
-    url: string;
+    signature?: string;
   }[];
   total: number;
   has_more: boolean;
@@ -93,10 +93,12 @@ Deno.test("symbols: lookups by name, prefix and regex on the builder's symbols",
     assertEquals(exact.total, 3);
     assertEquals(exact.has_more, false);
     assert(/^[0-9a-f]{40}$/.test(exact.commit));
-    assertEquals(
-      exact.symbols[1].url,
-      `/sourcegraph/org/sym/-/blob/${exact.commit}/src/config.ts#L11-L13`,
-    );
+    // Each carries its first line (no relative link an agent could not open).
+    assertEquals(exact.symbols.map((s) => [s.signature, "url" in s]), [
+      ["int parseConfig(const char *p)", false],
+      ["export function parseConfig(text: string): string {", false],
+      ["function parseConfig() {}", false],
+    ]);
     // A read of the returned range is the definition.
     const read = await callText(client, "read", {
       repo: "org/sym",
@@ -109,7 +111,9 @@ Deno.test("symbols: lookups by name, prefix and regex on the builder's symbols",
     assert(read.includes("13: }"), read);
 
     const members = await run({ query: "load" });
-    assertEquals(members.symbols.map((s) => [s.kind, s.container]), [["method", "ConfigLoader"]]);
+    assertEquals(members.symbols.map((s) => [s.kind, s.container, s.signature]), [
+      ["method", "ConfigLoader", "load(options: ConfigOptions): string {"],
+    ]);
     const fields = await run({ query: "count" });
     assertEquals(fields.symbols.map((s) => [s.kind, s.container, s.path]), [
       ["field", "store", "lib/store.c"],

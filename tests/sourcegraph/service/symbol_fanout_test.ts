@@ -4,7 +4,8 @@
  * not built are named as skipped, other failures stay failures, an
  * injected clock's deadline stops the lookup and names the repositories it
  * did not reach, and a repository with more definitions than it may add
- * marks the answer truncated.
+ * marks the answer truncated, and first lines are read for the page shown
+ * only.
  */
 
 import { assertEquals, assertRejects } from "../../support/assert.ts";
@@ -44,11 +45,13 @@ function page(repo: string, count: number, more = false): SymbolsPage {
       path: `${repo}/f${i}.c`,
       startLine: 1,
       endLine: 2,
+      signature: null,
     })),
     total: count,
     nextOffset: more ? count : null,
     truncated: false,
     partial: null,
+    misses: null,
   };
 }
 
@@ -102,4 +105,46 @@ Deno.test("symbol fan-out: a repository with more than it may add marks the answ
   });
   assertEquals(rest.symbols.map((s) => s.symbol.path), ["a/two/f0.c", "a/two/f1.c"]);
   assertEquals(rest.nextOffset, null);
+});
+
+Deno.test("symbol fan-out: first lines are read for the shown page only, as each repository's run of it", async () => {
+  const asked: string[] = [];
+  // Each repository defines `f` in 3 files; a lookup honours first and after, and signs when asked.
+  const lookUp: LookUpOne = (_caller, request) => {
+    const from = request.after?.offset ?? 0;
+    asked.push(
+      `${request.repo} first=${request.first} from=${from} signed=${request.signatures !== false}`,
+    );
+    const all = page(request.repo, 3).symbols.map((symbol) => ({
+      ...symbol,
+      signature: request.signatures === false ? null : `int f(void) /* ${symbol.path} */`,
+    }));
+    const shown = all.slice(from, from + (request.first ?? 20));
+    return Promise.resolve({ ...page(request.repo, 0), symbols: shown, total: 3 });
+  };
+  const found = await fanout(lookUp).symbols(CALLER, {
+    repos: null,
+    query: "f",
+    first: 4,
+    after: {
+      pins: NAMES.map((repo) => ({ repo, commit: repo.length.toString(16).padStart(40, "0") })),
+      offset: 2,
+    },
+  });
+  // In the cursor's repository order, three each: positions 2..5 are a/one's last and a/two's three.
+  assertEquals(
+    found.symbols.map((s) => [s.repo, s.symbol.path, s.symbol.signature]),
+    [
+      ["a/one", "a/one/f2.c", "int f(void) /* a/one/f2.c */"],
+      ["a/two", "a/two/f0.c", "int f(void) /* a/two/f0.c */"],
+      ["a/two", "a/two/f1.c", "int f(void) /* a/two/f1.c */"],
+      ["a/two", "a/two/f2.c", "int f(void) /* a/two/f2.c */"],
+    ],
+  );
+  // Every repository unsigned (its best 500), then the two runs of the page, signed.
+  assertEquals(asked.filter((line) => line.endsWith("signed=true")).sort(), [
+    "a/one first=1 from=2 signed=true",
+    "a/two first=3 from=0 signed=true",
+  ]);
+  assertEquals(asked.filter((line) => line.endsWith("signed=false")).length, NAMES.length);
 });

@@ -57,7 +57,7 @@ File: "README.md"
 `,
   ]],
   ["symbols", { repo: NAME, query: "parseConfig" }, [
-    `{"repo":"org/golden","commit":"${HEAD}","symbols":[{"name":"parseConfig","kind":"function","language":"typescript","path":"src/config.ts","start_line":3,"end_line":5,"url":"/sourcegraph/org/golden/-/blob/${HEAD}/src/config.ts#L3-L5"}],"total":1,"has_more":false}`,
+    `{"repo":"org/golden","commit":"${HEAD}","symbols":[{"name":"parseConfig","kind":"function","language":"typescript","path":"src/config.ts","start_line":3,"end_line":5,"signature":"export function parseConfig(text: string): string[] {"}],"total":1,"has_more":false}`,
   ]],
   ["read", { repo: NAME, path: "src/config.ts", revision: HEAD }, [
     `Repository: "org/golden"

@@ -2,7 +2,8 @@
  * Which files define a name a search matches, found with one scan of the
  * joined name list: boundaries between names, several literals, case
  * folding (also when lower case changes a name's length), and the cap that
- * turns ranking off.
+ * turns ranking off; the bounded scans that suggest names to a lookup that
+ * found nothing.
  */
 
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { IndexDatabase } from "../../../../sourcegraph/search/index/index_databa
 import {
   CommitSymbols,
   RANK_MAX_NAMES,
+  SUGGESTION_SCAN,
 } from "../../../../sourcegraph/search/index/commit_symbols.ts";
 import { assertEquals } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
@@ -83,5 +85,46 @@ Deno.test("defining files: more names than the ranking cap turn ranking off", ()
     (symbols) => {
       assertEquals(defining(symbols, ["item"]), null);
       assertEquals(defining(symbols, ["item42"])?.length, 11); // item42, item420…item429
+    },
+  ));
+
+Deno.test("suggestions: names starting with a query ignoring case, at name starts only, within a set", async () => {
+  const names = ["parseConfig", "ParseLine", "reparse", "parse", "config"];
+  await withSymbols(names, (symbols) => {
+    assertEquals(symbols.namesStartingCaseless("parse").sort(), [
+      "ParseLine",
+      "parse",
+      "parseConfig",
+    ]);
+    // Only the names numbered in `within` (name i has number i + 1).
+    assertEquals(symbols.namesStartingCaseless("parse", new Set([1, 4])).sort(), [
+      "parse",
+      "parseConfig",
+    ]);
+    assertEquals(symbols.namesHoldingCaseless(["rse", "onf"]).sort(), [
+      "ParseLine",
+      "config",
+      "parse",
+      "parseConfig",
+      "reparse",
+    ]);
+  });
+  // A name whose lower case is longer (İ) makes the scan go name by name: the same answers.
+  await withSymbols([...names, "İstanbul"], (symbols) => {
+    assertEquals(symbols.namesStartingCaseless("parse").sort(), [
+      "ParseLine",
+      "parse",
+      "parseConfig",
+    ]);
+    assertEquals(symbols.namesStartingCaseless("i̇st"), ["İstanbul"]);
+  });
+});
+
+Deno.test("suggestions: each scan takes at most SUGGESTION_SCAN names", () =>
+  withSymbols(
+    Array.from({ length: SUGGESTION_SCAN + 10 }, (_, i) => `name${i}`),
+    (symbols) => {
+      assertEquals(symbols.namesStartingCaseless("name").length, SUGGESTION_SCAN);
+      assertEquals(symbols.namesHoldingCaseless(["ame"]).length, SUGGESTION_SCAN);
     },
   ));
