@@ -56,12 +56,15 @@ export async function assertRejects<E extends Error>(
   throw new nodeAssert.AssertionError({ message: `expected ${type.name} to be rejected` });
 }
 
-/** Polls `check` every 50 ms until it holds; fails after `timeoutMs` naming `what`. */
+/**
+ * Polls `check` every 50 ms until it holds; fails after `timeoutMs` (default 60 s, a guard
+ * against a hang that a processor-bound machine must not trip) naming `what`.
+ */
 export async function waitFor(
   check: () => Promise<boolean> | boolean,
   options: { timeoutMs?: number; what?: string } = {},
 ): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (!(await check())) {
     if (Date.now() > deadline) {
       throw new Error(`timed out waiting for ${options.what ?? "a condition"}`);

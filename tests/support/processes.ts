@@ -99,8 +99,18 @@ export async function lastLinesTogether(
 
 const lineReaders = new WeakMap<Deno.ChildProcess, LineReader>();
 
+/**
+ * How long a line may take before the wait fails: a guard against a child
+ * that hangs, not a time budget, so generous enough for a child on a
+ * processor-bound machine (the suite runs modules side by side).
+ */
+const LINE_GUARD_MS = 180_000;
+
 /** Reads the next stdout line of a spawned child (without the LF), or null at EOF. */
-export function readLine(child: Deno.ChildProcess, timeoutMs = 30_000): Promise<string | null> {
+export function readLine(
+  child: Deno.ChildProcess,
+  timeoutMs = LINE_GUARD_MS,
+): Promise<string | null> {
   let reader = lineReaders.get(child);
   if (!reader) {
     reader = new LineReader(child.stdout);
@@ -121,7 +131,7 @@ export class LineReader {
   }
 
   /** The next line, or null at EOF; rejects after `timeoutMs`. */
-  async next(timeoutMs = 30_000): Promise<string | null> {
+  async next(timeoutMs = LINE_GUARD_MS): Promise<string | null> {
     const deadline = Date.now() + timeoutMs;
     while (true) {
       const newline = this.#buffer.indexOf("\n");

@@ -156,7 +156,7 @@ export async function startService(
   const lines = new LineReader(child.stderr);
   const log: string[] = [];
   while (true) {
-    const line = await lines.next(options.lineTimeoutMs ?? 30_000);
+    const line = await lines.next(options.lineTimeoutMs ?? 120_000);
     if (line === null) throw new Error(`service exited: ${log.join("\n")}`);
     log.push(line);
     if (line.includes("connect an MCP client")) break;
