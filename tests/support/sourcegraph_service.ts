@@ -106,7 +106,7 @@ export async function startService(
     /** The port to listen on (default: a free one). */
     port?: number;
     ulimitFiles?: number;
-    /** How long the start-up (sync included) may go without a log line (default 30 s). */
+    /** How long the start-up (sync included) may go without a log line (default 120 s). */
     lineTimeoutMs?: number;
     /** Run as a replica of a shared store (the flags of `serviceFlags`). */
     shared?: { keyFile: string };
