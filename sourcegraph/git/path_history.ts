@@ -3,7 +3,8 @@
  * them: of a commit (no path), of folders (`git log -- folders`), of one file
  * followed across renames (`--follow`, with the file's path in each commit)
  * or of a line range of a file (`-L start,end:path`, with each commit's hunk).
- * Paths are literal pathspecs after `--`; the commit is a full SHA; Git runs
+ * Paths come after `--` and are literal (the runner sets
+ * GIT_LITERAL_PATHSPECS); the commit is a full SHA; Git runs
  * within a deadline and an output cap, past which the history is
  * HISTORY_TOO_COSTLY.
  *
@@ -58,7 +59,6 @@ export async function pathHistory(
     { timeoutMs: HISTORY_TIMEOUT_MS, maxOutputBytes: HISTORY_MAX_OUTPUT };
   const lines = target.kind === "lines";
   const args = [
-    "--literal-pathspecs",
     "log",
     "--no-color",
     "--no-textconv",

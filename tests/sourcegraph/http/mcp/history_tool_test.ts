@@ -36,6 +36,8 @@ async function commitAll(repo: TestRepo, message: string, date?: string): Promis
 async function history(repo: TestRepo): Promise<void> {
   await repo.write({ "a.ts": text(LINES), "--output=x.txt": "dash\n", "docs/guide.md": "g\n" });
   await commitAll(repo, "add files");
+  await repo.write({ "*.ts": "a glob's name\n" });
+  await commitAll(repo, "a file named like a glob");
   await repo.git("mv", "a.ts", "b.ts");
   await commitAll(repo, "rename a.ts to b.ts");
   await repo.write({ "b.ts": text(LINES.with(1, "line two, edited")) });
@@ -313,6 +315,13 @@ Deno.test("history: a path or revision that looks like an option is data, never 
         "--output=x.txt",
       ),
     );
+    // A path is literal: "*.ts" is one file, not every TypeScript file.
+    const glob = (await call(client, { path: "*.ts", first: 100 })).texts[0];
+    assertEquals(answerRows(glob).map((row) => row.slice(41)), [
+      '"Test" 2026-01-01T00:00:00+00:00 "a file named like a glob"',
+    ]);
+    const globRange = (await call(client, { path: "*.ts", start_line: 1 })).texts[0];
+    assertEquals(shas(globRange), shas(glob));
     const ranged = await call(client, { path: "--output=x.txt", start_line: 1, end_line: 1 });
     assertEquals(ranged.code, "OK", ranged.texts.join());
     assertEquals(shas(ranged.texts[0]).length, 1);
