@@ -3,7 +3,9 @@
  * and the last match a page showed (`line` null: the whole file was done),
  * with its ranking tier when the search was ranked.
  * Base64url of a small JSON array; a token that does not decode to that
- * shape is `INVALID_CURSOR`.
+ * shape is `INVALID_CURSOR`. A history's cursor is made the same way and
+ * also names the history it continues (repository, path, lines), so one
+ * from another history or another tool is `INVALID_CURSOR` too.
  *
  * @module
  */
