@@ -1,5 +1,5 @@
 /**
- * The Git side of history: a history past its output cap is refused with a
+ * The Git side of history: a history past its output cap or deadline is refused with a
  * code that says how to recover, and a path is a literal pathspec after `--`.
  */
 
@@ -8,7 +8,7 @@ import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { pathHistory } from "../../../sourcegraph/git/path_history.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 
-Deno.test("history: past the output cap it is HISTORY_TOO_COSTLY; paths are literal", async () => {
+Deno.test("history: past the output cap or the deadline it is HISTORY_TOO_COSTLY; paths are literal", async () => {
   const parent = await tempDir("sg-history-");
   try {
     const repo = await createRepo({ "a.txt": "one\n", ":(exclude)a.txt": "x\n" }, { parent });
@@ -41,6 +41,19 @@ Deno.test("history: past the output cap it is HISTORY_TOO_COSTLY; paths are lite
       SourcegraphError,
     );
     assertEquals(error.code, "HISTORY_TOO_COSTLY");
+    // A deadline already passed when Git starts: the same code, never a hang.
+    const late = await assertRejects(
+      () =>
+        pathHistory(repo.path, {
+          commit: head,
+          target: { kind: "file", path: "a.txt" },
+          skip: 0,
+          count: 10,
+          limits: { timeoutMs: 0, maxOutputBytes: 1024 * 1024 },
+        }),
+      SourcegraphError,
+    );
+    assertEquals(late.code, "HISTORY_TOO_COSTLY");
   } finally {
     await removeDir(parent);
   }
