@@ -3,7 +3,9 @@
  * and the last match a page showed (`line` null: the whole file was done),
  * with its ranking tier when the search was ranked.
  * Base64url of a small JSON array; a token that does not decode to that
- * shape is `INVALID_CURSOR`.
+ * shape is `INVALID_CURSOR`. A history's cursor is made the same way and
+ * also names the history it continues (repository, path, lines), so one
+ * from another history or another tool is `INVALID_CURSOR` too.
  *
  * @module
  */
@@ -81,4 +83,45 @@ export function decodeSearchCursor(token: string): SearchCursor {
   throw new SourcegraphError("INVALID_CURSOR", "the cursor is not one a search returned", {
     hint: "Pass NextCursor exactly as the previous page gave it, or search again without after.",
   });
+}
+
+/** Where the next page of a history starts, and the history it belongs to. */
+export interface HistoryCursor {
+  repo: string;
+  path: string | null;
+  lines: { start: number; end: number } | null;
+  commit: string;
+  skip: number;
+}
+
+/** The token of `cursor`. */
+export function encodeHistoryCursor(cursor: HistoryCursor): string {
+  const { repo, path, lines, commit, skip } = cursor;
+  return encodeToken(["history", repo, path, lines?.start ?? 0, lines?.end ?? 0, commit, skip]);
+}
+
+/**
+ * The cursor a token holds when it continues the history `request` asks
+ * (the same repository, path and lines); INVALID_CURSOR otherwise.
+ */
+export function decodeHistoryCursor(
+  token: string,
+  request: Pick<HistoryCursor, "repo" | "path" | "lines">,
+): HistoryCursor {
+  const value = decodeToken(token);
+  const lines = request.lines;
+  if (
+    Array.isArray(value) && value.length === 7 && value[0] === "history" &&
+    value[1] === request.repo && value[2] === request.path &&
+    value[3] === (lines?.start ?? 0) && value[4] === (lines?.end ?? 0) &&
+    typeof value[5] === "string" && /^[0-9a-f]{40}$/.test(value[5]) &&
+    Number.isSafeInteger(value[6]) && value[6] >= 1
+  ) {
+    return { ...request, commit: value[5], skip: value[6] };
+  }
+  throw new SourcegraphError(
+    "INVALID_CURSOR",
+    "the cursor is not one this history returned",
+    { hint: "Pass NextCursor exactly as the previous page of the same history gave it." },
+  );
 }

@@ -31,6 +31,7 @@ import {
 } from "../read/read_many.ts";
 import { type CitationLocation, locateCitation } from "../read/citation_location.ts";
 import { blameFile, type FileBlame, IGNORE_REVS_PATH } from "../read/file_blame.ts";
+import { type FileHistory, fileHistory, type HistoryPosition } from "../read/file_history.ts";
 import { SEARCH_VIEW_BYTES, type SearchOutcome } from "../search/code_search.ts";
 import {
   compileSearch,
@@ -101,6 +102,21 @@ export interface BlameRequest {
   endLine?: number;
   /** Most bytes of the rendered answer (the lines blamed are capped to fit). */
   maxBytes: number;
+}
+
+/**
+ * A page of the commits of `revision` (omitted: the default branch), of
+ * `path` when given, or of its lines `startLine..endLine` when either is given.
+ */
+export interface HistoryRequest {
+  repo: string;
+  revision?: string;
+  path?: string;
+  startLine?: number;
+  endLine?: number;
+  first: number;
+  /** Continue after a previous page (its commit replaces `revision`). */
+  after?: HistoryPosition;
 }
 
 /** Several reads at one revision. */
@@ -212,6 +228,31 @@ export class RepositoryReads {
       caps: { lines: READ_MAX_LINES, bytes: blameContentBytes(request.maxBytes, request.path) },
       ignoreRevs: scope.covers(IGNORE_REVS_PATH),
     }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
+  }
+
+  /**
+   * A page of a history, checked as a read is; under path groups it lists
+   * only commits of the visible paths (`read/file_history.ts`).
+   */
+  async history(caller: Caller, request: HistoryRequest): Promise<FileHistory> {
+    const lines = request.startLine !== undefined || request.endLine !== undefined;
+    const range = lines ? requestedRange(request.startLine, request.endLine) : null;
+    const path = request.path === undefined ? null : folderPath(request.path);
+    if (path !== null) validatePath(path);
+    const revision = request.after?.commit ?? request.revision;
+    const { repo, commit } = this.#visibility.resolve(caller, { repo: request.repo, revision });
+    const scope = new PathScope(repo);
+    const objects = this.#mirrors.objects(repo);
+    return await fileHistory(objects, {
+      commit,
+      path,
+      range,
+      scope,
+      skip: request.after?.skip ?? 0,
+      first: request.first,
+    }).catch((error) =>
+      path === null ? Promise.reject(error) : missingFile(error, { objects, commit, path, scope })
+    );
   }
 
   /** One page of a file for people (up to 5,000 lines from `startLine`). */

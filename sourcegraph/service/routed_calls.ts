@@ -18,6 +18,7 @@ import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
 import type { EnhanceRequest } from "../plugins/plugin_host.ts";
 import type { PluginArgument, UrlPlugins } from "../plugins/selection_parameters.ts";
 import type { FileBlame } from "../read/file_blame.ts";
+import type { FileHistory } from "../read/file_history.ts";
 import type { FilePage } from "../read/file_page.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
@@ -29,6 +30,7 @@ import {
   type BlameRequest,
   type DiffRequest,
   type DirectoryListing,
+  type HistoryRequest,
   type ListRequest,
   type LocatedCitation,
   type LocateRequest,
@@ -77,6 +79,8 @@ export interface RoutedCalls {
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
   /** Who last changed each line of a range of a file at one resolved commit. */
   blame(caller: Caller, request: BlameRequest): Promise<FileBlame>;
+  /** A page of the commits of a revision, a path or a line range, newest first. */
+  history(caller: Caller, request: HistoryRequest): Promise<FileHistory>;
   /** Where a cited span is at a later revision (both retained versions). */
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   /** Directory entries at a commit, paged by name. */
@@ -194,6 +198,7 @@ export function localCalls(
     diff: (caller, request) => reads.diff(caller, request),
     locate: (caller, request) => reads.locate(caller, request),
     blame: (caller, request) => reads.blame(caller, request),
+    history: (caller, request) => reads.history(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),

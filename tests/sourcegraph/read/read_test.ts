@@ -81,6 +81,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
       "diff",
       "locate",
       "blame",
+      "history",
     ]);
     const listed = JSON.parse((await callTool(client, "repositories", {})).texts[0]);
     assertEquals(listed.repositories.map((r: { repo: string }) => r.repo), [name]);

@@ -41,6 +41,7 @@ Deno.test("MCP tools: each tool's annotations say what it does", () =>
           diff: READS,
           locate: READS,
           blame: READS,
+          history: READS,
           prepare: {
             readOnlyHint: false,
             destructiveHint: true,

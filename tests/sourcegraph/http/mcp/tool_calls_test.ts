@@ -45,6 +45,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ["diff", { repo: "org/app", base: "main", head: SHA, first: 1 }],
   ["locate", { repo: "org/app", commit: SHA, path: "a.ts", start_line: 1, end_line: 1 }],
   ["blame", { repo: "org/app", path: "a.ts" }],
+  ["history", { repo: "org/app", path: "a.ts" }],
   ["prepare", { repo: "org/app", idempotency_key: "key-0001" }],
 ];
 
