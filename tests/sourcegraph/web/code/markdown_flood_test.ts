@@ -40,15 +40,20 @@ Deno.test("markdown flood: an anonymous README reload loop leaves health and tok
   const read = async () => (await readAlpha(service.url, TOKEN)) === null;
   let peakRss = await rssMib(service.pid);
   let stop = false;
+  let settled = false;
   const answered: number[] = [];
+  // Pages asked for once every README was rendered: each must come from the cache.
+  const answeredSettled: number[] = [];
   let loops: Promise<void>[] = [];
   try {
     assert(await read(), "the token read works before the loop");
     // One anonymous address, four connections, reloading the README pages round and round.
     loops = Array.from({ length: 4 }, async (_, n) => {
       for (let i = n; !stop; i++) {
+        const askedSettled = settled;
         const page = await get(pages[i % pages.length]).catch(() => ({ status: -1 }));
         answered.push(page.status);
+        if (askedSettled) answeredSettled.push(page.status);
       }
     });
     // While a render is in the worker (in flight before and after, the same render count),
@@ -88,19 +93,26 @@ Deno.test("markdown flood: an anonymous README reload loop leaves health and tok
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assertEquals(metric(metrics, "sourcegraph_markdown_renders_total"), pages.length);
-    const served = answered.length;
-    while (answered.length < served + 20) {
+    // A page that took its README from the render itself may still be on its way (a busy
+    // machine assembles it slowly): only pages asked for from now on must be cache hits.
+    const hitsSettled = metric(metrics, "sourcegraph_markdown_cache_hits_total");
+    settled = true;
+    const settledPages = () => answeredSettled.filter((status) => status === 200).length;
+    for (let waits = 0; settledPages() < 20 && waits < 2_400; waits++) {
       peakRss = Math.max(peakRss, await rssMib(service.pid));
       assert(await read(), "a token read failed after the renders");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+    // Each of these looked its README up before it was answered, so before this count.
+    const servedSettled = settledPages();
     const final = (await get(`${service.url}/metrics`, TOKEN)).body;
     assertEquals(metric(final, "sourcegraph_markdown_renders_total"), pages.length);
     assert(
-      metric(final, "sourcegraph_markdown_cache_hits_total") >= 20,
+      metric(final, "sourcegraph_markdown_cache_hits_total") - hitsSettled >= servedSettled,
       final.split("\n").filter((l) => l.startsWith("sourcegraph_markdown")).join("\n") +
-        `\nstatuses: ${answered.slice(-30).join(" ")}`,
+        `\nafter the renders: ${answeredSettled.join(" ")}`,
     );
+    assert(servedSettled >= 20, answeredSettled.join(" "));
     assertEquals(answered.filter((status) => status !== 200 && status !== 429), []);
     assert(peakRss < RSS_LIMIT_MIB, `RSS peaked at ${peakRss.toFixed(0)} MiB`);
     assert(
