@@ -18,12 +18,14 @@ import type { AnonymousBudget } from "./edge_env.ts";
  * What one tool call costs, by tool; anything else costs 1. A blame costs a
  * search's 5: like a search without an index it runs a Git process that
  * walks the file's history (up to 30 s), where a read is one blob lookup.
+ * A references page is a search plus up to 50 file parses: a search's 5.
  */
 export const TOOL_COSTS: Readonly<Record<string, number>> = {
   search: 5,
   diff: 2,
   symbols: 2,
   blame: 5,
+  references: 5,
 };
 
 /** What a search across repositories costs before the repositories it searches. */

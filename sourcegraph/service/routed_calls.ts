@@ -23,6 +23,7 @@ import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import type { SearchIndexes } from "../search/search_indexes.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
+import type { ReferencesPage, ReferencesRequest } from "./name_references.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -77,6 +78,8 @@ export interface RoutedCalls {
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
   /** Who last changed each line of a range of a file at one resolved commit. */
   blame(caller: Caller, request: BlameRequest): Promise<FileBlame>;
+  /** One page of the search-based references of the name at a position. */
+  references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
   /** Where a cited span is at a later revision (both retained versions). */
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   /** Directory entries at a commit, paged by name. */
@@ -194,6 +197,7 @@ export function localCalls(
     diff: (caller, request) => reads.diff(caller, request),
     locate: (caller, request) => reads.locate(caller, request),
     blame: (caller, request) => reads.blame(caller, request),
+    references: (caller, request) => reads.references(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),
