@@ -328,43 +328,7 @@ export class RepositoryReads {
    * are a search's whole-word matches (the same path groups and paging).
    */
   async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
-    const origin = await this.read(caller, {
-      repo: request.repo,
-      path: request.path,
-      revision: request.revision ?? request.after?.commit,
-      startLine: request.line,
-      endLine: request.line,
-    });
-    const text = origin.content.replace(/\r?\n$/, "");
-    const { name, offset } = nameAt(text, request);
-    const { repo } = this.#visibility.resolve(caller, {
-      repo: request.repo,
-      revision: origin.commit,
-    });
-    const objects = this.#mirrors.objects(repo);
-    const fileText = async (path: string): Promise<string | null> => {
-      const entry = await objects.lookup(origin.commit, path);
-      if (entry === null || entry.kind !== "file") return null;
-      const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
-      return bytes === null ? null : searchableText(bytes);
-    };
-    const whole = await fileText(origin.path);
-    if (
-      whole !== null &&
-      !await isCodeAt(this.#parser, { path: origin.path, text: whole }, {
-        name,
-        line: request.line,
-        offset,
-      })
-    ) {
-      throw new SourcegraphError(
-        "NOT_AN_IDENTIFIER",
-        "the name there is in a comment or a string",
-        {
-          hint: "Pass the position of the name where it is code, e.g. at its definition or a call.",
-        },
-      );
-    }
+    const { origin, name, fileText } = await this.#referenceOrigin(caller, request);
     const found = await this.search(caller, {
       repo: request.repo,
       revision: origin.commit,
@@ -390,6 +354,47 @@ export class RepositoryReads {
       search,
       scope: found.scope,
     };
+  }
+
+  // The name at the request's position, checked to be code when the file parses,
+  // and how the search's candidate files are read at its commit.
+  async #referenceOrigin(caller: Caller, request: ReferencesRequest): Promise<{
+    origin: FileRead;
+    name: string;
+    fileText: (path: string) => Promise<string | null>;
+  }> {
+    const origin = await this.read(caller, {
+      repo: request.repo,
+      path: request.path,
+      revision: request.revision ?? request.after?.commit,
+      startLine: request.line,
+      endLine: request.line,
+    });
+    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), request);
+    const { repo } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: origin.commit,
+    });
+    const objects = this.#mirrors.objects(repo);
+    // Only paths the search named (inside the path groups) or the origin are read.
+    const fileText = async (path: string): Promise<string | null> => {
+      const entry = await objects.lookup(origin.commit, path);
+      if (entry === null || entry.kind !== "file") return null;
+      const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
+      return bytes === null ? null : searchableText(bytes);
+    };
+    const whole = await fileText(origin.path);
+    const at = { name, line: request.line, offset };
+    if (whole !== null && !await isCodeAt(this.#parser, { path: origin.path, text: whole }, at)) {
+      throw new SourcegraphError(
+        "NOT_AN_IDENTIFIER",
+        "the name there is in a comment or a string",
+        {
+          hint: "Pass the position of the name where it is code, e.g. at its definition or a call.",
+        },
+      );
+    }
+    return { origin, name, fileText };
   }
 
   /** Where a cited span is at a later revision (both retained versions). */

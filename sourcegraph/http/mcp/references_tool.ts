@@ -19,21 +19,21 @@ import { defineTool, READ_ONLY } from "./tool.ts";
 export const referencesTool = defineTool({
   name: "references",
   description:
-    "Where the name at a position (line and 1-based column, or symbol on that line) occurs at one commit: search-based (scopes not resolved), comments and strings left out, each row `N [role]: line` with role definition, import, call, type, write, read or text.",
+    "Where the name at line and column (or symbol on that line) occurs at one commit: search-based, scopes not resolved, comments and strings left out; rows `N [role]: line`.",
   input: {
     repo,
     path,
     revision,
-    line: z.number().int().min(1).describe("1-based line of the name."),
+    line: z.number().int().min(1).describe("1-based line."),
     column: z.number().int().min(1).max(100_000).optional().describe(
-      "1-based column (characters) on the name.",
+      "1-based, in characters.",
     ),
-    symbol: z.string().min(1).max(200).optional().describe("The name as written on the line."),
-    include_declaration: z.boolean().optional().describe("List definitions too; default true."),
-    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe("File globs as search."),
+    symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
+    include_declaration: z.boolean().optional().describe("Default true."),
+    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe("As search."),
     max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional()
-      .describe(`Most bytes of the answer; default ${SEARCH_DEFAULT_MAX_BYTES}.`),
-    after: z.string().min(1).max(16384).optional().describe("NextCursor of the previous page."),
+      .describe("As search."),
+    after: z.string().min(1).max(16384).optional().describe("NextCursor."),
   },
   uses: ["references"],
   annotations: READ_ONLY,

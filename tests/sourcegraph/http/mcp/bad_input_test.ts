@@ -68,6 +68,8 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["read", { repo: NAME, path: "a.txt", max_bytes: 1 << 30 }, null],
   ["blame", { repo: NAME, path: "a.txt", max_bytes: 1 << 30 }, null],
   ["blame", { repo: NAME, path: "a.txt", start_line: 0 }, null],
+  ["references", { repo: NAME, path: "a.txt", line: 0, column: 1 }, null],
+  ["references", { repo: NAME, path: "a.txt", line: 1, max_bytes: 1 << 30 }, null],
   [
     "locate",
     { repo: NAME, commit: "g".repeat(40), path: "a.txt", start_line: 1, end_line: 1 },

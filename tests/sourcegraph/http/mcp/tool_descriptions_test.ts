@@ -43,7 +43,8 @@ Deno.test("MCP tools: every parameter of every tool has a description, and the l
       assert(missing.length === 0, `undescribed: ${missing.join(", ")}`);
       const bytes = new TextEncoder().encode(JSON.stringify(tools)).length;
       console.log(`tools/list: ${tools.length} tools, ${bytes} bytes`);
-      assert(bytes < 18_500, `tools/list is ${bytes} bytes`);
+      // 12 tools listed in 18,203 bytes; references' eleven arguments add 1,591.
+      assert(bytes < 20_000, `tools/list is ${bytes} bytes`);
     } finally {
       await client.close();
     }
