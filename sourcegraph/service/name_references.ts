@@ -22,7 +22,10 @@
 import { SourcegraphError } from "../errors.ts";
 import type { FileMatches, SearchOutcome } from "../search/code_search.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
-import { MAX_PARSED_BYTES, SymbolExtractor } from "../symbols/symbol_extractor.ts";
+import { fileURLToPath } from "node:url";
+import { MAX_PARSED_BYTES, type NameOccurrences } from "../symbols/symbol_extractor.ts";
+import type { OccurrencesJob } from "../symbols/occurrences_worker.ts";
+import { WorkerJobs } from "../workers/worker_jobs.ts";
 import type { ReferenceRole } from "../symbols/reference_roles.ts";
 
 /** Most candidate files one page parses (and shows). */
@@ -31,6 +34,17 @@ export const REFERENCES_FILES_PER_PAGE = 50;
 export const REFERENCES_PARSE_MS = 4_000;
 /** Most milliseconds one file's parse may take. */
 export const REFERENCES_FILE_MS = 1_000;
+
+const OCCURRENCES_WORKER = new URL("../symbols/occurrences_worker.ts", import.meta.url);
+
+/**
+ * The local modules the parsing worker loads: Deno starts a worker only with
+ * read access to them (`deno task start` reads the whole checkout).
+ */
+export const OCCURRENCES_WORKER_MODULES: readonly string[] = [
+  fileURLToPath(new URL("../symbols/", import.meta.url)),
+  fileURLToPath(new URL("../../shared/defined_names.ts", import.meta.url)),
+];
 /** Longest name looked up. */
 export const REFERENCES_MAX_NAME = 200;
 
@@ -159,37 +173,56 @@ export function wholeWordPattern(name: string): string {
 }
 
 /**
- * Parses files for the references of the whole service: one at a time
- * (one parser, one tree in memory), the extractor created on first use.
+ * Parses files for the references of the whole service in one worker
+ * (`symbols/occurrences_worker.ts`), one file at a time, so a parse never
+ * holds up the service's thread: each file gets `fileMs` (tree-sitter's own
+ * deadline inside the worker; the pool ends a worker that overruns it by
+ * more), and a worker that cannot start leaves every file unparsed (its
+ * matches kept as `text`). `close` ends the worker.
  */
 export class ReferenceParser {
-  #extractor: Promise<SymbolExtractor> | null = null;
-  #queue: Promise<unknown> = Promise.resolve();
+  #jobs: WorkerJobs<OccurrencesJob & { deadlineMs: number }, NameOccurrences>;
   #now: () => number;
   #fileMs: number;
 
-  /** A parser whose files each get `fileMs` on the clock `now`. */
-  constructor(options: { now?: () => number; fileMs?: number } = {}) {
+  /** A parser whose files each get `fileMs`; page budgets are timed on `now`. */
+  constructor(
+    options: {
+      now?: () => number;
+      fileMs?: number;
+      log?: (line: string) => void;
+      workerUrl?: URL;
+    } = {},
+  ) {
     this.#now = options.now ?? (() => performance.now());
     this.#fileMs = options.fileMs ?? REFERENCES_FILE_MS;
+    const log = options.log ?? (() => {});
+    this.#jobs = new WorkerJobs(options.workerUrl ?? OCCURRENCES_WORKER, {
+      workers: 1,
+      // The worker's parse stops itself at `fileMs`; this guard ends a worker stuck past it.
+      timeoutMs: this.#fileMs + 2_000,
+      failed: (message) =>
+        log(
+          `references are text matches only: the parsing worker failed (${message}); ` +
+            `the service needs read access to ${OCCURRENCES_WORKER_MODULES.join(", ")}`,
+        ),
+    });
   }
 
-  /** The clock parses are timed on. */
+  /** The clock page budgets are timed on. */
   now(): number {
     return this.#now();
   }
 
-  /** The occurrences of `name` in `text` (a file at `path`), after every parse queued before. */
-  occurrences(
-    path: string,
-    text: string,
-    name: string,
-  ): ReturnType<SymbolExtractor["occurrences"]> {
-    this.#extractor ??= SymbolExtractor.create({ deadlineMs: this.#fileMs, now: this.#now });
-    const extractor = this.#extractor;
-    const run = this.#queue.then(async () => (await extractor).occurrences(path, text, name));
-    this.#queue = run.catch(() => undefined);
-    return run;
+  /** The occurrences of `name` in `text` (a file at `path`); unparsed when the worker could not. */
+  async occurrences(path: string, text: string, name: string): Promise<NameOccurrences> {
+    const answer = await this.#jobs.run({ path, text, name, deadlineMs: this.#fileMs });
+    return answer ?? { language: null, outcome: "failed", occurrences: [] };
+  }
+
+  /** Ends the worker; files asked for afterwards stay unparsed. */
+  close(): void {
+    this.#jobs.close();
   }
 }
 

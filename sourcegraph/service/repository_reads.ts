@@ -179,15 +179,15 @@ export class RepositoryReads {
   #searches: SharedSearches;
   #parser: ReferenceParser;
 
-  /** Reads with these collaborators (`parser`: the references' parses, one at a time). */
+  /** Reads with these collaborators (`parser`: the references' parses, in its worker). */
   constructor(
     visibility: Visibility,
-    options: { mirrors: MirrorReaders; searches: SharedSearches; parser?: ReferenceParser },
+    options: { mirrors: MirrorReaders; searches: SharedSearches; parser: ReferenceParser },
   ) {
     this.#visibility = visibility;
     this.#mirrors = options.mirrors;
     this.#searches = options.searches;
-    this.#parser = options.parser ?? new ReferenceParser();
+    this.#parser = options.parser;
   }
 
   /** One read. */

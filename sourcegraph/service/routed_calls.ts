@@ -23,7 +23,7 @@ import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import type { SearchIndexes } from "../search/search_indexes.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
-import type { ReferencesPage, ReferencesRequest } from "./name_references.ts";
+import type { ReferenceParser, ReferencesPage, ReferencesRequest } from "./name_references.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -182,10 +182,12 @@ export function localCalls(
     searches: SharedSearches;
     plugins: RepositoryPlugins;
     pluginRoom: PluginRoom;
+    /** Parses files for `references` (off the service's thread). */
+    parser: ReferenceParser;
   },
 ): RoutedCalls {
-  const { visibility, mirrors, indexes, searches, plugins, pluginRoom } = parts;
-  const reads = new RepositoryReads(visibility, { mirrors, searches });
+  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
+  const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
   return {
     read: (caller, request) => reads.read(caller, request),
