@@ -20,6 +20,7 @@ import type { AnonymousBudget } from "./edge_env.ts";
  * walks the file's history (up to 30 s), where a read is one blob lookup;
  * a history walks the same commits (with diffs for a followed file or a
  * line range, up to 20 s), so it costs as much.
+ * A references page is a search plus up to 50 file parses: a search's 5.
  */
 export const TOOL_COSTS: Readonly<Record<string, number>> = {
   search: 5,
@@ -27,6 +28,7 @@ export const TOOL_COSTS: Readonly<Record<string, number>> = {
   symbols: 2,
   blame: 5,
   history: 5,
+  references: 5,
 };
 
 /** What a search across repositories costs before the repositories it searches. */

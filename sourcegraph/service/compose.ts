@@ -34,6 +34,7 @@
  */
 
 import { ChunkScanner } from "../search/scan/chunk_scanner.ts";
+import { ReferenceParser } from "./name_references.ts";
 import { join } from "node:path";
 import { Visibility } from "../access/visibility.ts";
 import { type CredentialStore, FetchCredentials } from "../store/fetch_credentials.ts";
@@ -177,6 +178,8 @@ export function composeServices(
     debug: options.debug,
     log: options.log,
   });
+  // Files parsed for `references` are parsed in a worker of their own.
+  const parser = new ReferenceParser({ log: options.log });
   const calls = localCalls(store, {
     visibility,
     mirrors,
@@ -184,6 +187,7 @@ export function composeServices(
     searches,
     plugins,
     pluginRoom: options.pluginRoom,
+    parser,
   });
   const repositories = new RepositoryService(store, { visibility, credentials, calls });
   const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });
@@ -212,6 +216,7 @@ export function composeServices(
     },
     async close() {
       scanner.close();
+      parser.close();
       warmup.stop();
       scheduler.stop();
       await lifecycle.close();

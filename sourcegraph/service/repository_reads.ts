@@ -44,6 +44,18 @@ import { quotedNames, SourcegraphError } from "../errors.ts";
 import { nearestNames } from "../../shared/nearest_names.ts";
 import { type Page, pageByPath } from "./paging.ts";
 import { pinnedLookup } from "./pinned_lookup.ts";
+import {
+  isCodeAt,
+  nameAt,
+  ReferenceParser,
+  REFERENCES_FILES_PER_PAGE,
+  REFERENCES_MAX_FILE_BYTES,
+  referencesOf,
+  type ReferencesPage,
+  type ReferencesRequest,
+  wholeWordPattern,
+} from "./name_references.ts";
+import { searchableText } from "../search/searchable_text.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -181,15 +193,17 @@ export class RepositoryReads {
   #visibility: Visibility;
   #mirrors: MirrorReaders;
   #searches: SharedSearches;
+  #parser: ReferenceParser;
 
-  /** Reads with these collaborators. */
+  /** Reads with these collaborators (`parser`: the references' parses, in its worker). */
   constructor(
     visibility: Visibility,
-    options: { mirrors: MirrorReaders; searches: SharedSearches },
+    options: { mirrors: MirrorReaders; searches: SharedSearches; parser: ReferenceParser },
   ) {
     this.#visibility = visibility;
     this.#mirrors = options.mirrors;
     this.#searches = options.searches;
+    this.#parser = options.parser;
   }
 
   /** One read. */
@@ -347,6 +361,81 @@ export class RepositoryReads {
       files: outcome.files,
     }, { before, after: behind, maxBytes: SEARCH_VIEW_BYTES });
     return { ...result, context };
+  }
+
+  /**
+   * One page of the search-based references of the name at a position: the
+   * position is read as `read` reads it (the same refusals), the candidates
+   * are a search's whole-word matches (the same path groups and paging).
+   */
+  async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
+    const { origin, name, fileText } = await this.#referenceOrigin(caller, request);
+    const found = await this.search(caller, {
+      repo: request.repo,
+      revision: origin.commit,
+      pattern: wholeWordPattern(name),
+      glob: request.glob,
+      output: "content",
+      maxLinesPerFile: 1000,
+      maxFiles: REFERENCES_FILES_PER_PAGE,
+      after: request.after,
+    });
+    const { files: matched, ...search } = found.outcome;
+    const files = await referencesOf(this.#parser, matched, {
+      name,
+      includeDeclaration: request.includeDeclaration ?? true,
+      text: fileText,
+    });
+    return {
+      repo: found.repo,
+      commit: found.commit,
+      name,
+      origin: { path: origin.path, line: request.line },
+      files,
+      search,
+      scope: found.scope,
+    };
+  }
+
+  // The name at the request's position, checked to be code when the file parses,
+  // and how the search's candidate files are read at its commit.
+  async #referenceOrigin(caller: Caller, request: ReferencesRequest): Promise<{
+    origin: FileRead;
+    name: string;
+    fileText: (path: string) => Promise<string | null>;
+  }> {
+    const origin = await this.read(caller, {
+      repo: request.repo,
+      path: request.path,
+      revision: request.revision ?? request.after?.commit,
+      startLine: request.line,
+      endLine: request.line,
+    });
+    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), request);
+    const { repo } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: origin.commit,
+    });
+    const objects = this.#mirrors.objects(repo);
+    // Only paths the search named (inside the path groups) or the origin are read.
+    const fileText = async (path: string): Promise<string | null> => {
+      const entry = await objects.lookup(origin.commit, path);
+      if (entry === null || entry.kind !== "file") return null;
+      const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
+      return bytes === null ? null : searchableText(bytes);
+    };
+    const whole = await fileText(origin.path);
+    const at = { name, line: request.line, offset };
+    if (whole !== null && !await isCodeAt(this.#parser, { path: origin.path, text: whole }, at)) {
+      throw new SourcegraphError(
+        "NOT_AN_IDENTIFIER",
+        "the name there is in a comment or a string",
+        {
+          hint: "Pass the position of the name where it is code, e.g. at its definition or a call.",
+        },
+      );
+    }
+    return { origin, name, fileText };
   }
 
   /** Where a cited span is at a later revision (both retained versions). */

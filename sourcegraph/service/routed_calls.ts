@@ -24,6 +24,7 @@ import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
 import type { SearchIndexes } from "../search/search_indexes.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
+import type { ReferenceParser, ReferencesPage, ReferencesRequest } from "./name_references.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -81,6 +82,8 @@ export interface RoutedCalls {
   blame(caller: Caller, request: BlameRequest): Promise<FileBlame>;
   /** A page of the commits of a revision, a path or a line range, newest first. */
   history(caller: Caller, request: HistoryRequest): Promise<FileHistory>;
+  /** One page of the search-based references of the name at a position. */
+  references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
   /** Where a cited span is at a later revision (both retained versions). */
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   /** Directory entries at a commit, paged by name. */
@@ -183,10 +186,12 @@ export function localCalls(
     searches: SharedSearches;
     plugins: RepositoryPlugins;
     pluginRoom: PluginRoom;
+    /** Parses files for `references` (off the service's thread). */
+    parser: ReferenceParser;
   },
 ): RoutedCalls {
-  const { visibility, mirrors, indexes, searches, plugins, pluginRoom } = parts;
-  const reads = new RepositoryReads(visibility, { mirrors, searches });
+  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
+  const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
   return {
     read: (caller, request) => reads.read(caller, request),
@@ -199,6 +204,7 @@ export function localCalls(
     locate: (caller, request) => reads.locate(caller, request),
     blame: (caller, request) => reads.blame(caller, request),
     history: (caller, request) => reads.history(caller, request),
+    references: (caller, request) => reads.references(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),

@@ -19,6 +19,7 @@ import { grammarFiles, runtimeWasm } from "./grammars.ts";
 import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./languages.ts";
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
+import { isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 
 /** How long one file may take to parse and query. */
 export const FILE_DEADLINE_MS = 5_000;
@@ -50,6 +51,28 @@ export interface Extraction {
   symbols: DefinedSymbol[];
   outcome: ExtractionOutcome;
 }
+
+/** One occurrence of a name in code: 1-based line, 0-based UTF-16 column, and its role. */
+export interface NameOccurrence {
+  line: number;
+  column: number;
+  role: ReferenceRole;
+}
+
+/**
+ * The occurrences of a name in one file: `parsed` with every identifier
+ * spelling it (comments and strings hold none), or, when the file was not
+ * parsed (`none`: no grammar; `large`, `timed_out`, `failed` as for
+ * symbols), no occurrences and the caller keeps its text matches.
+ */
+export interface NameOccurrences {
+  language: string | null;
+  outcome: Exclude<ExtractionOutcome, "patterns">;
+  occurrences: NameOccurrence[];
+}
+
+/** Most occurrences kept per file. */
+export const MAX_OCCURRENCES_PER_FILE = 20_000;
 
 interface Grammar {
   language: Language;
@@ -109,6 +132,76 @@ export class SymbolExtractor {
       // A trap inside the runtime (out of bounds, stack exhausted) may leave its memory torn.
       this.#broken = true;
       return { language: grammarLanguage, symbols: patternSymbols(path, text), outcome: "failed" };
+    }
+  }
+
+  /**
+   * Where `name` occurs as an identifier in `text`, the content of a file
+   * at `path`, each with its role; under the same per-file deadline and size
+   * limit as `extract`.
+   */
+  async occurrences(path: string, text: string, name: string): Promise<NameOccurrences> {
+    const language = grammarLanguageOf(path, text);
+    if (language === null) return { language: null, outcome: "none", occurrences: [] };
+    if (this.#broken) return { language, outcome: "failed", occurrences: [] };
+    if (text.length > MAX_PARSED_BYTES) return { language, outcome: "large", occurrences: [] };
+    const grammar = await this.#grammar(language);
+    try {
+      const occurrences = this.#occurrences(grammar, text, name);
+      if (occurrences === null) return { language, outcome: "timed_out", occurrences: [] };
+      return { language, outcome: "parsed", occurrences };
+    } catch {
+      this.#broken = true;
+      return { language, outcome: "failed", occurrences: [] };
+    }
+  }
+
+  #occurrences(grammar: Grammar, text: string, name: string): NameOccurrence[] | null {
+    const deadline = this.#now() + this.#deadlineMs;
+    const late = () => this.#now() > deadline;
+    this.#parser.setLanguage(grammar.language);
+    const tree = this.#parser.parse((index) => text.slice(index, index + PARSE_SLICE), null, {
+      progressCallback: late,
+    });
+    if (tree === null) return null;
+    try {
+      const definitionNames = new Set<number>();
+      const matches = grammar.query.matches(tree.rootNode, { progressCallback: late });
+      if (late()) return null;
+      for (const match of matches) {
+        if (!match.captures.some((capture) => capture.name.startsWith("definition."))) continue;
+        for (const capture of match.captures) {
+          if (capture.name === "name" && capture.node.text === name) {
+            definitionNames.add(capture.node.startIndex);
+          }
+        }
+      }
+      const found: NameOccurrence[] = [];
+      // An explicit stack, not recursion: a deep tree must not exhaust the JavaScript stack.
+      const cursor = tree.walk();
+      let visited = 0;
+      outer: while (true) {
+        const node = cursor.currentNode;
+        if (++visited % 4096 === 0 && late()) return null;
+        if (node.endIndex - node.startIndex >= name.length) {
+          if (isNameNode(node) && node.text === name) {
+            found.push({
+              line: node.startPosition.row + 1,
+              column: node.startPosition.column,
+              role: referenceRole(node, definitionNames),
+            });
+            if (found.length >= MAX_OCCURRENCES_PER_FILE) break;
+          }
+          if (cursor.gotoFirstChild()) continue;
+        }
+        while (!cursor.gotoNextSibling()) {
+          if (!cursor.gotoParent()) break outer;
+        }
+      }
+      cursor.delete();
+      return found;
+    } finally {
+      tree.delete();
     }
   }
 

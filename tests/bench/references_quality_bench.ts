@@ -29,11 +29,14 @@
  * `<`, `:`, `?:`, `!:` or `=` (a method or property declaration); no such hit
  * answers nothing, which counts as a miss. It does not depend on the position.
  *
- * `--service URL` will measure the service's MCP `references` and
- * `definition` tools (called through the MCP SDK client, as
- * sourcegraph_bench.ts calls the others) once those tools exist; the service
- * has no such tools yet, so the option stops with a message instead of
- * measuring anything.
+ * `--service URL` (the MCP endpoint, e.g. `http://127.0.0.1:8787/sourcegraph/mcp`,
+ * of a service serving the tree as `local/<folder>`, or `--service-repo NAME`)
+ * measures the service's MCP `references` tool beside the baseline, with the
+ * same seed and sample, through the MCP SDK client: its references are
+ * every row of every page asked from the declaration's line with `symbol`
+ * set to the name; its definition is the first `definition` row of the
+ * answer asked from the reference position (no `definition` tool exists
+ * yet). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
  *
  * Trees: by default this checkout (its HEAD). Other trees are given with
  * `--tree PATH` (repeatable; a Git work tree). The figures in
@@ -51,7 +54,9 @@
  */
 
 import { cpus, totalmem } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import ts from "typescript";
 import { percentile, prng } from "../support/bench_stats.ts";
 import {
@@ -65,7 +70,7 @@ import {
 } from "./references/scoring.ts";
 
 const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] [--seed S] " +
-  "[--definition-positions K] [--misses N] [--service URL]\n" +
+  "[--definition-positions K] [--misses N] [--service URL [--service-repo NAME]]\n" +
   "  --tree PATH   a Git work tree whose HEAD is measured (repeatable; default: this checkout)\n" +
   "  --sample N    identifiers per tree (default 200)\n" +
   "  --seed S      the sample's seed (default 1)\n" +
@@ -73,8 +78,8 @@ const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] 
   "(default 5)\n" +
   "  --misses N    also print, per tree, N identifiers whose references were not exact (worst " +
   "precision first) and N whose definition was missed\n" +
-  "  --service URL will measure the service's MCP `references` and `definition` tools once " +
-  "they exist; it has none yet, so this stops with a message";
+  "  --service URL  also measure the MCP `references` tool of the service at URL (its MCP " +
+  "endpoint), on the tree served as local/<folder> or --service-repo NAME";
 
 function options(args: string[]): {
   trees: string[];
@@ -83,12 +88,14 @@ function options(args: string[]): {
   seed: number;
   positions: number;
   service: string | null;
+  serviceRepo: string | null;
 } {
   const trees: string[] = [];
   let sample = 200;
   let seed = 1;
   let positions = 5;
   let service: string | null = null;
+  let serviceRepo: string | null = null;
   let misses = 0;
   for (let i = 0; i < args.length; i++) {
     const value = args[i + 1];
@@ -99,6 +106,7 @@ function options(args: string[]): {
     else if (args[i] === "--definition-positions" && Number.isInteger(number) && number > 0) {
       positions = number;
     } else if (args[i] === "--service" && value) service = value;
+    else if (args[i] === "--service-repo" && value) serviceRepo = value;
     else if (args[i] === "--misses" && Number.isInteger(number) && number >= 0) misses = number;
     else {
       console.error(USAGE);
@@ -107,7 +115,7 @@ function options(args: string[]): {
     i++;
   }
   if (trees.length === 0) trees.push(resolve(new URL("../..", import.meta.url).pathname));
-  return { trees, misses, sample, seed, positions, service };
+  return { trees, misses, sample, seed, positions, service, serviceRepo };
 }
 
 async function git(tree: string, args: string[], stdin?: Uint8Array): Promise<Uint8Array> {
@@ -377,6 +385,61 @@ class GitGrepFinder implements ReferenceFinder {
   }
 }
 
+/** The service's MCP `references` tool, every page of it, through the MCP SDK client. */
+class ServiceFinder implements ReferenceFinder {
+  readonly name = "service references";
+
+  constructor(private readonly client: Client, private readonly repo: string) {}
+
+  private async rows(
+    position: Location,
+    name: string,
+  ): Promise<{ location: Location; roles: string[] }[]> {
+    const rows: { location: Location; roles: string[] }[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await this.client.callTool({
+        name: "references",
+        arguments: {
+          repo: this.repo,
+          path: position.path,
+          line: position.line,
+          symbol: name,
+          max_bytes: 262144,
+          ...(after === undefined ? {} : { after }),
+        },
+      });
+      const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+      if (result.isError) return rows;
+      let path = "";
+      for (const line of text.split("\n")) {
+        const file = /^File: (".*")$/.exec(line);
+        if (file) path = JSON.parse(file[1]);
+        const row = /^(\d+) \[([a-z,]+)\]: /.exec(line);
+        if (row) {
+          rows.push({
+            location: { path, line: Number(row[1]), column: 1 },
+            roles: row[2].split(","),
+          });
+        }
+      }
+      const next = /^NextCursor: (".*")$/m.exec(text);
+      if (!next) break;
+      after = JSON.parse(next[1]);
+    }
+    return rows;
+  }
+
+  async references(position: Location, name: string): Promise<Location[]> {
+    return (await this.rows(position, name)).map((row) => row.location);
+  }
+
+  async definition(position: Location, name: string): Promise<Location | null> {
+    const rows = await this.rows(position, name);
+    return rows.find((row) => row.roles.includes("definition"))?.location ?? null;
+  }
+}
+
 interface TreeResult {
   tree: string;
   commit: string;
@@ -473,6 +536,7 @@ async function measure(
 async function measureTree(
   tree: string,
   options: { sample: number; seed: number; positions: number },
+  makeFinder: (tree: string, commit: string) => ReferenceFinder,
 ): Promise<TreeResult> {
   const commit = new TextDecoder().decode(await git(tree, ["rev-parse", "HEAD"])).trim();
   const files = await typescriptFiles(tree, commit);
@@ -495,7 +559,7 @@ async function measureTree(
     else skipped++;
   }
   const oracleMs = performance.now() - started;
-  const finder = new GitGrepFinder(tree, commit);
+  const finder = makeFinder(tree, commit);
   const scored = await measure(truths, finder, { positions: options.positions, random });
   return {
     tree,
@@ -571,15 +635,29 @@ function print(
 
 if (import.meta.main) {
   const opts = options(Deno.args);
-  if (opts.service !== null) {
-    console.error(
-      `--service ${opts.service}: the service has no MCP references/definition tools yet; ` +
-        "this option will measure them once they exist",
-    );
-    Deno.exit(2);
-  }
   console.log(`finder: git grep -w -n --column -I -F (baseline); oracle: typescript ${ts.version}`);
   const results: TreeResult[] = [];
-  for (const tree of opts.trees) results.push(await measureTree(tree, opts));
+  const grep = (tree: string, commit: string) => new GitGrepFinder(tree, commit);
+  for (const tree of opts.trees) results.push(await measureTree(tree, opts, grep));
   print(results, opts);
+  if (opts.service !== null) {
+    const client = new Client({ name: "references-quality-bench", version: "0.1.0" });
+    const token = Deno.env.get("SOURCEGRAPH_TOKEN");
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(opts.service), {
+        requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+      }),
+    );
+    try {
+      console.log(`\nfinder: the service's MCP references tool at ${opts.service} (same seed)`);
+      const served: TreeResult[] = [];
+      for (const tree of opts.trees) {
+        const repo = opts.serviceRepo ?? `local/${basename(tree)}`;
+        served.push(await measureTree(tree, opts, () => new ServiceFinder(client, repo)));
+      }
+      print(served, opts);
+    } finally {
+      await client.close();
+    }
+  }
 }

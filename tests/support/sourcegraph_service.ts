@@ -11,6 +11,7 @@
 import { HIGHLIGHT_WORKER_MODULES } from "../../sourcegraph/web/code/highlighter.ts";
 import { MARKDOWN_WORKER_MODULES } from "../../sourcegraph/web/code/markdown_renderer.ts";
 import { SCAN_WORKER_MODULES } from "../../sourcegraph/search/scan/chunk_scanner.ts";
+import { OCCURRENCES_WORKER_MODULES } from "../../sourcegraph/service/name_references.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -91,7 +92,12 @@ export function serviceFlags(data: string, shared?: { keyFile: string }): string
     "--allow-run=git,deno,setpriv",
     shared ? "--allow-env=SOURCEGRAPH_*,PATH,PG*" : "--allow-env=SOURCEGRAPH_*,PATH",
     `--allow-read=${
-      [...HIGHLIGHT_WORKER_MODULES, ...MARKDOWN_WORKER_MODULES, ...SCAN_WORKER_MODULES].join(",")
+      [
+        ...HIGHLIGHT_WORKER_MODULES,
+        ...MARKDOWN_WORKER_MODULES,
+        ...SCAN_WORKER_MODULES,
+        ...OCCURRENCES_WORKER_MODULES,
+      ].join(",")
     }`,
     ...(shared ? [`--allow-read=${shared.keyFile}`] : []),
   ];

@@ -36,6 +36,7 @@ import { locateTool } from "./locate_tool.ts";
 import { prepareTool } from "./prepare_tool.ts";
 import { readManyTool } from "./read_many_tool.ts";
 import { readTool } from "./read_tool.ts";
+import { referencesTool } from "./references_tool.ts";
 import { repositoriesTool } from "./repositories_tool.ts";
 import { resolveTool } from "./resolve_tool.ts";
 import { searchTool } from "./search_tool.ts";
@@ -58,6 +59,7 @@ export const TOOLS: readonly Tool[] = [
   resolveTool,
   searchTool,
   symbolsTool,
+  referencesTool,
   readTool,
   readManyTool,
   listTool,

@@ -70,6 +70,8 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["blame", { repo: NAME, path: "a.txt", start_line: 0 }, null],
   ["history", { repo: NAME, first: 101 }, null],
   ["history", { repo: NAME, path: "a.txt", after: cursor('["history"]') }, "INVALID_CURSOR"],
+  ["references", { repo: NAME, path: "a.txt", line: 0, column: 1 }, null],
+  ["references", { repo: NAME, path: "a.txt", line: 1, max_bytes: 1 << 30 }, null],
   [
     "locate",
     { repo: NAME, commit: "g".repeat(40), path: "a.txt", start_line: 1, end_line: 1 },

@@ -1,0 +1,54 @@
+/**
+ * `references`: every place the name at a position occurs at a pinned
+ * commit, search-based: the search's whole-word matches, each file of a
+ * language with a grammar parsed so that only identifiers remain (comments
+ * and strings dropped), each row with its role. Scopes are not resolved.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { renderReferences } from "../../render/references_text.ts";
+import { decodeSearchCursor } from "../../render/search_cursor.ts";
+import { SEARCH_DEFAULT_MAX_BYTES, SEARCH_MIN_MAX_BYTES } from "../../render/search_text.ts";
+import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
+import { path, repo, revision } from "./arguments.ts";
+import { defineTool, READ_ONLY } from "./tool.ts";
+
+/** `references`. */
+export const referencesTool = defineTool({
+  name: "references",
+  description:
+    "Where the name at line and column (or symbol on that line) occurs at one commit: search-based, scopes not resolved, comments and strings left out; rows `N [role]: line`.",
+  input: {
+    repo,
+    path,
+    revision,
+    line: z.number().int().min(1).describe("1-based line."),
+    column: z.number().int().min(1).max(100_000).optional().describe(
+      "1-based, in characters.",
+    ),
+    symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
+    include_declaration: z.boolean().optional().describe("Default true."),
+    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe("As search."),
+    max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional()
+      .describe("As search."),
+    after: z.string().min(1).max(16384).optional().describe("NextCursor."),
+  },
+  uses: ["references"],
+  annotations: READ_ONLY,
+  run: async (args, { calls, caller }) => {
+    const page = await calls.references(caller, {
+      repo: args.repo,
+      revision: args.revision,
+      path: args.path,
+      line: args.line,
+      column: args.column,
+      symbol: args.symbol,
+      includeDeclaration: args.include_declaration,
+      glob: args.glob,
+      after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
+    });
+    return [renderReferences(page, { maxBytes: args.max_bytes ?? SEARCH_DEFAULT_MAX_BYTES })];
+  },
+});

@@ -1,0 +1,309 @@
+/**
+ * Search-based references: the name at a position of a file, then every
+ * place that name occurs at the same commit. Candidates are the lines of
+ * one search page (the repository's search, so path groups, the index or
+ * the unindexed search, ranking and paging are the search's: files defining
+ * the name come first); each candidate file of a language with a grammar is
+ * parsed and only its identifier nodes spelling the name are kept, each with
+ * its role, so comments and strings drop out. A file without a grammar (or
+ * too large, or past its parse deadline) keeps its whole-word lines with the
+ * role `text`. Scopes are not resolved: a local of the same name elsewhere
+ * is a reference too.
+ *
+ * Parsing runs in this process, one file at a time for the whole service
+ * (one parser, grammars loaded on first use), each file under a deadline
+ * and the size limit of the index builder's extraction, and a page parses at
+ * most `REFERENCES_FILES_PER_PAGE` files within `REFERENCES_PARSE_MS`: past
+ * that, the page's other files are answered as `text`.
+ *
+ * @module
+ */
+
+import { SourcegraphError } from "../errors.ts";
+import type { FileMatches, SearchOutcome } from "../search/code_search.ts";
+import type { SearchPosition } from "../search/query/compiled_search.ts";
+import { fileURLToPath } from "node:url";
+import { MAX_PARSED_BYTES, type NameOccurrences } from "../symbols/symbol_extractor.ts";
+import type { OccurrencesJob } from "../symbols/occurrences_worker.ts";
+import { WorkerJobs } from "../workers/worker_jobs.ts";
+import type { ReferenceRole } from "../symbols/reference_roles.ts";
+
+/** Most candidate files one page parses (and shows). */
+export const REFERENCES_FILES_PER_PAGE = 50;
+/** Most milliseconds one page spends parsing; later files of the page are answered as text. */
+export const REFERENCES_PARSE_MS = 4_000;
+/** Most milliseconds one file's parse may take. */
+export const REFERENCES_FILE_MS = 1_000;
+
+const OCCURRENCES_WORKER = new URL("../symbols/occurrences_worker.ts", import.meta.url);
+
+/**
+ * The local modules the parsing worker loads: Deno starts a worker only with
+ * read access to them (`deno task start` reads the whole checkout).
+ */
+export const OCCURRENCES_WORKER_MODULES: readonly string[] = [
+  fileURLToPath(new URL("../symbols/", import.meta.url)),
+  fileURLToPath(new URL("../../shared/defined_names.ts", import.meta.url)),
+];
+/** Longest name looked up. */
+export const REFERENCES_MAX_NAME = 200;
+
+/** A row's role: a grammar's (`ReferenceRole`), or `text` for a whole-word match not parsed. */
+export type RowRole = ReferenceRole | "text";
+
+/** One line that holds the name, with the roles of its occurrences. */
+export interface ReferenceLine {
+  number: number;
+  text: string;
+  roles: RowRole[];
+}
+
+/** One file's references. */
+export interface ReferenceFile {
+  path: string;
+  /** `parsed`, or why the file's rows are whole-word text matches. */
+  parse: "parsed" | "no_grammar" | "large" | "timed_out" | "failed" | "budget";
+  lines: ReferenceLine[];
+  /** The search's ranking group, when the search was ranked. */
+  tier?: SearchPosition["tier"];
+}
+
+/** One page of the references of a name. */
+export interface ReferencesPage {
+  repo: string;
+  commit: string;
+  name: string;
+  /** Where the name was taken from. */
+  origin: { path: string; line: number };
+  files: ReferenceFile[];
+  /** The search's own outcome for the page (index use, caps, ranking, counts). */
+  search: Omit<SearchOutcome, "files">;
+  scope: string[] | null;
+}
+
+/** A references lookup at a position. */
+export interface ReferencesRequest {
+  repo: string;
+  revision?: string;
+  path: string;
+  line: number;
+  /** 1-based, in characters (code points) of the line. */
+  column?: number;
+  /** The name on the line to look up, instead of a column. */
+  symbol?: string;
+  includeDeclaration?: boolean;
+  glob?: string[];
+  /** Continue after a page's last row, at that page's commit. */
+  after?: SearchPosition & { commit: string };
+}
+
+const NAME_CHAR = /[A-Za-z0-9_$]/;
+const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * The name at `column` (1-based, code points) of `text`, or the `symbol`
+ * as a whole word of it; refused with `POSITION_PAST_END`,
+ * `NOT_AN_IDENTIFIER` or `SYMBOL_NOT_ON_LINE`. Its UTF-16 offset is where
+ * it starts.
+ */
+export function nameAt(
+  text: string,
+  at: { column?: number; symbol?: string },
+): { name: string; offset: number } {
+  if (at.symbol !== undefined) {
+    if (!NAME.test(at.symbol) || at.symbol.length > REFERENCES_MAX_NAME) {
+      throw new SourcegraphError("NOT_AN_IDENTIFIER", "symbol is not a name", {
+        hint: "Pass a name of letters, digits, _ and $ (not a pattern), or a column instead.",
+      });
+    }
+    const offset = wholeWordAt(text, at.symbol);
+    if (offset === null) {
+      throw new SourcegraphError(
+        "SYMBOL_NOT_ON_LINE",
+        "the symbol is not a whole word of the line",
+        {
+          hint: "Read the line and pass the name as written there, or a column.",
+        },
+      );
+    }
+    return { name: at.symbol, offset };
+  }
+  if (at.column === undefined) {
+    throw new SourcegraphError("INVALID_ARGUMENTS", "column or symbol is required", {
+      hint: "Pass the 1-based column of the name on the line, or the name as symbol.",
+    });
+  }
+  const points = Array.from(text);
+  if (at.column > points.length) {
+    throw new SourcegraphError("POSITION_PAST_END", "the column is past the end of the line", {
+      hint: `The line has ${points.length} characters; read it and pass a column on the name.`,
+    });
+  }
+  const offset = points.slice(0, at.column - 1).join("").length;
+  if (!NAME_CHAR.test(text[offset])) {
+    throw new SourcegraphError("NOT_AN_IDENTIFIER", "no name at this position", {
+      hint: "Pass a column on a name (letters, digits, _ or $), or the name as symbol.",
+    });
+  }
+  let start = offset;
+  while (start > 0 && NAME_CHAR.test(text[start - 1])) start--;
+  let end = offset;
+  while (end < text.length && NAME_CHAR.test(text[end])) end++;
+  const name = text.slice(start, end);
+  if (!NAME.test(name) || name.length > REFERENCES_MAX_NAME) {
+    throw new SourcegraphError("NOT_AN_IDENTIFIER", "no name at this position", {
+      hint: "Pass a column on a name (letters, digits, _ or $), or the name as symbol.",
+    });
+  }
+  return { name, offset: start };
+}
+
+function wholeWordAt(text: string, name: string): number | null {
+  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
+    const before = from === 0 ? "" : text[from - 1];
+    const after = text[from + name.length] ?? "";
+    if (!NAME_CHAR.test(before) && !NAME_CHAR.test(after)) return from;
+  }
+  return null;
+}
+
+/** The RE2 pattern of `name` as a whole word (a name's characters on neither side). */
+export function wholeWordPattern(name: string): string {
+  return `(?:^|[^A-Za-z0-9_$])${name.replaceAll("$", "\\$")}(?:[^A-Za-z0-9_$]|$)`;
+}
+
+/**
+ * Parses files for the references of the whole service in one worker
+ * (`symbols/occurrences_worker.ts`), one file at a time, so a parse never
+ * holds up the service's thread: each file gets `fileMs` (tree-sitter's own
+ * deadline inside the worker; the pool ends a worker that overruns it by
+ * more), and a worker that cannot start leaves every file unparsed (its
+ * matches kept as `text`). `close` ends the worker.
+ */
+export class ReferenceParser {
+  #jobs: WorkerJobs<OccurrencesJob & { deadlineMs: number }, NameOccurrences>;
+  #now: () => number;
+  #fileMs: number;
+
+  /** A parser whose files each get `fileMs`; page budgets are timed on `now`. */
+  constructor(
+    options: {
+      now?: () => number;
+      fileMs?: number;
+      log?: (line: string) => void;
+      workerUrl?: URL;
+    } = {},
+  ) {
+    this.#now = options.now ?? (() => performance.now());
+    this.#fileMs = options.fileMs ?? REFERENCES_FILE_MS;
+    const log = options.log ?? (() => {});
+    this.#jobs = new WorkerJobs(options.workerUrl ?? OCCURRENCES_WORKER, {
+      workers: 1,
+      // The worker's parse stops itself at `fileMs`; this guard ends a worker stuck past it.
+      timeoutMs: this.#fileMs + 2_000,
+      failed: (message) =>
+        log(
+          `references are text matches only: the parsing worker failed (${message}); ` +
+            `the service needs read access to ${OCCURRENCES_WORKER_MODULES.join(", ")}`,
+        ),
+    });
+  }
+
+  /** The clock page budgets are timed on. */
+  now(): number {
+    return this.#now();
+  }
+
+  /** The occurrences of `name` in `text` (a file at `path`); unparsed when the worker could not. */
+  async occurrences(path: string, text: string, name: string): Promise<NameOccurrences> {
+    const answer = await this.#jobs.run({ path, text, name, deadlineMs: this.#fileMs });
+    return answer ?? { language: null, outcome: "failed", occurrences: [] };
+  }
+
+  /** Ends the worker; files asked for afterwards stay unparsed. */
+  close(): void {
+    this.#jobs.close();
+  }
+}
+
+/**
+ * Whether the name at `offset` of line `line` of `text` is code (not in a
+ * comment or a string): true when the file has no grammar or was not parsed.
+ */
+export async function isCodeAt(
+  parser: ReferenceParser,
+  file: { path: string; text: string },
+  at: { name: string; line: number; offset: number },
+): Promise<boolean> {
+  const found = await parser.occurrences(file.path, file.text, at.name);
+  if (found.outcome !== "parsed") return true;
+  return found.occurrences.some((occurrence) =>
+    occurrence.line === at.line && occurrence.column === at.offset
+  );
+}
+
+/**
+ * The references of `name` in one page of search matches: each file read
+ * by `text` (null: not readable as text, its matches kept as `text`) and
+ * parsed while the page's budget lasts.
+ */
+export async function referencesOf(
+  parser: ReferenceParser,
+  files: readonly FileMatches[],
+  options: {
+    name: string;
+    includeDeclaration: boolean;
+    text: (path: string) => Promise<string | null>;
+  },
+): Promise<ReferenceFile[]> {
+  const { name, includeDeclaration } = options;
+  const deadline = parser.now() + REFERENCES_PARSE_MS;
+  const found: ReferenceFile[] = [];
+  for (const file of files) {
+    const shown = new Map(file.lines.map((line) => [line.number, line.text]));
+    const asText = (parse: ReferenceFile["parse"]): ReferenceFile => ({
+      path: file.path,
+      parse,
+      lines: file.lines.map((line) => ({ number: line.number, text: line.text, roles: ["text"] })),
+      ...(file.tier === undefined ? {} : { tier: file.tier }),
+    });
+    if (parser.now() > deadline) {
+      found.push(asText("budget"));
+      continue;
+    }
+    const text = await options.text(file.path);
+    if (text === null) {
+      found.push(asText("large"));
+      continue;
+    }
+    const parsed = await parser.occurrences(file.path, text, name);
+    if (parsed.outcome !== "parsed") {
+      found.push(asText(parsed.outcome === "none" ? "no_grammar" : parsed.outcome));
+      continue;
+    }
+    const byLine = new Map<number, RowRole[]>();
+    for (const occurrence of parsed.occurrences) {
+      // Only the lines of this page: a continued page starts after a line of its first file.
+      if (!shown.has(occurrence.line)) continue;
+      if (!includeDeclaration && occurrence.role === "definition") continue;
+      const roles = byLine.get(occurrence.line) ?? [];
+      if (!roles.includes(occurrence.role)) roles.push(occurrence.role);
+      byLine.set(occurrence.line, roles);
+    }
+    const lines = [...byLine].sort((a, b) => a[0] - b[0]).map(([number, roles]) => ({
+      number,
+      text: shown.get(number)!,
+      roles,
+    }));
+    found.push({
+      path: file.path,
+      parse: "parsed",
+      lines,
+      ...(file.tier === undefined ? {} : { tier: file.tier }),
+    });
+  }
+  return found;
+}
+
+/** Most bytes of a candidate file read for parsing (the extraction's own limit). */
+export const REFERENCES_MAX_FILE_BYTES = MAX_PARSED_BYTES;

@@ -1,0 +1,52 @@
+/**
+ * The service's worker that finds where a name occurs as an identifier in
+ * the files it is sent, one at a time (`SymbolExtractor.occurrences`), so
+ * parsing for `references` never holds up the service's own thread, and the
+ * pool (`workers/worker_jobs.ts`) can end it when a file takes too long.
+ *
+ * Messages in: `{ id, path, text, name, deadlineMs }`; out: `{ id, answer }`.
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import { type NameOccurrences, SymbolExtractor } from "./symbol_extractor.ts";
+
+/** A file to look at for a name. */
+export interface OccurrencesJob {
+  path: string;
+  text: string;
+  name: string;
+}
+
+// The extractor's own deadline (tree-sitter's progress callback) ends a long parse inside the
+// worker; the pool's timer is the guard behind it.
+const extractors = new Map<number, Promise<SymbolExtractor>>();
+
+let previous: Promise<void> = Promise.resolve();
+
+self.onmessage = (event: MessageEvent<OccurrencesJob & { id: number; deadlineMs: number }>) => {
+  previous = previous.then(() => find(event.data));
+};
+
+async function find(
+  job: OccurrencesJob & { id: number; deadlineMs: number },
+): Promise<void> {
+  let answer: NameOccurrences | null;
+  try {
+    let extractor = extractors.get(job.deadlineMs);
+    if (!extractor) {
+      extractor = SymbolExtractor.create({ deadlineMs: job.deadlineMs });
+      extractors.set(job.deadlineMs, extractor);
+    }
+    answer = await (await extractor).occurrences(job.path, job.text, job.name);
+  } catch {
+    answer = null;
+  }
+  // The pool's answer shape (`workers/worker_jobs.ts` sits above this layer).
+  self.postMessage({ id: job.id, answer });
+}
+
+// Loaded: the jobs' time starts now (the pool's ready message).
+self.postMessage({ ready: true });

@@ -1,0 +1,250 @@
+/**
+ * `references` through a real MCP client on an in-process service over real
+ * Git repositories: TypeScript, Python and Rust files where a function is
+ * defined in one file and imported, called, typed and assigned in others,
+ * the same word in comments and strings left out, a file with no grammar
+ * kept as text; pages bounded by max_bytes cover every row once; hostile
+ * positions, a regex for a symbol and a forged cursor are refused with their
+ * codes; a private repository and a hidden path group answer byte for byte
+ * as a name present nowhere does.
+ */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
+import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
+
+const NAME = "org/refs";
+const MANY = Array.from({ length: 300 }, (_, i) => `parseItem(${i});`).join("\n") + "\n";
+
+const FILES: Record<string, string> = {
+  "src/items.ts": [
+    "// parseItem parses one item",
+    "export function parseItem(text: string): Item {",
+    "  return { text };",
+    "}",
+    "export interface Item { text: string }",
+    "",
+  ].join("\n"),
+  "src/use.ts": [
+    'import { parseItem } from "./items";',
+    'const label = "parseItem is a string here";',
+    "let first: Item = parseItem(label);",
+    "let handler: typeof parseItem;",
+    "handler = parseItem;",
+    'const s = "😀\u200b"; parseItem(s);',
+    "",
+  ].join("\n"),
+  "py/items.py": [
+    "from items import parseItem",
+    "# parseItem in a comment",
+    "def parseItem(text):",
+    '    """parseItem docs"""',
+    "    return parseItem(text)",
+    "",
+  ].join("\n"),
+  "rs/items.rs": [
+    "use crate::items::parseItem;",
+    "// parseItem",
+    "fn main() {",
+    '    let s = "parseItem";',
+    "    let parseItem = items::parseItem(s);",
+    "}",
+    "",
+  ].join("\n"),
+  "notes.txt": "parseItem in plain notes\n",
+  "gen/many.ts": MANY,
+};
+
+function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
+  return withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await fn(client);
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [
+      { name: NAME, publicRead: true, files: FILES },
+      {
+        name: "org/mono",
+        publicRead: true,
+        files: {
+          "docs/h.ts": "hiddenName();\n",
+          "docs/l.ts": "lonelyName();\n",
+          "secret/s.ts": "hiddenName();\nhiddenName();\n",
+        },
+        pathGroups: [{ name: "docs", paths: ["docs"] }],
+      },
+      { name: "org/closed", publicRead: false, files: { "a.ts": "parseItem();\n" } },
+    ],
+  });
+}
+
+function references(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
+  return callTool(client, "references", { repo: NAME, ...args });
+}
+
+// The `File:`, `Parse:` and row lines of an answer, many.ts left out.
+function body(answer: string, options: { many?: boolean } = {}): string[] {
+  const lines = answer.split("\n");
+  const out: string[] = [];
+  let file = "";
+  for (const line of lines) {
+    if (line.startsWith("File: ")) file = line;
+    if (!options.many && file === 'File: "gen/many.ts"') continue;
+    if (/^(File|Parse): |^\d+ \[/.test(line)) out.push(line);
+  }
+  return out;
+}
+
+// Each file's lines, files sorted: the search's order of files depends on whether its index is ready.
+function byFile(lines: string[]): string[][] {
+  const files: string[][] = [];
+  for (const line of lines) {
+    if (line.startsWith("File: ")) files.push([line]);
+    else files.at(-1)!.push(line);
+  }
+  return files.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+Deno.test("references: identifiers with their roles across languages; comments and strings left out; text where no grammar", () =>
+  withRefs(async (client) => {
+    const outcome = await references(client, { path: "src/items.ts", line: 2, column: 17 });
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const answer = outcome.texts[0];
+    assert(answer.includes('Precision: "search-based"'), answer);
+    assert(answer.includes('Name: "parseItem"; From: "src/items.ts:2"'), answer);
+    assertEquals(
+      byFile(body(answer)),
+      byFile([
+        'File: "py/items.py"',
+        "1 [import]: from items import parseItem",
+        "3 [definition]: def parseItem(text):",
+        "5 [call]:     return parseItem(text)",
+        'File: "src/items.ts"',
+        "2 [definition]: export function parseItem(text: string): Item {",
+        'File: "notes.txt"',
+        'Parse: "no_grammar" (no grammar for its language: whole-word matches, comments and strings included)',
+        "1 [text]: parseItem in plain notes",
+        'File: "rs/items.rs"',
+        "1 [import]: use crate::items::parseItem;",
+        "5 [write,call]:     let parseItem = items::parseItem(s);",
+        'File: "src/use.ts"',
+        '1 [import]: import { parseItem } from "./items";',
+        "3 [call]: let first: Item = parseItem(label);",
+        "4 [type]: let handler: typeof parseItem;",
+        "5 [read]: handler = parseItem;",
+        '6 [call]: const s = "😀\u200b"; parseItem(s);',
+      ]),
+    );
+    const without = await references(client, {
+      path: "src/items.ts",
+      line: 2,
+      symbol: "parseItem",
+      include_declaration: false,
+    });
+    assert(!without.texts[0].includes("[definition]"), without.texts[0]);
+  }));
+
+Deno.test("references: pages bounded by max_bytes, walked to the end, cover every row once", () =>
+  withRefs(async (client) => {
+    const whole = await references(client, {
+      path: "src/use.ts",
+      line: 5,
+      symbol: "parseItem",
+      max_bytes: 65536,
+    });
+    const all = body(whole.texts[0], { many: true }).filter((line) => /^\d/.test(line));
+    assert(all.length > 300, String(all.length));
+    const seen: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    do {
+      const page = await references(client, {
+        path: "src/use.ts",
+        line: 5,
+        symbol: "parseItem",
+        max_bytes: 4096,
+        ...(after === undefined ? {} : { after }),
+      });
+      assertEquals(page.code, "OK", page.texts.join());
+      const text = page.texts[0];
+      assert(new TextEncoder().encode(text).length <= 4096, text);
+      let file = "";
+      for (const line of text.split("\n")) {
+        if (line.startsWith("File: ")) file = line;
+        if (/^\d+ \[/.test(line)) seen.push(`${file} ${line}`);
+      }
+      after = /^NextCursor: (".*")$/m.exec(text)?.[1];
+      after = after === undefined ? undefined : JSON.parse(after);
+      pages++;
+    } while (after !== undefined && pages < 50);
+    assert(pages > 2, String(pages));
+    assertEquals(new Set(seen).size, seen.length);
+    let file = "";
+    const want: string[] = [];
+    for (const line of whole.texts[0].split("\n")) {
+      if (line.startsWith("File: ")) file = line;
+      if (/^\d+ \[/.test(line)) want.push(`${file} ${line}`);
+    }
+    assertEquals(seen.toSorted(), want.toSorted());
+  }));
+
+Deno.test("references: hostile positions, a pattern for a symbol and a forged cursor are refused with their codes", () =>
+  withRefs(async (client) => {
+    const code = async (args: Record<string, unknown>) => (await references(client, args)).code;
+    assertEquals(await code({ path: "src/use.ts", line: 6, column: 999 }), "POSITION_PAST_END");
+    assertEquals(
+      await code({ path: "src/use.ts", line: 99 }),
+      (await callTool(client, "read", {
+        repo: NAME,
+        path: "src/use.ts",
+        start_line: 99,
+        end_line: 99,
+      })).code,
+    );
+    // Columns count characters: the emoji is one, the zero-width space another.
+    assertEquals(await code({ path: "src/use.ts", line: 6, column: 12 }), "NOT_AN_IDENTIFIER");
+    assertEquals(await code({ path: "src/use.ts", line: 6, column: 13 }), "NOT_AN_IDENTIFIER");
+    const at = await references(client, { path: "src/use.ts", line: 6, column: 17 });
+    assert(at.texts[0].includes('Name: "parseItem"'), at.texts.join());
+    // A comment and a string are no position of a name.
+    assertEquals(await code({ path: "src/items.ts", line: 1, column: 5 }), "NOT_AN_IDENTIFIER");
+    assertEquals(await code({ path: "src/use.ts", line: 2, column: 16 }), "NOT_AN_IDENTIFIER");
+    assertEquals(await code({ path: "src/use.ts", line: 3, column: 1 }), "NOT_AN_IDENTIFIER");
+    assertEquals(await code({ path: "src/use.ts", line: 1, symbol: ".*" }), "NOT_AN_IDENTIFIER");
+    assertEquals(await code({ path: "src/use.ts", line: 1, symbol: "Item" }), "SYMBOL_NOT_ON_LINE");
+    assertEquals(await code({ path: "src/use.ts", line: 1 }), "INVALID_ARGUMENTS");
+    const forged = new TextEncoder().encode('["x","y",1]').toBase64({ alphabet: "base64url" });
+    assertEquals(
+      await code({ path: "src/use.ts", line: 1, symbol: "parseItem", after: forged }),
+      "INVALID_CURSOR",
+    );
+  }));
+
+Deno.test("references: a private repository and a hidden path group answer byte for byte as nothing there", () =>
+  withRefs(async (client) => {
+    const call = (repo: string, args: Record<string, unknown>) =>
+      callTool(client, "references", { repo, path: "a.ts", line: 1, column: 1, ...args });
+    assertEquals(await call("org/closed", {}), await call("org/clozed", {}));
+    assertEquals((await call("org/closed", {})).code, "REPOSITORY_NOT_FOUND");
+    assertEquals(
+      await call("org/mono", { path: "secret/s.ts" }),
+      await callTool(client, "read", {
+        repo: "org/mono",
+        path: "secret/s.ts",
+        start_line: 1,
+        end_line: 1,
+      }),
+    );
+    const hidden = await call("org/mono", { path: "docs/h.ts", symbol: "hiddenName" });
+    const lonely = await call("org/mono", { path: "docs/l.ts", symbol: "lonelyName" });
+    assertEquals(hidden.code, "OK", hidden.texts.join());
+    assertEquals(
+      hidden.texts[0].replaceAll("hiddenName", "NAME").replaceAll("docs/h.ts", "PATH"),
+      lonely.texts[0].replaceAll("lonelyName", "NAME").replaceAll("docs/l.ts", "PATH"),
+    );
+    assert(!hidden.texts[0].includes("secret"), hidden.texts[0]);
+  }));
