@@ -206,14 +206,23 @@ export class RepositoryReads {
     this.#parser = options.parser;
   }
 
-  /** One read. */
-  async read(caller: Caller, request: ReadRequest): Promise<FileRead> {
-    const range = requestedRange(request.startLine, request.endLine);
+  // A path checked as every read checks it: well formed, in a repository and at a revision the
+  // caller may see, inside the caller's path groups; with the repository's object reader.
+  #visiblePath(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string },
+  ): { commit: string; scope: PathScope; objects: MirrorObjects } {
     validatePath(request.path);
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
-    const objects = this.#mirrors.objects(repo);
+    return { commit, scope, objects: this.#mirrors.objects(repo) };
+  }
+
+  /** One read. */
+  async read(caller: Caller, request: ReadRequest): Promise<FileRead> {
+    const range = requestedRange(request.startLine, request.endLine);
+    const { commit, scope, objects } = this.#visiblePath(caller, request);
     const caps = request.maxBytes === undefined
       ? undefined
       : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
@@ -230,11 +239,7 @@ export class RepositoryReads {
    */
   async blame(caller: Caller, request: BlameRequest): Promise<FileBlame> {
     const range = requestedRange(request.startLine, request.endLine);
-    validatePath(request.path);
-    const { repo, commit } = this.#visibility.resolve(caller, request);
-    const scope = new PathScope(repo);
-    scope.require(request.path);
-    const objects = this.#mirrors.objects(repo);
+    const { commit, scope, objects } = this.#visiblePath(caller, request);
     return await blameFile(objects, {
       commit,
       path: request.path,
@@ -297,11 +302,7 @@ export class RepositoryReads {
     caller: Caller,
     request: { repo: string; path: string; revision?: string },
   ): Promise<RawFile> {
-    validatePath(request.path);
-    const { repo, commit } = this.#visibility.resolve(caller, request);
-    const scope = new PathScope(repo);
-    scope.require(request.path);
-    const objects = this.#mirrors.objects(repo);
+    const { commit, scope, objects } = this.#visiblePath(caller, request);
     const entry = await objects.lookup(commit, request.path);
     if (entry === null || (entry.kind !== "file" && entry.kind !== "symlink")) {
       throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");
