@@ -302,7 +302,7 @@ export class RepositoryReads {
     caller: Caller,
     request: { repo: string; path: string; revision?: string },
   ): Promise<RawFile> {
-    const { commit, scope, objects } = this.#visiblePath(caller, request);
+    const { commit, objects } = this.#visiblePath(caller, request);
     const entry = await objects.lookup(commit, request.path);
     if (entry === null || (entry.kind !== "file" && entry.kind !== "symlink")) {
       throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");
