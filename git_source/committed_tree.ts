@@ -82,21 +82,29 @@ export class CommittedTree {
     return entries;
   }
 
-  /** Reads one regular blob, at most `maxBytes`. */
-  async blob(entry: TreeEntry, maxBytes: number): Promise<Uint8Array> {
+  /** Reads the regular blob of configured `path`, at most `maxBytes`; failures name the path. */
+  async blob(path: string, entry: TreeEntry, maxBytes: number): Promise<Uint8Array> {
     if (!isRegularFile(entry)) {
-      throw new GitSourceError("unsupported_file", "not a regular committed file");
+      throw new GitSourceError(
+        "unsupported_file",
+        `the configured path ${path} is a symlink, submodule or directory, not a regular committed file`,
+      );
     }
     this.#reader ??= new GitObjectReader({ cwd: this.root, timeoutMs: GIT_TIMEOUT_MS });
     let read;
     try {
       read = await this.#reader.read(entry.oid, { maxBytes });
     } catch {
-      throw new GitSourceError("unavailable", "a committed object cannot be read");
+      throw new GitSourceError("unavailable", `the committed object of ${path} cannot be read`);
     }
-    if (read.status === "too_large") throw new GitSourceError("file_too_large", "file too large");
+    if (read.status === "too_large") {
+      throw new GitSourceError(
+        "file_too_large",
+        `the committed file ${path} is larger than ${maxBytes} bytes`,
+      );
+    }
     if (read.status !== "ok" || read.type !== "blob") {
-      throw new GitSourceError("unavailable", "a committed object is missing");
+      throw new GitSourceError("unavailable", `the committed object of ${path} is missing`);
     }
     return read.bytes;
   }

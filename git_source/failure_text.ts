@@ -17,19 +17,16 @@ const RECOVERY: Readonly<Record<GitSourceErrorCode, string>> = {
   invalid_config: "Fix GIT_SOURCE_REPOSITORY, GIT_SOURCE_PATHS or PLUGIN_DATA and restart.",
   invalid_path: "Remove the duplicate paths from GIT_SOURCE_PATHS and restart.",
   state_corrupt:
-    "state.json in the data folder is damaged and is never treated as empty: keep it for diagnosis; to start over deliberately, point PLUGIN_DATA at a new folder.",
-  configuration_changed:
-    "The data folder belongs to another repository, path list or limit set: restore that configuration, or use a new data folder.",
+    "It is never treated as empty: keep it for diagnosis; to start over deliberately, point PLUGIN_DATA at a new folder.",
+  configuration_changed: "Restore that configuration, or use a new data folder.",
   reconciliation_required:
     "History was rewritten below the acknowledged commit: restore the old history, or reconcile the consumer and start a new data folder.",
   unsupported_file:
-    "A configured path is not a regular UTF-8 committed file: fix the file or remove the path from GIT_SOURCE_PATHS.",
-  file_too_large:
-    "A configured committed file is over the size limit: shrink or split it, or remove the path.",
-  batch_too_large: "One update does not fit a page: raise the page limit.",
+    "Only regular UTF-8 committed files are delivered: fix the file or remove its path from GIT_SOURCE_PATHS.",
+  file_too_large: "Shrink or split it, or remove its path from GIT_SOURCE_PATHS.",
+  batch_too_large: "Raise the page limit.",
   unknown_ack: "Call git.changes and acknowledge the token it returns.",
-  writer_locked:
-    "writer.lock exists in the data folder: if the process it names has stopped, remove that file and reconnect.",
+  writer_locked: "If the process it names has stopped, remove that file and reconnect.",
   unavailable:
     "Restore the repository or its objects (or the data folder's permissions); calls work again once they are back, with no restart.",
 };

@@ -20,7 +20,13 @@ import {
   type FileRecord,
   type PendingDelivery,
 } from "./feed_state.ts";
-import { type GitBatch, gitBatchResult, gitBatchText, type GitUpdate } from "./protocol.ts";
+import {
+  type GitBatch,
+  type GitBatchResult,
+  gitBatchResult,
+  gitBatchText,
+  type GitUpdate,
+} from "./protocol.ts";
 
 /** Bytes kept free for the JSON-RPC envelope around a page's result. */
 export const ENVELOPE_RESERVE = 128;
@@ -99,7 +105,7 @@ export class GitKnowledgeSource {
       const previous = last?.revision ?? null;
       let update: GitUpdate;
       if (entry) {
-        const text = decode(await tree.blob(entry, this.#config.limits.maxFileBytes));
+        const text = decode(path, await tree.blob(path, entry, this.#config.limits.maxFileBytes));
         update = {
           id: path,
           revision: head,
@@ -121,11 +127,9 @@ export class GitKnowledgeSource {
         };
       }
       // Every update must fit a page on its own; checked before anything is saved.
-      if (
-        pageBytes({ token: pageToken(randomUUID(), 0), updates: [update] }) >
-          this.#config.limits.maxBatchBytes
-      ) {
-        throw new GitSourceError("batch_too_large", "one update exceeds the page limit");
+      const limit = this.#config.limits.maxBatchBytes;
+      if (pageBytes({ token: pageToken(randomUUID(), 0), updates: [update] }, limit) > limit) {
+        throw new GitSourceError("batch_too_large", tooLarge(path));
       }
       updates.push(update);
       files[path] = { blob, revision: head };
@@ -135,22 +139,39 @@ export class GitKnowledgeSource {
 
   #page(pending: PendingDelivery): GitBatch {
     const token = pageToken(pending.deliveryId, pending.offset);
+    const limit = this.#config.limits.maxBatchBytes;
     const updates: GitUpdate[] = [];
-    // Exactly the bytes of JSON.stringify(gitBatchResult(page)): the frame for
-    // this count, plus each update's JSON and the commas between them.
+    // Exactly the bytes of JSON.stringify(gitBatchResult(page)) with every
+    // text repeated: the frame for this count, plus each update's JSON and
+    // its text block, and the commas between them.
     let updateBytes = 0;
     for (let i = pending.offset; i < pending.updates.length; i++) {
       if (updates.length === this.#config.limits.maxFiles) break;
-      const added = utf8Length(JSON.stringify(pending.updates[i])) + (updates.length > 0 ? 1 : 0);
+      const update = pending.updates[i];
+      const added = utf8Length(JSON.stringify(update)) + (updates.length > 0 ? 1 : 0) +
+        utf8Length(JSON.stringify({ type: "text", text: update.text })) + 1;
       const total = frameBytes(token, updates.length + 1) + updateBytes + added + ENVELOPE_RESERVE;
-      if (total > this.#config.limits.maxBatchBytes) break;
-      updates.push(pending.updates[i]);
+      if (total > limit) break;
+      updates.push(update);
       updateBytes += added;
     }
     if (updates.length === 0 && pending.offset < pending.updates.length) {
-      throw new GitSourceError("batch_too_large", "one update exceeds the page limit");
+      // An update too large to repeat in a text block goes alone, its block
+      // saying where the text is; one that does not fit even so cannot be sent.
+      const alone = { token, updates: [pending.updates[pending.offset]] };
+      if (pageBytes(alone, limit) > limit) {
+        throw new GitSourceError("batch_too_large", tooLarge(alone.updates[0].id));
+      }
+      return alone;
     }
     return { token, updates };
+  }
+
+  /** The MCP result of a page this feed returned. */
+  result(batch: GitBatch): GitBatchResult {
+    return gitBatchResult(batch, {
+      maxBytes: this.#config.limits.maxBatchBytes - ENVELOPE_RESERVE,
+    });
   }
 
   #serial<T>(work: (tree: CommittedTree) => Promise<T>): Promise<T> {
@@ -182,16 +203,29 @@ function frameBytes(token: string, count: number): number {
   }));
 }
 
-/** The page's byte count as the client receives it: the whole MCP result plus the reserve. */
-export function pageBytes(batch: GitBatch): number {
-  return utf8Length(JSON.stringify(gitBatchResult(batch))) + ENVELOPE_RESERVE;
+/**
+ * The page's byte count as the client receives it: the whole MCP result
+ * (built for a page limit of `maxBatchBytes`, 512 KiB by default) plus the reserve.
+ */
+export function pageBytes(batch: GitBatch, maxBatchBytes = 512 * 1024): number {
+  const result = gitBatchResult(batch, { maxBytes: maxBatchBytes - ENVELOPE_RESERVE });
+  return utf8Length(JSON.stringify(result)) + ENVELOPE_RESERVE;
 }
 
-function decode(bytes: Uint8Array): string {
-  if (bytes.indexOf(0) !== -1) throw new GitSourceError("unsupported_file", "binary file");
+function tooLarge(path: string): string {
+  return `the update of ${path} does not fit one page`;
+}
+
+function decode(path: string, bytes: Uint8Array): string {
+  if (bytes.indexOf(0) !== -1) {
+    throw new GitSourceError(
+      "unsupported_file",
+      `the committed file ${path} is binary (a NUL byte)`,
+    );
+  }
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {
-    throw new GitSourceError("unsupported_file", "not UTF-8");
+    throw new GitSourceError("unsupported_file", `the committed file ${path} is not valid UTF-8`);
   }
 }

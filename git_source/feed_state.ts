@@ -77,7 +77,10 @@ export class FeedStateFile {
       );
     } catch (error) {
       if (error instanceof SafeFsError && error.code === "LOCKED") {
-        throw new GitSourceError("writer_locked", "writer.lock exists");
+        throw new GitSourceError(
+          "writer_locked",
+          "the lock file writer.lock exists in the data folder",
+        );
       }
       throw new GitSourceError("unavailable", "the writer lock cannot be taken");
     }
@@ -98,14 +101,16 @@ export class FeedStateFile {
     try {
       parsed = JSON.parse(raw);
     } catch {
-      throw new GitSourceError("state_corrupt", "state.json is not JSON");
+      throw new GitSourceError("state_corrupt", "the state file state.json is not JSON");
     }
     const state = StateSchema.safeParse(parsed);
-    if (!state.success) throw new GitSourceError("state_corrupt", "state.json is malformed");
+    if (!state.success) {
+      throw new GitSourceError("state_corrupt", "the state file state.json is malformed");
+    }
     if (state.data.binding !== binding) {
       throw new GitSourceError(
         "configuration_changed",
-        "the data folder belongs to another configuration",
+        "the data folder belongs to another repository, path list or limit set",
       );
     }
     return state.data;

@@ -7,6 +7,7 @@
  */
 
 import { z } from "zod";
+import { utf8Length } from "../shared/text.ts";
 
 /** A full commit id: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits. */
 export const RevisionSchema: z.ZodString = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
@@ -50,9 +51,17 @@ export const GIT_SOURCE_ERROR_CODES = [
 /** A stable error code of the feed. */
 export type GitSourceErrorCode = typeof GIT_SOURCE_ERROR_CODES[number];
 
-/** The MCP tool result that carries a page: a short count plus the page. */
+/** The serialized result a page may take by default: 512 KiB less the 128-byte envelope reserve. */
+export const DEFAULT_RESULT_BYTES = 512 * 1024 - 128;
+
+/** The MCP tool result that carries a page: a summary, each update's text, and the page. */
 export interface GitBatchResult {
-  /** A one-line summary; the page itself is only in `structuredContent`. */
+  /**
+   * The summary line (the count), then one block per update in
+   * page order: its `text` when the whole result fits, otherwise a line
+   * naming the update and where its text is (so a client that shows only
+   * text still sees every update, and the result stays bounded).
+   */
   content: { type: "text"; text: string }[];
   /** The authoritative page. */
   structuredContent: GitBatch;
@@ -63,10 +72,36 @@ export function gitBatchText(count: number): string {
   return `${count} committed source ${count === 1 ? "update" : "updates"}.`;
 }
 
-/** Builds the MCP result for a page (also used to measure page bytes). */
-export function gitBatchResult(batch: GitBatch): GitBatchResult {
+/**
+ * The text block standing for an update whose text does not fit the result
+ * twice: it names the update and where its text is, in as few bytes as can
+ * say it (a page limit counts them).
+ */
+export function gitUpdateOmittedText(update: GitUpdate, index: number): string {
+  return `${update.id}: text in structuredContent.updates[${index}]`;
+}
+
+/**
+ * Builds the MCP result for a page (also used to measure page bytes). The
+ * text blocks repeat each update's text when the serialized result stays
+ * within `maxBytes` (default {@link DEFAULT_RESULT_BYTES}); otherwise each is
+ * replaced by {@link gitUpdateOmittedText}.
+ */
+export function gitBatchResult(
+  batch: GitBatch,
+  options: { maxBytes?: number } = {},
+): GitBatchResult {
+  const summary = { type: "text" as const, text: gitBatchText(batch.updates.length) };
+  const full: GitBatchResult = {
+    content: [summary, ...batch.updates.map((u) => ({ type: "text" as const, text: u.text }))],
+    structuredContent: batch,
+  };
+  if (utf8Length(JSON.stringify(full)) <= (options.maxBytes ?? DEFAULT_RESULT_BYTES)) return full;
   return {
-    content: [{ type: "text", text: gitBatchText(batch.updates.length) }],
+    content: [
+      summary,
+      ...batch.updates.map((u, i) => ({ type: "text" as const, text: gitUpdateOmittedText(u, i) })),
+    ],
     structuredContent: batch,
   };
 }

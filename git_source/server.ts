@@ -14,7 +14,6 @@ import { GitSourceError } from "./errors.ts";
 import { failureResult } from "./failure_text.ts";
 import { answerToolCalls, type OfferedTool } from "../shared/mcp_tool_calls.ts";
 import type { GitKnowledgeSource } from "./feed.ts";
-import { gitBatchResult } from "./protocol.ts";
 
 /** The server name and version clients see. */
 export const SERVER_INFO = { name: "git-knowledge-source", version: "0.1.0" };
@@ -46,7 +45,7 @@ export function createGitSourceServer(
   };
   const changes = async (): Promise<CallToolResult> => {
     try {
-      const result = gitBatchResult(await source.changes()) as unknown as CallToolResult;
+      const result = source.result(await source.changes()) as unknown as CallToolResult;
       lastReason = null;
       return result;
     } catch (error) {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type GitBatch, GitBatchSchema } from "../../git_source/protocol.ts";
+import { type GitBatch, GitBatchSchema, gitBatchText } from "../../git_source/protocol.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { initializeMessage } from "../support/mcp_messages.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
@@ -98,7 +98,13 @@ class FeedClient {
   async changes(): Promise<GitBatch> {
     const result = await this.#client.callTool({ name: "git.changes", arguments: {} });
     assert(!result.isError, JSON.stringify(result));
-    return GitBatchSchema.parse(result.structuredContent);
+    const batch = GitBatchSchema.parse(result.structuredContent);
+    // A client that shows only text sees the count, then every update's text.
+    assertEquals(result.content, [
+      { type: "text", text: gitBatchText(batch.updates.length) },
+      ...batch.updates.map((u) => ({ type: "text", text: u.text })),
+    ]);
+    return batch;
   }
 
   async acknowledge(token: string): Promise<void> {
@@ -451,6 +457,63 @@ Deno.test("a request line over the cap is answered with an error and the lines a
     assertEquals(answered, [1, 2, 3, 5, 6]);
     const refused = replies.filter((r) => r.error !== undefined).map((r) => [r.id, r.error.code]);
     assertEquals(refused, [[null, -32600], [null, -32700]]);
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("a failure's second block names the file it is about and says each thing once", async () => {
+  const parent = await tempDir("gs-e2e-");
+  try {
+    const repo = await createRepo({
+      "notes.txt": "n\n",
+      "docs/logo.txt": new Uint8Array([1, 0, 2]),
+    }, {
+      parent,
+      name: "repo",
+    });
+    const data = join(parent, "data");
+    const launch: Launch = {
+      command: Deno.execPath(),
+      args: gitSourceDenoArgs(repo.path, data),
+      env: Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : undefined,
+    };
+    const blocks = async (paths: string[]): Promise<string[]> => {
+      const client = await FeedClient.connect(launch, {
+        GIT_SOURCE_REPOSITORY: repo.path,
+        GIT_SOURCE_PATHS: JSON.stringify(paths),
+        PLUGIN_DATA: data,
+      });
+      try {
+        const result = await client.call("git.changes", {}) as {
+          isError?: boolean;
+          content: { text: string }[];
+        };
+        assert(result.isError, JSON.stringify(result));
+        return result.content.map((block) => block.text);
+      } finally {
+        await client.close();
+      }
+    };
+    assertEquals(await blocks(["notes.txt", "docs/logo.txt"]), [
+      "git.changes failed: unsupported_file",
+      "The committed file docs/logo.txt is binary (a NUL byte). Only regular UTF-8 committed files are delivered: fix the file or remove its path from GIT_SOURCE_PATHS.",
+    ]);
+    // The data folder now belongs to the first path list.
+    await Deno.mkdir(data, { recursive: true });
+    const other = await FeedClient.connect(launch, {
+      GIT_SOURCE_REPOSITORY: repo.path,
+      GIT_SOURCE_PATHS: '["notes.txt"]',
+      PLUGIN_DATA: data,
+    });
+    await other.acknowledge((await other.changes()).token);
+    await other.close();
+    const [code, why] = await blocks(["notes.txt", "other.txt"]);
+    assertEquals(code, "git.changes failed: configuration_changed");
+    assertEquals(
+      why,
+      "The data folder belongs to another repository, path list or limit set. Restore that configuration, or use a new data folder.",
+    );
   } finally {
     await removeDir(parent);
   }

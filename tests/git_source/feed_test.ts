@@ -89,8 +89,10 @@ Deno.test("the page bounds the complete MCP result and the file page limit", () 
       });
       const first = await feed.changes();
       assertEquals(first.updates.length, 1);
-      assert(new TextEncoder().encode(JSON.stringify(gitBatchResult(first))).length <= 1024);
-      assert(pageBytes(first) <= 1024, "with the envelope reserve");
+      const sent = gitBatchResult(first, { maxBytes: 1024 - 128 });
+      assertEquals(feed.result(first), sent);
+      assert(new TextEncoder().encode(JSON.stringify(sent)).length <= 1024);
+      assert(pageBytes(first, 1024) <= 1024, "with the envelope reserve");
       await feed.acknowledge(first.token);
       const second = await feed.changes();
       assertEquals(second.updates.length, 1);
@@ -381,3 +383,73 @@ Deno.test("a bare repository and a work tree's subdirectory both read root-relat
     }).changes();
     assertEquals(fromSub.updates.map((u) => u.id), ["docs/a.txt"]);
   }));
+
+/** The error a call rejects with. */
+async function failure(promise: Promise<unknown>): Promise<GitSourceError> {
+  return await assertRejects(() => promise, GitSourceError);
+}
+
+Deno.test("every per-file failure names the configured path it is about", () =>
+  withRepo({
+    "docs/nul.txt": new Uint8Array([104, 0, 105]),
+    "docs/latin1.txt": new Uint8Array([0xe9, 0x0a]),
+    "docs/big.txt": "x".repeat(11),
+    "docs/sub/a.txt": "a\n",
+    "fits.txt": "\u0001".repeat(8),
+  }, async ({ parent, repo, source }) => {
+    await Deno.symlink("big.txt", join(repo.path, "docs/link.txt"));
+    await repo.commit("link");
+    const limits = { maxFiles: 200, maxFileBytes: 8, maxBatchBytes: 524_288 };
+    const one = (path: string, options: { limits?: unknown } = { limits }) =>
+      source([path], { data: join(parent, `d-${path.replaceAll("/", "-")}`), ...options })
+        .changes();
+    for (
+      const [path, code] of [
+        ["docs/nul.txt", "unsupported_file"],
+        ["docs/latin1.txt", "unsupported_file"],
+        ["docs/link.txt", "unsupported_file"],
+        ["docs/sub", "unsupported_file"],
+        ["docs/big.txt", "file_too_large"],
+      ]
+    ) {
+      const error = await failure(one(path));
+      assertEquals(error.code, code, path);
+      assert(error.message.includes(` ${path} `), `${path}: ${error.message}`);
+    }
+    // An update that cannot fit a page even alone: the smallest page limit, a long name.
+    const long = `${"n".repeat(200)}.txt`;
+    await repo.write({ [long]: "z".repeat(8) });
+    await repo.commit("long");
+    const error = await failure(
+      one(long, { limits: { maxFiles: 200, maxFileBytes: 8, maxBatchBytes: 1024 } }),
+    );
+    assertEquals(error.code, "batch_too_large");
+    assert(error.message.includes(long), error.message);
+  }));
+
+Deno.test("an update too large to repeat in a text block goes alone, its block saying where the text is", () =>
+  withRepo(
+    { "a.txt": "\u0001".repeat(60), "b.txt": "plain\n" },
+    async ({ source }) => {
+      // Escaped, a.txt's text takes 360 bytes and its header about 120: once fits a
+      // 1,024-byte page, twice does not.
+      const limits = { maxFiles: 200, maxFileBytes: 65_536, maxBatchBytes: 1024 };
+      const feed = source(["a.txt", "b.txt"], { limits });
+      const first = await feed.changes();
+      assertEquals(first.updates.map((u) => u.id), ["a.txt"]);
+      const result = feed.result(first);
+      assertEquals(result.content.length, 2);
+      assertEquals(result.content[1].text, "a.txt: text in structuredContent.updates[0]");
+      assert(pageBytes(first, 1024) <= 1024);
+      assertEquals(utf8Bytes(JSON.stringify(result)) + 128, pageBytes(first, 1024));
+      await feed.acknowledge(first.token);
+      const second = await feed.changes();
+      assertEquals(second.updates.map((u) => u.id), ["b.txt"]);
+      assertEquals(feed.result(second).content[1].text, second.updates[0].text);
+      assert(pageBytes(second, 1024) <= 1024);
+    },
+  ));
+
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}

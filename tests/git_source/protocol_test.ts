@@ -41,14 +41,31 @@ Deno.test("the feed schemas are strict", () => {
   assertEquals(GitBatchSchema.safeParse({ token: "t", updates: tooMany }).success, false);
 });
 
-Deno.test("gitBatchResult carries the page only in structuredContent", () => {
-  const page = { token: "t:0", updates: [update as never] };
+Deno.test("gitBatchResult repeats each update's text after the count", () => {
+  const withdrawn = { ...update, id: "old.txt", state: "withdrawn", text: "old.txt was removed" };
+  const page = { token: "t:0", updates: [update as never, withdrawn as never] };
   assertEquals(gitBatchResult(page), {
-    content: [{ type: "text", text: "1 committed source update." }],
+    content: [
+      { type: "text", text: "2 committed source updates." },
+      { type: "text", text: "body" },
+      { type: "text", text: "old.txt was removed" },
+    ],
     structuredContent: page,
   });
+  assertEquals(gitBatchResult({ token: "t:1", updates: [] }).content, [
+    { type: "text", text: "0 committed source updates." },
+  ]);
+});
+
+Deno.test("gitBatchResult stays within its byte bound: texts that do not fit are named, not repeated", () => {
+  const big = { ...update, text: "x".repeat(2000) };
+  const page = { token: "t:0", updates: [big as never] };
+  const result = gitBatchResult(page, { maxBytes: 3000 });
+  assert(new TextEncoder().encode(JSON.stringify(result)).length <= 3000);
+  assertEquals(result.structuredContent, page);
   assertEquals(
-    gitBatchResult({ token: "t:0", updates: [] }).content[0].text,
-    "0 committed source updates.",
+    result.content[1].text,
+    "docs/guide.md: text in structuredContent.updates[0]",
   );
+  assertEquals(gitBatchResult(page, { maxBytes: 5000 }).content[1].text, big.text);
 });
