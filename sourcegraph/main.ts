@@ -54,7 +54,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let args: { host: string; port: number; repositories: string[] };
+let args: { host: string; port?: number; repositories: string[] };
 try {
   const parsed = parseArgs({
     args: Deno.args,
@@ -62,11 +62,15 @@ try {
     allowPositionals: true,
     strict: true,
   });
-  const port = Number(parsed.values.port ?? "8787");
-  if (!/^\d{1,5}$/.test(parsed.values.port ?? "8787") || port > 65_535) {
+  const flag = parsed.values.port;
+  if (flag !== undefined && (!/^\d{1,5}$/.test(flag) || Number(flag) > 65_535)) {
     throw new Error("--port must be a port number from 0 to 65535");
   }
-  args = { host: parsed.values.host!, port, repositories: parsed.positionals };
+  args = {
+    host: parsed.values.host!,
+    port: flag === undefined ? undefined : Number(flag),
+    repositories: parsed.positionals,
+  };
 } catch (error) {
   fail(`${(error as Error).message}; usage: main.ts [--host H] [--port P] [REPOSITORY …]`);
 }
@@ -79,6 +83,8 @@ if (!read.ok) {
   process.exit(1);
 }
 const settings = read.settings;
+// The command line wins over SOURCEGRAPH_PORT, which wins over the default.
+const port = args.port ?? settings.port;
 if (!bindChildrenToProcess()) {
   log(
     "warning: setpriv (util-linux) is missing or not in --allow-run; Git and plugin processes may outlive a killed service",
@@ -104,13 +110,13 @@ try {
 }
 let listener: Deno.TcpListener;
 try {
-  listener = Deno.listen({ hostname: args.host, port: args.port });
+  listener = Deno.listen({ hostname: args.host, port });
 } catch (error) {
   const inUse = error instanceof Deno.errors.AddrInUse;
   fail(
-    `cannot listen on ${args.host}:${args.port}: ${
+    `cannot listen on ${args.host}:${port}: ${
       inUse ? "the port is in use (another service is running there?)" : (error as Error).message
-    }; pick another port with --port`,
+    }; pick another port with --port (or SOURCEGRAPH_PORT)`,
   );
 }
 dataLock.recordAddress(args.host, (listener.addr as Deno.NetAddr).port);

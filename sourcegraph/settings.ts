@@ -49,6 +49,9 @@ export interface ConnectionSettings {
   maxAnonymousBodyBytes: number;
 }
 
+/** The port the service listens on when neither `--port` nor `SOURCEGRAPH_PORT` names one. */
+export const DEFAULT_PORT = 8787;
+
 /** The service's settings. */
 export interface ServiceSettings {
   /** Data folder (absolute). */
@@ -59,6 +62,8 @@ export interface ServiceSettings {
   serviceToken?: string;
   /** The URL printed at start when set. */
   publicUrl?: string;
+  /** The port to listen on when the command line gives no `--port` (0: a free one). */
+  port: number;
   /** Anonymous reads of public repositories. */
   publicRead: boolean;
   /** Anonymous tool calls per minute per client address. */
@@ -206,6 +211,7 @@ export function readSettings(
     configPath: resolve(cwd, reader.value("SOURCEGRAPH_CONFIG") ?? "sourcegraph.toml"),
     serviceToken,
     publicUrl: publicUrl?.replace(/\/+$/, ""),
+    port: reader.integer("SOURCEGRAPH_PORT", DEFAULT_PORT, [0, 65_535]),
     publicRead: reader.boolean("SOURCEGRAPH_PUBLIC_READ", true),
     searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
     ...readIndexSettings(reader),

@@ -158,7 +158,7 @@ export function createApp(
     "/sourcegraph/mcp",
     mcpApp(
       (serviceTools) => createMcpServer(service, { admin, metrics, log, serviceTools }),
-      { maxBodyBytes: settings.maxMcpBodyBytes },
+      { maxBodyBytes: settings.maxMcpBodyBytes, pagesForBrowsers: options.pages !== undefined },
     ),
   );
   app.use(

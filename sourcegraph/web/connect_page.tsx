@@ -8,7 +8,7 @@
  */
 
 import { type Html, Layout, type Viewer } from "./layout.tsx";
-import { pluginContractUrl } from "../render/page_urls.ts";
+import { pluginContractUrl, siteUrl } from "../render/page_urls.ts";
 
 /** The environment variable the examples read a token from. */
 export const TOKEN_VARIABLE = "SOURCEGRAPH_TOKEN";
@@ -92,6 +92,24 @@ export function ConnectPage(props: { viewer: Viewer; endpoint: string }): Html {
       </ul>
       <p>
         Plugin authors: the contract is at <a href={pluginContractUrl()}>{pluginContractUrl()}</a>.
+      </p>
+    </Layout>
+  );
+}
+
+/**
+ * What a browser sees at the MCP endpoint's address: that it is one, and
+ * where the client configurations are.
+ */
+export function McpEndpointPage(props: { viewer: Viewer; endpoint: string }): Html {
+  return (
+    <Layout title="MCP endpoint" viewer={props.viewer}>
+      <h1>This is an MCP endpoint</h1>
+      <p>
+        <code>{props.endpoint}</code>{" "}
+        answers MCP clients (Streamable HTTP: JSON-RPC messages sent with POST), not browsers. To
+        use it, add it to an agent: the <a href={siteUrl("connect")}>Connect page</a>{" "}
+        has the configuration for common clients, ready to copy.
       </p>
     </Layout>
   );

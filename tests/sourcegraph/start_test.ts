@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
-import { startFailure, startService } from "../support/sourcegraph_service.ts";
+import { freePort, startFailure, startService } from "../support/sourcegraph_service.ts";
 
 Deno.test("start: repositories named on the command line are served beside the configured ones; the log names the real address", async () => {
   const parent = await tempDir("sg-start-");
@@ -136,6 +136,46 @@ Deno.test("start: a misspelled SOURCEGRAPH_ variable is named once with the near
       await service.stop();
     }
   } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("start: SOURCEGRAPH_PORT names the port when --port does not; --port wins; a bad one stops the start", async () => {
+  const parent = await tempDir("sg-start-");
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const takenPort = (taken.addr as Deno.NetAddr).port;
+  try {
+    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "home",
+    });
+    // Only the variable: the service listens there.
+    const port = freePort();
+    const byVariable = await startService(home.path, { SOURCEGRAPH_PORT: String(port) }, {
+      port,
+      portFlag: false,
+    });
+    try {
+      assert(
+        byVariable.log.some((line) => line.includes(`127.0.0.1:${port}`)),
+        byVariable.log.join("\n"),
+      );
+      assertEquals(await (await fetch(`${byVariable.url}/healthz`)).text(), "ok\n");
+    } finally {
+      await byVariable.stop();
+    }
+    // Both: the flag's free port is taken, not the variable's busy one.
+    const byFlag = await startService(home.path, { SOURCEGRAPH_PORT: String(takenPort) });
+    try {
+      assertEquals(await (await fetch(`${byFlag.url}/healthz`)).text(), "ok\n");
+      assert(!byFlag.log.some((line) => line.includes(`:${takenPort}`)), byFlag.log.join("\n"));
+    } finally {
+      await byFlag.stop();
+    }
+    const bad = await startFailure(home.path, { SOURCEGRAPH_PORT: "80a" }, { portFlag: false });
+    assertIncludes(bad, 'SOURCEGRAPH_PORT must be a whole number from 0 to 65535 (got "80a")');
+  } finally {
+    taken.close();
     await removeDir(parent);
   }
 });

@@ -111,6 +111,8 @@ export async function startService(
     repositories?: string[];
     /** The port to listen on (default: a free one). */
     port?: number;
+    /** Whether the port is given as `--port` (default); otherwise `env` names it. */
+    portFlag?: boolean;
     ulimitFiles?: number;
     /** How long the start-up (sync included) may go without a log line (default 120 s). */
     lineTimeoutMs?: number;
@@ -131,8 +133,7 @@ export async function startService(
     MAIN,
     "--host",
     "127.0.0.1",
-    "--port",
-    String(port),
+    ...(options.portFlag === false ? [] : ["--port", String(port)]),
     ...(options.repositories ?? []),
   ];
   const limited = options.ulimitFiles !== undefined;
@@ -207,7 +208,12 @@ export async function startService(
 export async function startFailure(
   cwd: string,
   env: Record<string, string> = {},
-  options: { repositories?: string[]; port?: number; shared?: { keyFile: string } } = {},
+  options: {
+    repositories?: string[];
+    port?: number;
+    portFlag?: boolean;
+    shared?: { keyFile: string };
+  } = {},
 ): Promise<string> {
   const outcome = await startService(cwd, env, options).then(
     async (service) => {

@@ -4,13 +4,15 @@
  * calls' cost once parsed, and calls across repositories a unit per
  * repository as they search them) to a pooled stateless server; `GET` and `DELETE`
  * are 405, since a stateless server has no session to delete and no
- * server-initiated messages to stream. The caller travels with each request
+ * server-initiated messages to stream, except that a browser's `GET` (one that
+ * asks for HTML, not an event stream) goes on to the pages when there are
+ * some, which say what the address is. The caller travels with each request
  * (`authInfo.extra.context`), never with the pooled server.
  *
  * @module
  */
 
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { parsePluginsParameter } from "../../plugins/selection_parameters.ts";
@@ -23,7 +25,11 @@ import type { McpRequestContext } from "./server.ts";
 /** The MCP sub-app, mounted at the endpoint's path; `build` makes a server of a kind. */
 export function mcpApp(
   build: (serviceTools: boolean) => McpServer,
-  options: { maxBodyBytes: number },
+  options: {
+    maxBodyBytes: number;
+    /** Whether pages are mounted after this app: a browser's `GET` goes on to them. */
+    pagesForBrowsers?: boolean;
+  },
 ): Hono<EdgeEnv> {
   const servers = new McpServerPool(build);
   const app = new Hono<EdgeEnv>();
@@ -67,8 +73,21 @@ export function mcpApp(
       }
     });
   });
-  app.on(["GET", "DELETE"], "/", (c) =>
-    c.json(
+  app.on(["GET", "DELETE"], "/", notAllowed(options.pagesForBrowsers === true));
+  return app;
+}
+
+/**
+ * `GET` and `DELETE`: 405 with a JSON-RPC error, except a browser's `GET`,
+ * which goes on to the pages when `pages` says there are some.
+ */
+function notAllowed(pages: boolean): MiddlewareHandler<EdgeEnv> {
+  return async (c, next) => {
+    if (pages && c.req.method === "GET" && wantsPage(c.req.header("accept"))) {
+      await next();
+      return c.res;
+    }
+    return c.json(
       {
         jsonrpc: "2.0",
         error: { code: -32000, message: "Method not allowed: send JSON-RPC messages with POST" },
@@ -76,8 +95,14 @@ export function mcpApp(
       },
       405,
       { allow: "POST" },
-    ));
-  return app;
+    );
+  };
+}
+
+/** Whether a request's Accept header is a browser's: HTML, and no event stream (an MCP client's). */
+function wantsPage(accept: string | undefined): boolean {
+  const types = (accept ?? "").toLowerCase();
+  return types.includes("text/html") && !types.includes("text/event-stream");
 }
 
 /**

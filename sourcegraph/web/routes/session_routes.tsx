@@ -14,7 +14,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { callerForSecret } from "../../access/credentials.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { ControlStore } from "../../store/control_store.ts";
-import { ConnectPage } from "../connect_page.tsx";
+import { ConnectPage, McpEndpointPage } from "../connect_page.tsx";
 import type { PageEdge } from "../../http/edge_env.ts";
 import { page, type PageEnv, redirect } from "../page_responses.tsx";
 import { homeUrl, mcpUrl, PAGES_ROOT } from "../../render/page_urls.ts";
@@ -65,15 +65,19 @@ export function viewerMiddleware(sessions: Sessions): MiddlewareHandler<PageEnv>
 export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
   const { sessions, edge } = options;
   const app = new Hono<PageEnv>();
-  app.get("/-/connect", (c) => {
-    // The validated Host header, never the request target (an absolute-form
-    // target may name any origin).
-    const origin = options.publicUrl?.replace(/\/+$/, "") ?? `http://${c.req.header("host")}`;
-    return page(
-      c,
-      <ConnectPage viewer={c.get("viewer")} endpoint={`${origin}${mcpUrl()}`} />,
-    );
-  });
+  // The validated Host header, never the request target (an absolute-form
+  // target may name any origin).
+  const endpoint = (c: Context<PageEnv>): string =>
+    `${options.publicUrl?.replace(/\/+$/, "") ?? `http://${c.req.header("host")}`}${mcpUrl()}`;
+  app.get(
+    "/-/connect",
+    (c) => page(c, <ConnectPage viewer={c.get("viewer")} endpoint={endpoint(c)} />),
+  );
+  // A browser opening the MCP endpoint (the edge sends only those here).
+  app.get(
+    "/mcp",
+    (c) => page(c, <McpEndpointPage viewer={c.get("viewer")} endpoint={endpoint(c)} />),
+  );
   app.get("/-/sign-in", (c) => signInForm(c, { publicUrl: options.publicUrl, failed: false }));
   app.post("/-/sign-in", async (c) => {
     const form = await edge.readForm(c);

@@ -6,6 +6,7 @@ import { MAX_SESSIONS, Sessions } from "../../../sourcegraph/web/sessions.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
 import { assert, assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
 import {
+  connectInProcess,
   type InProcessWorld,
   withInProcessService,
   WORLD_KEY,
@@ -658,4 +659,47 @@ Deno.test("pages: a capped search continues on the next page, after its last fil
         Array.from({ length: 1003 }, (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, "needle\n"]),
       ),
     }],
+  }));
+
+Deno.test("a browser opening the MCP address gets a page saying what it is; MCP clients get what they always got", () =>
+  withInProcessService(async ({ handle }) => {
+    const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    const browser = await pageRequest(handle, "/sourcegraph/mcp", {
+      headers: { accept: browserAccept },
+    });
+    assertEquals(browser.status, 200);
+    assertIncludes(browser.headers.get("content-type") ?? "", "text/html");
+    assertIncludes(browser.body, "This is an MCP endpoint");
+    assertIncludes(browser.body, "<code>http://127.0.0.1/sourcegraph/mcp</code>");
+    assertIncludes(browser.body, `<a href="/sourcegraph/-/connect">Connect page</a>`);
+    // An MCP client's GET (an event stream), one that accepts anything, and DELETE: as before.
+    for (
+      const [method, accept] of [
+        ["GET", "text/event-stream"],
+        ["GET", "text/html, text/event-stream"],
+        ["GET", "*/*"],
+        ["DELETE", browserAccept],
+      ]
+    ) {
+      const answer = await pageRequest(handle, "/sourcegraph/mcp", {
+        method,
+        headers: { accept },
+      });
+      assertEquals(answer.status, 405, `${method} ${accept}`);
+      assertEquals(answer.headers.get("allow"), "POST");
+      assertEquals(JSON.parse(answer.body).error.code, -32000);
+    }
+    // A real MCP client still lists and calls tools.
+    const client = await connectInProcess(handle);
+    try {
+      const tools = (await client.listTools()).tools.map((tool: { name: string }) => tool.name);
+      assert(tools.includes("read"), tools.join(", "));
+      const read = await client.callTool({
+        name: "read",
+        arguments: { repo: "org/open", path: "a.txt" },
+      });
+      assert(!read.isError, JSON.stringify(read));
+    } finally {
+      await client.close();
+    }
   }));
