@@ -284,11 +284,12 @@ export class RepositoryReads {
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
-    const page = await readFilePage(this.#mirrors.objects(repo), {
+    const objects = this.#mirrors.objects(repo);
+    const page = await readFilePage(objects, {
       commit,
       path: request.path,
       startLine: request.startLine,
-    });
+    }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
     if (page.target !== null) scope.require(page.target); // a symlink may not lead out of the groups
     return page;
   }
@@ -543,8 +544,31 @@ async function visiblePaths(
   return paths.filter((path) => at.scope.covers(path));
 }
 
+const NEAREST_PATHS = "Nearest paths at this commit: ";
+const NEAREST_PATHS_END = ". Call `list` to browse folders.";
+
 function nearestPathsHint(near: string[]): string {
-  return `Nearest paths at this commit: ${quotedNames(near)}. Call \`list\` to browse folders.`;
+  return `${NEAREST_PATHS}${quotedNames(near)}${NEAREST_PATHS_END}`;
+}
+
+/**
+ * The paths a FILE_NOT_FOUND's hint names as nearest (the hint is what
+ * crosses replicas), whole names only; none for any other hint.
+ */
+export function nearestPathsOfHint(hint: string | undefined): string[] {
+  if (hint === undefined || !hint.startsWith(NEAREST_PATHS) || !hint.endsWith(NEAREST_PATHS_END)) {
+    return [];
+  }
+  try {
+    const names: unknown = JSON.parse(
+      `[${hint.slice(NEAREST_PATHS.length, hint.length - NEAREST_PATHS_END.length)}]`,
+    );
+    if (!Array.isArray(names)) return [];
+    // A name cut short for the hint ends in "…": it names no file.
+    return names.filter((name): name is string => typeof name === "string" && !name.endsWith("…"));
+  } catch {
+    return [];
+  }
 }
 
 // A FILE_NOT_FOUND from a read, rethrown with the paths nearest to the missing

@@ -32,11 +32,21 @@ header.site .brand { font-weight: 600; color: var(--fg); }
 header.site nav { display: flex; gap: 1rem; margin-left: auto; align-items: center; }
 header.site form { margin: 0; }
 main { max-width: 1200px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
-h1 { font-size: 1.4rem; margin: .5rem 0 1rem; word-break: break-all; }
+/* Long names wrap where they must; words are never cut while a line can hold them. */
+h1 { font-size: 1.4rem; margin: .5rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.1rem; }
 table { border-collapse: collapse; width: 100%; }
 /* On a phone a wide table scrolls inside its box, never the page. */
 @media (max-width: 640px) { table { display: block; overflow-x: auto; } }
+/* The repositories table on a phone: one block per repository, each fact on its own labelled line. */
+@media (max-width: 640px) {
+  table.repositories, table.repositories tbody, table.repositories tr, table.repositories td
+    { display: block; width: 100%; overflow: visible; }
+  table.repositories thead { display: none; }
+  table.repositories tr { border-bottom: 1px solid var(--line); padding: .4rem 0; }
+  table.repositories td { border: 0; padding: .1rem 0; overflow-wrap: anywhere; }
+  table.repositories td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+}
 th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 500; }
 .muted { color: var(--muted); }
@@ -57,6 +67,8 @@ button { padding: .35rem .8rem; border: 1px solid var(--line); border-radius: 6p
   color: var(--fg); font: inherit; cursor: pointer; }
 code, pre, .code { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { background: var(--code-bg); padding: .8rem 1rem; border-radius: 6px; overflow-x: auto; }
+/* Snippets to copy wrap inside their box: a long command is read whole, not scrolled to. */
+pre[data-copy] { white-space: pre-wrap; overflow-wrap: anywhere; }
 table.code { display: block; max-width: 100%; overflow-x: auto; border: 1px solid var(--line);
   border-radius: 6px; }
 table.code td { border: 0; padding: 0 .8rem; white-space: pre; }
@@ -103,6 +115,7 @@ table.code.wrap td { white-space: pre-wrap; overflow-wrap: anywhere; }
 .markdown-body blockquote { margin: 0; padding: 0 1rem; color: var(--muted); border-left: .25rem solid var(--line); }
 .markdown-body code { background: var(--code-bg); padding: .1rem .3rem; border-radius: 4px; }
 .markdown-body pre code { background: none; padding: 0; }
+ul.nearest { overflow-wrap: anywhere; }
 .match-file { margin: 1.2rem 0 .3rem; font-weight: 600; overflow-wrap: anywhere; }
 .copy { margin-left: .5rem; font-size: .85rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }

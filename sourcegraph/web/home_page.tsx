@@ -34,7 +34,7 @@ export function HomePage(
               <input type="search" name="q" placeholder="Search code (RE2)" required />
               <button type="submit">Search</button>
             </form>
-            <table>
+            <table class="repositories">
               <thead>
                 <tr>
                   <th>Repository</th>
@@ -67,12 +67,14 @@ function RepositoryRow(props: { repo: RepositorySummary }): Html {
       <td>
         <a href={repositoryUrl(repo.name)}>{repo.name}</a>
       </td>
-      <td>
+      <td data-label="Access">
         <span class="badge">{repo.publicRead ? "public" : "private"}</span>
       </td>
-      <td>{repo.defaultBranch ?? <span class="muted">none</span>}</td>
-      <td>{head ? <ShortSha sha={head} /> : <span class="muted">not synced</span>}</td>
-      <td>
+      <td data-label="Default branch">{repo.defaultBranch ?? <span class="muted">none</span>}</td>
+      <td data-label="Head">
+        {head ? <ShortSha sha={head} /> : <span class="muted">not synced</span>}
+      </td>
+      <td data-label="Last sync">
         {formatTime(repo.lastSyncAt)} <span class="badge">{repo.state}</span>
       </td>
     </tr>

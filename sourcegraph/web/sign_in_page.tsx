@@ -36,8 +36,17 @@ export function SignInPage(props: { viewer: Viewer; csrf: string; failed: boolea
 
 /** A page that says something went wrong (`requestId` for unexpected failures). */
 export function ProblemPage(
-  props: { viewer: Viewer; title: string; code: string; message: string; requestId?: string },
+  props: {
+    viewer: Viewer;
+    title: string;
+    code: string;
+    message: string;
+    requestId?: string;
+    /** What the visitor may have meant (a missing file's nearest paths), as links. */
+    nearest?: { name: string; href: string }[];
+  },
 ): Html {
+  const nearest = props.nearest ?? [];
   return (
     <Layout title={props.title} viewer={props.viewer}>
       <h1>{props.title}</h1>
@@ -45,6 +54,18 @@ export function ProblemPage(
         <code>{props.code}</code> {props.message}
         {props.requestId ? <span class="muted">(request {props.requestId})</span> : null}
       </p>
+      {nearest.length === 0 ? null : (
+        <>
+          <p>Nearest paths at this version:</p>
+          <ul class="nearest">
+            {nearest.map((near) => (
+              <li>
+                <a href={near.href}>{near.name}</a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </Layout>
   );
 }

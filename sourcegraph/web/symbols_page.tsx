@@ -47,7 +47,43 @@ export function SymbolsPage(props: {
       <SymbolFields repo={props.repo} form={form} versions={props.versions} />
       {props.problem ? <Problem problem={props.problem} /> : null}
       {found === null ? null : <SymbolResults repo={props.repo} form={form} found={found} />}
+      {form.q === "" && props.problem === null ? <NoQuery repo={props.repo} /> : null}
     </Layout>
+  );
+}
+
+// Before a name is typed: what the tab finds and how to ask, with examples to follow.
+function NoQuery(props: { repo: string }): Html {
+  const example = (q: string, match: SymbolsForm["match"]) =>
+    tabUrl(props.repo, "symbols", { q, match });
+  return (
+    <div class="notice empty-state">
+      <p>
+        Find where a function, class, type, constant or other name is defined in this repository.
+        Type a name and choose how it matches:
+      </p>
+      <ul>
+        <li>
+          <strong>exact</strong>: the whole name, e.g. <code>parseConfig</code>;
+        </li>
+        <li>
+          <strong>prefix</strong>: names that start with it, e.g.{" "}
+          <a href={example("parse", "prefix")}>
+            <code>parse</code>
+          </a>;
+        </li>
+        <li>
+          <strong>regex</strong>: an RE2 pattern over names, e.g.{" "}
+          <a href={example("^[A-Z]", "regex")}>
+            <code>^[A-Z]</code>
+          </a>{" "}
+          (names that start with a capital letter).
+        </li>
+      </ul>
+      <p class="muted">
+        Each definition links to its lines; the kind and version lists narrow the lookup.
+      </p>
+    </div>
   );
 }
 

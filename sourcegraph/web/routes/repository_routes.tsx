@@ -15,7 +15,7 @@ import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView, withCode } from "../blob_page.tsx";
 import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
-import type { DirectoryListing } from "../../service/repository_reads.ts";
+import { type DirectoryListing, nearestPathsOfHint } from "../../service/repository_reads.ts";
 import { highlightResultLines } from "../code/code_highlighting.ts";
 import type { CodeHighlighter } from "../code/highlighter.ts";
 import type { DocumentRenderer } from "../code/markdown_renderer.ts";
@@ -30,6 +30,8 @@ import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { HomePage } from "../home_page.tsx";
+import { ProblemPage } from "../sign_in_page.tsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
   blobUrl,
@@ -446,6 +448,24 @@ async function blobPage(
   } catch (error) {
     if (error instanceof SourcegraphError && error.code === "NOT_A_FILE") {
       return redirect(c, treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);
+    }
+    if (error instanceof SourcegraphError && error.code === "FILE_NOT_FOUND") {
+      // The paths a read's answer would name as nearest, as links at the same version.
+      const nearest = nearestPathsOfHint(error.hint).map((path) => ({
+        name: path,
+        href: blobUrl(at.repo, { rev: at.commit, path }),
+      }));
+      return await page(
+        c,
+        <ProblemPage
+          viewer={c.get("viewer")}
+          title="Not found"
+          code={error.code}
+          message={error.message}
+          nearest={nearest}
+        />,
+        at.status(error.code) as ContentfulStatusCode,
+      );
     }
     throw error;
   }

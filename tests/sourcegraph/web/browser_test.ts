@@ -203,6 +203,50 @@ Deno.test({
   },
 });
 
+/** Per page kind, the boxes whose content must fit their own width (no inner scrolling). */
+const BOXES_THAT_FIT: Record<string, string[]> = {
+  home: ["main table"],
+  connect: ["pre[data-copy]"],
+};
+
+/** The selectors of `selectors` with an element whose content is wider than its box. */
+async function boxesWiderThanThemselves(
+  page: import("puppeteer-core").Page,
+  selectors: string[],
+): Promise<string[]> {
+  const wide: string[] = [];
+  for (const selector of selectors) {
+    const sizes = await page.$$eval(
+      selector,
+      (boxes) => boxes.map((box) => [box.scrollWidth, box.clientWidth]),
+    );
+    assert(sizes.length > 0, `${selector} is on the page`);
+    for (const [scroll, client] of sizes) {
+      if (scroll > client) wide.push(`${selector} ${scroll} > ${client}`);
+    }
+  }
+  return wide;
+}
+
+/** The words of an element's text that one line does not hold whole (cut mid-word). */
+function wordsCutAcrossLines(element: Element): string[] {
+  const cut: string[] = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const text = node.textContent ?? "";
+    for (const word of text.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index!);
+      range.setEnd(node, word.index! + word[0].length);
+      const lines = new Set(
+        [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+      );
+      if (lines.size > 1) cut.push(word[0]);
+    }
+  }
+  return cut;
+}
+
 Deno.test({
   name:
     "pages in Chromium: every page kind at 1280 and 390 px, screenshotted, none scrolls sideways",
@@ -215,9 +259,11 @@ Deno.test({
     const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
     await Deno.mkdir(shots, { recursive: true });
     const repo = await createRepo({
-      "README.md": `# Site\n\n${"A long paragraph of words. ".repeat(40)}\n\n| ${
-        "a wide table column | ".repeat(12)
-      }\n|${"---|".repeat(12)}\n\n\`\`\`sh\n${"a-long-command --with-flags ".repeat(20)}\n\`\`\`\n`,
+      "README.md": `# Configuration reference for the repository browser\n\n${
+        "A long paragraph of words. ".repeat(40)
+      }\n\n| ${"a wide table column | ".repeat(12)}\n|${"---|".repeat(12)}\n\n\`\`\`sh\n${
+        "a-long-command --with-flags ".repeat(20)
+      }\n\`\`\`\n`,
       // Tables no worker heap renders: shown as source under the one-line notice.
       "slow/README.md": pathologicalMarkdown().tables,
       "back\\slash/notes\\2026.md": "# Notes\n\nA file whose names hold backslashes.\n",
@@ -249,10 +295,16 @@ Deno.test({
         ["versions", "/local/site/-/versions"],
         ["search", "/local/site/-/search?q=parseConfig"],
         ["symbols", "/local/site/-/symbols?q=parseConfig"],
+        ["symbols-no-query", "/local/site/-/symbols"],
         ["plugins", "/local/site/-/plugins"],
         ["connect", "/-/connect"],
+        ["mcp-endpoint", "/mcp"],
         ["sign-in", "/-/sign-in"],
         ["not-found", "/local/nothing-here"],
+        [
+          "missing-file",
+          `/local/site/-/blob/${sha}/src/deep/folder/with_a_rather_long_name/parse_conifg.ts`,
+        ],
       ];
       const wide: string[] = [];
       for (const width of [1280, 390]) {
@@ -274,6 +326,38 @@ Deno.test({
               /^MARKDOWN_NOT_RENDERED (?:took longer than 2 s|needed more than 64 MiB) to render: shown as its source$/
                 .test(notice),
               notice,
+            );
+          }
+          const clipped = await boxesWiderThanThemselves(page, BOXES_THAT_FIT[kind] ?? []);
+          if (clipped.length > 0) wide.push(`${kind} at ${width}: ${clipped.join(", ")}`);
+          if (kind === "files") {
+            const cut = await page.$eval(".readme h1", wordsCutAcrossLines);
+            if (cut.length > 0) {
+              wide.push(`files at ${width}: README heading cuts ${cut.join(", ")}`);
+            }
+          }
+          if (kind === "missing-file") {
+            const nearest = await page.$$eval(
+              "ul.nearest a",
+              (links) => links.map((link) => [link.textContent, link.getAttribute("href")]),
+            );
+            const path = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
+            assertEquals(nearest[0], [path, `/sourcegraph/local/site/-/blob/${sha}/${path}`]);
+          }
+          if (kind === "symbols-no-query") {
+            assertIncludes(
+              await page.$eval(".empty-state", (box) => box.textContent ?? ""),
+              "Find where a function, class, type, constant or other name is defined",
+            );
+          }
+          if (kind === "mcp-endpoint") {
+            assertEquals(
+              await page.$eval("main h1", (h) => h.textContent),
+              "This is an MCP endpoint",
+            );
+            assertEquals(
+              await page.$$eval('main a[href="/sourcegraph/-/connect"]', (a) => a.length),
+              1,
             );
           }
           if (kind === "backslash-name") {

@@ -703,3 +703,24 @@ Deno.test("a browser opening the MCP address gets a page saying what it is; MCP 
       await client.close();
     }
   }));
+
+Deno.test("a missing file's page links the nearest paths at that version, names escaped", () =>
+  withPages(async ({ handle, sha }) => {
+    const missing = await pageRequest(
+      handle,
+      `/sourcegraph/org/open/-/blob/${sha}/${encodeURIComponent(HOSTILE_NAME.slice(0, -1))}`,
+    );
+    assertEquals(missing.status, 404);
+    assertIncludes(missing.body, "FILE_NOT_FOUND");
+    const links = [...missing.body.matchAll(/<li><a href="([^"]*)">([^<]*)<\/a><\/li>/g)];
+    assert(links.length > 0, missing.body);
+    assertEquals(
+      links[0][1],
+      `/sourcegraph/org/open/-/blob/${sha}/${encodeURIComponent(HOSTILE_NAME)}`,
+    );
+    assertEquals(
+      links[0][2],
+      HOSTILE_NAME.replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;"),
+    );
+    assert(!EVENT_ATTRIBUTE.test(missing.body), "no event attribute from a name");
+  }));
