@@ -65,6 +65,12 @@ table.code td.num a { color: var(--muted); }
 table.code tr:target, table.code tr.selected { background: var(--mark); }
 table.code mark { background: var(--hit); color: inherit; border-radius: 2px; }
 table.code.wrap td { white-space: pre-wrap; overflow-wrap: anywhere; }
+table.code td.blame { white-space: nowrap; width: 1%; font: 12px/1.45 system-ui, sans-serif;
+  color: var(--muted); border-right: 1px solid var(--line); }
+table.code td.blame div { width: 22rem; max-width: 60vw; overflow: hidden; text-overflow: ellipsis; }
+table.code td.blame .blame-subject { color: var(--fg); }
+table.code td.blame .blame-author { font-weight: 600; }
+table.code tr.run td { border-top: 1px solid var(--line); }
 .hljs-keyword, .hljs-selector-tag, .hljs-doctag, .hljs-template-tag, .hljs-variable.language_
   { color: var(--hl-keyword); }
 .hljs-string, .hljs-regexp, .hljs-meta .hljs-string, .hljs-char.escape_, .hljs-quote

@@ -14,6 +14,9 @@ import type { Caller } from "../../access/caller.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView, withCode } from "../blob_page.tsx";
+import { BlamePage } from "../blame_page.tsx";
+import { highlightFileLines } from "../code/code_highlighting.ts";
+import { READ_MAX_BYTES, READ_MAX_LINES } from "../../read/file_read.ts";
 import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
 import type { DirectoryListing } from "../../service/repository_reads.ts";
 import { highlightResultLines } from "../code/code_highlighting.ts";
@@ -32,6 +35,7 @@ import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { HomePage } from "../home_page.tsx";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
+  blameUrl,
   blobUrl,
   isFullSha,
   parseRepositoryPath,
@@ -113,6 +117,11 @@ export function repositoryRoutes(
         return await pinnedPage(c, route, at);
       case "raw":
         return await rawFile(c, route, at);
+      case "blame":
+        return await blamePage(c, route, at);
+      case "commit":
+      case "commits":
+        return await notFoundPage(c);
       case "versions":
         return await versionsTab(c, route, at);
       case "search":
@@ -193,6 +202,65 @@ async function rawFile(
   const bytes = Uint8Array.fromBase64(file.content);
   for (const [name, value] of Object.entries(rawHeaders(path, bytes))) c.header(name, value);
   return c.body(bytes, 200);
+}
+
+// Room for a blame page's 500 lines of up to the read cap's bytes, whatever the path.
+const BLAME_PAGE_BYTES = 2 * READ_MAX_BYTES;
+
+// Who last changed each line of a page of a file (`?start=…&end=…`, up to
+// 500 lines, as the blame tool blames them); a branch redirects to its SHA,
+// a folder to its tree, and a file that cannot be blamed is said on the page.
+async function blamePage(
+  c: Context<PageEnv>,
+  route: { repo: string; rest: string[] },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  if (path === "") return redirect(c, treeUrl(repo, { rev: pinned.commit }), 302);
+  if (!isFullSha(pinned.rev)) {
+    return redirect(
+      c,
+      `${blameUrl(repo, { rev: pinned.commit, path })}${new URL(c.req.url).search}`,
+      302,
+    );
+  }
+  const start = lineNumber(c.req.query("start")) ?? 1;
+  const end = Math.min(lineNumber(c.req.query("end")) ?? Infinity, start + READ_MAX_LINES - 1);
+  const { value: blame, problem } = await orProblem(
+    () =>
+      at.service.calls.blame(c.get("caller"), {
+        repo,
+        path,
+        revision: pinned.commit,
+        startLine: start,
+        endLine: end,
+        maxBytes: BLAME_PAGE_BYTES,
+      }),
+    at.status,
+  );
+  // A folder, a symbolic link or a submodule: its file page says what it is.
+  if (problem?.code === "NOT_A_FILE") {
+    return redirect(c, blobUrl(repo, { rev: pinned.commit, path }), 302);
+  }
+  const highlighted = blame === null ? null : await highlightFileLines(at.highlighter, {
+    path,
+    lines: blame.lines.map((line) => line.text),
+  });
+  return await page(
+    c,
+    <BlamePage
+      viewer={c.get("viewer")}
+      view={{ repo, commit: pinned.commit, path, blame, highlighted, problem }}
+    />,
+  );
+}
+
+// A positive line number from a query parameter (absent or malformed: undefined).
+function lineNumber(text: string | undefined): number | undefined {
+  const number = Number(text);
+  return text !== undefined && Number.isSafeInteger(number) && number >= 1 ? number : undefined;
 }
 
 async function versionsTab(

@@ -1,0 +1,180 @@
+/**
+ * The history pages against a real service in process: the blame view of a
+ * file, the commit page, the commits of a path, the Versions tab's history
+ * and the listings' last commits. Each is checked against what Git says of
+ * the same repository; hostile commit messages and author names render
+ * inert; a private repository and a path outside the path groups answer as
+ * missing ones do.
+ */
+
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { git, type TestRepo } from "../../support/git_repo.ts";
+import {
+  type InProcessWorld,
+  withInProcessService,
+  WORLD_KEY,
+} from "../../support/in_process_service.ts";
+import { pageRequest } from "../../support/page_requests.ts";
+
+export const HISTORY = "org/hist";
+export const GROUPS = "org/groups";
+// Git ends a name at its first "<", so a name's hostile bytes are quotes, ">" and "&".
+export const HOSTILE_AUTHOR = `Eve" onmouseover="alert(1)" O'Brien "Q"> & co`;
+export const HOSTILE_SUBJECT = `<script>alert("subject")</script> "quoted" 'single' & more`;
+
+async function commitAs(
+  repo: TestRepo,
+  message: string,
+  options: { author?: string; date?: string } = {},
+): Promise<string> {
+  await repo.git("add", "-A");
+  await repo.git("commit", "-q", "-m", message, ...(options.date ? ["--date", options.date] : []));
+  if (options.author === undefined) return await repo.git("rev-parse", "HEAD");
+  // Git strips "<" and ">" from a name it is given: the commit is rewritten as bytes.
+  const object = (await repo.git("cat-file", "commit", "HEAD")).replace(
+    /^author Test </m,
+    `author ${options.author} <`,
+  );
+  const sha = await git(
+    repo.path,
+    ["hash-object", "-t", "commit", "-w", "--stdin", "--literally"],
+    new TextEncoder().encode(object + "\n"),
+  );
+  await repo.git("update-ref", "HEAD", sha);
+  return sha;
+}
+
+/** Three commits on `a.ts` (the second by a hostile author), a folder and a rename. */
+export async function historyCommits(repo: TestRepo): Promise<void> {
+  await repo.write({ "a.ts": "const one = 1;\nconst two = 2;\nconst three = 3;\n" });
+  await repo.write({ "src/x.ts": "x\n", "src/y.ts": "y\n", "docs/guide.md": "# Guide\n" });
+  await commitAs(repo, "add files", { date: "2026-01-02T00:00:00Z" });
+  await repo.write({ "a.ts": "const one = 1;\nconst two = 'two';\nconst three = 3;\n" });
+  await repo.write({ "src/x.ts": "x2\n" });
+  await commitAs(repo, `${HOSTILE_SUBJECT}\n\nbody <b>bold</b>`, {
+    author: HOSTILE_AUTHOR,
+    date: "2026-01-03T00:00:00Z",
+  });
+  await repo.git("mv", "src/y.ts", "src/z.ts");
+  await commitAs(repo, "rename y to z", { date: "2026-01-04T00:00:00Z" });
+}
+
+// Path groups: docs/ visible, secret/ hidden.
+async function groupCommits(repo: TestRepo): Promise<void> {
+  await repo.write({ "docs/a.md": "a\n", "secret/s.md": "s\n" });
+  await commitAs(repo, "both folders");
+  await repo.write({ "secret/s.md": "hidden change\n" });
+  await commitAs(repo, "hidden edit");
+}
+
+/** The world of these tests: `org/hist`, `org/groups` (docs only) and a private one. */
+export function withHistory(fn: (world: InProcessWorld) => Promise<void>): Promise<void> {
+  return withInProcessService(fn, {
+    repositories: [
+      { name: HISTORY, publicRead: true, files: { "last.txt": "l\n" }, prepare: historyCommits },
+      {
+        name: GROUPS,
+        publicRead: true,
+        files: { "docs/last.md": "l\n" },
+        prepare: groupCommits,
+        pathGroups: [{ name: "docs", paths: ["docs"] }],
+      },
+      { name: "org/closed", publicRead: false, files: { "a.txt": "closed secret\n" } },
+    ],
+  });
+}
+
+/** `git log` of the source with `format`, one line per commit. */
+export async function gitLog(repo: TestRepo, format: string, ...args: string[]): Promise<string[]> {
+  return (await repo.git("log", `--format=${format}`, ...args)).split("\n").filter(Boolean);
+}
+
+// A tag with an attribute named on…: every value before it is skipped whole.
+const EVENT_ATTRIBUTE =
+  /<[a-z][a-z0-9-]*(\s+[^\s"'=<>\/]+(=("[^"]*"|[^\s"'>]+))?)*\s+on[a-z]+\s*=/i;
+
+// The only script element is the page's own script file, and no tag holds an event attribute.
+export function assertInert(body: string, label: string): void {
+  assertEquals(body.match(/<script/g)?.length, 1, `${label}: one script element`);
+  assert(!EVENT_ATTRIBUTE.test(body), `${label}: an event attribute in a tag`);
+}
+
+Deno.test("blame page: each run of lines names its commit as git blame does, linked, escaped", () =>
+  withHistory(async ({ handle, heads, sources }) => {
+    const head = heads.get(HISTORY)!;
+    const url = `/sourcegraph/org/hist/-/blame/${head}/a.ts`;
+    const answer = await pageRequest(handle, url);
+    assertEquals(answer.status, 200, answer.body);
+    const blamed = (await sources.get(HISTORY)!.git("blame", "--porcelain", head, "--", "a.ts"))
+      .split("\n").filter((line) => /^[0-9a-f]{40} \d+ \d+/.test(line)).map((line) =>
+        line.slice(0, 40)
+      );
+    assertEquals(blamed.length, 3);
+    // Each row: its anchor and number; a run's first row its commit's short SHA, linked.
+    const rows = [
+      ...answer.body.matchAll(/<tr id="L(\d+)"( class="run")?><td class="blame">(.*?)<\/td>/g),
+    ];
+    assertEquals(rows.map((row) => Number(row[1])), [1, 2, 3]);
+    assertEquals(rows.map((row) => row[2] !== undefined), [true, true, true]);
+    for (const [i, row] of rows.entries()) {
+      assertIncludes(row[3], `href="/sourcegraph/org/hist/-/commit/${blamed[i]}"`);
+      assertIncludes(row[3], `<code>${blamed[i].slice(0, 7)}</code>`);
+    }
+    assertIncludes(rows[0][3], "add files");
+    assertIncludes(rows[0][3], "2026-01-02");
+    assertIncludes(rows[1][3], "2026-01-03");
+    // The hostile author and subject are text.
+    assertIncludes(
+      rows[1][3],
+      "Eve&quot; onmouseover=&quot;alert(1)&quot; O&#39;Brien &quot;Q&quot;&gt; &amp; co",
+    );
+    assertIncludes(rows[1][3], "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;");
+    assertInert(answer.body, url);
+    // The code is highlighted and the lines are there.
+    assertIncludes(answer.body, '<span class="hljs-keyword">const</span>');
+    // The file page links to its blame.
+    const file = await pageRequest(handle, `/sourcegraph/org/hist/-/blob/${head}/a.ts`);
+    assertIncludes(file.body, `href="${url}"`);
+  }));
+
+Deno.test("blame page: a line range, a branch, a folder, and what cannot be blamed", () =>
+  withHistory(async ({ handle, heads }) => {
+    const head = heads.get(HISTORY)!;
+    const base = `/sourcegraph/org/hist/-/blame`;
+    const ranged = await pageRequest(handle, `${base}/${head}/a.ts?start=2&end=3`);
+    assertEquals([...ranged.body.matchAll(/<tr id="L(\d+)"/g)].map((m) => m[1]), ["2", "3"]);
+    const branch = await pageRequest(handle, `${base}/main/a.ts?start=2`);
+    assertEquals(branch.status, 302);
+    assertEquals(branch.headers.get("location"), `${base}/${head}/a.ts?start=2`);
+    const folder = await pageRequest(handle, `${base}/${head}/src`);
+    assertEquals(folder.status, 302);
+    assertEquals(folder.headers.get("location"), `/sourcegraph/org/hist/-/blob/${head}/src`);
+    const past = await pageRequest(handle, `${base}/${head}/a.ts?start=9`);
+    assertEquals(past.status, 200);
+    assertIncludes(past.body, "LINE_RANGE_NOT_SATISFIABLE");
+    const missing = await pageRequest(handle, `${base}/${head}/nothing.ts`);
+    assertEquals(missing.status, 404);
+  }));
+
+Deno.test("blame page: a private repository and a path outside the path groups answer as missing ones", () =>
+  withHistory(async ({ handle, heads }) => {
+    const closed = await pageRequest(handle, "/sourcegraph/org/closed/-/blame/main/a.txt");
+    const nowhere = await pageRequest(handle, "/sourcegraph/org/nowhere/-/blame/main/a.txt");
+    assertEquals(closed.status, 404);
+    assertEquals(closed.body, nowhere.body);
+    const withKey = await pageRequest(handle, "/sourcegraph/org/closed/-/blame/main/a.txt", {
+      token: WORLD_KEY,
+    });
+    assertEquals(withKey.status, 302);
+    const head = heads.get(GROUPS)!;
+    const hidden = await pageRequest(handle, `/sourcegraph/org/groups/-/blame/${head}/secret/s.md`);
+    const absent = await pageRequest(
+      handle,
+      `/sourcegraph/org/groups/-/blame/${head}/secret/no.md`,
+    );
+    assertEquals(hidden.status, 404);
+    assertEquals(hidden.body, absent.body);
+    assert(!hidden.body.includes("hidden edit"), hidden.body);
+    const visible = await pageRequest(handle, `/sourcegraph/org/groups/-/blame/${head}/docs/a.md`);
+    assertEquals(visible.status, 200);
+  }));
