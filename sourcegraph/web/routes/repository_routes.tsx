@@ -15,6 +15,7 @@ import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView, withCode } from "../blob_page.tsx";
 import { BlamePage } from "../blame_page.tsx";
+import { CommitPage, patchCode } from "../commit_page.tsx";
 import { highlightFileLines } from "../code/code_highlighting.ts";
 import { READ_MAX_BYTES, READ_MAX_LINES } from "../../read/file_read.ts";
 import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
@@ -120,6 +121,7 @@ export function repositoryRoutes(
       case "blame":
         return await blamePage(c, route, at);
       case "commit":
+        return await commitPage(c, route, at);
       case "commits":
         return await notFoundPage(c);
       case "versions":
@@ -261,6 +263,27 @@ async function blamePage(
 function lineNumber(text: string | undefined): number | undefined {
   const number = Number(text);
   return text !== undefined && Number.isSafeInteger(number) && number >= 1 ? number : undefined;
+}
+
+// One commit: its message, parents, changed files and their diffs, highlighted.
+async function commitPage(
+  c: Context<PageEnv>,
+  route: { repo: string; sha: string },
+  at: At,
+): Promise<Response> {
+  const detail = await at.service.calls.commit(c.get("caller"), {
+    repo: route.repo,
+    commit: route.sha,
+  });
+  const shown = detail.files.map((file) => ({
+    path: file.path,
+    lines: file.patch?.lines ? patchCode(file.patch.lines) : [],
+  }));
+  const highlighted = await highlightResultLines(at.highlighter, shown);
+  return await page(
+    c,
+    <CommitPage viewer={c.get("viewer")} detail={detail} highlighted={highlighted} />,
+  );
 }
 
 async function versionsTab(

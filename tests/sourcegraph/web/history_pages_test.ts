@@ -178,3 +178,117 @@ Deno.test("blame page: a private repository and a path outside the path groups a
     const visible = await pageRequest(handle, `/sourcegraph/org/groups/-/blame/${head}/docs/a.md`);
     assertEquals(visible.status, 200);
   }));
+
+Deno.test("commit page: message, author, parents, changed files and diffs as Git has them, escaped", () =>
+  withHistory(async ({ handle, sources }) => {
+    const source = sources.get(HISTORY)!;
+    // Newest first: the world's "initial", the rename, the hostile commit, the first.
+    const [, rename, hostile, first] = await gitLog(source, "%H");
+    const url = `/sourcegraph/org/hist/-/commit/${hostile}`;
+    const answer = await pageRequest(handle, url);
+    assertEquals(answer.status, 200, answer.body);
+    assertInert(answer.body, url);
+    assertIncludes(answer.body, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;");
+    assertIncludes(answer.body, "body &lt;b&gt;bold&lt;/b&gt;");
+    assertIncludes(answer.body, "Eve&quot; onmouseover=&quot;alert(1)&quot; O&#39;Brien");
+    assertIncludes(answer.body, `href="/sourcegraph/org/hist/-/commit/${first}"`);
+    const changed = (await source.git("diff", "--name-only", first, hostile)).split("\n");
+    assertEquals(
+      [...answer.body.matchAll(/<li><a href="#diff-\d+">([^<]*)<\/a>/g)].map((m) => m[1]),
+      changed,
+    );
+    // The diff's rows: old and new numbers, the sign, the code highlighted.
+    assertIncludes(
+      answer.body,
+      '<tr class="del"><td class="num">2</td><td class="num"></td><td><span class="sign">-</span><span class="hljs-keyword">const</span> two = <span class="hljs-number">2</span>;</td></tr>',
+    );
+    assertIncludes(answer.body, '<tr class="add"><td class="num"></td><td class="num">2</td>');
+    // Neither side is a retained version: the file's history from the version holding it.
+    assertIncludes(answer.body, "/sourcegraph/org/hist/-/commits/");
+    // A rename without rename detection: the old path deleted, the new one added.
+    const renamed = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${rename}`);
+    assertIncludes(renamed.body, 'src/y.ts</a> <span class="muted">deleted</span>');
+    assertIncludes(renamed.body, 'src/z.ts</a> <span class="muted">added</span>');
+    const root = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${first}`);
+    assertIncludes(root.body, "none (a root commit)");
+    assertIncludes(root.body, "5 changed file(s)");
+    // A blame's commit link lands on its page.
+    assertIncludes(
+      (await pageRequest(handle, `/sourcegraph/org/hist/-/blame/${rename}/a.ts`)).body,
+      "<h1>",
+    );
+  }));
+
+Deno.test("commit page: only commits of retained versions the caller may see, and of visible paths", () =>
+  withHistory(async ({ handle, sources, heads }) => {
+    const unknown = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${"a".repeat(40)}`);
+    assertEquals(unknown.status, 404);
+    for (const bad of ["abc", "HEAD", "main", `${"a".repeat(40)}x`]) {
+      assertEquals(
+        (await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${bad}`)).status,
+        404,
+      );
+    }
+    const closedHead = heads.get("org/closed")!;
+    const closed = await pageRequest(handle, `/sourcegraph/org/closed/-/commit/${closedHead}`);
+    const nowhere = await pageRequest(handle, `/sourcegraph/org/nowhere/-/commit/${closedHead}`);
+    assertEquals(closed.status, 404);
+    assertEquals(closed.body, nowhere.body);
+    const withKey = await pageRequest(handle, `/sourcegraph/org/closed/-/commit/${closedHead}`, {
+      token: WORLD_KEY,
+    });
+    assertEquals(withKey.status, 200);
+    // Under path groups: a commit of hidden files only answers as an unknown one.
+    const [, hiddenEdit, both] = await gitLog(sources.get(GROUPS)!, "%H");
+    const hidden = await pageRequest(handle, `/sourcegraph/org/groups/-/commit/${hiddenEdit}`);
+    const random = await pageRequest(handle, `/sourcegraph/org/groups/-/commit/${"b".repeat(40)}`);
+    assertEquals(hidden.status, 404);
+    assertEquals(hidden.body, random.body);
+    const visible = await pageRequest(handle, `/sourcegraph/org/groups/-/commit/${both}`);
+    assertEquals(visible.status, 200);
+    assertIncludes(visible.body, "docs/a.md");
+    assert(!visible.body.includes("secret"), "a hidden path is named");
+  }));
+
+Deno.test("commit page: a huge diff is bounded per file and per page, each file saying why it is not shown", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const head = heads.get("org/huge")!;
+    const answer = await pageRequest(handle, `/sourcegraph/org/huge/-/commit/${head}`);
+    assertEquals(answer.status, 200);
+    assertIncludes(answer.body, "52 changed file(s)");
+    assertIncludes(answer.body, "Diff too large to show (over 128 KiB or 2,000 lines).");
+    assertIncludes(answer.body, "Diff not shown: the page&#39;s 1,024 KiB of diffs were spent");
+    // The page holds at most the page's budget of diff lines, and their markup.
+    assert(answer.body.length < 4 * 1024 * 1024, `${answer.body.length} bytes`);
+    assert(!answer.body.includes("h".repeat(200 * 1024)), "the huge line is not on the page");
+  }, {
+    repositories: [{
+      name: "org/huge",
+      publicRead: true,
+      files: {
+        "a_huge.txt": "h".repeat(16 * 1024 * 1024) + "\n",
+        ...Object.fromEntries(
+          Array.from({ length: 51 }, (_, i) => [`f${i}.txt`, `${"y".repeat(60)}\n`.repeat(1500)]),
+        ),
+      },
+    }],
+  }));
+
+Deno.test("history pages: an anonymous blame, commit or commits view costs what its tool costs", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const head = heads.get("org/open")!;
+    for (
+      const path of [
+        `/sourcegraph/org/open/-/blame/${head}/a.txt`,
+        `/sourcegraph/org/open/-/commit/${head}`,
+      ]
+    ) {
+      assertEquals((await pageRequest(handle, path)).status, 200, path);
+    }
+    // 10 of 12 units spent: a third view of 5 is refused, a file page of 1 is not.
+    const refused = await pageRequest(handle, `/sourcegraph/org/open/-/commit/${head}`);
+    assertEquals(refused.status, 429);
+    assertIncludes(refused.body, "RATE_LIMITED");
+    const file = await pageRequest(handle, `/sourcegraph/org/open/-/blob/${head}/a.txt`);
+    assertEquals(file.status, 200);
+  }, { settings: { anonymousPerMinute: 12 }, rateLimitClock: () => 0 }));
