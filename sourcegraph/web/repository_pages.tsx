@@ -21,7 +21,7 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
+import { blobUrl, commitsUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
@@ -116,7 +116,8 @@ export function FilesPage(
         keep={listing.path ? { dir: listing.path } : {}}
       />
       <p class="muted">
-        At <ShortSha sha={listing.commit} />
+        At <ShortSha sha={listing.commit} /> ·{" "}
+        <a href={commitsUrl(listing.repo, { rev: listing.commit, path: listing.path })}>History</a>
       </p>
       <Breadcrumbs repo={listing.repo} commit={listing.commit} path={listing.path} />
       <Entries listing={listing} />

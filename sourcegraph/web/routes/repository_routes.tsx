@@ -16,6 +16,7 @@ import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView, withCode } from "../blob_page.tsx";
 import { BlamePage } from "../blame_page.tsx";
 import { CommitPage, patchCode } from "../commit_page.tsx";
+import { COMMITS_PER_PAGE, CommitsPage } from "../commits_page.tsx";
 import { highlightFileLines } from "../code/code_highlighting.ts";
 import { READ_MAX_BYTES, READ_MAX_LINES } from "../../read/file_read.ts";
 import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
@@ -32,12 +33,13 @@ import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
 import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
-import { decodeSearchCursor } from "../../render/search_cursor.ts";
+import { decodeHistoryCursor, decodeSearchCursor } from "../../render/search_cursor.ts";
 import { HomePage } from "../home_page.tsx";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
   blameUrl,
   blobUrl,
+  commitsUrl,
   isFullSha,
   parseRepositoryPath,
   pathSegments,
@@ -123,7 +125,7 @@ export function repositoryRoutes(
       case "commit":
         return await commitPage(c, route, at);
       case "commits":
-        return await notFoundPage(c);
+        return await commitsPage(c, route, at);
       case "versions":
         return await versionsTab(c, route, at);
       case "search":
@@ -284,6 +286,33 @@ async function commitPage(
     c,
     <CommitPage viewer={c.get("viewer")} detail={detail} highlighted={highlighted} />,
   );
+}
+
+// The commits of a file, a folder or the whole version, newest first, paged
+// by the history's cursor; a branch redirects to its SHA.
+async function commitsPage(
+  c: Context<PageEnv>,
+  route: { repo: string; rest: string[] },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  const after = c.req.query("after");
+  if (!isFullSha(pinned.rev)) {
+    return redirect(c, commitsUrl(repo, { rev: pinned.commit, path, after }), 302);
+  }
+  const position = after
+    ? decodeHistoryCursor(after, { repo, path: path || null, lines: null })
+    : undefined;
+  const history = await at.service.calls.history(c.get("caller"), {
+    repo,
+    revision: pinned.commit,
+    path: path || undefined,
+    first: COMMITS_PER_PAGE,
+    after: position,
+  });
+  return await page(c, <CommitsPage viewer={c.get("viewer")} repo={repo} history={history} />);
 }
 
 async function versionsTab(

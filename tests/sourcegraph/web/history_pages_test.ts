@@ -292,3 +292,99 @@ Deno.test("history pages: an anonymous blame, commit or commits view costs what 
     const file = await pageRequest(handle, `/sourcegraph/org/open/-/blob/${head}/a.txt`);
     assertEquals(file.status, 200);
   }, { settings: { anonymousPerMinute: 12 }, rateLimitClock: () => 0 }));
+
+// The commits a commits page lists, in order.
+function listedCommits(body: string): string[] {
+  return [...body.matchAll(/<tr><td><a href="\/sourcegraph\/[^"]*\/-\/commit\/([0-9a-f]{40})"/g)]
+    .map((m) => m[1]);
+}
+
+Deno.test("commits page: a file followed across renames, a folder and the version, as git log lists them", () =>
+  withHistory(async ({ handle, heads, sources }) => {
+    const head = heads.get(HISTORY)!;
+    const source = sources.get(HISTORY)!;
+    const base = "/sourcegraph/org/hist/-/commits";
+    for (
+      const [tail, args] of [
+        ["/a.ts", ["--follow", head, "--", "a.ts"]],
+        ["/src/z.ts", ["--follow", head, "--", "src/z.ts"]],
+        ["/src", [head, "--", "src"]],
+        ["", [head]],
+      ] as const
+    ) {
+      const answer = await pageRequest(handle, `${base}/${head}${tail}`);
+      assertEquals(answer.status, 200, tail);
+      assertEquals(listedCommits(answer.body), await gitLog(source, "%H", ...args), tail);
+      assertInert(answer.body, tail);
+    }
+    const file = await pageRequest(handle, `${base}/${head}/a.ts`);
+    assertIncludes(file.body, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;");
+    assertIncludes(file.body, "Eve&quot; onmouseover=&quot;alert(1)&quot; O&#39;Brien");
+    // Followed across the rename: the older commit names the path it had.
+    assertIncludes(
+      (await pageRequest(handle, `${base}/${head}/src/z.ts`)).body,
+      '<span class="muted">src/y.ts</span>',
+    );
+    const branch = await pageRequest(handle, `${base}/main/src`);
+    assertEquals([branch.status, branch.headers.get("location")], [302, `${base}/${head}/src`]);
+    // The file and folder pages link to their history.
+    const blob = await pageRequest(handle, `/sourcegraph/org/hist/-/blob/${head}/a.ts`);
+    assertIncludes(blob.body, `href="${base}/${head}/a.ts"`);
+    const tree = await pageRequest(handle, `/sourcegraph/org/hist/-/tree/${head}/src`);
+    assertIncludes(tree.body, `href="${base}/${head}/src"`);
+    const forged = await pageRequest(handle, `${base}/${head}/a.ts?after=bm90`);
+    assertEquals(forged.status, 400);
+    assertIncludes(forged.body, "INVALID_CURSOR");
+  }));
+
+Deno.test("commits page: private repositories and hidden paths answer as missing; path groups narrow the list", () =>
+  withHistory(async ({ handle, heads, sources }) => {
+    const closed = await pageRequest(handle, "/sourcegraph/org/closed/-/commits/main/a.txt");
+    const nowhere = await pageRequest(handle, "/sourcegraph/org/nowhere/-/commits/main/a.txt");
+    assertEquals(closed.status, 404);
+    assertEquals(closed.body, nowhere.body);
+    const head = heads.get(GROUPS)!;
+    const base = `/sourcegraph/org/groups/-/commits/${head}`;
+    const hidden = await pageRequest(handle, `${base}/secret/s.md`);
+    const absent = await pageRequest(handle, `${base}/secret/no.md`);
+    assertEquals(hidden.status, 404);
+    assertEquals(hidden.body, absent.body);
+    const all = await pageRequest(handle, base);
+    assertEquals(all.status, 200);
+    assertEquals(
+      listedCommits(all.body),
+      await gitLog(sources.get(GROUPS)!, "%H", head, "--", "docs"),
+    );
+    assert(!all.body.includes("hidden edit") && !all.body.includes("secret"), all.body);
+  }));
+
+Deno.test("commits page: pages of 50 walked by their cursor list every commit once, newest first", () =>
+  withInProcessService(async ({ handle, heads, sources }) => {
+    const head = heads.get("org/many")!;
+    let url: string | null = `/sourcegraph/org/many/-/commits/${head}/f.txt`;
+    const seen: string[] = [];
+    let pages = 0;
+    while (url !== null) {
+      const answer = await pageRequest(handle, url);
+      assertEquals(answer.status, 200, url);
+      seen.push(...listedCommits(answer.body));
+      pages++;
+      const older = /<a href="([^"]*)">Older commits<\/a>/.exec(answer.body);
+      url = older === null ? null : older[1].replaceAll("&amp;", "&");
+    }
+    assertEquals(pages, 2);
+    assertEquals(seen, await gitLog(sources.get("org/many")!, "%H", head, "--", "f.txt"));
+    assertEquals(seen.length, 55);
+  }, {
+    repositories: [{
+      name: "org/many",
+      publicRead: true,
+      files: { "f.txt": "last\n" },
+      prepare: async (repo) => {
+        for (let i = 0; i < 55; i++) {
+          await repo.write({ "f.txt": `${i}\n` });
+          await commitAs(repo, `change ${i}`);
+        }
+      },
+    }],
+  }));
