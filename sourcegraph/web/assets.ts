@@ -85,6 +85,11 @@ code.sha { overflow-wrap: anywhere; }
 .diff-header code { overflow-wrap: anywhere; }
 .diff-stat .added { color: #1a7f37; } .diff-stat .removed { color: #cf222e; }
 .file-links { display: inline-flex; gap: .6rem; margin-left: auto; }
+table.entries td.last-subject { overflow-wrap: anywhere; }
+table.entries td.last-subject a { color: var(--muted); }
+table.entries td.date, table.commits td.date { white-space: nowrap; color: var(--muted); }
+table.commits td.subject { overflow-wrap: anywhere; }
+table.commits td.subject .muted, table.commits td.subject .badge { margin-left: .5rem; }
 ul.changed-files { padding-left: 1.2rem; overflow-wrap: anywhere; }
 .hljs-keyword, .hljs-selector-tag, .hljs-doctag, .hljs-template-tag, .hljs-variable.language_
   { color: var(--hl-keyword); }

@@ -21,7 +21,17 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import { blobUrl, commitsUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
+import {
+  blobUrl,
+  commitsUrl,
+  commitUrl,
+  repositoryUrl,
+  tabUrl,
+  treeUrl,
+} from "../render/page_urls.ts";
+import type { LastCommit } from "../git/last_commits.ts";
+import { commitDate, CommitRows } from "./commits_page.tsx";
+import type { FileHistory } from "../read/file_history.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
@@ -99,6 +109,8 @@ export function FilesPage(
     versions: VersionChoice[];
     /** The folder's README, shown below the listing. */
     readme?: Readme | null;
+    /** The latest commit of each entry by name (null: not shown). */
+    lastCommits?: Record<string, LastCommit> | null;
   },
 ): Html {
   const { listing } = props;
@@ -120,18 +132,24 @@ export function FilesPage(
         <a href={commitsUrl(listing.repo, { rev: listing.commit, path: listing.path })}>History</a>
       </p>
       <Breadcrumbs repo={listing.repo} commit={listing.commit} path={listing.path} />
-      <Entries listing={listing} />
+      <Entries listing={listing} lastCommits={props.lastCommits ?? null} />
       {props.readme ? <ReadmeSection readme={props.readme} /> : null}
     </Layout>
   );
 }
 
-// A folder's entries, and a link to the next page of them.
-function Entries(props: { listing: DirectoryListing }): Html {
-  const { listing } = props;
+// A folder's entries, folders first, each with its latest commit when known,
+// and a link to the next page of them.
+function Entries(
+  props: { listing: DirectoryListing; lastCommits: Record<string, LastCommit> | null },
+): Html {
+  const { listing, lastCommits } = props;
+  const entries = listing.entries.toSorted((a, b) =>
+    Number(b.kind === "directory") - Number(a.kind === "directory")
+  );
   return (
     <>
-      <table>
+      <table class="entries">
         <tbody>
           {listing.entries.length === 0
             ? (
@@ -140,13 +158,30 @@ function Entries(props: { listing: DirectoryListing }): Html {
               </tr>
             )
             : null}
-          {listing.entries.map((entry) => (
-            <tr>
-              <td>
-                <EntryLink repo={listing.repo} commit={listing.commit} entry={entry} />
-              </td>
-            </tr>
-          ))}
+          {entries.map((entry) => {
+            const name = entry.path.slice(entry.path.lastIndexOf("/") + 1);
+            // Own entries only: a file named "constructor" has no commit from Object's prototype.
+            const last = lastCommits !== null && Object.hasOwn(lastCommits, name)
+              ? lastCommits[name]
+              : undefined;
+            return (
+              <tr>
+                <td>
+                  <EntryLink repo={listing.repo} commit={listing.commit} entry={entry} />
+                </td>
+                {lastCommits === null ? null : (
+                  <>
+                    <td class="last-subject">
+                      {last === undefined
+                        ? null
+                        : <a href={commitUrl(listing.repo, last.commit)}>{last.subject}</a>}
+                    </td>
+                    <td class="date">{last === undefined ? null : commitDate(last.authorDate)}</td>
+                  </>
+                )}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       {listing.nextCursor
@@ -199,37 +234,24 @@ export function VersionsPage(props: {
   versions: { commit: string; committerTime: number | null; subject: string | null }[];
   /** The version the viewer came from, marked in the list. */
   current?: string;
+  /** The default branch's recent commits (null: not shown). */
+  recent?: FileHistory | null;
+  /** Every retained version, marked among the recent commits. */
+  retained?: ReadonlySet<string>;
+  /** Why the recent commits are not shown. */
+  problem?: PageProblem | null;
 }): Html {
   return (
     <Layout title={`Versions · ${props.repo}`} viewer={props.viewer}>
       <h1>{props.repo}</h1>
       <Tabs repo={props.repo} current="versions" />
+      {props.problem ? <Problem problem={props.problem} /> : null}
+      {props.recent
+        ? <RecentCommits repo={props.repo} recent={props.recent} retained={props.retained} />
+        : null}
+      <h2>Retained versions</h2>
       <p class="muted">{props.total} retained version(s)</p>
-      <table>
-        <thead>
-          <tr>
-            <th>Commit</th>
-            <th>Committed</th>
-            <th>Subject</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.versions.map((version) => (
-            <tr>
-              <td>
-                <a href={treeUrl(props.repo, { rev: version.commit })}>
-                  <ShortSha sha={version.commit} />
-                </a>
-              </td>
-              <td>{formatCommitTime(version.committerTime)}</td>
-              <td>
-                {version.subject ?? <span class="muted">unknown</span>}
-                {version.commit === props.current ? <span class="badge">viewing</span> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RetainedVersions repo={props.repo} versions={props.versions} current={props.current} />
       {props.skip + props.versions.length < props.total
         ? (
           <p>
@@ -244,6 +266,65 @@ export function VersionsPage(props: {
         )
         : null}
     </Layout>
+  );
+}
+
+// The retained versions of one page, the one the viewer came from marked.
+function RetainedVersions(props: {
+  repo: string;
+  versions: { commit: string; committerTime: number | null; subject: string | null }[];
+  current?: string;
+}): Html {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Commit</th>
+          <th>Committed</th>
+          <th>Subject</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.versions.map((version) => (
+          <tr>
+            <td>
+              <a href={treeUrl(props.repo, { rev: version.commit })}>
+                <ShortSha sha={version.commit} />
+              </a>
+            </td>
+            <td>{formatCommitTime(version.committerTime)}</td>
+            <td>
+              {version.subject ?? <span class="muted">unknown</span>}
+              {version.commit === props.current ? <span class="badge">viewing</span> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+// The branch's recent commits, newest first, the retained versions marked.
+function RecentCommits(
+  props: { repo: string; recent: FileHistory; retained?: ReadonlySet<string> },
+): Html {
+  const { repo, recent } = props;
+  return (
+    <>
+      <h2>Recent commits</h2>
+      <p class="muted">
+        The default branch from <ShortSha sha={recent.commit} />, newest first
+        {recent.scope === null ? null : <>, within the path groups: {recent.scope.join(", ")}</>}
+      </p>
+      <CommitRows repo={repo} commits={recent.commits} marked={props.retained} />
+      {recent.hasMore
+        ? (
+          <p>
+            <a href={commitsUrl(repo, { rev: recent.commit })}>All commits</a>
+          </p>
+        )
+        : null}
+    </>
   );
 }
 

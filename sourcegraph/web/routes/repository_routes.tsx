@@ -326,6 +326,11 @@ async function versionsTab(
     first: 100,
     skip,
   });
+  // The default branch's recent commits (the first page only), the retained ones marked.
+  const { value: recent, problem } = skip > 0 ? { value: null, problem: null } : await orProblem(
+    () => at.service.calls.history(c.get("caller"), { repo: route.repo, first: 30 }),
+    at.status,
+  );
   return page(
     c,
     <VersionsPage
@@ -335,6 +340,11 @@ async function versionsTab(
       skip={skip}
       versions={history.versions}
       current={c.req.query("rev")}
+      recent={recent}
+      retained={new Set(
+        at.service.retainedVersions(c.get("caller"), { repo: route.repo }).map((v) => v.commit),
+      )}
+      problem={problem}
     />,
   );
 }
@@ -504,6 +514,16 @@ async function filesPage(
     first: 1000,
     after: c.req.query("after") || undefined,
   });
+  // The latest commit of each entry: left out when it cannot be had (the listing stands alone).
+  const last = await at.service.calls.folderCommits(caller, {
+    repo: at.repo,
+    revision: at.commit,
+    path: at.dir || undefined,
+    names: listing.entries.map((entry) => entry.path.slice(entry.path.lastIndexOf("/") + 1)),
+  }).catch((error) => {
+    if (error instanceof SourcegraphError) return null;
+    throw error;
+  });
   return page(
     c,
     <FilesPage
@@ -511,6 +531,7 @@ async function filesPage(
       listing={listing}
       versions={at.service.retainedVersions(caller, { repo: at.repo })}
       readme={c.req.query("after") ? null : await folderReadme(caller, { ...at, listing })}
+      lastCommits={last?.commits ?? null}
     />,
   );
 }

@@ -59,11 +59,16 @@ export async function historyCommits(repo: TestRepo): Promise<void> {
   await commitAs(repo, "rename y to z", { date: "2026-01-04T00:00:00Z" });
 }
 
-// Path groups: docs/ visible, secret/ hidden.
+// Path groups: docs/ and lib/pub/ visible, secret/ and lib/priv/ hidden.
 async function groupCommits(repo: TestRepo): Promise<void> {
-  await repo.write({ "docs/a.md": "a\n", "secret/s.md": "s\n" });
+  await repo.write({
+    "docs/a.md": "a\n",
+    "secret/s.md": "s\n",
+    "lib/pub/p.md": "p\n",
+    "lib/priv/q.md": "q\n",
+  });
   await commitAs(repo, "both folders");
-  await repo.write({ "secret/s.md": "hidden change\n" });
+  await repo.write({ "secret/s.md": "hidden change\n", "lib/priv/q.md": "hidden q\n" });
   await commitAs(repo, "hidden edit");
 }
 
@@ -77,7 +82,7 @@ export function withHistory(fn: (world: InProcessWorld) => Promise<void>): Promi
         publicRead: true,
         files: { "docs/last.md": "l\n" },
         prepare: groupCommits,
-        pathGroups: [{ name: "docs", paths: ["docs"] }],
+        pathGroups: [{ name: "docs", paths: ["docs", "lib/pub"] }],
       },
       { name: "org/closed", publicRead: false, files: { "a.txt": "closed secret\n" } },
     ],
@@ -248,6 +253,8 @@ Deno.test("commit page: only commits of retained versions the caller may see, an
     assertEquals(visible.status, 200);
     assertIncludes(visible.body, "docs/a.md");
     assert(!visible.body.includes("secret"), "a hidden path is named");
+    assertIncludes(visible.body, "lib/pub/p.md");
+    assert(!visible.body.includes("lib/priv"), "a hidden path is named");
   }));
 
 Deno.test("commit page: a huge diff is bounded per file and per page, each file saying why it is not shown", () =>
@@ -353,7 +360,7 @@ Deno.test("commits page: private repositories and hidden paths answer as missing
     assertEquals(all.status, 200);
     assertEquals(
       listedCommits(all.body),
-      await gitLog(sources.get(GROUPS)!, "%H", head, "--", "docs"),
+      await gitLog(sources.get(GROUPS)!, "%H", head, "--", "docs", "lib/pub"),
     );
     assert(!all.body.includes("hidden edit") && !all.body.includes("secret"), all.body);
   }));
@@ -387,4 +394,82 @@ Deno.test("commits page: pages of 50 walked by their cursor list every commit on
         }
       },
     }],
+  }));
+
+// The rows of a listing: each entry's name, and its latest commit's SHA and subject when shown.
+function listingRows(body: string): { name: string; commit: string | null; subject: string }[] {
+  const table = body.slice(body.indexOf('<table class="entries">'));
+  return [...table.slice(0, table.indexOf("</table>")).matchAll(/<tr>(.*?)<\/tr>/g)].map((row) => {
+    const name = /<td><a [^>]*>([^<]*)/.exec(row[1])?.[1] ?? "";
+    const last = /-\/commit\/([0-9a-f]{40})">([^<]*)</.exec(row[1]);
+    return { name, commit: last?.[1] ?? null, subject: last?.[2] ?? "" };
+  });
+}
+
+Deno.test("listings: folders first, each entry with its latest commit as git log -1 names it", () =>
+  withHistory(async ({ handle, heads, sources }) => {
+    const head = heads.get(HISTORY)!;
+    const source = sources.get(HISTORY)!;
+    for (
+      const [url, folder] of [[`/sourcegraph/org/hist`, ""], [
+        `/sourcegraph/org/hist/-/tree/${head}/src`,
+        "src",
+      ]]
+    ) {
+      const answer = await pageRequest(handle, url);
+      assertEquals(answer.status, 200, url);
+      assertInert(answer.body, url);
+      const rows = listingRows(answer.body);
+      const names = rows.map((row) => row.name.replace(/\/$/, ""));
+      const folders = rows.filter((row) => row.name.endsWith("/")).length;
+      assert(rows.slice(0, folders).every((row) => row.name.endsWith("/")), "folders first");
+      for (const [i, row] of rows.entries()) {
+        const path = folder === "" ? names[i] : `${folder}/${names[i]}`;
+        assertEquals(row.commit, (await gitLog(source, "%H", "-1", head, "--", path))[0], path);
+      }
+      if (folder === "") {
+        assertEquals(names, ["docs", "src", "a.ts", "last.txt"]);
+        // a.ts was last changed by the hostile commit: its subject is text.
+        assertEquals(
+          rows[2].subject,
+          "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt; &quot;quoted&quot; &#39;single&#39; &amp; more",
+        );
+      }
+    }
+  }));
+
+Deno.test("listings: under path groups an entry's latest commit counts visible paths only", () =>
+  withHistory(async ({ handle, heads, sources }) => {
+    const head = heads.get(GROUPS)!;
+    const source = sources.get(GROUPS)!;
+    const rows = listingRows((await pageRequest(handle, "/sourcegraph/org/groups")).body);
+    assertEquals(rows.map((row) => row.name), ["docs/", "lib/"]);
+    // lib/ leads into lib/pub/: a change to lib/priv/ alone is not its latest commit.
+    assertEquals(rows[1].commit, (await gitLog(source, "%H", "-1", head, "--", "lib/pub"))[0]);
+    assertEquals(rows[1].subject, "both folders");
+    const lib = listingRows(
+      (await pageRequest(handle, `/sourcegraph/org/groups/-/tree/${head}/lib`)).body,
+    );
+    assertEquals(lib.map((row) => [row.name, row.subject]), [["pub/", "both folders"]]);
+  }));
+
+Deno.test("versions tab: the branch's recent commits as git log lists them, the retained versions marked", () =>
+  withHistory(async ({ handle, heads, sources }) => {
+    const head = heads.get(HISTORY)!;
+    const answer = await pageRequest(handle, "/sourcegraph/org/hist/-/versions");
+    assertEquals(answer.status, 200);
+    assertInert(answer.body, "versions");
+    const recent = answer.body.slice(answer.body.indexOf("Recent commits"));
+    assertEquals(
+      listedCommits(recent.slice(0, recent.indexOf("Retained versions"))),
+      await gitLog(sources.get(HISTORY)!, "%H", head),
+    );
+    const marked = [
+      ...recent.matchAll(
+        /-\/commit\/([0-9a-f]{40})"><code[^>]*>[^<]*<\/code><\/a><\/td><td class="subject">.*?<\/td>/g,
+      ),
+    ]
+      .filter((row) => row[0].includes("retained version")).map((row) => row[1]);
+    assertEquals(marked, [head]);
+    assertIncludes(recent, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;");
   }));
