@@ -60,7 +60,9 @@ export function CommitRows(
                   ? <span class="badge">retained version</span>
                   : null}
               </td>
-              <td>{entry.authorName}</td>
+              <td class="author">
+                <span title={entry.authorName}>{entry.authorName}</span>
+              </td>
               <td class="date">{commitDate(entry.authorDate)}</td>
             </tr>
           );
@@ -87,7 +89,7 @@ export function CommitsPage(props: { viewer: Viewer; repo: string; history: File
     <Layout title={`History ${path || repo} · ${repo}`} viewer={props.viewer}>
       <h1>{repo}</h1>
       <Tabs repo={repo} current="versions" rev={history.commit} />
-      <p class="muted">
+      <p class="muted history-of">
         Commits of {path === "" ? "the version" : <code>{path}</code>} from{" "}
         <ShortSha sha={history.commit} />, newest first
       </p>

@@ -174,7 +174,11 @@ function Entries(
                     <td class="last-subject">
                       {last === undefined
                         ? null
-                        : <a href={commitUrl(listing.repo, last.commit)}>{last.subject}</a>}
+                        : (
+                          <a href={commitUrl(listing.repo, last.commit)} title={last.subject}>
+                            {last.subject}
+                          </a>
+                        )}
                     </td>
                     <td class="date">{last === undefined ? null : commitDate(last.authorDate)}</td>
                   </>

@@ -401,7 +401,7 @@ function listingRows(body: string): { name: string; commit: string | null; subje
   const table = body.slice(body.indexOf('<table class="entries">'));
   return [...table.slice(0, table.indexOf("</table>")).matchAll(/<tr>(.*?)<\/tr>/g)].map((row) => {
     const name = /<td><a [^>]*>([^<]*)/.exec(row[1])?.[1] ?? "";
-    const last = /-\/commit\/([0-9a-f]{40})">([^<]*)</.exec(row[1]);
+    const last = /-\/commit\/([0-9a-f]{40})"[^>]*>([^<]*)</.exec(row[1]);
     return { name, commit: last?.[1] ?? null, subject: last?.[2] ?? "" };
   });
 }
