@@ -88,6 +88,7 @@ code.sha { overflow-wrap: anywhere; }
 table.entries td.last-subject a { display: block; max-width: 40vw; overflow: hidden; text-overflow: ellipsis;
   white-space: nowrap; color: var(--muted); }
 table.entries td.date, table.commits td.date { white-space: nowrap; color: var(--muted); }
+table.entries td.date { text-align: right; }
 table.commits td.subject { overflow-wrap: anywhere; min-width: 16rem; }
 table.commits td.author span { display: inline-block; max-width: 12rem; overflow: hidden; text-overflow: ellipsis;
   white-space: nowrap; vertical-align: bottom; }
