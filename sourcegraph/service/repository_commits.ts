@@ -26,6 +26,7 @@ import {
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
+import { GitError } from "../../shared/git.ts";
 
 /** One commit of `repo` (a full SHA). */
 export interface CommitRequest {
@@ -67,6 +68,16 @@ const VERSIONS_SEARCHED = 64;
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
+// A list of changed paths past Git's output cap or deadline: said, not an internal error.
+function tooCostly(error: unknown): never {
+  if (error instanceof GitError && ["GIT_TIMEOUT", "GIT_OUTPUT_LIMIT"].includes(error.code)) {
+    throw new SourcegraphError("COMMIT_TOO_COSTLY", "this commit changes too many files to show", {
+      hint: "Open the commits of a folder it changed, or its files' blame.",
+    });
+  }
+  throw error;
+}
+
 function noSuchCommit(): SourcegraphError {
   return new SourcegraphError("NOT_FOUND", "no such commit in the retained versions", {
     hint: "Open a commit from a file's blame or history.",
@@ -92,8 +103,8 @@ export async function commitDetail(
   const scope = new PathScope(repo);
   const pathspecs = scope.scope([]);
   const from = base ?? await emptyTree(mirror);
-  const changed = (await changedPaths(mirror, { base: from, head: commit, pathspecs }))
-    .filter((change) => scope.covers(change.path));
+  const changed = (await changedPaths(mirror, { base: from, head: commit, pathspecs })
+    .catch(tooCostly)).filter((change) => scope.covers(change.path));
   // A commit of hidden files only is no commit the caller can see.
   if (!scope.full && changed.length === 0) throw noSuchCommit();
   const listed = changed.slice(0, COMMIT_MAX_FILES);
