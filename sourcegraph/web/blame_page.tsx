@@ -11,7 +11,8 @@
  */
 
 import { raw } from "hono/html";
-import { escapeToBuffer, type HtmlEscapedString } from "hono/utils/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { escapedText } from "./code/code_rows.ts";
 import type { BlameCommit } from "../git/file_blame.ts";
 import type { FileBlame } from "../read/file_blame.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
@@ -40,19 +41,13 @@ export interface BlameView {
   problem: PageProblem | null;
 }
 
-function escaped(text: string): string {
-  const buffer: [string] = [""];
-  escapeToBuffer(text, buffer);
-  return buffer[0];
-}
-
 function codeCell(text: string, highlighted: CodeLine | undefined): string {
-  if (highlighted === undefined) return escaped(text);
+  if (highlighted === undefined) return escapedText(text);
   let out = "";
   for (const segment of highlighted) {
     out += segment.scope === null
-      ? escaped(segment.text)
-      : `<span class="${escaped(segment.scope)}">${escaped(segment.text)}</span>`;
+      ? escapedText(segment.text)
+      : `<span class="${escapedText(segment.scope)}">${escapedText(segment.text)}</span>`;
   }
   return out;
 }
@@ -62,11 +57,11 @@ function commitCell(repo: string, sha: string, commit: BlameCommit | undefined):
   const who = commit?.authorName ?? "";
   const when = formatCommitTime(commit?.authorTime ?? null).slice(0, 10);
   const subject = commit?.subject ?? "";
-  return `<div title="${escaped(`${who}: ${subject}`)}"><a href="${
-    escaped(commitUrl(repo, sha))
-  }"><code>${sha.slice(0, 7)}</code></a> ${escaped(when)} <span class="blame-author">${
-    escaped(who)
-  }</span> <span class="blame-subject">${escaped(subject)}</span></div>`;
+  return `<div title="${escapedText(`${who}: ${subject}`)}"><a href="${
+    escapedText(commitUrl(repo, sha))
+  }"><code>${sha.slice(0, 7)}</code></a> ${escapedText(when)} <span class="blame-author">${
+    escapedText(who)
+  }</span> <span class="blame-subject">${escapedText(subject)}</span></div>`;
 }
 
 /**

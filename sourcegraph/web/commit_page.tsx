@@ -12,26 +12,21 @@
  */
 
 import { raw } from "hono/html";
-import { escapeToBuffer, type HtmlEscapedString } from "hono/utils/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { escapedText } from "./code/code_rows.ts";
 import { COMMIT_PAGE_BUDGETS } from "../git/commit_diff.ts";
 import type { CommitDetail, CommitFile } from "../service/repository_commits.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, commitsUrl, commitUrl, treeUrl } from "../render/page_urls.ts";
 
-function escaped(text: string): string {
-  const buffer: [string] = [""];
-  escapeToBuffer(text, buffer);
-  return buffer[0];
-}
-
 function codeCell(text: string, highlighted: CodeLine | null | undefined): string {
-  if (highlighted === null || highlighted === undefined) return escaped(text);
+  if (highlighted === null || highlighted === undefined) return escapedText(text);
   let out = "";
   for (const segment of highlighted) {
     out += segment.scope === null
-      ? escaped(segment.text)
-      : `<span class="${escaped(segment.scope)}">${escaped(segment.text)}</span>`;
+      ? escapedText(segment.text)
+      : `<span class="${escapedText(segment.scope)}">${escapedText(segment.text)}</span>`;
   }
   return out;
 }
@@ -62,14 +57,18 @@ export function diffRows(
       old = Number(hunk[1]);
       now = Number(hunk[2]);
       rows.push(
-        `<tr class="hunk"><td class="num"></td><td class="num"></td><td>${escaped(line)}</td></tr>`,
+        `<tr class="hunk"><td class="num"></td><td class="num"></td><td>${
+          escapedText(line)
+        }</td></tr>`,
       );
       continue;
     }
     const kind = KIND[line[0]];
     if (kind === undefined) {
       rows.push(
-        `<tr class="note"><td class="num"></td><td class="num"></td><td>${escaped(line)}</td></tr>`,
+        `<tr class="note"><td class="num"></td><td class="num"></td><td>${
+          escapedText(line)
+        }</td></tr>`,
       );
       continue;
     }

@@ -12,14 +12,10 @@ import type { FileHistory } from "../read/file_history.ts";
 import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { commitsUrl, commitUrl } from "../render/page_urls.ts";
 import { encodeHistoryCursor } from "../render/search_cursor.ts";
+import { commitDate } from "./entry_rows.ts";
 
 /** Commits on one page of the list. */
 export const COMMITS_PER_PAGE = 50;
-
-/** A commit's date as the lists show it: its day and time, in the author's offset. */
-export function commitDate(iso: string): string {
-  return iso.slice(0, 16).replace("T", " ");
-}
 
 /** The rows of commits: short SHA and subject linked to the commit, author, date. */
 export function CommitRows(

@@ -24,13 +24,13 @@ import {
 import {
   blobUrl,
   commitsUrl,
-  commitUrl,
   repositoryUrl,
   tabUrl,
   treeUrl,
 } from "../render/page_urls.ts";
 import type { LastCommit } from "../git/last_commits.ts";
-import { commitDate, CommitRows } from "./commits_page.tsx";
+import { CommitRows } from "./commits_page.tsx";
+import { entryRows } from "./entry_rows.ts";
 import type { FileHistory } from "../read/file_history.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
@@ -143,50 +143,11 @@ export function FilesPage(
 function Entries(
   props: { listing: DirectoryListing; lastCommits: Record<string, LastCommit> | null },
 ): Html {
-  const { listing, lastCommits } = props;
-  const entries = listing.entries.toSorted((a, b) =>
-    Number(b.kind === "directory") - Number(a.kind === "directory")
-  );
+  const { listing } = props;
   return (
     <>
       <table class="entries">
-        <tbody>
-          {listing.entries.length === 0
-            ? (
-              <tr>
-                <td class="muted">Empty folder</td>
-              </tr>
-            )
-            : null}
-          {entries.map((entry) => {
-            const name = entry.path.slice(entry.path.lastIndexOf("/") + 1);
-            // Own entries only: a file named "constructor" has no commit from Object's prototype.
-            const last = lastCommits !== null && Object.hasOwn(lastCommits, name)
-              ? lastCommits[name]
-              : undefined;
-            return (
-              <tr>
-                <td>
-                  <EntryLink repo={listing.repo} commit={listing.commit} entry={entry} />
-                </td>
-                {lastCommits === null ? null : (
-                  <>
-                    <td class="last-subject">
-                      {last === undefined
-                        ? null
-                        : (
-                          <a href={commitUrl(listing.repo, last.commit)} title={last.subject}>
-                            {last.subject}
-                          </a>
-                        )}
-                    </td>
-                    <td class="date">{last === undefined ? null : commitDate(last.authorDate)}</td>
-                  </>
-                )}
-              </tr>
-            );
-          })}
-        </tbody>
+        <tbody>{entryRows(listing, props.lastCommits)}</tbody>
       </table>
       {listing.nextCursor
         ? (
@@ -202,30 +163,6 @@ function Entries(
         )
         : null}
     </>
-  );
-}
-
-// One entry of a folder: a folder or file link, or a submodule's name.
-function EntryLink(
-  props: { repo: string; commit: string; entry: DirectoryListing["entries"][number] },
-): Html {
-  const { repo, commit, entry } = props;
-  const name = entry.path.slice(entry.path.lastIndexOf("/") + 1);
-  if (entry.kind === "directory") {
-    return <a href={treeUrl(repo, { rev: commit, dir: entry.path })}>{name}/</a>;
-  }
-  if (entry.kind === "submodule") {
-    return (
-      <span>
-        {name} <span class="badge">submodule</span>
-      </span>
-    );
-  }
-  return (
-    <a href={blobUrl(repo, { rev: commit, path: entry.path })}>
-      {name}
-      {entry.kind === "symlink" ? <span class="badge">symlink</span> : null}
-    </a>
   );
 }
 

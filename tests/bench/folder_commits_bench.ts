@@ -105,6 +105,20 @@ await withInProcessService(async ({ handle, localCalls, heads, sources }) => {
   const warm: number[] = [];
   for (let i = 0; i < 50; i++) warm.push(await timed(() => call(names)));
   console.log(line("folderCommits, warm (cached)", warm));
+  const listing: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    listing.push(
+      await timed(() =>
+        localCalls.list(ANONYMOUS, {
+          repo: "bench/history",
+          revision: head,
+          path: "big",
+          first: 1000,
+        })
+      ),
+    );
+  }
+  console.log(line("the listing alone (list call)", listing));
   const url = `/sourcegraph/bench/history/-/tree/${head}/big`;
   const page: number[] = [];
   for (let i = 0; i < 3; i++) await pageRequest(handle, url);
