@@ -21,13 +21,7 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import {
-  blobUrl,
-  commitsUrl,
-  repositoryUrl,
-  tabUrl,
-  treeUrl,
-} from "../render/page_urls.ts";
+import { blobUrl, commitsUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 import type { LastCommit } from "../git/last_commits.ts";
 import { CommitRows } from "./commits_page.tsx";
 import { entryRows } from "./entry_rows.ts";
