@@ -9,6 +9,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import type { Caller } from "../access/caller.ts";
 import { PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
@@ -94,7 +95,9 @@ export async function folderCommits(
     .slice(0, FOLDER_COMMITS_MAX_NAMES);
   // Only visible paths count: the groups under the folder, or the folder inside one.
   const pathspecs = scope.full ? undefined : path === "" ? scope.roots : scope.scope([path]);
-  const key = [repo.id, commit, path, ...(pathspecs ?? []), "", ...names].join("\0");
+  // The names by their hash: a page of 1,000 long names would make a key of hundreds of KiB.
+  const named = createHash("sha256").update(names.join("\0")).digest("hex");
+  const key = [repo.id, commit, path, ...(pathspecs ?? []), "", named].join("\0");
   const kept = at.cache.get(key);
   if (kept !== undefined) return kept;
   at.cache.counts.walks++;

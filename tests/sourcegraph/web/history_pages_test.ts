@@ -473,3 +473,26 @@ Deno.test("versions tab: the branch's recent commits as git log lists them, the 
     assertEquals(marked, [head]);
     assertIncludes(recent, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;");
   }));
+
+Deno.test("listings: a folder page's latest commits are walked once per version and page, then kept", () =>
+  withHistory(async ({ localCalls, heads }) => {
+    const request = {
+      repo: HISTORY,
+      revision: heads.get(HISTORY)!,
+      path: "src",
+      names: ["x.ts", "z.ts"],
+    };
+    const first = await localCalls.folderCommits({ kind: "anonymous" }, request);
+    assertEquals(Object.keys(first.commits).sort(), ["x.ts", "z.ts"]);
+    // The same answer object: kept, not walked again.
+    assert(
+      first === await localCalls.folderCommits({ kind: "anonymous" }, request),
+      "walked again",
+    );
+    const other = await localCalls.folderCommits({ kind: "anonymous" }, {
+      ...request,
+      names: ["z.ts"],
+    });
+    assert(other !== first, "another page of the folder is its own answer");
+    assertEquals(other.commits["z.ts"], first.commits["z.ts"]);
+  }));
