@@ -288,17 +288,18 @@ Deno.test("history pages: an anonymous blame, commit or commits view costs what 
       const path of [
         `/sourcegraph/org/open/-/blame/${head}/a.txt`,
         `/sourcegraph/org/open/-/commit/${head}`,
+        `/sourcegraph/org/open/-/commits/${head}/a.txt`,
       ]
     ) {
       assertEquals((await pageRequest(handle, path)).status, 200, path);
     }
-    // 10 of 12 units spent: a third view of 5 is refused, a file page of 1 is not.
-    const refused = await pageRequest(handle, `/sourcegraph/org/open/-/commit/${head}`);
+    // 15 of 17 units spent: a fourth view of 5 is refused, a file page of 1 is not.
+    const refused = await pageRequest(handle, `/sourcegraph/org/open/-/commits/${head}`);
     assertEquals(refused.status, 429);
     assertIncludes(refused.body, "RATE_LIMITED");
     const file = await pageRequest(handle, `/sourcegraph/org/open/-/blob/${head}/a.txt`);
     assertEquals(file.status, 200);
-  }, { settings: { anonymousPerMinute: 12 }, rateLimitClock: () => 0 }));
+  }, { settings: { anonymousPerMinute: 17 }, rateLimitClock: () => 0 }));
 
 // The commits a commits page lists, in order.
 function listedCommits(body: string): string[] {
