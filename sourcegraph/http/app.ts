@@ -38,9 +38,9 @@ import { requestId } from "./middleware/request_id.ts";
 import {
   FANOUT_SEARCH_COST,
   FANOUT_SYMBOLS_COST,
+  pageCost,
   RateLimiter,
   repositoryCharge,
-  TOOL_COSTS,
 } from "./rate_limits.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
@@ -179,15 +179,11 @@ export function createApp(
     app.route(
       "/",
       options.pages({
-        // A page view costs 1, a search or symbol lookup with a query as much as on MCP.
-        admit: anonymous((c) => {
-          if (!c.req.query("q")) return 1;
-          if (c.req.path === "/sourcegraph/-/search" && !c.req.query("repo")) {
-            return FANOUT_SEARCH_COST;
-          }
-          if (c.req.path.endsWith("/-/search")) return TOOL_COSTS.search;
-          return c.req.path.endsWith("/-/symbols") ? TOOL_COSTS.symbols : 1;
-        }),
+        // A page view costs 1; blame, history and commit pages, and a search or symbol
+        // lookup with a query, as much as their tools on MCP.
+        admit: anonymous((c) =>
+          pageCost(c.req.path, { q: c.req.query("q"), repo: c.req.query("repo") })
+        ),
         fanoutCharge: (c) => repositoryCharge((c as Context<EdgeEnv>).var.budget),
         readForm: (c) => readPageForm(c as Context<EdgeEnv>),
         status: httpStatus,

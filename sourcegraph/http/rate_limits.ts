@@ -31,6 +31,22 @@ export const TOOL_COSTS: Readonly<Record<string, number>> = {
   references: 5,
 };
 
+/**
+ * What an anonymous page view costs: a blame page a blame's, a commits list
+ * a history's and a commit page (a diff with its patches) as much; a search
+ * or symbol lookup with a query what it costs on MCP; any other view 1.
+ */
+export function pageCost(path: string, query: { q?: string; repo?: string }): number {
+  // The repository tab a page path names: the segment after its first "-".
+  const tab = /^\/sourcegraph\/(?:[^/]+\/)+?-\/([a-z]+)/.exec(path)?.[1];
+  if (tab === "blame") return TOOL_COSTS.blame;
+  if (tab === "commits" || tab === "commit") return TOOL_COSTS.history;
+  if (!query.q) return 1;
+  if (path === "/sourcegraph/-/search") return query.repo ? TOOL_COSTS.search : FANOUT_SEARCH_COST;
+  if (tab === "search") return TOOL_COSTS.search;
+  return tab === "symbols" ? TOOL_COSTS.symbols : 1;
+}
+
 /** What a search across repositories costs before the repositories it searches. */
 export const FANOUT_SEARCH_COST = 5;
 /** What a symbol lookup across repositories costs before the repositories it looks in. */

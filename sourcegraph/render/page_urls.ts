@@ -10,6 +10,11 @@
  * - `/sourcegraph/<repo>/-/blob/<rev>/<path>#L2-L4`: one file, lines 2 to 4
  *   highlighted (also `#L2`); `<repo>/blob/<sha>/<path>` (the shape the
  *   example plugins build) redirects there;
+ * - `/sourcegraph/<repo>/-/blame/<rev>/<path>?start=…&end=…#L2-L4`: who
+ *   last changed each line of a file;
+ * - `/sourcegraph/<repo>/-/commit/<sha>`: one commit, its message and diff;
+ * - `/sourcegraph/<repo>/-/commits/<rev>/<path>`: the commits of a file or
+ *   a folder (no path: of the revision), newest first;
  * - `/sourcegraph/<repo>/-/versions`, `/-/search?q=…&rev=…`,
  *   `/-/symbols?q=…&match=…&rev=…`, `/-/plugins?rev=…`: the other tabs.
  *
@@ -95,6 +100,38 @@ export function rawUrl(repo: string, at: { rev: string; path: string }): string 
   return `${repositoryUrl(repo)}/-/raw/${encodePath(at.rev)}/${encodePath(at.path)}`;
 }
 
+/**
+ * Who last changed each line of a file at a version: lines `start..end`
+ * when given (a page of them otherwise), `#L…` marking a line or a range.
+ */
+export function blameUrl(
+  repo: string,
+  at: { rev: string; path: string; start?: number; end?: number; mark?: string },
+): string {
+  const params = new URLSearchParams();
+  if (at.start !== undefined) params.set("start", String(at.start));
+  if (at.end !== undefined) params.set("end", String(at.end));
+  const search = params.size > 0 ? `?${params}` : "";
+  return `${repositoryUrl(repo)}/-/blame/${encodePath(at.rev)}/${encodePath(at.path)}${search}${
+    at.mark ?? ""
+  }`;
+}
+
+/** One commit: its message, parents and diff. */
+export function commitUrl(repo: string, sha: string): string {
+  return `${repositoryUrl(repo)}/-/commit/${encodePath(sha)}`;
+}
+
+/** The commits of `path` (a file or a folder; "" for the whole revision) from `rev`, newest first. */
+export function commitsUrl(
+  repo: string,
+  at: { rev: string; path?: string; after?: string },
+): string {
+  const path = at.path ? `/${encodePath(at.path)}` : "";
+  const after = at.after ? `?after=${encodeURIComponent(at.after)}` : "";
+  return `${repositoryUrl(repo)}/-/commits/${encodePath(at.rev)}${path}${after}`;
+}
+
 /** A repository tab with query parameters. */
 export function tabUrl(
   repo: string,
@@ -111,7 +148,8 @@ export function tabUrl(
 export type RepositoryRoute =
   | { page: "repository"; repo: string }
   | { page: "tree" | "blob"; repo: string; rest: string[] }
-  | { page: "raw"; repo: string; rest: string[] }
+  | { page: "raw" | "blame" | "commits"; repo: string; rest: string[] }
+  | { page: "commit"; repo: string; sha: string }
   | { page: "versions" | "search" | "symbols" | "plugins"; repo: string }
   | { page: "plugin_blob"; repo: string; sha: string; path: string };
 
@@ -144,7 +182,11 @@ export function parseRepositoryPath(segments: readonly string[]): RepositoryRout
     case "blob":
       return rest.length === 0 ? null : { page: tab, repo, rest };
     case "raw":
-      return rest.length === 0 ? null : { page: "raw", repo, rest };
+    case "blame":
+    case "commits":
+      return rest.length === 0 ? null : { page: tab, repo, rest };
+    case "commit":
+      return rest.length === 1 ? { page: "commit", repo, sha: rest[0] } : null;
     case "versions":
     case "search":
     case "symbols":

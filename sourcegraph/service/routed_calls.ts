@@ -19,6 +19,13 @@ import type { EnhanceRequest } from "../plugins/plugin_host.ts";
 import type { PluginArgument, UrlPlugins } from "../plugins/selection_parameters.ts";
 import type { FileBlame } from "../read/file_blame.ts";
 import type { FileHistory } from "../read/file_history.ts";
+import { type CommitDetail, commitDetail, type CommitRequest } from "./repository_commits.ts";
+import {
+  type FolderCommits,
+  folderCommits,
+  FolderCommitsCache,
+  type FolderCommitsRequest,
+} from "./folder_commits.ts";
 import type { FilePage } from "../read/file_page.ts";
 import type { FileRead } from "../read/file_read.ts";
 import type { ReadManyItem } from "../read/read_many.ts";
@@ -82,6 +89,10 @@ export interface RoutedCalls {
   blame(caller: Caller, request: BlameRequest): Promise<FileBlame>;
   /** A page of the commits of a revision, a path or a line range, newest first. */
   history(caller: Caller, request: HistoryRequest): Promise<FileHistory>;
+  /** One commit of the retained versions, its changed files and their patches, for its page. */
+  commit(caller: Caller, request: CommitRequest): Promise<CommitDetail>;
+  /** The latest commit of each entry of a folder page (cached per commit and folder page). */
+  folderCommits(caller: Caller, request: FolderCommitsRequest): Promise<FolderCommits>;
   /** One page of the search-based references of the name at a position. */
   references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
   /** Where a cited span is at a later revision (both retained versions). */
@@ -193,6 +204,7 @@ export function localCalls(
   const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
   const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
+  const folderCache = new FolderCommitsCache();
   return {
     read: (caller, request) => reads.read(caller, request),
     readPage: (caller, request) => reads.readPage(caller, request),
@@ -204,6 +216,9 @@ export function localCalls(
     locate: (caller, request) => reads.locate(caller, request),
     blame: (caller, request) => reads.blame(caller, request),
     history: (caller, request) => reads.history(caller, request),
+    commit: (caller, request) => commitDetail(store, { visibility, mirrors, caller, request }),
+    folderCommits: (caller, request) =>
+      folderCommits({ visibility, mirrors, cache: folderCache, caller, request }),
     references: (caller, request) => reads.references(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>

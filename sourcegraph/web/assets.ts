@@ -77,6 +77,37 @@ table.code td.num a { color: var(--muted); }
 table.code tr:target, table.code tr.selected { background: var(--mark); }
 table.code mark { background: var(--hit); color: inherit; border-radius: 2px; }
 table.code.wrap td { white-space: pre-wrap; overflow-wrap: anywhere; }
+table.code td.blame { white-space: nowrap; width: 1%; font: 12px/1.45 system-ui, sans-serif;
+  color: var(--muted); border-right: 1px solid var(--line); }
+table.code td.blame div { width: 22rem; max-width: 45vw; overflow: hidden; text-overflow: ellipsis; }
+table.code td.blame .blame-subject { color: var(--fg); }
+table.code td.blame .blame-author { font-weight: 600; }
+table.code tr.run td { border-top: 1px solid var(--line); }
+table.code.diff { margin-bottom: 1rem; }
+table.code.diff tr.add { background: var(--hl-added-bg); }
+table.code.diff tr.del { background: var(--hl-removed-bg); }
+table.code.diff tr.hunk td, table.code.diff tr.note td { color: var(--muted); background: var(--code-bg); }
+table.code.diff .sign { user-select: none; display: inline-block; width: 1ch; margin-right: .5ch; }
+.commit-subject { overflow-wrap: anywhere; }
+.commit-message { white-space: pre-wrap; overflow-wrap: anywhere; }
+code.sha { overflow-wrap: anywhere; }
+.diff-file { margin-top: 1.2rem; }
+.diff-header { display: flex; flex-wrap: wrap; gap: .3rem .6rem; align-items: center; padding: .4rem 0;
+  overflow-wrap: anywhere; }
+.diff-header code { overflow-wrap: anywhere; }
+.diff-stat .added { color: #1a7f37; } .diff-stat .removed { color: #cf222e; }
+.file-links { display: inline-flex; gap: .6rem; margin-left: auto; }
+table.entries td.last-subject a { display: block; max-width: 40vw; overflow: hidden; text-overflow: ellipsis;
+  white-space: nowrap; color: var(--muted); }
+table.entries td.date, table.commits td.date { white-space: nowrap; color: var(--muted); }
+table.entries td.date { text-align: right; }
+table.commits td.subject { overflow-wrap: anywhere; min-width: 16rem; }
+table.commits td.author span { display: inline-block; max-width: 12rem; overflow: hidden; text-overflow: ellipsis;
+  white-space: nowrap; vertical-align: bottom; }
+dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+.history-of code { overflow-wrap: anywhere; }
+table.commits td.subject .muted, table.commits td.subject .badge { margin-left: .5rem; }
+ul.changed-files { padding-left: 1.2rem; overflow-wrap: anywhere; }
 .hljs-keyword, .hljs-selector-tag, .hljs-doctag, .hljs-template-tag, .hljs-variable.language_
   { color: var(--hl-keyword); }
 .hljs-string, .hljs-regexp, .hljs-meta .hljs-string, .hljs-char.escape_, .hljs-quote

@@ -18,7 +18,14 @@ import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
 import type { DocumentRenderer } from "./code/markdown_renderer.ts";
 import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
-import { blobUrl, isMarkdownPath, rawUrl, treeUrl } from "../render/page_urls.ts";
+import {
+  blameUrl,
+  blobUrl,
+  commitsUrl,
+  isMarkdownPath,
+  rawUrl,
+  treeUrl,
+} from "../render/page_urls.ts";
 
 /** What the page shows of a file. */
 export interface BlobView {
@@ -142,6 +149,10 @@ function FileHeader(props: { view: BlobView }): Html {
       <p class="file-actions">
         <button type="button" data-copy-text={view.path} hidden>Copy path</button>
         <a href={rawUrl(view.repo, { rev: view.commit, path: view.path })}>Raw</a>
+        {view.lines === null
+          ? null
+          : <a href={blameUrl(view.repo, { rev: view.commit, path: view.path })}>Blame</a>}
+        <a href={commitsUrl(view.repo, { rev: view.commit, path: view.path })}>History</a>
         <a href={source ? `${url}?plain=1` : url}>Permalink</a>
         <button type="button" data-citation={`${view.repo}@${view.commit} ${view.path}`} hidden>
           Copy citation

@@ -21,7 +21,11 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
+import { blobUrl, commitsUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
+import type { LastCommit } from "../git/last_commits.ts";
+import { CommitRows } from "./commits_page.tsx";
+import { entryRows } from "./entry_rows.ts";
+import type { FileHistory } from "../read/file_history.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
@@ -99,6 +103,8 @@ export function FilesPage(
     versions: VersionChoice[];
     /** The folder's README, shown below the listing. */
     readme?: Readme | null;
+    /** The latest commit of each entry by name (null: not shown). */
+    lastCommits?: Record<string, LastCommit> | null;
   },
 ): Html {
   const { listing } = props;
@@ -116,37 +122,26 @@ export function FilesPage(
         keep={listing.path ? { dir: listing.path } : {}}
       />
       <p class="muted">
-        At <ShortSha sha={listing.commit} />
+        At <ShortSha sha={listing.commit} /> ·{" "}
+        <a href={commitsUrl(listing.repo, { rev: listing.commit, path: listing.path })}>History</a>
       </p>
       <Breadcrumbs repo={listing.repo} commit={listing.commit} path={listing.path} />
-      <Entries listing={listing} />
+      <Entries listing={listing} lastCommits={props.lastCommits ?? null} />
       {props.readme ? <ReadmeSection readme={props.readme} /> : null}
     </Layout>
   );
 }
 
-// A folder's entries, and a link to the next page of them.
-function Entries(props: { listing: DirectoryListing }): Html {
+// A folder's entries, folders first, each with its latest commit when known,
+// and a link to the next page of them.
+function Entries(
+  props: { listing: DirectoryListing; lastCommits: Record<string, LastCommit> | null },
+): Html {
   const { listing } = props;
   return (
     <>
-      <table>
-        <tbody>
-          {listing.entries.length === 0
-            ? (
-              <tr>
-                <td class="muted">Empty folder</td>
-              </tr>
-            )
-            : null}
-          {listing.entries.map((entry) => (
-            <tr>
-              <td>
-                <EntryLink repo={listing.repo} commit={listing.commit} entry={entry} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
+      <table class="entries">
+        <tbody>{entryRows(listing, props.lastCommits)}</tbody>
       </table>
       {listing.nextCursor
         ? (
@@ -165,30 +160,6 @@ function Entries(props: { listing: DirectoryListing }): Html {
   );
 }
 
-// One entry of a folder: a folder or file link, or a submodule's name.
-function EntryLink(
-  props: { repo: string; commit: string; entry: DirectoryListing["entries"][number] },
-): Html {
-  const { repo, commit, entry } = props;
-  const name = entry.path.slice(entry.path.lastIndexOf("/") + 1);
-  if (entry.kind === "directory") {
-    return <a href={treeUrl(repo, { rev: commit, dir: entry.path })}>{name}/</a>;
-  }
-  if (entry.kind === "submodule") {
-    return (
-      <span>
-        {name} <span class="badge">submodule</span>
-      </span>
-    );
-  }
-  return (
-    <a href={blobUrl(repo, { rev: commit, path: entry.path })}>
-      {name}
-      {entry.kind === "symlink" ? <span class="badge">symlink</span> : null}
-    </a>
-  );
-}
-
 /** The Versions tab. */
 export function VersionsPage(props: {
   viewer: Viewer;
@@ -198,37 +169,24 @@ export function VersionsPage(props: {
   versions: { commit: string; committerTime: number | null; subject: string | null }[];
   /** The version the viewer came from, marked in the list. */
   current?: string;
+  /** The default branch's recent commits (null: not shown). */
+  recent?: FileHistory | null;
+  /** Every retained version, marked among the recent commits. */
+  retained?: ReadonlySet<string>;
+  /** Why the recent commits are not shown. */
+  problem?: PageProblem | null;
 }): Html {
   return (
     <Layout title={`Versions · ${props.repo}`} viewer={props.viewer}>
       <h1>{props.repo}</h1>
       <Tabs repo={props.repo} current="versions" />
+      {props.problem ? <Problem problem={props.problem} /> : null}
+      {props.recent
+        ? <RecentCommits repo={props.repo} recent={props.recent} retained={props.retained} />
+        : null}
+      <h2>Retained versions</h2>
       <p class="muted">{props.total} retained version(s)</p>
-      <table>
-        <thead>
-          <tr>
-            <th>Commit</th>
-            <th>Committed</th>
-            <th>Subject</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.versions.map((version) => (
-            <tr>
-              <td>
-                <a href={treeUrl(props.repo, { rev: version.commit })}>
-                  <ShortSha sha={version.commit} />
-                </a>
-              </td>
-              <td>{formatCommitTime(version.committerTime)}</td>
-              <td>
-                {version.subject ?? <span class="muted">unknown</span>}
-                {version.commit === props.current ? <span class="badge">viewing</span> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RetainedVersions repo={props.repo} versions={props.versions} current={props.current} />
       {props.skip + props.versions.length < props.total
         ? (
           <p>
@@ -243,6 +201,65 @@ export function VersionsPage(props: {
         )
         : null}
     </Layout>
+  );
+}
+
+// The retained versions of one page, the one the viewer came from marked.
+function RetainedVersions(props: {
+  repo: string;
+  versions: { commit: string; committerTime: number | null; subject: string | null }[];
+  current?: string;
+}): Html {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Commit</th>
+          <th>Committed</th>
+          <th>Subject</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.versions.map((version) => (
+          <tr>
+            <td>
+              <a href={treeUrl(props.repo, { rev: version.commit })}>
+                <ShortSha sha={version.commit} />
+              </a>
+            </td>
+            <td>{formatCommitTime(version.committerTime)}</td>
+            <td>
+              {version.subject ?? <span class="muted">unknown</span>}
+              {version.commit === props.current ? <span class="badge">viewing</span> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+// The branch's recent commits, newest first, the retained versions marked.
+function RecentCommits(
+  props: { repo: string; recent: FileHistory; retained?: ReadonlySet<string> },
+): Html {
+  const { repo, recent } = props;
+  return (
+    <>
+      <h2>Recent commits</h2>
+      <p class="muted">
+        The default branch from <ShortSha sha={recent.commit} />, newest first
+        {recent.scope === null ? null : <>, within the path groups: {recent.scope.join(", ")}</>}
+      </p>
+      <CommitRows repo={repo} commits={recent.commits} marked={props.retained} />
+      {recent.hasMore
+        ? (
+          <p>
+            <a href={commitsUrl(repo, { rev: recent.commit })}>All commits</a>
+          </p>
+        )
+        : null}
+    </>
   );
 }
 

@@ -13,19 +13,20 @@ import { raw } from "hono/html";
 import { escapeToBuffer, type HtmlEscapedString } from "hono/utils/html";
 import type { CodeLine } from "./highlighted_lines.ts";
 
-function escaped(text: string): string {
+/** `text` escaped for HTML text and quoted attribute values, as Hono's JSX escapes it. */
+export function escapedText(text: string): string {
   const buffer: [string] = [""];
   escapeToBuffer(text, buffer);
   return buffer[0];
 }
 
 function cell(text: string, highlighted: CodeLine | undefined): string {
-  if (highlighted === undefined) return escaped(text);
+  if (highlighted === undefined) return escapedText(text);
   let out = "";
   for (const segment of highlighted) {
     out += segment.scope === null
-      ? escaped(segment.text)
-      : `<span class="${escaped(segment.scope)}">${escaped(segment.text)}</span>`;
+      ? escapedText(segment.text)
+      : `<span class="${escapedText(segment.scope)}">${escapedText(segment.text)}</span>`;
   }
   return out;
 }

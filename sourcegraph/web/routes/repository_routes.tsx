@@ -14,6 +14,11 @@ import type { Caller } from "../../access/caller.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
 import { BlobPage, blobView, withCode } from "../blob_page.tsx";
+import { BlamePage } from "../blame_page.tsx";
+import { CommitPage, patchCode } from "../commit_page.tsx";
+import { COMMITS_PER_PAGE, CommitsPage } from "../commits_page.tsx";
+import { highlightFileLines } from "../code/code_highlighting.ts";
+import { READ_MAX_BYTES, READ_MAX_LINES } from "../../read/file_read.ts";
 import { type Readme, readmeOf, readmePath } from "../readme_section.tsx";
 import { type DirectoryListing, nearestPathsOfHint } from "../../service/repository_reads.ts";
 import { highlightResultLines } from "../code/code_highlighting.ts";
@@ -28,13 +33,15 @@ import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
 import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
-import { decodeSearchCursor } from "../../render/search_cursor.ts";
+import { decodeHistoryCursor, decodeSearchCursor } from "../../render/search_cursor.ts";
 import { HomePage } from "../home_page.tsx";
 import { ProblemPage } from "../sign_in_page.tsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
+  blameUrl,
   blobUrl,
+  commitsUrl,
   isFullSha,
   parseRepositoryPath,
   pathSegments,
@@ -115,6 +122,12 @@ export function repositoryRoutes(
         return await pinnedPage(c, route, at);
       case "raw":
         return await rawFile(c, route, at);
+      case "blame":
+        return await blamePage(c, route, at);
+      case "commit":
+        return await commitPage(c, route, at);
+      case "commits":
+        return await commitsPage(c, route, at);
       case "versions":
         return await versionsTab(c, route, at);
       case "search":
@@ -197,6 +210,113 @@ async function rawFile(
   return c.body(bytes, 200);
 }
 
+// Room for a blame page's 500 lines of up to the read cap's bytes, whatever the path.
+const BLAME_PAGE_BYTES = 2 * READ_MAX_BYTES;
+
+// Who last changed each line of a page of a file (`?start=…&end=…`, up to
+// 500 lines, as the blame tool blames them); a branch redirects to its SHA,
+// a folder to its tree, and a file that cannot be blamed is said on the page.
+async function blamePage(
+  c: Context<PageEnv>,
+  route: { repo: string; rest: string[] },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  if (path === "") return redirect(c, treeUrl(repo, { rev: pinned.commit }), 302);
+  if (!isFullSha(pinned.rev)) {
+    return redirect(
+      c,
+      `${blameUrl(repo, { rev: pinned.commit, path })}${new URL(c.req.url).search}`,
+      302,
+    );
+  }
+  const start = lineNumber(c.req.query("start")) ?? 1;
+  const end = Math.min(lineNumber(c.req.query("end")) ?? Infinity, start + READ_MAX_LINES - 1);
+  const { value: blame, problem } = await orProblem(
+    () =>
+      at.service.calls.blame(c.get("caller"), {
+        repo,
+        path,
+        revision: pinned.commit,
+        startLine: start,
+        endLine: end,
+        maxBytes: BLAME_PAGE_BYTES,
+      }),
+    at.status,
+  );
+  // A folder, a symbolic link or a submodule: its file page says what it is.
+  if (problem?.code === "NOT_A_FILE") {
+    return redirect(c, blobUrl(repo, { rev: pinned.commit, path }), 302);
+  }
+  const highlighted = blame === null ? null : await highlightFileLines(at.highlighter, {
+    path,
+    lines: blame.lines.map((line) => line.text),
+  });
+  return await page(
+    c,
+    <BlamePage
+      viewer={c.get("viewer")}
+      view={{ repo, commit: pinned.commit, path, blame, highlighted, problem }}
+    />,
+  );
+}
+
+// A positive line number from a query parameter (absent or malformed: undefined).
+function lineNumber(text: string | undefined): number | undefined {
+  const number = Number(text);
+  return text !== undefined && Number.isSafeInteger(number) && number >= 1 ? number : undefined;
+}
+
+// One commit: its message, parents, changed files and their diffs, highlighted.
+async function commitPage(
+  c: Context<PageEnv>,
+  route: { repo: string; sha: string },
+  at: At,
+): Promise<Response> {
+  const detail = await at.service.calls.commit(c.get("caller"), {
+    repo: route.repo,
+    commit: route.sha,
+  });
+  const shown = detail.files.map((file) => ({
+    path: file.path,
+    lines: file.patch?.lines ? patchCode(file.patch.lines) : [],
+  }));
+  const highlighted = await highlightResultLines(at.highlighter, shown);
+  return await page(
+    c,
+    <CommitPage viewer={c.get("viewer")} detail={detail} highlighted={highlighted} />,
+  );
+}
+
+// The commits of a file, a folder or the whole version, newest first, paged
+// by the history's cursor; a branch redirects to its SHA.
+async function commitsPage(
+  c: Context<PageEnv>,
+  route: { repo: string; rest: string[] },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  const after = c.req.query("after");
+  if (!isFullSha(pinned.rev)) {
+    return redirect(c, commitsUrl(repo, { rev: pinned.commit, path, after }), 302);
+  }
+  const position = after
+    ? decodeHistoryCursor(after, { repo, path: path || null, lines: null })
+    : undefined;
+  const history = await at.service.calls.history(c.get("caller"), {
+    repo,
+    revision: pinned.commit,
+    path: path || undefined,
+    first: COMMITS_PER_PAGE,
+    after: position,
+  });
+  return await page(c, <CommitsPage viewer={c.get("viewer")} repo={repo} history={history} />);
+}
+
 async function versionsTab(
   c: Context<PageEnv>,
   route: { repo: string },
@@ -208,6 +328,11 @@ async function versionsTab(
     first: 100,
     skip,
   });
+  // The default branch's recent commits (the first page only), the retained ones marked.
+  const { value: recent, problem } = skip > 0 ? { value: null, problem: null } : await orProblem(
+    () => at.service.calls.history(c.get("caller"), { repo: route.repo, first: 30 }),
+    at.status,
+  );
   return page(
     c,
     <VersionsPage
@@ -217,6 +342,11 @@ async function versionsTab(
       skip={skip}
       versions={history.versions}
       current={c.req.query("rev")}
+      recent={recent}
+      retained={new Set(
+        at.service.retainedVersions(c.get("caller"), { repo: route.repo }).map((v) => v.commit),
+      )}
+      problem={problem}
     />,
   );
 }
@@ -386,6 +516,16 @@ async function filesPage(
     first: 1000,
     after: c.req.query("after") || undefined,
   });
+  // The latest commit of each entry: left out when it cannot be had (the listing stands alone).
+  const last = await at.service.calls.folderCommits(caller, {
+    repo: at.repo,
+    revision: at.commit,
+    path: at.dir || undefined,
+    names: listing.entries.map((entry) => entry.path.slice(entry.path.lastIndexOf("/") + 1)),
+  }).catch((error) => {
+    if (error instanceof SourcegraphError) return null;
+    throw error;
+  });
   return page(
     c,
     <FilesPage
@@ -393,6 +533,7 @@ async function filesPage(
       listing={listing}
       versions={at.service.retainedVersions(caller, { repo: at.repo })}
       readme={c.req.query("after") ? null : await folderReadme(caller, { ...at, listing })}
+      lastCommits={last?.commits ?? null}
     />,
   );
 }

@@ -1,0 +1,108 @@
+/// <reference lib="dom" />
+// Functions given to page.evaluate run in the browser, hence the DOM types.
+/**
+ * The history pages in Chromium at 1280 and 390 px: blame, commit, the
+ * commits of a file and a folder, the Versions tab and a listing with its
+ * last-commit column, each screenshotted; none scrolls sideways, a blame's
+ * `#L2-L3` range is marked, and hostile subjects and names never run.
+ */
+
+import { assert, assertEquals } from "../../support/assert.ts";
+import { chromiumPath, launchBrowser } from "../../support/browser.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
+
+const CHROMIUM = chromiumPath();
+
+Deno.test({
+  name:
+    "history pages in Chromium: every kind at 1280 and 390 px, screenshotted, none scrolls sideways",
+  ignore: CHROMIUM === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const parent = await tempDir("sg-history-browser-");
+    const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
+    await Deno.mkdir(shots, { recursive: true });
+    const long = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
+    const repo = await createRepo({
+      [long]: `export function parseConfig(text: string): string {\n  return text;\n}\n`,
+      "a.txt": "one\ntwo\nthree\n",
+    }, { parent, name: "site" });
+    await repo.write({
+      [long]: `export function parseConfig(text: string): string {\n  return text.trim(); // ${
+        "x".repeat(400)
+      }\n}\n`,
+      "a.txt": "one\n2\nthree\n",
+    });
+    await repo.git("add", "-A");
+    await repo.git(
+      "commit",
+      "-q",
+      `--author=Eve" onmouseover="window.__pwned=1" ${"Long".repeat(12)} <e@example.invalid>`,
+      "-m",
+      `<img src=x onerror="window.__pwned=2"> ${"a rather long subject ".repeat(8)}`,
+      "-m",
+      `<script>window.__pwned = 3</script>\n${"body ".repeat(200)}`,
+    );
+    const sha = await repo.git("rev-parse", "HEAD");
+    const first = await repo.git("rev-parse", "HEAD~1");
+    const service = await startService(parent, {}, { repositories: [repo.path] });
+    const browser = await launchBrowser(CHROMIUM!);
+    try {
+      const page = await browser.newPage();
+      const base = `${service.url}/sourcegraph/local/site`;
+      const kinds: [string, string][] = [
+        ["blame", `/-/blame/${sha}/${long}#L2-L3`],
+        ["commit", `/-/commit/${sha}`],
+        ["root-commit", `/-/commit/${first}`],
+        ["commits-file", `/-/commits/${sha}/${long}`],
+        ["commits-folder", `/-/commits/${sha}/src`],
+        ["versions-history", "/-/versions"],
+        ["listing-last-commits", ""],
+        ["folder-last-commits", `/-/tree/${sha}/src/deep`],
+      ];
+      const wide: string[] = [];
+      for (const width of [1280, 390]) {
+        await page.setViewport({ width, height: 900 });
+        for (const [kind, path] of kinds) {
+          await page.goto(`${base}${path}`);
+          await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage: true });
+          const [scrolled, inner] = await page.evaluate(() => [
+            document.scrollingElement!.scrollWidth,
+            innerWidth,
+          ]);
+          if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
+          assertEquals(
+            await page.evaluate(() => (window as { __pwned?: number }).__pwned),
+            undefined,
+            kind,
+          );
+        }
+      }
+      console.log(`screenshots of ${kinds.length} history page kinds at 1280 and 390 px: ${shots}`);
+      assertEquals(wide, []);
+      // The blame's range is marked as a file page's is.
+      await page.goto(`${base}/-/blame/${sha}/${long}#L2-L3`);
+      await page.waitForFunction(() => document.querySelectorAll("tr.selected").length > 0);
+      assertEquals(await page.$$eval("tr.selected", (rows) => rows.map((row) => row.id)), [
+        "L2",
+        "L3",
+      ]);
+      const painted = await page.$$eval(
+        "table.code tr",
+        (rows) => rows.map((row) => getComputedStyle(row).backgroundColor),
+      );
+      // Only the range is painted (the first row keeps the table's background).
+      assertEquals([painted[0] === painted[1], painted[1] === painted[2]], [false, true]);
+      // The hostile subject is shown as text.
+      await page.goto(`${base}/-/commit/${sha}`);
+      const subject = await page.$eval("h2.commit-subject", (h) => h.textContent ?? "");
+      assert(subject.startsWith('<img src=x onerror="window.__pwned=2">'), subject);
+    } finally {
+      await browser.close();
+      await service.stop();
+      await removeDir(parent);
+    }
+  },
+});
