@@ -19,7 +19,7 @@ import type { EnhanceRequest } from "../plugins/plugin_host.ts";
 import type { PluginArgument, UrlPlugins } from "../plugins/selection_parameters.ts";
 import type { FileBlame } from "../read/file_blame.ts";
 import type { FileHistory } from "../read/file_history.ts";
-import { type CommitDetail, commitDetail, type CommitRequest } from "./repository_commits.ts";
+import { type CommitDetail, commitDetail, type CommitRequest } from "./commit_detail.ts";
 import {
   type FolderCommits,
   folderCommits,

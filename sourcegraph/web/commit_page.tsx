@@ -15,7 +15,7 @@ import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { escapedText } from "./code/code_rows.ts";
 import { COMMIT_PAGE_BUDGETS } from "../git/commit_diff.ts";
-import type { CommitDetail, CommitFile } from "../service/repository_commits.ts";
+import type { CommitDetail, CommitFile } from "../service/commit_detail.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, commitsUrl, commitUrl, treeUrl } from "../render/page_urls.ts";
