@@ -38,6 +38,7 @@ import { ReferenceParser } from "./name_references.ts";
 import { join } from "node:path";
 import { Visibility } from "../access/visibility.ts";
 import { type CredentialStore, FetchCredentials } from "../store/fetch_credentials.ts";
+import { CommitLogs } from "../git/commit_log.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
@@ -188,6 +189,7 @@ export function composeServices(
     plugins,
     pluginRoom: options.pluginRoom,
     parser,
+    logs: new CommitLogs(),
   });
   const repositories = new RepositoryService(store, { visibility, credentials, calls });
   const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });

@@ -12,6 +12,7 @@
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
+import type { CommitLogs } from "../git/commit_log.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
@@ -44,6 +45,11 @@ import {
   type SearchResult,
 } from "./repository_reads.ts";
 import type { RepositoryPlugins } from "./repository_plugins.ts";
+import {
+  type CommitsRequest,
+  type CommitsResult,
+  RepositoryCommits,
+} from "./repository_commits.ts";
 import type { RepositoryRouter } from "./repository_router.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
@@ -82,6 +88,8 @@ export interface RoutedCalls {
   blame(caller: Caller, request: BlameRequest): Promise<FileBlame>;
   /** A page of the commits of a revision, a path or a line range, newest first. */
   history(caller: Caller, request: HistoryRequest): Promise<FileHistory>;
+  /** A page of the commits of a repository's monitored branches that match a commit search. */
+  commits(caller: Caller, request: CommitsRequest): Promise<CommitsResult>;
   /** One page of the search-based references of the name at a position. */
   references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
   /** Where a cited span is at a later revision (both retained versions). */
@@ -188,9 +196,12 @@ export function localCalls(
     pluginRoom: PluginRoom;
     /** Parses files for `references` (off the service's thread). */
     parser: ReferenceParser;
+    /** The kept commit logs (`commits`). */
+    logs: CommitLogs;
   },
 ): RoutedCalls {
   const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
+  const commits = new RepositoryCommits(store, { visibility, mirrors, logs: parts.logs });
   const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
   return {
@@ -204,6 +215,7 @@ export function localCalls(
     locate: (caller, request) => reads.locate(caller, request),
     blame: (caller, request) => reads.blame(caller, request),
     history: (caller, request) => reads.history(caller, request),
+    commits: (caller, request) => commits.commits(caller, request),
     references: (caller, request) => reads.references(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>

@@ -1,0 +1,289 @@
+/**
+ * The commits reachable from a set of heads in a mirror, as `git log` lists
+ * them (newest first), with their author, dates, subject and message, read
+ * once per set of heads and kept (`CommitLogs`), so searching messages and
+ * authors spawns no Git. Git's output is read as it comes: a record past
+ * `RECORD_MAX_BYTES` (a hostile message or author) keeps its first bytes
+ * only, and a log past `LOG_MAX_BYTES` or `LOG_MAX_COMMITS` is refused
+ * (COMMITS_TOO_COSTLY), so memory stays bounded whatever the history holds.
+ *
+ * The commits of paths (`git log heads -- paths`, with Git's history
+ * simplification) are listed by Git as full SHAs and kept too.
+ *
+ * @module
+ */
+
+import { GitError, runGit } from "../../shared/git.ts";
+import { SourcegraphError } from "../errors.ts";
+import { streamGit } from "./git_stream.ts";
+
+/** Most bytes of one commit's record kept (its message is searched within them). */
+export const RECORD_MAX_BYTES = 64 * 1024;
+/** Most bytes of one log (all records together). */
+export const LOG_MAX_BYTES = 256 * 1024 * 1024;
+/** Most commits of one log. */
+export const LOG_MAX_COMMITS = 4_000_000;
+/** The deadline of reading one log. */
+export const LOG_TIMEOUT_MS = 120_000;
+/** Most characters of an author's name or email kept. */
+const NAME_MAX_CHARS = 256;
+
+/** The commits of a set of heads, newest first, as parallel columns. */
+export interface CommitLog {
+  /** Full SHAs in `git log` order. */
+  commits: string[];
+  /** Each commit's position in `commits`. */
+  index: Map<string, number>;
+  authorNames: string[];
+  /** `Name <email>`, what Git's `--author` matches. */
+  authors: string[];
+  /** Strict ISO 8601 with the author's offset. */
+  authorDates: string[];
+  /** Committer time, seconds since the epoch (what `--since`/`--until` compare). */
+  committerTimes: Float64Array;
+  subjects: string[];
+  /** The raw message (`%B`), up to the record's bound. */
+  messages: string[];
+  /** Bytes of Git's output read. */
+  bytes: number;
+}
+
+const FORMAT = "--format=%H%x00%an%x00%ae%x00%aI%x00%ct%x00%s%x00%B%x00%x1e";
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Reads the log of `heads` (full SHAs) in `mirror` within `limits`;
+ * COMMITS_TOO_COSTLY past them.
+ */
+export async function readCommitLog(
+  mirror: string,
+  request: {
+    heads: readonly string[];
+    limits?: { timeoutMs: number; maxBytes: number; maxCommits: number };
+  },
+): Promise<CommitLog> {
+  const limits = request.limits ??
+    { timeoutMs: LOG_TIMEOUT_MS, maxBytes: LOG_MAX_BYTES, maxCommits: LOG_MAX_COMMITS };
+  const log = emptyLog();
+  const records = new RecordSplitter((record) => addRecord(log, record));
+  let over = false;
+  const end = await streamGit(
+    ["log", "--no-color", "--encoding=UTF-8", FORMAT, ...request.heads, "--"],
+    {
+      cwd: mirror,
+      timeoutMs: limits.timeoutMs,
+      read: (chunk) => {
+        log.bytes += chunk.length;
+        records.push(chunk);
+        over = log.bytes > limits.maxBytes || log.commits.length > limits.maxCommits;
+        return !over;
+      },
+    },
+  );
+  if (over || end.timedOut) throw tooCostly();
+  records.end();
+  return log;
+}
+
+function tooCostly(): SourcegraphError {
+  return new SourcegraphError(
+    "COMMITS_TOO_COSTLY",
+    "this repository's log is too large to search",
+    {
+      hint: "Narrow the search to one revision, or to paths.",
+    },
+  );
+}
+
+function emptyLog(): CommitLog {
+  return {
+    commits: [],
+    index: new Map(),
+    authorNames: [],
+    authors: [],
+    authorDates: [],
+    committerTimes: new Float64Array(0),
+    subjects: [],
+    messages: [],
+    bytes: 0,
+  };
+}
+
+const decoder = new TextDecoder();
+
+function addRecord(log: CommitLog, record: Uint8Array): void {
+  const fields = decoder.decode(record).split("\0");
+  const sha = fields[0].replace(/^\n/, "");
+  if (!SHA.test(sha)) return;
+  const name = (fields[1] ?? "").slice(0, NAME_MAX_CHARS);
+  const email = (fields[2] ?? "").slice(0, NAME_MAX_CHARS);
+  const at = log.commits.length;
+  log.index.set(sha, at);
+  log.commits.push(sha);
+  log.authorNames.push(name);
+  log.authors.push(`${name} <${email}>`);
+  log.authorDates.push(fields[3] ?? "");
+  if (at >= log.committerTimes.length) {
+    const grown = new Float64Array(Math.max(1024, at * 2));
+    grown.set(log.committerTimes);
+    log.committerTimes = grown;
+  }
+  log.committerTimes[at] = Number(fields[4] ?? 0);
+  log.subjects.push(fields[5] ?? "");
+  log.messages.push(fields.slice(6).join("\0"));
+}
+
+/**
+ * Splits Git's output into records ending in NUL, 0x1e, each kept up to
+ * `RECORD_MAX_BYTES` (the rest of a longer one is dropped as it passes).
+ */
+export class RecordSplitter {
+  #parts: Uint8Array[] = [];
+  #size = 0;
+  #lastWasNul = false;
+  #emit: (record: Uint8Array) => void;
+
+  /** Hands each record (without its end) to `emit`. */
+  constructor(emit: (record: Uint8Array) => void) {
+    this.#emit = emit;
+  }
+
+  /** Reads one chunk. */
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    for (let at = chunk.indexOf(0x1e); at !== -1; at = chunk.indexOf(0x1e, at + 1)) {
+      const nulBefore = at > 0 ? chunk[at - 1] === 0 : this.#lastWasNul;
+      if (!nulBefore) continue;
+      this.#keep(chunk.subarray(start, at));
+      this.#flush();
+      start = at + 1;
+    }
+    this.#keep(chunk.subarray(start));
+    if (chunk.length > 0) this.#lastWasNul = chunk[chunk.length - 1] === 0;
+  }
+
+  /** Drops what is left (an unfinished record). */
+  end(): void {
+    this.#parts = [];
+    this.#size = 0;
+  }
+
+  #keep(bytes: Uint8Array): void {
+    const room = RECORD_MAX_BYTES - this.#size;
+    if (room <= 0 || bytes.length === 0) return;
+    const kept = bytes.length > room ? bytes.subarray(0, room) : bytes;
+    this.#parts.push(kept.slice());
+    this.#size += kept.length;
+  }
+
+  #flush(): void {
+    const record = new Uint8Array(this.#size);
+    let at = 0;
+    for (const part of this.#parts) {
+      record.set(part, at);
+      at += part.length;
+    }
+    this.#parts = [];
+    this.#size = 0;
+    // The record's own end is NUL, 0x1e: drop the NUL.
+    this.#emit(record.at(-1) === 0 ? record.subarray(0, -1) : record);
+  }
+}
+
+/**
+ * The commits `git log heads -- paths` lists (full SHAs, newest first):
+ * the paths are literal (the runner sets GIT_LITERAL_PATHSPECS). Past its
+ * deadline it is COMMITS_TOO_COSTLY.
+ */
+export async function pathCommits(
+  mirror: string,
+  request: { heads: readonly string[]; paths: readonly string[]; timeoutMs: number },
+): Promise<string[]> {
+  const out = await runGit(
+    ["log", "--format=%H", ...request.heads, "--", ...request.paths],
+    { cwd: mirror, timeoutMs: request.timeoutMs, maxStdoutBytes: 41 * LOG_MAX_COMMITS },
+  ).catch((error) => {
+    if (error instanceof GitError && ["GIT_TIMEOUT", "GIT_OUTPUT_LIMIT"].includes(error.code)) {
+      throw tooCostly();
+    }
+    throw error;
+  });
+  return decoder.decode(out.stdout).split("\n").filter((line) => SHA.test(line));
+}
+
+/**
+ * Logs kept by key (a mirror and its heads, or those and paths), the most
+ * recently used first, within `maxEntries` and `maxBytes` together; a log
+ * being read is shared by every caller asking for it.
+ */
+export class CommitLogs {
+  #entries = new Map<string, { value: Promise<CommitLog | string[]>; bytes: number }>();
+  #maxEntries: number;
+  #maxBytes: number;
+  /** How many logs were read from Git (what the cache saved is the rest). */
+  reads = 0;
+
+  /** A cache of at most `maxEntries` logs of at most `maxBytes` in all. */
+  constructor(options: { maxEntries?: number; maxBytes?: number } = {}) {
+    this.#maxEntries = options.maxEntries ?? 16;
+    this.#maxBytes = options.maxBytes ?? LOG_MAX_BYTES;
+  }
+
+  /** The log of `heads` in `mirror`, read once while kept. */
+  log(mirror: string, heads: readonly string[]): Promise<CommitLog> {
+    const key = JSON.stringify([mirror, [...heads].sort()]);
+    return this.#get(key, () => readCommitLog(mirror, { heads }), (log) => log.bytes) as Promise<
+      CommitLog
+    >;
+  }
+
+  /** The commits of `paths` from `heads` in `mirror`, listed once while kept. */
+  pathCommits(
+    mirror: string,
+    request: { heads: readonly string[]; paths: readonly string[]; timeoutMs: number },
+  ): Promise<string[]> {
+    const key = JSON.stringify([mirror, [...request.heads].sort(), request.paths]);
+    return this.#get(
+      key,
+      () => pathCommits(mirror, request),
+      (list) => list.length * 41,
+    ) as Promise<
+      string[]
+    >;
+  }
+
+  #get<T extends CommitLog | string[]>(
+    key: string,
+    read: () => Promise<T>,
+    size: (value: T) => number,
+  ): Promise<T> {
+    const kept = this.#entries.get(key);
+    if (kept !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, kept);
+      return kept.value as Promise<T>;
+    }
+    this.reads++;
+    const entry = { value: read() as Promise<CommitLog | string[]>, bytes: 0 };
+    this.#entries.set(key, entry);
+    entry.value.then((value) => {
+      entry.bytes = size(value as T);
+      this.#trim();
+    }, () => {
+      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    });
+    this.#trim();
+    return entry.value as Promise<T>;
+  }
+
+  // Drops the least recently used logs past the bounds (never the newest).
+  #trim(): void {
+    let bytes = [...this.#entries.values()].reduce((sum, entry) => sum + entry.bytes, 0);
+    for (const [key, entry] of this.#entries) {
+      if (this.#entries.size <= 1) break;
+      if (this.#entries.size <= this.#maxEntries && bytes <= this.#maxBytes) break;
+      this.#entries.delete(key);
+      bytes -= entry.bytes;
+    }
+  }
+}
