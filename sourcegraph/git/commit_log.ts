@@ -2,9 +2,9 @@
  * The commits reachable from a set of heads in a mirror, as `git log` lists
  * them (newest first), with their author, dates, subject and message, read
  * once per set of heads and kept (`CommitLogs`), so searching messages and
- * authors spawns no Git. Git's output is read as it comes: a record past
- * `RECORD_MAX_BYTES` (a hostile message or author) keeps its first bytes
- * only, and a log past `LOG_MAX_BYTES` or `LOG_MAX_COMMITS` is refused
+ * authors spawns no Git. Git's output is read as it comes: each field keeps
+ * its first bytes only (a message `MESSAGE_MAX_BYTES`, an author's name or
+ * email 1 KiB), and a log past `LOG_MAX_BYTES` or `LOG_MAX_COMMITS` is refused
  * (COMMITS_TOO_COSTLY), so memory stays bounded whatever the history holds.
  *
  * The commits of paths (`git log heads -- paths`, with Git's history
@@ -17,8 +17,8 @@ import { GitError, runGit } from "../../shared/git.ts";
 import { SourcegraphError } from "../errors.ts";
 import { streamGit } from "./git_stream.ts";
 
-/** Most bytes of one commit's record kept (its message is searched within them). */
-export const RECORD_MAX_BYTES = 64 * 1024;
+/** Most bytes of one commit's message kept (it is searched within them). */
+export const MESSAGE_MAX_BYTES = 64 * 1024;
 /** Most bytes of one log (all records together). */
 export const LOG_MAX_BYTES = 256 * 1024 * 1024;
 /** Most commits of one log. */
@@ -42,7 +42,7 @@ export interface CommitLog {
   /** Committer time, seconds since the epoch (what `--since`/`--until` compare). */
   committerTimes: Float64Array;
   subjects: string[];
-  /** The raw message (`%B`), up to the record's bound. */
+  /** The raw message (`%B`), up to `MESSAGE_MAX_BYTES`. */
   messages: string[];
   /** Bytes of Git's output read. */
   bytes: number;
@@ -110,83 +110,98 @@ function emptyLog(): CommitLog {
 }
 
 const decoder = new TextDecoder();
+// The bytes kept of each field: SHA, author name, email, date, time, subject, message.
+const FIELD_BYTES = [64, 1024, 1024, 64, 32, 4096, MESSAGE_MAX_BYTES];
 
-function addRecord(log: CommitLog, record: Uint8Array): void {
-  const fields = decoder.decode(record).split("\0");
+function addRecord(log: CommitLog, fields: string[]): void {
   const sha = fields[0].replace(/^\n/, "");
-  if (!SHA.test(sha)) return;
-  const name = (fields[1] ?? "").slice(0, NAME_MAX_CHARS);
-  const email = (fields[2] ?? "").slice(0, NAME_MAX_CHARS);
+  if (!SHA.test(sha) || fields.length !== FIELD_BYTES.length) return;
+  const name = fields[1].slice(0, NAME_MAX_CHARS);
+  const email = fields[2].slice(0, NAME_MAX_CHARS);
   const at = log.commits.length;
   log.index.set(sha, at);
   log.commits.push(sha);
   log.authorNames.push(name);
   log.authors.push(`${name} <${email}>`);
-  log.authorDates.push(fields[3] ?? "");
+  log.authorDates.push(fields[3]);
   if (at >= log.committerTimes.length) {
     const grown = new Float64Array(Math.max(1024, at * 2));
     grown.set(log.committerTimes);
     log.committerTimes = grown;
   }
-  log.committerTimes[at] = Number(fields[4] ?? 0);
-  log.subjects.push(fields[5] ?? "");
-  log.messages.push(fields.slice(6).join("\0"));
+  log.committerTimes[at] = Number(fields[4]);
+  log.subjects.push(fields[5]);
+  log.messages.push(fields[6]);
 }
 
 /**
- * Splits Git's output into records ending in NUL, 0x1e, each kept up to
- * `RECORD_MAX_BYTES` (the rest of a longer one is dropped as it passes).
+ * Splits Git's output into records of NUL-ended fields, a record ending
+ * with 0x1e after its last field's NUL; each field is kept up to its bound
+ * in `FIELD_BYTES` (the rest of a longer one is dropped as it passes), so
+ * a hostile author name cannot push the message out, nor anything grow.
  */
 export class RecordSplitter {
+  #fields: string[] = [];
   #parts: Uint8Array[] = [];
   #size = 0;
-  #lastWasNul = false;
-  #emit: (record: Uint8Array) => void;
+  #fieldEnded = false;
+  #emit: (fields: string[]) => void;
 
-  /** Hands each record (without its end) to `emit`. */
-  constructor(emit: (record: Uint8Array) => void) {
+  /** Hands each record's fields to `emit`. */
+  constructor(emit: (fields: string[]) => void) {
     this.#emit = emit;
   }
 
   /** Reads one chunk. */
   push(chunk: Uint8Array): void {
     let start = 0;
-    for (let at = chunk.indexOf(0x1e); at !== -1; at = chunk.indexOf(0x1e, at + 1)) {
-      const nulBefore = at > 0 ? chunk[at - 1] === 0 : this.#lastWasNul;
-      if (!nulBefore) continue;
-      this.#keep(chunk.subarray(start, at));
-      this.#flush();
-      start = at + 1;
+    if (this.#fieldEnded && chunk.length > 0) start = this.#afterField(chunk, 0);
+    for (let nul = chunk.indexOf(0, start); nul !== -1; nul = chunk.indexOf(0, start)) {
+      this.#keep(chunk.subarray(start, nul));
+      this.#endField();
+      start = nul + 1;
+      if (start < chunk.length) start = this.#afterField(chunk, start);
     }
     this.#keep(chunk.subarray(start));
-    if (chunk.length > 0) this.#lastWasNul = chunk[chunk.length - 1] === 0;
   }
 
   /** Drops what is left (an unfinished record). */
   end(): void {
+    this.#fields = [];
     this.#parts = [];
     this.#size = 0;
   }
 
+  // After a field's NUL: 0x1e ends the record (and is skipped).
+  #afterField(chunk: Uint8Array, at: number): number {
+    this.#fieldEnded = false;
+    if (chunk[at] !== 0x1e) return at;
+    this.#emit(this.#fields);
+    this.#fields = [];
+    return at + 1;
+  }
+
   #keep(bytes: Uint8Array): void {
-    const room = RECORD_MAX_BYTES - this.#size;
+    const bound = FIELD_BYTES[Math.min(this.#fields.length, FIELD_BYTES.length - 1)];
+    const room = bound - this.#size;
     if (room <= 0 || bytes.length === 0) return;
     const kept = bytes.length > room ? bytes.subarray(0, room) : bytes;
     this.#parts.push(kept.slice());
     this.#size += kept.length;
   }
 
-  #flush(): void {
-    const record = new Uint8Array(this.#size);
+  #endField(): void {
+    const field = new Uint8Array(this.#size);
     let at = 0;
     for (const part of this.#parts) {
-      record.set(part, at);
+      field.set(part, at);
       at += part.length;
     }
     this.#parts = [];
     this.#size = 0;
-    // The record's own end is NUL, 0x1e: drop the NUL.
-    this.#emit(record.at(-1) === 0 ? record.subarray(0, -1) : record);
+    // A record has a known count of fields: more (a forged one) are dropped.
+    if (this.#fields.length < FIELD_BYTES.length + 1) this.#fields.push(decoder.decode(field));
+    this.#fieldEnded = true;
   }
 }
 
