@@ -3,8 +3,8 @@
  * them (newest first), with their author, dates, subject and message, read
  * once per set of heads and kept (`CommitLogs`), so searching messages and
  * authors spawns no Git. Git's output is read as it comes: each field keeps
- * its first bytes only (a message `MESSAGE_MAX_BYTES`, an author's name or
- * email 1 KiB), and a log past `LOG_MAX_BYTES` or `LOG_MAX_COMMITS` is refused
+ * its first characters only (a message `MESSAGE_MAX_CHARS`, an author's name or
+ * email 1,024), and a log past `LOG_MAX_BYTES` or `LOG_MAX_COMMITS` is refused
  * (COMMITS_TOO_COSTLY), so memory stays bounded whatever the history holds.
  *
  * The commits of paths (`git log heads -- paths`, with Git's history
@@ -17,8 +17,8 @@ import { GitError, runGit } from "../../shared/git.ts";
 import { SourcegraphError } from "../errors.ts";
 import { streamGit } from "./git_stream.ts";
 
-/** Most bytes of one commit's message kept (it is searched within them). */
-export const MESSAGE_MAX_BYTES = 64 * 1024;
+/** Most characters of one commit's message kept (it is searched within them). */
+export const MESSAGE_MAX_CHARS = 64 * 1024;
 /** Most bytes of one log (all records together). */
 export const LOG_MAX_BYTES = 256 * 1024 * 1024;
 /** Most commits of one log. */
@@ -42,7 +42,7 @@ export interface CommitLog {
   /** Committer time, seconds since the epoch (what `--since`/`--until` compare). */
   committerTimes: Float64Array;
   subjects: string[];
-  /** The raw message (`%B`), up to `MESSAGE_MAX_BYTES`. */
+  /** The raw message (`%B`), up to `MESSAGE_MAX_CHARS`. */
   messages: string[];
   /** Bytes of Git's output read. */
   bytes: number;
@@ -110,12 +110,12 @@ function emptyLog(): CommitLog {
 }
 
 const decoder = new TextDecoder();
-// The bytes kept of each field: SHA, author name, email, date, time, subject, message.
-const FIELD_BYTES = [64, 1024, 1024, 64, 32, 4096, MESSAGE_MAX_BYTES];
+// The characters kept of each field: SHA, author name, email, date, time, subject, message.
+const FIELD_CHARS = [64, 1024, 1024, 64, 32, 4096, MESSAGE_MAX_CHARS];
 
 function addRecord(log: CommitLog, fields: string[]): void {
   const sha = fields[0].replace(/^\n/, "");
-  if (!SHA.test(sha) || fields.length !== FIELD_BYTES.length) return;
+  if (!SHA.test(sha) || fields.length !== FIELD_CHARS.length) return;
   const name = fields[1].slice(0, NAME_MAX_CHARS);
   const email = fields[2].slice(0, NAME_MAX_CHARS);
   const at = log.commits.length;
@@ -137,12 +137,14 @@ function addRecord(log: CommitLog, fields: string[]): void {
 /**
  * Splits Git's output into records of NUL-ended fields, a record ending
  * with 0x1e after its last field's NUL; each field is kept up to its bound
- * in `FIELD_BYTES` (the rest of a longer one is dropped as it passes), so
+ * in `FIELD_CHARS` (the rest of a longer one is dropped as it passes), so
  * a hostile author name cannot push the message out, nor anything grow.
+ * The output is decoded as it streams, a chunk at a time.
  */
 export class RecordSplitter {
+  #decoder = new TextDecoder();
   #fields: string[] = [];
-  #parts: Uint8Array[] = [];
+  #parts: string[] = [];
   #size = 0;
   #fieldEnded = false;
   #emit: (fields: string[]) => void;
@@ -154,15 +156,15 @@ export class RecordSplitter {
 
   /** Reads one chunk. */
   push(chunk: Uint8Array): void {
-    let start = 0;
-    if (this.#fieldEnded && chunk.length > 0) start = this.#afterField(chunk, 0);
-    for (let nul = chunk.indexOf(0, start); nul !== -1; nul = chunk.indexOf(0, start)) {
-      this.#keep(chunk.subarray(start, nul));
+    const text = this.#decoder.decode(chunk, { stream: true });
+    let start = this.#fieldEnded && text.length > 0 ? this.#afterField(text, 0) : 0;
+    for (let nul = text.indexOf("\0", start); nul !== -1; nul = text.indexOf("\0", start)) {
+      this.#keep(text, start, nul);
       this.#endField();
       start = nul + 1;
-      if (start < chunk.length) start = this.#afterField(chunk, start);
+      if (start < text.length) start = this.#afterField(text, start);
     }
-    this.#keep(chunk.subarray(start));
+    this.#keep(text, start, text.length);
   }
 
   /** Drops what is left (an unfinished record). */
@@ -173,34 +175,28 @@ export class RecordSplitter {
   }
 
   // After a field's NUL: 0x1e ends the record (and is skipped).
-  #afterField(chunk: Uint8Array, at: number): number {
+  #afterField(text: string, at: number): number {
     this.#fieldEnded = false;
-    if (chunk[at] !== 0x1e) return at;
+    if (text.charCodeAt(at) !== 0x1e) return at;
     this.#emit(this.#fields);
     this.#fields = [];
     return at + 1;
   }
 
-  #keep(bytes: Uint8Array): void {
-    const bound = FIELD_BYTES[Math.min(this.#fields.length, FIELD_BYTES.length - 1)];
-    const room = bound - this.#size;
-    if (room <= 0 || bytes.length === 0) return;
-    const kept = bytes.length > room ? bytes.subarray(0, room) : bytes;
-    this.#parts.push(kept.slice());
-    this.#size += kept.length;
+  #keep(text: string, from: number, to: number): void {
+    const bound = FIELD_CHARS[Math.min(this.#fields.length, FIELD_CHARS.length - 1)];
+    const end = Math.min(to, from + bound - this.#size);
+    if (end <= from) return;
+    this.#parts.push(text.slice(from, end));
+    this.#size += end - from;
   }
 
   #endField(): void {
-    const field = new Uint8Array(this.#size);
-    let at = 0;
-    for (const part of this.#parts) {
-      field.set(part, at);
-      at += part.length;
-    }
+    const field = this.#parts.length === 1 ? this.#parts[0] : this.#parts.join("");
     this.#parts = [];
     this.#size = 0;
     // A record has a known count of fields: more (a forged one) are dropped.
-    if (this.#fields.length < FIELD_BYTES.length + 1) this.#fields.push(decoder.decode(field));
+    if (this.#fields.length <= FIELD_CHARS.length) this.#fields.push(field);
     this.#fieldEnded = true;
   }
 }
@@ -232,7 +228,10 @@ export async function pathCommits(
  * being read is shared by every caller asking for it.
  */
 export class CommitLogs {
-  #entries = new Map<string, { value: Promise<CommitLog | string[]>; bytes: number }>();
+  #entries = new Map<
+    string,
+    { mirror: string; value: Promise<CommitLog | string[]>; bytes: number }
+  >();
   #maxEntries: number;
   #maxBytes: number;
   /** How many logs were read from Git (what the cache saved is the rest). */
@@ -247,9 +246,21 @@ export class CommitLogs {
   /** The log of `heads` in `mirror`, read once while kept. */
   log(mirror: string, heads: readonly string[]): Promise<CommitLog> {
     const key = JSON.stringify([mirror, [...heads].sort()]);
-    return this.#get(key, () => readCommitLog(mirror, { heads }), (log) => log.bytes) as Promise<
-      CommitLog
-    >;
+    return this.#get(
+      { key, mirror },
+      () => readCommitLog(mirror, { heads }),
+      (log) => log.bytes,
+    ) as Promise<CommitLog>;
+  }
+
+  /**
+   * Reads the log of `heads` in `mirror` now (after a sync moved them)
+   * when a log of that mirror is kept, so the next search finds it ready;
+   * a mirror never searched is left alone.
+   */
+  refresh(mirror: string, heads: readonly string[]): void {
+    if (![...this.#entries.values()].some((entry) => entry.mirror === mirror)) return;
+    this.log(mirror, heads).catch(() => {}); // a failure is the next search's to report
   }
 
   /** The commits of `paths` from `heads` in `mirror`, listed once while kept. */
@@ -259,19 +270,18 @@ export class CommitLogs {
   ): Promise<string[]> {
     const key = JSON.stringify([mirror, [...request.heads].sort(), request.paths]);
     return this.#get(
-      key,
+      { key, mirror },
       () => pathCommits(mirror, request),
       (list) => list.length * 41,
-    ) as Promise<
-      string[]
-    >;
+    ) as Promise<string[]>;
   }
 
   #get<T extends CommitLog | string[]>(
-    key: string,
+    at: { key: string; mirror: string },
     read: () => Promise<T>,
     size: (value: T) => number,
   ): Promise<T> {
+    const { key, mirror } = at;
     const kept = this.#entries.get(key);
     if (kept !== undefined) {
       this.#entries.delete(key);
@@ -279,7 +289,7 @@ export class CommitLogs {
       return kept.value as Promise<T>;
     }
     this.reads++;
-    const entry = { value: read() as Promise<CommitLog | string[]>, bytes: 0 };
+    const entry = { mirror, value: read() as Promise<CommitLog | string[]>, bytes: 0 };
     this.#entries.set(key, entry);
     entry.value.then((value) => {
       entry.bytes = size(value as T);

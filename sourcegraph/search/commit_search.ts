@@ -9,12 +9,13 @@
  * - `since` and `until` compare committer times, as Git does;
  * - `addedOrRemoved` (`-S`, a literal handed to Git) and `changed` (`-G`
  *   with RE2, on the streamed patches) check the remaining commits in
- *   batches that grow from one commit to `MAX_BATCH`.
+ *   batches that grow from `FIRST_BATCH` commits to `MAX_BATCH`.
  *
  * The page ends at `first` commits, at the end of the walk, or at the
- * deadline (`now` is injected): it says where the next one starts. A
- * commit whose check alone takes a whole call's time, or whose patch is
- * past its bound, is named unchecked and passed, so every page moves on.
+ * deadline (`now` is injected): it says where the next one starts. The
+ * commits of a first batch whose check alone takes a whole call's time, and
+ * a commit whose patch is past its bound, are named unchecked and passed,
+ * so every page moves on.
  *
  * @module
  */
@@ -25,8 +26,10 @@ import type { HistoryCommit } from "../git/path_history.ts";
 import { compileSearch } from "./query/compiled_search.ts";
 import { linesToVerify } from "./query/line_candidates.ts";
 
+/** Commits the first patch check of a page is given (each next one twice as many). */
+export const FIRST_BATCH = 8;
 /** Most commits one patch check is given. */
-export const MAX_BATCH = 256;
+export const MAX_BATCH = 512;
 /** Commits scanned between two looks at the clock. */
 const SCAN_STEP = 4096;
 
@@ -115,7 +118,7 @@ export async function commitsPage(
     page.positions.push(k);
   };
   let k = request.from;
-  let batch = 1;
+  let batch = FIRST_BATCH;
   while (k < size && page.commits.length < first) {
     if (now() > deadline) {
       page.partial = true;
@@ -133,10 +136,10 @@ export async function commitsPage(
     const reached = showChecked(page, { candidates, shas, check, first, show });
     if (reached > 0) k = candidates[reached - 1] + 1;
     if (check.timedOut) {
-      // A commit that alone took the whole call is passed, named, so the next page moves on.
-      if (reached === 0 && k === request.from && candidates.length === 1) {
-        page.unchecked.push(shas[0]);
-        k = candidates[0] + 1;
+      // A first batch that alone took the whole call is passed, named, so the next page moves on.
+      if (reached === 0 && k === request.from) {
+        page.unchecked.push(...shas);
+        k = candidates.at(-1)! + 1;
       }
       page.partial = true;
       break;

@@ -50,6 +50,7 @@ import type { ControlStore } from "../store/control_store.ts";
 import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
 import { RepositoryLifecycle } from "./repository_lifecycle.ts";
+import { RepositoryCommits } from "./repository_commits.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
 import { localCalls, type PluginRoom, type RoutedCalls } from "./routed_calls.ts";
@@ -181,6 +182,8 @@ export function composeServices(
   });
   // Files parsed for `references` are parsed in a worker of their own.
   const parser = new ReferenceParser({ log: options.log });
+  // Commit searches keep a log per set of heads, read again after a sync once searched.
+  const commits = new RepositoryCommits(store, { visibility, mirrors, logs: new CommitLogs() });
   const calls = localCalls(store, {
     visibility,
     mirrors,
@@ -189,7 +192,7 @@ export function composeServices(
     plugins,
     pluginRoom: options.pluginRoom,
     parser,
-    logs: new CommitLogs(),
+    commits,
   });
   const repositories = new RepositoryService(store, { visibility, credentials, calls });
   const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });
@@ -200,6 +203,7 @@ export function composeServices(
     onSynced: (repo) => {
       warmup.notify(repo.id);
       void lifecycle.indexRepository(repo);
+      commits.refresh(repo);
     },
   });
   const admin = new AdminService(store, { lifecycle, credentials, scheduler, visibility });

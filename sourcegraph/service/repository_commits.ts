@@ -22,7 +22,7 @@ import {
   commitsPage,
   compileLineTest,
 } from "../search/commit_search.ts";
-import type { ControlStore } from "../store/control_store.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import { cursorNotIssued } from "./repository_pins.ts";
 
@@ -125,6 +125,17 @@ export class RepositoryCommits {
       now: this.#now,
     });
     return { ...page, repo: repo.name, heads, scope: scope.full ? null : paths, from };
+  }
+
+  /**
+   * After a sync of `repo`: its monitored branches' log is read now when
+   * one of its logs is kept (it has been searched), so the next search
+   * does not wait for it.
+   */
+  refresh(repo: RepositoryRecord): void {
+    const synced = this.#store.heads(repo.id);
+    const heads = repo.policy.branches.flatMap((branch) => synced.get(branch) ?? []);
+    if (heads.length > 0) this.#logs.refresh(this.#mirrors.path(repo), [...new Set(heads)]);
   }
 
   // The heads searched: the revision asked for, or every monitored branch's synced head.

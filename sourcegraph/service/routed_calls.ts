@@ -12,7 +12,6 @@
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
 import { commitSubjects } from "../git/commit_subjects.ts";
-import type { CommitLogs } from "../git/commit_log.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { Enrichment } from "../plugins/attachments.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
@@ -45,11 +44,7 @@ import {
   type SearchResult,
 } from "./repository_reads.ts";
 import type { RepositoryPlugins } from "./repository_plugins.ts";
-import {
-  type CommitsRequest,
-  type CommitsResult,
-  RepositoryCommits,
-} from "./repository_commits.ts";
+import type { CommitsRequest, CommitsResult, RepositoryCommits } from "./repository_commits.ts";
 import type { RepositoryRouter } from "./repository_router.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
@@ -196,12 +191,11 @@ export function localCalls(
     pluginRoom: PluginRoom;
     /** Parses files for `references` (off the service's thread). */
     parser: ReferenceParser;
-    /** The kept commit logs (`commits`). */
-    logs: CommitLogs;
+    /** Commit searches (`commits`). */
+    commits: RepositoryCommits;
   },
 ): RoutedCalls {
-  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
-  const commits = new RepositoryCommits(store, { visibility, mirrors, logs: parts.logs });
+  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser, commits } = parts;
   const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
   return {

@@ -1,8 +1,9 @@
 /**
  * The commit search's bounds, on real Git histories: a page ends at its
  * deadline (an injected clock) with the position to continue from, and the
- * pages together select what `git log -G`/`-S` select; a commit whose check
- * alone takes a whole call is named and passed, so every page moves on; a
+ * pages together select what `git log -G`/`-S` select; the commits of a
+ * first batch whose check alone takes a whole call are named and passed, so
+ * every page moves on; a
  * patch past its bound is named unchecked without being read whole, a huge
  * line is held only to its bound; hostile messages and author names are
  * kept to their bounds and the commits after them still read; a log past
@@ -13,7 +14,7 @@ import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { createRepo, git, removeDir, type TestRepo } from "../../support/git_repo.ts";
 import {
   CommitLogs,
-  MESSAGE_MAX_BYTES,
+  MESSAGE_MAX_CHARS,
   readCommitLog,
 } from "../../../sourcegraph/git/commit_log.ts";
 import {
@@ -25,6 +26,7 @@ import {
   type CommitFilters,
   commitsPage,
   compileLineTest,
+  FIRST_BATCH,
 } from "../../../sourcegraph/search/commit_search.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 
@@ -65,9 +67,9 @@ Deno.test("commit search: past its deadline a page stops where it is, and the pa
     const head = await fortyCommits(repo);
     const log = await readCommitLog(repo.path, { heads: [head] });
     const filters = { ...NONE, changed: compileLineTest("^needle \\d+$") };
-    // The clock moves 5 s per reading; a page has 50 s (Git always has at least 5 s).
+    // The clock moves 20 s per reading and a page has 50 s: one batch a page, Git given 10 s.
     let clock = 0;
-    const now = () => (clock += 5_000);
+    const now = () => (clock += 20_000);
     const found: string[] = [];
     let from: number | null = 0;
     let pages = 0;
@@ -95,7 +97,7 @@ Deno.test("commit search: past its deadline a page stops where it is, and the pa
     assert(found.length > 10, `${found.length}`);
   }));
 
-Deno.test("commit search: a commit whose check alone takes the whole call is named unchecked and passed", () =>
+Deno.test("commit search: a first batch whose check alone takes the whole call is named unchecked and passed", () =>
   withRepo(async (repo) => {
     const head = await fortyCommits(repo);
     const log = await readCommitLog(repo.path, { heads: [head] });
@@ -111,8 +113,8 @@ Deno.test("commit search: a commit whose check alone takes the whole call is nam
       now: () => 0,
     });
     assertEquals(page.partial, true);
-    assertEquals(page.unchecked, [log.commits[3]]);
-    assertEquals(page.next, 4);
+    assertEquals(page.unchecked, log.commits.slice(3, 3 + FIRST_BATCH));
+    assertEquals(page.next, 3 + FIRST_BATCH);
   }));
 
 Deno.test("commit search: a patch past its bound is not read whole and is named unchecked; a huge line is held to its bound", () =>
@@ -170,7 +172,7 @@ Deno.test("commit log: a hostile message and author name are kept to their bound
     const log = await readCommitLog(repo.path, { heads: [head] });
     assertEquals(log.commits, await gitLog(repo, [head]));
     assertEquals(log.subjects[0], "after the hostile one");
-    assert(new TextEncoder().encode(log.messages[1]).length <= MESSAGE_MAX_BYTES);
+    assert(log.messages[1].length <= MESSAGE_MAX_CHARS, `${log.messages[1].length}`);
     assert(log.authorNames[1].length <= 256, `${log.authorNames[1].length}`);
     assert(log.messages[1].startsWith("hostile start"));
     assertEquals(log.subjects[2], "initial");
@@ -192,7 +194,7 @@ Deno.test("commit log: past its byte or commit bound a log is COMMITS_TOO_COSTLY
     }
   }));
 
-Deno.test("commit logs: a log is read once per set of heads, and a moved head reads a new one", () =>
+Deno.test("commit logs: a log is read once per set of heads, a moved head reads a new one, and a sync reads it ahead for a searched mirror", () =>
   withRepo(async (repo) => {
     const first = await repo.git("rev-parse", "HEAD");
     const logs = new CommitLogs({ maxEntries: 2 });
@@ -208,4 +210,12 @@ Deno.test("commit logs: a log is read once per set of heads, and a moved head re
     assertEquals(logs.reads, 3);
     await logs.log(repo.path, [second]);
     assertEquals(logs.reads, 4, "two entries at most: the least recently used went");
+    // After a sync: a searched mirror's new log is read at once; another mirror's is not.
+    const third = await repo.commit("third");
+    logs.refresh(repo.path, [third]);
+    assertEquals(logs.reads, 5);
+    assertEquals((await logs.log(repo.path, [third])).commits.length, 3);
+    assertEquals(logs.reads, 5);
+    logs.refresh("/nowhere", [third]);
+    assertEquals(logs.reads, 5);
   }));
