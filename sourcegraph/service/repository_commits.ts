@@ -106,13 +106,24 @@ export class RepositoryCommits {
     const paths = scope.full ? requested : scope.scope(requested);
     const mirror = this.#mirrors.path(repo);
     const commits = heads.map((head) => head.commit);
-    const log = await this.#logs.log(mirror, commits);
-    const walk = paths.length === 0 ? null : await this.#logs.pathCommits(mirror, {
-      heads: commits,
-      paths,
-      timeoutMs: Math.max(1, deadline - this.#now()),
-    });
     const from = request.after?.index ?? 0;
+    const searched = { repo: repo.name, heads, scope: scope.full ? null : paths, from };
+    const loaded = await this.#byDeadline(
+      Promise.all([
+        this.#logs.log(mirror, commits),
+        paths.length === 0 ? null : this.#logs.pathCommits(mirror, {
+          heads: commits,
+          paths,
+          timeoutMs: COMMITS_MAX_MS,
+        }),
+      ]),
+      deadline,
+    );
+    // Still reading the log at the deadline: nothing checked yet, the next page starts here.
+    if (loaded === null) {
+      return { ...searched, commits: [], positions: [], next: from, partial: true, unchecked: [] };
+    }
+    const [log, walk] = loaded;
     if (from > (walk?.length ?? log.commits.length)) throw cursorNotIssued();
     const page = await commitsPage(log, {
       mirror,
@@ -124,7 +135,22 @@ export class RepositoryCommits {
       deadline,
       now: this.#now,
     });
-    return { ...page, repo: repo.name, heads, scope: scope.full ? null : paths, from };
+    return { ...page, ...searched };
+  }
+
+  // `work`'s value, or null when the deadline comes first (the work goes on:
+  // what it reads is kept for the next page, and its failure is that page's).
+  async #byDeadline<T>(work: Promise<T>, deadline: number): Promise<T | null> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), Math.max(0, deadline - this.#now()));
+    });
+    work.catch(() => {});
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
