@@ -127,8 +127,14 @@ export async function changedLineCommits(
     const done = scanner.finish(!end.stopped && !end.timedOut);
     for (const [sha, outcome] of done) outcomes.set(sha, outcome);
     if (end.timedOut) return { outcomes, timedOut: true };
+    if (!end.stopped) {
+      // Git went through them all: one it showed nothing of has no patch under the paths.
+      for (const sha of left) if (!outcomes.has(sha)) outcomes.set(sha, "none");
+      break;
+    }
+    // Ended at a capped patch: the commits after it go to a new Git process.
+    if (done.size === 0) break;
     left = left.filter((sha) => !outcomes.has(sha));
-    if (!end.stopped) break;
   }
   return { outcomes, timedOut: false };
 }

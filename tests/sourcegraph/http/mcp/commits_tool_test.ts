@@ -201,6 +201,13 @@ const SAME_AS_GIT: [Record<string, unknown>, string[]][] = [
   [{ paths: ["docs"] }, ["--", "docs"]],
   [{ paths: ["b.ts"], message: "needle" }, ["--grep=needle", "--", "b.ts"]],
   [{ added_or_removed: "needle", paths: ["docs"] }, ["-Sneedle", "--", "docs"]],
+  [{ changed_regex: "needle", paths: ["docs", "helper.ts"] }, [
+    "-Gneedle",
+    "--",
+    "docs",
+    "helper.ts",
+  ]],
+  [{ message: "e", paths: ["helper.ts"] }, ["--grep=e", "--", "helper.ts"]],
   [{ since: "2025-01-04T10:00:00Z", until: "2025-02-02" }, [
     "--since=2025-01-04T10:00:00Z",
     "--until=2025-02-02T00:00:00Z",
