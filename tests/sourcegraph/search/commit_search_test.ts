@@ -219,3 +219,46 @@ Deno.test("commit logs: a log is read once per set of heads, a moved head reads 
     logs.refresh("/nowhere", [third]);
     assertEquals(logs.reads, 5);
   }));
+
+Deno.test("commit search: a message search over a long log reads the clock between scans and stops at its deadline", () =>
+  withRepo(async (repo) => {
+    // 10,000 commits made at once by fast-import, each with its own message.
+    const lines: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const message = `commit ${i}\n`;
+      lines.push(
+        "commit refs/heads/long",
+        "committer Test <t@example.invalid> 1767225600 +0000",
+        `data ${message.length}`,
+        message,
+        ...(i === 0 ? ["from refs/heads/main"] : []),
+      );
+    }
+    await git(repo.path, ["fast-import", "--quiet"], new TextEncoder().encode(lines.join("\n")));
+    const head = await repo.git("rev-parse", "long");
+    const log = await readCommitLog(repo.path, { heads: [head] });
+    const filters = { ...NONE, message: compileLineTest("^commit \\d*7$") };
+    // One unit per reading, one reading a scan; a page ends past one unit: after two scans.
+    let clock = 0;
+    const found: string[] = [];
+    const starts: number[] = [];
+    let from: number | null = 0;
+    while (from !== null) {
+      starts.push(from);
+      const page = await commitsPage(log, {
+        mirror: repo.path,
+        walk: null,
+        filters,
+        paths: [],
+        from,
+        first: 2_000,
+        deadline: clock + 1,
+        now: () => clock++,
+      });
+      found.push(...page.commits.map((entry) => entry.commit));
+      from = page.next;
+    }
+    assertEquals(starts, [0, 8192]);
+    assertEquals(found, await gitLog(repo, ["-E", "--grep=^commit [0-9]*7$", head]));
+    assertEquals(found.length, 1000);
+  }));
