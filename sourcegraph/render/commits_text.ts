@@ -11,7 +11,7 @@
 
 import { utf8Length } from "../../shared/text.ts";
 import type { CommitSearchPage, CommitsPosition } from "../service/commit_fanout.ts";
-import { heads } from "../service/commit_fanout.ts";
+import { walkHeads } from "../service/commit_fanout.ts";
 import type { CommitsResult } from "../service/repository_commits.ts";
 import { COMMIT_ROWS, commitRow } from "./history_text.ts";
 import { encodeCommitsCursor } from "./search_cursor.ts";
@@ -46,7 +46,7 @@ export function renderCommits(
     }
     if (cut !== -1) {
       const index = cut === 0 ? result.from : result.positions[cut - 1] + 1;
-      next = { repo: result.repo, walk: { heads: heads(result), index } };
+      next = { repo: result.repo, walk: { heads: walkHeads(result), index } };
       if (cut > 0) sections.push([...head, ...rows]);
       break;
     }

@@ -85,7 +85,7 @@ export class CommitFanout {
     options: FanoutCharge = {},
   ): Promise<CommitSearchPage> {
     const deadline = this.#now() + COMMITS_MAX_MS;
-    compileFilters(request); // a bad pattern fails once, before any repository
+    compileFilters(request); // a bad pattern or path fails once, before any repository
     const { repos: _repos, after, ...query } = request;
     const single = singleRepository(request.repos);
     const names = single !== null ? [this.#visibility.repository(caller, single).name] : (
@@ -123,7 +123,7 @@ export class CommitFanout {
       page.results.push(result);
       left -= result.commits.length;
       if (result.next !== null) {
-        page.next = { repo: names[i], walk: { heads: heads(result), index: result.next } };
+        page.next = { repo: names[i], walk: { heads: walkHeads(result), index: result.next } };
         page.partial = result.partial;
         break;
       }
@@ -137,7 +137,7 @@ export class CommitFanout {
 }
 
 /** The heads a result's walk started from (what its cursor pins). */
-export function heads(result: CommitsResult): string[] {
+export function walkHeads(result: CommitsResult): string[] {
   return result.heads.map((head) => head.commit);
 }
 

@@ -102,7 +102,6 @@ export class RepositoryCommits {
       : this.#pinned(caller, { repo: request.repo, heads: request.after.heads });
     const scope = new PathScope(repo);
     const requested = (request.paths ?? []).map(folderPath);
-    for (const path of requested) validatePath(path);
     const paths = scope.full ? requested : scope.scope(requested);
     const mirror = this.#mirrors.path(repo);
     const commits = heads.map((head) => head.commit);
@@ -206,8 +205,9 @@ export class RepositoryCommits {
   }
 }
 
-/** The filters of `query`, compiled (INVALID_PATTERN, INVALID_ARGUMENTS). */
+/** The filters of `query`, compiled, its paths checked (INVALID_PATTERN, INVALID_ARGUMENTS, INVALID_PATH). */
 export function compileFilters(query: CommitQuery): CommitFilters {
+  for (const path of query.paths ?? []) validatePath(folderPath(path));
   if (query.addedOrRemoved !== undefined && query.changedRegex !== undefined) {
     throw new SourcegraphError(
       "INVALID_ARGUMENTS",

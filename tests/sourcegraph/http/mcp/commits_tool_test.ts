@@ -355,4 +355,7 @@ Deno.test("commits: bad patterns, dates and combinations are refused before any 
         `${JSON.stringify(args)}`,
       );
     }
+    // Across repositories they fail once, before any repository is searched.
+    assertEquals((await call(anonymous, { paths: ["../x"] })).code, "INVALID_PATH");
+    assertEquals((await call(anonymous, { message: "(" })).code, "INVALID_PATTERN");
   }));
