@@ -6,7 +6,8 @@
  * belong to another search or name a private repository are refused alike;
  * a private repository is never searched or named, and asking for it by
  * name answers exactly as asking for a missing one; path groups hide the
- * commits of hidden files.
+ * commits of hidden files; text that looks like an option or pathspec
+ * magic never reaches Git as one.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -358,4 +359,27 @@ Deno.test("commits: bad patterns, dates and combinations are refused before any 
     // Across repositories they fail once, before any repository is searched.
     assertEquals((await call(anonymous, { paths: ["../x"] })).code, "INVALID_PATH");
     assertEquals((await call(anonymous, { message: "(" })).code, "INVALID_PATTERN");
+  }));
+
+Deno.test("commits: text, patterns and paths that look like options or pathspec magic are data", () =>
+  withCommits(async ({ anonymous, source }) => {
+    const target = `${source.path}/../pwned-${crypto.randomUUID()}`;
+    for (
+      const args of [
+        { added_or_removed: `--output=${target}` },
+        { changed_regex: `--output=${target}` },
+        { message: `--output=${target}` },
+        { author: `--output=${target}` },
+      ]
+    ) {
+      const outcome = await call(anonymous, { repo: BRANCHES, ...args });
+      assertEquals(outcome.code, "OK", JSON.stringify(args));
+      assertEquals(shas(outcome.texts[0]), []);
+    }
+    assertEquals(await Deno.stat(target).then(() => true, () => false), false);
+    for (const path of [":(exclude)docs", "*.ts", "--output=x"]) {
+      const outcome = await call(anonymous, { repo: BRANCHES, paths: [path] });
+      assertEquals(outcome.code, "OK", path);
+      assertEquals(shas(outcome.texts[0]), [], path);
+    }
   }));
