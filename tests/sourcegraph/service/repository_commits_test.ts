@@ -2,6 +2,7 @@
  * A commit search still reading its repository's log at its deadline (an
  * injected clock) answers at once: nothing checked, `partial`, the next
  * page starting where this one did; the read goes on and is kept for it.
+ * Once read, a log serves every message and author search of its heads.
  */
 
 import { assertEquals } from "../../support/assert.ts";
@@ -42,10 +43,11 @@ Deno.test("commits: a log still being read at the deadline gives a partial page 
     assertEquals(page.next, 0);
     assertEquals(page.heads, [{ branch: "main", commit: heads.get("org/open")! }]);
     // With the log read, the same search finds the commit.
+    const kept = new CommitLogs();
     const ready = new RepositoryCommits(store, {
       visibility: new Visibility(store, { publicRead: true }),
       mirrors: new MirrorReaders(data),
-      logs: new CommitLogs(),
+      logs: kept,
     });
     const found = await ready.commits(caller, {
       repo: "org/open",
@@ -55,4 +57,9 @@ Deno.test("commits: a log still being read at the deadline gives a partial page 
     });
     assertEquals(found.commits.map((entry) => entry.commit), [heads.get("org/open")!]);
     assertEquals(found.next, null);
+    // Other message and author searches of the same heads read no log again (no Git process).
+    for (const query of [{ message: "x" }, { author: "Test" }, { message: "i", author: "T" }]) {
+      await ready.commits(caller, { repo: "org/open", ...query, first: 20, budgetMs: 60_000 });
+    }
+    assertEquals(kept.reads, 1);
   }));
