@@ -13,7 +13,7 @@
 import type { Caller } from "../access/caller.ts";
 import { folderPath, PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
-import type { CommitLogs } from "../git/commit_log.ts";
+import { type CommitLogs, LOG_TIMEOUT_MS } from "../git/commit_log.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { validatePath } from "../read/file_read.ts";
 import {
@@ -113,7 +113,8 @@ export class RepositoryCommits {
         paths.length === 0 ? null : this.#logs.pathCommits(mirror, {
           heads: commits,
           paths,
-          timeoutMs: COMMITS_MAX_MS,
+          // Past the page's deadline the listing goes on, kept for the next page.
+          timeoutMs: LOG_TIMEOUT_MS,
         }),
       ]),
       deadline,
