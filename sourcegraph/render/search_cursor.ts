@@ -5,14 +5,22 @@
  * Base64url of a small JSON array; a token that does not decode to that
  * shape is `INVALID_CURSOR`. A history's cursor is made the same way and
  * also names the history it continues (repository, path, lines), so one
- * from another history or another tool is `INVALID_CURSOR` too.
+ * from another history or another tool is `INVALID_CURSOR` too. A commit
+ * search's cursor names the key of its arguments, the repository it
+ * continues in, that walk's heads and the position in it.
  *
  * @module
  */
 
 import { SourcegraphError } from "../errors.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
-import { FANOUT_MAX_REPOSITORIES, type RepositoryPin } from "../service/repository_pins.ts";
+import { createHash } from "node:crypto";
+import type { CommitsPosition } from "../service/commit_fanout.ts";
+import {
+  cursorNotIssued,
+  FANOUT_MAX_REPOSITORIES,
+  type RepositoryPin,
+} from "../service/repository_pins.ts";
 
 /** Where the next page of a search starts. */
 export interface SearchCursor extends SearchPosition {
@@ -124,4 +132,43 @@ export function decodeHistoryCursor(
     "the cursor is not one this history returned",
     { hint: "Pass NextCursor exactly as the previous page of the same history gave it." },
   );
+}
+
+/**
+ * The key of a commit search's arguments (everything but `first` and
+ * `after`): a cursor names it, so one from another search is refused.
+ */
+export function commitsRequestKey(request: Record<string, unknown>): string {
+  const { first: _first, after: _after, ...asked } = request;
+  const json = JSON.stringify(Object.keys(asked).sort().map((name) => [name, asked[name]]));
+  return createHash("sha256").update(json).digest("base64url").slice(0, 22);
+}
+
+/** The token of where a commit search continues, for the search of `key`. */
+export function encodeCommitsCursor(key: string, position: CommitsPosition): string {
+  const { repo, walk } = position;
+  return encodeToken(["commits", key, repo, walk?.heads ?? null, walk?.index ?? 0]);
+}
+
+/**
+ * Where the commit search of `key` continues (INVALID_CURSOR for a token
+ * of another search or tool, or one not shaped as this module makes them).
+ */
+export function decodeCommitsCursor(token: string, key: string): CommitsPosition {
+  const value = decodeToken(token);
+  if (
+    Array.isArray(value) && value.length === 5 && value[0] === "commits" && value[1] === key &&
+    typeof value[2] === "string" && value[2].length > 0 && value[2].length <= 256 &&
+    (value[3] === null ||
+      (Array.isArray(value[3]) && value[3].length > 0 && value[3].length <= 64 &&
+        value[3].every((sha) => typeof sha === "string" && /^[0-9a-f]{40}$/.test(sha)) &&
+        new Set(value[3]).size === value[3].length)) &&
+    Number.isSafeInteger(value[4]) && value[4] >= 0 && (value[3] !== null || value[4] === 0)
+  ) {
+    return {
+      repo: value[2],
+      walk: value[3] === null ? null : { heads: value[3], index: value[4] },
+    };
+  }
+  throw cursorNotIssued();
 }

@@ -38,6 +38,7 @@ import { ReferenceParser } from "./name_references.ts";
 import { join } from "node:path";
 import { Visibility } from "../access/visibility.ts";
 import { type CredentialStore, FetchCredentials } from "../store/fetch_credentials.ts";
+import { CommitLogs } from "../git/commit_log.ts";
 import { MirrorReaders } from "../git/mirror_readers.ts";
 import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
@@ -49,6 +50,7 @@ import type { ControlStore } from "../store/control_store.ts";
 import { SqliteControlStore } from "../store/sqlite_control_store.ts";
 import { AdminService } from "./admin_service.ts";
 import { RepositoryLifecycle } from "./repository_lifecycle.ts";
+import { RepositoryCommits } from "./repository_commits.ts";
 import { RepositoryPlugins } from "./repository_plugins.ts";
 import { RepositoryService } from "./repository_service.ts";
 import { localCalls, type PluginRoom, type RoutedCalls } from "./routed_calls.ts";
@@ -180,6 +182,8 @@ export function composeServices(
   });
   // Files parsed for `references` are parsed in a worker of their own.
   const parser = new ReferenceParser({ log: options.log });
+  // Commit searches keep a log per set of heads, read again after a sync once searched.
+  const commits = new RepositoryCommits(store, { visibility, mirrors, logs: new CommitLogs() });
   const calls = localCalls(store, {
     visibility,
     mirrors,
@@ -188,6 +192,7 @@ export function composeServices(
     plugins,
     pluginRoom: options.pluginRoom,
     parser,
+    commits,
   });
   const repositories = new RepositoryService(store, { visibility, credentials, calls });
   const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });
@@ -198,6 +203,7 @@ export function composeServices(
     onSynced: (repo) => {
       warmup.notify(repo.id);
       void lifecycle.indexRepository(repo);
+      commits.refresh(repo);
     },
   });
   const admin = new AdminService(store, { lifecycle, credentials, scheduler, visibility });

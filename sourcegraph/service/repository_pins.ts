@@ -55,18 +55,7 @@ export function pinRepositories(
   options: { visibility: Visibility; repos: string[] | null; revision?: string },
 ): { pins: RepositoryPin[]; skipped: SkippedRepository[] } {
   const { visibility } = options;
-  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
-    .map((repo) => repo.name).sort();
-  const selected = options.repos === null ? visible : selectNames(visible, options.repos, {
-    missing: (name) => visibility.repository(caller, name), // throws with a hint
-  });
-  if (selected.length > FANOUT_MAX_REPOSITORIES) {
-    throw new SourcegraphError(
-      "INVALID_REQUEST",
-      `the selection names ${selected.length} repositories; at most ${FANOUT_MAX_REPOSITORIES}`,
-      { hint: "Narrow repo to a list or a glob such as `org/*`." },
-    );
-  }
+  const selected = selectedRepositories(store, caller, options);
   const pins: RepositoryPin[] = [];
   const skipped: SkippedRepository[] = [];
   for (const repo of selected) {
@@ -79,6 +68,33 @@ export function pinRepositories(
     }
   }
   return { pins, skipped };
+}
+
+/**
+ * The names of the visible repositories `options.repos` selects (null:
+ * every visible one), in name order (INVALID_REQUEST past
+ * `FANOUT_MAX_REPOSITORIES`; an exact name the caller cannot see fails as a
+ * read of it would).
+ */
+export function selectedRepositories(
+  store: ControlStore,
+  caller: Caller,
+  options: { visibility: Visibility; repos: string[] | null },
+): string[] {
+  const { visibility } = options;
+  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
+    .map((repo) => repo.name).sort();
+  const selected = options.repos === null ? visible : selectNames(visible, options.repos, {
+    missing: (name) => visibility.repository(caller, name), // throws with a hint
+  });
+  if (selected.length > FANOUT_MAX_REPOSITORIES) {
+    throw new SourcegraphError(
+      "INVALID_REQUEST",
+      `the selection names ${selected.length} repositories; at most ${FANOUT_MAX_REPOSITORIES}`,
+      { hint: "Narrow repo to a list or a glob such as `org/*`." },
+    );
+  }
+  return selected;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type FanoutSearchResult,
   RepositoryFanout,
 } from "./repository_fanout.ts";
+import { CommitFanout, type CommitSearchPage, type CommitSearchRequest } from "./commit_fanout.ts";
 import {
   type FanoutSymbolsPage,
   type FanoutSymbolsRequest,
@@ -67,6 +68,7 @@ export class RepositoryService {
   #visibility: Visibility;
   #fanout: RepositoryFanout;
   #symbolFanout: SymbolFanout;
+  #commitFanout: CommitFanout;
   #credentials: CredentialStore;
   #router: RepositoryRouter;
   #local: RoutedCalls;
@@ -96,6 +98,10 @@ export class RepositoryService {
     this.#symbolFanout = new SymbolFanout(store, {
       visibility: parts.visibility,
       lookUpOne: (caller, request) => this.#calls.symbols(caller, request),
+    });
+    this.#commitFanout = new CommitFanout(store, {
+      visibility: parts.visibility,
+      one: (caller, request) => this.#calls.commits(caller, request),
     });
     this.#local = parts.calls;
     this.#router = parts.router ?? LOCAL_ROUTER;
@@ -169,6 +175,19 @@ export class RepositoryService {
     options: FanoutCharge = {},
   ): Promise<FanoutSymbolsPage> {
     return this.#symbolFanout.symbols(caller, request, options);
+  }
+
+  /**
+   * One page of a commit search over one repository, several (names and
+   * globs) or every visible one (null), each through `commits`; `charge` is
+   * paid for each repository of a selection before it is searched.
+   */
+  searchCommits(
+    caller: Caller,
+    request: CommitSearchRequest,
+    options: FanoutCharge = {},
+  ): Promise<CommitSearchPage> {
+    return this.#commitFanout.commits(caller, request, options);
   }
 
   /** Repository summaries visible to `caller`, paged by name. */

@@ -51,6 +51,7 @@ import {
   type SearchResult,
 } from "./repository_reads.ts";
 import type { RepositoryPlugins } from "./repository_plugins.ts";
+import type { CommitsRequest, CommitsResult, RepositoryCommits } from "./repository_commits.ts";
 import type { RepositoryRouter } from "./repository_router.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
@@ -93,6 +94,8 @@ export interface RoutedCalls {
   commit(caller: Caller, request: CommitRequest): Promise<CommitDetail>;
   /** The latest commit of each entry of a folder page (cached per commit and folder page). */
   folderCommits(caller: Caller, request: FolderCommitsRequest): Promise<FolderCommits>;
+  /** A page of the commits of a repository's monitored branches that match a commit search. */
+  commits(caller: Caller, request: CommitsRequest): Promise<CommitsResult>;
   /** One page of the search-based references of the name at a position. */
   references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
   /** Where a cited span is at a later revision (both retained versions). */
@@ -199,9 +202,11 @@ export function localCalls(
     pluginRoom: PluginRoom;
     /** Parses files for `references` (off the service's thread). */
     parser: ReferenceParser;
+    /** Commit searches (`commits`). */
+    commits: RepositoryCommits;
   },
 ): RoutedCalls {
-  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
+  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser, commits } = parts;
   const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
   const folderCache = new FolderCommitsCache();
@@ -219,6 +224,7 @@ export function localCalls(
     commit: (caller, request) => commitDetail(store, { visibility, mirrors, caller, request }),
     folderCommits: (caller, request) =>
       folderCommits({ visibility, mirrors, cache: folderCache, caller, request }),
+    commits: (caller, request) => commits.commits(caller, request),
     references: (caller, request) => reads.references(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>

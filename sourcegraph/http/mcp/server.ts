@@ -29,6 +29,7 @@ import { internalError } from "../../internal_error.ts";
 import type { Metrics } from "../metrics.ts";
 import { availabilityTool } from "./availability_tool.ts";
 import { blameTool } from "./blame_tool.ts";
+import { commitsTool } from "./commits_tool.ts";
 import { historyTool } from "./history_tool.ts";
 import { diffTool } from "./diff_tool.ts";
 import { listTool } from "./list_tool.ts";
@@ -67,6 +68,7 @@ export const TOOLS: readonly Tool[] = [
   locateTool,
   blameTool,
   historyTool,
+  commitsTool,
   prepareTool,
 ];
 

@@ -27,6 +27,7 @@ export const SERVICE_CALLS = [
   "resolveIndexed",
   "searchRepositories",
   "symbolsAcrossRepositories",
+  "searchCommits",
 ] as const;
 
 /** The operator's calls the MCP edge offers (to the service token's tools). */

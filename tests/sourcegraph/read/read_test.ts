@@ -83,6 +83,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
       "locate",
       "blame",
       "history",
+      "commits",
     ]);
     const listed = JSON.parse((await callTool(client, "repositories", {})).texts[0]);
     assertEquals(listed.repositories.map((r: { repo: string }) => r.repo), [name]);

@@ -1,7 +1,7 @@
 /**
  * An anonymous call across repositories pays a unit for every repository it
  * searches, before searching it, on top of its base cost: through the MCP
- * tools, the HTTP API and the site search page, for a first page and for a
+ * tools (`search`, `symbols`, `commits`), the HTTP API and the site search page, for a first page and for a
  * continued one whose cursor pins many repositories. The buckets' clock is
  * frozen, so every unit is counted exactly (nothing refills during the test).
  */
@@ -131,6 +131,14 @@ Deno.test("calls across repositories: each repository searched costs a unit, fir
     );
     // A search of one repository costs what it did.
     assertEquals(await mcp(search({ repo: NAMES[0] })), 5);
+    // A commit search: a history's 5, and across repositories a unit per repository searched.
+    const commits = (args: Record<string, unknown>) => ({
+      name: "commits",
+      args: { message: "initial", ...args },
+    });
+    assertEquals(await mcp(commits({ repo: NAMES[0] })), 5);
+    assertEquals(await mcp(commits({ repo: [NAMES[0]] })), 5 + perRepository(1));
+    assertEquals(await mcp(commits({})), 5 + perRepository(COUNT));
 
     // The HTTP API.
     const api = async (path: string, body: unknown) =>

@@ -70,6 +70,13 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["blame", { repo: NAME, path: "a.txt", start_line: 0 }, null],
   ["history", { repo: NAME, first: 101 }, null],
   ["history", { repo: NAME, path: "a.txt", after: cursor('["history"]') }, "INVALID_CURSOR"],
+  ["commits", { repo: NAME, first: 101 }, null],
+  ["commits", { repo: NAME, paths: [] }, null],
+  ["commits", { repo: NAME, message: "x".repeat(8193) }, null],
+  ["commits", { repo: NAME, after: cursor('["commits"]') }, "INVALID_CURSOR"],
+  ["commits", { repo: NAME, message: "(" }, "INVALID_PATTERN"],
+  ["commits", { repo: NAME, until: "yesterday" }, "INVALID_ARGUMENTS"],
+  ["commits", { repo: NAME, paths: ["a/../b"] }, "INVALID_PATH"],
   ["references", { repo: NAME, path: "a.txt", line: 0, column: 1 }, null],
   ["references", { repo: NAME, path: "a.txt", line: 1, max_bytes: 1 << 30 }, null],
   [

@@ -43,6 +43,7 @@ Deno.test("MCP tools: each tool's annotations say what it does", () =>
           locate: READS,
           blame: READS,
           history: READS,
+          commits: READS,
           prepare: {
             readOnlyHint: false,
             destructiveHint: true,

@@ -47,6 +47,8 @@ const CALLS: [string, Record<string, unknown>][] = [
   ["locate", { repo: "org/app", commit: SHA, path: "a.ts", start_line: 1, end_line: 1 }],
   ["blame", { repo: "org/app", path: "a.ts" }],
   ["history", { repo: "org/app", path: "a.ts" }],
+  ["commits", { repo: "org/app", message: "x" }],
+  ["commits", { message: "x" }],
   ["prepare", { repo: "org/app", idempotency_key: "key-0001" }],
 ];
 
