@@ -26,6 +26,9 @@ import { registrationProblem } from "../store/registration.ts";
 import { encodeHex } from "../../shared/text.ts";
 import { IdempotencyRecords, type IdempotentRequest } from "./idempotency.ts";
 import type { RepositoryLifecycle } from "./repository_lifecycle.ts";
+import type { MirrorReaders } from "../git/mirror_readers.ts";
+import type { ScipIndexes } from "../search/scip/scip_store.ts";
+import { type ScipUpload, uploadScip } from "./scip_uploads.ts";
 import { type RepositorySummary, repositorySummary } from "./repository_summaries.ts";
 
 /** What one `prepare` did. */
@@ -82,6 +85,7 @@ export class AdminService {
   #credentials: CredentialStore;
   #scheduler: SyncScheduler;
   #visibility: Visibility;
+  #scip: { mirrors: MirrorReaders; indexes: ScipIndexes } | null;
   /** The stored answers of idempotent requests. */
   readonly idempotency: IdempotencyRecords;
 
@@ -93,6 +97,8 @@ export class AdminService {
       credentials: CredentialStore;
       scheduler: SyncScheduler;
       visibility: Visibility;
+      /** The mirrors and the store of uploaded SCIP indexes (none: uploads are refused). */
+      scip?: { mirrors: MirrorReaders; indexes: ScipIndexes };
     },
   ) {
     this.#store = store;
@@ -100,6 +106,7 @@ export class AdminService {
     this.#credentials = options.credentials;
     this.#scheduler = options.scheduler;
     this.#visibility = options.visibility;
+    this.#scip = options.scip ?? null;
     this.idempotency = new IdempotencyRecords(store);
   }
 
@@ -246,6 +253,25 @@ export class AdminService {
     const unique = replicas === null ? null : [...new Set(replicas)];
     await this.#placement.pin(repo.id, unique);
     return unique;
+  }
+
+  /**
+   * Checks and stores the SCIP index of a retained commit of a repository
+   * (`scip_uploads.ts`), replacing an earlier one of that commit.
+   */
+  async uploadScip(
+    name: string,
+    upload: { commit: string; bytes: Uint8Array },
+  ): Promise<ScipUpload> {
+    const repo = this.existing(name);
+    if (this.#scip === null) {
+      throw new SourcegraphError("INVALID_REQUEST", "this service does not keep SCIP indexes");
+    }
+    return await uploadScip(repo, upload, {
+      visibility: this.#visibility,
+      mirrors: this.#scip.mirrors,
+      scip: this.#scip.indexes,
+    });
   }
 
   /** A registered repository by name (REPOSITORY_NOT_FOUND otherwise). */

@@ -43,6 +43,7 @@ import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
 import { PluginWarmup } from "../plugins/plugin_warmup.ts";
 import { SearchIndexes } from "../search/search_indexes.ts";
+import { ScipIndexes } from "../search/scip/scip_store.ts";
 import type { BuilderCommand, BuilderJob } from "../search/build/builder_command.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
@@ -160,6 +161,7 @@ export function composeServices(
     log: options.log,
     builder: options.indexBuilder,
   });
+  const scip = new ScipIndexes(dataDir);
   // Searches that read many chunks read them in workers (one per core, at most 4).
   const scanner = new ChunkScanner({
     workers: Math.min(4, Math.max(1, navigator.hardwareConcurrency ?? 2)),
@@ -188,9 +190,16 @@ export function composeServices(
     plugins,
     pluginRoom: options.pluginRoom,
     parser,
+    scip,
   });
   const repositories = new RepositoryService(store, { visibility, credentials, calls });
-  const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });
+  const lifecycle = new RepositoryLifecycle(store, {
+    mirrors,
+    indexes,
+    plugins,
+    credentials,
+    scip,
+  });
   const warmup = pluginWarmup(store, { lifecycle, settings, log: options.log });
   const scheduler = new SyncScheduler(store, dataDir, {
     credentials,
@@ -200,7 +209,13 @@ export function composeServices(
       void lifecycle.indexRepository(repo);
     },
   });
-  const admin = new AdminService(store, { lifecycle, credentials, scheduler, visibility });
+  const admin = new AdminService(store, {
+    lifecycle,
+    credentials,
+    scheduler,
+    visibility,
+    scip: { mirrors, indexes: scip },
+  });
   return {
     store,
     credentials,

@@ -28,7 +28,7 @@ export interface FixtureDocument {
 export function encodeScip(
   documents: readonly FixtureDocument[],
   tool: { name: string; version: string } = { name: "test-indexer", version: "1.2.3" },
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const index = create(scipMessage("Index"), {
     metadata: { toolInfo: { name: tool.name, version: tool.version }, projectRoot: "file:///src" },
     documents: documents.map((document) => ({
@@ -57,6 +57,6 @@ export function encodeScip(
  * inside another and never closed: a decoder that followed them without a
  * limit would exhaust its stack.
  */
-export function deeplyNested(depth: number): Uint8Array {
+export function deeplyNested(depth: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(depth).fill((9 << 3) | 3);
 }
