@@ -267,6 +267,15 @@ export class AdminService {
     if (this.#scip === null) {
       throw new SourcegraphError("INVALID_REQUEST", "this service does not keep SCIP indexes");
     }
+    // A replica holds some repositories and reads of one may run on any holder: an index kept
+    // by the replica that received it would make answers depend on where a read ran.
+    if (this.#placement !== null) {
+      throw new SourcegraphError(
+        "INVALID_REQUEST",
+        "SCIP indexes are kept by a single service; this service is a replica of a cluster",
+        { hint: "Upload SCIP indexes to a service that runs alone (no SOURCEGRAPH_DATABASE_URL)." },
+      );
+    }
     return await uploadScip(repo, upload, {
       visibility: this.#visibility,
       mirrors: this.#scip.mirrors,
