@@ -28,6 +28,7 @@ import { IdempotencyRecords, type IdempotentRequest } from "./idempotency.ts";
 import type { RepositoryLifecycle } from "./repository_lifecycle.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { ScipIndexes } from "../search/scip/scip_store.ts";
+import type { ScipJobs } from "../search/scip/scip_jobs.ts";
 import { type ScipUpload, uploadScip } from "./scip_uploads.ts";
 import { type RepositorySummary, repositorySummary } from "./repository_summaries.ts";
 
@@ -85,7 +86,7 @@ export class AdminService {
   #credentials: CredentialStore;
   #scheduler: SyncScheduler;
   #visibility: Visibility;
-  #scip: { mirrors: MirrorReaders; indexes: ScipIndexes } | null;
+  #scip: { mirrors: MirrorReaders; indexes: ScipIndexes; jobs: ScipJobs } | null;
   /** The stored answers of idempotent requests. */
   readonly idempotency: IdempotencyRecords;
 
@@ -98,7 +99,7 @@ export class AdminService {
       scheduler: SyncScheduler;
       visibility: Visibility;
       /** The mirrors and the store of uploaded SCIP indexes (none: uploads are refused). */
-      scip?: { mirrors: MirrorReaders; indexes: ScipIndexes };
+      scip?: { mirrors: MirrorReaders; indexes: ScipIndexes; jobs: ScipJobs };
     },
   ) {
     this.#store = store;
@@ -280,6 +281,7 @@ export class AdminService {
       visibility: this.#visibility,
       mirrors: this.#scip.mirrors,
       scip: this.#scip.indexes,
+      jobs: this.#scip.jobs,
     });
   }
 

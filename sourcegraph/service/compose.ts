@@ -44,6 +44,7 @@ import type { PluginSettings } from "../plugins/plugin_settings.ts";
 import { PluginWarmup } from "../plugins/plugin_warmup.ts";
 import { SearchIndexes } from "../search/search_indexes.ts";
 import { ScipIndexes } from "../search/scip/scip_store.ts";
+import { ScipJobs } from "../search/scip/scip_jobs.ts";
 import type { BuilderCommand, BuilderJob } from "../search/build/builder_command.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
@@ -162,6 +163,8 @@ export function composeServices(
     builder: options.indexBuilder,
   });
   const scip = new ScipIndexes(dataDir);
+  // Uploaded SCIP indexes are decoded in a worker of their own.
+  const scipJobs = new ScipJobs({ log: options.log });
   // Searches that read many chunks read them in workers (one per core, at most 4).
   const scanner = new ChunkScanner({
     workers: Math.min(4, Math.max(1, navigator.hardwareConcurrency ?? 2)),
@@ -214,7 +217,7 @@ export function composeServices(
     credentials,
     scheduler,
     visibility,
-    scip: { mirrors, indexes: scip },
+    scip: { mirrors, indexes: scip, jobs: scipJobs },
   });
   return {
     store,
@@ -232,6 +235,7 @@ export function composeServices(
     async close() {
       scanner.close();
       parser.close();
+      scipJobs.close();
       warmup.stop();
       scheduler.stop();
       await lifecycle.close();

@@ -4,7 +4,8 @@
  * must name a file of that commit (a relative path inside the repository).
  * Anything else is refused with one error and nothing is stored; an index
  * that passes is stored in its derived form, replacing an earlier one of
- * the same commit.
+ * the same commit. Decoding and deriving run in the SCIP worker
+ * (`search/scip/scip_jobs.ts`), never on the service's thread.
  *
  * @module
  */
@@ -13,8 +14,8 @@ import type { Visibility } from "../access/visibility.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import { SourcegraphError } from "../errors.ts";
-import { type DerivedScip, deriveScip, type ScipSource } from "../search/scip/scip_derived.ts";
-import { decodeScipIndex, type ScipIndex } from "../search/scip/scip_proto.ts";
+import type { ScipSource } from "../search/scip/scip_derived.ts";
+import type { ScipJobs } from "../search/scip/scip_jobs.ts";
 import type { ScipIndexes } from "../search/scip/scip_store.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 
@@ -31,7 +32,7 @@ export interface ScipUpload {
 export async function uploadScip(
   repo: RepositoryRecord,
   upload: { commit: string; bytes: Uint8Array },
-  parts: { visibility: Visibility; mirrors: MirrorReaders; scip: ScipIndexes },
+  parts: { visibility: Visibility; mirrors: MirrorReaders; scip: ScipIndexes; jobs: ScipJobs },
 ): Promise<ScipUpload> {
   if (!/^[0-9a-f]{40}$/.test(upload.commit)) {
     throw new SourcegraphError("INVALID_REQUEST", "commit must be a full 40-character SHA", {
@@ -43,42 +44,30 @@ export async function uploadScip(
     repo: repo.name,
     revision: upload.commit,
   });
-  const scip = deriveScip(decoded(upload.bytes), { commit });
-  if (scip.paths.length === 0) {
+  const derived = await parts.jobs.derive(upload.bytes, commit);
+  if (derived.paths.length === 0) {
     throw new SourcegraphError("SCIP_INVALID", "the index has no documents", {
       hint: "Upload the index file the indexer wrote (index.scip), unchanged.",
     });
   }
-  await requireFiles(scip, { mirror: parts.mirrors.path(repo), commit });
-  parts.scip.put(repo.id, scip);
+  await requireFiles(derived.paths, { mirror: parts.mirrors.path(repo), commit });
+  parts.scip.putText(repo.id, { commit, text: derived.text });
   return {
     repo: repo.name,
-    source: scip.source,
-    documents: scip.paths.length,
-    symbols: scip.symbols.length,
-    occurrences: scip.byDocument.reduce((sum, rows) => sum + rows.length / 6, 0),
+    source: derived.source,
+    documents: derived.paths.length,
+    symbols: derived.symbols,
+    occurrences: derived.occurrences,
   };
-}
-
-function decoded(bytes: Uint8Array): ScipIndex {
-  try {
-    return decodeScipIndex(bytes);
-  } catch {
-    throw new SourcegraphError(
-      "SCIP_INVALID",
-      "the body is not a SCIP index (malformed, truncated or nested too deep)",
-      { hint: "Upload the index file the indexer wrote (index.scip), unchanged." },
-    );
-  }
 }
 
 // Every document names a file of the commit (never a path of another repository).
 async function requireFiles(
-  scip: DerivedScip,
+  paths: readonly string[],
   at: { mirror: string; commit: string },
 ): Promise<void> {
   const files = new Set(await commitPaths(at.mirror, { commit: at.commit }));
-  const missing = scip.paths.filter((path) => !files.has(path));
+  const missing = paths.filter((path) => !files.has(path));
   if (missing.length === 0) return;
   const named = missing.slice(0, 3).map((path) => JSON.stringify(path.slice(0, 200))).join(", ");
   throw new SourcegraphError(

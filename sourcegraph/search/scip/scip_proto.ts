@@ -13,6 +13,7 @@
  */
 
 import { create, createFileRegistry, type DescMessage, fromBinary } from "@bufbuild/protobuf";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
   type FieldDescriptorProto,
   FieldDescriptorProto_Label as Label,
@@ -201,4 +202,29 @@ export function decodeScipIndex(bytes: Uint8Array): ScipIndex {
     recursionLimit: RECURSION_LIMIT,
   });
   return decoded as unknown as ScipIndex;
+}
+
+/**
+ * How many documents and occurrences an `Index` holds, read from the wire
+ * without decoding them (throws on malformed input), so an index too large
+ * to decode is refused before it takes the memory.
+ */
+export function countScipIndex(bytes: Uint8Array): { documents: number; occurrences: number } {
+  const counts = { documents: 0, occurrences: 0 };
+  const index = new BinaryReader(bytes);
+  while (index.pos < index.len) {
+    const [field, wireType] = index.tag();
+    if (field !== 2 || wireType !== WireType.LengthDelimited) {
+      index.skip(wireType, field, RECURSION_LIMIT);
+      continue;
+    }
+    counts.documents++;
+    const document = new BinaryReader(index.bytes());
+    while (document.pos < document.len) {
+      const [inner, innerType] = document.tag();
+      if (inner === 2 && innerType === WireType.LengthDelimited) counts.occurrences++;
+      document.skip(innerType, inner, RECURSION_LIMIT);
+    }
+  }
+  return counts;
 }

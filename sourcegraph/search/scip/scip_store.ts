@@ -42,14 +42,18 @@ export class ScipIndexes {
 
   /** Stores `scip` as the index of its commit, replacing any earlier one. */
   put(repositoryId: number, scip: DerivedScip): void {
-    const commit = scip.source.commit;
+    this.putText(repositoryId, { commit: scip.source.commit, text: storedText(scip) });
+  }
+
+  /** Stores the text `storedText` made of a commit's index, replacing any earlier one. */
+  putText(repositoryId: number, stored: { commit: string; text: string }): void {
+    const { commit, text } = stored;
     if (!COMMIT.test(commit)) throw new Error("not a commit");
     const folder = ensurePrivateDir(this.#dataDir, ["scip_index", String(repositoryId)]);
     removeLeftovers(folder);
-    const { source, ...rest } = scip;
-    const text = `${JSON.stringify(source)}\n${JSON.stringify(rest)}\n`;
     atomicReplace(join(folder, `${commit}.json`), new TextEncoder().encode(text));
-    this.#remember(`${repositoryId}/${commit}`, scip);
+    // Read back (and parsed) when first asked for.
+    this.#cache.delete(`${repositoryId}/${commit}`);
   }
 
   /** The index of `commit`, or null when none was uploaded; SCIP_INDEX_DAMAGED when unreadable. */
@@ -115,6 +119,12 @@ export class ScipIndexes {
     this.#cache.set(key, scip);
     while (this.#cache.size > CACHED) this.#cache.delete(this.#cache.keys().next().value!);
   }
+}
+
+/** The stored form of `scip`: its source on the first line (listing reads that alone), then the rest. */
+export function storedText(scip: DerivedScip): string {
+  const { source, ...rest } = scip;
+  return `${JSON.stringify(source)}\n${JSON.stringify(rest)}\n`;
 }
 
 function parseStored(text: string): DerivedScip | null {
