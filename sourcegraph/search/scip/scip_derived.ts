@@ -302,6 +302,12 @@ export function symbolDefinition(scip: DerivedScip, symbol: number): ScipSpot | 
   };
 }
 
+/** The stored form of `scip`: its source on the first line (listing reads that alone), then the rest. */
+export function storedText(scip: DerivedScip): string {
+  const { source, ...rest } = scip;
+  return `${JSON.stringify(source)}\n${JSON.stringify(rest)}\n`;
+}
+
 /**
  * Whether `value` has the derived form's shape (a stored file is checked
  * before use: one that is not is refused as damaged).

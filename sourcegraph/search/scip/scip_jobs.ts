@@ -11,6 +11,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { SourcegraphError } from "../../errors.ts";
 import { WorkerJobs } from "../../workers/worker_jobs.ts";
 import type { ScipJob, ScipJobAnswer } from "./scip_worker.ts";
@@ -25,6 +26,16 @@ export const SCIP_WORKER_HEAP_MB = 3072;
 export const SCIP_WORKER_MS = 300_000;
 
 const WORKER = new URL("./scip_worker.ts", import.meta.url);
+
+/**
+ * The local modules the SCIP worker loads: Deno starts a worker only with
+ * read access to them (`deno task start` reads the whole checkout).
+ */
+export const SCIP_WORKER_MODULES: readonly string[] = [
+  fileURLToPath(new URL("./", import.meta.url)),
+  fileURLToPath(new URL("../../errors.ts", import.meta.url)),
+  fileURLToPath(new URL("../../../shared/coded_error.ts", import.meta.url)),
+];
 
 export type { ScipJob, ScipJobAnswer };
 
@@ -60,13 +71,21 @@ export class ScipJobs {
       timeoutMs: options.timeoutMs ?? SCIP_WORKER_MS,
       heapMb: options.heapMb ?? SCIP_WORKER_HEAP_MB,
       failed: (message) =>
-        options.log(`SCIP uploads are refused: the SCIP worker failed (${message})`),
+        options.log(
+          `SCIP uploads are refused: the SCIP worker failed (${message}); ` +
+            `the service needs read access to ${SCIP_WORKER_MODULES.join(", ")}`,
+        ),
     });
   }
 
   /** The derived form of `bytes`, the index of `commit`; refusals as `SourcegraphError`s. */
   async derive(bytes: Uint8Array, commit: string): Promise<DerivedUpload> {
     const answer = await this.#jobs.run({ bytes, commit, maxOccurrences: this.#maxOccurrences });
+    if (answer === null && !this.#jobs.available) {
+      throw new SourcegraphError("DEPENDENCY_UNAVAILABLE", "the SCIP worker could not start", {
+        hint: "The operator's log says why; uploads work again once the service can start it.",
+      });
+    }
     if (answer === null) {
       throw new SourcegraphError(
         "SCIP_TOO_COSTLY",

@@ -15,9 +15,9 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
-import { atomicReplace, ensurePrivateDir } from "../../../shared/safe_fs.ts";
+import { atomicReplace } from "../../../shared/safe_fs.ts";
 import { SourcegraphError } from "../../errors.ts";
-import { type DerivedScip, isDerivedScip, type ScipSource } from "./scip_derived.ts";
+import { type DerivedScip, isDerivedScip, type ScipSource, storedText } from "./scip_derived.ts";
 
 /** Most bytes of a SCIP index upload (the body is refused past it while it is read). */
 export const SCIP_MAX_BYTES = 64 * 1024 * 1024;
@@ -49,7 +49,9 @@ export class ScipIndexes {
   putText(repositoryId: number, stored: { commit: string; text: string }): void {
     const { commit, text } = stored;
     if (!COMMIT.test(commit)) throw new Error("not a commit");
-    const folder = ensurePrivateDir(this.#dataDir, ["scip_index", String(repositoryId)]);
+    const folder = this.folder(repositoryId);
+    // Private as the search indexes' folder (the data folder's own checks cover its parents).
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     removeLeftovers(folder);
     atomicReplace(join(folder, `${commit}.json`), new TextEncoder().encode(text));
     // Read back (and parsed) when first asked for.
@@ -119,12 +121,6 @@ export class ScipIndexes {
     this.#cache.set(key, scip);
     while (this.#cache.size > CACHED) this.#cache.delete(this.#cache.keys().next().value!);
   }
-}
-
-/** The stored form of `scip`: its source on the first line (listing reads that alone), then the rest. */
-export function storedText(scip: DerivedScip): string {
-  const { source, ...rest } = scip;
-  return `${JSON.stringify(source)}\n${JSON.stringify(rest)}\n`;
 }
 
 function parseStored(text: string): DerivedScip | null {

@@ -14,9 +14,8 @@
 import { parentPort } from "node:worker_threads";
 import { SourcegraphError } from "../../errors.ts";
 import type { WORKER_READY, WorkerAnswer } from "../../workers/worker_jobs.ts";
-import { deriveScip } from "./scip_derived.ts";
+import { deriveScip, storedText } from "./scip_derived.ts";
 import { countScipIndex, decodeScipIndex, type ScipIndex } from "./scip_proto.ts";
-import { storedText } from "./scip_store.ts";
 import type { ScipSource } from "./scip_derived.ts";
 
 /** One upload for the worker. */
