@@ -320,3 +320,68 @@ Deno.test("SCIP upload: a streamed body past the cap is refused while it is read
     assert(sent <= SCIP_MAX_BYTES + 2 * chunk.length, `read ${sent} bytes`);
     assertEquals(await stored(world, "org/app"), []);
   }));
+
+Deno.test("SCIP upload: precise pages of 50 files, cut by max_bytes, continue with NextCursor and meet exactly", () => {
+  const files: Record<string, string> = {};
+  const documents: FixtureDocument[] = [];
+  for (let i = 0; i < 70; i++) {
+    const path = `src/f${String(i).padStart(2, "0")}.ts`;
+    files[path] = `shared(${i});\nnoise();\nshared(${i} + 1); // ${"x".repeat(80)}\n`;
+    documents.push({
+      path,
+      occurrences: [
+        { range: [0, 0, 6], symbol: "npm m 1 shared.", roles: i === 0 ? SCIP_ROLES.definition : 0 },
+        { range: [2, 0, 6], symbol: "npm m 1 shared.", roles: SCIP_ROLES.read },
+      ],
+    });
+  }
+  return withInProcessService(async (world) => {
+    const client = await connectInProcess(world.handle);
+    try {
+      const commit = world.heads.get("org/many")!;
+      const response = await upload(world, { repo: "org/many", commit }, encodeScip(documents));
+      assertEquals(response.status, 201);
+      const seen: string[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      do {
+        const page = await callTool(client, "references", {
+          repo: "org/many",
+          path: "src/f00.ts",
+          line: 1,
+          column: 1,
+          max_bytes: 4096,
+          ...(after === undefined ? {} : { after }),
+        });
+        const text = page.texts[0];
+        assert(text.includes('Precision: "precise"'), text);
+        assert(new TextEncoder().encode(text).length <= 4096, text);
+        let file = "";
+        for (const line of text.split("\n")) {
+          if (line.startsWith("File: ")) file = line;
+          if (/^\d+ \[/.test(line)) seen.push(`${file} ${line}`);
+        }
+        const next = /^NextCursor: (".*")$/m.exec(text)?.[1];
+        after = next === undefined ? undefined : JSON.parse(next);
+        pages++;
+      } while (after !== undefined && pages < 100);
+      assert(pages > 2, String(pages));
+      assertEquals(new Set(seen).size, seen.length, "no row twice");
+      assertEquals(seen.length, 140);
+      assertEquals(seen[0], 'File: "src/f00.ts" 1 [definition]: shared(0);');
+      assertEquals(seen.at(-1)!.slice(0, 32), 'File: "src/f69.ts" 3 [read]: sha');
+      // With room for every row, a page holds 50 files and the next the other 20.
+      const at = { repo: "org/many", path: "src/f00.ts", line: 1, column: 1 };
+      const first = (await callTool(client, "references", at)).texts[0];
+      const cursor = /^NextCursor: (".*")$/m.exec(first)?.[1];
+      assert(cursor !== undefined, first);
+      assertEquals(first.match(/^File: /gm)?.length, 50);
+      const second = (await callTool(client, "references", { ...at, after: JSON.parse(cursor) }))
+        .texts[0];
+      assertEquals(second.match(/^File: /gm)?.length, 20);
+      assert(!second.includes("NextCursor"), second);
+    } finally {
+      await client.close();
+    }
+  }, { repositories: [{ name: "org/many", publicRead: true, files }] });
+});
