@@ -195,6 +195,10 @@ Deno.test("SCIP upload: references at the commit become precise, across files, w
       signature: "function parse(text: string): string",
       source: { tool: "test-indexer", version: "1.2.3", commit },
     });
+    const plain = await (await inProcessFetch(world.handle)(
+      "/sourcegraph/v1/repo/availability?repo=org/app",
+    )).json();
+    assertEquals(plain.Versions[0].Scip, { Tool: "test-indexer", Version: "1.2.3" });
     const availability = await callTool(client, "availability", { repo: "org/app" });
     assert(
       availability.texts[0].includes('"scip":{"tool":"test-indexer","version":"1.2.3"}'),
