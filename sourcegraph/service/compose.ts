@@ -162,7 +162,7 @@ export function composeServices(
     log: options.log,
     builder: options.indexBuilder,
   });
-  const scip = new ScipIndexes(dataDir);
+  const scip = new ScipIndexes(dataDir, { log: options.log });
   // Uploaded SCIP indexes are decoded in a worker of their own.
   const scipJobs = new ScipJobs({ log: options.log });
   // Searches that read many chunks read them in workers (one per core, at most 4).

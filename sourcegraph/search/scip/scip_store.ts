@@ -7,8 +7,8 @@
  * leaves the previous index or the new one; temp files a crash leaves are
  * never read and are removed by the next upload to that repository. Its
  * first line names the tool and commit, so listing reads only that line. A
- * file that cannot be read back is refused with one line (`SCIP_INDEX_DAMAGED`)
- * until an upload replaces it.
+ * file that cannot be read back is refused, said once in the log, until an
+ * upload replaces it (answers at that commit are search-based meanwhile).
  *
  * @module
  */
@@ -16,7 +16,6 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { atomicReplace } from "../../../shared/safe_fs.ts";
-import { SourcegraphError } from "../../errors.ts";
 import { type DerivedScip, isDerivedScip, type ScipSource, storedText } from "./scip_derived.ts";
 
 /** Most bytes of a SCIP index upload (the body is refused past it while it is read). */
@@ -29,10 +28,14 @@ const COMMIT = /^[0-9a-f]{40}$/;
 export class ScipIndexes {
   #dataDir: string;
   #cache = new Map<string, DerivedScip>();
+  #log: (line: string) => void;
+  // Damaged files already logged (one line each until an upload replaces them).
+  #damaged = new Set<string>();
 
-  /** Indexes below `dataDir`. */
-  constructor(dataDir: string) {
+  /** Indexes below `dataDir`; a damaged file is said once through `log`. */
+  constructor(dataDir: string, options: { log?: (line: string) => void } = {}) {
     this.#dataDir = dataDir;
+    this.#log = options.log ?? (() => {});
   }
 
   /** The folder of a repository's indexes. */
@@ -56,9 +59,14 @@ export class ScipIndexes {
     atomicReplace(join(folder, `${commit}.json`), new TextEncoder().encode(text));
     // Read back (and parsed) when first asked for.
     this.#cache.delete(`${repositoryId}/${commit}`);
+    this.#damaged.delete(`${repositoryId}/${commit}`);
   }
 
-  /** The index of `commit`, or null when none was uploaded; SCIP_INDEX_DAMAGED when unreadable. */
+  /**
+   * The index of `commit`, or null when none was uploaded or its file cannot
+   * be read (refused, said once in the log: answers are then search-based
+   * until an upload replaces it).
+   */
   get(repositoryId: number, commit: string): DerivedScip | null {
     if (!COMMIT.test(commit)) return null;
     const key = `${repositoryId}/${commit}`;
@@ -67,17 +75,27 @@ export class ScipIndexes {
       this.#remember(key, cached);
       return cached;
     }
+    const path = join(this.folder(repositoryId), `${commit}.json`);
     let text: string;
     try {
-      text = Deno.readTextFileSync(join(this.folder(repositoryId), `${commit}.json`));
+      text = Deno.readTextFileSync(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return null;
-      throw damaged();
+      return this.#refuse(key, path);
     }
     const scip = parseStored(text);
-    if (scip === null || scip.source.commit !== commit) throw damaged();
+    if (scip === null || scip.source.commit !== commit) return this.#refuse(key, path);
+    this.#damaged.delete(key);
     this.#remember(key, scip);
     return scip;
+  }
+
+  #refuse(key: string, path: string): null {
+    if (!this.#damaged.has(key)) {
+      this.#damaged.add(key);
+      this.#log(`SCIP index ${path} cannot be read: refused (upload the commit's index again)`);
+    }
+    return null;
   }
 
   /** The commits of a repository that have an index, with the tool that made each. */
@@ -162,12 +180,4 @@ function removeLeftovers(folder: string): void {
       fs.rmSync(join(folder, name), { force: true });
     }
   }
-}
-
-function damaged(): SourcegraphError {
-  return new SourcegraphError(
-    "SCIP_INDEX_DAMAGED",
-    "the stored SCIP index of this commit cannot be read",
-    { hint: "Upload the commit's SCIP index again." },
-  );
 }

@@ -389,3 +389,32 @@ Deno.test("SCIP upload: precise pages of 50 files, cut by max_bytes, continue wi
     }
   }, { repositories: [{ name: "org/many", publicRead: true, files }] });
 });
+
+Deno.test("SCIP upload: a stored index damaged on disk is refused with one log line; answers are search-based", () => {
+  const logged: string[] = [];
+  return withInProcessService(async (world) => {
+    const client = await connectInProcess(world.handle);
+    try {
+      const commit = world.heads.get("org/app")!;
+      const response = await upload(world, { repo: "org/app", commit }, encodeScip(APP_INDEX));
+      assertEquals(response.status, 201);
+      const id = world.store.repository("org/app")!.id;
+      Deno.writeTextFileSync(`${world.data}/scip_index/${id}/${commit}.json`, "{");
+      for (let i = 0; i < 2; i++) {
+        const outcome = await callTool(client, "references", {
+          repo: "org/app",
+          path: "src/b.ts",
+          line: 3,
+          column: 1,
+        });
+        assert(outcome.texts[0].includes('Precision: "search-based"'), outcome.texts[0]);
+      }
+      assertEquals(logged.filter((line) => line.includes("cannot be read: refused")).length, 1);
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{ name: "org/app", publicRead: true, files: FILES }],
+    log: (line) => logged.push(line),
+  });
+});

@@ -1,8 +1,8 @@
 /**
  * The stored SCIP indexes: written, read back and listed per commit in a
  * private folder; pruned to the retained commits and removed with the
- * repository; a damaged file is refused with one code, never taken for an
- * index; a writer killed with SIGKILL mid-write leaves one whole index (the
+ * repository; a damaged file is refused with one log line, never taken for
+ * an index; a writer killed with SIGKILL mid-write leaves one whole index (the
  * previous or the new one), and the temp files it leaves are never listed
  * and are removed by the next write.
  */
@@ -10,9 +10,8 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
 import { ScipIndexes } from "../../../../sourcegraph/search/scip/scip_store.ts";
-import { assert, assertEquals, assertThrows } from "../../../support/assert.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
 import { readLine, spawnHelper } from "../../../support/processes.ts";
 import { WRITER_COMMIT, writerIndex } from "../../../support/scip_writer.ts";
@@ -50,7 +49,7 @@ Deno.test("SCIP store: an index is read back, listed with its tool, pruned and r
     assertEquals(indexes.get(7, WRITER_COMMIT), null);
   }));
 
-Deno.test("SCIP store: a damaged file is refused as damaged, never read as an index", () =>
+Deno.test("SCIP store: a damaged file is refused with one log line, never read as an index", () =>
   withData((data) => {
     new ScipIndexes(data).put(3, writerIndex("first"));
     const file = join(new ScipIndexes(data).folder(3), `${WRITER_COMMIT}.json`);
@@ -64,12 +63,18 @@ Deno.test("SCIP store: a damaged file is refused as damaged, never read as an in
       ]
     ) {
       fs.writeFileSync(file, damaged);
-      const error = assertThrows(
-        () => new ScipIndexes(data).get(3, WRITER_COMMIT),
-        SourcegraphError,
-      );
-      assertEquals(error.code, "SCIP_INDEX_DAMAGED");
+      const logged: string[] = [];
+      const indexes = new ScipIndexes(data, { log: (line) => logged.push(line) });
+      assertEquals(indexes.get(3, WRITER_COMMIT), null);
+      assertEquals(indexes.get(3, WRITER_COMMIT), null);
+      assertEquals(logged.length, 1, "said once");
+      assert(logged[0].includes("cannot be read: refused"), logged[0]);
     }
+    const logged: string[] = [];
+    const indexes = new ScipIndexes(data, { log: (line) => logged.push(line) });
+    indexes.put(3, writerIndex("second"));
+    assertEquals(indexes.get(3, WRITER_COMMIT)?.source.tool, "second", "an upload replaces it");
+    assertEquals(logged, []);
   }));
 
 Deno.test("SCIP store: SIGKILL mid-write leaves one whole index; leftovers are never listed", () =>
