@@ -2,8 +2,9 @@
  * The admin HTTP API under `/sourcegraph/api/admin/v1` (service token only):
  * register, update, disable and delete repositories, set, replace or remove
  * a repository's fetch credential (answers name its kind, never its value),
- * sync one now, and create or revoke read-only personal keys (`sgk_…`, stored only as SHA-256
- * hashes). Creating requests need an `Idempotency-Key`; bodies are strict
+ * sync one now, upload a commit's SCIP index (the protobuf file as the body,
+ * at most `SCIP_MAX_BYTES`), and create or revoke read-only personal keys (`sgk_…`, stored only
+ * as SHA-256 hashes). Creating requests need an `Idempotency-Key`; other bodies are strict
  * JSON.
  *
  * @module
@@ -27,7 +28,9 @@ import {
   updateFromWire,
 } from "./admin_wire.ts";
 import type { EdgeEnv } from "./edge_env.ts";
-import { readBodyText } from "./request_body.ts";
+import { readBody, readBodyText } from "./request_body.ts";
+import { SCIP_MAX_BYTES } from "../search/scip/scip_store.ts";
+import type { ScipUpload } from "../service/scip_uploads.ts";
 import { parseStrictBody } from "./strict_json.ts";
 
 /** The admin API as a sub-app, mounted at `/sourcegraph/api/admin/v1` (service token only). */
@@ -55,6 +58,16 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
   credentialRoutes(app, admin, io);
   keyRoutes(app, admin, io);
   pinRoutes(app, admin, io);
+  app.post("/repo/scip", async (c) => {
+    const name = repoParameter(c);
+    const commit = c.req.queries("commit") ?? [];
+    if (commit.length !== 1) {
+      throw new SourcegraphError("INVALID_REQUEST", "give exactly one commit parameter");
+    }
+    admin.existing(name); // an unknown repository is refused before its body is read
+    const bytes = await readBody(c.req.raw, c.var.bodyLimits(SCIP_MAX_BYTES));
+    return c.json(scipUploadJson(await admin.uploadScip(name, { commit: commit[0], bytes })), 201);
+  });
   app.all("*", () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");
   });
@@ -173,6 +186,17 @@ function pinRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
     await admin.pin(repoParameter(c), null);
     return c.body(null, 204);
   });
+}
+
+function scipUploadJson(upload: ScipUpload): Record<string, unknown> {
+  return {
+    repo: upload.repo,
+    commit: upload.source.commit,
+    tool: { name: upload.source.tool, version: upload.source.version },
+    documents: upload.documents,
+    symbols: upload.symbols,
+    occurrences: upload.occurrences,
+  };
 }
 
 function idempotencyKey(request: Request): string {

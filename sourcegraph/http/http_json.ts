@@ -101,6 +101,7 @@ export function availabilityJson(availability: AvailabilityResult): Json {
       Indexed: version.index === "ready",
       Index: version.index,
       CommitterTime: version.committerTime,
+      ...(version.scip ? { Scip: { Tool: version.scip.tool, Version: version.scip.version } } : {}),
     })),
     Jobs: [],
     CredentialSet: availability.credential !== null,

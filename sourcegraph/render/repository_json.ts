@@ -52,6 +52,7 @@ export function availabilityJson(availability: AvailabilityResult): Json {
       indexed: version.index === "ready",
       index: version.index,
       ...(version.committerTime !== null ? { committer_time: version.committerTime } : {}),
+      ...(version.scip ? { scip: { tool: version.scip.tool, version: version.scip.version } } : {}),
     })),
     jobs: [],
     credential_set: availability.credential !== null,

@@ -26,6 +26,10 @@ import { registrationProblem } from "../store/registration.ts";
 import { encodeHex } from "../../shared/text.ts";
 import { IdempotencyRecords, type IdempotentRequest } from "./idempotency.ts";
 import type { RepositoryLifecycle } from "./repository_lifecycle.ts";
+import type { MirrorReaders } from "../git/mirror_readers.ts";
+import type { ScipIndexes } from "../search/scip/scip_store.ts";
+import type { ScipJobs } from "../search/scip/scip_jobs.ts";
+import { type ScipUpload, uploadScip } from "./scip_uploads.ts";
 import { type RepositorySummary, repositorySummary } from "./repository_summaries.ts";
 
 /** What one `prepare` did. */
@@ -82,6 +86,7 @@ export class AdminService {
   #credentials: CredentialStore;
   #scheduler: SyncScheduler;
   #visibility: Visibility;
+  #scip: { mirrors: MirrorReaders; indexes: ScipIndexes; jobs: ScipJobs } | null;
   /** The stored answers of idempotent requests. */
   readonly idempotency: IdempotencyRecords;
 
@@ -93,6 +98,8 @@ export class AdminService {
       credentials: CredentialStore;
       scheduler: SyncScheduler;
       visibility: Visibility;
+      /** The mirrors and the store of uploaded SCIP indexes (none: uploads are refused). */
+      scip?: { mirrors: MirrorReaders; indexes: ScipIndexes; jobs: ScipJobs };
     },
   ) {
     this.#store = store;
@@ -100,6 +107,7 @@ export class AdminService {
     this.#credentials = options.credentials;
     this.#scheduler = options.scheduler;
     this.#visibility = options.visibility;
+    this.#scip = options.scip ?? null;
     this.idempotency = new IdempotencyRecords(store);
   }
 
@@ -246,6 +254,35 @@ export class AdminService {
     const unique = replicas === null ? null : [...new Set(replicas)];
     await this.#placement.pin(repo.id, unique);
     return unique;
+  }
+
+  /**
+   * Checks and stores the SCIP index of a retained commit of a repository
+   * (`scip_uploads.ts`), replacing an earlier one of that commit.
+   */
+  async uploadScip(
+    name: string,
+    upload: { commit: string; bytes: Uint8Array },
+  ): Promise<ScipUpload> {
+    const repo = this.existing(name);
+    if (this.#scip === null) {
+      throw new SourcegraphError("INVALID_REQUEST", "this service does not keep SCIP indexes");
+    }
+    // A replica holds some repositories and reads of one may run on any holder: an index kept
+    // by the replica that received it would make answers depend on where a read ran.
+    if (this.#placement !== null) {
+      throw new SourcegraphError(
+        "INVALID_REQUEST",
+        "SCIP indexes are kept by a single service; this service is a replica of a cluster",
+        { hint: "Upload SCIP indexes to a service that runs alone (no SOURCEGRAPH_DATABASE_URL)." },
+      );
+    }
+    return await uploadScip(repo, upload, {
+      visibility: this.#visibility,
+      mirrors: this.#scip.mirrors,
+      scip: this.#scip.indexes,
+      jobs: this.#scip.jobs,
+    });
   }
 
   /** A registered repository by name (REPOSITORY_NOT_FOUND otherwise). */

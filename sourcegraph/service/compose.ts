@@ -44,6 +44,8 @@ import { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { PluginSettings } from "../plugins/plugin_settings.ts";
 import { PluginWarmup } from "../plugins/plugin_warmup.ts";
 import { SearchIndexes } from "../search/search_indexes.ts";
+import { ScipIndexes } from "../search/scip/scip_store.ts";
+import { ScipJobs } from "../search/scip/scip_jobs.ts";
 import type { BuilderCommand, BuilderJob } from "../search/build/builder_command.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
@@ -162,6 +164,9 @@ export function composeServices(
     log: options.log,
     builder: options.indexBuilder,
   });
+  const scip = new ScipIndexes(dataDir, { log: options.log });
+  // Uploaded SCIP indexes are decoded in a worker of their own.
+  const scipJobs = new ScipJobs({ log: options.log });
   // Searches that read many chunks read them in workers (one per core, at most 4).
   const scanner = new ChunkScanner({
     workers: Math.min(4, Math.max(1, navigator.hardwareConcurrency ?? 2)),
@@ -193,9 +198,16 @@ export function composeServices(
     pluginRoom: options.pluginRoom,
     parser,
     commits,
+    scip,
   });
   const repositories = new RepositoryService(store, { visibility, credentials, calls });
-  const lifecycle = new RepositoryLifecycle(store, { mirrors, indexes, plugins, credentials });
+  const lifecycle = new RepositoryLifecycle(store, {
+    mirrors,
+    indexes,
+    plugins,
+    credentials,
+    scip,
+  });
   const warmup = pluginWarmup(store, { lifecycle, settings, log: options.log });
   const scheduler = new SyncScheduler(store, dataDir, {
     credentials,
@@ -206,7 +218,13 @@ export function composeServices(
       commits.refresh(repo);
     },
   });
-  const admin = new AdminService(store, { lifecycle, credentials, scheduler, visibility });
+  const admin = new AdminService(store, {
+    lifecycle,
+    credentials,
+    scheduler,
+    visibility,
+    scip: { mirrors, indexes: scip, jobs: scipJobs },
+  });
   return {
     store,
     credentials,
@@ -223,6 +241,7 @@ export function composeServices(
     async close() {
       scanner.close();
       parser.close();
+      scipJobs.close();
       warmup.stop();
       scheduler.stop();
       await lifecycle.close();

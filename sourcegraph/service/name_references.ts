@@ -27,6 +27,7 @@ import { MAX_PARSED_BYTES, type NameOccurrences } from "../symbols/symbol_extrac
 import type { OccurrencesJob } from "../symbols/occurrences_worker.ts";
 import { WorkerJobs } from "../workers/worker_jobs.ts";
 import type { ReferenceRole } from "../symbols/reference_roles.ts";
+import type { ScipSource } from "../search/scip/scip_derived.ts";
 
 /** Most candidate files one page parses (and shows). */
 export const REFERENCES_FILES_PER_PAGE = 50;
@@ -48,8 +49,11 @@ export const OCCURRENCES_WORKER_MODULES: readonly string[] = [
 /** Longest name looked up. */
 export const REFERENCES_MAX_NAME = 200;
 
-/** A row's role: a grammar's (`ReferenceRole`), or `text` for a whole-word match not parsed. */
-export type RowRole = ReferenceRole | "text";
+/**
+ * A row's role: a grammar's (`ReferenceRole`), `text` for a whole-word match
+ * not parsed, or `reference` for a SCIP occurrence with no role of its own.
+ */
+export type RowRole = ReferenceRole | "text" | "reference";
 
 /** One line that holds the name, with the roles of its occurrences. */
 export interface ReferenceLine {
@@ -79,6 +83,8 @@ export interface ReferencesPage {
   /** The search's own outcome for the page (index use, caps, ranking, counts). */
   search: Omit<SearchOutcome, "files">;
   scope: string[] | null;
+  /** Set when the page comes from the commit's SCIP index: its tool and commit. */
+  precise?: ScipSource;
 }
 
 /** A references lookup at a position. */

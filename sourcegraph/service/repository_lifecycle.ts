@@ -12,6 +12,7 @@
 
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { SearchIndexes } from "../search/search_indexes.ts";
+import type { ScipIndexes } from "../search/scip/scip_store.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import type { CredentialStore } from "../store/fetch_credentials.ts";
 import { SourcegraphError } from "../errors.ts";
@@ -36,6 +37,7 @@ export class RepositoryLifecycle {
   #indexes: SearchIndexes;
   #plugins: RepositoryPlugins;
   #credentials: CredentialStore;
+  #scip: ScipIndexes | null;
 
   /** Manages the local copies of `store`'s repositories through the collaborators `compose.ts` built. */
   constructor(
@@ -45,6 +47,8 @@ export class RepositoryLifecycle {
       indexes: SearchIndexes;
       plugins: RepositoryPlugins;
       credentials: CredentialStore;
+      /** The uploaded SCIP indexes (removed with the repository, pruned with its versions). */
+      scip?: ScipIndexes;
     },
   ) {
     this.#store = store;
@@ -52,6 +56,7 @@ export class RepositoryLifecycle {
     this.#indexes = parts.indexes;
     this.#plugins = parts.plugins;
     this.#credentials = parts.credentials;
+    this.#scip = parts.scip ?? null;
   }
 
   /** Checks that plugin sandboxes start; the reason when they cannot on this service. */
@@ -74,18 +79,19 @@ export class RepositoryLifecycle {
     await this.#store.remove(repo.id);
     await this.#credentials.remove(repo.id);
     await this.#indexes.remove(repo);
+    this.#scip?.remove(repo.id);
     await this.#mirrors.remove(repo);
   }
 
   /**
    * Indexes `repo`'s retained versions for search in the background (those
-   * not indexed yet) and drops the index of pruned ones; resolves when done.
+   * not indexed yet) and drops the search and SCIP indexes of pruned ones;
+   * resolves when done.
    */
   indexRepository(repo: RepositoryRecord): Promise<void> {
-    return this.#indexes.schedule(
-      repo,
-      this.#store.versions(repo.id).map((version) => version.commit),
-    );
+    const retained = this.#store.versions(repo.id).map((version) => version.commit);
+    this.#scip?.prune(repo.id, retained);
+    return this.#indexes.schedule(repo, retained);
   }
 
   /**

@@ -56,6 +56,14 @@ import {
   wholeWordPattern,
 } from "./name_references.ts";
 import { searchableText } from "../search/searchable_text.ts";
+import type { ScipIndexes } from "../search/scip/scip_store.ts";
+import type { DerivedScip } from "../search/scip/scip_derived.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
+import {
+  type PreciseDefinition,
+  preciseDefinition,
+  preciseReferences,
+} from "./precise_references.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -194,16 +202,26 @@ export class RepositoryReads {
   #mirrors: MirrorReaders;
   #searches: SharedSearches;
   #parser: ReferenceParser;
+  #scip: ScipIndexes | null;
 
-  /** Reads with these collaborators (`parser`: the references' parses, in its worker). */
+  /**
+   * Reads with these collaborators (`parser`: the references' parses, in its
+   * worker; `scip`: the uploaded SCIP indexes, for precise references).
+   */
   constructor(
     visibility: Visibility,
-    options: { mirrors: MirrorReaders; searches: SharedSearches; parser: ReferenceParser },
+    options: {
+      mirrors: MirrorReaders;
+      searches: SharedSearches;
+      parser: ReferenceParser;
+      scip?: ScipIndexes;
+    },
   ) {
     this.#visibility = visibility;
     this.#mirrors = options.mirrors;
     this.#searches = options.searches;
     this.#parser = options.parser;
+    this.#scip = options.scip ?? null;
   }
 
   // A path checked as every read checks it: well formed, in a repository and at a revision the
@@ -371,7 +389,17 @@ export class RepositoryReads {
    * are a search's whole-word matches (the same path groups and paging).
    */
   async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
-    const { origin, name, fileText } = await this.#referenceOrigin(caller, request);
+    const { origin, name, offset, fileText, repo } = await this.#referenceOrigin(caller, request);
+    const scip = this.#scip?.get(repo.id, origin.commit) ?? null;
+    if (scip !== null) {
+      const page = await this.#preciseReferences(caller, {
+        request,
+        scip,
+        name,
+        at: { path: origin.path, commit: origin.commit, offset, fileText },
+      });
+      if (page !== null) return page;
+    }
     const found = await this.search(caller, {
       repo: request.repo,
       revision: origin.commit,
@@ -399,11 +427,92 @@ export class RepositoryReads {
     };
   }
 
+  // The page of references from the commit's SCIP index (null: it records no symbol there).
+  async #preciseReferences(caller: Caller, parts: {
+    request: ReferencesRequest;
+    scip: DerivedScip;
+    name: string;
+    at: {
+      path: string;
+      commit: string;
+      offset: number;
+      fileText: (path: string) => Promise<string | null>;
+    };
+  }): Promise<ReferencesPage | null> {
+    const { request, scip, name, at } = parts;
+    const { repo, commit, scope } = pinnedLookup(this.#visibility, caller, {
+      repo: request.repo,
+      revision: at.commit,
+    });
+    // The search's own path filter (path groups and globs), so both kinds of page name the same files.
+    const { keep } = compileSearch({
+      pattern: wholeWordPattern(name),
+      glob: request.glob,
+      groups: scope.full ? [] : scope.roots,
+    });
+    const found = await preciseReferences(scip, {
+      path: at.path,
+      line: request.line - 1,
+      character: at.offset,
+      includeDeclaration: request.includeDeclaration ?? true,
+      keep: (path) => scope.covers(path) && keep(path),
+      after: request.after,
+      text: at.fileText,
+    });
+    if (found === null) return null;
+    return {
+      repo: repo.name,
+      commit,
+      name,
+      origin: { path: at.path, line: request.line },
+      files: found.files,
+      search: {
+        fileCount: found.fileCount,
+        matchCount: found.matchCount,
+        truncated: found.truncated,
+        partial: false,
+        index: "ready",
+      },
+      scope: scope.full ? null : scope.roots,
+      precise: scip.source,
+    };
+  }
+
+  /**
+   * The definition of the symbol at a position (1-based line and column in
+   * characters), from the SCIP index of the resolved commit, checked as a
+   * read is; null when the commit has no SCIP index, the index records no
+   * symbol there, or its definition is outside the index or the caller's
+   * path groups.
+   */
+  async scipDefinition(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string; line: number; column: number },
+  ): Promise<PreciseDefinition | null> {
+    const origin = await this.read(caller, {
+      ...request,
+      startLine: request.line,
+      endLine: request.line,
+    });
+    const { repo } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: origin.commit,
+    });
+    const scip = this.#scip?.get(repo.id, origin.commit) ?? null;
+    if (scip === null) return null;
+    const points = Array.from(origin.content.replace(/\r?\n$/, ""));
+    const character = points.slice(0, request.column - 1).join("").length;
+    const found = preciseDefinition(scip, { path: origin.path, line: request.line - 1, character });
+    return found !== null && new PathScope(repo).covers(found.path) ? found : null;
+  }
+
   // The name at the request's position, checked to be code when the file parses,
   // and how the search's candidate files are read at its commit.
   async #referenceOrigin(caller: Caller, request: ReferencesRequest): Promise<{
     origin: FileRead;
     name: string;
+    offset: number;
+    repo: RepositoryRecord;
     fileText: (path: string) => Promise<string | null>;
   }> {
     const origin = await this.read(caller, {
@@ -437,7 +546,7 @@ export class RepositoryReads {
         },
       );
     }
-    return { origin, name, fileText };
+    return { origin, name, offset, repo, fileText };
   }
 
   /** Where a cited span is at a later revision (both retained versions). */

@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { ScipSource } from "../search/scip/scip_derived.ts";
 import {
   type FanoutCharge,
   type FanoutSearchRequest,
@@ -215,11 +216,13 @@ export class RepositoryService {
       credential: this.#credentials.kind(repo.id),
     });
     const indexes = await this.#versionIndexesServed(caller, request);
+    const scip = await this.#versionScip(caller, request);
     const availability: AvailabilityResult = {
       ...retained,
       versions: retained.versions.map((version) => ({
         ...version,
         index: indexes[version.commit] ?? "not_ready",
+        ...(scip[version.commit] ? { scip: scip[version.commit] } : {}),
       })),
       ...(serving ? { serving } : {}),
     };
@@ -243,6 +246,19 @@ export class RepositoryService {
    * the repository run (so `availability` and `search` agree); in a cluster
    * with no live replica holding it, none does.
    */
+  // The versions with a SCIP index where the repository's reads run (none when no replica holds it).
+  async #versionScip(
+    caller: Caller,
+    request: { repo: string },
+  ): Promise<Record<string, ScipSource>> {
+    try {
+      return await this.#calls.versionScip(caller, { repo: request.repo });
+    } catch (error) {
+      if (error instanceof SourcegraphError && error.code === "DEPENDENCY_UNAVAILABLE") return {};
+      throw error;
+    }
+  }
+
   async #versionIndexesServed(
     caller: Caller,
     request: { repo: string },

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { ScipSource } from "../search/scip/scip_derived.ts";
 import type { Caller } from "../access/caller.ts";
 import type { Visibility, VisibleRevision } from "../access/visibility.ts";
 import type { PluginCatalog } from "../plugins/plugin_discovery.ts";
@@ -60,9 +61,10 @@ export interface RepositoryAvailability {
  */
 export type VersionIndex = "ready" | "not_ready";
 
-/** A retained version and whether its search index serves. */
+/** A retained version, whether its search index serves, and its SCIP index when one was uploaded. */
 export interface AvailableVersion extends RetainedVersion {
   index: VersionIndex;
+  scip?: ScipSource;
 }
 
 /** A resolved revision and whether its search index serves. */

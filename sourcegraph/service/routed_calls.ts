@@ -32,6 +32,9 @@ import type { ReadManyItem } from "../read/read_many.ts";
 import type { SearchIndexes } from "../search/search_indexes.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
 import type { ReferenceParser, ReferencesPage, ReferencesRequest } from "./name_references.ts";
+import type { PreciseDefinition } from "./precise_references.ts";
+import type { ScipSource } from "../search/scip/scip_derived.ts";
+import type { ScipIndexes } from "../search/scip/scip_store.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -112,6 +115,16 @@ export interface RoutedCalls {
   ): Promise<VersionHistory>;
   /** Whether each retained version's search index serves here. */
   versionIndexes(caller: Caller, request: { repo: string }): Promise<Record<string, VersionIndex>>;
+  /** The retained versions with an uploaded SCIP index here, with the tool that made each. */
+  versionScip(caller: Caller, request: { repo: string }): Promise<Record<string, ScipSource>>;
+  /**
+   * The definition of the symbol at a position from the SCIP index of the
+   * resolved commit (null: no index, no symbol there, or no visible definition).
+   */
+  scipDefinition(
+    caller: Caller,
+    request: { repo: string; path: string; revision?: string; line: number; column: number },
+  ): Promise<PreciseDefinition | null>;
   /** The plugin catalog of a visible repository at a resolved revision. */
   pluginCatalog(
     caller: Caller,
@@ -204,10 +217,13 @@ export function localCalls(
     parser: ReferenceParser;
     /** Commit searches (`commits`). */
     commits: RepositoryCommits;
+    /** The uploaded SCIP indexes (precise `references`). */
+    scip?: ScipIndexes;
   },
 ): RoutedCalls {
-  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser, commits } = parts;
-  const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
+  const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser, commits, scip } =
+    parts;
+  const reads = new RepositoryReads(visibility, { mirrors, searches, parser, scip });
   const symbols = new RepositorySymbols(visibility, { searches });
   const folderCache = new FolderCommitsCache();
   return {
@@ -238,6 +254,17 @@ export function localCalls(
         ]),
       ));
     },
+    versionScip: (caller, request) => {
+      const repo = visibility.repository(caller, request.repo);
+      const found = scip?.commits(repo.id) ?? new Map();
+      return Promise.resolve(Object.fromEntries(
+        store.versions(repo.id).flatMap((version) => {
+          const source = found.get(version.commit);
+          return source ? [[version.commit, source]] : [];
+        }),
+      ));
+    },
+    scipDefinition: (caller, request) => reads.scipDefinition(caller, request),
     pluginCatalog: (caller, request) => plugins.catalog(caller, request),
     enhance: (caller, request) => plugins.enhance(caller, request),
     ...readsWithPlugins(reads, { plugins, pluginRoom }),

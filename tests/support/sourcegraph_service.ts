@@ -12,6 +12,7 @@ import { HIGHLIGHT_WORKER_MODULES } from "../../sourcegraph/web/code/highlighter
 import { MARKDOWN_WORKER_MODULES } from "../../sourcegraph/web/code/markdown_renderer.ts";
 import { SCAN_WORKER_MODULES } from "../../sourcegraph/search/scan/chunk_scanner.ts";
 import { OCCURRENCES_WORKER_MODULES } from "../../sourcegraph/service/name_references.ts";
+import { SCIP_WORKER_MODULES } from "../../sourcegraph/search/scip/scip_jobs.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -79,9 +80,9 @@ function ephemeralPortsStart(): number {
 
 /**
  * The service's permission flags as `deno task start` gives them (read is
- * added per test, beside the modules of the pages' highlighting worker and
- * of the search's scanning workers, which the start task's `--allow-read=.`
- * covers); with `shared`, as the README gives them for a replica
+ * added per test, beside the modules of the pages' highlighting worker, of
+ * the search's scanning workers and of the SCIP worker, which the start
+ * task's `--allow-read=.` covers); with `shared`, as the README gives them for a replica
  * of a shared PostgreSQL store (the driver reads `PG*` defaults; the key
  * file is readable).
  */
@@ -97,6 +98,7 @@ export function serviceFlags(data: string, shared?: { keyFile: string }): string
         ...MARKDOWN_WORKER_MODULES,
         ...SCAN_WORKER_MODULES,
         ...OCCURRENCES_WORKER_MODULES,
+        ...SCIP_WORKER_MODULES,
       ].join(",")
     }`,
     ...(shared ? [`--allow-read=${shared.keyFile}`] : []),

@@ -1,8 +1,10 @@
 /**
  * `references`: every place the name at a position occurs at a pinned
- * commit, search-based: the search's whole-word matches, each file of a
+ * commit. Precise when the commit has an uploaded SCIP index (every
+ * occurrence of the symbol the index records there, roles from the index);
+ * otherwise search-based: the search's whole-word matches, each file of a
  * language with a grammar parsed so that only identifiers remain (comments
- * and strings dropped), each row with its role. Scopes are not resolved.
+ * and strings dropped), each row with its role, scopes not resolved.
  *
  * @module
  */
@@ -19,7 +21,7 @@ import { defineTool, READ_ONLY } from "./tool.ts";
 export const referencesTool = defineTool({
   name: "references",
   description:
-    "Where the name at line and column (or symbol on that line) occurs at one commit: search-based, scopes not resolved, comments and strings left out; rows `N [role]: line`.",
+    "Where the name at line and column (or symbol on that line) occurs at one commit: precise from an uploaded SCIP index, else search-based (scopes unresolved, no comments or strings); rows `N [role]: line`.",
   input: {
     repo,
     path,

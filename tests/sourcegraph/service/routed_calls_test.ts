@@ -53,7 +53,11 @@ Deno.test("routed calls: each call reaches the router once, as itself, and answe
     ]);
     routed.length = 0;
     await service.availability(ANONYMOUS, { repo: "org/open", includePlugins: true });
-    assertEquals(routed.map((call) => call.method), ["versionIndexes", "pluginCatalog"]);
+    assertEquals(routed.map((call) => call.method), [
+      "versionIndexes",
+      "versionScip",
+      "pluginCatalog",
+    ]);
   }));
 
 Deno.test("routed calls: a forwarded name that is no routed call is refused before anything runs", () =>

@@ -1,0 +1,183 @@
+/**
+ * The uploaded SCIP indexes of the service, in their derived form
+ * (`scip_derived.ts`): one file per repository and commit,
+ * `<data>/scip_index/<repository id>/<commit>.json`, beside the search
+ * indexes of `<data>/search_index/`. A file is written whole or not at all
+ * (a private temp file, fsync, rename over, folder fsync), so a crash
+ * leaves the previous index or the new one; temp files a crash leaves are
+ * never read and are removed by the next upload to that repository. Its
+ * first line names the tool and commit, so listing reads only that line. A
+ * file that cannot be read back is refused, said once in the log, until an
+ * upload replaces it (answers at that commit are search-based meanwhile).
+ *
+ * @module
+ */
+
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { atomicReplace } from "../../../shared/safe_fs.ts";
+import { type DerivedScip, isDerivedScip, type ScipSource, storedText } from "./scip_derived.ts";
+
+/** Most bytes of a SCIP index upload (the body is refused past it while it is read). */
+export const SCIP_MAX_BYTES = 64 * 1024 * 1024;
+/** Derived indexes kept parsed in memory (the most recently used). */
+const CACHED = 4;
+const COMMIT = /^[0-9a-f]{40}$/;
+
+/** The SCIP indexes below a data folder. */
+export class ScipIndexes {
+  #dataDir: string;
+  #cache = new Map<string, DerivedScip>();
+  #log: (line: string) => void;
+  // Damaged files already logged (one line each until an upload replaces them).
+  #damaged = new Set<string>();
+
+  /** Indexes below `dataDir`; a damaged file is said once through `log`. */
+  constructor(dataDir: string, options: { log?: (line: string) => void } = {}) {
+    this.#dataDir = dataDir;
+    this.#log = options.log ?? (() => {});
+  }
+
+  /** The folder of a repository's indexes. */
+  folder(repositoryId: number): string {
+    return join(this.#dataDir, "scip_index", String(repositoryId));
+  }
+
+  /** Stores `scip` as the index of its commit, replacing any earlier one. */
+  put(repositoryId: number, scip: DerivedScip): void {
+    this.putText(repositoryId, { commit: scip.source.commit, text: storedText(scip) });
+  }
+
+  /** Stores the text `storedText` made of a commit's index, replacing any earlier one. */
+  putText(repositoryId: number, stored: { commit: string; text: string }): void {
+    const { commit, text } = stored;
+    if (!COMMIT.test(commit)) throw new Error("not a commit");
+    const folder = this.folder(repositoryId);
+    // Private as the search indexes' folder (the data folder's own checks cover its parents).
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    removeLeftovers(folder);
+    atomicReplace(join(folder, `${commit}.json`), new TextEncoder().encode(text));
+    // Read back (and parsed) when first asked for.
+    this.#cache.delete(`${repositoryId}/${commit}`);
+    this.#damaged.delete(`${repositoryId}/${commit}`);
+  }
+
+  /**
+   * The index of `commit`, or null when none was uploaded or its file cannot
+   * be read (refused, said once in the log: answers are then search-based
+   * until an upload replaces it).
+   */
+  get(repositoryId: number, commit: string): DerivedScip | null {
+    if (!COMMIT.test(commit)) return null;
+    const key = `${repositoryId}/${commit}`;
+    const cached = this.#cache.get(key);
+    if (cached) {
+      this.#remember(key, cached);
+      return cached;
+    }
+    const path = join(this.folder(repositoryId), `${commit}.json`);
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      return this.#refuse(key, path);
+    }
+    const scip = parseStored(text);
+    if (scip === null || scip.source.commit !== commit) return this.#refuse(key, path);
+    this.#damaged.delete(key);
+    this.#remember(key, scip);
+    return scip;
+  }
+
+  #refuse(key: string, path: string): null {
+    if (!this.#damaged.has(key)) {
+      this.#damaged.add(key);
+      this.#log(`SCIP index ${path} cannot be read: refused (upload the commit's index again)`);
+    }
+    return null;
+  }
+
+  /** The commits of a repository that have an index, with the tool that made each. */
+  commits(repositoryId: number): Map<string, ScipSource> {
+    const found = new Map<string, ScipSource>();
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.folder(repositoryId));
+    } catch {
+      return found;
+    }
+    for (const name of names) {
+      const commit = name.slice(0, -".json".length);
+      if (!name.endsWith(".json") || !COMMIT.test(commit)) continue;
+      const source = firstLine(join(this.folder(repositoryId), name));
+      if (source !== null && source.commit === commit) found.set(commit, source);
+    }
+    return found;
+  }
+
+  /** Drops the indexes of commits not in `retained`. */
+  prune(repositoryId: number, retained: readonly string[]): void {
+    const keep = new Set(retained);
+    for (const commit of this.commits(repositoryId).keys()) {
+      if (keep.has(commit)) continue;
+      this.#cache.delete(`${repositoryId}/${commit}`);
+      fs.rmSync(join(this.folder(repositoryId), `${commit}.json`), { force: true });
+    }
+  }
+
+  /** Drops every index of a repository. */
+  remove(repositoryId: number): void {
+    for (const key of [...this.#cache.keys()]) {
+      if (key.startsWith(`${repositoryId}/`)) this.#cache.delete(key);
+    }
+    fs.rmSync(this.folder(repositoryId), { recursive: true, force: true });
+  }
+
+  #remember(key: string, scip: DerivedScip): void {
+    this.#cache.delete(key);
+    this.#cache.set(key, scip);
+    while (this.#cache.size > CACHED) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+}
+
+function parseStored(text: string): DerivedScip | null {
+  const newline = text.indexOf("\n");
+  try {
+    const source = JSON.parse(text.slice(0, newline));
+    const scip = { source, ...JSON.parse(text.slice(newline + 1)) };
+    return isDerivedScip(scip) ? scip : null;
+  } catch {
+    return null;
+  }
+}
+
+// The first line of a stored index (its source), read alone.
+function firstLine(path: string): ScipSource | null {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(path, "r");
+    const head = new Uint8Array(4096);
+    const length = fs.readSync(fd, head, 0, head.length, 0);
+    const text = new TextDecoder().decode(head.subarray(0, length));
+    const newline = text.indexOf("\n");
+    const source = JSON.parse(text.slice(0, newline));
+    return typeof source?.tool === "string" && typeof source?.version === "string" &&
+        typeof source?.commit === "string"
+      ? { tool: source.tool, version: source.version, commit: source.commit }
+      : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+// Temp files of writes a crash interrupted.
+function removeLeftovers(folder: string): void {
+  for (const name of fs.readdirSync(folder)) {
+    if (name.startsWith(".") && name.endsWith(".tmp")) {
+      fs.rmSync(join(folder, name), { force: true });
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * A SCIP upload to the service as the launcher starts it (its own process,
+ * the start task's narrow permission flags): the SCIP worker loads, the
+ * index is stored, and `references` through a real MCP client over HTTP is
+ * precise from then on.
+ */
+
+import { SCIP_ROLES } from "../../../sourcegraph/search/scip/scip_derived.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { createRepo, git, removeDir, tempDir } from "../../support/git_repo.ts";
+import { encodeScip } from "../../support/scip_fixtures.ts";
+import { connectClient, PROJECT_TOKEN, startService } from "../../support/sourcegraph_service.ts";
+import { callTool } from "../../support/tool_calls.ts";
+
+const SYMBOL = "npm project 1.0.0 src/`a.ts`/run().";
+
+Deno.test("SCIP in the launched service: the worker loads under the start flags, references become precise", async () => {
+  const parent = await tempDir("sg-scip-");
+  const repo = await createRepo({
+    "src/a.ts": "export function run() {}\nrun();\n",
+    ".gitignore": ".sourcegraph/\n",
+  }, { parent, name: "project" });
+  const commit = (await git(repo.path, ["rev-parse", "HEAD"])).trim();
+  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: PROJECT_TOKEN });
+  try {
+    const index = encodeScip([{
+      path: "src/a.ts",
+      occurrences: [
+        { range: [0, 16, 19], symbol: SYMBOL, roles: SCIP_ROLES.definition },
+        { range: [1, 0, 3], symbol: SYMBOL },
+      ],
+    }]);
+    const url =
+      `${service.url}/sourcegraph/api/admin/v1/repo/scip?repo=local/project&commit=${commit}`;
+    const upload = await fetch(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${PROJECT_TOKEN}` },
+      body: index,
+    });
+    assertEquals(upload.status, 201, `${await upload.clone().text()}\n${service.log.join("\n")}`);
+    assertEquals((await upload.json()).occurrences, 2);
+    const client = await connectClient(service.url, { token: PROJECT_TOKEN });
+    try {
+      const outcome = await callTool(client, "references", {
+        repo: "local/project",
+        path: "src/a.ts",
+        line: 2,
+        column: 1,
+      });
+      const answer = outcome.texts[0];
+      assert(answer.includes('Precision: "precise"; Tool: "test-indexer 1.2.3"'), answer);
+      assert(answer.includes("1 [definition]: export function run() {}"), answer);
+      assert(answer.includes("2 [reference]: run();"), answer);
+    } finally {
+      await client.close();
+    }
+    assert(
+      !service.log.some((line) => line.includes("SCIP worker failed")),
+      service.log.join("\n"),
+    );
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+});
