@@ -199,6 +199,7 @@ const handler = createApp(services, {
     log,
     highlighter,
     markdown,
+    syncNow: (repo) => scheduler.requestSync(repo),
   }),
 });
 let inner: InnerServer | null = null;

@@ -120,6 +120,17 @@ export class SyncScheduler {
   }
 
   /**
+   * Starts a sync of `repo` in the background unless one is running or
+   * waiting (a person's "Sync now": clicks never queue up); whether one was
+   * started. Its outcome is logged like any sync.
+   */
+  requestSync(repo: RepositoryRecord): boolean {
+    if (this.#busy.has(repo.id) || this.#abort.signal.aborted) return false;
+    this.sync(repo).catch(() => {});
+    return true;
+  }
+
+  /**
    * Syncs as one replica of a cluster from now on: `runner` runs each sync,
    * `owns` picks the repositories synced here on their interval.
    */

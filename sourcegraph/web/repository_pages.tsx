@@ -21,7 +21,7 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import { blobUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
+import { blobUrl, repositoryUrl, siteUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
 import { encodeSearchCursor } from "../render/search_cursor.ts";
 
 /** A retained version as the pickers show it. */
@@ -108,6 +108,15 @@ export function FilesPage(
       viewer={props.viewer}
     >
       <h1>{listing.repo}</h1>
+      {props.viewer.csrf === null
+        ? null
+        : (
+          <form class="inline" method="post" action={siteUrl("sync")}>
+            <input type="hidden" name="csrf" value={props.viewer.csrf} />
+            <input type="hidden" name="repo" value={listing.repo} />
+            <button type="submit">Sync now</button>
+          </form>
+        )}
       <Tabs repo={listing.repo} current="files" rev={listing.commit} />
       <VersionPicker
         action={repositoryUrl(listing.repo)}
