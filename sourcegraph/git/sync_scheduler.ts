@@ -40,6 +40,7 @@ export class SyncScheduler {
   #localTimer: ReturnType<typeof setInterval> | null = null;
   #checking = false;
   #busy = new Set<number>();
+  #localSeen = new Map<number, string>();
 
   /**
    * Syncs repositories of `store` into mirrors below `dataDir`, fetching
@@ -167,6 +168,8 @@ export class SyncScheduler {
    * whose monitored branches there points elsewhere than its observed head.
    * A check reads the branches with one `git rev-parse` per repository (no
    * fetch) and skips repositories being synced; one check runs at a time.
+   * Each state of a source's branches starts at most one sync, so a source
+   * whose sync fails is retried only at its interval or when it moves again.
    * Resolves with the names whose sync it started (and waited for).
    */
   async syncMovedLocal(): Promise<string[]> {
@@ -177,7 +180,16 @@ export class SyncScheduler {
       for (const repo of this.#store.repositories()) {
         if (repo.disabled || !this.#owns(repo) || this.#busy.has(repo.id)) continue;
         if (!isAbsolute(repo.source) || repo.policy.branches.length === 0) continue;
-        if (await localBranchesMoved(repo, this.#store.heads(repo.id))) moved.push(repo);
+        const commits = await localBranches(repo);
+        if (commits === null) continue;
+        const heads = this.#store.heads(repo.id);
+        const seen = commits.join(" ");
+        // Synced once per state of the source: a sync that failed is not retried every check.
+        if (this.#localSeen.get(repo.id) === seen) continue;
+        if (repo.policy.branches.some((branch, i) => heads.get(branch) !== commits[i])) {
+          this.#localSeen.set(repo.id, seen);
+          moved.push(repo);
+        }
       }
       for (const repo of moved) await this.sync(repo).catch(() => {});
       return moved.map((repo) => repo.name);
@@ -224,14 +236,11 @@ export class SyncStopped extends Error {
   }
 }
 
-// Whether a monitored branch of the local source points elsewhere than its
-// observed head. A source Git cannot read (gone, a branch deleted) counts as
-// unmoved: the interval sync reports it, and a check never fetches.
-async function localBranchesMoved(
-  repo: RepositoryRecord,
-  heads: Map<string, string>,
-): Promise<boolean> {
-  const refs = repo.policy.branches.map((branch) => `refs/heads/${branch}^{commit}`);
+// The commits the monitored branches of a local source point to, in order;
+// null when Git cannot read them (the source gone, a branch deleted): the
+// interval sync reports that, a check never fetches.
+async function localBranches(repo: RepositoryRecord): Promise<string[] | null> {
+  const refs = repo.policy.branches.map((branch) => `refs/heads/${branch}`);
   let output: string;
   try {
     const result = await runGit(["-C", repo.source, "rev-parse", ...refs], {
@@ -239,10 +248,9 @@ async function localBranchesMoved(
     });
     output = new TextDecoder().decode(result.stdout);
   } catch {
-    return false;
+    return null;
   }
-  const commits = output.trim().split("\n");
-  return repo.policy.branches.some((branch, i) => heads.get(branch) !== commits[i]);
+  return output.trim().split("\n");
 }
 
 /** A short, safe reason: the Git code and the last line Git wrote, without credentials. */

@@ -6,7 +6,7 @@ import { assertEquals } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
-Deno.test("local check: a local source is synced only when a monitored branch moved; remote and unreadable sources are never fetched by it", async () => {
+Deno.test("local check: a local source is synced once per move of a monitored branch (a failed state is not retried); remote and unreadable sources are never fetched by it", async () => {
   const parent = await tempDir("sg-local-check-");
   try {
     const local = await createRepo({ "a.txt": "one\n" }, { parent, name: "local" });
@@ -43,6 +43,17 @@ Deno.test("local check: a local source is synced only when a monitored branch mo
       const id = store.repository("local/local")!.id;
       assertEquals(store.heads(id).get("main"), commit);
       assertEquals(await scheduler.syncMovedLocal(), [], "synced: unmoved again");
+
+      // A commit whose object is gone: the branch moved, the fetch fails, and
+      // that state of the source is not fetched again at the next checks.
+      await local.write({ "a.txt": "three\n" });
+      const broken = await local.commit("three");
+      await Deno.remove(join(local.path, ".git", "objects", broken.slice(0, 2), broken.slice(2)));
+      assertEquals(await scheduler.syncMovedLocal(), ["local/local"]);
+      assertEquals(store.heads(id).get("main"), commit, "the failed sync changed nothing");
+      assertEquals(await scheduler.syncMovedLocal(), [], "a failed state is not retried");
+      assertEquals(await scheduler.syncMovedLocal(), []);
+      assertEquals(synced, ["local/local", "local/local"]);
     } finally {
       await scheduler.abort();
       await store.close();
