@@ -263,9 +263,12 @@ async function sharedStores(): Promise<SharedStores | null> {
  * that is not a Git repository on a branch.
  */
 async function serveCommandLine(): Promise<void> {
+  const named = args.repositories.length > 0;
+  // Replicas of one shared store start alike; one started with no path (in whatever folder) must
+  // not replace what the others' command lines registered.
+  if (!named && settings.database && store.repositories().length > 0) return;
   const marked = new Set(await store.commandLineRepositories());
   const others = store.repositories().some((repo) => !marked.has(repo.id));
-  const named = args.repositories.length > 0;
   const directories = named
     ? args.repositories.map((path) => resolve(cwd, path))
     : others
