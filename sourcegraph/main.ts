@@ -5,8 +5,10 @@
  *
  * With nothing configured it keeps its data in `./.sourcegraph/`. Each
  * REPOSITORY path (a Git checkout or bare repository) is registered as the
- * public `local/<folder>` monitoring its current branch; with none given and
- * nothing registered yet, the working directory's checkout is. The public
+ * public `local/<folder>` monitoring its current branch, and those an earlier
+ * command line registered that this one does not name are unregistered; with
+ * none given and nothing registered by other means, the working directory's
+ * checkout is served. The public
  * socket belongs to the front (`http/front_door.ts`), which forwards to the
  * HTTP server on a loopback port of its own (`http/serve.ts`). SIGTERM or
  * SIGINT stops it within `SOURCEGRAPH_STOP_GRACE`. See README.md for the
@@ -21,7 +23,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
-import { registerLocalRepository } from "./startup/local_repositories.ts";
+import { type LocalProblem, serveLocalRepositories } from "./startup/local_repositories.ts";
 import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
@@ -145,14 +147,7 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
-for (const path of args.repositories) {
-  const problem = await registerLocal(resolve(cwd, path));
-  if (problem !== null) fail(`${path} ${problem}`);
-}
-if (args.repositories.length === 0 && store.repositories().length === 0) {
-  const problem = await registerLocal(cwd);
-  if (problem !== null) log(`the working directory ${problem}; nothing registered`);
-}
+await serveCommandLine();
 
 let replica: RunningReplica | null = null;
 if (shared !== null && settings.database) {
@@ -204,6 +199,7 @@ const handler = createApp(services, {
     log,
     highlighter,
     markdown,
+    syncNow: (repo) => scheduler.requestSync(repo),
   }),
 });
 let inner: InnerServer | null = null;
@@ -260,15 +256,52 @@ async function sharedStores(): Promise<SharedStores | null> {
 }
 
 /**
- * Registers `directory` as `local/<folder>`; null when registered (or known),
- * else what is wrong with it, to follow its path in a message.
+ * Serves exactly the repositories the command line names (with none named,
+ * the working directory's checkout when nothing else is registered):
+ * registers the new ones, unregisters those an earlier command line
+ * registered and this one does not name, and stops the start on a path
+ * that is not a Git repository on a branch.
  */
-async function registerLocal(directory: string): Promise<string | null> {
-  const outcome = await registerLocalRepository(store, directory, {
+async function serveCommandLine(): Promise<void> {
+  const named = args.repositories.length > 0;
+  // Replicas of one shared store start alike; one started with no path (in whatever folder) must
+  // not replace what the others' command lines registered.
+  if (!named && settings.database && store.repositories().length > 0) return;
+  const marked = new Set(await store.commandLineRepositories());
+  const others = store.repositories().some((repo) => !marked.has(repo.id));
+  const directories = named
+    ? args.repositories.map((path) => resolve(cwd, path))
+    : others
+    ? []
+    : [cwd];
+  const outcome = await serveLocalRepositories(store, directories, {
     retain: settings.defaultRetain,
     syncMinutes: settings.syncMinutes,
-  });
-  switch (outcome.kind) {
+    remove: (name) => services.admin.remove(name),
+  }).catch((error) => fail(`cannot register the command line's repositories: ${error.message}`));
+  for (const name of outcome.dropped) {
+    log(`unregistered ${name}: the command line no longer names it`);
+  }
+  for (const path of outcome.paths) {
+    if (path.kind === "problem") {
+      const problem = localProblem(path.problem);
+      if (!named) {
+        log(`the working directory ${problem}; nothing registered`);
+        continue;
+      }
+      const given = args.repositories[directories.indexOf(path.directory)] ?? path.directory;
+      fail(`${given} ${problem}`);
+    }
+    if (path.kind === "registered") {
+      const what = path.directory === cwd ? "this checkout" : path.source;
+      log(`registered ${what} as ${path.name}, monitoring ${path.branch}`);
+    }
+  }
+}
+
+/** What is wrong with a path, to follow it in a message. */
+function localProblem(problem: LocalProblem): string {
+  switch (problem) {
     case "missing":
       return "does not exist";
     case "not_a_folder":
@@ -277,18 +310,7 @@ async function registerLocal(directory: string): Promise<string | null> {
       return "is not a Git repository (a checkout or a bare repository)";
     case "no_branch":
       return "is a Git repository with no branch checked out (a detached HEAD); check out a branch";
-    case "name_taken":
-      fail(`${outcome.name} is already registered for another source; rename the folder`);
-      break;
-    case "known":
-      return null;
-    case "registered": {
-      const what = directory === cwd ? "this checkout" : outcome.source;
-      log(`registered ${what} as ${outcome.name}, monitoring ${outcome.branch}`);
-      return null;
-    }
   }
-  return null;
 }
 
 /**

@@ -74,6 +74,8 @@ export interface ServiceSettings {
   allowedHosts: string[];
   /** Default sync interval in minutes (a registration may set its own). */
   syncMinutes: number;
+  /** How often the branches of repositories whose source is a local path are compared with the mirror. */
+  localCheckMs: number;
   /** Whether searches use (and syncs build) the on-disk trigram index. */
   searchIndex: boolean;
   /** MiB of posting lists the index builder holds in memory before writing them. */
@@ -219,6 +221,7 @@ export function readSettings(
     anonymousConcurrency: reader.integer("SOURCEGRAPH_ANONYMOUS_CONCURRENCY", 4, [1, 10_000]),
     allowedHosts,
     syncMinutes: reader.integer("SOURCEGRAPH_SYNC_MINUTES", 5, [1, 10_080]),
+    localCheckMs: reader.duration("SOURCEGRAPH_LOCAL_CHECK", 2_000, 3_600_000),
     defaultRetain: reader.integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, [1, 10_000]),
     debug: level === "debug",
     stopGraceMs: reader.duration("SOURCEGRAPH_STOP_GRACE", 10_000, 600_000),

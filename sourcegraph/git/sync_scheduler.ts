@@ -6,7 +6,8 @@
  * @module
  */
 
-import { GitError } from "../../shared/git.ts";
+import { isAbsolute } from "node:path";
+import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import type { CredentialStore } from "../store/fetch_credentials.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
@@ -35,6 +36,11 @@ export class SyncScheduler {
   #abort = new AbortController();
   #runner: SyncRunner;
   #owns: (repo: RepositoryRecord) => boolean;
+  #localCheckMs: number;
+  #localTimer: ReturnType<typeof setInterval> | null = null;
+  #checking = false;
+  #busy = new Set<number>();
+  #localSeen = new Map<number, string>();
 
   /**
    * Syncs repositories of `store` into mirrors below `dataDir`, fetching
@@ -51,8 +57,11 @@ export class SyncScheduler {
       onSynced?: (repo: RepositoryRecord) => void;
       runner?: SyncRunner;
       owns?: (repo: RepositoryRecord) => boolean;
+      /** How often local-path sources are checked for moved branches (0: never). */
+      localCheckMs?: number;
     },
   ) {
+    this.#localCheckMs = options.localCheckMs ?? 0;
     this.#store = store;
     this.#dataDir = dataDir;
     this.#credentials = options.credentials;
@@ -77,6 +86,7 @@ export class SyncScheduler {
     const asked = Date.now();
     const since = options.due ? asked - repo.syncIntervalMinutes * 60_000 : asked;
     this.#lastStarted.set(repo.id, asked);
+    this.#busy.add(repo.id);
     const previous = this.#running.get(repo.id) ?? Promise.resolve();
     const run = previous.catch(() => {}).then(async () => {
       const signal = this.#abort.signal;
@@ -103,7 +113,22 @@ export class SyncScheduler {
       }
     });
     this.#running.set(repo.id, run);
+    const settled = () => {
+      if (this.#running.get(repo.id) === run) this.#busy.delete(repo.id);
+    };
+    run.then(settled, settled);
     return run;
+  }
+
+  /**
+   * Starts a sync of `repo` in the background unless one is running or
+   * waiting (a person's "Sync now": clicks never queue up); whether one was
+   * started. Its outcome is logged like any sync.
+   */
+  requestSync(repo: RepositoryRecord): boolean {
+    if (this.#busy.has(repo.id) || this.#abort.signal.aborted) return false;
+    this.sync(repo).catch(() => {});
+    return true;
   }
 
   /**
@@ -115,17 +140,62 @@ export class SyncScheduler {
     this.#owns = options.owns;
   }
 
-  /** Checks every 30 s which repositories are due by their own interval, and syncs them. */
+  /**
+   * Checks every 30 s which repositories are due by their own interval, and
+   * syncs them; and every `localCheckMs` whether a local-path source's
+   * monitored branches moved ({@linkcode syncMovedLocal}).
+   */
   start(): void {
     if (this.#timer !== null) return;
     this.#timer = setInterval(() => void this.syncDue(Date.now()), 30_000);
     Deno.unrefTimer(this.#timer);
+    if (this.#localCheckMs > 0) {
+      this.#localTimer = setInterval(() => void this.syncMovedLocal(), this.#localCheckMs);
+      Deno.unrefTimer(this.#localTimer);
+    }
   }
 
-  /** Stops the interval syncs. */
+  /** Stops the interval syncs and the local checks. */
   stop(): void {
     if (this.#timer !== null) clearInterval(this.#timer);
+    if (this.#localTimer !== null) clearInterval(this.#localTimer);
     this.#timer = null;
+    this.#localTimer = null;
+  }
+
+  /**
+   * Syncs each enabled repository whose source is a local path and one of
+   * whose monitored branches there points elsewhere than its observed head.
+   * A check reads the branches with one `git rev-parse` per repository (no
+   * fetch) and skips repositories being synced; one check runs at a time.
+   * Each state of a source's branches starts at most one sync, so a source
+   * whose sync fails is retried only at its interval or when it moves again.
+   * Resolves with the names whose sync it started (and waited for).
+   */
+  async syncMovedLocal(): Promise<string[]> {
+    if (this.#checking || this.#abort.signal.aborted) return [];
+    this.#checking = true;
+    try {
+      const moved: RepositoryRecord[] = [];
+      for (const repo of this.#store.repositories()) {
+        if (repo.disabled || !this.#owns(repo) || this.#busy.has(repo.id)) continue;
+        if (!isAbsolute(repo.source) || repo.policy.branches.length === 0) continue;
+        const commits = await localBranches(repo);
+        if (commits === null) continue;
+        const heads = this.#store.heads(repo.id);
+        const seen = commits.join(" ");
+        // Synced once per state of the source: a sync that failed is not retried every check.
+        if (this.#localSeen.get(repo.id) === seen) continue;
+        if (repo.policy.branches.some((branch, i) => heads.get(branch) !== commits[i])) {
+          this.#localSeen.set(repo.id, seen);
+          moved.push(repo);
+        }
+      }
+      for (const repo of moved) await this.sync(repo).catch(() => {});
+      return moved.map((repo) => repo.name);
+    } finally {
+      this.#checking = false;
+    }
   }
 
   /**
@@ -164,6 +234,23 @@ export class SyncStopped extends Error {
   constructor() {
     super("the service is stopping");
   }
+}
+
+// The commits the monitored branches of a local source point to, in order;
+// null when Git cannot read them (the source gone, a branch deleted): the
+// interval sync reports that, a check never fetches.
+async function localBranches(repo: RepositoryRecord): Promise<string[] | null> {
+  const refs = repo.policy.branches.map((branch) => `refs/heads/${branch}`);
+  let output: string;
+  try {
+    const result = await runGit(["-C", repo.source, "rev-parse", ...refs], {
+      cwd: "/",
+    });
+    output = new TextDecoder().decode(result.stdout);
+  } catch {
+    return null;
+  }
+  return output.trim().split("\n");
 }
 
 /** A short, safe reason: the Git code and the last line Git wrote, without credentials. */

@@ -65,6 +65,8 @@ export interface CompositionSettings {
   publicRead: boolean;
   /** Whether searches use (and syncs build) the on-disk trigram index. */
   searchIndex: boolean;
+  /** How often local-path sources are checked for moved branches (default 0: never). */
+  localCheckMs?: number;
   /** MiB of posting lists the index builder holds before writing them (default `DEFAULT_HELD_POSTINGS_MIB`). */
   indexBuildPostingsMib?: number;
   /** MiB the open index commits may take (default `DEFAULT_INDEX_CACHE_MIB`). */
@@ -212,6 +214,7 @@ export function composeServices(
   const scheduler = new SyncScheduler(store, dataDir, {
     credentials,
     log: options.log,
+    localCheckMs: settings.localCheckMs,
     onSynced: (repo) => {
       warmup.notify(repo.id);
       void lifecycle.indexRepository(repo);

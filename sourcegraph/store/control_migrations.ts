@@ -21,6 +21,18 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * The rows a command line registered before the marker existed: public,
+ * named \`local/<folder>\` after the last part of an absolute source path
+ * (with or without \`.git\`), no path groups. The same condition reads
+ * in both dialects (a folder whose name the command line had to change
+ * stays unmarked: it is left alone, the safe side).
+ */
+export const COMMAND_LINE_SHAPE: string = `substr(name, 1, 6) = 'local/' AND public_read = TRUE
+        AND substr(source, 1, 1) = '/' AND path_groups = '[]'
+        AND (substr(source, length(source) - length(name) + 6) = '/' || substr(name, 7)
+          OR substr(source, length(source) - length(name) + 2) = '/' || substr(name, 7) || '.git')`;
+
 /** Every schema version, oldest first; a new one is appended, never edited. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
   {
@@ -102,6 +114,18 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
     change: "replicas (heartbeats), which replica holds which retained versions, placement pins " +
       "(PostgreSQL only: a single process holds everything, so nothing changes in SQLite)",
     sql: "",
+  },
+  {
+    version: 6,
+    change: "repositories registered from the service's command line are marked, so a later " +
+      "command line that no longer names one unregisters it; existing rows are marked when they " +
+      "have exactly the shape a command line registers (public local/<folder> of an absolute " +
+      "path ending in that folder, no path groups)",
+    sql: `
+      ALTER TABLE repositories ADD COLUMN command_line INTEGER NOT NULL DEFAULT 0;
+      UPDATE repositories SET command_line = 1
+      WHERE ${COMMAND_LINE_SHAPE};
+    `,
   },
 ];
 

@@ -47,8 +47,12 @@ export interface RepositoryRecord {
   syncIntervalMinutes: number;
 }
 
-/** What registering a repository takes (the store numbers it; it starts enabled). */
-export type NewRepository = Omit<RepositoryRecord, "id" | "disabled">;
+/**
+ * What registering a repository takes (the store numbers it; it starts
+ * enabled). `commandLine`: registered from the service's command line, which
+ * a later command line that no longer names it unregisters.
+ */
+export type NewRepository = Omit<RepositoryRecord, "id" | "disabled"> & { commandLine?: boolean };
 
 /** The fields of a registered repository that may change. */
 export type RepositoryUpdate = Partial<Omit<RepositoryRecord, "id" | "name">>;
@@ -122,6 +126,11 @@ export interface ControlStore {
   update(name: string, changes: RepositoryUpdate): Promise<RepositoryRecord | null>;
   /** Deletes a repository and its bookkeeping. */
   remove(repositoryId: number): Promise<void>;
+  /**
+   * The ids of the repositories registered from the service's command line
+   * (never those of the admin API or `sourcegraph.toml`).
+   */
+  commandLineRepositories(): Promise<number[]>;
   /** Stores a personal key's hash. */
   addKey(id: string, key: { keyHash: string; name: string }): Promise<void>;
   /** Deletes a personal key; resolves whether it existed. */

@@ -76,8 +76,8 @@ export class SqliteControlStore implements ControlStore {
       ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
     ).run(id);
     this.#db.prepare(
-      `INSERT INTO repositories(id, name, source, public_read, policy, path_groups, sync_interval_minutes)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO repositories(id, name, source, public_read, policy, path_groups,
+      sync_interval_minutes, command_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       input.name,
@@ -86,6 +86,7 @@ export class SqliteControlStore implements ControlStore {
       policyColumn(input.policy),
       JSON.stringify(input.pathGroups),
       input.syncIntervalMinutes,
+      input.commandLine ? 1 : 0,
     );
     return Promise.resolve(this.repository(input.name)!);
   }
@@ -187,6 +188,13 @@ export class SqliteControlStore implements ControlStore {
     }
     this.#db.prepare("DELETE FROM repositories WHERE id = ?").run(repositoryId);
     return Promise.resolve();
+  }
+
+  /** The ids of the repositories registered from the command line. */
+  commandLineRepositories(): Promise<number[]> {
+    const rows = this.#db.prepare("SELECT id FROM repositories WHERE command_line = 1 ORDER BY id")
+      .all() as { id: number }[];
+    return Promise.resolve(rows.map((row) => Number(row.id)));
   }
 
   /** Stores a personal key's hash. */

@@ -21,7 +21,14 @@ import {
   Tabs,
   type Viewer,
 } from "./layout.tsx";
-import { blobUrl, commitsUrl, repositoryUrl, tabUrl, treeUrl } from "../render/page_urls.ts";
+import {
+  blobUrl,
+  commitsUrl,
+  repositoryUrl,
+  siteUrl,
+  tabUrl,
+  treeUrl,
+} from "../render/page_urls.ts";
 import type { LastCommit } from "../git/last_commits.ts";
 import { CommitRows } from "./commits_page.tsx";
 import { entryRows } from "./entry_rows.ts";
@@ -114,6 +121,15 @@ export function FilesPage(
       viewer={props.viewer}
     >
       <h1>{listing.repo}</h1>
+      {props.viewer.csrf === null
+        ? null
+        : (
+          <form class="inline" method="post" action={siteUrl("sync")}>
+            <input type="hidden" name="csrf" value={props.viewer.csrf} />
+            <input type="hidden" name="repo" value={listing.repo} />
+            <button type="submit">Sync now</button>
+          </form>
+        )}
       <Tabs repo={listing.repo} current="files" rev={listing.commit} />
       <VersionPicker
         action={repositoryUrl(listing.repo)}

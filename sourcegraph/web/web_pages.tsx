@@ -23,12 +23,13 @@ import { secureHeaders } from "hono/secure-headers";
 import { SourcegraphError } from "../errors.ts";
 import { internalError } from "../internal_error.ts";
 import type { RepositoryService } from "../service/repository_service.ts";
-import type { ControlStore } from "../store/control_store.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { notFoundPage, page, type PageEnv } from "./page_responses.tsx";
 import { PAGES_ROOT } from "../render/page_urls.ts";
 import { repositoryRoutes } from "./routes/repository_routes.tsx";
 import { sessionRoutes, viewerMiddleware } from "./routes/session_routes.tsx";
 import { staticRoutes } from "./routes/static_routes.ts";
+import { syncRoutes } from "./routes/sync_routes.ts";
 import { Sessions } from "./sessions.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
 import type { DocumentRenderer } from "./code/markdown_renderer.ts";
@@ -58,6 +59,8 @@ export interface PagesOptions {
   highlighter?: CodeHighlighter;
   /** What Markdown files and READMEs are rendered with (none: shown as source). */
   markdown?: DocumentRenderer;
+  /** Starts a sync for a signed-in person's "Sync now"; false when one is under way. */
+  syncNow: (repo: RepositoryRecord) => boolean;
 }
 
 /**
@@ -90,7 +93,11 @@ export interface PagesOptions {
  *   },
  *   metrics: new Metrics(),
  *   log,
- *   pages: pagesMount(services.repositories, { store: services.store, log }),
+ *   pages: pagesMount(services.repositories, {
+ *     store: services.store,
+ *     log,
+ *     syncNow: (repo) => services.scheduler.requestSync(repo),
+ *   }),
  * });
  * const home = await handle(
  *   new Request("http://127.0.0.1/sourcegraph/", { headers: { host: "127.0.0.1" } }),
@@ -111,10 +118,10 @@ export function pagesMount(
 
 // The web pages as a sub-app, mounted at the service's root.
 function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageEnv> {
-  const { edge, log, highlighter, markdown } = options;
+  const { edge, log, highlighter, markdown, store, syncNow } = options;
   const sessions = options.sessions ??
-    new Sessions(options.store.sessions, {
-      valid: (caller) => caller.kind === "service" || options.store.hasKey(caller.id),
+    new Sessions(store.sessions, {
+      valid: (caller) => caller.kind === "service" || store.hasKey(caller.id),
     });
   // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
   const app = new Hono<PageEnv>({ strict: false }).basePath(PAGES_ROOT);
@@ -165,8 +172,8 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
   });
   app.route("/", staticRoutes());
   app.route("/", sessionRoutes({ ...options, sessions }));
-  const { status, fanoutCharge } = edge;
-  app.route("/", repositoryRoutes(service, { status, fanoutCharge, highlighter, markdown }));
+  app.route("/", syncRoutes(service, { store, edge, syncNow }));
+  app.route("/", repositoryRoutes(service, { ...edge, highlighter, markdown }));
   app.all("/*", notFoundPage);
   return app;
 }

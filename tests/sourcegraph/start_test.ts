@@ -179,3 +179,91 @@ Deno.test("start: SOURCEGRAPH_PORT names the port when --port does not; --port w
     await removeDir(parent);
   }
 });
+
+Deno.test("start: each command line serves exactly the repositories it names; what sourcegraph.toml registers stays; two folders of one name get local/<name> and local/<name>-2 for good", async () => {
+  const parent = await tempDir("sg-start-");
+  try {
+    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "home",
+    });
+    const configured = await createRepo({ "c.txt": "c\n" }, { parent, name: "configured" });
+    await home.write({
+      "sourcegraph.toml":
+        `[[repositories]]\nname = "local/configured"\nsource = "${configured.path}"\npublic_read = true\nbranches = ["main"]\n`,
+    });
+    await home.commit("config");
+    await Deno.mkdir(join(parent, "x"));
+    await Deno.mkdir(join(parent, "y"));
+    const first = await createRepo({ "x.txt": "x\n" }, { parent: join(parent, "x"), name: "name" });
+    const second = await createRepo({ "y.txt": "y\n" }, {
+      parent: join(parent, "y"),
+      name: "name",
+    });
+    const third = await createRepo({ "t.txt": "t\n" }, { parent, name: "third" });
+    const served = async (repositories: string[]): Promise<[string[], string[]]> => {
+      const service = await startService(home.path, {}, { repositories });
+      try {
+        const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
+        const names = listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
+        const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/configured`, {
+          method: "POST",
+          body: JSON.stringify({ Path: "c.txt" }),
+        });
+        const contents = [(await read.json()).Content];
+        assertEquals(contents, ["c\n"], "the configured repository is served");
+        return [names, service.log];
+      } finally {
+        await service.stop();
+      }
+    };
+    let [names, log] = await served([first.path, second.path, third.path]);
+    assertEquals(names, ["local/configured", "local/name", "local/name-2", "local/third"]);
+    assert(!log.some((line) => line.includes("unregistered")), log.join("\n"));
+    // The first folder named `name` is dropped; the second keeps its name.
+    [names, log] = await served([second.path]);
+    assertEquals(names, ["local/configured", "local/name-2"]);
+    for (const gone of ["local/name", "local/third"]) {
+      assert(
+        log.some((line) =>
+          line.endsWith(`unregistered ${gone}: the command line no longer names it`)
+        ),
+        log.join("\n"),
+      );
+    }
+    [names] = await served([first.path, second.path]);
+    assertEquals(names, ["local/configured", "local/name", "local/name-2"]);
+    // No path: sourcegraph.toml registers a repository, so the checkout is not added and the
+    // command line's repositories go.
+    [names] = await served([]);
+    assertEquals(names, ["local/configured"]);
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("start: with no path the checkout is served, and a later command line naming other repositories replaces it", async () => {
+  const parent = await tempDir("sg-start-");
+  try {
+    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
+      parent,
+      name: "home",
+    });
+    const other = await createRepo({ "o.txt": "o\n" }, { parent, name: "other" });
+    const names = async (repositories: string[]): Promise<string[]> => {
+      const service = await startService(home.path, {}, { repositories });
+      try {
+        const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
+        return listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
+      } finally {
+        await service.stop();
+      }
+    };
+    assertEquals(await names([]), ["local/home"]);
+    assertEquals(await names([other.path]), ["local/other"]);
+    assertEquals(await names([]), ["local/home"]);
+    assertEquals(await names([home.path, other.path]), ["local/home", "local/other"]);
+  } finally {
+    await removeDir(parent);
+  }
+});

@@ -167,6 +167,7 @@ export async function withInProcessService(
         log,
         highlighter,
         markdown,
+        syncNow: (repo) => scheduler.requestSync(repo),
       }),
     });
     await fn({

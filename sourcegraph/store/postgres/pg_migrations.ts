@@ -11,6 +11,7 @@
  */
 
 import {
+  COMMAND_LINE_SHAPE,
   CONTROL_MIGRATIONS,
   CONTROL_SCHEMA_VERSION,
   type Migration,
@@ -123,6 +124,13 @@ export const PG_MIGRATIONS: readonly Migration[] = [
         repository_id BIGINT PRIMARY KEY,
         replicas JSONB NOT NULL
       );
+    `,
+  },
+  {
+    ...CONTROL_MIGRATIONS[5],
+    sql: `
+      ALTER TABLE repositories ADD COLUMN command_line BOOLEAN NOT NULL DEFAULT FALSE;
+      UPDATE repositories SET command_line = TRUE WHERE ${COMMAND_LINE_SHAPE};
     `,
   },
 ];

@@ -196,7 +196,7 @@ export class PostgresControlStore implements ControlStore {
         id = Number(next.rows[0].value);
         await sql.query(
           `INSERT INTO repositories(id, name, source, public_read, policy, path_groups,
-          sync_interval_minutes) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          sync_interval_minutes, command_line) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [
             id,
             input.name,
@@ -207,6 +207,7 @@ export class PostgresControlStore implements ControlStore {
               input.pathGroups,
             ),
             input.syncIntervalMinutes,
+            input.commandLine === true,
           ],
         );
       });
@@ -295,6 +296,14 @@ export class PostgresControlStore implements ControlStore {
       }
       await sql.query("DELETE FROM repositories WHERE id = $1", [repositoryId]);
     });
+  }
+
+  /** The ids of the repositories registered from the command line. */
+  async commandLineRepositories(): Promise<number[]> {
+    const rows = (await this.pool.query(
+      "SELECT id FROM repositories WHERE command_line ORDER BY id",
+    )).rows;
+    return rows.map((row) => Number(row.id));
   }
 
   /** Stores a personal key's hash. */

@@ -151,7 +151,8 @@ function cookieOptions(c: Context<PageEnv>, options: { maxAge: number; publicUrl
   };
 }
 
-function sameToken(given: string | null, expected: string): boolean {
+/** Whether a form's CSRF token is the expected one (compared in constant time). */
+export function sameToken(given: string | null, expected: string): boolean {
   if (given === null || given.length !== expected.length) return false;
   let difference = 0;
   for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);

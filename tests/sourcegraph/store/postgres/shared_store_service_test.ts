@@ -62,8 +62,12 @@ Deno.test({
         parent,
         name: "project",
       });
-      const elsewhere = join(parent, "second");
-      await Deno.mkdir(elsewhere);
+      // The second replica starts in a checkout of its own, with no path: it must not replace
+      // what the first one's command line registered.
+      const elsewhere = (await createRepo({ ".gitignore": ".sourcegraph/\n", "b.txt": "b\n" }, {
+        parent,
+        name: "second",
+      })).path;
       const shared = { keyFile };
       const replica = (name: string, port: number) => ({
         ...env,
@@ -77,6 +81,7 @@ Deno.test({
         two = await startService(elsewhere, replica("two", twoPort), { shared });
         assertIncludes(two.log.join("\n"), "control store: PostgreSQL (shared)");
         assertIncludes(two.log.join("\n"), "serving local/project");
+        assert(!two.log.join("\n").includes("local/second"), two.log.join("\n"));
         for (const log of [one.log, two.log]) {
           const text = log.join("\n");
           assert(!text.includes(url) && !text.includes(new URL(url).password), "no URL in the log");
