@@ -245,6 +245,21 @@ export function localCalls(
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),
+    ...versionMarks(store, { visibility, indexes, scip }),
+    scipDefinition: (caller, request) => reads.scipDefinition(caller, request),
+    pluginCatalog: (caller, request) => plugins.catalog(caller, request),
+    enhance: (caller, request) => plugins.enhance(caller, request),
+    ...readsWithPlugins(reads, { plugins, pluginRoom }),
+  };
+}
+
+// Which retained versions a search index serves, and which have a SCIP index.
+function versionMarks(
+  store: ControlStore,
+  parts: { visibility: Visibility; indexes: SearchIndexes; scip?: ScipIndexes },
+): Pick<RoutedCalls, "versionIndexes" | "versionScip"> {
+  const { visibility, indexes, scip } = parts;
+  return {
     versionIndexes: (caller, request) => {
       const repo = visibility.repository(caller, request.repo);
       return Promise.resolve(Object.fromEntries(
@@ -264,10 +279,6 @@ export function localCalls(
         }),
       ));
     },
-    scipDefinition: (caller, request) => reads.scipDefinition(caller, request),
-    pluginCatalog: (caller, request) => plugins.catalog(caller, request),
-    enhance: (caller, request) => plugins.enhance(caller, request),
-    ...readsWithPlugins(reads, { plugins, pluginRoom }),
   };
 }
 
