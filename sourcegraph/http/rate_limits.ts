@@ -21,6 +21,8 @@ import type { AnonymousBudget } from "./edge_env.ts";
  * a history walks the same commits (with diffs for a followed file or a
  * line range, up to 20 s), so it costs as much.
  * A references page is a search plus up to 50 file parses: a search's 5.
+ * A definition parses the file and the modules its imports lead to, and may
+ * ask the symbol index: a symbol lookup's 2.
  */
 export const TOOL_COSTS: Readonly<Record<string, number>> = {
   search: 5,
@@ -29,6 +31,7 @@ export const TOOL_COSTS: Readonly<Record<string, number>> = {
   blame: 5,
   history: 5,
   references: 5,
+  definition: 2,
 };
 
 /** What a search across repositories costs before the repositories it searches. */

@@ -214,9 +214,18 @@ export class ReferenceParser {
     return this.#now();
   }
 
-  /** The occurrences of `name` in `text` (a file at `path`); unparsed when the worker could not. */
-  async occurrences(path: string, text: string, name: string): Promise<NameOccurrences> {
-    const answer = await this.#jobs.run({ path, text, name, deadlineMs: this.#fileMs });
+  /**
+   * The occurrences of `name` in `text` (a file at `path`), with their
+   * bindings when asked; unparsed when the worker could not.
+   */
+  async occurrences(
+    path: string,
+    text: string,
+    name: string,
+    options: { bindings?: boolean } = {},
+  ): Promise<NameOccurrences> {
+    const job = { path, text, name, deadlineMs: this.#fileMs };
+    const answer = await this.#jobs.run(options.bindings ? { ...job, bindings: true } : job);
     return answer ?? { language: null, outcome: "failed", occurrences: [] };
   }
 

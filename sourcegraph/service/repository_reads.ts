@@ -188,6 +188,23 @@ export interface DiffRequest {
   after?: string;
 }
 
+/** The name at a position, and how the files of its commit are read (`nameOrigin`). */
+export interface NameOrigin {
+  /** The repository's name as registered. */
+  repo: string;
+  /** The position's line, read as `read` reads it. */
+  origin: FileRead;
+  name: string;
+  /** UTF-16 offset of the name in its line. */
+  offset: number;
+  /** A file's text at the commit; for paths already checked against the path groups. */
+  fileText: (path: string) => Promise<string | null>;
+  /** A file's text at the commit, null outside the caller's path groups. */
+  visibleText: (path: string) => Promise<string | null>;
+  /** Whether a file is at the path at the commit, inside the caller's path groups. */
+  visible: (path: string) => Promise<boolean>;
+}
+
 /** Reads through `mirrors` of the repositories `visibility` lets a caller see. */
 export class RepositoryReads {
   #visibility: Visibility;
@@ -370,7 +387,7 @@ export class RepositoryReads {
    * are a search's whole-word matches (the same path groups and paging).
    */
   async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
-    const { origin, name, fileText } = await this.#referenceOrigin(caller, request);
+    const { origin, name, fileText } = await this.nameOrigin(caller, request);
     const found = await this.search(caller, {
       repo: request.repo,
       revision: origin.commit,
@@ -398,13 +415,14 @@ export class RepositoryReads {
     };
   }
 
-  // The name at the request's position, checked to be code when the file parses,
-  // and how the search's candidate files are read at its commit.
-  async #referenceOrigin(caller: Caller, request: ReferencesRequest): Promise<{
-    origin: FileRead;
-    name: string;
-    fileText: (path: string) => Promise<string | null>;
-  }> {
+  /**
+   * The name at a request's position, read as `read` reads it (the same
+   * refusals), checked to be code when the file parses; with how files of
+   * the same commit are read: `fileText` for paths a search named (already
+   * inside the path groups), `visibleText` and `visible` for any path, which
+   * answer for a path outside the caller's path groups as for a missing one.
+   */
+  async nameOrigin(caller: Caller, request: ReferencesRequest): Promise<NameOrigin> {
     const origin = await this.read(caller, {
       repo: request.repo,
       path: request.path,
@@ -418,13 +436,19 @@ export class RepositoryReads {
       revision: origin.commit,
     });
     const objects = this.#mirrors.objects(repo);
-    // Only paths the search named (inside the path groups) or the origin are read.
+    const scope = new PathScope(repo);
     const fileText = async (path: string): Promise<string | null> => {
       const entry = await objects.lookup(origin.commit, path);
       if (entry === null || entry.kind !== "file") return null;
       const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
       return bytes === null ? null : searchableText(bytes);
     };
+    const visible = async (path: string): Promise<boolean> => {
+      if (!scope.covers(path)) return false;
+      return (await objects.lookup(origin.commit, path))?.kind === "file";
+    };
+    const visibleText = (path: string) =>
+      scope.covers(path) ? fileText(path) : Promise.resolve(null);
     const whole = await fileText(origin.path);
     const at = { name, line: request.line, offset };
     if (whole !== null && !await isCodeAt(this.#parser, { path: origin.path, text: whole }, at)) {
@@ -436,7 +460,7 @@ export class RepositoryReads {
         },
       );
     }
-    return { origin, name, fileText };
+    return { repo: repo.name, origin, name, offset, fileText, visibleText, visible };
   }
 
   /** Where a cited span is at a later revision (both retained versions). */

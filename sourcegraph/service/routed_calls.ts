@@ -45,6 +45,11 @@ import {
 } from "./repository_reads.ts";
 import type { RepositoryPlugins } from "./repository_plugins.ts";
 import type { RepositoryRouter } from "./repository_router.ts";
+import {
+  type DefinitionAnswer,
+  type DefinitionRequest,
+  RepositoryDefinitions,
+} from "./repository_definitions.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
 
@@ -84,6 +89,8 @@ export interface RoutedCalls {
   history(caller: Caller, request: HistoryRequest): Promise<FileHistory>;
   /** One page of the search-based references of the name at a position. */
   references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
+  /** What the name at a position refers to, search-based. */
+  definition(caller: Caller, request: DefinitionRequest): Promise<DefinitionAnswer>;
   /** Where a cited span is at a later revision (both retained versions). */
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   /** Directory entries at a commit, paged by name. */
@@ -193,6 +200,7 @@ export function localCalls(
   const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser } = parts;
   const reads = new RepositoryReads(visibility, { mirrors, searches, parser });
   const symbols = new RepositorySymbols(visibility, { searches });
+  const definitions = new RepositoryDefinitions(reads, { symbols, parser });
   return {
     read: (caller, request) => reads.read(caller, request),
     readPage: (caller, request) => reads.readPage(caller, request),
@@ -205,6 +213,7 @@ export function localCalls(
     blame: (caller, request) => reads.blame(caller, request),
     history: (caller, request) => reads.history(caller, request),
     references: (caller, request) => reads.references(caller, request),
+    definition: (caller, request) => definitions.definition(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),
