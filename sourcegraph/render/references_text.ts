@@ -97,7 +97,11 @@ function headerLines(
     `Name: ${JSON.stringify(page.name)}; From: ${
       JSON.stringify(`${page.origin.path}:${page.origin.line}`)
     }`,
-    "Every identifier spelling the name, scopes not resolved (a local of the same name elsewhere is listed too). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed.",
+    page.target === null
+      ? "Every identifier spelling the name, scopes not resolved (a local of the same name elsewhere is listed too). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed."
+      : `Resolved: ${
+        JSON.stringify(`${page.target.path}:${page.target.line}`)
+      }; only the occurrences referring to it (scopes, imports and evident receivers followed). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed.`,
     `Partial: ${search.partial}`,
     `Truncated: ${cut.cutBy.length > 0}`,
     page.scope === null

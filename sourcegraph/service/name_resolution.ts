@@ -18,7 +18,7 @@
  */
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
-import type { Binding, Declared } from "../symbols/name_bindings.ts";
+import type { Binding, Declared, Receiver } from "../symbols/name_bindings.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
 export const FOLLOW_DEPTH = 8;
@@ -33,6 +33,8 @@ export interface ResolvedDeclaration {
   container: string | null;
   /** How it was found: `scope` (a local or parameter), `file`, `import`, `member`, `index`. */
   via: "scope" | "file" | "import" | "member" | "index";
+  /** A member of a class, interface or typed object (its container is the type). */
+  member?: boolean;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -94,6 +96,7 @@ export class NameResolver {
   #files: ResolutionFiles;
   #analyses = new Map<string, Promise<NameOccurrences | null>>();
   #modules = new Map<string, Promise<string | null>>();
+  #mentions = new Map<string, Promise<boolean>>();
 
   /** A resolver over `files`, parsing with `parser`. */
   constructor(parser: OccurrenceParser, files: ResolutionFiles) {
@@ -110,6 +113,18 @@ export class NameResolver {
         text === null ? null : this.#parser.occurrences(path, text, name, { bindings: true })
       );
       this.#analyses.set(key, found);
+    }
+    return found;
+  }
+
+  /** Whether the text of `path` holds `word` as a whole word. */
+  mentions(path: string, word: string): Promise<boolean> {
+    const key = `${path}\0${word}`;
+    let found = this.#mentions.get(key);
+    if (found === undefined) {
+      const pattern = new RegExp(`(?<![\\w$])${word.replaceAll("$", "\\$")}(?![\\w$])`);
+      found = this.#files.text(path).then((text) => text !== null && pattern.test(text));
+      this.#mentions.set(key, found);
     }
     return found;
   }
@@ -237,10 +252,98 @@ export class NameResolver {
           kind: receiver.declares,
           container: at.type,
           via: "member",
+          member: true,
         };
       }
     }
     return null;
+  }
+}
+
+/**
+ * The declaration the occurrence of `name` at `line` and UTF-16 `column` of
+ * `path` resolves to through the files, or null.
+ */
+export async function resolveAt(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const occurrence = await resolver.occurrenceAt(at.path, at);
+  if (occurrence?.binding === undefined) return null;
+  const { binding } = occurrence;
+  if (binding.kind === "member" && binding.receiver.kind === "declaration") {
+    // The position is a member's own declaration.
+    return {
+      path: at.path,
+      line: at.line,
+      column: at.column,
+      kind: binding.receiver.declares,
+      container: binding.receiver.type,
+      via: "file",
+      member: true,
+    };
+  }
+  return await resolver.follow(at.path, { name: at.name, binding });
+}
+
+/**
+ * Whether `occurrence` (in `path`, parsed with bindings) refers to
+ * `target`: a member target by an occurrence whose receiver may be the
+ * target's type (its own, or one extending or implementing it, or one not
+ * evident), any other target by an occurrence that resolves to it.
+ */
+export async function refersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; occurrence: NameOccurrence },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { binding, property } = at.occurrence;
+  if (binding === undefined) return false;
+  if (at.path === target.path && at.occurrence.line === target.line) return true;
+  if (target.member === true) {
+    const receiver = binding.kind === "member" ? binding.receiver : property;
+    if (receiver === undefined) return false;
+    const own = at.path === target.path;
+    if (receiver.kind === "unknown") {
+      // A receiver of no evident type: a value of the target's type where the file names the
+      // type or the target's module; an anonymous type's members only in its own file.
+      if (own) return true;
+      return target.container !== null &&
+        (await resolver.mentions(at.path, target.container) ||
+          await resolver.mentions(at.path, moduleStem(target.path)));
+    }
+    // An anonymous object (type) is the target's only where the target's is anonymous too.
+    if (receiver.kind === "declaration" && receiver.type === null) {
+      return own && target.container === null;
+    }
+    return receiverFits(receiver, target.container);
+  }
+  if (binding.kind === "free") return false;
+  if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
+  const found = await resolver.follow(at.path, { name: at.name, binding });
+  return found !== null && found.path === target.path && found.line === target.line;
+}
+
+// The name a module's importers write: its file name without extension, or its folder's for an index.
+function moduleStem(path: string): string {
+  const parts = path.split("/");
+  const stem = parts.at(-1)!.replace(/\..*$/, "");
+  return stem === "index" && parts.length > 1 ? parts.at(-2)! : stem;
+}
+
+function receiverFits(receiver: Receiver, type: string | null): boolean {
+  switch (receiver.kind) {
+    case "declaration":
+    case "this":
+      return receiver.type === null
+        ? receiver.kind === "this"
+        : receiver.type === type || (type !== null && receiver.heritage.includes(type));
+    case "type":
+      return receiver.type === type;
+    case "module":
+      return false;
+    default:
+      return true;
   }
 }
 

@@ -15,7 +15,7 @@ import type { Caller } from "../access/caller.ts";
 import { SourcegraphError } from "../errors.ts";
 import { signatureLine } from "../search/symbol_search.ts";
 import type { ReferenceParser, ReferencesRequest } from "./name_references.ts";
-import { NameResolver, type ResolvedDeclaration } from "./name_resolution.ts";
+import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
 import type { NameOrigin, RepositoryReads } from "./repository_reads.ts";
 import type { RepositorySymbols } from "./repository_symbols.ts";
 
@@ -72,7 +72,13 @@ export class RepositoryDefinitions {
       definition,
       index,
     });
-    const resolved = await resolveAt(this.#parser, origin, request.line);
+    const files = { text: origin.visibleText, exists: origin.visible };
+    const resolved = await resolveAt(new NameResolver(this.#parser, files), {
+      path: request.path,
+      name,
+      line: request.line,
+      column: origin.offset,
+    });
     if (resolved !== null) return answer(await signed(origin, resolved), "unused");
     try {
       const page = await this.#symbols.symbols(caller, {
@@ -101,41 +107,6 @@ export class RepositoryDefinitions {
       throw error;
     }
   }
-}
-
-/**
- * The declaration the occurrence at `line` (and the origin's offset)
- * resolves to through the files, or null.
- */
-export async function resolveAt(
-  parser: ReferenceParser,
-  origin: NameOrigin,
-  line: number,
-): Promise<ResolvedDeclaration | null> {
-  const resolver = new NameResolver(parser, {
-    text: origin.visibleText,
-    exists: origin.visible,
-  });
-  const path = origin.origin.path;
-  const occurrence = await resolver.occurrenceAt(path, {
-    name: origin.name,
-    line,
-    column: origin.offset,
-  });
-  if (occurrence?.binding === undefined) return null;
-  const { binding } = occurrence;
-  if (binding.kind === "member" && binding.receiver.kind === "declaration") {
-    // The position is a member's own declaration.
-    return {
-      path,
-      line,
-      column: origin.offset,
-      kind: binding.receiver.declares,
-      container: binding.receiver.type,
-      via: "file",
-    };
-  }
-  return await resolver.follow(path, { name: origin.name, binding });
 }
 
 async function signed(origin: NameOrigin, found: ResolvedDeclaration): Promise<FoundDefinition> {

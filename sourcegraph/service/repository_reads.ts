@@ -56,6 +56,7 @@ import {
   wholeWordPattern,
 } from "./name_references.ts";
 import { searchableText } from "../search/searchable_text.ts";
+import { NameResolver, resolveAt } from "./name_resolution.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -387,10 +388,21 @@ export class RepositoryReads {
    * are a search's whole-word matches (the same path groups and paging).
    */
   async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
-    const { origin, name, fileText } = await this.nameOrigin(caller, request);
+    const origin = await this.nameOrigin(caller, request);
+    const { name, fileText } = origin;
+    const resolver = new NameResolver(this.#parser, {
+      text: origin.visibleText,
+      exists: origin.visible,
+    });
+    const target = await resolveAt(resolver, {
+      path: request.path,
+      name,
+      line: request.line,
+      column: origin.offset,
+    });
     const found = await this.search(caller, {
       repo: request.repo,
-      revision: origin.commit,
+      revision: origin.origin.commit,
       pattern: wholeWordPattern(name),
       glob: request.glob,
       output: "content",
@@ -403,15 +415,17 @@ export class RepositoryReads {
       name,
       includeDeclaration: request.includeDeclaration ?? true,
       text: fileText,
+      resolved: target === null ? undefined : { resolver, target },
     });
     return {
       repo: found.repo,
       commit: found.commit,
       name,
-      origin: { path: origin.path, line: request.line },
+      origin: { path: origin.origin.path, line: request.line },
       files,
       search,
       scope: found.scope,
+      target,
     };
   }
 

@@ -231,8 +231,27 @@ interface Declaration {
   binding: Binding;
 }
 
+// The declarations of one name by scope node id, for the file being analyzed: every
+// occurrence of a name asks the same scopes (a file is analyzed for one name at a time).
+let scopes: { name: string; byScope: Map<number, Declaration[]> } | null = null;
+
+/** Starts the analysis of a file (what was learned of the previous file's scopes is dropped). */
+export function beginFile(): void {
+  scopes = null;
+}
+
 // The declarations a scope node makes of `name` (none when it is no scope).
 function declarationsOf(scope: Node, name: string): Declaration[] {
+  if (scopes === null || scopes.name !== name) scopes = { name, byScope: new Map() };
+  let found = scopes.byScope.get(scope.id);
+  if (found === undefined) {
+    found = scopeDeclarations(scope, name);
+    scopes.byScope.set(scope.id, found);
+  }
+  return found;
+}
+
+function scopeDeclarations(scope: Node, name: string): Declaration[] {
   const found: Declaration[] = [];
   const top = scope.type === "program";
   const declare = (nameNode: Node, kind: string) => {
@@ -535,13 +554,17 @@ function declaringType(member: Node, declares: string): Receiver {
       return { kind: "declaration", type, heritage: [], declares };
     }
     if (up.type === "object" || up.type === "object_type") {
-      const holder = up.parent;
-      if (holder?.type === "variable_declarator") {
+      // An object or object type is its own type: named by the alias or the annotated variable
+      // it makes, else anonymous.
+      const holder = up.type === "object_type" ? up.parent : up.parent;
+      let type: string | null = null;
+      if (holder?.type === "type_alias_declaration") {
+        type = holder.childForFieldName("name")?.text ?? null;
+      } else if (holder?.type === "variable_declarator") {
         const typed = holder.childForFieldName("type");
-        const type = typed === null ? null : namedType(typed);
-        return { kind: "declaration", type, heritage: [], declares };
+        type = typed === null ? null : namedType(typed);
       }
-      if (up.type === "object") return { kind: "declaration", type: null, heritage: [], declares };
+      return { kind: "declaration", type, heritage: [], declares };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };

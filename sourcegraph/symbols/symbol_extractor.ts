@@ -22,6 +22,7 @@ import { blankFunctionBodies } from "./function_bodies.ts";
 import { isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 import {
   analyzesLanguage,
+  beginFile,
   type Binding,
   bindingOf,
   destructuredReceiver,
@@ -204,6 +205,7 @@ export class SymbolExtractor {
         }
       }
       const found: NameOccurrence[] = [];
+      if (at.bindings) beginFile();
       // An explicit stack, not recursion: a deep tree must not exhaust the JavaScript stack.
       const cursor = tree.walk();
       let visited = 0;
@@ -212,17 +214,7 @@ export class SymbolExtractor {
         if (++visited % 4096 === 0 && late()) return null;
         if (node.endIndex - node.startIndex >= name.length) {
           if (isNameNode(node) && node.text === name) {
-            const occurrence: NameOccurrence = {
-              line: node.startPosition.row + 1,
-              column: node.startPosition.column,
-              role: referenceRole(node, definitionNames),
-            };
-            if (at.bindings) {
-              occurrence.binding = importedNameBinding(node) ?? bindingOf(node);
-              const property = destructuredReceiver(node);
-              if (property !== null) occurrence.property = property;
-            }
-            found.push(occurrence);
+            found.push(occurrenceOf(node, { definitionNames, bindings: at.bindings }));
             if (found.length >= MAX_OCCURRENCES_PER_FILE) break;
           }
           if (cursor.gotoFirstChild()) continue;
@@ -335,6 +327,24 @@ class Found {
     }
     return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
   }
+}
+
+// One occurrence of the name: its place, role and (when asked) its binding.
+function occurrenceOf(
+  node: Node,
+  at: { definitionNames: ReadonlySet<number>; bindings: boolean },
+): NameOccurrence {
+  const occurrence: NameOccurrence = {
+    line: node.startPosition.row + 1,
+    column: node.startPosition.column,
+    role: referenceRole(node, at.definitionNames),
+  };
+  if (at.bindings) {
+    occurrence.binding = importedNameBinding(node) ?? bindingOf(node);
+    const property = destructuredReceiver(node);
+    if (property !== null) occurrence.property = property;
+  }
+  return occurrence;
 }
 
 // Whether a parse error covers the whole file or more than half its lines.

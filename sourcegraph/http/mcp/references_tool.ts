@@ -2,7 +2,8 @@
  * `references`: every place the name at a position occurs at a pinned
  * commit, search-based: the search's whole-word matches, each file of a
  * language with a grammar parsed so that only identifiers remain (comments
- * and strings dropped), each row with its role. Scopes are not resolved.
+ * and strings dropped), each row with its role; a TypeScript or JavaScript
+ * name that resolves keeps only the occurrences referring to it.
  *
  * @module
  */
@@ -19,7 +20,7 @@ import { defineTool, READ_ONLY } from "./tool.ts";
 export const referencesTool = defineTool({
   name: "references",
   description:
-    "Where the name at line and column (or symbol on that line) occurs at one commit: search-based, scopes not resolved, comments and strings left out; rows `N [role]: line`.",
+    "Where the name at line and column (or symbol on that line) occurs at one commit: search-based, TS/JS scopes and imports followed, comments and strings left out; rows `N [role]: line`.",
   input: {
     repo,
     path,
