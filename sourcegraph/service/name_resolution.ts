@@ -35,6 +35,12 @@ export interface ResolvedDeclaration {
   via: "scope" | "file" | "import" | "member" | "index";
   /** A member of a class, interface or typed object (its container is the type). */
   member?: boolean;
+  /**
+   * For a member: whether the symbol index has members of that name in
+   * other types too (then a receiver of no evident type is not taken for
+   * the target's outside the target's file).
+   */
+  shared?: boolean;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -96,7 +102,6 @@ export class NameResolver {
   #files: ResolutionFiles;
   #analyses = new Map<string, Promise<NameOccurrences | null>>();
   #modules = new Map<string, Promise<string | null>>();
-  #mentions = new Map<string, Promise<boolean>>();
 
   /** A resolver over `files`, parsing with `parser`. */
   constructor(parser: OccurrenceParser, files: ResolutionFiles) {
@@ -113,18 +118,6 @@ export class NameResolver {
         text === null ? null : this.#parser.occurrences(path, text, name, { bindings: true })
       );
       this.#analyses.set(key, found);
-    }
-    return found;
-  }
-
-  /** Whether the text of `path` holds `word` as a whole word. */
-  mentions(path: string, word: string): Promise<boolean> {
-    const key = `${path}\0${word}`;
-    let found = this.#mentions.get(key);
-    if (found === undefined) {
-      const pattern = new RegExp(`(?<![\\w$])${word.replaceAll("$", "\\$")}(?![\\w$])`);
-      found = this.#files.text(path).then((text) => text !== null && pattern.test(text));
-      this.#mentions.set(key, found);
     }
     return found;
   }
@@ -305,12 +298,11 @@ export async function refersTo(
     if (receiver === undefined) return false;
     const own = at.path === target.path;
     if (receiver.kind === "unknown") {
-      // A receiver of no evident type: a value of the target's type where the file names the
-      // type or the target's module; an anonymous type's members only in its own file.
+      // A receiver of no evident type: the target's when no other type has a member of that
+      // name, else only in the target's own file; an anonymous type's only in its own file.
       if (own) return true;
-      return target.container !== null &&
-        (await resolver.mentions(at.path, target.container) ||
-          await resolver.mentions(at.path, moduleStem(target.path)));
+      if (target.container === null) return false;
+      return target.shared !== true;
     }
     // An anonymous object (type) is the target's only where the target's is anonymous too.
     if (receiver.kind === "declaration" && receiver.type === null) {
@@ -322,13 +314,6 @@ export async function refersTo(
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
   const found = await resolver.follow(at.path, { name: at.name, binding });
   return found !== null && found.path === target.path && found.line === target.line;
-}
-
-// The name a module's importers write: its file name without extension, or its folder's for an index.
-function moduleStem(path: string): string {
-  const parts = path.split("/");
-  const stem = parts.at(-1)!.replace(/\..*$/, "");
-  return stem === "index" && parts.length > 1 ? parts.at(-2)! : stem;
 }
 
 function receiverFits(receiver: Receiver, type: string | null): boolean {

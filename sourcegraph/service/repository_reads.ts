@@ -56,7 +56,8 @@ import {
   wholeWordPattern,
 } from "./name_references.ts";
 import { searchableText } from "../search/searchable_text.ts";
-import { NameResolver, resolveAt } from "./name_resolution.ts";
+import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
+import { searchSymbols } from "../search/symbol_search.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -394,12 +395,15 @@ export class RepositoryReads {
       text: origin.visibleText,
       exists: origin.visible,
     });
-    const target = await resolveAt(resolver, {
+    const resolved = await resolveAt(resolver, {
       path: request.path,
       name,
       line: request.line,
       column: origin.offset,
     });
+    const target = resolved?.member === true
+      ? { ...resolved, shared: this.#sharedMember(caller, { ...request, name, resolved }) }
+      : resolved;
     const found = await this.search(caller, {
       repo: request.repo,
       revision: origin.origin.commit,
@@ -475,6 +479,29 @@ export class RepositoryReads {
       );
     }
     return { repo: repo.name, origin, name, offset, fileText, visibleText, visible };
+  }
+
+  // Whether the commit's symbol index (within the caller's path groups) has members named like
+  // the resolved one in other types; true when the index is not built yet.
+  #sharedMember(
+    caller: Caller,
+    request: ReferencesRequest & { name: string; resolved: ResolvedDeclaration },
+  ): boolean {
+    const { repo, commit } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: request.revision ?? request.after?.commit,
+    });
+    const index = this.#searches.indexedCommit(repo, commit);
+    if (index === null) return true;
+    const scope = new PathScope(repo);
+    const { symbols } = searchSymbols(index, {
+      query: request.name,
+      groups: scope.full ? [] : scope.roots,
+    });
+    return symbols.some((symbol) =>
+      symbol.container !== request.resolved.container &&
+      (scope.full || scope.covers(symbol.path))
+    );
   }
 
   /** Where a cited span is at a later revision (both retained versions). */
