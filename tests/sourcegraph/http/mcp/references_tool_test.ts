@@ -10,7 +10,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { assert, assertEquals } from "../../../support/assert.ts";
+import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
 import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
 import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
 
@@ -312,4 +312,44 @@ Deno.test("references: a private repository and a hidden path group answer byte 
       lonely.texts[0].replaceAll("lonelyName", "NAME").replaceAll("docs/l.ts", "PATH"),
     );
     assert(!hidden.texts[0].includes("secret"), hidden.texts[0]);
+  }));
+
+Deno.test("references: a member reached through a receiver of no evident type counts only where no other type declares its name", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      const rows = async (symbol: string) => {
+        const outcome = await callTool(client, "references", {
+          repo: "org/members",
+          path: "m/box.ts",
+          line: symbol === "uniqueField" ? 2 : 3,
+          symbol,
+        });
+        assertEquals(outcome.code, "OK", outcome.texts.join());
+        return outcome.texts[0];
+      };
+      // The symbol index says which names other types declare: wait until it is built.
+      await waitFor(async () => (await rows("name")).includes('Index: "ready"'));
+      assertEquals(byFile(body(await rows("uniqueField"))), [
+        ['File: "m/box.ts"', "2 [definition]:   uniqueField = 1;"],
+        ['File: "m/use.ts"', "2 [read]: value.uniqueField;"],
+      ]);
+      assertEquals(byFile(body(await rows("name"))), [
+        ['File: "m/box.ts"', '3 [definition]:   name = "b";'],
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{
+      name: "org/members",
+      publicRead: true,
+      files: {
+        "m/box.ts": 'export class Box {\n  uniqueField = 1;\n  name = "b";\n}\n',
+        "m/other.ts": "export interface Other {\n  name: string;\n}\n",
+        "m/use.ts": "export function f(value: unknown) {\n" +
+          "value.uniqueField;\nvalue.name;\n}\n",
+      },
+    }],
+    searchIndex: true,
   }));
