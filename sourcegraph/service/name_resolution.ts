@@ -102,6 +102,7 @@ export class NameResolver {
   #files: ResolutionFiles;
   #analyses = new Map<string, Promise<NameOccurrences | null>>();
   #modules = new Map<string, Promise<string | null>>();
+  #mentions = new Map<string, Promise<boolean>>();
 
   /** A resolver over `files`, parsing with `parser`. */
   constructor(parser: OccurrenceParser, files: ResolutionFiles) {
@@ -118,6 +119,17 @@ export class NameResolver {
         text === null ? null : this.#parser.occurrences(path, text, name, { bindings: true })
       );
       this.#analyses.set(key, found);
+    }
+    return found;
+  }
+
+  /** Whether the text of `path` holds `word` as a whole word. */
+  mentions(path: string, word: string): Promise<boolean> {
+    const key = `${path}\0${word}`;
+    let found = this.#mentions.get(key);
+    if (found === undefined) {
+      found = this.#files.text(path).then((text) => text !== null && holdsWord(text, word));
+      this.#mentions.set(key, found);
     }
     return found;
   }
@@ -302,7 +314,7 @@ export async function refersTo(
       // name, else only in the target's own file; an anonymous type's only in its own file.
       if (own) return true;
       if (target.container === null) return false;
-      return target.shared !== true;
+      return target.shared !== true || await resolver.mentions(at.path, target.container);
     }
     // An anonymous object (type) is the target's only where the target's is anonymous too.
     if (receiver.kind === "declaration" && receiver.type === null) {
@@ -315,6 +327,19 @@ export async function refersTo(
   const found = await resolver.follow(at.path, { name: at.name, binding });
   return found !== null && found.path === target.path && found.line === target.line;
 }
+
+/** Whether `text` holds `word` (any characters, taken literally) with no name character around. */
+export function holdsWord(text: string, word: string): boolean {
+  if (word.length === 0) return false;
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+    const before = at === 0 ? "" : text[at - 1];
+    const after = text[at + word.length] ?? "";
+    if (!NAME_CHARACTER.test(before) && !NAME_CHARACTER.test(after)) return true;
+  }
+  return false;
+}
+
+const NAME_CHARACTER = /[A-Za-z0-9_$]/;
 
 function receiverFits(receiver: Receiver, type: string | null): boolean {
   switch (receiver.kind) {

@@ -15,7 +15,7 @@ import type { Caller } from "../access/caller.ts";
 import { SourcegraphError } from "../errors.ts";
 import { signatureLine } from "../search/symbol_search.ts";
 import type { ReferenceParser, ReferencesRequest } from "./name_references.ts";
-import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
+import { holdsWord, NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
 import type { NameOrigin, RepositoryReads } from "./repository_reads.ts";
 import type { RepositorySymbols } from "./repository_symbols.ts";
 
@@ -88,8 +88,12 @@ export class RepositoryDefinitions {
         first: 50,
         suggestions: false,
       });
+      // A member of no evident receiver: likeliest a member of a type the file names.
+      const text = await origin.visibleText(request.path) ?? "";
+      const named = (symbol: { container: string | null }) =>
+        symbol.container !== null && holdsWord(text, symbol.container);
       const chosen = page.symbols.find((symbol) => symbol.path === request.path) ??
-        page.symbols[0];
+        page.symbols.find(named) ?? page.symbols[0];
       if (chosen === undefined) return answer(null, "ready");
       return answer({
         path: chosen.path,
