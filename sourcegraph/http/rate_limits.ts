@@ -23,6 +23,8 @@ import type { AnonymousBudget } from "./edge_env.ts";
  * A references page is a search plus up to 50 file parses: a search's 5.
  * A commit search walks commits (with patches for -S and -G) like a
  * history: a history's 5, and across repositories a unit per repository.
+ * A definition parses the file and the modules its imports lead to, and may
+ * ask the symbol index: a symbol lookup's 2.
  */
 export const TOOL_COSTS: Readonly<Record<string, number>> = {
   search: 5,
@@ -32,6 +34,7 @@ export const TOOL_COSTS: Readonly<Record<string, number>> = {
   history: 5,
   references: 5,
   commits: 5,
+  definition: 2,
 };
 
 /**

@@ -139,7 +139,11 @@ function precisionLines(page: ReferencesPage): string[] {
   return [
     `Precision: "search-based"`,
     from,
-    "Every identifier spelling the name, scopes not resolved (a local of the same name elsewhere is listed too). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed.",
+    page.target === null
+      ? "Every identifier spelling the name, scopes not resolved (a local of the same name elsewhere is listed too). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed."
+      : `Resolved: ${
+        JSON.stringify(`${page.target.path}:${page.target.line}`)
+      }; only the occurrences referring to it (scopes, imports and evident receivers followed). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed.`,
   ];
 }
 

@@ -7,8 +7,9 @@
  * parsed and only its identifier nodes spelling the name are kept, each with
  * its role, so comments and strings drop out. A file without a grammar (or
  * too large, or past its parse deadline) keeps its whole-word lines with the
- * role `text`. Scopes are not resolved: a local of the same name elsewhere
- * is a reference too.
+ * role `text`. When the name at the position resolves to a declaration of
+ * a TypeScript or JavaScript file (`name_resolution.ts`), only occurrences
+ * referring to it are kept, and files of other languages are left out.
  *
  * Parsing runs in this process, one file at a time for the whole service
  * (one parser, grammars loaded on first use), each file under a deadline
@@ -23,11 +24,21 @@ import { SourcegraphError } from "../errors.ts";
 import type { FileMatches, SearchOutcome } from "../search/code_search.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import { fileURLToPath } from "node:url";
-import { MAX_PARSED_BYTES, type NameOccurrences } from "../symbols/symbol_extractor.ts";
+import {
+  MAX_PARSED_BYTES,
+  type NameOccurrence,
+  type NameOccurrences,
+} from "../symbols/symbol_extractor.ts";
 import type { OccurrencesJob } from "../symbols/occurrences_worker.ts";
 import { WorkerJobs } from "../workers/worker_jobs.ts";
 import type { ReferenceRole } from "../symbols/reference_roles.ts";
 import type { ScipSource } from "../search/scip/scip_derived.ts";
+import {
+  isScriptPath,
+  type NameResolver,
+  refersTo,
+  type ResolvedDeclaration,
+} from "./name_resolution.ts";
 
 /** Most candidate files one page parses (and shows). */
 export const REFERENCES_FILES_PER_PAGE = 50;
@@ -85,6 +96,11 @@ export interface ReferencesPage {
   scope: string[] | null;
   /** Set when the page comes from the commit's SCIP index: its tool and commit. */
   precise?: ScipSource;
+  /**
+   * The declaration the name was resolved to (only occurrences that refer
+   * to it are rows), or null when it was not (every identifier spelling it).
+   */
+  target: ResolvedDeclaration | null;
 }
 
 /** A references lookup at a position. */
@@ -220,9 +236,18 @@ export class ReferenceParser {
     return this.#now();
   }
 
-  /** The occurrences of `name` in `text` (a file at `path`); unparsed when the worker could not. */
-  async occurrences(path: string, text: string, name: string): Promise<NameOccurrences> {
-    const answer = await this.#jobs.run({ path, text, name, deadlineMs: this.#fileMs });
+  /**
+   * The occurrences of `name` in `text` (a file at `path`), with their
+   * bindings when asked; unparsed when the worker could not.
+   */
+  async occurrences(
+    path: string,
+    text: string,
+    name: string,
+    options: { bindings?: boolean } = {},
+  ): Promise<NameOccurrences> {
+    const job = { path, text, name, deadlineMs: this.#fileMs };
+    const answer = await this.#jobs.run(options.bindings ? { ...job, bindings: true } : job);
     return answer ?? { language: null, outcome: "failed", occurrences: [] };
   }
 
@@ -260,8 +285,11 @@ export async function referencesOf(
     name: string;
     includeDeclaration: boolean;
     text: (path: string) => Promise<string | null>;
+    /** The declaration the name resolved to: only occurrences referring to it are kept. */
+    resolved?: { resolver: NameResolver; target: ResolvedDeclaration };
   },
 ): Promise<ReferenceFile[]> {
+  const { resolved } = options;
   const { name, includeDeclaration } = options;
   const deadline = parser.now() + REFERENCES_PARSE_MS;
   const found: ReferenceFile[] = [];
@@ -277,30 +305,28 @@ export async function referencesOf(
       found.push(asText("budget"));
       continue;
     }
+    // A resolved TypeScript or JavaScript declaration is referred to from such files only.
+    if (resolved !== undefined && !isScriptPath(file.path)) continue;
     const text = await options.text(file.path);
     if (text === null) {
       found.push(asText("large"));
       continue;
     }
-    const parsed = await parser.occurrences(file.path, text, name);
+    const parsed = resolved === undefined
+      ? await parser.occurrences(file.path, text, name)
+      : await resolved.resolver.analysis(file.path, name) ??
+        { language: null, outcome: "failed" as const, occurrences: [] };
     if (parsed.outcome !== "parsed") {
       found.push(asText(parsed.outcome === "none" ? "no_grammar" : parsed.outcome));
       continue;
     }
-    const byLine = new Map<number, RowRole[]>();
-    for (const occurrence of parsed.occurrences) {
-      // Only the lines of this page: a continued page starts after a line of its first file.
-      if (!shown.has(occurrence.line)) continue;
-      if (!includeDeclaration && occurrence.role === "definition") continue;
-      const roles = byLine.get(occurrence.line) ?? [];
-      if (!roles.includes(occurrence.role)) roles.push(occurrence.role);
-      byLine.set(occurrence.line, roles);
-    }
-    const lines = [...byLine].sort((a, b) => a[0] - b[0]).map(([number, roles]) => ({
-      number,
-      text: shown.get(number)!,
-      roles,
-    }));
+    const lines = await parsedLines(parsed.occurrences, {
+      path: file.path,
+      name,
+      shown,
+      includeDeclaration,
+      resolved,
+    });
     found.push({
       path: file.path,
       parse: "parsed",
@@ -313,3 +339,38 @@ export async function referencesOf(
 
 /** Most bytes of a candidate file read for parsing (the extraction's own limit). */
 export const REFERENCES_MAX_FILE_BYTES = MAX_PARSED_BYTES;
+
+// The rows of a parsed file: the shown lines holding occurrences (referring to the resolved
+// declaration, when there is one), each with its roles.
+async function parsedLines(
+  occurrences: readonly NameOccurrence[],
+  at: {
+    path: string;
+    name: string;
+    shown: ReadonlyMap<number, string>;
+    includeDeclaration: boolean;
+    resolved?: { resolver: NameResolver; target: ResolvedDeclaration };
+  },
+): Promise<ReferenceLine[]> {
+  const { shown, includeDeclaration, resolved, path, name } = at;
+  const byLine = new Map<number, RowRole[]>();
+  for (const occurrence of occurrences) {
+    // Only the lines of this page: a continued page starts after a line of its first file.
+    if (!shown.has(occurrence.line)) continue;
+    if (!includeDeclaration && occurrence.role === "definition") continue;
+    if (
+      resolved !== undefined &&
+      !await refersTo(resolved.resolver, { path, name, occurrence }, resolved.target)
+    ) {
+      continue;
+    }
+    const roles = byLine.get(occurrence.line) ?? [];
+    if (!roles.includes(occurrence.role)) roles.push(occurrence.role);
+    byLine.set(occurrence.line, roles);
+  }
+  return [...byLine].sort((a, b) => a[0] - b[0]).map(([number, roles]) => ({
+    number,
+    text: shown.get(number)!,
+    roles,
+  }));
+}

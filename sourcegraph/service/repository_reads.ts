@@ -64,6 +64,8 @@ import {
   preciseDefinition,
   preciseReferences,
 } from "./precise_references.ts";
+import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
+import { searchSymbols } from "../search/symbol_search.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -194,6 +196,23 @@ export interface DiffRequest {
   first: number;
   paths?: string[];
   after?: string;
+}
+
+/** The name at a position, and how the files of its commit are read (`nameOrigin`). */
+export interface NameOrigin {
+  /** The repository's name as registered. */
+  repo: string;
+  /** The position's line, read as `read` reads it. */
+  origin: FileRead;
+  name: string;
+  /** UTF-16 offset of the name in its line. */
+  offset: number;
+  /** A file's text at the commit; for paths already checked against the path groups. */
+  fileText: (path: string) => Promise<string | null>;
+  /** A file's text at the commit, null outside the caller's path groups. */
+  visibleText: (path: string) => Promise<string | null>;
+  /** Whether a file is at the path at the commit, inside the caller's path groups. */
+  visible: (path: string) => Promise<boolean>;
 }
 
 /** Reads through `mirrors` of the repositories `visibility` lets a caller see. */
@@ -389,20 +408,43 @@ export class RepositoryReads {
    * are a search's whole-word matches (the same path groups and paging).
    */
   async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
-    const { origin, name, offset, fileText, repo } = await this.#referenceOrigin(caller, request);
-    const scip = this.#scip?.get(repo.id, origin.commit) ?? null;
+    const origin = await this.nameOrigin(caller, request);
+    const { name, fileText } = origin;
+    const { repo } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: origin.origin.commit,
+    });
+    const scip = this.#scip?.get(repo.id, origin.origin.commit) ?? null;
     if (scip !== null) {
       const page = await this.#preciseReferences(caller, {
         request,
         scip,
         name,
-        at: { path: origin.path, commit: origin.commit, offset, fileText },
+        at: {
+          path: origin.origin.path,
+          commit: origin.origin.commit,
+          offset: origin.offset,
+          fileText,
+        },
       });
       if (page !== null) return page;
     }
+    const resolver = new NameResolver(this.#parser, {
+      text: origin.visibleText,
+      exists: origin.visible,
+    });
+    const resolved = await resolveAt(resolver, {
+      path: request.path,
+      name,
+      line: request.line,
+      column: origin.offset,
+    });
+    const target = resolved?.member === true
+      ? { ...resolved, shared: this.#sharedMember(caller, { ...request, name, resolved }) }
+      : resolved;
     const found = await this.search(caller, {
       repo: request.repo,
-      revision: origin.commit,
+      revision: origin.origin.commit,
       pattern: wholeWordPattern(name),
       glob: request.glob,
       output: "content",
@@ -415,15 +457,17 @@ export class RepositoryReads {
       name,
       includeDeclaration: request.includeDeclaration ?? true,
       text: fileText,
+      resolved: target === null ? undefined : { resolver, target },
     });
     return {
       repo: found.repo,
       commit: found.commit,
       name,
-      origin: { path: origin.path, line: request.line },
+      origin: { path: origin.origin.path, line: request.line },
       files,
       search,
       scope: found.scope,
+      target,
     };
   }
 
@@ -474,6 +518,7 @@ export class RepositoryReads {
         index: "ready",
       },
       scope: scope.full ? null : scope.roots,
+      target: null,
       precise: scip.source,
     };
   }
@@ -506,15 +551,14 @@ export class RepositoryReads {
     return found !== null && new PathScope(repo).covers(found.path) ? found : null;
   }
 
-  // The name at the request's position, checked to be code when the file parses,
-  // and how the search's candidate files are read at its commit.
-  async #referenceOrigin(caller: Caller, request: ReferencesRequest): Promise<{
-    origin: FileRead;
-    name: string;
-    offset: number;
-    repo: RepositoryRecord;
-    fileText: (path: string) => Promise<string | null>;
-  }> {
+  /**
+   * The name at a request's position, read as `read` reads it (the same
+   * refusals), checked to be code when the file parses; with how files of
+   * the same commit are read: `fileText` for paths a search named (already
+   * inside the path groups), `visibleText` and `visible` for any path, which
+   * answer for a path outside the caller's path groups as for a missing one.
+   */
+  async nameOrigin(caller: Caller, request: ReferencesRequest): Promise<NameOrigin> {
     const origin = await this.read(caller, {
       repo: request.repo,
       path: request.path,
@@ -528,13 +572,19 @@ export class RepositoryReads {
       revision: origin.commit,
     });
     const objects = this.#mirrors.objects(repo);
-    // Only paths the search named (inside the path groups) or the origin are read.
+    const scope = new PathScope(repo);
     const fileText = async (path: string): Promise<string | null> => {
       const entry = await objects.lookup(origin.commit, path);
       if (entry === null || entry.kind !== "file") return null;
       const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
       return bytes === null ? null : searchableText(bytes);
     };
+    const visible = async (path: string): Promise<boolean> => {
+      if (!scope.covers(path)) return false;
+      return (await objects.lookup(origin.commit, path))?.kind === "file";
+    };
+    const visibleText = (path: string) =>
+      scope.covers(path) ? fileText(path) : Promise.resolve(null);
     const whole = await fileText(origin.path);
     const at = { name, line: request.line, offset };
     if (whole !== null && !await isCodeAt(this.#parser, { path: origin.path, text: whole }, at)) {
@@ -546,7 +596,30 @@ export class RepositoryReads {
         },
       );
     }
-    return { origin, name, offset, repo, fileText };
+    return { repo: repo.name, origin, name, offset, fileText, visibleText, visible };
+  }
+
+  // Whether the commit's symbol index (within the caller's path groups) has members named like
+  // the resolved one in other types; true when the index is not built yet.
+  #sharedMember(
+    caller: Caller,
+    request: ReferencesRequest & { name: string; resolved: ResolvedDeclaration },
+  ): boolean {
+    const { repo, commit } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: request.revision ?? request.after?.commit,
+    });
+    const index = this.#searches.indexedCommit(repo, commit);
+    if (index === null) return true;
+    const scope = new PathScope(repo);
+    const { symbols } = searchSymbols(index, {
+      query: request.name,
+      groups: scope.full ? [] : scope.roots,
+    });
+    return symbols.some((symbol) =>
+      symbol.container !== request.resolved.container &&
+      (scope.full || scope.covers(symbol.path))
+    );
   }
 
   /** Where a cited span is at a later revision (both retained versions). */

@@ -56,6 +56,11 @@ import {
 import type { RepositoryPlugins } from "./repository_plugins.ts";
 import type { CommitsRequest, CommitsResult, RepositoryCommits } from "./repository_commits.ts";
 import type { RepositoryRouter } from "./repository_router.ts";
+import {
+  type DefinitionAnswer,
+  type DefinitionRequest,
+  RepositoryDefinitions,
+} from "./repository_definitions.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
 
@@ -101,6 +106,8 @@ export interface RoutedCalls {
   commits(caller: Caller, request: CommitsRequest): Promise<CommitsResult>;
   /** One page of the search-based references of the name at a position. */
   references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage>;
+  /** What the name at a position refers to, search-based. */
+  definition(caller: Caller, request: DefinitionRequest): Promise<DefinitionAnswer>;
   /** Where a cited span is at a later revision (both retained versions). */
   locate(caller: Caller, request: LocateRequest): Promise<LocatedCitation>;
   /** Directory entries at a commit, paged by name. */
@@ -226,6 +233,7 @@ export function localCalls(
   const reads = new RepositoryReads(visibility, { mirrors, searches, parser, scip });
   const symbols = new RepositorySymbols(visibility, { searches });
   const folderCache = new FolderCommitsCache();
+  const definitions = new RepositoryDefinitions(reads, { symbols, parser });
   return {
     read: (caller, request) => reads.read(caller, request),
     readPage: (caller, request) => reads.readPage(caller, request),
@@ -242,6 +250,7 @@ export function localCalls(
       folderCommits({ visibility, mirrors, cache: folderCache, caller, request }),
     commits: (caller, request) => commits.commits(caller, request),
     references: (caller, request) => reads.references(caller, request),
+    definition: (caller, request) => definitions.definition(caller, request),
     list: (caller, request) => reads.list(caller, request),
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),

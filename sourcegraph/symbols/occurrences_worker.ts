@@ -4,7 +4,9 @@
  * parsing for `references` never holds up the service's own thread, and the
  * pool (`workers/worker_jobs.ts`) can end it when a file takes too long.
  *
- * Messages in: `{ id, path, text, name, deadlineMs }`; out: `{ id, answer }`.
+ * Messages in: `{ id, path, text, name, bindings?, deadlineMs }` (`bindings`: each
+ * occurrence with what it is bound to, and what the file exports under the
+ * name); out: `{ id, answer }`.
  *
  * @module
  */
@@ -18,6 +20,8 @@ export interface OccurrencesJob {
   path: string;
   text: string;
   name: string;
+  /** Also resolve each occurrence's binding (`name_bindings.ts`). */
+  bindings?: boolean;
 }
 
 // The extractor's own deadline (tree-sitter's progress callback) ends a long parse inside the
@@ -40,7 +44,9 @@ async function find(
       extractor = SymbolExtractor.create({ deadlineMs: job.deadlineMs });
       extractors.set(job.deadlineMs, extractor);
     }
-    answer = await (await extractor).occurrences(job.path, job.text, job.name);
+    answer = await (await extractor).occurrences(job.path, job.text, job.name, {
+      bindings: job.bindings,
+    });
   } catch {
     answer = null;
   }

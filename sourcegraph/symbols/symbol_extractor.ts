@@ -20,6 +20,17 @@ import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./la
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
 import { isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
+import {
+  analyzesLanguage,
+  beginFile,
+  type Binding,
+  bindingOf,
+  destructuredReceiver,
+  type Exported,
+  exportedAs,
+  importedNameBinding,
+  type Receiver,
+} from "./name_bindings.ts";
 
 /** How long one file may take to parse and query. */
 export const FILE_DEADLINE_MS = 5_000;
@@ -57,6 +68,10 @@ export interface NameOccurrence {
   line: number;
   column: number;
   role: ReferenceRole;
+  /** What it is bound to, when the file's language is analyzed (`name_bindings.ts`). */
+  binding?: Binding;
+  /** For a name declared by destructuring an object, the receiver of the property it reads. */
+  property?: Receiver;
 }
 
 /**
@@ -69,6 +84,8 @@ export interface NameOccurrences {
   language: string | null;
   outcome: Exclude<ExtractionOutcome, "patterns">;
   occurrences: NameOccurrence[];
+  /** What the file exports under the name, when bindings were asked for and analyzed. */
+  exported?: Exported;
 }
 
 /** Most occurrences kept per file. */
@@ -140,23 +157,34 @@ export class SymbolExtractor {
    * at `path`, each with its role; under the same per-file deadline and size
    * limit as `extract`.
    */
-  async occurrences(path: string, text: string, name: string): Promise<NameOccurrences> {
+  async occurrences(
+    path: string,
+    text: string,
+    name: string,
+    options: { bindings?: boolean } = {},
+  ): Promise<NameOccurrences> {
     const language = grammarLanguageOf(path, text);
     if (language === null) return { language: null, outcome: "none", occurrences: [] };
     if (this.#broken) return { language, outcome: "failed", occurrences: [] };
     if (text.length > MAX_PARSED_BYTES) return { language, outcome: "large", occurrences: [] };
     const grammar = await this.#grammar(language);
     try {
-      const occurrences = this.#occurrences(grammar, text, name);
-      if (occurrences === null) return { language, outcome: "timed_out", occurrences: [] };
-      return { language, outcome: "parsed", occurrences };
+      const bindings = options.bindings === true && analyzesLanguage(language);
+      const found = this.#occurrences(grammar, text, { name, bindings });
+      if (found === null) return { language, outcome: "timed_out", occurrences: [] };
+      return { language, outcome: "parsed", ...found };
     } catch {
       this.#broken = true;
       return { language, outcome: "failed", occurrences: [] };
     }
   }
 
-  #occurrences(grammar: Grammar, text: string, name: string): NameOccurrence[] | null {
+  #occurrences(
+    grammar: Grammar,
+    text: string,
+    at: { name: string; bindings: boolean },
+  ): { occurrences: NameOccurrence[]; exported?: Exported } | null {
+    const { name } = at;
     const deadline = this.#now() + this.#deadlineMs;
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
@@ -177,6 +205,7 @@ export class SymbolExtractor {
         }
       }
       const found: NameOccurrence[] = [];
+      if (at.bindings) beginFile();
       // An explicit stack, not recursion: a deep tree must not exhaust the JavaScript stack.
       const cursor = tree.walk();
       let visited = 0;
@@ -185,11 +214,7 @@ export class SymbolExtractor {
         if (++visited % 4096 === 0 && late()) return null;
         if (node.endIndex - node.startIndex >= name.length) {
           if (isNameNode(node) && node.text === name) {
-            found.push({
-              line: node.startPosition.row + 1,
-              column: node.startPosition.column,
-              role: referenceRole(node, definitionNames),
-            });
+            found.push(occurrenceOf(node, { definitionNames, bindings: at.bindings }));
             if (found.length >= MAX_OCCURRENCES_PER_FILE) break;
           }
           if (cursor.gotoFirstChild()) continue;
@@ -199,7 +224,8 @@ export class SymbolExtractor {
         }
       }
       cursor.delete();
-      return found;
+      if (!at.bindings) return { occurrences: found };
+      return { occurrences: found, exported: exportedAs(tree.rootNode, name) };
     } finally {
       tree.delete();
     }
@@ -301,6 +327,24 @@ class Found {
     }
     return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
   }
+}
+
+// One occurrence of the name: its place, role and (when asked) its binding.
+function occurrenceOf(
+  node: Node,
+  at: { definitionNames: ReadonlySet<number>; bindings: boolean },
+): NameOccurrence {
+  const occurrence: NameOccurrence = {
+    line: node.startPosition.row + 1,
+    column: node.startPosition.column,
+    role: referenceRole(node, at.definitionNames),
+  };
+  if (at.bindings) {
+    occurrence.binding = importedNameBinding(node) ?? bindingOf(node);
+    const property = destructuredReceiver(node);
+    if (property !== null) occurrence.property = property;
+  }
+  return occurrence;
 }
 
 // Whether a parse error covers the whole file or more than half its lines.

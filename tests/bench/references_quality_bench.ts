@@ -31,12 +31,13 @@
  *
  * `--service URL` (the MCP endpoint, e.g. `http://127.0.0.1:8787/sourcegraph/mcp`,
  * of a service serving the tree as `local/<folder>`, or `--service-repo NAME`)
- * measures the service's MCP `references` tool beside the baseline, with the
+ * measures the service's MCP `references` and `definition` tools beside the baseline, with the
  * same seed and sample, through the MCP SDK client: its references are
  * every row of every page asked from the declaration's line with `symbol`
- * set to the name; its definition is the first `definition` row of the
- * answer asked from the reference position (no `definition` tool exists
- * yet). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
+ * set to the name; its definition is the MCP `definition` tool's answer at
+ * the reference position (its column: the oracle's, in UTF-16 units, which
+ * is the tool's character count on lines without characters outside the
+ * BMP). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
  *
  * Trees: by default this checkout (its HEAD). Other trees are given with
  * `--tree PATH` (repeatable; a Git work tree). The figures in
@@ -78,7 +79,7 @@ const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] 
   "(default 5)\n" +
   "  --misses N    also print, per tree, N identifiers whose references were not exact (worst " +
   "precision first) and N whose definition was missed\n" +
-  "  --service URL  also measure the MCP `references` tool of the service at URL (its MCP " +
+  "  --service URL  also measure the MCP `references` and `definition` tools of the service at URL (its MCP " +
   "endpoint), on the tree served as local/<folder> or --service-repo NAME";
 
 function options(args: string[]): {
@@ -387,7 +388,7 @@ class GitGrepFinder implements ReferenceFinder {
 
 /** The service's MCP `references` tool, every page of it, through the MCP SDK client. */
 class ServiceFinder implements ReferenceFinder {
-  readonly name = "service references";
+  readonly name = "service references and definition";
 
   constructor(private readonly client: Client, private readonly repo: string) {}
 
@@ -434,9 +435,20 @@ class ServiceFinder implements ReferenceFinder {
     return (await this.rows(position, name)).map((row) => row.location);
   }
 
-  async definition(position: Location, name: string): Promise<Location | null> {
-    const rows = await this.rows(position, name);
-    return rows.find((row) => row.roles.includes("definition"))?.location ?? null;
+  async definition(position: Location, _name: string): Promise<Location | null> {
+    const result = await this.client.callTool({
+      name: "definition",
+      arguments: {
+        repo: this.repo,
+        path: position.path,
+        line: position.line,
+        column: position.column,
+      },
+    });
+    const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+    const found = /^Definition: "(.*):(\d+)";/m.exec(text);
+    if (result.isError || !found) return null;
+    return { path: found[1], line: Number(found[2]), column: 1 };
   }
 }
 
@@ -649,7 +661,9 @@ if (import.meta.main) {
       }),
     );
     try {
-      console.log(`\nfinder: the service's MCP references tool at ${opts.service} (same seed)`);
+      console.log(
+        `\nfinder: the service's MCP references and definition tools at ${opts.service} (same seed)`,
+      );
       const served: TreeResult[] = [];
       for (const tree of opts.trees) {
         const repo = opts.serviceRepo ?? `local/${basename(tree)}`;

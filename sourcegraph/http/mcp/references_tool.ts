@@ -4,7 +4,8 @@
  * occurrence of the symbol the index records there, roles from the index);
  * otherwise search-based: the search's whole-word matches, each file of a
  * language with a grammar parsed so that only identifiers remain (comments
- * and strings dropped), each row with its role, scopes not resolved.
+ * and strings dropped), each row with its role; a TypeScript or JavaScript
+ * name that resolves keeps only the occurrences referring to it.
  *
  * @module
  */
@@ -21,7 +22,7 @@ import { defineTool, READ_ONLY } from "./tool.ts";
 export const referencesTool = defineTool({
   name: "references",
   description:
-    "Where the name at line and column (or symbol on that line) occurs at one commit: precise from an uploaded SCIP index, else search-based (scopes unresolved, no comments or strings); rows `N [role]: line`.",
+    "Where the name at line and column (or symbol on that line) occurs at one commit: precise from an uploaded SCIP index, else search-based (TS/JS scopes and imports followed; no comments or strings); rows `N [role]: line`.",
   input: {
     repo,
     path,

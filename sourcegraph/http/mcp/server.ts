@@ -38,6 +38,7 @@ import { prepareTool } from "./prepare_tool.ts";
 import { readManyTool } from "./read_many_tool.ts";
 import { readTool } from "./read_tool.ts";
 import { referencesTool } from "./references_tool.ts";
+import { definitionTool } from "./definition_tool.ts";
 import { repositoriesTool } from "./repositories_tool.ts";
 import { resolveTool } from "./resolve_tool.ts";
 import { searchTool } from "./search_tool.ts";
@@ -60,6 +61,7 @@ export const TOOLS: readonly Tool[] = [
   resolveTool,
   searchTool,
   symbolsTool,
+  definitionTool,
   referencesTool,
   readTool,
   readManyTool,

@@ -29,6 +29,7 @@ Deno.test("call costs: a search 5 (its base across repositories), symbols 2, rea
   assertEquals(callCost(call("commits", { repo: "org/a", message: "x" })), 5);
   assertEquals(callCost(call("commits", { message: "x" })), 5);
   assertEquals(callCost(call("references", { repo: "org/a", path: "a", line: 1 })), 5);
+  assertEquals(callCost(call("definition", { repo: "org/a", path: "a", line: 1 })), 2);
   assertEquals(
     callCost([call("search", { pattern: "x" }), call("symbols", { repo: "a/b", query: "x" })]),
     7,

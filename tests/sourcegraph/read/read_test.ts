@@ -75,6 +75,7 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
       "resolve",
       "search",
       "symbols",
+      "definition",
       "references",
       "read",
       "read_many",

@@ -79,6 +79,9 @@ const CASES: [string, Record<string, unknown>, string | null][] = [
   ["commits", { repo: NAME, paths: ["a/../b"] }, "INVALID_PATH"],
   ["references", { repo: NAME, path: "a.txt", line: 0, column: 1 }, null],
   ["references", { repo: NAME, path: "a.txt", line: 1, max_bytes: 1 << 30 }, null],
+  ["definition", { repo: NAME, path: "a.txt", line: 0, column: 1 }, null],
+  ["definition", { repo: NAME, path: "a.txt", line: 1, column: 0 }, null],
+  ["definition", { repo: NAME, path: "a.txt", line: 1, symbol: "a".repeat(201) }, null],
   [
     "locate",
     { repo: NAME, commit: "g".repeat(40), path: "a.txt", start_line: 1, end_line: 1 },

@@ -10,12 +10,13 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { assert, assertEquals } from "../../../support/assert.ts";
+import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
 import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
 import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
 
 const NAME = "org/refs";
-const MANY = Array.from({ length: 300 }, (_, i) => `parseItem(${i});`).join("\n") + "\n";
+const MANY = 'import { parseItem } from "../src/items";\n' +
+  Array.from({ length: 300 }, (_, i) => `parseItem(${i});`).join("\n") + "\n";
 
 const FILES: Record<string, string> = {
   "src/items.ts": [
@@ -50,6 +51,29 @@ const FILES: Record<string, string> = {
     '    let s = "parseItem";',
     "    let parseItem = items::parseItem(s);",
     "}",
+    "",
+  ].join("\n"),
+  "src/other.ts": "export function parseItem(): void {}\nparseItem();\n",
+  "src/shadow.ts": [
+    'import { parseItem } from "./items";',
+    "function f(parseItem: number) { return parseItem; }",
+    'parseItem("a");',
+    "box.parseItem;",
+    "",
+  ].join("\n"),
+  "src/runners.ts": [
+    "export class A {",
+    "  run(): void {}",
+    "  go(): void { this.run(); }",
+    "}",
+    "export class B {",
+    "  run(): void {}",
+    "  go(): void { this.run(); }",
+    "}",
+    "const a: A = new A();",
+    "a.run();",
+    "const b = new B();",
+    "b.run();",
     "",
   ].join("\n"),
   "notes.txt": "parseItem in plain notes\n",
@@ -109,13 +133,46 @@ function byFile(lines: string[]): string[][] {
   return files.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
-Deno.test("references: identifiers with their roles across languages; comments and strings left out; text where no grammar", () =>
+Deno.test("references: a TypeScript name resolved: its imports followed, shadowing locals, other declarations, members and other languages left out", () =>
   withRefs(async (client) => {
     const outcome = await references(client, { path: "src/items.ts", line: 2, column: 17 });
     assertEquals(outcome.code, "OK", outcome.texts.join());
     const answer = outcome.texts[0];
     assert(answer.includes('Precision: "search-based"'), answer);
-    assert(answer.includes('Name: "parseItem"; From: "src/items.ts:2"'), answer);
+    assert(answer.includes('Resolved: "src/items.ts:2"'), answer);
+    assertEquals(
+      byFile(body(answer)),
+      byFile([
+        'File: "src/items.ts"',
+        "2 [definition]: export function parseItem(text: string): Item {",
+        'File: "src/shadow.ts"',
+        '1 [import]: import { parseItem } from "./items";',
+        '3 [call]: parseItem("a");',
+        'File: "src/use.ts"',
+        '1 [import]: import { parseItem } from "./items";',
+        "3 [call]: let first: Item = parseItem(label);",
+        "4 [type]: let handler: typeof parseItem;",
+        "5 [read]: handler = parseItem;",
+        '6 [call]: const s = "😀\u200b"; parseItem(s);',
+      ]),
+    );
+    const run = await references(client, { path: "src/runners.ts", line: 2, symbol: "run" });
+    assertEquals(byFile(body(run.texts[0])), [[
+      'File: "src/runners.ts"',
+      "2 [definition]:   run(): void {}",
+      "3 [call]:   go(): void { this.run(); }",
+      "10 [call]: a.run();",
+    ]]);
+  }));
+
+Deno.test("references: a name not resolved: identifiers with their roles across languages; comments and strings left out; text where no grammar", () =>
+  withRefs(async (client) => {
+    const outcome = await references(client, { path: "py/items.py", line: 3, symbol: "parseItem" });
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const answer = outcome.texts[0];
+    assert(answer.includes('Precision: "search-based"'), answer);
+    assert(answer.includes('Name: "parseItem"; From: "py/items.py:3"'), answer);
+    assert(answer.includes("scopes not resolved"), answer);
     assertEquals(
       byFile(body(answer)),
       byFile([
@@ -131,6 +188,14 @@ Deno.test("references: identifiers with their roles across languages; comments a
         'File: "rs/items.rs"',
         "1 [import]: use crate::items::parseItem;",
         "5 [write,call]:     let parseItem = items::parseItem(s);",
+        'File: "src/other.ts"',
+        "1 [definition]: export function parseItem(): void {}",
+        "2 [call]: parseItem();",
+        'File: "src/shadow.ts"',
+        '1 [import]: import { parseItem } from "./items";',
+        "2 [read]: function f(parseItem: number) { return parseItem; }",
+        '3 [call]: parseItem("a");',
+        "4 [read]: box.parseItem;",
         'File: "src/use.ts"',
         '1 [import]: import { parseItem } from "./items";',
         "3 [call]: let first: Item = parseItem(label);",
@@ -247,4 +312,44 @@ Deno.test("references: a private repository and a hidden path group answer byte 
       lonely.texts[0].replaceAll("lonelyName", "NAME").replaceAll("docs/l.ts", "PATH"),
     );
     assert(!hidden.texts[0].includes("secret"), hidden.texts[0]);
+  }));
+
+Deno.test("references: a member reached through a receiver of no evident type counts only where no other type declares its name", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      const rows = async (symbol: string) => {
+        const outcome = await callTool(client, "references", {
+          repo: "org/members",
+          path: "m/box.ts",
+          line: symbol === "uniqueField" ? 2 : 3,
+          symbol,
+        });
+        assertEquals(outcome.code, "OK", outcome.texts.join());
+        return outcome.texts[0];
+      };
+      // The symbol index says which names other types declare: wait until it is built.
+      await waitFor(async () => (await rows("name")).includes('Index: "ready"'));
+      assertEquals(byFile(body(await rows("uniqueField"))), [
+        ['File: "m/box.ts"', "2 [definition]:   uniqueField = 1;"],
+        ['File: "m/use.ts"', "2 [read]: value.uniqueField;"],
+      ]);
+      assertEquals(byFile(body(await rows("name"))), [
+        ['File: "m/box.ts"', '3 [definition]:   name = "b";'],
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{
+      name: "org/members",
+      publicRead: true,
+      files: {
+        "m/box.ts": 'export class Box {\n  uniqueField = 1;\n  name = "b";\n}\n',
+        "m/other.ts": "export interface Other {\n  name: string;\n}\n",
+        "m/use.ts": "export function f(value: unknown) {\n" +
+          "value.uniqueField;\nvalue.name;\n}\n",
+      },
+    }],
+    searchIndex: true,
   }));

@@ -35,6 +35,7 @@ Deno.test("MCP tools: each tool's annotations say what it does", () =>
           resolve: READS,
           search: READS,
           symbols: READS,
+          definition: READS,
           references: READS,
           read: READS,
           read_many: READS,

@@ -39,6 +39,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ["search", { pattern: "x" }],
   ["symbols", { repo: "org/app", query: "x" }],
   ["symbols", { query: "x" }],
+  ["definition", { repo: "org/app", path: "a.ts", line: 1, column: 1 }],
   ["references", { repo: "org/app", path: "a.ts", line: 1, column: 1 }],
   ["read", { repo: "org/app", path: "a.ts" }],
   ["read_many", { repo: "org/app", files: [{ path: "a.ts" }] }],

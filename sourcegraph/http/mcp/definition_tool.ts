@@ -1,0 +1,40 @@
+/**
+ * `definition`: what the name at a position (or the named symbol on that
+ * line) refers to at one commit, search-based: its scopes and imports
+ * resolved in the files, else the symbol index.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { renderDefinition } from "../../render/definition_text.ts";
+import { path, repo, revision } from "./arguments.ts";
+import { defineTool, READ_ONLY } from "./tool.ts";
+
+/** `definition`. */
+export const definitionTool = defineTool({
+  name: "definition",
+  description:
+    "Where the name at line and column (or symbol on that line) is declared at one commit: search-based, scopes and imports followed, else the symbol index.",
+  input: {
+    repo,
+    path,
+    revision,
+    line: z.number().int().min(1).describe("1-based line."),
+    column: z.number().int().min(1).max(100_000).optional().describe("1-based, in characters."),
+    symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
+  },
+  uses: ["definition"],
+  annotations: READ_ONLY,
+  run: async (args, { calls, caller }) => {
+    const answer = await calls.definition(caller, {
+      repo: args.repo,
+      revision: args.revision,
+      path: args.path,
+      line: args.line,
+      column: args.column,
+      symbol: args.symbol,
+    });
+    return [renderDefinition(answer)];
+  },
+});

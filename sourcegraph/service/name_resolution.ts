@@ -1,0 +1,373 @@
+/**
+ * Where a name is declared, search-based, at one commit: the occurrence's
+ * binding in its own file (`symbols/name_bindings.ts`, computed in the
+ * parsing worker) is followed: a local or a declaration of the file is the
+ * answer; an import is followed to the module it names (relative module
+ * paths of TypeScript and JavaScript resolved as bundlers do: the path as
+ * written, `.js` written for `.ts`, the usual extensions, `index` files),
+ * then to what that module exports under the name (its declaration, an
+ * import it re-exports, its `export *` modules), up to `FOLLOW_DEPTH`
+ * hops; a member of a namespace import is that module's export, a member
+ * of `this` or of a value of an evident type is looked up among that type's
+ * declared members. Only files the caller may see are read.
+ *
+ * `definition` answers with the target; `references` keeps the
+ * occurrences that resolve to the same target.
+ *
+ * @module
+ */
+
+import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
+import type { Binding, Declared, Receiver } from "../symbols/name_bindings.ts";
+
+/** Most modules followed from one name (re-exports and `export *` included). */
+export const FOLLOW_DEPTH = 8;
+
+/** A declaration a name resolves to. */
+export interface ResolvedDeclaration {
+  path: string;
+  line: number;
+  /** 0-based UTF-16 column of the declared name, when known. */
+  column: number | null;
+  kind: string;
+  container: string | null;
+  /** How it was found: `scope` (a local or parameter), `file`, `import`, `member`, `index`. */
+  via: "scope" | "file" | "import" | "member" | "index";
+  /** A member of a class, interface or typed object (its container is the type). */
+  member?: boolean;
+  /**
+   * For a member: whether the symbol index has members of that name in
+   * other types too (then a receiver of no evident type is not taken for
+   * the target's outside the target's file).
+   */
+  shared?: boolean;
+}
+
+const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const SCRIPT_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+/** Whether a path is a TypeScript or JavaScript file (whose imports are followed). */
+export function isScriptPath(path: string): boolean {
+  return SCRIPT_FILE.test(path);
+}
+
+/** The paths a relative module specifier may name from `from`, likeliest first; none for a package. */
+export function moduleCandidates(from: string, specifier: string): string[] {
+  if (!specifier.startsWith("./") && !specifier.startsWith("../") && specifier !== ".") return [];
+  const parts = from.split("/").slice(0, -1);
+  for (const part of specifier.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return [];
+      parts.pop();
+    } else parts.push(part);
+  }
+  const base = parts.join("/");
+  const candidates: string[] = [];
+  if (SCRIPT_FILE.test(base)) {
+    candidates.push(base);
+    const stem = base.replace(/\.(m|c)?jsx?$/, "");
+    if (stem !== base) {
+      const ts = base.endsWith(".jsx") ? [".tsx"] : [".ts", ".tsx", ".d.ts", ".mts", ".cts"];
+      candidates.push(...ts.map((extension) => stem + extension));
+    }
+  }
+  candidates.push(...SCRIPT_EXTENSIONS.map((extension) => base + extension));
+  candidates.push(...SCRIPT_EXTENSIONS.map((extension) => `${base}/index${extension}`));
+  return candidates;
+}
+
+/** The files a resolution reads, at one commit, within the caller's path groups. */
+export interface ResolutionFiles {
+  /** The text of a visible file, or null (missing, hidden, binary or too large). */
+  text(path: string): Promise<string | null>;
+  /** Whether a visible file is at `path`. */
+  exists(path: string): Promise<boolean>;
+}
+
+/** What parses files for their occurrences of a name (`ReferenceParser`). */
+export interface OccurrenceParser {
+  /** The occurrences of `name` in `text`, with their bindings when asked. */
+  occurrences(
+    path: string,
+    text: string,
+    name: string,
+    options?: { bindings?: boolean },
+  ): Promise<NameOccurrences>;
+}
+
+/** Resolves names at one commit; analyses are kept for the resolver's life (one request). */
+export class NameResolver {
+  #parser: OccurrenceParser;
+  #files: ResolutionFiles;
+  #analyses = new Map<string, Promise<NameOccurrences | null>>();
+  #modules = new Map<string, Promise<string | null>>();
+  #mentions = new Map<string, Promise<boolean>>();
+
+  /** A resolver over `files`, parsing with `parser`. */
+  constructor(parser: OccurrenceParser, files: ResolutionFiles) {
+    this.#parser = parser;
+    this.#files = files;
+  }
+
+  /** The occurrences of `name` in `path` with their bindings, or null when it cannot be read. */
+  analysis(path: string, name: string): Promise<NameOccurrences | null> {
+    const key = `${path}\0${name}`;
+    let found = this.#analyses.get(key);
+    if (found === undefined) {
+      found = this.#files.text(path).then((text) =>
+        text === null ? null : this.#parser.occurrences(path, text, name, { bindings: true })
+      );
+      this.#analyses.set(key, found);
+    }
+    return found;
+  }
+
+  /** Whether the text of `path` holds `word` as a whole word. */
+  mentions(path: string, word: string): Promise<boolean> {
+    const key = `${path}\0${word}`;
+    let found = this.#mentions.get(key);
+    if (found === undefined) {
+      found = this.#files.text(path).then((text) => text !== null && holdsWord(text, word));
+      this.#mentions.set(key, found);
+    }
+    return found;
+  }
+
+  /** The visible file a module specifier names from `from`, or null. */
+  module(from: string, specifier: string): Promise<string | null> {
+    const candidates = moduleCandidates(from, specifier);
+    const key = candidates[0] ?? "";
+    let found = this.#modules.get(key);
+    if (found === undefined) {
+      found = (async () => {
+        for (const candidate of candidates) {
+          if (await this.#files.exists(candidate)) return candidate;
+        }
+        return null;
+      })();
+      this.#modules.set(key, found);
+    }
+    return found;
+  }
+
+  /** The occurrence of `name` at `line` and UTF-16 `column` of `path` (parsed with bindings). */
+  async occurrenceAt(
+    path: string,
+    at: { name: string; line: number; column: number },
+  ): Promise<NameOccurrence | null> {
+    const analysis = await this.analysis(path, at.name);
+    return analysis?.occurrences.find((occurrence) =>
+      occurrence.line === at.line && occurrence.column === at.column
+    ) ?? null;
+  }
+
+  /**
+   * Where the binding of `name` seen in `path` leads; null when it leads
+   * nowhere the files hold (a package, a global, an unknown receiver).
+   */
+  async follow(
+    path: string,
+    at: { name: string; binding: Binding },
+    depth = 0,
+  ): Promise<ResolvedDeclaration | null> {
+    const { binding, name } = at;
+    if (depth > FOLLOW_DEPTH) return null;
+    switch (binding.kind) {
+      case "local":
+        return declared(path, binding, "scope");
+      case "file":
+        return declared(path, binding, depth === 0 ? "file" : "import");
+      case "import": {
+        const target = await this.module(path, binding.module);
+        if (target === null) return null;
+        if (binding.imported === "*") {
+          const via = "import";
+          return { path: target, line: 1, column: null, kind: "module", container: null, via };
+        }
+        return await this.exported(target, binding.imported, depth + 1);
+      }
+      case "member": {
+        const { receiver } = binding;
+        if (receiver.kind === "module") {
+          const target = await this.module(path, receiver.module);
+          return target === null ? null : await this.exported(target, name, depth + 1);
+        }
+        if (receiver.kind === "declaration") {
+          return null; // the caller's own occurrence is the declaration
+        }
+        if (receiver.kind === "this" || receiver.kind === "type") {
+          // A member of the class itself, else of what it extends or implements.
+          const types = receiver.kind === "this"
+            ? [receiver.type, ...receiver.heritage]
+            : [receiver.type];
+          for (const type of types) {
+            if (type === null) continue;
+            const found = await this.member(path, { type, member: name }, depth + 1);
+            if (found !== null) return found;
+          }
+        }
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** What `path` exports as `name`, followed to its declaration. */
+  async exported(path: string, name: string, depth: number): Promise<ResolvedDeclaration | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    const analysis = await this.analysis(path, name);
+    const exported = analysis?.exported;
+    if (!exported) return null;
+    if (exported.binding !== null) {
+      const found = await this.follow(path, { name, binding: exported.binding }, depth);
+      if (found !== null) return { ...found, via: "import" };
+    }
+    for (const module of exported.starModules) {
+      const target = await this.module(path, module);
+      const found = target === null ? null : await this.exported(target, name, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /** The declaration of member `member` of type `type` as `path` sees the type. */
+  async member(
+    path: string,
+    at: { type: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const typeAnalysis = await this.analysis(path, at.type);
+    const seen = typeAnalysis?.occurrences.find((occurrence) =>
+      occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
+      occurrence.binding.kind !== "free"
+    );
+    if (seen?.binding === undefined) return null;
+    const type = await this.follow(path, { name: at.type, binding: seen.binding }, depth);
+    if (type === null) return null;
+    const members = await this.analysis(type.path, at.member);
+    for (const occurrence of members?.occurrences ?? []) {
+      const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      if (receiver?.kind === "declaration" && receiver.type === at.type) {
+        return {
+          path: type.path,
+          line: occurrence.line,
+          column: occurrence.column,
+          kind: receiver.declares,
+          container: at.type,
+          via: "member",
+          member: true,
+        };
+      }
+    }
+    return null;
+  }
+}
+
+/**
+ * The declaration the occurrence of `name` at `line` and UTF-16 `column` of
+ * `path` resolves to through the files, or null.
+ */
+export async function resolveAt(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const occurrence = await resolver.occurrenceAt(at.path, at);
+  if (occurrence?.binding === undefined) return null;
+  const { binding } = occurrence;
+  if (binding.kind === "member" && binding.receiver.kind === "declaration") {
+    // The position is a member's own declaration.
+    return {
+      path: at.path,
+      line: at.line,
+      column: at.column,
+      kind: binding.receiver.declares,
+      container: binding.receiver.type,
+      via: "file",
+      member: true,
+    };
+  }
+  return await resolver.follow(at.path, { name: at.name, binding });
+}
+
+/**
+ * Whether `occurrence` (in `path`, parsed with bindings) refers to
+ * `target`: a member target by an occurrence whose receiver may be the
+ * target's type (its own, or one extending or implementing it, or one not
+ * evident), any other target by an occurrence that resolves to it.
+ */
+export async function refersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; occurrence: NameOccurrence },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { binding, property } = at.occurrence;
+  if (binding === undefined) return false;
+  if (at.path === target.path && at.occurrence.line === target.line) return true;
+  if (target.member === true) {
+    const receiver = binding.kind === "member" ? binding.receiver : property;
+    if (receiver === undefined) return false;
+    const own = at.path === target.path;
+    if (receiver.kind === "unknown") {
+      // A receiver of no evident type: the target's when no other type has a member of that
+      // name, else only in the target's own file; an anonymous type's only in its own file.
+      if (own) return true;
+      if (target.container === null) return false;
+      return target.shared !== true || await resolver.mentions(at.path, target.container);
+    }
+    // An anonymous object (type) is the target's only where the target's is anonymous too.
+    if (receiver.kind === "declaration" && receiver.type === null) {
+      return own && target.container === null;
+    }
+    return receiverFits(receiver, target.container);
+  }
+  if (binding.kind === "free") return false;
+  if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
+  const found = await resolver.follow(at.path, { name: at.name, binding });
+  return found !== null && found.path === target.path && found.line === target.line;
+}
+
+/** Whether `text` holds `word` (any characters, taken literally) with no name character around. */
+export function holdsWord(text: string, word: string): boolean {
+  if (word.length === 0) return false;
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+    const before = at === 0 ? "" : text[at - 1];
+    const after = text[at + word.length] ?? "";
+    if (!NAME_CHARACTER.test(before) && !NAME_CHARACTER.test(after)) return true;
+  }
+  return false;
+}
+
+const NAME_CHARACTER = /[A-Za-z0-9_$]/;
+
+function receiverFits(receiver: Receiver, type: string | null): boolean {
+  switch (receiver.kind) {
+    case "declaration":
+    case "this":
+      return receiver.type === null
+        ? receiver.kind === "this"
+        : receiver.type === type || (type !== null && receiver.heritage.includes(type));
+    case "type":
+      return receiver.type === type;
+    case "module":
+      return false;
+    default:
+      return true;
+  }
+}
+
+function declared(
+  path: string,
+  binding: Declared,
+  via: ResolvedDeclaration["via"],
+): ResolvedDeclaration {
+  return {
+    path,
+    line: binding.line,
+    column: binding.column,
+    kind: binding.declares,
+    container: binding.container,
+    via,
+  };
+}

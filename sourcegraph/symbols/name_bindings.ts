@@ -1,0 +1,591 @@
+/**
+ * What each identifier spelling a name is bound to in one TypeScript or
+ * JavaScript file, from its syntax tree alone: a declaration of a function
+ * or block scope (`local`, parameters included), a declaration at the top
+ * of the file (`file`), an imported name (`import`, with the module as
+ * written and the name it is imported as), a member of something (`member`,
+ * with what its receiver evidently is: the enclosing class for `this`, a
+ * declared or constructed type, a namespace import), or nothing the file
+ * declares (`free`). A name is looked up from its own scope outward, so a
+ * local or parameter shadows the file's declarations and imports; every
+ * declaration of a scope is seen throughout it (hoisting, simplified).
+ *
+ * Also what the file exports under a name (its own declaration, an import
+ * it re-exports, or the modules of its `export *`). `definition` and
+ * `references` both read these answers.
+ *
+ * @module
+ */
+
+import type { Node } from "web-tree-sitter";
+
+/** What an occurrence's receiver evidently is. */
+export type Receiver =
+  /** `this` inside a class (null: not inside one), with the names it extends or implements. */
+  | { kind: "this"; type: string | null; heritage: string[] }
+  /** A value of a declared or constructed type, or the class itself (`Type.member`). */
+  | { kind: "type"; type: string }
+  /** A namespace import (`import * as ns`): the member is the module's export. */
+  | { kind: "module"; module: string }
+  /** The member's own declaration in a class, interface or typed object (null: untyped). */
+  | { kind: "declaration"; type: string | null; heritage: string[]; declares: string }
+  | { kind: "unknown" };
+
+/** A declaration: where its name is, what it declares and what encloses it. */
+export interface Declared {
+  line: number;
+  /** 0-based UTF-16 column of the declared name. */
+  column: number;
+  /** What it declares: function, class, interface, type, enum, module, constant, variable, parameter. */
+  declares: string;
+  /** The enclosing function, method or class, or null at the top of the file. */
+  container: string | null;
+}
+
+/** What one identifier is bound to. */
+export type Binding =
+  | ({ kind: "local" } & Declared)
+  | ({ kind: "file" } & Declared)
+  | { kind: "import"; module: string; imported: string; line: number; column: number }
+  | { kind: "member"; receiver: Receiver }
+  | { kind: "free" };
+
+/** What a file exports under a name. */
+export interface Exported {
+  /** The file's own declaration or re-exported import; null when it has none of that name. */
+  binding: Binding | null;
+  /** The modules of its `export * from` (where the name may come from). */
+  starModules: string[];
+}
+
+const FUNCTIONS = new Set([
+  "function_declaration",
+  "generator_function_declaration",
+  "function_expression",
+  "function",
+  "generator_function",
+  "arrow_function",
+  "method_definition",
+  "function_signature",
+]);
+const CLASSES = new Set(["class_declaration", "class", "abstract_class_declaration"]);
+const TYPE_HOLDERS = new Set(["interface_declaration", "type_alias_declaration"]);
+const DECLARATION_KINDS: Record<string, string> = {
+  function_declaration: "function",
+  generator_function_declaration: "function",
+  function_signature: "function",
+  class_declaration: "class",
+  abstract_class_declaration: "class",
+  interface_declaration: "interface",
+  type_alias_declaration: "type",
+  enum_declaration: "enum",
+  internal_module: "module",
+  module: "module",
+};
+const MEMBER_DECLARATIONS: Record<string, string> = {
+  method_definition: "method",
+  method_signature: "method",
+  abstract_method_signature: "method",
+  public_field_definition: "field",
+  property_signature: "field",
+  pair: "field",
+};
+
+/** Whether the analysis knows the language's scopes and imports. */
+export function analyzesLanguage(language: string): boolean {
+  return language === "typescript" || language === "tsx" || language === "javascript";
+}
+
+/** The binding of `node`, a name node spelling the name. */
+export function bindingOf(node: Node): Binding {
+  const parent = node.parent;
+  if (parent === null) return { kind: "free" };
+  if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
+    return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
+  }
+  if (
+    parent.type === "nested_type_identifier" && parent.childForFieldName("name")?.id === node.id
+  ) {
+    return { kind: "member", receiver: receiverOf(parent.childForFieldName("module")) };
+  }
+  if (parent.type === "pair_pattern" && parent.childForFieldName("key")?.id === node.id) {
+    return { kind: "member", receiver: destructured(parent) };
+  }
+  const memberKind = MEMBER_DECLARATIONS[parent.type];
+  if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
+    return { kind: "member", receiver: declaringType(parent, memberKind) };
+  }
+  if (parent.type === "enum_body" || parent.type === "enum_assignment") {
+    return { kind: "member", receiver: declaringType(parent, "constant") };
+  }
+  const exported = exportSpecifierBinding(parent);
+  if (exported !== null) return exported;
+  if (node.type === "property_identifier" || node.type === "private_property_identifier") {
+    return { kind: "member", receiver: { kind: "unknown" } };
+  }
+  return lookUp(node, node.text) ?? { kind: "free" };
+}
+
+/**
+ * For a name declared by destructuring (`const { name } = value`), the
+ * receiver of the property it reads; null for other names.
+ */
+export function destructuredReceiver(node: Node): Receiver | null {
+  if (node.type !== "shorthand_property_identifier_pattern") return null;
+  return destructured(node);
+}
+
+/** What the file whose tree is `root` exports as `name` (`default` for its default export). */
+export function exportedAs(root: Node, name: string): Exported {
+  const starModules: string[] = [];
+  let binding: Binding | null = null;
+  for (const statement of root.namedChildren) {
+    if (statement === null) continue;
+    if (statement.type === "export_statement") {
+      const source = moduleOf(statement);
+      const clause = statement.namedChildren.find((child) => child?.type === "export_clause");
+      if (source !== null && clause === undefined) {
+        if (!statement.namedChildren.some((child) => child?.type === "namespace_export")) {
+          starModules.push(source);
+        }
+        continue;
+      }
+      if (binding === null && clause) binding = clauseExport(clause, { name, source });
+      if (binding === null && name === "default" && statement.text.startsWith("export default")) {
+        const value = statement.childForFieldName("declaration") ??
+          statement.childForFieldName("value");
+        const named = value?.childForFieldName("name");
+        binding = named ? lookUp(named, named.text) : null;
+        if (binding === null && value?.type === "identifier") binding = lookUp(value, value.text);
+      }
+    }
+  }
+  if (binding === null && name !== "default") {
+    // The file's own declaration (an import it does not re-export is not its export).
+    const own = declarationsOf(root, name).find((found) => found.binding.kind === "file");
+    if (own !== undefined) binding = own.binding;
+  }
+  return { binding, starModules };
+}
+
+function clauseExport(clause: Node, at: { name: string; source: string | null }): Binding | null {
+  for (const specifier of clause.namedChildren) {
+    if (specifier === null || specifier.type !== "export_specifier") continue;
+    const local = specifier.childForFieldName("name");
+    const alias = specifier.childForFieldName("alias") ?? local;
+    if (local === null || alias?.text !== at.name) continue;
+    if (at.source !== null) {
+      return {
+        kind: "import",
+        module: at.source,
+        imported: local.text,
+        line: local.startPosition.row + 1,
+        column: local.startPosition.column,
+      };
+    }
+    return lookUp(local, local.text);
+  }
+  return null;
+}
+
+// `export { a as b } from "m"`: `a` is imported from m; `export { a as b }`: `a` is the local a.
+function exportSpecifierBinding(parent: Node): Binding | null {
+  if (parent.type !== "export_specifier") return null;
+  const local = parent.childForFieldName("name");
+  const statement = parent.parent?.parent;
+  const source = statement ? moduleOf(statement) : null;
+  if (local === null) return null;
+  if (source !== null) {
+    return {
+      kind: "import",
+      module: source,
+      imported: local.text,
+      line: local.startPosition.row + 1,
+      column: local.startPosition.column,
+    };
+  }
+  return lookUp(local, local.text) ?? { kind: "free" };
+}
+
+function keyField(node: Node): string {
+  return node.type === "pair" ? "key" : "name";
+}
+
+function moduleOf(statement: Node): string | null {
+  const source = statement.childForFieldName("source");
+  if (source === null) return null;
+  return source.namedChildren.find((child) => child?.type === "string_fragment")?.text ?? "";
+}
+
+// The name's declaration seen from `node`: the nearest scope declaring it.
+function lookUp(node: Node, name: string): Binding | null {
+  for (let scope = node.parent; scope !== null; scope = scope.parent) {
+    const found = declarationsOf(scope, name)[0];
+    if (found !== undefined) return found.binding;
+  }
+  return null;
+}
+
+interface Declaration {
+  node: Node;
+  binding: Binding;
+}
+
+// The declarations of one name by scope node id, for the file being analyzed: every
+// occurrence of a name asks the same scopes (a file is analyzed for one name at a time).
+let scopes: { name: string; byScope: Map<number, Declaration[]> } | null = null;
+
+/** Starts the analysis of a file (what was learned of the previous file's scopes is dropped). */
+export function beginFile(): void {
+  scopes = null;
+}
+
+// The declarations a scope node makes of `name` (none when it is no scope).
+function declarationsOf(scope: Node, name: string): Declaration[] {
+  if (scopes === null || scopes.name !== name) scopes = { name, byScope: new Map() };
+  let found = scopes.byScope.get(scope.id);
+  if (found === undefined) {
+    found = scopeDeclarations(scope, name);
+    scopes.byScope.set(scope.id, found);
+  }
+  return found;
+}
+
+function scopeDeclarations(scope: Node, name: string): Declaration[] {
+  const found: Declaration[] = [];
+  const top = scope.type === "program";
+  const declare = (nameNode: Node, kind: string) => {
+    if (nameNode.text !== name) return;
+    const declared = {
+      line: nameNode.startPosition.row + 1,
+      column: nameNode.startPosition.column,
+      declares: kind,
+      container: containerName(nameNode),
+    };
+    found.push({
+      node: nameNode,
+      binding: top ? { kind: "file", ...declared } : { kind: "local", ...declared },
+    });
+  };
+  headDeclarations(scope, declare);
+  if (
+    top || scope.type === "statement_block" || scope.type === "switch_case" ||
+    scope.type === "switch_default" || scope.type === "class_static_block"
+  ) {
+    for (const statement of scope.namedChildren) {
+      if (statement !== null) statementDeclarations(statement, declare);
+    }
+  }
+  if (top) found.push(...importsOf(scope, name));
+  return found;
+}
+
+// What a scope declares in its head: parameters, a named function expression's or class
+// expression's own name, type parameters, catch and loop variables.
+function headDeclarations(scope: Node, declare: (name: Node, kind: string) => void): void {
+  if (FUNCTIONS.has(scope.type)) {
+    const parameters = scope.childForFieldName("parameters") ??
+      scope.childForFieldName("parameter");
+    if (parameters !== null) patternNames(parameters, (n) => declare(n, "parameter"));
+    if (scope.type === "function_expression" || scope.type === "function") {
+      const own = scope.childForFieldName("name");
+      if (own !== null) declare(own, "function");
+    }
+  }
+  const typeParameters = scope.childForFieldName("type_parameters");
+  if (typeParameters !== null) {
+    for (const parameter of typeParameters.namedChildren) {
+      const named = parameter?.childForFieldName("name");
+      if (named) declare(named, "type");
+    }
+  }
+  if (scope.type === "class") {
+    const own = scope.childForFieldName("name");
+    if (own !== null) declare(own, "class");
+  }
+  if (scope.type === "catch_clause") {
+    const parameter = scope.childForFieldName("parameter");
+    if (parameter !== null) patternNames(parameter, (n) => declare(n, "variable"));
+  }
+  if (scope.type === "for_in_statement") {
+    const left = scope.childForFieldName("left");
+    if (left !== null && scope.childForFieldName("kind") !== null) {
+      patternNames(left, (n) => declare(n, "variable"));
+    }
+  }
+  if (scope.type === "for_statement") {
+    const initializer = scope.childForFieldName("initializer");
+    if (initializer !== null) statementDeclarations(initializer, declare);
+  }
+}
+
+function statementDeclarations(
+  statement: Node,
+  declare: (name: Node, kind: string) => void,
+): void {
+  let node = statement;
+  if (node.type === "export_statement") {
+    const inner = node.childForFieldName("declaration");
+    if (inner === null) return;
+    node = inner;
+  }
+  if (node.type === "ambient_declaration") {
+    const inner = node.namedChildren.find((child) => child !== null && child.type !== "comment");
+    if (!inner) return;
+    node = inner;
+  }
+  if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
+    const constant = node.text.startsWith("const");
+    for (const declarator of node.namedChildren) {
+      if (declarator?.type !== "variable_declarator") continue;
+      const named = declarator.childForFieldName("name");
+      if (named !== null) {
+        patternNames(named, (n) => declare(n, constant ? "constant" : "variable"));
+      }
+    }
+    return;
+  }
+  const kind = DECLARATION_KINDS[node.type];
+  if (kind === undefined) return;
+  const named = node.childForFieldName("name");
+  if (named !== null) declare(named, kind);
+}
+
+// Every name a parameter list or a binding pattern declares.
+function patternNames(node: Node, found: (name: Node) => void): void {
+  switch (node.type) {
+    case "identifier":
+    case "shorthand_property_identifier_pattern":
+      found(node);
+      return;
+    case "required_parameter":
+    case "optional_parameter": {
+      const pattern = node.childForFieldName("pattern");
+      if (pattern !== null) patternNames(pattern, found);
+      return;
+    }
+    case "pair_pattern": {
+      const value = node.childForFieldName("value");
+      if (value !== null) patternNames(value, found);
+      return;
+    }
+    case "assignment_pattern":
+    case "object_assignment_pattern": {
+      const left = node.childForFieldName("left");
+      if (left !== null) patternNames(left, found);
+      return;
+    }
+    case "formal_parameters":
+    case "object_pattern":
+    case "array_pattern":
+    case "rest_pattern":
+      for (const child of node.namedChildren) if (child !== null) patternNames(child, found);
+  }
+}
+
+// The names `import` statements bind at the top of a file.
+function importsOf(program: Node, name: string): Declaration[] {
+  const found: Declaration[] = [];
+  for (const statement of program.namedChildren) {
+    if (statement?.type !== "import_statement") continue;
+    const module = moduleOf(statement) ?? "";
+    const clause = statement.namedChildren.find((child) => child?.type === "import_clause");
+    if (!clause) continue;
+    const add = (local: Node, imported: string) => {
+      if (local.text !== name) return;
+      const at = { line: local.startPosition.row + 1, column: local.startPosition.column };
+      found.push({ node: local, binding: { kind: "import", module, imported, ...at } });
+    };
+    for (const part of clause.namedChildren) {
+      if (part === null) continue;
+      if (part.type === "identifier") add(part, "default");
+      if (part.type === "namespace_import") {
+        const local = part.namedChildren.find((child) => child?.type === "identifier");
+        if (local) add(local, "*");
+      }
+      if (part.type !== "named_imports") continue;
+      for (const specifier of part.namedChildren) {
+        const imported = specifier?.childForFieldName("name");
+        if (!specifier || !imported) continue;
+        add(specifier.childForFieldName("alias") ?? imported, imported.text);
+      }
+    }
+  }
+  return found;
+}
+
+// The import specifiers themselves: `a` in `import { a as b }` names a's export.
+/** The binding of a name inside an import specifier (`a` of `import { a as b }`), or null. */
+export function importedNameBinding(node: Node): Binding | null {
+  const specifier = node.parent;
+  if (specifier?.type !== "import_specifier") return null;
+  if (specifier.childForFieldName("name")?.id !== node.id) return null;
+  let statement: Node | null = specifier;
+  while (statement !== null && statement.type !== "import_statement") statement = statement.parent;
+  if (statement === null) return null;
+  return {
+    kind: "import",
+    module: moduleOf(statement) ?? "",
+    imported: node.text,
+    line: node.startPosition.row + 1,
+    column: node.startPosition.column,
+  };
+}
+
+function containerName(node: Node): string | null {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (up.type === "program") return null;
+    const own = up.childForFieldName("name");
+    if (
+      own !== null && own.id !== node.id &&
+      (FUNCTIONS.has(up.type) || CLASSES.has(up.type) || TYPE_HOLDERS.has(up.type))
+    ) {
+      return own.text;
+    }
+    if (up.type === "variable_declarator" && up.childForFieldName("name")?.id !== node.id) {
+      const value = up.childForFieldName("value");
+      if (value !== null && FUNCTIONS.has(value.type)) return up.childForFieldName("name")!.text;
+    }
+  }
+  return null;
+}
+
+// What the value `node` is, as far as the file says.
+function receiverOf(node: Node | null): Receiver {
+  if (node === null) return { kind: "unknown" };
+  if (node.type === "this") return enclosingClass(node);
+  if (node.type === "non_null_expression" || node.type === "parenthesized_expression") {
+    return receiverOf(node.namedChildren[0] ?? null);
+  }
+  if (node.type !== "identifier" && node.type !== "type_identifier") return { kind: "unknown" };
+  const binding = lookUp(node, node.text);
+  if (binding === null) return { kind: "unknown" };
+  if (binding.kind === "import") {
+    return binding.imported === "*"
+      ? { kind: "module", module: binding.module }
+      : { kind: "unknown" };
+  }
+  if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
+  return typeOfDeclaration(node, binding);
+}
+
+// The type a declared name evidently has: its annotation's name, the class
+// it is constructed from, or the class, enum or namespace it names itself.
+function typeOfDeclaration(node: Node, declared: Declared): Receiver {
+  if (["class", "interface", "enum", "module"].includes(declared.declares)) {
+    return { kind: "type", type: node.text };
+  }
+  const root = rootOf(node);
+  const at = root.descendantForPosition({ row: declared.line - 1, column: declared.column });
+  const holder = at?.parent;
+  if (!holder) return { kind: "unknown" };
+  const typed = holder.childForFieldName("type");
+  const typeName = typed === null ? null : namedType(typed);
+  if (typeName !== null) return { kind: "type", type: typeName };
+  if (holder.type === "variable_declarator") {
+    const value = holder.childForFieldName("value");
+    if (value?.type === "new_expression") {
+      const made = value.childForFieldName("constructor");
+      if (made?.type === "identifier") return { kind: "type", type: made.text };
+    }
+  }
+  return { kind: "unknown" };
+}
+
+function namedType(annotation: Node): string | null {
+  let node: Node | null = annotation.type === "type_annotation"
+    ? annotation.namedChildren[0] ?? null
+    : annotation;
+  if (node?.type === "generic_type") node = node.childForFieldName("name");
+  return node?.type === "type_identifier" ? node.text : null;
+}
+
+function rootOf(node: Node): Node {
+  let root = node;
+  while (root.parent !== null) root = root.parent;
+  return root;
+}
+
+function enclosingClass(node: Node): Receiver {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (CLASSES.has(up.type)) {
+      return {
+        kind: "this",
+        type: up.childForFieldName("name")?.text ?? null,
+        heritage: heritageOf(up),
+      };
+    }
+    // A plain function has a `this` of its own; an arrow function sees the enclosing one.
+    if (FUNCTIONS.has(up.type) && up.type !== "arrow_function" && up.type !== "method_definition") {
+      return { kind: "unknown" };
+    }
+  }
+  return { kind: "this", type: null, heritage: [] };
+}
+
+function heritageOf(declaration: Node): string[] {
+  const names: string[] = [];
+  const visit = (node: Node) => {
+    if (node.type === "identifier" || node.type === "type_identifier") names.push(node.text);
+    else if (node.type !== "type_arguments") {
+      for (const child of node.namedChildren) if (child !== null) visit(child);
+    }
+  };
+  for (const child of declaration.namedChildren) {
+    if (child?.type === "class_heritage" || child?.type === "extends_type_clause") visit(child);
+  }
+  return names;
+}
+
+// The type a member declaration belongs to: its class or interface, or the annotated variable
+// an object literal initializes.
+function declaringType(member: Node, declares: string): Receiver {
+  for (let up = member.parent; up !== null; up = up.parent) {
+    if (CLASSES.has(up.type) || up.type === "interface_declaration") {
+      return {
+        kind: "declaration",
+        type: up.childForFieldName("name")?.text ?? null,
+        heritage: heritageOf(up),
+        declares,
+      };
+    }
+    if (up.type === "enum_declaration" || up.type === "type_alias_declaration") {
+      const type = up.childForFieldName("name")?.text ?? null;
+      return { kind: "declaration", type, heritage: [], declares };
+    }
+    if (up.type === "object" || up.type === "object_type") {
+      // An object or object type is its own type: named by the alias or the annotated variable
+      // it makes, else anonymous.
+      const holder = up.type === "object_type" ? up.parent : up.parent;
+      let type: string | null = null;
+      if (holder?.type === "type_alias_declaration") {
+        type = holder.childForFieldName("name")?.text ?? null;
+      } else if (holder?.type === "variable_declarator") {
+        const typed = holder.childForFieldName("type");
+        type = typed === null ? null : namedType(typed);
+      }
+      return { kind: "declaration", type, heritage: [], declares };
+    }
+  }
+  return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.
+function destructured(node: Node): Receiver {
+  let pattern: Node | null = node.parent;
+  while (pattern !== null && pattern.type !== "object_pattern") pattern = pattern.parent;
+  const holder = pattern?.parent;
+  if (!holder) return { kind: "unknown" };
+  if (holder.type === "variable_declarator") {
+    const typed = holder.childForFieldName("type");
+    const type = typed === null ? null : namedType(typed);
+    if (type !== null) return { kind: "type", type };
+    return receiverOf(holder.childForFieldName("value"));
+  }
+  if (holder.type === "required_parameter" || holder.type === "optional_parameter") {
+    const typed = holder.childForFieldName("type");
+    const type = typed === null ? null : namedType(typed);
+    return type === null ? { kind: "unknown" } : { kind: "type", type };
+  }
+  return { kind: "unknown" };
+}
