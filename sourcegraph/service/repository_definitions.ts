@@ -6,13 +6,15 @@
  * followed to the modules they name (`name_resolution.ts`), and a name
  * still unresolved is looked up in the commit's symbol index (a definition
  * in the same file first, then the index's ranking). Files outside the
- * caller's path groups are never read and never answered.
+ * caller's path groups are never read and never answered. At a commit with
+ * an uploaded SCIP index, the index answers first (precisely).
  *
  * @module
  */
 
 import type { Caller } from "../access/caller.ts";
 import { SourcegraphError } from "../errors.ts";
+import type { ScipSource } from "../search/scip/scip_derived.ts";
 import { signatureLine } from "../search/symbol_search.ts";
 import type { ReferenceParser, ReferencesRequest } from "./name_references.ts";
 import { holdsWord, NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
@@ -26,7 +28,9 @@ export type DefinitionRequest = Pick<
 >;
 
 /** A declaration found, with its first line. */
-export interface FoundDefinition extends ResolvedDeclaration {
+export interface FoundDefinition extends Omit<ResolvedDeclaration, "via"> {
+  /** How it was found: as `ResolvedDeclaration`'s, or `scip` (the commit's uploaded SCIP index). */
+  via: ResolvedDeclaration["via"] | "scip";
   /** The declaration's line at the commit (cut as `symbols` cuts it), null when unreadable. */
   signature: string | null;
 }
@@ -41,7 +45,11 @@ export interface DefinitionAnswer {
   definition: FoundDefinition | null;
   /** Whether the symbol index could be asked (`not_ready`: it is still being built). */
   index: "ready" | "not_ready" | "unused";
+  /** Set when the commit's SCIP index answered: its tool and commit. */
+  precise: ScipSource | null;
 }
+
+type FoundDefinitionPlace = Omit<FoundDefinition, "signature">;
 
 /** Definitions of the repositories a caller may see. */
 export class RepositoryDefinitions {
@@ -64,14 +72,21 @@ export class RepositoryDefinitions {
     const origin = await this.#reads.nameOrigin(caller, request);
     const { name } = origin;
     const commit = origin.origin.commit;
-    const answer = (definition: FoundDefinition | null, index: DefinitionAnswer["index"]) => ({
+    const answer = (
+      definition: FoundDefinition | null,
+      index: DefinitionAnswer["index"],
+      precise: ScipSource | null = null,
+    ) => ({
       repo: origin.repo,
       commit,
       name,
       origin: { path: request.path, line: request.line },
       definition,
       index,
+      precise,
     });
+    const scip = await this.#preciseDefinition(caller, { request, origin });
+    if (scip !== null) return answer(scip.definition, "unused", scip.source);
     const files = { text: origin.visibleText, exists: origin.visible };
     const resolved = await resolveAt(new NameResolver(this.#parser, files), {
       path: request.path,
@@ -111,9 +126,38 @@ export class RepositoryDefinitions {
       throw error;
     }
   }
+
+  // The definition the commit's SCIP index records for the name at the position, if it has one.
+  async #preciseDefinition(
+    caller: Caller,
+    at: { request: DefinitionRequest; origin: NameOrigin },
+  ): Promise<{ definition: FoundDefinition; source: ScipSource } | null> {
+    const { request, origin } = at;
+    const line = origin.origin.content.replace(/\r?\n$/, "");
+    const found = await this.#reads.scipDefinition(caller, {
+      repo: request.repo,
+      path: request.path,
+      revision: origin.origin.commit,
+      line: request.line,
+      column: Array.from(line.slice(0, origin.offset)).length + 1,
+    });
+    if (found === null) return null;
+    const definition = await signed(origin, {
+      path: found.path,
+      line: found.line,
+      column: found.column - 1,
+      kind: found.kind ?? "symbol",
+      container: null,
+      via: "scip",
+    });
+    return {
+      definition: { ...definition, signature: definition.signature ?? found.signature },
+      source: found.source,
+    };
+  }
 }
 
-async function signed(origin: NameOrigin, found: ResolvedDeclaration): Promise<FoundDefinition> {
+async function signed(origin: NameOrigin, found: FoundDefinitionPlace): Promise<FoundDefinition> {
   const text = await origin.visibleText(found.path);
   const line = text?.split("\n")[found.line - 1];
   return {

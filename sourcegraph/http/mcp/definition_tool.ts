@@ -1,7 +1,8 @@
 /**
  * `definition`: what the name at a position (or the named symbol on that
- * line) refers to at one commit, search-based: its scopes and imports
- * resolved in the files, else the symbol index.
+ * line) refers to at one commit: precise from the commit's uploaded SCIP
+ * index, else search-based (its scopes and imports resolved in the files,
+ * else the symbol index).
  *
  * @module
  */
@@ -15,7 +16,7 @@ import { defineTool, READ_ONLY } from "./tool.ts";
 export const definitionTool = defineTool({
   name: "definition",
   description:
-    "Where the name at line and column (or symbol on that line) is declared at one commit: search-based, scopes and imports followed, else the symbol index.",
+    "Where the name at line and column (or symbol on that line) is declared at one commit: precise from an uploaded SCIP index, else search-based (scopes and imports followed, then the symbol index).",
   input: {
     repo,
     path,

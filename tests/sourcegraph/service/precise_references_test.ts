@@ -125,6 +125,7 @@ Deno.test({
         assertEquals(uploaded.documents, 3);
         const service = languageService(root, PROJECT);
         let compared = 0;
+        let definitions = 0;
         for (const path of ["src/math.ts", "src/shapes.ts", "src/main.ts"]) {
           const fileName = join(root, path);
           for (const at of identifiers(service, fileName)) {
@@ -168,10 +169,29 @@ Deno.test({
                 }`,
                 `definition at ${where}`,
               );
+              // The definition tool answers from the index too, at the same place.
+              const tool = await callTool(client, "definition", {
+                repo: NAME,
+                path,
+                line: at.line + 1,
+                column: at.character + 1,
+              });
+              const text = tool.texts[0];
+              assert(text.includes(`Precision: "precise"; Tool: "scip-typescript`), text);
+              assert(
+                text.includes(
+                  `Definition: "${definition[0].fileName.slice(root.length + 1)}:${
+                    start.line + 1
+                  }"`,
+                ) && text.includes(`Via: "scip"`),
+                `definition tool at ${where}\n${text}`,
+              );
+              definitions++;
             }
           }
         }
         assert(compared >= 40, `compared ${compared} positions`);
+        assert(definitions >= 30, `compared ${definitions} definitions`);
       } finally {
         await client.close();
         await removeDir(scratch);

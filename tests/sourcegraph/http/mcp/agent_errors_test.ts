@@ -193,7 +193,7 @@ Deno.test("agent errors: bad arguments are named one field at a time with the to
         code: "UNKNOWN_TOOL",
         message: 'no tool named "raed"',
         hint:
-          "Tools: repositories, availability, resolve, search, symbols, definition, references, read, read_many, list, diff, locate, blame, history. Did you mean read?",
+          "Tools: repositories, availability, resolve, search, symbols, definition, references, read, read_many, list, diff, locate, blame, history, commits. Did you mean read?",
       });
       // A tool the caller may not call is unknown to it, like one that does not exist.
       const prepare = await toolError(client, "prepare", {
