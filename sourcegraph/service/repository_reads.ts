@@ -58,7 +58,6 @@ import {
 import { searchableText } from "../search/searchable_text.ts";
 import type { ScipIndexes } from "../search/scip/scip_store.ts";
 import type { DerivedScip } from "../search/scip/scip_derived.ts";
-import type { RepositoryRecord } from "../store/control_store.ts";
 import {
   type PreciseDefinition,
   preciseDefinition,
@@ -410,25 +409,8 @@ export class RepositoryReads {
   async references(caller: Caller, request: ReferencesRequest): Promise<ReferencesPage> {
     const origin = await this.nameOrigin(caller, request);
     const { name, fileText } = origin;
-    const { repo } = this.#visibility.resolve(caller, {
-      repo: request.repo,
-      revision: origin.origin.commit,
-    });
-    const scip = this.#scip?.get(repo.id, origin.origin.commit) ?? null;
-    if (scip !== null) {
-      const page = await this.#preciseReferences(caller, {
-        request,
-        scip,
-        name,
-        at: {
-          path: origin.origin.path,
-          commit: origin.origin.commit,
-          offset: origin.offset,
-          fileText,
-        },
-      });
-      if (page !== null) return page;
-    }
+    const precise = await this.#scipReferences(caller, request, origin);
+    if (precise !== null) return precise;
     const resolver = new NameResolver(this.#parser, {
       text: origin.visibleText,
       exists: origin.visible,
@@ -469,6 +451,31 @@ export class RepositoryReads {
       scope: found.scope,
       target,
     };
+  }
+
+  // The precise page when the origin's commit has a SCIP index recording a symbol there, else null.
+  async #scipReferences(
+    caller: Caller,
+    request: ReferencesRequest,
+    origin: NameOrigin,
+  ): Promise<ReferencesPage | null> {
+    const { repo } = this.#visibility.resolve(caller, {
+      repo: request.repo,
+      revision: origin.origin.commit,
+    });
+    const scip = this.#scip?.get(repo.id, origin.origin.commit) ?? null;
+    if (scip === null) return null;
+    return await this.#preciseReferences(caller, {
+      request,
+      scip,
+      name: origin.name,
+      at: {
+        path: origin.origin.path,
+        commit: origin.origin.commit,
+        offset: origin.offset,
+        fileText: origin.fileText,
+      },
+    });
   }
 
   // The page of references from the commit's SCIP index (null: it records no symbol there).
