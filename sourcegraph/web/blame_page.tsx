@@ -12,7 +12,7 @@
 
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { escapedText } from "./code/code_rows.ts";
+import { escapedText, highlightedCell } from "./code/code_rows.ts";
 import type { BlameCommit } from "../git/file_blame.ts";
 import type { FileBlame } from "../read/file_blame.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
@@ -39,17 +39,6 @@ export interface BlameView {
   highlighted: CodeLine[] | null;
   /** Why there are no lines (a binary file, a range past the end…). */
   problem: PageProblem | null;
-}
-
-function codeCell(text: string, highlighted: CodeLine | undefined): string {
-  if (highlighted === undefined) return escapedText(text);
-  let out = "";
-  for (const segment of highlighted) {
-    out += segment.scope === null
-      ? escapedText(segment.text)
-      : `<span class="${escapedText(segment.scope)}">${escapedText(segment.text)}</span>`;
-  }
-  return out;
 }
 
 // The commit cell at the start of a run: short SHA (a link), author, date, subject.
@@ -83,7 +72,7 @@ export function blameRows(
     rows.push(
       `<tr id="L${line.line}"${starts ? ' class="run"' : ""}><td class="blame">${info}</td>` +
         `<td class="num"><a href="#L${line.line}">${line.line}</a></td><td>${
-          codeCell(line.text, highlighted?.[i])
+          highlightedCell(line.text, highlighted?.[i])
         }</td></tr>`,
     );
   }

@@ -13,23 +13,12 @@
 
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { escapedText } from "./code/code_rows.ts";
+import { escapedText, highlightedCell } from "./code/code_rows.ts";
 import { COMMIT_PAGE_BUDGETS } from "../git/commit_diff.ts";
 import type { CommitDetail, CommitFile } from "../service/commit_detail.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import { type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { blobUrl, commitsUrl, commitUrl, treeUrl } from "../render/page_urls.ts";
-
-function codeCell(text: string, highlighted: CodeLine | null | undefined): string {
-  if (highlighted === null || highlighted === undefined) return escapedText(text);
-  let out = "";
-  for (const segment of highlighted) {
-    out += segment.scope === null
-      ? escapedText(segment.text)
-      : `<span class="${escapedText(segment.scope)}">${escapedText(segment.text)}</span>`;
-  }
-  return out;
-}
 
 /** The code of a patch's lines (those starting with " ", "+" or "-"), in order: what is highlighted. */
 export function patchCode(lines: readonly string[]): string[] {
@@ -77,7 +66,7 @@ export function diffRows(
     rows.push(
       `<tr class="${kind}"><td class="num">${left}</td><td class="num">${right}</td><td>` +
         `<span class="sign">${line[0]}</span>${
-          codeCell(line.slice(1), highlighted?.[code++])
+          highlightedCell(line.slice(1), highlighted?.[code++])
         }</td></tr>`,
     );
   }

@@ -29,6 +29,12 @@ export const path = z.string().min(1).max(4096).describe(
 );
 /** A 1-based line number (optional). */
 export const line = z.number().int().min(1).optional().describe("1-based line number.");
+/** A position in a file, for `definition` and `references`: a line, and a column or a name on it. */
+export const position = {
+  line: z.number().int().min(1).describe("1-based line."),
+  column: z.number().int().min(1).max(100_000).optional().describe("1-based, in characters."),
+  symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
+};
 /** The `plugins` tool argument. */
 export const plugins = z.array(z.strictObject({
   name: z.string().min(1).max(64).describe("Plugin name from `availability` with include_plugins."),

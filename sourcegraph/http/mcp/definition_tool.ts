@@ -7,9 +7,8 @@
  * @module
  */
 
-import { z } from "zod";
 import { renderDefinition } from "../../render/definition_text.ts";
-import { path, repo, revision } from "./arguments.ts";
+import { path, position, repo, revision } from "./arguments.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `definition`. */
@@ -21,9 +20,7 @@ export const definitionTool = defineTool({
     repo,
     path,
     revision,
-    line: z.number().int().min(1).describe("1-based line."),
-    column: z.number().int().min(1).max(100_000).optional().describe("1-based, in characters."),
-    symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
+    ...position,
   },
   uses: ["definition"],
   annotations: READ_ONLY,

@@ -15,7 +15,7 @@ import { renderReferences } from "../../render/references_text.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_DEFAULT_MAX_BYTES, SEARCH_MIN_MAX_BYTES } from "../../render/search_text.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
-import { path, repo, revision } from "./arguments.ts";
+import { path, position, repo, revision } from "./arguments.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `references`. */
@@ -27,11 +27,7 @@ export const referencesTool = defineTool({
     repo,
     path,
     revision,
-    line: z.number().int().min(1).describe("1-based line."),
-    column: z.number().int().min(1).max(100_000).optional().describe(
-      "1-based, in characters.",
-    ),
-    symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
+    ...position,
     include_declaration: z.boolean().optional().describe("Default true."),
     glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe("As search."),
     max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional()

@@ -20,8 +20,9 @@ export function escapedText(text: string): string {
   return buffer[0];
 }
 
-function cell(text: string, highlighted: CodeLine | undefined): string {
-  if (highlighted === undefined) return escapedText(text);
+/** One line of code as escaped HTML, its highlighted segments in spans when there are any. */
+export function highlightedCell(text: string, highlighted: CodeLine | null | undefined): string {
+  if (highlighted === null || highlighted === undefined) return escapedText(text);
   let out = "";
   for (const segment of highlighted) {
     out += segment.scope === null
@@ -41,7 +42,7 @@ export function codeRows(
     const number = options.firstLine + i;
     rows.push(
       `<tr id="L${number}"><td class="num"><a href="#L${number}">${number}</a></td><td>${
-        cell(lines[i], options.highlighted?.[i])
+        highlightedCell(lines[i], options.highlighted?.[i])
       }</td></tr>`,
     );
   }
