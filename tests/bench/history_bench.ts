@@ -9,9 +9,11 @@
  * varying places, inserts or deletes one now and then, and every 25th moves
  * a block of 20 to 60 lines elsewhere in the file.
  *
- * Prints, per target, the first (cold) call and the warm p50 / p95 of the
- * service, Git's own command's first call and p50, and the ratio of the
- * warm p50s (service / Git).
+ * Prints, per target, the first call and the warm p50 / p95 of the service
+ * and of Git's own command (their calls alternate, so a busy machine's load
+ * falls on both alike), and the ratio of the warm p50s (service / Git). A
+ * target's first call is cold only in its first row: a second row of the
+ * same target compares it with another Git command.
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   --allow-sys=uid --allow-net=127.0.0.1 tests/bench/history_bench.ts [--runs N]
@@ -109,18 +111,12 @@ interface Times {
   warm: number[];
 }
 
-async function timeGit(repo: string, command: string[]): Promise<Times> {
-  const run = async (): Promise<number> => {
-    const t = performance.now();
-    const out = await new Deno.Command("git", { args: command, cwd: repo, stdout: "piped" })
-      .output();
-    if (!out.success) throw new Error(`git ${command.join(" ")} failed`);
-    return performance.now() - t;
-  };
-  const cold = await run();
-  const warm: number[] = [];
-  for (let i = 0; i < RUNS; i++) warm.push(await run());
-  return { cold, warm };
+async function runGitOnce(repo: string, command: string[]): Promise<number> {
+  const t = performance.now();
+  const out = await new Deno.Command("git", { args: command, cwd: repo, stdout: "piped" })
+    .output();
+  if (!out.success) throw new Error(`git ${command.join(" ")} failed`);
+  return performance.now() - t;
 }
 
 function fmt(ms: number): string {
@@ -194,33 +190,30 @@ async function main(): Promise<void> {
     });
     console.log(`service ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const client = await connectClient(service.url, { token: TOKEN });
-    const measured = new Map<string, Times>();
     try {
       console.log(
         "| target | service first ms | service p50 / p95 ms | Git command | Git first ms | Git p50 / p95 ms | p50 ratio |",
       );
       console.log("| --- | --: | --: | --- | --: | --: | --: |");
       for (const target of targets) {
-        let service = measured.get(target.name);
-        if (service === undefined) {
-          const call = async (): Promise<number> => {
-            const t = performance.now();
-            const outcome = await callTool(client, target.tool, {
-              repo: REPO,
-              revision: sha,
-              ...target.mcp,
-            });
-            const ms = performance.now() - t;
-            if (outcome.code !== "OK") throw new Error(`${target.name}: ${outcome.texts[0]}`);
-            return ms;
-          };
-          const cold = await call();
-          const warm: number[] = [];
-          for (let i = 0; i < RUNS; i++) warm.push(await call());
-          service = { cold, warm };
-          measured.set(target.name, service);
+        const call = async (): Promise<number> => {
+          const t = performance.now();
+          const outcome = await callTool(client, target.tool, {
+            repo: REPO,
+            revision: sha,
+            ...target.mcp,
+          });
+          const ms = performance.now() - t;
+          if (outcome.code !== "OK") throw new Error(`${target.name}: ${outcome.texts[0]}`);
+          return ms;
+        };
+        // Alternated call by call, so the load of a shared machine falls on both alike.
+        const service: Times = { cold: await call(), warm: [] };
+        const baseline: Times = { cold: await runGitOnce(repo, target.git), warm: [] };
+        for (let i = 0; i < RUNS; i++) {
+          service.warm.push(await call());
+          baseline.warm.push(await runGitOnce(repo, target.git));
         }
-        const baseline = await timeGit(repo, target.git);
         const ratio = percentile(service.warm, 50) / percentile(baseline.warm, 50);
         console.log(
           `| ${target.name} | ${fmt(service.cold)} | ${fmt(percentile(service.warm, 50))} / ${
