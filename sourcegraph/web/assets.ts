@@ -83,6 +83,8 @@ table.code td.blame div { width: 22rem; max-width: 45vw; overflow: hidden; text-
 table.code td.blame .blame-subject { color: var(--fg); }
 table.code td.blame .blame-author { font-weight: 600; }
 table.code tr.run td { border-top: 1px solid var(--line); }
+table.code tr.context td { opacity: .6; }
+table.code tr.gap td { background: var(--line); color: var(--muted); line-height: 1; padding-top: .1rem; padding-bottom: .1rem; }
 table.code.diff { margin-bottom: 1rem; }
 table.code.diff tr.add { background: var(--hl-added-bg); }
 table.code.diff tr.del { background: var(--hl-removed-bg); }

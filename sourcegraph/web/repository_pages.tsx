@@ -33,7 +33,7 @@ import type { LastCommit } from "../git/last_commits.ts";
 import { CommitRows } from "./commits_page.tsx";
 import { entryRows } from "./entry_rows.ts";
 import type { FileHistory } from "../read/file_history.ts";
-import { encodeSearchCursor } from "../render/search_cursor.ts";
+import { type ResultRow, resultRows } from "./search_paging.ts";
 
 /** A retained version as the pickers show it. */
 export interface VersionChoice {
@@ -286,34 +286,37 @@ export interface SearchForm {
   fixed: boolean;
   ignoreCase: boolean;
   glob: string;
+  /** Lines shown around each match (0 to `MAX_PAGE_CONTEXT`). */
+  context: number;
 }
 
-// A capped search continues after its last file, at the same commit.
-function MoreResults(
-  props: { repo: string; form: SearchForm; result: SearchResult },
+/** Most lines of context the Search tab shows around a match. */
+export const MAX_PAGE_CONTEXT = 3;
+/** The lines of context the Search tab shows when none are asked for. */
+export const DEFAULT_PAGE_CONTEXT = 1;
+
+// A page cut short (by its own size or the search's caps) continues after
+// its last match, at the same commit, with the same options.
+function NextPage(
+  props: { repo: string; form: SearchForm; commit: string; next: string | null },
 ): Html | null {
-  const { result, form } = props;
-  const last = result.outcome.files.at(-1);
-  if (!result.outcome.truncated || last === undefined) return null;
-  const after = encodeSearchCursor({
-    commit: result.commit,
-    path: last.path,
-    line: null,
-    ...(result.outcome.ranked && last.tier !== undefined ? { tier: last.tier } : {}),
-  });
+  const { form, next } = props;
+  if (next === null) return null;
   return (
     <p>
       <a
+        class="next-page"
         href={tabUrl(props.repo, "search", {
           q: form.q,
-          rev: result.commit,
+          rev: props.commit,
           fixed: form.fixed ? "1" : undefined,
           case: form.ignoreCase ? "1" : undefined,
           glob: form.glob,
-          after,
+          context: String(form.context),
+          after: next,
         })}
       >
-        More results
+        Next page
       </a>
     </p>
   );
@@ -325,7 +328,10 @@ export function SearchPage(props: {
   repo: string;
   form: SearchForm;
   versions: VersionChoice[];
+  /** The page of results shown (cut to the page's size). */
   result: SearchResult | null;
+  /** The cursor of the next page (null: this is the last). */
+  next?: string | null;
   /** Each result file's lines highlighted (null: plain). */
   highlighted?: readonly (CodeLine[] | null)[];
   problem: PageProblem | null;
@@ -348,7 +354,14 @@ export function SearchPage(props: {
           semantics={{ fixed: form.fixed, ignoreCase: form.ignoreCase }}
         />
       )}
-      {result === null ? null : <MoreResults repo={props.repo} form={form} result={result} />}
+      {result === null ? null : (
+        <NextPage
+          repo={props.repo}
+          form={form}
+          commit={result.commit}
+          next={props.next ?? null}
+        />
+      )}
     </Layout>
   );
 }
@@ -382,6 +395,15 @@ function SearchFields(
       <label>
         <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
       </label>
+      <label>
+        context{" "}
+        <select name="context" aria-label="Lines of context">
+          {Array.from(
+            { length: MAX_PAGE_CONTEXT + 1 },
+            (_, n) => <option key={n} value={String(n)} selected={n === form.context}>{n}</option>,
+          )}
+        </select>
+      </label>
       <button type="submit">Search</button>
     </form>
   );
@@ -391,7 +413,7 @@ function SearchFields(
 export function SearchResults(props: {
   repo: string;
   result: SearchResult;
-  /** Each file's lines highlighted, in the order of the result's files (null: plain). */
+  /** Each file's lines (`resultRows`' lines) highlighted, in the order of the files (null: plain). */
   highlighted?: readonly (CodeLine[] | null)[];
   /** How the pattern was matched (said above the results). */
   semantics: { fixed: boolean; ignoreCase: boolean };
@@ -418,27 +440,13 @@ export function SearchResults(props: {
           </p>
           <table class="code">
             <tbody>
-              {file.lines.map((line, i) => (
-                <tr>
-                  <td class="num">
-                    <a
-                      href={blobUrl(props.repo, {
-                        rev: result.commit,
-                        path: file.path,
-                        start: line.number,
-                      })}
-                    >
-                      {line.number}
-                    </a>
-                  </td>
-                  <td>
-                    <CodeText
-                      text={line.text}
-                      highlighted={props.highlighted?.[f]?.[i]}
-                      ranges={line.ranges}
-                    />
-                  </td>
-                </tr>
+              {numbered(resultRows(file, result.context?.get(file.path))).map(({ row, i }) => (
+                <ResultRowView
+                  row={row}
+                  href={(start) =>
+                    blobUrl(props.repo, { rev: result.commit, path: file.path, start })}
+                  highlighted={props.highlighted?.[f]?.[i]}
+                />
               ))}
             </tbody>
           </table>
@@ -446,6 +454,37 @@ export function SearchResults(props: {
       ))}
     </>
   );
+}
+
+// A match (marked), a context line (dimmed) or the separator between lines apart.
+function ResultRowView(
+  props: { row: ResultRow; href: (line: number) => string; highlighted?: CodeLine | null },
+): Html {
+  const { row } = props;
+  if (row.kind === "gap") {
+    return (
+      <tr class="gap">
+        <td class="num">⋯</td>
+        <td></td>
+      </tr>
+    );
+  }
+  return (
+    <tr class={row.match ? undefined : "context"}>
+      <td class="num">
+        <a href={props.href(row.number)}>{row.number}</a>
+      </td>
+      <td>
+        <CodeText text={row.text} highlighted={props.highlighted} ranges={row.ranges} />
+      </td>
+    </tr>
+  );
+}
+
+// Each row with the index of its line among the file's lines (gaps have none).
+function numbered<T extends { kind: string }>(rows: T[]): { row: T; i: number }[] {
+  let i = 0;
+  return rows.map((row) => ({ row, i: row.kind === "gap" ? -1 : i++ }));
 }
 
 /** The Plugins tab. */

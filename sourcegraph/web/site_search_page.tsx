@@ -12,23 +12,24 @@ import type { FanoutSearchResult } from "../service/repository_fanout.ts";
 import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import { type Html, Layout, type Viewer } from "./layout.tsx";
 import { repositoryUrl, siteUrl } from "../render/page_urls.ts";
-import { type PageProblem, Problem, SearchResults } from "./repository_pages.tsx";
+import { type PageProblem, Problem, type SearchForm, SearchResults } from "./repository_pages.tsx";
 
 /** The site-wide search page. */
 export function SiteSearchPage(props: {
   viewer: Viewer;
-  q: string;
+  /** The form as asked (the Search tab's fields but the version and context). */
+  form: SiteSearchForm;
   found: FanoutSearchResult | null;
   /** Per repository result, each file's lines highlighted (null: plain). */
   highlighted?: readonly (readonly (CodeLine[] | null)[])[];
   problem: PageProblem | null;
 }): Html {
-  const { found } = props;
+  const { found, form } = props;
   const next = found === null ? null : nextFanoutPosition(found);
   return (
-    <Layout title={`${props.q} · search`} viewer={props.viewer}>
+    <Layout title={`${form.q} · search`} viewer={props.viewer}>
       <h1>Search</h1>
-      <SiteSearchForm q={props.q} />
+      <SiteSearchFields form={form} />
       {props.problem ? <Problem problem={props.problem} /> : null}
       {found === null ? null : (
         <>
@@ -53,40 +54,64 @@ export function SiteSearchPage(props: {
                   repo={result.repo}
                   result={result}
                   highlighted={props.highlighted?.[r]}
-                  semantics={{ fixed: false, ignoreCase: false }}
+                  semantics={{ fixed: form.fixed, ignoreCase: form.ignoreCase }}
                 />
               </section>
             )
           )}
-          {next === null ? null : (
-            <p>
-              <a
-                href={`${siteUrl("search")}?${new URLSearchParams({
-                  q: props.q,
-                  after: encodeFanoutCursor(next),
-                })}`}
-              >
-                More results
-              </a>
-            </p>
-          )}
+          {next === null ? null : <MoreResults form={form} after={encodeFanoutCursor(next)} />}
         </>
       )}
     </Layout>
   );
 }
 
-function SiteSearchForm(props: { q: string }): Html {
+// The next page of the search, with the same options.
+function MoreResults(props: { form: SiteSearchForm; after: string }): Html {
+  const { form } = props;
+  const query = new URLSearchParams({
+    q: form.q,
+    ...(form.fixed ? { fixed: "1" } : {}),
+    ...(form.ignoreCase ? { case: "1" } : {}),
+    ...(form.glob ? { glob: form.glob } : {}),
+    after: props.after,
+  });
+  return (
+    <p>
+      <a href={`${siteUrl("search")}?${query}`}>More results</a>
+    </p>
+  );
+}
+
+/** What the site-wide search form holds. */
+export type SiteSearchForm = Omit<SearchForm, "rev" | "context">;
+
+// The Search tab's fields (same names) but the version: every repository is searched at its default branch.
+function SiteSearchFields(props: { form: SiteSearchForm }): Html {
+  const { form } = props;
   return (
     <form class="inline" method="get" action={siteUrl("search")}>
       <input
         type="search"
         name="q"
-        value={props.q}
+        value={form.q}
         placeholder="Pattern (RE2)"
         required
         aria-label="Pattern"
       />
+      <input
+        type="text"
+        name="glob"
+        value={form.glob}
+        placeholder="glob, e.g. *.ts !vendor/**"
+        aria-label="Globs"
+      />
+      <label>
+        <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
+      </label>
+      <label>
+        <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
+      </label>
       <button type="submit">Search all repositories</button>
     </form>
   );

@@ -25,15 +25,20 @@ import { highlightResultLines } from "../code/code_highlighting.ts";
 import type { CodeHighlighter } from "../code/highlighter.ts";
 import type { DocumentRenderer } from "../code/markdown_renderer.ts";
 import type { CodeLine } from "../code/highlighted_lines.ts";
-import type { FileMatches } from "../../search/code_search.ts";
+import { resultRows, searchPage } from "../search_paging.ts";
+import type { SearchResult } from "../../service/repository_reads.ts";
 import { rawHeaders } from "../raw_response.ts";
 import { type SymbolsForm, SymbolsPage } from "../symbols_page.tsx";
-import { SiteSearchPage } from "../site_search_page.tsx";
+import { type SiteSearchForm, SiteSearchPage } from "../site_search_page.tsx";
 import { decodeFanoutCursor } from "../../render/fanout_search_text.ts";
 import type { FanoutCharge } from "../../service/repository_fanout.ts";
 import { SYMBOL_KINDS, type SymbolKind } from "../../symbols/defined_symbol.ts";
 import { decodeSymbolCursor } from "../../render/symbols_json.ts";
-import { decodeHistoryCursor, decodeSearchCursor } from "../../render/search_cursor.ts";
+import {
+  decodeHistoryCursor,
+  decodeSearchCursor,
+  type SearchCursor,
+} from "../../render/search_cursor.ts";
 import { HomePage } from "../home_page.tsx";
 import { ProblemPage } from "../sign_in_page.tsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -52,7 +57,9 @@ import {
   treeUrl,
 } from "../../render/page_urls.ts";
 import {
+  DEFAULT_PAGE_CONTEXT,
   FilesPage,
+  MAX_PAGE_CONTEXT,
   type PageProblem,
   PluginsPage,
   type SearchForm,
@@ -357,55 +364,111 @@ async function searchTab(
   at: At,
 ): Promise<Response> {
   const caller = c.get("caller");
-  const form: SearchForm = {
-    q: c.req.query("q") ?? "",
-    rev: c.req.query("rev") ?? "",
-    fixed: c.req.query("fixed") === "1",
-    ignoreCase: c.req.query("case") === "1",
-    glob: c.req.query("glob") ?? "",
-  };
+  const form = searchFormOf(c);
   const versions = at.service.retainedVersions(caller, { repo: route.repo });
   const after = c.req.query("after");
-  const { value: result, problem } = form.q === ""
+  const show = (
+    shown: { result: SearchResult | null; next?: string | null; problem: PageProblem | null },
+    highlighted?: (CodeLine[] | null)[],
+    status?: ContentfulStatusCode,
+  ): Promise<Response> =>
+    page(
+      c,
+      <SearchPage
+        viewer={c.get("viewer")}
+        repo={route.repo}
+        form={form}
+        versions={versions}
+        result={shown.result}
+        next={shown.next}
+        highlighted={highlighted}
+        problem={shown.problem}
+      />,
+      status,
+    );
+  let position: SearchCursor | undefined;
+  try {
+    position = after ? decodeSearchCursor(after) : undefined;
+  } catch (error) {
+    // A cursor no search gave is the request's fault: its error, as the tool answers it.
+    if (!(error instanceof SourcegraphError)) throw error;
+    const problem = { code: error.code, message: error.message };
+    return await show(
+      { result: null, problem },
+      undefined,
+      at.status(error.code) as ContentfulStatusCode,
+    );
+  }
+  const { value: found, problem } = form.q === ""
     ? { value: null, problem: null }
     : await orProblem(() =>
       at.service.calls.search(caller, {
         repo: route.repo,
         revision: form.rev || undefined,
-        after: after ? decodeSearchCursor(after) : undefined,
+        after: position,
         pattern: form.q,
         fixedStrings: form.fixed,
         ignoreCase: form.ignoreCase,
-        glob: form.glob.split(/\s+/).filter((glob) => glob !== "").slice(0, 64),
+        glob: searchGlobs(form.glob),
         maxLinesPerFile: 10,
         matchRanges: true,
+        context: { before: form.context, after: form.context },
       }), at.status);
-  const highlighted = await highlightedResults(at, result?.outcome.files ?? []);
-  return page(
-    c,
-    <SearchPage
-      viewer={c.get("viewer")}
-      repo={route.repo}
-      form={form}
-      versions={versions}
-      result={result}
-      highlighted={highlighted}
-      problem={problem}
-    />,
-  );
+  const shown = found === null ? null : searchPage(found);
+  const highlighted = await highlightedResults(at, shown?.result ?? null);
+  return await show({ result: shown?.result ?? null, next: shown?.next, problem }, highlighted);
 }
 
 // The lines of search results highlighted, file by file (null: plain).
-function highlightedResults(at: At, files: readonly FileMatches[]): Promise<(CodeLine[] | null)[]> {
+function highlightedResults(
+  at: At,
+  result: Pick<SearchResult, "outcome" | "context"> | null,
+): Promise<(CodeLine[] | null)[]> {
   return highlightResultLines(
     at.highlighter,
-    files.map((file) => ({ path: file.path, lines: file.lines.map((line) => line.text) })),
+    (result?.outcome.files ?? []).map((file) => ({
+      path: file.path,
+      lines: resultRows(file, result?.context?.get(file.path)).flatMap((row) =>
+        row.kind === "line" ? [row.text] : []
+      ),
+    })),
   );
+}
+
+// The Search tab's form as the query asks it.
+function searchFormOf(c: Context<PageEnv>): SearchForm {
+  return {
+    q: c.req.query("q") ?? "",
+    rev: c.req.query("rev") ?? "",
+    fixed: c.req.query("fixed") === "1",
+    ignoreCase: c.req.query("case") === "1",
+    glob: c.req.query("glob") ?? "",
+    context: contextLines(c.req.query("context")),
+  };
+}
+
+// The globs of a form's field (space-separated, at most 64).
+function searchGlobs(field: string): string[] {
+  return field.split(/\s+/).filter((glob) => glob !== "").slice(0, 64);
+}
+
+// The lines of context a form asks for: a whole number from 0 to the most, else the default.
+function contextLines(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && /^[0-9]$/.test(value) && n <= MAX_PAGE_CONTEXT
+    ? n
+    : DEFAULT_PAGE_CONTEXT;
 }
 
 // One pattern over every repository the viewer may see.
 async function siteSearch(c: Context<PageEnv>, at: At): Promise<Response> {
-  const q = (c.req.query("q") ?? "").slice(0, 8192);
+  const form: SiteSearchForm = {
+    q: (c.req.query("q") ?? "").slice(0, 8192),
+    fixed: c.req.query("fixed") === "1",
+    ignoreCase: c.req.query("case") === "1",
+    glob: c.req.query("glob") ?? "",
+  };
+  const q = form.q;
   const after = c.req.query("after");
   const { value: found, problem } = q === ""
     ? { value: null, problem: null }
@@ -413,19 +476,20 @@ async function siteSearch(c: Context<PageEnv>, at: At): Promise<Response> {
       at.service.searchRepositories(c.get("caller"), {
         repos: null,
         pattern: q,
+        fixedStrings: form.fixed,
+        ignoreCase: form.ignoreCase,
+        glob: searchGlobs(form.glob),
         maxLinesPerFile: 10,
         matchRanges: true,
         after: after ? decodeFanoutCursor(after) : undefined,
       }, at.fanoutCharge(c)), at.status);
-  const files = found?.results.map((result) => result.outcome.files) ?? [];
-  const highlighted = await highlightedResults(at, files.flat());
-  let from = 0;
-  const byResult = files.map((some) => highlighted.slice(from, from += some.length));
+  const byResult: (CodeLine[] | null)[][] = [];
+  for (const result of found?.results ?? []) byResult.push(await highlightedResults(at, result));
   return page(
     c,
     <SiteSearchPage
       viewer={c.get("viewer")}
-      q={q}
+      form={form}
       found={found}
       highlighted={byResult}
       problem={problem}

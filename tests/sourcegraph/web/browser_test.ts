@@ -271,6 +271,11 @@ Deno.test({
         `export function parseConfig(text: string): string {\n  return text; // ${
           "x".repeat(400)
         }\n}\n`,
+      // Matches far apart: context rows around each, separators between them.
+      "src/spaced.ts": Array.from(
+        { length: 30 },
+        (_, i) => i % 12 === 0 ? `const needle${i} = "${"y".repeat(300)}";` : `// line ${i + 1}`,
+      ).join("\n") + "\n",
     }, { parent, name: "site" });
     const sha = await repo.git("rev-parse", "HEAD");
     const service = await startService(parent, {}, { repositories: [repo.path] });
@@ -294,6 +299,8 @@ Deno.test({
         ["backslash-name", `/local/site/-/blob/${sha}/back%5Cslash/notes%5C2026.md`],
         ["versions", "/local/site/-/versions"],
         ["search", "/local/site/-/search?q=parseConfig"],
+        ["search-context", "/local/site/-/search?q=needle&context=2"],
+        ["site-search-options", "/-/search?q=NEEDLE&case=1&glob=src/**"],
         ["symbols", "/local/site/-/symbols?q=parseConfig"],
         ["symbols-no-query", "/local/site/-/symbols"],
         ["plugins", "/local/site/-/plugins"],
@@ -359,6 +366,21 @@ Deno.test({
               await page.$$eval('main a[href="/sourcegraph/-/connect"]', (a) => a.length),
               1,
             );
+          }
+          if (kind === "search-context") {
+            // Lines 1, 13 and 25 match; two lines each side; a separator between the groups.
+            const rows = await page.$$eval(
+              "table.code tr",
+              (trs) => trs.map((tr) => tr.className || "match"),
+            );
+            assertEquals(rows.filter((row) => row === "gap").length, 2);
+            assertEquals(rows.filter((row) => row === "match").length, 3);
+            assertEquals(rows.filter((row) => row === "context").length, 10);
+            const dimmed = await page.$eval(
+              "table.code tr.context td",
+              (td) => Number(getComputedStyle(td).opacity),
+            );
+            assert(dimmed < 1, `context rows are dimmed (opacity ${dimmed})`);
           }
           if (kind === "backslash-name") {
             assertEquals(

@@ -634,32 +634,169 @@ Deno.test("pages: anonymous page views spend the anonymous budget, a search as m
     assertEquals((await pageRequest(handle, "/sourcegraph/", { token: WORLD_KEY })).status, 200);
   }, { settings: { anonymousPerMinute: 12 } }));
 
-Deno.test("pages: a capped search continues on the next page, after its last file, at the same commit", () =>
+Deno.test("pages: a search is shown a bounded page at a time; the pages' cursors cover every match once", () =>
   withInProcessService(async ({ handle }) => {
-    const first = await pageRequest(handle, "/sourcegraph/org/wide/-/search?q=needle");
-    assertEquals(first.status, 200);
-    assertIncludes(first.body, "(capped: more may match)");
-    const files = (body: string) =>
-      [...body.matchAll(/class="match-file"><a href="[^"]*\/-\/blob\/[0-9a-f]{40}\/([^"]+)"/g)]
-        .map((m) => m[1]);
-    assertEquals(files(first.body).length, 1000);
-    const more = /<a href="([^"]*)">More results<\/a>/.exec(first.body);
-    assert(more !== null, "a capped page links its continuation");
-    const next = await pageRequest(handle, more[1].replaceAll("&amp;", "&"));
-    assertEquals(next.status, 200);
-    assertEquals(files(next.body), ["f/1000.txt", "f/1001.txt", "f/1002.txt"]);
-    assert(!next.body.includes("More results"), "the last page links nothing further");
-    const bad = await pageRequest(handle, "/sourcegraph/org/wide/-/search?q=needle&after=bm90");
-    assertIncludes(bad.body, "INVALID_CURSOR");
+    const matches = (body: string) =>
+      [...body.matchAll(
+        /<tr><td class="num"><a href="[^"]*\/-\/blob\/[0-9a-f]{40}\/([^"#]+)#L(\d+)"/g,
+      )]
+        .map((m) => `${m[1]}:${m[2]}`);
+    let url: string | null = "/sourcegraph/org/wide/-/search?q=needle&context=0";
+    const seen: string[] = [];
+    let pages = 0;
+    let commit: string | null = null;
+    while (url !== null) {
+      const shown = await pageRequest(handle, url);
+      assertEquals(shown.status, 200);
+      pages++;
+      // Each page is bounded, however many files match.
+      assert(shown.body.length < 160_000, `page ${pages} is ${shown.body.length} bytes`);
+      const sha = /\/-\/blob\/([0-9a-f]{40})\//.exec(shown.body)![1];
+      commit ??= sha;
+      assertEquals(sha, commit, "every page reads the commit the first one pinned");
+      seen.push(...matches(shown.body));
+      const next = /<a class="next-page" href="([^"]*)">Next page<\/a>/.exec(shown.body);
+      url = next === null ? null : next[1].replaceAll("&amp;", "&");
+    }
+    // 1,003 files of two matches each, and one file of 25 matching lines.
+    const expected = [
+      ...Array.from({ length: 1003 }, (_, i) => String(i).padStart(4, "0"))
+        .flatMap((n) => [`f/${n}.txt:1`, `f/${n}.txt:3`]),
+      ...Array.from({ length: 10 }, (_, i) => `g/many.txt:${i + 1}`),
+    ].sort();
+    assert(pages > 5, `${pages} pages`);
+    assertEquals(seen.length, new Set(seen).size, "no match is shown twice");
+    assertEquals([...seen].sort(), expected);
+    // A cursor no search gave: the tool's error, 400, on the search page with its form.
+    for (const forged of ["bm90", "WyJ4Il0", "%E2%9C%93"]) {
+      const bad = await pageRequest(
+        handle,
+        `/sourcegraph/org/wide/-/search?q=needle&after=${forged}`,
+      );
+      assertEquals(bad.status, 400);
+      assertIncludes(bad.body, "INVALID_CURSOR");
+      assertIncludes(bad.body, "the cursor is not one a search returned");
+      assertIncludes(bad.body, `name="q" value="needle"`);
+    }
   }, {
     repositories: [{
       name: "org/wide",
       publicRead: true,
-      files: Object.fromEntries(
-        Array.from({ length: 1003 }, (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, "needle\n"]),
-      ),
+      files: {
+        ...Object.fromEntries(
+          Array.from(
+            { length: 1003 },
+            (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, "needle\nhay\nneedle\n"],
+          ),
+        ),
+        "g/many.txt": "needle\n".repeat(25),
+      },
     }],
   }));
+
+Deno.test("pages: search results show dimmed context around matches, a separator between distant lines", () =>
+  withInProcessService(async ({ handle }) => {
+    const rows = (body: string) =>
+      [...body.matchAll(/<tr class="(context|gap)">|<tr><td class="num">/g)].map((m) =>
+        m[1] ?? "match"
+      );
+    // Default: one line each side; 5 and 7 share line 6; 20 is apart.
+    const one = await pageRequest(handle, "/sourcegraph/org/open/-/search?q=match&glob=c.txt");
+    assertEquals(rows(one.body), [
+      "context",
+      "match",
+      "context",
+      "match",
+      "context",
+      "gap",
+      "context",
+      "match",
+      "context",
+    ]);
+    assert(/<option value="1" selected[^>]*>1<\/option>/.test(one.body), "the form says 1");
+    assertIncludes(one.body, "line 4");
+    assertIncludes(one.body, "line 21");
+    assert(!one.body.includes("line 3<"), "two lines away is not shown");
+    // None: the matches alone, a separator wherever they do not touch.
+    const none = await pageRequest(
+      handle,
+      "/sourcegraph/org/open/-/search?q=match&glob=c.txt&context=0",
+    );
+    assertEquals(rows(none.body), ["match", "gap", "match", "gap", "match"]);
+    // Three: 5 and 7 merge with their surroundings, 20 apart; out of range falls back to 1.
+    const three = await pageRequest(
+      handle,
+      "/sourcegraph/org/open/-/search?q=match&glob=c.txt&context=3",
+    );
+    assertEquals(rows(three.body).filter((row) => row !== "context"), [
+      "match",
+      "match",
+      "gap",
+      "match",
+    ]);
+    assertIncludes(three.body, "line 2<");
+    const wild = await pageRequest(
+      handle,
+      "/sourcegraph/org/open/-/search?q=match&glob=c.txt&context=99",
+    );
+    assertEquals(rows(wild.body), rows(one.body));
+  }, {
+    repositories: [{
+      name: "org/open",
+      publicRead: true,
+      files: { "c.txt": lines30() },
+    }],
+  }));
+
+Deno.test("pages: the all-repositories search takes the Search tab's fixed-string, ignore-case and glob", () =>
+  withInProcessService(async ({ handle }) => {
+    const files = (body: string) =>
+      [...body.matchAll(
+        /class="match-file"><a href="\/sourcegraph\/([^"]+)\/-\/blob\/[0-9a-f]{40}\/([^"]+)"/g,
+      )]
+        .map((m) => `${m[1]}:${m[2]}`).sort();
+    const search = (query: string) => pageRequest(handle, `/sourcegraph/-/search?${query}`);
+    // The same field names as the Search tab's form.
+    const form = (await search("q=x")).body;
+    for (const field of ['name="glob"', 'name="fixed" value="1"', 'name="case" value="1"']) {
+      assertIncludes(form, field);
+    }
+    // A regex: "o+" repeats the o, so the literal plus sign is not found.
+    assertEquals(files((await search("q=foo%2Bbar")).body), ["org/a:x.ts"]);
+    const fixed = await search("q=foo%2Bbar&fixed=1");
+    assertEquals(files(fixed.body), ["org/a:x.ts", "org/a:y.md"]);
+    assertIncludes(fixed.body, "Fixed string, per line, case-sensitive");
+    assert(/name="fixed" value="1" checked/.test(fixed.body), "the form keeps fixed string");
+    const anyCase = await search("q=FOOBAR&case=1");
+    assertEquals(files(anyCase.body), ["org/a:x.ts"]);
+    assertIncludes(anyCase.body, "ignoring case");
+    assert(/name="case" value="1" checked/.test(anyCase.body), "the form keeps ignore case");
+    assertEquals(files((await search("q=FOOBAR")).body), []);
+    const globbed = await search("q=foo%2Bbar&fixed=1&glob=*.md");
+    assertEquals(files(globbed.body), ["org/a:y.md"]);
+    assertIncludes(globbed.body, 'name="glob" value="*.md"');
+    // A private repository stays out, whatever the options.
+    for (const query of ["q=foo%2Bbar&fixed=1", "q=FOOBAR&case=1&glob=*"]) {
+      assert(!(await search(query)).body.includes("org/b"), query);
+    }
+  }, {
+    repositories: [
+      {
+        name: "org/a",
+        publicRead: true,
+        files: { "x.ts": "fooobar\nFooBar\nfoo+bar\n", "y.md": "foo+bar\n" },
+      },
+      { name: "org/b", publicRead: false, files: { "z.ts": "foo+bar\nfoobar\n" } },
+    ],
+  }));
+
+function lines30(): string {
+  const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+  lines[4] = "match five";
+  lines[6] = "match seven";
+  lines[19] = "match twenty";
+  return lines.join("\n") + "\n";
+}
 
 Deno.test("a browser opening the MCP address gets a page saying what it is; MCP clients get what they always got", () =>
   withInProcessService(async ({ handle }) => {
