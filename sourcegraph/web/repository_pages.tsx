@@ -366,6 +366,30 @@ export function SearchPage(props: {
   );
 }
 
+/** The globs and the two switches of a search form (the Search tab's and the site search's). */
+export function SearchOptionFields(
+  props: { form: Pick<SearchForm, "glob" | "fixed" | "ignoreCase"> },
+): Html {
+  const { form } = props;
+  return (
+    <>
+      <input
+        type="text"
+        name="glob"
+        value={form.glob}
+        placeholder="glob, e.g. *.ts !vendor/**"
+        aria-label="Globs"
+      />
+      <label>
+        <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
+      </label>
+      <label>
+        <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
+      </label>
+    </>
+  );
+}
+
 // The search form: pattern, version, globs and the two switches.
 function SearchFields(
   props: { repo: string; form: SearchForm; versions: VersionChoice[] },
@@ -382,19 +406,7 @@ function SearchFields(
         aria-label="Pattern"
       />
       <VersionSelect versions={props.versions} selected={form.rev} />
-      <input
-        type="text"
-        name="glob"
-        value={form.glob}
-        placeholder="glob, e.g. *.ts !vendor/**"
-        aria-label="Globs"
-      />
-      <label>
-        <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
-      </label>
-      <label>
-        <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
-      </label>
+      <SearchOptionFields form={form} />
       <label>
         context{" "}
         <select name="context" aria-label="Lines of context">

@@ -12,7 +12,13 @@ import type { FanoutSearchResult } from "../service/repository_fanout.ts";
 import { encodeFanoutCursor, nextFanoutPosition } from "../render/fanout_search_text.ts";
 import { type Html, Layout, type Viewer } from "./layout.tsx";
 import { repositoryUrl, siteUrl } from "../render/page_urls.ts";
-import { type PageProblem, Problem, type SearchForm, SearchResults } from "./repository_pages.tsx";
+import {
+  type PageProblem,
+  Problem,
+  type SearchForm,
+  SearchOptionFields,
+  SearchResults,
+} from "./repository_pages.tsx";
 
 /** The site-wide search page. */
 export function SiteSearchPage(props: {
@@ -99,19 +105,7 @@ function SiteSearchFields(props: { form: SiteSearchForm }): Html {
         required
         aria-label="Pattern"
       />
-      <input
-        type="text"
-        name="glob"
-        value={form.glob}
-        placeholder="glob, e.g. *.ts !vendor/**"
-        aria-label="Globs"
-      />
-      <label>
-        <input type="checkbox" name="fixed" value="1" checked={form.fixed} /> fixed string
-      </label>
-      <label>
-        <input type="checkbox" name="case" value="1" checked={form.ignoreCase} /> ignore case
-      </label>
+      <SearchOptionFields form={form} />
       <button type="submit">Search all repositories</button>
     </form>
   );

@@ -35,6 +35,21 @@ export const position = {
   column: z.number().int().min(1).max(100_000).optional().describe("1-based, in characters."),
   symbol: z.string().min(1).max(200).optional().describe("Name on the line."),
 };
+/** A position as the service's requests name it. */
+export interface PositionRequest {
+  repo: string;
+  revision?: string;
+  path: string;
+  line: number;
+  column?: number;
+  symbol?: string;
+}
+
+/** The position arguments of a tool's call, without its other arguments. */
+export function positionRequest(args: PositionRequest): PositionRequest {
+  const { repo, revision, path, line, column, symbol } = args;
+  return { repo, revision, path, line, column, symbol };
+}
 /** The `plugins` tool argument. */
 export const plugins = z.array(z.strictObject({
   name: z.string().min(1).max(64).describe("Plugin name from `availability` with include_plugins."),

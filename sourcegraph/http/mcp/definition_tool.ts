@@ -8,7 +8,7 @@
  */
 
 import { renderDefinition } from "../../render/definition_text.ts";
-import { path, position, repo, revision } from "./arguments.ts";
+import { path, position, positionRequest, repo, revision } from "./arguments.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `definition`. */
@@ -25,14 +25,7 @@ export const definitionTool = defineTool({
   uses: ["definition"],
   annotations: READ_ONLY,
   run: async (args, { calls, caller }) => {
-    const answer = await calls.definition(caller, {
-      repo: args.repo,
-      revision: args.revision,
-      path: args.path,
-      line: args.line,
-      column: args.column,
-      symbol: args.symbol,
-    });
+    const answer = await calls.definition(caller, positionRequest(args));
     return [renderDefinition(answer)];
   },
 });

@@ -15,7 +15,7 @@ import { renderReferences } from "../../render/references_text.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_DEFAULT_MAX_BYTES, SEARCH_MIN_MAX_BYTES } from "../../render/search_text.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
-import { path, position, repo, revision } from "./arguments.ts";
+import { path, position, positionRequest, repo, revision } from "./arguments.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `references`. */
@@ -38,12 +38,7 @@ export const referencesTool = defineTool({
   annotations: READ_ONLY,
   run: async (args, { calls, caller }) => {
     const page = await calls.references(caller, {
-      repo: args.repo,
-      revision: args.revision,
-      path: args.path,
-      line: args.line,
-      column: args.column,
-      symbol: args.symbol,
+      ...positionRequest(args),
       includeDeclaration: args.include_declaration,
       glob: args.glob,
       after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
