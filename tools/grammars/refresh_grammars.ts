@@ -2,8 +2,9 @@
  * Refreshes the tree-sitter grammars the index builder parses with
  * (`sourcegraph/symbols/grammars/`) from their npm packages: for each package
  * of `GRAMMAR_PACKAGES`, `npm pack` fetches the pinned version, and its
- * prebuilt WebAssembly, its `queries/tags.scm` and its `LICENSE` are copied
- * into a folder named after the package. Only those files are kept, so the
+ * prebuilt WebAssembly, its `queries/tags.scm` (definitions), its
+ * `queries/highlights.scm` (for the highlighting benchmark) and its `LICENSE`
+ * are copied into a folder named after the package. Only those files are kept, so the
  * service never needs the packages (their C sources and native build scripts)
  * at run time.
  *
@@ -47,6 +48,13 @@ export const GRAMMAR_PACKAGES: readonly GrammarPackage[] = [
   },
 ];
 
+/** The files taken from every package besides its grammars. */
+export const GRAMMAR_FILES: readonly string[] = [
+  "LICENSE",
+  "queries/tags.scm",
+  "queries/highlights.scm",
+];
+
 /** Where the grammars are kept. */
 export const GRAMMARS_DIR = fileURLToPath(
   new URL("../../sourcegraph/symbols/grammars/", import.meta.url),
@@ -83,7 +91,7 @@ async function refresh(grammar: GrammarPackage, scratch: string): Promise<void> 
   const target = join(GRAMMARS_DIR, grammar.name);
   await Deno.remove(target, { recursive: true }).catch(() => {});
   await Deno.mkdir(join(target, "queries"), { recursive: true });
-  for (const file of [...grammar.wasm, "LICENSE", "queries/tags.scm"]) {
+  for (const file of [...grammar.wasm, ...GRAMMAR_FILES]) {
     await Deno.copyFile(join(unpacked, file), join(target, file));
   }
   console.log(`${grammar.name}@${grammar.version}: ${grammar.wasm.join(", ")}`);

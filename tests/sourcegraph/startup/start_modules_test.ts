@@ -19,7 +19,11 @@ import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { LineReader } from "../../support/processes.ts";
 import { grammarFiles, runtimeWasm } from "../../../sourcegraph/symbols/grammars.ts";
 import { GRAMMAR_LANGUAGES } from "../../../sourcegraph/symbols/languages.ts";
-import { GRAMMAR_PACKAGES, GRAMMARS_DIR } from "../../../tools/grammars/refresh_grammars.ts";
+import {
+  GRAMMAR_FILES,
+  GRAMMAR_PACKAGES,
+  GRAMMARS_DIR,
+} from "../../../tools/grammars/refresh_grammars.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -140,7 +144,7 @@ Deno.test("start modules: every vendored grammar loads with its queries, and eac
   for (const grammar of GRAMMAR_PACKAGES) {
     const files = readdirSync(join(GRAMMARS_DIR, grammar.name), { recursive: true })
       .map(String).sort();
-    assertEquals(files, [...grammar.wasm, "LICENSE", "queries", "queries/tags.scm"].sort());
+    assertEquals(files, [...grammar.wasm, ...GRAMMAR_FILES, "queries"].sort());
   }
 });
 
