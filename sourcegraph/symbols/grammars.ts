@@ -1,10 +1,13 @@
 /**
  * The grammars and tags queries of the grammar languages, loaded only by
- * the index builder: each grammar is the WebAssembly build its npm package
- * ships, imported as bytes (no native addon, no read permission, nothing
- * fetched while a build runs), and its queries are the `queries/tags.scm`
- * the package ships followed by ours (`queries/*.scm`), which add the
- * definitions universal-ctags reports that the shipped ones leave out.
+ * the index builder, each when a file of its language is first met: each
+ * grammar is the WebAssembly build its npm package ships, kept in
+ * `grammars/` with the package's `queries/tags.scm` and licence (see its
+ * README) and imported as bytes (no native addon, no read permission,
+ * nothing fetched while a build runs, and the packages' C sources never
+ * downloaded), and its queries are the shipped `tags.scm` followed by ours
+ * (`queries/*.scm`), which add the definitions universal-ctags reports that
+ * the shipped ones leave out.
  *
  * @module
  */
@@ -28,80 +31,105 @@ async function files(wasm: Bytes, queries: Text[]): Promise<GrammarFiles> {
   };
 }
 
-// The imports are literal so that the module graph (and its lock) holds every grammar.
+// The imports are literal so that the module graph holds every grammar (cached with it), and
+// dynamic so that a build loads only the grammars of the languages it meets.
 const LOADERS: Record<GrammarLanguage, () => Promise<GrammarFiles>> = {
   c: () =>
-    files(import("tree-sitter-c/tree-sitter-c.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-c/queries/tags.scm", { with: { type: "text" } }),
+    files(import("./grammars/tree-sitter-c/tree-sitter-c.wasm", { with: { type: "bytes" } }), [
+      import("./grammars/tree-sitter-c/queries/tags.scm", { with: { type: "text" } }),
       import("./queries/c.scm", { with: { type: "text" } }),
     ]),
   cpp: () =>
-    files(import("tree-sitter-cpp/tree-sitter-cpp.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-cpp/queries/tags.scm", { with: { type: "text" } }),
+    files(import("./grammars/tree-sitter-cpp/tree-sitter-cpp.wasm", { with: { type: "bytes" } }), [
+      import("./grammars/tree-sitter-cpp/queries/tags.scm", { with: { type: "text" } }),
       import("./queries/c.scm", { with: { type: "text" } }),
       import("./queries/cpp.scm", { with: { type: "text" } }),
     ]),
   csharp: () =>
-    files(import("tree-sitter-c-sharp/tree-sitter-c_sharp.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-c-sharp/queries/tags.scm", { with: { type: "text" } }),
-      import("./queries/csharp.scm", { with: { type: "text" } }),
-    ]),
+    files(
+      import("./grammars/tree-sitter-c-sharp/tree-sitter-c_sharp.wasm", {
+        with: { type: "bytes" },
+      }),
+      [
+        import("./grammars/tree-sitter-c-sharp/queries/tags.scm", { with: { type: "text" } }),
+        import("./queries/csharp.scm", { with: { type: "text" } }),
+      ],
+    ),
   go: () =>
-    files(import("tree-sitter-go/tree-sitter-go.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-go/queries/tags.scm", { with: { type: "text" } }),
+    files(import("./grammars/tree-sitter-go/tree-sitter-go.wasm", { with: { type: "bytes" } }), [
+      import("./grammars/tree-sitter-go/queries/tags.scm", { with: { type: "text" } }),
       import("./queries/go.scm", { with: { type: "text" } }),
     ]),
   java: () =>
-    files(import("tree-sitter-java/tree-sitter-java.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-java/queries/tags.scm", { with: { type: "text" } }),
-      import("./queries/java.scm", { with: { type: "text" } }),
-    ]),
+    files(
+      import("./grammars/tree-sitter-java/tree-sitter-java.wasm", { with: { type: "bytes" } }),
+      [
+        import("./grammars/tree-sitter-java/queries/tags.scm", { with: { type: "text" } }),
+        import("./queries/java.scm", { with: { type: "text" } }),
+      ],
+    ),
   javascript: () =>
     files(
-      import("tree-sitter-javascript/tree-sitter-javascript.wasm", { with: { type: "bytes" } }),
+      import("./grammars/tree-sitter-javascript/tree-sitter-javascript.wasm", {
+        with: { type: "bytes" },
+      }),
       [
-        import("tree-sitter-javascript/queries/tags.scm", { with: { type: "text" } }),
+        import("./grammars/tree-sitter-javascript/queries/tags.scm", { with: { type: "text" } }),
         import("./queries/javascript.scm", { with: { type: "text" } }),
       ],
     ),
   php: () =>
-    files(import("tree-sitter-php/tree-sitter-php.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-php/queries/tags.scm", { with: { type: "text" } }),
+    files(import("./grammars/tree-sitter-php/tree-sitter-php.wasm", { with: { type: "bytes" } }), [
+      import("./grammars/tree-sitter-php/queries/tags.scm", { with: { type: "text" } }),
       import("./queries/php.scm", { with: { type: "text" } }),
     ]),
   python: () =>
-    files(import("tree-sitter-python/tree-sitter-python.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-python/queries/tags.scm", { with: { type: "text" } }),
-      import("./queries/python.scm", { with: { type: "text" } }),
-    ]),
+    files(
+      import("./grammars/tree-sitter-python/tree-sitter-python.wasm", { with: { type: "bytes" } }),
+      [
+        import("./grammars/tree-sitter-python/queries/tags.scm", { with: { type: "text" } }),
+        import("./queries/python.scm", { with: { type: "text" } }),
+      ],
+    ),
   ruby: () =>
-    files(import("tree-sitter-ruby/tree-sitter-ruby.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-ruby/queries/tags.scm", { with: { type: "text" } }),
-      import("./queries/ruby.scm", { with: { type: "text" } }),
-    ]),
+    files(
+      import("./grammars/tree-sitter-ruby/tree-sitter-ruby.wasm", { with: { type: "bytes" } }),
+      [
+        import("./grammars/tree-sitter-ruby/queries/tags.scm", { with: { type: "text" } }),
+        import("./queries/ruby.scm", { with: { type: "text" } }),
+      ],
+    ),
   rust: () =>
-    files(import("tree-sitter-rust/tree-sitter-rust.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-rust/queries/tags.scm", { with: { type: "text" } }),
-      import("./queries/rust.scm", { with: { type: "text" } }),
-    ]),
+    files(
+      import("./grammars/tree-sitter-rust/tree-sitter-rust.wasm", { with: { type: "bytes" } }),
+      [
+        import("./grammars/tree-sitter-rust/queries/tags.scm", { with: { type: "text" } }),
+        import("./queries/rust.scm", { with: { type: "text" } }),
+      ],
+    ),
   // TypeScript's tags query holds only what JavaScript's does not: both apply.
   typescript: () =>
     files(
-      import("tree-sitter-typescript/tree-sitter-typescript.wasm", { with: { type: "bytes" } }),
+      import("./grammars/tree-sitter-typescript/tree-sitter-typescript.wasm", {
+        with: { type: "bytes" },
+      }),
       [
-        import("tree-sitter-javascript/queries/tags.scm", { with: { type: "text" } }),
-        import("tree-sitter-typescript/queries/tags.scm", { with: { type: "text" } }),
+        import("./grammars/tree-sitter-javascript/queries/tags.scm", { with: { type: "text" } }),
+        import("./grammars/tree-sitter-typescript/queries/tags.scm", { with: { type: "text" } }),
         import("./queries/javascript.scm", { with: { type: "text" } }),
         import("./queries/typescript.scm", { with: { type: "text" } }),
       ],
     ),
   tsx: () =>
-    files(import("tree-sitter-typescript/tree-sitter-tsx.wasm", { with: { type: "bytes" } }), [
-      import("tree-sitter-javascript/queries/tags.scm", { with: { type: "text" } }),
-      import("tree-sitter-typescript/queries/tags.scm", { with: { type: "text" } }),
-      import("./queries/javascript.scm", { with: { type: "text" } }),
-      import("./queries/typescript.scm", { with: { type: "text" } }),
-    ]),
+    files(
+      import("./grammars/tree-sitter-typescript/tree-sitter-tsx.wasm", { with: { type: "bytes" } }),
+      [
+        import("./grammars/tree-sitter-javascript/queries/tags.scm", { with: { type: "text" } }),
+        import("./grammars/tree-sitter-typescript/queries/tags.scm", { with: { type: "text" } }),
+        import("./queries/javascript.scm", { with: { type: "text" } }),
+        import("./queries/typescript.scm", { with: { type: "text" } }),
+      ],
+    ),
 };
 
 /** The grammar and queries of `language`. */

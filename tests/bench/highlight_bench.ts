@@ -47,9 +47,15 @@ const FILES: { source: string; name: string; language: string; treeSitter?: Gram
     name: "sequencer.c",
     language: "c",
     treeSitter: async () => ({
-      wasm: await bytes(import("tree-sitter-c/tree-sitter-c.wasm", { with: { type: "bytes" } })),
+      wasm: await bytes(
+        import("../../sourcegraph/symbols/grammars/tree-sitter-c/tree-sitter-c.wasm", {
+          with: { type: "bytes" },
+        }),
+      ),
       highlights: await text(
-        import("tree-sitter-c/queries/highlights.scm", { with: { type: "text" } }),
+        import("../../sourcegraph/symbols/grammars/tree-sitter-c/queries/highlights.scm", {
+          with: { type: "text" },
+        }),
       ),
     }),
   },
@@ -59,10 +65,14 @@ const FILES: { source: string; name: string; language: string; treeSitter?: Gram
     language: "python",
     treeSitter: async () => ({
       wasm: await bytes(
-        import("tree-sitter-python/tree-sitter-python.wasm", { with: { type: "bytes" } }),
+        import("../../sourcegraph/symbols/grammars/tree-sitter-python/tree-sitter-python.wasm", {
+          with: { type: "bytes" },
+        }),
       ),
       highlights: await text(
-        import("tree-sitter-python/queries/highlights.scm", { with: { type: "text" } }),
+        import("../../sourcegraph/symbols/grammars/tree-sitter-python/queries/highlights.scm", {
+          with: { type: "text" },
+        }),
       ),
     }),
   },
@@ -72,10 +82,15 @@ const FILES: { source: string; name: string; language: string; treeSitter?: Gram
     language: "javascript",
     treeSitter: async () => ({
       wasm: await bytes(
-        import("tree-sitter-javascript/tree-sitter-javascript.wasm", { with: { type: "bytes" } }),
+        import(
+          "../../sourcegraph/symbols/grammars/tree-sitter-javascript/tree-sitter-javascript.wasm",
+          { with: { type: "bytes" } }
+        ),
       ),
       highlights: await text(
-        import("tree-sitter-javascript/queries/highlights.scm", { with: { type: "text" } }),
+        import("../../sourcegraph/symbols/grammars/tree-sitter-javascript/queries/highlights.scm", {
+          with: { type: "text" },
+        }),
       ),
     }),
   },
@@ -85,10 +100,14 @@ const FILES: { source: string; name: string; language: string; treeSitter?: Gram
     language: "rust",
     treeSitter: async () => ({
       wasm: await bytes(
-        import("tree-sitter-rust/tree-sitter-rust.wasm", { with: { type: "bytes" } }),
+        import("../../sourcegraph/symbols/grammars/tree-sitter-rust/tree-sitter-rust.wasm", {
+          with: { type: "bytes" },
+        }),
       ),
       highlights: await text(
-        import("tree-sitter-rust/queries/highlights.scm", { with: { type: "text" } }),
+        import("../../sourcegraph/symbols/grammars/tree-sitter-rust/queries/highlights.scm", {
+          with: { type: "text" },
+        }),
       ),
     }),
   },

@@ -19,7 +19,8 @@ const bin = postgresBin();
 if (bin === null) Deno.exit(1);
 const server = await startPostgres(bin);
 const WORKLOAD = new URL("./postgres/driver_workload.ts", import.meta.url).pathname;
-const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
+// The development configuration: postgres.js is a package only this comparison uses.
+const CONFIG = new URL("../../deno.dev.json", import.meta.url).pathname;
 const FLAG_SETS = [
   [`--allow-net=127.0.0.1:${server.port}`],
   [`--allow-net=127.0.0.1:${server.port}`, "--allow-env=PG*"],

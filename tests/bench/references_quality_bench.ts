@@ -47,7 +47,7 @@
  * <commit named in docs/benchmarks.md>`, or from a snapshot without history:
  * `git init -q -b main && git add -A && git commit -qm corpus`.
  *
- * Run: deno run --allow-read --allow-run=git --allow-env --allow-sys=cpus,systemMemoryInfo \
+ * Run: deno run --config deno.dev.json --allow-read --allow-run=git --allow-env --allow-sys=cpus,systemMemoryInfo \
  *   tests/bench/references_quality_bench.ts [--tree PATH]... [--sample N] \
  *   [--seed S] [--definition-positions K] [--misses N] [--service URL]
  *

@@ -12,8 +12,9 @@ import { fileURLToPath } from "node:url";
 import { EXTRACTION_WORKER_MODULES } from "./symbol_extraction.ts";
 
 const BUILDER = fileURLToPath(new URL("./build_main.ts", import.meta.url));
-// The builder resolves its grammars through the project's import map and lock, from the cache
-// only: nothing is fetched while a build runs (`deno task start` caches the builder first).
+// The builder resolves its npm packages (the parser runtime) through the service's import map
+// and lock, from the cache only: nothing is fetched while a build runs (`deno task start` caches
+// the builder first); its grammars are files beside its code (`symbols/grammars/`).
 const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
 
 /** What one builder process indexes, and its memory bound. */

@@ -1,0 +1,223 @@
+/**
+ * What `deno task start` caches and loads: Deno caches every npm package of
+ * the lock of the configuration it runs with before the task's first
+ * command, so `deno.lock` holds the service's packages only (no plugin
+ * authoring, page-test or grammar package, none with install scripts, which
+ * Deno would warn about) and the service's module graph (the entry, the
+ * index builder, the plugin sandbox and every worker) reaches no other; the
+ * grammars are the vendored WebAssembly, each of which loads with its
+ * queries; the task says what it does before anything slow; and the
+ * development configuration is the service's plus the development packages.
+ */
+
+import { copyFileSync, cpSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Language, Parser, Query } from "web-tree-sitter";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { LineReader } from "../../support/processes.ts";
+import { grammarFiles, runtimeWasm } from "../../../sourcegraph/symbols/grammars.ts";
+import { GRAMMAR_LANGUAGES } from "../../../sourcegraph/symbols/languages.ts";
+import {
+  GRAMMAR_FILES,
+  GRAMMAR_PACKAGES,
+  GRAMMARS_DIR,
+} from "../../../tools/grammars/refresh_grammars.ts";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Packages of plugin authoring, page tests, benchmarks and type analysis in tests. */
+const DEVELOPMENT_PACKAGES = [
+  "assemblyscript",
+  "binaryen",
+  "wabt",
+  "puppeteer-core",
+  "chromium-bidi",
+  "@puppeteer/browsers",
+  "typescript",
+  "postgres",
+];
+
+function isDevelopmentPackage(name: string): boolean {
+  return DEVELOPMENT_PACKAGES.includes(name) || name.startsWith("tree-sitter-");
+}
+
+/** `name` of a lock or graph package id such as `@scope/name@1.2.3_peer@4`. */
+function packageName(id: string): string {
+  return id.slice(0, id.indexOf("@", 1));
+}
+
+interface DenoInfo {
+  modules: { specifier: string; kind?: string; npmPackage?: string; error?: string }[];
+  npmPackages: Record<string, { name: string; dependencies?: string[] }>;
+}
+
+/** The scripts the service runs: its entry, the index builder, the plugin sandbox, every worker. */
+function serviceEntries(): string[] {
+  const entries = [
+    "sourcegraph/main.ts",
+    "sourcegraph/search/build/build_main.ts",
+    "sourcegraph/plugins/sandbox/sandbox_main.ts",
+  ];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && entry.name !== "examples") walk(path);
+      else if (entry.name.endsWith("_worker.ts")) entries.push(path);
+    }
+  };
+  walk("sourcegraph");
+  return entries;
+}
+
+/** The npm packages `entry`'s module graph reaches under the service's configuration. */
+async function reachedPackages(entry: string): Promise<{ names: Set<string>; errors: string[] }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", join(ROOT, "deno.json"), entry],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  assert(output.success, `deno info ${entry}: ${new TextDecoder().decode(output.stderr)}`);
+  const info = JSON.parse(text) as DenoInfo;
+  const errors = info.modules.filter((module) => module.error !== undefined)
+    .map((module) => `${module.specifier}: ${module.error}`);
+  const seen = new Set<string>();
+  const queue = info.modules.flatMap((module) => module.npmPackage ? [module.npmPackage] : []);
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    queue.push(...info.npmPackages[id]?.dependencies ?? []);
+  }
+  return { names: new Set([...seen].map(packageName)), errors };
+}
+
+Deno.test("start modules: the lock the start task caches holds the service's packages only, none with install scripts", async () => {
+  const lock = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.lock"))) as {
+    npm: Record<string, { scripts?: boolean }>;
+  };
+  const names = Object.keys(lock.npm).map(packageName);
+  assertEquals(names.filter(isDevelopmentPackage), []);
+  assertEquals(Object.entries(lock.npm).filter(([, entry]) => entry.scripts).map(([id]) => id), []);
+  // Every package it holds is one the service's graph reaches: nothing is cached for nothing.
+  const reached = new Set<string>();
+  for (const entry of serviceEntries()) {
+    for (const name of (await reachedPackages(entry)).names) reached.add(name);
+  }
+  assertEquals(names.filter((name) => !reached.has(name)), []);
+});
+
+Deno.test("start modules: the service's entry, builder, sandbox and workers resolve completely and reach no development or grammar package", async () => {
+  const entries = serviceEntries();
+  assert(entries.length >= 9, `entries: ${entries.join(", ")}`);
+  for (const entry of entries) {
+    const { names, errors } = await reachedPackages(entry);
+    assertEquals(errors, [], entry);
+    assertEquals([...names].filter(isDevelopmentPackage), [], entry);
+  }
+  // The builder's graph holds the parser runtime, so the start task caches it.
+  assert(
+    (await reachedPackages("sourcegraph/search/build/build_main.ts")).names.has("web-tree-sitter"),
+  );
+});
+
+Deno.test("start modules: every vendored grammar loads with its queries, and each came with its licence", async () => {
+  await Parser.init({ wasmBinary: await runtimeWasm() });
+  for (const language of GRAMMAR_LANGUAGES) {
+    const files = await grammarFiles(language);
+    const loaded = await Language.load(files.wasm);
+    const query = new Query(loaded, files.queries.join("\n"));
+    assert(query.patternCount() > 0, language);
+    const parser = new Parser();
+    parser.setLanguage(loaded);
+    const tree = parser.parse("")!;
+    assertEquals(tree.rootNode.hasError, false, language);
+    tree.delete();
+    parser.delete();
+    query.delete();
+  }
+  const folders = readdirSync(GRAMMARS_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  assertEquals(folders, GRAMMAR_PACKAGES.map((grammar) => grammar.name).sort());
+  for (const grammar of GRAMMAR_PACKAGES) {
+    const files = readdirSync(join(GRAMMARS_DIR, grammar.name), { recursive: true })
+      .map(String).sort();
+    assertEquals(files, [...grammar.wasm, ...GRAMMAR_FILES, "queries"].sort());
+  }
+});
+
+Deno.test("start modules: the development configuration is the service's plus the development packages", async () => {
+  const service = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const development = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.dev.json")));
+  const extra = Object.keys(development.imports).filter((name) => !(name in service.imports));
+  assertEquals(
+    extra.map((name) => name.replace(/\/$/, "")).filter((name) => !isDevelopmentPackage(name)),
+    [],
+  );
+  for (const [name, target] of Object.entries(service.imports)) {
+    assertEquals(development.imports[name], target, name);
+  }
+  for (const key of ["nodeModulesDir", "compilerOptions", "exclude", "unstable"]) {
+    assertEquals(development[key], service[key], key);
+  }
+  assertEquals(development.lock, { path: "./deno.dev.lock", frozen: true });
+  // Both locks pin a package they share at one version.
+  const versions = async (file: string) =>
+    Object.keys(JSON.parse(await Deno.readTextFile(join(ROOT, file))).npm);
+  const developmentIds = new Set(await versions("deno.dev.lock"));
+  assertEquals((await versions("deno.lock")).filter((id) => !developmentIds.has(id)), []);
+});
+
+Deno.test("start modules: deno task start says what it is doing before caching, then serves, with no warning", async () => {
+  const parent = await tempDir("sg-start-modules-");
+  try {
+    const repo = await createRepo({
+      "a.txt": "alpha\n",
+      ".gitignore": ".sourcegraph/\nsourcegraph/\nshared/\ndeno.json\ndeno.lock\npackage.json\n",
+    }, { parent, name: "project" });
+    for (const file of ["deno.json", "deno.lock", "package.json"]) {
+      copyFileSync(join(ROOT, file), join(repo.path, file));
+    }
+    for (const folder of ["sourcegraph", "shared"]) {
+      cpSync(join(ROOT, folder), join(repo.path, folder), { recursive: true });
+    }
+    const child = new Deno.Command("deno", {
+      args: ["task", "start", "--port", "0"],
+      cwd: repo.path,
+      clearEnv: true,
+      env: {
+        PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+        HOME: Deno.env.get("HOME") ?? repo.path,
+        NO_COLOR: "1",
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      },
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const lines = new LineReader(child.stderr);
+    const log: string[] = [];
+    try {
+      while (!log.at(-1)?.includes("connect an MCP client")) {
+        const line = await lines.next();
+        if (line === null) throw new Error(`deno task start exited:\n${log.join("\n")}`);
+        log.push(line);
+      }
+    } finally {
+      child.kill("SIGTERM");
+      for (let line = await lines.next(); line !== null; line = await lines.next()) log.push(line);
+      await child.status;
+    }
+    // Deno's own "Task start …" line, then ours, before the cache and the service.
+    const own = log.filter((line) => !line.startsWith("Task ") && !line.startsWith("Download "));
+    assertEquals(
+      own[0],
+      "context-sourcegraph: preparing the service (its first start caches its modules) ...",
+    );
+    assertEquals(log.filter((line) => /warning|╭/i.test(line)), []);
+  } finally {
+    await removeDir(parent);
+  }
+});
