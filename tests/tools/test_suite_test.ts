@@ -21,6 +21,10 @@ Deno.test("test suite: deno test's summary lines parse with steps, ignored and f
   });
   assertEquals(parseSummary("ok | 0 passed | 0 failed | 3 filtered out (0ms)")?.passed, 0);
   assertEquals(parseSummary("ok | 1 passed"), null);
+  // Deno colours a piped summary too unless NO_COLOR is set.
+  const coloured =
+    "\x1b[0m\x1b[32mok\x1b[0m | 4 passed | 0 failed \x1b[0m\x1b[38;5;245m(201ms)\x1b[0m";
+  assertEquals(parseSummary(coloured)?.passed, 4);
   assertEquals(parseSummary("running 1 test from ./a_test.ts"), null);
 });
 

@@ -31,14 +31,18 @@ export const NO_TESTS: TestCounts = { passed: 0, failed: 0, ignored: 0, steps: 0
 const SUMMARY =
   /^(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored(?: \(\d+ steps?\))?)?(?: \| \d+ filtered out)? \([^)]*\)$/;
 
-/** Whether `line` is a `deno test` summary line. */
+// Deno colours its output unless NO_COLOR is set, also when it is piped.
+// deno-lint-ignore no-control-regex
+const COLOURS = /\x1b\[[0-9;]*m/g;
+
+/** Whether `line` is a `deno test` summary line (coloured or not). */
 export function isSummary(line: string): boolean {
-  return SUMMARY.test(line);
+  return SUMMARY.test(line.replace(COLOURS, ""));
 }
 
-/** The counts of a summary line; null for any other line. */
+/** The counts of a summary line (coloured or not); null for any other line. */
 export function parseSummary(line: string): TestCounts | null {
-  const match = SUMMARY.exec(line);
+  const match = SUMMARY.exec(line.replace(COLOURS, ""));
   if (!match) return null;
   return {
     passed: Number(match[2]),
