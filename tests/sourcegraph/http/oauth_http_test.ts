@@ -140,6 +140,8 @@ Deno.test("OAuth over HTTP: the metadata name the MCP URL, the issuer and S256 o
     assertEquals(server.token_endpoint, `${BASE}/sourcegraph/oauth/token`);
     assertEquals(server.registration_endpoint, `${BASE}/sourcegraph/oauth/register`);
     assertEquals(server.revocation_endpoint, `${BASE}/sourcegraph/oauth/revoke`);
+    const connect = await pageRequest(handle, "/sourcegraph/-/connect");
+    assertIncludes(connect.body, "Sign in with OAuth");
   }));
 
 Deno.test("OAuth over HTTP: the public URL names every address", () =>
