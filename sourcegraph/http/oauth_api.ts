@@ -37,7 +37,7 @@ export function oauthApp(
 ): Hono<EdgeEnv> {
   const app = new Hono<EdgeEnv>();
   app.onError((error, c) => oauthError(c, error, options.log));
-  metadataRoutes(app, options);
+  metadataRoutes(app, { ...options, clientDocuments: oauth.clientDocuments });
   app.post(`${OAUTH_ROOT}/register`, async (c) => {
     const client = await oauth.register(registrationOf(await readJson(c)));
     return c.json(
@@ -59,7 +59,10 @@ export function oauthApp(
 }
 
 // The protected resource's and the authorization server's metadata.
-function metadataRoutes(app: Hono<EdgeEnv>, options: { publicUrl?: string }): void {
+function metadataRoutes(
+  app: Hono<EdgeEnv>,
+  options: { publicUrl?: string; clientDocuments: boolean },
+): void {
   const resourceMetadata = (c: Context<EdgeEnv>) =>
     c.json({
       resource: mcpResource(c, options.publicUrl),
@@ -86,6 +89,7 @@ function metadataRoutes(app: Hono<EdgeEnv>, options: { publicUrl?: string }): vo
       token_endpoint_auth_methods_supported: ["none"],
       revocation_endpoint_auth_methods_supported: ["none"],
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: options.clientDocuments,
     });
   });
 }

@@ -24,6 +24,7 @@ import type {
   OAuthStore,
   OAuthTokenRecord,
 } from "../store/oauth_records.ts";
+import { type ClientDocuments, isDocumentClientId } from "./client_documents.ts";
 import { checkRegistration, type ClientRegistration } from "./oauth_clients.ts";
 
 /** Reading repositories (every tool but the operator's). */
@@ -129,15 +130,30 @@ export class OAuthServer {
   #store: OAuthStore;
   #now: () => number;
   #valid: (identity: GrantIdentity) => boolean;
+  #documents: ClientDocuments | null;
 
-  /** Over `store`; `valid` says whether an identity still exists (a revoked key does not). */
+  /**
+   * Over `store`; `valid` says whether an identity still exists (a revoked
+   * key does not); `documents`, when given, serves clients named by the URL
+   * of their metadata document.
+   */
   constructor(
     store: OAuthStore,
-    options: { valid: (identity: GrantIdentity) => boolean; now?: () => number },
+    options: {
+      valid: (identity: GrantIdentity) => boolean;
+      now?: () => number;
+      documents?: ClientDocuments;
+    },
   ) {
     this.#store = store;
     this.#valid = options.valid;
     this.#now = options.now ?? Date.now;
+    this.#documents = options.documents ?? null;
+  }
+
+  /** Whether clients may be named by the URL of their metadata document. */
+  get clientDocuments(): boolean {
+    return this.#documents !== null;
   }
 
   /** Registers a public client (RFC 7591). */
@@ -162,9 +178,7 @@ export class OAuthServer {
     request: AuthorizationRequest,
     options: { resource: string },
   ): Promise<CheckedAuthorization> {
-    const client = request.clientId === undefined || request.clientId.length > 200
-      ? null
-      : await this.#store.client(request.clientId);
+    const client = await this.#client(request.clientId);
     if (client === null) {
       throw new UnsafeAuthorizationRequest("INVALID_CLIENT", "no such client; register it again");
     }
@@ -337,6 +351,20 @@ export class OAuthServer {
     };
   }
 
+  // A registered client, or one a metadata document describes (INVALID_CLIENT with why not).
+  async #client(clientId: string | undefined): Promise<OAuthClientRecord | null> {
+    if (clientId === undefined || clientId.length > 2_000) return null;
+    if (this.#documents && isDocumentClientId(clientId)) {
+      try {
+        return await this.#documents.client(clientId);
+      } catch (error) {
+        if (!(error instanceof SourcegraphError)) throw error;
+        throw new UnsafeAuthorizationRequest(error.code, error.message);
+      }
+    }
+    return clientId.length > 200 ? null : await this.#store.client(clientId);
+  }
+
   async #lookup(token: string): Promise<OAuthTokenRecord | null> {
     if (token.length > 200) return null;
     return await this.#store.token(secretHash(token));
@@ -410,11 +438,12 @@ function randomSecret(): string {
  */
 export function storeOAuthServer(
   store: ControlStore,
-  options: { serviceToken: boolean; now?: () => number },
+  options: { serviceToken: boolean; now?: () => number; documents?: ClientDocuments },
 ): OAuthServer {
   return new OAuthServer(store.oauth, {
     valid: (identity) =>
       identity.kind === "service" ? options.serviceToken : store.hasKey(identity.id),
     now: options.now,
+    documents: options.documents,
   });
 }

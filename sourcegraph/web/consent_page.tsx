@@ -16,11 +16,30 @@ const SCOPE_TEXT: Readonly<Record<string, string>> = {
   "sourcegraph:admin": "use the operator's tools (prepare) and the admin API",
 };
 
+// What the client will be able to do.
+function ScopeList(props: { granted: string[] }): Html | null {
+  if (props.granted.length === 0) return null;
+  return (
+    <>
+      <p>It will be able to:</p>
+      <ul class="scopes">
+        {props.granted.map((scope) => (
+          <li>
+            <code>{scope}</code> {SCOPE_TEXT[scope] ?? ""}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The consent page. */
 export function ConsentPage(
   props: {
     viewer: Viewer;
     clientName: string;
+    /** The client's id when it is the URL of its metadata document (else a registration's id). */
+    clientId: string;
     /** Where the answer goes (the redirect URI's origin or scheme). */
     returnsTo: string;
     resource: string;
@@ -35,24 +54,19 @@ export function ConsentPage(
     <Layout title="Authorize a client" viewer={props.viewer}>
       <h1>Authorize {props.clientName === "" ? "an unnamed client" : props.clientName}</h1>
       <p>
-        An application that registered itself as{" "}
+        {props.clientId.startsWith("https://")
+          ? (
+            <>
+              An application described by <code>{props.clientId}</code> as
+            </>
+          )
+          : <>An application that registered itself as</>}{" "}
         <strong>{props.clientName === "" ? "(no name)" : props.clientName}</strong> asks to use{" "}
         <code>{props.resource}</code>{" "}
         as you ({props.viewer.label}). If you approve, it is sent back to{" "}
         <code>{props.returnsTo}</code> with a one-time code.
       </p>
-      {props.granted.length === 0 ? null : (
-        <>
-          <p>It will be able to:</p>
-          <ul class="scopes">
-            {props.granted.map((scope) => (
-              <li>
-                <code>{scope}</code> {SCOPE_TEXT[scope] ?? ""}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <ScopeList granted={props.granted} />
       {props.withheld.length === 0 ? null : (
         <p class="notice">
           Not granted (a personal key reads only): {props.withheld.join(", ")}

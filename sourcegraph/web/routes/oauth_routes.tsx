@@ -16,6 +16,7 @@ import { SourcegraphError } from "../../errors.ts";
 import {
   AuthorizationRefused,
   type AuthorizationRequest,
+  type CheckedAuthorization,
   type OAuthServer,
 } from "../../oauth/oauth_server.ts";
 import type { GrantIdentity } from "../../store/oauth_records.ts";
@@ -58,20 +59,7 @@ export function oauthRoutes(
       const next = `${authorizeUrl()}?${new URLSearchParams(fields)}`;
       return redirect(c, `${siteUrl("sign-in")}?${new URLSearchParams({ next })}`, 303);
     }
-    const granted = oauth.grantable(checked, session.caller);
-    c.header("Content-Security-Policy", consentPolicy(checked.redirectUri));
-    return page(
-      c,
-      <ConsentPage
-        viewer={c.get("viewer")}
-        clientName={checked.client.clientName}
-        returnsTo={returnsTo(checked.redirectUri)}
-        resource={checked.resource}
-        granted={granted}
-        withheld={checked.scopes.filter((scope) => !granted.includes(scope))}
-        fields={fields}
-      />,
-    );
+    return consentPage(c, { checked, granted: oauth.grantable(checked, session.caller), fields });
   });
   app.post(AUTHORIZE_PATH, async (c) => {
     const form = await options.edge.readForm(c);
@@ -99,6 +87,28 @@ export function oauthRoutes(
     return toClient(c, back, { code, state: checked.state, iss: issuer(c, options.publicUrl) });
   });
   return app;
+}
+
+// The consent page, under a policy that lets its form lead to the client's redirect URI.
+function consentPage(
+  c: Context<PageEnv>,
+  at: { checked: CheckedAuthorization; granted: string[]; fields: Record<string, string> },
+): Promise<Response> {
+  const { checked, granted } = at;
+  c.header("Content-Security-Policy", consentPolicy(checked.redirectUri));
+  return page(
+    c,
+    <ConsentPage
+      viewer={c.get("viewer")}
+      clientName={checked.client.clientName}
+      clientId={checked.client.clientId}
+      returnsTo={returnsTo(checked.redirectUri)}
+      resource={checked.resource}
+      granted={granted}
+      withheld={checked.scopes.filter((scope) => !granted.includes(scope))}
+      fields={at.fields}
+    />,
+  );
 }
 
 // The checked request, or the answer that refuses it at the client's redirect URI.

@@ -136,6 +136,7 @@ Deno.test("OAuth over HTTP: the metadata name the MCP URL, the issuer and S256 o
     const server = await (await request(handle, "/.well-known/oauth-authorization-server")).json();
     assertEquals(server.issuer, BASE);
     assertEquals(server.code_challenge_methods_supported, ["S256"]);
+    assertEquals(server.client_id_metadata_document_supported, false); // off by default
     assertEquals(server.authorization_endpoint, `${BASE}/sourcegraph/-/oauth/authorize`);
     assertEquals(server.token_endpoint, `${BASE}/sourcegraph/oauth/token`);
     assertEquals(server.registration_endpoint, `${BASE}/sourcegraph/oauth/register`);
