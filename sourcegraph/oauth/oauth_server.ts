@@ -40,6 +40,11 @@ export const CODE_TTL_MS = 60_000;
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** A refresh token lasts 30 days from its issue (each use issues a new one). */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * Most tokens kept per grant (the newest by issue): a rotated refresh token
+ * older than that is forgotten rather than kept to recognise its reuse.
+ */
+export const TOKENS_PER_GRANT = 64;
 /** Most registered clients kept (the oldest registrations go first). */
 export const MAX_CLIENTS = 10_000;
 
@@ -385,7 +390,12 @@ export class OAuthServer {
     await this.#store.saveTokens([
       record("access", accessToken, ACCESS_TOKEN_TTL_MS),
       record("refresh", refreshToken, REFRESH_TOKEN_TTL_MS),
-    ]);
+    ], {
+      now,
+      keep: TOKENS_PER_GRANT,
+      accessTtlMs: ACCESS_TOKEN_TTL_MS,
+      refreshTtlMs: REFRESH_TOKEN_TTL_MS,
+    });
     return {
       accessToken,
       refreshToken,

@@ -66,14 +66,33 @@ export interface OAuthStore {
    * first to use it; null when there is no such code.
    */
   takeCode(hash: string): Promise<{ code: OAuthSecretRecord; first: boolean } | null>;
-  /** Stores new tokens. */
-  saveTokens(tokens: OAuthTokenRecord[]): Promise<void>;
+  /**
+   * Stores new tokens of one family, first dropping expired tokens, then
+   * keeping only the family's `keep` newest (by issue time, `issuedAt`
+   * reading it from a row), so a client rotating in a loop cannot grow the
+   * store without bound.
+   */
+  saveTokens(tokens: OAuthTokenRecord[], options: TokenPruning): Promise<void>;
   /** The token `hash`, or null. */
   token(hash: string): Promise<OAuthTokenRecord | null>;
   /** Marks the refresh token `hash` used; whether this call was the first to. */
   useToken(hash: string): Promise<boolean>;
   /** Ends every token of a family. */
   revokeFamily(familyId: string): Promise<void>;
+}
+
+/** How `saveTokens` prunes. */
+export interface TokenPruning {
+  now: number;
+  keep: number;
+  /** Lifetimes by kind, to order a family's tokens by issue time (expiry minus lifetime). */
+  accessTtlMs: number;
+  refreshTtlMs: number;
+}
+
+/** The SQL ordering a family's tokens newest issue first (both dialects; parameters as given). */
+export function issuedOrder(refreshTtl: string, accessTtl: string): string {
+  return `(expires_at - CASE kind WHEN 'refresh' THEN ${refreshTtl} ELSE ${accessTtl} END) DESC, token_hash`;
 }
 
 interface SecretRow {
@@ -164,8 +183,9 @@ export class SqliteOAuthRecords implements OAuthStore {
     );
   }
 
-  /** Stores new tokens. */
-  saveTokens(tokens: OAuthTokenRecord[]): Promise<void> {
+  /** Stores new tokens of one family, dropping expired ones and the family's oldest past `keep`. */
+  saveTokens(tokens: OAuthTokenRecord[], options: TokenPruning): Promise<void> {
+    this.#db.prepare("DELETE FROM oauth_tokens WHERE expires_at <= ?").run(options.now);
     const insert = this.#db.prepare(
       "INSERT INTO oauth_tokens(token_hash, kind, grant_json, family_id, used, expires_at) VALUES (?, ?, ?, ?, 0, ?)",
     );
@@ -177,6 +197,13 @@ export class SqliteOAuthRecords implements OAuthStore {
         token.familyId,
         token.expiresAt,
       );
+    }
+    const family = tokens[0]?.familyId;
+    if (family !== undefined) {
+      this.#db.prepare(
+        `DELETE FROM oauth_tokens WHERE token_hash IN (SELECT token_hash FROM oauth_tokens
+        WHERE family_id = ? ORDER BY ${issuedOrder("?", "?")} LIMIT -1 OFFSET ?)`,
+      ).run(family, options.refreshTtlMs, options.accessTtlMs, options.keep);
     }
     return Promise.resolve();
   }

@@ -10,11 +10,13 @@
 import {
   clientFromRow,
   clientMetadataColumn,
+  issuedOrder,
   type OAuthClientRecord,
   type OAuthSecretRecord,
   type OAuthStore,
   type OAuthTokenRecord,
   secretFromRow,
+  type TokenPruning,
 } from "../oauth_records.ts";
 import { type SqlPool, unavailableOnFailure } from "./pg_connection.ts";
 
@@ -85,10 +87,11 @@ export class PostgresOAuthRecords implements OAuthStore {
     );
   }
 
-  /** Stores new tokens. */
-  async saveTokens(tokens: OAuthTokenRecord[]): Promise<void> {
+  /** Stores new tokens of one family, dropping expired ones and the family's oldest past `keep`. */
+  async saveTokens(tokens: OAuthTokenRecord[], options: TokenPruning): Promise<void> {
     await unavailableOnFailure(() =>
       this.#pool.transaction(async (sql) => {
+        await sql.query("DELETE FROM oauth_tokens WHERE expires_at <= $1", [options.now]);
         for (const token of tokens) {
           await sql.query(
             `INSERT INTO oauth_tokens(token_hash, kind, grant_json, family_id, used, expires_at)
@@ -96,6 +99,13 @@ export class PostgresOAuthRecords implements OAuthStore {
             [token.hash, token.kind, JSON.stringify(token.grant), token.familyId, token.expiresAt],
           );
         }
+        const family = tokens[0]?.familyId;
+        if (family === undefined) return;
+        await sql.query(
+          `DELETE FROM oauth_tokens WHERE token_hash IN (SELECT token_hash FROM oauth_tokens
+          WHERE family_id = $1 ORDER BY ${issuedOrder("$2::bigint", "$3::bigint")} OFFSET $4)`,
+          [family, options.refreshTtlMs, options.accessTtlMs, options.keep],
+        );
       })
     );
   }

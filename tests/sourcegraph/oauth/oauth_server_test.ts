@@ -12,7 +12,9 @@ import {
   CODE_TTL_MS,
   type OAuthServer,
   REFRESH_TOKEN_TTL_MS,
+  secretHash,
   storeOAuthServer,
+  TOKENS_PER_GRANT,
   UnsafeAuthorizationRequest,
 } from "../../../sourcegraph/oauth/oauth_server.ts";
 import type { ControlStore } from "../../../sourcegraph/store/control_store.ts";
@@ -220,6 +222,52 @@ const STEPS: [string, (world: World) => Promise<void>][] = [
       "INVALID_GRANT",
     );
   }],
+  [
+    "a grant keeps its newest tokens only; a recent rotated token's reuse still revokes",
+    async (world) => {
+      const { client, verifier, code } = await authorize(world);
+      const first = await world.oauth.exchangeCode({
+        code,
+        clientId: client.clientId,
+        redirectUri: REDIRECT,
+        codeVerifier: verifier,
+      });
+      const issued = [first];
+      for (let i = 0; i < TOKENS_PER_GRANT / 2 + 8; i++) {
+        world.clock.now += 1;
+        issued.push(
+          await world.oauth.refresh({
+            refreshToken: issued.at(-1)!.refreshToken,
+            clientId: client.clientId,
+          }),
+        );
+      }
+      const current = issued.at(-1)!;
+      // The first refresh token was forgotten: its reuse is refused without ending the grant.
+      assertEquals(
+        await codeOf(
+          world.oauth.refresh({ refreshToken: first.refreshToken, clientId: client.clientId }),
+        ),
+        "INVALID_GRANT",
+      );
+      await world.oauth.authenticate(current.accessToken, { resource: RESOURCE });
+      assertEquals(await world.store.oauth.token(secretHash(first.accessToken)), null);
+      // The one before the current is remembered: its reuse ends the grant.
+      assertEquals(
+        await codeOf(
+          world.oauth.refresh({
+            refreshToken: issued.at(-2)!.refreshToken,
+            clientId: client.clientId,
+          }),
+        ),
+        "INVALID_GRANT",
+      );
+      assertEquals(
+        await codeOf(world.oauth.authenticate(current.accessToken, { resource: RESOURCE })),
+        "INVALID_TOKEN",
+      );
+    },
+  ],
   ["access tokens end after an hour, refresh tokens after 30 days", async (world) => {
     const { client, verifier, code } = await authorize(world);
     const tokens = await world.oauth.exchangeCode({
