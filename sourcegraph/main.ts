@@ -27,6 +27,8 @@ import { type LocalProblem, serveLocalRepositories } from "./startup/local_repos
 import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
+import { ClientDocuments, resolveAddresses } from "./oauth/client_documents.ts";
+import { storeOAuthServer } from "./oauth/oauth_server.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
 import { MarkdownRenderer } from "./web/code/markdown_renderer.ts";
 import { pagesMount } from "./web/web_pages.tsx";
@@ -179,6 +181,17 @@ const highlighter = new Highlighter({ log });
 // Markdown, in a worker of its own under a time and heap limit, answers cached.
 const markdown = new MarkdownRenderer({ log });
 metrics.watchMarkdown(() => markdown.stats());
+// One authorization server for the edge and the consent page.
+const oauth = storeOAuthServer(store, {
+  serviceToken: settings.serviceToken !== undefined,
+  documents: settings.oauthClientDocuments
+    ? new ClientDocuments({
+      fetch: (url, init) => fetch(url, init),
+      resolve: resolveAddresses,
+      allowPrivate: settings.oauthClientDocumentsPrivate,
+    })
+    : undefined,
+});
 const handler = createApp(services, {
   settings: {
     serviceToken: settings.serviceToken,
@@ -189,10 +202,14 @@ const handler = createApp(services, {
     maxMcpBodyBytes: settings.connections.maxMcpBodyBytes,
     maxAnonymousBodyBytes: settings.connections.maxAnonymousBodyBytes,
     bodyTimeoutMs: settings.connections.bodyTimeoutMs,
+    publicUrl: settings.publicUrl,
+    publicRead: settings.publicRead,
   },
   metrics,
   log,
+  oauth,
   pages: pagesMount(services.repositories, {
+    oauth,
     store,
     serviceToken: settings.serviceToken,
     publicUrl: settings.publicUrl,

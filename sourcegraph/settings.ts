@@ -66,6 +66,10 @@ export interface ServiceSettings {
   port: number;
   /** Anonymous reads of public repositories. */
   publicRead: boolean;
+  /** OAuth clients may be named by an https URL of their metadata document (fetched). */
+  oauthClientDocuments: boolean;
+  /** Development only: metadata documents on loopback and private addresses may be fetched. */
+  oauthClientDocumentsPrivate: boolean;
   /** Anonymous tool calls per minute per client address. */
   anonymousPerMinute: number;
   /** Anonymous requests in flight per client address. */
@@ -215,6 +219,11 @@ export function readSettings(
     publicUrl: publicUrl?.replace(/\/+$/, ""),
     port: reader.integer("SOURCEGRAPH_PORT", DEFAULT_PORT, [0, 65_535]),
     publicRead: reader.boolean("SOURCEGRAPH_PUBLIC_READ", true),
+    oauthClientDocuments: reader.boolean("SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS", false),
+    oauthClientDocumentsPrivate: reader.boolean(
+      "SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE",
+      false,
+    ),
     searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
     ...readIndexSettings(reader),
     anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),

@@ -13,6 +13,7 @@
 import { type Context, Hono } from "hono";
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from "../store/registration.ts";
 import { SourcegraphError } from "../errors.ts";
+import { ADMIN_SCOPE } from "../oauth/oauth_server.ts";
 import type { AdminService } from "../service/admin_service.ts";
 import { IdempotencyRecords, type IdempotentRequest } from "../service/idempotency.ts";
 import { summaryJson } from "../render/repository_json.ts";
@@ -49,6 +50,12 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
       throw new SourcegraphError(
         "AUTHENTICATION_REQUIRED",
         "the admin API needs the service token",
+      );
+    }
+    if (c.var.scopes !== null && !c.var.scopes.includes(ADMIN_SCOPE)) {
+      throw new SourcegraphError(
+        "INSUFFICIENT_SCOPE",
+        `the admin API needs the ${ADMIN_SCOPE} scope`,
       );
     }
     await next();

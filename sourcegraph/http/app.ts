@@ -9,7 +9,9 @@
  * 4. the bearer's caller, and the limits of every body read;
  * 5. `GET /metrics`;
  * 6. the admin API (service token only);
- * 7. the MCP endpoint and the plain HTTP API, behind the anonymous limits;
+ * 7. the OAuth metadata and endpoints (`oauth_api.ts`), the MCP endpoint
+ *    (which answers an anonymous caller with a 401 challenge when public
+ *    reads are off) and the plain HTTP API, behind the anonymous limits;
  * 8. the web pages (passed in as `pages`: the edge does not import them),
  *    which find their viewer (a session) and then pass the same anonymous
  *    limits.
@@ -20,9 +22,10 @@
  * @module
  */
 
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { Services } from "../service/compose.ts";
 import { SourcegraphError } from "../errors.ts";
+import { type OAuthServer, storeOAuthServer } from "../oauth/oauth_server.ts";
 import { adminApp } from "./admin_api.ts";
 import type { EdgeEnv, Handler, PagesMount } from "./edge_env.ts";
 import { httpApiApp } from "./http_api.ts";
@@ -42,6 +45,8 @@ import {
   RateLimiter,
   repositoryCharge,
 } from "./rate_limits.ts";
+import { OAUTH_ROOT, oauthApp } from "./oauth_api.ts";
+import { bearerChallenge, mcpResource } from "./oauth_urls.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
 
@@ -63,6 +68,10 @@ export interface HttpSettings {
   maxAnonymousBodyBytes: number;
   /** A body must arrive within this time. */
   bodyTimeoutMs: number;
+  /** The origin (and path) the service is reached at; default the request's Host. */
+  publicUrl?: string;
+  /** Whether anonymous callers may use MCP at all (default true); without, they get a 401 challenge. */
+  publicRead?: boolean;
 }
 
 // Largest form a page accepts (sign-in and sign-out carry a token or two), and its most fields.
@@ -119,6 +128,8 @@ export function createApp(
     pages?: PagesMount;
     /** The clock that refills the anonymous buckets (milliseconds; default `Date.now`). */
     now?: () => number;
+    /** The authorization server (default: over the store's OAuth state). */
+    oauth?: OAuthServer;
   },
 ): Handler {
   const { settings, metrics, log } = options;
@@ -133,15 +144,33 @@ export function createApp(
 
   // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
   const app = new Hono<EdgeEnv>({ strict: false });
-  app.onError(edgeErrors(log));
+  const oauth = options.oauth ??
+    storeOAuthServer(store, { serviceToken: settings.serviceToken !== undefined });
+  const publicUrl = settings.publicUrl;
+  app.onError(edgeErrors(log, {
+    challenge: (c, code) =>
+      bearerChallenge(c, {
+        code,
+        publicUrl,
+        presented: c.req.header("authorization") !== undefined,
+      }),
+  }));
   app.notFound(() => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");
   });
   app.use(requestId());
   app.use(hostAndOrigin(settings.allowedHosts));
   app.get("/healthz", (c) => c.text("ok\n"));
-  app.use(bearerCaller({ serviceToken: settings.serviceToken, store }));
+  app.use(bearerCaller({
+    serviceToken: settings.serviceToken,
+    store,
+    oauth,
+    resource: (c) => mcpResource(c, publicUrl),
+  }));
   app.use(bodyLimits({ timeoutMs: settings.bodyTimeoutMs }));
+  app.use("/.well-known/*", anonymous(() => 1));
+  app.use(`${OAUTH_ROOT}/*`, anonymous(() => 1));
+  app.route("/", oauthApp(oauth, { publicUrl, log }));
   app.get(
     "/metrics",
     (c) =>
@@ -154,6 +183,7 @@ export function createApp(
     adminApp(admin, { maxBodyBytes: settings.maxBodyBytes }),
   );
   app.use("/sourcegraph/mcp", anonymous(() => 1)); // the calls' cost is paid once parsed
+  if (settings.publicRead === false) app.post("/sourcegraph/mcp", callerRequired());
   app.route(
     "/sourcegraph/mcp",
     mcpApp(
@@ -200,4 +230,18 @@ async function readPageForm(c: Context<EdgeEnv>): Promise<URLSearchParams> {
     throw new SourcegraphError("INVALID_REQUEST", "the form has too many fields");
   }
   return form;
+}
+
+// Without public reads, MCP serves no anonymous caller: the 401 challenge
+// tells an MCP client where to authorize.
+function callerRequired(): MiddlewareHandler<EdgeEnv> {
+  return async (c, next) => {
+    if (c.var.caller.kind === "anonymous") {
+      throw new SourcegraphError(
+        "AUTHENTICATION_REQUIRED",
+        "this service serves signed-in callers only; authorize with OAuth or send a personal key",
+      );
+    }
+    await next();
+  };
 }

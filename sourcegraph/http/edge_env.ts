@@ -35,6 +35,11 @@ export interface EdgeVariables {
   requestId: string;
   /** Who the request's own credentials (a bearer header) name; anonymous without one. */
   caller: Caller;
+  /**
+   * The scopes of an OAuth access token, which narrow its caller's rights;
+   * null for the service token, a personal key or no credentials.
+   */
+  scopes: readonly string[] | null;
   /** Limits of a body read on this route: `maxBytes`, lowered and charged for anonymous callers. */
   bodyLimits: (maxBytes: number) => BodyLimits;
   /** Set once the anonymous limits admitted the request; null for an authenticated one. */

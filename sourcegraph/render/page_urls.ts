@@ -55,6 +55,11 @@ export function siteUrl(page: string): string {
   return `${PAGES_ROOT}/-/${page}`;
 }
 
+/** The OAuth authorization endpoint: the consent page. */
+export function authorizeUrl(): string {
+  return siteUrl("oauth/authorize");
+}
+
 /** The plugin author's contract. */
 export function pluginContractUrl(): string {
   return `${PAGES_ROOT}/plugins/llms.txt`;

@@ -33,6 +33,34 @@ export const COMMAND_LINE_SHAPE: string = `substr(name, 1, 6) = 'local/' AND pub
         AND (substr(source, length(source) - length(name) + 6) = '/' || substr(name, 7)
           OR substr(source, length(source) - length(name) + 2) = '/' || substr(name, 7) || '.git')`;
 
+/** The OAuth tables, in a form both dialects read (times and counts fit BIGINT and INTEGER). */
+export const OAUTH_TABLES_SQL: string = `
+      CREATE TABLE oauth_clients(
+        client_id TEXT PRIMARY KEY,
+        metadata TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX oauth_clients_by_age ON oauth_clients(created_at);
+      CREATE TABLE oauth_codes(
+        code_hash TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        family_id TEXT NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX oauth_codes_by_expiry ON oauth_codes(expires_at);
+      CREATE TABLE oauth_tokens(
+        token_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        grant_json TEXT NOT NULL,
+        family_id TEXT NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX oauth_tokens_by_family ON oauth_tokens(family_id);
+      CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens(expires_at);
+`;
+
 /** Every schema version, oldest first; a new one is appended, never edited. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
   {
@@ -126,6 +154,12 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
       UPDATE repositories SET command_line = 1
       WHERE ${COMMAND_LINE_SHAPE};
     `,
+  },
+  {
+    version: 7,
+    change: "OAuth: registered clients, authorization codes and tokens (by the hash of each " +
+      "code and token), so a sign-in through an MCP client works on every replica",
+    sql: OAUTH_TABLES_SQL,
   },
 ];
 

@@ -1,7 +1,7 @@
 /**
  * The control store: registered repositories, the observed head of each
  * monitored branch, the retained versions, sync outcomes, personal keys
- * (hashes), idempotency records and web sign-in sessions. Two
+ * (hashes), idempotency records, web sign-in sessions and OAuth clients, codes and tokens. Two
  * implementations keep the same contract: the SQLite file of the single
  * process (`sqlite_control_store.ts`, the default) and PostgreSQL shared by
  * replicas (`postgres/postgres_control_store.ts`).
@@ -15,6 +15,7 @@
  * @module
  */
 
+import type { OAuthStore } from "./oauth_records.ts";
 import type { SessionStore } from "./session_records.ts";
 
 /** How many versions to keep, by count and/or age. */
@@ -95,6 +96,8 @@ export interface ControlStore {
   readonly kind: "sqlite" | "postgres";
   /** The web sign-in sessions. */
   readonly sessions: SessionStore;
+  /** OAuth clients, codes and tokens. */
+  readonly oauth: OAuthStore;
   /** All repositories, by name. */
   repositories(): RepositoryRecord[];
   /** One repository by name, or null. */

@@ -22,6 +22,7 @@ import {
   type SyncStateRecord,
   type VersionRecord,
 } from "./control_store.ts";
+import { SqliteOAuthRecords } from "./oauth_records.ts";
 import { SqliteSessionRecords } from "./session_records.ts";
 
 export { ControlStoreDamaged } from "./control_database.ts";
@@ -34,6 +35,8 @@ export class SqliteControlStore implements ControlStore {
   readonly #db: DatabaseSync;
   /** The web sign-in sessions. */
   readonly sessions: SqliteSessionRecords;
+  /** OAuth clients, codes and tokens. */
+  readonly oauth: SqliteOAuthRecords;
 
   /**
    * Opens the store at `path`, creating it when the file does not exist. An
@@ -44,6 +47,7 @@ export class SqliteControlStore implements ControlStore {
   constructor(path: string) {
     this.#db = openControlDatabase(path);
     this.sessions = new SqliteSessionRecords(this.#db);
+    this.oauth = new SqliteOAuthRecords(this.#db);
   }
 
   /** All repositories, by name. */

@@ -57,13 +57,24 @@ export function ConnectPage(props: { viewer: Viewer; endpoint: string }): Html {
       <h1>Connect an agent</h1>
       <p>
         The MCP endpoint of this site is <code>{props.endpoint}</code>{" "}
-        (Streamable HTTP, stateless, JSON answers). Anonymous clients read public repositories; a
-        personal key or the service token in <code>Authorization: Bearer …</code>{" "}
-        reads private ones. Keep the token in the <code>{TOKEN_VARIABLE}</code>{" "}
+        (Streamable HTTP, stateless, JSON answers). Anonymous clients read public repositories.
+      </p>
+      <h2 id="oauth">Sign in with OAuth</h2>
+      <p>
+        A client that implements MCP authorization needs only the URL (the first snippet): it
+        registers itself and opens this site's sign-in page in your browser; sign in with a personal
+        key or the service token and approve it. It then holds an access token for this endpoint
+        only and renews it itself. A personal key's sign-in grants read access; the service token's
+        also the operator's tools.
+      </p>
+      <p>
+        Other clients send a personal key or the service token in{" "}
+        <code>Authorization: Bearer …</code>. Keep the token in the <code>{TOKEN_VARIABLE}</code>
+        {" "}
         environment variable: none of the snippets below holds one.
       </p>
       <h2>
-        JSON (clients with an <code>mcpServers</code> file)
+        JSON (clients with an <code>mcpServers</code> file; OAuth clients need nothing more)
       </h2>
       <Snippet id="config-json" text={configs.json} />
       <h2>JSON with an Authorization header</h2>

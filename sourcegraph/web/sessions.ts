@@ -95,3 +95,11 @@ export class Sessions {
 function idHash(id: string): string {
   return createHash("sha256").update(id).digest("hex");
 }
+
+/** Whether a form's CSRF token is the expected one (compared in constant time). */
+export function sameToken(given: string | null, expected: string): boolean {
+  if (given === null || given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
+}

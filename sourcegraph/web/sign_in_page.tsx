@@ -9,13 +9,25 @@ import { type Html, Layout, type Viewer } from "./layout.tsx";
 import { siteUrl } from "../render/page_urls.ts";
 
 /** The sign-in page (`failed` after a refused attempt). */
-export function SignInPage(props: { viewer: Viewer; csrf: string; failed: boolean }): Html {
+export function SignInPage(
+  props: {
+    viewer: Viewer;
+    csrf: string;
+    failed: boolean;
+    /** Where to continue once signed in (an authorization request). */
+    next?: string;
+  },
+): Html {
   return (
     <Layout title="Sign in" viewer={props.viewer}>
       <h1>Sign in</h1>
       {props.failed ? <p class="notice error">That is not a valid key or token.</p> : null}
       <form method="post" action={siteUrl("sign-in")}>
         <input type="hidden" name="csrf" value={props.csrf} />
+        {props.next === undefined ? null : <input type="hidden" name="next" value={props.next} />}
+        {props.next === undefined
+          ? null
+          : <p class="notice">Sign in to continue to an application's authorization request.</p>}
         <p>
           <label>
             Personal key or service token

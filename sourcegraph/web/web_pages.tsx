@@ -26,6 +26,7 @@ import type { RepositoryService } from "../service/repository_service.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { notFoundPage, page, type PageEnv } from "./page_responses.tsx";
 import { PAGES_ROOT } from "../render/page_urls.ts";
+import { type OAuthServer, storeOAuthServer } from "../oauth/oauth_server.ts";
 import { repositoryRoutes } from "./routes/repository_routes.tsx";
 import { sessionRoutes, viewerMiddleware } from "./routes/session_routes.tsx";
 import { staticRoutes } from "./routes/static_routes.ts";
@@ -59,6 +60,8 @@ export interface PagesOptions {
   highlighter?: CodeHighlighter;
   /** What Markdown files and READMEs are rendered with (none: shown as source). */
   markdown?: DocumentRenderer;
+  /** The authorization server of the consent page (default: over the store's OAuth state). */
+  oauth?: OAuthServer;
   /** Starts a sync for a signed-in person's "Sync now"; false when one is under way. */
   syncNow: (repo: RepositoryRecord) => boolean;
 }
@@ -113,7 +116,9 @@ export function pagesMount(
   service: RepositoryService,
   options: Omit<PagesOptions, "edge">,
 ): PagesMount {
-  return (edge) => pagesApp(service, { ...options, edge });
+  const oauth = options.oauth ??
+    storeOAuthServer(options.store, { serviceToken: options.serviceToken !== undefined });
+  return (edge) => pagesApp(service, { ...options, oauth, edge });
 }
 
 // The web pages as a sub-app, mounted at the service's root.

@@ -41,6 +41,18 @@ Deno.test("layers: every sourcegraph/ file imports only its own unit or layers b
   assertEquals(report(layerViolations(edges, { files: files.keys(), order })), "");
 });
 
+Deno.test("layers: the authorization server's rules (oauth/) sit below the edge and the pages and above the store", async () => {
+  const order = declaredLayers(await Deno.readTextFile(ARCHITECTURE), MARKER).map((line) =>
+    line.join(" ")
+  );
+  const at = (unit: string) => order.findIndex((line) => line.split(" ").includes(unit));
+  const oauth = at("oauth/");
+  assertEquals(
+    [at("web/") < oauth, at("http/") < oauth, oauth < at("store/"), oauth >= 0],
+    [true, true, true, true],
+  );
+});
+
 Deno.test("layers: the import reader finds multi-line, type-only, re-exported, side-effect, dynamic and worker imports, and not those in doc comments", () => {
   const text = [
     "/**",

@@ -70,5 +70,7 @@ export async function callHandler(
   );
   const body = await response.json();
   if (body.error) return { code: `RPC ${body.error.code}`, texts: [body.error.message] };
+  // The edge's own answer (a 401 challenge, a 429): no JSON-RPC body.
+  if (body.code) return { code: `HTTP ${response.status} ${body.code}`, texts: [body.message] };
   return toolOutcome(body.result);
 }

@@ -7,12 +7,15 @@
  * server-initiated messages to stream, except that a browser's `GET` (one that
  * asks for HTML, not an event stream) goes on to the pages when there are
  * some, which say what the address is. The caller travels with each request
- * (`authInfo.extra.context`), never with the pooled server.
+ * (`authInfo.extra.context`), never with the pooled server. A call of an
+ * operator's tool without the service's rights is a 401 challenge for an
+ * anonymous caller and a 403 `insufficient_scope` one for an OAuth token
+ * without the admin scope (a personal key keeps its `UNKNOWN_TOOL`).
  *
  * @module
  */
 
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { parsePluginsParameter } from "../../plugins/selection_parameters.ts";
@@ -20,7 +23,46 @@ import type { EdgeEnv } from "../edge_env.ts";
 import { callCost, repositoryCharge } from "../rate_limits.ts";
 import { readBody } from "../request_body.ts";
 import { checkJsonShape, MCP_JSON_LIMITS } from "../strict_json.ts";
-import type { McpRequestContext } from "./server.ts";
+import { type McpRequestContext, TOOLS } from "./server.ts";
+import { SourcegraphError } from "../../errors.ts";
+import { ADMIN_SCOPE } from "../../oauth/oauth_server.ts";
+
+const SERVICE_TOOLS = new Set(TOOLS.filter((tool) => tool.serviceOnly).map((tool) => tool.name));
+
+/**
+ * Whether the caller has the service's rights (an OAuth token only with the
+ * admin scope); a call of an operator's tool without them is refused here.
+ */
+function adminRightsFor(c: Context<EdgeEnv>, parsedBody: unknown): boolean {
+  const caller = c.var.caller;
+  const adminRights = caller.kind === "service" &&
+    (c.var.scopes === null || c.var.scopes.includes(ADMIN_SCOPE));
+  if (!adminRights && callsServiceTool(parsedBody)) {
+    if (caller.kind === "anonymous") {
+      throw new SourcegraphError(
+        "AUTHENTICATION_REQUIRED",
+        "this tool needs the service's rights",
+      );
+    }
+    if (c.var.scopes !== null) {
+      throw new SourcegraphError(
+        "INSUFFICIENT_SCOPE",
+        `this tool needs the ${ADMIN_SCOPE} scope, granted by a sign-in with the service token`,
+      );
+    }
+  }
+  return adminRights;
+}
+
+/** Whether a JSON-RPC message (or batch) calls a tool only the service's rights may call. */
+function callsServiceTool(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    if (typeof message !== "object" || message === null) return false;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    return method === "tools/call" && SERVICE_TOOLS.has(String(params?.name));
+  });
+}
 
 /** The MCP sub-app, mounted at the endpoint's path; `build` makes a server of a kind. */
 export function mcpApp(
@@ -51,13 +93,14 @@ export function mcpApp(
     }
     c.var.budget?.spend(callCost(parsedBody) - 1);
     const caller = c.var.caller;
+    const adminRights = adminRightsFor(c, parsedBody);
     const context: McpRequestContext = {
       caller,
       fanoutCharge: repositoryCharge(c.var.budget),
       urlPlugins,
       requestId: c.var.requestId,
     };
-    return await servers.serve(caller.kind === "service", async (server) => {
+    return await servers.serve(adminRights, async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

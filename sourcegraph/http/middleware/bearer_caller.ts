@@ -3,7 +3,10 @@
  * token or a personal key (`access/credentials.ts`), and the request's
  * caller (`c.var.caller`) is that; without the header it is anonymous. A
  * header that names neither is `AUTHENTICATION_REQUIRED` (401): a mistyped
- * token never silently falls back to anonymous access.
+ * token never silently falls back to anonymous access. An OAuth access
+ * token (`sgo_…`) stands for the identity that approved it, narrowed to its
+ * scopes (`c.var.scopes`); one that is unknown, expired, revoked or bound
+ * to another resource than this service's MCP URL is `INVALID_TOKEN` (401).
  *
  * @example
  * ```ts
@@ -16,7 +19,7 @@
  * const store = { keyByHash: () => null } as unknown as ControlStore; // knows no personal key
  * const app = new Hono<EdgeEnv>();
  * app.onError(edgeErrors(console.error));
- * app.use(bearerCaller({ serviceToken, store }));
+ * app.use(bearerCaller({ serviceToken, store, oauth: null, resource: () => "" }));
  * app.get("/whoami", (c) => c.text(c.var.caller.kind));
  * const whoami = (headers: Record<string, string>) => app.request("/whoami", { headers });
  * assert.strictEqual(await (await whoami({})).text(), "anonymous");
@@ -30,22 +33,37 @@
  */
 
 import { createMiddleware } from "hono/factory";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { callerForSecret } from "../../access/credentials.ts";
 import { SourcegraphError } from "../../errors.ts";
+import { ACCESS_TOKEN_PREFIX, type OAuthServer } from "../../oauth/oauth_server.ts";
 import type { ControlStore } from "../../store/control_store.ts";
 import type { EdgeEnv } from "../edge_env.ts";
 
 /** Sets `c.var.caller` from the bearer header. */
 export function bearerCaller(
-  options: { serviceToken?: string; store: ControlStore },
+  options: {
+    serviceToken?: string;
+    store: ControlStore;
+    /** The authorization server whose access tokens are accepted (none: only keys and the token). */
+    oauth: OAuthServer | null;
+    /** The resource (MCP URL) this request reached, which an access token must be bound to. */
+    resource: (c: Context<EdgeEnv>) => string;
+  },
 ): MiddlewareHandler<EdgeEnv> {
   return createMiddleware<EdgeEnv>(async (c, next) => {
     const header = c.req.header("authorization");
+    c.set("scopes", null);
     if (header === undefined) {
       c.set("caller", { kind: "anonymous" });
     } else {
       const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+      if (match !== null && options.oauth && match[1].startsWith(ACCESS_TOKEN_PREFIX)) {
+        const grant = await options.oauth.authenticate(match[1], { resource: options.resource(c) });
+        c.set("caller", grant.identity);
+        c.set("scopes", grant.scopes);
+        return await next();
+      }
       const caller = match === null ? null : callerForSecret(match[1], options);
       if (caller === null) {
         throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");

@@ -42,23 +42,33 @@
  * @module
  */
 
-import type { ErrorHandler } from "hono";
+import type { Context, ErrorHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { internalError } from "../../internal_error.ts";
 import type { EdgeEnv } from "../edge_env.ts";
 import { httpStatus } from "../status_codes.ts";
 
 /** The error handler of the edge (and of sub-apps without a wire of their own). */
-export function edgeErrors(log: (message: string) => void): ErrorHandler<EdgeEnv> {
+export function edgeErrors(
+  log: (message: string) => void,
+  options: {
+    /** The `WWW-Authenticate` value of an answer with error `code` (none when null). */
+    challenge?: (c: Context<EdgeEnv>, code: string) => string | null;
+  } = {},
+): ErrorHandler<EdgeEnv> {
   return (error, c) => {
     const request = c.req.raw;
     if (request.body !== null && !request.bodyUsed) c.env?.connection?.closeSoon();
     const requestId = c.var.requestId ?? crypto.randomUUID();
     const known = internalError(error, { requestId, log });
+    const challenge = options.challenge?.(c, known.code) ?? null;
     return c.json(
       { code: known.code, message: known.message },
       httpStatus(known.code) as ContentfulStatusCode,
-      { "x-request-id": requestId },
+      {
+        "x-request-id": requestId,
+        ...(challenge === null ? {} : { "www-authenticate": challenge }),
+      },
     );
   };
 }

@@ -133,6 +133,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       UPDATE repositories SET command_line = TRUE WHERE ${COMMAND_LINE_SHAPE};
     `,
   },
+  CONTROL_MIGRATIONS[6], // the same statements in both dialects
 ];
 
 /** The database was written by a later version of the program; nothing was changed. */

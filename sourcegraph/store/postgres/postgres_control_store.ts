@@ -42,6 +42,7 @@ import {
   unavailableOnFailure,
 } from "./pg_connection.ts";
 import { migratePostgres, type SqlConnection } from "./pg_migrations.ts";
+import { PostgresOAuthRecords } from "./pg_oauth.ts";
 import { PostgresSessions } from "./pg_sessions.ts";
 import { type BackoffOptions, ReconnectLoop } from "./reconnect_loop.ts";
 
@@ -69,6 +70,8 @@ export class PostgresControlStore implements ControlStore {
   readonly kind = "postgres" as const;
   /** The web sign-in sessions. */
   readonly sessions: PostgresSessions;
+  /** OAuth clients, codes and tokens. */
+  readonly oauth: PostgresOAuthRecords;
   /** The pool, for the other tables of the shared store (sealed credentials, the cluster). */
   readonly pool: SqlPool;
   /** Connections held for a whole sync (its lease), apart so they never starve other writes. */
@@ -88,6 +91,7 @@ export class PostgresControlStore implements ControlStore {
     this.leasePool = openPool(url, { max: LEASE_CONNECTIONS, queueForever: true });
     this.#log = options.log;
     this.sessions = new PostgresSessions(pool, { notify: notifyIn });
+    this.oauth = new PostgresOAuthRecords(pool);
     this.#reconnect = new ReconnectLoop<Listener>({
       ...options.reconnect,
       what: "the PostgreSQL control store",

@@ -1,7 +1,8 @@
 /**
  * Who is looking and how they sign in: the viewer middleware (the request's
- * own credentials, else its session cookie), the connect page, and sign-in
- * and sign-out, each form with a CSRF token. A personal key or the service
+ * own credentials, else its session cookie), the connect page, sign-in
+ * and sign-out, each form with a CSRF token, and the OAuth consent page
+ * that a sign-in may lead to (`oauth_routes.tsx`). A personal key or the service
  * token is exchanged for a server-side session; cookies are HttpOnly,
  * SameSite=Strict, scoped to the pages and Secure behind HTTPS.
  *
@@ -17,9 +18,11 @@ import type { ControlStore } from "../../store/control_store.ts";
 import { ConnectPage, McpEndpointPage } from "../connect_page.tsx";
 import type { PageEdge } from "../../http/edge_env.ts";
 import { page, type PageEnv, redirect } from "../page_responses.tsx";
-import { homeUrl, mcpUrl, PAGES_ROOT } from "../../render/page_urls.ts";
-import { randomToken, type Sessions } from "../sessions.ts";
+import { authorizeUrl, homeUrl, mcpUrl, PAGES_ROOT } from "../../render/page_urls.ts";
+import { randomToken, sameToken, type Sessions } from "../sessions.ts";
 import { SignInPage } from "../sign_in_page.tsx";
+import type { OAuthServer } from "../../oauth/oauth_server.ts";
+import { oauthRoutes } from "./oauth_routes.tsx";
 
 const SESSION_COOKIE = "sg_session";
 const SIGN_IN_COOKIE = "sg_sign_in";
@@ -34,6 +37,8 @@ export interface SessionOptions {
   serviceToken?: string;
   /** The origin the connect page advertises and whose scheme makes cookies Secure. */
   publicUrl?: string;
+  /** The authorization server whose consent page follows a sign-in (none: no consent page). */
+  oauth?: OAuthServer;
 }
 
 /**
@@ -78,35 +83,17 @@ export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
     "/mcp",
     (c) => page(c, <McpEndpointPage viewer={c.get("viewer")} endpoint={endpoint(c)} />),
   );
-  app.get("/-/sign-in", (c) => signInForm(c, { publicUrl: options.publicUrl, failed: false }));
-  app.post("/-/sign-in", async (c) => {
-    const form = await edge.readForm(c);
-    const expected = getCookie(c, SIGN_IN_COOKIE);
-    if (!expected || !sameToken(form.get("csrf"), expected)) {
-      throw new SourcegraphError(
-        "CSRF_TOKEN_INVALID",
-        "the form expired; open the sign-in page again",
-      );
-    }
-    const secret = form.get("secret") ?? "";
-    const caller = secret.length > 0 && secret.length <= 512
-      ? callerForSecret(secret, { serviceToken: options.serviceToken, store: options.store })
-      : null;
-    if (caller === null || caller.kind === "anonymous") {
-      return signInForm(c, { publicUrl: options.publicUrl, failed: true });
-    }
-    const previous = c.get("session");
-    if (previous) await sessions.remove(previous.id);
-    const session = await sessions.create(caller);
-    deleteCookie(c, SIGN_IN_COOKIE, { path: PAGES_ROOT });
-    setCookie(
-      c,
-      SESSION_COOKIE,
-      session.id,
-      cookieOptions(c, { maxAge: SESSION_SECONDS, publicUrl: options.publicUrl }),
-    );
-    return redirect(c, homeUrl(), 303);
-  });
+  app.get(
+    "/-/sign-in",
+    (c) =>
+      signInForm(c, {
+        publicUrl: options.publicUrl,
+        failed: false,
+        next: nextPage(c.req.query("next")),
+      }),
+  );
+  app.post("/-/sign-in", (c) => signInAnswer(c, options));
+  if (options.oauth) app.route("/", oauthRoutes(options.oauth, options));
   app.post("/-/sign-out", async (c) => {
     const form = await edge.readForm(c);
     const session = c.get("session");
@@ -120,10 +107,50 @@ export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
   return app;
 }
 
+// The sign-in form's answer: a session and the page it leads to, or the form again (401).
+async function signInAnswer(c: Context<PageEnv>, options: SessionOptions): Promise<Response> {
+  const { sessions, edge } = options;
+  const form = await edge.readForm(c);
+  const expected = getCookie(c, SIGN_IN_COOKIE);
+  if (!expected || !sameToken(form.get("csrf"), expected)) {
+    throw new SourcegraphError(
+      "CSRF_TOKEN_INVALID",
+      "the form expired; open the sign-in page again",
+    );
+  }
+  const secret = form.get("secret") ?? "";
+  const caller = secret.length > 0 && secret.length <= 512
+    ? callerForSecret(secret, { serviceToken: options.serviceToken, store: options.store })
+    : null;
+  const next = nextPage(form.get("next") ?? undefined);
+  if (caller === null || caller.kind === "anonymous") {
+    return signInForm(c, { publicUrl: options.publicUrl, failed: true, next });
+  }
+  const previous = c.get("session");
+  if (previous) await sessions.remove(previous.id);
+  const session = await sessions.create(caller);
+  deleteCookie(c, SIGN_IN_COOKIE, { path: PAGES_ROOT });
+  setCookie(
+    c,
+    SESSION_COOKIE,
+    session.id,
+    cookieOptions(c, { maxAge: SESSION_SECONDS, publicUrl: options.publicUrl }),
+  );
+  return redirect(c, next ?? homeUrl(), 303);
+}
+
+// Where a sign-in may continue: only an authorization request of these pages
+// (an OAuth client's), never an address a link could choose.
+function nextPage(next: string | undefined): string | undefined {
+  return next !== undefined && next.length <= 8_192 && next.startsWith(`${authorizeUrl()}?`)
+    ? next
+    : undefined;
+}
+
 // The sign-in form with a fresh CSRF token in its cookie (401 after a failed try).
 function signInForm(
   c: Context<PageEnv>,
-  options: { publicUrl?: string; failed: boolean },
+  options: { publicUrl?: string; failed: boolean; next?: string },
 ): Promise<Response> {
   const token = randomToken();
   setCookie(
@@ -134,7 +161,12 @@ function signInForm(
   );
   return page(
     c,
-    <SignInPage viewer={c.get("viewer")} csrf={token} failed={options.failed} />,
+    <SignInPage
+      viewer={c.get("viewer")}
+      csrf={token}
+      failed={options.failed}
+      next={options.next}
+    />,
     options.failed ? 401 : 200,
   );
 }
@@ -149,12 +181,4 @@ function cookieOptions(c: Context<PageEnv>, options: { maxAge: number; publicUrl
     secure,
     maxAge: options.maxAge,
   };
-}
-
-/** Whether a form's CSRF token is the expected one (compared in constant time). */
-export function sameToken(given: string | null, expected: string): boolean {
-  if (given === null || given.length !== expected.length) return false;
-  let difference = 0;
-  for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
-  return difference === 0;
 }

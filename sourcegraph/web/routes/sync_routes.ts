@@ -14,7 +14,7 @@ import type { RepositoryService } from "../../service/repository_service.ts";
 import type { ControlStore, RepositoryRecord } from "../../store/control_store.ts";
 import { repositoryUrl } from "../../render/page_urls.ts";
 import { type PageEnv, redirect } from "../page_responses.tsx";
-import { sameToken } from "./session_routes.tsx";
+import { sameToken } from "../sessions.ts";
 
 /** What the sync route is built with. */
 export interface SyncRouteOptions {

@@ -15,8 +15,8 @@ Deno.test("in process: the auth matrix over read, repositories and prepare", () 
   withHandler(async (handle) => {
     const callers = { anonymous: undefined, key: KEY, service: TOKEN };
     const expected: Record<string, [string, string, string]> = {
-      // read org/open, read org/closed, prepare org/open
-      anonymous: ["OK", "REPOSITORY_NOT_FOUND", "UNKNOWN_TOOL"],
+      // read org/open, read org/closed, prepare org/open (anonymous: asked to sign in)
+      anonymous: ["OK", "REPOSITORY_NOT_FOUND", "HTTP 401 AUTHENTICATION_REQUIRED"],
       key: ["OK", "OK", "UNKNOWN_TOOL"],
       service: ["OK", "OK", "OK"],
     };

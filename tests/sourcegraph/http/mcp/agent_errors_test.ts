@@ -10,6 +10,7 @@ import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts
 import {
   connectInProcess,
   withInProcessService,
+  WORLD_KEY,
   WORLD_TOKEN as TOKEN,
   type WorldRepository,
 } from "../../../support/in_process_service.ts";
@@ -195,11 +196,13 @@ Deno.test("agent errors: bad arguments are named one field at a time with the to
         hint:
           "Tools: repositories, availability, resolve, search, symbols, definition, references, read, read_many, list, diff, locate, blame, history, commits. Did you mean read?",
       });
-      // A tool the caller may not call is unknown to it, like one that does not exist.
-      const prepare = await toolError(client, "prepare", {
+      // A tool a signed-in caller may not call is unknown to it, like one that does not exist
+      // (an anonymous caller is asked to sign in: tests/sourcegraph/http/oauth_http_test.ts).
+      const reader = await connectInProcess(handle, { token: WORLD_KEY });
+      const prepare = await toolError(reader, "prepare", {
         repo: "org/tree",
         idempotency_key: "prep-0001",
-      });
+      }).finally(() => reader.close());
       assertEquals(prepare.code, "UNKNOWN_TOOL");
       assert(!prepare.hint!.includes("prepare"), prepare.hint);
       const huge = await toolError(client, "x".repeat(10_000), {});

@@ -1,0 +1,203 @@
+// End to end: the MCP SDK's own client-side OAuth (`auth()` with an
+// OAuthClientProvider) against the real service over loopback HTTP, with
+// public reads off. The SDK discovers the metadata from the 401 challenge,
+// registers itself, and headless Chromium signs in and approves on the
+// consent page; the SDK then exchanges the code, lists the tools and reads
+// a file. A token minted for the service reached under another name
+// (another resource) is refused.
+import { createHash } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Page } from "puppeteer-core";
+import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { chromiumPath, launchBrowser } from "../../support/browser.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
+
+const CHROMIUM = chromiumPath();
+const TOKEN = "o".repeat(40);
+
+/** A client's OAuth state kept in memory, as an MCP client keeps it. */
+class MemoryProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = "";
+  authorizationUrl: URL | null = null;
+  readonly redirectUrl: string;
+
+  constructor(redirectUrl: string) {
+    this.redirectUrl = redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "E2E agent",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** A loopback listener standing for the client's redirect URI: it keeps the codes it receives. */
+function callbackServer() {
+  const codes: URL[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    codes.push(new URL(request.url));
+    return new Response("You may close this window.");
+  });
+  return { codes, server, url: `http://127.0.0.1:${server.addr.port}/callback` };
+}
+
+/** Completes sign-in (when asked) and approval in Chromium; returns the page it ended on. */
+async function signInAndApprove(page: Page, url: string): Promise<string> {
+  await page.goto(url);
+  if (new URL(page.url()).pathname === "/sourcegraph/-/sign-in") {
+    await page.type('input[name="secret"]', TOKEN);
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+  }
+  assertEquals(new URL(page.url()).pathname, "/sourcegraph/-/oauth/authorize");
+  assertIncludes(await page.content(), "E2E agent");
+  await Promise.all([page.waitForNavigation(), page.click("#approve")]);
+  return page.url();
+}
+
+Deno.test({
+  name:
+    "OAuth end to end: the SDK's auth() registers, Chromium signs in and approves, the SDK lists tools and reads; a token for another resource is refused",
+  ignore: CHROMIUM === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const parent = await tempDir("sg-oauth-e2e-");
+    const repo = await createRepo({ "a.txt": "hello through OAuth\n" }, { parent, name: "site" });
+    const service = await startService(parent, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_PUBLIC_READ: "false",
+    }, { repositories: [repo.path] });
+    const callback = callbackServer();
+    const browser = await launchBrowser(CHROMIUM!);
+    try {
+      const serverUrl = `${service.url}/sourcegraph/mcp`;
+      // Without credentials the endpoint answers with the challenge the SDK follows.
+      const anonymous = new Client({ name: "anonymous", version: "0.0.0" });
+      const refused = await anonymous.connect(new StreamableHTTPClientTransport(new URL(serverUrl)))
+        .then(() => "connected", (error: Error) => String(error));
+      assert(refused !== "connected", "an anonymous client connected");
+
+      const provider = new MemoryProvider(callback.url);
+      assertEquals(await auth(provider, { serverUrl }), "REDIRECT");
+      assert(provider.client?.client_id.startsWith("sgc_"), "dynamically registered");
+      const authorizationUrl = provider.authorizationUrl!;
+      assertEquals(authorizationUrl.searchParams.get("code_challenge_method"), "S256");
+      assertEquals(authorizationUrl.searchParams.get("resource"), serverUrl);
+
+      const page = await browser.newPage();
+      const landed = await signInAndApprove(page, authorizationUrl.href);
+      assert(landed.startsWith(callback.url), landed);
+      const code = callback.codes.at(-1)!.searchParams.get("code")!;
+      assertEquals(await auth(provider, { serverUrl, authorizationCode: code }), "AUTHORIZED");
+      const access = provider.saved!.access_token;
+      assert(!landed.includes(access), "the access token in a URL");
+
+      const client = new Client({ name: "oauth", version: "0.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }),
+      );
+      try {
+        const tools = (await client.listTools()).tools.map((tool: { name: string }) => tool.name);
+        assert(tools.includes("read") && tools.includes("prepare"), tools.join(","));
+        const read = await client.callTool({
+          name: "read",
+          arguments: { repo: "local/site", path: "a.txt" },
+        });
+        assertIncludes(JSON.stringify(read.content), "hello through OAuth");
+      } finally {
+        await client.close();
+      }
+
+      // The same service under another name (localhost) is another resource: a token it
+      // mints there is refused here.
+      const other = `http://localhost:${new URL(service.url).port}`;
+      const { verifier, challenge } = pkce();
+      const foreign = new URL(`${other}/sourcegraph/-/oauth/authorize`);
+      for (
+        const [name, value] of Object.entries({
+          client_id: provider.client!.client_id,
+          redirect_uri: callback.url,
+          response_type: "code",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+        })
+      ) foreign.searchParams.set(name, value);
+      await signInAndApprove(page, foreign.href);
+      const foreignCode = callback.codes.at(-1)!.searchParams.get("code")!;
+      const exchanged = await fetch(`${service.url}/sourcegraph/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: foreignCode,
+          client_id: provider.client!.client_id,
+          redirect_uri: callback.url,
+          code_verifier: verifier,
+        }),
+      });
+      const minted = await exchanged.json();
+      assertEquals(exchanged.status, 200);
+      const answer = await fetch(`${serverUrl}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${minted.access_token}`,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      assertEquals(answer.status, 401);
+      assertIncludes(answer.headers.get("www-authenticate")!, 'error="invalid_token"');
+      assertEquals((await answer.json()).code, "INVALID_TOKEN");
+      for (const line of service.log) {
+        assert(!line.includes(access) && !line.includes(code), `a secret in the log: ${line}`);
+      }
+    } finally {
+      await browser.close();
+      await callback.server.shutdown();
+      await service.stop();
+      await removeDir(parent);
+    }
+  },
+});
+
+function pkce(): { verifier: string; challenge: string } {
+  const verifier = `${crypto.randomUUID()}-${crypto.randomUUID()}`;
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
