@@ -8,12 +8,15 @@ import {
 import type { Caller } from "../../../sourcegraph/access/caller.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
 import {
+  inProcessFetch,
   type InProcessWorld,
   withInProcessService,
   WORLD_KEY,
+  WORLD_TOKEN,
   type WorldRepository,
 } from "../../support/in_process_service.ts";
 import { pageRequest } from "../../support/page_requests.ts";
+import { encodeScip } from "../../support/scip_fixtures.ts";
 import { IDENTIFIER_LINKS_MAX } from "../../../sourcegraph/web/code/identifier_links.ts";
 
 const HOSTILE_PATH = `src/"q'<script>x.ts`;
@@ -364,3 +367,39 @@ Deno.test("navigation: a file page of 100,000 names is bounded by the link cap",
       },
     }],
   }));
+
+Deno.test("navigation: with an uploaded SCIP index the views say Precise and show the index's roles", () =>
+  withInProcessService(async ({ handle, heads }) => {
+    const sha = heads.get("org/nav")!;
+    const symbol = "scip-typescript npm fixture 1.0.0 src/`util.ts`/helper().";
+    const bytes = encodeScip([
+      { path: "src/util.ts", occurrences: [{ range: [0, 16, 22], symbol, roles: 1 }] },
+      {
+        path: "src/main.ts",
+        occurrences: [
+          { range: [0, 9, 15], symbol, roles: 2 },
+          { range: [3, 22, 28], symbol },
+        ],
+      },
+    ]);
+    const uploaded = await inProcessFetch(handle)(
+      `/sourcegraph/api/admin/v1/repo/scip?repo=org/nav&commit=${sha}`,
+      { method: "POST", headers: { authorization: `Bearer ${WORLD_TOKEN}` }, body: bytes },
+    );
+    assertEquals(uploaded.status, 201, await uploaded.clone().text());
+    const at = `${sha}/src/main.ts?line=4&column=24`;
+    const references = await pageRequest(handle, `/sourcegraph/org/nav/-/references/${at}`);
+    assertEquals(references.status, 200, references.body);
+    assertIncludes(references.body, "Precise (SCIP test-indexer 1.2.3, index of");
+    assertIncludes(references.body, '<span class="role role-definition">definition</span>');
+    assertIncludes(references.body, '<span class="role role-import">import</span>');
+    assertIncludes(references.body, '<span class="role role-reference">reference</span>');
+    // Only the occurrences the index records: not the hostile file's, which it does not hold.
+    assert(!references.body.includes("x.ts"), "a file the index does not name is listed");
+    const definition = await pageRequest(handle, `/sourcegraph/org/nav/-/definition/${at}`);
+    assertEquals(definition.status, 303);
+    assertEquals(
+      definition.headers.get("location"),
+      `/sourcegraph/org/nav/-/blob/${sha}/src/util.ts#L1`,
+    );
+  }, { repositories: NAV_REPOSITORIES }));
