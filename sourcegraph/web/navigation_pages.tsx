@@ -177,7 +177,8 @@ function ReferenceRows(props: { repo: string; commit: string; file: ReferenceFil
         <tbody>
           {file.lines.map((line) => (
             <tr>
-              <td class="num">
+              {/* Not `num`: the script takes those for line anchors of the page itself. */}
+              <td class="at">
                 <a href={blobUrl(repo, { rev: commit, path: file.path, start: line.number })}>
                   {line.number}
                 </a>

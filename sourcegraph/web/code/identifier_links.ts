@@ -11,8 +11,9 @@
  * The href is relative (about 30 bytes a link where the full definition URL
  * takes 100 or more), and the links of one page are capped
  * (`IDENTIFIER_LINKS_MAX`): past the cap the names are plain text, so a page
- * of 5,000 lines dense with names stays within about 1 MiB more than
- * without links (`tests/sourcegraph/web/navigation_pages_test.ts` measures it).
+ * of 5,000 lines dense with names grows by at most about 0.75 MiB
+ * (`tests/sourcegraph/web/code/identifier_links_test.ts` measures it: 100,000
+ * names, 20,000 links, 38 bytes each).
  *
  * @module
  */
