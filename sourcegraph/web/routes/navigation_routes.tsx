@@ -42,7 +42,11 @@ function wholeNumber(text: string | undefined, most: number): number | null {
   return number <= most ? number : null;
 }
 
-function requiredPosition(c: Context<PageEnv>, at: { rev: string; path: string }): PagePosition {
+/** The request's position in `at` (INVALID_ARGUMENTS when `line` or `column` is not one). */
+export function requiredPosition(
+  c: Context<PageEnv>,
+  at: { rev: string; path: string },
+): PagePosition {
   const position = positionOf({ line: c.req.query("line"), column: c.req.query("column") }, at);
   if (position === null) {
     throw new SourcegraphError(

@@ -44,18 +44,23 @@ import { HomePage } from "../home_page.tsx";
 import { ProblemPage } from "../sign_in_page.tsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
-import { definitionView, positionOf, referencesView } from "./navigation_routes.tsx";
+import {
+  definitionView,
+  positionOf,
+  referencesView,
+  requiredPosition,
+} from "./navigation_routes.tsx";
 import {
   blameUrl,
   blobUrl,
   commitsUrl,
   definitionUrl,
   isFullSha,
-  navigationUrl,
   parseRepositoryPath,
   pathSegments,
   plainSegments,
   rawUrl,
+  referencesUrl,
   type RepositoryRoute,
   tabUrl,
   treeUrl,
@@ -252,8 +257,12 @@ async function navigationPage(
   const path = pinned.rest.join("/");
   if (path === "") throw new SourcegraphError("NOT_FOUND", "no such page");
   if (!isFullSha(pinned.rev)) {
-    const base = navigationUrl(repo, route.page, { rev: pinned.commit, path });
-    return redirect(c, `${base}${new URL(c.req.url).search}`, 302);
+    // The query is rebuilt from what the view reads, never copied.
+    const position = requiredPosition(c, { rev: pinned.commit, path });
+    const url = route.page === "definition"
+      ? definitionUrl(repo, position)
+      : referencesUrl(repo, { ...position, after: c.req.query("after") });
+    return redirect(c, url, 302);
   }
   const view = route.page === "definition" ? definitionView : referencesView;
   return await view(c, { service: at.service, repo, commit: pinned.commit, path });
