@@ -12,6 +12,12 @@
  *   example plugins build) redirects there;
  * - `/sourcegraph/<repo>/-/blame/<rev>/<path>?start=…&end=…#L2-L4`: who
  *   last changed each line of a file;
+ * - `/sourcegraph/<repo>/-/definition/<rev>/<path>?line=L&column=C`: where the
+ *   name at that position is declared (a redirect to its line when one
+ *   place is found); the file page's names link to it (`?line=L&column=C`
+ *   of the file page sends on to it);
+ * - `/sourcegraph/<repo>/-/references/<rev>/<path>?line=L&column=C&after=…`:
+ *   where that name occurs, a page at a time;
  * - `/sourcegraph/<repo>/-/commit/<sha>`: one commit, its message and diff;
  * - `/sourcegraph/<repo>/-/commits/<rev>/<path>`: the commits of a file or
  *   a folder (no path: of the revision), newest first;
@@ -122,6 +128,34 @@ export function blameUrl(
   }`;
 }
 
+/** A position in a file at a version (1-based line, and column in characters). */
+export interface PagePosition {
+  rev: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** The definition or references view of a file at a version, without its position. */
+export function navigationUrl(
+  repo: string,
+  view: "definition" | "references",
+  at: { rev: string; path: string },
+): string {
+  return `${repositoryUrl(repo)}/-/${view}/${encodePath(at.rev)}/${encodePath(at.path)}`;
+}
+
+/** Where the name at a position is declared (a redirect to it, or a list). */
+export function definitionUrl(repo: string, at: PagePosition): string {
+  return `${navigationUrl(repo, "definition", at)}?line=${at.line}&column=${at.column}`;
+}
+
+/** Where the name at a position occurs, from the page after `after` (a references cursor). */
+export function referencesUrl(repo: string, at: PagePosition & { after?: string }): string {
+  const after = at.after ? `&after=${encodeURIComponent(at.after)}` : "";
+  return `${navigationUrl(repo, "references", at)}?line=${at.line}&column=${at.column}${after}`;
+}
+
 /** One commit: its message, parents and diff. */
 export function commitUrl(repo: string, sha: string): string {
   return `${repositoryUrl(repo)}/-/commit/${encodePath(sha)}`;
@@ -154,6 +188,7 @@ export type RepositoryRoute =
   | { page: "repository"; repo: string }
   | { page: "tree" | "blob"; repo: string; rest: string[] }
   | { page: "raw" | "blame" | "commits"; repo: string; rest: string[] }
+  | { page: "definition" | "references"; repo: string; rest: string[] }
   | { page: "commit"; repo: string; sha: string }
   | { page: "versions" | "search" | "symbols" | "plugins"; repo: string }
   | { page: "plugin_blob"; repo: string; sha: string; path: string };
@@ -189,6 +224,9 @@ export function parseRepositoryPath(segments: readonly string[]): RepositoryRout
     case "raw":
     case "blame":
     case "commits":
+      return rest.length === 0 ? null : { page: tab, repo, rest };
+    case "definition":
+    case "references":
       return rest.length === 0 ? null : { page: tab, repo, rest };
     case "commit":
       return rest.length === 1 ? { page: "commit", repo, sha: rest[0] } : null;

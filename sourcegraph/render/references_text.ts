@@ -48,6 +48,22 @@ export function renderReferences(page: ReferencesPage, options: { maxBytes: numb
   return mostThatFit(rows.map((row) => row.text), { layout, maxBytes: options.maxBytes });
 }
 
+/**
+ * The cursor of the page after `page` shown whole (every row), as
+ * `renderReferences` gives it when no byte budget cuts the page; null on
+ * the last page.
+ */
+export function referencesNextCursor(page: ReferencesPage): string | null {
+  if (!page.search.truncated) return null;
+  const place = searchEnd(page);
+  return place === null ? null : encodeSearchCursor({ commit: page.commit, ...place });
+}
+
+/** `line` cut to 2 KiB of UTF-8, as the rows of the text answer are. */
+export function clippedReferenceLine(line: string): string {
+  return clip(line);
+}
+
 // Where the search's page ended (its last file, whole), for a page shown in full.
 function searchEnd(page: ReferencesPage): SearchPosition | null {
   const last = page.files.at(-1);

@@ -47,7 +47,24 @@ export interface DefinitionAnswer {
   index: "ready" | "not_ready" | "unused";
   /** Set when the commit's SCIP index answered: its tool and commit. */
   precise: ScipSource | null;
+  /**
+   * When the symbol index answered: the other definitions of the name it
+   * holds (at most `DEFINITION_MAX_ALTERNATIVES`), any of which the name may
+   * mean; empty otherwise.
+   */
+  alternatives: DefinitionPlace[];
 }
+
+/** A definition the symbol index holds. */
+export interface DefinitionPlace {
+  path: string;
+  line: number;
+  kind: string;
+  container: string | null;
+}
+
+/** Most other definitions an answer from the symbol index lists. */
+export const DEFINITION_MAX_ALTERNATIVES = 20;
 
 type FoundDefinitionPlace = Omit<FoundDefinition, "signature">;
 
@@ -76,7 +93,8 @@ export class RepositoryDefinitions {
       definition: FoundDefinition | null,
       index: DefinitionAnswer["index"],
       precise: ScipSource | null = null,
-    ) => ({
+      alternatives: DefinitionPlace[] = [],
+    ): DefinitionAnswer => ({
       repo: origin.repo,
       commit,
       name,
@@ -84,6 +102,7 @@ export class RepositoryDefinitions {
       definition,
       index,
       precise,
+      alternatives,
     });
     const scip = await this.#preciseDefinition(caller, { request, origin });
     if (scip !== null) return answer(scip.definition, "unused", scip.source);
@@ -96,21 +115,49 @@ export class RepositoryDefinitions {
     });
     if (resolved !== null) return answer(await signed(origin, resolved), "unused");
     try {
-      const page = await this.#symbols.symbols(caller, {
-        repo: request.repo,
-        revision: commit,
-        query: name,
-        first: 50,
-        suggestions: false,
-      });
-      // A member of no evident receiver: likeliest a member of a type the file names.
-      const text = await origin.visibleText(request.path) ?? "";
-      const named = (symbol: { container: string | null }) =>
-        symbol.container !== null && holdsWord(text, symbol.container);
-      const chosen = page.symbols.find((symbol) => symbol.path === request.path) ??
-        page.symbols.find(named) ?? page.symbols[0];
-      if (chosen === undefined) return answer(null, "ready");
-      return answer({
+      const found = await this.#fromIndex(caller, { request, origin });
+      return found === null
+        ? answer(null, "ready")
+        : answer(found.chosen, "ready", null, found.alternatives);
+    } catch (error) {
+      if (error instanceof SourcegraphError && error.code === "INDEX_NOT_READY") {
+        return answer(null, "not_ready");
+      }
+      throw error;
+    }
+  }
+
+  // The symbol index's definitions of the name: the likeliest, and the others
+  // (INDEX_NOT_READY while the commit's index is being built).
+  async #fromIndex(
+    caller: Caller,
+    at: { request: DefinitionRequest; origin: NameOrigin },
+  ): Promise<{ chosen: FoundDefinition; alternatives: DefinitionPlace[] } | null> {
+    const { request, origin } = at;
+    const page = await this.#symbols.symbols(caller, {
+      repo: request.repo,
+      revision: origin.origin.commit,
+      query: origin.name,
+      first: 50,
+      suggestions: false,
+    });
+    // A member of no evident receiver: likeliest a member of a type the file names.
+    const text = await origin.visibleText(request.path) ?? "";
+    const named = (symbol: { container: string | null }) =>
+      symbol.container !== null && holdsWord(text, symbol.container);
+    const chosen = page.symbols.find((symbol) => symbol.path === request.path) ??
+      page.symbols.find(named) ?? page.symbols[0];
+    if (chosen === undefined) return null;
+    const alternatives = page.symbols.filter((symbol) => symbol !== chosen)
+      .slice(0, DEFINITION_MAX_ALTERNATIVES)
+      .map((symbol) => ({
+        path: symbol.path,
+        line: symbol.startLine,
+        kind: symbol.kind,
+        container: symbol.container,
+      }));
+    return {
+      chosen: {
         path: chosen.path,
         line: chosen.startLine,
         column: null,
@@ -118,13 +165,9 @@ export class RepositoryDefinitions {
         container: chosen.container,
         via: "index",
         signature: chosen.signature,
-      }, "ready");
-    } catch (error) {
-      if (error instanceof SourcegraphError && error.code === "INDEX_NOT_READY") {
-        return answer(null, "not_ready");
-      }
-      throw error;
-    }
+      },
+      alternatives,
+    };
   }
 
   // The definition the commit's SCIP index records for the name at the position, if it has one.

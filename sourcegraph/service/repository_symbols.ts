@@ -20,7 +20,8 @@ import {
   symbolMisses,
   type SymbolQuery,
 } from "../search/symbol_search.ts";
-import type { PartialSymbols } from "../search/index/commit_symbols.ts";
+import type { PartialSymbols, SymbolDefinition } from "../search/index/commit_symbols.ts";
+import { validatePath } from "../read/file_read.ts";
 import { SourcegraphError } from "../errors.ts";
 import { pinnedLookup } from "./pinned_lookup.ts";
 
@@ -65,6 +66,24 @@ export interface SymbolsPage {
   misses: SymbolMisses | null;
 }
 
+/** Most definitions a file's outline lists. */
+export const OUTLINE_MAX_SYMBOLS = 1_000;
+
+/** The definitions of one file at one commit, from the symbol index. */
+export interface FileOutline {
+  commit: string;
+  path: string;
+  /**
+   * In line order (at most `OUTLINE_MAX_SYMBOLS`); null when the index
+   * cannot say: not built yet (`index` "not_ready"), or the file's symbols
+   * were not extracted.
+   */
+  symbols: SymbolDefinition[] | null;
+  index: "ready" | "not_ready";
+  /** More definitions than are listed. */
+  truncated: boolean;
+}
+
 /** Symbol lookups through the indexes `searches` reads. */
 export class RepositorySymbols {
   #visibility: Visibility;
@@ -74,6 +93,36 @@ export class RepositorySymbols {
   constructor(visibility: Visibility, options: { searches: SharedSearches }) {
     this.#visibility = visibility;
     this.#searches = options.searches;
+  }
+
+  /**
+   * The outline of the file at `request.path`: its definitions in line
+   * order. A path outside the caller's path groups fails as a missing file
+   * (FILE_NOT_FOUND) does, and so does a path the commit does not hold.
+   */
+  // Async so that its refusals are rejections, as a forwarded call's are.
+  // deno-lint-ignore require-await
+  async outline(
+    caller: Caller,
+    request: { repo: string; revision?: string; path: string },
+  ): Promise<FileOutline> {
+    validatePath(request.path);
+    const { repo, commit, scope } = pinnedLookup(this.#visibility, caller, request);
+    const missing = () =>
+      new SourcegraphError("FILE_NOT_FOUND", `no file ${request.path} at ${commit.slice(0, 12)}`);
+    if (!scope.full && !scope.covers(request.path)) throw missing();
+    const index = this.#searches.indexedCommit(repo, commit);
+    const outline = { commit, path: request.path, truncated: false };
+    if (index === null) return { ...outline, symbols: null, index: "not_ready" };
+    if (!index.symbols.holds(request.path)) throw missing();
+    const symbols = index.symbols.fileSymbols(request.path, { limit: OUTLINE_MAX_SYMBOLS + 1 });
+    if (symbols === null) return { ...outline, symbols: null, index: "ready" };
+    return {
+      ...outline,
+      symbols: symbols.slice(0, OUTLINE_MAX_SYMBOLS),
+      index: "ready",
+      truncated: symbols.length > OUTLINE_MAX_SYMBOLS,
+    };
   }
 
   /** One page of the definitions `request` selects (INDEX_NOT_READY until the commit is indexed). */

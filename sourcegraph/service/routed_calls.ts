@@ -61,7 +61,12 @@ import {
   type DefinitionRequest,
   RepositoryDefinitions,
 } from "./repository_definitions.ts";
-import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
+import {
+  type FileOutline,
+  RepositorySymbols,
+  type SymbolsPage,
+  type SymbolsRequest,
+} from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
 
 /**
@@ -92,6 +97,11 @@ export interface RoutedCalls {
   search(caller: Caller, request: RepositorySearchRequest): Promise<SearchResult>;
   /** One page of the definitions a symbol lookup selects at one resolved commit. */
   symbols(caller: Caller, request: SymbolsRequest): Promise<SymbolsPage>;
+  /** The definitions of one file at one resolved commit, in line order (its page's outline). */
+  outline(
+    caller: Caller,
+    request: { repo: string; revision?: string; path: string },
+  ): Promise<FileOutline>;
   /** Changed paths between two resolved revisions, paged by path. */
   diff(caller: Caller, request: DiffRequest): Promise<PathChanges>;
   /** Who last changed each line of a range of a file at one resolved commit. */
@@ -241,6 +251,7 @@ export function localCalls(
     readMany: (caller, request) => reads.readMany(caller, request),
     search: (caller, request) => reads.search(caller, request),
     symbols: (caller, request) => symbols.symbols(caller, request),
+    outline: (caller, request) => symbols.outline(caller, request),
     diff: (caller, request) => reads.diff(caller, request),
     locate: (caller, request) => reads.locate(caller, request),
     blame: (caller, request) => reads.blame(caller, request),

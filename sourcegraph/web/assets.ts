@@ -135,6 +135,29 @@ ul.changed-files { padding-left: 1.2rem; overflow-wrap: anywhere; }
 .view-toggle { display: inline-flex; border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
 .view-toggle a { padding: .1rem .6rem; color: var(--fg); }
 .view-toggle a[aria-current="page"] { background: var(--code-bg); font-weight: 600; }
+/* A name in the code links to its definition; it reads as code until pointed at. */
+table.code td:not(.num) a { color: inherit; text-decoration: none; }
+table.code td:not(.num) a:hover, table.code td:not(.num) a:focus { text-decoration: underline; }
+/* The outline stands beside the code where there is room; on narrow screens it is left out. */
+.outline { display: none; }
+@media (min-width: 900px) {
+  .with-outline { display: grid; grid-template-columns: minmax(0, 1fr) 15rem; gap: 1rem; align-items: start; }
+  .outline { display: block; position: sticky; top: 4.5rem; max-height: calc(100vh - 5rem); overflow-y: auto;
+    font-size: .85rem; border: 1px solid var(--line); border-radius: 6px; padding: .3rem .7rem; }
+  .outline h2 { font-size: .95rem; margin: .3rem 0; }
+  .outline ul { list-style: none; margin: 0; padding: 0; }
+  .outline li { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .outline li.member { padding-left: 1rem; }
+}
+.precision { font-weight: 600; }
+.reference-file h2 { font-size: 1rem; margin: 1.2rem 0 .3rem; overflow-wrap: anywhere; }
+table.code.references td.at { text-align: right; width: 1%; padding-right: 1rem; }
+table.code.references td.at a { color: var(--muted); }
+table.code.references td.roles { white-space: nowrap; width: 7.5rem; font: 12px/1.45 system-ui, sans-serif; }
+.role { display: inline-block; padding: 0 .35rem; margin-right: .2rem; border: 1px solid var(--line);
+  border-radius: 1rem; color: var(--muted); }
+.role-definition { border-color: var(--accent); color: var(--accent); }
+ul.places { padding-left: 1.2rem; } ul.places a { overflow-wrap: anywhere; }
 .readme { margin-top: 1.5rem; border: 1px solid var(--line); border-radius: 6px; }
 .readme-title { margin: 0; padding: .5rem 1rem; border-bottom: 1px solid var(--line); font-weight: 600; }
 .readme .markdown-body, .readme-text { padding: 0 1.5rem 1rem; margin: 0; }

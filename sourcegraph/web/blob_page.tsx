@@ -5,7 +5,10 @@
  * oversized and non-UTF-8 files, symbolic links and submodules. A Markdown
  * file is shown rendered (in a worker, bounded: past its bounds the source
  * with a one-line notice), with its source (and line anchors) a toggle away
- * (`?plain=1`). Every link on it is pinned to the SHA.
+ * (`?plain=1`). In a language the symbol index reads, each name of the
+ * highlighted code links to its definition (`?line=L&column=C`), and at
+ * wide widths the file's outline (its definitions) stands beside the code.
+ * Every link on it is pinned to the SHA.
  *
  * @module
  */
@@ -16,6 +19,9 @@ import { codeRows } from "./code/code_rows.ts";
 import { highlightFileLines } from "./code/code_highlighting.ts";
 import type { CodeLine } from "./code/highlighted_lines.ts";
 import type { CodeHighlighter } from "./code/highlighter.ts";
+import { IDENTIFIER_LINKS_MAX } from "./code/identifier_links.ts";
+import type { FileOutline } from "../service/repository_symbols.ts";
+import { grammarLanguageOf, patternLanguageOf } from "../symbols/languages.ts";
 import type { DocumentRenderer } from "./code/markdown_renderer.ts";
 import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import {
@@ -50,6 +56,8 @@ export interface BlobView {
    * rendered HTML otherwise (null when too large to render).
    */
   markdown: { plain: boolean; html: string | null } | null;
+  /** The file's definitions from the symbol index, shown beside the code (null: none to show). */
+  outline: FileOutline | null;
 }
 
 const WITHHELD: Record<NonNullable<FilePage["withheld"]>, string> = {
@@ -73,6 +81,7 @@ export function blobView(repo: string, read: FilePage): BlobView {
     target: read.target,
     highlighted: null,
     markdown: null,
+    outline: null,
   };
   if (read.withheld !== null) {
     return {
@@ -219,18 +228,72 @@ function FileBody(props: { view: BlobView }): Html | null {
     );
   }
   const query = view.markdown === null ? "" : "plain=1&";
+  // Names link only where the symbol index reads the language (a definition can be found).
+  const named = view.markdown === null &&
+    (grammarLanguageOf(view.path) ?? patternLanguageOf(view.path)) !== null;
+  const links = named ? { left: IDENTIFIER_LINKS_MAX } : undefined;
+  const table = (
+    <table class="code">
+      <tbody>
+        {codeRows(view.lines, {
+          firstLine: view.firstLine,
+          highlighted: view.highlighted,
+          links,
+        })}
+      </tbody>
+    </table>
+  );
   return (
     <>
-      <table class="code">
-        <tbody>
-          {codeRows(view.lines, { firstLine: view.firstLine, highlighted: view.highlighted })}
-        </tbody>
-      </table>
+      {view.outline === null ? table : (
+        <div class="with-outline">
+          {table}
+          <Outline view={view} outline={view.outline} />
+        </div>
+      )}
       {view.nextStart === null ? null : (
         <p>
           <a href={`${url}?${query}start=${view.nextStart}`}>Lines from {view.nextStart}</a>
         </p>
       )}
     </>
+  );
+}
+
+// The file's definitions, each a link to its line: on this page an anchor,
+// past it the page of the file that starts there.
+function Outline(props: { view: BlobView; outline: FileOutline }): Html {
+  const { view, outline } = props;
+  const url = blobUrl(view.repo, { rev: view.commit, path: view.path });
+  const shownUpTo = view.firstLine + (view.lines?.length ?? 0);
+  const href = (line: number) =>
+    line >= view.firstLine && line < shownUpTo ? `#L${line}` : `${url}?start=${line}#L${line}`;
+  return (
+    <nav class="outline" aria-label="Outline">
+      <h2>Outline</h2>
+      {outline.symbols === null
+        ? (
+          <p class="muted">
+            {outline.index === "not_ready"
+              ? "The symbol index of this version is not ready."
+              : "No symbols were extracted from this file."}
+          </p>
+        )
+        : outline.symbols.length === 0
+        ? <p class="muted">No definitions.</p>
+        : (
+          <ul>
+            {outline.symbols.map((symbol) => (
+              <li class={symbol.container === null ? undefined : "member"}>
+                <a href={href(symbol.startLine)} title={`${symbol.kind}, line ${symbol.startLine}`}>
+                  {symbol.name}
+                </a>{" "}
+                <span class="muted">{symbol.kind}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      {outline.truncated ? <p class="muted">The first {outline.symbols?.length} only.</p> : null}
+    </nav>
   );
 }

@@ -174,6 +174,7 @@ export class CommitSymbols {
   #prefix: StatementSync;
   #rows: StatementSync;
   #namesOfBlob: StatementSync;
+  #ofBlob: StatementSync;
   #definedIn = new Map<string, Set<number>>();
   #partialIn = new Map<string, PartialSymbols | null>();
 
@@ -199,6 +200,11 @@ export class CommitSymbols {
       "SELECT blob, start_line, end_line, kind, container, language FROM symbols WHERE name = ?",
     );
     this.#namesOfBlob = db.prepare("SELECT DISTINCT name FROM symbols WHERE blob = ?");
+    this.#ofBlob = db.prepare(
+      "SELECT n.name AS name, s.start_line, s.end_line, s.kind, s.container, s.language " +
+        "FROM symbols s JOIN symbol_names n ON n.id = s.name WHERE s.blob = ? " +
+        "ORDER BY s.start_line, s.end_line DESC, n.name LIMIT ?",
+    );
   }
 
   /**
@@ -384,6 +390,39 @@ export class CommitSymbols {
       }
     }
     return defining;
+  }
+
+  /** Whether the commit holds a file at `path`. */
+  holds(path: string): boolean {
+    return this.#paths.includes(path);
+  }
+
+  /**
+   * The definitions of the file at `path` in line order (at most `limit`),
+   * or null when the commit has no such file or its symbols were not
+   * extracted (its build's time ran out).
+   */
+  fileSymbols(path: string, options: { limit: number }): SymbolDefinition[] | null {
+    const file = this.#paths.indexOf(path);
+    if (file === -1) return null;
+    const blob = this.#blobIds[file];
+    if (this.partial !== null) {
+      const skipped = this.#index.db.prepare("SELECT 1 FROM symbols_skipped WHERE blob = ?");
+      if (skipped.get(blob) !== undefined) return null;
+    }
+    const rows = this.#ofBlob.all(
+      blob,
+      options.limit,
+    ) as (Omit<SymbolRow, "blob"> & { name: string })[];
+    return rows.map((row) => ({
+      name: row.name,
+      kind: SYMBOL_KINDS[row.kind] ?? "variable",
+      container: row.container,
+      language: row.language,
+      path,
+      startLine: row.start_line,
+      endLine: row.end_line,
+    }));
   }
 
   // File positions by blob number, built on first use.

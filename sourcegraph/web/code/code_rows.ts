@@ -12,6 +12,7 @@
 import { raw } from "hono/html";
 import { escapeToBuffer, type HtmlEscapedString } from "hono/utils/html";
 import type { CodeLine } from "./highlighted_lines.ts";
+import { type LinkBudget, linkedCell } from "./identifier_links.ts";
 
 /** `text` escaped for HTML text and quoted attribute values, as Hono's JSX escapes it. */
 export function escapedText(text: string): string {
@@ -32,18 +33,26 @@ export function highlightedCell(text: string, highlighted: CodeLine | null | und
   return out;
 }
 
-/** The rows of `lines`, numbered from `firstLine`, highlighted as `highlighted` (null: plain). */
+/**
+ * The rows of `lines`, numbered from `firstLine`, highlighted as
+ * `highlighted` (null: plain); with `links`, the names of highlighted lines
+ * link to their definition while the budget lasts (plain lines never: the
+ * highlighter is what tells a name from a keyword, a string or a comment).
+ */
 export function codeRows(
   lines: readonly string[],
-  options: { firstLine: number; highlighted: readonly CodeLine[] | null },
+  options: { firstLine: number; highlighted: readonly CodeLine[] | null; links?: LinkBudget },
 ): HtmlEscapedString {
   const rows: string[] = [];
+  const { links } = options;
   for (let i = 0; i < lines.length; i++) {
     const number = options.firstLine + i;
+    const highlighted = options.highlighted?.[i];
+    const cell = links !== undefined && highlighted !== undefined
+      ? linkedCell(highlighted, { line: number, budget: links, escape: escapedText })
+      : highlightedCell(lines[i], highlighted);
     rows.push(
-      `<tr id="L${number}"><td class="num"><a href="#L${number}">${number}</a></td><td>${
-        highlightedCell(lines[i], options.highlighted?.[i])
-      }</td></tr>`,
+      `<tr id="L${number}"><td class="num"><a href="#L${number}">${number}</a></td><td>${cell}</td></tr>`,
     );
   }
   return raw(rows.join("")) as HtmlEscapedString;

@@ -13,7 +13,8 @@ import type { Context } from "hono";
 import type { Caller } from "../../access/caller.ts";
 import { SourcegraphError } from "../../errors.ts";
 import type { RepositoryService } from "../../service/repository_service.ts";
-import { BlobPage, blobView, withCode } from "../blob_page.tsx";
+import { BlobPage, type BlobView, blobView, withCode } from "../blob_page.tsx";
+import type { FileOutline } from "../../service/repository_symbols.ts";
 import { BlamePage } from "../blame_page.tsx";
 import { CommitPage, patchCode } from "../commit_page.tsx";
 import { COMMITS_PER_PAGE, CommitsPage } from "../commits_page.tsx";
@@ -44,14 +45,22 @@ import { ProblemPage } from "../sign_in_page.tsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { notFoundPage, page, type PageEnv, redirect } from "../page_responses.tsx";
 import {
+  definitionView,
+  positionOf,
+  referencesView,
+  requiredPosition,
+} from "./navigation_routes.tsx";
+import {
   blameUrl,
   blobUrl,
   commitsUrl,
+  definitionUrl,
   isFullSha,
   parseRepositoryPath,
   pathSegments,
   plainSegments,
   rawUrl,
+  referencesUrl,
   type RepositoryRoute,
   tabUrl,
   treeUrl,
@@ -118,34 +127,46 @@ export function repositoryRoutes(
     const segments = pathSegments(c.req.path);
     const route = segments === null ? null : parseRepositoryPath(segments);
     if (route === null) return await notFoundPage(c);
-    switch (route.page) {
-      case "plugin_blob":
-        service.resolve(c.get("caller"), { repo: route.repo, revision: route.sha });
-        return redirect(c, blobUrl(route.repo, { rev: route.sha, path: route.path }), 301);
-      case "repository":
-        return await repositoryHome(c, route, at);
-      case "tree":
-      case "blob":
-        return await pinnedPage(c, route, at);
-      case "raw":
-        return await rawFile(c, route, at);
-      case "blame":
-        return await blamePage(c, route, at);
-      case "commit":
-        return await commitPage(c, route, at);
-      case "commits":
-        return await commitsPage(c, route, at);
-      case "versions":
-        return await versionsTab(c, route, at);
-      case "search":
-        return await searchTab(c, route, at);
-      case "symbols":
-        return await symbolsTab(c, route, at);
-      case "plugins":
-        return await pluginsTab(c, route, at);
-    }
+    return await repositoryPage(c, route, at);
   });
   return app;
+}
+
+// The page a repository path names.
+async function repositoryPage(
+  c: Context<PageEnv>,
+  route: RepositoryRoute,
+  at: At,
+): Promise<Response> {
+  switch (route.page) {
+    case "plugin_blob":
+      at.service.resolve(c.get("caller"), { repo: route.repo, revision: route.sha });
+      return redirect(c, blobUrl(route.repo, { rev: route.sha, path: route.path }), 301);
+    case "repository":
+      return await repositoryHome(c, route, at);
+    case "tree":
+    case "blob":
+      return await pinnedPage(c, route, at);
+    case "raw":
+      return await rawFile(c, route, at);
+    case "blame":
+      return await blamePage(c, route, at);
+    case "commit":
+      return await commitPage(c, route, at);
+    case "commits":
+      return await commitsPage(c, route, at);
+    case "definition":
+    case "references":
+      return await navigationPage(c, route, at);
+    case "versions":
+      return await versionsTab(c, route, at);
+    case "search":
+      return await searchTab(c, route, at);
+    case "symbols":
+      return await symbolsTab(c, route, at);
+    case "plugins":
+      return await pluginsTab(c, route, at);
+  }
 }
 
 // The repository's files at its default branch head; `?rev=` (and `dir=`)
@@ -184,6 +205,14 @@ async function pinnedPage(
       : blobUrl(repo, { rev: pinned.commit, path });
     return redirect(c, `${url}${new URL(c.req.url).search}`, 302);
   }
+  // A name's link on the file page (`?line=L&column=C`, relative to keep the page small).
+  const position = route.page === "blob"
+    ? positionOf({ line: c.req.query("line"), column: c.req.query("column") }, {
+      rev: pinned.commit,
+      path,
+    })
+    : null;
+  if (position !== null && path !== "") return redirect(c, definitionUrl(repo, position), 302);
   if (route.page === "tree") {
     return await filesPage(c, {
       service: at.service,
@@ -215,6 +244,28 @@ async function rawFile(
   const bytes = Uint8Array.fromBase64(file.content);
   for (const [name, value] of Object.entries(rawHeaders(path, bytes))) c.header(name, value);
   return c.body(bytes, 200);
+}
+
+// The definition or references view of a name at a position; a branch redirects to its SHA.
+async function navigationPage(
+  c: Context<PageEnv>,
+  route: RepositoryRoute & { page: "definition" | "references" },
+  at: At,
+): Promise<Response> {
+  const { repo } = route;
+  const pinned = pinnedRevision(at.service, c.get("caller"), { repo, rest: route.rest });
+  const path = pinned.rest.join("/");
+  if (path === "") throw new SourcegraphError("NOT_FOUND", "no such page");
+  if (!isFullSha(pinned.rev)) {
+    // The query is rebuilt from what the view reads, never copied.
+    const position = requiredPosition(c, { rev: pinned.commit, path });
+    const url = route.page === "definition"
+      ? definitionUrl(repo, position)
+      : referencesUrl(repo, { ...position, after: c.req.query("after") });
+    return redirect(c, url, 302);
+  }
+  const view = route.page === "definition" ? definitionView : referencesView;
+  return await view(c, { service: at.service, repo, commit: pinned.commit, path });
 }
 
 // Room for a blame page's 500 lines of up to the read cap's bytes, whatever the path.
@@ -649,7 +700,8 @@ async function blobPage(
       markdown: at.markdown,
       plain: c.req.query("plain") === "1",
     });
-    return await page(c, <BlobPage viewer={c.get("viewer")} view={view} />);
+    const outline = await fileOutline(c, { ...at, view });
+    return await page(c, <BlobPage viewer={c.get("viewer")} view={{ ...view, outline }} />);
   } catch (error) {
     if (error instanceof SourcegraphError && error.code === "NOT_A_FILE") {
       return redirect(c, treeUrl(at.repo, { rev: at.commit, dir: at.path }), 302);
@@ -672,6 +724,26 @@ async function blobPage(
         at.status(error.code) as ContentfulStatusCode,
       );
     }
+    throw error;
+  }
+}
+
+// The outline of a file shown as code (not for Markdown, nor a notice in
+// place of the text); none when the symbol index cannot be asked: the page
+// stands without it.
+async function fileOutline(
+  c: Context<PageEnv>,
+  at: At & { repo: string; commit: string; path: string; view: BlobView },
+): Promise<FileOutline | null> {
+  if (at.view.lines === null || at.view.markdown !== null) return null;
+  try {
+    return await at.service.calls.outline(c.get("caller"), {
+      repo: at.repo,
+      revision: at.commit,
+      path: at.path,
+    });
+  } catch (error) {
+    if (error instanceof SourcegraphError) return null;
     throw error;
   }
 }
