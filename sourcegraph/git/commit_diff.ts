@@ -204,7 +204,14 @@ export interface CommitPatches {
  */
 export async function commitPatches(
   mirror: string,
-  request: { base: string; head: string; pathspecs: readonly string[]; budgets: PatchBudgets },
+  request: {
+    base: string;
+    head: string;
+    pathspecs: readonly string[];
+    budgets: PatchBudgets;
+    /** Renamed and copied files as one patch each (`-M -C`, as `commitChanges` lists them). */
+    renames?: boolean;
+  },
 ): Promise<CommitPatches> {
   const child = spawnGit([
     ...await gitLeadingArgs(),
@@ -213,7 +220,7 @@ export async function commitPatches(
     "--no-color",
     "--no-ext-diff",
     "--no-textconv",
-    "--no-renames",
+    ...(request.renames ? ["-M", "-C"] : ["--no-renames"]),
     "-U3",
     request.base,
     request.head,

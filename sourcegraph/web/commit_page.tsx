@@ -2,11 +2,12 @@
  * The commit page: the whole message, author, dates, parents (links to
  * their pages), the changed files, and each file's diff against the first
  * parent, its code highlighted, within the page's budgets (a file over its
- * own, or past the page's, says so in place of its diff). Each file links
- * to its pages at both sides when those commits are retained versions, and
- * otherwise to its history from the newest retained version holding the
- * commit. Messages, names and paths are repository data, escaped like every
- * other text.
+ * own, or past the page's, says so in place of its diff). Renamed and copied
+ * files show as "old -> new"; each file links to its page at the parent
+ * (under its old path) and at the commit, by full SHAs, which the file pages
+ * serve since a retained version holds both; an added file has the commit's
+ * side only, a deleted one the parent's. Messages, names and paths are
+ * repository data, escaped like every other text.
  *
  * @module
  */
@@ -78,7 +79,14 @@ const STATUS_LABEL: Record<CommitFile["status"], string> = {
   deleted: "deleted",
   modified: "modified",
   type_changed: "type changed",
+  renamed: "renamed",
+  copied: "copied",
 };
+
+// A file's name as the page says it: "old -> new" for a rename or a copy.
+function shownPath(file: CommitFile): string {
+  return file.from === null ? file.path : `${file.from} -> ${file.path}`;
+}
 
 function kib(bytes: number): string {
   return `${Math.round(bytes / 1024).toLocaleString("en")} KiB`;
@@ -103,35 +111,27 @@ function omission(file: CommitFile, stopped: CommitDetail["stopped"]): string | 
     return `Diff too large to show: the page's ${kib(pageBytes)} of diffs were spent in it.`;
   }
   if (patch.omitted === "deadline") return "Diff not shown: the page's time ran out in it.";
-  if (patch.lines !== null && patch.lines.length === 0) return "No change to the content.";
+  if (patch.lines !== null && patch.lines.length === 0) {
+    if (file.status === "renamed") return "Renamed without a change to the content.";
+    if (file.status === "copied") return "Copied without a change to the content.";
+    return "No change to the content.";
+  }
   return null;
 }
 
-// Links to a file at both sides: its pages where the side is a retained
-// version, its history from the version holding the commit otherwise.
+// Links to a file at both sides: its page at the parent (its old path for a
+// rename or a copy) unless it was added, and at the commit unless deleted.
 function FileLinks(props: { detail: CommitDetail; file: CommitFile }): Html {
   const { detail, file } = props;
-  const { repo, header, base, retained } = detail;
+  const { repo, header, base } = detail;
   const links: Html[] = [];
   if (file.status !== "added" && base !== null) {
-    links.push(
-      retained.base
-        ? <a href={blobUrl(repo, { rev: base, path: file.path })}>Before</a>
-        : <span class="muted">Before</span>,
-    );
+    links.push(<a href={blobUrl(repo, { rev: base, path: file.from ?? file.path })}>Before</a>);
   }
   if (file.status !== "deleted") {
-    links.push(
-      retained.head
-        ? <a href={blobUrl(repo, { rev: header.commit, path: file.path })}>After</a>
-        : <span class="muted">After</span>,
-    );
+    links.push(<a href={blobUrl(repo, { rev: header.commit, path: file.path })}>After</a>);
   }
-  if (!(retained.head && retained.base)) {
-    links.push(
-      <a href={commitsUrl(repo, { rev: detail.version, path: file.path })}>History</a>,
-    );
-  }
+  links.push(<a href={commitsUrl(repo, { rev: detail.version, path: file.path })}>History</a>);
   return <span class="file-links">{links}</span>;
 }
 
@@ -148,7 +148,7 @@ function FileDiff(
   return (
     <section class="diff-file" id={`diff-${index + 1}`}>
       <div class="diff-header">
-        <span class="badge">{STATUS_LABEL[file.status]}</span> <code>{file.path}</code>
+        <span class="badge">{STATUS_LABEL[file.status]}</span> <code>{shownPath(file)}</code>
         {file.patch === null ? null : (
           <span class="diff-stat">
             <span class="added">+{file.patch.added}</span>{" "}
@@ -265,7 +265,7 @@ function Summary(props: { detail: CommitDetail }): Html {
       <ul class="changed-files">
         {detail.files.map((file, i) => (
           <li>
-            <a href={`#diff-${i + 1}`}>{file.path}</a>{" "}
+            <a href={`#diff-${i + 1}`}>{shownPath(file)}</a>{" "}
             <span class="muted">{STATUS_LABEL[file.status]}</span>
           </li>
         ))}
