@@ -63,7 +63,7 @@ export async function pathHistory(
     "--no-color",
     "--no-textconv",
     "--no-ext-diff",
-    `--format=${lines ? RECORD : ""}%H%x00%an%x00%aI%x00%s%x00`,
+    `--format=${lines ? RECORD : ""}%H%x00${CUT_NAME}%an%x00%aI%x00${CUT_SUBJECT}%s%x00`,
     `--max-count=${request.count}`,
     ...(request.skip > 0 ? [`--skip=${request.skip}`] : []),
     ...(lines ? ["-L", `${target.start},${target.end}:${target.path}`] : ["-z"]),
@@ -89,6 +89,12 @@ export async function pathHistory(
   return lines ? parseLineLog(text) : parseLog(text);
 }
 
+// Git cuts names and subjects (to columns, ending ".."; shorter ones are
+// padded with spaces, trimmed here), so a history of 1 MB subjects stays
+// far inside the output cap.
+const CUT_NAME = "%<(256,trunc)";
+const CUT_SUBJECT = "%<(512,trunc)";
+
 // A line-range record starts a line with this byte: a diff line never does
 // (each starts with a space, `+`, `-`, `@`, `\` or a header word).
 const RECORD = "%x1e";
@@ -105,9 +111,9 @@ function parseLog(text: string): HistoryCommit[] {
     if (!SHA.test(sha)) break;
     const entry: HistoryCommit = {
       commit: sha,
-      authorName: fields[i + 1],
+      authorName: fields[i + 1].trimEnd(),
       authorDate: fields[i + 2],
-      subject: fields[i + 3],
+      subject: fields[i + 3].trimEnd(),
       path: null,
       hunk: null,
     };
@@ -134,9 +140,9 @@ function parseLineLog(text: string): HistoryCommit[] {
     while (hunk.length > 0 && hunk.at(-1) === "") hunk.pop();
     commits.push({
       commit: sha,
-      authorName,
+      authorName: authorName.trimEnd(),
       authorDate,
-      subject,
+      subject: subject.trimEnd(),
       path: target === undefined ? null : diffPath(target.slice(4)),
       hunk,
     });

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { COMMIT_TEXT_MAX_CHARS, inertBody, inertLine } from "./commit_text.ts";
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { escapedText, highlightedCell } from "./code/code_rows.ts";
@@ -175,8 +176,14 @@ export function CommitPage(props: {
   const { detail } = props;
   const { header, repo } = detail;
   const message = header.message ?? "";
-  const subject = message.split("\n", 1)[0];
-  const body = message.slice(subject.length).replace(/^\n+/, "");
+  const firstLine = message.split("\n", 1)[0];
+  const subject = inertLine(firstLine);
+  // A subject cut for the heading is shown whole with the body.
+  const body = inertBody(
+    subject.length < firstLine.length
+      ? message
+      : message.slice(firstLine.length).replace(/^\n+/, ""),
+  );
   return (
     <Layout
       title={`${subject.slice(0, 80)} · ${header.commit.slice(0, 12)} · ${repo}`}
@@ -216,7 +223,7 @@ function Facts(props: { detail: CommitDetail }): Html {
       </dd>
       <dt>Author</dt>
       <dd>
-        {header.authorName} · {header.authorDate}
+        {inertLine(header.authorName)} · {header.authorDate}
       </dd>
       {header.committerName === header.authorName && header.committerDate === header.authorDate
         ? null
@@ -224,7 +231,7 @@ function Facts(props: { detail: CommitDetail }): Html {
           <>
             <dt>Committer</dt>
             <dd>
-              {header.committerName} · {header.committerDate}
+              {inertLine(header.committerName)} · {header.committerDate}
             </dd>
           </>
         )}
