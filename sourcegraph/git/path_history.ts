@@ -13,6 +13,7 @@
 
 import { GitError, runGit } from "../../shared/git.ts";
 import { SourcegraphError } from "../errors.ts";
+import { cachedAnswer, type GitAnswerCache } from "./answer_cache.ts";
 
 /** One commit of a history. */
 export interface HistoryCommit {
@@ -45,6 +46,22 @@ export const HISTORY_MAX_OUTPUT = 16 * 1024 * 1024;
  * (`limits`) is HISTORY_TOO_COSTLY.
  */
 export async function pathHistory(
+  mirror: string,
+  request: {
+    commit: string;
+    target: HistoryTarget;
+    skip: number;
+    count: number;
+    limits?: { timeoutMs: number; maxOutputBytes: number };
+    cache?: GitAnswerCache;
+  },
+): Promise<HistoryCommit[]> {
+  const { commit, target, skip, count } = request;
+  const key = ["history", mirror, commit, JSON.stringify(target), skip, count].join("\0");
+  return await cachedAnswer(request.cache, key, () => runHistory(mirror, request));
+}
+
+async function runHistory(
   mirror: string,
   request: {
     commit: string;

@@ -13,6 +13,7 @@ import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
+import type { GitAnswerCache } from "../git/answer_cache.ts";
 import {
   type FileRead,
   READ_MAX_BYTES,
@@ -234,12 +235,14 @@ export class RepositoryReads {
   #parser: ReferenceParser;
   #scip: ScipIndexes | null;
   #versions: ((repo: RepositoryRecord) => readonly { commit: string }[]) | null;
+  #answers: GitAnswerCache | undefined;
 
   /**
    * Reads with these collaborators (`parser`: the references' parses, in its
    * worker; `scip`: the uploaded SCIP indexes, for precise references;
    * `versions`: a repository's retained versions, newest first, which a
-   * held revision is looked for in).
+   * held revision is looked for in; `answers`: Git's blames and histories
+   * kept, so a repeated one runs no Git).
    */
   constructor(
     visibility: Visibility,
@@ -249,6 +252,7 @@ export class RepositoryReads {
       parser: ReferenceParser;
       scip?: ScipIndexes;
       versions?: (repo: RepositoryRecord) => readonly { commit: string }[];
+      answers?: GitAnswerCache;
     },
   ) {
     this.#visibility = visibility;
@@ -257,6 +261,7 @@ export class RepositoryReads {
     this.#parser = options.parser;
     this.#scip = options.scip ?? null;
     this.#versions = options.versions ?? null;
+    this.#answers = options.answers;
   }
 
   // A revision resolved as every read resolves it, or, for a page that asks
@@ -337,6 +342,7 @@ export class RepositoryReads {
       range,
       caps: { lines: READ_MAX_LINES, bytes: blameContentBytes(request.maxBytes, request.path) },
       ignoreRevs: scope.covers(IGNORE_REVS_PATH),
+      cache: this.#answers,
     }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
   }
 
@@ -364,6 +370,7 @@ export class RepositoryReads {
       scope,
       skip: request.after?.skip ?? 0,
       first: request.first,
+      cache: this.#answers,
     }).catch((error) =>
       path === null ? Promise.reject(error) : missingFile(error, { objects, commit, path, scope })
     );

@@ -62,6 +62,7 @@ import {
   type DefinitionRequest,
   RepositoryDefinitions,
 } from "./repository_definitions.ts";
+import { GitAnswerCache } from "../git/answer_cache.ts";
 import { RepositorySymbols, type SymbolsPage, type SymbolsRequest } from "./repository_symbols.ts";
 import { repositoryAvailability, type VersionIndex } from "./repository_summaries.ts";
 
@@ -234,6 +235,7 @@ export function localCalls(
     parser,
     scip,
     versions: (repo) => store.versions(repo.id),
+    answers: new GitAnswerCache(),
   });
   const symbols = new RepositorySymbols(visibility, { searches });
   const folderCache = new FolderCommitsCache();
