@@ -67,12 +67,15 @@ export async function commitHeader(mirror: string, commit: string): Promise<Comm
       cwd: mirror,
       maxStdoutBytes: MESSAGE_MAX_BYTES + 64 * 1024,
     });
-  const out = await show(`${HEADER_FORMAT}%B`).catch((error) => {
+  const whole = await show(`${HEADER_FORMAT}%B`).catch((error) => {
     if (error instanceof GitError && error.code === "GIT_OUTPUT_LIMIT") return null;
     throw error;
-  }) ?? await show(HEADER_FORMAT);
-  const [sha, parents, authorName, authorDate, committerName, committerDate, message] =
+  });
+  // Over the cap, the header alone: its last field is empty, and the message is null.
+  const out = whole ?? await show(HEADER_FORMAT);
+  const [sha, parents, authorName, authorDate, committerName, committerDate, read] =
     new TextDecoder().decode(out.stdout).split("\0");
+  const message = whole === null ? undefined : read;
   return {
     commit: sha,
     parents: parents === "" ? [] : parents.split(" "),
@@ -204,7 +207,14 @@ export interface CommitPatches {
  */
 export async function commitPatches(
   mirror: string,
-  request: { base: string; head: string; pathspecs: readonly string[]; budgets: PatchBudgets },
+  request: {
+    base: string;
+    head: string;
+    pathspecs: readonly string[];
+    budgets: PatchBudgets;
+    /** Renamed and copied files as one patch each (`-M -C`, as `commitChanges` lists them). */
+    renames?: boolean;
+  },
 ): Promise<CommitPatches> {
   const child = spawnGit([
     ...await gitLeadingArgs(),
@@ -213,7 +223,7 @@ export async function commitPatches(
     "--no-color",
     "--no-ext-diff",
     "--no-textconv",
-    "--no-renames",
+    ...(request.renames ? ["-M", "-C"] : ["--no-renames"]),
     "-U3",
     request.base,
     request.head,

@@ -11,6 +11,7 @@
 
 import { GitError, runGit } from "../../shared/git.ts";
 import { SourcegraphError } from "../errors.ts";
+import { cachedAnswer, type GitAnswerCache } from "./answer_cache.ts";
 
 /** The commit a blamed line comes from, as Git reports it. */
 export interface BlameCommit {
@@ -48,9 +49,27 @@ const BLAME_MAX_OUTPUT = 16 * 1024 * 1024;
  * Blames lines `start..end` of `path` at `commit` (a full SHA) in `mirror`,
  * ignoring the commits `ignoreRevs` names (full SHAs). A blame past its
  * deadline or output cap (`limits`, default 30 s and 16 MiB) is
- * BLAME_TOO_COSTLY.
+ * BLAME_TOO_COSTLY. With a `cache`, an answer is kept by mirror, commit,
+ * path, range and ignored revisions, and a repeated blame runs no Git.
  */
 export async function blameLines(
+  mirror: string,
+  request: {
+    commit: string;
+    path: string;
+    start: number;
+    end: number;
+    ignoreRevs: readonly string[];
+    limits?: { timeoutMs: number; maxOutputBytes: number };
+    cache?: GitAnswerCache;
+  },
+): Promise<BlameLines> {
+  const { commit, path, start, end, ignoreRevs } = request;
+  const key = ["blame", mirror, commit, path, start, end, ignoreRevs.join(",")].join("\0");
+  return await cachedAnswer(request.cache, key, () => runBlame(mirror, request));
+}
+
+async function runBlame(
   mirror: string,
   request: {
     commit: string;

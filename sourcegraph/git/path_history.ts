@@ -13,6 +13,7 @@
 
 import { GitError, runGit } from "../../shared/git.ts";
 import { SourcegraphError } from "../errors.ts";
+import { cachedAnswer, type GitAnswerCache } from "./answer_cache.ts";
 
 /** One commit of a history. */
 export interface HistoryCommit {
@@ -52,6 +53,22 @@ export async function pathHistory(
     skip: number;
     count: number;
     limits?: { timeoutMs: number; maxOutputBytes: number };
+    cache?: GitAnswerCache;
+  },
+): Promise<HistoryCommit[]> {
+  const { commit, target, skip, count } = request;
+  const key = ["history", mirror, commit, JSON.stringify(target), skip, count].join("\0");
+  return await cachedAnswer(request.cache, key, () => runHistory(mirror, request));
+}
+
+async function runHistory(
+  mirror: string,
+  request: {
+    commit: string;
+    target: HistoryTarget;
+    skip: number;
+    count: number;
+    limits?: { timeoutMs: number; maxOutputBytes: number };
   },
 ): Promise<HistoryCommit[]> {
   const { commit, target } = request;
@@ -63,7 +80,7 @@ export async function pathHistory(
     "--no-color",
     "--no-textconv",
     "--no-ext-diff",
-    `--format=${lines ? RECORD : ""}%H%x00%an%x00%aI%x00%s%x00`,
+    `--format=${lines ? RECORD : ""}%H%x00${CUT_NAME}%an%x00%aI%x00${CUT_SUBJECT}%s%x00`,
     `--max-count=${request.count}`,
     ...(request.skip > 0 ? [`--skip=${request.skip}`] : []),
     ...(lines ? ["-L", `${target.start},${target.end}:${target.path}`] : ["-z"]),
@@ -89,6 +106,12 @@ export async function pathHistory(
   return lines ? parseLineLog(text) : parseLog(text);
 }
 
+// Git cuts names and subjects (to columns, ending ".."; shorter ones are
+// padded with spaces, trimmed here), so a history of 1 MB subjects stays
+// far inside the output cap.
+const CUT_NAME = "%<(256,trunc)";
+const CUT_SUBJECT = "%<(512,trunc)";
+
 // A line-range record starts a line with this byte: a diff line never does
 // (each starts with a space, `+`, `-`, `@`, `\` or a header word).
 const RECORD = "%x1e";
@@ -105,9 +128,9 @@ function parseLog(text: string): HistoryCommit[] {
     if (!SHA.test(sha)) break;
     const entry: HistoryCommit = {
       commit: sha,
-      authorName: fields[i + 1],
+      authorName: fields[i + 1].trimEnd(),
       authorDate: fields[i + 2],
-      subject: fields[i + 3],
+      subject: fields[i + 3].trimEnd(),
       path: null,
       hunk: null,
     };
@@ -134,9 +157,9 @@ function parseLineLog(text: string): HistoryCommit[] {
     while (hunk.length > 0 && hunk.at(-1) === "") hunk.pop();
     commits.push({
       commit: sha,
-      authorName,
+      authorName: authorName.trimEnd(),
       authorDate,
-      subject,
+      subject: subject.trimEnd(),
       path: target === undefined ? null : diffPath(target.slice(4)),
       hunk,
     });

@@ -10,6 +10,7 @@
 
 import { type BlameCommit, blameLines, ignoredRevisions } from "../git/file_blame.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
+import type { GitAnswerCache } from "../git/answer_cache.ts";
 import { SourcegraphError } from "../errors.ts";
 import { type LineRange, type ReadBudget, readFile } from "./file_read.ts";
 
@@ -60,6 +61,8 @@ export async function blameFile(
     range: LineRange;
     caps: ReadBudget;
     ignoreRevs: boolean;
+    /** Keeps Git's answers (a repeated blame runs no Git). */
+    cache?: GitAnswerCache;
   },
 ): Promise<FileBlame> {
   const { commit, path } = request;
@@ -92,6 +95,7 @@ export async function blameFile(
     start: file.returnedStartLine,
     end: file.returnedEndLine,
     ignoreRevs: ignored?.revisions ?? [],
+    cache: request.cache,
   });
   const lines = blamed.lines.map((line) => ({
     line: line.line,

@@ -14,6 +14,7 @@
 import type { PathScope } from "../access/path_scope.ts";
 import { type HistoryCommit, type HistoryTarget, pathHistory } from "../git/path_history.ts";
 import type { MirrorObjects } from "../git/mirror_objects.ts";
+import type { GitAnswerCache } from "../git/answer_cache.ts";
 import { SourcegraphError } from "../errors.ts";
 import { type LineRange, readFile } from "./file_read.ts";
 
@@ -58,6 +59,8 @@ export async function fileHistory(
     scope: PathScope;
     skip: number;
     first: number;
+    /** Keeps Git's answers (a repeated page runs no Git). */
+    cache?: GitAnswerCache;
   },
 ): Promise<FileHistory> {
   const { commit, path, scope, skip, first } = request;
@@ -78,6 +81,7 @@ export async function fileHistory(
     target,
     skip: follows ? 0 : skip,
     count: (follows ? skip : 0) + first + 1,
+    cache: request.cache,
   });
   const hidden = follows && !scope.full
     ? listed.findIndex((entry) => entry.path !== null && !scope.covers(entry.path))

@@ -13,7 +13,7 @@
 import type { Caller } from "../access/caller.ts";
 import { PathScope } from "../access/path_scope.ts";
 import type { Visibility } from "../access/visibility.ts";
-import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
+import { type CommitChange, commitChanges } from "../git/changed_paths.ts";
 import {
   COMMIT_PAGE_BUDGETS,
   type CommitHeader,
@@ -37,7 +37,9 @@ export interface CommitRequest {
 /** A changed file and its patch (null: not read, the page's budget or deadline came first). */
 export interface CommitFile {
   path: string;
-  status: ChangedPath["status"];
+  status: CommitChange["status"];
+  /** The path a renamed or copied file had at the base (null otherwise). */
+  from: string | null;
   patch: FilePatch | null;
 }
 
@@ -55,10 +57,8 @@ export interface CommitDetail {
   stopped: "page_budget" | "deadline" | null;
   /** The folders shown when path groups limit the repository, else null. */
   scope: string[] | null;
-  /** The newest retained version holding the commit (its pages show the files). */
+  /** The newest retained version holding the commit (and so its base). */
   version: string;
-  /** Whether the commit and its base are retained versions themselves (their files have pages). */
-  retained: { head: boolean; base: boolean };
 }
 
 /** Most changed files one commit page lists. */
@@ -103,7 +103,7 @@ export async function commitDetail(
   const scope = new PathScope(repo);
   const pathspecs = scope.scope([]);
   const from = base ?? await emptyTree(mirror);
-  const changed = (await changedPaths(mirror, { base: from, head: commit, pathspecs })
+  const changed = (await commitChanges(mirror, { base: from, head: commit, pathspecs })
     .catch(tooCostly)).filter((change) => scope.covers(change.path));
   // A commit of hidden files only is no commit the caller can see.
   if (!scope.full && changed.length === 0) throw noSuchCommit();
@@ -113,6 +113,7 @@ export async function commitDetail(
     head: commit,
     pathspecs,
     budgets: COMMIT_PAGE_BUDGETS,
+    renames: true,
   });
   return {
     repo: repo.name,
@@ -123,16 +124,15 @@ export async function commitDetail(
     stopped: read.stopped,
     scope: scope.full ? null : scope.roots,
     version,
-    retained: {
-      head: store.isRetained(repo.id, commit) !== null,
-      base: base !== null && store.isRetained(repo.id, base) !== null,
-    },
   };
 }
 
-// The newest retained version (of the newest `VERSIONS_SEARCHED`) that is
-// `commit` or descends from it, or null.
-async function retainedHolder(
+/**
+ * The newest retained version (of the newest 64 of `versions`) that is
+ * `commit` or descends from it, or null: a commit such a version holds is one
+ * its readers may see (its page, and its files at it).
+ */
+export async function retainedHolder(
   mirror: string,
   at: { commit: string; versions: readonly { commit: string }[] },
 ): Promise<string | null> {
@@ -146,7 +146,10 @@ async function retainedHolder(
 
 // Git lists the patches in the order it lists the paths: one each, two for a
 // type change (the old kind's removal, then the new one's addition).
-function withPatches(changes: readonly ChangedPath[], patches: readonly FilePatch[]): CommitFile[] {
+function withPatches(
+  changes: readonly CommitChange[],
+  patches: readonly FilePatch[],
+): CommitFile[] {
   let next = 0;
   return changes.map((change) => {
     const first = patches[next++] ?? null;

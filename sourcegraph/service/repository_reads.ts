@@ -13,6 +13,7 @@ import { type ChangedPath, changedPaths } from "../git/changed_paths.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import type { EntryKind, MirrorObjects } from "../git/mirror_objects.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
+import type { GitAnswerCache } from "../git/answer_cache.ts";
 import {
   type FileRead,
   READ_MAX_BYTES,
@@ -65,6 +66,8 @@ import {
 } from "./precise_references.ts";
 import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
+import type { RepositoryRecord } from "../store/control_store.ts";
+import { retainedHolder } from "./commit_detail.ts";
 
 /** One directory's entries at a commit, one page. */
 export interface DirectoryListing extends Page {
@@ -103,6 +106,16 @@ export interface RawFile {
   content: string;
 }
 
+/**
+ * A page's revision: `held` also takes a full SHA that a retained version
+ * holds (itself or an ancestor of one, as a commit page links to its files).
+ */
+export interface HeldRevision {
+  repo: string;
+  revision?: string;
+  held?: boolean;
+}
+
 /** One read: `path` at `revision` (omitted: the default branch), optionally a line range. */
 export interface ReadRequest {
   repo: string;
@@ -114,8 +127,8 @@ export interface ReadRequest {
   maxBytes?: number;
 }
 
-/** A blame of lines of `path` at `revision` (omitted: the default branch). */
-export interface BlameRequest {
+/** A blame of lines of `path` at `revision` (omitted: the default branch; `held`: see `HeldRevision`). */
+export interface BlameRequest extends HeldRevision {
   repo: string;
   path: string;
   revision?: string;
@@ -129,7 +142,7 @@ export interface BlameRequest {
  * A page of the commits of `revision` (omitted: the default branch), of
  * `path` when given, or of its lines `startLine..endLine` when either is given.
  */
-export interface HistoryRequest {
+export interface HistoryRequest extends HeldRevision {
   repo: string;
   revision?: string;
   path?: string;
@@ -221,10 +234,15 @@ export class RepositoryReads {
   #searches: SharedSearches;
   #parser: ReferenceParser;
   #scip: ScipIndexes | null;
+  #versions: ((repo: RepositoryRecord) => readonly { commit: string }[]) | null;
+  #answers: GitAnswerCache | undefined;
 
   /**
    * Reads with these collaborators (`parser`: the references' parses, in its
-   * worker; `scip`: the uploaded SCIP indexes, for precise references).
+   * worker; `scip`: the uploaded SCIP indexes, for precise references;
+   * `versions`: a repository's retained versions, newest first, which a
+   * held revision is looked for in; `answers`: Git's blames and histories
+   * kept, so a repeated one runs no Git).
    */
   constructor(
     visibility: Visibility,
@@ -233,6 +251,8 @@ export class RepositoryReads {
       searches: SharedSearches;
       parser: ReferenceParser;
       scip?: ScipIndexes;
+      versions?: (repo: RepositoryRecord) => readonly { commit: string }[];
+      answers?: GitAnswerCache;
     },
   ) {
     this.#visibility = visibility;
@@ -240,6 +260,46 @@ export class RepositoryReads {
     this.#searches = options.searches;
     this.#parser = options.parser;
     this.#scip = options.scip ?? null;
+    this.#versions = options.versions ?? null;
+    this.#answers = options.answers;
+  }
+
+  // A revision resolved as every read resolves it, or, for a page that asks
+  // (`held`), a full SHA a retained version holds: the commits a commit page
+  // shows, whose files it links to at both sides. Anything else keeps the
+  // refusal resolution gave.
+  async #resolveHeld(
+    caller: Caller,
+    request: HeldRevision,
+  ): Promise<{ repo: RepositoryRecord; commit: string }> {
+    try {
+      return this.#visibility.resolve(caller, request);
+    } catch (error) {
+      const revision = request.revision ?? "";
+      if (
+        !request.held || this.#versions === null || !(error instanceof SourcegraphError) ||
+        error.code !== "REVISION_NOT_ELIGIBLE" || !/^[0-9a-f]{40}$/.test(revision)
+      ) throw error;
+      const repo = this.#visibility.repository(caller, request.repo);
+      const holder = await retainedHolder(this.#mirrors.path(repo), {
+        commit: revision,
+        versions: this.#versions(repo),
+      });
+      if (holder === null) throw error;
+      return { repo, commit: revision };
+    }
+  }
+
+  // `#visiblePath` at a revision `#resolveHeld` resolves.
+  async #visibleHeldPath(
+    caller: Caller,
+    request: HeldRevision & { path: string },
+  ): Promise<{ commit: string; scope: PathScope; objects: MirrorObjects }> {
+    validatePath(request.path);
+    const { repo, commit } = await this.#resolveHeld(caller, request);
+    const scope = new PathScope(repo);
+    scope.require(request.path);
+    return { commit, scope, objects: this.#mirrors.objects(repo) };
   }
 
   // A path checked as every read checks it: well formed, in a repository and at a revision the
@@ -275,13 +335,14 @@ export class RepositoryReads {
    */
   async blame(caller: Caller, request: BlameRequest): Promise<FileBlame> {
     const range = requestedRange(request.startLine, request.endLine);
-    const { commit, scope, objects } = this.#visiblePath(caller, request);
+    const { commit, scope, objects } = await this.#visibleHeldPath(caller, request);
     return await blameFile(objects, {
       commit,
       path: request.path,
       range,
       caps: { lines: READ_MAX_LINES, bytes: blameContentBytes(request.maxBytes, request.path) },
       ignoreRevs: scope.covers(IGNORE_REVS_PATH),
+      cache: this.#answers,
     }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
   }
 
@@ -295,7 +356,11 @@ export class RepositoryReads {
     const path = request.path === undefined ? null : folderPath(request.path);
     if (path !== null) validatePath(path);
     const revision = request.after?.commit ?? request.revision;
-    const { repo, commit } = this.#visibility.resolve(caller, { repo: request.repo, revision });
+    const { repo, commit } = await this.#resolveHeld(caller, {
+      repo: request.repo,
+      revision,
+      held: request.held,
+    });
     const scope = new PathScope(repo);
     const objects = this.#mirrors.objects(repo);
     return await fileHistory(objects, {
@@ -305,6 +370,7 @@ export class RepositoryReads {
       scope,
       skip: request.after?.skip ?? 0,
       first: request.first,
+      cache: this.#answers,
     }).catch((error) =>
       path === null ? Promise.reject(error) : missingFile(error, { objects, commit, path, scope })
     );
@@ -313,11 +379,11 @@ export class RepositoryReads {
   /** One page of a file for people (up to 5,000 lines from `startLine`). */
   async readPage(
     caller: Caller,
-    request: { repo: string; path: string; revision?: string; startLine: number },
+    request: HeldRevision & { path: string; startLine: number },
   ): Promise<FilePage> {
     validatePath(request.path);
     requestedRange(request.startLine);
-    const { repo, commit } = this.#visibility.resolve(caller, request);
+    const { repo, commit } = await this.#resolveHeld(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
     const objects = this.#mirrors.objects(repo);
@@ -337,9 +403,9 @@ export class RepositoryReads {
    */
   async readRaw(
     caller: Caller,
-    request: { repo: string; path: string; revision?: string },
+    request: HeldRevision & { path: string },
   ): Promise<RawFile> {
-    const { commit, objects } = this.#visiblePath(caller, request);
+    const { commit, objects } = await this.#visibleHeldPath(caller, request);
     const entry = await objects.lookup(commit, request.path);
     if (entry === null || (entry.kind !== "file" && entry.kind !== "symlink")) {
       throw new SourcegraphError("FILE_NOT_FOUND", "no such file at this commit");

@@ -41,6 +41,7 @@ import {
   type BlameRequest,
   type DiffRequest,
   type DirectoryListing,
+  type HeldRevision,
   type HistoryRequest,
   type ListRequest,
   type LocatedCitation,
@@ -61,6 +62,7 @@ import {
   type DefinitionRequest,
   RepositoryDefinitions,
 } from "./repository_definitions.ts";
+import { GitAnswerCache } from "../git/answer_cache.ts";
 import {
   type FileOutline,
   RepositorySymbols,
@@ -81,13 +83,10 @@ export interface RoutedCalls {
   /** One page of a file for people (up to 5,000 lines from `startLine`). */
   readPage(
     caller: Caller,
-    request: { repo: string; path: string; revision?: string; startLine: number },
+    request: HeldRevision & { path: string; startLine: number },
   ): Promise<FilePage>;
   /** A file's bytes as committed, base64 (for the raw route). */
-  readRaw(
-    caller: Caller,
-    request: { repo: string; path: string; revision?: string },
-  ): Promise<RawFile>;
+  readRaw(caller: Caller, request: HeldRevision & { path: string }): Promise<RawFile>;
   /** Several reads at one resolved revision, sharing one budget, in request order. */
   readMany(
     caller: Caller,
@@ -240,7 +239,14 @@ export function localCalls(
 ): RoutedCalls {
   const { visibility, mirrors, indexes, searches, plugins, pluginRoom, parser, commits, scip } =
     parts;
-  const reads = new RepositoryReads(visibility, { mirrors, searches, parser, scip });
+  const reads = new RepositoryReads(visibility, {
+    mirrors,
+    searches,
+    parser,
+    scip,
+    versions: (repo) => store.versions(repo.id),
+    answers: new GitAnswerCache(),
+  });
   const symbols = new RepositorySymbols(visibility, { searches });
   const folderCache = new FolderCommitsCache();
   const definitions = new RepositoryDefinitions(reads, { symbols, parser });

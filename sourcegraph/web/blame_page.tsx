@@ -10,6 +10,7 @@
  * @module
  */
 
+import { inertLine } from "./commit_text.ts";
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { escapedText, highlightedCell } from "./code/code_rows.ts";
@@ -43,9 +44,9 @@ export interface BlameView {
 
 // The commit cell at the start of a run: short SHA (a link), author, date, subject.
 function commitCell(repo: string, sha: string, commit: BlameCommit | undefined): string {
-  const who = commit?.authorName ?? "";
+  const who = inertLine(commit?.authorName ?? "");
   const when = formatCommitTime(commit?.authorTime ?? null).slice(0, 10);
-  const subject = commit?.subject ?? "";
+  const subject = inertLine(commit?.subject ?? "");
   return `<div title="${escapedText(`${who}: ${subject}`)}"><a href="${
     escapedText(commitUrl(repo, sha))
   }"><code>${sha.slice(0, 7)}</code></a> ${escapedText(when)} <span class="blame-author">${

@@ -2,15 +2,17 @@
  * The commit page: the whole message, author, dates, parents (links to
  * their pages), the changed files, and each file's diff against the first
  * parent, its code highlighted, within the page's budgets (a file over its
- * own, or past the page's, says so in place of its diff). Each file links
- * to its pages at both sides when those commits are retained versions, and
- * otherwise to its history from the newest retained version holding the
- * commit. Messages, names and paths are repository data, escaped like every
- * other text.
+ * own, or past the page's, says so in place of its diff). Renamed and copied
+ * files show as "old -> new"; each file links to its page at the parent
+ * (under its old path) and at the commit, by full SHAs, which the file pages
+ * serve since a retained version holds both; an added file has the commit's
+ * side only, a deleted one the parent's. Messages, names and paths are
+ * repository data, escaped like every other text.
  *
  * @module
  */
 
+import { COMMIT_TEXT_MAX_CHARS, inertBody, inertLine } from "./commit_text.ts";
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { escapedText, highlightedCell } from "./code/code_rows.ts";
@@ -78,7 +80,14 @@ const STATUS_LABEL: Record<CommitFile["status"], string> = {
   deleted: "deleted",
   modified: "modified",
   type_changed: "type changed",
+  renamed: "renamed",
+  copied: "copied",
 };
+
+// A file's name as the page says it: "old -> new" for a rename or a copy.
+function shownPath(file: CommitFile): string {
+  return file.from === null ? file.path : `${file.from} -> ${file.path}`;
+}
 
 function kib(bytes: number): string {
   return `${Math.round(bytes / 1024).toLocaleString("en")} KiB`;
@@ -103,35 +112,27 @@ function omission(file: CommitFile, stopped: CommitDetail["stopped"]): string | 
     return `Diff too large to show: the page's ${kib(pageBytes)} of diffs were spent in it.`;
   }
   if (patch.omitted === "deadline") return "Diff not shown: the page's time ran out in it.";
-  if (patch.lines !== null && patch.lines.length === 0) return "No change to the content.";
+  if (patch.lines !== null && patch.lines.length === 0) {
+    if (file.status === "renamed") return "Renamed without a change to the content.";
+    if (file.status === "copied") return "Copied without a change to the content.";
+    return "No change to the content.";
+  }
   return null;
 }
 
-// Links to a file at both sides: its pages where the side is a retained
-// version, its history from the version holding the commit otherwise.
+// Links to a file at both sides: its page at the parent (its old path for a
+// rename or a copy) unless it was added, and at the commit unless deleted.
 function FileLinks(props: { detail: CommitDetail; file: CommitFile }): Html {
   const { detail, file } = props;
-  const { repo, header, base, retained } = detail;
+  const { repo, header, base } = detail;
   const links: Html[] = [];
   if (file.status !== "added" && base !== null) {
-    links.push(
-      retained.base
-        ? <a href={blobUrl(repo, { rev: base, path: file.path })}>Before</a>
-        : <span class="muted">Before</span>,
-    );
+    links.push(<a href={blobUrl(repo, { rev: base, path: file.from ?? file.path })}>Before</a>);
   }
   if (file.status !== "deleted") {
-    links.push(
-      retained.head
-        ? <a href={blobUrl(repo, { rev: header.commit, path: file.path })}>After</a>
-        : <span class="muted">After</span>,
-    );
+    links.push(<a href={blobUrl(repo, { rev: header.commit, path: file.path })}>After</a>);
   }
-  if (!(retained.head && retained.base)) {
-    links.push(
-      <a href={commitsUrl(repo, { rev: detail.version, path: file.path })}>History</a>,
-    );
-  }
+  links.push(<a href={commitsUrl(repo, { rev: detail.version, path: file.path })}>History</a>);
   return <span class="file-links">{links}</span>;
 }
 
@@ -148,7 +149,7 @@ function FileDiff(
   return (
     <section class="diff-file" id={`diff-${index + 1}`}>
       <div class="diff-header">
-        <span class="badge">{STATUS_LABEL[file.status]}</span> <code>{file.path}</code>
+        <span class="badge">{STATUS_LABEL[file.status]}</span> <code>{shownPath(file)}</code>
         {file.patch === null ? null : (
           <span class="diff-stat">
             <span class="added">+{file.patch.added}</span>{" "}
@@ -175,8 +176,14 @@ export function CommitPage(props: {
   const { detail } = props;
   const { header, repo } = detail;
   const message = header.message ?? "";
-  const subject = message.split("\n", 1)[0];
-  const body = message.slice(subject.length).replace(/^\n+/, "");
+  const firstLine = message.split("\n", 1)[0];
+  const subject = inertLine(firstLine);
+  // A subject cut for the heading is shown whole with the body.
+  const body = inertBody(
+    subject.length < firstLine.length
+      ? message
+      : message.slice(firstLine.length).replace(/^\n+/, ""),
+  );
   return (
     <Layout
       title={`${subject.slice(0, 80)} · ${header.commit.slice(0, 12)} · ${repo}`}
@@ -216,7 +223,7 @@ function Facts(props: { detail: CommitDetail }): Html {
       </dd>
       <dt>Author</dt>
       <dd>
-        {header.authorName} · {header.authorDate}
+        {inertLine(header.authorName)} · {header.authorDate}
       </dd>
       {header.committerName === header.authorName && header.committerDate === header.authorDate
         ? null
@@ -224,7 +231,7 @@ function Facts(props: { detail: CommitDetail }): Html {
           <>
             <dt>Committer</dt>
             <dd>
-              {header.committerName} · {header.committerDate}
+              {inertLine(header.committerName)} · {header.committerDate}
             </dd>
           </>
         )}
@@ -265,7 +272,7 @@ function Summary(props: { detail: CommitDetail }): Html {
       <ul class="changed-files">
         {detail.files.map((file, i) => (
           <li>
-            <a href={`#diff-${i + 1}`}>{file.path}</a>{" "}
+            <a href={`#diff-${i + 1}`}>{shownPath(file)}</a>{" "}
             <span class="muted">{STATUS_LABEL[file.status]}</span>
           </li>
         ))}

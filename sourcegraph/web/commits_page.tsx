@@ -8,6 +8,7 @@
  * @module
  */
 
+import { inertLine } from "./commit_text.ts";
 import type { FileHistory } from "../read/file_history.ts";
 import { Breadcrumbs, type Html, Layout, ShortSha, Tabs, type Viewer } from "./layout.tsx";
 import { commitsUrl, commitUrl } from "../render/page_urls.ts";
@@ -50,14 +51,14 @@ export function CommitRows(
                 </a>
               </td>
               <td class="subject">
-                <a href={commitUrl(props.repo, entry.commit)}>{entry.subject}</a>
+                <a href={commitUrl(props.repo, entry.commit)}>{inertLine(entry.subject)}</a>
                 {moved && moved !== props.path ? <span class="muted">{moved}</span> : null}
                 {props.marked?.has(entry.commit)
                   ? <span class="badge">retained version</span>
                   : null}
               </td>
               <td class="author">
-                <span title={entry.authorName}>{entry.authorName}</span>
+                <span title={inertLine(entry.authorName)}>{inertLine(entry.authorName)}</span>
               </td>
               <td class="date">{commitDate(entry.authorDate)}</td>
             </tr>

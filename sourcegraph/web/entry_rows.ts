@@ -9,6 +9,7 @@
  * @module
  */
 
+import { inertLine } from "./commit_text.ts";
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { LastCommit } from "../git/last_commits.ts";
@@ -44,7 +45,7 @@ function entryLink(listing: DirectoryListing, entry: Entry): string {
 // An entry's latest commit: subject (linked, in full on hover) and date; empty cells when unknown.
 function lastCommitCells(repo: string, last: LastCommit | undefined): string {
   if (last === undefined) return '<td class="last-subject"></td><td class="date"></td>';
-  const subject = escapedText(last.subject);
+  const subject = escapedText(inertLine(last.subject));
   return `<td class="last-subject"><a href="${
     escapedText(commitUrl(repo, last.commit))
   }" title="${subject}">${subject}</a></td><td class="date">${

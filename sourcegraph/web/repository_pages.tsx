@@ -7,6 +7,7 @@
  * @module
  */
 
+import { inertLine } from "./commit_text.ts";
 import { type Readme, ReadmeSection } from "./readme_section.tsx";
 import { CodeText } from "./code/code_line.tsx";
 import type { CodeLine } from "./code/highlighted_lines.ts";
@@ -245,7 +246,9 @@ function RetainedVersions(props: {
             </td>
             <td>{formatCommitTime(version.committerTime)}</td>
             <td>
-              {version.subject ?? <span class="muted">unknown</span>}
+              {version.subject === null
+                ? <span class="muted">unknown</span>
+                : inertLine(version.subject)}
               {version.commit === props.current ? <span class="badge">viewing</span> : null}
             </td>
           </tr>

@@ -9,11 +9,14 @@
  * varying places, inserts or deletes one now and then, and every 25th moves
  * a block of 20 to 60 lines elsewhere in the file.
  *
- * Prints, per target, the first call and the warm p50 / p95 of the service
- * and of Git's own command (their calls alternate, so a busy machine's load
- * falls on both alike), and the ratio of the warm p50s (service / Git). A
- * target's first call is cold only in its first row: a second row of the
- * same target compares it with another Git command.
+ * Prints, per target, the first call and the p50 / p95 of repeated calls of
+ * the service and of Git's own command (their calls alternate, so a busy
+ * machine's load falls on both alike), and the ratio of the p50s (service /
+ * Git). The service keeps Git's blames and histories by commit, path and
+ * range, so a repeated call is answered from that cache; a target's first
+ * call is cold only in its first row. The rows marked "uncached" ask a range
+ * shifted by one line each call (and Git the same range), so every call of
+ * both runs Git: the cost of a first call, as a p50.
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   --allow-sys=uid --allow-net=127.0.0.1 tests/bench/history_bench.ts [--runs N]
@@ -104,6 +107,8 @@ interface Target {
   mcp: Record<string, unknown>;
   gitName: string;
   git: string[];
+  /** The `i`th call's arguments and Git command, when each call asks another range. */
+  shifted?: (i: number) => { mcp: Record<string, unknown>; git: string[] };
 }
 
 interface Times {
@@ -177,6 +182,28 @@ async function main(): Promise<void> {
         git: ["log", "-L", `2501,2520:${FILE}`, sha],
       },
       {
+        name: "blame, 200 lines, uncached (start shifted each call)",
+        tool: "blame",
+        mcp: {},
+        gitName: "git blame --porcelain -L <same range>",
+        git: [],
+        shifted: (i) => ({
+          mcp: { path: FILE, start_line: 1001 + i, end_line: 1200 + i },
+          git: ["blame", "--porcelain", "-L", `${1001 + i},${1200 + i}`, sha, "--", FILE],
+        }),
+      },
+      {
+        name: "history, 20 lines, uncached (start shifted each call)",
+        tool: "history",
+        mcp: {},
+        gitName: "git log -L <same range> (all commits)",
+        git: [],
+        shifted: (i) => ({
+          mcp: { path: FILE, start_line: 3001 + i, end_line: 3020 + i },
+          git: ["log", "-L", `${3001 + i},${3020 + i}:${FILE}`, sha],
+        }),
+      },
+      {
         name: "history of the path (20 commits)",
         tool: "history",
         mcp: { path: FILE },
@@ -196,12 +223,14 @@ async function main(): Promise<void> {
       );
       console.log("| --- | --: | --: | --- | --: | --: | --: |");
       for (const target of targets) {
+        let turn = 0;
+        const asked = () => target.shifted?.(turn) ?? { mcp: target.mcp, git: target.git };
         const call = async (): Promise<number> => {
           const t = performance.now();
           const outcome = await callTool(client, target.tool, {
             repo: REPO,
             revision: sha,
-            ...target.mcp,
+            ...asked().mcp,
           });
           const ms = performance.now() - t;
           if (outcome.code !== "OK") throw new Error(`${target.name}: ${outcome.texts[0]}`);
@@ -209,10 +238,11 @@ async function main(): Promise<void> {
         };
         // Alternated call by call, so the load of a shared machine falls on both alike.
         const service: Times = { cold: await call(), warm: [] };
-        const baseline: Times = { cold: await runGitOnce(repo, target.git), warm: [] };
+        const baseline: Times = { cold: await runGitOnce(repo, asked().git), warm: [] };
         for (let i = 0; i < RUNS; i++) {
+          turn++;
           service.warm.push(await call());
-          baseline.warm.push(await runGitOnce(repo, target.git));
+          baseline.warm.push(await runGitOnce(repo, asked().git));
         }
         const ratio = percentile(service.warm, 50) / percentile(baseline.warm, 50);
         console.log(

@@ -240,6 +240,7 @@ async function rawFile(
     repo,
     path,
     revision: pinned.commit,
+    held: true,
   });
   const bytes = Uint8Array.fromBase64(file.content);
   for (const [name, value] of Object.entries(rawHeaders(path, bytes))) c.header(name, value);
@@ -298,6 +299,7 @@ async function blamePage(
         repo,
         path,
         revision: pinned.commit,
+        held: true,
         startLine: start,
         endLine: end,
         maxBytes: BLAME_PAGE_BYTES,
@@ -368,6 +370,7 @@ async function commitsPage(
   const history = await at.service.calls.history(c.get("caller"), {
     repo,
     revision: pinned.commit,
+    held: true,
     path: path || undefined,
     first: COMMITS_PER_PAGE,
     after: position,
@@ -694,6 +697,7 @@ async function blobPage(
       revision: at.commit,
       path: at.path,
       startLine,
+      held: true,
     });
     const view = await withCode(blobView(at.repo, read), {
       highlighter: at.highlighter,
@@ -756,11 +760,21 @@ function pinnedRevision(
   at: { repo: string; rest: string[] },
 ): { rev: string; commit: string; rest: string[] } {
   if (isFullSha(at.rest[0])) {
-    return {
-      rev: at.rest[0],
-      commit: service.resolve(caller, { repo: at.repo, revision: at.rest[0] }).commit,
-      rest: at.rest.slice(1),
-    };
+    const rev = at.rest[0];
+    try {
+      return {
+        rev,
+        commit: service.resolve(caller, { repo: at.repo, revision: rev }).commit,
+        rest: at.rest.slice(1),
+      };
+    } catch (error) {
+      // Not a retained version: a file's pages still show it when a retained
+      // version holds it (the reads check, as a commit page links there).
+      if (!(error instanceof SourcegraphError) || error.code !== "REVISION_NOT_ELIGIBLE") {
+        throw error;
+      }
+      return { rev, commit: rev, rest: at.rest.slice(1) };
+    }
   }
   const branches = new Set(service.monitoredBranches(caller, { repo: at.repo }));
   for (let length = at.rest.length; length >= 1; length--) {

@@ -4,7 +4,9 @@
  * The history pages in Chromium at 1280 and 390 px: blame, commit, the
  * commits of a file and a folder, the Versions tab and a listing with its
  * last-commit column, each screenshotted; none scrolls sideways, a blame's
- * `#L2-L3` range is marked, and hostile subjects and names never run.
+ * `#L2-L3` range is marked, hostile subjects and names never run, and a
+ * rename in a commit that is no retained version shows as "old -> new" with
+ * its file's pages at both sides opening.
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
@@ -25,10 +27,19 @@ Deno.test({
     const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
     await Deno.mkdir(shots, { recursive: true });
     const long = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
+    const notes = Array.from({ length: 12 }, (_, i) => `- line ${i + 1}\n`).join("");
     const repo = await createRepo({
       [long]: `export function parseConfig(text: string): string {\n  return text;\n}\n`,
       "a.txt": "one\ntwo\nthree\n",
+      "docs/notes.md": notes,
     }, { parent, name: "site" });
+    await Deno.mkdir(`${repo.path}/docs/moved_to_a_longer_folder_name`);
+    await repo.git("mv", "docs/notes.md", "docs/moved_to_a_longer_folder_name/notes_renamed.md");
+    await repo.write({
+      "docs/moved_to_a_longer_folder_name/notes_renamed.md": notes.replace("line 3", "line three"),
+    });
+    await repo.git("add", "-A");
+    await repo.git("commit", "-q", "-m", "Move the notes");
     await repo.write({
       [long]: `export function parseConfig(text: string): string {\n  return text.trim(); // ${
         "x".repeat(400)
@@ -46,7 +57,8 @@ Deno.test({
       `<script>window.__pwned = 3</script>\n${"body ".repeat(200)}`,
     );
     const sha = await repo.git("rev-parse", "HEAD");
-    const first = await repo.git("rev-parse", "HEAD~1");
+    const renamed = await repo.git("rev-parse", "HEAD~1");
+    const first = await repo.git("rev-parse", "HEAD~2");
     const service = await startService(parent, {}, { repositories: [repo.path] });
     const browser = await launchBrowser(CHROMIUM!);
     try {
@@ -56,6 +68,7 @@ Deno.test({
         ["blame", `/-/blame/${sha}/${long}#L2-L3`],
         ["commit", `/-/commit/${sha}`],
         ["root-commit", `/-/commit/${first}`],
+        ["rename-commit", `/-/commit/${renamed}`],
         ["commits-file", `/-/commits/${sha}/${long}`],
         ["commits-folder", `/-/commits/${sha}/src`],
         ["versions-history", "/-/versions"],
@@ -95,6 +108,22 @@ Deno.test({
       );
       // Only the range is painted (the first row keeps the table's background).
       assertEquals([painted[0] === painted[1], painted[1] === painted[2]], [false, true]);
+      // The rename is one file, "old -> new", and both of its sides open as file pages.
+      await page.goto(`${base}/-/commit/${renamed}`);
+      const header = await page.$eval(".diff-header code", (code) => code.textContent ?? "");
+      assertEquals(header, "docs/notes.md -> docs/moved_to_a_longer_folder_name/notes_renamed.md");
+      const sides = await page.$$eval(
+        ".file-links a",
+        (links) => links.map((link) => (link as HTMLAnchorElement).href),
+      );
+      assertEquals(sides.length, 3);
+      for (const [i, side] of sides.slice(0, 2).entries()) {
+        const answer = await page.goto(side);
+        assertEquals(answer?.status(), 200, side);
+        await page.screenshot({ path: `${shots}/rename-side-${i}-390.png`, fullPage: true });
+        const text = await page.evaluate(() => document.body.innerText);
+        assert(text.includes(i === 0 ? "line 3" : "line three"), text);
+      }
       // The hostile subject is shown as text.
       await page.goto(`${base}/-/commit/${sha}`);
       const subject = await page.$eval("h2.commit-subject", (h) => h.textContent ?? "");

@@ -208,12 +208,41 @@ Deno.test("commit page: message, author, parents, changed files and diffs as Git
       '<tr class="del"><td class="num">2</td><td class="num"></td><td><span class="sign">-</span><span class="hljs-keyword">const</span> two = <span class="hljs-number">2</span>;</td></tr>',
     );
     assertIncludes(answer.body, '<tr class="add"><td class="num"></td><td class="num">2</td>');
-    // Neither side is a retained version: the file's history from the version holding it.
+    // Neither side is a retained version, yet each file links to its pages at both, which serve.
+    const aBefore = `/sourcegraph/org/hist/-/blob/${first}/a.ts`;
+    const aAfter = `/sourcegraph/org/hist/-/blob/${hostile}/a.ts`;
+    assertIncludes(answer.body, `href="${aBefore}"`);
+    assertIncludes(answer.body, `href="${aAfter}"`);
     assertIncludes(answer.body, "/sourcegraph/org/hist/-/commits/");
-    // A rename without rename detection: the old path deleted, the new one added.
+    const before = await pageRequest(handle, aBefore);
+    assertEquals(before.status, 200, before.body);
+    assertIncludes(before.body, '<span class="hljs-number">2</span>');
+    const after = await pageRequest(handle, aAfter);
+    assertEquals(after.status, 200, after.body);
+    assertIncludes(after.body, "&#39;two&#39;");
+    // Its raw bytes, blame and history at that commit too.
+    const raw = await pageRequest(handle, `/sourcegraph/org/hist/-/raw/${first}/a.ts`);
+    assertEquals([raw.status, raw.body], [200, await source.git("show", `${first}:a.ts`) + "\n"]);
+    const blame = await pageRequest(handle, `/sourcegraph/org/hist/-/blame/${first}/a.ts`);
+    assertEquals(blame.status, 200, blame.body);
+    assertEquals([...blame.body.matchAll(/<tr id="L(\d+)"/g)].length, 3);
+    const history = await pageRequest(handle, `/sourcegraph/org/hist/-/commits/${hostile}/a.ts`);
+    assertEquals(listedCommits(history.body), [hostile, first]);
+    // A rename found as such: "old -> new", before at the old path, after at the new one.
     const renamed = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${rename}`);
-    assertIncludes(renamed.body, 'src/y.ts</a> <span class="muted">deleted</span>');
-    assertIncludes(renamed.body, 'src/z.ts</a> <span class="muted">added</span>');
+    assertIncludes(renamed.body, 'src/y.ts -&gt; src/z.ts</a> <span class="muted">renamed</span>');
+    assert(!renamed.body.includes(">deleted<"), "the rename's old path listed as deleted");
+    assertIncludes(renamed.body, `href="/sourcegraph/org/hist/-/blob/${hostile}/src/y.ts"`);
+    assertIncludes(renamed.body, `href="/sourcegraph/org/hist/-/blob/${rename}/src/z.ts"`);
+    assertIncludes(renamed.body, "Renamed without a change to the content.");
+    for (const [at, path] of [[hostile, "src/y.ts"], [rename, "src/z.ts"]]) {
+      const side = await pageRequest(handle, `/sourcegraph/org/hist/-/blob/${at}/${path}`);
+      assertEquals(side.status, 200, path);
+    }
+    // An added file links to the commit's side only, a deleted one to the parent's only.
+    const added = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${first}`);
+    assert(!added.body.includes(">Before<"), "a root commit's added files have no parent side");
+    assertEquals([...added.body.matchAll(/>After</g)].length, 5);
     const root = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${first}`);
     assertIncludes(root.body, "none (a root commit)");
     assertIncludes(root.body, "5 changed file(s)");
@@ -251,6 +280,19 @@ Deno.test("commit page: only commits of retained versions the caller may see, an
     assertEquals(hidden.body, random.body);
     const visible = await pageRequest(handle, `/sourcegraph/org/groups/-/commit/${both}`);
     assertEquals(visible.status, 200);
+    // A file page at a held commit keeps the path groups and the retained versions' bounds.
+    const groupsBlob = `/sourcegraph/org/groups/-/blob/${both}`;
+    assertEquals((await pageRequest(handle, `${groupsBlob}/docs/a.md`)).status, 200);
+    const hiddenFile = await pageRequest(handle, `${groupsBlob}/secret/s.md`);
+    const absentFile = await pageRequest(handle, `${groupsBlob}/secret/none.md`);
+    assertEquals(hiddenFile.status, 404);
+    assertEquals(hiddenFile.body, absentFile.body);
+    const unheld = await pageRequest(handle, `/sourcegraph/org/hist/-/blob/${"a".repeat(40)}/a.ts`);
+    assertEquals(unheld.status, 404);
+    assertIncludes(unheld.body, "REVISION_NOT_ELIGIBLE");
+    const closedBlob = await pageRequest(handle, `/sourcegraph/org/closed/-/blob/${both}/a.txt`);
+    const nowhereBlob = await pageRequest(handle, `/sourcegraph/org/nowhere/-/blob/${both}/a.txt`);
+    assertEquals(closedBlob.body, nowhereBlob.body);
     assertIncludes(visible.body, "docs/a.md");
     assert(!visible.body.includes("secret"), "a hidden path is named");
     assertIncludes(visible.body, "lib/pub/p.md");
