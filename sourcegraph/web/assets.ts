@@ -153,7 +153,8 @@ table.code td:not(.num) a:hover, table.code td:not(.num) a:focus { text-decorati
 .reference-file h2 { font-size: 1rem; margin: 1.2rem 0 .3rem; overflow-wrap: anywhere; }
 table.code.references td.at { text-align: right; width: 1%; padding-right: 1rem; }
 table.code.references td.at a { color: var(--muted); }
-table.code.references td.roles { white-space: nowrap; width: 7.5rem; font: 12px/1.45 system-ui, sans-serif; }
+table.code.references td.roles div { min-width: 5rem; }
+table.code.references td.roles { white-space: nowrap; width: 1%; font: 12px/1.45 system-ui, sans-serif; }
 .role { display: inline-block; padding: 0 .35rem; margin-right: .2rem; border: 1px solid var(--line);
   border-radius: 1rem; color: var(--muted); }
 .role-definition { border-color: var(--accent); color: var(--accent); }

@@ -184,8 +184,12 @@ function ReferenceRows(props: { repo: string; commit: string; file: ReferenceFil
                 </a>
               </td>
               <td class="roles">
-                {line.roles.map((role) => <span key={role} class={`role role-${role}`}>{role}
-                </span>)}
+                {/* A box of its own: a cell's width gives way to a long line beside it. */}
+                <div>
+                  {line.roles.map((role) => (
+                    <span key={role} class={`role role-${role}`}>{role}</span>
+                  ))}
+                </div>
               </td>
               <td>{clippedReferenceLine(line.text)}</td>
             </tr>

@@ -23,10 +23,6 @@ import type { CodeLine } from "./highlighted_lines.ts";
 /** Most identifier links one file page emits; the names past it are plain text. */
 export const IDENTIFIER_LINKS_MAX = 20_000;
 
-// A run of name characters (the characters `references` and `definition` read as a name).
-const WORD = /[A-Za-z0-9_$]+/g;
-const NAME_START = /[A-Za-z_$]/;
-
 // Scopes whose text is code that may hold names; anything else (keywords,
 // strings, comments, numbers, regexps, meta, doc tags) never links.
 const NAME_SCOPES = /^hljs-(?:title|variable|params|property|attr|type|built_in|subst)\b/;
@@ -56,28 +52,9 @@ export function linkedCell(
   let column = 1;
   for (const segment of line) {
     const text = segment.text;
-    let inner = "";
-    if (budget.left > 0 && linksIn(segment.scope)) {
-      let at = 0;
-      let atColumn = column;
-      for (const match of text.matchAll(WORD)) {
-        const start = match.index;
-        const before = text.slice(at, start);
-        atColumn += codePoints(before);
-        inner += escape(before);
-        at = start + match[0].length;
-        if (!NAME_START.test(match[0][0]) || budget.left <= 0) {
-          inner += escape(match[0]);
-        } else {
-          budget.left--;
-          inner += `<a href="?line=${options.line}&amp;column=${atColumn}">${match[0]}</a>`;
-        }
-        atColumn += match[0].length;
-      }
-      inner += escape(text.slice(at));
-    } else {
-      inner = escape(text);
-    }
+    const inner = budget.left > 0 && linksIn(segment.scope)
+      ? linkedText(text, { line: options.line, column, budget, escape })
+      : escape(text);
     column += codePoints(text);
     out += segment.scope === null
       ? inner
@@ -86,15 +63,61 @@ export function linkedCell(
   return out;
 }
 
+// One segment's text with its names linked, from `column`: one pass over its
+// characters, the text between names escaped a run at a time (a page holds
+// tens of thousands of names, so this stays a loop rather than a regular
+// expression and a slice per name).
+function linkedText(
+  text: string,
+  at: { line: number; column: number; budget: LinkBudget; escape: (text: string) => string },
+): string {
+  let out = "";
+  let plainFrom = 0;
+  let column = at.column;
+  let i = 0;
+  while (i < text.length) {
+    const unit = text.charCodeAt(i);
+    if (!isNameUnit(unit)) {
+      // A surrogate pair is one character (one column).
+      i += unit >= 0xd800 && unit <= 0xdbff && isLow(text.charCodeAt(i + 1)) ? 2 : 1;
+      column++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && isNameUnit(text.charCodeAt(end))) end++;
+    if (!isDigit(unit) && at.budget.left > 0) {
+      at.budget.left--;
+      out += at.escape(text.slice(plainFrom, i)) +
+        `<a href="?line=${at.line}&amp;column=${column}">${text.slice(i, end)}</a>`;
+      plainFrom = end;
+    }
+    column += end - i;
+    i = end;
+  }
+  return out + at.escape(text.slice(plainFrom));
+}
+
+// A character of a name as `references` and `definition` read one: [A-Za-z0-9_$].
+function isNameUnit(unit: number): boolean {
+  return (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90) || isDigit(unit) ||
+    unit === 95 || unit === 36;
+}
+
+function isDigit(unit: number): boolean {
+  return unit >= 48 && unit <= 57;
+}
+
+function isLow(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
 function codePoints(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
     // A high surrogate followed by a low one is one code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
+    if (
+      text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff && isLow(text.charCodeAt(i + 1))
+    ) i++;
     count++;
   }
   return count;
