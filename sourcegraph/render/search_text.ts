@@ -192,20 +192,20 @@ function lastPlace(rows: readonly Row[], count: number): SearchPosition | null {
 
 // What the restrictions of a search that found nothing left, and what to change.
 function narrowingLines(narrowing: Narrowing): string[] {
-  const { filesAtCommit, inScope, holdingTrigrams, ignoreCaseFiles } = narrowing;
+  const { filesAtCommit, inScope, holdingTrigrams, ignoreCaseMatches } = narrowing;
   const counts = [`FilesAtCommit: ${filesAtCommit}`, `InPathsAndGlobs: ${inScope}`];
   if (holdingTrigrams !== null) counts.push(`HoldingLiteralsAnyCase: ${holdingTrigrams}`);
-  if (ignoreCaseFiles !== null) counts.push(`IgnoreCaseMatches: ${ignoreCaseFiles}`);
+  if (ignoreCaseMatches !== null) {
+    counts.push(`IgnoreCaseMatches: ${ignoreCaseMatches ? "yes" : "no"}`);
+  }
   return [counts.join("; "), narrowingAdvice(narrowing)];
 }
 
 function narrowingAdvice(narrowing: Narrowing): string {
-  const { inScope, holdingTrigrams, ignoreCaseFiles } = narrowing;
+  const { inScope, holdingTrigrams, ignoreCaseMatches } = narrowing;
   if (inScope === 0) return "The paths and globs leave no text file: widen or drop them.";
   if (holdingTrigrams === 0) return "No file in the paths and globs holds the pattern's literals.";
-  if (ignoreCaseFiles !== null && ignoreCaseFiles > 0) {
-    return `An ignore-case search matches ${ignoreCaseFiles} file(s): try ignore_case: true.`;
-  }
+  if (ignoreCaseMatches === true) return "An ignore-case search matches: try ignore_case: true.";
   return `${holdingTrigrams ?? inScope} file(s) were read and no line matches the whole ` +
     "pattern: loosen it.";
 }

@@ -25,6 +25,7 @@ import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 import type { ChunkScanner, ScannedLines } from "./scan/chunk_scanner.ts";
 import type { SearchPosition } from "./query/compiled_search.ts";
+import type { TrigramQuery } from "./index/trigrams.ts";
 
 /** One file's matches. */
 export interface FileMatches {
@@ -78,8 +79,11 @@ export interface Narrowing {
   inScope: number;
   /** Of those, files holding the pattern's literals in any case (null: it has none). */
   holdingTrigrams: number | null;
-  /** Files the same search with ignore_case matches (null: it ignored case, or none held the literals). */
-  ignoreCaseFiles: number | null;
+  /**
+   * Whether the same search with ignore_case matches some file (null: it
+   * ignored case, or none held the literals); found at the first such file.
+   */
+  ignoreCaseMatches: boolean | null;
 }
 
 /** Most files one search collects; time one search may spend verifying candidates. */
@@ -138,7 +142,8 @@ export async function searchCommit(
     });
     if (placed.ranked) outcome.ranked = true;
     if (outcome.fileCount > 0 || outcome.partial || search.after !== null) return outcome;
-    return { ...outcome, narrowing: await narrowingOf(index, search) };
+    const found = { search, candidates: placed.candidates, scanner: request.scanner };
+    return { ...outcome, narrowing: await narrowingOf(index, found) };
   }
   // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
   // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
@@ -245,26 +250,49 @@ export function comparePlaces(
   return (rank(a) - rank(b)) || comparePaths(a.path, b.path);
 }
 
-// What each restriction of a search that found nothing left, from the index's
-// postings; for a case-sensitive search whose literals some files hold in
-// another case, the same search ignoring case, over those candidates only.
-async function narrowingOf(index: IndexedCommit, search: CompiledSearch): Promise<Narrowing> {
+// What each restriction of a search that found nothing left: the files in
+// its scope counted once per scope (`filesInScope`), the files holding its
+// literals in any case being its own candidates (postings fold case); for a
+// case-sensitive search whose literals some files hold, whether the same
+// search ignoring case matches one of those files (it stops at the first).
+async function narrowingOf(
+  index: IndexedCommit,
+  found: { search: CompiledSearch; candidates: readonly Placed[]; scanner?: ChunkScanner },
+): Promise<Narrowing> {
+  const { search } = found;
   const scoped = { paths: search.pathTrigrams, keep: search.keep, groups: search.groups };
-  const { inScope, holdingTrigrams } = index.narrowing(search.trigrams, scoped);
-  let ignoreCaseFiles: number | null = null;
+  const inScope = index.filesInScope({
+    ...scoped,
+    key: JSON.stringify([search.paths, search.globs, search.groups]),
+  });
+  const holdingTrigrams = search.trigrams.op === "all" ? null : found.candidates.length;
+  let ignoreCaseMatches: boolean | null = null;
   if (!search.ignoreCase && holdingTrigrams !== null && holdingTrigrams > 0) {
-    const caseless = compileSearch({ ...search.request, ignoreCase: true });
-    const candidates = index.candidates(caseless.trigrams, scoped);
-    const found = await verify(fromIndex(index, { candidates, finder: caseless.finder }), {
-      search: caseless,
-      after: null,
-      index: "ready",
+    const caseless = compileSearch({
+      ...search.request,
+      ignoreCase: true,
+      maxFiles: 1,
+      maxLinesPerFile: 1,
     });
-    ignoreCaseFiles = found.fileCount;
+    // Folded postings give both the same trigrams, unless folding beyond ASCII differs.
+    const candidates = sameQuery(caseless.trigrams, search.trigrams)
+      ? found.candidates
+      : index.candidates(caseless.trigrams, scoped);
+    const texts = fromIndex(index, {
+      candidates,
+      finder: caseless.finder,
+      scanner: found.scanner,
+    });
+    const confirmed = await verify(texts, { search: caseless, after: null, index: "ready" });
+    ignoreCaseMatches = confirmed.fileCount > 0;
   }
   // Under path groups, the commit's files are those the caller may see.
   const filesAtCommit = index.filesWithin(search.groups);
-  return { filesAtCommit, inScope, holdingTrigrams, ignoreCaseFiles };
+  return { filesAtCommit, inScope, holdingTrigrams, ignoreCaseMatches };
+}
+
+function sameQuery(a: TrigramQuery, b: TrigramQuery): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 // A candidate's entry before its lines are verified (its place kept when ranked).

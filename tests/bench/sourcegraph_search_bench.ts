@@ -8,8 +8,10 @@
  * it (`--copies N`, default 7: the original plus copies whose identifier
  * letters are rotated per copy, so Git and the index cannot deduplicate
  * them). Prints p50/p95 per
- * query class and the service/rg ratio, index build time and MiB/s, index
- * bytes on disk per corpus byte, service RSS after the build, the time to
+ * query class (the last three find nothing and are answered with their
+ * explanation) and the service/rg ratio, index build time and MiB/s, index
+ * bytes on disk per corpus byte, service RSS after the build and after each
+ * class, the time to
  * index a commit changing 1% of files, and (on (a)) the index size for 20
  * retained versions with 1% churn each against one version.
  *
@@ -58,9 +60,32 @@ interface QueryClass {
   pathspec?: string[];
 }
 
-/** The query classes (their literals occur only in the original copy). */
+/** The query classes (their literals occur only in the original copy), then the zero-result ones. */
 function classes(): QueryClass[] {
-  if (CLASSES === "duckdb") return duckdbClasses();
+  return [...(CLASSES === "duckdb" ? duckdbClasses() : gitClasses()), ...absentClasses()];
+}
+
+/**
+ * Searches that find nothing, each answered with its explanation: a literal
+ * whose trigrams no file holds, one whose trigrams are common, and one held
+ * only in another case (its ignore-case check confirms at the first file).
+ */
+function absentClasses(): QueryClass[] {
+  const upper = CLASSES === "duckdb" ? "MAKE_UNIQ" : "STRBUF_ADDF";
+  return [
+    ["absent literal", "zqxjkwvbnmpq"],
+    ["absent, common trigrams", "the_string_of_no_file"],
+    ["absent, other case", upper],
+  ].map(([name, pattern]) => ({
+    name,
+    mcp: { pattern, fixed_strings: true },
+    rg: ["-F", pattern],
+    gitGrep: ["-F", "-e", pattern],
+  }));
+}
+
+/** The query classes on the Git project's source tree. */
+function gitClasses(): QueryClass[] {
   return [
     {
       name: "rare literal",
@@ -217,9 +242,12 @@ async function commitAll(repo: string, message: string): Promise<string> {
 }
 
 async function waitForIndex(service: RunningService, head: string): Promise<string> {
-  const mark = `search index of local/git at ${head.slice(0, 12)}:`;
+  // The built line (`…: N files, …`), not a progress line of a long build.
+  const mark = `search index of local/git at ${head.slice(0, 12)}: `;
   for (;;) {
-    const line = service.log.find((entry) => entry.includes(mark));
+    const line = service.log.find((entry) =>
+      entry.includes(mark) && /^\d+ files, /.test(entry.slice(entry.indexOf(mark) + mark.length))
+    );
     if (line) return line;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -279,7 +307,7 @@ async function bench(label: string, copies: number, options: { versions: boolean
       const rg = await haveRg();
       if (!rg) console.log("  rg not installed: the ripgrep baseline is skipped");
       console.log(
-        "  | class | service p50 / p95 ms | files | rg p50 ms | service/rg | git grep p50 ms |",
+        "  | class | service p50 / p95 ms | files | rg p50 ms | service/rg | git grep p50 ms | RSS after MiB |",
       );
       const p50s: Record<string, number> = {};
       for (const query of classes()) {
@@ -297,6 +325,9 @@ async function bench(label: string, copies: number, options: { versions: boolean
           if (i >= WARM_UP) times.push(ms);
           files = /FileCount: (\d+)/.exec(outcome.texts[0])?.[1] ?? "?";
           if (i === 0 && !outcome.texts[0].includes('Index: "')) throw new Error("no Index line");
+          if (i === 0 && query.name.startsWith("absent") && files !== "0") {
+            throw new Error(`${query.name}: found ${files} file(s)`);
+          }
         }
         const rgTimes: number[] = [];
         if (rg) {
@@ -321,7 +352,7 @@ async function bench(label: string, copies: number, options: { versions: boolean
             percentile(times, 95).toFixed(1)
           } | ${files} | ${rgP50.toFixed(1)} | ${(p50 / rgP50).toFixed(2)}x | ${
             percentile(gitTimes, 50).toFixed(0)
-          } |`,
+          } | ${(await rssMib(service.pid)).toFixed(0)} |`,
         );
       }
       console.log(

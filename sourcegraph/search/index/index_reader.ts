@@ -85,6 +85,9 @@ export const LINE_WINDOW = 16_384;
 /** Path group sets whose visible files one commit keeps (the least recently used goes first). */
 const VISIBLE_SETS = 8;
 
+/** Scopes whose file counts one commit keeps (`filesInScope`; the least recently used goes first). */
+const SCOPE_COUNTS = 64;
+
 /** One indexed commit, ready for queries. */
 export class IndexedCommit {
   readonly commit: string;
@@ -100,6 +103,7 @@ export class IndexedCommit {
   #databasePath: string;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
   #visible = new Map<string, VisibleFiles>();
+  #inScope = new Map<string, number>();
 
   private constructor(
     index: IndexDatabase,
@@ -240,19 +244,43 @@ export class IndexedCommit {
   }
 
   /**
-   * How far the restrictions narrow a search that found nothing, from the
-   * postings alone (no text is read): the files whose paths `paths` and
-   * `keep` accept, then those of them whose text holds the trigrams of
-   * `query` in any case (null: it has no trigram).
+   * How many files with searchable text `scope` keeps (those a query of every
+   * file would walk), for a search that found nothing: counted from the
+   * commit's file list and the path postings (no text, no chunk list is
+   * built), once per `key` (the paths, globs and groups `scope` was made
+   * from) and kept for the next search with the same scope. Under path
+   * groups only the visible files are counted.
    */
-  narrowing(
-    query: TrigramQuery,
-    options: CandidateScope,
-  ): { inScope: number; holdingTrigrams: number | null } {
-    return {
-      inScope: this.candidates({ op: "all" }, options).length,
-      holdingTrigrams: query.op === "all" ? null : this.candidates(query, options).length,
-    };
+  filesInScope(scope: CandidateScope & { key: string }): number {
+    const kept = this.#inScope.get(scope.key);
+    if (kept !== undefined) {
+      this.#inScope.delete(scope.key); // most recently used last
+      this.#inScope.set(scope.key, kept);
+      return kept;
+    }
+    const visible = scope.groups && scope.groups.length > 0
+      ? this.#visibleFiles(scope.groups)
+      : null;
+    const pathIds = scope.paths.op === "all" ? null : new Set(
+      this.#evaluate(scope.paths, {
+        statement: this.#pathPostings,
+        within: visible?.pathIds,
+        visits: scope.visits,
+      }),
+    );
+    const files = visible?.files ?? null;
+    const total = files === null ? this.#paths.length : files.length;
+    let count = 0;
+    for (let f = 0; f < total; f++) {
+      const i = files === null ? f : files[f];
+      if (scope.visits) scope.visits.files++;
+      if (this.#chunks[i].ids.length === 0) continue;
+      if (pathIds !== null && !pathIds.has(this.#pathIds[i])) continue;
+      if (scope.keep(this.#paths[i])) count++;
+    }
+    this.#inScope.set(scope.key, count);
+    if (this.#inScope.size > SCOPE_COUNTS) this.#inScope.delete(this.#inScope.keys().next().value!);
+    return count;
   }
 
   /**
