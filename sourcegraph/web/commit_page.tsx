@@ -12,7 +12,7 @@
  * @module
  */
 
-import { COMMIT_TEXT_MAX_CHARS, inertBody, inertLine } from "./commit_text.ts";
+import { inertBody, inertLine } from "./commit_text.ts";
 import { raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { escapedText, highlightedCell } from "./code/code_rows.ts";
