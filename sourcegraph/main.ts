@@ -182,6 +182,7 @@ metrics.watchMarkdown(() => markdown.stats());
 const handler = createApp(services, {
   settings: {
     serviceToken: settings.serviceToken,
+    publicUrl: settings.publicUrl,
     allowedHosts: settings.allowedHosts,
     anonymousPerMinute: settings.anonymousPerMinute,
     anonymousConcurrency: settings.anonymousConcurrency,

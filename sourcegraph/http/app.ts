@@ -63,6 +63,8 @@ export interface HttpSettings {
   maxAnonymousBodyBytes: number;
   /** A body must arrive within this time. */
   bodyTimeoutMs: number;
+  /** The public origin (SOURCEGRAPH_PUBLIC_URL) links in answers start with; default the request's. */
+  publicUrl?: string;
 }
 
 // Largest form a page accepts (sign-in and sign-out carry a token or two), and its most fields.
@@ -158,7 +160,11 @@ export function createApp(
     "/sourcegraph/mcp",
     mcpApp(
       (serviceTools) => createMcpServer(service, { admin, metrics, log, serviceTools }),
-      { maxBodyBytes: settings.maxMcpBodyBytes, pagesForBrowsers: options.pages !== undefined },
+      {
+        maxBodyBytes: settings.maxMcpBodyBytes,
+        pagesForBrowsers: options.pages !== undefined,
+        publicUrl: settings.publicUrl,
+      },
     ),
   );
   app.use(

@@ -82,7 +82,7 @@ export async function withInProcessService(
   options: {
     repositories?: WorldRepository[];
     settings?: Partial<HttpSettings>;
-    /** The origin the pages advertise. */
+    /** The origin the pages advertise and answers' links start with. */
     publicUrl?: string;
     publicRead?: boolean;
     /** Whether syncs build (and searches use) the trigram index; default off. */
@@ -146,6 +146,7 @@ export async function withInProcessService(
     await store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const settings: HttpSettings = {
       serviceToken: WORLD_TOKEN,
+      publicUrl: options.publicUrl,
       allowedHosts: [],
       anonymousPerMinute: 10_000,
       anonymousConcurrency: 100,
