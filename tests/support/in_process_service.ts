@@ -84,6 +84,8 @@ export async function withInProcessService(
     settings?: Partial<HttpSettings>;
     /** The origin the pages advertise and answers' links start with. */
     publicUrl?: string;
+    /** Serve no web pages (as a service built without them). */
+    withoutPages?: boolean;
     publicRead?: boolean;
     /** Whether syncs build (and searches use) the trigram index; default off. */
     searchIndex?: boolean;
@@ -161,7 +163,7 @@ export async function withInProcessService(
       metrics: new Metrics(),
       log,
       now: options.rateLimitClock,
-      pages: pagesMount(service, {
+      pages: options.withoutPages ? undefined : pagesMount(service, {
         store,
         serviceToken: settings.serviceToken,
         publicUrl: options.publicUrl,

@@ -5,7 +5,7 @@
  * structured content exactly the rows its text shows, and the same cursor;
  * reads of several files, symbols and a listing agree too. Links are
  * absolute: from `SOURCEGRAPH_PUBLIC_URL` when it is set, else from the
- * request's origin, and each leads to a page.
+ * request's origin, and each leads to a page; without pages there are none.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -149,3 +149,23 @@ Deno.test("structured answers: links start with SOURCEGRAPH_PUBLIC_URL when set,
     }, { repositories: REPOSITORIES, publicUrl });
   }
 });
+
+Deno.test("structured answers: a service without web pages answers no links, and the same facts", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle, { token: WORLD_TOKEN });
+    try {
+      for (
+        const [name, args] of [
+          ["search", { repo: "org/one", pattern: "shared" }],
+          ["read", { repo: "org/one", path: "README.md" }],
+          ["blame", { repo: "org/one", path: "README.md" }],
+          ["resolve", { repo: "org/one" }],
+        ] as const
+      ) {
+        const { structured } = await agreed(client, name, args);
+        assertEquals(linksOf(structured), [], name);
+      }
+    } finally {
+      await client.close();
+    }
+  }, { repositories: REPOSITORIES, withoutPages: true }));
