@@ -195,6 +195,7 @@ const oauth = storeOAuthServer(store, {
 const handler = createApp(services, {
   settings: {
     serviceToken: settings.serviceToken,
+    publicUrl: settings.publicUrl,
     allowedHosts: settings.allowedHosts,
     anonymousPerMinute: settings.anonymousPerMinute,
     anonymousConcurrency: settings.anonymousConcurrency,

@@ -68,7 +68,7 @@ export interface HttpSettings {
   maxAnonymousBodyBytes: number;
   /** A body must arrive within this time. */
   bodyTimeoutMs: number;
-  /** The origin (and path) the service is reached at; default the request's Host. */
+  /** The origin (and path) the service is reached at (SOURCEGRAPH_PUBLIC_URL), which links in answers start with; default the request's Host. */
   publicUrl?: string;
   /** Whether anonymous callers may use MCP at all (default true); without, they get a 401 challenge. */
   publicRead?: boolean;
@@ -188,7 +188,11 @@ export function createApp(
     "/sourcegraph/mcp",
     mcpApp(
       (serviceTools) => createMcpServer(service, { admin, metrics, log, serviceTools }),
-      { maxBodyBytes: settings.maxMcpBodyBytes, pagesForBrowsers: options.pages !== undefined },
+      {
+        maxBodyBytes: settings.maxMcpBodyBytes,
+        pagesForBrowsers: options.pages !== undefined,
+        publicUrl: settings.publicUrl,
+      },
     ),
   );
   app.use(

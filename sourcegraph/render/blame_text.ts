@@ -26,6 +26,26 @@ export function renderBlame(
   blame: FileBlame,
   options: { maxBytes: number },
 ): string {
+  return blamePage(repository, blame, options).text;
+}
+
+/** The page of a blame within `maxBytes`. */
+export interface BlamePage {
+  /** The page's text. */
+  text: string;
+  /** The lines it shows. */
+  lines: FileBlame["lines"];
+  /** Whether lines of the range were left out, and where the next page starts. */
+  hasMore: boolean;
+  nextStartLine: number | null;
+}
+
+/** `blame` of `repository` within `maxBytes`: its text and the lines it shows. */
+export function blamePage(
+  repository: string,
+  blame: FileBlame,
+  options: { maxBytes: number },
+): BlamePage {
   const head = [
     `Repository: ${JSON.stringify(repository)}`,
     UNTRUSTED,
@@ -44,14 +64,21 @@ export function renderBlame(
   const rows = fittingRows(blame, options.maxBytes - utf8Length(head.join("\n")) - STATUS_BYTES);
   const cut = rows.length < blame.lines.length;
   const first = blame.lines[0]?.line;
+  const hasMore = blame.hasMore || cut;
+  const nextStartLine = cut ? blame.lines[rows.length].line : blame.nextStartLine;
   const status = statusLines({
     start: first,
     end: rows.length > 0 ? first + rows.length - 1 : undefined,
     truncated: blame.truncated || cut,
-    hasMore: blame.hasMore || cut,
-    nextStartLine: cut ? blame.lines[rows.length].line : blame.nextStartLine,
+    hasMore,
+    nextStartLine,
   });
-  return [...head, ...status, ...rows].join("\n") + "\n";
+  return {
+    text: [...head, ...status, ...rows].join("\n") + "\n",
+    lines: blame.lines.slice(0, rows.length),
+    hasMore,
+    nextStartLine,
+  };
 }
 
 function statusLines(page: {

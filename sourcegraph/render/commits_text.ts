@@ -25,6 +25,25 @@ export function renderCommits(
   page: CommitSearchPage,
   options: { maxBytes: number; key: string },
 ): string {
+  return commitsPage(page, options).text;
+}
+
+/** A page of a commit search: its text, the commits it shows by repository, the next cursor. */
+export interface CommitsText {
+  text: string;
+  shown: { repo: string; commits: CommitsResult["commits"] }[];
+  next: string | null;
+}
+
+/**
+ * As {@linkcode renderCommits}: the text, the commits it shows by
+ * repository, and the cursor of the next page.
+ */
+export function commitsPage(
+  page: CommitSearchPage,
+  options: { maxBytes: number; key: string },
+): CommitsText {
+  const shownByRepo: CommitsText["shown"] = [];
   let room = options.maxBytes - STATUS_BYTES;
   const sections: string[][] = [];
   let shown = 0;
@@ -44,6 +63,9 @@ export function renderCommits(
       rows.push(row);
       shown++;
     }
+    if (cut !== 0) {
+      shownByRepo.push({ repo: result.repo, commits: result.commits.slice(0, rows.length) });
+    }
     if (cut !== -1) {
       const index = cut === 0 ? result.from : result.positions[cut - 1] + 1;
       next = { repo: result.repo, walk: { heads: walkHeads(result), index } };
@@ -59,17 +81,20 @@ export function renderCommits(
   if (page.partial && next === page.next) {
     status.push("Partial: true (the time budget ran out before the search did)");
   }
-  if (next !== null) {
-    status.push(
-      `HasMore: true; NextCursor: ${JSON.stringify(encodeCommitsCursor(options.key, next))}`,
-    );
+  const cursor = next === null ? null : encodeCommitsCursor(options.key, next);
+  if (cursor !== null) {
+    status.push(`HasMore: true; NextCursor: ${JSON.stringify(cursor)}`);
     status.push("More commits remain to search; pass NextCursor as after with the same arguments.");
   }
   if (shown > 0) status.push(COMMIT_ROWS);
   const skipped = page.skipped.map((skip) =>
     `Skipped: ${JSON.stringify(skip.repo)} ${skip.code}: ${skip.message}`
   );
-  return [UNTRUSTED, ...status, ...sections.flat(), ...skipped].join("\n") + "\n";
+  return {
+    text: [UNTRUSTED, ...status, ...sections.flat(), ...skipped].join("\n") + "\n",
+    shown: shownByRepo,
+    next: cursor,
+  };
 }
 
 function sectionHead(result: CommitsResult): string[] {

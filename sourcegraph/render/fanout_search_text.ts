@@ -14,12 +14,17 @@ import { SourcegraphError } from "../errors.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import type { FanoutPosition, FanoutSearchResult } from "../service/repository_fanout.ts";
 import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
-import { mostThatFit, type PageLayout, pageRows, SEARCH_DEFAULT_MAX_BYTES } from "./search_text.ts";
+import { fitPage, pageRows, SEARCH_DEFAULT_MAX_BYTES } from "./search_text.ts";
 
-interface FanoutRow {
+/** One row of a page across repositories. */
+export interface FanoutRow {
   text: string;
+  /** The pin index of the repository the row belongs to. */
+  index: number;
   /** The place a next page starts after (the repository's pin index and its last match). */
   place?: { index: number; position: SearchPosition };
+  /** The file this row names (its `File:` line). */
+  file?: string;
 }
 
 /** Renders a search across repositories as one page of at most `maxBytes` bytes. */
@@ -27,22 +32,32 @@ export function renderFanoutSearch(
   found: FanoutSearchResult,
   options: { output: "content" | "files"; maxBytes?: number },
 ): string {
+  return fanoutSearchPage(found, options).text;
+}
+
+/**
+ * One page of a search across repositories of at most `maxBytes` bytes:
+ * its text, the rows it shows, and the cursor of the next page.
+ */
+export function fanoutSearchPage(
+  found: FanoutSearchResult,
+  options: { output: "content" | "files"; maxBytes?: number },
+): { text: string; rows: FanoutRow[]; next: string | null } {
   const rows = fanoutRows(found, options.output);
-  const layout = (shown: number): PageLayout => {
+  const layout = (shown: number) => {
     const cutByBytes = shown < rows.length;
     let place: FanoutRow["place"] = undefined;
     for (let i = shown - 1; i >= 0 && place === undefined; i--) place = rows[i].place;
-    const next = nextPosition(found, { cutByBytes, place });
-    const header = headerLines(found, {
-      cut: cutByBytes,
-      next: next === null ? null : encodeFanoutCursor(next),
-    });
-    return { header, kept: place === undefined && cutByBytes ? 0 : shown };
+    const position = nextPosition(found, { cutByBytes, place });
+    const next = position === null ? null : encodeFanoutCursor(position);
+    const header = headerLines(found, { cut: cutByBytes, next });
+    return { header, kept: place === undefined && cutByBytes ? 0 : shown, next };
   };
-  return mostThatFit(rows.map((row) => row.text), {
+  const { text, page } = fitPage(rows.map((row) => row.text), {
     layout,
     maxBytes: options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES,
   });
+  return { text, rows: rows.slice(0, page.kept), next: page.next };
 }
 
 /**
@@ -90,17 +105,20 @@ function fanoutRows(found: FanoutSearchResult, output: "content" | "files"): Fan
     if (result.outcome.files.length === 0) return;
     const index = found.firstIndex + i;
     rows.push(
-      { text: `Repository: ${JSON.stringify(result.repo)}` },
-      { text: `Commit: ${JSON.stringify(result.commit)}` },
-      { text: `Index: ${JSON.stringify(result.outcome.index)}` },
+      { text: `Repository: ${JSON.stringify(result.repo)}`, index },
+      { text: `Commit: ${JSON.stringify(result.commit)}`, index },
+      { text: `Index: ${JSON.stringify(result.outcome.index)}`, index },
       ...(result.scope === null
         ? []
-        : [{ text: `Coverage: "path_groups"; Paths: ${JSON.stringify(result.scope)}` }]),
+        : [{ text: `Coverage: "path_groups"; Paths: ${JSON.stringify(result.scope)}`, index }]),
     );
     for (const row of pageRows(result, output)) {
-      rows.push(
-        row.place ? { text: row.text, place: { index, position: row.place } } : { text: row.text },
-      );
+      rows.push({
+        text: row.text,
+        index,
+        ...(row.place ? { place: { index, position: row.place } } : {}),
+        ...(row.file === undefined ? {} : { file: row.file }),
+      });
     }
   });
   return rows;

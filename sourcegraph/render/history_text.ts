@@ -37,6 +37,21 @@ export function renderHistory(
     request: { path: string | null; lines: { start: number; end: number } | null };
   },
 ): string {
+  return historyPage(repository, history, options).text;
+}
+
+/**
+ * As {@linkcode renderHistory}: the text, the commits it shows and the
+ * cursor of the next page.
+ */
+export function historyPage(
+  repository: string,
+  history: FileHistory,
+  options: {
+    maxBytes: number;
+    request: { path: string | null; lines: { start: number; end: number } | null };
+  },
+): { text: string; commits: HistoryCommit[]; next: string | null } {
   const head = [
     `Repository: ${JSON.stringify(repository)}`,
     UNTRUSTED,
@@ -52,18 +67,24 @@ export function renderHistory(
   const shown = rows.length;
   const more = shown < history.commits.length || history.hasMore;
   const status = [`Commits: ${shown}`];
-  if (more) {
-    const next = encodeHistoryCursor({
+  const next = more
+    ? encodeHistoryCursor({
       repo: repository,
       ...options.request,
       commit: history.commit,
       skip: history.skip + shown,
-    });
+    })
+    : null;
+  if (next !== null) {
     status.push(`HasMore: true; NextCursor: ${JSON.stringify(next)}`);
     status.push("Older commits remain; pass NextCursor as after with the same arguments.");
   }
   if (shown > 0) status.push(COMMIT_ROWS);
-  return [...head, ...status, ...rows.flat()].join("\n") + "\n";
+  return {
+    text: [...head, ...status, ...rows.flat()].join("\n") + "\n",
+    commits: history.commits.slice(0, shown),
+    next,
+  };
 }
 
 // The rows of the commits that fit `room` bytes (one commit at least).

@@ -16,7 +16,7 @@ import type { ReferencesPage } from "../service/name_references.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import { SEARCH_MAX_FILES } from "../search/code_search.ts";
 import { encodeSearchCursor } from "./search_cursor.ts";
-import { mostThatFit, type Row } from "./search_text.ts";
+import { fitPage, type Row } from "./search_text.ts";
 
 const LINE_CAP = 2048;
 const PARSE_NOTES: Record<string, string> = {
@@ -29,6 +29,17 @@ const PARSE_NOTES: Record<string, string> = {
 
 /** Renders one page of references in at most `maxBytes` bytes. */
 export function renderReferences(page: ReferencesPage, options: { maxBytes: number }): string {
+  return referencesPage(page, options).text;
+}
+
+/**
+ * One page of references in at most `maxBytes` bytes: its text, the rows it
+ * shows, whether it was cut and the cursor of the next page.
+ */
+export function referencesPage(
+  page: ReferencesPage,
+  options: { maxBytes: number },
+): { text: string; rows: Row[]; truncated: boolean; next: string | null } {
   const rows = referenceRows(page);
   const layout = (shown: number) => {
     const cutByBytes = shown < rows.length;
@@ -37,15 +48,21 @@ export function renderReferences(page: ReferencesPage, options: { maxBytes: numb
     if (!cutByBytes && page.search.truncated) place = searchEnd(page) ?? place;
     const more = (cutByBytes || page.search.truncated) && place !== null;
     const cutBy = [...(cutByBytes ? ["max_bytes"] : []), ...capsHit(page)];
+    const next = more ? encodeSearchCursor({ commit: page.commit, ...place! }) : null;
     return {
-      header: headerLines(page, {
-        cutBy,
-        next: more ? encodeSearchCursor({ commit: page.commit, ...place! }) : null,
-      }),
+      header: headerLines(page, { cutBy, next }),
       kept: place === null && cutByBytes ? 0 : shown,
+      next,
+      truncated: cutBy.length > 0,
     };
   };
-  return mostThatFit(rows.map((row) => row.text), { layout, maxBytes: options.maxBytes });
+  const fitted = fitPage(rows.map((row) => row.text), { layout, maxBytes: options.maxBytes });
+  return {
+    text: fitted.text,
+    rows: rows.slice(0, fitted.page.kept),
+    truncated: fitted.page.truncated,
+    next: fitted.page.next,
+  };
 }
 
 /**
@@ -86,7 +103,7 @@ function referenceRows(page: ReferencesPage): Row[] {
     const tier = page.search.ranked ? file.tier : undefined;
     const at = (line: number): SearchPosition =>
       tier === undefined ? { path: file.path, line } : { path: file.path, line, tier };
-    rows.push({ text: `File: ${JSON.stringify(file.path)}` });
+    rows.push({ text: `File: ${JSON.stringify(file.path)}`, file: file.path });
     if (file.parse !== "parsed") {
       rows.push({ text: `Parse: ${JSON.stringify(file.parse)} (${PARSE_NOTES[file.parse]})` });
     }
@@ -94,6 +111,7 @@ function referenceRows(page: ReferencesPage): Row[] {
       rows.push({
         text: `${line.number} [${line.roles.join(",")}]: ${clip(line.text)}`,
         place: at(line.number),
+        roles: line.roles,
       });
     }
   }

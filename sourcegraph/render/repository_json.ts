@@ -102,7 +102,7 @@ export function listingJson(listing: DirectoryListing): Json {
 }
 
 /**
- * The JSON text of a page (a listing, changes, repositories) within
+ * The JSON of a page (a listing, changes, repositories) whose text is within
  * `maxBytes`: items past what fits are left for the next page (`has_more`,
  * and `next_cursor` after the last item kept), as if the page had been
  * shorter.
@@ -115,21 +115,21 @@ export function pageWithin<T>(
     /** The cursor that continues after `item` (default: its `path`). */
     cursorOf?: (item: T) => string;
   },
-): string {
+): Json {
   const cursorOf = options.cursorOf ?? ((item: T) => (item as { path: string }).path);
-  const text = (count: number) => {
+  const json = (count: number) => {
     const items = page.items.slice(0, count);
     const cut = count < page.items.length;
-    return JSON.stringify(options.json({
+    return options.json({
       items,
       hasMore: cut || page.hasMore,
       nextCursor: cut
         ? (items.length > 0 ? cursorOf(items[items.length - 1]) : null)
         : page.nextCursor,
-    }));
+    });
   };
-  const whole = text(page.items.length);
-  if (utf8Length(whole) <= options.maxBytes) return whole;
+  const text = (count: number) => JSON.stringify(json(count));
+  if (utf8Length(text(page.items.length)) <= options.maxBytes) return json(page.items.length);
   let fits = 0;
   let over = page.items.length;
   while (over - fits > 1) {
@@ -137,7 +137,7 @@ export function pageWithin<T>(
     if (utf8Length(text(middle)) <= options.maxBytes) fits = middle;
     else over = middle;
   }
-  return text(fits);
+  return json(fits);
 }
 
 /** A page of changed paths. */

@@ -31,6 +31,10 @@ export interface Row {
   text: string;
   /** The match this row shows (a next page starts after it), or a file finished. */
   place?: SearchPosition;
+  /** The roles of the occurrence this row shows (references). */
+  roles?: readonly string[];
+  /** The file this row names (its `File:` line). */
+  file?: string;
 }
 
 /** Renders a search result as one page of at most `maxBytes` bytes. */
@@ -38,19 +42,30 @@ export function renderSearch(
   found: SearchResult,
   options: { output: "content" | "files"; maxLinesPerFile: number; maxBytes?: number },
 ): string {
+  return searchPage(found, options).text;
+}
+
+/**
+ * One page of a search of at most `maxBytes` bytes: its text, the rows it
+ * shows, whether it was cut and the cursor of the next page.
+ */
+export function searchPage(
+  found: SearchResult,
+  options: { output: "content" | "files"; maxLinesPerFile: number; maxBytes?: number },
+): { text: string; rows: Row[]; truncated: boolean; next: string | null } {
   const maxBytes = options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES;
   const rows = pageRows(found, options.output);
-  const layout = (shown: number): PageLayout => {
+  const layout = (shown: number) => {
     const cutByBytes = shown < rows.length;
     const place = lastPlace(rows, shown);
     const more = (cutByBytes || found.outcome.truncated) && place !== null;
-    const header = headerLines(found, {
-      cutBy: [...(cutByBytes ? ["max_bytes"] : []), ...capsHit(found)],
-      next: more ? encodeSearchCursor({ commit: found.commit, ...place }) : null,
-    });
-    return { header, kept: place === null ? 0 : shown };
+    const cutBy = [...(cutByBytes ? ["max_bytes"] : []), ...capsHit(found)];
+    const next = more ? encodeSearchCursor({ commit: found.commit, ...place }) : null;
+    const header = headerLines(found, { cutBy, next });
+    return { header, kept: place === null ? 0 : shown, next, truncated: cutBy.length > 0 };
   };
-  return mostThatFit(rows.map((row) => row.text), { layout, maxBytes });
+  const { text, page } = fitPage(rows.map((row) => row.text), { layout, maxBytes });
+  return { text, rows: rows.slice(0, page.kept), truncated: page.truncated, next: page.next };
 }
 
 /** A page of rows: its header lines, and how many of the first rows it keeps. */
@@ -69,6 +84,14 @@ export function mostThatFit(
   rows: readonly string[],
   options: { layout: (shown: number) => PageLayout; maxBytes: number },
 ): string {
+  return fitPage(rows, options).text;
+}
+
+/** As {@linkcode mostThatFit}, with the layout of the page chosen. */
+export function fitPage<Layout extends PageLayout>(
+  rows: readonly string[],
+  options: { layout: (shown: number) => Layout; maxBytes: number },
+): { text: string; page: Layout } {
   const { layout, maxBytes } = options;
   const upTo = new Float64Array(rows.length + 1);
   rows.forEach((row, i) => upTo[i + 1] = upTo[i] + utf8Length(row) + 1);
@@ -88,8 +111,8 @@ export function mostThatFit(
       else over = middle;
     }
   }
-  const { header, kept } = layout(fits);
-  return [...header, ...rows.slice(0, kept)].join("\n") + "\n";
+  const page = layout(fits);
+  return { text: [...page.header, ...rows.slice(0, page.kept)].join("\n") + "\n", page };
 }
 
 function headerLines(
@@ -155,12 +178,12 @@ export function pageRows(found: SearchResult, output: "content" | "files"): Row[
     const defines = file.defines ? [`Defines: ${JSON.stringify(file.defines)}`] : [];
     if (output === "files") {
       rows.push(
-        { text: title, place: at(null) },
+        { text: title, place: at(null), file: file.path },
         ...defines.map((text) => ({ text, place: at(null) })),
       );
       continue;
     }
-    rows.push({ text: title }, ...defines.map((text) => ({ text })));
+    rows.push({ text: title, file: file.path }, ...defines.map((text) => ({ text })));
     const shown = new Set(file.lines.map((line) => line.number));
     for (const row of fileRows(file.lines, found.context?.get(file.path) ?? [])) {
       rows.push({

@@ -82,8 +82,10 @@ export async function withInProcessService(
   options: {
     repositories?: WorldRepository[];
     settings?: Partial<HttpSettings>;
-    /** The origin the pages advertise. */
+    /** The origin the pages advertise and answers' links start with. */
     publicUrl?: string;
+    /** Serve no web pages (as a service built without them). */
+    withoutPages?: boolean;
     publicRead?: boolean;
     /** Whether syncs build (and searches use) the trigram index; default off. */
     searchIndex?: boolean;
@@ -146,6 +148,7 @@ export async function withInProcessService(
     await store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const settings: HttpSettings = {
       serviceToken: WORLD_TOKEN,
+      publicUrl: options.publicUrl,
       allowedHosts: [],
       anonymousPerMinute: 10_000,
       anonymousConcurrency: 100,
@@ -161,7 +164,7 @@ export async function withInProcessService(
       metrics: new Metrics(),
       log,
       now: options.rateLimitClock,
-      pages: pagesMount(service, {
+      pages: options.withoutPages ? undefined : pagesMount(service, {
         store,
         serviceToken: settings.serviceToken,
         publicUrl: options.publicUrl,

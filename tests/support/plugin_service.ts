@@ -93,8 +93,14 @@ function worldOf(
         name,
         arguments: { repo: PLUGIN_REPO, ...args },
       });
-      if ("structuredContent" in result && result.structuredContent !== undefined) {
-        throw new Error("plugin reads must not return structuredContent");
+      // Plugin text is in the text blocks only: a read's structured content holds its facts.
+      const facts = JSON.stringify(result.structuredContent ?? {});
+      const fields = new Set(facts.match(/"[a-z_]+":/g) ?? []);
+      const known = ["repo", "items", "commit", "path", "start_line", "end_line", "has_more"];
+      const allowed = new Set([...known, "next_start_line", "url", "error"].map((k) => `"${k}":`));
+      const read = name === "read" || name === "read_many";
+      if (read && ([...fields].some((field) => !allowed.has(field)) || facts.includes("\\n"))) {
+        throw new Error(`a read's structured content holds more than its facts: ${facts}`);
       }
       const outcome = toolOutcome(result);
       if (outcome.code !== "OK") {

@@ -6,29 +6,34 @@
  * @module
  */
 
-import { renderBlame } from "../../render/blame_text.ts";
+import { z } from "zod";
+import { blamePage } from "../../render/blame_text.ts";
 import { line, path, repo, revision } from "./arguments.ts";
+import { commitLink, lineNumber, sha, url } from "./answers.ts";
 import { READ_DEFAULT_MAX_BYTES, readMaxBytes } from "./read_room.ts";
-import { defineTool, READ_ONLY } from "./tool.ts";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool.ts";
 
 /** `blame`. */
 export const blameTool = defineTool({
   name: "blame",
-  description:
-    "The commit that last changed each line of one file (git blame, honouring .git-blame-ignore-revs). Lines, max_bytes and paging as read.",
+  description: "git blame of a file's lines at a commit.",
   input: {
     repo,
     path,
     revision,
-    start_line: line.describe("First line; default 1."),
-    end_line: line.describe("Last line; default start_line + 499."),
+    start_line: line,
+    end_line: line,
     max_bytes: readMaxBytes,
+  },
+  output: {
+    runs: z.array(z.object({ start_line: lineNumber, end_line: lineNumber, commit: sha, url })),
+    next_start_line: lineNumber.nullable(),
   },
   uses: ["blame"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller }) => {
+  run: async (args, context) => {
     const maxBytes = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
-    const blame = await calls.blame(caller, {
+    const blame = await context.calls.blame(context.caller, {
       repo: args.repo,
       path: args.path,
       revision: args.revision,
@@ -36,6 +41,32 @@ export const blameTool = defineTool({
       endLine: args.end_line,
       maxBytes,
     });
-    return [renderBlame(args.repo, blame, { maxBytes })];
+    const page = blamePage(args.repo, blame, { maxBytes });
+    return {
+      text: [page.text],
+      structured: {
+        commit: blame.commit,
+        path: blame.path,
+        runs: runs(args.repo, page.lines, context),
+        next_start_line: page.hasMore ? page.nextStartLine : null,
+      },
+    };
   },
 });
+
+// Consecutive lines last changed by the same commit at the same path, one
+// run each, as the text starts a run with the commit's full row.
+function runs(
+  repo: string,
+  lines: readonly { line: number; commit: string; originalPath: string }[],
+  context: Pick<ToolContext, "pageLink">,
+): Record<string, unknown>[] {
+  const out: { start_line: number; end_line: number; commit: string; from: string }[] = [];
+  for (const { line, commit, originalPath } of lines) {
+    const last = out.at(-1);
+    if (last !== undefined && last.commit === commit && last.from === originalPath) {
+      last.end_line = line;
+    } else out.push({ start_line: line, end_line: line, commit, from: originalPath });
+  }
+  return out.map(({ from: _, ...run }) => ({ ...run, ...commitLink(context, repo, run.commit) }));
+}

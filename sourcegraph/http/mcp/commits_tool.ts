@@ -8,11 +8,12 @@
  */
 
 import { z } from "zod";
-import { renderCommits } from "../../render/commits_text.ts";
+import { commitsPage } from "../../render/commits_text.ts";
 import { commitsRequestKey, decodeCommitsCursor } from "../../render/search_cursor.ts";
 import { COMMITS_DEFAULT_FIRST, COMMITS_MAX_FIRST } from "../../service/repository_commits.ts";
 import { SourcegraphError } from "../../errors.ts";
-import { PAGE_DEFAULT_MAX_BYTES, repoSelection, revision } from "./arguments.ts";
+import { cursor, PAGE_DEFAULT_MAX_BYTES, repoSelection, revision } from "./arguments.ts";
+import { commitEntry, commitEntryOf, nextCursor } from "./answers.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 const pattern = z.string().min(1).max(8192);
@@ -21,30 +22,30 @@ const date = z.string().min(1).max(64).optional();
 /** `commits`. */
 export const commitsTool = defineTool({
   name: "commits",
-  description:
-    "Commits newest first on the monitored branches of one, several or all repositories: git log --grep, --author, -S, -G (RE2), paths, dates.",
+  description: "Finds commits (git log) in one or more repositories.",
   input: {
-    repo: repoSelection.describe("A name, names and globs, or one glob; default: all you can see."),
-    revision: revision.describe("A monitored branch or retained SHA; default: all branches."),
-    message: pattern.optional().describe("RE2 per message line (--grep)."),
-    author: pattern.optional().describe("RE2 on `Name <email>` (--author)."),
-    added_or_removed: z.string().min(1).max(1024).optional().describe(
-      "Text whose count changes (-S).",
-    ),
-    changed_regex: pattern.optional().describe("RE2 on changed lines (-G)."),
+    repo: repoSelection,
+    revision: revision.describe("Default: all branches."),
+    message: pattern.optional().describe("--grep (RE2)."),
+    author: pattern.optional().describe("--author (RE2)."),
+    added_or_removed: z.string().min(1).max(1024).optional().describe("-S text."),
+    changed_regex: pattern.optional().describe("-G (RE2)."),
     paths: z.array(z.string().min(1).max(4096)).min(1).max(64).optional().describe(
-      "Files or folders (literal).",
+      "Files or folders.",
     ),
-    since: date.describe("ISO 8601 date, from."),
-    until: date.describe("ISO 8601 date, up to."),
-    first: z.number().int().min(1).max(COMMITS_MAX_FIRST).optional().describe(
-      `Commits (1 to ${COMMITS_MAX_FIRST}; default ${COMMITS_DEFAULT_FIRST}).`,
-    ),
-    after: z.string().min(1).max(8192).optional().describe("NextCursor of the previous page."),
+    since: date.describe("ISO date."),
+    until: date.describe("ISO date."),
+    first: z.number().int().min(1).max(COMMITS_MAX_FIRST).optional(),
+    after: cursor(8192),
+  },
+  output: {
+    results: z.array(z.object({ repo: z.string(), commits: z.array(commitEntry) })),
+    next_cursor: nextCursor,
   },
   uses: ["searchCommits"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller, fanoutCharge }) => {
+  run: async (args, context) => {
+    const { calls, caller, fanoutCharge } = context;
     const key = commitsRequestKey(args);
     const page = await calls.searchCommits(caller, {
       repos: args.repo ?? null,
@@ -59,7 +60,17 @@ export const commitsTool = defineTool({
       first: args.first ?? COMMITS_DEFAULT_FIRST,
       after: args.after === undefined ? undefined : decodeCommitsCursor(args.after, key),
     }, fanoutCharge);
-    return [renderCommits(page, { maxBytes: PAGE_DEFAULT_MAX_BYTES, key })];
+    const shown = commitsPage(page, { maxBytes: PAGE_DEFAULT_MAX_BYTES, key });
+    return {
+      text: [shown.text],
+      structured: {
+        results: shown.shown.map(({ repo, commits }) => ({
+          repo,
+          commits: commits.map((entry) => commitEntryOf(context, repo, entry)),
+        })),
+        ...(shown.next === null ? {} : { next_cursor: shown.next }),
+      },
+    };
   },
 });
 

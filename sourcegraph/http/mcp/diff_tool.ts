@@ -7,29 +7,35 @@
 import { z } from "zod";
 import { changesJson, pageWithin } from "../../render/repository_json.ts";
 import { after, PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repo } from "./arguments.ts";
+import { jsonAnswer, nextCursor } from "./answers.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
+
+const side = z.string().min(1).max(256);
 
 /** `diff`. */
 export const diffTool = defineTool({
   name: "diff",
-  description:
-    "Lists paths changed between two revisions (each a monitored branch or a retained full SHA), first entries after the cursor, with has_more and next_cursor.",
+  description: "Paths changed between two revisions.",
   input: {
     repo,
-    base: z.string().min(1).max(256).describe("Older revision: a monitored branch or a full SHA."),
-    head: z.string().min(1).max(256).describe("Newer revision: a monitored branch or a full SHA."),
-    first: z.number().int().min(1).max(100).describe("Changed paths to return (1 to 100)."),
+    base: side.describe("Older revision."),
+    head: side.describe("Newer revision."),
+    first: z.number().int().min(1).max(100),
     paths,
     after,
     max_bytes: pageBytes,
+  },
+  output: {
+    changes: z.array(z.object({ path: z.string(), status: z.string() })),
+    next_cursor: nextCursor,
   },
   uses: ["diff"],
   annotations: READ_ONLY,
   run: async (args, { calls, caller }) => {
     const { changes, ...diff } = await calls.diff(caller, args);
-    return [pageWithin({ ...diff, items: changes }, {
+    return jsonAnswer(pageWithin({ ...diff, items: changes }, {
       maxBytes: args.max_bytes ?? PAGE_DEFAULT_MAX_BYTES,
       json: ({ items, ...page }) => changesJson({ ...diff, ...page, changes: items }),
-    })];
+    }));
   },
 });

@@ -7,34 +7,30 @@
  */
 
 import { z } from "zod";
-import { renderHistory } from "../../render/history_text.ts";
+import { historyPage } from "../../render/history_text.ts";
 import { decodeHistoryCursor } from "../../render/search_cursor.ts";
 import { HISTORY_DEFAULT_FIRST, HISTORY_MAX_FIRST } from "../../read/file_history.ts";
-import { after, line, repo, revision } from "./arguments.ts";
-import { PAGE_DEFAULT_MAX_BYTES } from "./arguments.ts";
+import { after, line, PAGE_DEFAULT_MAX_BYTES, repo, revision } from "./arguments.ts";
+import { commitEntry, commitEntryOf, nextCursor } from "./answers.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `history`. */
 export const historyTool = defineTool({
   name: "history",
-  description:
-    "Commits newest first (git log) of a revision, a file (renames followed), a folder, or lines with their hunks.",
+  description: "git log of a revision, file, folder or lines.",
   input: {
     repo,
     revision,
-    path: z.string().min(1).max(4096).optional().describe(
-      "File or folder; default: the whole revision.",
-    ),
-    start_line: line.describe("A range of path: its first line."),
-    end_line: line.describe("Last line; default start_line + 499."),
-    first: z.number().int().min(1).max(HISTORY_MAX_FIRST).optional().describe(
-      `Commits (1 to ${HISTORY_MAX_FIRST}; default ${HISTORY_DEFAULT_FIRST}).`,
-    ),
+    path: z.string().min(1).max(4096).optional().describe("File or folder."),
+    start_line: line.describe("With path: a range."),
+    end_line: line,
+    first: z.number().int().min(1).max(HISTORY_MAX_FIRST).optional(),
     after,
   },
+  output: { commits: z.array(commitEntry), next_cursor: nextCursor },
   uses: ["history"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller }) => {
+  run: async (args, context) => {
     const ranged = args.start_line !== undefined || args.end_line !== undefined;
     const request = {
       path: args.path ?? null,
@@ -43,7 +39,7 @@ export const historyTool = defineTool({
     const position = args.after === undefined
       ? undefined
       : decodeHistoryCursor(args.after, { repo: args.repo, ...request });
-    const history = await calls.history(caller, {
+    const history = await context.calls.history(context.caller, {
       repo: args.repo,
       revision: args.revision,
       path: args.path,
@@ -52,6 +48,14 @@ export const historyTool = defineTool({
       first: args.first ?? HISTORY_DEFAULT_FIRST,
       after: position,
     });
-    return [renderHistory(args.repo, history, { maxBytes: PAGE_DEFAULT_MAX_BYTES, request })];
+    const page = historyPage(args.repo, history, { maxBytes: PAGE_DEFAULT_MAX_BYTES, request });
+    return {
+      text: [page.text],
+      structured: {
+        commit: history.commit,
+        commits: page.commits.map((entry) => commitEntryOf(context, args.repo, entry)),
+        ...(page.next === null ? {} : { next_cursor: page.next }),
+      },
+    };
   },
 });

@@ -8,31 +8,32 @@
 import { z } from "zod";
 import { renderCitation } from "../../render/citation_text.ts";
 import { path, repo, revision } from "./arguments.ts";
+import { fileLink, lineNumber, url } from "./answers.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
-
-const lineNumber = z.number().int().min(1);
 
 /** `locate`. */
 export const locateTool = defineTool({
   name: "locate",
-  description:
-    "Checks a citation: are lines start_line..end_line of path at commit still the same at revision (default: the default branch)? Answers unchanged, moved, changed or deleted, the path and line numbers now (following renames and the diff), and the span's current text.",
+  description: "Checks cited lines at a commit: unchanged, moved, changed or deleted at revision.",
   input: {
     repo,
-    commit: z.string().length(40).describe(
-      "The cited commit: a retained full 40-hex SHA (as a read or search returned it).",
-    ),
-    path: path.describe("The cited file's path at that commit, e.g. `src/main.ts`."),
-    start_line: lineNumber.describe("First cited line (1-based)."),
-    end_line: lineNumber.describe("Last cited line (at most start_line + 499)."),
-    revision: revision.describe(
-      "Where to check: a monitored branch or a retained full SHA; default: the default branch.",
-    ),
+    commit: z.string().length(40).describe("Cited full SHA."),
+    path,
+    start_line: lineNumber.min(1),
+    end_line: lineNumber.min(1),
+    revision,
+  },
+  output: {
+    status: z.string(),
+    path: z.string().optional(),
+    start_line: lineNumber.nullable().optional(),
+    end_line: lineNumber.nullable().optional(),
+    url,
   },
   uses: ["locate"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller }) => {
-    const located = await calls.locate(caller, {
+  run: async (args, context) => {
+    const located = await context.calls.locate(context.caller, {
       repo: args.repo,
       commit: args.commit,
       path: args.path,
@@ -40,10 +41,28 @@ export const locateTool = defineTool({
       endLine: args.end_line,
       revision: args.revision,
     });
-    return [renderCitation(located, {
-      path: args.path,
-      startLine: args.start_line,
-      endLine: args.end_line,
-    })];
+    const now = located.path === null ? null : {
+      path: located.path,
+      start_line: located.startLine,
+      end_line: located.endLine,
+    };
+    return {
+      text: [renderCitation(located, {
+        path: args.path,
+        startLine: args.start_line,
+        endLine: args.end_line,
+      })],
+      structured: {
+        commit: located.commit,
+        status: located.status,
+        ...now,
+        ...(now === null ? {} : fileLink(context, located.repo, {
+          commit: located.commit,
+          path: now.path,
+          start: now.start_line ?? undefined,
+          end: now.end_line ?? undefined,
+        })),
+      },
+    };
   },
 });

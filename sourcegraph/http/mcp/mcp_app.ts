@@ -69,8 +69,13 @@ export function mcpApp(
   build: (serviceTools: boolean) => McpServer,
   options: {
     maxBodyBytes: number;
-    /** Whether pages are mounted after this app: a browser's `GET` goes on to them. */
+    /**
+     * Whether pages are mounted after this app: a browser's `GET` goes on to
+     * them, and answers link to them.
+     */
     pagesForBrowsers?: boolean;
+    /** The service's public origin (SOURCEGRAPH_PUBLIC_URL); default the request's. */
+    publicUrl?: string;
   },
 ): Hono<EdgeEnv> {
   const servers = new McpServerPool(build);
@@ -99,6 +104,7 @@ export function mcpApp(
       fanoutCharge: repositoryCharge(c.var.budget),
       urlPlugins,
       requestId: c.var.requestId,
+      pageOrigin: options.pagesForBrowsers === true ? pageOrigin(c.req.url, options) : null,
     };
     return await servers.serve(adminRights, async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -118,6 +124,14 @@ export function mcpApp(
   });
   app.on(["GET", "DELETE"], "/", notAllowed(options.pagesForBrowsers === true));
   return app;
+}
+
+/**
+ * Where answers' page links start: the public URL when set, else the
+ * request's origin (the Host checks ran first: it names a served host).
+ */
+function pageOrigin(url: string, options: { publicUrl?: string }): string {
+  return options.publicUrl ?? new URL(url).origin;
 }
 
 /**

@@ -10,18 +10,17 @@ import { z } from "zod";
 import { repo } from "./arguments.ts";
 import { defineTool } from "./tool.ts";
 import { prepareJson } from "../../render/repository_json.ts";
+import { jsonAnswer } from "./answers.ts";
 
 /** `prepare`. */
 export const prepareTool = defineTool({
   name: "prepare",
-  description:
-    "Syncs a repository now (service token only): fetches its monitored branches and applies retention. Idempotent per idempotency_key.",
+  description: "Syncs a repository now (fetch, retention); idempotent per key.",
   input: {
     repo,
-    idempotency_key: z.string().min(8).max(128).describe(
-      "8 to 128 characters; the same key answers the first run's outcome again.",
-    ),
+    idempotency_key: z.string().min(8).max(128).describe("8 to 128 characters."),
   },
+  output: { job_id: z.string(), state: z.string() },
   // Fetches from the repository's source (outside the service); retention may
   // prune versions, which then cannot be read; the same key does nothing more.
   annotations: {
@@ -32,9 +31,8 @@ export const prepareTool = defineTool({
   },
   serviceOnly: true,
   uses: ["prepare"],
-  run: async (args, { calls, caller }) => [
-    JSON.stringify(prepareJson(
+  run: async (args, { calls, caller }) =>
+    jsonAnswer(prepareJson(
       await calls.prepare(caller, { repo: args.repo, idempotencyKey: args.idempotency_key }),
     )),
-  ],
 });

@@ -12,28 +12,44 @@ import { renderReadManyItem } from "../../render/read_text.ts";
 import { renderEnrichmentTail } from "../../render/attachment_text.ts";
 import { readItemId } from "../../service/routed_calls.ts";
 import { line, path, plugins, repo, revision } from "./arguments.ts";
-import { pluginRoom, READ_DEFAULT_MAX_BYTES, readMaxBytes } from "./read_room.ts";
+import {
+  fileReadJson,
+  pluginRoom,
+  READ_DEFAULT_MAX_BYTES,
+  READ_OUTPUT,
+  readMaxBytes,
+} from "./read_room.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `read_many`. */
 export const readManyTool = defineTool({
   name: "read_many",
-  description:
-    "Reads 1 to 10 files at one commit (resolved once), sharing a 1000-line, max_bytes (default 32 KiB), 30 s budget. One block per item, in request order; failed items say why.",
+  description: "Reads up to 10 files at one commit (1000 lines in all).",
   input: {
     repo,
     revision,
     files: z.array(z.strictObject({
       path,
-      start_line: line.describe("First line (default 1)."),
-      end_line: line.describe("Last line (default start_line + 499)."),
-    })).min(1).max(10).describe("1 to 10 files, each with its own line range; read in order."),
+      start_line: line,
+      end_line: line,
+    })).min(1).max(10).describe("Files and line ranges."),
     max_bytes: readMaxBytes,
     plugins,
   },
+  output: {
+    items: z.array(z.object({
+      commit: READ_OUTPUT.commit,
+      path: READ_OUTPUT.path,
+      start_line: READ_OUTPUT.start_line,
+      end_line: READ_OUTPUT.end_line,
+      url: READ_OUTPUT.url,
+      error: z.string().optional(),
+    })),
+  },
   uses: ["readManyWithPlugins"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller, urlPlugins, baseDone }) => {
+  run: async (args, context) => {
+    const { calls, caller, urlPlugins, baseDone } = context;
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
     const { items, enrichment, pluginMs } = await calls.readManyWithPlugins(caller, {
@@ -52,13 +68,24 @@ export const readManyTool = defineTool({
       args.max_bytes,
       () => items.map((item) => renderReadManyItem(args.repo, item)).join(""),
     );
-    return [
-      ...items.map((item) =>
-        renderReadManyItem(args.repo, item, {
-          attachments: enrichment.byItem.get(readItemId(item.index)),
-        })
-      ),
-      ...renderEnrichmentTail(enrichment, room),
-    ];
+    return {
+      text: [
+        ...items.map((item) =>
+          renderReadManyItem(args.repo, item, {
+            attachments: enrichment.byItem.get(readItemId(item.index)),
+          })
+        ),
+        ...renderEnrichmentTail(enrichment, room),
+      ],
+      structured: {
+        repo: args.repo,
+        items: items.map((item) => ({
+          ...(item.file
+            ? fileReadJson(args.repo, item.file, context)
+            : { commit: item.commit, path: item.path }),
+          ...(item.error ? { error: item.error.code } : {}),
+        })),
+      },
+    };
   },
 });

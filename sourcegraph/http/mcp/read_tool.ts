@@ -11,26 +11,33 @@ import { renderRead } from "../../render/read_text.ts";
 import { renderEnrichmentTail } from "../../render/attachment_text.ts";
 import { readItemId } from "../../service/routed_calls.ts";
 import { line, path, plugins, repo, revision } from "./arguments.ts";
-import { pluginRoom, READ_DEFAULT_MAX_BYTES, readMaxBytes } from "./read_room.ts";
+import {
+  fileReadJson,
+  pluginRoom,
+  READ_DEFAULT_MAX_BYTES,
+  READ_OUTPUT,
+  readMaxBytes,
+} from "./read_room.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `read`. */
 export const readTool = defineTool({
   name: "read",
-  description:
-    "Reads lines of one file at a pinned commit. Defaults: lines 1-500; start_line S alone reads S..S+499; end_line E alone reads 1..E. At most 500 lines and max_bytes (default 32 KiB); continue from NextStartLine.",
+  description: "Reads up to 500 lines of a file at a commit.",
   input: {
     repo,
     path,
     revision,
-    start_line: line.describe("First line to read (1-based); default 1."),
-    end_line: line.describe("Last line to read; default start_line + 499."),
+    start_line: line,
+    end_line: line,
     max_bytes: readMaxBytes,
     plugins,
   },
+  output: READ_OUTPUT,
   uses: ["readWithPlugins"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller, urlPlugins, baseDone }) => {
+  run: async (args, context) => {
+    const { calls, caller, urlPlugins, baseDone } = context;
     validatePluginArgument(args.plugins);
     const budget = args.max_bytes ?? READ_DEFAULT_MAX_BYTES;
     const { file, enrichment, pluginMs } = await calls.readWithPlugins(caller, {
@@ -47,12 +54,15 @@ export const readTool = defineTool({
       args.max_bytes,
       () => renderRead(args.repo, file, { maxBytes: budget }),
     );
-    return [
-      renderRead(args.repo, file, {
-        attachments: enrichment.byItem.get(readItemId(1)),
-        maxBytes: budget,
-      }),
-      ...renderEnrichmentTail(enrichment, room),
-    ];
+    return {
+      text: [
+        renderRead(args.repo, file, {
+          attachments: enrichment.byItem.get(readItemId(1)),
+          maxBytes: budget,
+        }),
+        ...renderEnrichmentTail(enrichment, room),
+      ],
+      structured: { repo: args.repo, ...fileReadJson(args.repo, file, context) },
+    };
   },
 });

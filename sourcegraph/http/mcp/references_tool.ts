@@ -11,38 +11,64 @@
  */
 
 import { z } from "zod";
-import { renderReferences } from "../../render/references_text.ts";
+import { referencesPage } from "../../render/references_text.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_DEFAULT_MAX_BYTES, SEARCH_MIN_MAX_BYTES } from "../../render/search_text.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
-import { path, position, positionRequest, repo, revision } from "./arguments.ts";
+import { cursor, glob, path, position, positionRequest, repo, revision } from "./arguments.ts";
+import { fileLink, lineNumber, nextCursor, url } from "./answers.ts";
 import { defineTool, READ_ONLY } from "./tool.ts";
 
 /** `references`. */
 export const referencesTool = defineTool({
   name: "references",
-  description:
-    "Where the name at line and column (or symbol on that line) occurs at one commit: precise from an uploaded SCIP index, else search-based (TS/JS scopes and imports followed; no comments or strings); rows `N [role]: line`.",
+  description: "Where the name at a position occurs, with roles.",
   input: {
     repo,
     path,
     revision,
     ...position,
-    include_declaration: z.boolean().optional().describe("Default true."),
-    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe("As search."),
-    max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional()
-      .describe("As search."),
-    after: z.string().min(1).max(16384).optional().describe("NextCursor."),
+    include_declaration: z.boolean().optional(),
+    glob,
+    max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional(),
+    after: cursor(16384),
+  },
+  output: {
+    references: z.array(z.object({ path: z.string(), line: lineNumber, url })),
+    next_cursor: nextCursor,
   },
   uses: ["references"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller }) => {
+  run: async (args, context) => {
+    const { calls, caller } = context;
     const page = await calls.references(caller, {
       ...positionRequest(args),
       includeDeclaration: args.include_declaration,
       glob: args.glob,
       after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
     });
-    return [renderReferences(page, { maxBytes: args.max_bytes ?? SEARCH_DEFAULT_MAX_BYTES })];
+    const shown = referencesPage(page, { maxBytes: args.max_bytes ?? SEARCH_DEFAULT_MAX_BYTES });
+    return {
+      text: [shown.text],
+      structured: {
+        commit: page.commit,
+        precise: page.precise !== undefined,
+        references: shown.rows.flatMap((row) =>
+          row.place?.line
+            ? [{
+              path: row.place.path,
+              line: row.place.line,
+              roles: row.roles ?? [],
+              ...fileLink(context, page.repo, {
+                commit: page.commit,
+                path: row.place.path,
+                start: row.place.line,
+              }),
+            }]
+            : []
+        ),
+        ...(shown.next === null ? {} : { next_cursor: shown.next }),
+      },
+    };
   },
 });

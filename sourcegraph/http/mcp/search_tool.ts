@@ -7,61 +7,54 @@
  */
 
 import { z } from "zod";
-import {
-  renderSearch,
-  SEARCH_DEFAULT_MAX_BYTES,
-  SEARCH_MIN_MAX_BYTES,
-} from "../../render/search_text.ts";
+import { SEARCH_MIN_MAX_BYTES, searchPage } from "../../render/search_text.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
 import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
-import { paths, repoSelection, revision } from "./arguments.ts";
+import { cursor, glob, paths, repoSelection, revision } from "./arguments.ts";
 import { singleRepository } from "../../service/repository_pins.ts";
-import { decodeFanoutCursor, renderFanoutSearch } from "../../render/fanout_search_text.ts";
-import { defineTool, READ_ONLY } from "./tool.ts";
+import { decodeFanoutCursor, fanoutSearchPage } from "../../render/fanout_search_text.ts";
+import type { SearchPosition } from "../../search/query/compiled_search.ts";
+import type { RepositoryPin } from "../../service/repository_pins.ts";
+import { fileLink, lineNumber, nextCursor, sha, url } from "./answers.ts";
+import { defineTool, READ_ONLY, type ToolContext } from "./tool.ts";
 
 const contextLines = z.number().int().min(0).max(MAX_CONTEXT_LINES).optional();
 
 /** `search`. */
 export const searchTool = defineTool({
   name: "search",
-  description:
-    "Searches one repository at a pinned commit (default: the default branch), or several: repo as a list or a glob like `org/*`, or left out for every repository you can see. pattern is RE2 matched line by line (or a fixed string); glob works like rg -g, e.g. `!**/tests/**` leaves tests out; paths restrict folders; context shows lines around each match, e.g. a signature's body. Returns the full commit to read at. Zero hits do not prove absence.",
+  description: "Searches code line by line (RE2) in one or more repositories.",
   input: {
     repo: repoSelection,
-    pattern: z.string().min(1).max(8192).describe(
-      "RE2 regular expression matched per line, e.g. `func \\w+Reader\\(`; literal text with fixed_strings.",
-    ),
+    pattern: z.string().min(1).max(8192).describe("RE2, per line, e.g. `func \\w+\\(`."),
     revision,
-    fixed_strings: z.boolean().optional().describe("Match pattern as literal text; default false."),
-    ignore_case: z.boolean().optional().describe("Case-insensitive match; default false."),
-    glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe(
-      'File globs as rg -g (up to 64); `!` excludes, e.g. ["*.ts", "!**/tests/**"].',
-    ),
+    fixed_strings: z.boolean().optional(),
+    ignore_case: z.boolean().optional(),
+    glob,
     paths,
-    output: z.enum(["content", "files"]).optional().describe(
-      "`content`: matching lines (default); `files`: paths only.",
-    ),
+    output: z.enum(["content", "files"]).optional().describe("`files`: paths only."),
     max_lines_per_file: z.number().int().min(1).max(1000).optional().describe(
-      "Matching lines shown per file (1 to 1000).",
+      "Matches shown per file.",
     ),
-    context: contextLines.describe(
-      "Lines shown before and after each match, as rg -C (0 to 20; default 0); context rows " +
-        "are `N- text`, ranges that do not touch are split by `--`.",
-    ),
-    before_context: contextLines.describe("Lines before each match, as rg -B (overrides context)."),
-    after_context: contextLines.describe("Lines after each match, as rg -A (overrides context)."),
-    max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional()
-      .describe(
-        `Most bytes of the answer (${SEARCH_MIN_MAX_BYTES} to ${SEARCH_VIEW_BYTES}; default ${SEARCH_DEFAULT_MAX_BYTES}); a page cut short gives NextCursor.`,
-      ),
-    after: z.string().min(1).max(16384).optional().describe(
-      "NextCursor of the previous page, to continue after its last match (same pattern and options).",
-    ),
+    context: contextLines.describe("Lines around matches (rg -C)."),
+    before_context: contextLines,
+    after_context: contextLines,
+    max_bytes: z.number().int().min(SEARCH_MIN_MAX_BYTES).max(SEARCH_VIEW_BYTES).optional(),
+    after: cursor(16384),
+  },
+  output: {
+    results: z.array(z.object({
+      repo: z.string(),
+      commit: sha,
+      files: z.array(z.object({ path: z.string(), lines: z.array(lineNumber), url })),
+    })),
+    next_cursor: nextCursor,
   },
   uses: ["search", "searchRepositories"],
   annotations: READ_ONLY,
-  run: async (args, { calls, caller, fanoutCharge }) => {
+  run: async (args, context) => {
+    const { calls, caller, fanoutCharge } = context;
     const options = {
       pattern: args.pattern,
       fixedStrings: args.fixed_strings,
@@ -84,11 +77,20 @@ export const searchTool = defineTool({
         revision: args.revision,
         after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
       });
-      return [renderSearch(found, {
+      const page = searchPage(found, {
         output,
         maxLinesPerFile: args.max_lines_per_file ?? 10,
         maxBytes: args.max_bytes,
-      })];
+      });
+      const pin = { repo: found.repo, commit: found.commit };
+      // The repository searched is named even when nothing matched.
+      return {
+        text: [page.text],
+        structured: searchJson([{ pin }, ...page.rows.map((row) => ({ ...row, pin }))], {
+          next: page.next,
+          context,
+        }),
+      };
     }
     const found = await calls.searchRepositories(caller, {
       ...options,
@@ -96,6 +98,52 @@ export const searchTool = defineTool({
       revision: args.revision,
       after: args.after === undefined ? undefined : decodeFanoutCursor(args.after),
     }, fanoutCharge);
-    return [renderFanoutSearch(found, { output, maxBytes: args.max_bytes })];
+    const page = fanoutSearchPage(found, { output, maxBytes: args.max_bytes });
+    return {
+      text: [page.text],
+      structured: searchJson(
+        page.rows.map((row) => ({
+          pin: found.pins[row.index],
+          file: row.file,
+          place: row.place?.position,
+        })),
+        { next: page.next, context },
+      ),
+    };
   },
 });
+
+// The structured answer of a page: the repositories, files and matching
+// lines its rows show, in page order, each file linked to its first line.
+function searchJson(
+  shown: readonly { pin: RepositoryPin; file?: string; place?: SearchPosition }[],
+  options: { next: string | null; context: Pick<ToolContext, "pageLink"> },
+): Record<string, unknown> {
+  const results: { repo: string; commit: string; files: Map<string, number[]> }[] = [];
+  for (const { pin, file, place } of shown) {
+    let result = results.at(-1);
+    if (result?.repo !== pin.repo) {
+      result = { repo: pin.repo, commit: pin.commit, files: new Map() };
+      results.push(result);
+    }
+    const path = file ?? place?.path;
+    if (path === undefined) continue;
+    const lines = result.files.get(path) ?? [];
+    result.files.set(path, lines);
+    if (place?.line !== undefined && place.line !== null && !lines.includes(place.line)) {
+      lines.push(place.line);
+    }
+  }
+  return {
+    results: results.map(({ repo, commit, files }) => ({
+      repo,
+      commit,
+      files: [...files].map(([path, lines]) => ({
+        path,
+        lines,
+        ...fileLink(options.context, repo, { commit, path, start: lines[0] }),
+      })),
+    })),
+    ...(options.next === null ? {} : { next_cursor: options.next }),
+  };
+}

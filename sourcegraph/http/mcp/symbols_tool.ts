@@ -21,33 +21,39 @@ import {
 } from "../../render/symbols_json.ts";
 import { SYMBOL_KINDS } from "../../symbols/defined_symbol.ts";
 import { SYMBOLS_MAX_FIRST } from "../../service/repository_symbols.ts";
-import { PAGE_DEFAULT_MAX_BYTES, pageBytes, paths, repoSelection, revision } from "./arguments.ts";
+import {
+  cursor,
+  glob,
+  PAGE_DEFAULT_MAX_BYTES,
+  pageBytes,
+  paths,
+  repoSelection,
+  revision,
+} from "./arguments.ts";
 import { singleRepository } from "../../service/repository_pins.ts";
-import { defineTool, READ_ONLY, type ToolContext } from "./tool.ts";
+import { fileLink, jsonAnswer, lineNumber, nextCursor, url } from "./answers.ts";
+import { defineTool, READ_ONLY, type ToolAnswer, type ToolContext } from "./tool.ts";
 
 const INPUT = {
   repo: repoSelection,
-  query: z.string().min(1).max(1024).describe(
-    "A name, e.g. `parseConfig` (a prefix, or RE2 like `^parse[A-Z]`, per match).",
-  ),
-  match: z.enum(["exact", "prefix", "regex"]).optional().describe("Default exact."),
-  ignore_case: z.boolean().optional().describe("For exact and prefix; default false."),
+  query: z.string().min(1).max(1024).describe("Name, prefix or RE2 (match)."),
+  match: z.enum(["exact", "prefix", "regex"]).optional(),
+  ignore_case: z.boolean().optional(),
   kinds: z.array(z.enum(SYMBOL_KINDS)).max(SYMBOL_KINDS.length).optional().describe(
-    "Only these kinds; default all.",
+    "Only these kinds.",
   ),
-  languages: z.array(z.string().min(1).max(32)).max(32).optional().describe(
-    'Only these languages, e.g. ["typescript", "python"] (lower case); default all.',
-  ),
+  languages: z.array(z.string().min(1).max(32)).max(32).optional().describe("e.g. `go`."),
   paths,
-  glob: z.array(z.string().min(1).max(1024)).max(64).optional().describe(
-    'Path globs; `!` excludes, e.g. ["!**/tests/**"].',
-  ),
+  glob,
   revision,
-  first: z.number().int().min(1).max(SYMBOLS_MAX_FIRST).optional().describe(
-    `Per page (1 to ${SYMBOLS_MAX_FIRST}; default 20).`,
-  ),
-  after: z.string().min(1).max(16384).optional().describe("next_cursor of the previous page."),
+  first: z.number().int().min(1).max(SYMBOLS_MAX_FIRST).optional(),
+  after: cursor(16384),
   max_bytes: pageBytes,
+};
+
+const OUTPUT = {
+  symbols: z.array(z.object({ name: z.string(), path: z.string(), start_line: lineNumber, url })),
+  next_cursor: nextCursor,
 };
 
 type SymbolsArgs = z.infer<z.ZodObject<typeof INPUT>>;
@@ -55,9 +61,9 @@ type SymbolsArgs = z.infer<z.ZodObject<typeof INPUT>>;
 /** `symbols`. */
 export const symbolsTool = defineTool({
   name: "symbols",
-  description:
-    "Finds where a name is defined (exact name, prefix, or RE2 over names) in one repository at a pinned commit, or in several: repo as a list or a glob like `org/*`, or left out for every repository you can see. Answers kind, container, language, path, lines and signature (first line), likeliest first; none found: nearest names.",
+  description: "Finds where a name is defined, likeliest first.",
   input: INPUT,
+  output: OUTPUT,
   uses: ["symbols", "symbolsAcrossRepositories"],
   annotations: READ_ONLY,
   run: (args, context) => {
@@ -86,36 +92,68 @@ function lookup(args: SymbolsArgs) {
 async function oneRepository(
   repo: string,
   args: SymbolsArgs,
-  { calls, caller }: ToolContext<"symbols">,
-): Promise<string[]> {
+  { calls, caller, pageLink }: ToolContext<"symbols">,
+): Promise<ToolAnswer> {
   const after = args.after === undefined ? undefined : decodeSymbolCursor(args.after);
   const page = await calls.symbols(caller, { ...lookup(args), repo, after });
-  return [cutByOffset(page.symbols, {
-    start: after?.offset ?? 0,
-    nextOffset: page.nextOffset,
-    maxBytes: args.max_bytes,
-    cursorAt: (offset) => encodeSymbolCursor({ commit: page.commit, offset }),
-    json: (items) => symbolsJson({ ...page, symbols: items, nextOffset: null }),
-  })];
+  return linkedSymbols(
+    cutByOffset(page.symbols, {
+      start: after?.offset ?? 0,
+      nextOffset: page.nextOffset,
+      maxBytes: args.max_bytes,
+      cursorAt: (offset) => encodeSymbolCursor({ commit: page.commit, offset }),
+      json: (items) => symbolsJson({ ...page, symbols: items, nextOffset: null }),
+    }),
+    { pageLink, at: () => ({ repo, commit: page.commit }) },
+  );
 }
 
 async function acrossRepositories(
   args: SymbolsArgs,
-  { calls, caller, fanoutCharge }: ToolContext<"symbolsAcrossRepositories">,
-): Promise<string[]> {
+  { calls, caller, fanoutCharge, pageLink }: ToolContext<"symbolsAcrossRepositories">,
+): Promise<ToolAnswer> {
   const after = args.after === undefined ? undefined : decodeFanoutSymbolCursor(args.after);
   const page = await calls.symbolsAcrossRepositories(caller, {
     ...lookup(args),
     repos: args.repo === undefined ? null : [args.repo].flat(),
     after,
   }, fanoutCharge);
-  return [cutByOffset(page.symbols, {
-    start: after?.offset ?? 0,
-    nextOffset: page.nextOffset,
-    maxBytes: args.max_bytes,
-    cursorAt: (offset) => encodeFanoutSymbolCursor({ pins: page.pins, offset }),
-    json: (items) => fanoutSymbolsJson({ ...page, symbols: items, nextOffset: null }),
-  })];
+  const pins = new Map(page.pins.map((pin) => [pin.repo, pin.commit]));
+  return linkedSymbols(
+    cutByOffset(page.symbols, {
+      start: after?.offset ?? 0,
+      nextOffset: page.nextOffset,
+      maxBytes: args.max_bytes,
+      cursorAt: (offset) => encodeFanoutSymbolCursor({ pins: page.pins, offset }),
+      json: (items) => fanoutSymbolsJson({ ...page, symbols: items, nextOffset: null }),
+    }),
+    { pageLink, at: (repo) => ({ repo: repo!, commit: pins.get(repo!)! }) },
+  );
+}
+
+// The answer of a page of definitions: its JSON, and each definition linked
+// to its lines at the commit `at` names for its repository.
+function linkedSymbols(
+  json: Record<string, unknown>,
+  options: {
+    pageLink: ToolContext["pageLink"];
+    at: (repo: string | undefined) => { repo: string; commit: string };
+  },
+): ToolAnswer {
+  type Listed = { repo?: string; path: string; start_line: number; end_line: number };
+  const symbols = (json.symbols as Listed[]).map((symbol) => {
+    const { repo, commit } = options.at(symbol.repo);
+    return {
+      ...symbol,
+      ...fileLink(options, repo, {
+        commit,
+        path: symbol.path,
+        start: symbol.start_line,
+        end: symbol.end_line,
+      }),
+    };
+  });
+  return jsonAnswer(json, { symbols });
 }
 
 // A page of definitions (the first at `start` of the lookup's list) within
@@ -129,7 +167,7 @@ function cutByOffset<T extends object>(
     cursorAt: (offset: number) => string;
     json: (items: T[]) => Record<string, unknown>;
   },
-): string {
+): Record<string, unknown> {
   const position = new Map(items.map((item, i) => [item, at.start + i]));
   return pageWithin<T>({
     items,

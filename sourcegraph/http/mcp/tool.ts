@@ -3,8 +3,10 @@
  * an unknown argument is refused before the handler runs), the calls it uses
  * and a handler that receives the arguments typed from that shape, plus the
  * caller's context holding those calls and no others (`ToolCalls`, the one
- * interface of every call the MCP edge offers). Handlers return text blocks;
- * errors are thrown and become `{"code","message"}` results in `server.ts`.
+ * interface of every call the MCP edge offers). Handlers answer text blocks
+ * (what agents read) and a structured answer built from the same result,
+ * which validates against the tool's `output` shape; errors are thrown and
+ * become `{"code","message"}` results in `server.ts`.
  *
  * @module
  */
@@ -60,6 +62,8 @@ export interface ToolContext<Uses extends ToolCall = never> {
   fanoutCharge: FanoutCharge;
   /** The `plugins` parameter of the MCP URL. */
   urlPlugins: UrlPlugins;
+  /** Makes a page path (`render/page_urls.ts`) absolute; null when no pages are served. */
+  pageLink: ((path: string) => string) | null;
   /**
    * Marks the end of the base work: plugin time after it, and `pluginMs`
    * of plugin time already spent, are not in the latency metrics.
@@ -92,6 +96,14 @@ export const READ_ONLY: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** A tool's answer: its text blocks and the same facts as structured content. */
+export interface ToolAnswer {
+  /** The text blocks agents read. */
+  text: string[];
+  /** The structured content; it validates against the tool's `output` shape. */
+  structured: Record<string, unknown>;
+}
+
 /**
  * One tool as written: its handler's arguments are typed from `input`, and
  * its context holds the calls of `uses` only (another fails to type-check).
@@ -103,6 +115,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape, Uses extends ToolCa
   description: string;
   /** The argument shape. */
   input: Shape;
+  /** The shape of the structured answer (keep it small: it is listed with the tool). */
+  output: z.ZodRawShape;
   /** The calls its handler uses (its context holds these and no others). */
   uses: readonly Uses[];
   /** Its effects, as listed to clients. */
@@ -113,7 +127,7 @@ export interface ToolDefinition<Shape extends z.ZodRawShape, Uses extends ToolCa
   run(
     args: z.infer<z.ZodObject<Shape>>,
     context: ToolContext<Uses>,
-  ): Promise<string[]> | string[];
+  ): Promise<ToolAnswer> | ToolAnswer;
 }
 
 /** A tool as the server registers it. */
@@ -124,6 +138,8 @@ export interface Tool {
   readonly description: string;
   /** The argument shape. */
   readonly input: z.ZodRawShape;
+  /** The shape of the structured answer. */
+  readonly output: z.ZodRawShape;
   /** The calls its handler uses: the server hands it these (`toolCalls`) and no others. */
   readonly uses: readonly ToolCall[];
   /** Its effects, as listed to clients. */
@@ -134,7 +150,7 @@ export interface Tool {
    * The handler, given arguments the server has already validated against
    * `input` and a context whose `calls` are `toolCalls(uses, …)`.
    */
-  run(args: unknown, context: ToolContext): Promise<string[]> | string[];
+  run(args: unknown, context: ToolContext): Promise<ToolAnswer> | ToolAnswer;
 }
 
 /**
@@ -148,6 +164,7 @@ export function defineTool<Shape extends z.ZodRawShape, const Uses extends ToolC
     name: definition.name,
     description: definition.description,
     input: definition.input,
+    output: definition.output,
     uses: definition.uses,
     annotations: definition.annotations,
     serviceOnly: definition.serviceOnly ?? false,

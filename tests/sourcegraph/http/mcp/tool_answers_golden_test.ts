@@ -1,18 +1,22 @@
 /**
- * One real answer of every MCP tool, byte for byte: the SDK's client calls
+ * One real answer of every MCP tool, byte for byte, and its structured
+ * content: valid against the tool's output shape (and, checked by the SDK
+ * client, its listed outputSchema), naming what the text names, with
+ * absolute links pinned to a commit. The SDK's client calls
  * each tool of the in-process service (with the service token, so `prepare`
  * is offered) on one repository whose commits have fixed dates, so its SHAs,
  * and so every answer, are the same on every run.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { assertEquals, waitFor } from "../../../support/assert.ts";
+import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
 import {
   connectInProcess,
   withInProcessService,
   WORLD_TOKEN,
 } from "../../../support/in_process_service.ts";
-import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
+import { callTool, type ToolOutcome, toolOutcome } from "../../../support/tool_calls.ts";
+import { assertAgrees, assertValidAnswer, linksOf } from "../../../support/tool_structured.ts";
 
 const NAME = "org/golden";
 // The two retained versions (fixed author and committer dates make them stable).
@@ -26,6 +30,22 @@ const FILES = {
   "src/config.ts": CONFIG_TS,
   "docs/guide.md": "# Guide\n",
 };
+
+// The tools whose answers name places: each place comes with its page's absolute URL.
+const LINKED = new Set([
+  "resolve",
+  "search",
+  "symbols",
+  "read",
+  "read_many",
+  "list",
+  "locate",
+  "definition",
+  "references",
+  "blame",
+  "history",
+  "commits",
+]);
 
 // Each call and the text blocks it answers.
 const GOLDEN: [string, Record<string, unknown>, string[]][] = [
@@ -196,7 +216,7 @@ ${FIRST} "Test" 2026-01-01T00:00:00+00:00 "initial"
   ]],
 ];
 
-Deno.test("MCP tools: one answer of every tool, byte for byte", (t) =>
+Deno.test("MCP tools: one answer of every tool, byte for byte, with structured content that agrees", (t) =>
   withInProcessService(async ({ handle, sources, store, scheduler, heads }) => {
     assertEquals(heads.get(NAME), FIRST);
     // The second version: the header comment moves the function down a line.
@@ -218,7 +238,20 @@ Deno.test("MCP tools: one answer of every tool, byte for byte", (t) =>
       );
       for (const [name, args, expected] of GOLDEN) {
         await t.step(name, async () => {
-          assertEquals(await callTool(client, name, args), { code: "OK", texts: expected });
+          // The SDK client checks the structured content against the listed outputSchema.
+          const result = await client.callTool({ name, arguments: args });
+          assertEquals(toolOutcome(result), { code: "OK", texts: expected });
+          const structured = result.structuredContent as Record<string, unknown>;
+          assertValidAnswer(name, structured);
+          assertAgrees(name, expected, structured);
+          for (const link of linksOf(structured)) {
+            assert(link.startsWith(`http://127.0.0.1/sourcegraph/${NAME}/-/`), link);
+            assert(
+              link.includes(`/${HEAD}`) || link.includes(`/${FIRST}`),
+              `${link} is pinned to a commit`,
+            );
+          }
+          assertEquals(linksOf(structured).length > 0, LINKED.has(name), `${name} links`);
         });
       }
     } finally {

@@ -80,6 +80,7 @@ async function callOn(
       fanoutCharge: {},
       urlPlugins: null,
       requestId: "req-1",
+      pageOrigin: null,
     };
     await client.send({
       jsonrpc: "2.0",
@@ -172,12 +173,13 @@ const _undeclaredCall: Tool = defineTool({
   name: "undeclared",
   description: "Lists, then reads: `read` is not declared.",
   input: {},
+  output: {},
   uses: ["list"],
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: async (_args, { calls, caller }) => {
     await calls.list(caller, { repo: "org/app", first: 1 });
     // @ts-expect-error: `read` is not one of the calls this tool declared
     await calls.read(caller, { repo: "org/app", path: "a.ts" });
-    return [];
+    return { text: [], structured: {} };
   },
 });
