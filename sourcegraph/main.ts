@@ -203,7 +203,6 @@ const handler = createApp(services, {
     maxMcpBodyBytes: settings.connections.maxMcpBodyBytes,
     maxAnonymousBodyBytes: settings.connections.maxAnonymousBodyBytes,
     bodyTimeoutMs: settings.connections.bodyTimeoutMs,
-    publicUrl: settings.publicUrl,
     publicRead: settings.publicRead,
   },
   metrics,

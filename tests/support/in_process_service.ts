@@ -156,7 +156,6 @@ export async function withInProcessService(
       maxMcpBodyBytes: 4 * 1024 * 1024,
       maxAnonymousBodyBytes: 128 * 1024,
       bodyTimeoutMs: 5_000,
-      publicUrl: options.publicUrl,
       ...options.settings,
     };
     const handle = createApp(services, {
