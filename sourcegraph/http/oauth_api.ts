@@ -21,7 +21,7 @@ import type { ClientRegistration } from "../oauth/oauth_clients.ts";
 import { type OAuthServer, SCOPES, type TokenSet } from "../oauth/oauth_server.ts";
 import { authorizeUrl } from "../render/page_urls.ts";
 import type { EdgeEnv } from "./edge_env.ts";
-import { mcpResource, publicBase, RESOURCE_METADATA_PATH } from "./oauth_urls.ts";
+import { MCP_PATH, mcpResource, publicBase, publicPath } from "./oauth_urls.ts";
 import { readBody } from "./request_body.ts";
 import { httpStatus } from "./status_codes.ts";
 
@@ -71,9 +71,13 @@ function metadataRoutes(
       bearer_methods_supported: ["header"],
       resource_name: "Sourcegraph",
     });
-  app.get("/.well-known/oauth-protected-resource", resourceMetadata);
-  app.get(RESOURCE_METADATA_PATH, resourceMetadata);
-  app.get("/.well-known/oauth-authorization-server", (c) => {
+  // The root and path forms; behind a proxy at a path, the forms with that path too.
+  const prefix = publicPath(options.publicUrl);
+  for (const path of new Set(["", prefix])) {
+    app.get(`/.well-known/oauth-protected-resource${path}`, resourceMetadata);
+    app.get(`/.well-known/oauth-protected-resource${path}${MCP_PATH}`, resourceMetadata);
+  }
+  const serverMetadata = (c: Context<EdgeEnv>) => {
     const base = publicBase(c, options.publicUrl);
     return c.json({
       issuer: base,
@@ -91,7 +95,10 @@ function metadataRoutes(
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: options.clientDocuments,
     });
-  });
+  };
+  for (const path of new Set(["", prefix])) {
+    app.get(`/.well-known/oauth-authorization-server${path}`, serverMetadata);
+  }
 }
 
 // The token endpoint (a code or a refresh token for tokens) and revocation.

@@ -13,12 +13,26 @@ import { ADMIN_SCOPE } from "../oauth/oauth_server.ts";
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = "/sourcegraph/mcp";
-/** The protected resource metadata of the MCP endpoint (RFC 9728, path form). */
-export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/sourcegraph/mcp";
 
 /** Where the service's addresses start: the public URL, or the request's origin. */
 export function publicBase(c: Context, publicUrl: string | undefined): string {
   return publicUrl?.replace(/\/+$/, "") ?? `http://${c.req.header("host")}`;
+}
+
+/**
+ * The path of the public URL (`/code` of `https://host/code`; "" without
+ * one): well-known metadata sit at the origin's root, followed by it.
+ */
+export function publicPath(publicUrl: string | undefined): string {
+  return publicUrl === undefined ? "" : new URL(publicUrl).pathname.replace(/\/+$/, "");
+}
+
+/** Where the MCP endpoint's protected resource metadata are (RFC 9728: at the origin's root). */
+export function resourceMetadataUrl(c: Context, publicUrl: string | undefined): string {
+  const origin = publicUrl === undefined
+    ? `http://${c.req.header("host")}`
+    : new URL(publicUrl).origin;
+  return `${origin}/.well-known/oauth-protected-resource${publicPath(publicUrl)}${MCP_PATH}`;
 }
 
 /** The MCP URL, the resource every access token is bound to. */
@@ -34,9 +48,7 @@ export function bearerChallenge(
   c: Context,
   options: { code: string; publicUrl?: string; presented: boolean },
 ): string | null {
-  const metadata = `resource_metadata="${
-    publicBase(c, options.publicUrl)
-  }${RESOURCE_METADATA_PATH}"`;
+  const metadata = `resource_metadata="${resourceMetadataUrl(c, options.publicUrl)}"`;
   switch (options.code) {
     case "AUTHENTICATION_REQUIRED":
       return options.presented ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;

@@ -158,6 +158,23 @@ Deno.test("OAuth over HTTP: the public URL names every address", () =>
     );
   }, { publicUrl: "https://sg.example.org" }));
 
+Deno.test("OAuth over HTTP: behind a proxy at a path, the metadata sit at the origin's root followed by that path", () =>
+  withInProcessService(async ({ handle }) => {
+    const prefixed = "/.well-known/oauth-protected-resource/code/sourcegraph/mcp";
+    const metadata = await (await request(handle, prefixed)).json();
+    assertEquals(metadata.resource, "https://sg.example.org/code/sourcegraph/mcp");
+    assertEquals(metadata.authorization_servers, ["https://sg.example.org/code"]);
+    const server = await (await request(handle, "/.well-known/oauth-authorization-server/code"))
+      .json();
+    assertEquals(server.issuer, "https://sg.example.org/code");
+    assertEquals(server.token_endpoint, "https://sg.example.org/code/sourcegraph/oauth/token");
+    const anonymous = await request(handle, "/sourcegraph/api/admin/v1/repos");
+    assertEquals(
+      anonymous.headers.get("www-authenticate"),
+      `Bearer resource_metadata="https://sg.example.org${prefixed}"`,
+    );
+  }, { publicUrl: "https://sg.example.org/code" }));
+
 Deno.test("OAuth over HTTP: without public reads an anonymous MCP request is a 401 challenge; keys still work", () =>
   withInProcessService(async ({ handle }) => {
     const anonymous = await handle(

@@ -71,7 +71,10 @@ class MemoryProvider implements OAuthClientProvider {
 function callbackServer() {
   const codes: URL[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
-    codes.push(new URL(request.url));
+    const url = new URL(request.url);
+    // Only the redirects: the browser also asks this origin for its icon.
+    if (url.pathname !== "/callback") return new Response("not found", { status: 404 });
+    codes.push(url);
     return new Response("You may close this window.");
   });
   return { codes, server, url: `http://127.0.0.1:${server.addr.port}/callback` };
