@@ -20,6 +20,12 @@ Deno.test("test suite: deno test's summary lines parse with steps, ignored and f
     ignored: 0,
   });
   assertEquals(parseSummary("ok | 0 passed | 0 failed | 3 filtered out (0ms)")?.passed, 0);
+  assertEquals(
+    parseSummary(
+      "\x1b[0m\x1b[32mok\x1b[0m | 2 passed | 0 failed \x1b[0m\x1b[38;5;245m(1m56s)\x1b[0m",
+    ),
+    { passed: 2, steps: 0, failed: 0, ignored: 0 },
+  );
   assertEquals(parseSummary("ok | 1 passed"), null);
   assertEquals(parseSummary("running 1 test from ./a_test.ts"), null);
 });

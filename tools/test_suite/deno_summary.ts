@@ -31,14 +31,19 @@ export const NO_TESTS: TestCounts = { passed: 0, failed: 0, ignored: 0, steps: 0
 const SUMMARY =
   /^(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored(?: \(\d+ steps?\))?)?(?: \| \d+ filtered out)? \([^)]*\)$/;
 
-/** Whether `line` is a `deno test` summary line. */
+// Terminal colour codes: `deno test` colours its lines unless `NO_COLOR` is set, also when its
+// output is piped.
+// deno-lint-ignore no-control-regex
+const COLOUR = /\x1b\[[0-9;]*m/g;
+
+/** Whether `line` is a `deno test` summary line (coloured or not). */
 export function isSummary(line: string): boolean {
-  return SUMMARY.test(line);
+  return SUMMARY.test(line.replace(COLOUR, ""));
 }
 
-/** The counts of a summary line; null for any other line. */
+/** The counts of a summary line, coloured or not; null for any other line. */
 export function parseSummary(line: string): TestCounts | null {
-  const match = SUMMARY.exec(line);
+  const match = SUMMARY.exec(line.replace(COLOUR, ""));
   if (!match) return null;
   return {
     passed: Number(match[2]),
