@@ -28,14 +28,16 @@ interface Upstreams {
   heads: Map<string, string>;
 }
 
-// `count` bare upstream repositories `up<i>`, each with its own word in a.txt.
-async function upstreams(count: number): Promise<Upstreams> {
+// `count` bare upstream repositories `up<i>`, each with its own word in a.txt and a second file,
+// `src/b.ts` in those listed in `typescript` and `src/b.txt` in the others: each replica's index
+// build of a TypeScript file starts the symbol parser, which only the symbol answers need.
+async function upstreams(count: number, typescript: number[] = []): Promise<Upstreams> {
   const folder = await tempDir("sg-upstream-");
   const heads = new Map<string, string>();
   for (let i = 0; i < count; i++) {
     const work = await createRepo({
       "a.txt": `alpha ${i}\nword${i} beta\n`,
-      "src/b.ts": `export const b${i} = ${i};\n`,
+      [`src/b.${typescript.includes(i) ? "ts" : "txt"}`]: `export const b${i} = ${i};\n`,
     }, { parent: folder, name: `work${i}` });
     heads.set(`up${i}`, await work.commit("initial"));
     await work.git("clone", "-q", "--bare", work.path, join(folder, `up${i}.git`));
@@ -83,10 +85,17 @@ async function withClient<T>(base: string, fn: (client: Client) => Promise<T>): 
 
 // A cluster over `upstreams` repositories for `fn`; on a failure the replicas' last log lines.
 async function withCluster(
-  options: { upstreams: number; replicas: number; replication?: number; heartbeatMs?: number },
+  options: {
+    upstreams: number;
+    /** The upstreams whose second file is TypeScript (default none). */
+    typescript?: number[];
+    replicas: number;
+    replication?: number;
+    heartbeatMs?: number;
+  },
   fn: (cluster: ClusterHarness, up: Upstreams) => Promise<void>,
 ): Promise<void> {
-  const up = await upstreams(options.upstreams);
+  const up = await upstreams(options.upstreams, options.typescript);
   const cluster = await startCluster(BIN!, options);
   try {
     await fn(cluster, up);
@@ -105,6 +114,8 @@ interface Readers {
   count(): number;
   /** Resolves after `reads` more reads (of all clients together). */
   more(reads: number): Promise<void>;
+  /** Each client pauses `ms` after each of its reads from now on (0: none). */
+  pace(ms: number): void;
   /** Stops reading and closes the clients. */
   stop(): Promise<void>;
 }
@@ -113,6 +124,7 @@ function startReaders(clients: Client[], repositories: string[]): Readers {
   const failures: string[] = [];
   let reads = 0;
   let reading = true;
+  let pauseMs = 0;
   const loops = clients.map(async (client, i) => {
     for (let n = 0; reading; n++) {
       const repo = repositories[(i + n) % repositories.length];
@@ -122,6 +134,7 @@ function startReaders(clients: Client[], repositories: string[]): Readers {
       if (outcome.code !== "OK") {
         failures.push(`${repo}: ${outcome.code} ${outcome.texts[0] ?? ""}`);
       }
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   });
   return {
@@ -130,6 +143,9 @@ function startReaders(clients: Client[], repositories: string[]): Readers {
     async more(count) {
       const target = reads + count;
       await eventually(() => reads >= target, `${count} more reads`);
+    },
+    pace(ms) {
+      pauseMs = ms;
     },
     async stop() {
       reading = false;
@@ -144,7 +160,8 @@ Deno.test({
     "cluster: 30 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk",
   ignore: BIN === null,
   fn: () =>
-    withCluster({ upstreams: 30, replicas: 3 }, async (cluster, up) => {
+    // Symbols are asked of up4 and up8; read_many reads up5's src/b.ts.
+    withCluster({ upstreams: 30, typescript: [4, 5, 8], replicas: 3 }, async (cluster, up) => {
       const names = [...up.heads.keys()];
       await register(cluster, up, names);
       await eventually(() => cluster.placed([0, 1, 2]), "every repository on its owners");
@@ -354,7 +371,11 @@ Deno.test({
         });
         assertEquals(write.status, 503);
         assertEquals((await write.json()).code, "DEPENDENCY_UNAVAILABLE");
+        // The outage lasts 10 s whatever the machine's speed: paced readers go on reading
+        // through it (about 16 reads every 100 ms) without keeping both cores busy.
+        readers.pace(100);
         while (Date.now() - downAt < 10_000) await readers.more(10);
+        readers.pace(0);
         await cluster.server.start();
         await eventually(async () => {
           const again = await admin(cluster.replicas[1]!.url, "/keys", {
