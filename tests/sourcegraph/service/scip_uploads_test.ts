@@ -1,8 +1,8 @@
 /**
  * SCIP uploads in the operator's service: an index of a synced commit is
  * stored and pruned with the commit's retention, removed with its
- * repository; a replica of a cluster refuses uploads (reads there may run on
- * any holder, which would not have the index) and stores nothing.
+ * repository; in a cluster an upload is shared before it is kept, and one
+ * the shared store refuses keeps nothing (no index, no temp file).
  */
 
 import { existsSync } from "node:fs";
@@ -56,7 +56,7 @@ async function withServices(
 
 Deno.test("SCIP uploads: an index goes when its commit is no longer retained", () =>
   withServices(async (services, { commit, source }) => {
-    await services.admin.uploadScip("org/a", { commit, bytes: INDEX });
+    await services.admin.uploadScip("org/a", { commit, body: INDEX });
     const scip = () => services.localCalls.versionScip({ kind: "service" }, { repo: "org/a" });
     assertEquals(Object.keys(await scip()), [commit]);
     await source.write({ "a.ts": "b;\n" });
@@ -71,7 +71,7 @@ Deno.test("SCIP uploads: an index goes when its commit is no longer retained", (
 
 Deno.test("SCIP uploads: stored, then removed with the repository", () =>
   withServices(async (services, { commit, data }) => {
-    const stored = await services.admin.uploadScip("org/a", { commit, bytes: INDEX });
+    const stored = await services.admin.uploadScip("org/a", { commit, body: INDEX });
     assertEquals(stored.documents, 1);
     const id = services.store.repository("org/a")!.id;
     assertEquals([...new ScipIndexes(data).commits(id).keys()], [commit]);
@@ -80,13 +80,36 @@ Deno.test("SCIP uploads: stored, then removed with the repository", () =>
     assert(!existsSync(new ScipIndexes(data).folder(id)));
   }));
 
-Deno.test("SCIP uploads: a replica of a cluster refuses them and stores nothing", () =>
-  withServices(async (services, { commit }) => {
-    services.admin.usePlacement({ pin: () => Promise.resolve() });
+Deno.test("SCIP uploads: in a cluster the index is shared first; a refused share keeps nothing", () =>
+  withServices(async (services, { commit, data }) => {
+    const id = services.store.repository("org/a")!.id;
+    const folder = new ScipIndexes(data).folder(id);
+    const shared: string[] = [];
+    let answer: boolean | Error = new SourcegraphError("DEPENDENCY_UNAVAILABLE", "away");
+    services.admin.useScipShare({
+      publish(repo, checked) {
+        // The stored text is whole when it is shared: its digest is its content's.
+        const bytes = Deno.readFileSync(checked.stored);
+        shared.push(`${repo.name} ${checked.commit} ${bytes.length === checked.bytes}`);
+        if (answer instanceof Error) return Promise.reject(answer);
+        return Promise.resolve(answer);
+      },
+    });
+    const versionScip = () =>
+      services.localCalls.versionScip({ kind: "service" }, { repo: "org/a" });
     const error = await assertRejects(
-      () => services.admin.uploadScip("org/a", { commit, bytes: INDEX }),
+      () => services.admin.uploadScip("org/a", { commit, body: INDEX }),
       SourcegraphError,
     );
-    assertEquals(error.code, "INVALID_REQUEST");
-    assertEquals(await services.localCalls.versionScip({ kind: "service" }, { repo: "org/a" }), {});
+    assertEquals(error.code, "DEPENDENCY_UNAVAILABLE");
+    assertEquals(await versionScip(), {});
+    assertEquals([...Deno.readDirSync(folder)], [], "no temp file is left");
+    answer = false; // shared for the owners; this replica holds no copy
+    await services.admin.uploadScip("org/a", { commit, body: INDEX });
+    assertEquals(await versionScip(), {});
+    answer = true;
+    await services.admin.uploadScip("org/a", { commit, body: INDEX });
+    assertEquals(Object.keys(await versionScip()), [commit]);
+    assertEquals(shared, Array(3).fill(`org/a ${commit} true`));
+    assertEquals([...Deno.readDirSync(folder)].map((entry) => entry.name), [`${commit}.json`]);
   }));
