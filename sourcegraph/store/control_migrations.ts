@@ -127,6 +127,13 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
       WHERE ${COMMAND_LINE_SHAPE};
     `,
   },
+  {
+    version: 7,
+    change: "uploaded SCIP indexes shared by the replicas of a cluster, in pieces, each index " +
+      "gone with its retained version (PostgreSQL only: a single process keeps them in its " +
+      "data folder, so nothing changes in SQLite)",
+    sql: "",
+  },
 ];
 
 /** The version this program writes. */
