@@ -113,7 +113,10 @@ export async function uploadScip(
     const unknown = parts.unknownFiles ??
       ((_, request) => unknownFiles(parts.mirrors, repo, request));
     requireFiles(
-      await unknown({ kind: "service" }, { repo: repo.name, commit, paths: derived.paths }),
+      await inBatches(
+        derived.paths,
+        (paths) => unknown({ kind: "service" }, { repo: repo.name, commit, paths }),
+      ),
     );
     await keep(repo, { ...checked(derived, { commit, stored: temp.stored }), parts });
     return {
@@ -173,6 +176,28 @@ export async function unknownFiles(
   const files = new Set(await commitPaths(mirrors.path(repo), { commit: request.commit }));
   const missing = request.paths.filter((path) => !files.has(path));
   return { count: missing.length, named: missing.slice(0, 3) };
+}
+
+/** Most characters of paths checked in one call (in a cluster, one forwarded call of a few MiB). */
+export const PATH_BATCH_CHARS = 1 << 20;
+
+// The paths checked a batch at a time, the answers added up.
+async function inBatches(
+  paths: readonly string[],
+  check: (paths: string[]) => Promise<UnknownFiles>,
+): Promise<UnknownFiles> {
+  const total: UnknownFiles = { count: 0, named: [] };
+  for (let start = 0; start < paths.length;) {
+    let end = start;
+    for (let chars = 0; end < paths.length && (end === start || chars < PATH_BATCH_CHARS); end++) {
+      chars += paths[end].length;
+    }
+    const found = await check(paths.slice(start, end));
+    total.count += found.count;
+    total.named.push(...found.named.slice(0, 3 - total.named.length));
+    start = end;
+  }
+  return total;
 }
 
 // Every document names a file of the commit (never a path of another repository).

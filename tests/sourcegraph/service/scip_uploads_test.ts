@@ -13,6 +13,7 @@ import { READ_PLUGIN_ROOM } from "../../../sourcegraph/http/mcp/read_room.ts";
 import { DEFAULT_PLUGIN_SETTINGS } from "../../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices, type Services } from "../../../sourcegraph/service/compose.ts";
 import { SCIP_ROLES } from "../../../sourcegraph/search/scip/scip_derived.ts";
+import { PATH_BATCH_CHARS } from "../../../sourcegraph/service/scip_uploads.ts";
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
 import { encodeScip } from "../../support/scip_fixtures.ts";
@@ -112,4 +113,36 @@ Deno.test("SCIP uploads: in a cluster the index is shared first; a refused share
     assertEquals(Object.keys(await versionScip()), [commit]);
     assertEquals(shared, Array(3).fill(`org/a ${commit} true`));
     assertEquals([...Deno.readDirSync(folder)].map((entry) => entry.name), [`${commit}.json`]);
+  }));
+
+Deno.test("SCIP uploads: the files are checked in routed calls of at most a MiB of paths, the answers added up", () =>
+  withServices(async (services, { commit }) => {
+    const batches: number[] = [];
+    services.repositories.useRouter({
+      route: (call, local) => {
+        const paths = (call.request as { paths?: string[] }).paths;
+        if (call.method === "scipUnknownFiles" && paths) {
+          batches.push(paths.reduce((sum, path) => sum + path.length, 0));
+        }
+        return local();
+      },
+      serving: () => null,
+    });
+    // 300 documents of 4,000-character paths, none a file of the commit: 1.2 million characters.
+    const documents = Array.from({ length: 300 }, (_, i) => ({
+      path: `${"d/".repeat(1_990)}f${String(i).padStart(3, "0")}.ts`,
+      occurrences: [],
+    }));
+    const error = await assertRejects(
+      () => services.admin.uploadScip("org/a", { commit, body: encodeScip(documents) }),
+      SourcegraphError,
+    );
+    assertEquals(error.code, "SCIP_UNKNOWN_FILE");
+    assert(
+      error.message.startsWith("300 document(s) name no file of this commit: "),
+      error.message,
+    );
+    assertEquals(batches.length, 2, JSON.stringify(batches));
+    assert(batches.every((chars) => chars <= PATH_BATCH_CHARS + 4_096), JSON.stringify(batches));
+    assertEquals(batches[0] + batches[1], documents.reduce((sum, d) => sum + d.path.length, 0));
   }));
