@@ -71,7 +71,7 @@ Deno.test("SCIP in the launched service: the worker loads under the start flags,
 // Most resident memory the launched service may reach while it takes a 50 MiB upload (MiB).
 const UPLOAD_RSS_MIB = 400;
 
-Deno.test("SCIP in the launched service: a 50 MiB upload of a million occurrences stays under 400 MiB resident", async () => {
+Deno.test("SCIP in the launched service: a 50 MiB upload of 940,000 occurrences stays under 400 MiB resident", async () => {
   const { bytes, paths } = largeScip({ files: 200, perFile: 4_700 });
   assert(bytes.length >= 50 * 1024 * 1024, `${bytes.length} bytes`);
   const parent = await tempDir("sg-scip-large-");
