@@ -2,8 +2,9 @@
  * Turns the composed service into one replica of a cluster: it announces
  * itself, routes mirror reads to the repositories' holders, syncs as one
  * owner among several (asking an owner when it owns nothing of a
- * repository), rebalances its disk after every change, and serves the
- * internal listener's parts. Built once by `main.ts` after the services.
+ * repository), rebalances its disk after every change, shares SCIP
+ * uploads and keeps copies of those of what it holds (`scip_copies.ts`),
+ * and serves the internal listener's parts. Built once by `main.ts` after the services.
  *
  * @example
  * ```ts ignore
@@ -29,12 +30,14 @@ import type { Services } from "../service/compose.ts";
 import { type RoutedMethod, routedMethods, runRoutedCall } from "../service/routed_calls.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { ClusterTables } from "../store/postgres/pg_cluster_tables.ts";
+import { ScipIndexRows } from "../store/postgres/pg_scip_indexes.ts";
 import type { PostgresControlStore } from "../store/postgres/postgres_control_store.ts";
 import { Cluster, type ClusterSettings } from "./cluster.ts";
 import { ClusterRouter } from "./cluster_router.ts";
 import { Rebalancer } from "./rebalancer.ts";
 import { RemoteCalls, ReplicaUnreachable } from "./remote_calls.ts";
 import { missingCommits, ReplicaSync } from "./replica_sync.ts";
+import { ScipCopies } from "./scip_copies.ts";
 
 /** What the internal listener serves from. */
 export interface InternalParts {
@@ -83,6 +86,7 @@ export async function joinCluster(
   const cluster = new Cluster(tables, options.cluster, { log });
   await cluster.join();
   const { remote, router } = routeThrough(services, { store, cluster, secret, peerIdleMs });
+  const scip = shareScip(services, { store, cluster, log });
   const replicaSync = new ReplicaSync(store, {
     cluster,
     tables,
@@ -90,6 +94,7 @@ export async function joinCluster(
     credentials: services.credentials,
     secret,
     log,
+    beforeHold: (repo) => scip.fill(repo),
   });
   // An owner syncs as one of several; any other replica asks an owner.
   services.scheduler.coordinate({
@@ -107,20 +112,46 @@ export async function joinCluster(
     drained: (id) => router.drained(id),
   });
   await reconcileHoldings(store, { cluster, dataDir });
-  cluster.onChange(() => rebalancer.trigger());
-  store.subscribe((topic) => {
-    if (topic.startsWith("repository:")) rebalancer.trigger();
-    void cluster.changed(topic).catch(() => {});
-  });
+  listen(store, { cluster, rebalancer, scip });
   return {
     cluster,
     rebalancer,
     internal: internalParts(services, { store, cluster, router, dataDir, secret, log }),
     async leave() {
-      await rebalancer.stop();
+      await Promise.all([rebalancer.stop(), scip.stop()]);
       await cluster.leave();
     },
   };
+}
+
+// SCIP uploads are shared through the store; each holder keeps a copy.
+function shareScip(
+  services: Services,
+  at: { store: PostgresControlStore; cluster: Cluster; log: (line: string) => void },
+): ScipCopies {
+  const scip = new ScipCopies(new ScipIndexRows(at.store.pool), {
+    cluster: at.cluster,
+    store: at.store,
+    scip: services.scip,
+    log: at.log,
+  });
+  services.admin.useScipShare(scip);
+  return scip;
+}
+
+// Every change rebalances, updates the view or copies SCIP indexes, as it concerns them.
+function listen(
+  store: PostgresControlStore,
+  at: { cluster: Cluster; rebalancer: Rebalancer; scip: ScipCopies },
+): void {
+  const { cluster, rebalancer, scip } = at;
+  cluster.onChange(() => rebalancer.trigger());
+  store.subscribe((topic) => {
+    if (topic.startsWith("repository:")) rebalancer.trigger();
+    if (/^(scip:|holding:|all$)/.test(topic)) scip.trigger();
+    void cluster.changed(topic).catch(() => {});
+  });
+  scip.trigger(); // what changed while this replica was away
 }
 
 // Mirror reads go through the cluster's router; pins to the cluster.

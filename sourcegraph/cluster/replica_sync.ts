@@ -8,8 +8,9 @@
  * listener (Git's smart HTTP protocol, authenticated by the cluster
  * secret) and from upstream only when no holder has them. An owner that
  * waited for the lease while another fetched does not fetch again: it
- * follows. A replica publishes what it holds only once its mirror has it,
- * so it is never routed to before.
+ * follows. A replica publishes what it holds only once its mirror has it
+ * (and its copies of the repository's SCIP indexes), so it is never routed
+ * to before.
  *
  * @module
  */
@@ -48,8 +49,13 @@ export class ReplicaSync {
   #credentials: CredentialStore;
   #secret: string;
   #log: (line: string) => void;
+  #beforeHold: (repo: RepositoryRecord) => Promise<void>;
 
-  /** Syncs into mirrors below `dataDir`; `secret` authenticates fetches from peers. */
+  /**
+   * Syncs into mirrors below `dataDir`; `secret` authenticates fetches from
+   * peers; `beforeHold` brings what else a holder keeps (the SCIP indexes)
+   * before this replica says it holds a repository.
+   */
   constructor(
     store: PostgresControlStore,
     parts: {
@@ -59,6 +65,7 @@ export class ReplicaSync {
       credentials: CredentialStore;
       secret: string;
       log: (line: string) => void;
+      beforeHold?: (repo: RepositoryRecord) => Promise<void>;
     },
   ) {
     this.#store = store;
@@ -68,6 +75,7 @@ export class ReplicaSync {
     this.#credentials = parts.credentials;
     this.#secret = parts.secret;
     this.#log = parts.log;
+    this.#beforeHold = parts.beforeHold ?? (() => Promise.resolve());
   }
 
   /**
@@ -92,7 +100,7 @@ export class ReplicaSync {
         credentials: this.#credentials,
         signal: options.signal,
       });
-      await this.#cluster.hold(repo.id, await this.#present(repo));
+      await this.#hold(repo);
       return outcome;
     });
   }
@@ -124,12 +132,17 @@ export class ReplicaSync {
     }
     const pruned = await pinExactly(mirror, wanted.filter((commit) => !missing.includes(commit)));
     await setHeads(mirror, this.#store.heads(repo.id), new Set(missing));
-    const present = await this.#present(repo);
-    await this.#cluster.hold(repo.id, present);
+    await this.#hold(repo);
     if (missing.length > 0) {
       this.#log(`${repo.name}: ${missing.length} retained version(s) could not be filled yet`);
     }
     return { heads: Object.fromEntries(this.#store.heads(repo.id)), pruned };
+  }
+
+  // Publishes the retained versions the mirror has, once the rest a holder keeps is here.
+  async #hold(repo: RepositoryRecord): Promise<void> {
+    await this.#beforeHold(repo);
+    await this.#cluster.hold(repo.id, await this.#present(repo));
   }
 
   // The retained versions the mirror has.

@@ -29,7 +29,7 @@ import {
   updateFromWire,
 } from "./admin_wire.ts";
 import type { EdgeEnv } from "./edge_env.ts";
-import { readBody, readBodyText } from "./request_body.ts";
+import { readBodyText, streamBody } from "./request_body.ts";
 import { SCIP_MAX_BYTES } from "../search/scip/scip_store.ts";
 import type { ScipUpload } from "../service/scip_uploads.ts";
 import { parseStrictBody } from "./strict_json.ts";
@@ -72,8 +72,10 @@ export function adminApp(admin: AdminService, options: { maxBodyBytes: number })
       throw new SourcegraphError("INVALID_REQUEST", "give exactly one commit parameter");
     }
     admin.existing(name); // an unknown repository is refused before its body is read
-    const bytes = await readBody(c.req.raw, c.var.bodyLimits(SCIP_MAX_BYTES));
-    return c.json(scipUploadJson(await admin.uploadScip(name, { commit: commit[0], bytes })), 201);
+    // Written to a file as it arrives: an upload is never held in memory whole.
+    const limits = c.var.bodyLimits(SCIP_MAX_BYTES);
+    const body = (write: (chunk: Uint8Array) => void) => streamBody(c.req.raw, limits, write);
+    return c.json(scipUploadJson(await admin.uploadScip(name, { commit: commit[0], body })), 201);
   });
   app.all("*", () => {
     throw new SourcegraphError("NOT_FOUND", "no such endpoint");

@@ -26,16 +26,32 @@ export interface BodyLimits {
 
 /** The body's bytes, or REQUEST_TOO_LARGE (413) / REQUEST_TIMEOUT (408). */
 export async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  await streamBody(request, limits, (chunk) => chunks.push(chunk));
+  if (chunks.length === 0) return new Uint8Array(0);
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
+}
+
+/**
+ * Hands the body's chunks to `write` as they arrive (none is kept here),
+ * within the same limits as `readBody`; a `write` that throws refuses the
+ * body with its error.
+ */
+export async function streamBody(
+  request: Request,
+  limits: BodyLimits,
+  write: (chunk: Uint8Array) => void,
+): Promise<void> {
   const declared = request.headers.get("content-length");
   if (declared !== null && (!/^\d{1,16}$/.test(declared) || Number(declared) > limits.maxBytes)) {
     limits.onRefused?.();
     throw tooLarge(limits.maxBytes);
   }
-  if (request.body === null) return new Uint8Array(0);
+  if (request.body === null) return;
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
   let total = 0;
   const deadline = performance.now() + limits.timeoutMs;
+  let written: { error: unknown } | null = null;
   try {
     for (;;) {
       const next = await beforeDeadline(reader.read(), deadline);
@@ -49,15 +65,19 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
       total += next.value.byteLength;
       if (total > limits.maxBytes) throw tooLarge(limits.maxBytes);
       limits.onProgress?.(total);
-      chunks.push(next.value);
+      try {
+        write(next.value);
+      } catch (error) {
+        written = { error };
+        throw error;
+      }
     }
   } catch (error) {
     limits.onRefused?.();
     reader.cancel().catch(() => {});
-    if (error instanceof SourcegraphError) throw error;
+    if (error instanceof SourcegraphError || written !== null) throw error;
     throw new SourcegraphError("INVALID_REQUEST", "the request body could not be read");
   }
-  return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
 }
 
 /** The body as strict UTF-8 text (INVALID_REQUEST otherwise). */

@@ -29,7 +29,13 @@ import type { RepositoryLifecycle } from "./repository_lifecycle.ts";
 import type { MirrorReaders } from "../git/mirror_readers.ts";
 import type { ScipIndexes } from "../search/scip/scip_store.ts";
 import type { ScipJobs } from "../search/scip/scip_jobs.ts";
-import { type ScipUpload, uploadScip } from "./scip_uploads.ts";
+import {
+  type ScipShare,
+  type ScipUpload,
+  type ScipUploadParts,
+  type UploadBody,
+  uploadScip,
+} from "./scip_uploads.ts";
 import { type RepositorySummary, repositorySummary } from "./repository_summaries.ts";
 
 /** What one `prepare` did. */
@@ -79,6 +85,15 @@ export interface Placement {
   pin(repositoryId: number, replicas: readonly string[] | null): Promise<void>;
 }
 
+/** What SCIP uploads need: the mirrors, the store, the worker and where files are checked. */
+export interface AdminScip {
+  mirrors: MirrorReaders;
+  indexes: ScipIndexes;
+  jobs: ScipJobs;
+  /** The document paths naming no file of the commit (by default, in this service's mirror). */
+  unknownFiles?: ScipUploadParts["unknownFiles"];
+}
+
 export class AdminService {
   #store: ControlStore;
   #placement: Placement | null = null;
@@ -86,7 +101,8 @@ export class AdminService {
   #credentials: CredentialStore;
   #scheduler: SyncScheduler;
   #visibility: Visibility;
-  #scip: { mirrors: MirrorReaders; indexes: ScipIndexes; jobs: ScipJobs } | null;
+  #scip: AdminScip | null;
+  #scipShare: ScipShare | null = null;
   /** The stored answers of idempotent requests. */
   readonly idempotency: IdempotencyRecords;
 
@@ -99,7 +115,7 @@ export class AdminService {
       scheduler: SyncScheduler;
       visibility: Visibility;
       /** The mirrors and the store of uploaded SCIP indexes (none: uploads are refused). */
-      scip?: { mirrors: MirrorReaders; indexes: ScipIndexes; jobs: ScipJobs };
+      scip?: AdminScip;
     },
   ) {
     this.#store = store;
@@ -258,31 +274,30 @@ export class AdminService {
 
   /**
    * Checks and stores the SCIP index of a retained commit of a repository
-   * (`scip_uploads.ts`), replacing an earlier one of that commit.
+   * (`scip_uploads.ts`), replacing an earlier one of that commit; in a
+   * cluster, for every owner of the repository (`useScipShare`).
    */
   async uploadScip(
     name: string,
-    upload: { commit: string; bytes: Uint8Array },
+    upload: { commit: string; body: Uint8Array | UploadBody },
   ): Promise<ScipUpload> {
     const repo = this.existing(name);
     if (this.#scip === null) {
       throw new SourcegraphError("INVALID_REQUEST", "this service does not keep SCIP indexes");
-    }
-    // A replica holds some repositories and reads of one may run on any holder: an index kept
-    // by the replica that received it would make answers depend on where a read ran.
-    if (this.#placement !== null) {
-      throw new SourcegraphError(
-        "INVALID_REQUEST",
-        "SCIP indexes are kept by a single service; this service is a replica of a cluster",
-        { hint: "Upload SCIP indexes to a service that runs alone (no SOURCEGRAPH_DATABASE_URL)." },
-      );
     }
     return await uploadScip(repo, upload, {
       visibility: this.#visibility,
       mirrors: this.#scip.mirrors,
       scip: this.#scip.indexes,
       jobs: this.#scip.jobs,
+      unknownFiles: this.#scip.unknownFiles,
+      share: this.#scipShare,
     });
+  }
+
+  /** Shares SCIP uploads between the replicas of a cluster (set once by the cluster). */
+  useScipShare(share: ScipShare): void {
+    this.#scipShare = share;
   }
 
   /** A registered repository by name (REPOSITORY_NOT_FOUND otherwise). */

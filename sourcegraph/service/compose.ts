@@ -119,6 +119,8 @@ export interface Services {
   admin: AdminService;
   scheduler: SyncScheduler;
   warmup: PluginWarmup;
+  /** The uploaded SCIP indexes kept here (in a cluster, copies of the shared ones). */
+  scip: ScipIndexes;
   /** Ends background work at once (syncs, index builds, warm-up); requests in flight go on. */
   stopBackground(): Promise<void>;
   /** Closes readers, sandboxes and indexes, then the control store. */
@@ -226,7 +228,13 @@ export function composeServices(
     credentials,
     scheduler,
     visibility,
-    scip: { mirrors, indexes: scip, jobs: scipJobs },
+    scip: {
+      mirrors,
+      indexes: scip,
+      jobs: scipJobs,
+      // Checked where the repository is held (in a cluster, perhaps another replica).
+      unknownFiles: (caller, request) => repositories.calls.scipUnknownFiles(caller, request),
+    },
   });
   return {
     store,
@@ -237,6 +245,7 @@ export function composeServices(
     admin,
     scheduler,
     warmup,
+    scip,
     async stopBackground() {
       warmup.stop();
       await Promise.all([scheduler.abort(), lifecycle.stopBackground()]);

@@ -95,13 +95,14 @@ export class RepositoryLifecycle {
   }
 
   /**
-   * Drops this replica's copy of `repo` (index, object reader, mirror) while
-   * its registration stays (another replica holds it now); REPOSITORY_BUSY
-   * while plugins read it.
+   * Drops this replica's copy of `repo` (index, SCIP indexes, object reader,
+   * mirror) while its registration stays (another replica holds it now);
+   * REPOSITORY_BUSY while plugins read it.
    */
   async dropLocalCopy(repo: RepositoryRecord): Promise<void> {
     this.#refuseWhileLeased(repo);
     await this.#indexes.remove(repo);
+    this.#scip?.remove(repo.id); // copies of the shared ones: copied again if it holds it again
     await this.#mirrors.remove(repo);
   }
 

@@ -35,6 +35,7 @@ import type { ReferenceParser, ReferencesPage, ReferencesRequest } from "./name_
 import type { PreciseDefinition } from "./precise_references.ts";
 import type { ScipSource } from "../search/scip/scip_derived.ts";
 import type { ScipIndexes } from "../search/scip/scip_store.ts";
+import { type UnknownFiles, unknownFiles } from "./scip_uploads.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 import {
@@ -141,6 +142,14 @@ export interface RoutedCalls {
     caller: Caller,
     request: { repo: string; path: string; revision?: string; line: number; column: number },
   ): Promise<PreciseDefinition | null>;
+  /**
+   * The document paths of a SCIP upload that name no file of its (retained)
+   * commit: how many, and the first three.
+   */
+  scipUnknownFiles(
+    caller: Caller,
+    request: { repo: string; commit: string; paths: string[] },
+  ): Promise<UnknownFiles>;
   /** The plugin catalog of a visible repository at a resolved revision. */
   pluginCatalog(
     caller: Caller,
@@ -273,6 +282,13 @@ export function localCalls(
       versionHistory(store, { visibility, mirrors, caller, request }),
     ...versionMarks(store, { visibility, indexes, scip }),
     scipDefinition: (caller, request) => reads.scipDefinition(caller, request),
+    scipUnknownFiles: (caller, request) => {
+      const { repo, commit } = visibility.resolve(caller, {
+        repo: request.repo,
+        revision: request.commit,
+      });
+      return unknownFiles(mirrors, repo, { commit, paths: request.paths });
+    },
     pluginCatalog: (caller, request) => plugins.catalog(caller, request),
     enhance: (caller, request) => plugins.enhance(caller, request),
     ...readsWithPlugins(reads, { plugins, pluginRoom }),

@@ -161,6 +161,13 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
       "code and token), so a sign-in through an MCP client works on every replica",
     sql: OAUTH_TABLES_SQL,
   },
+  {
+    version: 8,
+    change: "uploaded SCIP indexes shared by the replicas of a cluster, in pieces, each index " +
+      "gone with its retained version (PostgreSQL only: a single process keeps them in its " +
+      "data folder, so nothing changes in SQLite)",
+    sql: "",
+  },
 ];
 
 /** The version this program writes. */

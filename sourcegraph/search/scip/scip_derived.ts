@@ -16,12 +16,7 @@
  */
 
 import { SourcegraphError } from "../../errors.ts";
-import type {
-  ScipDocument,
-  ScipIndex,
-  ScipOccurrence,
-  ScipSymbolInformation,
-} from "./scip_proto.ts";
+import type { ScipDocument, ScipIndex, ScipMetadata, ScipSymbolInformation } from "./scip_proto.ts";
 
 /** The SCIP role bits navigation reads. */
 export const SCIP_ROLES = { definition: 1, import: 2, write: 4, read: 8 } as const;
@@ -30,6 +25,8 @@ export const SCIP_ROLES = { definition: 1, import: 2, write: 4, read: 8 } as con
 export const SCIP_FORMAT = 1;
 /** Most documents one index may hold. */
 export const SCIP_MAX_DOCUMENTS = 200_000;
+/** Most symbols one index may describe or name. */
+export const SCIP_MAX_SYMBOLS = 1_000_000;
 /** Longest document path or symbol kept (UTF-16 code units). */
 export const SCIP_MAX_NAME = 4096;
 /** Longest signature kept (longer ones are cut). */
@@ -81,55 +78,283 @@ export interface ScipSpot {
 
 /** Derives the compact form of `index`, made by its tool for `commit` (SCIP_INVALID otherwise). */
 export function deriveScip(index: ScipIndex, options: { commit: string }): DerivedScip {
-  if (index.documents.length > SCIP_MAX_DOCUMENTS) {
-    throw invalid(`the index has more than ${SCIP_MAX_DOCUMENTS} documents`);
-  }
-  const tool = index.metadata?.toolInfo;
-  const source = {
-    tool: clean(tool?.name ?? "") || "unknown",
-    version: clean(tool?.version ?? "") || "unknown",
-    commit: options.commit,
-  };
-  // Documents naming one path twice are one document.
-  const documents = new Map<string, ScipDocument[]>();
-  for (const document of index.documents) {
-    const path = checkedPath(document.relativePath);
-    documents.set(path, [...(documents.get(path) ?? []), document]);
-  }
-  const paths = [...documents.keys()].sort();
-  const table = new SymbolTable();
-  for (const info of index.externalSymbols) table.describe(checkedSymbol(info.symbol), info);
-  const byDocument = paths.map((path, at) =>
-    documentOccurrences(documents.get(path)!, { at, path, table })
-  );
-  return { format: SCIP_FORMAT, source, paths, ...table.finish(byDocument) };
+  const deriver = new ScipDeriver({ commit: options.commit });
+  if (index.metadata) deriver.metadata(index.metadata);
+  for (const document of index.documents) deriver.document(document);
+  for (const info of index.externalSymbols) deriver.external(info);
+  const decoder = new TextDecoder();
+  let text = "";
+  deriver.finish((chunk) => text += decoder.decode(chunk, { stream: true }));
+  return parseStoredText(text + decoder.decode())!;
 }
 
-// A document's occurrences with a symbol, sorted by range; its symbols described.
-function documentOccurrences(
-  documents: ScipDocument[],
-  at: { at: number; path: string; table: SymbolTable },
-): number[] {
-  const rows: number[][] = [];
-  for (const document of documents) {
-    for (const info of document.symbols) {
-      at.table.describe(at.table.key(checkedSymbol(info.symbol), at.at), info);
-    }
+/** What deriving an index found, besides the text it wrote. */
+export interface DerivedSummary {
+  source: ScipSource;
+  paths: string[];
+  symbols: number;
+  occurrences: number;
+}
+
+// Columns of one occurrence in the deriver's table.
+const STRIDE = 7;
+const [DOC, LINE, CHAR, END_LINE, END_CHAR, SYMBOL, ROLES] = [0, 1, 2, 3, 4, 5, 6];
+// Bytes written at a time: the stored form is never one string in memory.
+const FLUSH_AT = 1 << 20;
+
+/**
+ * Derives the compact form one document at a time, so an index is never
+ * decoded whole: occurrences go to a table of 32-bit columns (28 bytes
+ * each), symbols to a table of their names and facts, and `finish` writes
+ * the stored text (`storedText`'s format) in pieces of about a MiB.
+ * Documents naming one path twice are one document; the first description
+ * of a symbol wins. More than `maxOccurrences` occurrences or
+ * `maxSymbols` symbols (counted as they come) is `SCIP_TOO_COSTLY`.
+ */
+export class ScipDeriver {
+  #commit: string;
+  #maxOccurrences: number;
+  #tool = { name: "", version: "" };
+  #documents = new Map<string, number>();
+  #seen = 0;
+  #occurrences = 0;
+  #at = -1;
+  #path = "";
+  #table: SymbolTable;
+  #rows: Int32Array;
+  #count = 0;
+
+  /**
+   * A deriver of the index of `commit`; `occurrences`, when known (counted
+   * on the wire), sizes its table once.
+   */
+  constructor(
+    options: { commit: string; maxOccurrences?: number; maxSymbols?: number; occurrences?: number },
+  ) {
+    this.#commit = options.commit;
+    this.#table = new SymbolTable(options.maxSymbols ?? SCIP_MAX_SYMBOLS);
+    this.#maxOccurrences = options.maxOccurrences ?? Infinity;
+    this.#rows = new Int32Array(STRIDE * Math.max(1024, options.occurrences ?? 0));
+  }
+
+  /** The index's metadata (its tool). */
+  metadata(metadata: ScipMetadata): void {
+    this.#tool = { name: metadata.toolInfo?.name ?? "", version: metadata.toolInfo?.version ?? "" };
+  }
+
+  /** One external symbol's facts. */
+  external(info: ScipSymbolInformation): void {
+    this.#table.describe(checkedSymbol(info.symbol), info);
+  }
+
+  /** One document, checked as it is added. */
+  document(document: ScipDocument): void {
+    this.begin(document.relativePath);
+    for (const info of document.symbols) this.describe(info);
     for (const occurrence of document.occurrences) {
-      if (occurrence.symbol === "") continue; // highlighting only
-      const [line, character, endLine, endCharacter] = checkedRange(occurrence, at.path);
-      const symbol = at.table.id(at.table.key(checkedSymbol(occurrence.symbol), at.at));
-      rows.push([line, character, endLine, endCharacter, symbol, occurrence.symbolRoles | 0]);
+      this.occurrence(occurrence.range, occurrence.symbol, occurrence.symbolRoles);
     }
   }
-  rows.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3] || a[4] - b[4]);
-  return rows.flat();
+
+  /** Starts a document (its symbols and occurrences follow); its path is checked. */
+  begin(path: string): void {
+    if (++this.#seen > SCIP_MAX_DOCUMENTS) {
+      throw invalid(`the index has more than ${SCIP_MAX_DOCUMENTS} documents`);
+    }
+    this.#path = checkedPath(path);
+    let at = this.#documents.get(this.#path);
+    if (at === undefined) this.#documents.set(this.#path, at = this.#documents.size);
+    this.#at = at;
+  }
+
+  /** A symbol's facts, as the current document describes it. */
+  describe(info: ScipSymbolInformation): void {
+    this.#table.describe(this.#table.key(checkedSymbol(info.symbol), this.#current()), info);
+  }
+
+  /** One occurrence of the current document. */
+  occurrence(range: readonly number[], symbol: string, roles: number): void {
+    const at = this.#current();
+    if (++this.#occurrences > this.#maxOccurrences) {
+      throw tooCostly("occurrences", this.#maxOccurrences);
+    }
+    if (symbol === "") return; // highlighting only
+    const checked = checkedRange(range, this.#path);
+    const id = this.#table.id(this.#table.key(checkedSymbol(symbol), at));
+    this.#add([at, ...checked, id, roles | 0]);
+  }
+
+  #current(): number {
+    if (this.#at < 0) throw invalid("an index's symbols and occurrences belong to documents");
+    return this.#at;
+  }
+
+  #add(row: number[]): void {
+    if ((this.#count + 1) * STRIDE > this.#rows.length) {
+      const grown = new Int32Array(this.#rows.length * 2);
+      grown.set(this.#rows);
+      this.#rows = grown;
+    }
+    this.#rows.set(row, this.#count * STRIDE);
+    this.#count++;
+  }
+
+  /**
+   * Writes the stored text (UTF-8) through `write`, in pieces of about
+   * `FLUSH_AT` bytes (each valid until `write` returns); what it holds.
+   */
+  finish(write: (chunk: Uint8Array) => void): DerivedSummary {
+    const source = {
+      tool: clean(this.#tool.name) || "unknown",
+      version: clean(this.#tool.version) || "unknown",
+      commit: this.#commit,
+    };
+    const paths = [...this.#documents.keys()].sort();
+    const final = new Int32Array(paths.length);
+    paths.forEach((path, rank) => final[this.#documents.get(path)!] = rank);
+    const rows = this.#rows;
+    for (let i = 0; i < this.#count; i++) rows[i * STRIDE + DOC] = final[rows[i * STRIDE + DOC]];
+    const out = new ByteWriter(write);
+    out.text(`${JSON.stringify(source)}\n{"format":${SCIP_FORMAT},"paths":[`);
+    paths.forEach((path, i) => out.text(`${i ? "," : ""}${JSON.stringify(path)}`));
+    out.text('],"symbols":[');
+    const facts = this.#table.facts;
+    facts.forEach((fact, i) => out.text(`${i ? "," : ""}${JSON.stringify(fact)}`));
+    const bySymbol = this.#order([SYMBOL, DOC, LINE, CHAR, END_LINE, END_CHAR]);
+    this.#writeDefinitions(out, bySymbol);
+    const byDocument = this.#order([DOC, LINE, CHAR, END_LINE, END_CHAR, SYMBOL]);
+    this.#writeGroups(out, { order: byDocument, by: DOC, groups: paths.length });
+    out.text('],"bySymbol":[');
+    this.#writeGroups(out, { order: bySymbol, by: SYMBOL, groups: facts.length });
+    out.text("]}\n");
+    out.flush();
+    return { source, paths, symbols: facts.length, occurrences: this.#count };
+  }
+
+  // The occurrences' numbers sorted by `columns`.
+  #order(columns: number[]): Uint32Array {
+    const rows = this.#rows;
+    const order = new Uint32Array(this.#count).map((_, i) => i);
+    return order.sort((a, b) => {
+      for (const column of columns) {
+        const difference = rows[a * STRIDE + column] - rows[b * STRIDE + column];
+        if (difference !== 0) return difference;
+      }
+      return 0;
+    });
+  }
+
+  // Per symbol, its first occurrence with the definition role (in path and range order).
+  #writeDefinitions(out: ByteWriter, bySymbol: Uint32Array): void {
+    const rows = this.#rows;
+    const found = new Int32Array(this.#table.facts.length).fill(-1);
+    for (const i of bySymbol) {
+      const symbol = rows[i * STRIDE + SYMBOL];
+      if (found[symbol] === -1 && (rows[i * STRIDE + ROLES] & SCIP_ROLES.definition) !== 0) {
+        found[symbol] = i;
+      }
+    }
+    out.text('],"definitions":[');
+    found.forEach((i, symbol) => {
+      if (symbol) out.byte(COMMA);
+      if (i === -1) return out.text("null");
+      out.byte(OPEN);
+      out.numbers(rows, { base: i * STRIDE, columns: DEFINITION_COLUMNS });
+      out.byte(CLOSE);
+    });
+    out.text('],"byDocument":[');
+  }
+
+  // One array of rows per group (document or symbol), the group's column left out.
+  #writeGroups(out: ByteWriter, at: { order: Uint32Array; by: number; groups: number }): void {
+    const rows = this.#rows;
+    const columns = at.by === DOC ? DOCUMENT_COLUMNS : SYMBOL_COLUMNS;
+    let next = 0;
+    for (let group = 0; group < at.groups; group++) {
+      if (group) out.byte(COMMA);
+      out.byte(OPEN);
+      for (let first = true; next < at.order.length; first = false) {
+        const base = at.order[next] * STRIDE;
+        if (rows[base + at.by] !== group) break;
+        if (!first) out.byte(COMMA);
+        out.numbers(rows, { base, columns });
+        next++;
+      }
+      out.byte(CLOSE);
+    }
+  }
+}
+
+// The columns of a definition and of the rows of a document and of a symbol, as stored.
+const DEFINITION_COLUMNS = [DOC, LINE, CHAR, END_LINE, END_CHAR];
+const DOCUMENT_COLUMNS = [LINE, CHAR, END_LINE, END_CHAR, SYMBOL, ROLES];
+const SYMBOL_COLUMNS = [DOC, LINE, CHAR, END_LINE, END_CHAR, ROLES];
+const [COMMA, OPEN, CLOSE, MINUS, ZERO] = [0x2c, 0x5b, 0x5d, 0x2d, 0x30];
+
+// UTF-8 written into one buffer, handed on whenever it fills: the stored
+// text is never a string, and its numbers are written as digits directly.
+class ByteWriter {
+  #buffer = new Uint8Array(FLUSH_AT + 128);
+  #length = 0;
+  #write: (chunk: Uint8Array) => void;
+  #encoder = new TextEncoder();
+
+  constructor(write: (chunk: Uint8Array) => void) {
+    this.#write = write;
+  }
+
+  byte(value: number): void {
+    if (this.#length >= FLUSH_AT) this.flush();
+    this.#buffer[this.#length++] = value;
+  }
+
+  text(text: string): void {
+    for (let rest = text; rest.length > 0;) {
+      if (this.#length >= FLUSH_AT) this.flush();
+      const room = this.#buffer.subarray(this.#length, FLUSH_AT + 64);
+      const { read, written } = this.#encoder.encodeInto(rest, room);
+      this.#length += written;
+      rest = rest.slice(read);
+      if (read === 0) this.flush(); // a character needs more room than is left
+    }
+  }
+
+  // Integers of `rows` at `base` + each column, comma-separated (at most 72 bytes).
+  numbers(rows: Int32Array, at: { base: number; columns: readonly number[] }): void {
+    if (this.#length >= FLUSH_AT) this.flush();
+    for (let i = 0; i < at.columns.length; i++) {
+      if (i) this.#buffer[this.#length++] = COMMA;
+      this.#integer(rows[at.base + at.columns[i]]);
+    }
+  }
+
+  #integer(value: number): void {
+    if (value < 0) this.#buffer[this.#length++] = MINUS;
+    let rest = Math.abs(value);
+    let digits = 1;
+    while (10 ** digits <= rest) digits++;
+    this.#length += digits;
+    for (let at = this.#length - 1; digits > 0; digits--, at--) {
+      this.#buffer[at] = ZERO + rest % 10;
+      rest = Math.floor(rest / 10);
+    }
+  }
+
+  flush(): void {
+    if (this.#length > 0) this.#write(this.#buffer.subarray(0, this.#length));
+    this.#length = 0;
+  }
 }
 
 // Symbols by key (a document's locals keyed with the document), with their facts.
 class SymbolTable {
   #ids = new Map<string, number>();
-  #facts: ScipSymbolFacts[] = [];
+  #max: number;
+  readonly facts: ScipSymbolFacts[] = [];
+
+  constructor(max: number) {
+    this.#max = max;
+  }
 
   key(symbol: string, document: number): string {
     return symbol.startsWith("local ") ? `${document}\0${symbol}` : symbol;
@@ -138,16 +363,17 @@ class SymbolTable {
   id(key: string): number {
     let id = this.#ids.get(key);
     if (id === undefined) {
-      id = this.#facts.length;
+      if (this.facts.length >= this.#max) throw tooCostly("symbols", this.#max);
+      id = this.facts.length;
       this.#ids.set(key, id);
       const symbol = key.includes("\0") ? key.slice(key.indexOf("\0") + 1) : key;
-      this.#facts.push({ symbol, kind: null, signature: null, displayName: null });
+      this.facts.push({ symbol, kind: null, signature: null, displayName: null });
     }
     return id;
   }
 
   describe(key: string, info: ScipSymbolInformation): void {
-    const facts = this.#facts[this.id(key)];
+    const facts = this.facts[this.id(key)];
     facts.kind ??= SCIP_KINDS[info.kind] ?? null;
     const signature = info.signatureDocumentation?.text || codeBlock(info.documentation[0] ?? "");
     if (facts.signature === null && signature !== "") {
@@ -156,21 +382,6 @@ class SymbolTable {
     if (facts.displayName === null && info.displayName !== "") {
       facts.displayName = info.displayName.slice(0, SCIP_MAX_NAME);
     }
-  }
-
-  finish(byDocument: number[][]): Omit<DerivedScip, "format" | "source" | "paths"> {
-    const bySymbol: number[][] = this.#facts.map(() => []);
-    const definitions: (number[] | null)[] = this.#facts.map(() => null);
-    byDocument.forEach((rows, document) => {
-      for (let i = 0; i < rows.length; i += 6) {
-        const [line, character, endLine, endCharacter, symbol, roles] = rows.slice(i, i + 6);
-        bySymbol[symbol].push(document, line, character, endLine, endCharacter, roles);
-        if ((roles & SCIP_ROLES.definition) !== 0 && definitions[symbol] === null) {
-          definitions[symbol] = [document, line, character, endLine, endCharacter];
-        }
-      }
-    });
-    return { symbols: this.#facts, definitions, byDocument, bySymbol };
   }
 }
 
@@ -203,8 +414,7 @@ function checkedSymbol(symbol: string): string {
   return symbol;
 }
 
-function checkedRange(occurrence: ScipOccurrence, path: string): number[] {
-  const range = occurrence.range;
+function checkedRange(range: readonly number[], path: string): readonly number[] {
   const full = range.length === 3 ? [range[0], range[1], range[0], range[2]] : range;
   const [line, character, endLine, endCharacter] = full;
   if (
@@ -218,6 +428,13 @@ function checkedRange(occurrence: ScipOccurrence, path: string): number[] {
 
 function clean(text: string): string {
   return text.replace(/\p{Cc}/gu, "").slice(0, 200);
+}
+
+/** `SCIP_TOO_COSTLY`: the index has more than `limit` of `what`. */
+export function tooCostly(what: string, limit: number): SourcegraphError {
+  return new SourcegraphError("SCIP_TOO_COSTLY", `the index has more than ${limit} ${what}`, {
+    hint: "Upload an index of fewer files (index the project's sources only).",
+  });
 }
 
 function invalid(message: string): SourcegraphError {
@@ -306,6 +523,18 @@ export function symbolDefinition(scip: DerivedScip, symbol: number): ScipSpot | 
 export function storedText(scip: DerivedScip): string {
   const { source, ...rest } = scip;
   return `${JSON.stringify(source)}\n${JSON.stringify(rest)}\n`;
+}
+
+/** The derived form of a stored text, or null when it is not one (damaged). */
+export function parseStoredText(text: string): DerivedScip | null {
+  const newline = text.indexOf("\n");
+  try {
+    const source = JSON.parse(text.slice(0, newline));
+    const scip = { source, ...JSON.parse(text.slice(newline + 1)) };
+    return isDerivedScip(scip) ? scip : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,12 +1,16 @@
 /**
  * Decoding and deriving uploaded SCIP indexes off the service's thread: one
  * worker thread (`scip_worker.ts`), one upload at a time (later ones wait
- * their turn). An index of more than `SCIP_MAX_OCCURRENCES` occurrences is
- * refused before it is decoded (`SCIP_TOO_COSTLY`), which bounds the
- * worker's memory; each upload is given `SCIP_WORKER_MS` and the worker's
- * heap is capped at `SCIP_WORKER_HEAP_MB` besides: past either the upload
- * is `SCIP_TOO_COSTLY` and the worker is ended (the next upload starts a
- * new one).
+ * their turn). The worker reads the upload from a file a document at a
+ * time and writes the derived form to a file in pieces, so its memory is
+ * the derived table (28 bytes an occurrence) and the symbols, never the
+ * upload or its decoded messages. An index of more than
+ * `SCIP_MAX_OCCURRENCES` occurrences is refused before it is decoded, and
+ * one of more than `SCIP_MAX_SYMBOLS` symbols as soon as it passes that
+ * (`SCIP_TOO_COSTLY`); each upload is given `SCIP_WORKER_MS` and the
+ * worker's heap is capped at `SCIP_WORKER_HEAP_MB` besides: past either the
+ * upload is `SCIP_TOO_COSTLY` and the worker is ended (the next upload
+ * starts a new one).
  *
  * @module
  */
@@ -17,11 +21,12 @@ import { WorkerJobs } from "../../workers/worker_jobs.ts";
 import type { ScipJob, ScipJobAnswer } from "./scip_worker.ts";
 
 /**
- * Most V8 heap the SCIP worker may use: a safety net far above what
- * `SCIP_MAX_OCCURRENCES` needs (the occurrence cap is what keeps an upload
- * within it).
+ * Most V8 heap the SCIP worker may use: a safety net above what the caps
+ * need (measured: a 50 MiB upload of 940,000 occurrences and 110,000
+ * symbols peaked at 120 MiB of the worker's memory; the caps are what keep
+ * an upload within it).
  */
-export const SCIP_WORKER_HEAP_MB = 3072;
+export const SCIP_WORKER_HEAP_MB = 512;
 /** Most milliseconds one upload may spend being decoded and derived. */
 export const SCIP_WORKER_MS = 300_000;
 
@@ -40,9 +45,8 @@ export const SCIP_WORKER_MODULES: readonly string[] = [
 export type { ScipJob, ScipJobAnswer };
 
 /**
- * Most occurrences one index may hold: the decoded messages and the derived
- * form take about 750 bytes of heap per occurrence (measured: 1.25 million
- * in 65 MiB took 930 MiB), so this bounds the worker's heap near 1.5 GiB.
+ * Most occurrences one index may hold: 28 bytes each in the derived table
+ * (56 MiB at the cap), plus the two sort orders (8 bytes each).
  */
 export const SCIP_MAX_OCCURRENCES = 2_000_000;
 
@@ -78,9 +82,13 @@ export class ScipJobs {
     });
   }
 
-  /** The derived form of `bytes`, the index of `commit`; refusals as `SourcegraphError`s. */
-  async derive(bytes: Uint8Array, commit: string): Promise<DerivedUpload> {
-    const answer = await this.#jobs.run({ bytes, commit, maxOccurrences: this.#maxOccurrences });
+  /**
+   * Derives the index in file `at.input`, the index of `at.commit`, into the
+   * new file `at.output` (left for the caller to remove on a refusal);
+   * refusals as `SourcegraphError`s.
+   */
+  async derive(at: { input: string; output: string; commit: string }): Promise<DerivedUpload> {
+    const answer = await this.#jobs.run({ ...at, maxOccurrences: this.#maxOccurrences });
     if (answer === null && !this.#jobs.available) {
       throw new SourcegraphError("DEPENDENCY_UNAVAILABLE", "the SCIP worker could not start", {
         hint: "The operator's log says why; uploads work again once the service can start it.",

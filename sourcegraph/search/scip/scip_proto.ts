@@ -12,6 +12,7 @@
  * @module
  */
 
+import * as fs from "node:fs";
 import { create, createFileRegistry, type DescMessage, fromBinary } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
@@ -205,21 +206,52 @@ export function decodeScipIndex(bytes: Uint8Array): ScipIndex {
 }
 
 /**
- * How many documents and occurrences an `Index` holds, read from the wire
- * without decoding them (throws on malformed input), so an index too large
- * to decode is refused before it takes the memory.
+ * What a walk of an `Index` file is handed, one message at a time: a
+ * document as its path (`begin`), then its symbols' facts and its
+ * occurrences, field by field (an occurrence is never a message object).
  */
-export function countScipIndex(bytes: Uint8Array): { documents: number; occurrences: number } {
+export interface ScipVisitor {
+  metadata(metadata: ScipMetadata): void;
+  external(info: ScipSymbolInformation): void;
+  begin(path: string): void;
+  describe(info: ScipSymbolInformation): void;
+  occurrence(range: number[], symbol: string, roles: number): void;
+}
+
+// The fields of `Index` and the messages they hold.
+const INDEX_FIELDS: Record<number, "Metadata" | "Document" | "SymbolInformation"> = {
+  1: "Metadata",
+  2: "Document",
+  3: "SymbolInformation",
+};
+
+/**
+ * Walks the SCIP `Index` in file `fd` one top-level message at a time
+ * (positional reads into one reused buffer: only the message being decoded
+ * is in memory, never the file), handing each to `visitor`. Throws on
+ * malformed or truncated input (the caller refuses it); unknown scalar
+ * fields are skipped, groups are malformed (scip.proto has none).
+ */
+export function walkScipFile(fd: number, visitor: ScipVisitor): void {
+  const reader = new FileMessages(fd);
+  for (let next = reader.next(); next !== null; next = reader.next()) {
+    visit(visitor, next.name, next.bytes);
+  }
+}
+
+/**
+ * How many documents and occurrences the `Index` in file `fd` holds, read
+ * from the wire without decoding them (throws on malformed input), so an
+ * index too large to derive is refused before it takes the memory, and the
+ * deriver's table is made at its size.
+ */
+export function countScipFile(fd: number): { documents: number; occurrences: number } {
   const counts = { documents: 0, occurrences: 0 };
-  const index = new BinaryReader(bytes);
-  while (index.pos < index.len) {
-    const [field, wireType] = index.tag();
-    if (field !== 2 || wireType !== WireType.LengthDelimited) {
-      index.skip(wireType, field, RECURSION_LIMIT);
-      continue;
-    }
+  const reader = new FileMessages(fd);
+  for (let next = reader.next(); next !== null; next = reader.next()) {
+    if (next.name !== "Document") continue;
     counts.documents++;
-    const document = new BinaryReader(index.bytes());
+    const document = new BinaryReader(next.bytes);
     while (document.pos < document.len) {
       const [inner, innerType] = document.tag();
       if (inner === 2 && innerType === WireType.LengthDelimited) counts.occurrences++;
@@ -227,4 +259,122 @@ export function countScipIndex(bytes: Uint8Array): { documents: number; occurren
     }
   }
   return counts;
+}
+
+// The top-level messages of an `Index` file, in order; each one's bytes are
+// valid until the next is read.
+class FileMessages {
+  #fd: number;
+  #size: number;
+  #position = 0;
+  #head = new Uint8Array(20);
+  #buffer = new Uint8Array(1 << 16);
+
+  constructor(fd: number) {
+    this.#fd = fd;
+    this.#size = fs.fstatSync(fd).size;
+  }
+
+  next(): { name: "Metadata" | "Document" | "SymbolInformation"; bytes: Uint8Array } | null {
+    while (this.#position < this.#size) {
+      const tag = this.#varint();
+      const [field, wireType] = [Math.floor(tag / 8), tag % 8];
+      if (wireType === WireType.Varint) this.#varint();
+      else if (wireType === WireType.Bit64) this.#position += 8;
+      else if (wireType === WireType.Bit32) this.#position += 4;
+      else if (wireType !== WireType.LengthDelimited) throw new Error("unexpected wire type");
+      else {
+        const length = this.#varint();
+        if (this.#position + length > this.#size) throw new Error("truncated");
+        const name = INDEX_FIELDS[field];
+        const at = this.#position;
+        this.#position += length;
+        if (name !== undefined) return { name, bytes: this.#read(at, length) };
+      }
+    }
+    if (this.#position !== this.#size) throw new Error("truncated");
+    return null;
+  }
+
+  #varint(): number {
+    const available = Math.min(this.#head.length, this.#size - this.#position);
+    const length = fs.readSync(this.#fd, this.#head, 0, available, this.#position);
+    const reader = new BinaryReader(this.#head.subarray(0, length));
+    const value = BigInt(reader.uint64());
+    this.#position += reader.pos;
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error("varint too large");
+    return Number(value);
+  }
+
+  #read(position: number, length: number): Uint8Array {
+    if (length > this.#buffer.length) {
+      this.#buffer = new Uint8Array(Math.max(length, this.#buffer.length * 2));
+    }
+    let done = 0;
+    while (done < length) {
+      const read = fs.readSync(this.#fd, this.#buffer, done, length - done, position + done);
+      if (read === 0) throw new Error("truncated");
+      done += read;
+    }
+    return this.#buffer.subarray(0, length);
+  }
+}
+
+function visit(
+  visitor: ScipVisitor,
+  name: "Metadata" | "Document" | "SymbolInformation",
+  bytes: Uint8Array,
+): void {
+  if (name === "Document") return visitDocument(visitor, bytes);
+  const message = decode(name, bytes);
+  if (name === "Metadata") visitor.metadata(message as ScipMetadata);
+  else visitor.external(message as ScipSymbolInformation);
+}
+
+function decode(name: string, bytes: Uint8Array): unknown {
+  return fromBinary(scipMessage(name), bytes, {
+    readUnknownFields: false,
+    recursionLimit: RECURSION_LIMIT,
+  });
+}
+
+// A document read field by field: its path first (wherever it is), then the rest in order.
+function visitDocument(visitor: ScipVisitor, bytes: Uint8Array): void {
+  let path = "";
+  const first = new BinaryReader(bytes);
+  while (first.pos < first.len) {
+    const [field, wireType] = first.tag();
+    if (field === 1 && wireType === WireType.LengthDelimited) path = first.string();
+    else first.skip(wireType, field, RECURSION_LIMIT);
+  }
+  visitor.begin(path);
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 2 && wireType === WireType.LengthDelimited) {
+      visitOccurrence(visitor, reader.bytes());
+    } else if (field === 3 && wireType === WireType.LengthDelimited) {
+      visitor.describe(decode("SymbolInformation", reader.bytes()) as ScipSymbolInformation);
+    } else reader.skip(wireType, field, RECURSION_LIMIT);
+  }
+}
+
+// An occurrence's range (packed or not), symbol and roles; other fields skipped.
+function visitOccurrence(visitor: ScipVisitor, bytes: Uint8Array): void {
+  const reader = new BinaryReader(bytes);
+  const range: number[] = [];
+  let symbol = "";
+  let roles = 0;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1 && wireType === WireType.LengthDelimited) {
+      const end = reader.uint32() + reader.pos;
+      if (end > reader.len) throw new Error("truncated");
+      while (reader.pos < end) range.push(reader.int32());
+    } else if (field === 1 && wireType === WireType.Varint) range.push(reader.int32());
+    else if (field === 2 && wireType === WireType.LengthDelimited) symbol = reader.string();
+    else if (field === 3 && wireType === WireType.Varint) roles = reader.int32();
+    else reader.skip(wireType, field, RECURSION_LIMIT);
+  }
+  visitor.occurrence(range, symbol, roles);
 }

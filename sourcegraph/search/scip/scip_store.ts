@@ -15,8 +15,9 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
-import { atomicReplace } from "../../../shared/safe_fs.ts";
-import { type DerivedScip, isDerivedScip, type ScipSource, storedText } from "./scip_derived.ts";
+import { createHash } from "node:crypto";
+import { atomicReplace, publishFile, tempPathBeside } from "../../../shared/safe_fs.ts";
+import { type DerivedScip, parseStoredText, type ScipSource, storedText } from "./scip_derived.ts";
 
 /** Most bytes of a SCIP index upload (the body is refused past it while it is read). */
 export const SCIP_MAX_BYTES = 64 * 1024 * 1024;
@@ -31,6 +32,10 @@ export class ScipIndexes {
   #log: (line: string) => void;
   // Damaged files already logged (one line each until an upload replaces them).
   #damaged = new Set<string>();
+  // Temp files of uploads and copies in progress (never removed as leftovers).
+  #inFlight = new Set<string>();
+  // Digests of stored files, by path, while their size and time are unchanged.
+  #digests = new Map<string, { size: number; mtimeMs: number; digest: string }>();
 
   /** Indexes below `dataDir`; a damaged file is said once through `log`. */
   constructor(dataDir: string, options: { log?: (line: string) => void } = {}) {
@@ -55,11 +60,87 @@ export class ScipIndexes {
     const folder = this.folder(repositoryId);
     // Private as the search indexes' folder (the data folder's own checks cover its parents).
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    removeLeftovers(folder);
+    this.#removeLeftovers(folder);
     atomicReplace(join(folder, `${commit}.json`), new TextEncoder().encode(text));
-    // Read back (and parsed) when first asked for.
+    this.#replaced(repositoryId, commit);
+  }
+
+  /**
+   * Private temp paths in the repository's folder for one upload or copy of
+   * the index of `commit` (`release` removes whatever is left of them).
+   */
+  incoming(repositoryId: number, commit: string): { raw: string; stored: string } {
+    if (!COMMIT.test(commit)) throw new Error("not a commit");
+    const folder = this.folder(repositoryId);
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const final = join(folder, `${commit}.json`);
+    const paths = { raw: tempPathBeside(`${final}.scip`), stored: tempPathBeside(final) };
+    this.#inFlight.add(paths.raw);
+    this.#inFlight.add(paths.stored);
+    return paths;
+  }
+
+  /** Removes what is left of temp paths from `incoming`. */
+  release(paths: { raw: string; stored: string }): void {
+    for (const path of [paths.raw, paths.stored]) {
+      fs.rmSync(path, { force: true });
+      this.#inFlight.delete(path);
+    }
+  }
+
+  /**
+   * Stores the stored text in `stored` (a temp path from `incoming`, whole
+   * and of `digest` when given) as the index of `commit`, replacing any
+   * earlier one: fsync, rename over, folder fsync.
+   */
+  install(repositoryId: number, at: { commit: string; stored: string; digest?: string }): void {
+    const folder = this.folder(repositoryId);
+    this.#removeLeftovers(folder);
+    const final = join(folder, `${at.commit}.json`);
+    publishFile(at.stored, final);
+    this.#inFlight.delete(at.stored);
+    this.#replaced(repositoryId, at.commit);
+    if (at.digest !== undefined) this.#rememberDigest(final, at.digest);
+  }
+
+  /** The SHA-256 (hex) of the stored file of `commit`, or null when there is none. */
+  digest(repositoryId: number, commit: string): string | null {
+    if (!COMMIT.test(commit)) return null;
+    const path = join(this.folder(repositoryId), `${commit}.json`);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(path);
+    } catch {
+      return null;
+    }
+    const known = this.#digests.get(path);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.digest;
+    const digest = fileDigest(path);
+    if (digest !== null) {
+      this.#digests.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, digest });
+    }
+    return digest;
+  }
+
+  #rememberDigest(path: string, digest: string): void {
+    const stat = fs.statSync(path);
+    this.#digests.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, digest });
+  }
+
+  // Read back (and parsed) when first asked for.
+  #replaced(repositoryId: number, commit: string): void {
     this.#cache.delete(`${repositoryId}/${commit}`);
     this.#damaged.delete(`${repositoryId}/${commit}`);
+  }
+
+  // Temp files of writes a crash interrupted (not those of uploads in progress).
+  #removeLeftovers(folder: string): void {
+    for (const name of fs.readdirSync(folder)) {
+      const path = join(folder, name);
+      if (name.startsWith(".") && name.endsWith(".tmp") && !this.#inFlight.has(path)) {
+        fs.rmSync(path, { force: true });
+      }
+    }
   }
 
   /**
@@ -83,7 +164,7 @@ export class ScipIndexes {
       if (error instanceof Deno.errors.NotFound) return null;
       return this.#refuse(key, path);
     }
-    const scip = parseStored(text);
+    const scip = parseStoredText(text);
     if (scip === null || scip.source.commit !== commit) return this.#refuse(key, path);
     this.#damaged.delete(key);
     this.#remember(key, scip);
@@ -141,17 +222,6 @@ export class ScipIndexes {
   }
 }
 
-function parseStored(text: string): DerivedScip | null {
-  const newline = text.indexOf("\n");
-  try {
-    const source = JSON.parse(text.slice(0, newline));
-    const scip = { source, ...JSON.parse(text.slice(newline + 1)) };
-    return isDerivedScip(scip) ? scip : null;
-  } catch {
-    return null;
-  }
-}
-
 // The first line of a stored index (its source), read alone.
 function firstLine(path: string): ScipSource | null {
   let fd: number | undefined;
@@ -173,11 +243,22 @@ function firstLine(path: string): ScipSource | null {
   }
 }
 
-// Temp files of writes a crash interrupted.
-function removeLeftovers(folder: string): void {
-  for (const name of fs.readdirSync(folder)) {
-    if (name.startsWith(".") && name.endsWith(".tmp")) {
-      fs.rmSync(join(folder, name), { force: true });
+// The SHA-256 of a file, read a MiB at a time; null when it cannot be read.
+function fileDigest(path: string): string | null {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(path, "r");
+    const hash = createHash("sha256");
+    const buffer = new Uint8Array(1 << 20);
+    for (;;) {
+      const read = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      hash.update(buffer.subarray(0, read));
     }
+    return hash.digest("hex");
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }

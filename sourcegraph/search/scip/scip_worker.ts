@@ -1,44 +1,47 @@
 /**
- * The SCIP worker: one upload at a time, `{ id, bytes, commit,
- * maxOccurrences }` in, `{ id, answer }` out: the derived form's stored
- * text, its document paths and counts, or the refusal (`SCIP_INVALID`,
- * `SCIP_PATH_INVALID`, `SCIP_TOO_COSTLY` when the wire holds more
- * occurrences than allowed, counted before anything is decoded). It runs
- * off the service's main thread, so decoding and deriving a large index
- * never holds up other requests, and `scip_jobs.ts` ends it when a job runs
- * too long or out of memory.
+ * The SCIP worker: one upload at a time, `{ id, input, output, commit,
+ * maxOccurrences }` in, `{ id, answer }` out. It reads the uploaded index
+ * from the file `input` one top-level message at a time, derives its compact
+ * form as it goes (`ScipDeriver`) and writes the stored text to the new
+ * private file `output` in pieces, with its SHA-256; the answer is what it
+ * holds (document paths, counts, source, digest) or the refusal
+ * (`SCIP_INVALID`, `SCIP_PATH_INVALID`, `SCIP_TOO_COSTLY` once the
+ * occurrences pass the cap). It runs off the service's main thread, so a
+ * large index never holds up other requests, and `scip_jobs.ts` ends it
+ * when a job runs too long or out of memory.
  *
  * @module
  */
 
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { SourcegraphError } from "../../errors.ts";
 import type { WORKER_READY, WorkerAnswer } from "../../workers/worker_jobs.ts";
-import { deriveScip, storedText } from "./scip_derived.ts";
-import { countScipIndex, decodeScipIndex, type ScipIndex } from "./scip_proto.ts";
-import type { ScipSource } from "./scip_derived.ts";
+import { type DerivedSummary, ScipDeriver, tooCostly } from "./scip_derived.ts";
+import { countScipFile, walkScipFile } from "./scip_proto.ts";
 
 /** One upload for the worker. */
 export interface ScipJob {
-  bytes: Uint8Array;
+  /** The uploaded index. */
+  input: string;
+  /** Where the stored text goes (a new private file). */
+  output: string;
   commit: string;
-  /** More occurrences than this are `SCIP_TOO_COSTLY`, refused before decoding. */
+  /** More occurrences than this are `SCIP_TOO_COSTLY`. */
   maxOccurrences: number;
 }
 
-/** What the worker made of an upload: the stored text, or the refusal. */
+/** What the worker made of an upload: what the stored text holds, or the refusal. */
 export type ScipJobAnswer =
-  | {
-    ok: true;
-    text: string;
-    paths: string[];
-    symbols: number;
-    occurrences: number;
-    source: ScipSource;
-  }
+  | (DerivedSummary & { ok: true; digest: string; bytes: number })
   | { ok: false; code: string; message: string; hint?: string };
 
 const port = parentPort!;
+
+// Exclusive creation of a new private file, never through a final symlink.
+const CREATE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
+  (fs.constants.O_NOFOLLOW ?? 0);
 
 port.on("message", (job: ScipJob & { id: number }) => {
   port.postMessage({ id: job.id, answer: derived(job) } satisfies WorkerAnswer<ScipJobAnswer>);
@@ -46,15 +49,7 @@ port.on("message", (job: ScipJob & { id: number }) => {
 
 function derived(job: ScipJob): ScipJobAnswer {
   try {
-    const scip = deriveScip(decoded(job), { commit: job.commit });
-    return {
-      ok: true,
-      text: storedText(scip),
-      paths: scip.paths,
-      symbols: scip.symbols.length,
-      occurrences: scip.byDocument.reduce((sum, rows) => sum + rows.length / 6, 0),
-      source: scip.source,
-    };
+    return { ok: true, ...write(job.output, read(job)) };
   } catch (error) {
     if (error instanceof SourcegraphError) {
       return { ok: false, code: error.code, message: error.message, hint: error.hint };
@@ -64,24 +59,42 @@ function derived(job: ScipJob): ScipJobAnswer {
   }
 }
 
-function decoded(job: ScipJob): ScipIndex {
-  let counts: { occurrences: number };
+// Counted first (refused before anything is decoded when over the cap), then derived.
+function read(job: ScipJob): ScipDeriver {
+  const fd = fs.openSync(job.input, "r");
   try {
-    counts = countScipIndex(job.bytes);
-  } catch {
+    const { occurrences } = countScipFile(fd);
+    if (occurrences > job.maxOccurrences) throw tooCostly("occurrences", job.maxOccurrences);
+    const deriver = new ScipDeriver({ ...job, occurrences });
+    walkScipFile(fd, deriver);
+    return deriver;
+  } catch (error) {
+    if (error instanceof SourcegraphError) throw error;
     throw notScip();
+  } finally {
+    fs.closeSync(fd);
   }
-  if (counts.occurrences > job.maxOccurrences) {
-    throw new SourcegraphError(
-      "SCIP_TOO_COSTLY",
-      `the index has more than ${job.maxOccurrences} occurrences`,
-      { hint: "Upload an index of fewer files (index the project's sources only)." },
-    );
-  }
+}
+
+function write(
+  output: string,
+  deriver: ScipDeriver,
+): DerivedSummary & { digest: string; bytes: number } {
+  const fd = fs.openSync(output, CREATE, 0o600);
+  const hash = createHash("sha256");
+  let bytes = 0;
   try {
-    return decodeScipIndex(job.bytes);
-  } catch {
-    throw notScip();
+    const summary = deriver.finish((chunk) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+      for (let done = 0; done < chunk.length;) {
+        done += fs.writeSync(fd, chunk, done, chunk.length - done);
+      }
+    });
+    fs.fsyncSync(fd);
+    return { ...summary, digest: hash.digest("hex"), bytes };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -134,6 +134,30 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     `,
   },
   CONTROL_MIGRATIONS[6], // the same statements in both dialects
+  {
+    ...CONTROL_MIGRATIONS[7],
+    sql: `
+      CREATE TABLE scip_indexes(
+        repository_id BIGINT NOT NULL,
+        commit_id TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        uploaded_at BIGINT NOT NULL,
+        PRIMARY KEY (repository_id, commit_id),
+        FOREIGN KEY (repository_id, commit_id) REFERENCES versions(repository_id, commit_id)
+          ON DELETE CASCADE
+      );
+      CREATE TABLE scip_index_pieces(
+        repository_id BIGINT NOT NULL,
+        commit_id TEXT NOT NULL,
+        piece INTEGER NOT NULL,
+        bytes BYTEA NOT NULL,
+        PRIMARY KEY (repository_id, commit_id, piece),
+        FOREIGN KEY (repository_id, commit_id) REFERENCES scip_indexes(repository_id, commit_id)
+          ON DELETE CASCADE
+      );
+    `,
+  },
 ];
 
 /** The database was written by a later version of the program; nothing was changed. */

@@ -1,7 +1,8 @@
 // Three replicas over one PostgreSQL as real processes: placement by owners,
 // the same answers from every replica, one fetch for racing syncs, deletes
-// that reach every disk, and reads that never fail while a replica dies,
-// comes back, or the database is away.
+// that reach every disk, a SCIP upload to any replica kept by every owner
+// (and by one that joins later), and reads that never fail while a replica
+// dies, comes back, or the database is away.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { ownersOf } from "../../../sourcegraph/cluster/placement.ts";
@@ -16,6 +17,8 @@ import { type CountingUpstream, startCountingUpstream } from "../../support/coun
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { nginxBin, startNginx } from "../../support/nginx_server.ts";
 import { postgresBin } from "../../support/postgres_server.ts";
+import { encodeScip, type FixtureDocument } from "../../support/scip_fixtures.ts";
+import { SCIP_ROLES } from "../../../sourcegraph/search/scip/scip_derived.ts";
 import { adminRequest, connectClient } from "../../support/sourcegraph_service.ts";
 import { callTool, textOrError } from "../../support/tool_calls.ts";
 
@@ -108,6 +111,77 @@ async function withCluster(
   }
 }
 
+const SCIP_SYMBOL = "npm up 1.0.0 src/`b.ts`/b0.";
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+/**
+ * Uploads a SCIP index of org/up0 to replica `at.at` (a refused one first,
+ * which stores nothing anywhere), waits until `availability` on every
+ * replica lists it, checks that `references` is precise and the same from
+ * every replica and that each owner keeps a copy; the path of a replica's
+ * copy.
+ */
+async function uploadScipToCluster(
+  cluster: ClusterHarness,
+  at: { at: number; id: number; commit: string; owners: string[] },
+): Promise<(replica: number) => string> {
+  const upload = (documents: FixtureDocument[]) =>
+    fetch(
+      `${
+        cluster.replicas[at.at]!.url
+      }/sourcegraph/api/admin/v1/repo/scip?repo=org/up0&commit=${at.commit}`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${CLUSTER_TOKEN}` },
+        body: encodeScip(documents),
+      },
+    );
+  const refused = await upload([{ path: "src/none.ts", occurrences: [] }]);
+  assertEquals(`${refused.status} ${(await refused.json()).code}`, "422 SCIP_UNKNOWN_FILE");
+  assertEquals(await cluster.query("SELECT commit_id FROM scip_indexes"), [], "nothing shared");
+  const accepted = await upload([{
+    path: "src/b.ts",
+    occurrences: [{ range: [0, 13, 15], symbol: SCIP_SYMBOL, roles: SCIP_ROLES.definition }],
+  }]);
+  assertEquals(accepted.status, 201, await accepted.clone().text());
+  assertEquals((await accepted.json()).documents, 1);
+  const stored = (replica: number) =>
+    join(
+      cluster.replicaFolder(replica),
+      ".sourcegraph",
+      "scip_index",
+      `${at.id}`,
+      `${at.commit}.json`,
+    );
+  const answers = await Promise.all(
+    cluster.replicas.map((replica) =>
+      withClient(replica!.url, async (client) => {
+        await eventually(async () =>
+          textOrError(await callTool(client, "availability", { repo: "org/up0" })).includes(
+            '"scip":{"tool":"test-indexer"',
+          ), "availability lists the SCIP index");
+        return textOrError(
+          await callTool(client, "references", {
+            repo: "org/up0",
+            path: "src/b.ts",
+            line: 1,
+            column: 14,
+          }),
+        );
+      })
+    ),
+  );
+  assert(answers[0].includes('Precision: "precise"; Tool: "test-indexer 1.2.3"'), answers[0]);
+  assertEquals(new Set(answers).size, 1, answers.join("\n---\n"));
+  for (const [i, name] of cluster.names.entries()) {
+    assertEquals(await exists(stored(i)), at.owners.includes(name), `${name}'s copy`);
+  }
+  return stored;
+}
+
 /** Clients reading `a.txt` of the repositories in turn until stopped, counting what failed. */
 interface Readers {
   failures: string[];
@@ -157,7 +231,7 @@ function startReaders(clients: Client[], repositories: string[]): Readers {
 
 Deno.test({
   name:
-    "cluster: 30 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk",
+    "cluster: 30 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk, a SCIP upload kept by every owner",
   ignore: BIN === null,
   fn: () =>
     // Symbols are asked of up4 and up8; read_many reads up5's src/b.ts.
@@ -300,6 +374,13 @@ Deno.test({
       // A pin names the owners; without it the hash places the repository again.
       const hashed = ownersOf("org/up0", { replicas: cluster.names, replication: 2 });
       const pin = [cluster.names.find((name) => !hashed.includes(name))!, hashed[0]];
+      // A SCIP upload to the replica that holds nothing of org/up0 reaches both owners.
+      const stored = await uploadScipToCluster(cluster, {
+        at: cluster.names.indexOf(pin[0]),
+        id: ids.get("org/up0")!,
+        commit: up.heads.get("up0")!,
+        owners: hashed,
+      });
       const holders = async () =>
         (await cluster.query(
           `SELECT h.replica FROM holdings h JOIN repositories r ON r.id = h.repository_id
@@ -314,6 +395,11 @@ Deno.test({
         async () => JSON.stringify(await holders()) === JSON.stringify([...pin].sort()),
         "held by the pinned replicas",
       );
+      // The owner that joined copied the index before it held the repository; the one that
+      // left dropped its copy with the mirror.
+      assert(await exists(stored(cluster.names.indexOf(pin[0]))), `${pin[0]} has the SCIP index`);
+      const left = cluster.names.indexOf(hashed[1]);
+      await eventually(async () => !(await exists(stored(left))), `${hashed[1]} dropped it`);
       assertEquals(
         (await admin(cluster.replicas[0]!.url, "/repo/pin?repo=org/up0", {
           method: "DELETE",
@@ -327,11 +413,11 @@ Deno.test({
 
       // SIGTERM: the replica removes its heartbeat and holdings before it exits.
       await cluster.terminate(2);
-      const left = await cluster.query(
+      const after = await cluster.query(
         "SELECT (SELECT count(*) FROM replicas WHERE name = 'replica-2') AS beat, " +
           "(SELECT count(*) FROM holdings WHERE replica = 'replica-2') AS held",
       );
-      assertEquals([Number(left[0].beat), Number(left[0].held)], [0, 0]);
+      assertEquals([Number(after[0].beat), Number(after[0].held)], [0, 0]);
     }),
 });
 

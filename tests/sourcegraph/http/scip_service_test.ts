@@ -2,12 +2,16 @@
  * A SCIP upload to the service as the launcher starts it (its own process,
  * the start task's narrow permission flags): the SCIP worker loads, the
  * index is stored, and `references` through a real MCP client over HTTP is
- * precise from then on.
+ * precise from then on; a 50 MiB upload keeps the service's resident memory
+ * within a bound (the body goes to a file, the worker reads it a document at
+ * a time).
  */
 
 import { SCIP_ROLES } from "../../../sourcegraph/search/scip/scip_derived.ts";
 import { assert, assertEquals } from "../../support/assert.ts";
 import { createRepo, git, removeDir, tempDir } from "../../support/git_repo.ts";
+import { largeScip } from "../../support/large_scip.ts";
+import { rssMib } from "../../support/raw_http.ts";
 import { encodeScip } from "../../support/scip_fixtures.ts";
 import { connectClient, PROJECT_TOKEN, startService } from "../../support/sourcegraph_service.ts";
 import { callTool } from "../../support/tool_calls.ts";
@@ -58,6 +62,47 @@ Deno.test("SCIP in the launched service: the worker loads under the start flags,
       !service.log.some((line) => line.includes("SCIP worker failed")),
       service.log.join("\n"),
     );
+  } finally {
+    await service.stop();
+    await removeDir(parent);
+  }
+});
+
+// Most resident memory the launched service may reach while it takes a 50 MiB upload (MiB).
+const UPLOAD_RSS_MIB = 400;
+
+Deno.test("SCIP in the launched service: a 50 MiB upload of 940,000 occurrences stays under 400 MiB resident", async () => {
+  const { bytes, paths } = largeScip({ files: 200, perFile: 4_700 });
+  assert(bytes.length >= 50 * 1024 * 1024, `${bytes.length} bytes`);
+  const parent = await tempDir("sg-scip-large-");
+  const repo = await createRepo({
+    ...Object.fromEntries(paths.map((path) => [path, "export {};\n"])),
+    ".gitignore": ".sourcegraph/\n",
+  }, { parent, name: "large" });
+  const commit = (await git(repo.path, ["rev-parse", "HEAD"])).trim();
+  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: PROJECT_TOKEN });
+  try {
+    let peak = await rssMib(service.pid);
+    let uploading = true;
+    const sampler = (async () => {
+      while (uploading) {
+        peak = Math.max(peak, await rssMib(service.pid));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const url =
+      `${service.url}/sourcegraph/api/admin/v1/repo/scip?repo=local/large&commit=${commit}`;
+    const upload = await fetch(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${PROJECT_TOKEN}` },
+      body: bytes,
+    }).finally(() => uploading = false);
+    await sampler;
+    assertEquals(upload.status, 201, `${await upload.clone().text()}\n${service.log.join("\n")}`);
+    const stored = await upload.json();
+    assertEquals([stored.documents, stored.occurrences], [200, 200 * 4_700]);
+    assert(peak < UPLOAD_RSS_MIB, `peak resident memory ${peak.toFixed(0)} MiB`);
+    console.log(`peak resident memory during the upload: ${peak.toFixed(0)} MiB`);
   } finally {
     await service.stop();
     await removeDir(parent);

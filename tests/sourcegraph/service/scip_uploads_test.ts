@@ -1,8 +1,8 @@
 /**
  * SCIP uploads in the operator's service: an index of a synced commit is
  * stored and pruned with the commit's retention, removed with its
- * repository; a replica of a cluster refuses uploads (reads there may run on
- * any holder, which would not have the index) and stores nothing.
+ * repository; in a cluster an upload is shared before it is kept, and one
+ * the shared store refuses keeps nothing (no index, no temp file).
  */
 
 import { existsSync } from "node:fs";
@@ -13,6 +13,7 @@ import { READ_PLUGIN_ROOM } from "../../../sourcegraph/http/mcp/read_room.ts";
 import { DEFAULT_PLUGIN_SETTINGS } from "../../../sourcegraph/plugins/plugin_settings.ts";
 import { composeServices, type Services } from "../../../sourcegraph/service/compose.ts";
 import { SCIP_ROLES } from "../../../sourcegraph/search/scip/scip_derived.ts";
+import { PATH_BATCH_CHARS } from "../../../sourcegraph/service/scip_uploads.ts";
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
 import { encodeScip } from "../../support/scip_fixtures.ts";
@@ -56,7 +57,7 @@ async function withServices(
 
 Deno.test("SCIP uploads: an index goes when its commit is no longer retained", () =>
   withServices(async (services, { commit, source }) => {
-    await services.admin.uploadScip("org/a", { commit, bytes: INDEX });
+    await services.admin.uploadScip("org/a", { commit, body: INDEX });
     const scip = () => services.localCalls.versionScip({ kind: "service" }, { repo: "org/a" });
     assertEquals(Object.keys(await scip()), [commit]);
     await source.write({ "a.ts": "b;\n" });
@@ -71,7 +72,7 @@ Deno.test("SCIP uploads: an index goes when its commit is no longer retained", (
 
 Deno.test("SCIP uploads: stored, then removed with the repository", () =>
   withServices(async (services, { commit, data }) => {
-    const stored = await services.admin.uploadScip("org/a", { commit, bytes: INDEX });
+    const stored = await services.admin.uploadScip("org/a", { commit, body: INDEX });
     assertEquals(stored.documents, 1);
     const id = services.store.repository("org/a")!.id;
     assertEquals([...new ScipIndexes(data).commits(id).keys()], [commit]);
@@ -80,13 +81,68 @@ Deno.test("SCIP uploads: stored, then removed with the repository", () =>
     assert(!existsSync(new ScipIndexes(data).folder(id)));
   }));
 
-Deno.test("SCIP uploads: a replica of a cluster refuses them and stores nothing", () =>
-  withServices(async (services, { commit }) => {
-    services.admin.usePlacement({ pin: () => Promise.resolve() });
+Deno.test("SCIP uploads: in a cluster the index is shared first; a refused share keeps nothing", () =>
+  withServices(async (services, { commit, data }) => {
+    const id = services.store.repository("org/a")!.id;
+    const folder = new ScipIndexes(data).folder(id);
+    const shared: string[] = [];
+    let answer: boolean | Error = new SourcegraphError("DEPENDENCY_UNAVAILABLE", "away");
+    services.admin.useScipShare({
+      publish(repo, checked) {
+        // The stored text is whole when it is shared: its digest is its content's.
+        const bytes = Deno.readFileSync(checked.stored);
+        shared.push(`${repo.name} ${checked.commit} ${bytes.length === checked.bytes}`);
+        if (answer instanceof Error) return Promise.reject(answer);
+        return Promise.resolve(answer);
+      },
+    });
+    const versionScip = () =>
+      services.localCalls.versionScip({ kind: "service" }, { repo: "org/a" });
     const error = await assertRejects(
-      () => services.admin.uploadScip("org/a", { commit, bytes: INDEX }),
+      () => services.admin.uploadScip("org/a", { commit, body: INDEX }),
       SourcegraphError,
     );
-    assertEquals(error.code, "INVALID_REQUEST");
-    assertEquals(await services.localCalls.versionScip({ kind: "service" }, { repo: "org/a" }), {});
+    assertEquals(error.code, "DEPENDENCY_UNAVAILABLE");
+    assertEquals(await versionScip(), {});
+    assertEquals([...Deno.readDirSync(folder)], [], "no temp file is left");
+    answer = false; // shared for the owners; this replica holds no copy
+    await services.admin.uploadScip("org/a", { commit, body: INDEX });
+    assertEquals(await versionScip(), {});
+    answer = true;
+    await services.admin.uploadScip("org/a", { commit, body: INDEX });
+    assertEquals(Object.keys(await versionScip()), [commit]);
+    assertEquals(shared, Array(3).fill(`org/a ${commit} true`));
+    assertEquals([...Deno.readDirSync(folder)].map((entry) => entry.name), [`${commit}.json`]);
+  }));
+
+Deno.test("SCIP uploads: the files are checked in routed calls of at most a MiB of paths, the answers added up", () =>
+  withServices(async (services, { commit }) => {
+    const batches: number[] = [];
+    services.repositories.useRouter({
+      route: (call, local) => {
+        const paths = (call.request as { paths?: string[] }).paths;
+        if (call.method === "scipUnknownFiles" && paths) {
+          batches.push(paths.reduce((sum, path) => sum + path.length, 0));
+        }
+        return local();
+      },
+      serving: () => null,
+    });
+    // 300 documents of 4,000-character paths, none a file of the commit: 1.2 million characters.
+    const documents = Array.from({ length: 300 }, (_, i) => ({
+      path: `${"d/".repeat(1_990)}f${String(i).padStart(3, "0")}.ts`,
+      occurrences: [],
+    }));
+    const error = await assertRejects(
+      () => services.admin.uploadScip("org/a", { commit, body: encodeScip(documents) }),
+      SourcegraphError,
+    );
+    assertEquals(error.code, "SCIP_UNKNOWN_FILE");
+    assert(
+      error.message.startsWith("300 document(s) name no file of this commit: "),
+      error.message,
+    );
+    assertEquals(batches.length, 2, JSON.stringify(batches));
+    assert(batches.every((chars) => chars <= PATH_BATCH_CHARS + 4_096), JSON.stringify(batches));
+    assertEquals(batches[0] + batches[1], documents.reduce((sum, d) => sum + d.path.length, 0));
   }));

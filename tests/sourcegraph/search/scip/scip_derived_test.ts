@@ -5,19 +5,30 @@
  * symbol across documents with its roles, its definition, kind and
  * signature; a document's local symbols stay its own. Hostile input is
  * refused with one code: `..`, absolute and empty path components, a
- * malformed range, a truncated body, groups nested a million deep.
+ * malformed range, a truncated body, groups nested a million deep. An index
+ * read from a file a message at a time derives to the same form as the
+ * index decoded whole, and more symbols than the cap is SCIP_TOO_COSTLY.
  */
 
+import * as fs from "node:fs";
+import { join } from "node:path";
 import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
 import {
   deriveScip,
   isDerivedScip,
+  parseStoredText,
   SCIP_ROLES,
+  ScipDeriver,
   symbolAt,
   symbolDefinition,
   symbolSpots,
 } from "../../../../sourcegraph/search/scip/scip_derived.ts";
-import { decodeScipIndex } from "../../../../sourcegraph/search/scip/scip_proto.ts";
+import {
+  countScipFile,
+  decodeScipIndex,
+  walkScipFile,
+} from "../../../../sourcegraph/search/scip/scip_proto.ts";
+import { removeDir, tempDir } from "../../../support/git_repo.ts";
 import { assert, assertEquals, assertThrows } from "../../../support/assert.ts";
 import { deeplyNested, encodeScip, type FixtureDocument } from "../../../support/scip_fixtures.ts";
 
@@ -143,3 +154,82 @@ Deno.test("SCIP: a stored form with a wrong shape is not taken for an index", ()
     assert(!isDerivedScip(copy), damage.toString());
   }
 });
+
+// The derived form of the index in `bytes`, read from a file a message at a time.
+async function derivedFromFile(
+  bytes: Uint8Array,
+  options: { maxSymbols?: number } = {},
+): Promise<{ scip: ReturnType<typeof deriveScip> | null; counts: unknown }> {
+  const folder = await tempDir("scip-walk-");
+  const path = join(folder, "index.scip");
+  await Deno.writeFile(path, bytes);
+  const fd = fs.openSync(path, "r");
+  try {
+    const counts = countScipFile(fd);
+    const deriver = new ScipDeriver({ commit: COMMIT, ...options });
+    walkScipFile(fd, deriver);
+    const decoder = new TextDecoder();
+    let text = "";
+    deriver.finish((chunk) => text += decoder.decode(chunk, { stream: true }));
+    return { scip: parseStoredText(text + decoder.decode()), counts };
+  } finally {
+    fs.closeSync(fd);
+    await removeDir(folder);
+  }
+}
+
+Deno.test("SCIP: an index read from a file a message at a time derives as the whole index does", async () => {
+  // One path in two documents, which the derived form merges.
+  const documents = [...DOCUMENTS, {
+    path: "src/b.ts",
+    occurrences: [{ range: [9, 0, 1], symbol: PARSE }],
+  }];
+  const bytes = encodeScip(documents);
+  const { scip, counts } = await derivedFromFile(bytes);
+  assertEquals(counts, { documents: 3, occurrences: 8 });
+  const whole = deriveScip(decodeScipIndex(bytes), { commit: COMMIT });
+  assert(scip !== null);
+  assertEquals(scip.paths, whole.paths);
+  assertEquals(scip.source, whole.source);
+  const spots = (derived: typeof whole, at: { path: string; line: number; character: number }) =>
+    symbolSpots(derived, symbolAt(derived, at)!);
+  for (
+    const at of [{ path: "src/b.ts", line: 9, character: 0 }, {
+      path: "src/a.ts",
+      line: 2,
+      character: 5,
+    }]
+  ) {
+    assertEquals(spots(scip, at), spots(whole, at));
+    assert(spots(scip, at).length > 0);
+  }
+  const parse = symbolAt(scip, { path: "src/b.ts", line: 2, character: 1 })!;
+  assertEquals(symbolDefinition(scip, parse)?.path, "src/a.ts");
+  assertEquals(scip.symbols[parse].signature, "function parse(text: string): number");
+  // A file cut short is refused, wherever the cut falls.
+  for (const cut of [1, bytes.length >> 1, bytes.length - 1]) {
+    await assertRejectsAny(() => derivedFromFile(bytes.subarray(0, cut)));
+  }
+});
+
+Deno.test("SCIP: more symbols than the cap is SCIP_TOO_COSTLY", async () => {
+  const bytes = encodeScip([{
+    path: "a.ts",
+    occurrences: Array.from(
+      { length: 20 },
+      (_, i) => ({ range: [i, 0, 1], symbol: `npm p 1 s${i}.` }),
+    ),
+  }]);
+  assertEquals((await derivedFromFile(bytes, { maxSymbols: 20 })).scip?.symbols.length, 20);
+  const error = await derivedFromFile(bytes, { maxSymbols: 19 }).then(
+    () => null,
+    (error) => error,
+  );
+  assert(error instanceof SourcegraphError, String(error));
+  assertEquals(error.code, "SCIP_TOO_COSTLY");
+});
+
+async function assertRejectsAny(fn: () => Promise<unknown>): Promise<void> {
+  const outcome = await fn().then(() => "resolved", () => "rejected");
+  assertEquals(outcome, "rejected");
+}

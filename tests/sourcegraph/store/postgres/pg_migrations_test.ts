@@ -54,6 +54,8 @@ Deno.test({
         "placement_pins",
         "replicas",
         "repositories",
+        "scip_index_pieces",
+        "scip_indexes",
         "sessions",
         "sourcegraph_schema",
         "sync_state",
