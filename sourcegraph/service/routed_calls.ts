@@ -281,6 +281,21 @@ export function localCalls(
     versionHistory: (caller, request) =>
       versionHistory(store, { visibility, mirrors, caller, request }),
     ...versionMarks(store, { visibility, indexes, scip }),
+    ...scipCalls(reads, { visibility, mirrors }),
+    pluginCatalog: (caller, request) => plugins.catalog(caller, request),
+    enhance: (caller, request) => plugins.enhance(caller, request),
+    ...readsWithPlugins(reads, { plugins, pluginRoom }),
+  };
+}
+
+// The calls of SCIP uploads and precise answers: a definition from the
+// commit's index, and which of an upload's documents name no file there.
+function scipCalls(
+  reads: RepositoryReads,
+  parts: { visibility: Visibility; mirrors: MirrorReaders },
+): Pick<RoutedCalls, "scipDefinition" | "scipUnknownFiles"> {
+  const { visibility, mirrors } = parts;
+  return {
     scipDefinition: (caller, request) => reads.scipDefinition(caller, request),
     scipUnknownFiles: (caller, request) => {
       const { repo, commit } = visibility.resolve(caller, {
@@ -289,9 +304,6 @@ export function localCalls(
       });
       return unknownFiles(mirrors, repo, { commit, paths: request.paths });
     },
-    pluginCatalog: (caller, request) => plugins.catalog(caller, request),
-    enhance: (caller, request) => plugins.enhance(caller, request),
-    ...readsWithPlugins(reads, { plugins, pluginRoom }),
   };
 }
 
