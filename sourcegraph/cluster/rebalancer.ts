@@ -23,6 +23,7 @@ import type { SyncScheduler } from "../git/sync_scheduler.ts";
 import type { RepositoryLifecycle } from "../service/repository_lifecycle.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { type Cluster, covers } from "./cluster.ts";
+import { CoalescedPasses } from "./coalesced_passes.ts";
 
 /** How soon a fill that left the same versions missing is tried again. */
 const RETRY_MS = 30_000;
@@ -36,10 +37,7 @@ export class Rebalancer {
   #files: FetchCredentials;
   #dataDir: string;
   #log: (line: string) => void;
-  #running: Promise<void> | null = null;
-  #again = false;
-  #stopped = false;
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  #passes: CoalescedPasses;
   #attempts = new Map<number, { wanted: string; at: number }>();
   #drained: (repositoryId: number) => Promise<void>;
 
@@ -64,49 +62,32 @@ export class Rebalancer {
     this.#files = parts.files;
     this.#dataDir = parts.dataDir;
     this.#log = parts.log;
+    this.#passes = new CoalescedPasses(() => this.#pass(), {
+      onError: (error) =>
+        this.#log(`rebalancing stopped early (${error.message}); retrying on the next change`),
+    });
     this.#drained = parts.drained;
   }
 
   /** Asks for a pass soon (changes that arrive together share one). */
   trigger(): void {
-    if (this.#stopped || this.#timer !== null) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.run();
-    }, 50);
+    this.#passes.trigger();
   }
 
   /** Runs a pass now (or after the running one); resolves when it is done. */
   run(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#pass().catch((error) => {
-          this.#log(
-            `rebalancing stopped early (${(error as Error).message}); retrying on the next change`,
-          );
-        });
-      } while (this.#again && !this.#stopped);
-      this.#running = null;
-    })();
-    return this.#running;
+    return this.#passes.run();
   }
 
   /** No more passes; resolves when the running one ends. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#passes.stop();
   }
 
   async #pass(): Promise<void> {
     const repositories = this.#store.repositories().filter((repo) => !repo.disabled);
     for (const repo of repositories) {
-      if (this.#stopped) return;
+      if (this.#passes.stopped) return;
       const retained = this.#store.versions(repo.id).map((version) => version.commit);
       if (this.#cluster.owns(repo)) {
         // A repository with no version yet is the scheduler's (registration, interval): syncing

@@ -30,6 +30,7 @@ import {
   type SharedScip,
 } from "../store/postgres/pg_scip_indexes.ts";
 import type { Cluster } from "./cluster.ts";
+import { CoalescedPasses } from "./coalesced_passes.ts";
 
 // Exclusive creation of a new private file, never through a final symlink.
 const CREATE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
@@ -42,10 +43,7 @@ export class ScipCopies implements ScipShare {
   #store: ControlStore;
   #scip: ScipIndexes;
   #log: (line: string) => void;
-  #running: Promise<void> | null = null;
-  #again = false;
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  #stopped = false;
+  #passes: CoalescedPasses;
 
   /** Copies into `parts.scip` the shared indexes of `rows` for what `parts.cluster` holds here. */
   constructor(
@@ -62,6 +60,9 @@ export class ScipCopies implements ScipShare {
     this.#store = parts.store;
     this.#scip = parts.scip;
     this.#log = parts.log;
+    this.#passes = new CoalescedPasses(() => this.#pass(), {
+      onError: (error) => this.#log(`copying SCIP indexes stopped early (${error.message})`),
+    });
   }
 
   /** Shares a checked upload; whether this replica keeps it too (it holds the repository). */
@@ -89,42 +90,23 @@ export class ScipCopies implements ScipShare {
 
   /** Asks for a pass over every repository held here soon (changes together share one). */
   trigger(): void {
-    if (this.#stopped || this.#timer !== null) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.run();
-    }, 50);
+    this.#passes.trigger();
   }
 
   /** Runs a pass now (or after the running one); resolves when it is done. */
   run(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#pass().catch((error) => {
-          this.#log(`copying SCIP indexes stopped early (${(error as Error).message})`);
-        });
-      } while (this.#again && !this.#stopped);
-      this.#running = null;
-    })();
-    return this.#running;
+    return this.#passes.run();
   }
 
   /** No more passes; resolves when the running one ends. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#passes.stop();
   }
 
   async #pass(): Promise<void> {
     const shared = await this.#rows.list();
     for (const repo of this.#store.repositories()) {
-      if (this.#stopped) return;
+      if (this.#passes.stopped) return;
       if (this.#cluster.held(repo.id).length === 0) continue;
       await this.#copyAll(repo, shared.filter((index) => index.repositoryId === repo.id));
     }
