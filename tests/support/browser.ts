@@ -10,7 +10,8 @@
  * @module
  */
 
-import puppeteer, { type Browser } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { assertEquals } from "./assert.ts";
 import { systemTool } from "./system_tools.ts";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
@@ -31,4 +32,37 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
+}
+
+/**
+ * Opens each `[kind, path]` under `base` at 1280 and then 390 px, saves a
+ * full-page screenshot `kind-width.png` in `shots`, checks that no script of
+ * the page's content ran (`window.__pwned`) and, with `status`, the answer's
+ * status; returns the pages that scroll sideways (`kind at width: N px`).
+ */
+export async function screenshotPages(
+  page: Page,
+  kinds: readonly (readonly [string, string])[],
+  options: { base: string; shots: string; status?: number },
+): Promise<string[]> {
+  const wide: string[] = [];
+  for (const width of [1280, 390]) {
+    await page.setViewport({ width, height: 900 });
+    for (const [kind, path] of kinds) {
+      const answer = await page.goto(`${options.base}${path}`);
+      if (options.status !== undefined) assertEquals(answer?.status(), options.status, kind);
+      await page.screenshot({ path: `${options.shots}/${kind}-${width}.png`, fullPage: true });
+      const [scrolled, inner] = await page.evaluate(() => [
+        document.scrollingElement!.scrollWidth,
+        innerWidth,
+      ]);
+      if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
+      assertEquals(
+        await page.evaluate(() => (window as { __pwned?: number }).__pwned),
+        undefined,
+        kind,
+      );
+    }
+  }
+  return wide;
 }

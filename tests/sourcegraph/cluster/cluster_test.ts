@@ -234,8 +234,8 @@ Deno.test({
     "cluster: 30 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk, a SCIP upload kept by every owner",
   ignore: BIN === null,
   fn: () =>
-    // Symbols are asked of up4 and up8; read_many reads up5's src/b.ts.
-    withCluster({ upstreams: 30, typescript: [4, 5, 8], replicas: 3 }, async (cluster, up) => {
+    // Symbols are asked of up4 and up8; read_many reads up5's src/b.ts, the SCIP upload names up0's.
+    withCluster({ upstreams: 30, typescript: [0, 4, 5, 8], replicas: 3 }, async (cluster, up) => {
       const names = [...up.heads.keys()];
       await register(cluster, up, names);
       await eventually(() => cluster.placed([0, 1, 2]), "every repository on its owners");

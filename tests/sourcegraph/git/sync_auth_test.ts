@@ -161,23 +161,26 @@ Deno.test("auth: token sees prepare, anonymous does not; a bad bearer is 401; pu
   withServiceAndSource({ SOURCEGRAPH_PUBLIC_READ: "false" }, async (_repo, service, admin) => {
     const adminTools = (await admin.listTools()).tools.map((t: { name: string }) => t.name);
     assert(adminTools.includes("prepare"));
-    const anonymous = await connectClient(service.url);
-    try {
-      const tools = (await anonymous.listTools()).tools.map((t: { name: string }) => t.name);
-      assert(!tools.includes("prepare"));
-      // Not public for anonymous callers: indistinguishable from a missing repository.
-      assertEquals(
-        (await callTool(anonymous, "read", { repo: NAME, path: "a.txt" })).code,
-        "REPOSITORY_NOT_FOUND",
-      );
-      assertEquals(JSON.parse(await callText(anonymous, "repositories", {})).repositories, []);
-      assertIncludes(
-        await callText(admin, "read", { repo: NAME, path: "a.txt" }),
-        "1: version 1",
-      );
-    } finally {
-      await anonymous.close();
-    }
+    assertIncludes(
+      await callText(admin, "read", { repo: NAME, path: "a.txt" }),
+      "1: version 1",
+    );
+    // With public reads off an anonymous caller is asked to sign in (the OAuth challenge naming
+    // the protected resource's metadata) before anything is listed or read.
+    const anonymous = await fetch(`${service.url}/sourcegraph/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    assertEquals(anonymous.status, 401);
+    assertIncludes(
+      anonymous.headers.get("www-authenticate") ?? "",
+      `resource_metadata="${service.url}/.well-known/oauth-protected-resource/sourcegraph/mcp"`,
+    );
+    assertEquals((await anonymous.json()).code, "AUTHENTICATION_REQUIRED");
     const response = await fetch(`${service.url}/sourcegraph/mcp`, {
       method: "POST",
       headers: {

@@ -10,7 +10,7 @@
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
-import { chromiumPath, launchBrowser } from "../../support/browser.ts";
+import { chromiumPath, launchBrowser, screenshotPages } from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
@@ -75,24 +75,7 @@ Deno.test({
         ["listing-last-commits", ""],
         ["folder-last-commits", `/-/tree/${sha}/src/deep`],
       ];
-      const wide: string[] = [];
-      for (const width of [1280, 390]) {
-        await page.setViewport({ width, height: 900 });
-        for (const [kind, path] of kinds) {
-          await page.goto(`${base}${path}`);
-          await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage: true });
-          const [scrolled, inner] = await page.evaluate(() => [
-            document.scrollingElement!.scrollWidth,
-            innerWidth,
-          ]);
-          if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
-          assertEquals(
-            await page.evaluate(() => (window as { __pwned?: number }).__pwned),
-            undefined,
-            kind,
-          );
-        }
-      }
+      const wide = await screenshotPages(page, kinds, { base, shots });
       console.log(`screenshots of ${kinds.length} history page kinds at 1280 and 390 px: ${shots}`);
       assertEquals(wide, []);
       // The blame's range is marked as a file page's is.

@@ -9,7 +9,7 @@
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
-import { chromiumPath, launchBrowser } from "../../support/browser.ts";
+import { chromiumPath, launchBrowser, screenshotPages } from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
@@ -74,25 +74,7 @@ Deno.test({
         ["references", `/-/references/${sha}/src/util.ts?line=1&column=17`],
         ["file-hostile", `/-/blob/${sha}/${encodeURI(HOSTILE).replaceAll("?", "%3F")}`],
       ];
-      const wide: string[] = [];
-      for (const width of [1280, 390]) {
-        await page.setViewport({ width, height: 900 });
-        for (const [kind, path] of kinds) {
-          const answer = await page.goto(`${base}${path}`);
-          assertEquals(answer?.status(), 200, kind);
-          await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage: true });
-          const [scrolled, inner] = await page.evaluate(() => [
-            document.scrollingElement!.scrollWidth,
-            innerWidth,
-          ]);
-          if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
-          assertEquals(
-            await page.evaluate(() => (window as { __pwned?: number }).__pwned),
-            undefined,
-            kind,
-          );
-        }
-      }
+      const wide = await screenshotPages(page, kinds, { base, shots, status: 200 });
       console.log(
         `screenshots of ${kinds.length} navigation page kinds at 1280 and 390 px: ${shots}`,
       );
