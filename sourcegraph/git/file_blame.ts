@@ -45,6 +45,16 @@ export const BLAME_TIMEOUT_MS = 30_000;
 // Up to 500 lines of up to 256 KiB each, plus each commit's headers.
 const BLAME_MAX_OUTPUT = 16 * 1024 * 1024;
 
+/** What one blame asks: lines `start..end` of `path` at `commit`, the revisions to ignore, its limits. */
+export interface BlameRequest {
+  commit: string;
+  path: string;
+  start: number;
+  end: number;
+  ignoreRevs: readonly string[];
+  limits?: { timeoutMs: number; maxOutputBytes: number };
+}
+
 /**
  * Blames lines `start..end` of `path` at `commit` (a full SHA) in `mirror`,
  * ignoring the commits `ignoreRevs` names (full SHAs). A blame past its
@@ -54,15 +64,7 @@ const BLAME_MAX_OUTPUT = 16 * 1024 * 1024;
  */
 export async function blameLines(
   mirror: string,
-  request: {
-    commit: string;
-    path: string;
-    start: number;
-    end: number;
-    ignoreRevs: readonly string[];
-    limits?: { timeoutMs: number; maxOutputBytes: number };
-    cache?: GitAnswerCache;
-  },
+  request: BlameRequest & { cache?: GitAnswerCache },
 ): Promise<BlameLines> {
   const { commit, path, start, end, ignoreRevs } = request;
   const key = ["blame", mirror, commit, path, start, end, ignoreRevs.join(",")].join("\0");
@@ -71,14 +73,7 @@ export async function blameLines(
 
 async function runBlame(
   mirror: string,
-  request: {
-    commit: string;
-    path: string;
-    start: number;
-    end: number;
-    ignoreRevs: readonly string[];
-    limits?: { timeoutMs: number; maxOutputBytes: number };
-  },
+  request: BlameRequest,
 ): Promise<BlameLines> {
   const { commit, path, start, end, ignoreRevs } = request;
   const limits = request.limits ??

@@ -40,6 +40,15 @@ export const HISTORY_TIMEOUT_MS = 20_000;
 /** Most bytes of Git's output for one history. */
 export const HISTORY_MAX_OUTPUT = 16 * 1024 * 1024;
 
+/** What one history asks: `count` commits of `target` from `commit` after `skip`, its limits. */
+export interface HistoryRequest {
+  commit: string;
+  target: HistoryTarget;
+  skip: number;
+  count: number;
+  limits?: { timeoutMs: number; maxOutputBytes: number };
+}
+
 /**
  * Up to `count` commits of `target` from `commit` (a full SHA) in `mirror`,
  * after skipping `skip` of them. A history past its deadline or output cap
@@ -47,14 +56,7 @@ export const HISTORY_MAX_OUTPUT = 16 * 1024 * 1024;
  */
 export async function pathHistory(
   mirror: string,
-  request: {
-    commit: string;
-    target: HistoryTarget;
-    skip: number;
-    count: number;
-    limits?: { timeoutMs: number; maxOutputBytes: number };
-    cache?: GitAnswerCache;
-  },
+  request: HistoryRequest & { cache?: GitAnswerCache },
 ): Promise<HistoryCommit[]> {
   const { commit, target, skip, count } = request;
   const key = ["history", mirror, commit, JSON.stringify(target), skip, count].join("\0");
@@ -63,13 +65,7 @@ export async function pathHistory(
 
 async function runHistory(
   mirror: string,
-  request: {
-    commit: string;
-    target: HistoryTarget;
-    skip: number;
-    count: number;
-    limits?: { timeoutMs: number; maxOutputBytes: number };
-  },
+  request: HistoryRequest,
 ): Promise<HistoryCommit[]> {
   const { commit, target } = request;
   const limits = request.limits ??
