@@ -18,7 +18,9 @@
 import * as fs from "node:fs";
 import { join, resolve } from "node:path";
 import process from "node:process";
-import { copyFromSqlite } from "./store/postgres/copy_from_sqlite.ts";
+import { copyFromSqlite, type MovedScip } from "./store/postgres/copy_from_sqlite.ts";
+import { SCIP_PIECE_BYTES } from "./store/postgres/pg_scip_indexes.ts";
+import { ScipIndexes } from "./search/scip/scip_store.ts";
 import { describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 
 function env(name: string): string | undefined {
@@ -26,6 +28,31 @@ function env(name: string): string | undefined {
     return process.env[name] || undefined;
   } catch {
     return undefined;
+  }
+}
+
+// The uploaded SCIP indexes of the data folder, each read a piece at a time when copied.
+function* scipIndexes(dataDir: string): Generator<MovedScip> {
+  const indexes = new ScipIndexes(dataDir);
+  for (const { repositoryId, commit, path } of indexes.stored()) {
+    const digest = indexes.digest(repositoryId, commit);
+    if (digest === null) continue;
+    const size = fs.statSync(path).size;
+    yield { repositoryId, commit, digest, size, pieces: () => filePieces(path) };
+  }
+}
+
+function* filePieces(path: string): Generator<Uint8Array> {
+  const fd = fs.openSync(path, "r");
+  try {
+    for (;;) {
+      const piece = new Uint8Array(SCIP_PIECE_BYTES);
+      const read = fs.readSync(fd, piece, 0, piece.length, null);
+      if (read === 0) return;
+      yield piece.subarray(0, read);
+    }
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -53,11 +80,12 @@ try {
   const copied = await copyFromSqlite({ path, dataDir }, {
     url,
     keyFile: resolve(keyFile),
-  });
+  }, { scip: scipIndexes(dataDir) });
   console.log(
     `moved ${copied.repositories} repositories (${copied.versions} retained versions), ` +
       `${copied.keys} personal keys, ${copied.credentials} credentials (sealed), ` +
-      `${copied.jobs} idempotency records and ${copied.sessions} sessions into PostgreSQL`,
+      `${copied.jobs} idempotency records, ${copied.sessions} sessions, ` +
+      `${copied.oauthClients} OAuth clients and ${copied.scipIndexes} SCIP indexes into PostgreSQL`,
   );
 } catch (error) {
   const message = (error as Error).message.split("\n")[0];

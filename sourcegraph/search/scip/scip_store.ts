@@ -197,6 +197,23 @@ export class ScipIndexes {
     return found;
   }
 
+  /** Every stored index: its repository, commit and file. */
+  *stored(): Generator<{ repositoryId: number; commit: string; path: string }> {
+    let folders: string[];
+    try {
+      folders = fs.readdirSync(join(this.#dataDir, "scip_index"));
+    } catch {
+      return;
+    }
+    for (const folder of folders) {
+      if (!/^[1-9][0-9]*$/.test(folder)) continue;
+      const repositoryId = Number(folder);
+      for (const commit of this.commits(repositoryId).keys()) {
+        yield { repositoryId, commit, path: join(this.folder(repositoryId), `${commit}.json`) };
+      }
+    }
+  }
+
   /** Drops the indexes of commits not in `retained`. */
   prune(repositoryId: number, retained: readonly string[]): void {
     const keep = new Set(retained);

@@ -4,8 +4,11 @@
  * outcomes, personal key hashes, idempotency records, sessions, the id
  * counter) and every fetch credential of the data folder, sealed with the
  * credential key, in one transaction. The target must be empty (no
- * registration, no key): nothing is merged or overwritten. Mirrors and
- * indexes are not copied; the replicas that own each repository fill them.
+ * registration, no key): nothing is merged or overwritten. OAuth clients,
+ * grants and tokens move too, and the uploaded SCIP indexes of retained
+ * versions (they cannot be made again from the repositories). Mirrors and
+ * search indexes are not copied; the replicas that own each repository
+ * fill them.
  *
  * @module
  */
@@ -17,6 +20,7 @@ import { loadCredentialKey } from "../credential_cipher.ts";
 import { SqliteControlStore } from "../sqlite_control_store.ts";
 import type { SqlConnection } from "./pg_migrations.ts";
 import { PostgresControlStore } from "./postgres_control_store.ts";
+import { insertScipIndex, type SharedScip } from "./pg_scip_indexes.ts";
 
 /** How many rows of each kind were copied. */
 export interface CopySummary {
@@ -26,6 +30,14 @@ export interface CopySummary {
   credentials: number;
   jobs: number;
   sessions: number;
+  oauthClients: number;
+  scipIndexes: number;
+}
+
+/** An uploaded SCIP index of the single process, to be moved with its version. */
+export interface MovedScip extends SharedScip {
+  /** Its stored bytes, in pieces of at most `SCIP_PIECE_BYTES`. */
+  pieces(): Iterable<Uint8Array>;
 }
 
 /** The target already holds registrations or keys; nothing was copied. */
@@ -66,16 +78,27 @@ const TABLES: { name: string; columns: string[]; booleans?: string[] }[] = [
   },
   { name: "sessions", columns: ["id_hash", "caller_kind", "caller_id", "csrf", "expires_at"] },
   { name: "meta", columns: ["key", "value"] },
+  { name: "oauth_clients", columns: ["client_id", "metadata", "created_at"] },
+  {
+    name: "oauth_codes",
+    columns: ["code_hash", "grant_json", "family_id", "used", "expires_at"],
+  },
+  {
+    name: "oauth_tokens",
+    columns: ["token_hash", "kind", "grant_json", "family_id", "used", "expires_at"],
+  },
 ];
 
 /**
  * Copies the SQLite store at `source.path` (migrated to this program's
  * schema first) and the credentials below `source.dataDir` into the
- * empty PostgreSQL store at `target.url`.
+ * empty PostgreSQL store at `target.url`, with `options.scip`'s indexes
+ * of retained versions (others are left behind).
  */
 export async function copyFromSqlite(
   source: { path: string; dataDir: string },
   target: { url: string; keyFile: string },
+  options: { scip?: Iterable<MovedScip> } = {},
 ): Promise<CopySummary> {
   const key = await loadCredentialKey(target.keyFile);
   await new SqliteControlStore(source.path).close(); // refuses a damaged or newer store
@@ -98,6 +121,7 @@ export async function copyFromSqlite(
       });
       sealed.push([Number(repo.id), credential.kind, value]);
     }
+    let scipIndexes = 0;
     await store.pool.transaction(async (sql) => {
       await refuseNonEmpty(sql);
       for (const table of TABLES) await insertRows(sql, table, rows.get(table.name)!);
@@ -107,6 +131,7 @@ export async function copyFromSqlite(
           [id, kind, value, Date.now()],
         );
       }
+      scipIndexes = await insertRetained(sql, rows.get("versions")!, options.scip ?? []);
       await sql.query("SELECT pg_notify('sourcegraph_control', 'all')");
     });
     const count = (name: string) => rows.get(name)!.length;
@@ -117,11 +142,29 @@ export async function copyFromSqlite(
       credentials: sealed.length,
       jobs: count("jobs"),
       sessions: count("sessions"),
+      oauthClients: count("oauth_clients"),
+      scipIndexes,
     };
   } finally {
     db.close();
     await store.close();
   }
+}
+
+// The indexes whose version moved; how many.
+async function insertRetained(
+  sql: SqlConnection,
+  versions: Record<string, unknown>[],
+  indexes: Iterable<MovedScip>,
+): Promise<number> {
+  const retained = new Set(versions.map((row) => `${row.repository_id}/${row.commit_id}`));
+  let moved = 0;
+  for (const index of indexes) {
+    if (!retained.has(`${index.repositoryId}/${index.commit}`)) continue;
+    await insertScipIndex(sql, index, index.pieces());
+    moved++;
+  }
+  return moved;
 }
 
 async function refuseNonEmpty(sql: SqlConnection): Promise<void> {

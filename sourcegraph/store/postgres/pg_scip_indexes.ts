@@ -15,6 +15,7 @@
 import { Buffer } from "node:buffer";
 import { SourcegraphError } from "../../errors.ts";
 import { notifyIn, type SqlPool, sqlState, unavailableOnFailure } from "./pg_connection.ts";
+import type { SqlConnection } from "./pg_migrations.ts";
 
 /** Most bytes of one piece of a stored index. */
 export const SCIP_PIECE_BYTES = 1 << 20;
@@ -52,19 +53,7 @@ export class ScipIndexRows {
             "DELETE FROM scip_indexes WHERE repository_id = $1 AND commit_id = $2",
             key,
           );
-          await sql.query(
-            `INSERT INTO scip_indexes(repository_id, commit_id, digest, size, uploaded_at)
-            VALUES ($1, $2, $3, $4, $5)`,
-            [...key, index.digest, index.size, Date.now()],
-          );
-          let piece = 0;
-          for (const bytes of pieces()) {
-            await sql.query(
-              `INSERT INTO scip_index_pieces(repository_id, commit_id, piece, bytes)
-              VALUES ($1, $2, $3, $4)`,
-              [...key, piece++, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
-            );
-          }
+          await insertScipIndex(sql, index, pieces());
           await notifyIn(sql, `scip:${index.repositoryId}`);
         })
       );
@@ -114,6 +103,32 @@ export class ScipIndexRows {
         }
         return true;
       })
+    );
+  }
+}
+
+/**
+ * Inserts one index and its pieces in the transaction of `sql` (none of
+ * that repository and commit may be stored yet); its version must be a
+ * row of `versions`.
+ */
+export async function insertScipIndex(
+  sql: SqlConnection,
+  index: SharedScip,
+  pieces: Iterable<Uint8Array>,
+): Promise<void> {
+  const key = [index.repositoryId, index.commit];
+  await sql.query(
+    `INSERT INTO scip_indexes(repository_id, commit_id, digest, size, uploaded_at)
+    VALUES ($1, $2, $3, $4, $5)`,
+    [...key, index.digest, index.size, Date.now()],
+  );
+  let piece = 0;
+  for (const bytes of pieces) {
+    await sql.query(
+      `INSERT INTO scip_index_pieces(repository_id, commit_id, piece, bytes)
+      VALUES ($1, $2, $3, $4)`,
+      [...key, piece++, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
     );
   }
 }

@@ -10,6 +10,12 @@ import { removeDir, tempDir } from "../../../support/git_repo.ts";
 import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
 import { spawnDeno } from "../../../support/processes.ts";
 import { lockDataFolder } from "../../../../sourcegraph/startup/data_lock.ts";
+import { ScipIndexes } from "../../../../sourcegraph/search/scip/scip_store.ts";
+import {
+  SCIP_PIECE_BYTES,
+  ScipIndexRows,
+} from "../../../../sourcegraph/store/postgres/pg_scip_indexes.ts";
+import { Buffer } from "node:buffer";
 
 const BIN = postgresBin();
 const ENTRY = new URL("../../../../sourcegraph/move_to_postgres.ts", import.meta.url).pathname;
@@ -72,7 +78,34 @@ Deno.test({
         csrf: "c",
         expiresAt: Date.now() + 60_000,
       }, { now: Date.now(), max: 10 });
+      await sqlite.oauth.saveClient({
+        clientId: "client-1",
+        clientName: "Editor",
+        redirectUris: ["http://127.0.0.1:9/cb"],
+        createdAt: 1,
+      }, { max: 10 });
+      const grant = {
+        clientId: "client-1",
+        identity: { kind: "service" as const },
+        scopes: ["read"],
+      };
+      await sqlite.oauth.saveTokens([{
+        hash: "t".repeat(64),
+        kind: "refresh",
+        grant: { ...grant, resource: "http://127.0.0.1:8787/sourcegraph/mcp" },
+        familyId: "family-1",
+        expiresAt: Date.now() + 60_000,
+        used: false,
+      }], { now: Date.now(), keep: 10, accessTtlMs: 1, refreshTtlMs: 60_000 });
       await sqlite.close();
+      // An uploaded SCIP index of the retained version (bigger than one piece) moves; one of a
+      // commit no longer retained stays behind.
+      const scip = new ScipIndexes(data);
+      const header = (commit: string) =>
+        JSON.stringify({ tool: "scip-typescript", version: "0.4.0", commit });
+      const scipText = `${header("a".repeat(40))}\n${"x".repeat(SCIP_PIECE_BYTES + 10)}\n`;
+      scip.putText(kept.id, { commit: "a".repeat(40), text: scipText });
+      scip.putText(kept.id, { commit: "b".repeat(40), text: `${header("b".repeat(40))}\n{}\n` });
       await new FetchCredentials(data).set(kept.id, { kind: "https", username: "bot", token });
 
       const url = await server.createDatabase("moved");
@@ -87,6 +120,7 @@ Deno.test({
         first.stdout,
         "moved 2 repositories (1 retained versions), 1 personal keys, 1 credentials",
       );
+      assertIncludes(first.stdout, "1 OAuth clients and 1 SCIP indexes into PostgreSQL");
 
       const shared = await openSharedStores(url, {
         keyFile,
@@ -110,6 +144,20 @@ Deno.test({
         assertEquals((await store.job("admin:k"))?.requestHash, "f");
         assertEquals((await store.sessions.find("s".repeat(64)))?.csrf, "c");
         assertEquals(credentials.kind(kept.id), "https");
+        assertEquals((await store.oauth.client("client-1"))?.redirectUris, [
+          "http://127.0.0.1:9/cb",
+        ]);
+        assertEquals((await store.oauth.token("t".repeat(64)))?.familyId, "family-1");
+        const rows = new ScipIndexRows(store.pool);
+        const indexes = await rows.list();
+        assertEquals(indexes.map((index) => [index.repositoryId, index.commit]), [
+          [kept.id, "a".repeat(40)],
+        ]);
+        assertEquals(indexes[0].digest, scip.digest(kept.id, "a".repeat(40)));
+        const pieces: Uint8Array[] = [];
+        assert(await rows.read(indexes[0], (bytes) => pieces.push(bytes)));
+        assertEquals(pieces.length, 2, "stored in pieces of at most a MiB");
+        assertEquals(Buffer.concat(pieces).toString("utf8"), scipText);
         const args = await credentials.gitArgs(kept.id, "https://code.example/org/kept.git");
         assertEquals(args.length, 2);
         assertEquals(
