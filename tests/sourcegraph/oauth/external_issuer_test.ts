@@ -26,6 +26,8 @@ import {
   WORLD_TOKEN,
 } from "../../support/in_process_service.ts";
 import { toolCall } from "../../support/mcp_messages.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { startService } from "../../support/sourcegraph_service.ts";
 
 const RESOURCE = "http://127.0.0.1/sourcegraph/mcp";
 const READ = "sourcegraph:read";
@@ -448,3 +450,50 @@ function encode(text: string): string {
   return btoa(String.fromCharCode(...new TextEncoder().encode(text)))
     .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+Deno.test("external issuer: the running service, started with the settings, names it and takes its tokens", async () => {
+  const keys = keySetServer();
+  const key = await signingKey("key-1");
+  keys.state.keys = [key.jwk];
+  const parent = await tempDir("sg-issuer-");
+  try {
+    const repo = await createRepo({ "a.txt": "through an issuer\n" }, { parent, name: "site" });
+    const service = await startService(parent, {
+      SOURCEGRAPH_OAUTH_ISSUER: keys.issuer,
+      SOURCEGRAPH_OAUTH_JWKS_URL: keys.jwksUrl,
+      SOURCEGRAPH_PUBLIC_READ: "false",
+    }, { repositories: [repo.path] });
+    try {
+      const metadata = await fetch(`${service.url}/.well-known/oauth-protected-resource`);
+      assertEquals((await metadata.json()).authorization_servers, [keys.issuer]);
+      const server = await fetch(`${service.url}/.well-known/oauth-authorization-server`);
+      await server.body?.cancel();
+      assertEquals(server.status, 404);
+      const post = async (token: string) => {
+        const answer = await fetch(`${service.url}/sourcegraph/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${token}`,
+          },
+          body: JSON.stringify(toolCall(1, "read", { repo: "local/site", path: "a.txt" })),
+        });
+        return { status: answer.status, text: await answer.text() };
+      };
+      const audience = `${service.url}/sourcegraph/mcp`;
+      const good = await sign(key, { aud: audience }, { issuer: keys.issuer });
+      const read = await post(good);
+      assertEquals(read.status, 200, read.text);
+      assertIncludes(read.text, "through an issuer");
+      // A token for the in-process default audience (another URL) is refused here.
+      assertEquals((await post(await sign(key, {}, { issuer: keys.issuer }))).status, 401);
+      for (const line of service.log) assert(!line.includes(good), "a token in the log");
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await keys.server.shutdown();
+    await removeDir(parent);
+  }
+});
