@@ -299,6 +299,27 @@ Deno.test("external issuer: fetches of the key set are bounded; refetches wait f
     await unavailable(() => new Response("not json"), "not JSON");
     await unavailable(() => new Response("{}", { status: 500 }), "a server error");
     await unavailable(() => Response.json({ keys: "none" }), "not a key set");
+    // A set that starts and never ends is given up at the 5 s limit.
+    const hanging: ReadableStreamDefaultController<Uint8Array>[] = [];
+    await unavailable(
+      () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              hanging.push(controller);
+              controller.enqueue(new TextEncoder().encode('{"keys":['));
+            },
+          }),
+        ),
+      "a set that never ends",
+    );
+    for (const controller of hanging) {
+      try {
+        controller.close();
+      } catch {
+        // already cancelled by the client
+      }
+    }
     keys.state.override = null;
     // With the default cooldown, a flood of unknown kids fetches the set once.
     const issuer = new ExternalIssuer({ issuer: keys.issuer, jwksUrl: keys.jwksUrl });
