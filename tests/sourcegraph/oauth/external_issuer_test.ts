@@ -378,6 +378,10 @@ Deno.test("external issuer: the metadata name it; the embedded server's endpoint
       await answer.body?.cancel();
       assertEquals(answer.status, 404, path);
     }
+    // The connect page says who signs clients in.
+    const connect = await (await get("/sourcegraph/-/connect")).text();
+    assertIncludes(connect, "authorization server, which its metadata name");
+    assert(!connect.includes("approve it"), "the connect page offers the consent page");
     // The anonymous challenge points at the metadata that name the issuer.
     const anonymous = await get("/sourcegraph/mcp", {
       method: "POST",
