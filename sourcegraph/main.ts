@@ -28,6 +28,7 @@ import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lo
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
 import { ClientDocuments, resolveAddresses } from "./oauth/client_documents.ts";
+import { ExternalIssuer } from "./oauth/external_issuer.ts";
 import { storeOAuthServer } from "./oauth/oauth_server.ts";
 import { Highlighter } from "./web/code/highlighter.ts";
 import { MarkdownRenderer } from "./web/code/markdown_renderer.ts";
@@ -181,8 +182,9 @@ const highlighter = new Highlighter({ log });
 // Markdown, in a worker of its own under a time and heap limit, answers cached.
 const markdown = new MarkdownRenderer({ log });
 metrics.watchMarkdown(() => markdown.stats());
-// One authorization server for the edge and the consent page.
-const oauth = storeOAuthServer(store, {
+// One authorization server for the edge and the consent page, or an external issuer's tokens.
+const issuer = settings.oauthIssuer ? new ExternalIssuer(settings.oauthIssuer, { log }) : undefined;
+const oauth = issuer ? null : storeOAuthServer(store, {
   serviceToken: settings.serviceToken !== undefined,
   documents: settings.oauthClientDocuments
     ? new ClientDocuments({
@@ -207,7 +209,8 @@ const handler = createApp(services, {
   },
   metrics,
   log,
-  oauth,
+  oauth: oauth ?? undefined,
+  issuer,
   pages: pagesMount(services.repositories, {
     oauth,
     store,

@@ -70,6 +70,8 @@ export interface ServiceSettings {
   oauthClientDocuments: boolean;
   /** Development only: metadata documents on loopback and private addresses may be fetched. */
   oauthClientDocumentsPrivate: boolean;
+  /** An external authorization server whose JWTs are accepted (the embedded one is then off). */
+  oauthIssuer?: OAuthIssuerSettings;
   /** Anonymous tool calls per minute per client address. */
   anonymousPerMinute: number;
   /** Anonymous requests in flight per client address. */
@@ -104,6 +106,18 @@ export interface ServiceSettings {
   plugins: PluginSettings;
   /** The shared PostgreSQL store (unset: the SQLite file in the data folder). */
   database?: DatabaseSettings;
+}
+
+/** An external OAuth issuer: where it is, where its keys are, and how its tokens are read. */
+export interface OAuthIssuerSettings {
+  /** Its issuer URL, exactly as its tokens' `iss`. */
+  issuer: string;
+  /** The URL of its JSON Web Key Set. */
+  jwksUrl: string;
+  /** The `aud` its tokens must name (unset: the MCP URL). */
+  audience?: string;
+  /** The claim that holds the scopes. */
+  scopeClaim: string;
 }
 
 /** Where a replica finds the store it shares with others, and how it takes part. */
@@ -208,6 +222,7 @@ export function readSettings(
     reader.problems.push(`SOURCEGRAPH_LOG_LEVEL must be info or debug (got ${quote(level)})`);
   }
   const allowedHosts = readAllowedHosts(reader);
+  const oauthIssuer = readOAuthIssuer(reader);
   const database = readDatabaseSettings(reader, cwd);
   const connections = readConnectionSettings(reader);
   const plugins = readPluginSettings((name) => reader.value(name));
@@ -224,6 +239,7 @@ export function readSettings(
       "SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE",
       false,
     ),
+    ...(oauthIssuer ? { oauthIssuer } : {}),
     searchIndex: reader.boolean("SOURCEGRAPH_SEARCH_INDEX", true),
     ...readIndexSettings(reader),
     anonymousPerMinute: reader.integer("SOURCEGRAPH_ANONYMOUS_PER_MINUTE", 600, [1, 1_000_000]),
@@ -397,6 +413,68 @@ function hostAndPort(text: string): { hostname: string; port: number } | null {
   }
   if (parsed.pathname !== "/" || parsed.search !== "" || parsed.hash !== "") return null;
   return { hostname: parsed.hostname.replace(/^\[|\]$/g, ""), port: Number(parsed.port) };
+}
+
+// The external issuer: both URLs or neither; https, or http on a loopback address.
+function readOAuthIssuer(reader: SettingReader): OAuthIssuerSettings | undefined {
+  const issuer = reader.value("SOURCEGRAPH_OAUTH_ISSUER");
+  const jwksUrl = reader.value("SOURCEGRAPH_OAUTH_JWKS_URL");
+  const audience = reader.value("SOURCEGRAPH_OAUTH_AUDIENCE");
+  const scopeClaim = reader.value("SOURCEGRAPH_OAUTH_SCOPE_CLAIM") ?? "scope";
+  if (issuer === undefined && jwksUrl === undefined) {
+    if (audience !== undefined || scopeClaim !== "scope") {
+      reader.problems.push(
+        "SOURCEGRAPH_OAUTH_AUDIENCE and SOURCEGRAPH_OAUTH_SCOPE_CLAIM need SOURCEGRAPH_OAUTH_ISSUER",
+      );
+    }
+    return undefined;
+  }
+  const problems = reader.problems.length;
+  for (const [name, value] of [["ISSUER", issuer], ["JWKS_URL", jwksUrl]] as const) {
+    if (value === undefined) {
+      reader.problems.push(
+        "SOURCEGRAPH_OAUTH_ISSUER and SOURCEGRAPH_OAUTH_JWKS_URL must be set together",
+      );
+    } else if (!serverUrl(value)) {
+      reader.problems.push(
+        `SOURCEGRAPH_OAUTH_${name} must be an https URL, or http on a loopback address, ` +
+          `without credentials or fragment (got ${quote(value)})`,
+      );
+    }
+  }
+  if (audience !== undefined && !/^[\x21-\x7e]{1,2000}$/.test(audience)) {
+    reader.problems.push(
+      `SOURCEGRAPH_OAUTH_AUDIENCE must be one URI or name (got ${quote(audience)})`,
+    );
+  }
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(scopeClaim)) {
+    reader.problems.push(
+      `SOURCEGRAPH_OAUTH_SCOPE_CLAIM must be a claim name (got ${quote(scopeClaim)})`,
+    );
+  }
+  if (["true", "1"].includes(reader.value("SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS") ?? "")) {
+    reader.problems.push(
+      "SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS is for the service's own authorization server; " +
+        "with SOURCEGRAPH_OAUTH_ISSUER clients register with that issuer (unset one of them)",
+    );
+  }
+  if (reader.problems.length > problems) return undefined;
+  return { issuer: issuer!, jwksUrl: jwksUrl!, ...(audience ? { audience } : {}), scopeClaim };
+}
+
+// An https URL, or http on a loopback address; no credentials, no fragment.
+function serverUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (value.length > 2_000 || value.includes("#") || url.username !== "" || url.password !== "") {
+    return false;
+  }
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
 }
 
 function readAllowedHosts(reader: SettingReader): string[] {

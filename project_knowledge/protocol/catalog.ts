@@ -3,6 +3,13 @@
  * whose input schemas stay inside the Runner's schema profile v1 and refuse
  * unknown arguments (so `root`, `cache` or `command` never reach us).
  *
+ * Each tool also declares an `outputSchema` (the same profile), which the
+ * Runner checks every `structuredContent` against, errors included: so the
+ * root requires nothing and leaves further fields open (an error result is
+ * `{error}` alone), and fields that may be null (`revision`,
+ * `index_revision`, `observed_revision`) are not typed, since the profile
+ * has no union of types.
+ *
  * @module
  */
 
@@ -14,6 +21,7 @@ export interface ToolDefinition {
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
   annotations: {
     readOnlyHint: boolean;
     destructiveHint: boolean;
@@ -29,6 +37,72 @@ function objectSchema(
 ): Record<string, unknown> {
   return { type: "object", properties, required, additionalProperties: false };
 }
+
+// The root of an output schema: the tool's fields and the error's, none required, others open.
+function outputSchema(properties: Record<string, unknown>): Record<string, unknown> {
+  return { type: "object", properties: { ...properties, error: ERROR_SCHEMA } };
+}
+
+const INTEGER = { type: "integer" };
+const STRING = { type: "string" };
+const BOOLEAN = { type: "boolean" };
+
+const ERROR_SCHEMA = {
+  type: "object",
+  description: "a known failure (isError: true), the only field then",
+  properties: { code: STRING, message: STRING, hint: STRING },
+  required: ["code", "message"],
+};
+
+// What index and status return: whether there is an index, its format and the coverage.
+const COVERAGE_SCHEMA = outputSchema({
+  indexed: BOOLEAN,
+  format: { type: "integer", description: "index format (1, 2 or 3)" },
+  indexed_at_unix: INTEGER,
+  eligible_files: INTEGER,
+  indexed_files: INTEGER,
+  indexed_bytes: INTEGER,
+  chunks: INTEGER,
+  excluded_entries: INTEGER,
+  skipped_files: INTEGER,
+  oversized_lines_omitted: INTEGER,
+  unprocessed_files: INTEGER,
+  stop_reason: { type: "string", enum: ["complete", "time_budget", "file_limit", "corpus_limit"] },
+  mode: { type: "string", enum: ["rebuild", "refresh"] },
+  reused_files: INTEGER,
+  updated_files: INTEGER,
+  deleted_files: INTEGER,
+  remaining_files: INTEGER,
+});
+
+const SEARCH_SCHEMA = outputSchema({
+  hits: {
+    type: "array",
+    items: {
+      type: "object",
+      properties: {
+        path: STRING,
+        start_line: INTEGER,
+        end_line: INTEGER,
+        text: STRING,
+        source_hash: STRING,
+      },
+      required: ["path", "start_line", "end_line", "text", "source_hash"],
+    },
+  },
+  stale_candidates_omitted: INTEGER,
+  results_truncated: BOOLEAN,
+});
+
+const READ_SCHEMA = outputSchema({
+  path: STRING,
+  source_hash: STRING,
+  start_line: INTEGER,
+  end_line: INTEGER,
+  total_lines: INTEGER,
+  text: STRING,
+  truncated: BOOLEAN,
+});
 
 const READ_ONLY = {
   readOnlyHint: true,
@@ -51,6 +125,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         description: "rebuild (default) or refresh",
       },
     }),
+    outputSchema: COVERAGE_SCHEMA,
     annotations: {
       readOnlyHint: false,
       destructiveHint: false,
@@ -80,6 +155,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       start_line: { type: "integer", description: "first line, one-based (default 1)" },
       end_line: { type: "integer", description: "last line, inclusive (default start_line + 47)" },
     }, ["path", "source_hash"]),
+    outputSchema: READ_SCHEMA,
     annotations: READ_ONLY,
     projectBound: true,
   },
@@ -97,6 +173,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       },
       limit: { type: "integer", description: "most hits, 1 to 20 (default 5)" },
     }, ["query"]),
+    outputSchema: SEARCH_SCHEMA,
     annotations: READ_ONLY,
     projectBound: true,
   },
@@ -106,6 +183,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       "Reports the saved coverage of the last indexing run, or indexed=false. Never scans or rebuilds.",
     inputSchema: objectSchema({}),
+    outputSchema: COVERAGE_SCHEMA,
     annotations: READ_ONLY,
     projectBound: true,
   },

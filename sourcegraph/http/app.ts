@@ -25,6 +25,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { Services } from "../service/compose.ts";
 import { SourcegraphError } from "../errors.ts";
+import type { ExternalIssuer } from "../oauth/external_issuer.ts";
 import { type OAuthServer, storeOAuthServer } from "../oauth/oauth_server.ts";
 import { adminApp } from "./admin_api.ts";
 import type { EdgeEnv, Handler, PagesMount } from "./edge_env.ts";
@@ -130,6 +131,8 @@ export function createApp(
     now?: () => number;
     /** The authorization server (default: over the store's OAuth state). */
     oauth?: OAuthServer;
+    /** An external issuer whose JWTs are accepted instead: the embedded server is off. */
+    issuer?: ExternalIssuer;
   },
 ): Handler {
   const { settings, metrics, log } = options;
@@ -144,7 +147,8 @@ export function createApp(
 
   // Not strict: `/sourcegraph` and `/sourcegraph/` are the same page.
   const app = new Hono<EdgeEnv>({ strict: false });
-  const oauth = options.oauth ??
+  const issuer = options.issuer ?? null;
+  const oauth = issuer !== null ? null : options.oauth ??
     storeOAuthServer(store, { serviceToken: settings.serviceToken !== undefined });
   const publicUrl = settings.publicUrl;
   app.onError(edgeErrors(log, {
@@ -153,6 +157,7 @@ export function createApp(
         code,
         publicUrl,
         presented: c.req.header("authorization") !== undefined,
+        scopes: c.var.scopes,
       }),
   }));
   app.notFound(() => {
@@ -165,12 +170,13 @@ export function createApp(
     serviceToken: settings.serviceToken,
     store,
     oauth,
+    issuer,
     resource: (c) => mcpResource(c, publicUrl),
   }));
   app.use(bodyLimits({ timeoutMs: settings.bodyTimeoutMs }));
   app.use("/.well-known/*", anonymous(() => 1));
   app.use(`${OAUTH_ROOT}/*`, anonymous(() => 1));
-  app.route("/", oauthApp(oauth, { publicUrl, log }));
+  app.route("/", oauthApp(oauth, { publicUrl, log, issuer: issuer?.issuer }));
   app.get(
     "/metrics",
     (c) =>

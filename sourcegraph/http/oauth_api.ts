@@ -10,6 +10,10 @@
  * The authorization endpoint is a page (`web/routes/oauth_routes.tsx`): it
  * needs the signed-in person and their consent.
  *
+ * With an external issuer (`SOURCEGRAPH_OAUTH_ISSUER`) only the protected
+ * resource metadata are served, naming that issuer; the embedded server's
+ * metadata and endpoints are not found (404).
+ *
  * @module
  */
 
@@ -30,14 +34,20 @@ export const OAUTH_ROOT = "/sourcegraph/oauth";
 const BODY_BYTES = 16 * 1024;
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
-/** The OAuth sub-app, mounted at the site's root. */
+/**
+ * The OAuth sub-app, mounted at the site's root: the embedded server's
+ * (`oauth`), or with `oauth` null only the resource's metadata naming
+ * `issuer`, the external authorization server.
+ */
 export function oauthApp(
-  oauth: OAuthServer,
-  options: { publicUrl?: string; log: (line: string) => void },
+  oauth: OAuthServer | null,
+  options: { publicUrl?: string; log: (line: string) => void; issuer?: string },
 ): Hono<EdgeEnv> {
   const app = new Hono<EdgeEnv>();
   app.onError((error, c) => oauthError(c, error, options.log));
-  metadataRoutes(app, { ...options, clientDocuments: oauth.clientDocuments });
+  resourceMetadataRoutes(app, options);
+  if (oauth === null) return app;
+  serverMetadataRoutes(app, { ...options, clientDocuments: oauth.clientDocuments });
   app.post(`${OAUTH_ROOT}/register`, async (c) => {
     const client = await oauth.register(registrationOf(await readJson(c)));
     return c.json(
@@ -58,15 +68,15 @@ export function oauthApp(
   return app;
 }
 
-// The protected resource's and the authorization server's metadata.
-function metadataRoutes(
+// The protected resource's metadata: its authorization server is this service or `issuer`.
+function resourceMetadataRoutes(
   app: Hono<EdgeEnv>,
-  options: { publicUrl?: string; clientDocuments: boolean },
+  options: { publicUrl?: string; issuer?: string },
 ): void {
   const resourceMetadata = (c: Context<EdgeEnv>) =>
     c.json({
       resource: mcpResource(c, options.publicUrl),
-      authorization_servers: [publicBase(c, options.publicUrl)],
+      authorization_servers: [options.issuer ?? publicBase(c, options.publicUrl)],
       scopes_supported: SCOPES,
       bearer_methods_supported: ["header"],
       resource_name: "Sourcegraph",
@@ -77,6 +87,14 @@ function metadataRoutes(
     app.get(`/.well-known/oauth-protected-resource${path}`, resourceMetadata);
     app.get(`/.well-known/oauth-protected-resource${path}${MCP_PATH}`, resourceMetadata);
   }
+}
+
+// The embedded authorization server's metadata.
+function serverMetadataRoutes(
+  app: Hono<EdgeEnv>,
+  options: { publicUrl?: string; clientDocuments: boolean },
+): void {
+  const prefix = publicPath(options.publicUrl);
   const serverMetadata = (c: Context<EdgeEnv>) => {
     const base = publicBase(c, options.publicUrl);
     return c.json({

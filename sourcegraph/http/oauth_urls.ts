@@ -9,7 +9,7 @@
  */
 
 import type { Context } from "hono";
-import { ADMIN_SCOPE } from "../oauth/oauth_server.ts";
+import { ADMIN_SCOPE, READ_SCOPE } from "../oauth/oauth_server.ts";
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = "/sourcegraph/mcp";
@@ -43,10 +43,17 @@ export function mcpResource(c: Context, publicUrl: string | undefined): string {
 /**
  * The `WWW-Authenticate` value of an answer with error `code`, or null:
  * where to find the metadata, and what went wrong (RFC 6750, RFC 9728).
+ * An `insufficient_scope` names the admin scope, or the read scope for a
+ * token that carries neither (`scopes` empty).
  */
 export function bearerChallenge(
   c: Context,
-  options: { code: string; publicUrl?: string; presented: boolean },
+  options: {
+    code: string;
+    publicUrl?: string;
+    presented: boolean;
+    scopes?: readonly string[] | null;
+  },
 ): string | null {
   const metadata = `resource_metadata="${resourceMetadataUrl(c, options.publicUrl)}"`;
   switch (options.code) {
@@ -55,7 +62,9 @@ export function bearerChallenge(
     case "INVALID_TOKEN":
       return `Bearer error="invalid_token", ${metadata}`;
     case "INSUFFICIENT_SCOPE":
-      return `Bearer error="insufficient_scope", scope="${ADMIN_SCOPE}", ${metadata}`;
+      return `Bearer error="insufficient_scope", scope="${
+        options.scopes?.length === 0 ? READ_SCOPE : ADMIN_SCOPE
+      }", ${metadata}`;
     default:
       return null;
   }

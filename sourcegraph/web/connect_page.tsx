@@ -49,8 +49,35 @@ function Snippet(props: { id: string; text: string }): Html {
   return <pre id={props.id} data-copy="">{props.text}</pre>;
 }
 
-/** The connect page. */
-export function ConnectPage(props: { viewer: Viewer; endpoint: string }): Html {
+// How an OAuth client signs in: this site's consent page, or the external issuer.
+function SignInParagraph(props: { ownSignIn: boolean }): Html {
+  return props.ownSignIn
+    ? (
+      <p>
+        A client that implements MCP authorization needs only the URL (the first snippet): it
+        registers itself and opens this site's sign-in page in your browser; sign in with a personal
+        key or the service token and approve it. It then holds an access token for this endpoint
+        only and renews it itself. A personal key's sign-in grants read access; the service token's
+        also the operator's tools.
+      </p>
+    )
+    : (
+      <p>
+        A client that implements MCP authorization needs only the URL (the first snippet): it signs
+        you in with this site's authorization server, which its metadata name, and then holds an
+        access token for this endpoint only. The token's <code>sourcegraph:read</code>{" "}
+        scope grants read access, <code>sourcegraph:admin</code> also the operator's tools.
+      </p>
+    );
+}
+
+/**
+ * The connect page; `ownSignIn` false when an external issuer signs clients
+ * in instead of this site's consent page.
+ */
+export function ConnectPage(
+  props: { viewer: Viewer; endpoint: string; ownSignIn?: boolean },
+): Html {
   const configs = clientConfigurations(props.endpoint);
   return (
     <Layout title="Connect" viewer={props.viewer}>
@@ -60,13 +87,7 @@ export function ConnectPage(props: { viewer: Viewer; endpoint: string }): Html {
         (Streamable HTTP, stateless, JSON answers). Anonymous clients read public repositories.
       </p>
       <h2 id="oauth">Sign in with OAuth</h2>
-      <p>
-        A client that implements MCP authorization needs only the URL (the first snippet): it
-        registers itself and opens this site's sign-in page in your browser; sign in with a personal
-        key or the service token and approve it. It then holds an access token for this endpoint
-        only and renews it itself. A personal key's sign-in grants read access; the service token's
-        also the operator's tools.
-      </p>
+      <SignInParagraph ownSignIn={props.ownSignIn !== false} />
       <p>
         Other clients send a personal key or the service token in{" "}
         <code>Authorization: Bearer …</code>. Keep the token in the <code>{TOKEN_VARIABLE}</code>

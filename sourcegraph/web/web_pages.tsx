@@ -60,8 +60,11 @@ export interface PagesOptions {
   highlighter?: CodeHighlighter;
   /** What Markdown files and READMEs are rendered with (none: shown as source). */
   markdown?: DocumentRenderer;
-  /** The authorization server of the consent page (default: over the store's OAuth state). */
-  oauth?: OAuthServer;
+  /**
+   * The authorization server of the consent page (default: over the store's
+   * OAuth state; null: no consent page, as with an external issuer).
+   */
+  oauth?: OAuthServer | null;
   /** Starts a sync for a signed-in person's "Sync now"; false when one is under way. */
   syncNow: (repo: RepositoryRecord) => boolean;
 }
@@ -116,7 +119,7 @@ export function pagesMount(
   service: RepositoryService,
   options: Omit<PagesOptions, "edge">,
 ): PagesMount {
-  const oauth = options.oauth ??
+  const oauth = options.oauth === null ? undefined : options.oauth ??
     storeOAuthServer(options.store, { serviceToken: options.serviceToken !== undefined });
   return (edge) => pagesApp(service, { ...options, oauth, edge });
 }
@@ -176,7 +179,7 @@ function pagesApp(service: RepositoryService, options: PagesOptions): Hono<PageE
     );
   });
   app.route("/", staticRoutes());
-  app.route("/", sessionRoutes({ ...options, sessions }));
+  app.route("/", sessionRoutes({ ...options, oauth: options.oauth ?? undefined, sessions }));
   app.route("/", syncRoutes(service, { store, edge, syncNow }));
   app.route("/", repositoryRoutes(service, { ...edge, highlighter, markdown }));
   app.all("/*", notFoundPage);

@@ -3,6 +3,7 @@ import { parse as parseToml } from "smol-toml";
 import { providerEntry } from "../../project_knowledge/runner_entry.ts";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import {
+  checkOutput,
   FakeRunner,
   PROGRAM_ROOT,
   ProtocolViolation,
@@ -27,6 +28,43 @@ Deno.test("admission: initialize echoes the version and the catalog passes the R
     const closed = await runner.close();
     assertEquals(closed.code, 0);
     assertEquals(closed.extraStdout, "");
+  }));
+
+Deno.test("every tool declares an outputSchema its results, errors included, satisfy", () =>
+  withProvider(FILES, async (runner) => {
+    for (const tool of runner.tools) {
+      const schema = tool.outputSchema as Record<string, unknown>;
+      assertEquals(schema.type, "object", String(tool.name));
+      assertEquals(schema.required, undefined, `${String(tool.name)}: an error has only error`);
+    }
+    // The fake Runner checks each result against the schema, as the Runner does.
+    const indexed = await runner.ok("index");
+    assertEquals(indexed.indexed, true);
+    assertEquals((await runner.ok("status")).indexed, true);
+    const search = await runner.ok("search", { query: "parseHTTPRequest" });
+    const hit = (search.hits as Record<string, unknown>[])[0];
+    const read = await runner.ok("read", { path: hit.path, source_hash: hit.source_hash });
+    assertEquals(read.path, "src/app.ts");
+    assertEquals(
+      await runner.errorCode("read", { path: "src/app.ts", source_hash: "0".repeat(64) }),
+      "source_changed",
+    );
+    // A result that breaks its schema is a violation (the check can fail).
+    const schema = (name: string) =>
+      runner.tools.find((tool) => tool.name === name)!.outputSchema as Record<string, unknown>;
+    const broken = (structuredContent: Record<string, unknown>) => {
+      try {
+        checkOutput(schema("search"), { content: [], structuredContent, isError: false });
+        return null;
+      } catch (error) {
+        return (error as ProtocolViolation).code;
+      }
+    };
+    assertEquals(broken({ hits: [{ ...hit, start_line: "1" }] }), "plugin_output_schema_violation");
+    assertEquals(broken({ hits: [{ path: "a" }] }), "plugin_output_schema_violation");
+    assertEquals(broken({ error: { message: "no code" } }), "plugin_output_schema_violation");
+    assertEquals(broken({ results_truncated: "yes" }), "plugin_output_schema_violation");
+    assertEquals(broken(search), null);
   }));
 
 Deno.test("admission: another protocol version is a JSON-RPC error", () =>

@@ -224,7 +224,9 @@ export class FakeRunner {
     const response = await this.request("tools/call", { name, arguments: args }, timeoutMs);
     if ("error" in response) return { dispatch: "completed", rpcError: response.error };
     const bytes = new TextEncoder().encode(JSON.stringify(response.result)).length;
-    return { dispatch: "completed", result: validateResult(response.result, bytes), bytes };
+    const result = validateResult(response.result, bytes);
+    checkOutput(tool.outputSchema as Record<string, unknown> | undefined, result);
+    return { dispatch: "completed", result, bytes };
   }
 
   /** Calls a tool and returns its structuredContent, failing on anything but success. */
@@ -408,6 +410,12 @@ export function validateCatalog(result: unknown): Record<string, unknown>[] {
     }
     const problems = schemaProblems(tool.inputSchema);
     if (problems.length > 0) throw bad(`input_schema_invalid: ${problems.join("; ")}`);
+    if (tool.outputSchema !== undefined) {
+      const outputProblems = schemaProblems(tool.outputSchema);
+      if (outputProblems.length > 0) {
+        throw bad(`output_schema_invalid: ${outputProblems.join("; ")}`);
+      }
+    }
     if (tool.annotations !== undefined) {
       const annotations = tool.annotations as Record<string, unknown>;
       if (typeof annotations !== "object" || annotations === null) throw bad("annotations_invalid");
@@ -426,6 +434,18 @@ export function validateCatalog(result: unknown): Record<string, unknown>[] {
     throw new ProtocolViolation("plugin_tools_list_invalid", "catalog not sorted by name");
   }
   return tools as Record<string, unknown>[];
+}
+
+/**
+ * With an `outputSchema`, every `structuredContent` (errors too) must
+ * satisfy it, else the Runner retires the provider.
+ */
+export function checkOutput(schema: Record<string, unknown> | undefined, result: ToolResult): void {
+  if (schema === undefined) return;
+  const problems = instanceProblems(schema, result.structuredContent);
+  if (problems.length > 0) {
+    throw new ProtocolViolation("plugin_output_schema_violation", problems.join("; "));
+  }
 }
 
 /** Validates a tools/call result as the Runner does, plus our own 16 KiB bound. */

@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { keyHash } from "../../sourcegraph/access/credentials.ts";
 import { createApp, type HttpSettings } from "../../sourcegraph/http/app.ts";
+import type { ExternalIssuer } from "../../sourcegraph/oauth/external_issuer.ts";
 import { pagesMount } from "../../sourcegraph/web/web_pages.tsx";
 import { Highlighter } from "../../sourcegraph/web/code/highlighter.ts";
 import {
@@ -102,6 +103,8 @@ export async function withInProcessService(
     rateLimitClock?: () => number;
     /** The pages' Markdown renderer's bounds; default the service's. */
     markdown?: MarkdownRendererOptions;
+    /** An external OAuth issuer whose JWTs are accepted (the embedded server off). */
+    issuer?: ExternalIssuer;
   } = {},
 ): Promise<void> {
   const log = options.log ?? (() => {});
@@ -163,7 +166,9 @@ export async function withInProcessService(
       metrics: new Metrics(),
       log,
       now: options.rateLimitClock,
+      issuer: options.issuer,
       pages: options.withoutPages ? undefined : pagesMount(service, {
+        ...(options.issuer ? { oauth: null } : {}),
         store,
         serviceToken: settings.serviceToken,
         publicUrl: options.publicUrl,

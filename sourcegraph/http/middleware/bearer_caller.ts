@@ -7,6 +7,8 @@
  * token (`sgo_…`) stands for the identity that approved it, narrowed to its
  * scopes (`c.var.scopes`); one that is unknown, expired, revoked or bound
  * to another resource than this service's MCP URL is `INVALID_TOKEN` (401).
+ * With an external issuer (`oauth/external_issuer.ts`) a bearer JWT is
+ * verified against it instead, and stands for what its claims grant.
  *
  * @example
  * ```ts
@@ -36,7 +38,12 @@ import { createMiddleware } from "hono/factory";
 import type { Context, MiddlewareHandler } from "hono";
 import { callerForSecret } from "../../access/credentials.ts";
 import { SourcegraphError } from "../../errors.ts";
-import { ACCESS_TOKEN_PREFIX, type OAuthServer } from "../../oauth/oauth_server.ts";
+import { type ExternalIssuer, looksLikeJwt } from "../../oauth/external_issuer.ts";
+import {
+  ACCESS_TOKEN_PREFIX,
+  type OAuthServer,
+  type TokenGrant,
+} from "../../oauth/oauth_server.ts";
 import type { ControlStore } from "../../store/control_store.ts";
 import type { EdgeEnv } from "../edge_env.ts";
 
@@ -47,6 +54,8 @@ export function bearerCaller(
     store: ControlStore;
     /** The authorization server whose access tokens are accepted (none: only keys and the token). */
     oauth: OAuthServer | null;
+    /** The external issuer whose JWT access tokens are accepted (none: no JWT is). */
+    issuer?: ExternalIssuer | null;
     /** The resource (MCP URL) this request reached, which an access token must be bound to. */
     resource: (c: Context<EdgeEnv>) => string;
   },
@@ -57,14 +66,16 @@ export function bearerCaller(
     if (header === undefined) {
       c.set("caller", { kind: "anonymous" });
     } else {
-      const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
-      if (match !== null && options.oauth && match[1].startsWith(ACCESS_TOKEN_PREFIX)) {
-        const grant = await options.oauth.authenticate(match[1], { resource: options.resource(c) });
+      const match = /^Bearer ([\x21-\x7e]{1,8192})$/.exec(header);
+      const grant = match === null ? null : await tokenGrant(c, match[1], options);
+      if (grant !== null) {
         c.set("caller", grant.identity);
         c.set("scopes", grant.scopes);
         return await next();
       }
-      const caller = match === null ? null : callerForSecret(match[1], options);
+      const caller = match === null || match[1].length > 512
+        ? null
+        : callerForSecret(match[1], options);
       if (caller === null) {
         throw new SourcegraphError("AUTHENTICATION_REQUIRED", "the bearer token is not valid");
       }
@@ -72,4 +83,33 @@ export function bearerCaller(
     }
     await next();
   });
+}
+
+// What an OAuth access token grants (null: the secret is no access token, but maybe a key).
+async function tokenGrant(
+  c: Context<EdgeEnv>,
+  secret: string,
+  options: {
+    serviceToken?: string;
+    store: ControlStore;
+    oauth: OAuthServer | null;
+    issuer?: ExternalIssuer | null;
+    resource: (c: Context<EdgeEnv>) => string;
+  },
+): Promise<TokenGrant | null> {
+  if (options.oauth && secret.startsWith(ACCESS_TOKEN_PREFIX) && secret.length <= 512) {
+    return await options.oauth.authenticate(secret, { resource: options.resource(c) });
+  }
+  if (options.issuer && looksLikeJwt(secret) && callerForSecret(secret, options) === null) {
+    try {
+      return await options.issuer.authenticate(secret, { resource: options.resource(c) });
+    } catch (error) {
+      // A verified token without any scope of the service: its challenge names the read scope.
+      if (error instanceof SourcegraphError && error.code === "INSUFFICIENT_SCOPE") {
+        c.set("scopes", []);
+      }
+      throw error;
+    }
+  }
+  return null;
 }

@@ -76,7 +76,15 @@ export function sessionRoutes(options: SessionOptions): Hono<PageEnv> {
     `${options.publicUrl?.replace(/\/+$/, "") ?? `http://${c.req.header("host")}`}${mcpUrl()}`;
   app.get(
     "/-/connect",
-    (c) => page(c, <ConnectPage viewer={c.get("viewer")} endpoint={endpoint(c)} />),
+    (c) =>
+      page(
+        c,
+        <ConnectPage
+          viewer={c.get("viewer")}
+          endpoint={endpoint(c)}
+          ownSignIn={options.oauth !== undefined}
+        />,
+      ),
   );
   // A browser opening the MCP endpoint (the edge sends only those here).
   app.get(

@@ -4,8 +4,11 @@
 // registers itself, and headless Chromium signs in and approves on the
 // consent page; the SDK then exchanges the code, lists the tools and reads
 // a file. A token minted for the service reached under another name
-// (another resource) is refused.
+// (another resource) is refused. The same with a client named by the https
+// URL of its metadata document (CIMD), served on loopback with a
+// certificate made for the test.
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -18,6 +21,7 @@ import type { Page } from "puppeteer-core";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { chromiumPath, launchBrowser } from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { withCertificate } from "../../support/test_certificate.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
 const CHROMIUM = chromiumPath();
@@ -81,14 +85,18 @@ function callbackServer() {
 }
 
 /** Completes sign-in (when asked) and approval in Chromium; returns the page it ended on. */
-async function signInAndApprove(page: Page, url: string): Promise<string> {
+async function signInAndApprove(
+  page: Page,
+  url: string,
+  clientName = "E2E agent",
+): Promise<string> {
   await page.goto(url);
   if (new URL(page.url()).pathname === "/sourcegraph/-/sign-in") {
     await page.type('input[name="secret"]', TOKEN);
     await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
   }
   assertEquals(new URL(page.url()).pathname, "/sourcegraph/-/oauth/authorize");
-  assertIncludes(await page.content(), "E2E agent");
+  assertIncludes(await page.content(), clientName);
   await Promise.all([page.waitForNavigation(), page.click("#approve")]);
   return page.url();
 }
@@ -197,6 +205,129 @@ Deno.test({
       await service.stop();
       await removeDir(parent);
     }
+  },
+});
+
+/** A provider that names itself by the URL of its metadata document instead of registering. */
+class DocumentProvider extends MemoryProvider {
+  readonly clientMetadataUrl: string;
+
+  constructor(redirectUrl: string, documentUrl: string) {
+    super(redirectUrl);
+    this.clientMetadataUrl = documentUrl;
+  }
+}
+
+/** Lists the tools and reads `a.txt` of `local/site` with `provider`'s tokens. */
+async function listAndRead(serverUrl: string, provider: OAuthClientProvider): Promise<string[]> {
+  const client = new Client({ name: "oauth", version: "0.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }),
+  );
+  try {
+    const tools = (await client.listTools()).tools.map((tool: { name: string }) => tool.name);
+    const read = await client.callTool({
+      name: "read",
+      arguments: { repo: "local/site", path: "a.txt" },
+    });
+    assertIncludes(JSON.stringify(read.content), "hello through OAuth");
+    return tools;
+  } finally {
+    await client.close();
+  }
+}
+
+Deno.test({
+  name:
+    "OAuth end to end with a client metadata document: the SDK names its https document, Chromium signs in and approves, the SDK lists tools and reads",
+  ignore: CHROMIUM === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const parent = await tempDir("sg-oauth-cimd-");
+    const callback = callbackServer();
+    let served = 0;
+    const document = (base: string) => ({
+      client_id: `${base}/clients/agent.json`,
+      client_name: "CIMD agent",
+      redirect_uris: [callback.url],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    });
+    await withCertificate(join(parent, "tls"), async (tls) => {
+      const server = Deno.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        cert: tls.cert,
+        key: tls.key,
+        onListen: () => {},
+      }, (request) => {
+        const url = new URL(request.url);
+        served++;
+        if (url.pathname === "/clients/agent.json") return Response.json(document(url.origin));
+        if (url.pathname === "/clients/foreign.json") {
+          return Response.json({
+            ...document(url.origin),
+            client_id: "https://elsewhere.example/c",
+          });
+        }
+        return new Response("not found", { status: 404 });
+      });
+      const base = `https://127.0.0.1:${server.addr.port}`;
+      const repo = await createRepo({ "a.txt": "hello through OAuth\n" }, { parent, name: "site" });
+      const service = await startService(parent, {
+        SOURCEGRAPH_API_TOKEN: TOKEN,
+        SOURCEGRAPH_PUBLIC_READ: "false",
+        SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS: "true",
+        SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE: "true",
+        // The service trusts the test's CA (the document server's certificate).
+        DENO_CERT: tls.caFile,
+      }, { repositories: [repo.path] });
+      const browser = await launchBrowser(CHROMIUM!);
+      try {
+        const serverUrl = `${service.url}/sourcegraph/mcp`;
+        const provider = new DocumentProvider(callback.url, `${base}/clients/agent.json`);
+        assertEquals(await auth(provider, { serverUrl }), "REDIRECT");
+        // No registration: the client id is the document's URL.
+        assertEquals(provider.client?.client_id, `${base}/clients/agent.json`);
+        const authorizationUrl = provider.authorizationUrl!;
+        assertEquals(authorizationUrl.searchParams.get("client_id"), `${base}/clients/agent.json`);
+        const page = await browser.newPage();
+        const landed = await signInAndApprove(page, authorizationUrl.href, "CIMD agent");
+        assert(landed.startsWith(callback.url), landed);
+        assert(served >= 1, "the service fetched the document");
+        const code = callback.codes.at(-1)!.searchParams.get("code")!;
+        assertEquals(await auth(provider, { serverUrl, authorizationCode: code }), "AUTHORIZED");
+        const tools = await listAndRead(serverUrl, provider);
+        assert(tools.includes("read") && tools.includes("prepare"), tools.join(","));
+
+        // Documents that do not hold: never a redirect, an error page naming the reason.
+        for (
+          const [path, reason] of [
+            ["/clients/foreign.json", "its client_id is not its own URL"],
+            ["/clients/missing.json", "it answered 404"],
+          ]
+        ) {
+          const refused = new URL(authorizationUrl);
+          refused.searchParams.set("client_id", `${base}${path}`);
+          const answer = await page.goto(refused.href);
+          assertEquals(answer?.status(), 401, path); // INVALID_CLIENT
+          assertEquals(new URL(page.url()).origin, service.url, "never redirected");
+          assertIncludes(await page.content(), reason);
+        }
+        // The redirect URI must be one the document names.
+        const elsewhere = new URL(authorizationUrl);
+        elsewhere.searchParams.set("redirect_uri", "http://127.0.0.1:9/callback");
+        assertEquals((await page.goto(elsewhere.href))?.status(), 400);
+      } finally {
+        await browser.close();
+        await service.stop();
+        await server.shutdown();
+      }
+    });
+    await callback.server.shutdown();
+    await removeDir(parent);
   },
 });
 
