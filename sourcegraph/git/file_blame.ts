@@ -94,6 +94,7 @@ async function runBlame(
     cwd: mirror,
     timeoutMs: limits.timeoutMs,
     maxStdoutBytes: limits.maxOutputBytes,
+    largeHeap: true,
     stdin: ignoring ? new TextEncoder().encode(ignoreRevs.join("\n") + "\n") : undefined,
   }).catch((error) => {
     if (error instanceof GitError && ["GIT_TIMEOUT", "GIT_OUTPUT_LIMIT"].includes(error.code)) {

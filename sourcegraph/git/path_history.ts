@@ -90,6 +90,7 @@ async function runHistory(
     cwd: mirror,
     timeoutMs: limits.timeoutMs,
     maxStdoutBytes: limits.maxOutputBytes,
+    largeHeap: true,
   }).catch((error) => {
     if (error instanceof GitError && ["GIT_TIMEOUT", "GIT_OUTPUT_LIMIT"].includes(error.code)) {
       throw new SourcegraphError("HISTORY_TOO_COSTLY", "this history is too costly to list", {

@@ -19,7 +19,8 @@
  * both runs Git: the cost of a first call, as a p50.
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
- *   --allow-sys=uid --allow-net=127.0.0.1 tests/bench/history_bench.ts [--runs N]
+ *   --allow-sys=uid --allow-net=127.0.0.1 tests/bench/history_bench.ts [--runs N] [--only WORD]
+ * (`--only uncached`: the rows whose name holds the word, here the two first-call rows).
  *
  * @module
  */
@@ -32,6 +33,7 @@ import { callTool } from "../support/tool_calls.ts";
 
 const args = Deno.args;
 const RUNS = Number(args.includes("--runs") ? args[args.indexOf("--runs") + 1] : 20);
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : "";
 const LINES = 5_000;
 const COMMITS = 1_000;
 const TOKEN = "s".repeat(40);
@@ -222,7 +224,7 @@ async function main(): Promise<void> {
         "| target | service first ms | service p50 / p95 ms | Git command | Git first ms | Git p50 / p95 ms | p50 ratio |",
       );
       console.log("| --- | --: | --: | --- | --: | --: | --: |");
-      for (const target of targets) {
+      for (const target of targets.filter((row) => row.name.includes(ONLY))) {
         let turn = 0;
         const asked = () => target.shifted?.(turn) ?? { mcp: target.mcp, git: target.git };
         const call = async (): Promise<number> => {

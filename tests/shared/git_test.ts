@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { join } from "node:path";
-import { GitError, gitHasNoLazyFetch, runGit } from "../../shared/git.ts";
+import { GitError, gitHasNoLazyFetch, LARGE_HEAP_ENVIRONMENT, runGit } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
 import { createPromisorClone } from "../support/promisor_clone.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
@@ -221,6 +221,27 @@ Deno.test("a failing command is GIT_FAILED with its exit code; accepted codes pa
       okExitCodes: [0, 1],
     });
     assertEquals(notAncestor.exitCode, 1);
+  } finally {
+    await removeDir(join(repo.path, ".."));
+  }
+});
+
+Deno.test("a large-heap call gets the allocator setting, other calls do not; the output is the same", async () => {
+  const repo = await createRepo({ "a.txt": "one\n" });
+  try {
+    await repo.write({ "a.txt": "one\ntwo\n" });
+    await repo.commit("second");
+    // A shell alias prints the variable as Git's own children see it (printenv exits 1 without it).
+    const show = ["-c", "alias.tunables=!printenv GLIBC_TUNABLES", "tunables"];
+    const tuned = await runGit(show, { cwd: repo.path, okExitCodes: [0, 1], largeHeap: true });
+    assertEquals(decode(tuned.stdout).trim(), LARGE_HEAP_ENVIRONMENT.GLIBC_TUNABLES);
+    assertEquals(decode(tuned.stdout).trim(), "glibc.malloc.hugetlb=1");
+    const plain = await runGit(show, { cwd: repo.path, okExitCodes: [0, 1] });
+    assertEquals([plain.exitCode, decode(plain.stdout)], [1, ""]);
+    const log = ["log", "-L", "1,2:a.txt", "HEAD"];
+    const heavy = await runGit(log, { cwd: repo.path, largeHeap: true });
+    assertEquals(decode(heavy.stdout), decode((await runGit(log, { cwd: repo.path })).stdout));
+    assert(decode(heavy.stdout).includes("+two"));
   } finally {
     await removeDir(join(repo.path, ".."));
   }
