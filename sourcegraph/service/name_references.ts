@@ -46,8 +46,12 @@ export const REFERENCES_FILES_PER_PAGE = 50;
 export const REFERENCES_PARSE_MS = 4_000;
 /** Most milliseconds one file's parse may take. */
 export const REFERENCES_FILE_MS = 1_000;
-/** Workers parsing for references (files of a page are parsed side by side). */
-export const REFERENCES_WORKERS = Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 1));
+/**
+ * Workers parsing for references by default (with more, files of a page are
+ * parsed side by side). One: each worker pays its own grammar loads within
+ * its first jobs' deadlines, which a busy machine makes them miss.
+ */
+export const REFERENCES_WORKERS = 1;
 /** Most answers the parser keeps (by file text and name), and most occurrences in them. */
 export const REFERENCES_CACHE = { answers: 512, occurrences: 200_000 };
 
@@ -201,9 +205,9 @@ export function wholeWordPattern(name: string): string {
 }
 
 /**
- * Parses files for the references of the whole service in a few workers
- * (`symbols/occurrences_worker.ts`, `REFERENCES_WORKERS`), one file at a
- * time each, so a parse never holds up the service's thread: each file gets
+ * Parses files for the references of the whole service in its workers
+ * (`symbols/occurrences_worker.ts`, `REFERENCES_WORKERS` unless told), one
+ * file at a time each, so a parse never holds up the service's thread: each file gets
  * `fileMs` (tree-sitter's own deadline inside the worker; the pool ends a
  * worker that overruns it by more), and a worker that cannot start leaves
  * every file unparsed (its matches kept as `text`). Answers are kept by the
@@ -389,8 +393,9 @@ export async function referencesOf(
 }
 
 // At least the bytes a file's rows take on a page (`render/references_text.ts`): its
-// `File:` line and each row's number, roles and text (cut at 2 KiB there).
+// `File:` line and each row's number, roles and text (cut at 2 KiB there); none without rows.
 function shownBytes(file: ReferenceFile): number {
+  if (file.lines.length === 0) return 0;
   let bytes = file.path.length + 9;
   for (const line of file.lines) {
     bytes += String(line.number).length + line.roles.join(",").length + 5 +
