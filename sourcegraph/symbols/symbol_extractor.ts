@@ -195,8 +195,8 @@ export class SymbolExtractor {
     });
     if (tree === null) return null;
     try {
-      const nodes = nameNodes(tree.rootNode, { text, name });
-      if (late()) return null;
+      const nodes = nameNodes(tree.rootNode, { text, name, late });
+      if (nodes === null || late()) return null;
       const definitionNames = new Set<number>();
       const ranges = nodes.length <= RANGED_QUERIES
         ? nodes.map((node) => [node.startIndex, node.endIndex])
@@ -336,11 +336,17 @@ const RANGED_QUERIES = 32;
 const WORD_CHARACTER = /[A-Za-z0-9_]/;
 
 // The name nodes spelling `name`, in text order (at most `MAX_OCCURRENCES_PER_FILE`): each
-// place the text spells it as a word is looked up in the tree, a name node spanning exactly it kept.
-function nameNodes(root: Node, at: { text: string; name: string }): Node[] {
+// place the text spells it as a word is looked up in the tree, a name node spanning exactly it
+// kept; null when the deadline passed.
+function nameNodes(
+  root: Node,
+  at: { text: string; name: string; late: () => boolean },
+): Node[] | null {
   const { text, name } = at;
   const found: Node[] = [];
+  let looked = 0;
   for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
+    if (++looked % 1024 === 0 && at.late()) return null;
     const end = from + name.length;
     if (WORD_CHARACTER.test(text[from - 1] ?? "") || WORD_CHARACTER.test(text[end] ?? "")) continue;
     let node: Node | null = root.descendantForIndex(from, end);
