@@ -138,7 +138,11 @@ function headerLines(
     ...(search.index === "not_ready" && !page.precise
       ? ["The search index of this commit is still being built; searched without it."]
       : []),
-    ...(search.ranked ? ["Ranking: files defining the name first, then by path."] : []),
+    ...(search.ranked
+      ? [
+        "Ranking: files defining the name first, then by path; tests and generated files after the others.",
+      ]
+      : []),
   ];
   if (cut.cutBy.length > 0) header.push(`CutBy: ${JSON.stringify(cut.cutBy)}`);
   if (cut.next !== null) {

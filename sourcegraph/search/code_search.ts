@@ -20,6 +20,7 @@ import {
   type SearchTier,
 } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
+import { isTestOrGenerated } from "./query/path_kinds.ts";
 import { commitPaths } from "../git/commit_paths.ts";
 import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
@@ -120,12 +121,12 @@ export async function searchCommit(
         keep: search.keep,
         groups: search.groups,
       }),
-      ranking,
+      { ranking, testsLast: search.testsLast },
     );
     // The cursor's place, with its rank inside its group worked out as its file's was.
     const after = search.after === null
       ? null
-      : { ...search.after, rank: rankOf(search.after, ranking) };
+      : { ...search.after, rank: rankOf(search.after, ranking, search.testsLast) };
     const candidates = placed.candidates.filter((candidate) =>
       after === null || comparePlaces(candidate, after) >= 0
     );
@@ -145,6 +146,16 @@ export async function searchCommit(
     const found = { search, candidates: placed.candidates, scanner: request.scanner };
     return { ...outcome, narrowing: await narrowingOf(index, found) };
   }
+  return await searchWithGit(tree, { search, commit });
+}
+
+// The search without an index: candidates from `git grep` (or every file), in path order (test
+// and generated files last when asked).
+async function searchWithGit(
+  tree: MirrorObjects,
+  at: { search: CompiledSearch; commit: string },
+): Promise<SearchOutcome> {
+  const { search, commit } = at;
   // git grep -i folds ASCII only: RE2 also matches KELVIN SIGN for k and
   // LONG S for s, and folds non-ASCII letters, so such literals select nothing.
   const { literals, ignoreCase } = search;
@@ -153,11 +164,24 @@ export async function searchCommit(
     : literals;
   const paths = (await candidateFiles(tree.path, commit, grepLiterals, ignoreCase, search.paths))
     .filter(search.keep);
-  return await verify(fromGit(tree, { commit, paths, finder: search.finder }), {
-    search,
-    after: search.after,
-    index: "not_ready",
-  });
+  const rank = search.testsLast ? (path: string) => rankOf({ path }, null, true) : undefined;
+  return await verify(
+    fromGit(tree, {
+      commit,
+      paths: rank === undefined
+        ? paths
+        : testsLast(paths.map((path) => ({ path }))).map((c) => c.path),
+      finder: search.finder,
+      rank,
+    }),
+    {
+      search,
+      after: search.after && rank
+        ? { ...search.after, rank: rank(search.after.path) }
+        : search.after,
+      index: "not_ready",
+    },
+  );
 }
 
 // What ranks a search's files (see `rankingOf`).
@@ -204,16 +228,37 @@ function rankingOf(
   };
 }
 
+// What a test or generated file's rank has added when such files come last: past every other rank.
+const LATER = 5;
+
 // A place's rank: twice its group, plus one unless it matches the whole
 // name (a file defining exactly the name searched before one defining a
-// longer name holding it; `strbuf.c` before `strbuf-util.c` for `strbuf`).
-function rankOf(place: { path: string; tier?: SearchTier }, ranking: Ranking | null): number {
+// longer name holding it; `strbuf.c` before `strbuf-util.c` for `strbuf`);
+// plus `LATER` for a test or generated file when those come last.
+function rankOf(
+  place: { path: string; tier?: SearchTier },
+  ranking: Ranking | null,
+  testsLast = false,
+): number {
   const tier = place.tier ?? 2;
-  if (ranking === null || tier === 2) return 2 * tier;
+  const later = testsLast && isTestOrGenerated(place.path) ? LATER : 0;
+  if (ranking === null || tier === 2) return 2 * tier + later;
   const whole = tier === 0
     ? ranking.definesWhole(ranking.defining.get(place.path) ?? [])
     : ranking.namedWhole(place.path);
-  return 2 * tier + (whole ? 0 : 1);
+  return 2 * tier + (whole ? 0 : 1) + later;
+}
+
+// Unranked candidates (path order) with test and generated files moved after the others,
+// each with its rank (its part's), so a cursor compares with them.
+function testsLast<T extends { path: string }>(candidates: readonly T[]): (T & { rank: number })[] {
+  const first: (T & { rank: number })[] = [];
+  const later: (T & { rank: number })[] = [];
+  for (const candidate of candidates) {
+    const rank = rankOf(candidate, null, true);
+    (rank > 4 ? later : first).push({ ...candidate, rank });
+  }
+  return [...first, ...later];
 }
 
 // A candidate in the search's order: its tier and rank when ranked.
@@ -224,20 +269,26 @@ type Placed = Candidate & { tier?: SearchTier; rank?: number; defines?: string[]
 // unranked: a page continued from it stays so).
 function ranked(
   candidates: readonly Candidate[],
-  ranking: ReturnType<typeof rankingOf>,
+  order: { ranking: ReturnType<typeof rankingOf>; testsLast: boolean },
 ): { candidates: Placed[]; ranked: boolean } {
-  if (ranking === null) return { candidates: [...candidates], ranked: false };
-  // By rank: 0 and 1 the definitions (whole name first), 2 and 3 the file names, 4 the rest.
-  const ranks: Placed[][] = [[], [], [], [], []];
+  const { ranking } = order;
+  const unranked = () => ({
+    candidates: order.testsLast ? testsLast(candidates) : [...candidates],
+    ranked: false,
+  });
+  if (ranking === null) return unranked();
+  // By rank: 0 and 1 the definitions (whole name first), 2 and 3 the file names, 4 the rest;
+  // then the same for test and generated files when they come last.
+  const ranks: Placed[][] = Array.from({ length: 2 * LATER }, () => []);
   let rest = 0;
   for (const candidate of candidates) {
     const defines = ranking.defining.get(candidate.path);
     const tier: SearchTier = defines ? 0 : ranking.namedLike(candidate.path) ? 1 : 2;
-    const rank = rankOf({ path: candidate.path, tier }, ranking);
+    const rank = rankOf({ path: candidate.path, tier }, ranking, order.testsLast);
     ranks[rank].push({ ...candidate, tier, rank, ...(defines ? { defines } : {}) });
     if (tier === 2) rest++;
   }
-  if (rest === candidates.length) return { candidates: [...candidates], ranked: false };
+  if (rest === candidates.length) return unranked();
   return { candidates: ranks.flat(), ranked: true };
 }
 
@@ -505,7 +556,7 @@ function* chunkLines(
 
 async function* fromGit(
   tree: MirrorObjects,
-  options: { commit: string; paths: string[]; finder: LineFinder },
+  options: { commit: string; paths: string[]; finder: LineFinder; rank?: (path: string) => number },
 ): Candidates {
   for (const path of options.paths) {
     const entry = await tree.lookup(options.commit, path);
@@ -513,7 +564,9 @@ async function* fromGit(
     const bytes = await tree.blob(entry.oid, READ_SCAN_LIMIT);
     const text = bytes === null ? null : searchableText(bytes);
     // Binary and non-UTF-8 files are skipped, as indexed.
-    if (text !== null) yield { path, lines: linesToVerify(text, options.finder) };
+    if (text === null) continue;
+    const lines = linesToVerify(text, options.finder);
+    yield options.rank === undefined ? { path, lines } : { path, lines, rank: options.rank(path) };
   }
 }
 

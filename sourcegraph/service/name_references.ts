@@ -46,6 +46,14 @@ export const REFERENCES_FILES_PER_PAGE = 50;
 export const REFERENCES_PARSE_MS = 4_000;
 /** Most milliseconds one file's parse may take. */
 export const REFERENCES_FILE_MS = 1_000;
+/**
+ * Workers parsing for references by default (with more, files of a page are
+ * parsed side by side). One: each worker pays its own grammar loads within
+ * its first jobs' deadlines, which a busy machine makes them miss.
+ */
+export const REFERENCES_WORKERS = 1;
+/** Most answers the parser keeps (by file text and name), and most occurrences in them. */
+export const REFERENCES_CACHE = { answers: 512, occurrences: 200_000 };
 
 const OCCURRENCES_WORKER = new URL("../symbols/occurrences_worker.ts", import.meta.url);
 
@@ -117,6 +125,8 @@ export interface ReferencesRequest {
   glob?: string[];
   /** Continue after a page's last row, at that page's commit. */
   after?: SearchPosition & { commit: string };
+  /** The bytes the page is shown in: files past them are left to the next page. */
+  maxBytes?: number;
 }
 
 const NAME_CHAR = /[A-Za-z0-9_$]/;
@@ -195,17 +205,24 @@ export function wholeWordPattern(name: string): string {
 }
 
 /**
- * Parses files for the references of the whole service in one worker
- * (`symbols/occurrences_worker.ts`), one file at a time, so a parse never
- * holds up the service's thread: each file gets `fileMs` (tree-sitter's own
- * deadline inside the worker; the pool ends a worker that overruns it by
- * more), and a worker that cannot start leaves every file unparsed (its
- * matches kept as `text`). `close` ends the worker.
+ * Parses files for the references of the whole service in its workers
+ * (`symbols/occurrences_worker.ts`, `REFERENCES_WORKERS` unless told), one
+ * file at a time each, so a parse never holds up the service's thread: each file gets
+ * `fileMs` (tree-sitter's own deadline inside the worker; the pool ends a
+ * worker that overruns it by more), and a worker that cannot start leaves
+ * every file unparsed (its matches kept as `text`). Answers are kept by the
+ * file's path, a hash of its text and the name (`REFERENCES_CACHE`, the
+ * least recently used dropped first): a file asked again, or asked without
+ * bindings after with them, is not parsed again. `close` ends the workers.
  */
 export class ReferenceParser {
   #jobs: WorkerJobs<OccurrencesJob & { deadlineMs: number }, NameOccurrences>;
   #now: () => number;
   #fileMs: number;
+  #answers = new Map<string, KeptAnswer>();
+  #kept = 0;
+  /** How many workers parse side by side. */
+  readonly workers: number;
 
   /** A parser whose files each get `fileMs`; page budgets are timed on `now`. */
   constructor(
@@ -214,13 +231,15 @@ export class ReferenceParser {
       fileMs?: number;
       log?: (line: string) => void;
       workerUrl?: URL;
+      workers?: number;
     } = {},
   ) {
     this.#now = options.now ?? (() => performance.now());
     this.#fileMs = options.fileMs ?? REFERENCES_FILE_MS;
     const log = options.log ?? (() => {});
+    this.workers = options.workers ?? REFERENCES_WORKERS;
     this.#jobs = new WorkerJobs(options.workerUrl ?? OCCURRENCES_WORKER, {
-      workers: 1,
+      workers: this.workers,
       // The worker's parse stops itself at `fileMs`; this guard ends a worker stuck past it.
       timeoutMs: this.#fileMs + 2_000,
       failed: (message) =>
@@ -240,101 +259,186 @@ export class ReferenceParser {
    * The occurrences of `name` in `text` (a file at `path`), with their
    * bindings when asked; unparsed when the worker could not.
    */
-  async occurrences(
+  occurrences(
     path: string,
     text: string,
     name: string,
     options: { bindings?: boolean } = {},
   ): Promise<NameOccurrences> {
+    const bindings = options.bindings === true;
+    const key = `${path}\0${name}\0${text.length}\0${textHash(text)}`;
+    const kept = this.#answers.get(key);
+    if (kept !== undefined && (kept.bindings || !bindings)) {
+      this.#answers.delete(key); // most recently used last
+      this.#answers.set(key, kept);
+      return kept.answer;
+    }
     const job = { path, text, name, deadlineMs: this.#fileMs };
-    const answer = await this.#jobs.run(options.bindings ? { ...job, bindings: true } : job);
-    return answer ?? { language: null, outcome: "failed", occurrences: [] };
+    const answer = this.#jobs.run(bindings ? { ...job, bindings: true } : job).then((found) =>
+      found ?? { language: null, outcome: "failed" as const, occurrences: [] }
+    );
+    this.#keep(key, { bindings, answer, counted: 0 });
+    return answer;
   }
 
-  /** Ends the worker; files asked for afterwards stay unparsed. */
+  // Keeps a parsed answer (one that was not parsed is asked again), within `REFERENCES_CACHE`.
+  #keep(key: string, entry: KeptAnswer): void {
+    const earlier = this.#answers.get(key);
+    if (earlier !== undefined) this.#forget(key, earlier);
+    this.#answers.set(key, entry);
+    void entry.answer.then((found) => {
+      if (this.#answers.get(key) !== entry) return;
+      if (found.outcome !== "parsed") return void this.#answers.delete(key);
+      entry.counted = found.occurrences.length;
+      this.#kept += entry.counted;
+      for (const [oldest, kept] of this.#answers) {
+        const { answers, occurrences } = REFERENCES_CACHE;
+        if (this.#answers.size <= answers && this.#kept <= occurrences) break;
+        this.#forget(oldest, kept);
+      }
+    });
+  }
+
+  #forget(key: string, entry: KeptAnswer): void {
+    this.#answers.delete(key);
+    this.#kept -= entry.counted;
+    entry.counted = 0;
+  }
+
+  /** Ends the workers; files asked for afterwards stay unparsed. */
   close(): void {
     this.#jobs.close();
   }
 }
 
+// A parser's answer kept: whether it has bindings, and the occurrences counted for it.
+type KeptAnswer = { bindings: boolean; answer: Promise<NameOccurrences>; counted: number };
+
+// Two 32-bit hashes of a text (FNV-1a and a multiplicative one), as one key part.
+function textHash(text: string): string {
+  let fnv = 0x811c9dc5;
+  let mul = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    fnv = Math.imul(fnv ^ unit, 0x01000193);
+    mul = (Math.imul(mul, 31) + unit) | 0;
+  }
+  return `${(fnv >>> 0).toString(36)}.${(mul >>> 0).toString(36)}`;
+}
+
 /**
  * Whether the name at `offset` of line `line` of `text` is code (not in a
  * comment or a string): true when the file has no grammar or was not parsed.
+ * The file is parsed with bindings, the answer the name's resolution reuses.
  */
 export async function isCodeAt(
   parser: ReferenceParser,
   file: { path: string; text: string },
   at: { name: string; line: number; offset: number },
 ): Promise<boolean> {
-  const found = await parser.occurrences(file.path, file.text, at.name);
+  const found = await parser.occurrences(file.path, file.text, at.name, { bindings: true });
   if (found.outcome !== "parsed") return true;
   return found.occurrences.some((occurrence) =>
     occurrence.line === at.line && occurrence.column === at.offset
   );
 }
 
+/** What `referencesOf` was given to look at a page's files with. */
+export interface ReferencesOfOptions {
+  name: string;
+  includeDeclaration: boolean;
+  text: (path: string) => Promise<string | null>;
+  /** The declaration the name resolved to: only occurrences referring to it are kept. */
+  resolved?: { resolver: NameResolver; target: ResolvedDeclaration };
+  /**
+   * The bytes the page is shown in: once the rows found fill them, later
+   * files are not looked at (`full`); the page is cut before them and its
+   * cursor resumes at them.
+   */
+  maxBytes?: number;
+}
+
 /**
  * The references of `name` in one page of search matches: each file read
  * by `text` (null: not readable as text, its matches kept as `text`) and
- * parsed while the page's budget lasts.
+ * parsed while the page's budget lasts, up to `parser.workers` files side by
+ * side, in the page's order, until the rows fill `maxBytes` (`full`: files
+ * after were left out).
  */
 export async function referencesOf(
   parser: ReferenceParser,
   files: readonly FileMatches[],
-  options: {
-    name: string;
-    includeDeclaration: boolean;
-    text: (path: string) => Promise<string | null>;
-    /** The declaration the name resolved to: only occurrences referring to it are kept. */
-    resolved?: { resolver: NameResolver; target: ResolvedDeclaration };
-  },
-): Promise<ReferenceFile[]> {
-  const { resolved } = options;
-  const { name, includeDeclaration } = options;
+  options: ReferencesOfOptions,
+): Promise<{ files: ReferenceFile[]; full: boolean }> {
   const deadline = parser.now() + REFERENCES_PARSE_MS;
   const found: ReferenceFile[] = [];
-  for (const file of files) {
-    const shown = new Map(file.lines.map((line) => [line.number, line.text]));
-    const asText = (parse: ReferenceFile["parse"]): ReferenceFile => ({
-      path: file.path,
-      parse,
-      lines: file.lines.map((line) => ({ number: line.number, text: line.text, roles: ["text"] })),
-      ...(file.tier === undefined ? {} : { tier: file.tier }),
-    });
-    if (parser.now() > deadline) {
-      found.push(asText("budget"));
-      continue;
+  const started: Promise<ReferenceFile | null>[] = [];
+  const start = (index: number) => {
+    if (index < files.length && started.length === index) {
+      started.push(fileReferences(parser, files[index], { ...options, deadline }));
     }
-    // A resolved TypeScript or JavaScript declaration is referred to from such files only.
-    if (resolved !== undefined && !isScriptPath(file.path)) continue;
-    const text = await options.text(file.path);
-    if (text === null) {
-      found.push(asText("large"));
-      continue;
+  };
+  let bytes = 0;
+  for (let index = 0; index < files.length; index++) {
+    for (let ahead = 0; ahead < parser.workers; ahead++) start(index + ahead);
+    const file = await started[index];
+    if (file === null) continue;
+    found.push(file);
+    bytes += shownBytes(file);
+    if (options.maxBytes !== undefined && bytes >= options.maxBytes) {
+      return { files: found, full: index + 1 < files.length };
     }
-    const parsed = resolved === undefined
-      ? await parser.occurrences(file.path, text, name)
-      : await resolved.resolver.analysis(file.path, name) ??
-        { language: null, outcome: "failed" as const, occurrences: [] };
-    if (parsed.outcome !== "parsed") {
-      found.push(asText(parsed.outcome === "none" ? "no_grammar" : parsed.outcome));
-      continue;
-    }
-    const lines = await parsedLines(parsed.occurrences, {
-      path: file.path,
-      name,
-      shown,
-      includeDeclaration,
-      resolved,
-    });
-    found.push({
-      path: file.path,
-      parse: "parsed",
-      lines,
-      ...(file.tier === undefined ? {} : { tier: file.tier }),
-    });
   }
-  return found;
+  return { files: found, full: false };
+}
+
+// At least the bytes a file's rows take on a page (`render/references_text.ts`): its
+// `File:` line and each row's number, roles and text (cut at 2 KiB there); none without rows.
+function shownBytes(file: ReferenceFile): number {
+  if (file.lines.length === 0) return 0;
+  let bytes = file.path.length + 9;
+  for (const line of file.lines) {
+    bytes += String(line.number).length + line.roles.join(",").length + 5 +
+      Math.min(line.text.length, 2000);
+  }
+  return bytes;
+}
+
+// One file's references (null: left out, a file of another language than a resolved name's).
+async function fileReferences(
+  parser: ReferenceParser,
+  file: FileMatches,
+  options: ReferencesOfOptions & { deadline: number },
+): Promise<ReferenceFile | null> {
+  const { resolved, name, includeDeclaration } = options;
+  const shown = new Map(file.lines.map((line) => [line.number, line.text]));
+  const tier = file.tier === undefined ? {} : { tier: file.tier };
+  const asText = (parse: ReferenceFile["parse"]): ReferenceFile => ({
+    path: file.path,
+    parse,
+    lines: file.lines.map((line) => ({ number: line.number, text: line.text, roles: ["text"] })),
+    ...tier,
+  });
+  if (parser.now() > options.deadline) return asText("budget");
+  // A resolved TypeScript or JavaScript declaration is referred to from such files only.
+  if (resolved !== undefined && !isScriptPath(file.path)) return null;
+  const text = await options.text(file.path);
+  if (text === null) return asText("large");
+  const parsed = resolved === undefined
+    ? await parser.occurrences(file.path, text, name)
+    : await resolved.resolver.analysis(file.path, name) ??
+      { language: null, outcome: "failed" as const, occurrences: [] };
+  if (parsed.outcome !== "parsed") {
+    return asText(parsed.outcome === "none" ? "no_grammar" : parsed.outcome);
+  }
+  const lines = await parsedLines(parsed.occurrences, {
+    path: file.path,
+    name,
+    shown,
+    includeDeclaration,
+    resolved,
+  });
+  return { path: file.path, parse: "parsed", lines, ...tier };
 }
 
 /** Most bytes of a candidate file read for parsing (the extraction's own limit). */

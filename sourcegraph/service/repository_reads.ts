@@ -499,14 +499,18 @@ export class RepositoryReads {
       maxLinesPerFile: 1000,
       maxFiles: REFERENCES_FILES_PER_PAGE,
       after: request.after,
+      testsLast: true,
     });
     const { files: matched, ...search } = found.outcome;
-    const files = await referencesOf(this.#parser, matched, {
+    const { files, full } = await referencesOf(this.#parser, matched, {
       name,
       includeDeclaration: request.includeDeclaration ?? true,
       text: fileText,
       resolved: target === null ? undefined : { resolver, target },
+      maxBytes: request.maxBytes,
     });
+    // Files after a full page were not looked at: the next page resumes at them.
+    if (full) search.truncated = true;
     return {
       repo: found.repo,
       commit: found.commit,

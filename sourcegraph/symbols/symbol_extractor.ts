@@ -179,6 +179,8 @@ export class SymbolExtractor {
     }
   }
 
+  // The name nodes are found where the text spells the name (each looked up in the tree, not
+  // a walk of every node), and the tags queries run over the span they cover only.
   #occurrences(
     grammar: Grammar,
     text: string,
@@ -193,37 +195,33 @@ export class SymbolExtractor {
     });
     if (tree === null) return null;
     try {
+      const nodes = nameNodes(tree.rootNode, { text, name, late });
+      if (nodes === null || late()) return null;
       const definitionNames = new Set<number>();
-      const matches = grammar.query.matches(tree.rootNode, { progressCallback: late });
-      if (late()) return null;
-      for (const match of matches) {
-        if (!match.captures.some((capture) => capture.name.startsWith("definition."))) continue;
-        for (const capture of match.captures) {
-          if (capture.name === "name" && capture.node.text === name) {
-            definitionNames.add(capture.node.startIndex);
+      const ranges = nodes.length <= RANGED_QUERIES
+        ? nodes.map((node) => [node.startIndex, node.endIndex])
+        : [[nodes[0].startIndex, nodes[nodes.length - 1].endIndex]];
+      for (const [startIndex, endIndex] of ranges) {
+        // A query's range is in bytes of the UTF-16 text the parser was given (two a code unit).
+        const matches = grammar.query.matches(tree.rootNode, {
+          startIndex: 2 * startIndex,
+          endIndex: 2 * endIndex,
+          progressCallback: late,
+        });
+        if (late()) return null;
+        for (const match of matches) {
+          if (!match.captures.some((capture) => capture.name.startsWith("definition."))) continue;
+          for (const capture of match.captures) {
+            if (capture.name === "name" && capture.node.text === name) {
+              definitionNames.add(capture.node.startIndex);
+            }
           }
         }
       }
-      const found: NameOccurrence[] = [];
       if (at.bindings) beginFile();
-      // An explicit stack, not recursion: a deep tree must not exhaust the JavaScript stack.
-      const cursor = tree.walk();
-      let visited = 0;
-      outer: while (true) {
-        const node = cursor.currentNode;
-        if (++visited % 4096 === 0 && late()) return null;
-        if (node.endIndex - node.startIndex >= name.length) {
-          if (isNameNode(node) && node.text === name) {
-            found.push(occurrenceOf(node, { definitionNames, bindings: at.bindings }));
-            if (found.length >= MAX_OCCURRENCES_PER_FILE) break;
-          }
-          if (cursor.gotoFirstChild()) continue;
-        }
-        while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent()) break outer;
-        }
-      }
-      cursor.delete();
+      const found = nodes.map((node) =>
+        occurrenceOf(node, { definitionNames, bindings: at.bindings })
+      );
       if (!at.bindings) return { occurrences: found };
       return { occurrences: found, exported: exportedAs(tree.rootNode, name) };
     } finally {
@@ -327,6 +325,41 @@ class Found {
     }
     return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
   }
+}
+
+// Up to this many name nodes, the tags queries run over each one's span; past it, over the
+// span from the first to the last.
+const RANGED_QUERIES = 32;
+
+// Characters a name node's text never has on either side of it in the text (a name spelled
+// inside a longer word is not a name node of its own); `$` is left out (PHP's `$name`).
+const WORD_CHARACTER = /[A-Za-z0-9_]/;
+
+// The name nodes spelling `name`, in text order (at most `MAX_OCCURRENCES_PER_FILE`): each
+// place the text spells it as a word is looked up in the tree, a name node spanning exactly it
+// kept; null when the deadline passed.
+function nameNodes(
+  root: Node,
+  at: { text: string; name: string; late: () => boolean },
+): Node[] | null {
+  const { text, name } = at;
+  const found: Node[] = [];
+  let looked = 0;
+  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
+    if (++looked % 1024 === 0 && at.late()) return null;
+    const end = from + name.length;
+    if (WORD_CHARACTER.test(text[from - 1] ?? "") || WORD_CHARACTER.test(text[end] ?? "")) continue;
+    let node: Node | null = root.descendantForIndex(from, end);
+    while (node !== null && node.startIndex === from && node.endIndex === end) {
+      if (isNameNode(node)) {
+        found.push(node);
+        break;
+      }
+      node = node.parent;
+    }
+    if (found.length >= MAX_OCCURRENCES_PER_FILE) break;
+  }
+  return found;
 }
 
 // One occurrence of the name: its place, role and (when asked) its binding.

@@ -5,7 +5,8 @@
  * otherwise search-based: the search's whole-word matches, each file of a
  * language with a grammar parsed so that only identifiers remain (comments
  * and strings dropped), each row with its role; a TypeScript or JavaScript
- * name that resolves keeps only the occurrences referring to it.
+ * name that resolves keeps only the occurrences referring to it. Test and
+ * generated files (by their paths) come after the others.
  *
  * @module
  */
@@ -22,7 +23,8 @@ import { defineTool, READ_ONLY } from "./tool.ts";
 /** `references`. */
 export const referencesTool = defineTool({
   name: "references",
-  description: "Where the name at a position occurs, with roles.",
+  description:
+    "Where the name at a position occurs, with roles; tests and generated files after the others.",
   input: {
     repo,
     path,
@@ -41,13 +43,15 @@ export const referencesTool = defineTool({
   annotations: READ_ONLY,
   run: async (args, context) => {
     const { calls, caller } = context;
+    const maxBytes = args.max_bytes ?? SEARCH_DEFAULT_MAX_BYTES;
     const page = await calls.references(caller, {
       ...positionRequest(args),
       includeDeclaration: args.include_declaration,
       glob: args.glob,
       after: args.after === undefined ? undefined : decodeSearchCursor(args.after),
+      maxBytes,
     });
-    const shown = referencesPage(page, { maxBytes: args.max_bytes ?? SEARCH_DEFAULT_MAX_BYTES });
+    const shown = referencesPage(page, { maxBytes });
     return {
       text: [shown.text],
       structured: {

@@ -57,6 +57,8 @@ export interface SearchRequest {
   maxMs?: number;
   /** Continue after this match (a page's last): later paths, and later lines of its file. */
   after?: SearchPosition;
+  /** Put test and generated files (`path_kinds.ts`) after the others, each part in its order. */
+  testsLast?: boolean;
 }
 
 /**
@@ -112,6 +114,8 @@ export interface CompiledSearch {
   readonly request: SearchRequest;
   /** Where the search continues (null: from the start). */
   readonly after: SearchPosition | null;
+  /** Whether test and generated files come after the others. */
+  readonly testsLast: boolean;
 }
 
 const MAX_PATTERN_BYTES = 8192;
@@ -177,9 +181,11 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
       request.maxFiles ?? SEARCH_MAX_FILES,
       request.after ?? null,
       request.matchRanges === true,
+      request.testsLast === true,
     ]),
     request,
     after: request.after ?? null,
+    testsLast: request.testsLast === true,
   };
 }
 

@@ -353,3 +353,84 @@ Deno.test("references: a member reached through a receiver of no evident type co
     }],
     searchIndex: true,
   }));
+
+// Files spelling `sharedName`: the definition, uses, and tests and generated files by their paths.
+// Forty lines of calls: a file's rows take about 1.4 KiB of a page.
+const CALLS = "sharedName(); sharedName(); // a call\n".repeat(40);
+const ORDER_FILES: Record<string, string> = {
+  "src/def.ts": "export function sharedName(): void {}\n" + CALLS,
+  "a_first.ts": 'import { sharedName } from "./src/def";\n' + CALLS,
+  "src/use.ts": 'import { sharedName } from "./def";\n' + CALLS,
+  "src/use.test.ts": 'import { sharedName } from "./def";\n' + CALLS,
+  "src/use_test.ts": 'import { sharedName } from "./def";\n' + CALLS,
+  "tests/unit/use.ts": 'import { sharedName } from "../../src/def";\n' + CALLS,
+  "web/__tests__/use.ts": 'import { sharedName } from "../../src/def";\n' + CALLS,
+  "api/api_generated.ts": 'import { sharedName } from "../src/def";\n' + CALLS,
+  "vendor/lib/use.ts": 'import { sharedName } from "../../src/def";\n' + CALLS,
+  "dist/use.js": 'import { sharedName } from "../src/def";\n' + CALLS,
+  "web/app.spec.ts": 'import { sharedName } from "../src/def";\n' + CALLS,
+  "zz/last.ts": 'import { sharedName } from "../src/def";\n' + CALLS,
+};
+
+// The files of an answer, in its order.
+function filesOf(answer: string): string[] {
+  return answer.split("\n").filter((line) => line.startsWith("File: ")).map((line) =>
+    JSON.parse(line.slice(6))
+  );
+}
+
+Deno.test("references: the definition's file first, then the other files by path, then tests and generated files by path; pages keep that order", () =>
+  withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      const args = { repo: "org/order", path: "src/use.ts", line: 2, symbol: "sharedName" };
+      let whole = "";
+      // The definition comes first through the index's symbols: wait until it is built.
+      await waitFor(async () => {
+        whole = (await callTool(client, "references", args)).texts[0];
+        return whole.includes('Index: "ready"');
+      }, { what: "the index of org/order" });
+      const later = [
+        "api/api_generated.ts",
+        "dist/use.js",
+        "src/use.test.ts",
+        "src/use_test.ts",
+        "tests/unit/use.ts",
+        "vendor/lib/use.ts",
+        "web/__tests__/use.ts",
+        "web/app.spec.ts",
+      ];
+      assertEquals(filesOf(whole), [
+        "src/def.ts",
+        "a_first.ts",
+        "src/use.ts",
+        "zz/last.ts",
+        ...later,
+      ]);
+      const seen: string[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      do {
+        const page = await callTool(client, "references", {
+          ...args,
+          max_bytes: 4096,
+          ...(after === undefined ? {} : { after }),
+        });
+        assertEquals(page.code, "OK", page.texts.join());
+        for (const line of page.texts[0].split("\n")) {
+          if (line.startsWith("File: ")) seen.push(JSON.parse(line.slice(6)));
+        }
+        const next = /^NextCursor: (".*")$/m.exec(page.texts[0])?.[1];
+        after = next === undefined ? undefined : JSON.parse(next);
+        pages++;
+      } while (after !== undefined && pages < 50);
+      assert(pages > 2, String(pages));
+      // A file cut between two pages is named on both.
+      assertEquals(seen.filter((path, i) => path !== seen[i - 1]), filesOf(whole));
+    } finally {
+      await client.close();
+    }
+  }, {
+    repositories: [{ name: "org/order", publicRead: true, files: ORDER_FILES }],
+    searchIndex: true,
+  }));

@@ -169,7 +169,7 @@ Partial: false
 Truncated: false
 Coverage: "full"
 Index: "ready"
-Ranking: files defining the name first, then by path.
+Ranking: files defining the name first, then by path; tests and generated files after the others.
 File: "src/config.ts"
 3 [definition]: export function parseConfig(text: string): string[] {
 `,
