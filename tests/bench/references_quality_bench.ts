@@ -686,7 +686,11 @@ function print(
 
 if (import.meta.main) {
   const opts = options(Deno.args);
-  console.log(`finder: git grep -w -n --column -I -F (baseline); oracle: typescript ${ts.version}`);
+  if (opts.baseline) {
+    console.log(
+      `finder: git grep -w -n --column -I -F (baseline); oracle: typescript ${ts.version}`,
+    );
+  }
   const results: TreeResult[] = [];
   const grep = (tree: string, commit: string) => new GitGrepFinder(tree, commit);
   if (opts.baseline) {
