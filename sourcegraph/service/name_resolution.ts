@@ -452,8 +452,11 @@ async function memberRefersTo(
       // An object passed to a function is of its parameter's type; another anonymous object
       // (type) is the target's only where the target's is anonymous too; another file's type
       // of the target's type name is another type.
-      // Another object literal's property is its own, not a literal's.
-      if (receiver.literal === true && target.literal === true) return false;
+      // Another object literal of a named type: its property is its own, not the target
+      // literal's (untyped literals keep the rule of anonymous objects below).
+      if (receiver.literal === true && target.literal === true && target.container !== null) {
+        return false;
+      }
       if (receiver.argument !== undefined) {
         const fits = await argumentFits(resolver, { path: at.path, ...receiver.argument }, target);
         if (fits !== null) return fits;
