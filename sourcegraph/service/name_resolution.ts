@@ -41,6 +41,14 @@ export interface ResolvedDeclaration {
    * the target's outside the target's file).
    */
   shared?: boolean;
+  /** For a member: the names its type extends or implements (their members' uses are its too). */
+  heritage?: string[];
+  /** For a function: the named type of each parameter (null: none, or not a named type). */
+  parameters?: (string | null)[];
+  /** For a member of an object type annotating a parameter: its function's line, its index. */
+  parameter?: { line: number; index: number };
+  /** For a member: declared in an object literal (a value's property, not a type's). */
+  literal?: boolean;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -196,6 +204,13 @@ export class NameResolver {
         if (receiver.kind === "declaration") {
           return null; // the caller's own occurrence is the declaration
         }
+        if (receiver.kind === "props") {
+          return await this.propsMember(
+            path,
+            { component: receiver.component, member: name },
+            depth,
+          );
+        }
         if (receiver.kind === "this" || receiver.kind === "type") {
           // A member of the class itself, else of what it extends or implements.
           const types = receiver.kind === "this"
@@ -232,19 +247,100 @@ export class NameResolver {
     return null;
   }
 
+  /** Where the name `name` seen in `path` is declared (its first binding there), or null. */
+  async declarationOf(
+    path: string,
+    name: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const analysis = await this.analysis(path, name);
+    const seen = analysis?.occurrences.find((occurrence) =>
+      occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
+      occurrence.binding.kind !== "free"
+    );
+    if (seen?.binding === undefined) return null;
+    return await this.follow(path, { name, binding: seen.binding }, depth);
+  }
+
+  /**
+   * The declaration of the property `member` of the props of `component`
+   * as `path` sees it: a member of that name declared in a named type of
+   * the component's own file.
+   */
+  async propsMember(
+    path: string,
+    at: { component: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const component = await this.declarationOf(path, at.component, depth + 1);
+    if (component === null) return null;
+    const members = await this.analysis(component.path, at.member);
+    for (const occurrence of members?.occurrences ?? []) {
+      const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      if (receiver?.kind === "declaration" && receiver.type !== null) {
+        return {
+          path: component.path,
+          line: occurrence.line,
+          column: occurrence.column,
+          kind: receiver.declares,
+          container: receiver.type,
+          via: "member",
+          member: true,
+        };
+      }
+    }
+    return null;
+  }
+
+  /**
+   * For a property of an object literal: the member of the type the literal
+   * evidently is (its annotation's, or the parameter's of the function it is
+   * passed to), or null.
+   */
+  async literalMember(
+    path: string,
+    at: { member: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  ): Promise<ResolvedDeclaration | null> {
+    const { member, receiver } = at;
+    if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    if (receiver.argument === undefined) return null;
+    const { index } = receiver.argument;
+    const callee = await this.declarationOf(path, receiver.argument.callee, 1);
+    const type = callee?.parameters?.[index];
+    if (callee === null || type === undefined) return null;
+    if (type !== null) return await this.member(callee.path, { type, member }, 1);
+    const members = await this.analysis(callee.path, member);
+    for (const occurrence of members?.occurrences ?? []) {
+      const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      if (
+        declared?.kind === "declaration" && declared.parameter?.line === callee.line &&
+        declared.parameter.index === index
+      ) {
+        const { line, column } = occurrence;
+        const { declares: kind, parameter } = declared;
+        const via = "member";
+        return {
+          path: callee.path,
+          line,
+          column,
+          kind,
+          container: null,
+          via,
+          member: true,
+          parameter,
+        };
+      }
+    }
+    return null;
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
     at: { type: string; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    const typeAnalysis = await this.analysis(path, at.type);
-    const seen = typeAnalysis?.occurrences.find((occurrence) =>
-      occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
-      occurrence.binding.kind !== "free"
-    );
-    if (seen?.binding === undefined) return null;
-    const type = await this.follow(path, { name: at.type, binding: seen.binding }, depth);
+    const type = await this.declarationOf(path, at.type, depth);
     if (type === null) return null;
     const members = await this.analysis(type.path, at.member);
     for (const occurrence of members?.occurrences ?? []) {
@@ -277,7 +373,15 @@ export async function resolveAt(
   if (occurrence?.binding === undefined) return null;
   const { binding } = occurrence;
   if (binding.kind === "member" && binding.receiver.kind === "declaration") {
-    // The position is a member's own declaration.
+    // An object literal's property is its type's member; another position is a member's own
+    // declaration.
+    if (binding.receiver.literal === true && binding.receiver.argument !== undefined) {
+      const member = await resolver.literalMember(at.path, {
+        member: at.name,
+        receiver: binding.receiver,
+      });
+      if (member !== null) return member;
+    }
     return {
       path: at.path,
       line: at.line,
@@ -286,6 +390,9 @@ export async function resolveAt(
       container: binding.receiver.type,
       via: "file",
       member: true,
+      heritage: binding.receiver.heritage,
+      ...(binding.receiver.parameter ? { parameter: binding.receiver.parameter } : {}),
+      ...(binding.receiver.literal ? { literal: true } : {}),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding });
@@ -308,24 +415,93 @@ export async function refersTo(
   if (target.member === true) {
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
-    const own = at.path === target.path;
-    if (receiver.kind === "unknown") {
-      // A receiver of no evident type: the target's when no other type has a member of that
-      // name, else only in the target's own file; an anonymous type's only in its own file.
-      if (own) return true;
-      if (target.container === null) return false;
-      return target.shared !== true || await resolver.mentions(at.path, target.container);
-    }
-    // An anonymous object (type) is the target's only where the target's is anonymous too.
-    if (receiver.kind === "declaration" && receiver.type === null) {
-      return own && target.container === null;
-    }
-    return receiverFits(receiver, target.container);
+    return await memberRefersTo(resolver, { ...at, receiver }, target);
   }
   if (binding.kind === "free") return false;
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
   const found = await resolver.follow(at.path, { name: at.name, binding });
   return found !== null && found.path === target.path && found.line === target.line;
+}
+
+// Whether a member occurrence whose receiver is `receiver` may be the member `target`.
+async function memberRefersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Receiver },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver } = at;
+  const own = at.path === target.path;
+  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  switch (receiver.kind) {
+    case "unknown": {
+      // A receiver of no evident type: the target's when no other type has a member of that
+      // name, else where the file names its type (or one it extends); an anonymous type's only
+      // in its own file.
+      if (own) return true;
+      if (target.container === null) return false;
+      if (target.shared !== true) return true;
+      for (const type of types) if (await resolver.mentions(at.path, type)) return true;
+      return false;
+    }
+    case "props": {
+      // An attribute of a component declared in the target's file (its props' type is there).
+      const component = await resolver.declarationOf(at.path, receiver.component, 1);
+      return component !== null && component.path === target.path && target.container !== null;
+    }
+    case "declaration":
+      // An object passed to a function is of its parameter's type; another anonymous object
+      // (type) is the target's only where the target's is anonymous too; another file's type
+      // of the target's type name is another type.
+      // Another object literal of a named type: its property is its own, not the target
+      // literal's (untyped literals keep the rule of anonymous objects below).
+      if (receiver.literal === true && target.literal === true && target.container !== null) {
+        return false;
+      }
+      if (receiver.argument !== undefined) {
+        const fits = await argumentFits(resolver, { path: at.path, ...receiver.argument }, target);
+        if (fits !== null) return fits;
+      }
+      if (receiver.type === null) return own && target.container === null;
+      if (receiver.literal === true && receiver.type === target.container) {
+        // A value of a type of the target's type name: the target's when that name leads there.
+        const type = await resolver.declarationOf(at.path, receiver.type, 1);
+        return type === null || type.path === target.path;
+      }
+      if (!own && receiver.type === target.container) return false;
+      return receiverFits(receiver, types);
+    case "type": {
+      // The type as the file sees it: when it leads to a declaration of the member, that one.
+      const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+      if (found !== null) {
+        return (found.path === target.path && found.container === target.container) ||
+          (target.heritage ?? []).includes(found.container ?? "");
+      }
+      return receiverFits(receiver, types);
+    }
+    default:
+      return receiverFits(receiver, types);
+  }
+}
+
+// Whether an object passed as argument `index` to `callee` is of the target's type: the callee's
+// parameter's named type, or the object type annotating it; null when the callee is not evident.
+async function argumentFits(
+  resolver: NameResolver,
+  at: { path: string; callee: string; index: number },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const callee = await resolver.declarationOf(at.path, at.callee, 1);
+  if (callee === null || callee.parameters === undefined) return null;
+  const type = callee.parameters[at.index] ?? null;
+  if (type !== null) {
+    if (target.container === null) return false;
+    if (type !== target.container) return (target.heritage ?? []).includes(type);
+    const declared = await resolver.declarationOf(callee.path, type, 1);
+    return declared === null || declared.path === target.path;
+  }
+  const { parameter } = target;
+  return parameter !== undefined && callee.path === target.path &&
+    callee.line === parameter.line && at.index === parameter.index;
 }
 
 /** Whether `text` holds `word` (any characters, taken literally) with no name character around. */
@@ -341,16 +517,17 @@ export function holdsWord(text: string, word: string): boolean {
 
 const NAME_CHARACTER = /[A-Za-z0-9_$]/;
 
-function receiverFits(receiver: Receiver, type: string | null): boolean {
+// Whether a receiver is of the target's type: `types` is its name, then the names it extends.
+function receiverFits(receiver: Receiver, types: string[]): boolean {
   switch (receiver.kind) {
     case "declaration":
     case "this":
-      return receiver.type === null
-        ? receiver.kind === "this"
-        : receiver.type === type || (type !== null && receiver.heritage.includes(type));
+      return receiver.type === null ? receiver.kind === "this" : types.includes(receiver.type) ||
+        (types.length > 0 && receiver.heritage.includes(types[0]));
     case "type":
-      return receiver.type === type;
+      return types.includes(receiver.type);
     case "module":
+    case "props":
       return false;
     default:
       return true;
@@ -369,5 +546,6 @@ function declared(
     kind: binding.declares,
     container: binding.container,
     via,
+    ...(binding.parameters ? { parameters: binding.parameters } : {}),
   };
 }

@@ -25,10 +25,25 @@ export type Receiver =
   | { kind: "this"; type: string | null; heritage: string[] }
   /** A value of a declared or constructed type, or the class itself (`Type.member`). */
   | { kind: "type"; type: string }
+  /** A JSX attribute (`<Component name={...}>`): a property of the element's props. */
+  | { kind: "props"; component: string }
   /** A namespace import (`import * as ns`): the member is the module's export. */
   | { kind: "module"; module: string }
-  /** The member's own declaration in a class, interface or typed object (null: untyped). */
-  | { kind: "declaration"; type: string | null; heritage: string[]; declares: string }
+  /**
+   * The member's own declaration in a class, interface or typed object (null: untyped); for an
+   * object literal passed to a call, the callee and the argument's index; for a member of an
+   * object type annotating a parameter, the function's line and the parameter's index.
+   */
+  | {
+    kind: "declaration";
+    type: string | null;
+    heritage: string[];
+    declares: string;
+    argument?: { callee: string; index: number };
+    parameter?: { line: number; index: number };
+    /** In an object literal (a value of its type, not a declaration of the type). */
+    literal?: boolean;
+  }
   | { kind: "unknown" };
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -40,6 +55,8 @@ export interface Declared {
   declares: string;
   /** The enclosing function, method or class, or null at the top of the file. */
   container: string | null;
+  /** For a function: the named type of each parameter (null: none, or not a named type). */
+  parameters?: (string | null)[];
 }
 
 /** What one identifier is bound to. */
@@ -108,6 +125,9 @@ export function bindingOf(node: Node): Binding {
   ) {
     return { kind: "member", receiver: receiverOf(parent.childForFieldName("module")) };
   }
+  if (parent.type === "jsx_attribute" && parent.namedChildren[0]?.id === node.id) {
+    return { kind: "member", receiver: jsxProps(parent) };
+  }
   if (parent.type === "pair_pattern" && parent.childForFieldName("key")?.id === node.id) {
     return { kind: "member", receiver: destructured(parent) };
   }
@@ -131,6 +151,10 @@ export function bindingOf(node: Node): Binding {
  * receiver of the property it reads; null for other names.
  */
 export function destructuredReceiver(node: Node): Receiver | null {
+  if (node.type === "shorthand_property_identifier" && node.parent?.type === "object") {
+    // `{ name }` in an object literal: also the object's property `name`.
+    return declaringType(node, "field");
+  }
   if (node.type !== "shorthand_property_identifier_pattern") return null;
   return destructured(node);
 }
@@ -256,12 +280,14 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
   const top = scope.type === "program";
   const declare = (nameNode: Node, kind: string) => {
     if (nameNode.text !== name) return;
-    const declared = {
+    const declared: Declared = {
       line: nameNode.startPosition.row + 1,
       column: nameNode.startPosition.column,
       declares: kind,
       container: containerName(nameNode),
     };
+    const parameters = parameterTypes(nameNode);
+    if (parameters !== null) declared.parameters = parameters;
     found.push({
       node: nameNode,
       binding: top ? { kind: "file", ...declared } : { kind: "local", ...declared },
@@ -554,20 +580,134 @@ function declaringType(member: Node, declares: string): Receiver {
       return { kind: "declaration", type, heritage: [], declares };
     }
     if (up.type === "object" || up.type === "object_type") {
-      // An object or object type is its own type: named by the alias or the annotated variable
-      // it makes, else anonymous.
-      const holder = up.type === "object_type" ? up.parent : up.parent;
-      let type: string | null = null;
-      if (holder?.type === "type_alias_declaration") {
-        type = holder.childForFieldName("name")?.text ?? null;
-      } else if (holder?.type === "variable_declarator") {
-        const typed = holder.childForFieldName("type");
-        type = typed === null ? null : namedType(typed);
-      }
-      return { kind: "declaration", type, heritage: [], declares };
+      // An object or object type is its own type: named by the alias, the annotated variable,
+      // the `as` or `satisfies` type it makes, else anonymous (then what it is passed to, or
+      // the parameter it annotates, says which it is).
+      const literal = up.type === "object" ? { literal: true } : {};
+      return { kind: "declaration", ...objectContext(up), ...literal, heritage: [], declares };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// The props an attribute sets: those of the element named by an identifier (an intrinsic
+// element's, `div`, lead nowhere in the files); a member's (`Foo.Bar`) are not evident.
+function jsxProps(attribute: Node): Receiver {
+  const element = attribute.parent;
+  const named = element?.childForFieldName("name");
+  if (named?.type !== "identifier") return { kind: "unknown" };
+  return { kind: "props", component: named.text };
+}
+
+// What an object literal or object type is evidently: its type's name, else the call it is an
+// argument of, or the parameter it annotates.
+function objectContext(object: Node): Pick<
+  Extract<Receiver, { kind: "declaration" }>,
+  "type" | "argument" | "parameter"
+> {
+  let holder = object.parent;
+  // `const routes: Route[] = [{ ... }]`: an element of a typed array.
+  let depth = 0;
+  for (; holder?.type === "array"; depth++) holder = holder.parent;
+  // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
+  while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+  if (holder?.type === "type_alias_declaration") {
+    return { type: holder.childForFieldName("name")?.text ?? null };
+  }
+  if (holder?.type === "variable_declarator") {
+    let typed = holder.childForFieldName("type");
+    if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
+      typed = typed.namedChildren[0] ?? null;
+    }
+    return { type: typed === null ? null : namedType(typed) };
+  }
+  if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
+    const typed = holder.namedChildren.at(-1) ?? null;
+    return { type: typed === null || typed.id === object.id ? null : namedType(typed) };
+  }
+  if (holder?.type === "return_statement" || holder?.type === "parenthesized_expression") {
+    // `function f(): Result { return { ... } }` and `(): Result => ({ ... })`.
+    const type = returnedType(holder);
+    if (type !== null) return { type };
+  }
+  if (holder?.type === "arguments" && object.type === "object") {
+    const call = holder.parent;
+    const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+    if (callee?.type === "identifier") {
+      const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
+      return { type: null, argument: { callee: callee.text, index } };
+    }
+  }
+  if (object.type === "object_type" && holder?.type === "type_annotation") {
+    const parameter = annotatedParameter(holder);
+    if (parameter !== null) return { type: null, parameter };
+  }
+  return { type: null };
+}
+
+const TYPE_COMBINATIONS = new Set(["union_type", "intersection_type", "parenthesized_type"]);
+
+// The named return type of the function a `return` statement (or an arrow function's
+// parenthesized body) returns from, or null.
+function returnedType(holder: Node): string | null {
+  let fn: Node | null = null;
+  if (holder.type === "parenthesized_expression") {
+    if (holder.parent?.type === "arrow_function") fn = holder.parent;
+  } else {
+    for (let up = holder.parent; up !== null && fn === null; up = up.parent) {
+      if (FUNCTIONS.has(up.type)) fn = up;
+    }
+  }
+  let typed = fn?.childForFieldName("return_type") ?? null;
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
+    // `async function f(): Promise<Result>`: the object is a Result.
+    typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  return typed === null ? null : namedType(typed);
+}
+
+// For a parameter's type annotation: the line of its function's name and the parameter's index.
+function annotatedParameter(annotation: Node): { line: number; index: number } | null {
+  const parameter = annotation.parent;
+  const list = parameter?.parent;
+  if (
+    !parameter || list?.type !== "formal_parameters" ||
+    (parameter.type !== "required_parameter" && parameter.type !== "optional_parameter")
+  ) {
+    return null;
+  }
+  const index = list.namedChildren.findIndex((child) => child?.id === parameter.id);
+  const fn = list.parent;
+  let named = fn?.childForFieldName("name") ?? null;
+  if (named === null && fn?.parent?.type === "variable_declarator") {
+    named = fn.parent.childForFieldName("name");
+  }
+  return named === null ? null : { line: named.startPosition.row + 1, index };
+}
+
+// For the name of a function (declared, or a variable holding an arrow function or function
+// expression): the named type of each parameter; null for other names.
+function parameterTypes(name: Node): (string | null)[] | null {
+  const holder = name.parent;
+  let fn: Node | null = null;
+  if (holder?.type === "function_declaration" || holder?.type === "function_signature") {
+    fn = holder;
+  } else if (
+    holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === name.id
+  ) {
+    const value = holder.childForFieldName("value");
+    if (value !== null && FUNCTIONS.has(value.type)) fn = value;
+  }
+  const list = fn?.childForFieldName("parameters");
+  if (!list) return null;
+  return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
+    (parameter) => {
+      const typed = parameter?.childForFieldName("type") ?? null;
+      return typed === null ? null : namedType(typed);
+    },
+  );
 }
 
 // The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.

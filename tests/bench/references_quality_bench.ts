@@ -49,7 +49,7 @@
  *
  * Run: deno run --config deno.dev.json --allow-read --allow-run=git --allow-env --allow-sys=cpus,systemMemoryInfo \
  *   tests/bench/references_quality_bench.ts [--tree PATH]... [--sample N] \
- *   [--seed S] [--definition-positions K] [--misses N] [--service URL]
+ *   [--seed S] [--definition-positions K] [--misses N] [--service URL] [--no-baseline] [--dump FILE]
  *
  * @module
  */
@@ -80,7 +80,10 @@ const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] 
   "  --misses N    also print, per tree, N identifiers whose references were not exact (worst " +
   "precision first) and N whose definition was missed\n" +
   "  --service URL  also measure the MCP `references` and `definition` tools of the service at URL (its MCP " +
-  "endpoint), on the tree served as local/<folder> or --service-repo NAME";
+  "endpoint), on the tree served as local/<folder> or --service-repo NAME\n" +
+  "  --no-baseline  measure only the service (with --service), not `git grep -w`\n" +
+  "  --dump FILE   also write, per identifier not answered exactly, its lines missed and its lines " +
+  "answered wrongly (JSON lines)";
 
 function options(args: string[]): {
   trees: string[];
@@ -90,6 +93,8 @@ function options(args: string[]): {
   positions: number;
   service: string | null;
   serviceRepo: string | null;
+  dump: string | null;
+  baseline: boolean;
 } {
   const trees: string[] = [];
   let sample = 200;
@@ -98,7 +103,13 @@ function options(args: string[]): {
   let service: string | null = null;
   let serviceRepo: string | null = null;
   let misses = 0;
+  let dump: string | null = null;
+  let baseline = true;
   for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--no-baseline") {
+      baseline = false;
+      continue;
+    }
     const value = args[i + 1];
     const number = Number(value);
     if (args[i] === "--tree" && value) trees.push(resolve(value));
@@ -109,6 +120,7 @@ function options(args: string[]): {
     } else if (args[i] === "--service" && value) service = value;
     else if (args[i] === "--service-repo" && value) serviceRepo = value;
     else if (args[i] === "--misses" && Number.isInteger(number) && number >= 0) misses = number;
+    else if (args[i] === "--dump" && value) dump = value;
     else {
       console.error(USAGE);
       Deno.exit(2);
@@ -116,7 +128,7 @@ function options(args: string[]): {
     i++;
   }
   if (trees.length === 0) trees.push(resolve(new URL("../..", import.meta.url).pathname));
-  return { trees, misses, sample, seed, positions, service, serviceRepo };
+  return { trees, misses, sample, seed, positions, service, serviceRepo, dump, baseline };
 }
 
 async function git(tree: string, args: string[], stdin?: Uint8Array): Promise<Uint8Array> {
@@ -472,6 +484,32 @@ interface TreeResult {
   definitionMisses: string[];
 }
 
+/** Identifiers not answered exactly, for `--dump`: one JSON line each. */
+const dumped: string[] = [];
+
+function lineKeys(locations: Location[]): Set<string> {
+  return new Set(locations.map((location) => `${location.path}:${location.line}`));
+}
+
+function dumpLine(finder: string, truth: Truth, answer: Location[]): void {
+  const truthLines = lineKeys(truth.references);
+  const answered = lineKeys(answer);
+  const missed = [...truthLines].filter((line) => !answered.has(line));
+  const wrong = [...answered].filter((line) => !truthLines.has(line));
+  if (missed.length === 0 && wrong.length === 0) return;
+  const { site } = truth;
+  dumped.push(
+    JSON.stringify({
+      finder,
+      kind: site.kind,
+      name: site.name,
+      site: site.location,
+      missed,
+      wrong,
+    }),
+  );
+}
+
 /** Scores one finder against the oracle's answers. */
 async function measure(
   truths: Truth[],
@@ -506,6 +544,7 @@ async function measure(
     const answer = await finder.references(truth.site.location, truth.site.name);
     referencesMs.push(performance.now() - started);
     const score = scoreReferences(truth.references, answer);
+    dumpLine(finder.name, truth, answer);
     scores.push(score);
     byKind.set(truth.site.kind, [...byKind.get(truth.site.kind) ?? [], score]);
     const positions = [...truth.references];
@@ -647,11 +686,17 @@ function print(
 
 if (import.meta.main) {
   const opts = options(Deno.args);
-  console.log(`finder: git grep -w -n --column -I -F (baseline); oracle: typescript ${ts.version}`);
+  if (opts.baseline) {
+    console.log(
+      `finder: git grep -w -n --column -I -F (baseline); oracle: typescript ${ts.version}`,
+    );
+  }
   const results: TreeResult[] = [];
   const grep = (tree: string, commit: string) => new GitGrepFinder(tree, commit);
-  for (const tree of opts.trees) results.push(await measureTree(tree, opts, grep));
-  print(results, opts);
+  if (opts.baseline) {
+    for (const tree of opts.trees) results.push(await measureTree(tree, opts, grep));
+    print(results, opts);
+  }
   if (opts.service !== null) {
     const client = new Client({ name: "references-quality-bench", version: "0.1.0" });
     const token = Deno.env.get("SOURCEGRAPH_TOKEN");
@@ -673,5 +718,11 @@ if (import.meta.main) {
     } finally {
       await client.close();
     }
+  }
+  if (opts.dump !== null) {
+    await Deno.writeTextFile(
+      opts.dump,
+      dumped.map((line) => line + "\n").join(""),
+    );
   }
 }
