@@ -150,7 +150,7 @@ async function mirrorBytes(cluster: ClusterHarness, i: number): Promise<number> 
 }
 
 async function ready(cluster: ClusterHarness, targets: Target[]): Promise<void> {
-  await eventually(() => cluster.placed(cluster.live()), "placed", 30_000);
+  await eventually(() => cluster.placed(cluster.live()), "placed", 12_000);
   for (const replica of cluster.replicas) {
     if (!replica) continue;
     const client = await connectClient(replica.url, { token: CLUSTER_TOKEN });
@@ -158,7 +158,7 @@ async function ready(cluster: ClusterHarness, targets: Target[]): Promise<void> 
       await eventually(
         async () => (await callTool(client, "read", { ...target })).code === "OK",
         "read",
-        30_000,
+        12_000,
       );
     }
     await client.close();
@@ -185,7 +185,7 @@ async function failover(cluster: ClusterHarness, target: Target, replication: nu
   await client.close();
   const rejoinAt = performance.now();
   await cluster.start(victim);
-  await eventually(() => cluster.placed([0, 1, 2], replication), "rebalanced", 60_000);
+  await eventually(() => cluster.placed([0, 1, 2], replication), "rebalanced", 24_000);
   return { recovered, failed, rebalance: performance.now() - rejoinAt };
 }
 

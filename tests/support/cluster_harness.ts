@@ -53,10 +53,17 @@ export interface ClusterHarness {
   stop(): Promise<void>;
 }
 
-/** Starts PostgreSQL and `replicas` replicas. */
+/**
+ * Starts PostgreSQL (or uses `options.server`, a server the caller stops, in
+ * a new database `options.database`) and `replicas` replicas.
+ */
 export async function startCluster(
   pgBin: string,
   options: {
+    /** A running server to use (the caller stops it); by default one of the cluster's own. */
+    server?: PostgresServer;
+    /** The name of the cluster's database in it (default `cluster`). */
+    database?: string;
     replicas: number;
     replication?: number;
     heartbeatMs?: number;
@@ -65,12 +72,12 @@ export async function startCluster(
     replica?: (i: number) => { env?: Record<string, string>; ulimitFiles?: number };
   },
 ): Promise<ClusterHarness> {
-  const server = await startPostgres(pgBin);
+  const server = options.server ?? await startPostgres(pgBin);
   const parent = await tempDir("sg-cluster-");
   const keyFile = join(parent, "credential.key");
   const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
   await Deno.writeTextFile(keyFile, `${key}\n`, { mode: 0o600 });
-  const url = await server.createDatabase("cluster");
+  const url = await server.createDatabase(options.database ?? "cluster");
   const heartbeatMs = options.heartbeatMs ?? 300;
   const names = Array.from({ length: options.replicas }, (_, i) => `replica-${i}`);
   const internalPorts = names.map(() => freePort());
@@ -185,7 +192,7 @@ export async function startCluster(
     async stop() {
       await disconnect();
       for (const service of replicas) await service?.stop();
-      await server.stop();
+      if (options.server === undefined) await server.stop();
       await removeDir(parent);
     },
   };
@@ -201,6 +208,8 @@ export async function startCluster(
 /**
  * Waits for `condition` (a bounded number of short pauses, not a time budget: enough for the
  * builds of a cluster's first placement on a busy machine, with queries that take no time).
+ * The pauses are 50 ms: a condition asks a replica or the database, and asking more often
+ * only takes processor time from the replicas' builds.
  */
 export async function eventually(
   condition: () => boolean | Promise<boolean>,
@@ -209,7 +218,7 @@ export async function eventually(
 ): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`never happened: ${what}`);
 }

@@ -91,6 +91,8 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
     "--encoding",
     "UTF8",
     "--no-instructions",
+    // A throwaway server (it runs with fsync off): nothing of initdb needs to reach the disk.
+    "--no-sync",
   ], { asUser });
   const port = freePort();
   const options =

@@ -32,6 +32,13 @@ const REPOSITORIES: WorldRepository[] = NAMES.map((name) => ({
   files: { "a.txt": "needle\n" },
 }));
 const PER_MINUTE = 100;
+// One service for every case: each measures buckets of addresses of its own, and the
+// buckets' clock is frozen.
+const OPTIONS = {
+  repositories: REPOSITORIES,
+  settings: { anonymousPerMinute: PER_MINUTE },
+  rateLimitClock: () => 0,
+};
 
 // Units an address has left: 1-unit requests until one is refused (the clock never moves).
 async function unitsLeft(world: InProcessWorld, address: string): Promise<number> {
@@ -87,149 +94,153 @@ async function apiPost(
   return `${response.status} ${answer.Meta?.Code ?? answer.code ?? "ok"}`;
 }
 
-Deno.test("calls across repositories: each repository searched costs a unit, first pages and forged cursors alike", () =>
+Deno.test("calls across repositories: one service of twelve repositories, case by case", (t) =>
   withInProcessService(async (world) => {
-    const pins = NAMES.map((repo) => ({ repo, commit: world.heads.get(repo)! }));
-    const fromStart = encodeFanoutCursor({ pins, index: 0, position: null });
-    const atLast = encodeFanoutCursor({ pins, index: COUNT - 1, position: null });
-    const symbolsCursor = encodeFanoutSymbolCursor({ pins, offset: 1 });
-    const search = (args: Record<string, unknown>) => ({
-      name: "search",
-      args: { pattern: "needle", ...args },
-    });
-    const perRepository = (n: number) => n * FANOUT_REPOSITORY_COST;
+    await t.step(
+      "calls across repositories: each repository searched costs a unit, first pages and forged cursors alike",
+      async () => {
+        const pins = NAMES.map((repo) => ({ repo, commit: world.heads.get(repo)! }));
+        const fromStart = encodeFanoutCursor({ pins, index: 0, position: null });
+        const atLast = encodeFanoutCursor({ pins, index: COUNT - 1, position: null });
+        const symbolsCursor = encodeFanoutSymbolCursor({ pins, offset: 1 });
+        const search = (args: Record<string, unknown>) => ({
+          name: "search",
+          args: { pattern: "needle", ...args },
+        });
+        const perRepository = (n: number) => n * FANOUT_REPOSITORY_COST;
 
-    // MCP: what connecting costs is measured, then each call on top of it.
-    const connecting = await unitsOf(world, async (at) => {
-      assertEquals(await mcpCall(world, at, null), "OK");
-    });
-    const mcp = async (call: { name: string; args: Record<string, unknown> }, code = "OK") =>
-      await unitsOf(world, async (at) => {
-        assertEquals(await mcpCall(world, at, call), code);
-      }) - connecting;
-    assertEquals(await mcp(search({ repo: [NAMES[0]] })), FANOUT_SEARCH_COST + perRepository(1));
-    assertEquals(await mcp(search({})), FANOUT_SEARCH_COST + perRepository(COUNT));
-    assertEquals(await mcp(search({ repo: "org/*" })), FANOUT_SEARCH_COST + perRepository(COUNT));
-    // A continued page pays for the repositories its cursor has it search.
-    assertEquals(
-      await mcp(search({ after: fromStart })),
-      FANOUT_SEARCH_COST + perRepository(COUNT),
-    );
-    assertEquals(await mcp(search({ after: atLast })), FANOUT_SEARCH_COST + perRepository(1));
-    assertEquals(
-      await mcp({ name: "symbols", args: { query: "needle" } }),
-      FANOUT_SYMBOLS_COST + perRepository(COUNT),
-    );
-    // A symbols cursor past the list (no index: no definitions) is refused once it has
-    // looked every repository up, and has paid for each.
-    assertEquals(
-      await mcp(
-        { name: "symbols", args: { query: "needle", after: symbolsCursor } },
-        "INVALID_CURSOR",
-      ),
-      FANOUT_SYMBOLS_COST + perRepository(COUNT),
-    );
-    // A search of one repository costs what it did.
-    assertEquals(await mcp(search({ repo: NAMES[0] })), 5);
-    // A commit search: a history's 5, and across repositories a unit per repository searched.
-    const commits = (args: Record<string, unknown>) => ({
-      name: "commits",
-      args: { message: "initial", ...args },
-    });
-    assertEquals(await mcp(commits({ repo: NAMES[0] })), 5);
-    assertEquals(await mcp(commits({ repo: [NAMES[0]] })), 5 + perRepository(1));
-    assertEquals(await mcp(commits({})), 5 + perRepository(COUNT));
-
-    // The HTTP API.
-    const api = async (path: string, body: unknown) =>
-      await unitsOf(world, async (at) => {
-        assertEquals(await apiPost(world, at, { path, body }), "200 ok");
-      });
-    assertEquals(
-      await api("/v1/search", { Pattern: "needle", Repos: [NAMES[0]] }),
-      FANOUT_SEARCH_COST + perRepository(1),
-    );
-    assertEquals(
-      await api("/v1/search", { Pattern: "needle" }),
-      FANOUT_SEARCH_COST + perRepository(COUNT),
-    );
-    assertEquals(
-      await api("/v1/search", { Pattern: "needle", After: fromStart }),
-      FANOUT_SEARCH_COST + perRepository(COUNT),
-    );
-    assertEquals(
-      await api("/v1/symbols", { Query: "needle" }),
-      FANOUT_SYMBOLS_COST + perRepository(COUNT),
-    );
-
-    // The site search page.
-    const page = async (query: string) =>
-      await unitsOf(world, async (at) => {
-        const response = await inProcessFetch(world.handle, { address: at })(
-          `/sourcegraph/-/search?${query}`,
+        // MCP: what connecting costs is measured, then each call on top of it.
+        const connecting = await unitsOf(world, async (at) => {
+          assertEquals(await mcpCall(world, at, null), "OK");
+        });
+        const mcp = async (call: { name: string; args: Record<string, unknown> }, code = "OK") =>
+          await unitsOf(world, async (at) => {
+            assertEquals(await mcpCall(world, at, call), code);
+          }) - connecting;
+        assertEquals(
+          await mcp(search({ repo: [NAMES[0]] })),
+          FANOUT_SEARCH_COST + perRepository(1),
         );
-        await response.body?.cancel();
-        assertEquals(response.status, 200);
-      });
-    assertEquals(await page("q=needle"), FANOUT_SEARCH_COST + perRepository(COUNT));
-    assertEquals(
-      await page(`q=needle&after=${encodeURIComponent(atLast)}`),
-      FANOUT_SEARCH_COST + perRepository(1),
+        assertEquals(await mcp(search({})), FANOUT_SEARCH_COST + perRepository(COUNT));
+        assertEquals(
+          await mcp(search({ repo: "org/*" })),
+          FANOUT_SEARCH_COST + perRepository(COUNT),
+        );
+        // A continued page pays for the repositories its cursor has it search.
+        assertEquals(
+          await mcp(search({ after: fromStart })),
+          FANOUT_SEARCH_COST + perRepository(COUNT),
+        );
+        assertEquals(await mcp(search({ after: atLast })), FANOUT_SEARCH_COST + perRepository(1));
+        assertEquals(
+          await mcp({ name: "symbols", args: { query: "needle" } }),
+          FANOUT_SYMBOLS_COST + perRepository(COUNT),
+        );
+        // A symbols cursor past the list (no index: no definitions) is refused once it has
+        // looked every repository up, and has paid for each.
+        assertEquals(
+          await mcp(
+            { name: "symbols", args: { query: "needle", after: symbolsCursor } },
+            "INVALID_CURSOR",
+          ),
+          FANOUT_SYMBOLS_COST + perRepository(COUNT),
+        );
+        // A search of one repository costs what it did.
+        assertEquals(await mcp(search({ repo: NAMES[0] })), 5);
+        // A commit search: a history's 5, and across repositories a unit per repository searched.
+        const commits = (args: Record<string, unknown>) => ({
+          name: "commits",
+          args: { message: "initial", ...args },
+        });
+        assertEquals(await mcp(commits({ repo: NAMES[0] })), 5);
+        assertEquals(await mcp(commits({ repo: [NAMES[0]] })), 5 + perRepository(1));
+        assertEquals(await mcp(commits({})), 5 + perRepository(COUNT));
+
+        // The HTTP API.
+        const api = async (path: string, body: unknown) =>
+          await unitsOf(world, async (at) => {
+            assertEquals(await apiPost(world, at, { path, body }), "200 ok");
+          });
+        assertEquals(
+          await api("/v1/search", { Pattern: "needle", Repos: [NAMES[0]] }),
+          FANOUT_SEARCH_COST + perRepository(1),
+        );
+        assertEquals(
+          await api("/v1/search", { Pattern: "needle" }),
+          FANOUT_SEARCH_COST + perRepository(COUNT),
+        );
+        assertEquals(
+          await api("/v1/search", { Pattern: "needle", After: fromStart }),
+          FANOUT_SEARCH_COST + perRepository(COUNT),
+        );
+        assertEquals(
+          await api("/v1/symbols", { Query: "needle" }),
+          FANOUT_SYMBOLS_COST + perRepository(COUNT),
+        );
+
+        // The site search page.
+        const page = async (query: string) =>
+          await unitsOf(world, async (at) => {
+            const response = await inProcessFetch(world.handle, { address: at })(
+              `/sourcegraph/-/search?${query}`,
+            );
+            await response.body?.cancel();
+            assertEquals(response.status, 200);
+          });
+        assertEquals(await page("q=needle"), FANOUT_SEARCH_COST + perRepository(COUNT));
+        assertEquals(
+          await page(`q=needle&after=${encodeURIComponent(atLast)}`),
+          FANOUT_SEARCH_COST + perRepository(1),
+        );
+      },
     );
-  }, {
-    repositories: REPOSITORIES,
-    settings: { anonymousPerMinute: PER_MINUTE },
-    rateLimitClock: () => 0,
-  }));
+    await t.step(
+      "calls across repositories: a bucket runs out by the repositories searched, RATE_LIMITED before the next ones",
+      async () => {
+        const full = FANOUT_SEARCH_COST + COUNT * FANOUT_REPOSITORY_COST; // 17
+        const window = FANOUT_CONCURRENCY * FANOUT_REPOSITORY_COST; // 4
+        // The HTTP API: five searches of every repository take 85 units of 100; the
+        // sixth pays its base (10 left) and two windows of repositories (2 left),
+        // and is refused before the third window is searched.
+        const address = "10.1.0.1";
+        const codes: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          codes.push(
+            await apiPost(world, address, { path: "/v1/search", body: { Pattern: "needle" } }),
+          );
+        }
+        assertEquals(codes, [...Array(5).fill("200 ok"), "429 RATE_LIMITED"]);
+        assertEquals(await unitsLeft(world, address), 2);
 
-Deno.test("calls across repositories: a bucket runs out by the repositories searched, RATE_LIMITED before the next ones", () =>
-  withInProcessService(async (world) => {
-    const full = FANOUT_SEARCH_COST + COUNT * FANOUT_REPOSITORY_COST; // 17
-    const window = FANOUT_CONCURRENCY * FANOUT_REPOSITORY_COST; // 4
-    // The HTTP API: five searches of every repository take 85 units of 100; the
-    // sixth pays its base (10 left) and two windows of repositories (2 left),
-    // and is refused before the third window is searched.
-    const address = "10.1.0.1";
-    const codes: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      codes.push(
-        await apiPost(world, address, { path: "/v1/search", body: { Pattern: "needle" } }),
-      );
-    }
-    assertEquals(codes, [...Array(5).fill("200 ok"), "429 RATE_LIMITED"]);
-    assertEquals(await unitsLeft(world, address), 2);
+        // The site search page: the same, as its error page with 429.
+        const pageAddress = "10.1.0.4";
+        const pageCodes: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const response = await inProcessFetch(world.handle, { address: pageAddress })(
+            "/sourcegraph/-/search?q=needle",
+          );
+          const html = await response.text();
+          pageCodes.push(response.status);
+          if (response.status === 429) assert(html.includes("RATE_LIMITED"), html);
+        }
+        assertEquals(pageCodes, [...Array(5).fill(200), 429]);
+        assertEquals(await unitsLeft(world, pageAddress), 2);
 
-    // The site search page: the same, as its error page with 429.
-    const pageAddress = "10.1.0.4";
-    const pageCodes: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const response = await inProcessFetch(world.handle, { address: pageAddress })(
-        "/sourcegraph/-/search?q=needle",
-      );
-      const html = await response.text();
-      pageCodes.push(response.status);
-      if (response.status === 429) assert(html.includes("RATE_LIMITED"), html);
-    }
-    assertEquals(pageCodes, [...Array(5).fill(200), 429]);
-    assertEquals(await unitsLeft(world, pageAddress), 2);
-
-    // MCP: the same, as the tool's RATE_LIMITED error.
-    await mcpCall(world, "10.1.0.2", null);
-    const connecting = PER_MINUTE - await unitsLeft(world, "10.1.0.2");
-    const client = await connectInProcess(world.handle, { address: "10.1.0.3" });
-    try {
-      const outcomes: string[] = [];
-      for (let i = 0; i < 10 && outcomes.at(-1) !== "RATE_LIMITED"; i++) {
-        outcomes.push((await callTool(client, "search", { pattern: "needle" })).code);
-      }
-      const searches = Math.floor((PER_MINUTE - connecting) / full);
-      assertEquals(outcomes, [...Array(searches).fill("OK"), "RATE_LIMITED"]);
-      assert(await unitsLeft(world, "10.1.0.3") < window);
-    } finally {
-      await client.close();
-    }
-  }, {
-    repositories: REPOSITORIES,
-    settings: { anonymousPerMinute: PER_MINUTE },
-    rateLimitClock: () => 0,
-  }));
+        // MCP: the same, as the tool's RATE_LIMITED error.
+        await mcpCall(world, "10.1.0.2", null);
+        const connecting = PER_MINUTE - await unitsLeft(world, "10.1.0.2");
+        const client = await connectInProcess(world.handle, { address: "10.1.0.3" });
+        try {
+          const outcomes: string[] = [];
+          for (let i = 0; i < 10 && outcomes.at(-1) !== "RATE_LIMITED"; i++) {
+            outcomes.push((await callTool(client, "search", { pattern: "needle" })).code);
+          }
+          const searches = Math.floor((PER_MINUTE - connecting) / full);
+          assertEquals(outcomes, [...Array(searches).fill("OK"), "RATE_LIMITED"]);
+          assert(await unitsLeft(world, "10.1.0.3") < window);
+        } finally {
+          await client.close();
+        }
+      },
+    );
+  }, OPTIONS));

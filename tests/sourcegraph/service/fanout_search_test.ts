@@ -72,91 +72,109 @@ function header(text: string, label: string): string | undefined {
   return new RegExp(`^${label}: (.*)$`, "m").exec(text)?.[1];
 }
 
-Deno.test("search across repositories: every visible one, globs and lists; private ones never show", () =>
+Deno.test("search across repositories: one service of five repositories, case by case", (t) =>
   withInProcessService(async ({ handle }) => {
-    const anonymous = await connectInProcess(handle);
-    const member = await connectInProcess(handle, { token: WORLD_TOKEN });
-    try {
-      await indexesReady(anonymous, PUBLIC_NAMES);
-      const everything = await callText(anonymous, "search", { pattern: "needle" });
-      assert(!everything.includes("secret"), everything);
-      assertEquals(
-        header(everything, "Repositories"),
-        "4; Searched: 4; WithMatches: 3; FileCount: 33; MatchCount: 34",
-      );
-      // Every visible repository is the same selection as naming them: the same answer, byte for byte.
-      const listed = await callText(anonymous, "search", {
-        repo: ["org/alpha", "org/beta", "org/gamma", "team/delta"],
-        pattern: "needle",
-      });
-      assertEquals(listed, everything);
-      // The member sees the private repository too.
-      const all = await callText(member, "search", { pattern: "needle" });
-      assertIncludes(all, 'Repository: "org/secret"');
-      const glob = await callText(anonymous, "search", { repo: "org/*", pattern: "needle" });
-      assertEquals([...new Set(matches(glob).map((m) => m.split(" ")[0]))], [
-        "org/alpha",
-        "org/gamma",
-      ]);
-      // A private name is as unknown to the anonymous caller as a missing one.
-      assertEquals(
-        (await callTool(anonymous, "search", { repo: ["org/alpha", "org/secret"], pattern: "x" }))
-          .code,
-        "REPOSITORY_NOT_FOUND",
-      );
-      assertEquals(
-        (await callTool(anonymous, "search", { repo: ["org/alpha", "org/nope"], pattern: "x" }))
-          .code,
-        "REPOSITORY_NOT_FOUND",
-      );
-      // A repository's block is its single-repository answer's file rows.
-      const single = await callText(anonymous, "search", { repo: "org/alpha", pattern: "needle" });
-      const singleRows = single.slice(single.indexOf('File: "'));
-      const block = glob.slice(glob.indexOf('File: "'), glob.indexOf('Repository: "org/gamma"'));
-      assertEquals(block, singleRows);
-      assertEquals(header(glob, "Commit"), header(single, "Commit"));
-      // A branch some repositories lack: they are named as skipped, never silently missing.
-      const branch = await callText(anonymous, "search", { pattern: "needle", revision: "dev" });
-      assertEquals(branch.match(/^Skipped: /gm)?.length, 4);
-      assertIncludes(branch, 'Skipped: "org/alpha"; "BRANCH_NOT_MONITORED"');
-    } finally {
-      await anonymous.close();
-      await member.close();
-    }
-  }, { repositories: REPOSITORIES, searchIndex: true }));
-
-Deno.test("search across repositories: pages continue across repositories, each match once", () =>
-  withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await indexesReady(client, PUBLIC_NAMES);
-      const whole = matches(await callText(client, "search", { pattern: "needle" }));
-      assertEquals(whole.length, 34);
-      const seen: string[] = [];
-      let after: string | undefined;
-      let pages = 0;
-      for (; pages < 40; pages++) {
-        const text = await callText(client, "search", {
-          pattern: "needle",
-          max_bytes: 4096,
-          ...(after ? { after } : {}),
-        });
-        assert(new TextEncoder().encode(text).length <= 4096);
-        seen.push(...matches(text));
-        const next = header(text, "NextCursor");
-        if (next === undefined) break;
-        after = JSON.parse(next);
-      }
-      assert(pages >= 1, "the answer took more than one page");
-      assertEquals(seen, whole);
-      const bad = await callTool(client, "search", {
-        pattern: "needle",
-        after: "bm90IGEgY3Vyc29y",
-      });
-      assertEquals(bad.code, "INVALID_CURSOR");
-    } finally {
-      await client.close();
-    }
+    await t.step(
+      "search across repositories: every visible one, globs and lists; private ones never show",
+      async () => {
+        const anonymous = await connectInProcess(handle);
+        const member = await connectInProcess(handle, { token: WORLD_TOKEN });
+        try {
+          await indexesReady(anonymous, PUBLIC_NAMES);
+          const everything = await callText(anonymous, "search", { pattern: "needle" });
+          assert(!everything.includes("secret"), everything);
+          assertEquals(
+            header(everything, "Repositories"),
+            "4; Searched: 4; WithMatches: 3; FileCount: 33; MatchCount: 34",
+          );
+          // Every visible repository is the same selection as naming them: the same answer, byte for byte.
+          const listed = await callText(anonymous, "search", {
+            repo: ["org/alpha", "org/beta", "org/gamma", "team/delta"],
+            pattern: "needle",
+          });
+          assertEquals(listed, everything);
+          // The member sees the private repository too.
+          const all = await callText(member, "search", { pattern: "needle" });
+          assertIncludes(all, 'Repository: "org/secret"');
+          const glob = await callText(anonymous, "search", { repo: "org/*", pattern: "needle" });
+          assertEquals([...new Set(matches(glob).map((m) => m.split(" ")[0]))], [
+            "org/alpha",
+            "org/gamma",
+          ]);
+          // A private name is as unknown to the anonymous caller as a missing one.
+          assertEquals(
+            (await callTool(anonymous, "search", {
+              repo: ["org/alpha", "org/secret"],
+              pattern: "x",
+            }))
+              .code,
+            "REPOSITORY_NOT_FOUND",
+          );
+          assertEquals(
+            (await callTool(anonymous, "search", { repo: ["org/alpha", "org/nope"], pattern: "x" }))
+              .code,
+            "REPOSITORY_NOT_FOUND",
+          );
+          // A repository's block is its single-repository answer's file rows.
+          const single = await callText(anonymous, "search", {
+            repo: "org/alpha",
+            pattern: "needle",
+          });
+          const singleRows = single.slice(single.indexOf('File: "'));
+          const block = glob.slice(
+            glob.indexOf('File: "'),
+            glob.indexOf('Repository: "org/gamma"'),
+          );
+          assertEquals(block, singleRows);
+          assertEquals(header(glob, "Commit"), header(single, "Commit"));
+          // A branch some repositories lack: they are named as skipped, never silently missing.
+          const branch = await callText(anonymous, "search", {
+            pattern: "needle",
+            revision: "dev",
+          });
+          assertEquals(branch.match(/^Skipped: /gm)?.length, 4);
+          assertIncludes(branch, 'Skipped: "org/alpha"; "BRANCH_NOT_MONITORED"');
+        } finally {
+          await anonymous.close();
+          await member.close();
+        }
+      },
+    );
+    await t.step(
+      "search across repositories: pages continue across repositories, each match once",
+      async () => {
+        const client = await connectInProcess(handle);
+        try {
+          await indexesReady(client, PUBLIC_NAMES);
+          const whole = matches(await callText(client, "search", { pattern: "needle" }));
+          assertEquals(whole.length, 34);
+          const seen: string[] = [];
+          let after: string | undefined;
+          let pages = 0;
+          for (; pages < 40; pages++) {
+            const text = await callText(client, "search", {
+              pattern: "needle",
+              max_bytes: 4096,
+              ...(after ? { after } : {}),
+            });
+            assert(new TextEncoder().encode(text).length <= 4096);
+            seen.push(...matches(text));
+            const next = header(text, "NextCursor");
+            if (next === undefined) break;
+            after = JSON.parse(next);
+          }
+          assert(pages >= 1, "the answer took more than one page");
+          assertEquals(seen, whole);
+          const bad = await callTool(client, "search", {
+            pattern: "needle",
+            after: "bm90IGEgY3Vyc29y",
+          });
+          assertEquals(bad.code, "INVALID_CURSOR");
+        } finally {
+          await client.close();
+        }
+      },
+    );
   }, { repositories: REPOSITORIES, searchIndex: true }));
 
 Deno.test("search across repositories: a repository past its per-repository cap continues on the next page, in order", () =>

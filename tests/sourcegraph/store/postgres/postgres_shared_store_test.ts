@@ -1,6 +1,7 @@
 // Two replicas' stores on one PostgreSQL database: changes reach the other
 // replica's cache through notifications, reads keep answering while the
 // server is down, writes fail with a code, and both recover on their own.
+// One server serves every case (each has a database of its own in it).
 import { join } from "node:path";
 import pg from "pg";
 import { SourcegraphError } from "../../../../sourcegraph/errors.ts";
@@ -37,7 +38,10 @@ async function writeKey(dir: string, name: string): Promise<string> {
   return path;
 }
 
-// Two stores ("replicas") on one new database of a private server, closed afterwards.
+// The file's server (started by the test, stopped after its last case).
+let shared: PostgresServer | null = null;
+
+// Two stores ("replicas") on one new database of the file's server, closed afterwards.
 async function withTwoStores(
   database: string,
   fn: (at: {
@@ -48,7 +52,7 @@ async function withTwoStores(
     logs: string[];
   }) => Promise<void>,
 ): Promise<void> {
-  const server = await startPostgres(BIN!);
+  const server = shared!;
   const url = await server.createDatabase(database);
   const logs: string[] = [];
   const open = () => PostgresControlStore.open(url, { log: (line) => logs.push(line) });
@@ -58,11 +62,10 @@ async function withTwoStores(
   } finally {
     await one.close();
     await two.close();
-    await server.stop();
   }
 }
 
-Deno.test({
+const writes: Deno.TestStepDefinition = {
   name:
     "PostgreSQL store: a write on one replica reaches the other's cache; sessions and keys end everywhere",
   ignore: BIN === null,
@@ -97,9 +100,9 @@ Deno.test({
       await eventually(() => one.repository("org/shared") === null, "removal on replica 1");
       assertEquals(one.versions(repo.id), []);
     }),
-});
+};
 
-Deno.test({
+const outage: Deno.TestStepDefinition = {
   name:
     "PostgreSQL store: with the server stopped, reads answer from the cache and writes fail with DEPENDENCY_UNAVAILABLE; both replicas recover without a restart",
   ignore: BIN === null,
@@ -132,15 +135,14 @@ Deno.test({
       assertIncludes(logs.join("\n"), "reachable again");
       assert(!logs.join("\n").includes(url), "the URL (with its password) is never logged");
     }),
-});
+};
 
-Deno.test({
+const sealed: Deno.TestStepDefinition = {
   name:
     "PostgreSQL store: fetch credentials are sealed in the database, opened only with the key, written to the fetching replica's files, and removed everywhere",
   ignore: BIN === null,
   fn: async () => {
-    const server = await startPostgres(BIN!);
-    const url = await server.createDatabase("sealed");
+    const url = await shared!.createDatabase("sealed");
     const dir = await tempDir("sg-sealed-");
     const keyFile = await writeKey(dir, "key");
     const open = (data: string, key = keyFile) =>
@@ -200,8 +202,21 @@ Deno.test({
       assertIncludes(String(missing), "credential key file");
     } finally {
       for (const stores of opened) await stores.store.close();
-      await server.stop();
       await removeDir(dir);
+    }
+  },
+};
+
+Deno.test({
+  name: "PostgreSQL store: two replicas' stores over one server, case by case",
+  ignore: BIN === null,
+  fn: async (t) => {
+    shared = await startPostgres(BIN!);
+    try {
+      for (const step of [writes, outage, sealed]) await t.step(step);
+    } finally {
+      await shared.stop();
+      shared = null;
     }
   },
 });
