@@ -13,7 +13,7 @@ function corpus(count: number, version: number): Record<string, string> {
     // The first half never changes, so its hits survive every refresh round.
     const tag = i % 2 === 0 ? "stablecorn" : `v${version}`;
     const lines = Array.from(
-      { length: 60 },
+      { length: 20 },
       (_, j) => `zebracorn ${tag} file${i} line${j} parseHTTPRequest 项目知识`,
     );
     files[`src/m${String(i).padStart(4, "0")}.ts`] = lines.join("\n") + "\n";

@@ -22,7 +22,7 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build (postings written
       Array.from({ length: 160 }, (_, i) => [
         `d${i % 7}/f${i}.py`,
         `def fn${i}():\n    pass\n` +
-        Array.from({ length: 300 }, (_, j) => `# alpha${(i * j) % 97} word${j}x beta${i}${j % 10}`)
+        Array.from({ length: 60 }, (_, j) => `# alpha${(i * j) % 97} word${j}x beta${i}${j % 10}`)
           .join("\n") +
         "\n",
       ]),
@@ -53,8 +53,9 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build (postings written
     };
     const expected = await answers(plain);
     const build = (file: string) =>
-      // Postings are written as segments of their own every 32 KiB: kills land between those too.
-      spawnHelper("index_build_child.ts", [mirror, commit, file, "16384", "32768"], {
+      // Batches of 4 KiB of text (about two files) make many writes of a small corpus; postings
+      // are written as segments of their own every 8 KiB: kills land between those too.
+      spawnHelper("index_build_child.ts", [mirror, commit, file, "4096", "8192"], {
         read: [data, ...EXTRACTION_WORKER_MODULES],
         write: [join(data, "search_index")],
         run: ["git"],
