@@ -10,8 +10,9 @@
  * @module
  */
 
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
 import { assertEquals } from "./assert.ts";
+import type { SharedCases } from "./shared_cases.ts";
 import { systemTool } from "./system_tools.ts";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
@@ -32,6 +33,31 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
+}
+
+/**
+ * Runs `cases` as steps of `t` in one Chromium launched for them all, each
+ * in a fresh browser context (its own cookies, storage and permissions),
+ * closed after it; the browser is closed at the end.
+ */
+export async function runBrowserCases(
+  t: Deno.TestContext,
+  cases: SharedCases<BrowserContext>,
+  executablePath: string,
+): Promise<void> {
+  const browser = await launchBrowser(executablePath);
+  try {
+    await cases.runEach(t, async (fn) => {
+      const context = await browser.createBrowserContext();
+      try {
+        await fn(context);
+      } finally {
+        await context.close();
+      }
+    });
+  } finally {
+    await browser.close();
+  }
 }
 
 /**

@@ -11,8 +11,10 @@ import {
   connectInProcess,
   inProcessFetch,
   inProcessPost,
+  type InProcessWorld,
   withInProcessService,
 } from "../../support/in_process_service.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 import { callText } from "../../support/tool_calls.ts";
 import { SEARCH_MAX_MATCHES } from "../../../sourcegraph/search/code_search.ts";
 import {
@@ -51,6 +53,12 @@ const WORLD = {
   searchIndex: true,
 };
 
+// The cases on one world of WORLD (indexed), in order.
+const worldCases = new SharedCases<InProcessWorld>();
+
+Deno.test("path groups on one indexed world of org/mono", (t) =>
+  withInProcessService((world) => worldCases.run(t, world), WORLD));
+
 // Search arguments with a pattern held only by hidden files, and the same
 // with a pattern held nowhere.
 type Pair = [Record<string, unknown>, Record<string, unknown>];
@@ -82,8 +90,9 @@ function neutral(answer: string, pattern: string): string {
   ).replaceAll("Hiddex", "Hidden").replace(/"RequestID":"[^"]*"/g, "");
 }
 
-Deno.test("path groups: hidden content answers as absent content in search and its zero-result counts", () =>
-  withInProcessService(async ({ handle }) => {
+worldCases.add(
+  "path groups: hidden content answers as absent content in search and its zero-result counts",
+  async ({ handle }) => {
     const client = await connectInProcess(handle);
     const search = (args: Record<string, unknown>) =>
       callText(client, "search", { repo: "org/mono", ...args });
@@ -118,10 +127,12 @@ Deno.test("path groups: hidden content answers as absent content in search and i
     } finally {
       await client.close();
     }
-  }, WORLD));
+  },
+);
 
-Deno.test("path groups: hidden definitions neither rank a search nor count in symbols (MCP, HTTP, pages)", () =>
-  withInProcessService(async ({ handle }) => {
+worldCases.add(
+  "path groups: hidden definitions neither rank a search nor count in symbols (MCP, HTTP, pages)",
+  async ({ handle }) => {
     const client = await connectInProcess(handle);
     const fetchPath = inProcessFetch(handle);
     const postJson = inProcessPost(handle);
@@ -259,7 +270,8 @@ Deno.test("path groups: hidden definitions neither rank a search nor count in sy
     } finally {
       await client.close();
     }
-  }, WORLD));
+  },
+);
 
 Deno.test("path groups: locate follows a rename among visible files only", () =>
   withInProcessService(async ({ handle, heads, sources, store, scheduler }) => {

@@ -8,6 +8,7 @@ import {
   type RunningService,
   startService,
 } from "../../support/sourcegraph_service.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 import { callTool } from "../../support/tool_calls.ts";
 
 const LONG = Array.from({ length: 600 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
@@ -64,6 +65,11 @@ function withReads(fn: (f: Fixture) => Promise<void>): Promise<void> {
   }, { repositories: [{ name, publicRead: true, files: FILES, prepare: linkFiles }] });
 }
 
+// The cases on one world of FILES and one MCP client, in order.
+const readCases = new SharedCases<Fixture>();
+
+Deno.test("reads on one world of FILES", (t) => withReads((fixture) => readCases.run(t, fixture)));
+
 Deno.test("start-up registers the checkout and logs the MCP URL", () =>
   withService(async ({ service, client, name }) => {
     assert(service.log.some((line) => line.includes(`registered this checkout as ${name}`)));
@@ -91,8 +97,9 @@ Deno.test("start-up registers the checkout and logs the MCP URL", () =>
     assertEquals(client.getInstructions()?.includes("untrusted"), true);
   }));
 
-Deno.test("read renders the exact labels for default and explicit ranges on a 600-line file", () =>
-  withReads(async ({ client, head, name }) => {
+readCases.add(
+  "read renders the exact labels for default and explicit ranges on a 600-line file",
+  async ({ client, head, name }) => {
     const lines = (from: number, to: number) =>
       Array.from({ length: to - from + 1 }, (_, i) => `${from + i}: line ${from + i}`).join("\n");
     const header = [
@@ -123,10 +130,12 @@ Deno.test("read renders the exact labels for default and explicit ranges on a 60
     assertEquals(await read({ start_line: 600, end_line: 600 }), [
       `${header}\nLines: 600-600\n${lines(600, 600)}\n`,
     ]);
-  }));
+  },
+);
 
-Deno.test("read keeps CR, follows symlinks inside the repository and reports the rest", () =>
-  withReads(async ({ client, head, name }) => {
+readCases.add(
+  "read keeps CR, follows symlinks inside the repository and reports the rest",
+  async ({ client, head, name }) => {
     const app = (await callTool(client, "read", { repo: name, path: "src/app.ts" })).texts[0];
     assertIncludes(app, "1: export const answer = 42;\r\n2: console.log(answer);\n");
     const alias = (await callTool(client, "read", { repo: name, path: "alias.ts" })).texts[0];
@@ -138,46 +147,47 @@ Deno.test("read keeps CR, follows symlinks inside the repository and reports the
     assertIncludes(escape, "FollowError:");
     const empty = (await callTool(client, "read", { repo: name, path: "empty.txt" })).texts[0];
     assertIncludes(empty, "No text lines returned.");
-  }));
+  },
+);
 
-Deno.test("read errors carry their exact codes", () =>
-  withReads(async ({ client, name }) => {
-    const cases: [Record<string, unknown>, string][] = [
-      [{ path: "missing.txt" }, "FILE_NOT_FOUND"],
-      [{ path: "docs" }, "NOT_A_FILE"],
-      [{ path: "bin.dat" }, "BINARY_FILE"],
-      [{ path: "latin1.txt" }, "UNSUPPORTED_TEXT_ENCODING"],
-      [{ path: "long.txt", start_line: 601 }, "LINE_RANGE_NOT_SATISFIABLE"],
-      [{ path: "long.txt", start_line: 5, end_line: 4 }, "INVALID_LINE_RANGE"],
-      [{ path: "/etc/passwd" }, "INVALID_PATH"],
-      [{ path: "../x" }, "INVALID_PATH"],
-      [{ path: "a//b" }, "INVALID_PATH"],
-      [{ path: "./long.txt" }, "INVALID_PATH"],
-      [{ path: "a\\b" }, "FILE_NOT_FOUND"], // a backslash is a character of a name
-      [{ path: "a\u0001b" }, "INVALID_PATH"],
-      [{ path: "long.txt", repo: "nope/nope" }, "REPOSITORY_NOT_FOUND"],
-    ];
-    for (const [args, code] of cases) {
-      assertEquals(
-        (await callTool(client, "read", { repo: name, ...args })).code,
-        code,
-        JSON.stringify(args),
-      );
-    }
-    // The SDK rejects schema violations before the handler runs.
-    for (
-      const args of [{ path: "long.txt", start_line: 0 }, { path: "" }, {
-        path: "long.txt",
-        extra: 1,
-      }]
-    ) {
-      const result = await callTool(client, "read", { repo: name, ...args });
-      assert(result.code !== "OK", JSON.stringify(args));
-    }
-  }));
+readCases.add("read errors carry their exact codes", async ({ client, name }) => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ path: "missing.txt" }, "FILE_NOT_FOUND"],
+    [{ path: "docs" }, "NOT_A_FILE"],
+    [{ path: "bin.dat" }, "BINARY_FILE"],
+    [{ path: "latin1.txt" }, "UNSUPPORTED_TEXT_ENCODING"],
+    [{ path: "long.txt", start_line: 601 }, "LINE_RANGE_NOT_SATISFIABLE"],
+    [{ path: "long.txt", start_line: 5, end_line: 4 }, "INVALID_LINE_RANGE"],
+    [{ path: "/etc/passwd" }, "INVALID_PATH"],
+    [{ path: "../x" }, "INVALID_PATH"],
+    [{ path: "a//b" }, "INVALID_PATH"],
+    [{ path: "./long.txt" }, "INVALID_PATH"],
+    [{ path: "a\\b" }, "FILE_NOT_FOUND"], // a backslash is a character of a name
+    [{ path: "a\u0001b" }, "INVALID_PATH"],
+    [{ path: "long.txt", repo: "nope/nope" }, "REPOSITORY_NOT_FOUND"],
+  ];
+  for (const [args, code] of cases) {
+    assertEquals(
+      (await callTool(client, "read", { repo: name, ...args })).code,
+      code,
+      JSON.stringify(args),
+    );
+  }
+  // The SDK rejects schema violations before the handler runs.
+  for (
+    const args of [{ path: "long.txt", start_line: 0 }, { path: "" }, {
+      path: "long.txt",
+      extra: 1,
+    }]
+  ) {
+    const result = await callTool(client, "read", { repo: name, ...args });
+    assert(result.code !== "OK", JSON.stringify(args));
+  }
+});
 
-Deno.test("revision rules: branches, retained SHAs, and every refused form", () =>
-  withReads(async ({ client, head, name }) => {
+readCases.add(
+  "revision rules: branches, retained SHAs, and every refused form",
+  async ({ client, head, name }) => {
     const resolve = async (revision?: string) =>
       JSON.parse(
         (await callTool(
@@ -220,10 +230,12 @@ Deno.test("revision rules: branches, retained SHAs, and every refused form", () 
         revision,
       );
     }
-  }));
+  },
+);
 
-Deno.test("read_many shares its budget across items and keeps request order with per-item errors", () =>
-  withReads(async ({ client, head, name }) => {
+readCases.add(
+  "read_many shares its budget across items and keeps request order with per-item errors",
+  async ({ client, head, name }) => {
     const blocks = (await callTool(client, "read_many", {
       repo: name,
       files: [
@@ -257,10 +269,12 @@ Deno.test("read_many shares its budget across items and keeps request order with
     assert((await callTool(client, "read_many", { repo: name, files: [] })).code !== "OK");
     const eleven = Array.from({ length: 11 }, () => ({ path: "long.txt" }));
     assert((await callTool(client, "read_many", { repo: name, files: eleven })).code !== "OK");
-  }));
+  },
+);
 
-Deno.test("list pages a directory with has_more and next_cursor", () =>
-  withReads(async ({ client, head, name }) => {
+readCases.add(
+  "list pages a directory with has_more and next_cursor",
+  async ({ client, head, name }) => {
     const first = JSON.parse((await callTool(client, "list", { repo: name, first: 3 })).texts[0]);
     assertEquals(first.commit, head);
     assertEquals(first.entries.map((e: { path: string }) => e.path), [
@@ -288,4 +302,5 @@ Deno.test("list pages a directory with has_more and next_cursor", () =>
       (await callTool(client, "list", { repo: name, first: 10, path: "long.txt" })).code,
       "NOT_A_DIRECTORY",
     );
-  }));
+  },
+);

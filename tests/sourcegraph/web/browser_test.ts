@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 // Functions given to page.evaluate run in the browser, hence the DOM types.
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { chromiumPath, launchBrowser } from "../../support/browser.ts";
+import { chromiumPath, runBrowserCases } from "../../support/browser.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
+import type { BrowserContext } from "puppeteer-core";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { pathologicalMarkdown } from "../../support/hostile_markdown.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
@@ -9,13 +11,20 @@ import { startService } from "../../support/sourcegraph_service.ts";
 const CHROMIUM = chromiumPath();
 const TOKEN = "b".repeat(40);
 
+// The cases below, each in a browser context of its own, in one Chromium.
+const browserCases = new SharedCases<BrowserContext>();
+
 Deno.test({
-  name:
-    "pages in Chromium: line ranges, copy buttons, sign-in, no script from content, no CSP breakage",
+  name: "pages in Chromium, one browser for every case",
   ignore: CHROMIUM === null,
   sanitizeResources: false,
   sanitizeOps: false,
-  fn: async () => {
+  fn: (t) => runBrowserCases(t, browserCases, CHROMIUM!),
+});
+
+browserCases.add(
+  "pages in Chromium: line ranges, copy buttons, sign-in, no script from content, no CSP breakage",
+  async (context) => {
     const parent = await tempDir("sg-browser-");
     const repo = await createRepo({
       "a.txt": "one\ntwo\nthree\nfour\nfive\nsix\n",
@@ -31,9 +40,8 @@ Deno.test({
     const service = await startService(parent, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
       repositories: [repo.path],
     });
-    const browser = await launchBrowser(CHROMIUM!);
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(`page error: ${error}`));
       page.on("console", (message) => {
@@ -89,7 +97,7 @@ Deno.test({
       assertEquals(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
       assertIncludes(await page.evaluate(() => document.body.innerText), "<script>");
       // Copy buttons copy the generated configuration.
-      await browser.defaultBrowserContext().overridePermissions(service.url, [
+      await context.overridePermissions(service.url, [
         "clipboard-read",
         "clipboard-write",
         "clipboard-sanitized-write",
@@ -139,7 +147,7 @@ Deno.test({
       await Promise.all([page.waitForNavigation(), page.click('main button[type="submit"]')]);
       assertEquals(page.url(), `${base}/`);
       assertIncludes(await page.content(), "service token");
-      const session = (await browser.cookies()).find((cookie) => cookie.name === "sg_session")!;
+      const session = (await context.cookies()).find((cookie) => cookie.name === "sg_session")!;
       assertEquals([session.httpOnly, session.sameSite, session.path], [
         true,
         "Strict",
@@ -153,7 +161,7 @@ Deno.test({
       assertIncludes(await page.content(), "Sign in");
       assertEquals(problems, []);
       // Without JavaScript the pages still work and #L3 still marks its line.
-      const noScript = await browser.newPage();
+      const noScript = await context.newPage();
       await noScript.setJavaScriptEnabled(false);
       await noScript.goto(`${base}/`);
       assertIncludes(await noScript.content(), "local/site");
@@ -165,25 +173,20 @@ Deno.test({
       await Promise.all([noScript.waitForNavigation(), noScript.click(`a[href$="a.txt#L3"]`)]);
       assertEquals(new URL(noScript.url()).pathname, `/sourcegraph/local/site/-/blob/${sha}/a.txt`);
     } finally {
-      await browser.close();
       await service.stop();
       await removeDir(parent);
     }
   },
-});
+);
 
-Deno.test({
-  name: "pages in Chromium: the page's own script and style load under the policy",
-  ignore: CHROMIUM === null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+browserCases.add(
+  "pages in Chromium: the page's own script and style load under the policy",
+  async (context) => {
     const parent = await tempDir("sg-browser-assets-");
     const repo = await createRepo({ "a.txt": "one\n" }, { parent, name: "site" });
     const service = await startService(parent, {}, { repositories: [repo.path] });
-    const browser = await launchBrowser(CHROMIUM!);
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const failed: string[] = [];
       page.on("requestfailed", (request) => failed.push(request.url()));
       page.on("response", (response) => {
@@ -196,12 +199,11 @@ Deno.test({
       assertEquals(margin, "0px", "the style sheet applied");
       assertEquals(failed, []);
     } finally {
-      await browser.close();
       await service.stop();
       await removeDir(parent);
     }
   },
-});
+);
 
 /** Per page kind, the boxes whose content must fit their own width (no inner scrolling). */
 const BOXES_THAT_FIT: Record<string, string[]> = {
@@ -247,13 +249,9 @@ function wordsCutAcrossLines(element: Element): string[] {
   return cut;
 }
 
-Deno.test({
-  name:
-    "pages in Chromium: every page kind at 1280 and 390 px, screenshotted, none scrolls sideways",
-  ignore: CHROMIUM === null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+browserCases.add(
+  "pages in Chromium: every page kind at 1280 and 390 px, screenshotted, none scrolls sideways",
+  async (context) => {
     const parent = await tempDir("sg-browser-kinds-");
     // SOURCEGRAPH_SCREENSHOTS keeps them where a person wants to look; else a temp folder.
     const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
@@ -279,9 +277,8 @@ Deno.test({
     }, { parent, name: "site" });
     const sha = await repo.git("rev-parse", "HEAD");
     const service = await startService(parent, {}, { repositories: [repo.path] });
-    const browser = await launchBrowser(CHROMIUM!);
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const base = `${service.url}/sourcegraph`;
       const kinds: [string, string][] = [
         ["home", "/"],
@@ -394,9 +391,8 @@ Deno.test({
       assertEquals(wide, []);
       assertEquals((await Array.fromAsync(Deno.readDir(shots))).length >= kinds.length * 2, true);
     } finally {
-      await browser.close();
       await service.stop();
       await removeDir(parent);
     }
   },
-});
+);

@@ -5,6 +5,7 @@ import {
   type WorldRepository,
 } from "../../support/in_process_service.ts";
 import { pageRequest } from "../../support/page_requests.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 import {
   HOSTILE_MARKDOWN,
   pathologicalMarkdown,
@@ -38,6 +39,12 @@ function withCode(fn: (world: InProcessWorld & { sha: string }) => Promise<void>
   }, { repositories: REPOSITORIES });
 }
 
+// The cases on one world of REPOSITORIES, in order.
+const codeCases = new SharedCases<InProcessWorld & { sha: string }>();
+
+Deno.test("code pages on one world of org/code", (t) =>
+  withCode((world) => codeCases.run(t, world)));
+
 // Script elements other than the pages' own script file.
 function foreignScripts(html: string): string[] {
   return [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]).filter((tag) =>
@@ -61,8 +68,9 @@ function executable(html: string): string[] {
   return found;
 }
 
-Deno.test("code pages: a file is highlighted line by line; hostile strings stay text", async () => {
-  await withCode(async ({ handle, sha }) => {
+codeCases.add(
+  "code pages: a file is highlighted line by line; hostile strings stay text",
+  async ({ handle, sha }) => {
     const page = await pageRequest(handle, `/sourcegraph/org/code/-/blob/${sha}/src/main.c`);
     assertEquals(page.status, 200);
     assertIncludes(page.body, '<span class="hljs-keyword">return</span>');
@@ -80,11 +88,12 @@ Deno.test("code pages: a file is highlighted line by line; hostile strings stay 
       plain.body,
       'data-wrap="true" aria-pressed="false" hidden="">Wrap lines</button>',
     );
-  });
-});
+  },
+);
 
-Deno.test("code pages: a folder shows its README rendered, links pinned, nothing executable", async () => {
-  await withCode(async ({ handle, sha }) => {
+codeCases.add(
+  "code pages: a folder shows its README rendered, links pinned, nothing executable",
+  async ({ handle, sha }) => {
     const top = await pageRequest(handle, "/sourcegraph/org/code");
     assertEquals(top.status, 200);
     const readme = /<section class="readme">[\s\S]*<\/section>/.exec(top.body)![0];
@@ -102,11 +111,12 @@ Deno.test("code pages: a folder shows its README rendered, links pinned, nothing
     assertIncludes(sub.body, '<pre class="readme-text">Plain &lt;b&gt;words&lt;/b&gt;</pre>');
     const docs = await pageRequest(handle, `/sourcegraph/org/code/-/tree/${sha}/docs`);
     assert(!docs.body.includes('class="readme"'), "a README where there is none");
-  });
-});
+  },
+);
 
-Deno.test("code pages: Markdown files render, with their source (and line anchors) a toggle away", async () => {
-  await withCode(async ({ handle, sha }) => {
+codeCases.add(
+  "code pages: Markdown files render, with their source (and line anchors) a toggle away",
+  async ({ handle, sha }) => {
     const base = `/sourcegraph/org/code/-/blob/${sha}/docs/guide.md`;
     const rendered = await pageRequest(handle, base);
     assertIncludes(rendered.body, '<article class="markdown-body"><h1 id="user-content-guide">');
@@ -121,11 +131,12 @@ Deno.test("code pages: Markdown files render, with their source (and line anchor
     // Search results link a Markdown line to its source view.
     const search = await pageRequest(handle, "/sourcegraph/org/code/-/search?q=Guide");
     assertIncludes(search.body, `href="${base}?plain=1#L1"`);
-  });
-});
+  },
+);
 
-Deno.test("code pages: search results are highlighted and mark each match once", async () => {
-  await withCode(async ({ handle }) => {
+codeCases.add(
+  "code pages: search results are highlighted and mark each match once",
+  async ({ handle }) => {
     const page = await pageRequest(handle, "/sourcegraph/org/code/-/search?q=return%7Cputs");
     assertEquals(page.status, 200);
     assertIncludes(page.body, '<mark><span class="hljs-keyword">return</span></mark>');
@@ -136,8 +147,8 @@ Deno.test("code pages: search results are highlighted and mark each match once",
     assertEquals(executable(page.body), []);
     const site = await pageRequest(handle, "/sourcegraph/-/search?q=puts");
     assertIncludes(site.body, '<span class="hljs-type">int</span>');
-  });
-});
+  },
+);
 
 Deno.test("code pages: files and folders whose names hold a backslash open from their listing", async () => {
   await withInProcessService(async ({ handle, heads }) => {

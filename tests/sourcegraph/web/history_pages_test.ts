@@ -15,6 +15,7 @@ import {
   WORLD_KEY,
 } from "../../support/in_process_service.ts";
 import { pageRequest } from "../../support/page_requests.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 
 export const HISTORY = "org/hist";
 export const GROUPS = "org/groups";
@@ -89,6 +90,38 @@ export function withHistory(fn: (world: InProcessWorld) => Promise<void>): Promi
   });
 }
 
+// The cases on one world of withHistory, run in order (the folder commits' cache first,
+// before a page has walked them).
+const historyCases = new SharedCases<InProcessWorld>();
+
+Deno.test("history pages on one world of org/hist, org/groups and a private repository", (t) =>
+  withHistory((world) => historyCases.run(t, world)));
+
+historyCases.add(
+  "listings: a folder page's latest commits are walked once per version and page, then kept",
+  async ({ localCalls, heads }) => {
+    const request = {
+      repo: HISTORY,
+      revision: heads.get(HISTORY)!,
+      path: "src",
+      names: ["x.ts", "z.ts"],
+    };
+    const first = await localCalls.folderCommits({ kind: "anonymous" }, request);
+    assertEquals(Object.keys(first.commits).sort(), ["x.ts", "z.ts"]);
+    // The same answer object: kept, not walked again.
+    assert(
+      first === await localCalls.folderCommits({ kind: "anonymous" }, request),
+      "walked again",
+    );
+    const other = await localCalls.folderCommits({ kind: "anonymous" }, {
+      ...request,
+      names: ["z.ts"],
+    });
+    assert(other !== first, "another page of the folder is its own answer");
+    assertEquals(other.commits["z.ts"], first.commits["z.ts"]);
+  },
+);
+
 /** `git log` of the source with `format`, one line per commit. */
 export async function gitLog(repo: TestRepo, format: string, ...args: string[]): Promise<string[]> {
   return (await repo.git("log", `--format=${format}`, ...args)).split("\n").filter(Boolean);
@@ -104,8 +137,9 @@ export function assertInert(body: string, label: string): void {
   assert(!EVENT_ATTRIBUTE.test(body), `${label}: an event attribute in a tag`);
 }
 
-Deno.test("blame page: each run of lines names its commit as git blame does, linked, escaped", () =>
-  withHistory(async ({ handle, heads, sources }) => {
+historyCases.add(
+  "blame page: each run of lines names its commit as git blame does, linked, escaped",
+  async ({ handle, heads, sources }) => {
     const head = heads.get(HISTORY)!;
     const url = `/sourcegraph/org/hist/-/blame/${head}/a.ts`;
     const answer = await pageRequest(handle, url);
@@ -140,10 +174,12 @@ Deno.test("blame page: each run of lines names its commit as git blame does, lin
     // The file page links to its blame.
     const file = await pageRequest(handle, `/sourcegraph/org/hist/-/blob/${head}/a.ts`);
     assertIncludes(file.body, `href="${url}"`);
-  }));
+  },
+);
 
-Deno.test("blame page: a line range, a branch, a folder, and what cannot be blamed", () =>
-  withHistory(async ({ handle, heads }) => {
+historyCases.add(
+  "blame page: a line range, a branch, a folder, and what cannot be blamed",
+  async ({ handle, heads }) => {
     const head = heads.get(HISTORY)!;
     const base = `/sourcegraph/org/hist/-/blame`;
     const ranged = await pageRequest(handle, `${base}/${head}/a.ts?start=2&end=3`);
@@ -159,10 +195,12 @@ Deno.test("blame page: a line range, a branch, a folder, and what cannot be blam
     assertIncludes(past.body, "LINE_RANGE_NOT_SATISFIABLE");
     const missing = await pageRequest(handle, `${base}/${head}/nothing.ts`);
     assertEquals(missing.status, 404);
-  }));
+  },
+);
 
-Deno.test("blame page: a private repository and a path outside the path groups answer as missing ones", () =>
-  withHistory(async ({ handle, heads }) => {
+historyCases.add(
+  "blame page: a private repository and a path outside the path groups answer as missing ones",
+  async ({ handle, heads }) => {
     const closed = await pageRequest(handle, "/sourcegraph/org/closed/-/blame/main/a.txt");
     const nowhere = await pageRequest(handle, "/sourcegraph/org/nowhere/-/blame/main/a.txt");
     assertEquals(closed.status, 404);
@@ -182,10 +220,12 @@ Deno.test("blame page: a private repository and a path outside the path groups a
     assert(!hidden.body.includes("hidden edit"), hidden.body);
     const visible = await pageRequest(handle, `/sourcegraph/org/groups/-/blame/${head}/docs/a.md`);
     assertEquals(visible.status, 200);
-  }));
+  },
+);
 
-Deno.test("commit page: message, author, parents, changed files and diffs as Git has them, escaped", () =>
-  withHistory(async ({ handle, sources }) => {
+historyCases.add(
+  "commit page: message, author, parents, changed files and diffs as Git has them, escaped",
+  async ({ handle, sources }) => {
     const source = sources.get(HISTORY)!;
     // Newest first: the world's "initial", the rename, the hostile commit, the first.
     const [, rename, hostile, first] = await gitLog(source, "%H");
@@ -251,10 +291,12 @@ Deno.test("commit page: message, author, parents, changed files and diffs as Git
       (await pageRequest(handle, `/sourcegraph/org/hist/-/blame/${rename}/a.ts`)).body,
       "<h1>",
     );
-  }));
+  },
+);
 
-Deno.test("commit page: only commits of retained versions the caller may see, and of visible paths", () =>
-  withHistory(async ({ handle, sources, heads }) => {
+historyCases.add(
+  "commit page: only commits of retained versions the caller may see, and of visible paths",
+  async ({ handle, sources, heads }) => {
     const unknown = await pageRequest(handle, `/sourcegraph/org/hist/-/commit/${"a".repeat(40)}`);
     assertEquals(unknown.status, 404);
     for (const bad of ["abc", "HEAD", "main", `${"a".repeat(40)}x`]) {
@@ -297,7 +339,8 @@ Deno.test("commit page: only commits of retained versions the caller may see, an
     assert(!visible.body.includes("secret"), "a hidden path is named");
     assertIncludes(visible.body, "lib/pub/p.md");
     assert(!visible.body.includes("lib/priv"), "a hidden path is named");
-  }));
+  },
+);
 
 Deno.test("commit page: a huge diff is bounded per file and per page, each file saying why it is not shown", () =>
   withInProcessService(async ({ handle, heads }) => {
@@ -349,8 +392,9 @@ function listedCommits(body: string): string[] {
     .map((m) => m[1]);
 }
 
-Deno.test("commits page: a file followed across renames, a folder and the version, as git log lists them", () =>
-  withHistory(async ({ handle, heads, sources }) => {
+historyCases.add(
+  "commits page: a file followed across renames, a folder and the version, as git log lists them",
+  async ({ handle, heads, sources }) => {
     const head = heads.get(HISTORY)!;
     const source = sources.get(HISTORY)!;
     const base = "/sourcegraph/org/hist/-/commits";
@@ -385,10 +429,12 @@ Deno.test("commits page: a file followed across renames, a folder and the versio
     const forged = await pageRequest(handle, `${base}/${head}/a.ts?after=bm90`);
     assertEquals(forged.status, 400);
     assertIncludes(forged.body, "INVALID_CURSOR");
-  }));
+  },
+);
 
-Deno.test("commits page: private repositories and hidden paths answer as missing; path groups narrow the list", () =>
-  withHistory(async ({ handle, heads, sources }) => {
+historyCases.add(
+  "commits page: private repositories and hidden paths answer as missing; path groups narrow the list",
+  async ({ handle, heads, sources }) => {
     const closed = await pageRequest(handle, "/sourcegraph/org/closed/-/commits/main/a.txt");
     const nowhere = await pageRequest(handle, "/sourcegraph/org/nowhere/-/commits/main/a.txt");
     assertEquals(closed.status, 404);
@@ -406,7 +452,8 @@ Deno.test("commits page: private repositories and hidden paths answer as missing
       await gitLog(sources.get(GROUPS)!, "%H", head, "--", "docs", "lib/pub"),
     );
     assert(!all.body.includes("hidden edit") && !all.body.includes("secret"), all.body);
-  }));
+  },
+);
 
 Deno.test("commits page: pages of 50 walked by their cursor list every commit once, newest first", () =>
   withInProcessService(async ({ handle, heads, sources }) => {
@@ -449,8 +496,9 @@ function listingRows(body: string): { name: string; commit: string | null; subje
   });
 }
 
-Deno.test("listings: folders first, each entry with its latest commit as git log -1 names it", () =>
-  withHistory(async ({ handle, heads, sources }) => {
+historyCases.add(
+  "listings: folders first, each entry with its latest commit as git log -1 names it",
+  async ({ handle, heads, sources }) => {
     const head = heads.get(HISTORY)!;
     const source = sources.get(HISTORY)!;
     for (
@@ -479,10 +527,12 @@ Deno.test("listings: folders first, each entry with its latest commit as git log
         );
       }
     }
-  }));
+  },
+);
 
-Deno.test("listings: under path groups an entry's latest commit counts visible paths only", () =>
-  withHistory(async ({ handle, heads, sources }) => {
+historyCases.add(
+  "listings: under path groups an entry's latest commit counts visible paths only",
+  async ({ handle, heads, sources }) => {
     const head = heads.get(GROUPS)!;
     const source = sources.get(GROUPS)!;
     const rows = listingRows((await pageRequest(handle, "/sourcegraph/org/groups")).body);
@@ -494,10 +544,12 @@ Deno.test("listings: under path groups an entry's latest commit counts visible p
       (await pageRequest(handle, `/sourcegraph/org/groups/-/tree/${head}/lib`)).body,
     );
     assertEquals(lib.map((row) => [row.name, row.subject]), [["pub/", "both folders"]]);
-  }));
+  },
+);
 
-Deno.test("versions tab: the branch's recent commits as git log lists them, the retained versions marked", () =>
-  withHistory(async ({ handle, heads, sources }) => {
+historyCases.add(
+  "versions tab: the branch's recent commits as git log lists them, the retained versions marked",
+  async ({ handle, heads, sources }) => {
     const head = heads.get(HISTORY)!;
     const answer = await pageRequest(handle, "/sourcegraph/org/hist/-/versions");
     assertEquals(answer.status, 200);
@@ -515,27 +567,5 @@ Deno.test("versions tab: the branch's recent commits as git log lists them, the 
       .filter((row) => row[0].includes("retained version")).map((row) => row[1]);
     assertEquals(marked, [head]);
     assertIncludes(recent, "&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;");
-  }));
-
-Deno.test("listings: a folder page's latest commits are walked once per version and page, then kept", () =>
-  withHistory(async ({ localCalls, heads }) => {
-    const request = {
-      repo: HISTORY,
-      revision: heads.get(HISTORY)!,
-      path: "src",
-      names: ["x.ts", "z.ts"],
-    };
-    const first = await localCalls.folderCommits({ kind: "anonymous" }, request);
-    assertEquals(Object.keys(first.commits).sort(), ["x.ts", "z.ts"]);
-    // The same answer object: kept, not walked again.
-    assert(
-      first === await localCalls.folderCommits({ kind: "anonymous" }, request),
-      "walked again",
-    );
-    const other = await localCalls.folderCommits({ kind: "anonymous" }, {
-      ...request,
-      names: ["z.ts"],
-    });
-    assert(other !== first, "another page of the folder is its own answer");
-    assertEquals(other.commits["z.ts"], first.commits["z.ts"]);
-  }));
+  },
+);

@@ -16,6 +16,7 @@ import {
   type WorldRepository,
 } from "../../support/in_process_service.ts";
 import { pageRequest } from "../../support/page_requests.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 import { encodeScip } from "../../support/scip_fixtures.ts";
 import { IDENTIFIER_LINKS_MAX } from "../../../sourcegraph/web/code/identifier_links.ts";
 
@@ -81,6 +82,12 @@ function withNav(fn: (world: InProcessWorld & { sha: string }) => Promise<void>)
   }, { repositories: NAV_REPOSITORIES, searchIndex: true });
 }
 
+// The cases on one world of NAV_REPOSITORIES (indexed), in order.
+const navCases = new SharedCases<InProcessWorld & { sha: string }>();
+
+Deno.test("navigation on one world of org/nav, org/groups and a private repository", (t) =>
+  withNav((world) => navCases.run(t, world)));
+
 // The hrefs of the links inside row `n`'s code cell, and the texts they hold.
 function rowLinks(body: string, n: number): [string, string][] {
   const row = new RegExp(`<tr id="L${n}">.*?</tr>`).exec(body)?.[0] ?? "";
@@ -88,8 +95,9 @@ function rowLinks(body: string, n: number): [string, string][] {
   return [...code.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]]);
 }
 
-Deno.test("navigation: names link to their definition; keywords, strings and comments never", () =>
-  withNav(async ({ handle, sha }) => {
+navCases.add(
+  "navigation: names link to their definition; keywords, strings and comments never",
+  async ({ handle, sha }) => {
     const file = await pageRequest(handle, `/sourcegraph/org/nav/-/blob/${sha}/src/main.ts`);
     assertEquals(file.status, 200);
     // Line 1: `import { helper } from "./util.ts";` — only the name; not `import`, `from`, the string.
@@ -123,10 +131,12 @@ Deno.test("navigation: names link to their definition; keywords, strings and com
     assertEquals(notes.status, 200);
     assertIncludes(notes.body, "hljs-");
     assert(!notes.body.includes('href="?line='), notes.body);
-  }));
+  },
+);
 
-Deno.test("navigation: several places or none are a list page that links to the references", () =>
-  withNav(async ({ handle, sha }) => {
+navCases.add(
+  "navigation: several places or none are a list page that links to the references",
+  async ({ handle, sha }) => {
     const several = await pageRequest(
       handle,
       `/sourcegraph/org/nav/-/definition/${sha}/src/call_twice.ts?line=2&column=3`,
@@ -158,10 +168,12 @@ Deno.test("navigation: several places or none are a list page that links to the 
       branch.headers.get("location"),
       `/sourcegraph/org/nav/-/definition/${sha}/src/main.ts?line=4&column=24`,
     );
-  }));
+  },
+);
 
-Deno.test("navigation: the references view lists rows by file with roles, definition first", () =>
-  withNav(async ({ handle, sha }) => {
+navCases.add(
+  "navigation: the references view lists rows by file with roles, definition first",
+  async ({ handle, sha }) => {
     const url = `/sourcegraph/org/nav/-/references/${sha}/src/main.ts?line=4&column=24`;
     const answer = await pageRequest(handle, url);
     assertEquals(answer.status, 200, answer.body);
@@ -186,7 +198,8 @@ Deno.test("navigation: the references view lists rows by file with roles, defini
     assertIncludes(answer.body, `/src/%22q&#39;%3Cscript%3Ex.ts#L2"`);
     assertIncludes(answer.body, "<td>export const y = helper(2);</td>");
     assertEquals(answer.body.match(/<script/g)?.length, 1);
-  }));
+  },
+);
 
 Deno.test("navigation: the references view pages with the tool's cursor; a forged one is refused", () =>
   withInProcessService(async ({ handle, heads }) => {
@@ -221,8 +234,9 @@ Deno.test("navigation: the references view pages with the tool's cursor; a forge
     }],
   }));
 
-Deno.test("navigation: the outline lists the file's definitions, each linked to its line", () =>
-  withNav(async ({ handle, sha }) => {
+navCases.add(
+  "navigation: the outline lists the file's definitions, each linked to its line",
+  async ({ handle, sha }) => {
     const file = await pageRequest(handle, `/sourcegraph/org/nav/-/blob/${sha}/src/util.ts`);
     const outline = /<nav class="outline"[^>]*>.*?<\/nav>/s.exec(file.body)?.[0] ?? "";
     const entries = [...outline.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [
@@ -236,10 +250,12 @@ Deno.test("navigation: the outline lists the file's definitions, each linked to 
       `/sourcegraph/org/nav/-/blob/${sha}/src/util.ts?start=3`,
     );
     assertIncludes(paged.body, `href="/sourcegraph/org/nav/-/blob/${sha}/src/util.ts?start=1#L1"`);
-  }));
+  },
+);
 
-Deno.test("navigation: hostile positions, paths and repositories answer as the tools or as missing", () =>
-  withNav(async ({ handle, sha, heads }) => {
+navCases.add(
+  "navigation: hostile positions, paths and repositories answer as the tools or as missing",
+  async ({ handle, sha, heads }) => {
     const view = (repo: string, rev: string, path: string, query: string) =>
       pageRequest(handle, `/sourcegraph/${repo}/-/definition/${rev}/${path}?${query}`);
     const nav = (path: string, query: string) => view("org/nav", sha, path, query);
@@ -310,10 +326,12 @@ Deno.test("navigation: hostile positions, paths and repositories answer as the t
       `/sourcegraph/org/groups/-/blob/${groups}/secret/hidden.ts`,
     );
     assertEquals(page.status, 404);
-  }));
+  },
+);
 
-Deno.test("navigation: the outline call answers a hidden path and a private repository as missing ones", () =>
-  withNav(async ({ localCalls }) => {
+navCases.add(
+  "navigation: the outline call answers a hidden path and a private repository as missing ones",
+  async ({ localCalls }) => {
     const anonymous: Caller = { kind: "anonymous" };
     const refused = async (repo: string, path: string) => {
       const error = await assertRejects(
@@ -335,7 +353,8 @@ Deno.test("navigation: the outline call answers a hidden path and a private repo
     assertEquals((await refused("org/nav", "../src/util.ts"))[0], "INVALID_PATH");
     const open = await localCalls.outline(anonymous, { repo: "org/groups", path: "docs/open.ts" });
     assertEquals(open.symbols?.map((symbol) => symbol.name), ["open", "again"]);
-  }));
+  },
+);
 
 Deno.test("navigation: a file page of 100,000 names is bounded by the link cap", () =>
   withInProcessService(async ({ handle, heads }) => {

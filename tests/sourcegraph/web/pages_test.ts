@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { MAX_SESSIONS, Sessions } from "../../../sourcegraph/web/sessions.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 import { assert, assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
 import {
   connectInProcess,
@@ -53,12 +54,17 @@ export const PAGE_REPOSITORIES: WorldRepository[] = [
   { name: "org/closed", publicRead: false, files: { "a.txt": "closed secret\n" } },
 ];
 
-function withPages(fn: (world: InProcessWorld & { sha: string }) => Promise<void>, options = {}) {
-  return withInProcessService(async (world) => {
+type PageWorld = InProcessWorld & { sha: string };
+
+// The cases on one world of PAGE_REPOSITORIES, run in order (sign-in, which revokes the
+// personal key, last).
+const pageCases = new SharedCases<PageWorld>();
+
+Deno.test("pages on one world of a public repository of hostile content and a private one", (t) =>
+  withInProcessService(async (world) => {
     const sha = world.store.heads(world.store.repository("org/open")!.id).get("main")!;
-    await fn({ ...world, sha });
-  }, { repositories: PAGE_REPOSITORIES, ...options });
-}
+    await pageCases.run(t, { ...world, sha });
+  }, { repositories: PAGE_REPOSITORIES }));
 
 // Memory after a full collection when the runner exposes gc (the test task does), so
 // garbage not yet collected does not count as kept.
@@ -85,8 +91,9 @@ const TRAVERSALS = [
 const isPinned = (html: string, sha: string) =>
   [...html.matchAll(/href="(\/sourcegraph\/org\/open[^"]*)"/g)].every((m) => m[1].includes(sha));
 
-Deno.test("pages: anonymous visitors see public repositories only; a private one answers as a missing one", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: anonymous visitors see public repositories only; a private one answers as a missing one",
+  async ({ handle, sha }) => {
     const home = await pageRequest(handle, "/sourcegraph/");
     assertEquals(home.status, 200);
     assertIncludes(home.body, "org/open");
@@ -117,7 +124,8 @@ Deno.test("pages: anonymous visitors see public repositories only; a private one
       token: WORLD_KEY,
     });
     assertEquals(read.status, 302);
-  }));
+  },
+);
 
 Deno.test("pages: with public reads off an anonymous visitor sees no repository", () =>
   withInProcessService(async ({ handle }) => {
@@ -127,8 +135,9 @@ Deno.test("pages: with public reads off an anonymous visitor sees no repository"
     assertEquals((await pageRequest(handle, "/sourcegraph/org/open")).status, 404);
   }, { publicRead: false }));
 
-Deno.test("pages: every page and asset carries the security headers; Host and Origin rules apply", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: every page and asset carries the security headers; Host and Origin rules apply",
+  async ({ handle, sha }) => {
     for (
       const path of [
         "/sourcegraph/",
@@ -162,10 +171,12 @@ Deno.test("pages: every page and asset carries the security headers; Host and Or
     });
     assertEquals(foreignOrigin.status, 403);
     assertIncludes(foreignOrigin.body, "ORIGIN_NOT_ALLOWED");
-  }));
+  },
+);
 
-Deno.test("pages: hostile names, content, subjects and plugin metadata are escaped everywhere", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: hostile names, content, subjects and plugin metadata are escaped everywhere",
+  async ({ handle, sha }) => {
     const pages: PageAnswer[] = [];
     for (
       const path of [
@@ -207,10 +218,12 @@ Deno.test("pages: hostile names, content, subjects and plugin metadata are escap
       pages[6].body,
       "<td>&lt;<mark>script&gt;</mark>alert(&quot;content&quot;)&lt;/<mark>script&gt;</mark></td>",
     );
-  }));
+  },
+);
 
-Deno.test("pages: file pages are pinned to the full SHA, branches redirect, notices replace unreadable text", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: file pages are pinned to the full SHA, branches redirect, notices replace unreadable text",
+  async ({ handle, sha }) => {
     const blob = (rev: string, path: string, query = "") =>
       pageRequest(handle, `/sourcegraph/org/open/-/blob/${rev}/${path}${query}`);
     const branch = await blob("main", "a.txt", "?start=2");
@@ -269,10 +282,12 @@ Deno.test("pages: file pages are pinned to the full SHA, branches redirect, noti
     const picked = await pageRequest(handle, `/sourcegraph/org/open?rev=${sha}&dir=docs`);
     assertEquals(picked.status, 303);
     assert(picked.headers.get("location")!.endsWith(`/-/tree/${sha}/docs`));
-  }));
+  },
+);
 
-Deno.test("pages: the raw route serves committed bytes, sandboxed, with the pages' visibility", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: the raw route serves committed bytes, sandboxed, with the pages' visibility",
+  async ({ handle, sha }) => {
     const raw = (rev: string, path: string, options = {}) =>
       pageRequest(handle, `/sourcegraph/org/open/-/raw/${rev}/${path}`, options);
     const branch = await raw("main", "a.txt");
@@ -330,10 +345,12 @@ Deno.test("pages: the raw route serves committed bytes, sandboxed, with the page
       assert([302, 400, 404].includes(answer.status), `${tail}: ${answer.status}`);
       assert(!answer.body.includes("root:"), tail);
     }
-  }));
+  },
+);
 
-Deno.test("pages: traversal in every encoding stays inside the repository", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: traversal in every encoding stays inside the repository",
+  async ({ handle, sha }) => {
     const base = `/sourcegraph/org/open/-/blob/${sha}`;
     for (const tail of TRAVERSALS) {
       const answer = await pageRequest(handle, base + tail);
@@ -342,75 +359,8 @@ Deno.test("pages: traversal in every encoding stays inside the repository", () =
     }
     const tree = await pageRequest(handle, `/sourcegraph/org/open/-/tree/${sha}/%2e%2e`);
     assert([400, 404].includes(tree.status), String(tree.status));
-  }));
-
-Deno.test("pages: sign-in makes a server-side session; CSRF guards every change; sign-out and revocation end it", () =>
-  withPages(async ({ handle, store }) => {
-    const form = await pageRequest(handle, "/sourcegraph/-/sign-in");
-    const formCookie = setCookie(form, "sg_sign_in")!;
-    assertIncludes(formCookie, "HttpOnly");
-    assertIncludes(formCookie, "SameSite=Strict");
-    assertIncludes(formCookie, "Path=/sourcegraph");
-    const csrf = hiddenField(form.body, "csrf")!;
-    assertEquals(cookiePair(formCookie), `sg_sign_in=${csrf}`);
-    const signIn = (fields: Record<string, string>, cookie = cookiePair(formCookie)) =>
-      pageRequest(handle, "/sourcegraph/-/sign-in", { form: fields, cookie });
-    assertEquals((await signIn({ csrf, secret: WORLD_KEY }, "")).status, 403, "no cookie");
-    assertEquals((await signIn({ csrf: "x".repeat(csrf.length), secret: WORLD_KEY })).status, 403);
-    const wrong = await signIn({ csrf, secret: "sgk_wrong" });
-    assertEquals(wrong.status, 401);
-    assertEquals(setCookie(wrong, "sg_session"), null);
-    const ok = await signIn({ csrf, secret: WORLD_KEY });
-    assertEquals(ok.status, 303);
-    const sessionCookie = setCookie(ok, "sg_session")!;
-    for (const attribute of ["HttpOnly", "SameSite=Strict", "Path=/sourcegraph"]) {
-      assertIncludes(sessionCookie, attribute);
-    }
-    assert(!sessionCookie.includes("Secure"), "plain http on loopback");
-    const cookie = cookiePair(sessionCookie);
-    assert(!cookie.includes(WORLD_KEY) && !cookie.includes(keyHash(WORLD_KEY)), "never the key");
-    const home = await pageRequest(handle, "/sourcegraph/", { cookie });
-    assertIncludes(home.body, "org/closed");
-    assertIncludes(home.body, "personal key");
-    const sessionCsrf = hiddenField(home.body, "csrf")!;
-    const signOut = (fields: Record<string, string>) =>
-      pageRequest(handle, "/sourcegraph/-/sign-out", { form: fields, cookie });
-    assertEquals((await signOut({ csrf: "nope" })).status, 403);
-    assertEquals((await signOut({})).status, 403);
-    assertIncludes((await pageRequest(handle, "/sourcegraph/", { cookie })).body, "org/closed");
-    const out = await signOut({ csrf: sessionCsrf });
-    assertEquals(out.status, 303);
-    assertIncludes(setCookie(out, "sg_session")!, "Max-Age=0");
-    assert(!(await pageRequest(handle, "/sourcegraph/", { cookie })).body.includes("org/closed"));
-    // A session of a revoked key ends with the key.
-    const again = cookiePair(setCookie(await signIn({ csrf, secret: WORLD_KEY }), "sg_session")!);
-    assertIncludes(
-      (await pageRequest(handle, "/sourcegraph/", { cookie: again })).body,
-      "org/closed",
-    );
-    await store.removeKey("key_1");
-    assert(
-      !(await pageRequest(handle, "/sourcegraph/", { cookie: again })).body.includes("org/closed"),
-    );
-    // The service token signs in too, and https (at a proxy in front) makes the cookie Secure.
-    const secure = await handle(
-      new Request("http://127.0.0.1/sourcegraph/-/sign-in", {
-        method: "POST",
-        headers: {
-          host: "127.0.0.1",
-          "x-forwarded-proto": "https",
-          cookie: cookiePair(formCookie),
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ csrf, secret: WORLD_TOKEN }).toString(),
-        redirect: "manual",
-      }),
-    );
-    assertEquals(secure.status, 303);
-    assertIncludes(secure.headers.get("set-cookie")!, "Secure");
-    const huge = await signIn({ csrf, secret: "s".repeat(100_000) });
-    assertEquals(huge.status, 413, "a form body is bounded");
-  }));
+  },
+);
 
 Deno.test("sessions: kept in the control store by the hash of their id, they survive a restart, expire, end with their key, and their number is bounded", async () => {
   const dir = await tempDir("sg-sessions-");
@@ -457,8 +407,9 @@ Deno.test("sessions: kept in the control store by the hash of their id, they sur
   }
 });
 
-Deno.test("pages: the connect page configures clients for this site; llms.txt; the plugins and search tabs", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: the connect page configures clients for this site; llms.txt; the plugins and search tabs",
+  async ({ handle, sha }) => {
     const unescape = (text: string) =>
       text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(
         /&gt;/g,
@@ -536,7 +487,8 @@ Deno.test("pages: the connect page configures clients for this site; llms.txt; t
     const fromHome = await pageRequest(handle, "/sourcegraph/-/search?repo=org%2Fopen&q=three");
     assertEquals(fromHome.status, 303);
     assert(fromHome.headers.get("location")!.endsWith("/sourcegraph/org/open/-/search?q=three"));
-  }));
+  },
+);
 
 Deno.test("pages: the symbols tab finds definitions, links their lines, pages on, and says what is wrong", () =>
   withInProcessService(async ({ handle, heads }) => {
@@ -583,8 +535,9 @@ Deno.test("pages: SOURCEGRAPH_PUBLIC_URL is the origin the connect page advertis
     assert(!connect.body.includes("http://127.0.0.1/sourcegraph/mcp"));
   }, { publicUrl: "https://code.example.org" }));
 
-Deno.test("pages: a flood of distinct and hostile page requests keeps memory flat", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "pages: a flood of distinct and hostile page requests keeps memory flat",
+  async ({ handle, sha }) => {
     const paths = (round: number) =>
       Array.from({ length: 200 }, (_, i) => {
         const n = round * 1000 + i;
@@ -616,7 +569,8 @@ Deno.test("pages: a flood of distinct and hostile page requests keeps memory fla
     assert(heap < 8, `the heap kept ${heap.toFixed(1)} MiB more after 2,000 page requests`);
     const grown = (after.rss - before.rss) / 1024 / 1024;
     assert(grown < 40, `RSS grew ${grown.toFixed(1)} MiB over 2,000 page requests`);
-  }));
+  },
+);
 
 Deno.test("pages: anonymous page views spend the anonymous budget, a search as much as on MCP", () =>
   withInProcessService(async ({ handle }) => {
@@ -798,8 +752,9 @@ function lines30(): string {
   return lines.join("\n") + "\n";
 }
 
-Deno.test("a browser opening the MCP address gets a page saying what it is; MCP clients get what they always got", () =>
-  withInProcessService(async ({ handle }) => {
+pageCases.add(
+  "a browser opening the MCP address gets a page saying what it is; MCP clients get what they always got",
+  async ({ handle }) => {
     const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
     const browser = await pageRequest(handle, "/sourcegraph/mcp", {
       headers: { accept: browserAccept },
@@ -839,10 +794,12 @@ Deno.test("a browser opening the MCP address gets a page saying what it is; MCP 
     } finally {
       await client.close();
     }
-  }));
+  },
+);
 
-Deno.test("a missing file's page links the nearest paths at that version, names escaped", () =>
-  withPages(async ({ handle, sha }) => {
+pageCases.add(
+  "a missing file's page links the nearest paths at that version, names escaped",
+  async ({ handle, sha }) => {
     const missing = await pageRequest(
       handle,
       `/sourcegraph/org/open/-/blob/${sha}/${encodeURIComponent(HOSTILE_NAME.slice(0, -1))}`,
@@ -860,4 +817,75 @@ Deno.test("a missing file's page links the nearest paths at that version, names 
       HOSTILE_NAME.replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;"),
     );
     assert(!EVENT_ATTRIBUTE.test(missing.body), "no event attribute from a name");
-  }));
+  },
+);
+
+pageCases.add(
+  "pages: sign-in makes a server-side session; CSRF guards every change; sign-out and revocation end it",
+  async ({ handle, store }) => {
+    const form = await pageRequest(handle, "/sourcegraph/-/sign-in");
+    const formCookie = setCookie(form, "sg_sign_in")!;
+    assertIncludes(formCookie, "HttpOnly");
+    assertIncludes(formCookie, "SameSite=Strict");
+    assertIncludes(formCookie, "Path=/sourcegraph");
+    const csrf = hiddenField(form.body, "csrf")!;
+    assertEquals(cookiePair(formCookie), `sg_sign_in=${csrf}`);
+    const signIn = (fields: Record<string, string>, cookie = cookiePair(formCookie)) =>
+      pageRequest(handle, "/sourcegraph/-/sign-in", { form: fields, cookie });
+    assertEquals((await signIn({ csrf, secret: WORLD_KEY }, "")).status, 403, "no cookie");
+    assertEquals((await signIn({ csrf: "x".repeat(csrf.length), secret: WORLD_KEY })).status, 403);
+    const wrong = await signIn({ csrf, secret: "sgk_wrong" });
+    assertEquals(wrong.status, 401);
+    assertEquals(setCookie(wrong, "sg_session"), null);
+    const ok = await signIn({ csrf, secret: WORLD_KEY });
+    assertEquals(ok.status, 303);
+    const sessionCookie = setCookie(ok, "sg_session")!;
+    for (const attribute of ["HttpOnly", "SameSite=Strict", "Path=/sourcegraph"]) {
+      assertIncludes(sessionCookie, attribute);
+    }
+    assert(!sessionCookie.includes("Secure"), "plain http on loopback");
+    const cookie = cookiePair(sessionCookie);
+    assert(!cookie.includes(WORLD_KEY) && !cookie.includes(keyHash(WORLD_KEY)), "never the key");
+    const home = await pageRequest(handle, "/sourcegraph/", { cookie });
+    assertIncludes(home.body, "org/closed");
+    assertIncludes(home.body, "personal key");
+    const sessionCsrf = hiddenField(home.body, "csrf")!;
+    const signOut = (fields: Record<string, string>) =>
+      pageRequest(handle, "/sourcegraph/-/sign-out", { form: fields, cookie });
+    assertEquals((await signOut({ csrf: "nope" })).status, 403);
+    assertEquals((await signOut({})).status, 403);
+    assertIncludes((await pageRequest(handle, "/sourcegraph/", { cookie })).body, "org/closed");
+    const out = await signOut({ csrf: sessionCsrf });
+    assertEquals(out.status, 303);
+    assertIncludes(setCookie(out, "sg_session")!, "Max-Age=0");
+    assert(!(await pageRequest(handle, "/sourcegraph/", { cookie })).body.includes("org/closed"));
+    // A session of a revoked key ends with the key.
+    const again = cookiePair(setCookie(await signIn({ csrf, secret: WORLD_KEY }), "sg_session")!);
+    assertIncludes(
+      (await pageRequest(handle, "/sourcegraph/", { cookie: again })).body,
+      "org/closed",
+    );
+    await store.removeKey("key_1");
+    assert(
+      !(await pageRequest(handle, "/sourcegraph/", { cookie: again })).body.includes("org/closed"),
+    );
+    // The service token signs in too, and https (at a proxy in front) makes the cookie Secure.
+    const secure = await handle(
+      new Request("http://127.0.0.1/sourcegraph/-/sign-in", {
+        method: "POST",
+        headers: {
+          host: "127.0.0.1",
+          "x-forwarded-proto": "https",
+          cookie: cookiePair(formCookie),
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ csrf, secret: WORLD_TOKEN }).toString(),
+        redirect: "manual",
+      }),
+    );
+    assertEquals(secure.status, 303);
+    assertIncludes(secure.headers.get("set-cookie")!, "Secure");
+    const huge = await signIn({ csrf, secret: "s".repeat(100_000) });
+    assertEquals(huge.status, 413, "a form body is bounded");
+  },
+);
