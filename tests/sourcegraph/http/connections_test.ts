@@ -26,6 +26,17 @@ function tokenRead(service: RunningService): Promise<Response> {
   });
 }
 
+// A token read as an HTTP client makes it: a pooled keep-alive connection that the service
+// closed while it idled (its next head late on a loaded machine) is tried once more on a new one.
+async function tokenReadRetried(service: RunningService): Promise<Response> {
+  try {
+    return await tokenRead(service);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return await tokenRead(service);
+  }
+}
+
 // These cases run as steps of one service, in this order, under an open-file limit of 256:
 // every socket of the flood comes from one address, so the per-address cap must not be what stops
 // them; six anonymous bodies stream at once.
@@ -52,7 +63,7 @@ limitCase(
   async (service) => {
     const port = portOf(service.url);
     // The token holder's keep-alive connection is established before the flood.
-    assertEquals((await tokenRead(service)).status, 200);
+    assertEquals((await tokenReadRetried(service)).status, 200);
     const idle: Deno.TcpConn[] = [];
     let refusedAtConnect = 0;
     for (let i = 0; i < 600; i++) {
@@ -66,7 +77,7 @@ limitCase(
     // Three seconds of reads, and at least eleven however slowly a loaded machine answers.
     const until = performance.now() + 3_000;
     while (performance.now() < until || reads <= 10) {
-      const response = await tokenRead(service);
+      const response = await tokenReadRetried(service);
       assertEquals(response.status, 200, "a token read failed during the flood");
       assertIncludes((await response.json()).Content, "alpha");
       reads++;
