@@ -85,6 +85,19 @@ function mcpRaw(
 
 const call = toolCall;
 
+// Cases that need no setting of their own run as steps of one service, in this order (the
+// headers case reads the log from the start). Searches go through git grep (the index off): an
+// indexed search ends before the next request arrives.
+const SHARED: [string, (world: World) => Promise<void>][] = [];
+function sharedCase(name: string, fn: (world: World) => Promise<void>): void {
+  SHARED.push([name, fn]);
+}
+
+Deno.test("one service: headers, identical cold searches, pooled MCP servers", (t) =>
+  withWorld({ SOURCEGRAPH_SEARCH_INDEX: "false" }, async (world) => {
+    for (const [name, fn] of SHARED) await t.step(name, () => fn(world));
+  }));
+
 Deno.test("privacy: no anonymous route, tool, error body or metric names a private repository", () =>
   withComposedWorld(async ({ fetchPath, connect }) => {
     const seen: string[] = [];
@@ -242,8 +255,9 @@ Deno.test("admin: an Idempotency-Key replays only the same request; a different 
     ]);
   }));
 
-Deno.test("headers: Host and Origin values the parser cannot understand are 4xx, never 500, and log nothing", () =>
-  withWorld({}, async ({ service }) => {
+sharedCase(
+  "headers: Host and Origin values the parser cannot understand are 4xx, never 500, and log nothing",
+  async ({ service }) => {
     const port = portOf(service.url);
     const hosts = [
       "127.0.0.1:evil",
@@ -276,7 +290,8 @@ Deno.test("headers: Host and Origin values the parser cannot understand are 4xx,
       !service.log.some((line) => /failed unexpectedly|stack|Error:/i.test(line)),
       service.log.join("\n"),
     );
-  }));
+  },
+);
 
 Deno.test("rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address", () =>
   withWorld(
@@ -313,23 +328,22 @@ Deno.test("rate limits: every call of an anonymous batch counts, and in-flight r
     },
   ));
 
-Deno.test("identical concurrent cold searches are computed once", () =>
-  // Through git grep (the index off): an indexed search ends before the next request arrives.
-  withWorld({ SOURCEGRAPH_SEARCH_INDEX: "false" }, async ({ service }) => {
-    const search = () =>
-      mcpRaw(service, call(1, "search", { repo: "local/project", pattern: "alpha|beta" }), {
-        token: TOKEN,
-      }).then((r) => r.json());
-    const answers = await Promise.all(Array.from({ length: 8 }, search));
-    const text = JSON.stringify(answers[0].result);
-    for (const answer of answers) assertEquals(JSON.stringify(answer.result), text);
-    assertIncludes(text, "a.txt");
-    const metrics = await (await fetch(`${service.url}/metrics`)).text();
-    assert(/sourcegraph_search_shared_total [1-9]/.test(metrics), metrics);
-  }));
+sharedCase("identical concurrent cold searches are computed once", async ({ service }) => {
+  const search = () =>
+    mcpRaw(service, call(1, "search", { repo: "local/project", pattern: "alpha|beta" }), {
+      token: TOKEN,
+    }).then((r) => r.json());
+  const answers = await Promise.all(Array.from({ length: 8 }, search));
+  const text = JSON.stringify(answers[0].result);
+  for (const answer of answers) assertEquals(JSON.stringify(answer.result), text);
+  assertIncludes(text, "a.txt");
+  const metrics = await (await fetch(`${service.url}/metrics`)).text();
+  assert(/sourcegraph_search_shared_total [1-9]/.test(metrics), metrics);
+});
 
-Deno.test("MCP servers are pooled per kind only: many plugins values keep memory flat, and a server never serves another caller", () =>
-  withWorld({}, async ({ service }) => {
+sharedCase(
+  "MCP servers are pooled per kind only: many plugins values keep memory flat, and a server never serves another caller",
+  async ({ service }) => {
     const init = initializeMessage();
     // The heap grows to its working size first; after that a leak would keep growing.
     for (let i = 0; i < 3_000; i++) {
@@ -359,7 +373,8 @@ Deno.test("MCP servers are pooled per kind only: many plugins values keep memory
       })).json();
       assert(!JSON.stringify(list).includes('"prepare"'), "anonymous callers see prepare");
     }
-  }));
+  },
+);
 
 Deno.test("control store: an empty or damaged store stops the start with one line and is left untouched", async () => {
   const parent = await tempDir("sg-store-");

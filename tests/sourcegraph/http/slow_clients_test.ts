@@ -9,7 +9,11 @@ import {
   readUntilClosed,
   socketOutcome,
 } from "../../support/raw_http.ts";
-import { PROJECT_TOKEN, withProjectService } from "../../support/sourcegraph_service.ts";
+import {
+  PROJECT_TOKEN,
+  type RunningService,
+  withProjectService,
+} from "../../support/sourcegraph_service.ts";
 
 const TOKEN = PROJECT_TOKEN;
 const BODY = '{"Path":"a.txt"}';
@@ -25,12 +29,25 @@ function destroy(sockets: Iterable<net.Socket>): void {
   for (const socket of sockets) socket.destroy();
 }
 
-Deno.test("slowloris at the cap: 80 dripping heads from 4 addresses never lock out a token holder", () =>
+// These cases run as steps of one service, in this order: 64 connections at most, 20 per
+// address, and a 60 s header timeout (which the dripped head must not need to reach).
+const CAP_CASES: [string, (service: RunningService) => Promise<void>][] = [];
+function capCase(name: string, fn: (service: RunningService) => Promise<void>): void {
+  CAP_CASES.push([name, fn]);
+}
+
+Deno.test("one service at a cap of 64 connections: slowloris, minimum head rate, absolute-form targets", (t) =>
   withProjectService({
     SOURCEGRAPH_MAX_CONNECTIONS: "64",
     SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "20",
     SOURCEGRAPH_HEADER_TIMEOUT: "60s",
   }, async (service) => {
+    for (const [name, fn] of CAP_CASES) await t.step(name, () => fn(service));
+  }));
+
+capCase(
+  "slowloris at the cap: 80 dripping heads from 4 addresses never lock out a token holder",
+  async (service) => {
     const port = portOf(service.url);
     let attacking = true;
     const open = new Set<net.Socket>();
@@ -73,10 +90,12 @@ Deno.test("slowloris at the cap: 80 dripping heads from 4 addresses never lock o
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     const evicted = Number(/outcome="evicted"\} (\d+)/.exec(metrics)?.[1]);
     assert(evicted > 0, "reads got in by evicting the slowest heads");
-  }));
+  },
+);
 
-Deno.test("heads must keep a minimum rate: a head dripped a byte a second is closed long before the header timeout", () =>
-  withProjectService({ SOURCEGRAPH_HEADER_TIMEOUT: "60s" }, async (service) => {
+capCase(
+  "heads must keep a minimum rate: a head dripped a byte a second is closed long before the header timeout",
+  async (service) => {
     const port = portOf(service.url);
     const drip = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     const dripping = setInterval(
@@ -90,7 +109,8 @@ Deno.test("heads must keep a minimum rate: a head dripped a byte a second is clo
     drip.close();
     // A head that arrives at once is served.
     assertEquals((await rawRequest(port, READ("127.0.0.1"), BODY)).status, 200);
-  }));
+  },
+);
 
 Deno.test("the per-address refusal is a well-formed 503 that a strict client reads whole", () =>
   withProjectService({ SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "2" }, async (service) => {
@@ -170,8 +190,9 @@ Deno.test("the HTTP server behind the front: a spoofed source port on another lo
     );
   }));
 
-Deno.test("an absolute-form request target must name the Host; the connect page never advertises it", () =>
-  withProjectService({}, async (service) => {
+capCase(
+  "an absolute-form request target must name the Host; the connect page never advertises it",
+  async (service) => {
     const port = portOf(service.url);
     const host = `127.0.0.1:${port}`;
     const evil = await rawRequest(
@@ -186,4 +207,5 @@ Deno.test("an absolute-form request target must name the Host; the connect page 
     );
     assertEquals(same.status, 200);
     assertIncludes(same.text, `http://${host}/sourcegraph/mcp`);
-  }));
+  },
+);

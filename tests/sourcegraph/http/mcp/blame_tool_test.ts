@@ -179,12 +179,25 @@ function withHistory(fn: (world: World) => Promise<void>): Promise<void> {
   );
 }
 
+// The cases run as steps over one history, built once (its commits and sync are most of the
+// work); the case that publishes more commits runs last.
+const CASES: [string, (world: World) => Promise<void>][] = [];
+function blameCase(name: string, fn: (world: World) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("blame: every case over one history", (t) =>
+  withHistory(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
+  }));
+
 function blame(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
   return callTool(client, "blame", { repo: NAME, ...args });
 }
 
-Deno.test("blame: renames, a merge and moved lines, as git blame --porcelain says", () =>
-  withHistory(async ({ client, source, head }) => {
+blameCase(
+  "blame: renames, a merge and moved lines, as git blame --porcelain says",
+  async ({ client, source, head }) => {
     const outcome = await blame(client, { path: "b.ts", revision: head });
     assertEquals(outcome.code, "OK", outcome.texts.join());
     const answer = outcome.texts[0];
@@ -215,10 +228,12 @@ Deno.test("blame: renames, a merge and moved lines, as git blame --porcelain say
       expectedRows(await porcelain(source, ["-L", "3,5", head, "--", "b.ts"]), "b.ts"),
     );
     assertIncludes(range.texts[0], "Truncated: false; HasMore: true; NextStartLine: 6");
-  }));
+  },
+);
 
-Deno.test("blame: the ignore-revs file hides the reformatting commit; its other lines are skipped", () =>
-  withHistory(async ({ client, source, head, parent }) => {
+blameCase(
+  "blame: the ignore-revs file hides the reformatting commit; its other lines are skipped",
+  async ({ client, source, head, parent }) => {
     const answer = (await blame(client, { path: "f.py" })).texts[0];
     assertIncludes(answer, 'IgnoreRevs: ".git-blame-ignore-revs"; Revisions: 1; SkippedLines: 4');
     const reformat = await source.git("log", "--format=%H", "--grep=^reformat", "-1");
@@ -235,33 +250,12 @@ Deno.test("blame: the ignore-revs file hides the reformatting commit; its other 
     assert(!answer.includes(reformat));
     assertEquals(await exists(join(source.path, "owned")), false);
     assertIncludes(answer, '"double f" | ' + "    return y * 2");
-  }));
+  },
+);
 
-Deno.test("blame: an ignore-revs file over 64 KiB is not used; one just under it is", () =>
-  withHistory(async ({ client, source, publish }) => {
-    const reformat = await source.git("log", "--format=%H", "--grep=^reformat", "-1");
-    const unknown = (i: number) => i.toString(16).padStart(40, "0");
-    // 1,500 full SHAs of no commit, then the reformatting commit: 61.5 KiB, all honoured.
-    const many = Array.from({ length: 1500 }, (_, i) => unknown(i + 1));
-    await source.write({ ".git-blame-ignore-revs": text([...many, reformat]) });
-    const under = await publish("ignore many");
-    const honoured = (await blame(client, { path: "f.py", revision: under })).texts[0];
-    assertIncludes(honoured, "Revisions: 1501; SkippedLines: 0");
-    assert(!honoured.includes(reformat));
-    // Past 64 KiB the file is not read at all: the reformatting commit is blamed again.
-    await source.write({ ".git-blame-ignore-revs": text([reformat, "#".repeat(66 * 1024)]) });
-    const over = await publish("ignore too much");
-    const unused = (await blame(client, { path: "f.py", revision: over })).texts[0];
-    assertIncludes(unused, 'IgnoreRevs: ".git-blame-ignore-revs" is over 64 KiB and was not used.');
-    assertEquals(
-      answerRows(unused),
-      expectedRows(await porcelain(source, [over, "--", "f.py"]), "f.py"),
-    );
-    assert(unused.includes(reformat));
-  }));
-
-Deno.test("blame: pages are bounded by max_bytes and continue from NextStartLine", () =>
-  withHistory(async ({ client, source, head }) => {
+blameCase(
+  "blame: pages are bounded by max_bytes and continue from NextStartLine",
+  async ({ client, source, head }) => {
     const expected = expectedRows(await porcelain(source, [head, "--", "big.txt"]), "big.txt");
     const first =
       (await blame(client, { path: "big.txt", revision: head, max_bytes: 8192 })).texts[0];
@@ -279,10 +273,12 @@ Deno.test("blame: pages are bounded by max_bytes and continue from NextStartLine
     const whole = (await blame(client, { path: "big.txt", revision: head })).texts[0];
     assert(new TextEncoder().encode(whole).length <= 32 * 1024);
     assertIncludes(whole, "Truncated: true; HasMore: true; NextStartLine: ");
-  }));
+  },
+);
 
-Deno.test("blame: pages whose run headers outweigh their lines stay within max_bytes and cover every line once", () =>
-  withHistory(async ({ client, source, head }) => {
+blameCase(
+  "blame: pages whose run headers outweigh their lines stay within max_bytes and cover every line once",
+  async ({ client, source, head }) => {
     const rows: string[] = [];
     for (let start: number | null = 1; start !== null;) {
       const answer: string = (await blame(client, {
@@ -312,34 +308,35 @@ Deno.test("blame: pages whose run headers outweigh their lines stay within max_b
       Array.from({ length: 300 }, (_, i) => i + 1),
     );
     assert(rows.length > 0);
-  }));
+  },
+);
 
-Deno.test("blame: bad requests get read's errors, byte for byte", () =>
-  withHistory(async ({ client, head }) => {
-    const cases: [Record<string, unknown>, string][] = [
-      [{ path: "b.ts", start_line: 9 }, "LINE_RANGE_NOT_SATISFIABLE"],
-      [{ path: "b.ts", start_line: 5, end_line: 4 }, "INVALID_LINE_RANGE"],
-      [{ path: "docs" }, "NOT_A_FILE"],
-      [{ path: "bin.dat" }, "BINARY_FILE"],
-      [{ path: "b.ts", revision: "f".repeat(40) }, ""],
-      [{ path: "b.ts", revision: "--output=x" }, ""],
-      [{ path: "c.ts" }, "FILE_NOT_FOUND"],
-      [{ path: "../b.ts" }, "INVALID_PATH"],
-      [{ path: "docs/../b.ts" }, "INVALID_PATH"],
-      [{ path: "docs/%2e%2e/b.ts" }, "FILE_NOT_FOUND"],
-      [{ path: "docs/a.md", repo: "org/mono", revision: head }, ""],
-    ];
-    for (const [args, code] of cases) {
-      const read = await callTool(client, "read", { repo: NAME, ...args });
-      const blamed = await blame(client, args);
-      assertEquals(blamed, read, JSON.stringify(args));
-      assert(read.code !== "OK", JSON.stringify(args));
-      if (code !== "") assertEquals(blamed.code, code, JSON.stringify(args));
-    }
-  }));
+blameCase("blame: bad requests get read's errors, byte for byte", async ({ client, head }) => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ path: "b.ts", start_line: 9 }, "LINE_RANGE_NOT_SATISFIABLE"],
+    [{ path: "b.ts", start_line: 5, end_line: 4 }, "INVALID_LINE_RANGE"],
+    [{ path: "docs" }, "NOT_A_FILE"],
+    [{ path: "bin.dat" }, "BINARY_FILE"],
+    [{ path: "b.ts", revision: "f".repeat(40) }, ""],
+    [{ path: "b.ts", revision: "--output=x" }, ""],
+    [{ path: "c.ts" }, "FILE_NOT_FOUND"],
+    [{ path: "../b.ts" }, "INVALID_PATH"],
+    [{ path: "docs/../b.ts" }, "INVALID_PATH"],
+    [{ path: "docs/%2e%2e/b.ts" }, "FILE_NOT_FOUND"],
+    [{ path: "docs/a.md", repo: "org/mono", revision: head }, ""],
+  ];
+  for (const [args, code] of cases) {
+    const read = await callTool(client, "read", { repo: NAME, ...args });
+    const blamed = await blame(client, args);
+    assertEquals(blamed, read, JSON.stringify(args));
+    assert(read.code !== "OK", JSON.stringify(args));
+    if (code !== "") assertEquals(blamed.code, code, JSON.stringify(args));
+  }
+});
 
-Deno.test("blame: a path or revision that looks like an option is data, never an option", () =>
-  withHistory(async ({ client, source, head, mirrors }) => {
+blameCase(
+  "blame: a path or revision that looks like an option is data, never an option",
+  async ({ client, source, head, mirrors }) => {
     const dashed = await blame(client, { path: "--output=x.txt", revision: head });
     assertEquals(dashed.code, "OK", dashed.texts.join());
     assertEquals(
@@ -352,10 +349,12 @@ Deno.test("blame: a path or revision that looks like an option is data, never an
       assertEquals(await exists(join(mirrors, entry.name, "x")), false);
     }
     assertEquals(await exists("x"), false);
-  }));
+  },
+);
 
-Deno.test("blame: a private repository and a path outside the path groups answer as missing ones", () =>
-  withHistory(async ({ client }) => {
+blameCase(
+  "blame: a private repository and a path outside the path groups answer as missing ones",
+  async ({ client }) => {
     const call = (repo: string, path: string) => callTool(client, "blame", { repo, path });
     assertEquals(await call("org/closed", "a.txt"), await call("org/clozed", "a.txt"));
     assertEquals((await call("org/closed", "a.txt")).code, "REPOSITORY_NOT_FOUND");
@@ -369,7 +368,33 @@ Deno.test("blame: a private repository and a path outside the path groups answer
     const visible = await call("org/mono", "docs/a.md");
     assertEquals(visible.code, "OK");
     assert(!visible.texts[0].includes("IgnoreRevs"), visible.texts[0]);
-  }));
+  },
+);
+
+blameCase(
+  "blame: an ignore-revs file over 64 KiB is not used; one just under it is",
+  async ({ client, source, publish }) => {
+    const reformat = await source.git("log", "--format=%H", "--grep=^reformat", "-1");
+    const unknown = (i: number) => i.toString(16).padStart(40, "0");
+    // 1,500 full SHAs of no commit, then the reformatting commit: 61.5 KiB, all honoured.
+    const many = Array.from({ length: 1500 }, (_, i) => unknown(i + 1));
+    await source.write({ ".git-blame-ignore-revs": text([...many, reformat]) });
+    const under = await publish("ignore many");
+    const honoured = (await blame(client, { path: "f.py", revision: under })).texts[0];
+    assertIncludes(honoured, "Revisions: 1501; SkippedLines: 0");
+    assert(!honoured.includes(reformat));
+    // Past 64 KiB the file is not read at all: the reformatting commit is blamed again.
+    await source.write({ ".git-blame-ignore-revs": text([reformat, "#".repeat(66 * 1024)]) });
+    const over = await publish("ignore too much");
+    const unused = (await blame(client, { path: "f.py", revision: over })).texts[0];
+    assertIncludes(unused, 'IgnoreRevs: ".git-blame-ignore-revs" is over 64 KiB and was not used.');
+    assertEquals(
+      answerRows(unused),
+      expectedRows(await porcelain(source, [over, "--", "f.py"]), "f.py"),
+    );
+    assert(unused.includes(reformat));
+  },
+);
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);

@@ -148,6 +148,18 @@ function withCommits(fn: (world: World) => Promise<void>): Promise<void> {
   );
 }
 
+// The cases run as steps over one set of repositories, built and synced once (most of the
+// work); none of them changes it.
+const CASES: [string, (world: World) => Promise<void>][] = [];
+function commitsCase(name: string, fn: (world: World) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("commits: every case over one history", (t) =>
+  withCommits(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
+  }));
+
 function call(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
   return callTool(client, "commits", args);
 }
@@ -215,8 +227,9 @@ const SAME_AS_GIT: [Record<string, unknown>, string[]][] = [
   ]],
 ];
 
-Deno.test("commits: every monitored branch, as git log selects on the same history", () =>
-  withCommits(async ({ anonymous, source }) => {
+commitsCase(
+  "commits: every monitored branch, as git log selects on the same history",
+  async ({ anonymous, source }) => {
     for (const [args, gitArgs] of SAME_AS_GIT) {
       const expected = await gitLog(source, ["main", "side", ...gitArgs]);
       assert(expected.length > 0, JSON.stringify(args));
@@ -225,10 +238,12 @@ Deno.test("commits: every monitored branch, as git log selects on the same histo
         assertEquals(commits, expected, `${JSON.stringify(args)} first ${first}`);
       }
     }
-  }));
+  },
+);
 
-Deno.test("commits: one revision, and a repository monitoring main only", () =>
-  withCommits(async ({ anonymous, source }) => {
+commitsCase(
+  "commits: one revision, and a repository monitoring main only",
+  async ({ anonymous, source }) => {
     const side = await walk(anonymous, { repo: BRANCHES, revision: "side", message: "side" });
     assertEquals(side.commits, await gitLog(source, ["side", "--grep=side"]));
     assertIncludes(side.pages[0], `Heads: "side" ${await source.git("rev-parse", "side")}`);
@@ -237,10 +252,12 @@ Deno.test("commits: one revision, and a repository monitoring main only", () =>
     const answer = main.pages[0];
     assertIncludes(answer, `Repository: "${NAME}"\nHeads: "main" `);
     assertIncludes(answer, '"Bob Roe" 2025-01-04T10:00:00+00:00 "side: add helper with a needle"');
-  }));
+  },
+);
 
-Deno.test("commits: a private repository is never searched, named or counted", () =>
-  withCommits(async ({ anonymous, service }) => {
+commitsCase(
+  "commits: a private repository is never searched, named or counted",
+  async ({ anonymous, service }) => {
     const closed = await call(anonymous, { repo: "org/closed", message: "initial" });
     const missing = await call(anonymous, { repo: "org/closee", message: "initial" });
     assertEquals(closed.code, "REPOSITORY_NOT_FOUND");
@@ -262,10 +279,12 @@ Deno.test("commits: a private repository is never searched, named or counted", (
     );
     const glob = (await call(anonymous, { repo: "org/c*", message: "initial" })).texts[0];
     assert(!glob.includes("org/closed"), glob);
-  }));
+  },
+);
 
-Deno.test("commits: forged cursors, and cursors of other searches, are refused alike", () =>
-  withCommits(async ({ anonymous, service }) => {
+commitsCase(
+  "commits: forged cursors, and cursors of other searches, are refused alike",
+  async ({ anonymous, service }) => {
     const args = { repo: BRANCHES, message: "e", first: 1 };
     const first = (await call(anonymous, args)).texts[0];
     const cursor = nextCursor(first)!;
@@ -312,10 +331,12 @@ Deno.test("commits: forged cursors, and cursors of other searches, are refused a
       after: forged(["commits", acrossKey, "org/closed", null, 0]),
     });
     assertEquals(allowed.code, "OK", allowed.texts.join());
-  }));
+  },
+);
 
-Deno.test("commits: path groups hide the commits of hidden files", () =>
-  withCommits(async ({ anonymous, source: _ }) => {
+commitsCase(
+  "commits: path groups hide the commits of hidden files",
+  async ({ anonymous, source: _ }) => {
     const answer = (await call(anonymous, { repo: GROUPS, message: "needle" })).texts[0];
     assertIncludes(answer, '"visible needle"');
     assert(!answer.includes("hidden needle"), answer);
@@ -324,10 +345,12 @@ Deno.test("commits: path groups hide the commits of hidden files", () =>
     assertEquals(shas(pickaxe).length, 1, pickaxe);
     const hidden = await call(anonymous, { repo: GROUPS, paths: ["secret"] });
     assertEquals(hidden.code, "PATH_NOT_REGISTERED");
-  }));
+  },
+);
 
-Deno.test("commits: several repositories, in name order, paged", () =>
-  withCommits(async ({ anonymous, source }) => {
+commitsCase(
+  "commits: several repositories, in name order, paged",
+  async ({ anonymous, source }) => {
     const args = { repo: [NAME, BRANCHES], message: "needle" };
     const expected = [
       ...await gitLog(source, ["main", "side", "--grep=needle"]),
@@ -336,10 +359,12 @@ Deno.test("commits: several repositories, in name order, paged", () =>
     for (const first of [1, 3, 100]) {
       assertEquals((await walk(anonymous, { ...args, first })).commits, expected, `${first}`);
     }
-  }));
+  },
+);
 
-Deno.test("commits: bad patterns, dates and combinations are refused before any search", () =>
-  withCommits(async ({ anonymous }) => {
+commitsCase(
+  "commits: bad patterns, dates and combinations are refused before any search",
+  async ({ anonymous }) => {
     const cases: [Record<string, unknown>, string][] = [
       [{ message: "(" }, "INVALID_PATTERN"],
       [{ changed_regex: "(?=x)" }, "INVALID_PATTERN"],
@@ -359,10 +384,12 @@ Deno.test("commits: bad patterns, dates and combinations are refused before any 
     // Across repositories they fail once, before any repository is searched.
     assertEquals((await call(anonymous, { paths: ["../x"] })).code, "INVALID_PATH");
     assertEquals((await call(anonymous, { message: "(" })).code, "INVALID_PATTERN");
-  }));
+  },
+);
 
-Deno.test("commits: text, patterns and paths that look like options or pathspec magic are data", () =>
-  withCommits(async ({ anonymous, source }) => {
+commitsCase(
+  "commits: text, patterns and paths that look like options or pathspec magic are data",
+  async ({ anonymous, source }) => {
     const target = `${source.path}/../pwned-${crypto.randomUUID()}`;
     for (
       const args of [
@@ -382,4 +409,5 @@ Deno.test("commits: text, patterns and paths that look like options or pathspec 
       assertEquals(outcome.code, "OK", path);
       assertEquals(shas(outcome.texts[0]), [], path);
     }
-  }));
+  },
+);

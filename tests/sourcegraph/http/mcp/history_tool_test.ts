@@ -118,6 +118,18 @@ function withHistory(fn: (world: World) => Promise<void>): Promise<void> {
   );
 }
 
+// The cases run as steps over one history, built once (its commits and sync are most of the
+// work); none of them changes it.
+const CASES: [string, (world: World) => Promise<void>][] = [];
+function historyCase(name: string, fn: (world: World) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("history: every case over one history", (t) =>
+  withHistory(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
+  }));
+
 function call(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
   return callTool(client, "history", { repo: NAME, ...args });
 }
@@ -169,8 +181,9 @@ async function log(repo: TestRepo, args: string[]): Promise<string> {
   return await git(repo.path, ["log", FORMAT, ...args]);
 }
 
-Deno.test("history: a followed file, a folder and the revision, as git log says", () =>
-  withHistory(async ({ client, source, head }) => {
+historyCase(
+  "history: a followed file, a folder and the revision, as git log says",
+  async ({ client, source, head }) => {
     const file = await call(client, { path: "b.ts", revision: head, first: 100 });
     assertEquals(file.code, "OK", file.texts.join());
     const answer = file.texts[0];
@@ -194,10 +207,12 @@ Deno.test("history: a followed file, a folder and the revision, as git log says"
     const all = (await call(client, { revision: head, first: 100 })).texts[0];
     assertEquals(answerRows(all), expectedRows(await log(source, [head]), null));
     assertIncludes(all, '"merge side"');
-  }));
+  },
+);
 
-Deno.test("history: a line range that moved, with its hunks, as git log -L says", () =>
-  withHistory(async ({ client, source, head }) => {
+historyCase(
+  "history: a line range that moved, with its hunks, as git log -L says",
+  async ({ client, source, head }) => {
     for (const [start, end] of [[3, 4], [1, 3], [7, 8]]) {
       const answer =
         (await call(client, { path: "b.ts", revision: head, start_line: start, end_line: end }))
@@ -213,10 +228,12 @@ Deno.test("history: a line range that moved, with its hunks, as git log -L says"
     // Lines 3-4 were lines 5-6 before lines moved below them: the range follows them to a.ts.
     const moved = (await call(client, { path: "b.ts", start_line: 3, end_line: 4 })).texts[0];
     assertIncludes(moved, '"add files" path "a.ts"\n    @@ -0,0 +5,2 @@');
-  }));
+  },
+);
 
-Deno.test("history: huge hunks and long pages are bounded, and say so", () =>
-  withHistory(async ({ client, source, head }) => {
+historyCase(
+  "history: huge hunks and long pages are bounded, and say so",
+  async ({ client, source, head }) => {
     const answer = (await call(client, {
       path: "big.txt",
       revision: head,
@@ -252,10 +269,12 @@ Deno.test("history: huge hunks and long pages are bounded, and say so", () =>
       last.slice(last.indexOf('"big file"')),
       "    … 461 more lines of this hunk not shown",
     );
-  }));
+  },
+);
 
-Deno.test("history: pages walked end to end cover every commit once", () =>
-  withHistory(async ({ client, source, head }) => {
+historyCase(
+  "history: pages walked end to end cover every commit once",
+  async ({ client, source, head }) => {
     for (const args of [{}, { path: "b.ts" }, { path: "big.txt", start_line: 1, end_line: 1 }]) {
       const seen: string[] = [];
       let after: string | null = null;
@@ -281,31 +300,32 @@ Deno.test("history: pages walked end to end cover every commit once", () =>
       assertEquals(seen, expected, JSON.stringify(args));
       assertEquals(pages, Math.ceil(expected.length / 3));
     }
-  }));
+  },
+);
 
-Deno.test("history: forged and foreign cursors are INVALID_CURSOR", () =>
-  withHistory(async ({ client, head }) => {
-    const first = (await call(client, { path: "b.ts", first: 2 })).texts[0];
-    const cursor = nextCursor(first)!;
-    const cases: Record<string, unknown>[] = [
-      { path: "b.ts", after: "not a cursor" },
-      { path: "b.ts", after: encodeToken(["history", NAME, "b.ts", 0, 0, "x", 2]) },
-      { path: "b.ts", after: encodeToken(["history", NAME, "b.ts", 0, 0, head, -1]) },
-      { path: "b.ts", after: encodeSearchCursor({ commit: head, path: "b.ts", line: 1 }) },
-      { path: "big.txt", after: cursor },
-      { after: cursor },
-      { path: "b.ts", start_line: 1, after: cursor },
-      { path: "docs/a.md", repo: GROUPS, after: cursor },
-    ];
-    for (const args of cases) {
-      const outcome = await call(client, args);
-      assertEquals(outcome.code, "INVALID_CURSOR", JSON.stringify(args));
-    }
-    assertEquals((await call(client, { path: "b.ts", first: 2, after: cursor })).code, "OK");
-  }));
+historyCase("history: forged and foreign cursors are INVALID_CURSOR", async ({ client, head }) => {
+  const first = (await call(client, { path: "b.ts", first: 2 })).texts[0];
+  const cursor = nextCursor(first)!;
+  const cases: Record<string, unknown>[] = [
+    { path: "b.ts", after: "not a cursor" },
+    { path: "b.ts", after: encodeToken(["history", NAME, "b.ts", 0, 0, "x", 2]) },
+    { path: "b.ts", after: encodeToken(["history", NAME, "b.ts", 0, 0, head, -1]) },
+    { path: "b.ts", after: encodeSearchCursor({ commit: head, path: "b.ts", line: 1 }) },
+    { path: "big.txt", after: cursor },
+    { after: cursor },
+    { path: "b.ts", start_line: 1, after: cursor },
+    { path: "docs/a.md", repo: GROUPS, after: cursor },
+  ];
+  for (const args of cases) {
+    const outcome = await call(client, args);
+    assertEquals(outcome.code, "INVALID_CURSOR", JSON.stringify(args));
+  }
+  assertEquals((await call(client, { path: "b.ts", first: 2, after: cursor })).code, "OK");
+});
 
-Deno.test("history: a path or revision that looks like an option is data, never an option", () =>
-  withHistory(async ({ client, source, head, mirrors }) => {
+historyCase(
+  "history: a path or revision that looks like an option is data, never an option",
+  async ({ client, source, head, mirrors }) => {
     const dashed = await call(client, { path: "--output=x.txt", revision: head });
     assertEquals(dashed.code, "OK", dashed.texts.join());
     assertEquals(
@@ -348,10 +368,12 @@ Deno.test("history: a path or revision that looks like an option is data, never 
       assertEquals(await exists(join(mirrors, entry.name, "x")), false);
     }
     assertEquals(await exists("x"), false);
-  }));
+  },
+);
 
-Deno.test("history: a private repository and a hidden path answer as missing ones", () =>
-  withHistory(async ({ client }) => {
+historyCase(
+  "history: a private repository and a hidden path answer as missing ones",
+  async ({ client }) => {
     const at = (repo: string, path?: string) =>
       callTool(client, "history", { repo, ...(path === undefined ? {} : { path }) });
     assertEquals(await at("org/closed"), await at("org/clozed"));
@@ -362,10 +384,12 @@ Deno.test("history: a private repository and a hidden path answer as missing one
       assertEquals(outcome, await callTool(client, "read", { repo: GROUPS, path: "secret/t.md" }));
       assertEquals(outcome.code, "PATH_NOT_REGISTERED", hidden);
     }
-  }));
+  },
+);
 
-Deno.test("history: under path groups only commits of visible paths are listed, never a hidden former path", () =>
-  withHistory(async ({ client, groupSource }) => {
+historyCase(
+  "history: under path groups only commits of visible paths are listed, never a hidden former path",
+  async ({ client, groupSource }) => {
     const whole = (await callTool(client, "history", { repo: GROUPS, first: 100 })).texts[0];
     assertEquals(
       answerRows(whole),
@@ -398,7 +422,8 @@ Deno.test("history: under path groups only commits of visible paths are listed, 
       assert(!/secret|hidden/.test(answer), answer);
       assert(!answer.includes("HasMore"), answer);
     }
-  }));
+  },
+);
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
