@@ -137,11 +137,8 @@ Deno.test("private https: a token through the service's own credential helper; r
     const arrived = http.held();
     const syncing = prepare("org/private");
     await arrived;
-    console.error("DBG arrived");
     const holding = await processesHolding(first);
-    console.error("DBG scanned", holding);
     const synced = await syncing;
-    console.error("DBG synced", synced);
     assertEquals(holding, [], "ps and /proc/<pid>/environ");
     assertEquals(synced.state, "succeeded");
     http.setHoldMs(0);
