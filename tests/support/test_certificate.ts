@@ -23,6 +23,11 @@ export async function withCertificate<T>(
   dir: string,
   fn: (certificate: TestCertificate) => Promise<T>,
 ): Promise<T> {
+  return await fn(await makeCertificate(dir));
+}
+
+/** Makes a CA and a leaf for 127.0.0.1 in `dir` (created). */
+export async function makeCertificate(dir: string): Promise<TestCertificate> {
   await Deno.mkdir(dir, { recursive: true });
   const file = (name: string) => join(dir, name);
   await Deno.writeTextFile(
@@ -44,10 +49,10 @@ export async function withCertificate<T>(
       .output();
     assert(made.success, `openssl ${args[0]} failed`);
   }
-  return await fn({
+  return {
     cert: await Deno.readTextFile(file("cert.pem")),
     key: await Deno.readTextFile(file("key.pem")),
     ca: await Deno.readTextFile(file("ca.pem")),
     caFile: file("ca.pem"),
-  });
+  };
 }

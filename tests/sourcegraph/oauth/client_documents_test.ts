@@ -19,6 +19,7 @@ import {
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { assert, assertEquals, assertIncludes, assertRejects } from "../../support/assert.ts";
 import { removeDir, tempDir } from "../../support/git_repo.ts";
+import { makeCertificate } from "../../support/test_certificate.ts";
 
 const REDIRECT = "http://127.0.0.1:40111/callback";
 
@@ -34,37 +35,14 @@ async function documentServer(
   dir: string,
   routes: (path: string, base: string) => Response | Promise<Response>,
 ): Promise<DocumentServer> {
-  const file = (name: string) => join(dir, name);
-  await Deno.writeTextFile(
-    file("leaf.cnf"),
-    "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
-  );
-  // A CA and a leaf it signs: the TLS client refuses a self-signed certificate as its own CA.
-  for (
-    const args of [
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test-ca"]
-        .concat(["-keyout", file("ca.key"), "-out", file("ca.pem")]),
-      ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1"]
-        .concat(["-keyout", file("key.pem"), "-out", file("leaf.csr")]),
-      ["x509", "-req", "-in", file("leaf.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key")]
-        .concat(["-CAcreateserial", "-days", "1", "-out", file("cert.pem")])
-        .concat(["-extfile", file("leaf.cnf")]),
-    ]
-  ) {
-    const made = await new Deno.Command("openssl", { args, stdout: "null", stderr: "null" })
-      .output();
-    assert(made.success, `openssl ${args[0]} failed`);
-  }
-  const cert = file("cert.pem");
-  const key = file("key.pem");
+  const certificate = await makeCertificate(dir);
   const hits: string[] = [];
-  const certText = await Deno.readTextFile(cert);
   let base = "";
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
-    cert: certText,
-    key: await Deno.readTextFile(key),
+    cert: certificate.cert,
+    key: certificate.key,
     onListen: () => {},
   }, (request) => {
     const path = new URL(request.url).pathname;
@@ -72,7 +50,7 @@ async function documentServer(
     return routes(path, base);
   });
   base = `https://127.0.0.1:${server.addr.port}`;
-  const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(file("ca.pem"))] });
+  const client = Deno.createHttpClient({ caCerts: [certificate.ca] });
   return {
     base,
     hits,
