@@ -47,19 +47,20 @@ import {
 import type { ControlStore } from "../../store/control_store.ts";
 import type { EdgeEnv } from "../edge_env.ts";
 
+/** What the bearer header is checked against. */
+export interface BearerOptions {
+  serviceToken?: string;
+  store: ControlStore;
+  /** The authorization server whose access tokens are accepted (none: only keys and the token). */
+  oauth: OAuthServer | null;
+  /** The external issuer whose JWT access tokens are accepted (none: no JWT is). */
+  issuer?: ExternalIssuer | null;
+  /** The resource (MCP URL) this request reached, which an access token must be bound to. */
+  resource: (c: Context<EdgeEnv>) => string;
+}
+
 /** Sets `c.var.caller` from the bearer header. */
-export function bearerCaller(
-  options: {
-    serviceToken?: string;
-    store: ControlStore;
-    /** The authorization server whose access tokens are accepted (none: only keys and the token). */
-    oauth: OAuthServer | null;
-    /** The external issuer whose JWT access tokens are accepted (none: no JWT is). */
-    issuer?: ExternalIssuer | null;
-    /** The resource (MCP URL) this request reached, which an access token must be bound to. */
-    resource: (c: Context<EdgeEnv>) => string;
-  },
-): MiddlewareHandler<EdgeEnv> {
+export function bearerCaller(options: BearerOptions): MiddlewareHandler<EdgeEnv> {
   return createMiddleware<EdgeEnv>(async (c, next) => {
     const header = c.req.header("authorization");
     c.set("scopes", null);
@@ -89,13 +90,7 @@ export function bearerCaller(
 async function tokenGrant(
   c: Context<EdgeEnv>,
   secret: string,
-  options: {
-    serviceToken?: string;
-    store: ControlStore;
-    oauth: OAuthServer | null;
-    issuer?: ExternalIssuer | null;
-    resource: (c: Context<EdgeEnv>) => string;
-  },
+  options: BearerOptions,
 ): Promise<TokenGrant | null> {
   if (options.oauth && secret.startsWith(ACCESS_TOKEN_PREFIX) && secret.length <= 512) {
     return await options.oauth.authenticate(secret, { resource: options.resource(c) });
