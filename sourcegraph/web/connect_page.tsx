@@ -64,9 +64,10 @@ function SignInParagraph(props: { ownSignIn: boolean }): Html {
     : (
       <p>
         A client that implements MCP authorization needs only the URL (the first snippet): it signs
-        you in with this site's authorization server, which its metadata name, and then holds an
-        access token for this endpoint only. The token's <code>sourcegraph:read</code>{" "}
-        scope grants read access, <code>sourcegraph:admin</code> also the operator's tools.
+        you in with the authorization server this site trusts (its metadata name it), not with this
+        site's own sign-in, and then holds an access token for this endpoint only. The token's{" "}
+        <code>sourcegraph:read</code> scope grants read access, <code>sourcegraph:admin</code>{" "}
+        also the operator's tools.
       </p>
     );
 }

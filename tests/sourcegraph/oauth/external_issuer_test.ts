@@ -380,7 +380,7 @@ Deno.test("external issuer: the metadata name it; the embedded server's endpoint
     }
     // The connect page says who signs clients in.
     const connect = await (await get("/sourcegraph/-/connect")).text();
-    assertIncludes(connect, "authorization server, which its metadata name");
+    assertIncludes(connect, "the authorization server this site trusts");
     assert(!connect.includes("approve it"), "the connect page offers the consent page");
     // The anonymous challenge points at the metadata that name the issuer.
     const anonymous = await get("/sourcegraph/mcp", {
