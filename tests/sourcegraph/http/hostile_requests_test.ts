@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
-import { initializeMessage, postMcp, toolCall } from "../../support/mcp_messages.ts";
+import { initializeMessage, mcpRequest, postMcp, toolCall } from "../../support/mcp_messages.ts";
 import { portOf, rawRequest, rssMib } from "../../support/raw_http.ts";
 import {
   type RunningService,
@@ -10,6 +10,7 @@ import {
   startService,
 } from "../../support/sourcegraph_service.ts";
 import { texts } from "../../support/tool_calls.ts";
+import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import {
   connectInProcess,
   inProcessFetch,
@@ -53,15 +54,15 @@ async function withWorld(
   }
 }
 
+interface ComposedWorld {
+  fetchPath: (path: string, init?: RequestInit) => Promise<Response>;
+  connect: () => ReturnType<typeof connectInProcess>;
+  parent: string;
+}
+
 // The same two repositories, composed in process: routes, tools and admin
 // calls that need no socket and no start-up.
-function withComposedWorld(
-  fn: (world: {
-    fetchPath: (path: string, init?: RequestInit) => Promise<Response>;
-    connect: () => ReturnType<typeof connectInProcess>;
-    parent: string;
-  }) => Promise<void>,
-): Promise<void> {
+function withComposedWorld(fn: (world: ComposedWorld) => Promise<void>): Promise<void> {
   return withInProcessService(
     ({ handle, parent }) =>
       fn({ fetchPath: inProcessFetch(handle), connect: () => connectInProcess(handle), parent }),
@@ -98,8 +99,21 @@ Deno.test("one service: headers, identical cold searches, pooled MCP servers", (
     for (const [name, fn] of SHARED) await t.step(name, () => fn(world));
   }));
 
-Deno.test("privacy: no anonymous route, tool, error body or metric names a private repository", () =>
-  withComposedWorld(async ({ fetchPath, connect }) => {
+// Cases of the composed world run as steps of one, in this order (the privacy case counts the
+// repositories; the admin cases register their own).
+const COMPOSED: [string, (world: ComposedWorld) => Promise<void>][] = [];
+function composedCase(name: string, fn: (world: ComposedWorld) => Promise<void>): void {
+  COMPOSED.push([name, fn]);
+}
+
+Deno.test("one composed world: privacy, admin deletes, idempotency keys", (t) =>
+  withComposedWorld(async (world) => {
+    for (const [name, fn] of COMPOSED) await t.step(name, () => fn(world));
+  }));
+
+composedCase(
+  "privacy: no anonymous route, tool, error body or metric names a private repository",
+  async ({ fetchPath, connect }) => {
     const seen: string[] = [];
     const keep = async (response: Response) => {
       seen.push(`${response.status} ${[...response.headers].join(" ")} ${await response.text()}`);
@@ -161,10 +175,12 @@ Deno.test("privacy: no anonymous route, tool, error body or metric names a priva
     })).text();
     assertIncludes(metrics, SECRET_NAME);
     assertIncludes(everything, 'sourcegraph_repositories{state="ready"} 2');
-  }));
+  },
+);
 
-Deno.test("admin: delete closes the repository's readers, ids are never reused, and a new registration reads at once", () =>
-  withComposedWorld(async ({ fetchPath, parent }) => {
+composedCase(
+  "admin: delete closes the repository's readers, ids are never reused, and a new registration reads at once",
+  async ({ fetchPath, parent }) => {
     const admin = (method: string, path: string, body?: string, key?: string) =>
       fetchPath(`/sourcegraph/api/admin/v1${path}`, {
         method,
@@ -207,10 +223,12 @@ Deno.test("admin: delete closes the repository's readers, ids are never reused, 
       assertEquals((await admin("DELETE", `/repo?repo=${name}`)).status, 204);
       assertEquals((await read(name))[1].Meta.Code, "REPOSITORY_NOT_FOUND");
     }
-  }));
+  },
+);
 
-Deno.test("admin: an Idempotency-Key replays only the same request; a different one is 422; a revoked key's replay says so", () =>
-  withComposedWorld(async ({ fetchPath, parent }) => {
+composedCase(
+  "admin: an Idempotency-Key replays only the same request; a different one is 422; a revoked key's replay says so",
+  async ({ fetchPath, parent }) => {
     const source = await createRepo({ "f.txt": "x\n" }, { parent, name: "src" });
     const post = (path: string, body: string, key: string) =>
       fetchPath(`/sourcegraph/api/admin/v1${path}`, {
@@ -253,7 +271,8 @@ Deno.test("admin: an Idempotency-Key replays only the same request; a different 
       410,
       "KEY_REVOKED",
     ]);
-  }));
+  },
+);
 
 sharedCase(
   "headers: Host and Origin values the parser cannot understand are 4xx, never 500, and log nothing",
@@ -293,40 +312,59 @@ sharedCase(
   },
 );
 
+// The limiter is the handler's own: composed in process, as if every request came from 127.0.0.1.
 Deno.test("rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address", () =>
-  withWorld(
-    { SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "40", SOURCEGRAPH_BODY_TIMEOUT: "20s" },
-    async ({ service }) => {
-      const read = (i: number) => call(i, "read", { repo: "local/project", path: "a.txt" });
-      const small = await mcpRaw(service, Array.from({ length: 10 }, (_, i) => read(i)));
-      assertEquals(small.status, 200);
-      assertEquals((await small.json()).length, 10);
-      const batch = await mcpRaw(service, Array.from({ length: 100 }, (_, i) => read(i)));
-      assertEquals([batch.status, (await batch.json()).code], [429, "RATE_LIMITED"]);
-      // A token holder is not limited.
-      const served = await mcpRaw(service, Array.from({ length: 100 }, (_, i) => read(i)), {
-        token: TOKEN,
+  withInProcessService(async ({ handle }) => {
+    const mcp = (body: unknown, token?: string) =>
+      handle(mcpRequest("http://127.0.0.1", body, { token, host: "127.0.0.1" }), {
+        remoteAddr: { hostname: "127.0.0.1" },
       });
-      assertEquals(served.status, 200);
-      // Requests whose bodies never finish hold their slot; the fifth is refused.
-      const port = portOf(service.url);
-      const held: Deno.TcpConn[] = [];
-      for (let i = 0; i < 4; i++) {
-        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-        await conn.write(
-          new TextEncoder().encode(
-            "POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-              "Content-Length: 50\r\n\r\n{",
-          ),
-        );
-        held.push(conn);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const refused = await fetch(`${service.url}/sourcegraph/v1/repos`);
-      assertEquals([refused.status, (await refused.json()).code], [429, "RATE_LIMITED"]);
-      for (const conn of held) conn.close();
+    const read = (i: number) => call(i, "read", { repo: "local/project", path: "a.txt" });
+    const small = await mcp(Array.from({ length: 10 }, (_, i) => read(i)));
+    assertEquals(small.status, 200);
+    assertEquals((await small.json()).length, 10);
+    const batch = await mcp(Array.from({ length: 100 }, (_, i) => read(i)));
+    assertEquals([batch.status, (await batch.json()).code], [429, "RATE_LIMITED"]);
+    // A token holder is not limited.
+    const served = await mcp(Array.from({ length: 100 }, (_, i) => read(i)), TOKEN);
+    assertEquals(served.status, 200);
+    await served.body?.cancel();
+    // Requests whose bodies never finish hold their slot; the fifth is refused.
+    const fetchPath = inProcessFetch(handle);
+    const bodies: ReadableStreamDefaultController<Uint8Array>[] = [];
+    const held = Array.from(
+      { length: 4 },
+      () =>
+        fetchPath("/sourcegraph/v1/repo/read?repo=local/project", {
+          method: "POST",
+          headers: { "content-length": "50" },
+          body: new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode("{"));
+              bodies.push(controller);
+            },
+          }),
+        }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await fetchPath("/sourcegraph/v1/repos");
+    assertEquals([refused.status, (await refused.json()).code], [429, "RATE_LIMITED"]);
+    for (const body of bodies) body.error(new Error("the client went away"));
+    for (const response of await Promise.all(held.map((r) => r.catch(() => null)))) {
+      await response?.body?.cancel();
+    }
+  }, {
+    repositories: [
+      { name: SECRET_NAME, publicRead: false, files: { "ledger.txt": "balance 42\n" } },
+      { name: "local/project", publicRead: true, files: { "a.txt": "alpha\nbeta\n" } },
+    ],
+    settings: {
+      serviceToken: TOKEN,
+      anonymousPerMinute: 40,
+      anonymousConcurrency: 4,
+      bodyTimeoutMs: 20_000,
     },
-  ));
+  }));
 
 sharedCase("identical concurrent cold searches are computed once", async ({ service }) => {
   const search = () =>
@@ -383,12 +421,10 @@ Deno.test("control store: an empty or damaged store stops the start with one lin
       parent,
       name: "project",
     });
-    const service = await startService(repo.path, {});
-    const read = await fetch(`${service.url}/sourcegraph/v1/repos`);
-    assertEquals(read.status, 200);
-    await read.body?.cancel();
-    await service.stop();
+    // A whole store as the service opens it (created and migrated), closed.
     const path = join(repo.path, ".sourcegraph", "control.sqlite3");
+    await Deno.mkdir(join(repo.path, ".sourcegraph"));
+    new SqliteControlStore(path).close();
     const whole = await Deno.readFile(path);
     for (const damaged of [new Uint8Array(0), whole.slice(0, 8192), whole.map(() => 0x41)]) {
       await Deno.writeFile(path, damaged);
