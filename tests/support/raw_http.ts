@@ -78,6 +78,19 @@ export async function rssMib(pid: number): Promise<number> {
   return Number(new TextDecoder().decode(out.stdout).trim()) / 1024;
 }
 
+/**
+ * The most resident memory a process has had since it started, in MiB
+ * (`VmHWM` of `/proc/<pid>/status`: the kernel's own high-water mark, which
+ * no sampling interval can miss).
+ */
+export async function peakRssMib(pid: number): Promise<number> {
+  // Another process's /proc entry is read through `cat`: Deno lets only --allow-all read it.
+  const out = await new Deno.Command("cat", { args: [`/proc/${pid}/status`] }).output();
+  const match = new TextDecoder().decode(out.stdout).match(/^VmHWM:\s+(\d+) kB$/m);
+  if (!match) throw new Error(`no VmHWM for process ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
 /** Whether the process `pid` is still running. */
 export async function alive(pid: number): Promise<boolean> {
   const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();
