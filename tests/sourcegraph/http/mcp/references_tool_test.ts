@@ -81,14 +81,7 @@ const FILES: Record<string, string> = {
 };
 
 function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
-  return withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await fn(client);
-    } finally {
-      await client.close();
-    }
-  }, {
+  return withClient(fn, {
     repositories: [
       { name: NAME, publicRead: true, files: FILES },
       {
@@ -105,6 +98,50 @@ function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
     ],
   });
 }
+
+function withClient(
+  fn: (client: Client) => Promise<void>,
+  options: Parameters<typeof withInProcessService>[1],
+): Promise<void> {
+  return withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await fn(client);
+    } finally {
+      await client.close();
+    }
+  }, options);
+}
+
+type Case = [string, (client: Client) => Promise<void>];
+
+// The cases over the three repositories above (the search index off) run as steps of one world.
+const REFS_CASES: Case[] = [];
+function refsCase(name: string, fn: (client: Client) => Promise<void>): void {
+  REFS_CASES.push([name, fn]);
+}
+
+Deno.test("references over one world of three repositories (the search index off)", (t) =>
+  withRefs(async (client) => {
+    for (const [name, fn] of REFS_CASES) await t.step(name, () => fn(client));
+  }));
+
+// The cases over org/members and org/order (the search index on) run as steps of another.
+const INDEXED_CASES: Case[] = [];
+function indexedCase(name: string, fn: (client: Client) => Promise<void>): void {
+  INDEXED_CASES.push([name, fn]);
+}
+
+Deno.test("references over one world with the search index on", (t) =>
+  withClient(async (client) => {
+    for (const [name, fn] of INDEXED_CASES) await t.step(name, () => fn(client));
+  }, {
+    repositories: [
+      { name: "org/members", publicRead: true, files: MEMBER_FILES },
+      { name: "org/order", publicRead: true, files: ORDER_FILES },
+    ],
+    searchIndex: true,
+  }));
 
 function references(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
   return callTool(client, "references", { repo: NAME, ...args });
@@ -133,8 +170,9 @@ function byFile(lines: string[]): string[][] {
   return files.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
-Deno.test("references: a TypeScript name resolved: its imports followed, shadowing locals, other declarations, members and other languages left out", () =>
-  withRefs(async (client) => {
+refsCase(
+  "references: a TypeScript name resolved: its imports followed, shadowing locals, other declarations, members and other languages left out",
+  async (client) => {
     const outcome = await references(client, { path: "src/items.ts", line: 2, column: 17 });
     assertEquals(outcome.code, "OK", outcome.texts.join());
     const answer = outcome.texts[0];
@@ -163,10 +201,12 @@ Deno.test("references: a TypeScript name resolved: its imports followed, shadowi
       "3 [call]:   go(): void { this.run(); }",
       "10 [call]: a.run();",
     ]]);
-  }));
+  },
+);
 
-Deno.test("references: a name not resolved: identifiers with their roles across languages; comments and strings left out; text where no grammar", () =>
-  withRefs(async (client) => {
+refsCase(
+  "references: a name not resolved: identifiers with their roles across languages; comments and strings left out; text where no grammar",
+  async (client) => {
     const outcome = await references(client, { path: "py/items.py", line: 3, symbol: "parseItem" });
     assertEquals(outcome.code, "OK", outcome.texts.join());
     const answer = outcome.texts[0];
@@ -211,10 +251,12 @@ Deno.test("references: a name not resolved: identifiers with their roles across 
       include_declaration: false,
     });
     assert(!without.texts[0].includes("[definition]"), without.texts[0]);
-  }));
+  },
+);
 
-Deno.test("references: pages bounded by max_bytes, walked to the end, cover every row once", () =>
-  withRefs(async (client) => {
+refsCase(
+  "references: pages bounded by max_bytes, walked to the end, cover every row once",
+  async (client) => {
     const whole = await references(client, {
       path: "src/use.ts",
       line: 5,
@@ -255,10 +297,12 @@ Deno.test("references: pages bounded by max_bytes, walked to the end, cover ever
       if (/^\d+ \[/.test(line)) want.push(`${file} ${line}`);
     }
     assertEquals(seen.toSorted(), want.toSorted());
-  }));
+  },
+);
 
-Deno.test("references: hostile positions, a pattern for a symbol and a forged cursor are refused with their codes", () =>
-  withRefs(async (client) => {
+refsCase(
+  "references: hostile positions, a pattern for a symbol and a forged cursor are refused with their codes",
+  async (client) => {
     const code = async (args: Record<string, unknown>) => (await references(client, args)).code;
     assertEquals(await code({ path: "src/use.ts", line: 6, column: 999 }), "POSITION_PAST_END");
     assertEquals(
@@ -287,10 +331,12 @@ Deno.test("references: hostile positions, a pattern for a symbol and a forged cu
       await code({ path: "src/use.ts", line: 1, symbol: "parseItem", after: forged }),
       "INVALID_CURSOR",
     );
-  }));
+  },
+);
 
-Deno.test("references: a private repository and a hidden path group answer byte for byte as nothing there", () =>
-  withRefs(async (client) => {
+refsCase(
+  "references: a private repository and a hidden path group answer byte for byte as nothing there",
+  async (client) => {
     const call = (repo: string, args: Record<string, unknown>) =>
       callTool(client, "references", { repo, path: "a.ts", line: 1, column: 1, ...args });
     assertEquals(await call("org/closed", {}), await call("org/clozed", {}));
@@ -312,47 +358,40 @@ Deno.test("references: a private repository and a hidden path group answer byte 
       lonely.texts[0].replaceAll("lonelyName", "NAME").replaceAll("docs/l.ts", "PATH"),
     );
     assert(!hidden.texts[0].includes("secret"), hidden.texts[0]);
-  }));
+  },
+);
 
-Deno.test("references: a member reached through a receiver of no evident type counts only where no other type declares its name", () =>
-  withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      const rows = async (symbol: string) => {
-        const outcome = await callTool(client, "references", {
-          repo: "org/members",
-          path: "m/box.ts",
-          line: symbol === "uniqueField" ? 2 : 3,
-          symbol,
-        });
-        assertEquals(outcome.code, "OK", outcome.texts.join());
-        return outcome.texts[0];
-      };
-      // The symbol index says which names other types declare: wait until it is built.
-      await waitFor(async () => (await rows("name")).includes('Index: "ready"'));
-      assertEquals(byFile(body(await rows("uniqueField"))), [
-        ['File: "m/box.ts"', "2 [definition]:   uniqueField = 1;"],
-        ['File: "m/use.ts"', "2 [read]: value.uniqueField;"],
-      ]);
-      assertEquals(byFile(body(await rows("name"))), [
-        ['File: "m/box.ts"', '3 [definition]:   name = "b";'],
-      ]);
-    } finally {
-      await client.close();
-    }
-  }, {
-    repositories: [{
-      name: "org/members",
-      publicRead: true,
-      files: {
-        "m/box.ts": 'export class Box {\n  uniqueField = 1;\n  name = "b";\n}\n',
-        "m/other.ts": "export interface Other {\n  name: string;\n}\n",
-        "m/use.ts": "export function f(value: unknown) {\n" +
-          "value.uniqueField;\nvalue.name;\n}\n",
-      },
-    }],
-    searchIndex: true,
-  }));
+const MEMBER_FILES: Record<string, string> = {
+  "m/box.ts": 'export class Box {\n  uniqueField = 1;\n  name = "b";\n}\n',
+  "m/other.ts": "export interface Other {\n  name: string;\n}\n",
+  "m/use.ts": "export function f(value: unknown) {\n" +
+    "value.uniqueField;\nvalue.name;\n}\n",
+};
+
+indexedCase(
+  "references: a member reached through a receiver of no evident type counts only where no other type declares its name",
+  async (client) => {
+    const rows = async (symbol: string) => {
+      const outcome = await callTool(client, "references", {
+        repo: "org/members",
+        path: "m/box.ts",
+        line: symbol === "uniqueField" ? 2 : 3,
+        symbol,
+      });
+      assertEquals(outcome.code, "OK", outcome.texts.join());
+      return outcome.texts[0];
+    };
+    // The symbol index says which names other types declare: wait until it is built.
+    await waitFor(async () => (await rows("name")).includes('Index: "ready"'));
+    assertEquals(byFile(body(await rows("uniqueField"))), [
+      ['File: "m/box.ts"', "2 [definition]:   uniqueField = 1;"],
+      ['File: "m/use.ts"', "2 [read]: value.uniqueField;"],
+    ]);
+    assertEquals(byFile(body(await rows("name"))), [
+      ['File: "m/box.ts"', '3 [definition]:   name = "b";'],
+    ]);
+  },
+);
 
 // Files spelling `sharedName`: the definition, uses, and tests and generated files by their paths.
 // Forty lines of calls: a file's rows take about 1.4 KiB of a page.
@@ -379,58 +418,52 @@ function filesOf(answer: string): string[] {
   );
 }
 
-Deno.test("references: the definition's file first, then the other files by path, then tests and generated files by path; pages keep that order", () =>
-  withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      const args = { repo: "org/order", path: "src/use.ts", line: 2, symbol: "sharedName" };
-      let whole = "";
-      // The definition comes first through the index's symbols: wait until it is built.
-      await waitFor(async () => {
-        whole = (await callTool(client, "references", args)).texts[0];
-        return whole.includes('Index: "ready"');
-      }, { what: "the index of org/order" });
-      const later = [
-        "api/api_generated.ts",
-        "dist/use.js",
-        "src/use.test.ts",
-        "src/use_test.ts",
-        "tests/unit/use.ts",
-        "vendor/lib/use.ts",
-        "web/__tests__/use.ts",
-        "web/app.spec.ts",
-      ];
-      assertEquals(filesOf(whole), [
-        "src/def.ts",
-        "a_first.ts",
-        "src/use.ts",
-        "zz/last.ts",
-        ...later,
-      ]);
-      const seen: string[] = [];
-      let after: string | undefined;
-      let pages = 0;
-      do {
-        const page = await callTool(client, "references", {
-          ...args,
-          max_bytes: 4096,
-          ...(after === undefined ? {} : { after }),
-        });
-        assertEquals(page.code, "OK", page.texts.join());
-        for (const line of page.texts[0].split("\n")) {
-          if (line.startsWith("File: ")) seen.push(JSON.parse(line.slice(6)));
-        }
-        const next = /^NextCursor: (".*")$/m.exec(page.texts[0])?.[1];
-        after = next === undefined ? undefined : JSON.parse(next);
-        pages++;
-      } while (after !== undefined && pages < 50);
-      assert(pages > 2, String(pages));
-      // A file cut between two pages is named on both.
-      assertEquals(seen.filter((path, i) => path !== seen[i - 1]), filesOf(whole));
-    } finally {
-      await client.close();
-    }
-  }, {
-    repositories: [{ name: "org/order", publicRead: true, files: ORDER_FILES }],
-    searchIndex: true,
-  }));
+indexedCase(
+  "references: the definition's file first, then the other files by path, then tests and generated files by path; pages keep that order",
+  async (client) => {
+    const args = { repo: "org/order", path: "src/use.ts", line: 2, symbol: "sharedName" };
+    let whole = "";
+    // The definition comes first through the index's symbols: wait until it is built.
+    await waitFor(async () => {
+      whole = (await callTool(client, "references", args)).texts[0];
+      return whole.includes('Index: "ready"');
+    }, { what: "the index of org/order" });
+    const later = [
+      "api/api_generated.ts",
+      "dist/use.js",
+      "src/use.test.ts",
+      "src/use_test.ts",
+      "tests/unit/use.ts",
+      "vendor/lib/use.ts",
+      "web/__tests__/use.ts",
+      "web/app.spec.ts",
+    ];
+    assertEquals(filesOf(whole), [
+      "src/def.ts",
+      "a_first.ts",
+      "src/use.ts",
+      "zz/last.ts",
+      ...later,
+    ]);
+    const seen: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    do {
+      const page = await callTool(client, "references", {
+        ...args,
+        max_bytes: 4096,
+        ...(after === undefined ? {} : { after }),
+      });
+      assertEquals(page.code, "OK", page.texts.join());
+      for (const line of page.texts[0].split("\n")) {
+        if (line.startsWith("File: ")) seen.push(JSON.parse(line.slice(6)));
+      }
+      const next = /^NextCursor: (".*")$/m.exec(page.texts[0])?.[1];
+      after = next === undefined ? undefined : JSON.parse(next);
+      pages++;
+    } while (after !== undefined && pages < 50);
+    assert(pages > 2, String(pages));
+    // A file cut between two pages is named on both.
+    assertEquals(seen.filter((path, i) => path !== seen[i - 1]), filesOf(whole));
+  },
+);
