@@ -80,6 +80,17 @@ function withDefs(fn: (client: Client) => Promise<void>): Promise<void> {
   });
 }
 
+// The cases run as steps of one world, in this order.
+const CASES: [string, (client: Client) => Promise<void>][] = [];
+function defsCase(name: string, fn: (client: Client) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("definition over one world of three repositories", (t) =>
+  withDefs(async (client) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(client));
+  }));
+
 function definition(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
   return callTool(client, "definition", { repo: NAME, ...args });
 }
@@ -94,8 +105,9 @@ async function found(client: Client, args: Record<string, unknown>): Promise<str
   return `${where} via ${via}`;
 }
 
-Deno.test("definition: scopes, the file's declarations, imports named, renamed, re-exported and by namespace, members, and the index", () =>
-  withDefs(async (client) => {
+defsCase(
+  "definition: scopes, the file's declarations, imports named, renamed, re-exported and by namespace, members, and the index",
+  async (client) => {
     const at = (line: number, symbol: string) =>
       found(client, { path: "src/use.ts", line, symbol });
     const item = '"src/items.ts:2"; Kind: "function"; Container: null';
@@ -139,10 +151,12 @@ Deno.test("definition: scopes, the file's declarations, imports named, renamed, 
       whole.texts[0].includes("2: export function parseItem(text: string): Item {"),
       whole.texts[0],
     );
-  }));
+  },
+);
 
-Deno.test("definition: hostile positions and a pattern for a symbol are refused with their codes", () =>
-  withDefs(async (client) => {
+defsCase(
+  "definition: hostile positions and a pattern for a symbol are refused with their codes",
+  async (client) => {
     const code = async (args: Record<string, unknown>) => (await definition(client, args)).code;
     assertEquals(await code({ path: "src/use.ts", line: 10, column: 999 }), "POSITION_PAST_END");
     assertEquals(
@@ -169,10 +183,12 @@ Deno.test("definition: hostile positions and a pattern for a symbol are refused 
     );
     assertEquals(await code({ path: "src/use.ts", line: 1, symbol: "Item" }), "SYMBOL_NOT_ON_LINE");
     assertEquals(await code({ path: "src/use.ts", line: 1 }), "INVALID_ARGUMENTS");
-  }));
+  },
+);
 
-Deno.test("definition: a private repository and a hidden path group answer as missing ones; a hidden definition is never named", () =>
-  withDefs(async (client) => {
+defsCase(
+  "definition: a private repository and a hidden path group answer as missing ones; a hidden definition is never named",
+  async (client) => {
     const call = (repo: string, args: Record<string, unknown>) =>
       callTool(client, "definition", { repo, path: "a.ts", line: 1, column: 1, ...args });
     assertEquals(await call("org/closed", {}), await call("org/clozed", {}));
@@ -194,4 +210,5 @@ Deno.test("definition: a private repository and a hidden path group answer as mi
       lonely.texts[0].replaceAll("lonelyName", "NAME").replaceAll("docs/b.ts:1", "PATH"),
     );
     assert(!hidden.texts[0].includes("secret/"), hidden.texts[0]);
-  }));
+  },
+);
