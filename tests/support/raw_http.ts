@@ -24,12 +24,14 @@ export async function openSocket(port: number, text = ""): Promise<Deno.TcpConn>
 }
 
 /**
- * Reads until the server closes the connection or `timeoutMs` passes;
+ * Reads until the server closes the connection or `timeoutMs` passes (or,
+ * with `until`, what arrived satisfies it: a keep-alive answer read whole);
  * returns what arrived and whether it was closed (and when, in ms).
  */
 export async function readUntilClosed(
   conn: Deno.TcpConn,
   timeoutMs: number,
+  options: { until?: (text: string) => boolean } = {},
 ): Promise<{ text: string; closed: boolean; afterMs: number }> {
   const started = performance.now();
   const chunks: Uint8Array[] = [];
@@ -48,9 +50,18 @@ export async function readUntilClosed(
       break;
     }
     chunks.push(buffer.slice(0, n));
+    if (options.until?.(new TextDecoder().decode(concatBytes(chunks)))) break;
   }
   const text = new TextDecoder().decode(concatBytes(chunks));
   return { text, closed, afterMs: performance.now() - started };
+}
+
+/** Whether `text` holds a whole HTTP/1.1 response whose body has a Content-Length. */
+export function wholeResponse(text: string): boolean {
+  const end = text.indexOf("\r\n\r\n");
+  const length = /^content-length: *(\d+)\r$/im.exec(text.slice(0, end + 2))?.[1];
+  return end >= 0 && length !== undefined &&
+    new TextEncoder().encode(text.slice(end + 4)).length >= Number(length);
 }
 
 /** Sends one whole request with `Connection: close` and returns the status and body. */

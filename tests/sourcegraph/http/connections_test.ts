@@ -6,6 +6,7 @@ import {
   rawRequest,
   readUntilClosed,
   rssMib,
+  wholeResponse,
 } from "../../support/raw_http.ts";
 import {
   PROJECT_TOKEN,
@@ -39,16 +40,18 @@ async function tokenReadRetried(service: RunningService): Promise<Response> {
 
 // These cases run as steps of one service, in this order, under an open-file limit of 256:
 // every socket of the flood comes from one address, so the per-address cap must not be what stops
-// them; six anonymous bodies stream at once.
+// them; six anonymous bodies stream at once; heads have 2 s, bodies 3 s, idle connections 2 s.
 const LIMIT_CASES: [string, (service: RunningService) => Promise<void>][] = [];
 function limitCase(name: string, fn: (service: RunningService) => Promise<void>): void {
   LIMIT_CASES.push([name, fn]);
 }
 
-Deno.test("one service under an open-file limit: an idle-socket flood, then bodies over their caps", (t) =>
+Deno.test("one service under an open-file limit: an idle-socket flood, bodies over their caps, slow clients", (t) =>
   withProjectService(
     {
       SOURCEGRAPH_HEADER_TIMEOUT: "2s",
+      SOURCEGRAPH_IDLE_TIMEOUT: "2s",
+      SOURCEGRAPH_BODY_TIMEOUT: "3s",
       SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "1000",
       SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "8",
     },
@@ -110,59 +113,6 @@ limitCase(
   },
 );
 
-Deno.test("connections: header, idle and body timeouts close slow clients; prompt clients are unaffected", () =>
-  withProjectService(
-    {
-      SOURCEGRAPH_HEADER_TIMEOUT: "1s",
-      SOURCEGRAPH_IDLE_TIMEOUT: "2s",
-      SOURCEGRAPH_BODY_TIMEOUT: "1s",
-    },
-    async (service) => {
-      const port = portOf(service.url);
-      // A head that never completes: closed after about a second.
-      const partial = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-      const cut = await readUntilClosed(partial, 15_000);
-      // Without the timeout it would stay open: any close well before the wait ends shows it.
-      assert(cut.closed, `partial head still open after ${cut.afterMs} ms`);
-      partial.close();
-      // A head dripped byte by byte counts from its first byte, not from the last.
-      const drip = await openSocket(port);
-      const head = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
-      const dripping = (async () => {
-        for (const ch of head + "a".repeat(100)) {
-          try {
-            await drip.write(new TextEncoder().encode(ch));
-          } catch {
-            return;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      })();
-      const dripped = await readUntilClosed(drip, 14_000);
-      // The drip would go on for 15 s (150 bytes at 100 ms); it is cut long before.
-      assert(dripped.closed && dripped.afterMs < 14_000, `drip closed after ${dripped.afterMs} ms`);
-      await dripping;
-      drip.close();
-      // A complete request is answered; the idle keep-alive connection closes after ~2 s.
-      const keep = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-      const kept = await readUntilClosed(keep, 20_000);
-      assert(kept.text.startsWith("HTTP/1.1 200"), kept.text);
-      assert(kept.closed && kept.afterMs > 1_500, `idle close after ${kept.afterMs} ms`);
-      keep.close();
-      // A body that stops arriving: 408 REQUEST_TIMEOUT and the connection is closed.
-      const slow = await openSocket(
-        port,
-        `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 100\r\n\r\n{"Path":`,
-      );
-      const timed = await readUntilClosed(slow, 20_000);
-      assert(timed.text.startsWith("HTTP/1.1 408"), timed.text);
-      assertIncludes(timed.text, "REQUEST_TIMEOUT");
-      assert(timed.closed, "the slow-body connection stays open");
-      slow.close();
-      assertEquals((await tokenRead(service)).status, 200);
-    },
-  ));
-
 Deno.test("connections: at the cap a waiting head makes room, a new connection gets 503 only when all are serving, and those keep working", () =>
   withProjectService(
     {
@@ -211,7 +161,8 @@ Deno.test("connections: at the cap a waiting head makes room, a new connection g
       assertEquals(await inFlight(), 12, "the connections in flight were not touched");
       // An established connection still finishes its request.
       await open[0].write(new TextEncoder().encode('th":"a.txt"}'));
-      const answered = await readUntilClosed(open[0], 15_000);
+      // Read whole, not until closed: the connection is kept alive.
+      const answered = await readUntilClosed(open[0], 15_000, { until: wholeResponse });
       assert(answered.text.startsWith("HTTP/1.1 200"), answered.text);
       // A connection still waiting for its head is closed to admit a new one.
       open[0].close();
@@ -288,3 +239,70 @@ limitCase(
     assertEquals((await tokenRead(service)).status, 200);
   },
 );
+
+limitCase(
+  "connections: header, idle and body timeouts close slow clients; prompt clients are unaffected",
+  async (service) => {
+    const port = portOf(service.url);
+    // Each slow client has its own connection: they wait out their timeouts side by side.
+    await Promise.all([
+      partialHeadIsCut(port),
+      drippedHeadIsCut(port),
+      idleConnectionIsClosed(port),
+      stalledBodyIsTimedOut(port),
+    ]);
+    assertEquals((await tokenReadRetried(service)).status, 200);
+  },
+);
+
+// A head that never completes: closed after about the header timeout.
+async function partialHeadIsCut(port: number): Promise<void> {
+  const partial = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  const cut = await readUntilClosed(partial, 15_000);
+  // Without the timeout it would stay open: any close well before the wait ends shows it.
+  assert(cut.closed, `partial head still open after ${cut.afterMs} ms`);
+  partial.close();
+}
+
+// A head dripped byte by byte counts from its first byte, not from the last.
+async function drippedHeadIsCut(port: number): Promise<void> {
+  const drip = await openSocket(port);
+  const head = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+  const dripping = (async () => {
+    for (const ch of head + "a".repeat(100)) {
+      try {
+        await drip.write(new TextEncoder().encode(ch));
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const dripped = await readUntilClosed(drip, 14_000);
+  // The drip would go on for 15 s (150 bytes at 100 ms); it is cut long before.
+  assert(dripped.closed && dripped.afterMs < 14_000, `drip closed after ${dripped.afterMs} ms`);
+  await dripping;
+  drip.close();
+}
+
+// A complete request is answered; the idle keep-alive connection closes after ~2 s.
+async function idleConnectionIsClosed(port: number): Promise<void> {
+  const keep = await openSocket(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  const kept = await readUntilClosed(keep, 20_000);
+  assert(kept.text.startsWith("HTTP/1.1 200"), kept.text);
+  assert(kept.closed && kept.afterMs > 1_500, `idle close after ${kept.afterMs} ms`);
+  keep.close();
+}
+
+// A body that stops arriving: 408 REQUEST_TIMEOUT and the connection is closed.
+async function stalledBodyIsTimedOut(port: number): Promise<void> {
+  const slow = await openSocket(
+    port,
+    `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 100\r\n\r\n{"Path":`,
+  );
+  const timed = await readUntilClosed(slow, 20_000);
+  assert(timed.text.startsWith("HTTP/1.1 408"), timed.text);
+  assertIncludes(timed.text, "REQUEST_TIMEOUT");
+  assert(timed.closed, "the slow-body connection stays open");
+  slow.close();
+}
