@@ -161,28 +161,33 @@ Deno.test(`SIGKILL during refresh-token rotation (a sample of ${KILLS} points): 
     const { points, random } = crashPoints("oauth rotation", { total: KILLS, sample: 3 });
     const outcomes: boolean[] = [];
     let rotations = 0;
-    // Each round's new grants are written to and rotated in the store the kills went through.
-    for (const point of points) {
-      // Fresh grants each round (the last round's ended), written while the service is down.
+    // Each round's grants are fresh (the last round's ended), all written before the first start.
+    const rounds: Grant[][] = [];
+    for (const _ of points) {
       const grants: Grant[] = [];
       for (let i = 0; i < CLIENTS; i++) grants.push(await seedGrant(dataDir, resource));
-      const service = await start();
-      const killer = setTimeout(
-        () => Deno.kill(service.pid, "SIGKILL"),
-        100 + point * 40 + random() * 40,
-      );
-      const states = await Promise.all(grants.map((grant) => rotateUntilKilled(service, grant)));
-      clearTimeout(killer);
-      await service.stop();
-      rotations += states.reduce((sum, state) => sum + state.seen.length - 1, 0);
-      const restarted = await start();
-      try {
+      rounds.push(grants);
+    }
+    // The service restarted after a kill is checked, then rotated in and killed in the next round.
+    let service = await start();
+    try {
+      for (const [round, point] of points.entries()) {
+        const grants = rounds[round];
+        const killer = setTimeout(
+          () => Deno.kill(service.pid, "SIGKILL"),
+          100 + point * 40 + random() * 40,
+        );
+        const states = await Promise.all(grants.map((grant) => rotateUntilKilled(service, grant)));
+        clearTimeout(killer);
+        await service.stop();
+        rotations += states.reduce((sum, state) => sum + state.seen.length - 1, 0);
+        service = await start();
         for (const [i, grant] of grants.entries()) {
-          outcomes.push((await checkAfterRestart(restarted.url, grant, states[i])).worked);
+          outcomes.push((await checkAfterRestart(service.url, grant, states[i])).worked);
         }
-      } finally {
-        await restarted.stop();
       }
+    } finally {
+      await service.stop();
     }
     const worked = outcomes.filter((w) => w).length;
     console.log(
