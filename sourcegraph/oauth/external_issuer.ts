@@ -89,16 +89,22 @@ export class ExternalIssuer {
 
   /**
    * For `settings`; `fetch` fetches the key set (default the global one),
-   * `cooldownMs` is the least time between two fetches of it.
+   * `cooldownMs` is the least time between two fetches of it, `timeoutMs`
+   * the most one fetch may take (default 5 s).
    */
   constructor(
     settings: ExternalIssuerSettings,
-    options: { fetch?: typeof fetch; cooldownMs?: number; log?: (line: string) => void } = {},
+    options: {
+      fetch?: typeof fetch;
+      cooldownMs?: number;
+      timeoutMs?: number;
+      log?: (line: string) => void;
+    } = {},
   ) {
     this.#settings = settings;
     this.#log = options.log ?? (() => {});
     this.#keys = createRemoteJWKSet(new URL(settings.jwksUrl), {
-      timeoutDuration: JWKS_TIMEOUT_MS,
+      timeoutDuration: options.timeoutMs ?? JWKS_TIMEOUT_MS,
       cooldownDuration: options.cooldownMs ?? JWKS_COOLDOWN_MS,
       cacheMaxAge: JWKS_MAX_AGE_MS,
       [customFetch]: cappedFetch(options.fetch ?? fetch),

@@ -46,6 +46,17 @@ async function signingKey(kid: string, alg = "RS256"): Promise<SigningKey> {
   return { kid, privateKey, jwk, spki: await exportSPKI(publicKey) };
 }
 
+// The issuer's first key, made once: RSA key generation is slow, and no case changes the key.
+let firstKey: Promise<SigningKey> | undefined;
+function keyOne(): Promise<SigningKey> {
+  return firstKey ??= signingKey("key-1");
+}
+
+// The same key pair published or named under another kid: a kid the key set does not list.
+function underKid(key: SigningKey, kid: string): SigningKey {
+  return { ...key, kid, jwk: { ...key.jwk, kid } };
+}
+
 /** A loopback key set server: what it serves can change; it counts its fetches. */
 function keySetServer() {
   const state = {
@@ -108,17 +119,14 @@ async function assertRefused(handle: Handler, token: string, why: string): Promi
   return body.message;
 }
 
-async function withIssuer(
-  fn: (world: { handle: Handler; keys: KeySet; key: SigningKey; log: string[] }) => Promise<void>,
-  options: { cooldownMs?: number } = {},
-): Promise<void> {
+async function withIssuer(fn: (world: IssuerWorld) => Promise<void>): Promise<void> {
   const keys = keySetServer();
-  const key = await signingKey("key-1");
+  const key = await keyOne();
   keys.state.keys = [key.jwk];
   const log: string[] = [];
   const issuer = new ExternalIssuer(
     { issuer: keys.issuer, jwksUrl: keys.jwksUrl },
-    { cooldownMs: options.cooldownMs ?? 0, log: (line) => log.push(line) },
+    { cooldownMs: 0, log: (line) => log.push(line) },
   );
   try {
     await withInProcessService(({ handle }) => fn({ handle, keys, key, log }), { issuer });
@@ -127,8 +135,23 @@ async function withIssuer(
   }
 }
 
-Deno.test("external issuer: a good token lists the tools and reads; its scopes give its rights", () =>
-  withIssuer(async ({ handle, keys, key }) => {
+type IssuerWorld = { handle: Handler; keys: KeySet; key: SigningKey; log: string[] };
+
+// The cases over one in-process service and one key set run as its steps, in this order (the
+// rotation, last, retires the first key).
+const CASES: [string, (world: IssuerWorld) => Promise<void>][] = [];
+function issuerCase(name: string, fn: (world: IssuerWorld) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("external issuer: one in-process service trusting a loopback issuer", (t) =>
+  withIssuer(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
+  }));
+
+issuerCase(
+  "external issuer: a good token lists the tools and reads; its scopes give its rights",
+  async ({ handle, keys, key }) => {
     const reader = await sign(key, {}, { issuer: keys.issuer });
     const client = await connectInProcess(handle, { token: reader });
     try {
@@ -173,10 +196,12 @@ Deno.test("external issuer: a good token lists the tools and reads; its scopes g
     );
     const oddClaim = await sign(key, { scope: 7 }, { issuer: keys.issuer });
     assertEquals((await mcpPost(handle, oddClaim, LIST)).status, 403);
-  }));
+  },
+);
 
-Deno.test("external issuer: wrong audience or issuer, expired, not yet valid, alg none, unknown kid, tampered, HS256 keyed by the public key: 401", () =>
-  withIssuer(async ({ handle, keys, key }) => {
+issuerCase(
+  "external issuer: wrong audience or issuer, expired, not yet valid, alg none, unknown kid, tampered, HS256 keyed by the public key: 401",
+  async ({ handle, keys, key }) => {
     const issuer = keys.issuer;
     const now = Math.floor(Date.now() / 1000);
     const wrongAudience = await sign(key, { aud: "http://127.0.0.1:9/sourcegraph/mcp" }, {
@@ -204,7 +229,7 @@ Deno.test("external issuer: wrong audience or issuer, expired, not yet valid, al
     assertEquals((await mcpPost(handle, unsecured, LIST)).status, 401);
     const stranger = await signingKey("key-1"); // the same kid, another key
     await assertRefused(handle, await sign(stranger, {}, { issuer }), "another key, same kid");
-    const unknownKid = await signingKey("key-unknown");
+    const unknownKid = underKid(key, "key-unknown");
     assertIncludes(
       await assertRefused(handle, await sign(unknownKid, {}, { issuer }), "unknown kid"),
       "does not publish",
@@ -226,52 +251,19 @@ Deno.test("external issuer: wrong audience or issuer, expired, not yet valid, al
     }
     // The good token works, so each refusal above was for its own reason.
     assertEquals((await mcpPost(handle, good, LIST)).status, 200);
-  }));
-
-Deno.test("external issuer: a rotated key (a new kid) is picked up; a jku in a token is never fetched", () =>
-  withIssuer(async ({ handle, keys, key }) => {
-    assertEquals(
-      (await mcpPost(handle, await sign(key, {}, { issuer: keys.issuer }), LIST)).status,
-      200,
-    );
-    const fetchesBefore = keys.state.fetches;
-    // Another request with the known key is served from the cached set.
-    assertEquals(
-      (await mcpPost(handle, await sign(key, {}, { issuer: keys.issuer }), LIST)).status,
-      200,
-    );
-    assertEquals(keys.state.fetches, fetchesBefore);
-    const rotated = await signingKey("key-2", "ES256");
-    keys.state.keys = [rotated.jwk]; // the old key is retired
-    const fresh = await sign(rotated, {}, { issuer: keys.issuer, alg: "ES256" });
-    assertEquals((await mcpPost(handle, fresh, LIST)).status, 200);
-    assertEquals(keys.state.fetches, fetchesBefore + 1);
-    await assertRefused(handle, await sign(key, {}, { issuer: keys.issuer }), "a retired key");
-    // A token naming its own key set: that server is never asked.
-    const elsewhere = keySetServer();
-    try {
-      const forger = await signingKey("key-3");
-      elsewhere.state.keys = [forger.jwk];
-      const forged = await sign(forger, {}, {
-        issuer: keys.issuer,
-        header: { jku: elsewhere.jwksUrl, jwk: forger.jwk },
-      });
-      await assertRefused(handle, forged, "jku/jwk in the header");
-      assertEquals(elsewhere.state.fetches, 0);
-    } finally {
-      await elsewhere.server.shutdown();
-    }
-  }));
+  },
+);
 
 Deno.test("external issuer: fetches of the key set are bounded; refetches wait for the cooldown", async () => {
   const keys = keySetServer();
-  const key = await signingKey("key-1");
+  const key = await keyOne();
   keys.state.keys = [key.jwk];
   try {
-    const unavailable = async (override: () => Response, why: string) => {
+    const unavailable = async (override: () => Response, why: string, timeoutMs?: number) => {
       keys.state.override = override;
       const issuer = new ExternalIssuer({ issuer: keys.issuer, jwksUrl: keys.jwksUrl }, {
         cooldownMs: 0,
+        timeoutMs,
       });
       const error = await issuer.authenticate(await sign(key, {}, { issuer: keys.issuer }), {
         resource: RESOURCE,
@@ -299,7 +291,7 @@ Deno.test("external issuer: fetches of the key set are bounded; refetches wait f
     await unavailable(() => new Response("not json"), "not JSON");
     await unavailable(() => new Response("{}", { status: 500 }), "a server error");
     await unavailable(() => Response.json({ keys: "none" }), "not a key set");
-    // A set that starts and never ends is given up at the 5 s limit.
+    // A set that starts and never ends is given up at the time limit (5 s; here 300 ms).
     const hanging: ReadableStreamDefaultController<Uint8Array>[] = [];
     await unavailable(
       () =>
@@ -312,6 +304,7 @@ Deno.test("external issuer: fetches of the key set are bounded; refetches wait f
           }),
         ),
       "a set that never ends",
+      300,
     );
     for (const controller of hanging) {
       try {
@@ -325,7 +318,7 @@ Deno.test("external issuer: fetches of the key set are bounded; refetches wait f
     const issuer = new ExternalIssuer({ issuer: keys.issuer, jwksUrl: keys.jwksUrl });
     const before = keys.state.fetches;
     for (let i = 0; i < 5; i++) {
-      const stranger = await signingKey(`flood-${i}`);
+      const stranger = underKid(key, `flood-${i}`);
       const error = await issuer.authenticate(await sign(stranger, {}, { issuer: keys.issuer }), {
         resource: RESOURCE,
       }).then(() => null, (caught) => caught);
@@ -347,8 +340,9 @@ Deno.test("external issuer: fetches of the key set are bounded; refetches wait f
   }
 });
 
-Deno.test("external issuer: the metadata name it; the embedded server's endpoints and consent page are 404", () =>
-  withIssuer(async ({ handle, keys, key }) => {
+issuerCase(
+  "external issuer: the metadata name it; the embedded server's endpoints and consent page are 404",
+  async ({ handle, keys, key }) => {
     const get = inProcessFetch(handle);
     const metadata = await (await get("/.well-known/oauth-protected-resource/sourcegraph/mcp"))
       .json();
@@ -406,7 +400,45 @@ Deno.test("external issuer: the metadata name it; the embedded server's endpoint
     assertEquals((await mcpPost(handle, "eyJub3QganNvbg.e30.c2ln", LIST)).status, 401);
     const good = await sign(key, {}, { issuer: keys.issuer });
     assertEquals((await mcpPost(handle, good, LIST)).status, 200);
-  }));
+  },
+);
+
+issuerCase(
+  "external issuer: a rotated key (a new kid) is picked up; a jku in a token is never fetched",
+  async ({ handle, keys, key }) => {
+    assertEquals(
+      (await mcpPost(handle, await sign(key, {}, { issuer: keys.issuer }), LIST)).status,
+      200,
+    );
+    const fetchesBefore = keys.state.fetches;
+    // Another request with the known key is served from the cached set.
+    assertEquals(
+      (await mcpPost(handle, await sign(key, {}, { issuer: keys.issuer }), LIST)).status,
+      200,
+    );
+    assertEquals(keys.state.fetches, fetchesBefore);
+    const rotated = await signingKey("key-2", "ES256");
+    keys.state.keys = [rotated.jwk]; // the old key is retired
+    const fresh = await sign(rotated, {}, { issuer: keys.issuer, alg: "ES256" });
+    assertEquals((await mcpPost(handle, fresh, LIST)).status, 200);
+    assertEquals(keys.state.fetches, fetchesBefore + 1);
+    await assertRefused(handle, await sign(key, {}, { issuer: keys.issuer }), "a retired key");
+    // A token naming its own key set: that server is never asked.
+    const elsewhere = keySetServer();
+    try {
+      const forger = await signingKey("key-3");
+      elsewhere.state.keys = [forger.jwk];
+      const forged = await sign(forger, {}, {
+        issuer: keys.issuer,
+        header: { jku: elsewhere.jwksUrl, jwk: forger.jwk },
+      });
+      await assertRefused(handle, forged, "jku/jwk in the header");
+      assertEquals(elsewhere.state.fetches, 0);
+    } finally {
+      await elsewhere.server.shutdown();
+    }
+  },
+);
 
 Deno.test("external issuer settings: both URLs, https or loopback http, a claim name; not with client documents", () => {
   const settings = (env: Record<string, string>) => readSettings((name) => env[name], "/srv");
@@ -478,7 +510,7 @@ function encode(text: string): string {
 
 Deno.test("external issuer: the running service, started with the settings, names it and takes its tokens", async () => {
   const keys = keySetServer();
-  const key = await signingKey("key-1");
+  const key = await keyOne();
   keys.state.keys = [key.jwk];
   const parent = await tempDir("sg-issuer-");
   try {
