@@ -8,6 +8,7 @@ import { storeOAuthServer } from "../../../sourcegraph/oauth/oauth_server.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import {
   adminFetch,
+  type InProcessWorld,
   withInProcessService,
   WORLD_KEY,
   WORLD_TOKEN,
@@ -121,8 +122,23 @@ async function tokens(
   return { client, back, body, code: back.searchParams.get("code")!, verifier: auth.verifier };
 }
 
-Deno.test("OAuth over HTTP: the metadata name the MCP URL, the issuer and S256 only", () =>
-  withInProcessService(async ({ handle }) => {
+// What the shared world logged (no case's token may be in it).
+const logged: string[] = [];
+
+// The cases with the world's defaults run as steps of one world, in file order.
+const CASES: [string, (world: InProcessWorld) => Promise<void>][] = [];
+function oauthCase(name: string, fn: (world: InProcessWorld) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("OAuth over HTTP: one in-process world with the defaults", (t) =>
+  withInProcessService(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
+  }, { log: (line) => logged.push(line) }));
+
+oauthCase(
+  "OAuth over HTTP: the metadata name the MCP URL, the issuer and S256 only",
+  async ({ handle }) => {
     for (
       const path of [
         "/.well-known/oauth-protected-resource/sourcegraph/mcp",
@@ -143,7 +159,8 @@ Deno.test("OAuth over HTTP: the metadata name the MCP URL, the issuer and S256 o
     assertEquals(server.revocation_endpoint, `${BASE}/sourcegraph/oauth/revoke`);
     const connect = await pageRequest(handle, "/sourcegraph/-/connect");
     assertIncludes(connect.body, "Sign in with OAuth");
-  }));
+  },
+);
 
 Deno.test("OAuth over HTTP: the public URL names every address", () =>
   withInProcessService(async ({ handle }) => {
@@ -156,7 +173,7 @@ Deno.test("OAuth over HTTP: the public URL names every address", () =>
       anonymous.headers.get("www-authenticate"),
       'Bearer resource_metadata="https://sg.example.org/.well-known/oauth-protected-resource/sourcegraph/mcp"',
     );
-  }, { publicUrl: "https://sg.example.org" }));
+  }, { publicUrl: "https://sg.example.org", repositories: [] })); // metadata only: no repository
 
 Deno.test("OAuth over HTTP: behind a proxy at a path, the metadata sit at the origin's root followed by that path", () =>
   withInProcessService(async ({ handle }) => {
@@ -173,7 +190,7 @@ Deno.test("OAuth over HTTP: behind a proxy at a path, the metadata sit at the or
       anonymous.headers.get("www-authenticate"),
       `Bearer resource_metadata="https://sg.example.org${prefixed}"`,
     );
-  }, { publicUrl: "https://sg.example.org/code" }));
+  }, { publicUrl: "https://sg.example.org/code", repositories: [] })); // metadata only: no repository
 
 Deno.test("OAuth over HTTP: without public reads an anonymous MCP request is a 401 challenge; keys still work", () =>
   withInProcessService(async ({ handle }) => {
@@ -201,8 +218,9 @@ Deno.test("OAuth over HTTP: without public reads an anonymous MCP request is a 4
     );
   }, { settings: { publicRead: false } }));
 
-Deno.test("OAuth over HTTP: with public reads, an anonymous call of an operator's tool is a 401 challenge", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP: with public reads, an anonymous call of an operator's tool is a 401 challenge",
+  async ({ handle }) => {
     const answer = await handle(
       mcpRequest(BASE, toolCall(1, "prepare", { repo: "org/open", idempotency_key: "prep-0001" }), {
         host: "127.0.0.1",
@@ -212,11 +230,12 @@ Deno.test("OAuth over HTTP: with public reads, an anonymous call of an operator'
     assertEquals(answer.headers.get("www-authenticate"), `Bearer resource_metadata="${METADATA}"`);
     const read = await callHandler(handle, "read", { args: { repo: "org/open", path: "a.txt" } });
     assertEquals(read.code, "OK");
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP: a service sign-in grants read and admin; refresh rotates; revocation ends it; no token in a log line or URL", async () => {
-  const logged: string[] = [];
-  await withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP: a service sign-in grants read and admin; refresh rotates; revocation ends it; no token in a log line or URL",
+  async ({ handle }) => {
     const { client, back, body } = await tokens(handle);
     assertEquals(back.origin + back.pathname, REDIRECT);
     assertEquals(back.searchParams.get("state"), "state-123");
@@ -281,11 +300,12 @@ Deno.test("OAuth over HTTP: a service sign-in grants read and admin; refresh rot
     for (const line of logged) {
       for (const secret of secrets) assert(!line.includes(secret), `a secret in the log: ${line}`);
     }
-  }, { log: (line) => logged.push(line) });
-});
+  },
+);
 
-Deno.test("OAuth over HTTP: a personal key's sign-in grants read only; the operator's tool and API answer 403 insufficient_scope", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP: a personal key's sign-in grants read only; the operator's tool and API answer 403 insufficient_scope",
+  async ({ handle }) => {
     const { body } = await tokens(handle, { secret: WORLD_KEY });
     assertEquals(body.scope, "sourcegraph:read");
     const read = await callHandler(handle, "read", {
@@ -307,10 +327,12 @@ Deno.test("OAuth over HTTP: a personal key's sign-in grants read only; the opera
     const readOnly = await tokens(handle, { scope: "sourcegraph:read" }); // the service, reading
     const admin = await adminFetch(handle, readOnly.body.access_token)("GET", "/repos");
     assertEquals([admin.status, (await admin.json()).code], [403, "INSUFFICIENT_SCOPE"]);
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP: a token minted for another resource is refused with invalid_token", () =>
-  withInProcessService(async ({ handle, store }) => {
+oauthCase(
+  "OAuth over HTTP: a token minted for another resource is refused with invalid_token",
+  async ({ handle, store }) => {
     const oauth = storeOAuthServer(store, { serviceToken: true });
     const client = await oauth.register({ redirectUris: [REDIRECT] });
     const { verifier, challenge } = pkce();
@@ -336,10 +358,12 @@ Deno.test("OAuth over HTTP: a token minted for another resource is refused with 
       (await oauth.authenticate(minted.accessToken, { resource: elsewhere })).identity.kind,
       "service",
     );
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP hostile: registration refuses script, data and foreign http redirect URIs", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP hostile: registration refuses script, data and foreign http redirect URIs",
+  async ({ handle }) => {
     for (const uri of ["javascript:alert(1)", "data:text/html,x", "http://evil.example/cb"]) {
       const answer = await register(handle, { redirect_uris: [uri] });
       assertEquals(
@@ -353,10 +377,12 @@ Deno.test("OAuth over HTTP hostile: registration refuses script, data and foreig
       body: "{",
     });
     assertEquals((await notJson.json()).error, "invalid_client_metadata");
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP hostile: an unregistered redirect URI is shown, never followed; a bad request goes back to the registered one", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP hostile: an unregistered redirect URI is shown, never followed; a bad request goes back to the registered one",
+  async ({ handle }) => {
     const client = await clientId(handle);
     const session = (await signIn(handle, WORLD_TOKEN)).cookie!;
     for (const redirect of ["https://evil.example/cb", `${REDIRECT}/../evil`, `${REDIRECT}?a=1`]) {
@@ -382,10 +408,12 @@ Deno.test("OAuth over HTTP hostile: an unregistered redirect URI is shown, never
       assertEquals(back.searchParams.get("state"), "state-123");
       assertEquals(back.searchParams.get("code"), null);
     }
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP hostile: consent needs the session's CSRF token and a served Origin, and re-checks the redirect URI", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP hostile: consent needs the session's CSRF token and a served Origin, and re-checks the redirect URI",
+  async ({ handle }) => {
     const client = await clientId(handle);
     const { fields, query } = authorization(client);
     const session = (await signIn(handle, WORLD_TOKEN)).cookie!;
@@ -431,10 +459,12 @@ Deno.test("OAuth over HTTP hostile: consent needs the session's CSRF token and a
       "access_denied",
       null,
     ]);
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP hostile: without a session the request goes through sign-in and back; sign-in's next never leaves the consent page", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP hostile: without a session the request goes through sign-in and back; sign-in's next never leaves the consent page",
+  async ({ handle }) => {
     const client = await clientId(handle);
     const { query } = authorization(client);
     const start = await pageRequest(handle, `/sourcegraph/-/oauth/authorize?${query}`);
@@ -464,10 +494,12 @@ Deno.test("OAuth over HTTP hostile: without a session the request goes through s
       });
       assertEquals([signedIn.status, signedIn.headers.get("location")], [303, expected], target);
     }
-  }));
+  },
+);
 
-Deno.test("OAuth over HTTP hostile: a replayed code is refused and its tokens revoked; a wrong verifier is refused", () =>
-  withInProcessService(async ({ handle }) => {
+oauthCase(
+  "OAuth over HTTP hostile: a replayed code is refused and its tokens revoked; a wrong verifier is refused",
+  async ({ handle }) => {
     const first = await tokens(handle);
     const replay = await postForm(handle, "/sourcegraph/oauth/token", {
       grant_type: "authorization_code",
@@ -493,4 +525,5 @@ Deno.test("OAuth over HTTP hostile: a replayed code is refused and its tokens re
     assertEquals([mismatch.status, (await mismatch.json()).error], [400, "invalid_grant"]);
     const implicit = await postForm(handle, "/sourcegraph/oauth/token", { grant_type: "password" });
     assertEquals((await implicit.json()).error, "unsupported_grant_type");
-  }));
+  },
+);
