@@ -9,6 +9,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
 import {
   connectInProcess,
+  type InProcessWorld,
   withInProcessService,
   WORLD_KEY,
   WORLD_TOKEN as TOKEN,
@@ -52,41 +53,20 @@ const REPOSITORIES: WorldRepository[] = [
   },
 ];
 
-Deno.test("agent errors: a missing repository names the nearest visible ones only, the same whether a private one of that name exists", () =>
-  withInProcessService(async ({ handle, store }) => {
-    const anonymous = await connectInProcess(handle);
-    const token = await connectInProcess(handle, { token: TOKEN });
-    try {
-      const typo = await toolError(anonymous, "read", { repo: "org/opne", path: "a.txt" });
-      assertEquals(typo.code, "REPOSITORY_NOT_FOUND");
-      assertEquals(typo.message, "no such repository");
-      assertIncludes(typo.hint!, 'Nearest visible: "org/open", "org/opener"');
-      assertIncludes(typo.hint!, "call `repositories`");
-      assert(!typo.hint!.includes("secret"), typo.hint);
+// The cases run as steps of one world, in this order (the last removes org/secret).
+const CASES: [string, (world: InProcessWorld) => Promise<void>][] = [];
+function errorsCase(name: string, fn: (world: InProcessWorld) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
 
-      // The private name, asked anonymously: the answer is the one a missing name gets,
-      // byte for byte, before and after the private repository is removed.
-      const privateAnswer = await anonymous.callTool({
-        name: "read",
-        arguments: { repo: "org/secret", path: "a.txt" },
-      });
-      assert(!texts(privateAnswer)[0].includes('"org/secret"'), texts(privateAnswer)[0]);
-      const seen = await toolError(token, "read", { repo: "org/secrte", path: "a.txt" });
-      assertIncludes(seen.hint!, '"org/secret"');
-      await store.remove(store.repository("org/secret")!.id);
-      const missingAnswer = await anonymous.callTool({
-        name: "read",
-        arguments: { repo: "org/secret", path: "a.txt" },
-      });
-      assertEquals(texts(privateAnswer), texts(missingAnswer));
-    } finally {
-      await anonymous.close();
-      await token.close();
-    }
+Deno.test("agent errors over one world of four repositories", (t) =>
+  withInProcessService(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
   }, { repositories: REPOSITORIES }));
 
-Deno.test("agent errors: a missing path names the nearest paths at that commit; a bad revision lists branches and retained versions", () =>
-  withInProcessService(async ({ handle, heads }) => {
+errorsCase(
+  "agent errors: a missing path names the nearest paths at that commit; a bad revision lists branches and retained versions",
+  async ({ handle, heads }) => {
     const client = await connectInProcess(handle);
     try {
       const missing = await toolError(client, "read", { repo: "org/tree", path: "src/mian.ts" });
@@ -129,10 +109,12 @@ Deno.test("agent errors: a missing path names the nearest paths at that commit; 
     } finally {
       await client.close();
     }
-  }, { repositories: REPOSITORIES }));
+  },
+);
 
-Deno.test("agent errors: an invalid RE2 pattern gives RE2's reason and position and suggests fixed_strings", () =>
-  withInProcessService(async ({ handle }) => {
+errorsCase(
+  "agent errors: an invalid RE2 pattern gives RE2's reason and position and suggests fixed_strings",
+  async ({ handle }) => {
     const client = await connectInProcess(handle);
     try {
       const error = await toolError(client, "search", { repo: "org/tree", pattern: "main(bar" });
@@ -153,10 +135,12 @@ Deno.test("agent errors: an invalid RE2 pattern gives RE2's reason and position 
     } finally {
       await client.close();
     }
-  }, { repositories: REPOSITORIES }));
+  },
+);
 
-Deno.test("agent errors: bad arguments are named one field at a time with the tool's arguments; an unknown tool lists the tools", () =>
-  withInProcessService(async ({ handle }) => {
+errorsCase(
+  "agent errors: bad arguments are named one field at a time with the tool's arguments; an unknown tool lists the tools",
+  async ({ handle }) => {
     const client = await connectInProcess(handle);
     try {
       const bad = await toolError(client, "read", {
@@ -210,4 +194,40 @@ Deno.test("agent errors: bad arguments are named one field at a time with the to
     } finally {
       await client.close();
     }
-  }, { repositories: REPOSITORIES }));
+  },
+);
+
+errorsCase(
+  "agent errors: a missing repository names the nearest visible ones only, the same whether a private one of that name exists",
+  async ({ handle, store }) => {
+    const anonymous = await connectInProcess(handle);
+    const token = await connectInProcess(handle, { token: TOKEN });
+    try {
+      const typo = await toolError(anonymous, "read", { repo: "org/opne", path: "a.txt" });
+      assertEquals(typo.code, "REPOSITORY_NOT_FOUND");
+      assertEquals(typo.message, "no such repository");
+      assertIncludes(typo.hint!, 'Nearest visible: "org/open", "org/opener"');
+      assertIncludes(typo.hint!, "call `repositories`");
+      assert(!typo.hint!.includes("secret"), typo.hint);
+
+      // The private name, asked anonymously: the answer is the one a missing name gets,
+      // byte for byte, before and after the private repository is removed.
+      const privateAnswer = await anonymous.callTool({
+        name: "read",
+        arguments: { repo: "org/secret", path: "a.txt" },
+      });
+      assert(!texts(privateAnswer)[0].includes('"org/secret"'), texts(privateAnswer)[0]);
+      const seen = await toolError(token, "read", { repo: "org/secrte", path: "a.txt" });
+      assertIncludes(seen.hint!, '"org/secret"');
+      await store.remove(store.repository("org/secret")!.id);
+      const missingAnswer = await anonymous.callTool({
+        name: "read",
+        arguments: { repo: "org/secret", path: "a.txt" },
+      });
+      assertEquals(texts(privateAnswer), texts(missingAnswer));
+    } finally {
+      await anonymous.close();
+      await token.close();
+    }
+  },
+);
