@@ -44,8 +44,20 @@ function nested(depth: number): string {
   return `${"[".repeat(depth)}${"]".repeat(depth)}`;
 }
 
-Deno.test("bodies: JSON nested past the limit is REQUEST_TOO_DEEP on every JSON route, before it is parsed", () =>
-  withInProcessService(async ({ handle }) => {
+// The cases with the world's defaults run as steps of one world.
+const CASES: [string, (world: { handle: Handler }) => Promise<void>][] = [];
+function bodiesCase(name: string, fn: (world: { handle: Handler }) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("bodies and methods over one world with the defaults", (t) =>
+  withInProcessService(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
+  }));
+
+bodiesCase(
+  "bodies: JSON nested past the limit is REQUEST_TOO_DEEP on every JSON route, before it is parsed",
+  async ({ handle }) => {
     const mcp = (x: string, token?: string) =>
       handle(
         mcpRequest(
@@ -89,7 +101,8 @@ Deno.test("bodies: JSON nested past the limit is REQUEST_TOO_DEEP on every JSON 
     // Too many values: refused by count before parsing.
     const wide = `[${"0,".repeat(150_000)}0]`;
     assertEquals(await answer(await mcp(wide, TOKEN)), [413, "REQUEST_TOO_LARGE"]);
-  }));
+  },
+);
 
 Deno.test("bodies: anonymous bodies are capped lower and cost a unit per started 64 KiB", () =>
   withInProcessService(async ({ handle }) => {
@@ -128,8 +141,9 @@ Deno.test("bodies: anonymous bodies are capped lower and cost a unit per started
     assertEquals(admitted, 4);
   }, { settings: { anonymousPerMinute: 10 } }));
 
-Deno.test("bodies: a chunked anonymous body is charged as it arrives and cut at the cap", () =>
-  withInProcessService(async ({ handle }) => {
+bodiesCase(
+  "bodies: a chunked anonymous body is charged as it arrives and cut at the cap",
+  async ({ handle }) => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -151,19 +165,23 @@ Deno.test("bodies: a chunked anonymous body is charged as it arrives and cut at 
     );
     assertEquals(await answer(response), [413, "REQUEST_TOO_LARGE"]);
     assert(sent <= 200 * 1024, `${sent} bytes were pulled for a 128 KiB cap`);
-  }));
+  },
+);
 
-Deno.test("bodies: a page form with too many fields is refused", () =>
-  withInProcessService(async ({ handle }: { handle: Handler }) => {
+bodiesCase(
+  "bodies: a page form with too many fields is refused",
+  async ({ handle }: { handle: Handler }) => {
     const form: Record<string, string> = {};
     for (let i = 0; i < 40; i++) form[`f${i}`] = "x";
     const answered = await pageRequest(handle, "/sourcegraph/-/sign-in", { form });
     assertEquals(answered.status, 400);
     assert(answered.body.includes("INVALID_REQUEST"), answered.body.slice(0, 200));
-  }));
+  },
+);
 
-Deno.test("MCP: GET and DELETE are 405 (stateless: no event stream is held open)", () =>
-  withInProcessService(async ({ handle }) => {
+bodiesCase(
+  "MCP: GET and DELETE are 405 (stateless: no event stream is held open)",
+  async ({ handle }) => {
     for (const method of ["GET", "DELETE"]) {
       const response = await handle(
         new Request(`http://${HOST}/sourcegraph/mcp`, {
@@ -175,4 +193,5 @@ Deno.test("MCP: GET and DELETE are 405 (stateless: no event stream is held open)
       assertEquals(response.headers.get("allow"), "POST");
       await response.body?.cancel();
     }
-  }));
+  },
+);
