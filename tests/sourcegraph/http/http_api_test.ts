@@ -1,6 +1,7 @@
 import { assert, assertEquals, waitFor } from "../../support/assert.ts";
 import {
   inProcessFetch,
+  type InProcessWorld,
   withInProcessService,
   WORLD_TOKEN,
 } from "../../support/in_process_service.ts";
@@ -212,8 +213,40 @@ Deno.test("HTTP API: symbols with Go-style names, pages by NextCursor, ranked se
     searchIndex: true,
   }));
 
-Deno.test("HTTP API: POST /v1/symbols across repositories, each definition with its repository and commit", () =>
-  withInProcessService(async ({ handle }) => {
+// The cross-repository cases run as steps of one world: each repository holds a Python file that
+// defines `shared` (for the symbols) and a text file that says it (for the search).
+const ACROSS: [string, (world: InProcessWorld) => Promise<void>][] = [];
+function acrossCase(name: string, fn: (world: InProcessWorld) => Promise<void>): void {
+  ACROSS.push([name, fn]);
+}
+
+Deno.test("HTTP API across repositories: one world of three", (t) =>
+  withInProcessService(async (world) => {
+    for (const [name, fn] of ACROSS) await t.step(name, () => fn(world));
+  }, {
+    repositories: [
+      {
+        name: "org/one",
+        publicRead: true,
+        files: { "a.py": "def shared():\n    pass\n", "a.txt": "shared word\n" },
+      },
+      {
+        name: "org/two",
+        publicRead: true,
+        files: { "b.py": "def shared():\n    pass\n", "b.txt": "shared too\nshared again\n" },
+      },
+      {
+        name: "org/closed",
+        publicRead: false,
+        files: { "c.py": "def shared():\n    pass\n", "c.txt": "shared secret\n" },
+      },
+    ],
+    searchIndex: true,
+  }));
+
+acrossCase(
+  "HTTP API: POST /v1/symbols across repositories, each definition with its repository and commit",
+  async ({ handle }) => {
     const post = jsonPost(handle);
     await waitFor(async () =>
       (await post("/v1/symbols", { Query: "shared" }).then((r) => r.json())).Skipped?.length === 0
@@ -248,17 +281,12 @@ Deno.test("HTTP API: POST /v1/symbols across repositories, each definition with 
     assertEquals([cursor.status, (await cursor.json()).Meta.Code], [400, "INVALID_CURSOR"]);
     const unknown = await post("/v1/symbols", { Query: "x", Repo: "org/one" });
     assertEquals([unknown.status, (await unknown.json()).Meta.Code], [400, "INVALID_REQUEST"]);
-  }, {
-    repositories: [
-      { name: "org/one", publicRead: true, files: { "a.py": "def shared():\n    pass\n" } },
-      { name: "org/two", publicRead: true, files: { "b.py": "def shared():\n    pass\n" } },
-      { name: "org/closed", publicRead: false, files: { "c.py": "def shared():\n    pass\n" } },
-    ],
-    searchIndex: true,
-  }));
+  },
+);
 
-Deno.test("HTTP API: POST /v1/search across repositories, each answer as the single search's", () =>
-  withInProcessService(async ({ handle }) => {
+acrossCase(
+  "HTTP API: POST /v1/search across repositories, each answer as the single search's",
+  async ({ handle }) => {
     const post = jsonPost(handle);
     // Both indexes ready, so that an index turning ready cannot tell two answers apart.
     for (const repo of ["org/one", "org/two"]) {
@@ -292,11 +320,5 @@ Deno.test("HTTP API: POST /v1/search across repositories, each answer as the sin
     assertEquals([bad.status, (await bad.json()).Meta.Code], [400, "INVALID_REQUEST"]);
     const cursor = await post("/v1/search", { Pattern: "x", After: "bm90" });
     assertEquals([cursor.status, (await cursor.json()).Meta.Code], [400, "INVALID_CURSOR"]);
-  }, {
-    repositories: [
-      { name: "org/one", publicRead: true, files: { "a.txt": "shared word\n" } },
-      { name: "org/two", publicRead: true, files: { "b.txt": "shared too\nshared again\n" } },
-      { name: "org/closed", publicRead: false, files: { "c.txt": "shared secret\n" } },
-    ],
-    searchIndex: true,
-  }));
+  },
+);
