@@ -9,6 +9,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Handler } from "../../../../sourcegraph/http/edge_env.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import {
   connectInProcess,
@@ -57,98 +58,112 @@ async function agreed(
   return { texts: outcome.texts, structured };
 }
 
-Deno.test("structured answers: a page cut by max_bytes names exactly the rows its text shows, and the same cursor", () =>
-  withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle, { token: WORLD_TOKEN });
-    try {
-      await client.listTools(); // the SDK client then checks every answer against its outputSchema
-      const first = await agreed(client, "search", {
-        repo: "org/one",
-        pattern: "shared",
-        max_lines_per_file: 1000,
-        max_bytes: 4096,
+async function pageCutNamesItsRows(handle: Handler): Promise<void> {
+  const client = await connectInProcess(handle, { token: WORLD_TOKEN });
+  try {
+    await client.listTools(); // the SDK client then checks every answer against its outputSchema
+    const first = await agreed(client, "search", {
+      repo: "org/one",
+      pattern: "shared",
+      max_lines_per_file: 1000,
+      max_bytes: 4096,
+    });
+    assert(first.texts[0].includes('CutBy: ["max_bytes"]'), first.texts[0]);
+    const cursor = first.structured.next_cursor as string;
+    assert(cursor.length > 0, "a cut page continues");
+    const second = await agreed(client, "search", {
+      repo: "org/one",
+      pattern: "shared",
+      max_lines_per_file: 1000,
+      max_bytes: 4096,
+      after: cursor,
+    });
+    const lines = (answer: typeof first) =>
+      (answer.structured.results as { files: { lines: number[] }[] }[])
+        .flatMap((result) => result.files.flatMap((file) => file.lines));
+    assert(Math.min(...lines(second)) > Math.max(...lines(first)), "the next page goes on");
+    const everywhere = await agreed(client, "search", {
+      pattern: "shared",
+      max_lines_per_file: 1000,
+      max_bytes: 4096,
+    });
+    assert(everywhere.structured.next_cursor !== undefined, "the search of all is cut too");
+    await agreed(client, "search", { pattern: "value1", output: "files" });
+    await agreed(client, "search", { pattern: "value1\\d", context: 1, max_bytes: 4096 });
+    const references = await agreed(client, "references", {
+      repo: "org/one",
+      path: "src/many.ts",
+      line: 1,
+      symbol: "shared",
+      max_bytes: 4096,
+    });
+    assert(references.structured.next_cursor !== undefined, "references are cut");
+    const blame = await agreed(client, "blame", {
+      repo: "org/one",
+      path: "src/many.ts",
+      max_bytes: 8192,
+    });
+    assert(blame.structured.next_start_line !== null, "blame is cut");
+    await agreed(client, "read", { repo: "org/one", path: "src/many.ts", max_bytes: 8192 });
+    await agreed(client, "read_many", {
+      repo: "org/one",
+      files: [{ path: "README.md" }, { path: "missing.ts" }, { path: "src/many.ts" }],
+      max_bytes: 8192,
+    });
+    await agreed(client, "symbols", { query: "value", match: "prefix", max_bytes: 1024 });
+    await agreed(client, "list", { repo: "org/one", first: 10, path: "src" });
+  } finally {
+    await client.close();
+  }
+}
+
+// Links start with `publicUrl` when set, else with the request's origin, and lead to pages.
+async function linksLeadToPages(handle: Handler, publicUrl: string | undefined): Promise<void> {
+  const client = await connectInProcess(handle, { token: WORLD_TOKEN });
+  const fetchPage = inProcessFetch(handle);
+  try {
+    const origin = publicUrl ?? "http://127.0.0.1";
+    const answers = await Promise.all([
+      agreed(client, "search", { repo: "org/one", pattern: "shared", max_bytes: 4096 }),
+      agreed(client, "symbols", { query: "shared" }),
+      agreed(client, "blame", { repo: "org/one", path: "README.md" }),
+      agreed(client, "history", { repo: "org/one", path: "README.md" }),
+      agreed(client, "resolve", { repo: "org/one" }),
+    ]);
+    const links = answers.flatMap((answer) => linksOf(answer.structured));
+    assert(links.length >= 5, `links: ${links.join(", ")}`);
+    for (const link of new Set(links)) {
+      assert(link.startsWith(`${origin}/sourcegraph/org/one/-/`), link);
+      // The page is served at the same path here (a proxy maps the public URL to it).
+      const served = new URL(link.slice(origin.length), "http://127.0.0.1");
+      const page = await fetchPage(`${served.pathname}${served.search}`, {
+        headers: { accept: "text/html" },
       });
-      assert(first.texts[0].includes('CutBy: ["max_bytes"]'), first.texts[0]);
-      const cursor = first.structured.next_cursor as string;
-      assert(cursor.length > 0, "a cut page continues");
-      const second = await agreed(client, "search", {
-        repo: "org/one",
-        pattern: "shared",
-        max_lines_per_file: 1000,
-        max_bytes: 4096,
-        after: cursor,
-      });
-      const lines = (answer: typeof first) =>
-        (answer.structured.results as { files: { lines: number[] }[] }[])
-          .flatMap((result) => result.files.flatMap((file) => file.lines));
-      assert(Math.min(...lines(second)) > Math.max(...lines(first)), "the next page goes on");
-      const everywhere = await agreed(client, "search", {
-        pattern: "shared",
-        max_lines_per_file: 1000,
-        max_bytes: 4096,
-      });
-      assert(everywhere.structured.next_cursor !== undefined, "the search of all is cut too");
-      await agreed(client, "search", { pattern: "value1", output: "files" });
-      await agreed(client, "search", { pattern: "value1\\d", context: 1, max_bytes: 4096 });
-      const references = await agreed(client, "references", {
-        repo: "org/one",
-        path: "src/many.ts",
-        line: 1,
-        symbol: "shared",
-        max_bytes: 4096,
-      });
-      assert(references.structured.next_cursor !== undefined, "references are cut");
-      const blame = await agreed(client, "blame", {
-        repo: "org/one",
-        path: "src/many.ts",
-        max_bytes: 8192,
-      });
-      assert(blame.structured.next_start_line !== null, "blame is cut");
-      await agreed(client, "read", { repo: "org/one", path: "src/many.ts", max_bytes: 8192 });
-      await agreed(client, "read_many", {
-        repo: "org/one",
-        files: [{ path: "README.md" }, { path: "missing.ts" }, { path: "src/many.ts" }],
-        max_bytes: 8192,
-      });
-      await agreed(client, "symbols", { query: "value", match: "prefix", max_bytes: 1024 });
-      await agreed(client, "list", { repo: "org/one", first: 10, path: "src" });
-    } finally {
-      await client.close();
+      await page.body?.cancel();
+      assertEquals(page.status, 200, link);
     }
+  } finally {
+    await client.close();
+  }
+}
+
+Deno.test("structured answers over the default world", (t) =>
+  withInProcessService(async ({ handle }) => {
+    await t.step(
+      "structured answers: a page cut by max_bytes names exactly the rows its text shows, and the same cursor",
+      () => pageCutNamesItsRows(handle),
+    );
+    await t.step(
+      "structured answers: without SOURCEGRAPH_PUBLIC_URL links start with the request's origin, and lead to pages",
+      () => linksLeadToPages(handle, undefined),
+    );
   }, { repositories: REPOSITORIES }));
 
-Deno.test("structured answers: links start with SOURCEGRAPH_PUBLIC_URL when set, else the request's origin, and lead to pages", async () => {
-  for (const publicUrl of [undefined, "https://sg.example.org/code"]) {
-    await withInProcessService(async ({ handle }) => {
-      const client = await connectInProcess(handle, { token: WORLD_TOKEN });
-      const fetchPage = inProcessFetch(handle);
-      try {
-        const origin = publicUrl ?? "http://127.0.0.1";
-        const answers = await Promise.all([
-          agreed(client, "search", { repo: "org/one", pattern: "shared", max_bytes: 4096 }),
-          agreed(client, "symbols", { query: "shared" }),
-          agreed(client, "blame", { repo: "org/one", path: "README.md" }),
-          agreed(client, "history", { repo: "org/one", path: "README.md" }),
-          agreed(client, "resolve", { repo: "org/one" }),
-        ]);
-        const links = answers.flatMap((answer) => linksOf(answer.structured));
-        assert(links.length >= 5, `links: ${links.join(", ")}`);
-        for (const link of new Set(links)) {
-          assert(link.startsWith(`${origin}/sourcegraph/org/one/-/`), link);
-          // The page is served at the same path here (a proxy maps the public URL to it).
-          const served = new URL(link.slice(origin.length), "http://127.0.0.1");
-          const page = await fetchPage(`${served.pathname}${served.search}`, {
-            headers: { accept: "text/html" },
-          });
-          await page.body?.cancel();
-          assertEquals(page.status, 200, link);
-        }
-      } finally {
-        await client.close();
-      }
-    }, { repositories: REPOSITORIES, publicUrl });
-  }
-});
+Deno.test("structured answers: links start with SOURCEGRAPH_PUBLIC_URL when set, and lead to pages", () =>
+  withInProcessService(
+    ({ handle }) => linksLeadToPages(handle, "https://sg.example.org/code"),
+    { repositories: REPOSITORIES, publicUrl: "https://sg.example.org/code" },
+  ));
 
 Deno.test("structured answers: a service without web pages answers no links, and the same facts", () =>
   withInProcessService(async ({ handle }) => {
