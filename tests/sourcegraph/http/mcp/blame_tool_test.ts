@@ -26,7 +26,6 @@ async function history(repo: TestRepo): Promise<void> {
   const commit = async (message: string, date?: string) => {
     await repo.git("add", "-A");
     await repo.git("commit", "-q", "-m", message, ...(date ? ["--date", date] : []));
-    return await repo.git("rev-parse", "HEAD");
   };
   await repo.write({ "a.ts": text(LINES), "f.py": text(PY), "big.txt": BIG });
   await repo.write({ "--output=x.txt": "dash\n", "docs/guide.md": "guide\n" });
@@ -49,7 +48,8 @@ async function history(repo: TestRepo): Promise<void> {
   });
   await commit("move lines three and four to the end");
   await repo.write({ "f.py": text(PY.map((line) => line.replace(/^ {2}/, "    "))) });
-  const reformat = await commit("reformat: four-space indents");
+  await commit("reformat: four-space indents");
+  const reformat = await repo.git("rev-parse", "HEAD");
   await repo.write({
     "f.py": text(PY.map((line) => line.replace(/^ {2}/, "    ")).with(2, "    return y * 2")),
   });
@@ -61,7 +61,7 @@ async function history(repo: TestRepo): Promise<void> {
   for (let i = 0; i < 30; i++) {
     runs[i * 10] = `changed ${i}`;
     await repo.write({ "runs.txt": text(runs) });
-    await commit(`${"s".repeat(190)} ${i}`);
+    await repo.git("commit", "-q", "-a", "-m", `${"s".repeat(190)} ${i}`); // runs.txt is tracked
   }
   await repo.write({
     ".git-blame-ignore-revs": [

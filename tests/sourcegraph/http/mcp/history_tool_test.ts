@@ -26,10 +26,9 @@ function text(lines: readonly string[]): string {
   return lines.join("\n") + "\n";
 }
 
-async function commitAll(repo: TestRepo, message: string, date?: string): Promise<string> {
+async function commitAll(repo: TestRepo, message: string, date?: string): Promise<void> {
   await repo.git("add", "-A");
   await repo.git("commit", "-q", "-m", message, ...(date ? ["--date", date] : []));
-  return await repo.git("rev-parse", "HEAD");
 }
 
 // A rename then edits, a merge, moved lines, a huge hunk and many commits.
