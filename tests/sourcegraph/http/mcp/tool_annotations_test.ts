@@ -9,6 +9,7 @@
 import { assertEquals } from "../../../support/assert.ts";
 import {
   connectInProcess,
+  type InProcessWorld,
   withInProcessService,
   WORLD_TOKEN,
 } from "../../../support/in_process_service.ts";
@@ -22,44 +23,55 @@ interface ListedTool {
   inputSchema: { properties?: Record<string, unknown> };
 }
 
-Deno.test("MCP tools: each tool's annotations say what it does", () =>
-  withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle, { token: WORLD_TOKEN });
-    try {
-      const tools = (await client.listTools()).tools as ListedTool[];
-      assertEquals(
-        Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations])),
-        {
-          repositories: READS,
-          availability: READS,
-          resolve: READS,
-          search: READS,
-          symbols: READS,
-          definition: READS,
-          references: READS,
-          read: READS,
-          read_many: READS,
-          list: READS,
-          diff: READS,
-          locate: READS,
-          blame: READS,
-          history: READS,
-          commits: READS,
-          prepare: {
-            readOnlyHint: false,
-            destructiveHint: true,
-            idempotentHint: true,
-            openWorldHint: true,
-          },
-        },
-      );
-    } finally {
-      await client.close();
-    }
+// The cases run as steps of one world, in this order.
+const CASES: [string, (world: InProcessWorld) => Promise<void>][] = [];
+function annotationsCase(name: string, fn: (world: InProcessWorld) => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+Deno.test("MCP tools over one world", (t) =>
+  withInProcessService(async (world) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
   }));
 
-Deno.test("MCP tools: prepare lists and takes only repo and idempotency_key", () =>
-  withInProcessService(async ({ handle }) => {
+annotationsCase("MCP tools: each tool's annotations say what it does", async ({ handle }) => {
+  const client = await connectInProcess(handle, { token: WORLD_TOKEN });
+  try {
+    const tools = (await client.listTools()).tools as ListedTool[];
+    assertEquals(
+      Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations])),
+      {
+        repositories: READS,
+        availability: READS,
+        resolve: READS,
+        search: READS,
+        symbols: READS,
+        definition: READS,
+        references: READS,
+        read: READS,
+        read_many: READS,
+        list: READS,
+        diff: READS,
+        locate: READS,
+        blame: READS,
+        history: READS,
+        commits: READS,
+        prepare: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: true,
+        },
+      },
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+annotationsCase(
+  "MCP tools: prepare lists and takes only repo and idempotency_key",
+  async ({ handle }) => {
     const client = await connectInProcess(handle, { token: WORLD_TOKEN });
     try {
       const tools = (await client.listTools()).tools as ListedTool[];
@@ -82,4 +94,5 @@ Deno.test("MCP tools: prepare lists and takes only repo and idempotency_key", ()
     } finally {
       await client.close();
     }
-  }));
+  },
+);
