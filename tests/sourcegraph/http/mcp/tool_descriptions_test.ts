@@ -74,4 +74,4 @@ Deno.test("MCP tools: every argument is described once, every answer's shape is 
     } finally {
       await client.close();
     }
-  }));
+  }, { repositories: [] })); // the listing is the same whatever is registered
