@@ -1,10 +1,17 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
-import { freePort, startFailure, startService } from "../support/sourcegraph_service.ts";
+import {
+  freePort,
+  type RunningService,
+  startFailure,
+  startService,
+} from "../support/sourcegraph_service.ts";
 
-Deno.test("start: repositories named on the command line are served beside the configured ones; the log names the real address", async () => {
+Deno.test("start: repositories named on the command line are served beside the configured ones; the log names the real address; --port wins over SOURCEGRAPH_PORT", async () => {
   const parent = await tempDir("sg-start-");
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const takenPort = (taken.addr as Deno.NetAddr).port;
   try {
     const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
       parent,
@@ -19,8 +26,13 @@ Deno.test("start: repositories named on the command line are served beside the c
     await other.git("checkout", "-q", "-b", "feature");
     const bare = join(parent, "mirror.git");
     await git(parent, ["clone", "-q", "--bare", other.path, bare]);
-    const service = await startService(home.path, {}, { repositories: [other.path, bare] });
+    // Both --port and SOURCEGRAPH_PORT: the flag's free port is taken, not the variable's busy one.
+    const service = await startService(home.path, { SOURCEGRAPH_PORT: String(takenPort) }, {
+      repositories: [other.path, bare],
+    });
     try {
+      assertEquals(await (await fetch(`${service.url}/healthz`)).text(), "ok\n");
+      assert(!service.log.some((line) => line.includes(`:${takenPort}`)), service.log.join("\n"));
       const port = new URL(service.url).port;
       assert(
         service.log.some((line) => line.endsWith(`listening on http://127.0.0.1:${port}`)),
@@ -46,19 +58,8 @@ Deno.test("start: repositories named on the command line are served beside the c
     } finally {
       await service.stop();
     }
-    const published = await startService(home.path, {
-      SOURCEGRAPH_PUBLIC_URL: "https://sg.example.org",
-    });
-    try {
-      assert(published.log.some((line) => line.endsWith("public URL https://sg.example.org")));
-      assertIncludes(
-        published.log.join("\n"),
-        "connect an MCP client to https://sg.example.org/sourcegraph/mcp",
-      );
-    } finally {
-      await published.stop();
-    }
   } finally {
+    taken.close();
     await removeDir(parent);
   }
 });
@@ -112,70 +113,16 @@ Deno.test("start: a port in use is reported before anything is synced, suggestin
   }
 });
 
-Deno.test("start: a misspelled SOURCEGRAPH_ variable is named once with the nearest setting, and the start goes on", async () => {
+Deno.test("start: a bad SOURCEGRAPH_PORT stops the start", async () => {
   const parent = await tempDir("sg-start-");
   try {
     const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
       parent,
       name: "home",
     });
-    const service = await startService(home.path, {
-      SOURCEGRAPH_SYNC_MINUTE: "3",
-      SOURCEGRAPH_PLUGIN_TIMEOUT: "5s",
-      SOURCEGRAPH_HAEDER_TIMEOUT: "5s",
-      SOURCEGRAPH_SYNC_MINUTES: "7",
-    });
-    try {
-      const warnings = service.log.filter((line) => line.includes("is not a setting"));
-      assertEquals(warnings.map((line) => line.replace(/^.*warning: /, "")).sort(), [
-        "SOURCEGRAPH_HAEDER_TIMEOUT is not a setting (did you mean SOURCEGRAPH_HEADER_TIMEOUT?); it is ignored",
-        "SOURCEGRAPH_PLUGIN_TIMEOUT is not a setting (did you mean SOURCEGRAPH_PLUGINS_TIMEOUT?); it is ignored",
-        "SOURCEGRAPH_SYNC_MINUTE is not a setting (did you mean SOURCEGRAPH_SYNC_MINUTES?); it is ignored",
-      ]);
-    } finally {
-      await service.stop();
-    }
-  } finally {
-    await removeDir(parent);
-  }
-});
-
-Deno.test("start: SOURCEGRAPH_PORT names the port when --port does not; --port wins; a bad one stops the start", async () => {
-  const parent = await tempDir("sg-start-");
-  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const takenPort = (taken.addr as Deno.NetAddr).port;
-  try {
-    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
-      parent,
-      name: "home",
-    });
-    // Only the variable: the service listens there.
-    const port = freePort();
-    const byVariable = await startService(home.path, { SOURCEGRAPH_PORT: String(port) }, {
-      port,
-      portFlag: false,
-    });
-    try {
-      assert(
-        byVariable.log.some((line) => line.includes(`127.0.0.1:${port}`)),
-        byVariable.log.join("\n"),
-      );
-      assertEquals(await (await fetch(`${byVariable.url}/healthz`)).text(), "ok\n");
-    } finally {
-      await byVariable.stop();
-    }
-    // Both: the flag's free port is taken, not the variable's busy one.
-    const byFlag = await startService(home.path, { SOURCEGRAPH_PORT: String(takenPort) });
-    try {
-      assertEquals(await (await fetch(`${byFlag.url}/healthz`)).text(), "ok\n");
-      assert(!byFlag.log.some((line) => line.includes(`:${takenPort}`)), byFlag.log.join("\n"));
-    } finally {
-      await byFlag.stop();
-    }
     const bad = await startFailure(home.path, { SOURCEGRAPH_PORT: "80a" }, { portFlag: false });
     assertIncludes(bad, 'SOURCEGRAPH_PORT must be a whole number from 0 to 65535 (got "80a")');
   } finally {
-    taken.close();
     await removeDir(parent);
   }
 });
@@ -242,7 +189,7 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
   }
 });
 
-Deno.test("start: with no path the checkout is served, and a later command line naming other repositories replaces it", async () => {
+Deno.test("start: with no path the checkout is served, and a later command line naming other repositories replaces it; its first start also shows SOURCEGRAPH_PORT, the public URL and misspelled SOURCEGRAPH_ names", async (t) => {
   const parent = await tempDir("sg-start-");
   try {
     const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
@@ -250,19 +197,58 @@ Deno.test("start: with no path the checkout is served, and a later command line 
       name: "home",
     });
     const other = await createRepo({ "o.txt": "o\n" }, { parent, name: "other" });
-    const names = async (repositories: string[]): Promise<string[]> => {
+    const names = async (service: RunningService): Promise<string[]> => {
+      const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
+      return listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
+    };
+    const served = async (repositories: string[]): Promise<string[]> => {
       const service = await startService(home.path, {}, { repositories });
       try {
-        const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
-        return listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
+        return await names(service);
       } finally {
         await service.stop();
       }
     };
-    assertEquals(await names([]), ["local/home"]);
-    assertEquals(await names([other.path]), ["local/other"]);
-    assertEquals(await names([]), ["local/home"]);
-    assertEquals(await names([home.path, other.path]), ["local/home", "local/other"]);
+    // Only the variable names the port: the service listens there.
+    const port = freePort();
+    const first = await startService(home.path, {
+      SOURCEGRAPH_PORT: String(port),
+      SOURCEGRAPH_PUBLIC_URL: "https://sg.example.org",
+      SOURCEGRAPH_SYNC_MINUTE: "3",
+      SOURCEGRAPH_PLUGIN_TIMEOUT: "5s",
+      SOURCEGRAPH_HAEDER_TIMEOUT: "5s",
+      SOURCEGRAPH_SYNC_MINUTES: "7",
+    }, { port, portFlag: false });
+    try {
+      await t.step("SOURCEGRAPH_PORT names the port when --port does not", async () => {
+        assert(first.log.some((line) => line.includes(`127.0.0.1:${port}`)), first.log.join("\n"));
+        assertEquals(await (await fetch(`${first.url}/healthz`)).text(), "ok\n");
+      });
+      await t.step("the public URL is logged and the MCP address starts with it", () => {
+        assert(first.log.some((line) => line.endsWith("public URL https://sg.example.org")));
+        assertIncludes(
+          first.log.join("\n"),
+          "connect an MCP client to https://sg.example.org/sourcegraph/mcp",
+        );
+      });
+      await t.step(
+        "a misspelled SOURCEGRAPH_ variable is named once with the nearest setting, and the start goes on",
+        () => {
+          const warnings = first.log.filter((line) => line.includes("is not a setting"));
+          assertEquals(warnings.map((line) => line.replace(/^.*warning: /, "")).sort(), [
+            "SOURCEGRAPH_HAEDER_TIMEOUT is not a setting (did you mean SOURCEGRAPH_HEADER_TIMEOUT?); it is ignored",
+            "SOURCEGRAPH_PLUGIN_TIMEOUT is not a setting (did you mean SOURCEGRAPH_PLUGINS_TIMEOUT?); it is ignored",
+            "SOURCEGRAPH_SYNC_MINUTE is not a setting (did you mean SOURCEGRAPH_SYNC_MINUTES?); it is ignored",
+          ]);
+        },
+      );
+      assertEquals(await names(first), ["local/home"]);
+    } finally {
+      await first.stop();
+    }
+    assertEquals(await served([other.path]), ["local/other"]);
+    assertEquals(await served([]), ["local/home"]);
+    assertEquals(await served([home.path, other.path]), ["local/home", "local/other"]);
   } finally {
     await removeDir(parent);
   }

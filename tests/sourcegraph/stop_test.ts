@@ -102,10 +102,13 @@ Deno.test("stop: a request in flight finishes within the grace period; one that 
 Deno.test("stop: an index build in progress is ended and its builder process does not outlive the service", async () => {
   const parent = await tempDir("sg-stop-");
   try {
-    // Enough text that building its index takes a while.
+    // Enough text that building its index takes a while (in few files: writing and committing
+    // thousands of small ones would cost more than the build).
     const files: Record<string, string> = {};
-    for (let i = 0; i < 4000; i++) {
-      files[`src/f${i}.txt`] = `file ${i}\n${`line ${i} of varied words ${i * 7919}\n`.repeat(80)}`;
+    for (let i = 0; i < 400; i++) {
+      const lines = Array.from({ length: 10 }, (_, j) => i * 10 + j)
+        .map((k) => `line ${k} of varied words ${k * 7919}\n`.repeat(80));
+      files[`src/f${i}.txt`] = `file ${i}\n${lines.join("")}`;
     }
     const repo = await project(parent, files);
     const service = await startService(repo.path, GRACE, { lineTimeoutMs: 120_000 });

@@ -38,75 +38,78 @@ async function fixture() {
   return { repo, base, head };
 }
 
-Deno.test("commit patches: files over their budget are counted, not kept; the page's budget stops Git", async () => {
+// One commit for both cases (both only read it; its 24 MiB file is written once).
+Deno.test("commit patches: one commit, case by case", async (t) => {
   const { repo, base, head } = await fixture();
   try {
-    const { patches, stopped } = await commitPatches(repo.path, {
-      base,
-      head,
-      pathspecs: [],
-      budgets: BUDGETS,
-    });
-    assertEquals(stopped, "page_budget");
-    const [huge, long, ...small] = patches;
-    assertEquals([huge.lines, huge.omitted, huge.added], [null, "file_budget", 1]);
-    assertEquals([long.lines, long.omitted, long.added], [null, "file_budget", 3000]);
-    const kept = small.filter((patch) => patch.lines !== null);
-    assert(kept.length >= 2 && kept.length < 20, `${kept.length} small files kept`);
-    for (const patch of kept) assertEquals([patch.added, patch.lines!.length], [100, 101]);
-    assertEquals(small.at(-1)!.omitted, "page_budget");
-    const bytes = patches.flatMap((patch) => patch.lines ?? []).reduce(
-      (sum, line) => sum + line.length + 1,
-      0,
+    await t.step(
+      "commit patches: files over their budget are counted, not kept; the page's budget stops Git",
+      async () => {
+        const { patches, stopped } = await commitPatches(repo.path, {
+          base,
+          head,
+          pathspecs: [],
+          budgets: BUDGETS,
+        });
+        assertEquals(stopped, "page_budget");
+        const [huge, long, ...small] = patches;
+        assertEquals([huge.lines, huge.omitted, huge.added], [null, "file_budget", 1]);
+        assertEquals([long.lines, long.omitted, long.added], [null, "file_budget", 3000]);
+        const kept = small.filter((patch) => patch.lines !== null);
+        assert(kept.length >= 2 && kept.length < 20, `${kept.length} small files kept`);
+        for (const patch of kept) assertEquals([patch.added, patch.lines!.length], [100, 101]);
+        assertEquals(small.at(-1)!.omitted, "page_budget");
+        const bytes = patches.flatMap((patch) => patch.lines ?? []).reduce(
+          (sum, line) => sum + line.length + 1,
+          0,
+        );
+        assert(bytes <= BUDGETS.pageBytes, `${bytes} bytes kept`);
+        // keep.txt comes last in Git's order and was never reached.
+        assertEquals(patches.length, 2 + small.length);
+        assert(small.length < 21, "Git was stopped before keep.txt");
+      },
     );
-    assert(bytes <= BUDGETS.pageBytes, `${bytes} bytes kept`);
-    // keep.txt comes last in Git's order and was never reached.
-    assertEquals(patches.length, 2 + small.length);
-    assert(small.length < 21, "Git was stopped before keep.txt");
-  } finally {
-    await removeDir(dirname(repo.path));
-  }
-});
-
-Deno.test("commit patches: the deadline cuts the reading short; the header and ancestry are Git's", async () => {
-  const { repo, base, head } = await fixture();
-  try {
-    const cut = await commitPatches(repo.path, {
-      base,
-      head,
-      pathspecs: ["keep.txt"],
-      budgets: { ...BUDGETS, timeoutMs: 0 },
-    });
-    assertEquals(cut.stopped, "deadline");
-    assert(cut.patches.every((patch) => patch.lines === null), "nothing read is shown");
-    const whole = await commitPatches(repo.path, {
-      base,
-      head,
-      pathspecs: ["keep.txt"],
-      budgets: BUDGETS,
-    });
-    assertEquals(whole.stopped, null);
-    assertEquals(whole.patches.map((patch) => patch.lines), [[
-      "@@ -1,2 +1,2 @@",
-      " one",
-      "-two",
-      "+2",
-    ]]);
-    const header = await commitHeader(repo.path, head);
-    assertEquals(header.parents, [base]);
-    assertEquals(header.message, "many\n\nwith a body\nof two lines");
-    assertEquals(header.authorName, "Test");
-    assertEquals((await commitHeader(repo.path, base)).parents, []);
-    assertEquals(await isAncestor(repo.path, { commit: base, version: head }), true);
-    assertEquals(await isAncestor(repo.path, { commit: head, version: base }), false);
-    assertEquals(await isAncestor(repo.path, { commit: "c".repeat(40), version: head }), false);
-    const root = await commitPatches(repo.path, {
-      base: await emptyTree(repo.path),
-      head: base,
-      pathspecs: [],
-      budgets: BUDGETS,
-    });
-    assertEquals(root.patches.map((patch) => patch.added), [2]);
+    await t.step(
+      "commit patches: the deadline cuts the reading short; the header and ancestry are Git's",
+      async () => {
+        const cut = await commitPatches(repo.path, {
+          base,
+          head,
+          pathspecs: ["keep.txt"],
+          budgets: { ...BUDGETS, timeoutMs: 0 },
+        });
+        assertEquals(cut.stopped, "deadline");
+        assert(cut.patches.every((patch) => patch.lines === null), "nothing read is shown");
+        const whole = await commitPatches(repo.path, {
+          base,
+          head,
+          pathspecs: ["keep.txt"],
+          budgets: BUDGETS,
+        });
+        assertEquals(whole.stopped, null);
+        assertEquals(whole.patches.map((patch) => patch.lines), [[
+          "@@ -1,2 +1,2 @@",
+          " one",
+          "-two",
+          "+2",
+        ]]);
+        const header = await commitHeader(repo.path, head);
+        assertEquals(header.parents, [base]);
+        assertEquals(header.message, "many\n\nwith a body\nof two lines");
+        assertEquals(header.authorName, "Test");
+        assertEquals((await commitHeader(repo.path, base)).parents, []);
+        assertEquals(await isAncestor(repo.path, { commit: base, version: head }), true);
+        assertEquals(await isAncestor(repo.path, { commit: head, version: base }), false);
+        assertEquals(await isAncestor(repo.path, { commit: "c".repeat(40), version: head }), false);
+        const root = await commitPatches(repo.path, {
+          base: await emptyTree(repo.path),
+          head: base,
+          pathspecs: [],
+          budgets: BUDGETS,
+        });
+        assertEquals(root.patches.map((patch) => patch.added), [2]);
+      },
+    );
   } finally {
     await removeDir(dirname(repo.path));
   }

@@ -9,7 +9,11 @@ import {
 } from "../../support/sourcegraph_service.ts";
 import { callText, callTool, texts } from "../../support/tool_calls.ts";
 import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
-import { connectInProcess, withInProcessService } from "../../support/in_process_service.ts";
+import {
+  connectInProcess,
+  inProcessFetch,
+  withInProcessService,
+} from "../../support/in_process_service.ts";
 
 const TOKEN = "t".repeat(40);
 const NAME = "local/project";
@@ -158,40 +162,50 @@ Deno.test("sync: a failed fetch keeps every retained version readable", () =>
   }));
 
 Deno.test("auth: token sees prepare, anonymous does not; a bad bearer is 401; public read can be turned off", () =>
-  withServiceAndSource({ SOURCEGRAPH_PUBLIC_READ: "false" }, async (_repo, service, admin) => {
-    const adminTools = (await admin.listTools()).tools.map((t: { name: string }) => t.name);
-    assert(adminTools.includes("prepare"));
-    assertIncludes(
-      await callText(admin, "read", { repo: NAME, path: "a.txt" }),
-      "1: version 1",
-    );
+  // The edge's answers need no socket: the handler is called in process.
+  withInProcessService(async ({ handle }) => {
+    const admin = await connectInProcess(handle, { token: TOKEN });
+    try {
+      const adminTools = (await admin.listTools()).tools.map((t: { name: string }) => t.name);
+      assert(adminTools.includes("prepare"));
+      assertIncludes(
+        await callText(admin, "read", { repo: NAME, path: "a.txt" }),
+        "1: version 1",
+      );
+    } finally {
+      await admin.close();
+    }
+    const post = inProcessFetch(handle);
+    const toolsList = (headers: Record<string, string>) =>
+      post("/sourcegraph/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
     // With public reads off an anonymous caller is asked to sign in (the OAuth challenge naming
     // the protected resource's metadata) before anything is listed or read.
-    const anonymous = await fetch(`${service.url}/sourcegraph/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-    });
+    const anonymous = await toolsList({});
     assertEquals(anonymous.status, 401);
     assertIncludes(
       anonymous.headers.get("www-authenticate") ?? "",
-      `resource_metadata="${service.url}/.well-known/oauth-protected-resource/sourcegraph/mcp"`,
+      `resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/sourcegraph/mcp"`,
     );
     assertEquals((await anonymous.json()).code, "AUTHENTICATION_REQUIRED");
-    const response = await fetch(`${service.url}/sourcegraph/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: "Bearer wrong",
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-    });
+    const response = await toolsList({ authorization: "Bearer wrong" });
     assertEquals(response.status, 401);
     assertEquals((await response.json()).code, "AUTHENTICATION_REQUIRED");
+  }, {
+    repositories: [{
+      name: NAME,
+      publicRead: true,
+      files: { ".gitignore": ".sourcegraph/\n", "a.txt": "version 1\n" },
+    }],
+    publicRead: false,
+    settings: { serviceToken: TOKEN, publicRead: false },
   }));
 
 Deno.test("HTTP: Host and Origin are validated, the plugins parameter is checked, unknown paths are 404", () =>

@@ -7,34 +7,44 @@ import {
   type ResolvedDeclaration,
 } from "../../../sourcegraph/service/name_resolution.ts";
 
+// One parser (its workers and their grammars started once) for every case: its answers are
+// kept by path, text and name, so a case never sees another's files.
+let parser: ReferenceParser | null = null;
+const CASES: [string, () => Promise<void>][] = [];
+
+function sharedParser(): ReferenceParser {
+  if (parser === null) throw new Error("the cases run inside the file's one test");
+  return parser;
+}
+
+function nameCase(name: string, fn: () => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
 // Resolves the name at `at` over `files`, then keeps the lines of every file that refer to it.
 async function referencesIn(
   files: Record<string, string>,
   at: { path: string; name: string; line: number; shared?: boolean },
 ): Promise<{ target: ResolvedDeclaration | null; lines: string[] }> {
-  const parser = new ReferenceParser({ fileMs: 60_000 });
-  try {
-    const resolver = new NameResolver(parser, {
-      text: (path) => Promise.resolve(files[path] ?? null),
-      exists: (path) => Promise.resolve(path in files),
-    });
-    const column = files[at.path].split("\n")[at.line - 1].search(new RegExp(`\\b${at.name}\\b`));
-    const resolved = await resolveAt(resolver, { ...at, column });
-    if (resolved === null) return { target: null, lines: [] };
-    const target = { ...resolved, shared: at.shared };
-    const lines: string[] = [];
-    for (const path of Object.keys(files).sort()) {
-      const analysis = await resolver.analysis(path, at.name);
-      for (const occurrence of analysis?.occurrences ?? []) {
-        if (await refersTo(resolver, { path, name: at.name, occurrence }, target)) {
-          lines.push(`${path}:${occurrence.line}`);
-        }
+  const parser = sharedParser();
+  const resolver = new NameResolver(parser, {
+    text: (path) => Promise.resolve(files[path] ?? null),
+    exists: (path) => Promise.resolve(path in files),
+  });
+  const column = files[at.path].split("\n")[at.line - 1].search(new RegExp(`\\b${at.name}\\b`));
+  const resolved = await resolveAt(resolver, { ...at, column });
+  if (resolved === null) return { target: null, lines: [] };
+  const target = { ...resolved, shared: at.shared };
+  const lines: string[] = [];
+  for (const path of Object.keys(files).sort()) {
+    const analysis = await resolver.analysis(path, at.name);
+    for (const occurrence of analysis?.occurrences ?? []) {
+      if (await refersTo(resolver, { path, name: at.name, occurrence }, target)) {
+        lines.push(`${path}:${occurrence.line}`);
       }
     }
-    return { target, lines: [...new Set(lines)] };
-  } finally {
-    parser.close();
   }
+  return { target, lines: [...new Set(lines)] };
 }
 
 const PROPS_FILES = {
@@ -51,26 +61,30 @@ const PROPS_FILES = {
   "src/card.tsx": "export function Card(props: { label: string }) { return <i>{props.label}</i>; }",
 };
 
-Deno.test("name resolution: a JSX attribute is a property of its component's props, wherever the component is used", async () => {
-  const { target, lines } = await referencesIn(PROPS_FILES, {
-    path: "src/button.tsx",
-    name: "label",
-    line: 1,
-    shared: true,
-  });
-  assertEquals(target?.container, "ButtonProps");
-  // Not the intrinsic `div`'s attribute, nor `Card`'s, declared elsewhere.
-  assertEquals(lines, [
-    "src/app.tsx:3",
-    "src/button.tsx:1",
-    "src/button.tsx:2",
-    "src/button.tsx:3",
-  ]);
-});
+nameCase(
+  "name resolution: a JSX attribute is a property of its component's props, wherever the component is used",
+  async () => {
+    const { target, lines } = await referencesIn(PROPS_FILES, {
+      path: "src/button.tsx",
+      name: "label",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(target?.container, "ButtonProps");
+    // Not the intrinsic `div`'s attribute, nor `Card`'s, declared elsewhere.
+    assertEquals(lines, [
+      "src/app.tsx:3",
+      "src/button.tsx:1",
+      "src/button.tsx:2",
+      "src/button.tsx:3",
+    ]);
+  },
+);
 
-Deno.test("name resolution: the definition of a JSX attribute is the member of its component's props", async () => {
-  const parser = new ReferenceParser({ fileMs: 60_000 });
-  try {
+nameCase(
+  "name resolution: the definition of a JSX attribute is the member of its component's props",
+  async () => {
+    const parser = sharedParser();
     const resolver = new NameResolver(parser, {
       text: (path) => Promise.resolve(PROPS_FILES[path as keyof typeof PROPS_FILES] ?? null),
       exists: (path) => Promise.resolve(path in PROPS_FILES),
@@ -86,148 +100,179 @@ Deno.test("name resolution: the definition of a JSX attribute is the member of i
       found && { path: found.path, line: found.line, container: found.container },
       { path: "src/button.tsx", line: 1, container: "ButtonProps" },
     );
+  },
+);
+
+nameCase(
+  "name resolution: another file's type of the same name declares another member",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/a.ts": [
+        "type Env = { Bindings: { key: string } };",
+        "export const read = (env: Env) => env.Bindings;",
+      ].join("\n"),
+      "src/b.ts": [
+        "type Env = { Bindings: { token: string } };",
+        "export const other = (env: Env) => env.Bindings;",
+      ].join("\n"),
+    }, { path: "src/a.ts", name: "Bindings", line: 1, shared: true });
+    assertEquals(lines, ["src/a.ts:1", "src/a.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of a class is also used through the interface it implements",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/router.ts": "export interface Router { add(path: string): void }",
+      "src/smart.ts": [
+        'import type { Router } from "./router";',
+        "export class SmartRouter implements Router {",
+        "  add(path: string): void {}",
+        "}",
+      ].join("\n"),
+      "src/use.ts": [
+        'import type { Router } from "./router";',
+        "export function build(router: Router) { router.add('/'); }",
+      ].join("\n"),
+      "src/other.ts": [
+        "export class Set2 { add(value: number): void {} }",
+        "export function fill(set: Set2) { set.add(1); }",
+      ].join("\n"),
+    }, { path: "src/smart.ts", name: "add", line: 3, shared: true });
+    assertEquals(target?.heritage, ["Router"]);
+    assertEquals(lines, ["src/router.ts:1", "src/smart.ts:3", "src/use.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object literal passed to a function is of its parameter's type, named or written inline",
+  async () => {
+    const files = {
+      "src/auth.ts": [
+        "export interface AuthOptions { username: string; realm?: string }",
+        "export const auth = (options: AuthOptions) => options.username;",
+        "export function jwt(secret: string, options: { alg: string; realm?: string }) { return options.alg; }",
+      ].join("\n"),
+      "src/app.ts": [
+        'import { auth, jwt } from "./auth";',
+        "const username = 'u';",
+        "auth({ username, realm: 'r' });",
+        "jwt('s', { alg: 'HS256', realm: 'x' });",
+        "other({ username: 'v', alg: 'none' });",
+        "function other(value: { username: string; alg: string }) { return value; }",
+      ].join("\n"),
+    };
+    const named = await referencesIn(files, {
+      path: "src/auth.ts",
+      name: "username",
+      line: 1,
+      shared: true,
+    });
+    // The shorthand `{ username }` is the property too; `other`'s parameter is another type.
+    assertEquals(named.lines, ["src/app.ts:3", "src/auth.ts:1", "src/auth.ts:2"]);
+    const inline = await referencesIn(files, {
+      path: "src/auth.ts",
+      name: "alg",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(inline.target?.parameter, { line: 3, index: 1 });
+    assertEquals(inline.lines, ["src/app.ts:4", "src/auth.ts:3"]);
+    // From the argument, the definition is the parameter's member.
+    const fromUse = await referencesIn(files, {
+      path: "src/app.ts",
+      name: "alg",
+      line: 4,
+      shared: true,
+    });
+    assertEquals([fromUse.target?.path, fromUse.target?.line], ["src/auth.ts", 3]);
+    assertEquals(fromUse.lines, inline.lines);
+  },
+);
+
+nameCase(
+  "name resolution: the elements of a typed array and objects written `as` or `satisfies` a type are of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/route.ts": "export interface Route { method: string; path: string }",
+      "src/routes.ts": [
+        'import type { Route } from "./route";',
+        "export const routes: Route[] = [",
+        "  { method: 'GET', path: '/a' },",
+        "];",
+        "export const one = { method: 'PUT', path: '/b' } satisfies Route;",
+        "export const two = { method: 'POST', path: '/c' } as Route;",
+        "export const untyped = [{ method: 'DELETE', path: '/d' }];",
+      ].join("\n"),
+    }, { path: "src/route.ts", name: "path", line: 1, shared: true });
+    assertEquals(lines, [
+      "src/route.ts:1",
+      "src/routes.ts:3",
+      "src/routes.ts:5",
+      "src/routes.ts:6",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: a property of one object literal is not another literal's of the same type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/store.ts": "export interface Store { get(): string | null }",
+      "src/stores.ts": [
+        'import type { Store } from "./store";',
+        "export const empty: Store = {",
+        "  get() { return null; },",
+        "};",
+        "export const full: Store = {",
+        "  get() { return 'x'; },",
+        "};",
+        "empty.get();",
+      ].join("\n"),
+    }, { path: "src/stores.ts", name: "get", line: 3, shared: true });
+    // `empty.get()` is the interface's method, as the compiler sees it.
+    assertEquals(lines, ["src/stores.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: the arms of a union type alias and the objects returned as a named type are of that type",
+  async () => {
+    const files = {
+      "src/options.ts": [
+        "export type Options = { token: string; prefix?: string } | { verify: () => boolean; prefix?: string };",
+        "export interface Result { items: string[] }",
+        "export function read(options: Options) { return options.prefix; }",
+        "export async function load(): Promise<Result> { return { items: [] }; }",
+        "export const make = (): Result => ({ items: ['a'] });",
+        "export function other() { return { items: 1, prefix: 'x' }; }",
+      ].join("\n"),
+    };
+    const union = await referencesIn(files, {
+      path: "src/options.ts",
+      name: "prefix",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(union.target?.container, "Options");
+    assertEquals(union.lines, ["src/options.ts:1", "src/options.ts:3"]);
+    const returned = await referencesIn(files, {
+      path: "src/options.ts",
+      name: "items",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(returned.lines, ["src/options.ts:2", "src/options.ts:4", "src/options.ts:5"]);
+  },
+);
+
+Deno.test("name resolution: one parser, case by case", async (t) => {
+  parser = new ReferenceParser({ fileMs: 60_000 });
+  try {
+    for (const [name, fn] of CASES) await t.step(name, fn);
   } finally {
     parser.close();
+    parser = null;
   }
-});
-
-Deno.test("name resolution: another file's type of the same name declares another member", async () => {
-  const { lines } = await referencesIn({
-    "src/a.ts": [
-      "type Env = { Bindings: { key: string } };",
-      "export const read = (env: Env) => env.Bindings;",
-    ].join("\n"),
-    "src/b.ts": [
-      "type Env = { Bindings: { token: string } };",
-      "export const other = (env: Env) => env.Bindings;",
-    ].join("\n"),
-  }, { path: "src/a.ts", name: "Bindings", line: 1, shared: true });
-  assertEquals(lines, ["src/a.ts:1", "src/a.ts:2"]);
-});
-
-Deno.test("name resolution: a member of a class is also used through the interface it implements", async () => {
-  const { target, lines } = await referencesIn({
-    "src/router.ts": "export interface Router { add(path: string): void }",
-    "src/smart.ts": [
-      'import type { Router } from "./router";',
-      "export class SmartRouter implements Router {",
-      "  add(path: string): void {}",
-      "}",
-    ].join("\n"),
-    "src/use.ts": [
-      'import type { Router } from "./router";',
-      "export function build(router: Router) { router.add('/'); }",
-    ].join("\n"),
-    "src/other.ts": [
-      "export class Set2 { add(value: number): void {} }",
-      "export function fill(set: Set2) { set.add(1); }",
-    ].join("\n"),
-  }, { path: "src/smart.ts", name: "add", line: 3, shared: true });
-  assertEquals(target?.heritage, ["Router"]);
-  assertEquals(lines, ["src/router.ts:1", "src/smart.ts:3", "src/use.ts:2"]);
-});
-
-Deno.test("name resolution: an object literal passed to a function is of its parameter's type, named or written inline", async () => {
-  const files = {
-    "src/auth.ts": [
-      "export interface AuthOptions { username: string; realm?: string }",
-      "export const auth = (options: AuthOptions) => options.username;",
-      "export function jwt(secret: string, options: { alg: string; realm?: string }) { return options.alg; }",
-    ].join("\n"),
-    "src/app.ts": [
-      'import { auth, jwt } from "./auth";',
-      "const username = 'u';",
-      "auth({ username, realm: 'r' });",
-      "jwt('s', { alg: 'HS256', realm: 'x' });",
-      "other({ username: 'v', alg: 'none' });",
-      "function other(value: { username: string; alg: string }) { return value; }",
-    ].join("\n"),
-  };
-  const named = await referencesIn(files, {
-    path: "src/auth.ts",
-    name: "username",
-    line: 1,
-    shared: true,
-  });
-  // The shorthand `{ username }` is the property too; `other`'s parameter is another type.
-  assertEquals(named.lines, ["src/app.ts:3", "src/auth.ts:1", "src/auth.ts:2"]);
-  const inline = await referencesIn(files, {
-    path: "src/auth.ts",
-    name: "alg",
-    line: 3,
-    shared: true,
-  });
-  assertEquals(inline.target?.parameter, { line: 3, index: 1 });
-  assertEquals(inline.lines, ["src/app.ts:4", "src/auth.ts:3"]);
-  // From the argument, the definition is the parameter's member.
-  const fromUse = await referencesIn(files, {
-    path: "src/app.ts",
-    name: "alg",
-    line: 4,
-    shared: true,
-  });
-  assertEquals([fromUse.target?.path, fromUse.target?.line], ["src/auth.ts", 3]);
-  assertEquals(fromUse.lines, inline.lines);
-});
-
-Deno.test("name resolution: the elements of a typed array and objects written `as` or `satisfies` a type are of that type", async () => {
-  const { lines } = await referencesIn({
-    "src/route.ts": "export interface Route { method: string; path: string }",
-    "src/routes.ts": [
-      'import type { Route } from "./route";',
-      "export const routes: Route[] = [",
-      "  { method: 'GET', path: '/a' },",
-      "];",
-      "export const one = { method: 'PUT', path: '/b' } satisfies Route;",
-      "export const two = { method: 'POST', path: '/c' } as Route;",
-      "export const untyped = [{ method: 'DELETE', path: '/d' }];",
-    ].join("\n"),
-  }, { path: "src/route.ts", name: "path", line: 1, shared: true });
-  assertEquals(lines, ["src/route.ts:1", "src/routes.ts:3", "src/routes.ts:5", "src/routes.ts:6"]);
-});
-
-Deno.test("name resolution: a property of one object literal is not another literal's of the same type", async () => {
-  const { lines } = await referencesIn({
-    "src/store.ts": "export interface Store { get(): string | null }",
-    "src/stores.ts": [
-      'import type { Store } from "./store";',
-      "export const empty: Store = {",
-      "  get() { return null; },",
-      "};",
-      "export const full: Store = {",
-      "  get() { return 'x'; },",
-      "};",
-      "empty.get();",
-    ].join("\n"),
-  }, { path: "src/stores.ts", name: "get", line: 3, shared: true });
-  // `empty.get()` is the interface's method, as the compiler sees it.
-  assertEquals(lines, ["src/stores.ts:3"]);
-});
-
-Deno.test("name resolution: the arms of a union type alias and the objects returned as a named type are of that type", async () => {
-  const files = {
-    "src/options.ts": [
-      "export type Options = { token: string; prefix?: string } | { verify: () => boolean; prefix?: string };",
-      "export interface Result { items: string[] }",
-      "export function read(options: Options) { return options.prefix; }",
-      "export async function load(): Promise<Result> { return { items: [] }; }",
-      "export const make = (): Result => ({ items: ['a'] });",
-      "export function other() { return { items: 1, prefix: 'x' }; }",
-    ].join("\n"),
-  };
-  const union = await referencesIn(files, {
-    path: "src/options.ts",
-    name: "prefix",
-    line: 1,
-    shared: true,
-  });
-  assertEquals(union.target?.container, "Options");
-  assertEquals(union.lines, ["src/options.ts:1", "src/options.ts:3"]);
-  const returned = await referencesIn(files, {
-    path: "src/options.ts",
-    name: "items",
-    line: 2,
-    shared: true,
-  });
-  assertEquals(returned.lines, ["src/options.ts:2", "src/options.ts:4", "src/options.ts:5"]);
 });

@@ -34,48 +34,62 @@ function countingRouter(): { router: RepositoryRouter; routed: RoutedCall[] } {
   };
 }
 
-Deno.test("routed calls: each call reaches the router once, as itself, and answers as it does locally", () =>
+// One world for the two cases on the default repositories: the refusals first, on the local
+// calls, then the router is installed.
+Deno.test("routed calls: one service of the default repositories, case by case", (t) =>
   withInProcessService(async ({ service, localCalls }) => {
-    const { router, routed } = countingRouter();
-    service.useRouter(router);
-    assertEquals(routedMethods(service.calls), routedMethods(localCalls));
-    const request = { repo: "org/open", path: "a.txt" };
-    const file = await service.calls.read(ANONYMOUS, request);
-    assertEquals(file, await localCalls.read(ANONYMOUS, request));
-    assertEquals(routed, [{ method: "read", caller: ANONYMOUS, repo: "org/open", request }]);
-    routed.length = 0;
-    const listing = await service.calls.list(ANONYMOUS, { repo: "org/open", first: 10 });
-    assertEquals(listing.entries.map((entry) => entry.path), ["a.txt"]);
-    await service.calls.versionHistory(ANONYMOUS, { repo: "org/open", first: 5 });
-    assertEquals(routed.map((call) => [call.method, call.repo]), [
-      ["list", "org/open"],
-      ["versionHistory", "org/open"],
-    ]);
-    routed.length = 0;
-    await service.availability(ANONYMOUS, { repo: "org/open", includePlugins: true });
-    assertEquals(routed.map((call) => call.method), [
-      "versionIndexes",
-      "versionScip",
-      "pluginCatalog",
-    ]);
-  }));
-
-Deno.test("routed calls: a forwarded name that is no routed call is refused before anything runs", () =>
-  withInProcessService(async ({ localCalls }) => {
-    for (const method of ["__proto__", "constructor", "toString", "hasOwnProperty", "READ", ""]) {
-      const error: SourcegraphError = assertThrows(
-        () =>
-          runRoutedCall(localCalls, { method, caller: ANONYMOUS, request: { repo: "org/open" } }),
-        SourcegraphError,
-      );
-      assertEquals(error.code, "INVALID_REQUEST", method);
-    }
-    const answer = await runRoutedCall(localCalls, {
-      method: "read",
-      caller: ANONYMOUS,
-      request: { repo: "org/open", path: "a.txt" },
-    });
-    assert((answer as { commit?: string }).commit, "a routed name runs its call");
+    await t.step(
+      "routed calls: a forwarded name that is no routed call is refused before anything runs",
+      async () => {
+        for (
+          const method of ["__proto__", "constructor", "toString", "hasOwnProperty", "READ", ""]
+        ) {
+          const error: SourcegraphError = assertThrows(
+            () =>
+              runRoutedCall(localCalls, {
+                method,
+                caller: ANONYMOUS,
+                request: { repo: "org/open" },
+              }),
+            SourcegraphError,
+          );
+          assertEquals(error.code, "INVALID_REQUEST", method);
+        }
+        const answer = await runRoutedCall(localCalls, {
+          method: "read",
+          caller: ANONYMOUS,
+          request: { repo: "org/open", path: "a.txt" },
+        });
+        assert((answer as { commit?: string }).commit, "a routed name runs its call");
+      },
+    );
+    await t.step(
+      "routed calls: each call reaches the router once, as itself, and answers as it does locally",
+      async () => {
+        const { router, routed } = countingRouter();
+        service.useRouter(router);
+        assertEquals(routedMethods(service.calls), routedMethods(localCalls));
+        const request = { repo: "org/open", path: "a.txt" };
+        const file = await service.calls.read(ANONYMOUS, request);
+        assertEquals(file, await localCalls.read(ANONYMOUS, request));
+        assertEquals(routed, [{ method: "read", caller: ANONYMOUS, repo: "org/open", request }]);
+        routed.length = 0;
+        const listing = await service.calls.list(ANONYMOUS, { repo: "org/open", first: 10 });
+        assertEquals(listing.entries.map((entry) => entry.path), ["a.txt"]);
+        await service.calls.versionHistory(ANONYMOUS, { repo: "org/open", first: 5 });
+        assertEquals(routed.map((call) => [call.method, call.repo]), [
+          ["list", "org/open"],
+          ["versionHistory", "org/open"],
+        ]);
+        routed.length = 0;
+        await service.availability(ANONYMOUS, { repo: "org/open", includePlugins: true });
+        assertEquals(routed.map((call) => call.method), [
+          "versionIndexes",
+          "versionScip",
+          "pluginCatalog",
+        ]);
+      },
+    );
   }));
 
 Deno.test("routed calls: an MCP read or read_many with plugins is one routed call, and the plugins' answer is in it", () =>

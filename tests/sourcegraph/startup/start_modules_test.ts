@@ -71,8 +71,22 @@ function serviceEntries(): string[] {
   return entries;
 }
 
+// Each entry's graph is read once for the file (the cases ask for the same graphs).
+const reachedByEntry = new Map<string, Promise<{ names: Set<string>; errors: string[] }>>();
+
 /** The npm packages `entry`'s module graph reaches under the service's configuration. */
-async function reachedPackages(entry: string): Promise<{ names: Set<string>; errors: string[] }> {
+function reachedPackages(entry: string): Promise<{ names: Set<string>; errors: string[] }> {
+  let reached = reachedByEntry.get(entry);
+  if (reached === undefined) {
+    reached = readReachedPackages(entry);
+    reachedByEntry.set(entry, reached);
+  }
+  return reached;
+}
+
+async function readReachedPackages(
+  entry: string,
+): Promise<{ names: Set<string>; errors: string[] }> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--config", join(ROOT, "deno.json"), entry],
     cwd: ROOT,
