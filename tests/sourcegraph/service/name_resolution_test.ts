@@ -127,6 +127,32 @@ Deno.test("name resolution: a member of a class is also used through the interfa
   assertEquals(lines, ["src/router.ts:1", "src/smart.ts:3", "src/use.ts:2"]);
 });
 
+Deno.test("name resolution: a base type the files do not declare says nothing of a receiver", async () => {
+  const { target, lines } = await referencesIn({
+    "src/http_exception.ts": [
+      'import type { Transport } from "@sdk/transport";',
+      "export class HTTPException extends Error implements Transport {",
+      "  readonly status: number = 500;",
+      "  start(): void {}",
+      "}",
+    ].join("\n"),
+    "src/app.ts": [
+      "export const fail = () => { throw new Error('x'); };",
+      "export const send = (res: Response, transport: Transport) => res.status;",
+    ].join("\n"),
+    "src/handler.ts": [
+      'import { HTTPException } from "./http_exception";',
+      "export const made = (e: HTTPException) => e.status;",
+      "export const other = (res) => res.status;",
+    ].join("\n"),
+  }, { path: "src/http_exception.ts", name: "status", line: 3, shared: true });
+  // Neither the global `Error` nor the package's `Transport` is declared in the files: a file
+  // naming them (app.ts) is no evidence; a value of the class itself, or of no evident type in
+  // a file naming the class, is.
+  assertEquals(target?.heritage, []);
+  assertEquals(lines, ["src/handler.ts:2", "src/handler.ts:3", "src/http_exception.ts:3"]);
+});
+
 Deno.test("name resolution: an object literal passed to a function is of its parameter's type, named or written inline", async () => {
   const files = {
     "src/auth.ts": [
@@ -230,4 +256,112 @@ Deno.test("name resolution: the arms of a union type alias and the objects retur
     shared: true,
   });
   assertEquals(returned.lines, ["src/options.ts:2", "src/options.ts:4", "src/options.ts:5"]);
+});
+
+Deno.test("name resolution: an import through the root configuration's path mapping leads to the mapped file", async () => {
+  const { target, lines } = await referencesIn({
+    "tsconfig.json": [
+      "{",
+      "  // Workspace aliases.",
+      '  "compilerOptions": { "paths": { "@app/core/*": ["./core/*"], "@app/log": ["core/log.ts"], }, },',
+      "}",
+    ].join("\n"),
+    "core/state/paged.ts": "export class PagedState { pages(): number { return 1; } }",
+    "core/log.ts": "export function log(message: string): void {}",
+    "web/screen.ts": [
+      'import { PagedState } from "@app/core/state/paged.js";',
+      'import { log } from "@app/log";',
+      "export const state = new PagedState();",
+      "log(String(state.pages()));",
+    ].join("\n"),
+    "web/other.ts": [
+      'import { PagedState } from "@other/state";',
+      "export const other = new PagedState();",
+    ].join("\n"),
+  }, { path: "core/state/paged.ts", name: "PagedState", line: 1 });
+  assertEquals(target?.path, "core/state/paged.ts");
+  // Not the class of the same name from a module the mapping does not name.
+  assertEquals(lines, ["core/state/paged.ts:1", "web/screen.ts:1", "web/screen.ts:3"]);
+  const logged = await referencesIn({
+    "tsconfig.json": '{ "compilerOptions": { "paths": { "@app/log": ["core/log.ts"] } } }',
+    "core/log.ts": "export function log(message: string): void {}",
+    "web/screen.ts": 'import { log } from "@app/log";\nlog("x");',
+  }, { path: "core/log.ts", name: "log", line: 1 });
+  assertEquals(logged.lines, ["core/log.ts:1", "web/screen.ts:1", "web/screen.ts:2"]);
+});
+
+Deno.test("name resolution: another anonymous object type and a global's member are not an anonymous type's member", async () => {
+  const { lines } = await referencesIn({
+    "src/rows.ts": [
+      "export function a() { const rows: { id: string; body: string }[] = []; return rows; }",
+      "export function b() { const rows: { id: string; body: string }[] = []; return rows; }",
+      "export function c(): string | undefined { return process.env.body ?? window.body; }",
+      "export function d(row) { return row.body; }",
+    ].join("\n"),
+  }, { path: "src/rows.ts", name: "body", line: 1, shared: true });
+  // Line 4's receiver is of no evident type: in the type's own file it may be the target's.
+  assertEquals(lines, ["src/rows.ts:1", "src/rows.ts:4"]);
+});
+
+Deno.test("name resolution: a member of a global is of no type the files declare", async () => {
+  const { lines } = await referencesIn({
+    "src/config.ts": "export interface Config { env: Record<string, string> }",
+    "src/load.ts": [
+      'import type { Config } from "./config";',
+      "export const load = (config: Config) => config.env;",
+      "export const home = () => process.env.HOME;",
+      "export const other = (value) => value.env;",
+    ].join("\n"),
+  }, { path: "src/config.ts", name: "env", line: 1, shared: true });
+  assertEquals(lines, ["src/config.ts:1", "src/load.ts:2", "src/load.ts:4"]);
+});
+
+Deno.test("name resolution: objects passed to the same callee the files do not declare share its parameter's members", async () => {
+  const { lines } = await referencesIn({
+    "src/a.ts":
+      "export const a = new ReadableStream({ start(controller) { controller.close(); } });",
+    "src/b.ts": [
+      "export const b = new ReadableStream({ async start(controller) {} });",
+      "export const c = new WritableStream({ start() {} });",
+      "export const d = { start() {} };",
+    ].join("\n"),
+  }, { path: "src/a.ts", name: "start", line: 1, shared: true });
+  assertEquals(lines, ["src/a.ts:1", "src/b.ts:1"]);
+});
+
+Deno.test("name resolution: classes implementing the interface that declares a method share it", async () => {
+  const { target, lines } = await referencesIn({
+    "src/router.ts": "export interface Router { add(path: string): void }",
+    "src/smart.ts": [
+      'import type { Router } from "./router";',
+      "export class SmartRouter implements Router {",
+      "  add(path: string): void {}",
+      "}",
+    ].join("\n"),
+    "src/pattern.ts": [
+      'import type { Router } from "./router";',
+      "export class PatternRouter implements Router {",
+      "  add(path: string): void { this.add(path + '/'); }",
+      "}",
+      "export class Bag { add(item: string): void { this.add(item); } }",
+    ].join("\n"),
+  }, { path: "src/smart.ts", name: "add", line: 3, shared: true });
+  assertEquals(target?.bases, ["Router"]);
+  assertEquals(lines, ["src/pattern.ts:3", "src/router.ts:1", "src/smart.ts:3"]);
+});
+
+Deno.test("name resolution: `from '..'` is the parent folder's index file; an intrinsic JSX element is no value", async () => {
+  const { lines } = await referencesIn({
+    "src/jsx/index.ts": "export const html = (text: string) => text;",
+    "src/jsx/dom/page.test.tsx": [
+      "import { html } from '..';",
+      "export const page = () => <html><body>{html('x')}</body></html>;",
+      "export const other = () => <html />;",
+    ].join("\n"),
+  }, { path: "src/jsx/index.ts", name: "html", line: 1 });
+  assertEquals(lines, [
+    "src/jsx/dom/page.test.tsx:1",
+    "src/jsx/dom/page.test.tsx:2",
+    "src/jsx/index.ts:1",
+  ]);
 });
