@@ -49,6 +49,10 @@ export interface ResolvedDeclaration {
   parameter?: { line: number; index: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
+  /** For a property of an object literal passed to a call or `new`: the callee and the index. */
+  argument?: { callee: string; index: number };
+  /** For a class member: the types it extends or implements that declare the member too. */
+  bases?: string[];
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -61,7 +65,9 @@ export function isScriptPath(path: string): boolean {
 
 /** The paths a relative module specifier may name from `from`, likeliest first; none for a package. */
 export function moduleCandidates(from: string, specifier: string): string[] {
-  if (!specifier.startsWith("./") && !specifier.startsWith("../") && specifier !== ".") return [];
+  const relative = specifier.startsWith("./") || specifier.startsWith("../") ||
+    specifier === "." || specifier === "..";
+  if (!relative) return [];
   const parts = from.split("/").slice(0, -1);
   for (const part of specifier.split("/")) {
     if (part === "" || part === ".") continue;
@@ -82,6 +88,61 @@ export function moduleCandidates(from: string, specifier: string): string[] {
   }
   candidates.push(...SCRIPT_EXTENSIONS.map((extension) => base + extension));
   candidates.push(...SCRIPT_EXTENSIONS.map((extension) => `${base}/index${extension}`));
+  return candidates;
+}
+
+/** One entry of `compilerOptions.paths`: a pattern (`@app/*`) and its targets (`./src/*`). */
+export interface PathMapping {
+  pattern: string;
+  targets: string[];
+}
+
+/** The `compilerOptions.paths` of a root `tsconfig.json` text (comments allowed), or null. */
+export function pathMappings(text: string | null): PathMapping[] | null {
+  if (text === null) return null;
+  let parsed: { compilerOptions?: { paths?: Record<string, unknown> } };
+  try {
+    parsed = JSON.parse(withoutComments(text));
+  } catch {
+    return null;
+  }
+  const paths = parsed?.compilerOptions?.paths;
+  if (typeof paths !== "object" || paths === null) return null;
+  return Object.entries(paths).map(([pattern, targets]) => ({
+    pattern,
+    targets: Array.isArray(targets) ? targets.filter((t) => typeof t === "string") : [],
+  }));
+}
+
+// JSON with comments and trailing commas (tsconfig's dialect) as JSON.
+function withoutComments(text: string): string {
+  const stripped = text.replace(
+    /("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g,
+    (_, string) => string ?? "",
+  );
+  return stripped.replace(/,(\s*[}\]])/g, "$1");
+}
+
+/** The paths a non-relative specifier may name through the root configuration's `paths`. */
+export function mappedCandidates(mappings: PathMapping[], specifier: string): string[] {
+  const candidates: string[] = [];
+  for (const { pattern, targets } of mappings) {
+    const star = pattern.indexOf("*");
+    let matched: string | null = null;
+    if (star === -1) matched = pattern === specifier ? "" : null;
+    else {
+      const [prefix, suffix] = [pattern.slice(0, star), pattern.slice(star + 1)];
+      const fits = specifier.startsWith(prefix) && specifier.endsWith(suffix) &&
+        specifier.length >= prefix.length + suffix.length;
+      if (fits) matched = specifier.slice(prefix.length, specifier.length - suffix.length);
+    }
+    if (matched === null) continue;
+    for (const target of targets) {
+      const path = target.replace("*", matched);
+      const relative = path.startsWith("./") || path.startsWith("../") ? path : `./${path}`;
+      candidates.push(...moduleCandidates("tsconfig.json", relative));
+    }
+  }
   return candidates;
 }
 
@@ -111,6 +172,7 @@ export class NameResolver {
   #analyses = new Map<string, Promise<NameOccurrences | null>>();
   #modules = new Map<string, Promise<string | null>>();
   #mentions = new Map<string, Promise<boolean>>();
+  #paths: Promise<PathMapping[]> | null = null;
 
   /** A resolver over `files`, parsing with `parser`. */
   constructor(parser: OccurrenceParser, files: ResolutionFiles) {
@@ -142,9 +204,18 @@ export class NameResolver {
     return found;
   }
 
-  /** The visible file a module specifier names from `from`, or null. */
-  module(from: string, specifier: string): Promise<string | null> {
-    const candidates = moduleCandidates(from, specifier);
+  /**
+   * The visible file a module specifier names from `from`, or null: a relative specifier, or
+   * one the root `tsconfig.json` (else `tsconfig.base.json`) maps with `compilerOptions.paths`.
+   */
+  async module(from: string, specifier: string): Promise<string | null> {
+    let candidates = moduleCandidates(from, specifier);
+    if (candidates.length === 0) {
+      this.#paths ??= this.#files.text("tsconfig.json").then(async (text) =>
+        pathMappings(text) ?? pathMappings(await this.#files.text("tsconfig.base.json")) ?? []
+      );
+      candidates = mappedCandidates(await this.#paths, specifier);
+    }
     const key = candidates[0] ?? "";
     let found = this.#modules.get(key);
     if (found === undefined) {
@@ -156,7 +227,7 @@ export class NameResolver {
       })();
       this.#modules.set(key, found);
     }
-    return found;
+    return await found;
   }
 
   /** The occurrence of `name` at `line` and UTF-16 `column` of `path` (parsed with bindings). */
@@ -390,12 +461,33 @@ export async function resolveAt(
       container: binding.receiver.type,
       via: "file",
       member: true,
-      heritage: binding.receiver.heritage,
+      ...await heritageOf(resolver, { path: at.path, name: at.name }, binding.receiver.heritage),
       ...(binding.receiver.parameter ? { parameter: binding.receiver.parameter } : {}),
       ...(binding.receiver.literal ? { literal: true } : {}),
+      ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding });
+}
+
+// Of the names a member's type extends or implements, those that lead to a declaration in the
+// files as `path` sees them (`heritage`: a type the files do not declare, a global such as
+// `Error` or a package's interface, says nothing of which values are the member's type, and a
+// file naming it is no sign of the member), and those of them declaring the member too
+// (`bases`: another class implementing one has its member of the same name in common).
+async function heritageOf(
+  resolver: NameResolver,
+  at: { path: string; name: string },
+  names: string[],
+): Promise<{ heritage: string[]; bases: string[] }> {
+  const declared = await Promise.all(
+    names.map((name) => resolver.declarationOf(at.path, name, 1)),
+  );
+  const heritage = names.filter((_, index) => declared[index] !== null);
+  const members = await Promise.all(
+    heritage.map((type) => resolver.member(at.path, { type, member: at.name }, 1)),
+  );
+  return { heritage, bases: heritage.filter((_, index) => members[index] !== null) };
 }
 
 /**
@@ -432,11 +524,20 @@ async function memberRefersTo(
   const { receiver } = at;
   const own = at.path === target.path;
   const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  if (
+    (receiver.kind === "declaration" || receiver.kind === "this") &&
+    receiver.heritage.some((type) => target.bases?.includes(type))
+  ) {
+    // Another class implementing a type that declares the member: its member is the same one.
+    return true;
+  }
   switch (receiver.kind) {
     case "unknown": {
-      // A receiver of no evident type: the target's when no other type has a member of that
-      // name, else where the file names its type (or one it extends); an anonymous type's only
-      // in its own file.
+      // A global the file does not declare (`process.env`, `window.name`) is of no type the
+      // files declare. Another receiver of no evident type: the target's when no other type has
+      // a member of that name, else where the file names its type (or one it extends); an
+      // anonymous type's only in its own file.
+      if (receiver.global === true) return false;
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
@@ -449,26 +550,7 @@ async function memberRefersTo(
       return component !== null && component.path === target.path && target.container !== null;
     }
     case "declaration":
-      // An object passed to a function is of its parameter's type; another anonymous object
-      // (type) is the target's only where the target's is anonymous too; another file's type
-      // of the target's type name is another type.
-      // Another object literal of a named type: its property is its own, not the target
-      // literal's (untyped literals keep the rule of anonymous objects below).
-      if (receiver.literal === true && target.literal === true && target.container !== null) {
-        return false;
-      }
-      if (receiver.argument !== undefined) {
-        const fits = await argumentFits(resolver, { path: at.path, ...receiver.argument }, target);
-        if (fits !== null) return fits;
-      }
-      if (receiver.type === null) return own && target.container === null;
-      if (receiver.literal === true && receiver.type === target.container) {
-        // A value of a type of the target's type name: the target's when that name leads there.
-        const type = await resolver.declarationOf(at.path, receiver.type, 1);
-        return type === null || type.path === target.path;
-      }
-      if (!own && receiver.type === target.container) return false;
-      return receiverFits(receiver, types);
+      return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
@@ -481,6 +563,47 @@ async function memberRefersTo(
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether a member declared at the occurrence (in a class, an object type or an object literal)
+// may be the member `target`.
+async function declarationRefersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver } = at;
+  const own = at.path === target.path;
+  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  // An object passed to a function is of its parameter's type; another anonymous object
+  // (type) is the target's only where the target's is anonymous too; another file's type
+  // of the target's type name is another type.
+  // Another object literal of a named type: its property is its own, not the target
+  // literal's (untyped literals keep the rule of anonymous objects below).
+  if (receiver.literal === true && target.literal === true && target.container !== null) {
+    return false;
+  }
+  if (receiver.argument !== undefined) {
+    const fits = await argumentFits(resolver, { path: at.path, ...receiver.argument }, target);
+    if (fits !== null) return fits;
+    // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
+    // of its parameter's one type wherever that callee and argument are the same.
+    const { callee, index } = receiver.argument;
+    if (target.argument?.callee === callee && target.argument.index === index) return true;
+  }
+  // An anonymous object type declaring the name is another type than an anonymous target
+  // type (an object literal may be of the target's type).
+  if (receiver.type === null) {
+    return own && target.container === null &&
+      (receiver.literal === true || target.literal === true);
+  }
+  if (receiver.literal === true && receiver.type === target.container) {
+    // A value of a type of the target's type name: the target's when that name leads there.
+    const type = await resolver.declarationOf(at.path, receiver.type, 1);
+    return type === null || type.path === target.path;
+  }
+  if (!own && receiver.type === target.container) return false;
+  return receiverFits(receiver, types);
 }
 
 // Whether an object passed as argument `index` to `callee` is of the target's type: the callee's

@@ -44,7 +44,8 @@ export type Receiver =
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
   }
-  | { kind: "unknown" };
+  /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
+  | { kind: "unknown"; global?: boolean };
 
 /** A declaration: where its name is, what it declares and what encloses it. */
 export interface Declared {
@@ -84,6 +85,11 @@ const FUNCTIONS = new Set([
   "arrow_function",
   "method_definition",
   "function_signature",
+]);
+const JSX_ELEMENTS = new Set([
+  "jsx_opening_element",
+  "jsx_closing_element",
+  "jsx_self_closing_element",
 ]);
 const CLASSES = new Set(["class_declaration", "class", "abstract_class_declaration"]);
 const TYPE_HOLDERS = new Set(["interface_declaration", "type_alias_declaration"]);
@@ -140,6 +146,10 @@ export function bindingOf(node: Node): Binding {
   }
   const exported = exportSpecifierBinding(parent);
   if (exported !== null) return exported;
+  if (JSX_ELEMENTS.has(parent.type) && /^[a-z]/.test(node.text)) {
+    // `<html>`: an intrinsic element (lower case) names no value of the file.
+    return { kind: "free" };
+  }
   if (node.type === "property_identifier" || node.type === "private_property_identifier") {
     return { kind: "member", receiver: { kind: "unknown" } };
   }
@@ -483,9 +493,16 @@ function receiverOf(node: Node | null): Receiver {
   if (node.type === "non_null_expression" || node.type === "parenthesized_expression") {
     return receiverOf(node.namedChildren[0] ?? null);
   }
+  if (node.type === "member_expression") {
+    // `process.env.name`: a member of a global's member is of no type the file declares either.
+    let root: Node | null = node;
+    while (root?.type === "member_expression") root = root.childForFieldName("object");
+    const global = root?.type === "identifier" && lookUp(root, root.text) === null;
+    return global ? { kind: "unknown", global } : { kind: "unknown" };
+  }
   if (node.type !== "identifier" && node.type !== "type_identifier") return { kind: "unknown" };
   const binding = lookUp(node, node.text);
-  if (binding === null) return { kind: "unknown" };
+  if (binding === null) return { kind: "unknown", global: true };
   if (binding.kind === "import") {
     return binding.imported === "*"
       ? { kind: "module", module: binding.module }
@@ -632,8 +649,13 @@ function objectContext(object: Node): Pick<
     if (type !== null) return { type };
   }
   if (holder?.type === "arguments" && object.type === "object") {
+    // `f({ ... })` and `new Stream({ ... })`.
     const call = holder.parent;
-    const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+    const callee = call?.type === "call_expression"
+      ? call.childForFieldName("function")
+      : call?.type === "new_expression"
+      ? call.childForFieldName("constructor")
+      : null;
     if (callee?.type === "identifier") {
       const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
       return { type: null, argument: { callee: callee.text, index } };

@@ -180,10 +180,36 @@ async function typescriptFiles(tree: string, commit: string): Promise<Map<string
   return files;
 }
 
+/**
+ * The module path mapping (`compilerOptions.paths`) of the commit's root `tsconfig.json`, else
+ * `tsconfig.base.json` (a workspace's shared settings): the tree's own aliases, such as
+ * `@inspector/core/*`, resolve as its compiler resolves them. Null when neither maps paths.
+ */
+async function pathMapping(tree: string, commit: string): Promise<ts.MapLike<string[]> | null> {
+  for (const name of ["tsconfig.json", "tsconfig.base.json"]) {
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await git(tree, ["show", `${commit}:${name}`]));
+    } catch {
+      continue;
+    }
+    const parsed = ts.parseConfigFileTextToJson(name, text).config;
+    const paths = parsed?.compilerOptions?.paths;
+    if (paths) return paths;
+  }
+  return null;
+}
+
 /** A language service over the commit's TypeScript files, kept in memory. */
-function languageService(tree: string, files: Map<string, string>): ts.LanguageService {
+function languageService(
+  tree: string,
+  files: Map<string, string>,
+  paths: ts.MapLike<string[]> | null,
+): ts.LanguageService {
   const absolute = new Map([...files].map(([path, text]) => [join(tree, path), text]));
   const options: ts.CompilerOptions = {
+    // Mapped paths are relative to the configuration's folder, the tree's root.
+    ...(paths ? { paths, pathsBasePath: tree } : {}),
     target: ts.ScriptTarget.ESNext,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -217,8 +243,10 @@ function languageService(tree: string, files: Map<string, string>): ts.LanguageS
     fileExists: (name) => absolute.has(name) || (!name.startsWith(tree) && ts.sys.fileExists(name)),
     readFile: (name) =>
       absolute.get(name) ?? (name.startsWith(tree) ? undefined : ts.sys.readFile(name)),
+    // Asked with a trailing slash for `from '.'` and `from '..'` (a folder's index file).
     directoryExists: (name) =>
-      directories.has(name) || (!name.startsWith(tree) && ts.sys.directoryExists(name)),
+      directories.has(name.replace(/\/+$/, "")) ||
+      (!name.startsWith(tree) && ts.sys.directoryExists(name)),
   };
   return ts.createLanguageService(host, ts.createDocumentRegistry());
 }
@@ -591,7 +619,7 @@ async function measureTree(
 ): Promise<TreeResult> {
   const commit = new TextDecoder().decode(await git(tree, ["rev-parse", "HEAD"])).trim();
   const files = await typescriptFiles(tree, commit);
-  const service = languageService(tree, files);
+  const service = languageService(tree, files, await pathMapping(tree, commit));
   const program = service.getProgram();
   if (!program) throw new Error(`no program for ${tree}`);
   const sources = new Map<string, ts.SourceFile>();

@@ -276,3 +276,319 @@ Deno.test("name resolution: one parser, case by case", async (t) => {
     parser = null;
   }
 });
+
+nameCase(
+  "name resolution: another file's type of the same name declares another member",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/a.ts": [
+        "type Env = { Bindings: { key: string } };",
+        "export const read = (env: Env) => env.Bindings;",
+      ].join("\n"),
+      "src/b.ts": [
+        "type Env = { Bindings: { token: string } };",
+        "export const other = (env: Env) => env.Bindings;",
+      ].join("\n"),
+    }, { path: "src/a.ts", name: "Bindings", line: 1, shared: true });
+    assertEquals(lines, ["src/a.ts:1", "src/a.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of a class is also used through the interface it implements",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/router.ts": "export interface Router { add(path: string): void }",
+      "src/smart.ts": [
+        'import type { Router } from "./router";',
+        "export class SmartRouter implements Router {",
+        "  add(path: string): void {}",
+        "}",
+      ].join("\n"),
+      "src/use.ts": [
+        'import type { Router } from "./router";',
+        "export function build(router: Router) { router.add('/'); }",
+      ].join("\n"),
+      "src/other.ts": [
+        "export class Set2 { add(value: number): void {} }",
+        "export function fill(set: Set2) { set.add(1); }",
+      ].join("\n"),
+    }, { path: "src/smart.ts", name: "add", line: 3, shared: true });
+    assertEquals(target?.heritage, ["Router"]);
+    assertEquals(lines, ["src/router.ts:1", "src/smart.ts:3", "src/use.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a base type the files do not declare says nothing of a receiver",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/http_exception.ts": [
+        'import type { Transport } from "@sdk/transport";',
+        "export class HTTPException extends Error implements Transport {",
+        "  readonly status: number = 500;",
+        "  start(): void {}",
+        "}",
+      ].join("\n"),
+      "src/app.ts": [
+        "export const fail = () => { throw new Error('x'); };",
+        "export const send = (res: Response, transport: Transport) => res.status;",
+      ].join("\n"),
+      "src/handler.ts": [
+        'import { HTTPException } from "./http_exception";',
+        "export const made = (e: HTTPException) => e.status;",
+        "export const other = (res) => res.status;",
+      ].join("\n"),
+    }, { path: "src/http_exception.ts", name: "status", line: 3, shared: true });
+    // Neither the global `Error` nor the package's `Transport` is declared in the files: a file
+    // naming them (app.ts) is no evidence; a value of the class itself, or of no evident type in
+    // a file naming the class, is.
+    assertEquals(target?.heritage, []);
+    assertEquals(lines, ["src/handler.ts:2", "src/handler.ts:3", "src/http_exception.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object literal passed to a function is of its parameter's type, named or written inline",
+  async () => {
+    const files = {
+      "src/auth.ts": [
+        "export interface AuthOptions { username: string; realm?: string }",
+        "export const auth = (options: AuthOptions) => options.username;",
+        "export function jwt(secret: string, options: { alg: string; realm?: string }) { return options.alg; }",
+      ].join("\n"),
+      "src/app.ts": [
+        'import { auth, jwt } from "./auth";',
+        "const username = 'u';",
+        "auth({ username, realm: 'r' });",
+        "jwt('s', { alg: 'HS256', realm: 'x' });",
+        "other({ username: 'v', alg: 'none' });",
+        "function other(value: { username: string; alg: string }) { return value; }",
+      ].join("\n"),
+    };
+    const named = await referencesIn(files, {
+      path: "src/auth.ts",
+      name: "username",
+      line: 1,
+      shared: true,
+    });
+    // The shorthand `{ username }` is the property too; `other`'s parameter is another type.
+    assertEquals(named.lines, ["src/app.ts:3", "src/auth.ts:1", "src/auth.ts:2"]);
+    const inline = await referencesIn(files, {
+      path: "src/auth.ts",
+      name: "alg",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(inline.target?.parameter, { line: 3, index: 1 });
+    assertEquals(inline.lines, ["src/app.ts:4", "src/auth.ts:3"]);
+    // From the argument, the definition is the parameter's member.
+    const fromUse = await referencesIn(files, {
+      path: "src/app.ts",
+      name: "alg",
+      line: 4,
+      shared: true,
+    });
+    assertEquals([fromUse.target?.path, fromUse.target?.line], ["src/auth.ts", 3]);
+    assertEquals(fromUse.lines, inline.lines);
+  },
+);
+
+nameCase(
+  "name resolution: the elements of a typed array and objects written `as` or `satisfies` a type are of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/route.ts": "export interface Route { method: string; path: string }",
+      "src/routes.ts": [
+        'import type { Route } from "./route";',
+        "export const routes: Route[] = [",
+        "  { method: 'GET', path: '/a' },",
+        "];",
+        "export const one = { method: 'PUT', path: '/b' } satisfies Route;",
+        "export const two = { method: 'POST', path: '/c' } as Route;",
+        "export const untyped = [{ method: 'DELETE', path: '/d' }];",
+      ].join("\n"),
+    }, { path: "src/route.ts", name: "path", line: 1, shared: true });
+    assertEquals(lines, [
+      "src/route.ts:1",
+      "src/routes.ts:3",
+      "src/routes.ts:5",
+      "src/routes.ts:6",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: a property of one object literal is not another literal's of the same type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/store.ts": "export interface Store { get(): string | null }",
+      "src/stores.ts": [
+        'import type { Store } from "./store";',
+        "export const empty: Store = {",
+        "  get() { return null; },",
+        "};",
+        "export const full: Store = {",
+        "  get() { return 'x'; },",
+        "};",
+        "empty.get();",
+      ].join("\n"),
+    }, { path: "src/stores.ts", name: "get", line: 3, shared: true });
+    // `empty.get()` is the interface's method, as the compiler sees it.
+    assertEquals(lines, ["src/stores.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: the arms of a union type alias and the objects returned as a named type are of that type",
+  async () => {
+    const files = {
+      "src/options.ts": [
+        "export type Options = { token: string; prefix?: string } | { verify: () => boolean; prefix?: string };",
+        "export interface Result { items: string[] }",
+        "export function read(options: Options) { return options.prefix; }",
+        "export async function load(): Promise<Result> { return { items: [] }; }",
+        "export const make = (): Result => ({ items: ['a'] });",
+        "export function other() { return { items: 1, prefix: 'x' }; }",
+      ].join("\n"),
+    };
+    const union = await referencesIn(files, {
+      path: "src/options.ts",
+      name: "prefix",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(union.target?.container, "Options");
+    assertEquals(union.lines, ["src/options.ts:1", "src/options.ts:3"]);
+    const returned = await referencesIn(files, {
+      path: "src/options.ts",
+      name: "items",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(returned.lines, ["src/options.ts:2", "src/options.ts:4", "src/options.ts:5"]);
+  },
+);
+
+nameCase(
+  "name resolution: an import through the root configuration's path mapping leads to the mapped file",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "tsconfig.json": [
+        "{",
+        "  // Workspace aliases.",
+        '  "compilerOptions": { "paths": { "@app/core/*": ["./core/*"], "@app/log": ["core/log.ts"], }, },',
+        "}",
+      ].join("\n"),
+      "core/state/paged.ts": "export class PagedState { pages(): number { return 1; } }",
+      "core/log.ts": "export function log(message: string): void {}",
+      "web/screen.ts": [
+        'import { PagedState } from "@app/core/state/paged.js";',
+        'import { log } from "@app/log";',
+        "export const state = new PagedState();",
+        "log(String(state.pages()));",
+      ].join("\n"),
+      "web/other.ts": [
+        'import { PagedState } from "@other/state";',
+        "export const other = new PagedState();",
+      ].join("\n"),
+    }, { path: "core/state/paged.ts", name: "PagedState", line: 1 });
+    assertEquals(target?.path, "core/state/paged.ts");
+    // Not the class of the same name from a module the mapping does not name.
+    assertEquals(lines, ["core/state/paged.ts:1", "web/screen.ts:1", "web/screen.ts:3"]);
+    const logged = await referencesIn({
+      "tsconfig.json": '{ "compilerOptions": { "paths": { "@app/log": ["core/log.ts"] } } }',
+      "core/log.ts": "export function log(message: string): void {}",
+      "web/screen.ts": 'import { log } from "@app/log";\nlog("x");',
+    }, { path: "core/log.ts", name: "log", line: 1 });
+    assertEquals(logged.lines, ["core/log.ts:1", "web/screen.ts:1", "web/screen.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: another anonymous object type and a global's member are not an anonymous type's member",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/rows.ts": [
+        "export function a() { const rows: { id: string; body: string }[] = []; return rows; }",
+        "export function b() { const rows: { id: string; body: string }[] = []; return rows; }",
+        "export function c(): string | undefined { return process.env.body ?? window.body; }",
+        "export function d(row) { return row.body; }",
+      ].join("\n"),
+    }, { path: "src/rows.ts", name: "body", line: 1, shared: true });
+    // Line 4's receiver is of no evident type: in the type's own file it may be the target's.
+    assertEquals(lines, ["src/rows.ts:1", "src/rows.ts:4"]);
+  },
+);
+
+nameCase("name resolution: a member of a global is of no type the files declare", async () => {
+  const { lines } = await referencesIn({
+    "src/config.ts": "export interface Config { env: Record<string, string> }",
+    "src/load.ts": [
+      'import type { Config } from "./config";',
+      "export const load = (config: Config) => config.env;",
+      "export const home = () => process.env.HOME;",
+      "export const other = (value) => value.env;",
+    ].join("\n"),
+  }, { path: "src/config.ts", name: "env", line: 1, shared: true });
+  assertEquals(lines, ["src/config.ts:1", "src/load.ts:2", "src/load.ts:4"]);
+});
+
+nameCase(
+  "name resolution: objects passed to the same callee the files do not declare share its parameter's members",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/a.ts":
+        "export const a = new ReadableStream({ start(controller) { controller.close(); } });",
+      "src/b.ts": [
+        "export const b = new ReadableStream({ async start(controller) {} });",
+        "export const c = new WritableStream({ start() {} });",
+        "export const d = { start() {} };",
+      ].join("\n"),
+    }, { path: "src/a.ts", name: "start", line: 1, shared: true });
+    assertEquals(lines, ["src/a.ts:1", "src/b.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: classes implementing the interface that declares a method share it",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/router.ts": "export interface Router { add(path: string): void }",
+      "src/smart.ts": [
+        'import type { Router } from "./router";',
+        "export class SmartRouter implements Router {",
+        "  add(path: string): void {}",
+        "}",
+      ].join("\n"),
+      "src/pattern.ts": [
+        'import type { Router } from "./router";',
+        "export class PatternRouter implements Router {",
+        "  add(path: string): void { this.add(path + '/'); }",
+        "}",
+        "export class Bag { add(item: string): void { this.add(item); } }",
+      ].join("\n"),
+    }, { path: "src/smart.ts", name: "add", line: 3, shared: true });
+    assertEquals(target?.bases, ["Router"]);
+    assertEquals(lines, ["src/pattern.ts:3", "src/router.ts:1", "src/smart.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: `from '..'` is the parent folder's index file; an intrinsic JSX element is no value",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/jsx/index.ts": "export const html = (text: string) => text;",
+      "src/jsx/dom/page.test.tsx": [
+        "import { html } from '..';",
+        "export const page = () => <html><body>{html('x')}</body></html>;",
+        "export const other = () => <html />;",
+      ].join("\n"),
+    }, { path: "src/jsx/index.ts", name: "html", line: 1 });
+    assertEquals(lines, [
+      "src/jsx/dom/page.test.tsx:1",
+      "src/jsx/dom/page.test.tsx:2",
+      "src/jsx/index.ts:1",
+    ]);
+  },
+);
