@@ -19,6 +19,7 @@
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
 import type { Binding, Declared, Receiver } from "../symbols/name_bindings.ts";
+import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
 export const FOLLOW_DEPTH = 8;
@@ -49,6 +50,8 @@ export interface ResolvedDeclaration {
   parameter?: { line: number; index: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
+  /** For a name of a language whose scopes are analyzed (not TypeScript): what it is. */
+  scope?: ScopedTarget;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -371,6 +374,7 @@ export async function resolveAt(
 ): Promise<ResolvedDeclaration | null> {
   const occurrence = await resolver.occurrenceAt(at.path, at);
   if (occurrence?.binding === undefined) return null;
+  if (occurrence.scope !== undefined) return scopedTarget(at, occurrence);
   const { binding } = occurrence;
   if (binding.kind === "member" && binding.receiver.kind === "declaration") {
     // An object literal's property is its type's member; another position is a member's own
@@ -411,6 +415,7 @@ export async function refersTo(
 ): Promise<boolean> {
   const { binding, property } = at.occurrence;
   if (binding === undefined) return false;
+  if (target.scope !== undefined) return scopedRefersTo(at, { ...target, scope: target.scope });
   if (at.path === target.path && at.occurrence.line === target.line) return true;
   if (target.member === true) {
     const receiver = binding.kind === "member" ? binding.receiver : property;
