@@ -374,7 +374,10 @@ export async function resolveAt(
 ): Promise<ResolvedDeclaration | null> {
   const occurrence = await resolver.occurrenceAt(at.path, at);
   if (occurrence?.binding === undefined) return null;
-  if (occurrence.scope !== undefined) return scopedTarget(at, occurrence);
+  if (occurrence.scope !== undefined) {
+    const file = (await resolver.analysis(at.path, at.name))?.occurrences;
+    return scopedTarget(at, occurrence, file);
+  }
   const { binding } = occurrence;
   if (binding.kind === "member" && binding.receiver.kind === "declaration") {
     // An object literal's property is its type's member; another position is a member's own

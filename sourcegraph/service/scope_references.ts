@@ -74,6 +74,7 @@ export function scopeFamilyOf(path: string): string | null {
 export function scopedTarget(
   at: { path: string; line: number; column: number },
   occurrence: NameOccurrence,
+  file: readonly NameOccurrence[] = [],
 ): ScopedDeclaration | null {
   const { binding, scope } = occurrence;
   const family = scopeFamilyOf(at.path);
@@ -92,9 +93,14 @@ export function scopedTarget(
   }
   const place = { path: at.path, line: at.line, column: at.column, container: null };
   if (binding.kind === "member" && scope.space === "member") {
-    const declared = occurrence.role === "definition";
+    // `self.f`: the member its own file declares, when it declares one of that name.
+    const own = scope.self === true ? ownMember(file) : null;
+    const declared = occurrence.role === "definition" || own !== null;
+    const { line, column } = own ?? at;
     return {
       ...place,
+      line,
+      column,
       kind: "member",
       via: "member",
       member: true,
@@ -107,6 +113,14 @@ export function scopedTarget(
     ? "package"
     : "global";
   return { ...place, kind: binding.kind, via: "import", scope: target(reach, false) };
+}
+
+// The one member declaration of a file's occurrences of a name, or null (none, or several).
+function ownMember(file: readonly NameOccurrence[]): NameOccurrence | null {
+  const declared = file.filter((occurrence) =>
+    occurrence.role === "definition" && occurrence.scope?.space === "member"
+  );
+  return declared.length === 1 ? declared[0] : null;
 }
 
 /** Whether a file at `path` may hold references to a scoped target. */

@@ -33,6 +33,8 @@ export interface ScopeInfo {
   module?: string;
   /** Whether the file imports every name of some module (`from m import *`, `use m::*`). */
   star?: boolean;
+  /** For a member: its receiver is the enclosing type's own value (`self.f`, `this->f`). */
+  self?: boolean;
 }
 
 /** Whether this analysis knows the language's scopes. */
@@ -74,6 +76,7 @@ export class ScopeAnalysis {
       const qualified = space === "member" ? "value" : space;
       const scope: ScopeInfo = { space: member.module === undefined ? "member" : qualified };
       if (member.module !== undefined) scope.module = member.module;
+      if (member.self === true) scope.self = true;
       const receiver = member.module === undefined
         ? { kind: "unknown" as const }
         : { kind: "module" as const, module: member.module };

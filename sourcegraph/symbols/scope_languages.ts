@@ -32,8 +32,11 @@ export interface Lookup {
 export interface ScopeRules {
   /** The name space of a name node. */
   space(node: Node): "value" | "type" | "member";
-  /** For a member (or a name qualified by a module): the module, if any; null for other names. */
-  member(node: Node, lookup: Lookup): { module?: string } | null;
+  /**
+   * For a member (or a name qualified by a module): the module, if any, and whether its
+   * receiver is the enclosing type's own value (`self.f`, `this->f`); null for other names.
+   */
+  member(node: Node, lookup: Lookup): { module?: string; self?: boolean } | null;
   /** For a name inside an import that declares nothing itself: what it imports. */
   imported?(node: Node): { module: string; imported: string } | null;
   /** The module an import declaration (its declared node) imports from. */
@@ -233,7 +236,10 @@ const C_RULES: ScopeRules = {
       ? "type"
       : "value",
   member(node) {
-    if (node.type === "field_identifier") return {};
+    if (node.type === "field_identifier") {
+      const holder = node.parent?.type === "field_expression" ? node.parent : null;
+      return field(holder, "argument")?.type === "this" ? { self: true } : {};
+    }
     const parent = node.parent;
     if (parent?.type === "qualified_identifier" && isField(node, "name")) {
       return { module: field(parent, "scope")?.text ?? "" };
@@ -508,7 +514,8 @@ const PY_RULES: ScopeRules = {
       const module = left?.type === "identifier"
         ? importedModule(lookup.lookUp(left), PY_RULES)
         : null;
-      return module === null ? {} : { module: field(parent, "object")?.text ?? module };
+      if (module !== null) return { module: field(parent, "object")?.text ?? module };
+      return field(parent, "object")?.text === "self" ? { self: true } : {};
     }
     if (parent?.type === "keyword_argument" && isField(node, "name")) return {};
     // A declaration in a class body: the class's member.
@@ -707,7 +714,10 @@ function inUse(node: Node): Node | null {
 const RUST_RULES: ScopeRules = {
   space: (node) => node.type === "field_identifier" ? "member" : "value",
   member(node) {
-    if (node.type === "field_identifier") return {};
+    if (node.type === "field_identifier") {
+      const holder = node.parent?.type === "field_expression" ? node.parent : null;
+      return field(holder, "value")?.type === "self" ? { self: true } : {};
+    }
     const parent = node.parent;
     if (
       (parent?.type === "scoped_identifier" || parent?.type === "scoped_type_identifier") &&

@@ -173,3 +173,29 @@ Deno.test("Rust: an item without pub is its file's; a pub one is used where a us
   const run = await referencesIn(RUST_FILES, { path: "src/a.rs", name: "run", line: 2 });
   assertEquals(run.lines, ["src/a.rs:2", "src/c.rs:1", "src/c.rs:2"]);
 });
+
+const SELF_FILES = {
+  "src/id.rs": [
+    "pub struct Id { value: u32 }",
+    "impl Id {",
+    "    pub fn raw(&self) -> u32 { self.value }",
+    "    fn show(&self) -> u32 { self.raw() + other.raw() }",
+    "}",
+  ].join("\n"),
+  "box.py":
+    "class Box:\n    def get(self):\n        return 1\n    def twice(self):\n        return self.get() + other.get()\n",
+};
+
+Deno.test("Rust and Python: a member of self leads to the one member of that name its own file declares; another receiver's does not", async () => {
+  const method = await referencesIn(SELF_FILES, { path: "src/id.rs", name: "raw", line: 4 });
+  assertEquals([method.target?.line, method.target?.column, method.target?.scope?.declared], [
+    3,
+    11,
+    true,
+  ]);
+  const other = await referencesIn(SELF_FILES, { path: "src/id.rs", name: "raw", line: 4, nth: 1 });
+  assertEquals(other.target?.scope?.declared, false);
+  const get = await referencesIn(SELF_FILES, { path: "box.py", name: "get", line: 5 });
+  assertEquals([get.target?.line, get.target?.scope?.declared], [2, true]);
+  assertEquals(get.lines, ["box.py:2", "box.py:5"]);
+});
