@@ -179,10 +179,20 @@ function precisionLines(page: ReferencesPage): string[] {
     from,
     page.target === null
       ? "Every identifier spelling the name, scopes not resolved (a local of the same name elsewhere is listed too). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed."
+      : page.target.scope?.declared === false
+      ? undeclaredLine(page.target.scope.space)
       : `Resolved: ${
         JSON.stringify(`${page.target.path}:${page.target.line}`)
       }; only the occurrences referring to it (scopes, imports and evident receivers followed). Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed.`,
   ];
+}
+
+// The line for a name its file does not declare: what was kept of its occurrences.
+function undeclaredLine(space: string): string {
+  const kept = space === "member"
+    ? "every member access or declaration spelling the name, receivers not resolved"
+    : "every identifier spelling the name in files of its language, except where a file binds it to a local, a parameter or its own other declaration, or imports it from elsewhere";
+  return `Scopes resolved, declaration not in this file: ${kept}. Roles: definition, import, call, type, write, read; text: a whole-word match in a file not parsed.`;
 }
 
 function clip(line: string): string {

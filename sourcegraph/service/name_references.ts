@@ -8,7 +8,8 @@
  * its role, so comments and strings drop out. A file without a grammar (or
  * too large, or past its parse deadline) keeps its whole-word lines with the
  * role `text`. When the name at the position resolves to a declaration of
- * a TypeScript or JavaScript file (`name_resolution.ts`), only occurrences
+ * a TypeScript or JavaScript file (`name_resolution.ts`), or to a name of
+ * C, C++, Go, Python or Rust (`scope_references.ts`), only occurrences
  * referring to it are kept, and files of other languages are left out.
  *
  * Parsing runs in this process, one file at a time for the whole service
@@ -39,6 +40,7 @@ import {
   refersTo,
   type ResolvedDeclaration,
 } from "./name_resolution.ts";
+import { mayHoldScoped } from "./scope_references.ts";
 
 /** Most candidate files one page parses (and shows). */
 export const REFERENCES_FILES_PER_PAGE = 50;
@@ -404,7 +406,7 @@ function shownBytes(file: ReferenceFile): number {
   return bytes;
 }
 
-// One file's references (null: left out, a file of another language than a resolved name's).
+// One file's references (none in a file of another language than a resolved name's).
 async function fileReferences(
   parser: ReferenceParser,
   file: FileMatches,
@@ -419,9 +421,13 @@ async function fileReferences(
     lines: file.lines.map((line) => ({ number: line.number, text: line.text, roles: ["text"] })),
     ...tier,
   });
+  // A resolved TypeScript or JavaScript declaration is referred to from such files only (and
+  // a name of another analyzed language from files of that language): the others have no rows,
+  // yet the page's cursor still passes them.
+  if (resolved !== undefined && !mayHold(resolved.target, file.path)) {
+    return { path: file.path, parse: "parsed", lines: [], ...tier };
+  }
   if (parser.now() > options.deadline) return asText("budget");
-  // A resolved TypeScript or JavaScript declaration is referred to from such files only.
-  if (resolved !== undefined && !isScriptPath(file.path)) return null;
   const text = await options.text(file.path);
   if (text === null) return asText("large");
   const parsed = resolved === undefined
@@ -439,6 +445,12 @@ async function fileReferences(
     resolved,
   });
   return { path: file.path, parse: "parsed", lines, ...tier };
+}
+
+function mayHold(target: ResolvedDeclaration, path: string): boolean {
+  return target.scope === undefined
+    ? isScriptPath(path)
+    : mayHoldScoped({ scope: target.scope }, path);
 }
 
 /** Most bytes of a candidate file read for parsing (the extraction's own limit). */

@@ -19,6 +19,7 @@
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
 import type { Binding, Declared, Receiver } from "../symbols/name_bindings.ts";
+import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
 export const FOLLOW_DEPTH = 8;
@@ -53,6 +54,8 @@ export interface ResolvedDeclaration {
   argument?: { callee: string; index: number };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
+  /** For a name of a language whose scopes are analyzed (not TypeScript): what it is. */
+  scope?: ScopedTarget;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -442,6 +445,10 @@ export async function resolveAt(
 ): Promise<ResolvedDeclaration | null> {
   const occurrence = await resolver.occurrenceAt(at.path, at);
   if (occurrence?.binding === undefined) return null;
+  if (occurrence.scope !== undefined) {
+    const file = (await resolver.analysis(at.path, at.name))?.occurrences;
+    return scopedTarget(at, occurrence, file);
+  }
   const { binding } = occurrence;
   if (binding.kind === "member" && binding.receiver.kind === "declaration") {
     // An object literal's property is its type's member; another position is a member's own
@@ -503,6 +510,7 @@ export async function refersTo(
 ): Promise<boolean> {
   const { binding, property } = at.occurrence;
   if (binding === undefined) return false;
+  if (target.scope !== undefined) return scopedRefersTo(at, { ...target, scope: target.scope });
   if (at.path === target.path && at.occurrence.line === target.line) return true;
   if (target.member === true) {
     const receiver = binding.kind === "member" ? binding.receiver : property;

@@ -113,7 +113,10 @@ export class RepositoryDefinitions {
       line: request.line,
       column: origin.offset,
     });
-    if (resolved !== null) return answer(await signed(origin, resolved), "unused");
+    // A scoped name not declared in its file (a global, an import, a member) is the index's.
+    if (resolved !== null && resolved.scope?.declared !== false) {
+      return answer(await signed(origin, resolved), "unused");
+    }
     try {
       const found = await this.#fromIndex(caller, { request, origin });
       return found === null

@@ -31,6 +31,7 @@ import {
   importedNameBinding,
   type Receiver,
 } from "./name_bindings.ts";
+import { ScopeAnalysis, type ScopeInfo, scopesLanguage } from "./scope_bindings.ts";
 
 /** How long one file may take to parse and query. */
 export const FILE_DEADLINE_MS = 5_000;
@@ -72,6 +73,8 @@ export interface NameOccurrence {
   binding?: Binding;
   /** For a name declared by destructuring an object, the receiver of the property it reads. */
   property?: Receiver;
+  /** Its name space and reach, when the language's scopes are analyzed (`scope_bindings.ts`). */
+  scope?: ScopeInfo;
 }
 
 /**
@@ -170,7 +173,10 @@ export class SymbolExtractor {
     const grammar = await this.#grammar(language);
     try {
       const bindings = options.bindings === true && analyzesLanguage(language);
-      const found = this.#occurrences(grammar, text, { name, bindings });
+      const scoped = options.bindings === true && scopesLanguage(language)
+        ? { language, path }
+        : undefined;
+      const found = this.#occurrences(grammar, text, { name, bindings, scoped });
       if (found === null) return { language, outcome: "timed_out", occurrences: [] };
       return { language, outcome: "parsed", ...found };
     } catch {
@@ -184,7 +190,7 @@ export class SymbolExtractor {
   #occurrences(
     grammar: Grammar,
     text: string,
-    at: { name: string; bindings: boolean },
+    at: { name: string; bindings: boolean; scoped?: { language: string; path: string } },
   ): { occurrences: NameOccurrence[]; exported?: Exported } | null {
     const { name } = at;
     const deadline = this.#now() + this.#deadlineMs;
@@ -219,8 +225,9 @@ export class SymbolExtractor {
         }
       }
       if (at.bindings) beginFile();
+      const scopes = at.scoped && new ScopeAnalysis(tree.rootNode, at.scoped);
       const found = nodes.map((node) =>
-        occurrenceOf(node, { definitionNames, bindings: at.bindings })
+        occurrenceOf(node, { definitionNames, bindings: at.bindings, scopes })
       );
       if (!at.bindings) return { occurrences: found };
       return { occurrences: found, exported: exportedAs(tree.rootNode, name) };
@@ -365,7 +372,7 @@ function nameNodes(
 // One occurrence of the name: its place, role and (when asked) its binding.
 function occurrenceOf(
   node: Node,
-  at: { definitionNames: ReadonlySet<number>; bindings: boolean },
+  at: { definitionNames: ReadonlySet<number>; bindings: boolean; scopes?: ScopeAnalysis },
 ): NameOccurrence {
   const occurrence: NameOccurrence = {
     line: node.startPosition.row + 1,
@@ -377,6 +384,7 @@ function occurrenceOf(
     const property = destructuredReceiver(node);
     if (property !== null) occurrence.property = property;
   }
+  if (at.scopes) Object.assign(occurrence, at.scopes.occurrence(node));
   return occurrence;
 }
 

@@ -207,11 +207,16 @@ refsCase(
 refsCase(
   "references: a name not resolved: identifiers with their roles across languages; comments and strings left out; text where no grammar",
   async (client) => {
-    const outcome = await references(client, { path: "py/items.py", line: 3, symbol: "parseItem" });
+    // Asked from a file no grammar parses: nothing to resolve the name from. Asked twice: the
+    // first page may load three grammars in a fresh worker, which a busy machine can make
+    // outlast the page's parse budget.
+    const from = { path: "notes.txt", line: 1, symbol: "parseItem" };
+    await references(client, from);
+    const outcome = await references(client, from);
     assertEquals(outcome.code, "OK", outcome.texts.join());
     const answer = outcome.texts[0];
     assert(answer.includes('Precision: "search-based"'), answer);
-    assert(answer.includes('Name: "parseItem"; From: "py/items.py:3"'), answer);
+    assert(answer.includes('Name: "parseItem"; From: "notes.txt:1"'), answer);
     assert(answer.includes("scopes not resolved"), answer);
     assertEquals(
       byFile(body(answer)),

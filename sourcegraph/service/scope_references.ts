@@ -1,0 +1,234 @@
+/**
+ * Search-based references and definitions for the languages whose scopes
+ * `symbols/scope_bindings.ts` analyzes (C and C++, Go, Python, Rust): the
+ * occurrence at the position gives the target (a local, a declaration of
+ * the file and how far it is seen, or a name the file does not declare:
+ * a global, an imported name, a member), and an occurrence elsewhere refers
+ * to it when its own binding may: a local only by the occurrences bound to
+ * that declaration; a name private to its file (C `static`, a `.c` file's
+ * macro or enum constant, a Rust item without `pub`) only in that file; a
+ * Go package's lower-case name only in its folder; any other name in every
+ * file of the language, except where that file binds it to a local or to
+ * its own declaration (C: its own `static`; Go, Python, Rust: its own
+ * package's or module's name), where it is a member access (for a name
+ * that is no member), and where it is imported or qualified by a module
+ * that is not the target's file or folder. A member (`x.f`, `p->f`) is any
+ * member access spelling it: receivers are not resolved.
+ *
+ * @module
+ */
+
+import type { NameOccurrence } from "../symbols/symbol_extractor.ts";
+import type { ScopeInfo } from "../symbols/scope_bindings.ts";
+import { grammarLanguageOf } from "../symbols/languages.ts";
+
+/** What a target of an analyzed language is, beside its place. */
+export interface ScopedTarget {
+  /** The language family its references are looked for in (`c` holds C++). */
+  family: string;
+  space: ScopeInfo["space"];
+  /** Where it is seen: a local's declaration, its file, its folder's package, everywhere. */
+  reach: "local" | "file" | "package" | "global";
+  /** Whether the place is its declaration (false: the position itself, a use of a name declared elsewhere). */
+  declared: boolean;
+}
+
+/** Where a scoped target is, and what it is. */
+export interface ScopedPlace {
+  path: string;
+  line: number;
+  column: number | null;
+  scope: ScopedTarget;
+}
+
+/** The place and kind of a scoped target (the shape of `ResolvedDeclaration`). */
+export interface ScopedDeclaration {
+  path: string;
+  line: number;
+  column: number;
+  kind: string;
+  container: string | null;
+  via: "scope" | "file" | "import" | "member";
+  member?: boolean;
+  scope: ScopedTarget;
+}
+
+const FAMILIES: Record<string, string> = {
+  c: "c",
+  cpp: "c",
+  go: "go",
+  python: "python",
+  rust: "rust",
+};
+
+/** The language family of a path whose scopes are analyzed, or null. */
+export function scopeFamilyOf(path: string): string | null {
+  const language = grammarLanguageOf(path);
+  return language === null ? null : FAMILIES[language] ?? null;
+}
+
+/**
+ * The target of the occurrence of a name at `at` (its own place), or null
+ * when the occurrence has no scope analysis (another language).
+ */
+export function scopedTarget(
+  at: { path: string; line: number; column: number },
+  occurrence: NameOccurrence,
+  file: readonly NameOccurrence[] = [],
+): ScopedDeclaration | null {
+  const { binding, scope } = occurrence;
+  const family = scopeFamilyOf(at.path);
+  if (binding === undefined || scope === undefined || family === null) return null;
+  const target = (reach: ScopedTarget["reach"], declared: boolean): ScopedTarget => ({
+    family,
+    space: scope.space,
+    reach,
+    declared,
+  });
+  if (binding.kind === "local" || binding.kind === "file") {
+    const reach = binding.kind === "local" ? "local" : scope.reach ?? "global";
+    const { line, column, declares: kind } = binding;
+    const via = binding.kind === "local" ? "scope" : "file";
+    return { path: at.path, line, column, kind, container: null, via, scope: target(reach, true) };
+  }
+  const place = { path: at.path, line: at.line, column: at.column, container: null };
+  if (binding.kind === "member" && scope.space === "member") {
+    // `self.f`: the member its own file declares, when it declares one of that name.
+    const own = scope.self === true ? ownMember(file) : null;
+    const declared = occurrence.role === "definition" || own !== null;
+    const { line, column } = own ?? at;
+    return {
+      ...place,
+      line,
+      column,
+      kind: "member",
+      via: "member",
+      member: true,
+      scope: target("global", declared),
+    };
+  }
+  // Not declared in the file: a Go name in lower case is its package's (or a builtin).
+  const name = binding.kind === "import" ? binding.imported : "";
+  const reach = family === "go" && binding.kind === "free" && !/^[A-Z]/.test(name)
+    ? "package"
+    : "global";
+  return { ...place, kind: binding.kind, via: "import", scope: target(reach, false) };
+}
+
+// The one member declaration of a file's occurrences of a name, or null (none, or several).
+function ownMember(file: readonly NameOccurrence[]): NameOccurrence | null {
+  const declared = file.filter((occurrence) =>
+    occurrence.role === "definition" && occurrence.scope?.space === "member"
+  );
+  return declared.length === 1 ? declared[0] : null;
+}
+
+/** Whether a file at `path` may hold references to a scoped target. */
+export function mayHoldScoped(target: { scope: ScopedTarget }, path: string): boolean {
+  return scopeFamilyOf(path) === target.scope.family;
+}
+
+/** Whether `occurrence` (in `path`) refers to the scoped target `target`. */
+export function scopedRefersTo(
+  at: { path: string; occurrence: NameOccurrence },
+  target: ScopedPlace,
+): boolean {
+  const { path, occurrence } = at;
+  const { binding, scope } = occurrence;
+  if (binding === undefined || scope === undefined) return false;
+  const own = path === target.path;
+  if (own && occurrence.line === target.line && occurrence.column === target.column) return true;
+  if (scope.space !== target.scope.space) return false;
+  switch (target.scope.reach) {
+    case "local":
+      return own && binding.kind === "local" && binding.line === target.line &&
+        binding.column === target.column;
+    case "file":
+      return own && binding.kind !== "local" && binding.kind !== "member";
+    case "package":
+      return folderOf(path) === folderOf(target.path) && binding.kind !== "local" &&
+        binding.kind !== "member";
+  }
+  if (target.scope.space === "member") return binding.kind === "member";
+  return globalRefersTo({ path, binding, scope }, target);
+}
+
+// Whether an occurrence refers to a name seen everywhere.
+function globalRefersTo(
+  at: { path: string; binding: NonNullable<NameOccurrence["binding"]>; scope: ScopeInfo },
+  target: ScopedPlace,
+): boolean {
+  const { binding, scope, path } = at;
+  const family = target.scope.family;
+  // A name not declared in the origin's file: its place says nothing of the module (Go: its
+  // folder is the package declaring it).
+  const leads = (module: string) =>
+    (!target.scope.declared && family !== "go") ||
+    moduleLeadsTo(family, { from: path, module }, target.path);
+  const own = path === target.path;
+  const samePackage = family === "go" ? folderOf(path) === folderOf(target.path) : own;
+  switch (binding.kind) {
+    case "local":
+      return false;
+    case "file":
+      // C links the files' global declarations; elsewhere another file's is its own name.
+      return family === "c" ? scope.reach === undefined || scope.reach === "global" : samePackage;
+    case "free":
+      return family === "c" || samePackage || scope.star === true;
+    case "import":
+      return leads(binding.module);
+    case "member":
+      return scope.module !== undefined && leads(scope.module);
+  }
+  return false;
+}
+
+function folderOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf("/")));
+}
+
+/**
+ * Whether a module as written in `from` (Go import path, Python module,
+ * Rust path) may be the file `target`: unknown spellings are taken as
+ * leading there.
+ */
+export function moduleLeadsTo(
+  family: string,
+  at: { from: string; module: string },
+  target: string,
+): boolean {
+  const { module, from } = at;
+  if (family === "go") {
+    const folder = folderOf(target);
+    return folder === "" || module === folder || module.endsWith(`/${folder}`);
+  }
+  if (family === "python") return pythonModuleLeadsTo({ from, module }, target);
+  if (family === "rust") return rustModuleLeadsTo(module, target);
+  return true;
+}
+
+function pythonModuleLeadsTo(at: { from: string; module: string }, target: string): boolean {
+  const stem = target.replace(/(\/__init__)?\.pyi?$/, "");
+  const dots = /^\.*/.exec(at.module)![0].length;
+  const rest = at.module.slice(dots).split(".").filter((part) => part !== "");
+  if (dots > 0) {
+    const parts = folderOf(at.from).split("/").filter((part) => part !== "");
+    parts.splice(parts.length - (dots - 1));
+    const base = [...parts, ...rest].join("/");
+    // `from . import name`: the package's `__init__`, or its module `name`.
+    return stem === base || folderOf(stem) === base;
+  }
+  const written = rest.join("/");
+  return written === "" || stem === written || stem.endsWith(`/${written}`) ||
+    folderOf(stem) === written || folderOf(stem).endsWith(`/${written}`);
+}
+
+function rustModuleLeadsTo(module: string, target: string): boolean {
+  const segments = module.replace(/\{.*$/s, "").split("::").filter((part) => part !== "");
+  const last = segments.at(-1);
+  if (last === undefined || ["crate", "self", "super", "Self"].includes(last)) return true;
+  if (/^[A-Z]/.test(last)) return true; // a type's associated item
+  const parts = target.replace(/\.rs$/, "").split("/");
+  if (["lib", "main", "mod"].includes(parts.at(-1) ?? "")) parts.pop();
+  return parts.includes(last) || parts.includes(last.replace(/^r#/, ""));
+}

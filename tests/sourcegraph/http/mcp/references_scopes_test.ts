@@ -1,0 +1,113 @@
+/**
+ * `references` and `definition` through a real MCP client on an in-process
+ * service over a real Git repository of C files: a `static` function
+ * defined in two files is answered from one file with that file's
+ * occurrences only (the header says what it resolved to), a parameter
+ * with its function's occurrences only, a global function in every file
+ * but where a parameter of its name hides it; `definition` from a use of a
+ * local lands on the local's declaration.
+ */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
+import { toolOutcome } from "../../../support/tool_calls.ts";
+
+const NAME = "org/c";
+
+const FILES: Record<string, string> = {
+  "negotiator/default.c": [
+    "static int get_rev(int subject_len)",
+    "{",
+    "\treturn subject_len + find_subject(subject_len);",
+    "}",
+    "int next_default(void) { return get_rev(1); }",
+    "",
+  ].join("\n"),
+  "negotiator/skipping.c": [
+    "static int get_rev(int n) { return n; }",
+    "int next_skipping(void) { return get_rev(2); }",
+    "",
+  ].join("\n"),
+  "commit.h": "int find_subject(int subject_len);\n",
+  "commit.c": [
+    '#include "commit.h"',
+    "int find_subject(int subject_len)",
+    "{",
+    "\tint len = subject_len; /* subject_len */",
+    "\treturn len;",
+    "}",
+    "",
+  ].join("\n"),
+  "walk.c": "static void walk(int (*find_subject)(int)) { find_subject(1); }\n",
+};
+
+function withC(fn: (client: Client) => Promise<void>): Promise<void> {
+  return withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await fn(client);
+    } finally {
+      await client.close();
+    }
+  }, { repositories: [{ name: NAME, publicRead: true, files: FILES }] });
+}
+
+// The answer's text and its rows as `path:line`.
+async function references(
+  client: Client,
+  at: { path: string; line: number; symbol: string },
+): Promise<{ text: string; rows: string[] }> {
+  const result = await client.callTool({
+    name: "references",
+    arguments: { repo: NAME, ...at, max_bytes: 8192 },
+  });
+  const outcome = toolOutcome(result);
+  assertEquals(outcome.code, "OK", outcome.texts.join());
+  const structured = result.structuredContent as { references: { path: string; line: number }[] };
+  const rows = structured.references.map((row) => `${row.path}:${row.line}`).sort();
+  return { text: outcome.texts[0], rows };
+}
+
+Deno.test("references in C: a static function is its file's, a parameter its function's, a global everyone's but a parameter's", () =>
+  withC(async (client) => {
+    const rev = await references(client, {
+      path: "negotiator/default.c",
+      line: 1,
+      symbol: "get_rev",
+    });
+    assert(rev.text.includes('Resolved: "negotiator/default.c:1"'), rev.text);
+    assert(!rev.text.includes("scopes not resolved"), rev.text);
+    assertEquals(rev.rows, ["negotiator/default.c:1", "negotiator/default.c:5"]);
+
+    const parameter = await references(client, {
+      path: "commit.c",
+      line: 4,
+      symbol: "subject_len",
+    });
+    assert(parameter.text.includes('Resolved: "commit.c:2"'), parameter.text);
+    assertEquals(parameter.rows, ["commit.c:2", "commit.c:4"]);
+
+    const global = await references(client, { path: "commit.c", line: 2, symbol: "find_subject" });
+    assertEquals(global.rows, ["commit.c:2", "commit.h:1", "negotiator/default.c:3"]);
+  }));
+
+Deno.test("definition in C: a use of a parameter leads to the parameter, of a static function to its file's definition", () =>
+  withC(async (client) => {
+    const at = async (path: string, line: number, symbol: string) => {
+      const result = await client.callTool({
+        name: "definition",
+        arguments: { repo: NAME, path, line, symbol },
+      });
+      const outcome = toolOutcome(result);
+      assertEquals(outcome.code, "OK", outcome.texts.join());
+      const structured = result.structuredContent as {
+        definition: { path: string; line: number } | null;
+      };
+      const found = structured.definition;
+      return found === null ? null : `${found.path}:${found.line}`;
+    };
+    assertEquals(await at("negotiator/default.c", 3, "subject_len"), "negotiator/default.c:1");
+    assertEquals(await at("negotiator/skipping.c", 2, "get_rev"), "negotiator/skipping.c:1");
+    assertEquals(await at("commit.c", 5, "len"), "commit.c:4");
+  }));
