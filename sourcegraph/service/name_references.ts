@@ -16,7 +16,8 @@
  * (one parser, grammars loaded on first use), each file under a deadline
  * and the size limit of the index builder's extraction, and a page parses at
  * most `REFERENCES_FILES_PER_PAGE` files within `REFERENCES_PARSE_MS`: past
- * that, the page's other files are answered as `text`.
+ * that, the page ends and its cursor resumes at the next file (a page's
+ * first file is answered as `text` if even it comes past the budget).
  *
  * @module
  */
@@ -363,9 +364,9 @@ export interface ReferencesOfOptions {
 /**
  * The references of `name` in one page of search matches: each file read
  * by `text` (null: not readable as text, its matches kept as `text`) and
- * parsed while the page's budget lasts, up to `parser.workers` files side by
- * side, in the page's order, until the rows fill `maxBytes` (`full`: files
- * after were left out).
+ * parsed, up to `parser.workers` files side by side, in the page's order,
+ * until the rows fill `maxBytes` or the page's parse budget
+ * (`REFERENCES_PARSE_MS`) is spent (`full`: files after were left out).
  */
 export async function referencesOf(
   parser: ReferenceParser,
@@ -385,6 +386,10 @@ export async function referencesOf(
     for (let ahead = 0; ahead < parser.workers; ahead++) start(index + ahead);
     const file = await started[index];
     if (file === null) continue;
+    // The page's parse budget is spent: it ends before this file, whose matches the next page
+    // parses, rather than answering them as text (comments and strings included). A page
+    // that has no file yet keeps it as text, so every page moves on.
+    if (file.parse === "budget" && found.length > 0) return { files: found, full: true };
     found.push(file);
     bytes += shownBytes(file);
     if (options.maxBytes !== undefined && bytes >= options.maxBytes) {

@@ -1,5 +1,9 @@
 import { assert, assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import {
+  ReferenceParser,
+  REFERENCES_PARSE_MS,
+  referencesOf,
+} from "../../../sourcegraph/service/name_references.ts";
 
 const SILENT_WORKER = new URL("../../fixtures/scan/silent_worker.ts", import.meta.url);
 const MISSING_WORKER = new URL("../../fixtures/scan/no_such_worker.ts", import.meta.url);
@@ -55,5 +59,54 @@ Deno.test("reference parser: a worker that never answers is ended at its deadlin
     );
   } finally {
     missing.close();
+  }
+});
+
+Deno.test("reference parser: a page whose parse budget is spent ends before its next file, which the next page parses", async () => {
+  let clock = 0;
+  const parser = new ReferenceParser({ now: () => clock, workers: 1 });
+  try {
+    const texts: Record<string, string> = {
+      "src/a.ts": "export function alpha() {}\n",
+      "src/b.ts": 'import { alpha } from "./a";\nalpha(); // alpha\n',
+      "src/c.ts": 'import { alpha } from "./a";\nconst s = "alpha"; alpha();\n',
+    };
+    const matches = (paths: string[]) =>
+      paths.map((path) => ({
+        path,
+        matchCount: 1,
+        lines: texts[path].split("\n").flatMap((text, i) =>
+          text.includes("alpha") ? [{ number: i + 1, text }] : []
+        ),
+      }));
+    const options = {
+      name: "alpha",
+      includeDeclaration: true,
+      // Reading the first file takes the page past its budget (the injected clock).
+      text: (path: string) => {
+        if (path === "src/a.ts") clock += REFERENCES_PARSE_MS + 1;
+        return Promise.resolve(texts[path]);
+      },
+    };
+    const first = await referencesOf(
+      parser,
+      matches(["src/a.ts", "src/b.ts", "src/c.ts"]),
+      options,
+    );
+    assertEquals(first.full, true);
+    assertEquals(first.files.map((file) => [file.path, file.parse]), [["src/a.ts", "parsed"]]);
+    // The next page, from the file after, parses its files: no whole-word text rows.
+    const next = await referencesOf(parser, matches(["src/b.ts", "src/c.ts"]), options);
+    assertEquals(next.full, false);
+    assertEquals(next.files.map((file) => [file.path, file.parse]), [
+      ["src/b.ts", "parsed"],
+      ["src/c.ts", "parsed"],
+    ]);
+    assertEquals(next.files.map((file) => file.lines.map((line) => line.roles)), [
+      [["import"], ["call"]],
+      [["import"], ["call"]],
+    ]);
+  } finally {
+    parser.close();
   }
 });
