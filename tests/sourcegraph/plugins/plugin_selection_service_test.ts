@@ -31,6 +31,8 @@ const FILES = {
   "long.txt": LONG,
 };
 
+// One case kept whole, as it was as a test of its own: its checks run in the same order.
+// deno-lint-ignore function-length/max-lines
 async function selectionAndInput({ call, connect, head }: PluginWorld): Promise<void> {
   const off = await connect("?plugins=off");
   const base = await call("read", { path: "top.md" }, off);
