@@ -30,7 +30,7 @@ import {
   setMeta,
   type StopReason,
 } from "./index_store.ts";
-import { MAX_CORPUS_BYTES, MAX_INDEXED_FILES } from "../limits.ts";
+import { INDEX_BUDGET_MS, MAX_CORPUS_BYTES, MAX_INDEXED_FILES } from "../limits.ts";
 import { type ProjectRoot, verifyProjectRoot } from "../project/project_root.ts";
 import { excludedCount, observeHead, observeTrackedSet } from "../project/tracked_files.ts";
 
@@ -103,8 +103,11 @@ export async function runIndex(
     copyPublished = published.format === CURRENT_FORMAT;
     published.db.close();
   }
-  const tracked = await observeTrackedSet(target.root.path, { timeoutMs: remaining() });
-  const revision = await observeHead(target.root.path, { timeoutMs: remaining() });
+  // With a clock of its own the budget counts readings, not real time: Git
+  // then gets the real-time limit of a whole call.
+  const gitTimeout = () => clock === Date.now || remaining() <= 0 ? remaining() : INDEX_BUDGET_MS;
+  const tracked = await observeTrackedSet(target.root.path, { timeoutMs: gitTimeout() });
+  const revision = await observeHead(target.root.path, { timeoutMs: gitTimeout() });
   if (remaining() <= 0) throw new KnowledgeError("budget_exhausted", "work budget exhausted");
 
   const temp = createTempBuild(target.cache, { copyPublished });

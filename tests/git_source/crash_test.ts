@@ -8,7 +8,7 @@ import { LineReader, spawnHelper } from "../support/processes.ts";
 import { crashPoints } from "../support/crash_points.ts";
 
 const ROUNDS = 24;
-const FILES = 80;
+const FILES = 40;
 
 function corpus(round: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -37,9 +37,17 @@ Deno.test(`SIGKILL at points of changes/acknowledge (a sample of ${ROUNDS}) neve
         write: [data],
         run: ["git"],
       });
-    // Measure one full drain to spread the kill points over it.
+    // Measure one full drain, and its start-up (up to the first page), to
+    // spread the kill points over the work.
     let started = performance.now();
-    assert((await run().output()).success);
+    const measured = run();
+    const measuredLines = new LineReader(measured.stdout);
+    assert((await measuredLines.next(60_000)) !== null, "the first page is printed");
+    const startup = performance.now() - started;
+    while ((await measuredLines.next(60_000)) !== null);
+    await measured.stdin.close().catch(() => {});
+    await measured.stderr.cancel().catch(() => {});
+    assert((await measured.status).success);
     const duration = performance.now() - started;
     let locksLeft = 0;
     let midDelivery = 0;
@@ -58,8 +66,9 @@ Deno.test(`SIGKILL at points of changes/acknowledge (a sample of ${ROUNDS}) neve
         }
       })();
       started = performance.now();
-      // Past process start-up (about a third of a run) up to its end.
-      const delay = duration * (0.3 + 0.75 * random());
+      // From the first page's build (the last 20% of the start-up) up to the run's end.
+      const from = startup * 0.8;
+      const delay = from + (duration - from) * 1.05 * random();
       await new Promise((resolve) => setTimeout(resolve, delay));
       try {
         child.kill("SIGKILL");

@@ -96,14 +96,14 @@ async function killDuringIndex(
 }
 
 Deno.test(`SIGKILL at points of a rebuild (a sample of ${KILLS}) always leaves the last published index searchable`, () =>
-  withProject(corpus(400, 0), async (project) => {
+  withProject(corpus(200, 0), async (project) => {
     await killDuringIndex(project, "rebuild", async () => {});
   }));
 
 Deno.test(`SIGKILL at points of a refresh (a sample of ${KILLS}) always leaves the last published index searchable`, () =>
-  withProject(corpus(400, 0), async (project) => {
+  withProject(corpus(200, 0), async (project) => {
     // Every round changes every file, so each refresh has real work to lose.
     await killDuringIndex(project, "refresh", async (round) => {
-      await project.repo.write(corpus(400, round + 2));
+      await project.repo.write(corpus(200, round + 2));
     });
   }));

@@ -114,7 +114,7 @@ Deno.test("no-cache refresh builds the index", () =>
   }));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
-  withProject(manyFiles(600, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
+  withProject(manyFiles(400, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
     const root = await openProjectRoot({ cwd: project.repo.path });
     const target = {
       root,
@@ -130,7 +130,7 @@ Deno.test("the work budget publishes partial progress; refresh resumes from a pe
     const first = await call("rebuild");
     assertEquals(first.stop_reason, "time_budget");
     assert(first.indexed_files > 0, "some progress was published");
-    assertEquals(first.indexed_files + (first.remaining_files as number), 600);
+    assertEquals(first.indexed_files + (first.remaining_files as number), 400);
     assertEquals(first.unprocessed_files, first.remaining_files);
     let runner = await project.admit();
     try {
@@ -157,7 +157,7 @@ Deno.test("the work budget publishes partial progress; refresh resumes from a pe
     try {
       const status = await runner.ok("status");
       assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
-        600,
+        400,
         0,
         0,
       ]);
@@ -394,7 +394,7 @@ Deno.test("full-size punctuation-heavy sources index, search and read", () => {
 });
 
 Deno.test("without read access to the program folders, indexing runs inline with the same result", () =>
-  withProject(manyFiles(300, (i) => `${MARKER} file ${i} parseHTTPRequest\n`), async (project) => {
+  withProject(manyFiles(100, (i) => `${MARKER} file ${i} parseHTTPRequest\n`), async (project) => {
     const inline = await project.admit({ noProgramRead: true });
     let inlineIndex: Record<string, unknown>;
     try {

@@ -30,42 +30,41 @@ Deno.test("admission: initialize echoes the version and the catalog passes the R
     assertEquals(closed.extraStdout, "");
   }));
 
-Deno.test("every tool declares an outputSchema its results, errors included, satisfy", () =>
-  withProvider(FILES, async (runner) => {
-    for (const tool of runner.tools) {
-      const schema = tool.outputSchema as Record<string, unknown>;
-      assertEquals(schema.type, "object", String(tool.name));
-      assertEquals(schema.required, undefined, `${String(tool.name)}: an error has only error`);
+async function outputSchemas(runner: FakeRunner): Promise<void> {
+  for (const tool of runner.tools) {
+    const schema = tool.outputSchema as Record<string, unknown>;
+    assertEquals(schema.type, "object", String(tool.name));
+    assertEquals(schema.required, undefined, `${String(tool.name)}: an error has only error`);
+  }
+  // The fake Runner checks each result against the schema, as the Runner does.
+  const indexed = await runner.ok("index");
+  assertEquals(indexed.indexed, true);
+  assertEquals((await runner.ok("status")).indexed, true);
+  const search = await runner.ok("search", { query: "parseHTTPRequest" });
+  const hit = (search.hits as Record<string, unknown>[])[0];
+  const read = await runner.ok("read", { path: hit.path, source_hash: hit.source_hash });
+  assertEquals(read.path, "src/app.ts");
+  assertEquals(
+    await runner.errorCode("read", { path: "src/app.ts", source_hash: "0".repeat(64) }),
+    "source_changed",
+  );
+  // A result that breaks its schema is a violation (the check can fail).
+  const schema = (name: string) =>
+    runner.tools.find((tool) => tool.name === name)!.outputSchema as Record<string, unknown>;
+  const broken = (structuredContent: Record<string, unknown>) => {
+    try {
+      checkOutput(schema("search"), { content: [], structuredContent, isError: false });
+      return null;
+    } catch (error) {
+      return (error as ProtocolViolation).code;
     }
-    // The fake Runner checks each result against the schema, as the Runner does.
-    const indexed = await runner.ok("index");
-    assertEquals(indexed.indexed, true);
-    assertEquals((await runner.ok("status")).indexed, true);
-    const search = await runner.ok("search", { query: "parseHTTPRequest" });
-    const hit = (search.hits as Record<string, unknown>[])[0];
-    const read = await runner.ok("read", { path: hit.path, source_hash: hit.source_hash });
-    assertEquals(read.path, "src/app.ts");
-    assertEquals(
-      await runner.errorCode("read", { path: "src/app.ts", source_hash: "0".repeat(64) }),
-      "source_changed",
-    );
-    // A result that breaks its schema is a violation (the check can fail).
-    const schema = (name: string) =>
-      runner.tools.find((tool) => tool.name === name)!.outputSchema as Record<string, unknown>;
-    const broken = (structuredContent: Record<string, unknown>) => {
-      try {
-        checkOutput(schema("search"), { content: [], structuredContent, isError: false });
-        return null;
-      } catch (error) {
-        return (error as ProtocolViolation).code;
-      }
-    };
-    assertEquals(broken({ hits: [{ ...hit, start_line: "1" }] }), "plugin_output_schema_violation");
-    assertEquals(broken({ hits: [{ path: "a" }] }), "plugin_output_schema_violation");
-    assertEquals(broken({ error: { message: "no code" } }), "plugin_output_schema_violation");
-    assertEquals(broken({ results_truncated: "yes" }), "plugin_output_schema_violation");
-    assertEquals(broken(search), null);
-  }));
+  };
+  assertEquals(broken({ hits: [{ ...hit, start_line: "1" }] }), "plugin_output_schema_violation");
+  assertEquals(broken({ hits: [{ path: "a" }] }), "plugin_output_schema_violation");
+  assertEquals(broken({ error: { message: "no code" } }), "plugin_output_schema_violation");
+  assertEquals(broken({ results_truncated: "yes" }), "plugin_output_schema_violation");
+  assertEquals(broken(search), null);
+}
 
 Deno.test("admission: another protocol version is a JSON-RPC error", () =>
   withProject(FILES, async (project) => {
@@ -143,95 +142,108 @@ Deno.test("everything queued before EOF is answered in order, then the provider 
     await runner.kill();
   }));
 
-Deno.test("protocol misuse gets JSON-RPC errors, and the provider keeps serving", () =>
-  withProvider(FILES, async (runner) => {
-    const unknownTool = await runner.request("tools/call", { name: "delete", arguments: {} });
-    assert("error" in unknownTool);
-    assertEquals(unknownTool.error, {
-      code: -32602,
-      message: 'unknown tool "delete"; tools: index, read, search, status',
-    });
-    const typo = await runner.request("tools/call", { name: "serch", arguments: {} });
-    assert("error" in typo);
-    assert(typo.error.message.endsWith("did you mean search?"), typo.error.message);
-    const huge = await runner.request("tools/call", { name: "x".repeat(100_000), arguments: {} });
-    assert("error" in huge);
-    assert(new TextEncoder().encode(huge.error.message).length <= 512, "within the 512 bytes");
-    const unknownMethod = await runner.request("resources/list", {});
-    assert("error" in unknownMethod);
-    assertEquals(unknownMethod.error.code, -32601);
-    const badParams = await runner.request("tools/call", [1, 2]);
-    assert("error" in badParams);
-    assertEquals(badParams.error.code, -32602);
-    await runner.writeLine("{not json");
-    assertEquals(JSON.parse((await runner.readLine())!).error.code, -32700);
-    const status = await runner.ok("status");
-    assertEquals(status.indexed, false);
-  }));
+async function misuse(runner: FakeRunner): Promise<void> {
+  const unknownTool = await runner.request("tools/call", { name: "delete", arguments: {} });
+  assert("error" in unknownTool);
+  assertEquals(unknownTool.error, {
+    code: -32602,
+    message: 'unknown tool "delete"; tools: index, read, search, status',
+  });
+  const typo = await runner.request("tools/call", { name: "serch", arguments: {} });
+  assert("error" in typo);
+  assert(typo.error.message.endsWith("did you mean search?"), typo.error.message);
+  const huge = await runner.request("tools/call", { name: "x".repeat(100_000), arguments: {} });
+  assert("error" in huge);
+  assert(new TextEncoder().encode(huge.error.message).length <= 512, "within the 512 bytes");
+  const unknownMethod = await runner.request("resources/list", {});
+  assert("error" in unknownMethod);
+  assertEquals(unknownMethod.error.code, -32601);
+  const badParams = await runner.request("tools/call", [1, 2]);
+  assert("error" in badParams);
+  assertEquals(badParams.error.code, -32602);
+  await runner.writeLine("{not json");
+  assertEquals(JSON.parse((await runner.readLine())!).error.code, -32700);
+  const status = await runner.ok("status");
+  assertEquals(status.indexed, false);
+}
 
-Deno.test("root, cache and command arguments are refused by the schema and by the provider", () =>
-  withProvider(FILES, async (runner) => {
-    for (
-      const [tool, args] of [
-        ["search", { query: "x", root: "/" }],
-        ["index", { cache: "/tmp/x" }],
-        ["status", { command: "sh" }],
-        ["read", { path: "a", source_hash: "0".repeat(64), root: "/" }],
-        ["index", { mode: "delete" }],
-        ["search", { query: "" }],
-        ["search", { query: "x", limit: 1.5 }],
-        ["search", { query: "x".repeat(16_385) }],
-        ["read", { path: "a", source_hash: "abc" }],
-      ] as const
-    ) {
-      const outcome = await runner.call(tool, args);
-      assertEquals(
-        outcome.dispatch,
-        "not_started",
-        `${tool} ${JSON.stringify(args).slice(0, 80)}`,
-      );
-    }
-    // Past the Runner (sent raw), the provider refuses them too.
-    const raw = await runner.request("tools/call", {
-      name: "search",
-      arguments: { query: "x", root: "/" },
-    });
-    assert("result" in raw);
-    const result = raw.result as {
-      isError: boolean;
-      content: { text: string }[];
-      structuredContent: { error: { code: string; hint: string } };
-    };
-    assertEquals(result.isError, true);
-    assertEquals(result.structuredContent.error.code, "invalid_arguments");
-    // The hint lists what the tool takes, in the text and in the structured error.
-    assertEquals(result.structuredContent.error.hint, "search takes: query (required), limit.");
-    assertEquals(result.content[0].text.split("\n")[1], "search takes: query (required), limit.");
-  }));
+async function refusedArguments(runner: FakeRunner): Promise<void> {
+  for (
+    const [tool, args] of [
+      ["search", { query: "x", root: "/" }],
+      ["index", { cache: "/tmp/x" }],
+      ["status", { command: "sh" }],
+      ["read", { path: "a", source_hash: "0".repeat(64), root: "/" }],
+      ["index", { mode: "delete" }],
+      ["search", { query: "" }],
+      ["search", { query: "x", limit: 1.5 }],
+      ["search", { query: "x".repeat(16_385) }],
+      ["read", { path: "a", source_hash: "abc" }],
+    ] as const
+  ) {
+    const outcome = await runner.call(tool, args);
+    assertEquals(
+      outcome.dispatch,
+      "not_started",
+      `${tool} ${JSON.stringify(args).slice(0, 80)}`,
+    );
+  }
+  // Past the Runner (sent raw), the provider refuses them too.
+  const raw = await runner.request("tools/call", {
+    name: "search",
+    arguments: { query: "x", root: "/" },
+  });
+  assert("result" in raw);
+  const result = raw.result as {
+    isError: boolean;
+    content: { text: string }[];
+    structuredContent: { error: { code: string; hint: string } };
+  };
+  assertEquals(result.isError, true);
+  assertEquals(result.structuredContent.error.code, "invalid_arguments");
+  // The hint lists what the tool takes, in the text and in the structured error.
+  assertEquals(result.structuredContent.error.hint, "search takes: query (required), limit.");
+  assertEquals(result.content[0].text.split("\n")[1], "search takes: query (required), limit.");
+}
 
-Deno.test("search limit is checked at and past both edges", () =>
+async function searchLimit(runner: FakeRunner): Promise<void> {
+  await runner.ok("index");
+  assertEquals(
+    await runner.errorCode("search", { query: "parse", limit: 0 }),
+    "invalid_arguments",
+  );
+  assertEquals(
+    await runner.errorCode("search", { query: "parse", limit: 21 }),
+    "invalid_arguments",
+  );
+  assertEquals(
+    await runner.errorCode("search", { query: "parse", limit: -1 }),
+    "invalid_arguments",
+  );
+  assertEquals(
+    ((await runner.ok("search", { query: "parse", limit: 1 })).hits as unknown[]).length,
+    1,
+  );
+  assertEquals(
+    ((await runner.ok("search", { query: "parse", limit: 20 })).hits as unknown[]).length,
+    1,
+  );
+}
+
+// One provider for these: misuse and refused arguments come first, while nothing is indexed.
+Deno.test("one provider serves in turn", (t) =>
   withProvider(FILES, async (runner) => {
-    await runner.ok("index");
-    assertEquals(
-      await runner.errorCode("search", { query: "parse", limit: 0 }),
-      "invalid_arguments",
+    await t.step("protocol misuse gets JSON-RPC errors, and the provider keeps serving", () =>
+      misuse(runner));
+    await t.step(
+      "root, cache and command arguments are refused by the schema and by the provider",
+      () =>
+        refusedArguments(runner),
     );
-    assertEquals(
-      await runner.errorCode("search", { query: "parse", limit: 21 }),
-      "invalid_arguments",
-    );
-    assertEquals(
-      await runner.errorCode("search", { query: "parse", limit: -1 }),
-      "invalid_arguments",
-    );
-    assertEquals(
-      ((await runner.ok("search", { query: "parse", limit: 1 })).hits as unknown[]).length,
-      1,
-    );
-    assertEquals(
-      ((await runner.ok("search", { query: "parse", limit: 20 })).hits as unknown[]).length,
-      1,
-    );
+    await t.step("every tool declares an outputSchema its results, errors included, satisfy", () =>
+      outputSchemas(runner));
+    await t.step("search limit is checked at and past both edges", () =>
+      searchLimit(runner));
   }));
 
 Deno.test("FTS5 failure fails admission with a safe diagnostic and no fallback", () =>

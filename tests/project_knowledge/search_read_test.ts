@@ -1,6 +1,7 @@
 import type { SearchHit } from "../../project_knowledge/query/search.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { withProject, withProvider } from "../support/knowledge_project.ts";
+import { type KnowledgeProject, withProject, withProvider } from "../support/knowledge_project.ts";
+import type { FakeRunner } from "../support/fake_runner.ts";
 
 type Hit = SearchHit;
 
@@ -29,46 +30,39 @@ function paths(result: Record<string, unknown>): string[] {
   return (result.hits as Hit[]).map((hit) => hit.path).sort();
 }
 
-Deno.test("identifier terms: camel, snake and kebab forms all match words and the whole identifier", () =>
-  withProvider(FILES, async (runner) => {
-    const index = await runner.ok("index");
-    assertEquals(index.indexed_files, 5);
-    assertEquals(index.stop_reason, "complete");
-    const expected = ["docs/kebab.md", "src/http.ts", "src/snake.py"];
-    assertEquals(paths(await runner.ok("search", { query: "parse http request" })), expected);
-    assertEquals(paths(await runner.ok("search", { query: "parseHTTPRequest" })), expected);
-    assertEquals(paths(await runner.ok("search", { query: "parsehttprequest" })), expected);
-    assertEquals(paths(await runner.ok("search", { query: "项目" })), ["docs/zh.md"]);
-    assertEquals(paths(await runner.ok("search", { query: "知识" })), ["docs/zh.md"]);
-    assertEquals(paths(await runner.ok("search", { query: "nonexistentword" })), []);
-  }));
+async function identifierTerms(runner: FakeRunner): Promise<void> {
+  const index = await runner.ok("index");
+  assertEquals(index.indexed_files, 5);
+  assertEquals(index.stop_reason, "complete");
+  const expected = ["docs/kebab.md", "src/http.ts", "src/snake.py"];
+  assertEquals(paths(await runner.ok("search", { query: "parse http request" })), expected);
+  assertEquals(paths(await runner.ok("search", { query: "parseHTTPRequest" })), expected);
+  assertEquals(paths(await runner.ok("search", { query: "parsehttprequest" })), expected);
+  assertEquals(paths(await runner.ok("search", { query: "项目" })), ["docs/zh.md"]);
+  assertEquals(paths(await runner.ok("search", { query: "知识" })), ["docs/zh.md"]);
+  assertEquals(paths(await runner.ok("search", { query: "nonexistentword" })), []);
+}
 
-Deno.test("a hit carries lines, hash and revisions, and its text is the current source lines", () =>
-  withProject(FILES, async (project) => {
-    const head = await project.repo.git("rev-parse", "HEAD");
-    const runner = await project.admit();
-    try {
-      await runner.ok("index");
-      const hits = (await runner.ok("search", { query: "parseHTTPRequest" })).hits as Hit[];
-      const hit = hits.find((candidate) => candidate.path === "src/http.ts")!;
-      assertEquals([hit.start_line, hit.end_line], [1, 4]);
-      assertEquals(hit.text, CODE.split("\n").slice(0, 4).join("\n"));
-      assertEquals(hit.source_hash, await sha256(CODE));
-      assertEquals(hit.index_revision, head);
-      assertEquals(hit.observed_revision, head);
+async function hitLines(runner: FakeRunner, project: KnowledgeProject): Promise<void> {
+  const head = await project.repo.git("rev-parse", "HEAD");
+  await runner.ok("index");
+  const hits = (await runner.ok("search", { query: "parseHTTPRequest" })).hits as Hit[];
+  const hit = hits.find((candidate) => candidate.path === "src/http.ts")!;
+  assertEquals([hit.start_line, hit.end_line], [1, 4]);
+  assertEquals(hit.text, CODE.split("\n").slice(0, 4).join("\n"));
+  assertEquals(hit.source_hash, await sha256(CODE));
+  assertEquals(hit.index_revision, head);
+  assertEquals(hit.observed_revision, head);
 
-      const read = await runner.ok("read", {
-        path: hit.path,
-        source_hash: hit.source_hash,
-        start_line: 2,
-        end_line: 3,
-      });
-      assertEquals(read.text, CODE.split("\n").slice(1, 3).join("\n"));
-      assertEquals([read.start_line, read.end_line, read.total_lines], [2, 3, 4]);
-    } finally {
-      await runner.kill();
-    }
-  }));
+  const read = await runner.ok("read", {
+    path: hit.path,
+    source_hash: hit.source_hash,
+    start_line: 2,
+    end_line: 3,
+  });
+  assertEquals(read.text, CODE.split("\n").slice(1, 3).join("\n"));
+  assertEquals([read.start_line, read.end_line, read.total_lines], [2, 3, 4]);
+}
 
 Deno.test("tracked working-tree edits are indexable; revisions are HEAD observations", () =>
   withProject(FILES, async (project) => {
@@ -241,34 +235,50 @@ Deno.test("read trims whole lines to the 16 KiB bound and fails explicitly on a 
     assertEquals(index.oversized_lines_omitted, 1);
   }));
 
-Deno.test("any query string is safe: FTS5 syntax, quotes, NUL, 10 KB of punctuation, emoji, mixed scripts", () =>
-  withProvider(FILES, async (runner) => {
-    await runner.ok("index");
-    const queries = [
-      'parse" OR "x',
-      "NEAR(parse http, 2)",
-      "parse AND NOT http",
-      "* ^ : - + ( ) { } [ ]",
-      "col:parse",
-      "'\"''\"",
-      "\u0000parse\u0000",
-      "!@#$%^&*()_+-=[]{}|;':\",./<>?`~".repeat(330),
-      "🦀 parse 🚀 http",
-      "parseHTTPRequest 项目知识 Ünïcödé ελληνικά кириллица",
-      "\\",
-      "-",
-    ];
-    for (const query of queries) {
-      const outcome = await runner.call("search", { query });
-      assert(outcome.dispatch === "completed" && "result" in outcome, query.slice(0, 40));
-      assertEquals(
-        outcome.result.isError,
-        false,
-        `${query.slice(0, 40)}: ${JSON.stringify(outcome.result)}`,
-      );
-    }
-    const mixed = await runner.ok("search", { query: "🦀 parse 🚀 http", limit: 20 });
-    assertEquals((mixed.hits as Hit[]).length, 3);
+async function anyQuery(runner: FakeRunner): Promise<void> {
+  await runner.ok("index");
+  const queries = [
+    'parse" OR "x',
+    "NEAR(parse http, 2)",
+    "parse AND NOT http",
+    "* ^ : - + ( ) { } [ ]",
+    "col:parse",
+    "'\"''\"",
+    "\u0000parse\u0000",
+    "!@#$%^&*()_+-=[]{}|;':\",./<>?`~".repeat(330),
+    "🦀 parse 🚀 http",
+    "parseHTTPRequest 项目知识 Ünïcödé ελληνικά кириллица",
+    "\\",
+    "-",
+  ];
+  for (const query of queries) {
+    const outcome = await runner.call("search", { query });
+    assert(outcome.dispatch === "completed" && "result" in outcome, query.slice(0, 40));
+    assertEquals(
+      outcome.result.isError,
+      false,
+      `${query.slice(0, 40)}: ${JSON.stringify(outcome.result)}`,
+    );
+  }
+  const mixed = await runner.ok("search", { query: "🦀 parse 🚀 http", limit: 20 });
+  assertEquals((mixed.hits as Hit[]).length, 3);
+}
+
+// These three only index and read the committed FILES, so one provider serves them in turn.
+Deno.test("one provider for the committed files", (t) =>
+  withProvider(FILES, async (runner, project) => {
+    await t.step(
+      "identifier terms: camel, snake and kebab forms all match words and the whole identifier",
+      () => identifierTerms(runner),
+    );
+    await t.step(
+      "a hit carries lines, hash and revisions, and its text is the current source lines",
+      () => hitLines(runner, project),
+    );
+    await t.step(
+      "any query string is safe: FTS5 syntax, quotes, NUL, 10 KB of punctuation, emoji, mixed scripts",
+      () => anyQuery(runner),
+    );
   }));
 
 Deno.test("search results stay within 16 KiB and mark truncation", () => {

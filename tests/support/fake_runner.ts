@@ -79,6 +79,17 @@ export class ProtocolViolation extends Error {
   }
 }
 
+/**
+ * The test process's Deno cache. Without it every project's provider would
+ * compile the program again into its own `XDG_CACHE_HOME/deno`.
+ */
+function sharedDenoDir(): string {
+  const given = Deno.env.get("DENO_DIR");
+  if (given) return given;
+  const cache = Deno.env.get("XDG_CACHE_HOME") || join(Deno.env.get("HOME") ?? "/tmp", ".cache");
+  return join(cache, "deno");
+}
+
 const MAX_LINE = 1024 * 1024;
 const RESULT_KEYS = new Set(["content", "structuredContent", "isError"]);
 const TOOL_KEYS = new Set([
@@ -125,7 +136,7 @@ export class FakeRunner {
       HOME: launch.home ?? join(launch.cacheBase, ".."),
       XDG_CACHE_HOME: launch.cacheBase,
       NO_COLOR: "1",
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      DENO_DIR: sharedDenoDir(),
       ...launch.env,
     };
     return FakeRunner.spawnEntry({
