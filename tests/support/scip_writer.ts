@@ -1,6 +1,9 @@
 /**
  * Test helper program: stores two SCIP indexes of one commit in turn
- * (`scip_store.ts`), each about a MiB, forever, until killed.
+ * (`scip_store.ts`), each about a MiB, forever, until killed. Arguments: the
+ * data folder written, and a data folder holding the two indexes to store as
+ * those of repositories 1 and 2 (read back there rather than derived again, which
+ * took most of the program's start).
  *
  * @module
  */
@@ -28,7 +31,8 @@ export function writerIndex(tool: string): ReturnType<typeof deriveScip> {
 
 if (import.meta.main) {
   const indexes = new ScipIndexes(Deno.args[0]);
-  const both = [writerIndex("first"), writerIndex("second")];
+  const stored = new ScipIndexes(Deno.args[1]);
+  const both = [1, 2].map((id) => stored.get(id, WRITER_COMMIT)!);
   await Deno.stdout.write(new TextEncoder().encode("writing\n"));
   for (let i = 0;; i++) indexes.put(1, both[i % 2]);
 }

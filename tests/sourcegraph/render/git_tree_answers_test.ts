@@ -39,11 +39,58 @@ function header(text: string, label: string): string | undefined {
   return text.split("\n").find((line) => line.startsWith(`${label}: `))?.slice(label.length + 2);
 }
 
+// A slice of the corpus, the rest removed before the commit (the index builds a tenth of the
+// whole tree's bytes): the files that hold the literal at least once per 20,000 bytes (over a
+// thousand matches, among them the files that define it and longer names), the ten widest
+// files of the tree (the largest reads), the files under 4 KiB outside t/ (so the first page
+// of a search for "e" spans many files), the scripts of t/ under 8 KiB (more entries than a
+// listing page holds) and the README.
 async function extractCorpus(repo: TestRepo): Promise<void> {
   const tar = new Deno.Command("tar", {
     args: ["-xzf", CORPUS!, "-C", repo.path, "--strip-components=1"],
   });
   assert((await tar.output()).success, "the corpus extracts");
+  const files = await filesUnder(repo.path, "");
+  const keep = new Set([...await denseInLiteral(repo.path, files), "README.md"]);
+  for (const path of await widestFiles(repo.path, files)) keep.add(path);
+  for (const [path, bytes] of files) {
+    const kept = keep.has(path) || (bytes < 4096 && !path.startsWith("t/")) ||
+      (/^t\/[^/]+$/.test(path) && bytes < 8192);
+    if (!kept) await Deno.remove(`${repo.path}/${path}`);
+  }
+}
+
+// The files under `dir` of `root` (its .git aside), each with its size.
+async function filesUnder(root: string, dir: string): Promise<[string, number][]> {
+  const files: [string, number][] = [];
+  for await (const entry of Deno.readDir(`${root}/${dir}`)) {
+    const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    if (path === ".git") continue;
+    if (entry.isDirectory) files.push(...await filesUnder(root, path));
+    else files.push([path, await readSize(`${root}/${path}`)]);
+  }
+  return files;
+}
+
+// The bytes a read of `path` gives (a symbolic link's target's).
+async function readSize(path: string): Promise<number> {
+  return (await Deno.stat(path).catch(() => ({ size: 0 }))).size;
+}
+
+// The files holding the literal at least once per 20,000 bytes.
+async function denseInLiteral(root: string, files: [string, number][]): Promise<string[]> {
+  const grep = await new Deno.Command("grep", {
+    args: ["-rcFZ", "--exclude-dir=.git", LITERAL, "."],
+    cwd: root,
+  }).output();
+  const counts = new Map<string, number>();
+  for (const line of new TextDecoder().decode(grep.stdout).split("\n").filter(Boolean)) {
+    const [path, count] = line.split("\0");
+    counts.set(path.slice(2), Number(count));
+  }
+  const dense = files.filter(([path, bytes]) => bytes <= 20_000 * (counts.get(path) ?? 0));
+  assert(dense.length > 100, `${dense.length} files hold ${LITERAL} densely`);
+  return dense.map(([path]) => path);
 }
 
 Deno.test({
@@ -135,21 +182,38 @@ async function pagingMatchesGitGrep(client: Client, work: string): Promise<void>
   assertEquals(bad.code, "INVALID_CURSOR");
 }
 
-// The files of the tree by the bytes of their first 500 lines, largest first.
-async function widestFiles(work: string): Promise<string[]> {
-  const listed = await new Deno.Command("git", { args: ["ls-files", "-z"], cwd: work }).output();
-  const sizes: [string, number][] = [];
-  for (const path of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+// The ten files of the tree widest by the characters of their first 500 lines, widest first (a
+// file's size bounds its width, so the smaller files are not read once ten are wider).
+async function widestFiles(work: string, files: [string, number][]): Promise<string[]> {
+  const widths: [string, number][] = [];
+  const widest = () =>
+    widths.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, 10);
+  for (const [path, size] of files.toSorted((a, b) => b[1] - a[1])) {
+    if (widths.length >= 10 && size < widest()[9][1]) break;
     const bytes = await Deno.readFile(`${work}/${path}`).catch(() => new Uint8Array());
     if (bytes.includes(0)) continue;
-    const text = new TextDecoder().decode(bytes);
-    sizes.push([path, text.split("\n").slice(0, 500).join("\n").length]);
+    widths.push([path, new TextDecoder().decode(firstLines(bytes, 500)).length]);
   }
-  return sizes.sort((a, b) => b[1] - a[1]).map(([path]) => path);
+  return widest().map(([path]) => path);
+}
+
+// The bytes of the first `count` lines, without the newline after the last.
+function firstLines(bytes: Uint8Array, count: number): Uint8Array {
+  let end = -1;
+  for (let line = 0; line < count; line++) {
+    end = bytes.indexOf(10, end + 1);
+    if (end === -1) return bytes;
+  }
+  return bytes.subarray(0, end);
 }
 
 async function largestAnswers(client: Client, work: string): Promise<void> {
-  const widest = await widestFiles(work);
+  const listed = await new Deno.Command("git", { args: ["ls-files", "-z"], cwd: work }).output();
+  const files: [string, number][] = [];
+  for (const path of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+    files.push([path, await readSize(`${work}/${path}`)]);
+  }
+  const widest = await widestFiles(work, files);
   const widestLines = Math.min(
     500,
     (await Deno.readTextFile(`${work}/${widest[0]}`)).trimEnd().split("\n").length,

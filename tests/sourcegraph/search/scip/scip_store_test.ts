@@ -82,8 +82,12 @@ Deno.test("SCIP store: SIGKILL mid-write leaves one whole index; leftovers are n
     const first = writerIndex("first");
     const second = writerIndex("second");
     new ScipIndexes(data).put(1, first); // a kill before the writer's first write leaves this one
+    // The two indexes the writer stores in turn, as repositories 1 and 2 of another folder.
+    const source = join(data, "writer_source");
+    new ScipIndexes(source).put(1, first);
+    new ScipIndexes(source).put(2, second);
     for (let round = 0; round < 12; round++) {
-      const writer = spawnHelper("scip_writer.ts", [data], {
+      const writer = spawnHelper("scip_writer.ts", [data, source], {
         read: [data, Deno.cwd()],
         write: [data],
         sys: ["uid"],
