@@ -31,8 +31,9 @@ export interface FloodOutcome {
 }
 
 /**
- * Runs `threads` attack loops spread over `addresses` for `seconds`, while
- * `read` is called back to back; samples the RSS of `pid`.
+ * Runs `threads` attack loops spread over `addresses` for `seconds` (and on
+ * until `minReads` reads were answered, however slowly a loaded machine
+ * answers), while `read` is called back to back; samples the RSS of `pid`.
  */
 export async function deepJsonFlood(
   port: number,
@@ -41,11 +42,14 @@ export async function deepJsonFlood(
     addresses: string[];
     threads: number;
     seconds: number;
+    minReads?: number;
     read: () => Promise<string | null>;
   },
 ): Promise<FloodOutcome> {
   const outcome: FloodOutcome = { latencies: [], failures: [], attacks: 0, peakRssMib: 0 };
   const until = performance.now() + options.seconds * 1000;
+  const going = () =>
+    performance.now() < until || outcome.latencies.length < (options.minReads ?? 0);
   const head = `POST /sourcegraph/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
     "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
     "Connection: close\r\n";
@@ -59,7 +63,7 @@ export async function deepJsonFlood(
     ],
   ];
   const attack = async (address: string, [before, body, after]: string[]) => {
-    while (performance.now() < until) {
+    while (going()) {
       let socket: net.Socket;
       try {
         socket = await connectFrom(port, { localAddress: address });
@@ -79,13 +83,13 @@ export async function deepJsonFlood(
     }
   };
   const sample = async () => {
-    while (performance.now() < until) {
+    while (going()) {
       outcome.peakRssMib = Math.max(outcome.peakRssMib, await rssMib(options.pid));
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
   const reader = async () => {
-    while (performance.now() < until) {
+    while (going()) {
       const started = performance.now();
       const failure = await options.read().catch((error) => String(error));
       outcome.latencies.push(performance.now() - started);
