@@ -69,10 +69,11 @@ export function openPool(
   });
   // An idle connection the server dropped is removed from the pool; the next query opens another.
   pool.on("error", () => {});
+  const lost = heardErrors(pool);
   return {
     query: (text, params) => pool.query(text, params),
     async connection(work) {
-      const client = await checkOut(pool);
+      const client = await checkOut(pool, lost);
       let broken = false;
       try {
         return await work(client);
@@ -84,7 +85,7 @@ export function openPool(
       }
     },
     async transaction(work) {
-      const client = await checkOut(pool);
+      const client = await checkOut(pool, lost);
       let broken = false;
       try {
         await client.query("BEGIN");
@@ -104,23 +105,31 @@ export function openPool(
   };
 }
 
-// A connection taken from the pool. While it is out, a connection the server
-// ends (a restart, an idle one held through a whole fetch) emits an error
-// event the pool no longer listens to; unheard, it would end the process.
-// The next statement on it fails instead, and it is not reused.
+// Every connection of the pool has an error listener from the moment the pool
+// has it (its `connect` event) to its end, whoever holds it: an unheard error
+// event would end the process. The server may end a session at any time (a
+// shutdown says "terminating connection due to administrator command" to each),
+// even in the same read as the end of its start-up, before whoever took the
+// connection from the pool could listen to it. The connections that heard one.
+function heardErrors(pool: pg.Pool): WeakSet<pg.PoolClient> {
+  const lost = new WeakSet<pg.PoolClient>();
+  pool.on("connect", (client: pg.PoolClient) => {
+    client.on("error", () => lost.add(client));
+  });
+  return lost;
+}
+
+// A connection taken from the pool. One the server ended while it was out (a
+// restart, an idle one held through a whole fetch) fails its next statement and
+// is not reused.
 async function checkOut(
   pool: pg.Pool,
+  lost: WeakSet<pg.PoolClient>,
 ): Promise<pg.PoolClient & { checkIn(broken: boolean): void }> {
   const client = await pool.connect();
-  let lost = false;
-  const onError = () => {
-    lost = true;
-  };
-  client.on("error", onError);
   return Object.assign(client, {
     checkIn(broken: boolean) {
-      client.removeListener("error", onError);
-      client.release(broken || lost);
+      client.release(broken || lost.has(client));
     },
   });
 }
