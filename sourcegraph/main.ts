@@ -270,6 +270,7 @@ async function sharedStores(): Promise<SharedStores | null> {
     keyFile: settings.database.credentialKeyFile,
     dataDir: settings.dataDir,
     log,
+    reconnectMaxWaitMs: settings.database.reconnectMaxWaitMs,
   });
   log("control store: PostgreSQL (shared)");
   return stores;

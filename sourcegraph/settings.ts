@@ -22,6 +22,7 @@ import {
   DEFAULT_SYMBOL_BUDGET_MS,
 } from "./search/search_indexes.ts";
 import { DEFAULT_BUILD_IDLE_MS } from "./search/build_watch.ts";
+import { RECONNECT_CAP_MS } from "./store/postgres/reconnect_loop.ts";
 
 /** Connection and request limits of the HTTP front. */
 export interface ConnectionSettings {
@@ -128,6 +129,8 @@ export interface DatabaseSettings {
   credentialKeyFile: string;
   /** This replica in the cluster. */
   cluster: ReplicaSettings;
+  /** The longest wait between two attempts to reach a lost database again (default 5 s). */
+  reconnectMaxWaitMs: number;
 }
 
 /** A replica's name, addresses, heartbeat and the replication of repositories. */
@@ -333,7 +336,14 @@ function readDatabaseSettings(reader: SettingReader, cwd: string): DatabaseSetti
     return undefined;
   }
   const cluster = readReplicaSettings(reader);
-  return cluster === null ? undefined : { url, credentialKeyFile: resolve(cwd, keyFile), cluster };
+  const reconnectMaxWaitMs = reader.duration(
+    "SOURCEGRAPH_RECONNECT_MAX_WAIT",
+    RECONNECT_CAP_MS,
+    60_000,
+  );
+  return cluster === null
+    ? undefined
+    : { url, credentialKeyFile: resolve(cwd, keyFile), cluster, reconnectMaxWaitMs };
 }
 
 const REPLICA_SETTING_NAMES = [
@@ -345,6 +355,7 @@ const REPLICA_SETTING_NAMES = [
   "SOURCEGRAPH_HEARTBEAT_INTERVAL",
   "SOURCEGRAPH_HEARTBEAT_EXPIRY",
   "SOURCEGRAPH_REPLICATION",
+  "SOURCEGRAPH_RECONNECT_MAX_WAIT",
 ];
 
 function readReplicaSettings(reader: SettingReader): ReplicaSettings | null {

@@ -35,12 +35,20 @@ export interface SharedStores {
  */
 export async function openSharedStores(
   url: string,
-  options: { keyFile: string; dataDir: string; log: (line: string) => void; refreshMs?: number },
+  options: {
+    keyFile: string;
+    dataDir: string;
+    log: (line: string) => void;
+    refreshMs?: number;
+    /** The longest wait between two attempts to reach a lost database again (default 5 s). */
+    reconnectMaxWaitMs?: number;
+  },
 ): Promise<SharedStores> {
   const { key, clusterSecret } = await loadKeyFile(options.keyFile);
   const store = await PostgresControlStore.open(url, {
     log: options.log,
     refreshMs: options.refreshMs,
+    reconnect: { capMs: options.reconnectMaxWaitMs },
   });
   try {
     const credentials = await SealedCredentials.open(store.pool, {

@@ -22,6 +22,9 @@ const BIN = postgresBin();
 const POOL_BOUND = 1 + 4 + 8;
 // Attempts the replica makes while the server is down before the test brings it back.
 const ATTEMPTS_DOWN = 9;
+// The longest wait between attempts (5 s by default): 2 s reaches the cap by the fifth attempt
+// and still leaves a log line time to arrive, on a busy machine, before the next attempt.
+const MAX_WAIT_S = 2;
 
 // Polls `condition` with short pauses, a bounded number of times (not a time budget).
 async function until(
@@ -54,6 +57,14 @@ async function descriptors(pid: number): Promise<number> {
   return new TextDecoder().decode(out.stdout).split("\n").filter((line) => line !== "").length;
 }
 
+// The waits the replica logged before its next attempts, in seconds.
+function waitsLogged(log: string[]): number[] {
+  return log.flatMap((line) => {
+    const match = /still unreachable \(attempt \d+, next in ([\d.]+) s\)/.exec(line);
+    return match ? [Number(match[1])] : [];
+  });
+}
+
 function attemptsLogged(log: string[]): number[] {
   return log.flatMap((line) => {
     const match = /control store is still unreachable \(attempt (\d+),/.exec(line);
@@ -70,7 +81,10 @@ Deno.test({
     const work = await createRepo({ "a.txt": "alpha\n" }, { parent: folder, name: "work" });
     await work.git("clone", "-q", "--bare", work.path, join(folder, "up.git"));
     const upstream = startCountingUpstream(folder);
-    const cluster = await startCluster(BIN!, { replicas: 1 });
+    const cluster = await startCluster(BIN!, {
+      replicas: 1,
+      replica: () => ({ env: { SOURCEGRAPH_RECONNECT_MAX_WAIT: `${MAX_WAIT_S}s` } }),
+    });
     const replica = cluster.replicas[0]!;
     const register = (name: string) =>
       adminRequest(replica.url, "/repos", {
@@ -128,6 +142,13 @@ Deno.test({
       const attempts = attemptsLogged(replica.log);
       assertEquals(attempts, attempts.map((_, i) => i + 1));
       assert(attempts.length >= ATTEMPTS_DOWN, attempts.join(","));
+      // The waits double up to the configured longest one.
+      const waits = waitsLogged(replica.log);
+      assert(waits.every((wait) => wait <= MAX_WAIT_S), waits.join(","));
+      assert(
+        waits.slice(4, ATTEMPTS_DOWN).every((wait) => wait >= MAX_WAIT_S / 2),
+        waits.join(","),
+      );
       // Back at the next attempt: at most the one under way when the server came back failed.
       assert(attempts.length <= failedBeforeStart + 1, `${failedBeforeStart} -> ${attempts}`);
 
