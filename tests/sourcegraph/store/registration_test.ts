@@ -3,6 +3,8 @@ import { assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startFailure, startService } from "../../support/sourcegraph_service.ts";
 import { PATH_GROUP_PATH_RULE } from "../../../sourcegraph/store/registration.ts";
+import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
+import { applyConfigFile } from "../../../sourcegraph/startup/config_file.ts";
 
 const TOKEN = "r".repeat(40);
 // Folders that would be stored as given and then mean nothing, or not what was meant.
@@ -47,10 +49,24 @@ Deno.test("registration: sourcegraph.toml and the admin API apply the same rules
         `sourcegraph.toml is invalid: repositories.0.path_groups.0.paths.1: ${PATH_GROUP_PATH_RULE}`,
       ]);
     }
-    for (const [extra, reason] of bad) {
-      await Deno.writeTextFile(join(home.path, "sourcegraph.toml"), entry(extra));
-      await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true }).catch(() => {});
-      assertIncludes(await startFailure(home.path), reason, extra);
+    // The service refuses to start on the first and the last (a start costs a process); every
+    // entry is refused, with its reason, by the reading of sourcegraph.toml the start runs.
+    const store = new SqliteControlStore(join(parent, "control.sqlite3"));
+    try {
+      for (const [i, [extra, reason]] of bad.entries()) {
+        await Deno.writeTextFile(join(home.path, "sourcegraph.toml"), entry(extra));
+        const refusal = await applyConfigFile(join(home.path, "sourcegraph.toml"), store).then(
+          () => "applied",
+          (error: Error) => error.message,
+        );
+        assertIncludes(refusal, reason, extra);
+        if (i !== 0 && i !== bad.length - 1) continue;
+        await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true }).catch(() => {});
+        assertIncludes(await startFailure(home.path), reason, extra);
+      }
+      assertEquals(store.repositories(), [], "nothing registered");
+    } finally {
+      store.close();
     }
     await Deno.remove(join(home.path, "sourcegraph.toml"));
     await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true }).catch(() => {});
