@@ -42,16 +42,26 @@ export class Sessions {
   #ttlMs: number;
   #now: () => number;
   #valid: (caller: Session["caller"]) => boolean;
+  #maxSessions: number;
 
-  /** Sessions kept in `records` whose callers `valid` still accepts (a revoked key's do not). */
+  /**
+   * Sessions kept in `records` whose callers `valid` still accepts (a revoked
+   * key's do not), at most `maxSessions` (default `MAX_SESSIONS`) at once.
+   */
   constructor(
     records: SessionStore,
-    options: { valid: (caller: Session["caller"]) => boolean; ttlMs?: number; now?: () => number },
+    options: {
+      valid: (caller: Session["caller"]) => boolean;
+      ttlMs?: number;
+      now?: () => number;
+      maxSessions?: number;
+    },
   ) {
     this.#records = records;
     this.#valid = options.valid;
     this.#ttlMs = options.ttlMs ?? SESSION_TTL_MS;
     this.#now = options.now ?? Date.now;
+    this.#maxSessions = options.maxSessions ?? MAX_SESSIONS;
   }
 
   /** Starts a session for `caller`. */
@@ -64,7 +74,7 @@ export class Sessions {
     };
     await this.#records.save(
       { idHash: idHash(session.id), caller, csrf: session.csrf, expiresAt: session.expiresAt },
-      { now: this.#now(), max: MAX_SESSIONS },
+      { now: this.#now(), max: this.#maxSessions },
     );
     return session;
   }

@@ -35,22 +35,29 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
   });
 }
 
+/** What a browser case gets: a fresh browser context, and the file's shared fixture. */
+export interface BrowserCase<W> {
+  context: BrowserContext;
+  world: W;
+}
+
 /**
  * Runs `cases` as steps of `t` in one Chromium launched for them all, each
  * in a fresh browser context (its own cookies, storage and permissions),
- * closed after it; the browser is closed at the end.
+ * closed after it, beside `world` (a fixture they share); the browser is
+ * closed at the end.
  */
-export async function runBrowserCases(
+export async function runBrowserCases<W>(
   t: Deno.TestContext,
-  cases: SharedCases<BrowserContext>,
-  executablePath: string,
+  cases: SharedCases<BrowserCase<W>>,
+  options: { executablePath: string; world: W },
 ): Promise<void> {
-  const browser = await launchBrowser(executablePath);
+  const browser = await launchBrowser(options.executablePath);
   try {
     await cases.runEach(t, async (fn) => {
       const context = await browser.createBrowserContext();
       try {
-        await fn(context);
+        await fn({ context, world: options.world });
       } finally {
         await context.close();
       }

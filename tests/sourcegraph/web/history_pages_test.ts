@@ -477,14 +477,30 @@ Deno.test("commits page: pages of 50 walked by their cursor list every commit on
       name: "org/many",
       publicRead: true,
       files: { "f.txt": "last\n" },
-      prepare: async (repo) => {
-        for (let i = 0; i < 55; i++) {
-          await repo.write({ "f.txt": `${i}\n` });
-          await commitAs(repo, `change ${i}`);
-        }
-      },
+      prepare: (repo) => fileChanges(repo, 55),
     }],
   }));
+
+// `count` commits changing `f.txt` to `0` … `count - 1` ("change 0" …), made by one
+// `git fast-import`, the work tree then checked out at the last.
+async function fileChanges(repo: TestRepo, count: number): Promise<void> {
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  const stream = Array.from({ length: count }, (_, i) => {
+    const message = `change ${i}`;
+    return [
+      "commit refs/heads/main",
+      // The fixture's own identity and date (2026-01-01), as its commits get.
+      "committer Test <test@example.invalid> 1767225600 +0000",
+      `data ${bytes(message)}`,
+      message,
+      "M 100644 inline f.txt",
+      `data ${bytes(`${i}\n`)}`,
+      `${i}\n`,
+    ].join("\n");
+  }).join("");
+  await git(repo.path, ["fast-import", "--quiet"], new TextEncoder().encode(stream));
+  await repo.git("reset", "-q", "--hard", "main");
+}
 
 // The rows of a listing: each entry's name, and its latest commit's SHA and subject when shown.
 function listingRows(body: string): { name: string; commit: string | null; subject: string }[] {

@@ -387,9 +387,10 @@ Deno.test("navigation: a file page of 100,000 names is bounded by the link cap",
     }],
   }));
 
-Deno.test("navigation: with an uploaded SCIP index the views say Precise and show the index's roles", () =>
-  withInProcessService(async ({ handle, heads }) => {
-    const sha = heads.get("org/nav")!;
+// Last: the uploaded index changes what the views of org/nav answer.
+navCases.add(
+  "navigation: with an uploaded SCIP index the views say Precise and show the index's roles",
+  async ({ handle, sha }) => {
     const symbol = "scip-typescript npm fixture 1.0.0 src/`util.ts`/helper().";
     const bytes = encodeScip([
       { path: "src/util.ts", occurrences: [{ range: [0, 16, 22], symbol, roles: 1 }] },
@@ -421,4 +422,5 @@ Deno.test("navigation: with an uploaded SCIP index the views say Precise and sho
       definition.headers.get("location"),
       `/sourcegraph/org/nav/-/blob/${sha}/src/util.ts#L1`,
     );
-  }, { repositories: NAV_REPOSITORIES }));
+  },
+);

@@ -6,7 +6,7 @@
 // a file. A token minted for the service reached under another name
 // (another resource) is refused. The same with a client named by the https
 // URL of its metadata document (CIMD), served on loopback with a
-// certificate made for the test.
+// certificate made for the test. Both on one service and one Chromium.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,12 +17,13 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { Page } from "puppeteer-core";
+import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import { chromiumPath, launchBrowser } from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { withCertificate } from "../../support/test_certificate.ts";
-import { startService } from "../../support/sourcegraph_service.ts";
+import { type RunningService, startService } from "../../support/sourcegraph_service.ts";
+import { SharedCases } from "../../support/shared_cases.ts";
 
 const CHROMIUM = chromiumPath();
 const TOKEN = "o".repeat(40);
@@ -101,23 +102,130 @@ async function signInAndApprove(
   return page.url();
 }
 
+/** What every case shares: one service, the client's redirect URI, the document server, one Chromium. */
+interface OAuthWorld {
+  service: RunningService;
+  /** The service's MCP endpoint. */
+  serverUrl: string;
+  callback: ReturnType<typeof callbackServer>;
+  /** The https origin of the client metadata documents. */
+  documents: string;
+  /** How many requests the document server has answered. */
+  served: () => number;
+  browser: Browser;
+}
+
+// The cases below, in order, on one service (public reads off, client metadata documents
+// on, trusting the test's CA) and one Chromium, each case in a browser context of its own.
+const oauthCases = new SharedCases<OAuthWorld>();
+
 Deno.test({
-  name:
-    "OAuth end to end: the SDK's auth() registers, Chromium signs in and approves, the SDK lists tools and reads; a token for another resource is refused",
+  name: "OAuth end to end, one service and one Chromium for every case",
   ignore: CHROMIUM === null,
   sanitizeResources: false,
   sanitizeOps: false,
-  fn: async () => {
-    const parent = await tempDir("sg-oauth-e2e-");
-    const repo = await createRepo({ "a.txt": "hello through OAuth\n" }, { parent, name: "site" });
-    const service = await startService(parent, {
-      SOURCEGRAPH_API_TOKEN: TOKEN,
-      SOURCEGRAPH_PUBLIC_READ: "false",
-    }, { repositories: [repo.path] });
-    const callback = callbackServer();
-    const browser = await launchBrowser(CHROMIUM!);
-    try {
-      const serverUrl = `${service.url}/sourcegraph/mcp`;
+  fn: (t) => withOAuthWorld((world) => oauthCases.run(t, world)),
+});
+
+/** Runs `fn` on a fresh OAuth world; everything is stopped and removed afterwards. */
+async function withOAuthWorld(fn: (world: OAuthWorld) => Promise<void>): Promise<void> {
+  const parent = await tempDir("sg-oauth-e2e-");
+  const callback = callbackServer();
+  try {
+    await withCertificate(join(parent, "tls"), async (tls) => {
+      const documents = documentServer(tls, callback.url);
+      const repo = await createRepo({ "a.txt": "hello through OAuth\n" }, { parent, name: "site" });
+      const service = await startService(parent, {
+        SOURCEGRAPH_API_TOKEN: TOKEN,
+        SOURCEGRAPH_PUBLIC_READ: "false",
+        SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS: "true",
+        SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE: "true",
+        // The service trusts the test's CA (the document server's certificate).
+        DENO_CERT: tls.caFile,
+      }, { repositories: [repo.path] });
+      try {
+        const browser = await launchBrowser(CHROMIUM!);
+        try {
+          await fn({
+            service,
+            serverUrl: `${service.url}/sourcegraph/mcp`,
+            callback,
+            documents: documents.base,
+            served: () => documents.served,
+            browser,
+          });
+        } finally {
+          await browser.close();
+        }
+      } finally {
+        await service.stop();
+        await documents.server.shutdown();
+      }
+    });
+  } finally {
+    await callback.server.shutdown();
+    await removeDir(parent);
+  }
+}
+
+/**
+ * An https server of client metadata documents on loopback: `agent.json` is a
+ * client redirecting to `redirectUri`, `foreign.json` names another URL as its id.
+ */
+function documentServer(
+  tls: { cert: string; key: string },
+  redirectUri: string,
+): { server: Deno.HttpServer; base: string; served: number } {
+  const document = (base: string) => ({
+    client_id: `${base}/clients/agent.json`,
+    client_name: "CIMD agent",
+    redirect_uris: [redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  });
+  const answered = { served: 0 };
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: tls.cert,
+    key: tls.key,
+    onListen: () => {},
+  }, (request) => {
+    const url = new URL(request.url);
+    answered.served++;
+    if (url.pathname === "/clients/agent.json") return Response.json(document(url.origin));
+    if (url.pathname === "/clients/foreign.json") {
+      return Response.json({ ...document(url.origin), client_id: "https://elsewhere.example/c" });
+    }
+    return new Response("not found", { status: 404 });
+  });
+  return {
+    server,
+    base: `https://127.0.0.1:${server.addr.port}`,
+    get served() {
+      return answered.served;
+    },
+  };
+}
+
+/** Runs `fn` in a fresh context of `browser` (its own cookies), closed after it. */
+async function inContext(
+  browser: Browser,
+  fn: (context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const context = await browser.createBrowserContext();
+  try {
+    await fn(context);
+  } finally {
+    await context.close();
+  }
+}
+
+oauthCases.add(
+  "OAuth end to end: the SDK's auth() registers, Chromium signs in and approves, the SDK lists tools and reads; a token for another resource is refused",
+  ({ service, serverUrl, callback, browser }) =>
+    inContext(browser, async (context) => {
       // Without credentials the endpoint answers with the challenge the SDK follows.
       const anonymous = new Client({ name: "anonymous", version: "0.0.0" });
       const refused = await anonymous.connect(new StreamableHTTPClientTransport(new URL(serverUrl)))
@@ -131,7 +239,7 @@ Deno.test({
       assertEquals(authorizationUrl.searchParams.get("code_challenge_method"), "S256");
       assertEquals(authorizationUrl.searchParams.get("resource"), serverUrl);
 
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const landed = await signInAndApprove(page, authorizationUrl.href);
       assert(landed.startsWith(callback.url), landed);
       const code = callback.codes.at(-1)!.searchParams.get("code")!;
@@ -199,14 +307,8 @@ Deno.test({
       for (const line of service.log) {
         assert(!line.includes(access) && !line.includes(code), `a secret in the log: ${line}`);
       }
-    } finally {
-      await browser.close();
-      await callback.server.shutdown();
-      await service.stop();
-      await removeDir(parent);
-    }
-  },
-});
+    }),
+);
 
 /** A provider that names itself by the URL of its metadata document instead of registering. */
 class DocumentProvider extends MemoryProvider {
@@ -237,99 +339,48 @@ async function listAndRead(serverUrl: string, provider: OAuthClientProvider): Pr
   }
 }
 
-Deno.test({
-  name:
-    "OAuth end to end with a client metadata document: the SDK names its https document, Chromium signs in and approves, the SDK lists tools and reads",
-  ignore: CHROMIUM === null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    const parent = await tempDir("sg-oauth-cimd-");
-    const callback = callbackServer();
-    let served = 0;
-    const document = (base: string) => ({
-      client_id: `${base}/clients/agent.json`,
-      client_name: "CIMD agent",
-      redirect_uris: [callback.url],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    });
-    await withCertificate(join(parent, "tls"), async (tls) => {
-      const server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        cert: tls.cert,
-        key: tls.key,
-        onListen: () => {},
-      }, (request) => {
-        const url = new URL(request.url);
-        served++;
-        if (url.pathname === "/clients/agent.json") return Response.json(document(url.origin));
-        if (url.pathname === "/clients/foreign.json") {
-          return Response.json({
-            ...document(url.origin),
-            client_id: "https://elsewhere.example/c",
-          });
-        }
-        return new Response("not found", { status: 404 });
-      });
-      const base = `https://127.0.0.1:${server.addr.port}`;
-      const repo = await createRepo({ "a.txt": "hello through OAuth\n" }, { parent, name: "site" });
-      const service = await startService(parent, {
-        SOURCEGRAPH_API_TOKEN: TOKEN,
-        SOURCEGRAPH_PUBLIC_READ: "false",
-        SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS: "true",
-        SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE: "true",
-        // The service trusts the test's CA (the document server's certificate).
-        DENO_CERT: tls.caFile,
-      }, { repositories: [repo.path] });
-      const browser = await launchBrowser(CHROMIUM!);
-      try {
-        const serverUrl = `${service.url}/sourcegraph/mcp`;
-        const provider = new DocumentProvider(callback.url, `${base}/clients/agent.json`);
-        assertEquals(await auth(provider, { serverUrl }), "REDIRECT");
-        // No registration: the client id is the document's URL.
-        assertEquals(provider.client?.client_id, `${base}/clients/agent.json`);
-        const authorizationUrl = provider.authorizationUrl!;
-        assertEquals(authorizationUrl.searchParams.get("client_id"), `${base}/clients/agent.json`);
-        const page = await browser.newPage();
-        const landed = await signInAndApprove(page, authorizationUrl.href, "CIMD agent");
-        assert(landed.startsWith(callback.url), landed);
-        assert(served >= 1, "the service fetched the document");
-        const code = callback.codes.at(-1)!.searchParams.get("code")!;
-        assertEquals(await auth(provider, { serverUrl, authorizationCode: code }), "AUTHORIZED");
-        const tools = await listAndRead(serverUrl, provider);
-        assert(tools.includes("read") && tools.includes("prepare"), tools.join(","));
+oauthCases.add(
+  "OAuth end to end with a client metadata document: the SDK names its https document, Chromium signs in and approves, the SDK lists tools and reads",
+  ({ service, serverUrl, callback, documents, served, browser }) =>
+    inContext(browser, async (context) => {
+      const provider = new DocumentProvider(callback.url, `${documents}/clients/agent.json`);
+      assertEquals(await auth(provider, { serverUrl }), "REDIRECT");
+      // No registration: the client id is the document's URL.
+      assertEquals(provider.client?.client_id, `${documents}/clients/agent.json`);
+      const authorizationUrl = provider.authorizationUrl!;
+      assertEquals(
+        authorizationUrl.searchParams.get("client_id"),
+        `${documents}/clients/agent.json`,
+      );
+      const page = await context.newPage();
+      const landed = await signInAndApprove(page, authorizationUrl.href, "CIMD agent");
+      assert(landed.startsWith(callback.url), landed);
+      assert(served() >= 1, "the service fetched the document");
+      const code = callback.codes.at(-1)!.searchParams.get("code")!;
+      assertEquals(await auth(provider, { serverUrl, authorizationCode: code }), "AUTHORIZED");
+      const tools = await listAndRead(serverUrl, provider);
+      assert(tools.includes("read") && tools.includes("prepare"), tools.join(","));
 
-        // Documents that do not hold: never a redirect, an error page naming the reason.
-        for (
-          const [path, reason] of [
-            ["/clients/foreign.json", "its client_id is not its own URL"],
-            ["/clients/missing.json", "it answered 404"],
-          ]
-        ) {
-          const refused = new URL(authorizationUrl);
-          refused.searchParams.set("client_id", `${base}${path}`);
-          const answer = await page.goto(refused.href);
-          assertEquals(answer?.status(), 401, path); // INVALID_CLIENT
-          assertEquals(new URL(page.url()).origin, service.url, "never redirected");
-          assertIncludes(await page.content(), reason);
-        }
-        // The redirect URI must be one the document names.
-        const elsewhere = new URL(authorizationUrl);
-        elsewhere.searchParams.set("redirect_uri", "http://127.0.0.1:9/callback");
-        assertEquals((await page.goto(elsewhere.href))?.status(), 400);
-      } finally {
-        await browser.close();
-        await service.stop();
-        await server.shutdown();
+      // Documents that do not hold: never a redirect, an error page naming the reason.
+      for (
+        const [path, reason] of [
+          ["/clients/foreign.json", "its client_id is not its own URL"],
+          ["/clients/missing.json", "it answered 404"],
+        ]
+      ) {
+        const refused = new URL(authorizationUrl);
+        refused.searchParams.set("client_id", `${documents}${path}`);
+        const answer = await page.goto(refused.href);
+        assertEquals(answer?.status(), 401, path); // INVALID_CLIENT
+        assertEquals(new URL(page.url()).origin, service.url, "never redirected");
+        assertIncludes(await page.content(), reason);
       }
-    });
-    await callback.server.shutdown();
-    await removeDir(parent);
-  },
-});
+      // The redirect URI must be one the document names.
+      const elsewhere = new URL(authorizationUrl);
+      elsewhere.searchParams.set("redirect_uri", "http://127.0.0.1:9/callback");
+      assertEquals((await page.goto(elsewhere.href))?.status(), 400);
+    }),
+);
 
 function pkce(): { verifier: string; challenge: string } {
   const verifier = `${crypto.randomUUID()}-${crypto.randomUUID()}`;

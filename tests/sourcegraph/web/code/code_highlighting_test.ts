@@ -166,7 +166,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const highlighter = new Highlighter({ workerUrl: HANGING, timeoutMs: 3_000, maxPending: 2 });
+    // "hang" spins until the timer (from the worker's readiness) ends it; the others answer at once.
+    const highlighter = new Highlighter({ workerUrl: HANGING, timeoutMs: 1_000, maxPending: 2 });
     try {
       assertEquals(await highlighter.highlight(["a"], "c"), ["a"]);
       const hung = highlighter.highlight(["hang"], "c");
@@ -211,8 +212,8 @@ Deno.test({
   fn: async () => {
     const fixture = (name: string) =>
       new URL(`../../../fixtures/highlight/${name}`, import.meta.url);
-    // Ready after 2.5 s, jobs given 2 s: answered, because the 2 s start once it is ready.
-    const slow = new Highlighter({ workerUrl: fixture("slow_start_worker.ts"), timeoutMs: 2_000 });
+    // Ready after 1 s, jobs given 0.6 s: answered, because the 0.6 s start once it is ready.
+    const slow = new Highlighter({ workerUrl: fixture("slow_start_worker.ts"), timeoutMs: 600 });
     try {
       assertEquals(await slow.highlight(["a"], "c"), ["a"]);
       assertEquals(slow.restarts, 0);
