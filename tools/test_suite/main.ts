@@ -73,9 +73,8 @@ const { values, positionals } = parseArgs({
 });
 
 // Most modules wait on the processes they start (services, Git, PostgreSQL,
-// Chromium): with one more run than there are cores the two cores of the CI
-// machine were busy 85% of the run, with two more they are busier.
-const jobs = Number(values.jobs ?? (navigator.hardwareConcurrency ?? 2) + 2);
+// Chromium), so one more run than there are cores keeps the cores busy.
+const jobs = Number(values.jobs ?? (navigator.hardwareConcurrency ?? 2) + 1);
 if (!Number.isInteger(jobs) || jobs < 1) {
   console.error(`--jobs must be a positive whole number, not ${values.jobs}`);
   Deno.exit(2);
