@@ -45,7 +45,7 @@ import { mayHoldScoped } from "./scope_references.ts";
 
 /** Most candidate files one page parses (and shows). */
 export const REFERENCES_FILES_PER_PAGE = 50;
-/** Most milliseconds one page spends parsing; later files of the page are answered as text. */
+/** Most milliseconds one page spends parsing; the page ends before its next file past them. */
 export const REFERENCES_PARSE_MS = 4_000;
 /** Most milliseconds one file's parse may take. */
 export const REFERENCES_FILE_MS = 1_000;
