@@ -40,7 +40,7 @@ const INPUT = {
   match: z.enum(["exact", "prefix", "regex"]).optional(),
   ignore_case: z.boolean().optional(),
   kinds: z.array(z.enum(SYMBOL_KINDS)).max(SYMBOL_KINDS.length).optional().describe(
-    "Only these kinds.",
+    "Only these kinds (a C struct or union is `class`).",
   ),
   languages: z.array(z.string().min(1).max(32)).max(32).optional().describe("e.g. `go`."),
   paths,
@@ -61,7 +61,8 @@ type SymbolsArgs = z.infer<z.ZodObject<typeof INPUT>>;
 /** `symbols`. */
 export const symbolsTool = defineTool({
   name: "symbols",
-  description: "Finds where a name is defined, likeliest first.",
+  description:
+    "Finds where a name is defined, likeliest first: lines, not bodies (`search` with `after_context` shows a body in the same call).",
   input: INPUT,
   output: OUTPUT,
   uses: ["symbols", "symbolsAcrossRepositories"],
