@@ -103,6 +103,20 @@ const KIND_RANK: Record<SymbolKind, number> = {
 const TEST_PATH =
   /(^|\/)(tests?|spec|specs|__tests__|testdata|t)\/|([._-]test|_spec)\.[^/]+$|(^|\/)test_[^/]+$/i;
 
+// The names defined under both the path groups and the paths asked for (undefined: no limit).
+function definedWithin(
+  index: IndexedCommit,
+  compiled: CompiledSearch,
+): ReadonlySet<number> | undefined {
+  const inGroups = compiled.groups.length === 0
+    ? undefined
+    : index.symbols.namesDefinedIn({ roots: compiled.groups });
+  if (compiled.paths.length === 0) return inGroups;
+  const inPaths = index.symbols.namesDefinedIn({ roots: compiled.paths });
+  if (inGroups === undefined) return inPaths;
+  return new Set([...inPaths].filter((name) => inGroups.has(name)));
+}
+
 /** The name program and path filter of `query` (INVALID_PATTERN, INVALID_GLOB). */
 export function compileSymbolQuery(query: SymbolQuery): CompiledSearch {
   return compileSearch({
@@ -125,10 +139,10 @@ export function searchSymbols(
   options: { compiled?: CompiledSearch } = {},
 ): SymbolOutcome {
   const compiled = options.compiled ?? compileSymbolQuery(query);
-  // Under path groups, only names defined inside them are selected and counted.
-  const within = compiled.groups.length === 0
-    ? undefined
-    : index.symbols.namesDefinedIn({ roots: compiled.groups });
+  // Under path groups, only names defined inside them are selected and counted; with paths,
+  // only names defined under them (a broad pattern's first names would otherwise fill the cap
+  // with names of other files, and a file's own names never be reached).
+  const within = definedWithin(index, compiled);
   const names = index.symbols.names(nameMatch(query, compiled.regex), {
     limit: SYMBOL_MAX_NAMES + 1,
     within,
