@@ -213,6 +213,25 @@ function toEdge(
 }
 
 /**
+ * Runs `fn` with an MCP client of a fresh in-process world made with
+ * `options` (as `withInProcessService`); the client is closed and the world
+ * removed afterwards.
+ */
+export function withInProcessClient(
+  fn: (client: Client) => Promise<void>,
+  options: Parameters<typeof withInProcessService>[1] = {},
+): Promise<void> {
+  return withInProcessService(async ({ handle }) => {
+    const client = await connectInProcess(handle);
+    try {
+      await fn(client);
+    } finally {
+      await client.close();
+    }
+  }, options);
+}
+
+/**
  * An MCP client (the SDK's) whose HTTP requests go straight to `handle`,
  * as if from `address` (default 127.0.0.1) with `Host: 127.0.0.1`; `token`
  * as a bearer.

@@ -12,7 +12,7 @@
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
-import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
+import { withInProcessClient } from "../../../support/in_process_service.ts";
 import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
 
 const NAME = "org/refs";
@@ -54,14 +54,7 @@ const FILES: Record<string, string> = {
 };
 
 function withDefs(fn: (client: Client) => Promise<void>): Promise<void> {
-  return withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await fn(client);
-    } finally {
-      await client.close();
-    }
-  }, {
+  return withInProcessClient(fn, {
     repositories: [
       { name: NAME, publicRead: true, files: FILES },
       {

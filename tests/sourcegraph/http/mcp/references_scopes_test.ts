@@ -10,7 +10,7 @@
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
+import { withInProcessClient } from "../../../support/in_process_service.ts";
 import { toolOutcome } from "../../../support/tool_calls.ts";
 
 const NAME = "org/c";
@@ -43,14 +43,9 @@ const FILES: Record<string, string> = {
 };
 
 function withC(fn: (client: Client) => Promise<void>): Promise<void> {
-  return withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await fn(client);
-    } finally {
-      await client.close();
-    }
-  }, { repositories: [{ name: NAME, publicRead: true, files: FILES }] });
+  return withInProcessClient(fn, {
+    repositories: [{ name: NAME, publicRead: true, files: FILES }],
+  });
 }
 
 // The answer's text and its rows as `path:line`.

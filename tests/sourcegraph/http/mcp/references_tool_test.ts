@@ -11,7 +11,7 @@
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals, waitFor } from "../../../support/assert.ts";
-import { connectInProcess, withInProcessService } from "../../../support/in_process_service.ts";
+import { withInProcessClient } from "../../../support/in_process_service.ts";
 import { callTool, type ToolOutcome } from "../../../support/tool_calls.ts";
 
 const NAME = "org/refs";
@@ -81,7 +81,7 @@ const FILES: Record<string, string> = {
 };
 
 function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
-  return withClient(fn, {
+  return withInProcessClient(fn, {
     repositories: [
       { name: NAME, publicRead: true, files: FILES },
       {
@@ -97,20 +97,6 @@ function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
       { name: "org/closed", publicRead: false, files: { "a.ts": "parseItem();\n" } },
     ],
   });
-}
-
-function withClient(
-  fn: (client: Client) => Promise<void>,
-  options: Parameters<typeof withInProcessService>[1],
-): Promise<void> {
-  return withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await fn(client);
-    } finally {
-      await client.close();
-    }
-  }, options);
 }
 
 type Case = [string, (client: Client) => Promise<void>];
@@ -133,7 +119,7 @@ function indexedCase(name: string, fn: (client: Client) => Promise<void>): void 
 }
 
 Deno.test("references over one world with the search index on", (t) =>
-  withClient(async (client) => {
+  withInProcessClient(async (client) => {
     for (const [name, fn] of INDEXED_CASES) await t.step(name, () => fn(client));
   }, {
     repositories: [
