@@ -1,11 +1,7 @@
 import { assertEquals } from "../../support/assert.ts";
 import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
-import {
-  NameResolver,
-  refersTo,
-  resolveAt,
-  type ResolvedDeclaration,
-} from "../../../sourcegraph/service/name_resolution.ts";
+import { NameResolver, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
 
 // One parser (its workers and their grammars started once) for every case: its answers are
 // kept by path, text and name, so a case never sees another's files.
@@ -21,30 +17,13 @@ function nameCase(name: string, fn: () => Promise<void>): void {
   CASES.push([name, fn]);
 }
 
-// Resolves the name at `at` over `files`, then keeps the lines of every file that refer to it.
-async function referencesIn(
+// Resolves the name at `at` over `files` with the file's parser, then keeps the lines of every
+// file that refer to it.
+function referencesIn(
   files: Record<string, string>,
-  at: { path: string; name: string; line: number; shared?: boolean },
-): Promise<{ target: ResolvedDeclaration | null; lines: string[] }> {
-  const parser = sharedParser();
-  const resolver = new NameResolver(parser, {
-    text: (path) => Promise.resolve(files[path] ?? null),
-    exists: (path) => Promise.resolve(path in files),
-  });
-  const column = files[at.path].split("\n")[at.line - 1].search(new RegExp(`\\b${at.name}\\b`));
-  const resolved = await resolveAt(resolver, { ...at, column });
-  if (resolved === null) return { target: null, lines: [] };
-  const target = { ...resolved, shared: at.shared };
-  const lines: string[] = [];
-  for (const path of Object.keys(files).sort()) {
-    const analysis = await resolver.analysis(path, at.name);
-    for (const occurrence of analysis?.occurrences ?? []) {
-      if (await refersTo(resolver, { path, name: at.name, occurrence }, target)) {
-        lines.push(`${path}:${occurrence.line}`);
-      }
-    }
-  }
-  return { target, lines: [...new Set(lines)] };
+  at: NameAt,
+): ReturnType<typeof resolvedReferences> {
+  return resolvedReferences(sharedParser(), files, at);
 }
 
 const PROPS_FILES = {

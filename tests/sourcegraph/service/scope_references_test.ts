@@ -13,40 +13,17 @@
 
 import { assertEquals } from "../../support/assert.ts";
 import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
-import {
-  NameResolver,
-  refersTo,
-  resolveAt,
-  type ResolvedDeclaration,
-} from "../../../sourcegraph/service/name_resolution.ts";
+import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
 
-// Resolves the name at `at` (its first whole word on the line) over `files`, then keeps the
-// lines of every file that refer to it.
+// Resolves the name at `at` over `files` with a parser of its own, then keeps the lines of
+// every file that refer to it.
 async function referencesIn(
   files: Record<string, string>,
-  at: { path: string; name: string; line: number; nth?: number },
-): Promise<{ target: ResolvedDeclaration | null; lines: string[] }> {
+  at: NameAt,
+): ReturnType<typeof resolvedReferences> {
   const parser = new ReferenceParser({ fileMs: 60_000 });
   try {
-    const resolver = new NameResolver(parser, {
-      text: (path) => Promise.resolve(files[path] ?? null),
-      exists: (path) => Promise.resolve(path in files),
-    });
-    const text = files[at.path].split("\n")[at.line - 1];
-    const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
-    const column = columns[at.nth ?? 0];
-    const target = await resolveAt(resolver, { ...at, column });
-    if (target === null) return { target: null, lines: [] };
-    const lines: string[] = [];
-    for (const path of Object.keys(files).sort()) {
-      const analysis = await resolver.analysis(path, at.name);
-      for (const occurrence of analysis?.occurrences ?? []) {
-        if (await refersTo(resolver, { path, name: at.name, occurrence }, target)) {
-          lines.push(`${path}:${occurrence.line}`);
-        }
-      }
-    }
-    return { target, lines: [...new Set(lines)] };
+    return await resolvedReferences(parser, files, at);
   } finally {
     parser.close();
   }
