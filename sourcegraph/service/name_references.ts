@@ -50,11 +50,15 @@ export const REFERENCES_PARSE_MS = 4_000;
 /** Most milliseconds one file's parse may take. */
 export const REFERENCES_FILE_MS = 1_000;
 /**
- * Workers parsing for references by default: the files of a page are parsed
- * two at a time. A worker loads each grammar it meets once, before the
- * file's parse and outside its deadline (`REFERENCES_QUEUED_MS`).
+ * Workers parsing for references by default. One: with two, a page's files
+ * are parsed side by side, but each worker's first files of a grammar run
+ * cold (V8 compiles WebAssembly functions on first call, JavaScript once
+ * hot), and beside a load average of 30 a test's 5 KiB file then ran past
+ * its 1 s in the second worker in 3 runs of 6 (in none of 2 with one). A
+ * grammar's load and warm-up are outside a file's deadline either way
+ * (`REFERENCES_QUEUED_MS`).
  */
-export const REFERENCES_WORKERS = 2;
+export const REFERENCES_WORKERS = 1;
 /**
  * Most milliseconds a file may wait in its worker before its parse begins:
  * behind the worker's earlier files (each within `REFERENCES_FILE_MS`), or
