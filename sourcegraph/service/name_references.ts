@@ -12,8 +12,8 @@
  * C, C++, Go, Python or Rust (`scope_references.ts`), only occurrences
  * referring to it are kept, and files of other languages are left out.
  *
- * Parsing runs in this process, one file at a time for the whole service
- * (one parser, grammars loaded on first use), each file under a deadline
+ * Parsing runs in the service's parsing workers (`REFERENCES_WORKERS`, one
+ * file at a time each, grammars loaded on first use), each file under a deadline
  * and the size limit of the index builder's extraction, and a page parses at
  * most `REFERENCES_FILES_PER_PAGE` files within `REFERENCES_PARSE_MS`: past
  * that, the page ends and its cursor resumes at the next file (a page's
@@ -50,11 +50,22 @@ export const REFERENCES_PARSE_MS = 4_000;
 /** Most milliseconds one file's parse may take. */
 export const REFERENCES_FILE_MS = 1_000;
 /**
- * Workers parsing for references by default (with more, files of a page are
- * parsed side by side). One: each worker pays its own grammar loads within
- * its first jobs' deadlines, which a busy machine makes them miss.
+ * Workers parsing for references by default. One: with two, a page's files
+ * are parsed side by side, but each worker's first files of a grammar run
+ * cold (V8 compiles WebAssembly functions on first call, JavaScript once
+ * hot), and beside a load average of 30 a test's 5 KiB file then ran past
+ * its 1 s in the second worker in 3 runs of 6 (in none of 2 with one). A
+ * grammar's load and warm-up are outside a file's deadline either way
+ * (`REFERENCES_QUEUED_MS`).
  */
 export const REFERENCES_WORKERS = 1;
+/**
+ * Most milliseconds a file may wait in its worker before its parse begins:
+ * behind the worker's earlier files (each within `REFERENCES_FILE_MS`), or
+ * while the worker loads the file's grammar, which a busy machine can make
+ * take seconds (a grammar load timed as the file's parse failed parses).
+ */
+export const REFERENCES_QUEUED_MS = 20_000;
 /** Most answers the parser keeps (by file text and name), and most occurrences in them. */
 export const REFERENCES_CACHE = { answers: 512, occurrences: 200_000 };
 
@@ -211,8 +222,9 @@ export function wholeWordPattern(name: string): string {
  * Parses files for the references of the whole service in its workers
  * (`symbols/occurrences_worker.ts`, `REFERENCES_WORKERS` unless told), one
  * file at a time each, so a parse never holds up the service's thread: each file gets
- * `fileMs` (tree-sitter's own deadline inside the worker; the pool ends a
- * worker that overruns it by more), and a worker that cannot start leaves
+ * `fileMs` from when its parse begins (tree-sitter's own deadline inside the
+ * worker; the pool ends a worker that overruns it by more; before it begins,
+ * `queuedMs`), and a worker that cannot start leaves
  * every file unparsed (its matches kept as `text`). Answers are kept by the
  * file's path, a hash of its text and the name (`REFERENCES_CACHE`, the
  * least recently used dropped first): a file asked again, or asked without
@@ -235,6 +247,7 @@ export class ReferenceParser {
       log?: (line: string) => void;
       workerUrl?: URL;
       workers?: number;
+      queuedMs?: number;
     } = {},
   ) {
     this.#now = options.now ?? (() => performance.now());
@@ -245,6 +258,7 @@ export class ReferenceParser {
       workers: this.workers,
       // The worker's parse stops itself at `fileMs`; this guard ends a worker stuck past it.
       timeoutMs: this.#fileMs + 2_000,
+      queuedMs: options.queuedMs ?? REFERENCES_QUEUED_MS,
       failed: (message) =>
         log(
           `references are text matches only: the parsing worker failed (${message}); ` +
@@ -364,7 +378,8 @@ export interface ReferencesOfOptions {
 /**
  * The references of `name` in one page of search matches: each file read
  * by `text` (null: not readable as text, its matches kept as `text`) and
- * parsed, up to `parser.workers` files side by side, in the page's order,
+ * parsed, up to `parser.workers` files side by side (and the next file read
+ * meanwhile, so that no worker waits for a file's text), in the page's order,
  * until the rows fill `maxBytes` or the page's parse budget
  * (`REFERENCES_PARSE_MS`) is spent (`full`: files after were left out).
  */
@@ -378,12 +393,15 @@ export async function referencesOf(
   const started: Promise<ReferenceFile | null>[] = [];
   const start = (index: number) => {
     if (index < files.length && started.length === index) {
-      started.push(fileReferences(parser, files[index], { ...options, deadline }));
+      const file = fileReferences(parser, files[index], { ...options, deadline });
+      // A file read ahead that a full page never awaits: its failure is not left unhandled.
+      file.catch(() => {});
+      started.push(file);
     }
   };
   let bytes = 0;
   for (let index = 0; index < files.length; index++) {
-    for (let ahead = 0; ahead < parser.workers; ahead++) start(index + ahead);
+    for (let ahead = 0; ahead <= parser.workers; ahead++) start(index + ahead);
     const file = await started[index];
     if (file === null) continue;
     // The page's parse budget is spent: it ends before this file, whose matches the next page
@@ -427,8 +445,9 @@ async function fileReferences(
     ...tier,
   });
   // A resolved TypeScript or JavaScript declaration is referred to from such files only (and
-  // a name of another analyzed language from files of that language): the others have no rows,
-  // yet the page's cursor still passes them.
+  // a name of another analyzed language from files of that language, a local or a name private
+  // to its file from that file only): the others have no rows and need no parse, yet the
+  // page's cursor still passes them.
   if (resolved !== undefined && !mayHold(resolved.target, file.path)) {
     return { path: file.path, parse: "parsed", lines: [], ...tier };
   }
@@ -455,7 +474,7 @@ async function fileReferences(
 function mayHold(target: ResolvedDeclaration, path: string): boolean {
   return target.scope === undefined
     ? isScriptPath(path)
-    : mayHoldScoped({ scope: target.scope }, path);
+    : mayHoldScoped({ path: target.path, scope: target.scope }, path);
 }
 
 /** Most bytes of a candidate file read for parsing (the extraction's own limit). */

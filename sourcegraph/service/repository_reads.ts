@@ -481,16 +481,15 @@ export class RepositoryReads {
       text: origin.visibleText,
       exists: origin.visible,
     });
-    const resolved = await resolveAt(resolver, {
+    // The name is resolved (its files' parses posted to the workers) while the candidates'
+    // search runs: neither needs the other.
+    const resolving = resolveAt(resolver, {
       path: request.path,
       name,
       line: request.line,
       column: origin.offset,
     });
-    const target = resolved?.member === true
-      ? { ...resolved, shared: this.#sharedMember(caller, { ...request, name, resolved }) }
-      : resolved;
-    const found = await this.search(caller, {
+    const searching = this.search(caller, {
       repo: request.repo,
       revision: origin.origin.commit,
       pattern: wholeWordPattern(name),
@@ -501,6 +500,12 @@ export class RepositoryReads {
       after: request.after,
       testsLast: true,
     });
+    searching.catch(() => {}); // awaited below, unless the resolution fails first
+    const resolved = await resolving;
+    const target = resolved?.member === true
+      ? { ...resolved, shared: this.#sharedMember(caller, { ...request, name, resolved }) }
+      : resolved;
+    const found = await searching;
     const { files: matched, ...search } = found.outcome;
     const { files, full } = await referencesOf(this.#parser, matched, {
       name,

@@ -123,9 +123,25 @@ function ownMember(file: readonly NameOccurrence[]): NameOccurrence | null {
   return declared.length === 1 ? declared[0] : null;
 }
 
-/** Whether a file at `path` may hold references to a scoped target. */
-export function mayHoldScoped(target: { scope: ScopedTarget }, path: string): boolean {
-  return scopeFamilyOf(path) === target.scope.family;
+/**
+ * Whether a file at `path` may hold references to a scoped target (at
+ * `target.path`): a file of its language family and, for a local or a name
+ * private to its file, that file only, for a name of a Go package, its
+ * folder only (as `scopedRefersTo` decides), so other files need no parse.
+ */
+export function mayHoldScoped(
+  target: { path: string; scope: ScopedTarget },
+  path: string,
+): boolean {
+  if (scopeFamilyOf(path) !== target.scope.family) return false;
+  switch (target.scope.reach) {
+    case "local":
+    case "file":
+      return path === target.path;
+    case "package":
+      return folderOf(path) === folderOf(target.path);
+  }
+  return true;
 }
 
 /** Whether `occurrence` (in `path`) refers to the scoped target `target`. */

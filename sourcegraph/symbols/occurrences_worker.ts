@@ -6,7 +6,8 @@
  *
  * Messages in: `{ id, path, text, name, bindings?, deadlineMs }` (`bindings`: each
  * occurrence with what it is bound to, and what the file exports under the
- * name); out: `{ id, answer }`.
+ * name); out: `{ started: id }` once the file's grammar is loaded (and warmed
+ * up, on its first file) and its parse begins (the pool times the job from then), then `{ id, answer }`.
  *
  * @module
  */
@@ -44,6 +45,9 @@ async function find(
       extractor = SymbolExtractor.create({ deadlineMs: job.deadlineMs });
       extractors.set(job.deadlineMs, extractor);
     }
+    // Loading and warming a grammar up is the worker's, not the file's, time.
+    await (await extractor).prepare(job.path, job.text, job.name);
+    self.postMessage({ started: job.id });
     answer = await (await extractor).occurrences(job.path, job.text, job.name, {
       bindings: job.bindings,
     });

@@ -107,6 +107,7 @@ export class SymbolExtractor {
   #deadlineMs: number;
   #now: () => number;
   #broken = false;
+  #warmed = new Set<GrammarLanguage>();
 
   private constructor(parser: Parser, options: { deadlineMs: number; now: () => number }) {
     this.#parser = parser;
@@ -156,6 +157,35 @@ export class SymbolExtractor {
   }
 
   /**
+   * Loads the grammar `occurrences` will parse `text` (a file at `path`)
+   * with, if any, and warms it up on its first use, so that neither counts
+   * toward the file's own deadline.
+   */
+  async prepare(path: string, text: string, name: string): Promise<void> {
+    const language = grammarLanguageOf(path, text);
+    if (language === null || this.#broken || text.length > MAX_PARSED_BYTES) return;
+    const grammar = await this.#grammar(language);
+    if (this.#warmed.has(language)) return;
+    this.#warmed.add(language);
+    // V8 compiles a WebAssembly function when it is first called, and JavaScript when it runs
+    // hot: a grammar's first file pays for its lexer's, the runtime's and the analysis's
+    // (beside a busy machine's load, a 5 KiB file's first parse took 1.4 s, its next ones 0.3
+    // to 0.7 s; the file's deadline is 1 s). Paid here, on the text around the name's first
+    // spelling, outside that deadline.
+    const from = Math.max(0, text.indexOf(name) - WARM_CHARACTERS / 2);
+    try {
+      this.#occurrences(grammar, text.slice(from, from + WARM_CHARACTERS), {
+        name,
+        bindings: analyzesLanguage(language),
+        scoped: scopesLanguage(language) ? { language, path } : undefined,
+        deadlineMs: WARM_MS,
+      });
+    } catch {
+      this.#broken = true;
+    }
+  }
+
+  /**
    * Where `name` occurs as an identifier in `text`, the content of a file
    * at `path`, each with its role; under the same per-file deadline and size
    * limit as `extract`.
@@ -190,10 +220,15 @@ export class SymbolExtractor {
   #occurrences(
     grammar: Grammar,
     text: string,
-    at: { name: string; bindings: boolean; scoped?: { language: string; path: string } },
+    at: {
+      name: string;
+      bindings: boolean;
+      scoped?: { language: string; path: string };
+      deadlineMs?: number;
+    },
   ): { occurrences: NameOccurrence[]; exported?: Exported } | null {
     const { name } = at;
-    const deadline = this.#now() + this.#deadlineMs;
+    const deadline = this.#now() + (at.deadlineMs ?? this.#deadlineMs);
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
     const tree = this.#parser.parse((index) => text.slice(index, index + PARSE_SLICE), null, {
@@ -414,6 +449,9 @@ function containerOf(
 }
 
 const PARSE_SLICE = 16 * 1024;
+// How much of a file warms a grammar up (`prepare`), and within what time.
+const WARM_CHARACTERS = 4 * 1024;
+const WARM_MS = 10_000;
 
 const KEYWORD_KINDS: Record<string, SymbolKind> = {
   class: "class",

@@ -11,6 +11,13 @@
  * means "do it on the service's thread, or not at all": the callers
  * (highlighting, chunk scanning) fall back, never fail.
  *
+ * With `queuedMs` a worker says when it begins each job (`{ started: id }`,
+ * `WORKER_STARTED`): a job's `timeoutMs` counts from then, and until then it
+ * may wait `queuedMs` (behind its worker's earlier jobs, or while the worker
+ * loads what the job needs, such as a grammar), so a job queued behind
+ * another, or the first of a language in a worker, is not ended for time
+ * that is not its own.
+ *
  * With `heapMb` the workers are started with that much V8 heap at most
  * (`node:worker_threads` resource limits; such a worker talks through
  * `parentPort`): a job that would need more ends its worker, its jobs
@@ -23,6 +30,11 @@ import { Worker as ThreadWorker } from "node:worker_threads";
 
 /** What a worker posts once it is ready for jobs. */
 export const WORKER_READY = { ready: true } as const;
+
+/** What a worker of a pool with `queuedMs` posts when it begins job `id`. */
+export interface WorkerStarted {
+  started: number;
+}
 
 /** What a worker posts back: the job's id and its answer (null: it could not). */
 export interface WorkerAnswer<A> {
@@ -119,6 +131,9 @@ export class WorkerJobs<J extends object, A> {
   #nextId = 1;
   #turn = 0;
   #timeoutMs: number;
+  #queuedMs: number;
+  // Whether the pool times jobs from their `WorkerStarted` (with `queuedMs` only).
+  #timedFromStart: boolean;
   #startMs: number;
   #failed: (message: string) => void;
   #broken = false;
@@ -136,6 +151,12 @@ export class WorkerJobs<J extends object, A> {
       timeoutMs: number;
       /** How long a worker may take to load (default 60 s). */
       startMs?: number;
+      /**
+       * How long a job may wait in its worker before the worker says it began
+       * (`WorkerStarted`); default: such messages are not heeded, `timeoutMs` counts from
+       * when the job is posted.
+       */
+      queuedMs?: number;
       /** The most V8 heap a worker may use, in MiB (default: no limit). */
       heapMb?: number;
       failed: (message: string) => void;
@@ -146,6 +167,8 @@ export class WorkerJobs<J extends object, A> {
     this.#slots = Array(Math.max(1, options.workers)).fill(null);
     this.#retired = this.#slots.map(() => Promise.resolve());
     this.#timeoutMs = options.timeoutMs;
+    this.#queuedMs = options.queuedMs ?? options.timeoutMs;
+    this.#timedFromStart = options.queuedMs !== undefined;
     this.#startMs = options.startMs ?? 60_000;
     this.#failed = options.failed;
   }
@@ -183,7 +206,7 @@ export class WorkerJobs<J extends object, A> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       const waiting: Waiting<A> = { resolve, timer: null, slot: index };
-      if (slot.ready) waiting.timer = this.#timer(index);
+      if (slot.ready) waiting.timer = this.#timer(index, this.#queuedMs);
       this.#waiting.set(id, waiting);
       slot.worker.post({ id, ...job });
     });
@@ -194,11 +217,19 @@ export class WorkerJobs<J extends object, A> {
     for (let index = 0; index < this.#slots.length; index++) this.#end(index);
   }
 
-  #timer(index: number): ReturnType<typeof setTimeout> {
+  #timer(index: number, ms: number): ReturnType<typeof setTimeout> {
     return setTimeout(() => {
       this.#timeouts++;
       this.#end(index);
-    }, this.#timeoutMs);
+    }, ms);
+  }
+
+  // The worker began job `id`: its own time starts now.
+  #began(id: number): void {
+    const waiting = this.#waiting.get(id);
+    if (!this.#timedFromStart || waiting === undefined || waiting.timer === null) return;
+    clearTimeout(waiting.timer);
+    waiting.timer = this.#timer(waiting.slot, this.#timeoutMs);
   }
 
   #started(index: number): Slot {
@@ -206,8 +237,9 @@ export class WorkerJobs<J extends object, A> {
     if (running !== null) return running;
     const events: WorkerEvents = {
       message: (message) => {
-        const data = message as WorkerAnswer<A> | typeof WORKER_READY;
+        const data = message as WorkerAnswer<A> | WorkerStarted | typeof WORKER_READY;
         if ("ready" in data) return this.#readied(index, slot);
+        if ("started" in data) return this.#began(data.started);
         const waiting = this.#waiting.get(data.id);
         if (waiting === undefined) return;
         this.#waiting.delete(data.id);
@@ -242,7 +274,9 @@ export class WorkerJobs<J extends object, A> {
     slot.ready = true;
     clearTimeout(slot.start);
     for (const waiting of this.#waiting.values()) {
-      if (waiting.slot === index && waiting.timer === null) waiting.timer = this.#timer(index);
+      if (waiting.slot === index && waiting.timer === null) {
+        waiting.timer = this.#timer(index, this.#queuedMs);
+      }
     }
   }
 

@@ -38,7 +38,8 @@ Deno.test("reference parser: files are parsed in its worker, and the service's t
 });
 
 Deno.test("reference parser: a worker that never answers is ended at its deadline and the file stays unparsed; one that cannot load is said once", async () => {
-  const silent = new ReferenceParser({ workerUrl: SILENT_WORKER, fileMs: 50 });
+  // It never says it began the file either: ended once the file waited `queuedMs`.
+  const silent = new ReferenceParser({ workerUrl: SILENT_WORKER, fileMs: 50, queuedMs: 50 });
   try {
     const found = await silent.occurrences("src/a.ts", "alpha();\n", "alpha");
     assertEquals(found, { language: null, outcome: "failed", occurrences: [] });

@@ -12,7 +12,10 @@
  */
 
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { ReferenceParser, referencesOf } from "../../../sourcegraph/service/name_references.ts";
+import { NameResolver, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { mayHoldScoped, type ScopedTarget } from "../../../sourcegraph/service/scope_references.ts";
+import type { NameOccurrences } from "../../../sourcegraph/symbols/symbol_extractor.ts";
 import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
 
 // Resolves the name at `at` over `files` with a parser of its own, then keeps the lines of
@@ -149,6 +152,76 @@ Deno.test("Rust: an item without pub is its file's; a pub one is used where a us
   assertEquals(helper.lines, ["src/a.rs:1", "src/a.rs:2"]);
   const run = await referencesIn(RUST_FILES, { path: "src/a.rs", name: "run", line: 2 });
   assertEquals(run.lines, ["src/a.rs:2", "src/c.rs:1", "src/c.rs:2"]);
+});
+
+Deno.test("a local or a name private to its file is looked for in that file only, a Go package's name in its folder, a global in its language's files", () => {
+  const scope = (family: string, reach: ScopedTarget["reach"]): ScopedTarget => ({
+    family,
+    space: "value",
+    reach,
+    declared: true,
+  });
+  const holds = (target: { path: string; scope: ScopedTarget }, paths: string[]) =>
+    paths.filter((path) => mayHoldScoped(target, path));
+  const paths = ["src/a.rs", "src/b.rs", "src/a.py", "pkg/a.go", "pkg/b.go", "pkg/sub/c.go"];
+  assertEquals(holds({ path: "src/a.rs", scope: scope("rust", "file") }, paths), ["src/a.rs"]);
+  assertEquals(holds({ path: "src/a.rs", scope: scope("rust", "local") }, paths), ["src/a.rs"]);
+  assertEquals(holds({ path: "pkg/a.go", scope: scope("go", "package") }, paths), [
+    "pkg/a.go",
+    "pkg/b.go",
+  ]);
+  assertEquals(holds({ path: "src/a.rs", scope: scope("rust", "global") }, paths), [
+    "src/a.rs",
+    "src/b.rs",
+  ]);
+});
+
+Deno.test("Rust: a page of an item without pub parses its own file only; the other candidates pass with no rows", async () => {
+  const parser = new ReferenceParser({ fileMs: 60_000 });
+  const analyzed: string[] = [];
+  // The resolver's analyses are the parses of a resolved name's page.
+  class Counting extends NameResolver {
+    override analysis(path: string, name: string): Promise<NameOccurrences | null> {
+      analyzed.push(path);
+      return super.analysis(path, name);
+    }
+  }
+  const files: Record<string, string> = RUST_FILES;
+  const text = (path: string) => Promise.resolve(files[path] ?? null);
+  try {
+    const resolver = new Counting(parser, {
+      text,
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const target = await resolveAt(resolver, {
+      path: "src/a.rs",
+      name: "helper",
+      line: 1,
+      column: 3,
+    });
+    assertEquals(target?.scope?.reach, "file");
+    analyzed.length = 0;
+    const matches = ["src/a.rs", "src/b.rs"].map((path) => ({
+      path,
+      matchCount: 2,
+      lines: files[path].split("\n").flatMap((line, i) =>
+        line.includes("helper") ? [{ number: i + 1, text: line }] : []
+      ),
+    }));
+    const page = await referencesOf(parser, matches, {
+      name: "helper",
+      includeDeclaration: true,
+      text,
+      resolved: { resolver, target: target! },
+    });
+    assertEquals(analyzed, ["src/a.rs"]);
+    assertEquals(page.files.map((file) => [file.path, file.parse, file.lines.length]), [
+      ["src/a.rs", "parsed", 2],
+      ["src/b.rs", "parsed", 0],
+    ]);
+  } finally {
+    parser.close();
+  }
 });
 
 const SELF_FILES = {
