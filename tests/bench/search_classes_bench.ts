@@ -20,7 +20,7 @@
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   --allow-net=127.0.0.1 tests/bench/search_classes_bench.ts [--tree PATH] \
- *   [--copies N] [--checkout DIR | --keep DIR] [--runs N]
+ *   [--copies N] [--checkout DIR | --keep DIR] [--runs N] [--rg-runs N]
  *
  * @module
  */
@@ -41,6 +41,8 @@ const COPIES = Math.max(1, Number(flag("--copies", "1")) || 1);
 const CHECKOUT = flag("--checkout", "");
 const KEEP = flag("--keep", "");
 const RUNS = Number(flag("--runs", "20"));
+// rg's runs per class (the first is not counted: it warms the page cache).
+const RG_RUNS = Number(flag("--rg-runs", "6"));
 // Calls before the measured ones, so every class is measured with a warm JIT.
 const WARM_UP = 5;
 const TOKEN = "s".repeat(40);
@@ -216,7 +218,7 @@ async function measure(
     if (i >= WARM_UP) times.push(ms);
   }
   const rg: number[] = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < RG_RUNS; i++) {
     rg.push(await timedRun("rg", ["-n", ...RG_SCOPE, ...query.grep], place.repo));
   }
   const gitGrep: number[] = [];
