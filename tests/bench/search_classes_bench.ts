@@ -118,7 +118,7 @@ async function walk(folder: string, files: string[]): Promise<void> {
   }
 }
 
-/** Rotated copies 1..copies-1 of the checkout's files under `copyN/`; their bytes. */
+/** Rotated copies 1..copies-1 of the checkout's files, under `copyN/`. */
 async function addCopies(repo: string, copies: number): Promise<void> {
   const files: string[] = [];
   await walk(repo, files);
@@ -253,13 +253,16 @@ try {
   const repo = parent === null ? CHECKOUT : await makeCorpus(parent);
   const head = await git(repo, ["rev-parse", "HEAD"]);
   const files = (await git(repo, ["ls-files"])).split("\n").length;
+  // A kept checkout's copies are its `copyN` folders.
+  const copies = 1 +
+    [...Deno.readDirSync(repo)].filter((entry) => /^copy\d+$/.test(entry.name)).length;
   const bytes = Number(
     (await output("du", ["-sb", "--exclude=.git", "--exclude=.sourcegraph", "."], repo)).split(
       "\t",
     )[0],
   );
   console.log(
-    `tree: ${TREE} as ${REPO}, ${COPIES} cop${COPIES === 1 ? "y" : "ies"}, ${files} files, ${
+    `tree: ${TREE} as ${REPO}, ${copies} cop${copies === 1 ? "y" : "ies"}, ${files} files, ${
       (bytes / 1048576).toFixed(1)
     } MiB; ${new Date().toISOString()}; load ${await load()}`,
   );
