@@ -448,7 +448,8 @@ export class IndexedCommit {
   }
 
   // How many ids the list of `trigram` holds (its segments' counts summed;
-  // the ids are not read).
+  // the ids are not read). Counts only order an AND's reads: read across a
+  // merge of segments, they change no answer.
   #count(statement: StatementSync, trigram: number): number {
     const counting = statement === this.#postings ? this.#postingCounts : this.#pathCounts;
     return (counting.get(trigram) as { count: number | null }).count ?? 0;
