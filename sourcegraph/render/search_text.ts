@@ -54,7 +54,7 @@ export function searchPage(
   options: { output: "content" | "files"; maxLinesPerFile: number; maxBytes?: number },
 ): { text: string; rows: Row[]; truncated: boolean; next: string | null } {
   const maxBytes = options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES;
-  const rows = pageRows(found, options.output);
+  const rows = pageRows(found, options.output, { maxBytes });
   const layout = (shown: number) => {
     const cutByBytes = shown < rows.length;
     const place = lastPlace(rows, shown);
@@ -167,10 +167,24 @@ function capsHit(found: SearchResult): string[] {
   return [outcome.fileCount >= SEARCH_MAX_FILES ? "max_files" : "max_matches"];
 }
 
-/** Every row of a search's page, each with the place it completes. */
-export function pageRows(found: SearchResult, output: "content" | "files"): Row[] {
+/**
+ * Every row of a search's page, each with the place it completes; with
+ * `maxBytes`, the rows stop at the first file that ends past it (no page of
+ * that size can show more of them: a thousand files' rows made and measured
+ * for a page of a few dozen were most of its rendering).
+ */
+export function pageRows(
+  found: SearchResult,
+  output: "content" | "files",
+  options: { maxBytes?: number } = {},
+): Row[] {
   const rows: Row[] = [];
+  const maxBytes = options.maxBytes ?? Infinity;
+  let bytes = 0;
+  let measured = 0;
   for (const file of found.outcome.files) {
+    for (; measured < rows.length; measured++) bytes += utf8Length(rows[measured].text) + 1;
+    if (bytes > maxBytes) break;
     const tier = found.outcome.ranked ? file.tier : undefined;
     const at = (line: number | null): SearchPosition =>
       tier === undefined ? { path: file.path, line } : { path: file.path, line, tier };
@@ -256,6 +270,9 @@ function* fileRows(
 }
 
 function clip(line: string): string {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: most lines need no encoding
+  // (encoding every shown line was a sixth of a page's rendering).
+  if (line.length * 3 <= LINE_CAP) return line;
   const bytes = new TextEncoder().encode(line);
   if (bytes.length <= LINE_CAP) return line;
   return new TextDecoder().decode(bytes.subarray(0, LINE_CAP)).replace(/\uFFFD$/, "") +

@@ -2,9 +2,10 @@
  * Querying an index: the files of an indexed commit with the chunks of
  * their blobs that hold every trigram a query requires, among the paths
  * whose own trigrams the search's scope requires. Posting lists of one
- * trigram are read from each segment and united; an AND intersects its
- * parts smallest first and stops once nothing is left. Candidates come
- * back in path order with their chunks in text order, ready to be verified.
+ * trigram are read from each segment and united; an AND reads its parts
+ * shortest first (by their counts), decodes each later one only within what
+ * is left, and stops once nothing is left. Candidates come back in path
+ * order with their chunks in text order, ready to be verified.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import type { StatementSync } from "node:sqlite";
 import { decodeCommitFiles } from "./commit_files.ts";
 import { unpackNumbers } from "./packed_numbers.ts";
 import type { IndexDatabase } from "./index_database.ts";
-import { decodePostings, decodePostingsWithin, intersect, union } from "./postings.ts";
+import { decodePostings, decodePostingsWithin, union } from "./postings.ts";
 import type { TrigramQuery } from "./trigrams.ts";
 import { CommitSymbols } from "./commit_symbols.ts";
 import { ChunkReads } from "./chunk_reads.ts";
@@ -98,6 +99,8 @@ export class IndexedCommit {
   #chunks: BlobChunks[];
   #postings: StatementSync;
   #pathPostings: StatementSync;
+  #postingCounts: StatementSync;
+  #pathCounts: StatementSync;
   #chunkReads: ChunkReads;
   #chunkStart: StatementSync;
   #databasePath: string;
@@ -131,6 +134,13 @@ export class IndexedCommit {
       "SELECT count, ids FROM postings WHERE segment IN (SELECT id FROM segments) AND trigram = ?",
     );
     this.#pathPostings = index.db.prepare("SELECT count, ids FROM path_postings WHERE trigram = ?");
+    // The counts alone: the ids (after them in the row) are not read.
+    this.#postingCounts = index.db.prepare(
+      "SELECT sum(count) AS count FROM postings WHERE segment IN (SELECT id FROM segments) AND trigram = ?",
+    );
+    this.#pathCounts = index.db.prepare(
+      "SELECT sum(count) AS count FROM path_postings WHERE trigram = ?",
+    );
     this.#chunkReads = new ChunkReads(index.db);
     this.#chunkStart = index.db.prepare(
       "SELECT substr(CAST(text AS TEXT), 1, ?) AS text FROM chunks WHERE id = ?",
@@ -393,19 +403,36 @@ export class IndexedCommit {
   }
 
   // A query's ids from the postings of `statement`; with `within`, only
-  // those it holds, each list cut to them as it is decoded, and an AND stops
-  // reading lists once nothing is left.
+  // those it holds, each list cut to them as it is decoded. An AND decodes
+  // each later part only within what is left and stops once nothing is.
+  // Without `within` it reads its parts shortest first (by the lists' counts,
+  // read without their ids): a literal of common trigrams no longer decodes
+  // every long list whole. Under path groups (`within`) it reads them in the
+  // query's order: counts of the whole commit would let hidden files decide
+  // the work done.
   #evaluate(
     query: TrigramQuery,
     options: { statement: StatementSync; within?: Uint32Array; visits?: ReaderVisits },
   ): Uint32Array {
-    const { statement, within, visits } = options;
-    const list = (trigram: number) => {
-      const ids = this.#list(statement, trigram, within);
-      if (visits) visits.postings += ids.length;
-      return ids;
+    const { statement, visits } = options;
+    const counts = new Map<number, number>();
+    const postings: Postings = {
+      list: (trigram, within) => {
+        const ids = this.#list(statement, trigram, within);
+        if (visits) visits.postings += ids.length;
+        return ids;
+      },
+      count: (trigram) => {
+        if (options.within !== undefined) return 0; // every part alike: the query's order
+        let count = counts.get(trigram);
+        if (count === undefined) {
+          count = this.#count(statement, trigram);
+          counts.set(trigram, count);
+        }
+        return count;
+      },
     };
-    return within === undefined ? evaluate(query, list) : evaluateInOrder(query, list);
+    return evaluate(query, { postings, within: options.within });
   }
 
   #list(statement: StatementSync, trigram: number, within?: Uint32Array): Uint32Array {
@@ -418,6 +445,14 @@ export class IndexedCommit {
       list = union(list, ids);
     }
     return list;
+  }
+
+  // How many ids the list of `trigram` holds (its segments' counts summed;
+  // the ids are not read). Counts only order an AND's reads: read across a
+  // merge of segments, they change no answer.
+  #count(statement: StatementSync, trigram: number): number {
+    const counting = statement === this.#postings ? this.#postingCounts : this.#pathCounts;
+    return (counting.get(trigram) as { count: number | null }).count ?? 0;
   }
 }
 
@@ -493,23 +528,37 @@ function chunkOwners(
   return owners;
 }
 
-function evaluate(query: TrigramQuery, list: (trigram: number) => Uint32Array): Uint32Array {
+// Where a query's lists come from: a trigram's ids (only those `within`
+// holds, when given) and how many ids its list holds.
+interface Postings {
+  list(trigram: number, within?: Uint32Array): Uint32Array;
+  count(trigram: number): number;
+}
+
+// The ids `query` selects (only those `within` holds, when given). An AND
+// evaluates its parts in the order of their estimated sizes, each later one
+// within the ids left, and stops at the first that leaves nothing.
+function evaluate(
+  query: TrigramQuery,
+  from: { postings: Postings; within?: Uint32Array },
+): Uint32Array {
+  const { postings, within } = from;
   switch (query.op) {
     case "trigram":
-      return list(query.trigram);
+      return postings.list(query.trigram, within);
     case "and": {
-      const lists = query.subs.map((sub) => evaluate(sub, list)).sort((a, b) =>
-        a.length - b.length
-      );
-      let result = lists[0];
-      for (let i = 1; i < lists.length && result.length > 0; i++) {
-        result = intersect(result, lists[i]);
+      const subs = query.subs.map((sub) => ({ sub, size: sizeOf(sub, postings) }))
+        .sort((a, b) => a.size - b.size);
+      let result = within;
+      for (const { sub } of subs) {
+        result = evaluate(sub, { postings, within: result });
+        if (result.length === 0) break;
       }
-      return result;
+      return result ?? new Uint32Array(0);
     }
     case "or":
       return query.subs.reduce<Uint32Array>(
-        (all, sub) => union(all, evaluate(sub, list)),
+        (all, sub) => union(all, evaluate(sub, from)),
         new Uint32Array(0),
       );
     default:
@@ -517,31 +566,17 @@ function evaluate(query: TrigramQuery, list: (trigram: number) => Uint32Array): 
   }
 }
 
-// `evaluate` reading an AND's parts in order and stopping at the first that
-// leaves nothing (its lists are cut to the visible ids, so none is long).
-function evaluateInOrder(
-  query: TrigramQuery,
-  list: (trigram: number) => Uint32Array,
-): Uint32Array {
+// The most ids `query` can select, from its lists' counts alone.
+function sizeOf(query: TrigramQuery, postings: Postings): number {
   switch (query.op) {
     case "trigram":
-      return list(query.trigram);
-    case "and": {
-      let result: Uint32Array | null = null;
-      for (const sub of query.subs) {
-        const ids = evaluateInOrder(sub, list);
-        result = result === null ? ids : intersect(result, ids);
-        if (result.length === 0) break;
-      }
-      return result ?? new Uint32Array(0);
-    }
+      return postings.count(query.trigram);
+    case "and":
+      return Math.min(...query.subs.map((sub) => sizeOf(sub, postings)));
     case "or":
-      return query.subs.reduce<Uint32Array>(
-        (all, sub) => union(all, evaluateInOrder(sub, list)),
-        new Uint32Array(0),
-      );
+      return query.subs.reduce((sum, sub) => sum + sizeOf(sub, postings), 0);
     default:
-      throw new Error("an all query has no posting list");
+      return Infinity;
   }
 }
 
