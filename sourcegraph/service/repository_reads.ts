@@ -66,6 +66,7 @@ import {
 } from "./precise_references.ts";
 import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
+import { grammarLanguageOf } from "../symbols/languages.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { retainedHolder } from "./commit_detail.ts";
 
@@ -493,7 +494,7 @@ export class RepositoryReads {
     const found = await this.search(caller, {
       repo: request.repo,
       revision: origin.origin.commit,
-      pattern: wholeWordPattern(name),
+      pattern: wholeWordPattern(name, { sigil: grammarLanguageOf(request.path) === "php" }),
       glob: request.glob,
       output: "content",
       maxLinesPerFile: 1000,
@@ -643,7 +644,8 @@ export class RepositoryReads {
       startLine: request.line,
       endLine: request.line,
     });
-    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), request);
+    const sigil = grammarLanguageOf(request.path) === "php";
+    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), { ...request, sigil });
     const { repo } = this.#visibility.resolve(caller, {
       repo: request.repo,
       revision: origin.commit,
