@@ -165,7 +165,7 @@ export class ScopeAnalysis {
         list.push(reach === undefined ? { node, declares } : { node, declares, reach });
       };
       if (scope.parent === null) this.#rules.top(scope, { declare, path: this.#path });
-      else this.#rules.scope(scope, declare);
+      else this.#rules.scope(scope, declare, name);
       this.#byScope.set(key, found);
     }
     return found;

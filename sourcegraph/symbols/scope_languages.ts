@@ -62,8 +62,8 @@ export interface ScopeRules {
   sameSpace(declared: Node, use: Node): boolean;
   /** What the file (its root) declares. */
   top(root: Node, at: { declare: Declare; path: string }): void;
-  /** What a scope node declares (nothing for a node that is no scope). */
-  scope(scope: Node, declare: Declare): void;
+  /** What a scope node declares of `name` (nothing for a node that is no scope). */
+  scope(scope: Node, declare: Declare, name: string): void;
   /** Whether the file imports every name of some module. */
   star?(root: Node): boolean;
 }

@@ -375,9 +375,9 @@ function rbBody(body: Node, declare: Declare): void {
   }
 }
 
-function rbScope(scope: Node, declare: Declare): void {
+function rbScope(scope: Node, declare: Declare, name: string): void {
   if (RB_DEFINITIONS.has(scope.type) || RB_BLOCKS.has(scope.type)) {
-    return rbLocals(scope, declare);
+    return rbLocals(scope, declare, name);
   }
   if (
     scope.type === "body_statement" && scope.parent !== null && RB_HOLDERS.has(scope.parent.type)
