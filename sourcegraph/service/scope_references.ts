@@ -35,6 +35,8 @@ export interface ScopedTarget {
   reach: "local" | "file" | "package" | "global";
   /** Whether the place is its declaration (false: the position itself, a use of a name declared elsewhere). */
   declared: boolean;
+  /** For a member of a language whose methods and fields are apart (Java, PHP): a method. */
+  call?: boolean;
 }
 
 /** Where a scoped target is, and what it is. */
@@ -68,6 +70,10 @@ const FAMILIES: Record<string, string> = {
   php: "php",
   ruby: "ruby",
 };
+
+// The languages whose methods and fields of one name are two members (C# calls a field holding
+// a delegate; Ruby's fields are reached through methods).
+const CALLS_APART = new Set(["java", "php"]);
 
 // Where a name no file declares may be declared (a use elsewhere may refer to it): in any file
 // (C links files, C# `using` imports whole namespaces, Ruby loads every file into one space),
@@ -121,6 +127,8 @@ export function scopedTarget(
     const declared = occurrence.role === "definition" || own !== null;
     const { line, column } = own ?? at;
     const reach = scope.reach ?? "global";
+    const member = target(reach, declared);
+    if (scope.call === true) member.call = true;
     return {
       ...place,
       line,
@@ -128,7 +136,7 @@ export function scopedTarget(
       kind: "member",
       via: "member",
       member: true,
-      scope: target(reach, declared),
+      scope: member,
     };
   }
   // Not declared in the file: a Go name in lower case is its package's (or a builtin).
@@ -166,6 +174,10 @@ export function scopedRefersTo(
   const family = target.scope.family;
   // A member is met through member accesses; another name is not.
   const member = target.scope.space === "member";
+  // Java and PHP keep a class's methods and fields apart: `x.f()` is no field `f`.
+  if (member && CALLS_APART.has(family) && (scope.call === true) !== (target.scope.call === true)) {
+    return false;
+  }
   const sameFolder = packageOf(family, path) === packageOf(family, target.path);
   switch (target.scope.reach) {
     case "local":

@@ -53,6 +53,8 @@ export interface ScopeInfo {
   self?: boolean;
   /** For a member of the enclosing type's own value: its declaration there, when found. */
   declaration?: { line: number; column: number };
+  /** For a member of a language whose methods and fields are apart (Java, PHP): a method. */
+  call?: boolean;
 }
 
 /** Whether this analysis knows the language's scopes. */
@@ -97,6 +99,7 @@ export class ScopeAnalysis {
       if (member.self === true) scope.self = true;
       if (member.reach !== undefined) scope.reach = member.reach;
       if (member.declaration !== undefined) scope.declaration = placeOf(member.declaration);
+      if (member.call === true) scope.call = true;
       const receiver = member.module === undefined
         ? { kind: "unknown" as const }
         : { kind: "module" as const, module: member.module };

@@ -248,13 +248,21 @@ const JAVA_RULES: ScopeRules = {
       return object?.type === "this" ? ownMember(lookup.lookUp(node)) : {};
     }
     if (parent?.type === "method_invocation" && isField(node, "name")) {
-      if (use === "name") return field(parent, "object")?.type === "super" ? { self: true } : {};
+      if (use === "name") {
+        return field(parent, "object")?.type === "super"
+          ? { self: true, call: true }
+          : { call: true };
+      }
       const found = lookup.lookUp(node);
-      return found?.declaration.declares === "import" ? null : ownMember(found);
+      return found?.declaration.declares === "import" ? null : { ...ownMember(found), call: true };
     }
-    if (parent?.type === "method_reference" && parent.namedChildren[0]?.id !== node.id) return {};
+    if (parent?.type === "method_reference" && parent.namedChildren[0]?.id !== node.id) {
+      return { call: true };
+    }
     const declared = javaMemberDeclaration(node);
-    if (declared !== null) return declared;
+    if (declared !== null) {
+      return parent?.type === "method_declaration" ? { ...declared, call: true } : declared;
+    }
     if (parent?.type === "scoped_type_identifier" && parent.namedChildren.at(-1)?.id === node.id) {
       return { module: parent.namedChildren[0]?.text ?? "" };
     }

@@ -40,6 +40,8 @@ export interface MemberOf {
   reach?: Reach;
   /** Its declaration in the enclosing type, when found. */
   declaration?: Node;
+  /** Whether it is a method (called or declared as one), where methods and fields are apart. */
+  call?: boolean;
 }
 
 /** One language's rules. */

@@ -212,6 +212,13 @@ function phpMemberDeclaration(node: Node): Node | null {
     : null;
 }
 
+// Whether a member's name is a method's (called, or declared as one): a property apart.
+function phpMethod(node: Node): boolean {
+  const access = phpAccess(node);
+  if (access !== null) return access.type.endsWith("call_expression");
+  return phpMemberDeclaration(node)?.type === "method_declaration";
+}
+
 function phpSpace(node: Node): "value" | "type" | "member" {
   if (phpAccess(node) !== null || phpMemberDeclaration(node) !== null) return "member";
   return node.parent?.type === "variable_name" ? "value" : "type";
@@ -251,9 +258,15 @@ const PHP_RULES: ScopeRules = {
   space: phpSpace,
   member(node, lookup) {
     const access = phpAccess(node);
-    if (access !== null) return phpOwnReceiver(access) ? ownMember(lookup.lookUp(node)) : {};
+    if (access !== null) {
+      const member = phpOwnReceiver(access) ? ownMember(lookup.lookUp(node)) : {};
+      return phpMethod(node) ? { ...member, call: true } : member;
+    }
     const item = phpMemberDeclaration(node);
-    if (item !== null) return { self: true, reach: phpReach(item) };
+    if (item !== null) {
+      const member = { self: true, reach: phpReach(item) };
+      return phpMethod(node) ? { ...member, call: true } : member;
+    }
     const parent = node.parent;
     const last = parent?.namedChildren.at(-1)?.id === node.id;
     if (parent?.type === "qualified_name" && last && inPhpUse(node) === null) {
@@ -279,7 +292,8 @@ const PHP_RULES: ScopeRules = {
       : undefined;
     return [group, prefix].filter((part) => part).join("\\").replace(/^\\|\\$/g, "");
   },
-  sameSpace: (declared, use) => phpSpace(declared) === phpSpace(use),
+  sameSpace: (declared, use) =>
+    phpSpace(declared) === phpSpace(use) && phpMethod(declared) === phpMethod(use),
   top: phpTop,
   scope: phpScope,
 };

@@ -344,3 +344,59 @@ Deno.test("Ruby: a parameter is its method's; a private method its file's; a cla
   const run = await referencesIn(RUBY_FILES, { path: "lib/route.rb", name: "run", line: 2 });
   assertEquals(run.lines, ["lib/other.rb:2", "lib/route.rb:2"]);
 });
+
+const APART_FILES = {
+  "src/main/java/a/Box.java": [
+    "package a;",
+    "public class Box {",
+    "  public int size;",
+    "  public int size() { return size; }",
+    "}",
+  ].join("\n"),
+  "src/main/java/a/Use.java": [
+    "package a;",
+    "class Use {",
+    "  int field(Box b) { return b.size; }",
+    "  int method(Box b) { return b.size(); }",
+    "}",
+  ].join("\n"),
+};
+
+// PHP apart (each language's files are looked at for its own names only).
+const PHP_APART_FILES = {
+  "src/Box.php": [
+    "<?php",
+    "class Box {",
+    "    public $size;",
+    "    public function size() { return $this->size; }",
+    "    public function twice() { return 2 * $this->size(); }",
+    "}",
+  ].join("\n"),
+};
+
+Deno.test("Java and PHP: a field and a method of one name are two members; a call is the method's, an access the field's", async () => {
+  const field = await referencesIn(APART_FILES, {
+    path: "src/main/java/a/Box.java",
+    name: "size",
+    line: 3,
+  });
+  assertEquals(field.lines, [
+    "src/main/java/a/Box.java:3",
+    "src/main/java/a/Box.java:4",
+    "src/main/java/a/Use.java:3",
+  ]);
+  const method = await referencesIn(APART_FILES, {
+    path: "src/main/java/a/Use.java",
+    name: "size",
+    line: 4,
+  });
+  assertEquals(method.lines, ["src/main/java/a/Box.java:4", "src/main/java/a/Use.java:4"]);
+  const property = await referencesIn(PHP_APART_FILES, {
+    path: "src/Box.php",
+    name: "size",
+    line: 3,
+  });
+  assertEquals(property.lines, ["src/Box.php:3", "src/Box.php:4"]);
+  const call = await referencesIn(PHP_APART_FILES, { path: "src/Box.php", name: "size", line: 5 });
+  assertEquals(call.lines, ["src/Box.php:4", "src/Box.php:5"]);
+});
