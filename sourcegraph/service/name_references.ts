@@ -134,6 +134,7 @@ export interface ReferencesRequest {
 
 const NAME_CHAR = /[A-Za-z0-9_$]/;
 const SIGIL_NAME_CHAR = /[A-Za-z0-9_]/;
+const INSTANCE_NAME_CHAR = /[A-Za-z0-9_$@]/;
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
@@ -141,14 +142,22 @@ const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * as a whole word of it; refused with `POSITION_PAST_END`,
  * `NOT_AN_IDENTIFIER` or `SYMBOL_NOT_ON_LINE`. Its UTF-16 offset is where
  * it starts. With `sigil` (a PHP file), `$` is no part of a name: `$x` is
- * the variable `x`.
+ * the variable `x`; with `instance` (a Ruby file), `@x` and `@@x` are names.
  */
 export function nameAt(
   text: string,
-  at: { column?: number; symbol?: string; sigil?: boolean },
+  at: { column?: number; symbol?: string; sigil?: boolean; instance?: boolean },
 ): { name: string; offset: number } {
-  // PHP's `$` marks a variable; the name is what follows it.
-  const nameChar = at.sigil === true ? SIGIL_NAME_CHAR : NAME_CHAR;
+  if (at.instance === true) {
+    const found = instanceVariableAt(text, at);
+    if (found !== null) return found;
+  }
+  // PHP's `$` marks a variable, the name is what follows it; Ruby's `@` is part of a name.
+  const nameChar = at.sigil === true
+    ? SIGIL_NAME_CHAR
+    : at.instance === true
+    ? INSTANCE_NAME_CHAR
+    : NAME_CHAR;
   if (at.symbol !== undefined) {
     const symbol = at.sigil === true ? at.symbol.replace(/^\$/, "") : at.symbol;
     if (!NAME.test(symbol) || symbol.length > REFERENCES_MAX_NAME) {
@@ -197,6 +206,25 @@ export function nameAt(
     });
   }
   return { name, offset: start };
+}
+
+// A Ruby instance or class variable (`@name`, `@@name`) at the position or as the symbol; null
+// for any other name.
+function instanceVariableAt(
+  text: string,
+  at: { column?: number; symbol?: string },
+): { name: string; offset: number } | null {
+  for (const match of text.matchAll(/@{1,2}[A-Za-z_][A-Za-z0-9_]*/g)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (start > 0 && NAME_CHAR.test(text[start - 1])) continue;
+    const column = Array.from(text.slice(0, start)).length + 1;
+    const chosen = at.symbol !== undefined
+      ? at.symbol === match[0]
+      : at.column !== undefined && at.column >= column && at.column <= column + (end - start) - 1;
+    if (chosen && match[0].length <= REFERENCES_MAX_NAME) return { name: match[0], offset: start };
+  }
+  return null;
 }
 
 function wholeWordAt(text: string, name: string, nameChar: RegExp): number | null {

@@ -644,8 +644,12 @@ export class RepositoryReads {
       startLine: request.line,
       endLine: request.line,
     });
-    const sigil = grammarLanguageOf(request.path) === "php";
-    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), { ...request, sigil });
+    const language = grammarLanguageOf(request.path);
+    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), {
+      ...request,
+      sigil: language === "php",
+      instance: language === "ruby",
+    });
     const { repo } = this.#visibility.resolve(caller, {
       repo: request.repo,
       revision: origin.commit,

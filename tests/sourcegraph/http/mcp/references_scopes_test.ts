@@ -6,7 +6,7 @@
  * with its function's occurrences only, a global function in every file
  * but where a parameter of its name hides it; `definition` from a use of a
  * local lands on the local's declaration. PHP: a variable is asked by its
- * name with or without its `$`.
+ * name with or without its `$`; Ruby: an instance variable as `@name`.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -144,3 +144,40 @@ Deno.test("references in PHP: a variable is asked by its name, with or without i
     // The private property and its `$this->count`.
     assertEquals(await ask(3, "count"), [3, 6]);
   }, { repositories: [{ name: PHP_NAME, publicRead: true, files: PHP_FILES }] }));
+
+const RUBY_NAME = "org/ruby";
+
+const RUBY_FILES: Record<string, string> = {
+  "lib/route.rb": [
+    "class Route",
+    "  def initialize(count)",
+    "    @count = count",
+    "  end",
+    "  def count",
+    "    @count + 1",
+    "  end",
+    "end",
+    "",
+  ].join("\n"),
+  "lib/other.rb": "class Other\n  def initialize\n    @count = 0\n  end\nend\n",
+};
+
+Deno.test("references in Ruby: an instance variable is asked as @name, by symbol or column, and is its file's", () =>
+  withInProcessClient(async (client) => {
+    const ask = async (at: { line: number; symbol?: string; column?: number }) => {
+      const result = await client.callTool({
+        name: "references",
+        arguments: { repo: RUBY_NAME, path: "lib/route.rb", ...at, max_bytes: 8192 },
+      });
+      const outcome = toolOutcome(result);
+      assertEquals(outcome.code, "OK", outcome.texts.join());
+      const structured = result.structuredContent as {
+        references: { path: string; line: number }[];
+      };
+      return structured.references.map((row) => `${row.path}:${row.line}`);
+    };
+    assertEquals(await ask({ line: 3, symbol: "@count" }), ["lib/route.rb:3", "lib/route.rb:6"]);
+    assertEquals(await ask({ line: 6, column: 6 }), ["lib/route.rb:3", "lib/route.rb:6"]);
+    // The parameter `count` of line 3 is another name.
+    assertEquals(await ask({ line: 3, symbol: "count" }), ["lib/route.rb:2", "lib/route.rb:3"]);
+  }, { repositories: [{ name: RUBY_NAME, publicRead: true, files: RUBY_FILES }] }));
