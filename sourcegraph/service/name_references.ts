@@ -144,25 +144,39 @@ export interface ReferencesRequest {
 }
 
 const NAME_CHAR = /[A-Za-z0-9_$]/;
+const SIGIL_NAME_CHAR = /[A-Za-z0-9_]/;
+const INSTANCE_NAME_CHAR = /[A-Za-z0-9_$@]/;
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * The name at `column` (1-based, code points) of `text`, or the `symbol`
  * as a whole word of it; refused with `POSITION_PAST_END`,
  * `NOT_AN_IDENTIFIER` or `SYMBOL_NOT_ON_LINE`. Its UTF-16 offset is where
- * it starts.
+ * it starts. With `sigil` (a PHP file), `$` is no part of a name: `$x` is
+ * the variable `x`; with `instance` (a Ruby file), `@x` and `@@x` are names.
  */
 export function nameAt(
   text: string,
-  at: { column?: number; symbol?: string },
+  at: { column?: number; symbol?: string; sigil?: boolean; instance?: boolean },
 ): { name: string; offset: number } {
+  if (at.instance === true) {
+    const found = instanceVariableAt(text, at);
+    if (found !== null) return found;
+  }
+  // PHP's `$` marks a variable, the name is what follows it; Ruby's `@` is part of a name.
+  const nameChar = at.sigil === true
+    ? SIGIL_NAME_CHAR
+    : at.instance === true
+    ? INSTANCE_NAME_CHAR
+    : NAME_CHAR;
   if (at.symbol !== undefined) {
-    if (!NAME.test(at.symbol) || at.symbol.length > REFERENCES_MAX_NAME) {
+    const symbol = at.sigil === true ? at.symbol.replace(/^\$/, "") : at.symbol;
+    if (!NAME.test(symbol) || symbol.length > REFERENCES_MAX_NAME) {
       throw new SourcegraphError("NOT_AN_IDENTIFIER", "symbol is not a name", {
         hint: "Pass a name of letters, digits, _ and $ (not a pattern), or a column instead.",
       });
     }
-    const offset = wholeWordAt(text, at.symbol);
+    const offset = wholeWordAt(text, symbol, nameChar);
     if (offset === null) {
       throw new SourcegraphError(
         "SYMBOL_NOT_ON_LINE",
@@ -172,7 +186,7 @@ export function nameAt(
         },
       );
     }
-    return { name: at.symbol, offset };
+    return { name: symbol, offset };
   }
   if (at.column === undefined) {
     throw new SourcegraphError("INVALID_ARGUMENTS", "column or symbol is required", {
@@ -185,16 +199,17 @@ export function nameAt(
       hint: `The line has ${points.length} characters; read it and pass a column on the name.`,
     });
   }
-  const offset = points.slice(0, at.column - 1).join("").length;
-  if (!NAME_CHAR.test(text[offset])) {
+  let offset = points.slice(0, at.column - 1).join("").length;
+  if (at.sigil === true && text[offset] === "$") offset++;
+  if (!nameChar.test(text[offset] ?? "")) {
     throw new SourcegraphError("NOT_AN_IDENTIFIER", "no name at this position", {
       hint: "Pass a column on a name (letters, digits, _ or $), or the name as symbol.",
     });
   }
   let start = offset;
-  while (start > 0 && NAME_CHAR.test(text[start - 1])) start--;
+  while (start > 0 && nameChar.test(text[start - 1])) start--;
   let end = offset;
-  while (end < text.length && NAME_CHAR.test(text[end])) end++;
+  while (end < text.length && nameChar.test(text[end])) end++;
   const name = text.slice(start, end);
   if (!NAME.test(name) || name.length > REFERENCES_MAX_NAME) {
     throw new SourcegraphError("NOT_AN_IDENTIFIER", "no name at this position", {
@@ -204,18 +219,41 @@ export function nameAt(
   return { name, offset: start };
 }
 
-function wholeWordAt(text: string, name: string): number | null {
-  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
-    const before = from === 0 ? "" : text[from - 1];
-    const after = text[from + name.length] ?? "";
-    if (!NAME_CHAR.test(before) && !NAME_CHAR.test(after)) return from;
+// A Ruby instance or class variable (`@name`, `@@name`) at the position or as the symbol; null
+// for any other name.
+function instanceVariableAt(
+  text: string,
+  at: { column?: number; symbol?: string },
+): { name: string; offset: number } | null {
+  for (const match of text.matchAll(/@{1,2}[A-Za-z_][A-Za-z0-9_]*/g)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (start > 0 && NAME_CHAR.test(text[start - 1])) continue;
+    const column = Array.from(text.slice(0, start)).length + 1;
+    const chosen = at.symbol !== undefined
+      ? at.symbol === match[0]
+      : at.column !== undefined && at.column >= column && at.column <= column + (end - start) - 1;
+    if (chosen && match[0].length <= REFERENCES_MAX_NAME) return { name: match[0], offset: start };
   }
   return null;
 }
 
-/** The RE2 pattern of `name` as a whole word (a name's characters on neither side). */
-export function wholeWordPattern(name: string): string {
-  return `(?:^|[^A-Za-z0-9_$])${name.replaceAll("$", "\\$")}(?:[^A-Za-z0-9_$]|$)`;
+function wholeWordAt(text: string, name: string, nameChar: RegExp): number | null {
+  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
+    const before = from === 0 ? "" : text[from - 1];
+    const after = text[from + name.length] ?? "";
+    if (!nameChar.test(before) && !nameChar.test(after)) return from;
+  }
+  return null;
+}
+
+/**
+ * The RE2 pattern of `name` as a whole word (a name's characters on neither
+ * side; with `sigil`, PHP's, a `$` may precede it: `$name` is its variable).
+ */
+export function wholeWordPattern(name: string, options: { sigil?: boolean } = {}): string {
+  const before = options.sigil === true ? "[^A-Za-z0-9_]" : "[^A-Za-z0-9_$]";
+  return `(?:^|${before})${name.replaceAll("$", "\\$")}(?:[^A-Za-z0-9_$]|$)`;
 }
 
 /**

@@ -146,8 +146,10 @@ export class RepositoryDefinitions {
     });
     // A member of no evident receiver: likeliest a member of a type the file names.
     const text = await origin.visibleText(request.path) ?? "";
-    const named = (symbol: { container: string | null }) =>
-      symbol.container !== null && holdsWord(text, symbol.container);
+    // (A constructor, named as its class, is no member the class's name leads to.)
+    const named = (symbol: { name: string; container: string | null }) =>
+      symbol.container !== null && symbol.container !== symbol.name &&
+      holdsWord(text, symbol.container);
     const chosen = page.symbols.find((symbol) => symbol.path === request.path) ??
       page.symbols.find(named) ?? page.symbols[0];
     if (chosen === undefined) return null;

@@ -66,6 +66,7 @@ import {
 } from "./precise_references.ts";
 import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
+import { grammarLanguageOf } from "../symbols/languages.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
 import { retainedHolder } from "./commit_detail.ts";
 
@@ -492,7 +493,7 @@ export class RepositoryReads {
     const searching = this.search(caller, {
       repo: request.repo,
       revision: origin.origin.commit,
-      pattern: wholeWordPattern(name),
+      pattern: wholeWordPattern(name, { sigil: grammarLanguageOf(request.path) === "php" }),
       glob: request.glob,
       output: "content",
       maxLinesPerFile: 1000,
@@ -648,7 +649,12 @@ export class RepositoryReads {
       startLine: request.line,
       endLine: request.line,
     });
-    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), request);
+    const language = grammarLanguageOf(request.path);
+    const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), {
+      ...request,
+      sigil: language === "php",
+      instance: language === "ruby",
+    });
     const { repo } = this.#visibility.resolve(caller, {
       repo: request.repo,
       revision: origin.commit,

@@ -1,19 +1,23 @@
 /**
  * Search-based references and definitions for the languages whose scopes
- * `symbols/scope_bindings.ts` analyzes (C and C++, Go, Python, Rust): the
- * occurrence at the position gives the target (a local, a declaration of
- * the file and how far it is seen, or a name the file does not declare:
- * a global, an imported name, a member), and an occurrence elsewhere refers
- * to it when its own binding may: a local only by the occurrences bound to
- * that declaration; a name private to its file (C `static`, a `.c` file's
- * macro or enum constant, a Rust item without `pub`) only in that file; a
- * Go package's lower-case name only in its folder; any other name in every
- * file of the language, except where that file binds it to a local or to
- * its own declaration (C: its own `static`; Go, Python, Rust: its own
- * package's or module's name), where it is a member access (for a name
- * that is no member), and where it is imported or qualified by a module
- * that is not the target's file or folder. A member (`x.f`, `p->f`) is any
- * member access spelling it: receivers are not resolved.
+ * `symbols/scope_bindings.ts` analyzes (C and C++, Go, Python, Rust, Java,
+ * C#, PHP, Ruby): the occurrence at the position gives the target (a local,
+ * a declaration of the file and how far it is seen, or a name the file does
+ * not declare: a global, an imported name, a member), and an occurrence
+ * elsewhere refers to it when its own binding may: a local only by the
+ * occurrences bound to that declaration; a name private to its file (C
+ * `static`, a `.c` file's macro or enum constant, a Rust item without
+ * `pub`, a private member) only in that file; a Go package's lower-case
+ * name or a Java package-private one only in its package's folder; any
+ * other name in every file of the language, except where that file binds
+ * it to a local or to its own declaration (C: its own `static`; Go, Python,
+ * Rust, Java, PHP: its own package's or module's name), where it is a
+ * member access (for a name that is no member), where it is imported or
+ * qualified by a module that is not the target's file or folder, and
+ * (Go, Java, PHP) where it is free in another package's folder. A member
+ * (`x.f`, `p->f`) is any member access spelling it, but another file's own
+ * private member of the name: receivers other than the type's own value
+ * (`this`, `self`, `$this`) are not resolved.
  *
  * @module
  */
@@ -31,6 +35,8 @@ export interface ScopedTarget {
   reach: "local" | "file" | "package" | "global";
   /** Whether the place is its declaration (false: the position itself, a use of a name declared elsewhere). */
   declared: boolean;
+  /** For a member of a language whose methods and fields are apart (Java, PHP): a method. */
+  call?: boolean;
 }
 
 /** Where a scoped target is, and what it is. */
@@ -59,6 +65,27 @@ const FAMILIES: Record<string, string> = {
   go: "go",
   python: "python",
   rust: "rust",
+  java: "java",
+  csharp: "csharp",
+  php: "php",
+  ruby: "ruby",
+};
+
+// The languages whose methods and fields of one name are two members (C# calls a field holding
+// a delegate; Ruby's fields are reached through methods).
+const CALLS_APART = new Set(["java", "php"]);
+
+// Where a name no file declares may be declared (a use elsewhere may refer to it): in any file
+// (C links files, C# `using` imports whole namespaces, Ruby loads every file into one space),
+// in a file of its folder (Go, Java, PHP: a package or a PSR-4 namespace is a folder), or only
+// where an import brings it (Python, Rust).
+const FREE_SEEN: Record<string, "any" | "folder"> = {
+  c: "any",
+  csharp: "any",
+  ruby: "any",
+  go: "folder",
+  java: "folder",
+  php: "folder",
 };
 
 /** The language family of a path whose scopes are analyzed, or null. */
@@ -93,10 +120,15 @@ export function scopedTarget(
   }
   const place = { path: at.path, line: at.line, column: at.column, container: null };
   if (binding.kind === "member" && scope.space === "member") {
-    // `self.f`: the member its own file declares, when it declares one of that name.
-    const own = scope.self === true ? ownMember(file) : null;
+    // `self.f`: the member its type declares (found by the scope analysis), or the one member
+    // of that name its file declares.
+    const self = scope.self === true && occurrence.role !== "definition";
+    const own = self ? scope.declaration ?? ownMember(file) : null;
     const declared = occurrence.role === "definition" || own !== null;
     const { line, column } = own ?? at;
+    const reach = scope.reach ?? "global";
+    const member = target(reach, declared);
+    if (scope.call === true) member.call = true;
     return {
       ...place,
       line,
@@ -104,7 +136,7 @@ export function scopedTarget(
       kind: "member",
       via: "member",
       member: true,
-      scope: target("global", declared),
+      scope: member,
     };
   }
   // Not declared in the file: a Go name in lower case is its package's (or a builtin).
@@ -155,17 +187,28 @@ export function scopedRefersTo(
   const own = path === target.path;
   if (own && occurrence.line === target.line && occurrence.column === target.column) return true;
   if (scope.space !== target.scope.space) return false;
+  const family = target.scope.family;
+  // A member is met through member accesses; another name is not.
+  const member = target.scope.space === "member";
+  // Java and PHP keep a class's methods and fields apart: `x.f()` is no field `f`.
+  if (member && CALLS_APART.has(family) && (scope.call === true) !== (target.scope.call === true)) {
+    return false;
+  }
+  const sameFolder = packageOf(family, path) === packageOf(family, target.path);
   switch (target.scope.reach) {
     case "local":
       return own && binding.kind === "local" && binding.line === target.line &&
         binding.column === target.column;
     case "file":
-      return own && binding.kind !== "local" && binding.kind !== "member";
+      return own && binding.kind !== "local" && (member || binding.kind !== "member");
     case "package":
-      return folderOf(path) === folderOf(target.path) && binding.kind !== "local" &&
-        binding.kind !== "member";
+      return sameFolder && binding.kind !== "local" && (member || binding.kind !== "member");
   }
-  if (target.scope.space === "member") return binding.kind === "member";
+  if (member) {
+    // Not a member its own file's class declares private (or its package's, elsewhere).
+    const hidden = (scope.reach === "file" && !own) || (scope.reach === "package" && !sameFolder);
+    return binding.kind === "member" && !hidden;
+  }
   return globalRefersTo({ path, binding, scope }, target);
 }
 
@@ -182,21 +225,35 @@ function globalRefersTo(
     (!target.scope.declared && family !== "go") ||
     moduleLeadsTo(family, { from: path, module }, target.path);
   const own = path === target.path;
-  const samePackage = family === "go" ? folderOf(path) === folderOf(target.path) : own;
+  const seen = FREE_SEEN[family];
+  const samePackage = seen === "folder"
+    ? packageOf(family, path) === packageOf(family, target.path)
+    : own;
   switch (binding.kind) {
     case "local":
       return false;
     case "file":
-      // C links the files' global declarations; elsewhere another file's is its own name.
-      return family === "c" ? scope.reach === undefined || scope.reach === "global" : samePackage;
+      // C links the files' global declarations, Ruby reopens a class in another file;
+      // elsewhere another file's is its own name.
+      return family === "c" || family === "ruby"
+        ? scope.reach === undefined || scope.reach === "global"
+        : samePackage;
     case "free":
-      return family === "c" || samePackage || scope.star === true;
+      return seen === "any" || samePackage || scope.star === true;
     case "import":
       return leads(binding.module);
     case "member":
       return scope.module !== undefined && leads(scope.module);
   }
   return false;
+}
+
+// The package a file is in: its folder (for Java, below a Maven-style `src/main/java/`, so
+// that a package's tests, under `src/test/java/`, are in it too).
+function packageOf(family: string, path: string): string {
+  const folder = folderOf(path);
+  if (family !== "java") return folder;
+  return /(?:^|\/)src\/[^/]+\/java\/(.*)$/.exec(folder)?.[1] ?? folder;
 }
 
 function folderOf(path: string): string {
@@ -220,7 +277,21 @@ export function moduleLeadsTo(
   }
   if (family === "python") return pythonModuleLeadsTo({ from, module }, target);
   if (family === "rust") return rustModuleLeadsTo(module, target);
+  if (family === "java") return pathLeadsTo(module.split("."), target);
+  // A PSR-4 namespace is a folder under its vendor's root: its first part may be any folder.
+  if (family === "php") return pathLeadsTo(module.split("\\").slice(1), target);
   return true;
+}
+
+// Whether a module written as its path's parts (`a.b` or `a.b.C` of Java, `A\B` of PHP) may
+// be the folder of the file `target` or, for a type (`a.b.C`), the file itself.
+function pathLeadsTo(parts: string[], target: string): boolean {
+  const written = parts.filter((part) => part !== "").join("/");
+  if (written === "") return true;
+  const stem = target.replace(/\.[^./]*$/, "");
+  const folder = folderOf(target);
+  const under = (place: string) => place === written || place.endsWith(`/${written}`);
+  return under(folder) || under(stem);
 }
 
 function pythonModuleLeadsTo(at: { from: string; module: string }, target: string): boolean {

@@ -30,6 +30,9 @@ const NAME_NODES = new Set([
   "statement_identifier",
   "constant",
   "name",
+  "implicit_parameter",
+  "instance_variable",
+  "class_variable",
 ]);
 const IMPORTS = new Set([
   "import_statement",

@@ -1,7 +1,8 @@
 /**
  * What each identifier spelling a name is bound to in one file of C, C++,
- * Go, Python or Rust, from its syntax tree alone (TypeScript and JavaScript
- * have their own analysis, `name_bindings.ts`): a declaration of a
+ * Go, Python, Rust, Java, C#, PHP or Ruby, from its syntax tree alone
+ * (TypeScript and JavaScript have their own analysis, `name_bindings.ts`):
+ * a declaration of a
  * function, block, loop, closure or match arm (`local`, parameters
  * included), a declaration of the file (`file`, with how far it is seen:
  * the file, its package, or everywhere), an imported name (`import`), a
@@ -12,14 +13,29 @@
  * shadows the file's declarations; every declaration of a scope is seen
  * throughout it (order within a scope is not followed).
  *
- * The node types of each language sit in `scope_languages.ts`.
+ * The node types of each language sit in `scope_languages.ts` (C, C++, Go,
+ * Python, Rust), `scope_class_languages.ts` (Java, C#) and
+ * `scope_script_languages.ts` (PHP, Ruby).
  *
  * @module
  */
 
 import type { Node } from "web-tree-sitter";
 import type { Binding, Declared } from "./name_bindings.ts";
-import { type Declare, type Reach, SCOPE_RULES, type ScopeRules } from "./scope_languages.ts";
+import {
+  type Declare,
+  type Reach,
+  SCOPE_RULES as PROCEDURAL,
+  type ScopeRules,
+} from "./scope_languages.ts";
+import { CLASS_SCOPE_RULES } from "./scope_class_languages.ts";
+import { SCRIPT_SCOPE_RULES } from "./scope_script_languages.ts";
+
+const SCOPE_RULES: Record<string, ScopeRules> = {
+  ...PROCEDURAL,
+  ...CLASS_SCOPE_RULES,
+  ...SCRIPT_SCOPE_RULES,
+};
 
 export type { Reach } from "./scope_languages.ts";
 
@@ -35,6 +51,10 @@ export interface ScopeInfo {
   star?: boolean;
   /** For a member: its receiver is the enclosing type's own value (`self.f`, `this->f`). */
   self?: boolean;
+  /** For a member of the enclosing type's own value: its declaration there, when found. */
+  declaration?: { line: number; column: number };
+  /** For a member of a language whose methods and fields are apart (Java, PHP): a method. */
+  call?: boolean;
 }
 
 /** Whether this analysis knows the language's scopes. */
@@ -77,6 +97,9 @@ export class ScopeAnalysis {
       const scope: ScopeInfo = { space: member.module === undefined ? "member" : qualified };
       if (member.module !== undefined) scope.module = member.module;
       if (member.self === true) scope.self = true;
+      if (member.reach !== undefined) scope.reach = member.reach;
+      if (member.declaration !== undefined) scope.declaration = placeOf(member.declaration);
+      if (member.call === true) scope.call = true;
       const receiver = member.module === undefined
         ? { kind: "unknown" as const }
         : { kind: "module" as const, module: member.module };
@@ -109,7 +132,10 @@ export class ScopeAnalysis {
       declares: declaration.declares,
       container: null,
     };
-    if (!top) return { binding: { kind: "local", ...declared }, scope: { space } };
+    // A type's nested declaration has a reach of its own: it is no local.
+    if (!top && declaration.reach === undefined) {
+      return { binding: { kind: "local", ...declared }, scope: { space } };
+    }
     const scope: ScopeInfo = { space, reach: declaration.reach ?? "global" };
     return { binding: { kind: "file", ...declared }, scope };
   }
@@ -142,7 +168,7 @@ export class ScopeAnalysis {
         list.push(reach === undefined ? { node, declares } : { node, declares, reach });
       };
       if (scope.parent === null) this.#rules.top(scope, { declare, path: this.#path });
-      else this.#rules.scope(scope, declare);
+      else this.#rules.scope(scope, declare, name);
       this.#byScope.set(key, found);
     }
     return found;

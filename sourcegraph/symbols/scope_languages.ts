@@ -25,7 +25,23 @@ export type Declare = (
 /** The lookup the rules may ask (`ScopeAnalysis`). */
 export interface Lookup {
   /** The declaration a name node is bound to, or null. */
-  lookUp(node: Node): { declaration: { node: Node; declares: string }; top: boolean } | null;
+  lookUp(
+    node: Node,
+  ): { declaration: { node: Node; declares: string; reach?: Reach }; top: boolean } | null;
+}
+
+/** What a member's name is known to be (`ScopeRules.member`). */
+export interface MemberOf {
+  /** The module qualifying the name, if one does. */
+  module?: string;
+  /** Whether its receiver is the enclosing type's own value. */
+  self?: boolean;
+  /** Where its declaration is seen, when known. */
+  reach?: Reach;
+  /** Its declaration in the enclosing type, when found. */
+  declaration?: Node;
+  /** Whether it is a method (called or declared as one), where methods and fields are apart. */
+  call?: boolean;
 }
 
 /** One language's rules. */
@@ -33,10 +49,11 @@ export interface ScopeRules {
   /** The name space of a name node. */
   space(node: Node): "value" | "type" | "member";
   /**
-   * For a member (or a name qualified by a module): the module, if any, and whether its
-   * receiver is the enclosing type's own value (`self.f`, `this->f`); null for other names.
+   * For a member (or a name qualified by a module): the module, if any, whether its
+   * receiver is the enclosing type's own value (`self.f`, `this->f`), and where its
+   * declaration is seen when that is known (a private member: its file); null for other names.
    */
-  member(node: Node, lookup: Lookup): { module?: string; self?: boolean } | null;
+  member(node: Node, lookup: Lookup): MemberOf | null;
   /** For a name inside an import that declares nothing itself: what it imports. */
   imported?(node: Node): { module: string; imported: string } | null;
   /** The module an import declaration (its declared node) imports from. */
@@ -47,21 +64,24 @@ export interface ScopeRules {
   sameSpace(declared: Node, use: Node): boolean;
   /** What the file (its root) declares. */
   top(root: Node, at: { declare: Declare; path: string }): void;
-  /** What a scope node declares (nothing for a node that is no scope). */
-  scope(scope: Node, declare: Declare): void;
+  /** What a scope node declares of `name` (nothing for a node that is no scope). */
+  scope(scope: Node, declare: Declare, name: string): void;
   /** Whether the file imports every name of some module. */
   star?(root: Node): boolean;
 }
 
-function field(node: Node | null, name: string): Node | null {
+/** The child of `node` in field `name`, or null. */
+export function field(node: Node | null, name: string): Node | null {
   return node?.childForFieldName(name) ?? null;
 }
 
-function named(node: Node): Node[] {
+/** The named children of `node`. */
+export function named(node: Node): Node[] {
   return node.namedChildren.filter((child): child is Node => child !== null);
 }
 
-function isField(node: Node, name: string): boolean {
+/** Whether `node` is its parent's child in field `name`. */
+export function isField(node: Node, name: string): boolean {
   return node.parent?.childForFieldName(name)?.id === node.id;
 }
 

@@ -13,7 +13,8 @@
  * serving the tree as `--repo`), every row of every page of `references`
  * asked from the declaration's line with `symbol` set; then `definition`
  * asked from up to `--definition-positions` true reference lines other
- * than the declaration's. Each service first answers the first identifier
+ * than the declaration's. A refused question counts as no rows answered.
+ * Each service first answers the first identifier
  * once, unscored (its parsing worker loads its grammars on its first
  * files). Precision and recall are macro-averaged over
  * the identifiers; a finder answering nothing has precision 1 by
@@ -89,7 +90,8 @@ async function serviceReferences(
       ...(after === undefined ? {} : { after }),
     };
     const answer = await client.callTool({ name: "references", arguments: args });
-    const structured = answer.structuredContent as {
+    // A refusal (a service that cannot take the name on that line) answers no rows.
+    const structured = (answer.structuredContent ?? {}) as {
       references?: { path: string; line: number }[];
       next_cursor?: string;
     };

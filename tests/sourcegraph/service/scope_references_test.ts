@@ -249,3 +249,227 @@ Deno.test("Rust and Python: a member of self leads to the one member of that nam
   assertEquals([get.target?.line, get.target?.scope?.declared], [2, true]);
   assertEquals(get.lines, ["box.py:2", "box.py:5"]);
 });
+
+const JAVA_FILES = {
+  "lib/src/main/java/a/b/Store.java": [
+    "package a.b;",
+    "public class Store {",
+    "  private int count;",
+    "  int size;",
+    "  public int load(int count) { return this.count + count + helper(); }",
+    "  private int helper() { return size; }",
+    "}",
+  ].join("\n"),
+  "lib/src/test/java/a/b/StoreTest.java": [
+    "package a.b;",
+    "class StoreTest { int check(Store s) { return s.size + s.load(1); } }",
+  ].join("\n"),
+  "app/src/main/java/a/c/App.java": [
+    "package a.c;",
+    "import a.b.Store;",
+    "class App { private int count; int run(Store s) { return s.load(count); } }",
+  ].join("\n"),
+  "other/src/main/java/x/y/Store.java":
+    "package x.y;\npublic class Store { int helper() { return 1; } }",
+  "other/src/main/java/x/y/Use.java": "package x.y;\nclass Use { Store s; }",
+};
+
+Deno.test("Java: a private member is its file's; a package-private one its package's, tests included; a class where its package or an import of it names it", async () => {
+  const count = await referencesIn(JAVA_FILES, {
+    path: "lib/src/main/java/a/b/Store.java",
+    name: "count",
+    line: 3,
+  });
+  assertEquals(count.lines, [
+    "lib/src/main/java/a/b/Store.java:3",
+    "lib/src/main/java/a/b/Store.java:5",
+  ]);
+  const helper = await referencesIn(JAVA_FILES, {
+    path: "lib/src/main/java/a/b/Store.java",
+    name: "helper",
+    line: 5,
+  });
+  assertEquals([helper.target?.line, helper.target?.scope?.reach], [6, "file"]);
+  assertEquals(helper.lines, [
+    "lib/src/main/java/a/b/Store.java:5",
+    "lib/src/main/java/a/b/Store.java:6",
+  ]);
+  const size = await referencesIn(JAVA_FILES, {
+    path: "lib/src/main/java/a/b/Store.java",
+    name: "size",
+    line: 4,
+  });
+  assertEquals(size.lines, [
+    "lib/src/main/java/a/b/Store.java:4",
+    "lib/src/main/java/a/b/Store.java:6",
+    "lib/src/test/java/a/b/StoreTest.java:2",
+  ]);
+  const store = await referencesIn(JAVA_FILES, {
+    path: "lib/src/main/java/a/b/Store.java",
+    name: "Store",
+    line: 2,
+  });
+  assertEquals(store.lines, [
+    "app/src/main/java/a/c/App.java:2",
+    "app/src/main/java/a/c/App.java:3",
+    "lib/src/main/java/a/b/Store.java:2",
+    "lib/src/test/java/a/b/StoreTest.java:2",
+  ]);
+});
+
+const CS_FILES = {
+  "src/Sink.cs": [
+    "namespace Serilog.Core;",
+    "class Sink { int _count; public int Emit() { return _count + Helper(); } int Helper() => 1; }",
+  ].join("\n"),
+  "src/Other.cs": [
+    "namespace Serilog.Core;",
+    "class Other { int _count; int Helper() => _count; int Run(Sink s) => s.Emit(); }",
+  ].join("\n"),
+  "src/Part.cs": "partial class Part { int _count; }",
+  "src/Part2.cs": "partial class Part { int Get() => _count; }",
+};
+
+Deno.test("C#: a private member (the default) is its file's unless its class is partial; another class's own member of the name is not it", async () => {
+  const count = await referencesIn(CS_FILES, { path: "src/Sink.cs", name: "_count", line: 2 });
+  assertEquals(count.lines, ["src/Sink.cs:2"]);
+  assertEquals(count.target?.scope?.reach, "file");
+  const part = await referencesIn(CS_FILES, { path: "src/Part.cs", name: "_count", line: 1 });
+  assertEquals(part.target?.scope?.reach, "global");
+  // Every member access of the name, but not another file's own private one.
+  assertEquals(part.lines, ["src/Part.cs:1", "src/Part2.cs:1"]);
+  const emit = await referencesIn(CS_FILES, { path: "src/Sink.cs", name: "Emit", line: 2 });
+  assertEquals(emit.lines, ["src/Other.cs:2", "src/Sink.cs:2"]);
+});
+
+const PHP_FILES = {
+  "Slim/Routing/Route.php": [
+    "<?php",
+    "namespace Slim\\Routing;",
+    "class Route {",
+    "    private $count;",
+    "    public function run($count) { return $this->helper($count) + $this->count; }",
+    "    private function helper($count) { return $count; }",
+    "}",
+  ].join("\n"),
+  "Slim/Routing/Group.php":
+    "<?php\nnamespace Slim\\Routing;\nclass Group { public function make() { return new Route(); } }",
+  "Slim/App.php":
+    "<?php\nnamespace Slim;\nuse Slim\\Routing\\Route;\nclass App { private $count; function r(): Route { return $this->helper(); } }",
+  "Slim/Other/Use.php":
+    "<?php\nnamespace Slim\\Other;\nclass Use2 { function r(): Route { return null; } }",
+};
+
+Deno.test("PHP: a variable is its function's; a private member its file's; a class where its namespace's folder or a use of it names it", async () => {
+  const count = await referencesIn(PHP_FILES, {
+    path: "Slim/Routing/Route.php",
+    name: "count",
+    line: 5,
+  });
+  assertEquals(count.lines, ["Slim/Routing/Route.php:5"]);
+  assertEquals(count.target?.scope?.reach, "local");
+  const property = await referencesIn(PHP_FILES, {
+    path: "Slim/Routing/Route.php",
+    name: "count",
+    line: 4,
+  });
+  assertEquals(property.lines, ["Slim/Routing/Route.php:4", "Slim/Routing/Route.php:5"]);
+  const helper = await referencesIn(PHP_FILES, {
+    path: "Slim/Routing/Route.php",
+    name: "helper",
+    line: 6,
+  });
+  assertEquals(helper.lines, ["Slim/Routing/Route.php:5", "Slim/Routing/Route.php:6"]);
+  const route = await referencesIn(PHP_FILES, {
+    path: "Slim/Routing/Route.php",
+    name: "Route",
+    line: 3,
+  });
+  assertEquals(route.lines, [
+    "Slim/App.php:3",
+    "Slim/App.php:4",
+    "Slim/Routing/Group.php:3",
+    "Slim/Routing/Route.php:3",
+  ]);
+});
+
+const RUBY_FILES = {
+  "lib/route.rb": [
+    "class Route",
+    "  def run(count) = helper(count) + size",
+    "  private",
+    "  def helper(count) = count",
+    "end",
+  ].join("\n"),
+  "lib/more.rb": "class Route\n  def size = 1\nend\n",
+  "lib/other.rb":
+    "class Other\n  def go(r) = r.run(1) + r.helper(2)\n  private\n  def helper(x) = x\nend\n",
+};
+
+Deno.test("Ruby: a parameter is its method's; a private method its file's; a class reopened in another file is the same class", async () => {
+  const count = await referencesIn(RUBY_FILES, { path: "lib/route.rb", name: "count", line: 2 });
+  assertEquals(count.lines, ["lib/route.rb:2"]);
+  const helper = await referencesIn(RUBY_FILES, { path: "lib/route.rb", name: "helper", line: 4 });
+  assertEquals(helper.lines, ["lib/route.rb:2", "lib/route.rb:4"]);
+  const route = await referencesIn(RUBY_FILES, { path: "lib/route.rb", name: "Route", line: 1 });
+  assertEquals(route.lines, ["lib/more.rb:1", "lib/route.rb:1"]);
+  // A method of self no file's class declares privately: every call of the name.
+  const run = await referencesIn(RUBY_FILES, { path: "lib/route.rb", name: "run", line: 2 });
+  assertEquals(run.lines, ["lib/other.rb:2", "lib/route.rb:2"]);
+});
+
+const APART_FILES = {
+  "src/main/java/a/Box.java": [
+    "package a;",
+    "public class Box {",
+    "  public int size;",
+    "  public int size() { return size; }",
+    "}",
+  ].join("\n"),
+  "src/main/java/a/Use.java": [
+    "package a;",
+    "class Use {",
+    "  int field(Box b) { return b.size; }",
+    "  int method(Box b) { return b.size(); }",
+    "}",
+  ].join("\n"),
+};
+
+// PHP apart (each language's files are looked at for its own names only).
+const PHP_APART_FILES = {
+  "src/Box.php": [
+    "<?php",
+    "class Box {",
+    "    public $size;",
+    "    public function size() { return $this->size; }",
+    "    public function twice() { return 2 * $this->size(); }",
+    "}",
+  ].join("\n"),
+};
+
+Deno.test("Java and PHP: a field and a method of one name are two members; a call is the method's, an access the field's", async () => {
+  const field = await referencesIn(APART_FILES, {
+    path: "src/main/java/a/Box.java",
+    name: "size",
+    line: 3,
+  });
+  assertEquals(field.lines, [
+    "src/main/java/a/Box.java:3",
+    "src/main/java/a/Box.java:4",
+    "src/main/java/a/Use.java:3",
+  ]);
+  const method = await referencesIn(APART_FILES, {
+    path: "src/main/java/a/Use.java",
+    name: "size",
+    line: 4,
+  });
+  assertEquals(method.lines, ["src/main/java/a/Box.java:4", "src/main/java/a/Use.java:4"]);
+  const property = await referencesIn(PHP_APART_FILES, {
+    path: "src/Box.php",
+    name: "size",
+    line: 3,
+  });
+  assertEquals(property.lines, ["src/Box.php:3", "src/Box.php:4"]);
+  const call = await referencesIn(PHP_APART_FILES, { path: "src/Box.php", name: "size", line: 5 });
+  assertEquals(call.lines, ["src/Box.php:4", "src/Box.php:5"]);
+});

@@ -1,10 +1,11 @@
 /**
- * What each occurrence of a name is bound to in C, Go, Python and Rust
- * files (`scope_bindings.ts`, through the extractor's occurrences with
- * bindings): parameters and locals of functions, blocks, loops, closures and
- * match arms, shadowing, the file's declarations with their reach (C
- * `static`, a `.c` file's macros, Go lower-case names, Rust items without
- * `pub`), members, imports and names qualified by an imported module.
+ * What each occurrence of a name is bound to in C, Go, Python, Rust, Java,
+ * C#, PHP and Ruby files (`scope_bindings.ts`, through the extractor's
+ * occurrences with bindings): parameters and locals of functions, blocks,
+ * loops, closures, lambdas and match arms, shadowing, the file's
+ * declarations with their reach (C `static`, a `.c` file's macros, Go
+ * lower-case names, Rust items without `pub`, private members), members,
+ * imports and names qualified by an imported module.
  */
 
 import { assertEquals } from "../../support/assert.ts";
@@ -173,4 +174,161 @@ Deno.test("Rust: parameters, let, closure and match bindings shadow; items witho
     "1:27 import from crate::store",
     "6:10 import from crate::store",
   ]);
+});
+
+const JAVA = [
+  "package a.b;", // 1
+  "import a.c.Store;", // 2
+  "class A {", // 3
+  "  private int count;", // 4
+  "  int run(int count) {", // 5
+  "    for (int i = 0; i < count; i++) { this.count += i; }", // 6
+  "    Runnable r = () -> { int count = 2; helper(count); };", // 7
+  "    if (r instanceof Runnable count2) { count2.run(); }", // 8
+  "    return helper(this.count) + Store.load(count);", // 9
+  "  }", // 10
+  "  private int helper(int n) { return count + n; }", // 11
+  "}", // 12
+].join("\n");
+
+Deno.test("Java: parameters, loop, lambda and pattern variables shadow a field; private members are the file's, this.f and an unqualified f the class's own", async () => {
+  assertEquals(await bound("a/b/A.java", JAVA, "count"), [
+    "4:14 member file", // the private field
+    "5:14 local@5:14", // a parameter hides it
+    "6:24 local@5:14",
+    "6:43 member file", // this.count
+    "7:29 local@7:29", // the lambda's own
+    "7:47 local@7:29",
+    "9:23 member file",
+    "9:43 local@5:14",
+    "11:37 member file", // no local of that name: the field
+  ]);
+  assertEquals(await bound("a/b/A.java", JAVA, "helper"), [
+    "7:40 member file",
+    "9:11 member file",
+    "11:14 member file",
+  ]);
+  assertEquals(await bound("a/b/A.java", JAVA, "count2"), ["8:30 local@8:30", "8:40 local@8:30"]);
+  assertEquals(await bound("a/b/A.java", JAVA, "Store"), [
+    "2:11 import from a.c",
+    "9:32 import from a.c",
+  ]);
+});
+
+const CSHARP = [
+  "using Serilog.Events;", // 1
+  "namespace Serilog.Core", // 2
+  "{", // 3
+  "    class Sink", // 4
+  "    {", // 5
+  "        int _count;", // 6
+  "        public int Emit(int count)", // 7
+  "        {", // 8
+  "            foreach (var item in Items(count)) { _count += item; }", // 9
+  "            Func<int, int> f = count => count + _count;", // 10
+  "            if (Next() is Sink other) { other._count = count; }", // 11
+  "            return Helper(this._count) + f(count);", // 12
+  "        }", // 13
+  "        int Helper(int n) => n + _count;", // 14
+  "    }", // 15
+  "}", // 16
+].join("\n");
+
+Deno.test("C#: parameters, foreach, lambda and pattern variables; a member without an access modifier is private to the file; another receiver's member is not the class's own", async () => {
+  assertEquals(await bound("Core/Sink.cs", CSHARP, "count"), [
+    "7:28 local@7:28",
+    "9:39 local@7:28",
+    "10:31 local@10:31", // the lambda's parameter
+    "10:40 local@10:31",
+    "11:55 local@7:28",
+    "12:43 local@7:28",
+  ]);
+  assertEquals(await bound("Core/Sink.cs", CSHARP, "_count"), [
+    "6:12 member file",
+    "9:49 member file",
+    "10:48 member file",
+    "11:46 member", // other._count: a receiver of its own
+    "12:31 member file",
+    "14:33 member file",
+  ]);
+  assertEquals(await bound("Core/Sink.cs", CSHARP, "other"), [
+    "11:31 local@11:31",
+    "11:40 local@11:31",
+  ]);
+});
+
+const PHP = [
+  "<?php", // 1
+  "namespace Slim\\Routing;", // 2
+  "use Slim\\Interfaces\\RouteInterface;", // 3
+  "class Route implements RouteInterface", // 4
+  "{", // 5
+  "    private $count;", // 6
+  "    public function run(array $items, $count)", // 7
+  "    {", // 8
+  "        foreach ($items as $item) { $this->count += $item; }", // 9
+  "        $f = function ($count) use ($items) { return $count + count($items); };", // 10
+  "        $g = fn($n) => $n + $count;", // 11
+  "        return $this->helper($count) + $f(1) + $g(2);", // 12
+  "    }", // 13
+  "    private function helper($n) { return $n + $this->count; }", // 14
+  "}", // 15
+].join("\n");
+
+Deno.test("PHP: a variable is its function's; a closure sees the enclosing one's through use, an arrow function all of them; $this->f and private members", async () => {
+  assertEquals(await bound("Slim/Routing/Route.php", PHP, "count"), [
+    "6:13 member file", // private $count
+    "7:39 local@7:39",
+    "9:43 member file", // $this->count
+    "10:24 local@10:24", // the closure's own parameter
+    "10:54 local@10:24",
+    "10:62 free type", // the function count()
+    "11:29 local@7:39", // an arrow function sees the enclosing function's
+    "12:30 local@7:39",
+    "14:53 member file",
+  ]);
+  assertEquals(await bound("Slim/Routing/Route.php", PHP, "items"), [
+    "7:31 local@7:31",
+    "9:18 local@7:31",
+    "10:37 local@7:31", // use ($items)
+    "10:69 local@7:31",
+  ]);
+  assertEquals(await bound("Slim/Routing/Route.php", PHP, "RouteInterface"), [
+    "3:20 import from Slim\\Interfaces type",
+    "4:23 import from Slim\\Interfaces type",
+  ]);
+});
+
+const RUBY = [
+  "class Route", // 1
+  "  def run(count, items)", // 2
+  "    items.each { |item| sum = item + count; sum }", // 3
+  "    total = 0", // 4
+  "    items.each { |item| total += item }", // 5
+  "    helper(total) + @count", // 6
+  "  end", // 7
+  "", // 8
+  "  private", // 9
+  "", // 10
+  "  def helper(n) = n + count", // 11
+  "end", // 12
+].join("\n");
+
+Deno.test("Ruby: parameters and assignments of methods and blocks; a block's assignment of the method's variable is that variable; a name no local binds is a method of self, private after private", async () => {
+  assertEquals(await bound("lib/route.rb", RUBY, "total"), [
+    "4:4 local@4:4",
+    "5:24 local@4:4", // the block adds to the method's total
+    "6:11 local@4:4",
+  ]);
+  assertEquals(await bound("lib/route.rb", RUBY, "sum"), ["3:24 local@3:24", "3:44 local@3:24"]);
+  assertEquals(await bound("lib/route.rb", RUBY, "count"), [
+    "2:10 local@2:10",
+    "3:37 local@2:10", // a block sees the method's parameter
+    "11:22 member", // no local there: a method call of self
+  ]);
+  assertEquals(await bound("lib/route.rb", RUBY, "helper"), [
+    "6:4 member file",
+    "11:6 member file",
+  ]);
+  assertEquals(await bound("lib/route.rb", RUBY, "@count"), ["6:20 member file"]);
 });

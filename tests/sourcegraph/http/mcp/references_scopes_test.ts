@@ -5,7 +5,8 @@
  * occurrences only (the header says what it resolved to), a parameter
  * with its function's occurrences only, a global function in every file
  * but where a parameter of its name hides it; `definition` from a use of a
- * local lands on the local's declaration.
+ * local lands on the local's declaration. PHP: a variable is asked by its
+ * name with or without its `$`; Ruby: an instance variable as `@name`.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -106,3 +107,77 @@ Deno.test("definition in C: a use of a parameter leads to the parameter, of a st
     assertEquals(await at("negotiator/skipping.c", 2, "get_rev"), "negotiator/skipping.c:1");
     assertEquals(await at("commit.c", 5, "len"), "commit.c:4");
   }));
+
+const PHP_NAME = "org/php";
+
+const PHP_FILES: Record<string, string> = {
+  "src/Route.php": [
+    "<?php",
+    "class Route {",
+    "    private $count;",
+    "    public function run($count) {",
+    "        $total = $count + 1;",
+    "        return $this->count + $total;",
+    "    }",
+    "    public function twice($count) { return 2 * $count; }",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+Deno.test("references in PHP: a variable is asked by its name, with or without its $; a property apart from it", () =>
+  withInProcessClient(async (client) => {
+    const ask = async (line: number, symbol: string) => {
+      const result = await client.callTool({
+        name: "references",
+        arguments: { repo: PHP_NAME, path: "src/Route.php", line, symbol, max_bytes: 8192 },
+      });
+      const outcome = toolOutcome(result);
+      assertEquals(outcome.code, "OK", outcome.texts.join());
+      const structured = result.structuredContent as { references: { line: number }[] };
+      return structured.references.map((row) => row.line);
+    };
+    // `$count` of `run`: its parameter and use, not the property nor another method's parameter.
+    assertEquals(await ask(4, "count"), [4, 5]);
+    assertEquals(await ask(5, "$count"), [4, 5]);
+    assertEquals(await ask(5, "total"), [5, 6]);
+    // The private property and its `$this->count`.
+    assertEquals(await ask(3, "count"), [3, 6]);
+  }, { repositories: [{ name: PHP_NAME, publicRead: true, files: PHP_FILES }] }));
+
+const RUBY_NAME = "org/ruby";
+
+const RUBY_FILES: Record<string, string> = {
+  "lib/route.rb": [
+    "class Route",
+    "  def initialize(count)",
+    "    @count = count",
+    "  end",
+    "  def count",
+    "    @count + 1",
+    "  end",
+    "end",
+    "",
+  ].join("\n"),
+  "lib/other.rb": "class Other\n  def initialize\n    @count = 0\n  end\nend\n",
+};
+
+Deno.test("references in Ruby: an instance variable is asked as @name, by symbol or column, and is its file's", () =>
+  withInProcessClient(async (client) => {
+    const ask = async (at: { line: number; symbol?: string; column?: number }) => {
+      const result = await client.callTool({
+        name: "references",
+        arguments: { repo: RUBY_NAME, path: "lib/route.rb", ...at, max_bytes: 8192 },
+      });
+      const outcome = toolOutcome(result);
+      assertEquals(outcome.code, "OK", outcome.texts.join());
+      const structured = result.structuredContent as {
+        references: { path: string; line: number }[];
+      };
+      return structured.references.map((row) => `${row.path}:${row.line}`);
+    };
+    assertEquals(await ask({ line: 3, symbol: "@count" }), ["lib/route.rb:3", "lib/route.rb:6"]);
+    assertEquals(await ask({ line: 6, column: 6 }), ["lib/route.rb:3", "lib/route.rb:6"]);
+    // The parameter `count` of line 3 is another name.
+    assertEquals(await ask({ line: 3, symbol: "count" }), ["lib/route.rb:2", "lib/route.rb:3"]);
+  }, { repositories: [{ name: RUBY_NAME, publicRead: true, files: RUBY_FILES }] }));
