@@ -41,6 +41,7 @@ import {
 } from "../search/query/compiled_search.ts";
 import { type ContextLine, matchContext } from "../search/match_context.ts";
 import type { SharedSearches } from "../search/shared_searches.ts";
+import { CompiledSearches } from "../search/compiled_searches.ts";
 import { quotedNames, SourcegraphError } from "../errors.ts";
 import { nearestNames } from "../../shared/nearest_names.ts";
 import { type Page, pageByPath } from "./paging.ts";
@@ -237,6 +238,8 @@ export class RepositoryReads {
   #scip: ScipIndexes | null;
   #versions: ((repo: RepositoryRecord) => readonly { commit: string }[]) | null;
   #answers: GitAnswerCache | undefined;
+  // A search across repositories compiles the same request for each of them.
+  #compiled = new CompiledSearches();
 
   /**
    * Reads with these collaborators (`parser`: the references' parses, in its
@@ -451,7 +454,7 @@ export class RepositoryReads {
     const { after } = request;
     const { repo, commit, scope, paths } = pinnedLookup(this.#visibility, caller, request);
     // Compiled once, with its paths within the path groups; every later step reads it.
-    const search = compileSearch({
+    const search = this.#compiled.compile({
       ...request,
       paths,
       groups: scope.full ? [] : scope.roots,
