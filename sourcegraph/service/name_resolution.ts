@@ -50,10 +50,22 @@ export interface ResolvedDeclaration {
   parameter?: { line: number; index: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
+  /**
+   * For a member of an anonymous object (type) written inside a function body: the body's
+   * lines (outside them, its file names no value of that type).
+   */
+  within?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number };
+  argument?: { callee: string; index: number; module?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
+  /** For a member found through a value's type: the names that type extends or implements. */
+  implemented?: string[];
+  /**
+   * For a declaration in `declare module "m" { }` where m (this path) does not declare the name
+   * itself: every augmentation of m declaring it is the same declaration.
+   */
+  augmented?: string;
   /** For a name of a language whose scopes are analyzed (not TypeScript): what it is. */
   scope?: ScopedTarget;
 }
@@ -196,12 +208,16 @@ export class NameResolver {
     return found;
   }
 
-  /** Whether the text of `path` holds `word` as a whole word. */
-  mentions(path: string, word: string): Promise<boolean> {
-    const key = `${path}\0${word}`;
+  /** Whether the text of `path` (its lines `lines` only, when given) holds `word` as a whole word. */
+  mentions(path: string, word: string, lines?: { from: number; to: number }): Promise<boolean> {
+    const key = `${path}\0${word}\0${lines?.from}\0${lines?.to}`;
     let found = this.#mentions.get(key);
     if (found === undefined) {
-      found = this.#files.text(path).then((text) => text !== null && holdsWord(text, word));
+      found = this.#files.text(path).then((text) => {
+        if (text === null) return false;
+        if (lines === undefined) return holdsWord(text, word);
+        return holdsWord(text.split("\n").slice(lines.from - 1, lines.to).join("\n"), word);
+      });
       this.#mentions.set(key, found);
     }
     return found;
@@ -262,6 +278,9 @@ export class NameResolver {
         return declared(path, binding, depth === 0 ? "file" : "import");
       case "import": {
         const target = await this.module(path, binding.module);
+        if (binding.augments !== undefined) {
+          return await this.augmented(path, { target, name, augments: binding.augments }, depth);
+        }
         if (target === null) return null;
         if (binding.imported === "*") {
           const via = "import";
@@ -303,6 +322,25 @@ export class NameResolver {
     }
   }
 
+  /**
+   * A declaration in `declare module "m" { }` of `path`: m's own declaration of the name, which
+   * it merges into; else (m is not in the files, or only re-exports the name) its own, one with
+   * every augmentation of m (`augmented`).
+   */
+  async augmented(
+    path: string,
+    at: { target: string | null; name: string; augments: Declared },
+    depth: number,
+  ): Promise<ResolvedDeclaration> {
+    const { target, name, augments } = at;
+    const found = target === null ? null : await this.exported(target, name, depth + 1);
+    if (found !== null && found.path === target) return found;
+    return {
+      ...declared(path, augments, "file"),
+      ...(target === null ? {} : { augmented: target }),
+    };
+  }
+
   /** What `path` exports as `name`, followed to its declaration. */
   async exported(path: string, name: string, depth: number): Promise<ResolvedDeclaration | null> {
     if (depth > FOLLOW_DEPTH) return null;
@@ -328,10 +366,14 @@ export class NameResolver {
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const analysis = await this.analysis(path, name);
-    const seen = analysis?.occurrences.find((occurrence) =>
-      occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
-      occurrence.binding.kind !== "free"
-    );
+    // The file's own declaration first: `import { Options as BaseOptions }` next to a
+    // declaration of `Options` imports another type, which the file calls otherwise.
+    const occurrences = analysis?.occurrences ?? [];
+    const seen = occurrences.find((occurrence) => occurrence.binding?.kind === "file") ??
+      occurrences.find((occurrence) =>
+        occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
+        occurrence.binding.kind !== "free"
+      );
     if (seen?.binding === undefined) return null;
     return await this.follow(path, { name, binding: seen.binding }, depth);
   }
@@ -379,7 +421,7 @@ export class NameResolver {
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
     if (receiver.argument === undefined) return null;
     const { index } = receiver.argument;
-    const callee = await this.declarationOf(path, receiver.argument.callee, 1);
+    const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
     if (type !== null) return await this.member(callee.path, { type, member }, 1);
@@ -408,6 +450,16 @@ export class NameResolver {
     return null;
   }
 
+  /** The function an object is passed to, as `path` sees it (through a namespace import too). */
+  async calleeOf(
+    path: string,
+    argument: { callee: string; module?: string },
+  ): Promise<ResolvedDeclaration | null> {
+    if (argument.module === undefined) return await this.declarationOf(path, argument.callee, 1);
+    const target = await this.module(path, argument.module);
+    return target === null ? null : await this.exported(target, argument.callee, 1);
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
@@ -428,6 +480,7 @@ export class NameResolver {
           container: at.type,
           via: "member",
           member: true,
+          ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
         };
       }
     }
@@ -471,10 +524,39 @@ export async function resolveAt(
       ...await heritageOf(resolver, { path: at.path, name: at.name }, binding.receiver.heritage),
       ...(binding.receiver.parameter ? { parameter: binding.receiver.parameter } : {}),
       ...(binding.receiver.literal ? { literal: true } : {}),
+      ...(binding.receiver.within ? { within: binding.receiver.within } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding });
+}
+
+/**
+ * The declaration `definition` answers for the name at a position: as `resolveAt`, except that a
+ * name declared by destructuring a value of a named type (`function Button({ onPress }: Props)`)
+ * and a property of an object literal of a named type are defined where that type declares the
+ * property.
+ */
+export async function definitionAt(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const occurrence = await resolver.occurrenceAt(at.path, at);
+  const { binding, property } = occurrence ?? {};
+  const declaresHere = (binding?.kind === "local" || binding?.kind === "file") &&
+    binding.line === at.line && binding.column === at.column;
+  if (declaresHere && property?.kind === "type") {
+    const member = await resolver.member(at.path, { type: property.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  // A property of an object literal of a named type (`const routes: Route[] = [{ path }]`) is
+  // defined where the type declares it.
+  const receiver = binding?.kind === "member" ? binding.receiver : property;
+  if (receiver?.kind === "declaration" && receiver.literal === true && receiver.type !== null) {
+    const member = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  return await resolveAt(resolver, at);
 }
 
 // Of the names a member's type extends or implements, those that lead to a declaration in the
@@ -513,6 +595,12 @@ export async function refersTo(
   if (target.scope !== undefined) return scopedRefersTo(at, { ...target, scope: target.scope });
   if (at.path === target.path && at.occurrence.line === target.line) return true;
   if (target.member === true) {
+    const { within } = target;
+    const { line } = at.occurrence;
+    // An anonymous type written in a function body is not known outside it.
+    if (within && at.path === target.path && (line < within.from || line > within.to)) {
+      return false;
+    }
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
     return await memberRefersTo(resolver, { ...at, receiver }, target);
@@ -520,7 +608,9 @@ export async function refersTo(
   if (binding.kind === "free") return false;
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
   const found = await resolver.follow(at.path, { name: at.name, binding });
-  return found !== null && found.path === target.path && found.line === target.line;
+  if (found === null) return false;
+  if (found.augmented !== undefined && found.augmented === target.augmented) return true;
+  return found.path === target.path && found.line === target.line;
 }
 
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
@@ -549,7 +639,11 @@ async function memberRefersTo(
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
-      for (const type of types) if (await resolver.mentions(at.path, type)) return true;
+      // Where the function reading it names the type (in a file naming it elsewhere, a value of
+      // no evident type is likelier another type's).
+      for (const type of types) {
+        if (await resolver.mentions(at.path, type, receiver.near)) return true;
+      }
       return false;
     }
     case "props": {
@@ -563,8 +657,11 @@ async function memberRefersTo(
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
       if (found !== null) {
+        // Its own member, one of a type the target's extends, or another implementation of a
+        // type declaring the target's member (`Router.add` of `PatternRouter` and `SmartRouter`).
         return (found.path === target.path && found.container === target.container) ||
-          (target.heritage ?? []).includes(found.container ?? "");
+          (target.heritage ?? []).includes(found.container ?? "") ||
+          (found.implemented ?? []).some((type) => target.bases?.includes(type));
       }
       return receiverFits(receiver, types);
     }
@@ -618,10 +715,10 @@ async function declarationRefersTo(
 // parameter's named type, or the object type annotating it; null when the callee is not evident.
 async function argumentFits(
   resolver: NameResolver,
-  at: { path: string; callee: string; index: number },
+  at: { path: string; callee: string; index: number; module?: string },
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
-  const callee = await resolver.declarationOf(at.path, at.callee, 1);
+  const callee = await resolver.calleeOf(at.path, at);
   if (callee === null || callee.parameters === undefined) return null;
   const type = callee.parameters[at.index] ?? null;
   if (type !== null) {

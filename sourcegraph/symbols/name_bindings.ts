@@ -39,13 +39,19 @@ export type Receiver =
     type: string | null;
     heritage: string[];
     declares: string;
-    argument?: { callee: string; index: number };
+    /** `module`: the callee is that module's export, called through a namespace import. */
+    argument?: { callee: string; index: number; module?: string };
     parameter?: { line: number; index: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
+    /** For an anonymous object (type) inside a function body: that body's first and last line. */
+    within?: { from: number; to: number };
   }
-  /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
-  | { kind: "unknown"; global?: boolean };
+  /**
+   * Not evident (global: a name the file does not declare, such as `process` or `window`); for
+   * a member read inside a function body, that body's first and last line (`near`).
+   */
+  | { kind: "unknown"; global?: boolean; near?: { from: number; to: number } };
 
 /** A declaration: where its name is, what it declares and what encloses it. */
 export interface Declared {
@@ -64,7 +70,20 @@ export interface Declared {
 export type Binding =
   | ({ kind: "local" } & Declared)
   | ({ kind: "file" } & Declared)
-  | { kind: "import"; module: string; imported: string; line: number; column: number }
+  | {
+    kind: "import";
+    module: string;
+    imported: string;
+    line: number;
+    column: number;
+    /**
+     * For a declaration inside `declare module "m" { }` (which merges into m's export of the
+     * name): the declaration itself, the answer when m is not in the files (a package).
+     */
+    augments?: Declared;
+    /** For the imported name of `import { a as b }`: the name it is known by in the file. */
+    alias?: string;
+  }
   | { kind: "member"; receiver: Receiver }
   | { kind: "free" };
 
@@ -124,7 +143,12 @@ export function bindingOf(node: Node): Binding {
   const parent = node.parent;
   if (parent === null) return { kind: "free" };
   if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
-    return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
+    const receiver = receiverOf(parent.childForFieldName("object"));
+    if (receiver.kind === "unknown" && receiver.global !== true) {
+      const near = functionBody(parent);
+      if (near !== null) return { kind: "member", receiver: { ...receiver, near } };
+    }
+    return { kind: "member", receiver };
   }
   if (
     parent.type === "nested_type_identifier" && parent.childForFieldName("name")?.id === node.id
@@ -288,6 +312,7 @@ function declarationsOf(scope: Node, name: string): Declaration[] {
 function scopeDeclarations(scope: Node, name: string): Declaration[] {
   const found: Declaration[] = [];
   const top = scope.type === "program";
+  const augmented = augmentedModule(scope);
   const declare = (nameNode: Node, kind: string) => {
     if (nameNode.text !== name) return;
     const declared: Declared = {
@@ -298,6 +323,14 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     };
     const parameters = parameterTypes(nameNode);
     if (parameters !== null) declared.parameters = parameters;
+    if (augmented !== null) {
+      // `declare module "../context" { interface Renderer { } }` adds to that module's
+      // `Renderer`: the same declaration, merged, not a new one.
+      const { line, column } = declared;
+      const binding = { kind: "import" as const, module: augmented, imported: name, line, column };
+      found.push({ node: nameNode, binding: { ...binding, augments: declared } });
+      return;
+    }
     found.push({
       node: nameNode,
       binding: top ? { kind: "file", ...declared } : { kind: "local", ...declared },
@@ -314,6 +347,17 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
   }
   if (top) found.push(...importsOf(scope, name));
   return found;
+}
+
+// For the body of a module augmentation (`declare module "./context" { }`), the module it
+// augments; null for another scope.
+function augmentedModule(scope: Node): string | null {
+  const holder = scope.parent;
+  if (scope.type !== "statement_block" || holder?.type !== "module") return null;
+  if (holder.parent?.type !== "ambient_declaration") return null;
+  const named = holder.childForFieldName("name");
+  if (named?.type !== "string") return null;
+  return named.namedChildren.find((child) => child?.type === "string_fragment")?.text ?? null;
 }
 
 // What a scope declares in its head: parameters, a named function expression's or class
@@ -459,12 +503,14 @@ export function importedNameBinding(node: Node): Binding | null {
   let statement: Node | null = specifier;
   while (statement !== null && statement.type !== "import_statement") statement = statement.parent;
   if (statement === null) return null;
+  const alias = specifier.childForFieldName("alias");
   return {
     kind: "import",
     module: moduleOf(statement) ?? "",
     imported: node.text,
     line: node.startPosition.row + 1,
     column: node.startPosition.column,
+    ...(alias !== null && alias.text !== node.text ? { alias: alias.text } : {}),
   };
 }
 
@@ -601,10 +647,52 @@ function declaringType(member: Node, declares: string): Receiver {
       // the `as` or `satisfies` type it makes, else anonymous (then what it is passed to, or
       // the parameter it annotates, says which it is).
       const literal = up.type === "object" ? { literal: true } : {};
-      return { kind: "declaration", ...objectContext(up), ...literal, heritage: [], declares };
+      const context = objectContext(up);
+      const body = context.type === null && context.argument === undefined
+        ? enclosingBody(up)
+        : null;
+      const within = body === null ? {} : { within: body };
+      return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// The lines of the function body an anonymous object (type) is written in, where its type is
+// known by no name: null at the top of the file, or when the function returns a value (the
+// object, or a value holding it, may leave with it).
+function enclosingBody(object: Node): { from: number; to: number } | null {
+  let below = object;
+  for (let up = object.parent; up !== null; below = up, up = up.parent) {
+    if (up.type === "arrow_function" && up.childForFieldName("body")?.id === below.id) {
+      if (below.type !== "statement_block") return null;
+    }
+    if (up.type === "statement_block" && up.parent !== null && FUNCTIONS.has(up.parent.type)) {
+      if (returnsValue(up)) return null;
+      return { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
+    }
+  }
+  return null;
+}
+
+// The lines of the innermost function body (a block) holding `node`, or null at the top.
+function functionBody(node: Node): { from: number; to: number } | null {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (up.type === "statement_block" && up.parent !== null && FUNCTIONS.has(up.parent.type)) {
+      return { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
+    }
+  }
+  return null;
+}
+
+// Whether a function body returns a value (its nested functions' returns are theirs).
+function returnsValue(node: Node): boolean {
+  for (const child of node.namedChildren) {
+    if (child === null || FUNCTIONS.has(child.type) || CLASSES.has(child.type)) continue;
+    if (child.type === "return_statement" && child.namedChildren.length > 0) return true;
+    if (returnsValue(child)) return true;
+  }
+  return false;
 }
 
 // The props an attribute sets: those of the element named by an identifier (an intrinsic
@@ -637,7 +725,7 @@ function objectContext(object: Node): Pick<
     for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
       typed = typed.namedChildren[0] ?? null;
     }
-    return { type: typed === null ? null : namedType(typed) };
+    return { type: typed === null ? null : literalType(typed) };
   }
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     const typed = holder.namedChildren.at(-1) ?? null;
@@ -656,9 +744,20 @@ function objectContext(object: Node): Pick<
       : call?.type === "new_expression"
       ? call.childForFieldName("constructor")
       : null;
+    const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
     if (callee?.type === "identifier") {
-      const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
       return { type: null, argument: { callee: callee.text, index } };
+    }
+    // `JWT.verify(token, { ... })` with `import * as JWT`: the module's `verify`.
+    const namespace = callee?.type === "member_expression"
+      ? callee.childForFieldName("object")
+      : null;
+    const named = callee?.childForFieldName("property");
+    if (namespace?.type === "identifier" && named) {
+      const binding = lookUp(namespace, namespace.text);
+      if (binding?.kind === "import" && binding.imported === "*") {
+        return { type: null, argument: { callee: named.text, index, module: binding.module } };
+      }
     }
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
@@ -669,6 +768,19 @@ function objectContext(object: Node): Pick<
 }
 
 const TYPE_COMBINATIONS = new Set(["union_type", "intersection_type", "parenthesized_type"]);
+
+// The named type an object literal annotated with `typed` is of: the name, or the first named
+// part of an intersection (`(Route & { name: string })[]`: each element is a Route).
+function literalType(typed: Node): string | null {
+  let node: Node | null = typed;
+  while (node?.type === "parenthesized_type") node = node.namedChildren[0] ?? null;
+  if (node?.type !== "intersection_type") return node === null ? null : namedType(node);
+  for (const part of node.namedChildren) {
+    const name = part === null ? null : namedType(part);
+    if (name !== null) return name;
+  }
+  return null;
+}
 
 // The named return type of the function a `return` statement (or an arrow function's
 // parenthesized body) returns from, or null.
