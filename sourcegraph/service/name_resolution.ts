@@ -208,16 +208,12 @@ export class NameResolver {
     return found;
   }
 
-  /** Whether the text of `path` (its lines `lines` only, when given) holds `word` as a whole word. */
-  mentions(path: string, word: string, lines?: { from: number; to: number }): Promise<boolean> {
-    const key = `${path}\0${word}\0${lines?.from}\0${lines?.to}`;
+  /** Whether the text of `path` holds `word` as a whole word. */
+  mentions(path: string, word: string): Promise<boolean> {
+    const key = `${path}\0${word}`;
     let found = this.#mentions.get(key);
     if (found === undefined) {
-      found = this.#files.text(path).then((text) => {
-        if (text === null) return false;
-        if (lines === undefined) return holdsWord(text, word);
-        return holdsWord(text.split("\n").slice(lines.from - 1, lines.to).join("\n"), word);
-      });
+      found = this.#files.text(path).then((text) => text !== null && holdsWord(text, word));
       this.#mentions.set(key, found);
     }
     return found;
@@ -639,17 +635,16 @@ async function memberRefersTo(
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
-      // Where the function reading it names the type (in a file naming it elsewhere, a value of
-      // no evident type is likelier another type's).
-      for (const type of types) {
-        if (await resolver.mentions(at.path, type, receiver.near)) return true;
-      }
+      for (const type of types) if (await resolver.mentions(at.path, type)) return true;
       return false;
     }
     case "props": {
-      // An attribute of a component declared in the target's file (its props' type is there).
+      // An attribute of a component declared in the target's file (its props' type is there),
+      // or of the component whose first parameter the target's anonymous type annotates.
       const component = await resolver.declarationOf(at.path, receiver.component, 1);
-      return component !== null && component.path === target.path && target.container !== null;
+      if (component === null || component.path !== target.path) return false;
+      if (target.container !== null) return true;
+      return target.parameter?.line === component.line && target.parameter.index === 0;
     }
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);

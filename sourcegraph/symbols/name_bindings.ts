@@ -47,11 +47,8 @@ export type Receiver =
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
   }
-  /**
-   * Not evident (global: a name the file does not declare, such as `process` or `window`); for
-   * a member read inside a function body, that body's first and last line (`near`).
-   */
-  | { kind: "unknown"; global?: boolean; near?: { from: number; to: number } };
+  /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
+  | { kind: "unknown"; global?: boolean };
 
 /** A declaration: where its name is, what it declares and what encloses it. */
 export interface Declared {
@@ -143,12 +140,7 @@ export function bindingOf(node: Node): Binding {
   const parent = node.parent;
   if (parent === null) return { kind: "free" };
   if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
-    const receiver = receiverOf(parent.childForFieldName("object"));
-    if (receiver.kind === "unknown" && receiver.global !== true) {
-      const near = functionBody(parent);
-      if (near !== null) return { kind: "member", receiver: { ...receiver, near } };
-    }
-    return { kind: "member", receiver };
+    return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
   }
   if (
     parent.type === "nested_type_identifier" && parent.childForFieldName("name")?.id === node.id
@@ -675,16 +667,6 @@ function enclosingBody(object: Node): { from: number; to: number } | null {
   return null;
 }
 
-// The lines of the innermost function body (a block) holding `node`, or null at the top.
-function functionBody(node: Node): { from: number; to: number } | null {
-  for (let up = node.parent; up !== null; up = up.parent) {
-    if (up.type === "statement_block" && up.parent !== null && FUNCTIONS.has(up.parent.type)) {
-      return { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
-    }
-  }
-  return null;
-}
-
 // Whether a function body returns a value (its nested functions' returns are theirs).
 function returnsValue(node: Node): boolean {
   for (const child of node.namedChildren) {
@@ -859,7 +841,12 @@ function destructured(node: Node): Receiver {
   if (holder.type === "required_parameter" || holder.type === "optional_parameter") {
     const typed = holder.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
-    return type === null ? { kind: "unknown" } : { kind: "type", type };
+    if (type !== null) return { kind: "type", type };
+    // `({ id }: { id: number })`: a property of that anonymous type, no other.
+    if (typed?.namedChildren[0]?.type === "object_type") {
+      return { kind: "declaration", type: null, heritage: [], declares: "field" };
+    }
+    return { kind: "unknown" };
   }
   return { kind: "unknown" };
 }

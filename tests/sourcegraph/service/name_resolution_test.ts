@@ -601,3 +601,21 @@ nameCase(
     assertEquals(lines, ["src/jwt.test.ts:2", "src/jwt.ts:1", "src/jwt.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a JSX attribute is a property of the anonymous type of its component's parameter",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/list.test.tsx": [
+        "it('renders', async () => {",
+        "  const Item = ({ id }: { id: number }) => <li>{id}</li>;",
+        "  const Other = ({ id }: { id: number }) => <b>{id}</b>;",
+        "  render(<ul><Item id={1} /><Other id={2} /></ul>);",
+        "  render(<Item",
+        "    id={3} />);",
+        "});",
+      ].join("\n"),
+    }, { path: "src/list.test.tsx", name: "id", line: 2, nth: 1, shared: true });
+    assertEquals(lines, ["src/list.test.tsx:2", "src/list.test.tsx:4", "src/list.test.tsx:6"]);
+  },
+);
