@@ -46,6 +46,8 @@ export interface ResolvedDeclaration {
   heritage?: string[];
   /** For a function: the named type of each parameter (null: none, or not a named type). */
   parameters?: (string | null)[];
+  /** For a variable annotated as an array of a named type: that type. */
+  elementType?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
   parameter?: { line: number; index: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
@@ -293,6 +295,9 @@ export class NameResolver {
         if (receiver.kind === "declaration") {
           return null; // the caller's own occurrence is the declaration
         }
+        if (receiver.kind === "element") {
+          return await this.elementMember(path, { of: receiver.of, member: name }, depth);
+        }
         if (receiver.kind === "props") {
           return await this.propsMember(
             path,
@@ -454,6 +459,20 @@ export class NameResolver {
     if (argument.module === undefined) return await this.declarationOf(path, argument.callee, 1);
     const target = await this.module(path, argument.module);
     return target === null ? null : await this.exported(target, argument.callee, 1);
+  }
+
+  /**
+   * The member `member` of an element of the array `of` (as `path` sees it): of the element type
+   * its declaration names, as the declaring file sees that type; null when it names none.
+   */
+  async elementMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const array = await this.declarationOf(path, at.of, depth + 1);
+    if (array?.elementType === undefined) return null;
+    return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
 
   /** The declaration of member `member` of type `type` as `path` sees the type. */
@@ -648,21 +667,30 @@ async function memberRefersTo(
     }
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
+    case "element": {
+      // An element of an imported array: the member its element type declares; an array of no
+      // named element type is a receiver of no evident type.
+      const found = await resolver.elementMember(at.path, { of: receiver.of, member: at.name }, 1);
+      if (found !== null) return isTargetMember(found, target);
+      return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
+    }
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
-      if (found !== null) {
-        // Its own member, one of a type the target's extends, or another implementation of a
-        // type declaring the target's member (`Router.add` of `PatternRouter` and `SmartRouter`).
-        return (found.path === target.path && found.container === target.container) ||
-          (target.heritage ?? []).includes(found.container ?? "") ||
-          (found.implemented ?? []).some((type) => target.bases?.includes(type));
-      }
-      return receiverFits(receiver, types);
+      return found !== null ? isTargetMember(found, target) : receiverFits(receiver, types);
     }
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether the member a receiver's type leads to is the target: its own member, one of a type the
+// target's extends, or another implementation of a type declaring the target's member
+// (`Router.add` of `PatternRouter` and of `SmartRouter`).
+function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
+  return (found.path === target.path && found.container === target.container) ||
+    (target.heritage ?? []).includes(found.container ?? "") ||
+    (found.implemented ?? []).some((type) => target.bases?.includes(type));
 }
 
 // Whether a member declared at the occurrence (in a class, an object type or an object literal)
@@ -770,5 +798,6 @@ function declared(
     container: binding.container,
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
+    ...(binding.elementType ? { elementType: binding.elementType } : {}),
   };
 }

@@ -47,6 +47,11 @@ export type Receiver =
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
   }
+  /**
+   * An element of an array the file imports (`for (const route of routes)`): of the element type
+   * that array's declaration names.
+   */
+  | { kind: "element"; of: string }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
 
@@ -61,6 +66,8 @@ export interface Declared {
   container: string | null;
   /** For a function: the named type of each parameter (null: none, or not a named type). */
   parameters?: (string | null)[];
+  /** For a variable annotated as an array of a named type (`Route[]`): that type. */
+  elementType?: string;
 }
 
 /** What one identifier is bound to. */
@@ -315,6 +322,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     };
     const parameters = parameterTypes(nameNode);
     if (parameters !== null) declared.parameters = parameters;
+    const element = elementType(nameNode);
+    if (element !== null) declared.elementType = element;
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
       // `Renderer`: the same declaration, merged, not a new one.
@@ -570,7 +579,40 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
       if (made?.type === "identifier") return { kind: "type", type: made.text };
     }
   }
+  if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
+    return iterated(holder.childForFieldName("right"));
+  }
   return { kind: "unknown" };
+}
+
+// What an element of the array `node` is (`for (const x of node)`): of the element type its
+// declaration names (in the file, or in the module it is imported from).
+function iterated(node: Node | null): Receiver {
+  if (node?.type !== "identifier") return { kind: "unknown" };
+  const binding = lookUp(node, node.text);
+  if (binding?.kind === "import" && binding.imported !== "*") {
+    return { kind: "element", of: node.text };
+  }
+  if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
+    return { kind: "type", type: binding.elementType };
+  }
+  return { kind: "unknown" };
+}
+
+// For the name of a variable annotated as an array of a named type (`Route[]`, `Array<Route>`):
+// that type; null for other names.
+function elementType(name: Node): string | null {
+  const holder = name.parent;
+  if (holder?.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
+    return null;
+  }
+  let typed = holder.childForFieldName("type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
+  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
+  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
+  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  return argument === null ? null : literalType(argument);
 }
 
 function namedType(annotation: Node): string | null {

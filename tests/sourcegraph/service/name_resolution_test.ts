@@ -619,3 +619,25 @@ nameCase(
     assertEquals(lines, ["src/list.test.tsx:2", "src/list.test.tsx:4", "src/list.test.tsx:6"]);
   },
 );
+
+nameCase(
+  "name resolution: an element of an array of a named type, iterated here or imported, is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/tool.ts": [
+        "export type Route = { path: string };",
+        "export const routes: Route[] = [];",
+        "export const names: Array<{ path: string }> = [];",
+        "for (const route of routes) route.path;",
+      ].join("\n"),
+      "src/bench.ts": [
+        "import { routes, names } from './tool';",
+        "for (const route of routes) console.log(route.path);",
+        "for (const name of names) console.log(name.path);",
+        "for (const other of others) console.log(other.path);",
+      ].join("\n"),
+    }, { path: "src/tool.ts", name: "path", line: 1, shared: true });
+    // Not the anonymous element type's `path` (line 3), nor an array the files do not type.
+    assertEquals(lines, ["src/bench.ts:2", "src/tool.ts:1", "src/tool.ts:4"]);
+  },
+);
