@@ -292,9 +292,14 @@ interface Declaration {
 // occurrence of a name asks the same scopes (a file is analyzed for one name at a time).
 let scopes: { name: string; byScope: Map<number, Declaration[]> } | null = null;
 
+// Whether each function body (by node id) returns a value, for the file being analyzed: every
+// member of an anonymous object in a body asks about the same body.
+let returning = new Map<number, boolean>();
+
 /** Starts the analysis of a file (what was learned of the previous file's scopes is dropped). */
 export function beginFile(): void {
   scopes = null;
+  returning = new Map();
 }
 
 // The declarations a scope node makes of `name` (none when it is no scope).
@@ -702,7 +707,9 @@ function enclosingBody(object: Node): { from: number; to: number } | null {
       if (below.type !== "statement_block") return null;
     }
     if (up.type === "statement_block" && up.parent !== null && FUNCTIONS.has(up.parent.type)) {
-      if (returnsValue(up)) return null;
+      let returns = returning.get(up.id);
+      if (returns === undefined) returning.set(up.id, returns = returnsValue(up));
+      if (returns) return null;
       return { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
     }
   }
