@@ -506,7 +506,59 @@ async function fileReferences(
     includeDeclaration,
     resolved,
   });
-  return { path: file.path, parse: "parsed", lines, ...tier };
+  if (resolved === undefined) return { path: file.path, parse: "parsed", lines, ...tier };
+  const renamed = await aliasLines(parsed.occurrences, { path: file.path, text, shown, resolved });
+  return { path: file.path, parse: "parsed", lines: mergedLines(lines, renamed), ...tier };
+}
+
+// The lines of a file where the resolved declaration is used under the name an import of it
+// gives it (`import { render as renderPage }`: `renderPage()`), found when the import is shown.
+async function aliasLines(
+  occurrences: readonly NameOccurrence[],
+  at: {
+    path: string;
+    text: string;
+    shown: ReadonlyMap<number, string>;
+    resolved: { resolver: NameResolver; target: ResolvedDeclaration };
+  },
+): Promise<ReferenceLine[]> {
+  const { path, shown, resolved } = at;
+  const aliases = new Set<string>();
+  for (const occurrence of occurrences) {
+    const { binding } = occurrence;
+    if (binding?.kind !== "import" || !binding.alias || !shown.has(occurrence.line)) continue;
+    const name = binding.imported;
+    if (await refersTo(resolved.resolver, { path, name, occurrence }, resolved.target)) {
+      aliases.add(binding.alias);
+    }
+  }
+  if (aliases.size === 0) return [];
+  const texts = at.text.split("\n");
+  const found: ReferenceLine[] = [];
+  for (const alias of aliases) {
+    const analysis = await resolved.resolver.analysis(path, alias);
+    const uses = await parsedLines(analysis?.occurrences ?? [], {
+      path,
+      name: alias,
+      shown: new Map(texts.map((text, index) => [index + 1, text.replace(/\r$/, "")])),
+      includeDeclaration: true,
+      resolved,
+    });
+    found.push(...uses);
+  }
+  return found;
+}
+
+// Two files' worth of rows as one, by line (a line's roles once each).
+function mergedLines(lines: ReferenceLine[], more: ReferenceLine[]): ReferenceLine[] {
+  if (more.length === 0) return lines;
+  const byLine = new Map(lines.map((line) => [line.number, { ...line, roles: [...line.roles] }]));
+  for (const line of more) {
+    const kept = byLine.get(line.number);
+    if (kept === undefined) byLine.set(line.number, line);
+    else for (const role of line.roles) if (!kept.roles.includes(role)) kept.roles.push(role);
+  }
+  return [...byLine.values()].sort((a, b) => a.number - b.number);
 }
 
 function mayHold(target: ResolvedDeclaration, path: string): boolean {

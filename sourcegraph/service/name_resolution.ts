@@ -46,14 +46,28 @@ export interface ResolvedDeclaration {
   heritage?: string[];
   /** For a function: the named type of each parameter (null: none, or not a named type). */
   parameters?: (string | null)[];
+  /** For a variable annotated as an array of a named type: that type. */
+  elementType?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
   parameter?: { line: number; index: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
+  /**
+   * For a member of an anonymous object (type) written inside a function body: the body's
+   * lines (outside them, its file names no value of that type).
+   */
+  within?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number };
+  argument?: { callee: string; index: number; module?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
+  /** For a member found through a value's type: the names that type extends or implements. */
+  implemented?: string[];
+  /**
+   * For a declaration in `declare module "m" { }` where m (this path) does not declare the name
+   * itself: every augmentation of m declaring it is the same declaration.
+   */
+  augmented?: string;
   /** For a name of a language whose scopes are analyzed (not TypeScript): what it is. */
   scope?: ScopedTarget;
 }
@@ -262,6 +276,9 @@ export class NameResolver {
         return declared(path, binding, depth === 0 ? "file" : "import");
       case "import": {
         const target = await this.module(path, binding.module);
+        if (binding.augments !== undefined) {
+          return await this.augmented(path, { target, name, augments: binding.augments }, depth);
+        }
         if (target === null) return null;
         if (binding.imported === "*") {
           const via = "import";
@@ -277,6 +294,9 @@ export class NameResolver {
         }
         if (receiver.kind === "declaration") {
           return null; // the caller's own occurrence is the declaration
+        }
+        if (receiver.kind === "element") {
+          return await this.elementMember(path, { of: receiver.of, member: name }, depth);
         }
         if (receiver.kind === "props") {
           return await this.propsMember(
@@ -301,6 +321,25 @@ export class NameResolver {
       default:
         return null;
     }
+  }
+
+  /**
+   * A declaration in `declare module "m" { }` of `path`: m's own declaration of the name, which
+   * it merges into; else (m is not in the files, or only re-exports the name) its own, one with
+   * every augmentation of m (`augmented`).
+   */
+  async augmented(
+    path: string,
+    at: { target: string | null; name: string; augments: Declared },
+    depth: number,
+  ): Promise<ResolvedDeclaration> {
+    const { target, name, augments } = at;
+    const found = target === null ? null : await this.exported(target, name, depth + 1);
+    if (found !== null && found.path === target) return found;
+    return {
+      ...declared(path, augments, "file"),
+      ...(target === null ? {} : { augmented: target }),
+    };
   }
 
   /** What `path` exports as `name`, followed to its declaration. */
@@ -328,10 +367,14 @@ export class NameResolver {
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const analysis = await this.analysis(path, name);
-    const seen = analysis?.occurrences.find((occurrence) =>
-      occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
-      occurrence.binding.kind !== "free"
-    );
+    // The file's own declaration first: `import { Options as BaseOptions }` next to a
+    // declaration of `Options` imports another type, which the file calls otherwise.
+    const occurrences = analysis?.occurrences ?? [];
+    const seen = occurrences.find((occurrence) => occurrence.binding?.kind === "file") ??
+      occurrences.find((occurrence) =>
+        occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
+        occurrence.binding.kind !== "free"
+      );
     if (seen?.binding === undefined) return null;
     return await this.follow(path, { name, binding: seen.binding }, depth);
   }
@@ -379,7 +422,7 @@ export class NameResolver {
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
     if (receiver.argument === undefined) return null;
     const { index } = receiver.argument;
-    const callee = await this.declarationOf(path, receiver.argument.callee, 1);
+    const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
     if (type !== null) return await this.member(callee.path, { type, member }, 1);
@@ -408,6 +451,30 @@ export class NameResolver {
     return null;
   }
 
+  /** The function an object is passed to, as `path` sees it (through a namespace import too). */
+  async calleeOf(
+    path: string,
+    argument: { callee: string; module?: string },
+  ): Promise<ResolvedDeclaration | null> {
+    if (argument.module === undefined) return await this.declarationOf(path, argument.callee, 1);
+    const target = await this.module(path, argument.module);
+    return target === null ? null : await this.exported(target, argument.callee, 1);
+  }
+
+  /**
+   * The member `member` of an element of the array `of` (as `path` sees it): of the element type
+   * its declaration names, as the declaring file sees that type; null when it names none.
+   */
+  async elementMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const array = await this.declarationOf(path, at.of, depth + 1);
+    if (array?.elementType === undefined) return null;
+    return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
@@ -428,6 +495,7 @@ export class NameResolver {
           container: at.type,
           via: "member",
           member: true,
+          ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
         };
       }
     }
@@ -471,10 +539,39 @@ export async function resolveAt(
       ...await heritageOf(resolver, { path: at.path, name: at.name }, binding.receiver.heritage),
       ...(binding.receiver.parameter ? { parameter: binding.receiver.parameter } : {}),
       ...(binding.receiver.literal ? { literal: true } : {}),
+      ...(binding.receiver.within ? { within: binding.receiver.within } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding });
+}
+
+/**
+ * The declaration `definition` answers for the name at a position: as `resolveAt`, except that a
+ * name declared by destructuring a value of a named type (`function Button({ onPress }: Props)`)
+ * and a property of an object literal of a named type are defined where that type declares the
+ * property.
+ */
+export async function definitionAt(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const occurrence = await resolver.occurrenceAt(at.path, at);
+  const { binding, property } = occurrence ?? {};
+  const declaresHere = (binding?.kind === "local" || binding?.kind === "file") &&
+    binding.line === at.line && binding.column === at.column;
+  if (declaresHere && property?.kind === "type") {
+    const member = await resolver.member(at.path, { type: property.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  // A property of an object literal of a named type (`const routes: Route[] = [{ path }]`) is
+  // defined where the type declares it.
+  const receiver = binding?.kind === "member" ? binding.receiver : property;
+  if (receiver?.kind === "declaration" && receiver.literal === true && receiver.type !== null) {
+    const member = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  return await resolveAt(resolver, at);
 }
 
 // Of the names a member's type extends or implements, those that lead to a declaration in the
@@ -513,6 +610,12 @@ export async function refersTo(
   if (target.scope !== undefined) return scopedRefersTo(at, { ...target, scope: target.scope });
   if (at.path === target.path && at.occurrence.line === target.line) return true;
   if (target.member === true) {
+    const { within } = target;
+    const { line } = at.occurrence;
+    // An anonymous type written in a function body is not known outside it.
+    if (within && at.path === target.path && (line < within.from || line > within.to)) {
+      return false;
+    }
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
     return await memberRefersTo(resolver, { ...at, receiver }, target);
@@ -520,7 +623,9 @@ export async function refersTo(
   if (binding.kind === "free") return false;
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
   const found = await resolver.follow(at.path, { name: at.name, binding });
-  return found !== null && found.path === target.path && found.line === target.line;
+  if (found === null) return false;
+  if (found.augmented !== undefined && found.augmented === target.augmented) return true;
+  return found.path === target.path && found.line === target.line;
 }
 
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
@@ -553,24 +658,39 @@ async function memberRefersTo(
       return false;
     }
     case "props": {
-      // An attribute of a component declared in the target's file (its props' type is there).
+      // An attribute of a component declared in the target's file (its props' type is there),
+      // or of the component whose first parameter the target's anonymous type annotates.
       const component = await resolver.declarationOf(at.path, receiver.component, 1);
-      return component !== null && component.path === target.path && target.container !== null;
+      if (component === null || component.path !== target.path) return false;
+      if (target.container !== null) return true;
+      return target.parameter?.line === component.line && target.parameter.index === 0;
     }
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
+    case "element": {
+      // An element of an imported array: the member its element type declares; an array of no
+      // named element type is a receiver of no evident type.
+      const found = await resolver.elementMember(at.path, { of: receiver.of, member: at.name }, 1);
+      if (found !== null) return isTargetMember(found, target);
+      return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
+    }
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
-      if (found !== null) {
-        return (found.path === target.path && found.container === target.container) ||
-          (target.heritage ?? []).includes(found.container ?? "");
-      }
-      return receiverFits(receiver, types);
+      return found !== null ? isTargetMember(found, target) : receiverFits(receiver, types);
     }
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether the member a receiver's type leads to is the target: its own member, one of a type the
+// target's extends, or another implementation of a type declaring the target's member
+// (`Router.add` of `PatternRouter` and of `SmartRouter`).
+function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
+  return (found.path === target.path && found.container === target.container) ||
+    (target.heritage ?? []).includes(found.container ?? "") ||
+    (found.implemented ?? []).some((type) => target.bases?.includes(type));
 }
 
 // Whether a member declared at the occurrence (in a class, an object type or an object literal)
@@ -618,10 +738,10 @@ async function declarationRefersTo(
 // parameter's named type, or the object type annotating it; null when the callee is not evident.
 async function argumentFits(
   resolver: NameResolver,
-  at: { path: string; callee: string; index: number },
+  at: { path: string; callee: string; index: number; module?: string },
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
-  const callee = await resolver.declarationOf(at.path, at.callee, 1);
+  const callee = await resolver.calleeOf(at.path, at);
   if (callee === null || callee.parameters === undefined) return null;
   const type = callee.parameters[at.index] ?? null;
   if (type !== null) {
@@ -678,5 +798,6 @@ function declared(
     container: binding.container,
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
+    ...(binding.elementType ? { elementType: binding.elementType } : {}),
   };
 }

@@ -17,7 +17,12 @@ import { SourcegraphError } from "../errors.ts";
 import type { ScipSource } from "../search/scip/scip_derived.ts";
 import { signatureLine } from "../search/symbol_search.ts";
 import type { ReferenceParser, ReferencesRequest } from "./name_references.ts";
-import { holdsWord, NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
+import {
+  definitionAt,
+  holdsWord,
+  NameResolver,
+  type ResolvedDeclaration,
+} from "./name_resolution.ts";
 import type { NameOrigin, RepositoryReads } from "./repository_reads.ts";
 import type { RepositorySymbols } from "./repository_symbols.ts";
 
@@ -107,7 +112,7 @@ export class RepositoryDefinitions {
     const scip = await this.#preciseDefinition(caller, { request, origin });
     if (scip !== null) return answer(scip.definition, "unused", scip.source);
     const files = { text: origin.visibleText, exists: origin.visible };
-    const resolved = await resolveAt(new NameResolver(this.#parser, files), {
+    const resolved = await definitionAt(new NameResolver(this.#parser, files), {
       path: request.path,
       name,
       line: request.line,

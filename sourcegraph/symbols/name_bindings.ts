@@ -39,11 +39,19 @@ export type Receiver =
     type: string | null;
     heritage: string[];
     declares: string;
-    argument?: { callee: string; index: number };
+    /** `module`: the callee is that module's export, called through a namespace import. */
+    argument?: { callee: string; index: number; module?: string };
     parameter?: { line: number; index: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
+    /** For an anonymous object (type) inside a function body: that body's first and last line. */
+    within?: { from: number; to: number };
   }
+  /**
+   * An element of an array the file imports (`for (const route of routes)`): of the element type
+   * that array's declaration names.
+   */
+  | { kind: "element"; of: string }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
 
@@ -58,13 +66,28 @@ export interface Declared {
   container: string | null;
   /** For a function: the named type of each parameter (null: none, or not a named type). */
   parameters?: (string | null)[];
+  /** For a variable annotated as an array of a named type (`Route[]`): that type. */
+  elementType?: string;
 }
 
 /** What one identifier is bound to. */
 export type Binding =
   | ({ kind: "local" } & Declared)
   | ({ kind: "file" } & Declared)
-  | { kind: "import"; module: string; imported: string; line: number; column: number }
+  | {
+    kind: "import";
+    module: string;
+    imported: string;
+    line: number;
+    column: number;
+    /**
+     * For a declaration inside `declare module "m" { }` (which merges into m's export of the
+     * name): the declaration itself, the answer when m is not in the files (a package).
+     */
+    augments?: Declared;
+    /** For the imported name of `import { a as b }`: the name it is known by in the file. */
+    alias?: string;
+  }
   | { kind: "member"; receiver: Receiver }
   | { kind: "free" };
 
@@ -269,9 +292,14 @@ interface Declaration {
 // occurrence of a name asks the same scopes (a file is analyzed for one name at a time).
 let scopes: { name: string; byScope: Map<number, Declaration[]> } | null = null;
 
+// Whether each function body (by node id) returns a value, for the file being analyzed: every
+// member of an anonymous object in a body asks about the same body.
+let returning = new Map<number, boolean>();
+
 /** Starts the analysis of a file (what was learned of the previous file's scopes is dropped). */
 export function beginFile(): void {
   scopes = null;
+  returning = new Map();
 }
 
 // The declarations a scope node makes of `name` (none when it is no scope).
@@ -288,6 +316,7 @@ function declarationsOf(scope: Node, name: string): Declaration[] {
 function scopeDeclarations(scope: Node, name: string): Declaration[] {
   const found: Declaration[] = [];
   const top = scope.type === "program";
+  const augmented = augmentedModule(scope);
   const declare = (nameNode: Node, kind: string) => {
     if (nameNode.text !== name) return;
     const declared: Declared = {
@@ -298,6 +327,16 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     };
     const parameters = parameterTypes(nameNode);
     if (parameters !== null) declared.parameters = parameters;
+    const element = elementType(nameNode);
+    if (element !== null) declared.elementType = element;
+    if (augmented !== null) {
+      // `declare module "../context" { interface Renderer { } }` adds to that module's
+      // `Renderer`: the same declaration, merged, not a new one.
+      const { line, column } = declared;
+      const binding = { kind: "import" as const, module: augmented, imported: name, line, column };
+      found.push({ node: nameNode, binding: { ...binding, augments: declared } });
+      return;
+    }
     found.push({
       node: nameNode,
       binding: top ? { kind: "file", ...declared } : { kind: "local", ...declared },
@@ -314,6 +353,17 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
   }
   if (top) found.push(...importsOf(scope, name));
   return found;
+}
+
+// For the body of a module augmentation (`declare module "./context" { }`), the module it
+// augments; null for another scope.
+function augmentedModule(scope: Node): string | null {
+  const holder = scope.parent;
+  if (scope.type !== "statement_block" || holder?.type !== "module") return null;
+  if (holder.parent?.type !== "ambient_declaration") return null;
+  const named = holder.childForFieldName("name");
+  if (named?.type !== "string") return null;
+  return named.namedChildren.find((child) => child?.type === "string_fragment")?.text ?? null;
 }
 
 // What a scope declares in its head: parameters, a named function expression's or class
@@ -459,12 +509,14 @@ export function importedNameBinding(node: Node): Binding | null {
   let statement: Node | null = specifier;
   while (statement !== null && statement.type !== "import_statement") statement = statement.parent;
   if (statement === null) return null;
+  const alias = specifier.childForFieldName("alias");
   return {
     kind: "import",
     module: moduleOf(statement) ?? "",
     imported: node.text,
     line: node.startPosition.row + 1,
     column: node.startPosition.column,
+    ...(alias !== null && alias.text !== node.text ? { alias: alias.text } : {}),
   };
 }
 
@@ -532,7 +584,40 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
       if (made?.type === "identifier") return { kind: "type", type: made.text };
     }
   }
+  if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
+    return iterated(holder.childForFieldName("right"));
+  }
   return { kind: "unknown" };
+}
+
+// What an element of the array `node` is (`for (const x of node)`): of the element type its
+// declaration names (in the file, or in the module it is imported from).
+function iterated(node: Node | null): Receiver {
+  if (node?.type !== "identifier") return { kind: "unknown" };
+  const binding = lookUp(node, node.text);
+  if (binding?.kind === "import" && binding.imported !== "*") {
+    return { kind: "element", of: node.text };
+  }
+  if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
+    return { kind: "type", type: binding.elementType };
+  }
+  return { kind: "unknown" };
+}
+
+// For the name of a variable annotated as an array of a named type (`Route[]`, `Array<Route>`):
+// that type; null for other names.
+function elementType(name: Node): string | null {
+  const holder = name.parent;
+  if (holder?.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
+    return null;
+  }
+  let typed = holder.childForFieldName("type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
+  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
+  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
+  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  return argument === null ? null : literalType(argument);
 }
 
 function namedType(annotation: Node): string | null {
@@ -601,10 +686,44 @@ function declaringType(member: Node, declares: string): Receiver {
       // the `as` or `satisfies` type it makes, else anonymous (then what it is passed to, or
       // the parameter it annotates, says which it is).
       const literal = up.type === "object" ? { literal: true } : {};
-      return { kind: "declaration", ...objectContext(up), ...literal, heritage: [], declares };
+      const context = objectContext(up);
+      const body = context.type === null && context.argument === undefined
+        ? enclosingBody(up)
+        : null;
+      const within = body === null ? {} : { within: body };
+      return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// The lines of the function body an anonymous object (type) is written in, where its type is
+// known by no name: null at the top of the file, or when the function returns a value (the
+// object, or a value holding it, may leave with it).
+function enclosingBody(object: Node): { from: number; to: number } | null {
+  let below = object;
+  for (let up = object.parent; up !== null; below = up, up = up.parent) {
+    if (up.type === "arrow_function" && up.childForFieldName("body")?.id === below.id) {
+      if (below.type !== "statement_block") return null;
+    }
+    if (up.type === "statement_block" && up.parent !== null && FUNCTIONS.has(up.parent.type)) {
+      let returns = returning.get(up.id);
+      if (returns === undefined) returning.set(up.id, returns = returnsValue(up));
+      if (returns) return null;
+      return { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
+    }
+  }
+  return null;
+}
+
+// Whether a function body returns a value (its nested functions' returns are theirs).
+function returnsValue(node: Node): boolean {
+  for (const child of node.namedChildren) {
+    if (child === null || FUNCTIONS.has(child.type) || CLASSES.has(child.type)) continue;
+    if (child.type === "return_statement" && child.namedChildren.length > 0) return true;
+    if (returnsValue(child)) return true;
+  }
+  return false;
 }
 
 // The props an attribute sets: those of the element named by an identifier (an intrinsic
@@ -637,7 +756,7 @@ function objectContext(object: Node): Pick<
     for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
       typed = typed.namedChildren[0] ?? null;
     }
-    return { type: typed === null ? null : namedType(typed) };
+    return { type: typed === null ? null : literalType(typed) };
   }
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     const typed = holder.namedChildren.at(-1) ?? null;
@@ -656,9 +775,20 @@ function objectContext(object: Node): Pick<
       : call?.type === "new_expression"
       ? call.childForFieldName("constructor")
       : null;
+    const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
     if (callee?.type === "identifier") {
-      const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
       return { type: null, argument: { callee: callee.text, index } };
+    }
+    // `JWT.verify(token, { ... })` with `import * as JWT`: the module's `verify`.
+    const namespace = callee?.type === "member_expression"
+      ? callee.childForFieldName("object")
+      : null;
+    const named = callee?.childForFieldName("property");
+    if (namespace?.type === "identifier" && named) {
+      const binding = lookUp(namespace, namespace.text);
+      if (binding?.kind === "import" && binding.imported === "*") {
+        return { type: null, argument: { callee: named.text, index, module: binding.module } };
+      }
     }
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
@@ -669,6 +799,19 @@ function objectContext(object: Node): Pick<
 }
 
 const TYPE_COMBINATIONS = new Set(["union_type", "intersection_type", "parenthesized_type"]);
+
+// The named type an object literal annotated with `typed` is of: the name, or the first named
+// part of an intersection (`(Route & { name: string })[]`: each element is a Route).
+function literalType(typed: Node): string | null {
+  let node: Node | null = typed;
+  while (node?.type === "parenthesized_type") node = node.namedChildren[0] ?? null;
+  if (node?.type !== "intersection_type") return node === null ? null : namedType(node);
+  for (const part of node.namedChildren) {
+    const name = part === null ? null : namedType(part);
+    if (name !== null) return name;
+  }
+  return null;
+}
 
 // The named return type of the function a `return` statement (or an arrow function's
 // parenthesized body) returns from, or null.
@@ -747,7 +890,12 @@ function destructured(node: Node): Receiver {
   if (holder.type === "required_parameter" || holder.type === "optional_parameter") {
     const typed = holder.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
-    return type === null ? { kind: "unknown" } : { kind: "type", type };
+    if (type !== null) return { kind: "type", type };
+    // `({ id }: { id: number })`: a property of that anonymous type, no other.
+    if (typed?.namedChildren[0]?.type === "object_type") {
+      return { kind: "declaration", type: null, heritage: [], declares: "field" };
+    }
+    return { kind: "unknown" };
   }
   return { kind: "unknown" };
 }

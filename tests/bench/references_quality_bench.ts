@@ -18,7 +18,11 @@
  *   identifiers;
  * - definition: from up to K true reference positions per identifier (a
  *   seeded sample), whether the finder's definition lands on a line of a true
- *   declaration; the share over all positions asked.
+ *   declaration (the compiler's `getDefinitionAtPosition` at that position: the
+ *   site's declarations, or a reference's own where it declares a member of its
+ *   own; a position the compiler answers only outside the tree, such as an
+ *   object literal's method typed by a library's property, is not asked); the
+ *   share over all positions asked.
  *
  * The baseline finder is `git grep -w -n --column -I -F -e NAME HEAD` over the
  * whole tree (every file, not only TypeScript: what a coding agent runs today).
@@ -328,6 +332,12 @@ interface Truth {
   site: Site;
   references: Location[];
   declarations: Location[];
+  /**
+   * The compiler's definition from one of the references: the site's declarations, except
+   * where a reference is a declaration of its own (an object literal's member typed by the
+   * same property, another class's implementation of the same interface member).
+   */
+  definitionAt: (reference: Location) => Location[];
 }
 
 function locate(
@@ -353,17 +363,34 @@ function oracle(
   const found = service.findReferences(fileName, site.offset);
   if (!found) return null;
   const references: Location[] = [];
+  const offsets = new Map<string, { fileName: string; start: number }>();
   for (const group of found) {
     for (const entry of group.references) {
       const at = locate(tree, sources, entry.fileName, entry.textSpan.start);
-      if (at) references.push(at);
+      if (!at) continue;
+      references.push(at);
+      offsets.set(`${at.path}:${at.line}:${at.column}`, {
+        fileName: entry.fileName,
+        start: entry.textSpan.start,
+      });
     }
   }
-  const declarations = (service.getDefinitionAtPosition(fileName, site.offset) ?? [])
-    .map((entry) => locate(tree, sources, entry.fileName, entry.textSpan.start))
-    .filter((at): at is Location => at !== null);
+  const definitions = (name: string, offset: number) =>
+    (service.getDefinitionAtPosition(name, offset) ?? [])
+      .map((entry) => locate(tree, sources, entry.fileName, entry.textSpan.start));
+  const inTree = (found: (Location | null)[]) => found.filter((at): at is Location => at !== null);
+  const declarations = inTree(definitions(fileName, site.offset));
   if (declarations.length === 0) declarations.push(site.location);
-  return { site, references, declarations };
+  const definitionAt = (reference: Location) => {
+    const at = offsets.get(`${reference.path}:${reference.line}:${reference.column}`);
+    const found = at === undefined ? [] : definitions(at.fileName, at.start);
+    // A position the compiler answers nothing at keeps the site's declarations; one it answers
+    // only outside the tree (a library's property an object literal's member is typed by) has
+    // none in the tree to land on: it is not asked.
+    if (found.length === 0) return declarations;
+    return inTree(found);
+  };
+  return { site, references, declarations, definitionAt };
 }
 
 function escape(name: string): string {
@@ -579,14 +606,16 @@ async function measure(
     for (let i = 0; i < Math.min(options.positions, positions.length); i++) {
       const j = i + Math.floor(options.random() * (positions.length - i));
       [positions[i], positions[j]] = [positions[j], positions[i]];
+      const expected = truth.definitionAt(positions[i]);
+      if (expected.length === 0) continue;
       started = performance.now();
       const definition = await finder.definition(positions[i], truth.site.name);
       definitionMs.push(performance.now() - started);
-      const hit = definitionHit(truth.declarations, definition);
+      const hit = definitionHit(expected, definition);
       outcomes.push(hit);
       if (!hit) {
         definitionMisses.add(
-          `${site.kind} ${site.name} (${at(truth.declarations[0])}): answered ${at(definition)}`,
+          `${site.kind} ${site.name} (${at(expected[0])}): answered ${at(definition)}`,
         );
       }
     }

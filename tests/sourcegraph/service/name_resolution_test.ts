@@ -1,6 +1,10 @@
 import { assertEquals } from "../../support/assert.ts";
 import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
-import { NameResolver, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import {
+  definitionAt,
+  NameResolver,
+  resolveAt,
+} from "../../../sourcegraph/service/name_resolution.ts";
 import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
 
 // One parser (its workers and their grammars started once) for every case: its answers are
@@ -383,9 +387,22 @@ nameCase(
         "}",
         "export class Bag { add(item: string): void { this.add(item); } }",
       ].join("\n"),
+      "src/pattern.test.ts": [
+        'import { PatternRouter, Bag } from "./pattern";',
+        "const router = new PatternRouter();",
+        "router.add('/book');",
+        "const bag = new Bag();",
+        "bag.add('book');",
+      ].join("\n"),
     }, { path: "src/smart.ts", name: "add", line: 3, shared: true });
     assertEquals(target?.bases, ["Router"]);
-    assertEquals(lines, ["src/pattern.ts:3", "src/router.ts:1", "src/smart.ts:3"]);
+    // A value of another class implementing `Router` calls the same member; `Bag`'s is another.
+    assertEquals(lines, [
+      "src/pattern.test.ts:3",
+      "src/pattern.ts:3",
+      "src/router.ts:1",
+      "src/smart.ts:3",
+    ]);
   },
 );
 
@@ -405,5 +422,222 @@ nameCase(
       "src/jsx/dom/page.test.tsx:2",
       "src/jsx/index.ts:1",
     ]);
+  },
+);
+
+nameCase(
+  "name resolution: a declaration inside `declare module` merges into that module's own declaration",
+  async () => {
+    const files = {
+      "src/context.ts": [
+        "export interface ContextVariableMap {}",
+        "export type Get = <Key extends keyof ContextVariableMap>(key: Key) => void;",
+      ].join("\n"),
+      "src/context.test.ts": [
+        "declare module './context' {",
+        "  interface ContextVariableMap { user: string }",
+        "}",
+      ].join("\n"),
+      "src/index.ts": "export type { ContextVariableMap } from './context';",
+      "src/middleware/timing/index.ts": [
+        "declare module '../..' {",
+        "  interface ContextVariableMap extends TimingVariables {}",
+        "}",
+      ].join("\n"),
+      "src/middleware/jwt/index.ts": [
+        "declare module '../..' {",
+        "  interface ContextVariableMap extends JwtVariables {}",
+        "}",
+      ].join("\n"),
+      "src/middleware/plugin/index.ts": [
+        "declare module 'other-package' {",
+        "  interface ContextVariableMap { user: string }",
+        "}",
+      ].join("\n"),
+    };
+    const { target, lines } = await referencesIn(files, {
+      path: "src/context.test.ts",
+      name: "ContextVariableMap",
+      line: 2,
+    });
+    assertEquals(target && `${target.path}:${target.line}`, "src/context.ts:1");
+    assertEquals(lines, [
+      "src/context.test.ts:2",
+      "src/context.ts:1",
+      "src/context.ts:2",
+      "src/index.ts:1",
+    ]);
+    // `../..` only re-exports the name: its augmentations are one declaration, the compiler's
+    // references do not reach the re-exported one.
+    const augmented = await referencesIn(files, {
+      path: "src/middleware/timing/index.ts",
+      name: "ContextVariableMap",
+      line: 2,
+    });
+    assertEquals(augmented.target?.path, "src/middleware/timing/index.ts");
+    assertEquals(augmented.lines, [
+      "src/middleware/jwt/index.ts:2",
+      "src/middleware/timing/index.ts:2",
+    ]);
+    // The augmentation of a package the files do not hold is its own declaration.
+    const own = await referencesIn(files, {
+      path: "src/middleware/plugin/index.ts",
+      name: "ContextVariableMap",
+      line: 2,
+    });
+    assertEquals(own.lines, ["src/middleware/plugin/index.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a type a file imports under another name is not the file's own type of that name",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/middleware/serve.ts": "export type ServeOptions = { root?: string; manifest?: string };",
+      "src/adapter/serve.ts": [
+        "import type { ServeOptions as BaseServeOptions } from '../middleware/serve';",
+        "export type ServeOptions = BaseServeOptions & { manifest?: object };",
+        "export const serve = (options: ServeOptions = {}) => options.manifest;",
+      ].join("\n"),
+      "src/adapter/serve.test.ts": [
+        "import { serve } from './serve';",
+        "const manifest = {};",
+        "serve({ root: './assets', manifest });",
+        "serve({ manifest: manifest });",
+      ].join("\n"),
+    }, { path: "src/adapter/serve.ts", name: "manifest", line: 2, shared: true });
+    assertEquals(target?.container, "ServeOptions");
+    // The objects passed to `serve` are of the adapter's `ServeOptions` (line 2), not of the
+    // middleware's it imports as `BaseServeOptions`.
+    assertEquals(lines, [
+      "src/adapter/serve.test.ts:3",
+      "src/adapter/serve.test.ts:4",
+      "src/adapter/serve.ts:2",
+      "src/adapter/serve.ts:3",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: an anonymous object type written in a function body is not another function's",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/fetch.test.ts": [
+        "it('tracks', () => {",
+        "  const bodies: Array<{ id: string; body: string }> = [];",
+        "  track((id, body) => bodies.push({ id, body }));",
+        "  expect(bodies[0].body).toBe('x');",
+        "});",
+        "it('tracks again', () => {",
+        "  const bodies: Array<{ id: string; body: string }> = [];",
+        "  track((id, body) => bodies.push({ id, body }));",
+        "  expect(bodies[0].body).toBe('y');",
+        "});",
+      ].join("\n"),
+    }, { path: "src/fetch.test.ts", name: "body", line: 2, shared: true });
+    assertEquals(lines, ["src/fetch.test.ts:2", "src/fetch.test.ts:3", "src/fetch.test.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: the definition of a name destructured from a typed parameter is the type's property",
+  async () => {
+    const files: Record<string, string> = {
+      "src/replay.tsx": [
+        "export interface ReplayProps { onReplay: () => void; label?: string }",
+        "export function Replay({ onReplay, label }: ReplayProps) {",
+        "  return <button onClick={onReplay}>{label}</button>;",
+        "}",
+        "export function Other({ onReplay }) { return onReplay; }",
+      ].join("\n"),
+    };
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = (line: number) => {
+      const column = files["src/replay.tsx"].split("\n")[line - 1].indexOf("onReplay");
+      return { path: "src/replay.tsx", name: "onReplay", line, column };
+    };
+    const typed = await definitionAt(resolver, at(2));
+    assertEquals(typed && [typed.line, typed.container], [1, "ReplayProps"]);
+    // Its references are still the parameter's (line 3 uses it), and an untyped pattern declares
+    // its own name.
+    const local = await resolveAt(resolver, at(2));
+    assertEquals(local && [local.line, local.kind], [2, "parameter"]);
+    const untyped = await definitionAt(resolver, at(5));
+    assertEquals(untyped && [untyped.line, untyped.kind], [5, "parameter"]);
+    // A typed object literal's property: the type's.
+    files["src/routes.ts"] = [
+      "export type Route = { path: string };",
+      "export const routes: Route[] = [{ path: '/' }];",
+      "export const loose = [{ path: '/' }];",
+    ].join("\n");
+    const path = async (line: number) => {
+      const column = files["src/routes.ts"].split("\n")[line - 1].indexOf("path");
+      return await definitionAt(resolver, { path: "src/routes.ts", name: "path", line, column });
+    };
+    assertEquals((await path(2))?.line, 1);
+    assertEquals((await path(3))?.line, 3);
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to a function called through a namespace import is of its parameter's type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/jwt.ts": [
+        "export type VerifyOptions = { aud?: string };",
+        "export const verify = (token: string, options: VerifyOptions) => options.aud;",
+        "export const sign = (token: string, options: { aud?: string }) => token;",
+      ].join("\n"),
+      "src/jwt.test.ts": [
+        "import * as JWT from './jwt';",
+        "JWT.verify('t', { aud: 'x' });",
+        "JWT.sign('t', { aud: 'y' });",
+        "other.verify('t', { aud: 'z' });",
+      ].join("\n"),
+    }, { path: "src/jwt.ts", name: "aud", line: 1, shared: true });
+    assertEquals(lines, ["src/jwt.test.ts:2", "src/jwt.ts:1", "src/jwt.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a JSX attribute is a property of the anonymous type of its component's parameter",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/list.test.tsx": [
+        "it('renders', async () => {",
+        "  const Item = ({ id }: { id: number }) => <li>{id}</li>;",
+        "  const Other = ({ id }: { id: number }) => <b>{id}</b>;",
+        "  render(<ul><Item id={1} /><Other id={2} /></ul>);",
+        "  render(<Item",
+        "    id={3} />);",
+        "});",
+      ].join("\n"),
+    }, { path: "src/list.test.tsx", name: "id", line: 2, nth: 1, shared: true });
+    assertEquals(lines, ["src/list.test.tsx:2", "src/list.test.tsx:4", "src/list.test.tsx:6"]);
+  },
+);
+
+nameCase(
+  "name resolution: an element of an array of a named type, iterated here or imported, is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/tool.ts": [
+        "export type Route = { path: string };",
+        "export const routes: Route[] = [];",
+        "export const names: Array<{ path: string }> = [];",
+        "for (const route of routes) route.path;",
+      ].join("\n"),
+      "src/bench.ts": [
+        "import { routes, names } from './tool';",
+        "for (const route of routes) console.log(route.path);",
+        "for (const name of names) console.log(name.path);",
+        "for (const other of others) console.log(other.path);",
+      ].join("\n"),
+    }, { path: "src/tool.ts", name: "path", line: 1, shared: true });
+    // Not the anonymous element type's `path` (line 3), nor an array the files do not type.
+    assertEquals(lines, ["src/bench.ts:2", "src/tool.ts:1", "src/tool.ts:4"]);
   },
 );

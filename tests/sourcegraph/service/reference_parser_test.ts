@@ -4,6 +4,7 @@ import {
   REFERENCES_PARSE_MS,
   referencesOf,
 } from "../../../sourcegraph/service/name_references.ts";
+import { NameResolver, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
 
 const SILENT_WORKER = new URL("../../fixtures/scan/silent_worker.ts", import.meta.url);
 const MISSING_WORKER = new URL("../../fixtures/scan/no_such_worker.ts", import.meta.url);
@@ -106,6 +107,52 @@ Deno.test("reference parser: a page whose parse budget is spent ends before its 
     assertEquals(next.files.map((file) => file.lines.map((line) => line.roles)), [
       [["import"], ["call"]],
       [["import"], ["call"]],
+    ]);
+  } finally {
+    parser.close();
+  }
+});
+
+Deno.test("reference parser: a resolved name imported under another name is also found where the file uses that name", async () => {
+  const parser = new ReferenceParser({ fileMs: 60_000 });
+  try {
+    const texts: Record<string, string> = {
+      "src/preact.ts": "export const render = () => 'page';\n",
+      "src/bench.ts": [
+        "import { render as renderPreact } from './preact';",
+        "import { render as renderOther } from './other';",
+        "[renderPreact].forEach((render) => render());",
+        "renderPreact();",
+        "renderOther();",
+      ].join("\n"),
+      "src/other.ts": "export const render = () => 'other';\n",
+    };
+    const resolver = new NameResolver(parser, {
+      text: (path) => Promise.resolve(texts[path] ?? null),
+      exists: (path) => Promise.resolve(path in texts),
+    });
+    const target = await resolveAt(resolver, {
+      path: "src/preact.ts",
+      name: "render",
+      line: 1,
+      column: 13,
+    });
+    assertEquals(target?.path, "src/preact.ts");
+    // The search's matches of the whole word `render`: not line 4, which only the alias spells.
+    const lines = texts["src/bench.ts"].split("\n").flatMap((text, i) =>
+      /\brender\b/.test(text) ? [{ number: i + 1, text }] : []
+    );
+    const page = await referencesOf(parser, [{ path: "src/bench.ts", matchCount: 3, lines }], {
+      name: "render",
+      includeDeclaration: true,
+      text: (path) => Promise.resolve(texts[path] ?? null),
+      resolved: { resolver, target: target! },
+    });
+    // Line 3's own `render` is a parameter, but it uses `renderPreact` too; not `renderOther`.
+    assertEquals(page.files[0].lines.map((line) => [line.number, line.roles]), [
+      [1, ["import"]],
+      [3, ["read"]],
+      [4, ["call"]],
     ]);
   } finally {
     parser.close();
