@@ -8,7 +8,7 @@
  * @module
  */
 
-/** The bound of the service's cache of blames and histories. */
+/** The bound of the service's cache of blames, histories and commits' listings. */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Answers kept by key within a byte bound (least recently used dropped first). */

@@ -7,11 +7,25 @@
  */
 
 import { runGit } from "../../shared/git.ts";
+import { cachedAnswer, type GitAnswerCache } from "./answer_cache.ts";
 
 const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 
-/** The paths of `commit` in `mirror` (files, links and submodules), under `pathspecs` (none: all). */
+/**
+ * The paths of `commit` in `mirror` (files, links and submodules), under
+ * `pathspecs` (none: all). With a `cache`, a listing is kept by mirror,
+ * commit and pathspecs (a commit's tree never changes), and a repeated one
+ * runs no Git.
+ */
 export async function commitPaths(
+  mirror: string,
+  at: { commit: string; pathspecs?: readonly string[]; cache?: GitAnswerCache },
+): Promise<string[]> {
+  const key = ["paths", mirror, at.commit, ...(at.pathspecs ?? [])].join("\0");
+  return await cachedAnswer(at.cache, key, () => listPaths(mirror, at));
+}
+
+async function listPaths(
   mirror: string,
   at: { commit: string; pathspecs?: readonly string[] },
 ): Promise<string[]> {

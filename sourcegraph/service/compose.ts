@@ -136,7 +136,9 @@ export interface Services {
  *   lines; `onSearchShared` hears of searches answered by an identical one;
  *   `stores` replaces the local stores (a shared PostgreSQL one);
  *   `indexBuilder` replaces the index builder's command (default `builderCommand`);
- *   `pluginRoom` is the room reads' answers leave plugin attachments (the MCP edge's).
+ *   `pluginRoom` is the room reads' answers leave plugin attachments (the MCP edge's);
+ *   `references` replaces the references parse limits (default `REFERENCES_FILE_MS` per file,
+ *   `REFERENCES_PARSE_MS` per page).
  * @returns The services, ready to sync and serve.
  */
 // One function on purpose: every collaborator is built here, in the order
@@ -151,6 +153,7 @@ export function composeServices(
     stores?: Stores;
     indexBuilder?: (job: BuilderJob) => BuilderCommand;
     pluginRoom: PluginRoom;
+    references?: { fileMs?: number; pageMs?: number };
   },
 ): Services {
   const { dataDir } = settings;
@@ -190,7 +193,7 @@ export function composeServices(
     log: options.log,
   });
   // Files parsed for `references` are parsed in a worker of their own.
-  const parser = new ReferenceParser({ log: options.log });
+  const parser = new ReferenceParser({ ...options.references, log: options.log });
   // Commit searches keep a log per set of heads, read again after a sync once searched.
   const commits = new RepositoryCommits(store, { visibility, mirrors, logs: new CommitLogs() });
   const calls = localCalls(store, {

@@ -276,12 +276,18 @@ export class ReferenceParser {
   #kept = 0;
   /** How many workers parse side by side. */
   readonly workers: number;
+  /** Most milliseconds one page spends parsing (`REFERENCES_PARSE_MS` unless told). */
+  readonly pageMs: number;
 
-  /** A parser whose files each get `fileMs`; page budgets are timed on `now`. */
+  /**
+   * A parser whose files each get `fileMs` (`REFERENCES_FILE_MS` unless told)
+   * and whose pages each get `pageMs`, timed on `now`.
+   */
   constructor(
     options: {
       now?: () => number;
       fileMs?: number;
+      pageMs?: number;
       log?: (line: string) => void;
       workerUrl?: URL;
       workers?: number;
@@ -290,6 +296,7 @@ export class ReferenceParser {
   ) {
     this.#now = options.now ?? (() => performance.now());
     this.#fileMs = options.fileMs ?? REFERENCES_FILE_MS;
+    this.pageMs = options.pageMs ?? REFERENCES_PARSE_MS;
     const log = options.log ?? (() => {});
     this.workers = options.workers ?? REFERENCES_WORKERS;
     this.#jobs = new WorkerJobs(options.workerUrl ?? OCCURRENCES_WORKER, {
@@ -419,14 +426,14 @@ export interface ReferencesOfOptions {
  * parsed, up to `parser.workers` files side by side (and the next file read
  * meanwhile, so that no worker waits for a file's text), in the page's order,
  * until the rows fill `maxBytes` or the page's parse budget
- * (`REFERENCES_PARSE_MS`) is spent (`full`: files after were left out).
+ * (`parser.pageMs`) is spent (`full`: files after were left out).
  */
 export async function referencesOf(
   parser: ReferenceParser,
   files: readonly FileMatches[],
   options: ReferencesOfOptions,
 ): Promise<{ files: ReferenceFile[]; full: boolean }> {
-  const deadline = parser.now() + REFERENCES_PARSE_MS;
+  const deadline = parser.now() + parser.pageMs;
   const found: ReferenceFile[] = [];
   const started: Promise<ReferenceFile | null>[] = [];
   const start = (index: number) => {

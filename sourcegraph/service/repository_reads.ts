@@ -245,8 +245,8 @@ export class RepositoryReads {
    * Reads with these collaborators (`parser`: the references' parses, in its
    * worker; `scip`: the uploaded SCIP indexes, for precise references;
    * `versions`: a repository's retained versions, newest first, which a
-   * held revision is looked for in; `answers`: Git's blames and histories
-   * kept, so a repeated one runs no Git).
+   * held revision is looked for in; `answers`: Git's blames, histories and
+   * commits' listings kept, so a repeated one runs no Git).
    */
   constructor(
     visibility: Visibility,
@@ -327,7 +327,8 @@ export class RepositoryReads {
       ? undefined
       : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
     const { file } = await readFile(objects, { commit, path: request.path, range, caps }).catch(
-      (error) => missingFile(error, { objects, commit, path: request.path, scope }),
+      (error) =>
+        missingFile(error, { objects, commit, path: request.path, scope, answers: this.#answers }),
     );
     scope.require(file.path); // a symlink may not lead out of the groups
     return file;
@@ -347,7 +348,9 @@ export class RepositoryReads {
       caps: { lines: READ_MAX_LINES, bytes: blameContentBytes(request.maxBytes, request.path) },
       ignoreRevs: scope.covers(IGNORE_REVS_PATH),
       cache: this.#answers,
-    }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
+    }).catch((error) =>
+      missingFile(error, { objects, commit, path: request.path, scope, answers: this.#answers })
+    );
   }
 
   /**
@@ -376,7 +379,9 @@ export class RepositoryReads {
       first: request.first,
       cache: this.#answers,
     }).catch((error) =>
-      path === null ? Promise.reject(error) : missingFile(error, { objects, commit, path, scope })
+      path === null
+        ? Promise.reject(error)
+        : missingFile(error, { objects, commit, path, scope, answers: this.#answers })
     );
   }
 
@@ -395,7 +400,9 @@ export class RepositoryReads {
       commit,
       path: request.path,
       startLine: request.startLine,
-    }).catch((error) => missingFile(error, { objects, commit, path: request.path, scope }));
+    }).catch((error) =>
+      missingFile(error, { objects, commit, path: request.path, scope, answers: this.#answers })
+    );
     if (page.target !== null) scope.require(page.target); // a symlink may not lead out of the groups
     return page;
   }
@@ -446,7 +453,10 @@ export class RepositoryReads {
         ),
       ),
     });
-    return { commit, items: await withPathHints(items, { objects, commit, scope }) };
+    return {
+      commit,
+      items: await withPathHints(items, { objects, commit, scope, answers: this.#answers }),
+    };
   }
 
   /** Searches a visible repository at one resolved commit. */
@@ -736,7 +746,13 @@ export class RepositoryReads {
       // Renames are looked for among visible files only: a hidden file is no one's new name.
       within: scope.full ? undefined : scope.roots,
     }).catch((error) =>
-      missingFile(error, { objects, commit: cited.commit, path: request.path, scope })
+      missingFile(error, {
+        objects,
+        commit: cited.commit,
+        path: request.path,
+        scope,
+        answers: this.#answers,
+      })
     );
     const commits = { repo: cited.repo.name, cited: cited.commit, commit: later.commit };
     // Renamed out of the caller's path groups: gone, as far as the caller can see.
@@ -792,7 +808,7 @@ export class RepositoryReads {
 // hint (one listing of the commit for all of them).
 async function withPathHints(
   items: ReadManyItem[],
-  at: { objects: MirrorObjects; commit: string; scope: PathScope },
+  at: ListedAt,
 ): Promise<ReadManyItem[]> {
   if (!items.some((item) => item.error?.code === "FILE_NOT_FOUND")) return items;
   const paths = await visiblePaths(at);
@@ -805,14 +821,22 @@ async function withPathHints(
   });
 }
 
+// Where the nearest paths are looked for: a commit, the caller's path groups,
+// and the cache its listing is kept in (many pages of missing files, one Git run).
+type ListedAt = {
+  objects: MirrorObjects;
+  commit: string;
+  scope: PathScope;
+  answers: GitAnswerCache | undefined;
+};
+
 // The paths of the commit within the caller's path groups; none when they
 // cannot be listed (a hint is left out rather than failing the answer).
-async function visiblePaths(
-  at: { objects: MirrorObjects; commit: string; scope: PathScope },
-): Promise<string[]> {
+async function visiblePaths(at: ListedAt): Promise<string[]> {
   const paths = await commitPaths(at.objects.path, {
     commit: at.commit,
     pathspecs: at.scope.scope([]),
+    cache: at.answers,
   }).catch(() => []);
   return paths.filter((path) => at.scope.covers(path));
 }
@@ -848,7 +872,7 @@ export function nearestPathsOfHint(hint: string | undefined): string[] {
 // one at that commit (within the caller's path groups); other errors as they are.
 async function missingFile(
   error: unknown,
-  at: { objects: MirrorObjects; commit: string; path: string; scope: PathScope },
+  at: ListedAt & { path: string },
 ): Promise<never> {
   if (!(error instanceof SourcegraphError) || error.code !== "FILE_NOT_FOUND") throw error;
   const near = nearestNames(at.path, await visiblePaths(at));

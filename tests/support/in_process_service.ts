@@ -71,6 +71,21 @@ export interface InProcessWorld {
   parent: string;
 }
 
+/**
+ * The references parse limits of in-process worlds: far above the service's
+ * (1 s a file, 4 s a page), so an answer's roles do not depend on how busy
+ * the machine is; the limits themselves are tested on the parser with a
+ * clock of their own.
+ */
+export const GENEROUS_REFERENCE_LIMITS = { fileMs: 60_000, pageMs: 120_000 };
+
+/**
+ * How long the pages' highlighting and Markdown rendering may take a
+ * document in in-process worlds: far above the service's 2 s, for the same
+ * reason (the limits are tested with small ones of their own).
+ */
+export const GENEROUS_RENDER_MS = 60_000;
+
 /** `org/open` (public) and `org/closed` (private), each with one `a.txt`. */
 export const DEFAULT_REPOSITORIES: WorldRepository[] = [
   { name: "org/open", publicRead: true, files: { "a.txt": "org/open\n" } },
@@ -101,10 +116,12 @@ export async function withInProcessService(
     debug?: boolean;
     /** The clock that refills the anonymous buckets (default `Date.now`). */
     rateLimitClock?: () => number;
-    /** The pages' Markdown renderer's bounds; default the service's. */
+    /** The pages' Markdown renderer's bounds; default the service's with `GENEROUS_RENDER_MS`. */
     markdown?: MarkdownRendererOptions;
     /** An external OAuth issuer whose JWTs are accepted (the embedded server off). */
     issuer?: ExternalIssuer;
+    /** The references parse limits; default `GENEROUS_REFERENCE_LIMITS`. */
+    references?: { fileMs?: number; pageMs?: number };
   } = {},
 ): Promise<void> {
   const log = options.log ?? (() => {});
@@ -122,10 +139,11 @@ export async function withInProcessService(
     debug: options.debug ? log : undefined,
     indexBuilder: options.indexBuilder,
     pluginRoom: READ_PLUGIN_ROOM,
+    references: options.references ?? GENEROUS_REFERENCE_LIMITS,
   });
   const { store, scheduler, repositories: service } = services;
-  const highlighter = new Highlighter();
-  const markdown = new MarkdownRenderer(options.markdown);
+  const highlighter = new Highlighter({ timeoutMs: GENEROUS_RENDER_MS });
+  const markdown = new MarkdownRenderer({ timeoutMs: GENEROUS_RENDER_MS, ...options.markdown });
   const sources = new Map<string, TestRepo>();
   const heads = new Map<string, string>();
   try {

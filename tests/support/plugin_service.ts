@@ -12,6 +12,7 @@ import { DIAGNOSTICS_HEADING } from "../../sourcegraph/render/attachment_text.ts
 import { withMetadata } from "../../sourcegraph/plugins/wasm/wasm_sections.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
 import { readSettings } from "../../sourcegraph/settings.ts";
+import type { PluginSettings } from "../../sourcegraph/plugins/plugin_settings.ts";
 import { connectInProcess, inProcessFetch, withInProcessService } from "./in_process_service.ts";
 import { connectClient, type RunningService, startService } from "./sourcegraph_service.ts";
 import { toolOutcome } from "./tool_calls.ts";
@@ -49,6 +50,11 @@ export interface PluginWorld {
   call(name: string, args: Record<string, unknown>, client?: Client): Promise<string[]>;
   /** Another client, e.g. with `?plugins=off`. */
   connect(query: string): Promise<Client>;
+  /**
+   * The plugin host's limits as the in-process service runs under them (null
+   * for a process): a test of one limit sets a generous one for what follows.
+   */
+  limits: PluginSettings | null;
 }
 
 /** How to set up a plugin test. */
@@ -80,6 +86,7 @@ function worldOf(
     service: RunningService | null;
     log: string[];
     fetchPath: PluginWorld["fetchPath"];
+    limits: PluginSettings | null;
   },
   connect: Connect,
   client: Client,
@@ -133,6 +140,7 @@ async function withComposedPlugins(
         service: null,
         log,
         fetchPath: inProcessFetch(handle),
+        limits: settings.settings.plugins,
       };
       await test(worldOf(world, connect, await connect("")));
     } finally {
@@ -176,7 +184,7 @@ async function withPluginProcess(
         return client;
       };
       const fetchPath = (path: string, init?: RequestInit) => fetch(`${service.url}${path}`, init);
-      const world = { repo, head, service, log: service.log, fetchPath };
+      const world = { repo, head, service, log: service.log, fetchPath, limits: null };
       await test(worldOf(world, connect, await connect("")));
     } finally {
       for (const client of clients) await client.close().catch(() => {});

@@ -1,8 +1,9 @@
 /**
- * The cache of Git's blames and histories: a repeated blame or history of
- * the same commit, path and range answers as the first did without running
- * Git (the repository moved away, the answer still comes); another range or
- * commit runs Git again; the cache stays within its byte bound, dropping the
+ * The cache of Git's blames, histories and commits' listings: a repeated
+ * blame or history of the same commit, path and range, or listing of the
+ * same commit and pathspecs, answers as the first did without running Git
+ * (the repository moved away, the answer still comes); another range,
+ * pathspec or commit runs Git again; the cache stays within its byte bound, dropping the
  * least recently used answers first and never keeping an outsized one; a
  * failure is not kept.
  */
@@ -12,6 +13,7 @@ import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { GitAnswerCache } from "../../../sourcegraph/git/answer_cache.ts";
 import { blameLines } from "../../../sourcegraph/git/file_blame.ts";
+import { commitPaths } from "../../../sourcegraph/git/commit_paths.ts";
 import { pathHistory } from "../../../sourcegraph/git/path_history.ts";
 
 Deno.test("answer cache: a repeated blame or history runs no Git, another one does", async () => {
@@ -51,6 +53,33 @@ Deno.test("answer cache: a repeated blame or history runs no Git, another one do
     await Deno.rename(moved, repo.path);
     assertEquals((await blame(repo.path, 1, 2)).lines.length, 2);
     assertEquals((await history(repo.path, 6)).length, 2);
+  } finally {
+    await removeDir(parent);
+  }
+});
+
+Deno.test("answer cache: a repeated listing of a commit runs no Git, another pathspec does", async () => {
+  const parent = await tempDir("sg-answers-");
+  try {
+    const repo = await createRepo({ "a.txt": "a\n", "d/b.txt": "b\n", "e/c.txt": "c\n" }, {
+      parent,
+    });
+    const head = await repo.commit("files");
+    const cache = new GitAnswerCache();
+    const list = (at: string, pathspecs?: string[]) =>
+      commitPaths(at, { commit: head, pathspecs, cache });
+    assertEquals(await list(repo.path), ["a.txt", "d/b.txt", "e/c.txt"]);
+    assertEquals(await list(repo.path, ["d"]), ["d/b.txt"]);
+    assertEquals(cache.counts, { hits: 0, misses: 2 });
+    const moved = join(parent, "moved");
+    await Deno.rename(repo.path, moved);
+    assertEquals(await list(repo.path), ["a.txt", "d/b.txt", "e/c.txt"]);
+    assertEquals(await list(repo.path, ["d"]), ["d/b.txt"]);
+    assertEquals(cache.counts, { hits: 2, misses: 2 });
+    // A kept listing is a copy; another pathspec asks Git, which fails here.
+    (await list(repo.path)).pop();
+    assertEquals((await list(repo.path)).length, 3);
+    await assertRejects(() => list(repo.path, ["e"]), Error);
   } finally {
     await removeDir(parent);
   }

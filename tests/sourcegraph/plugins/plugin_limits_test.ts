@@ -116,9 +116,10 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
       SOURCEGRAPH_PLUGINS_CONCURRENCY: "1",
       SOURCEGRAPH_PLUGINS_IDLE_INSTANCES: "1",
       SOURCEGRAPH_PLUGINS_CACHE_ENTRIES: "1",
-      SOURCEGRAPH_PLUGINS_TIMEOUT: "2s",
+      // Generous for the runs that are not about TIMEOUT; 2 s for the loop below.
+      SOURCEGRAPH_PLUGINS_TIMEOUT: "60s",
     },
-  }, async ({ call, fetchPath }) => {
+  }, async ({ call, fetchPath, limits }) => {
     const run = (args: Record<string, unknown>, name = "fixture") =>
       call("read", { path: "a.md", plugins: [{ name, args }] });
     const base = (await call("read", { path: "a.md", plugins: [] }))[0];
@@ -156,6 +157,7 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
     assertEquals((await run({ action: "counter", k: 1 })).slice(1), ["counter 1"]);
 
     // CONCURRENCY=1: a second run while one loops is refused at once; the repository is leased.
+    limits!.timeoutMs = 2_000;
     const looping = run({ action: "loop" });
     let loopEnded = false;
     looping.finally(() => (loopEnded = true));
@@ -168,6 +170,7 @@ Deno.test("plugin host limits: attachment budget, idle and compile caches, busy,
     );
     assertEquals([remove.status, (await remove.json()).code], [409, "REPOSITORY_BUSY"]);
     assertEquals(diagnosticCodes(await looping), ["PLUGIN_TIMEOUT"]);
+    limits!.timeoutMs = 60_000;
     assertEquals((await run({ action: "counter", k: 9 })).slice(1), ["counter 1"]);
     // Read metrics count the base read only: the 2 s loop is not in them.
     const metrics = await (await fetchPath(`/metrics`)).text();

@@ -10,7 +10,9 @@ const SILENT_WORKER = new URL("../../fixtures/scan/silent_worker.ts", import.met
 const MISSING_WORKER = new URL("../../fixtures/scan/no_such_worker.ts", import.meta.url);
 
 Deno.test("reference parser: files are parsed in its worker, and the service's thread keeps running meanwhile", async () => {
-  const parser = new ReferenceParser();
+  // Not a test of the file deadline: a generous one, as a busy machine can make a fresh worker's
+  // first parse (its grammar loaded) outlast the service's.
+  const parser = new ReferenceParser({ fileMs: 60_000 });
   try {
     const text = "export function alpha() {}\nalpha();\n// alpha in a comment\n";
     const found = await parser.occurrences("src/a.ts", text, "alpha");
@@ -66,7 +68,8 @@ Deno.test("reference parser: a worker that never answers is ended at its deadlin
 
 Deno.test("reference parser: a page whose parse budget is spent ends before its next file, which the next page parses", async () => {
   let clock = 0;
-  const parser = new ReferenceParser({ now: () => clock, workers: 1 });
+  // The page's budget runs on the injected clock; each file's deadline is not tested here.
+  const parser = new ReferenceParser({ now: () => clock, workers: 1, fileMs: 60_000 });
   try {
     const texts: Record<string, string> = {
       "src/a.ts": "export function alpha() {}\n",
