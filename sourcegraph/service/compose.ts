@@ -138,7 +138,7 @@ export interface Services {
  *   `indexBuilder` replaces the index builder's command (default `builderCommand`);
  *   `pluginRoom` is the room reads' answers leave plugin attachments (the MCP edge's);
  *   `references` replaces the references parse limits (default `REFERENCES_FILE_MS` per file,
- *   `REFERENCES_PARSE_MS` per page).
+ *   `REFERENCES_PARSE_MS` per page, `REFERENCES_QUEUED_MS` waiting for a parsing worker).
  * @returns The services, ready to sync and serve.
  */
 // One function on purpose: every collaborator is built here, in the order
@@ -153,7 +153,7 @@ export function composeServices(
     stores?: Stores;
     indexBuilder?: (job: BuilderJob) => BuilderCommand;
     pluginRoom: PluginRoom;
-    references?: { fileMs?: number; pageMs?: number };
+    references?: { fileMs?: number; pageMs?: number; queuedMs?: number };
   },
 ): Services {
   const { dataDir } = settings;

@@ -73,11 +73,11 @@ export interface InProcessWorld {
 
 /**
  * The references parse limits of in-process worlds: far above the service's
- * (1 s a file, 4 s a page), so an answer's roles do not depend on how busy
+ * (1 s a file, 4 s a page, 20 s queued), so an answer's roles do not depend on how busy
  * the machine is; the limits themselves are tested on the parser with a
  * clock of their own.
  */
-export const GENEROUS_REFERENCE_LIMITS = { fileMs: 60_000, pageMs: 120_000 };
+export const GENEROUS_REFERENCE_LIMITS = { fileMs: 60_000, pageMs: 120_000, queuedMs: 120_000 };
 
 /**
  * How long the pages' highlighting and Markdown rendering may take a
