@@ -2,7 +2,13 @@
  * A cluster for tests: a private PostgreSQL server, a credential key file
  * and N replicas of the service as real processes, each started as the
  * README starts a replica (its own data folder, name, internal listener
- * and the narrow flags of `serviceFlags`), with a fast heartbeat.
+ * and the narrow flags of `serviceFlags`), with a fast heartbeat (500 ms,
+ * against 2 s by default) and an expiry of at least 4 s: a busy machine (the
+ * suite runs beside other modules on two cores) stalls a replica's beats for
+ * more than a second at times, and an expiry shorter than that declared live
+ * replicas dead, moved their repositories back and forth (fills and index
+ * builds: more processor) and could leave a read with no live holder
+ * (DEPENDENCY_UNAVAILABLE).
  *
  * @module
  */
@@ -78,7 +84,8 @@ export async function startCluster(
   const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
   await Deno.writeTextFile(keyFile, `${key}\n`, { mode: 0o600 });
   const url = await server.createDatabase(options.database ?? "cluster");
-  const heartbeatMs = options.heartbeatMs ?? 300;
+  const heartbeatMs = options.heartbeatMs ?? 500;
+  const expiryMs = options.expiryMs ?? Math.max(heartbeatMs * 4, 4_000);
   const names = Array.from({ length: options.replicas }, (_, i) => `replica-${i}`);
   const internalPorts = names.map(() => freePort());
   const replicas: (RunningService | null)[] = names.map(() => null);
@@ -125,7 +132,7 @@ export async function startCluster(
         SOURCEGRAPH_REPLICA_NAME: names[i],
         SOURCEGRAPH_INTERNAL_URL: `http://127.0.0.1:${internalPorts[i]}`,
         SOURCEGRAPH_HEARTBEAT_INTERVAL: `${heartbeatMs}ms`,
-        SOURCEGRAPH_HEARTBEAT_EXPIRY: `${options.expiryMs ?? heartbeatMs * 4}ms`,
+        SOURCEGRAPH_HEARTBEAT_EXPIRY: `${expiryMs}ms`,
         SOURCEGRAPH_REPLICATION: String(options.replication ?? 2),
         SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "256",
         ...extra.env,
@@ -208,17 +215,18 @@ export async function startCluster(
 /**
  * Waits for `condition` (a bounded number of short pauses, not a time budget: enough for the
  * builds of a cluster's first placement on a busy machine, with queries that take no time).
- * The pauses are 50 ms: a condition asks a replica or the database, and asking more often
- * only takes processor time from the replicas' builds.
+ * The pauses start at 50 ms and grow to 200 ms: a condition asks a replica or the database,
+ * and asking often while it waits for builds or a heartbeat expiry only takes processor
+ * time from the replicas' builds; a condition that holds soon is seen as soon as before.
  */
 export async function eventually(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  tries = 6_000,
+  tries = 1_600,
 ): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(200, 50 + 10 * i)));
   }
   throw new Error(`never happened: ${what}`);
 }

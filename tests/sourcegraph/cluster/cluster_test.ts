@@ -203,6 +203,12 @@ interface Readers {
   stop(): Promise<void>;
 }
 
+/**
+ * The pause of each of 16 readers after a read while the test waits for the cluster (about 80
+ * reads a second in all); 4 readers pause a quarter of it.
+ */
+const PACE_MS = 200;
+
 function startReaders(clients: Client[], repositories: string[]): Readers {
   const failures: string[] = [];
   let reads = 0;
@@ -446,13 +452,20 @@ const killAndOutage: Deno.TestStepDefinition = {
       }
       const readers = startReaders(clients, repositories);
       try {
+        // All 16 read without a pause around each event (reads in flight as the replica dies),
+        // and paced while the test waits for the cluster: a wait of seconds read at full speed
+        // only takes the processor from the replicas the test waits for.
         await readers.more(50);
         await cluster.kill(2);
         await readers.more(100);
+        readers.pace(PACE_MS);
         await eventually(() => cluster.placed([0, 1]), "re-placed on the two survivors");
+        readers.pace(0);
         await readers.more(50);
+        readers.pace(PACE_MS);
         await cluster.start(2);
         await eventually(() => cluster.placed([0, 1, 2]), "rebalanced after the rejoin");
+        readers.pace(0);
         await readers.more(50);
 
         // PostgreSQL away for 10 s: reads go on from the caches; writes fail with a code.
@@ -467,10 +480,9 @@ const killAndOutage: Deno.TestStepDefinition = {
         assertEquals(write.status, 503);
         assertEquals((await write.json()).code, "DEPENDENCY_UNAVAILABLE");
         // The outage lasts 10 s whatever the machine's speed: paced readers go on reading
-        // through it (about 16 reads every 100 ms) without keeping both cores busy.
-        readers.pace(100);
+        // through it (about 16 reads every 200 ms) without keeping both cores busy.
+        readers.pace(PACE_MS);
         while (Date.now() - downAt < 10_000) await readers.more(10);
-        readers.pace(0);
         await cluster.server.start();
         await eventually(async () => {
           const again = await admin(cluster.replicas[1]!.url, "/keys", {
@@ -480,6 +492,7 @@ const killAndOutage: Deno.TestStepDefinition = {
           });
           return again.status === 201;
         }, "writes work again without a restart");
+        readers.pace(0);
         await readers.more(50);
       } finally {
         await readers.stop();
@@ -558,7 +571,9 @@ const throughNginx: Deno.TestStepDefinition = {
           await readers.more(40);
           await cluster.kill(1);
           await readers.more(100);
+          readers.pace(PACE_MS / 4);
           await eventually(() => cluster.placed([0, 2]), "re-placed");
+          readers.pace(0);
           await readers.more(40);
         } finally {
           await readers.stop();
