@@ -169,25 +169,7 @@ export function nameAt(
     : at.instance === true
     ? INSTANCE_NAME_CHAR
     : NAME_CHAR;
-  if (at.symbol !== undefined) {
-    const symbol = at.sigil === true ? at.symbol.replace(/^\$/, "") : at.symbol;
-    if (!NAME.test(symbol) || symbol.length > REFERENCES_MAX_NAME) {
-      throw new SourcegraphError("NOT_AN_IDENTIFIER", "symbol is not a name", {
-        hint: "Pass a name of letters, digits, _ and $ (not a pattern), or a column instead.",
-      });
-    }
-    const offset = wholeWordAt(text, symbol, nameChar);
-    if (offset === null) {
-      throw new SourcegraphError(
-        "SYMBOL_NOT_ON_LINE",
-        "the symbol is not a whole word of the line",
-        {
-          hint: "Read the line and pass the name as written there, or a column.",
-        },
-      );
-    }
-    return { name: symbol, offset };
-  }
+  if (at.symbol !== undefined) return symbolAt(text, { ...at, symbol: at.symbol, nameChar });
   if (at.column === undefined) {
     throw new SourcegraphError("INVALID_ARGUMENTS", "column or symbol is required", {
       hint: "Pass the 1-based column of the name on the line, or the name as symbol.",
@@ -217,6 +199,26 @@ export function nameAt(
     });
   }
   return { name, offset: start };
+}
+
+// The `symbol` as a whole word of `text` (a PHP variable's `$` dropped), or refused.
+function symbolAt(
+  text: string,
+  at: { symbol: string; sigil?: boolean; nameChar: RegExp },
+): { name: string; offset: number } {
+  const symbol = at.sigil === true ? at.symbol.replace(/^\$/, "") : at.symbol;
+  if (!NAME.test(symbol) || symbol.length > REFERENCES_MAX_NAME) {
+    throw new SourcegraphError("NOT_AN_IDENTIFIER", "symbol is not a name", {
+      hint: "Pass a name of letters, digits, _ and $ (not a pattern), or a column instead.",
+    });
+  }
+  const offset = wholeWordAt(text, symbol, at.nameChar);
+  if (offset === null) {
+    throw new SourcegraphError("SYMBOL_NOT_ON_LINE", "the symbol is not a whole word of the line", {
+      hint: "Read the line and pass the name as written there, or a column.",
+    });
+  }
+  return { name: symbol, offset };
 }
 
 // A Ruby instance or class variable (`@name`, `@@name`) at the position or as the symbol; null
