@@ -571,9 +571,23 @@ function mergedLines(lines: ReferenceLine[], more: ReferenceLine[]): ReferenceLi
 }
 
 function mayHold(target: ResolvedDeclaration, path: string): boolean {
+  const own = ownFileOf(target);
+  if (own !== null) return path === own;
   return target.scope === undefined
     ? isScriptPath(path)
     : mayHoldScoped({ path: target.path, scope: target.scope }, path);
+}
+
+/**
+ * The one file a resolved declaration can be referred to from, or null: a
+ * TypeScript or JavaScript local or parameter (block and function scopes
+ * end in their file), a local or a name private to its file of another
+ * analyzed language. Its references are that file's lines only.
+ */
+export function ownFileOf(target: ResolvedDeclaration): string | null {
+  if (target.scope === undefined) return target.via === "scope" ? target.path : null;
+  const { reach } = target.scope;
+  return reach === "local" || reach === "file" ? target.path : null;
 }
 
 /** Most bytes of a candidate file read for parsing (the extraction's own limit). */

@@ -49,6 +49,7 @@ import { pinnedLookup } from "./pinned_lookup.ts";
 import {
   isCodeAt,
   nameAt,
+  ownFileOf,
   ReferenceParser,
   REFERENCES_FILES_PER_PAGE,
   REFERENCES_MAX_FILE_BYTES,
@@ -503,23 +504,20 @@ export class RepositoryReads {
       line: request.line,
       column: origin.offset,
     });
-    const searching = this.search(caller, {
-      repo: request.repo,
-      revision: origin.origin.commit,
-      pattern: wholeWordPattern(name, { sigil: grammarLanguageOf(request.path) === "php" }),
-      glob: request.glob,
-      output: "content",
-      maxLinesPerFile: 1000,
-      maxFiles: REFERENCES_FILES_PER_PAGE,
-      after: request.after,
-      testsLast: true,
-    });
+    const candidates = candidatesSearch(request, { name, commit: origin.origin.commit });
+    const searching = this.search(caller, candidates);
     searching.catch(() => {}); // awaited below, unless the resolution fails first
     const resolved = await resolving;
     const target = resolved?.member === true
       ? { ...resolved, shared: this.#sharedMember(caller, { ...request, name, resolved }) }
       : resolved;
-    const found = await searching;
+    // A local (or a name private to its file) has rows in its own file only: its candidates
+    // are that file's lines, not pages of other files' matches with no rows before it (a test
+    // file's local comes after every other file naming the word).
+    const own = target === null ? null : ownFileOf(target);
+    const found = own === null
+      ? await searching
+      : await this.search(caller, { ...candidates, paths: [own] });
     const { files: matched, ...search } = found.outcome;
     const { files, full } = await referencesOf(this.#parser, matched, {
       name,
@@ -902,4 +900,22 @@ function blameContentBytes(maxBytes: number, path: string): number {
   const overhead = READ_HEADER_BYTES + 2 * utf8Length(path) +
     READ_MAX_LINES * BLAME_ROW_PREFIX_BYTES;
   return Math.max(1024, Math.min(READ_MAX_BYTES, maxBytes - overhead));
+}
+
+// The search whose whole-word matches are a references page's candidate files.
+function candidatesSearch(
+  request: ReferencesRequest,
+  at: { name: string; commit: string },
+): RepositorySearchRequest {
+  return {
+    repo: request.repo,
+    revision: at.commit,
+    pattern: wholeWordPattern(at.name, { sigil: grammarLanguageOf(request.path) === "php" }),
+    glob: request.glob,
+    output: "content",
+    maxLinesPerFile: 1000,
+    maxFiles: REFERENCES_FILES_PER_PAGE,
+    after: request.after,
+    testsLast: true,
+  };
 }

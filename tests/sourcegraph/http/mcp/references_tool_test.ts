@@ -454,3 +454,45 @@ indexedCase(
     assertEquals(seen.filter((path, i) => path !== seen[i - 1]), filesOf(whole));
   },
 );
+
+// Sixty files naming the word `push`, then a test file whose function declares a local `push`:
+// the test file comes after every other file of the search's order.
+const LOCAL_FILES: Record<string, string> = {
+  ...Object.fromEntries(
+    Array.from({ length: 60 }, (_, i) => [
+      `src/queue_${String(i).padStart(2, "0")}.ts`,
+      `export const items: number[] = [];\nitems.push(${i});\n`,
+    ]),
+  ),
+  "src/timers_test.ts": [
+    "export function ordering(): number[] {",
+    "  const order: number[] = [];",
+    "  function push(n: number) {",
+    "    order.push(n);",
+    "  }",
+    "  push(1);",
+    "  return order;",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+Deno.test("references: a local's first page holds its file's rows, however many files come before it", () =>
+  withInProcessClient(async (client) => {
+    const outcome = await callTool(client, "references", {
+      repo: "org/locals",
+      path: "src/timers_test.ts",
+      line: 3,
+      symbol: "push",
+    });
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const answer = outcome.texts[0];
+    assert(answer.includes('Resolved: "src/timers_test.ts:3"'), answer);
+    // The member `order.push` and the other files' `items.push` are not the local.
+    assertEquals(body(answer), [
+      'File: "src/timers_test.ts"',
+      "3 [definition]:   function push(n: number) {",
+      "6 [call]:   push(1);",
+    ]);
+    assert(!answer.includes("NextCursor"), answer);
+  }, { repositories: [{ name: "org/locals", publicRead: true, files: LOCAL_FILES }] }));
