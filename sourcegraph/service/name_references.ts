@@ -420,6 +420,8 @@ export interface ReferencesOfOptions {
    * cursor resumes at them.
    */
   maxBytes?: number;
+  /** When the page's parse budget ends (`parser.now()` time; default `parser.pageMs` from now). */
+  deadline?: number;
 }
 
 /**
@@ -435,7 +437,7 @@ export async function referencesOf(
   files: readonly FileMatches[],
   options: ReferencesOfOptions,
 ): Promise<{ files: ReferenceFile[]; full: boolean }> {
-  const deadline = parser.now() + parser.pageMs;
+  const deadline = options.deadline ?? parser.now() + parser.pageMs;
   const found: ReferenceFile[] = [];
   const started: Promise<ReferenceFile | null>[] = [];
   const start = (index: number) => {

@@ -50,10 +50,12 @@ import {
   isCodeAt,
   nameAt,
   ownFileOf,
+  type ReferenceFile,
   ReferenceParser,
   REFERENCES_FILES_PER_PAGE,
   REFERENCES_MAX_FILE_BYTES,
   referencesOf,
+  type ReferencesOfOptions,
   type ReferencesPage,
   type ReferencesRequest,
   wholeWordPattern,
@@ -518,14 +520,17 @@ export class RepositoryReads {
     const found = own === null
       ? await searching
       : await this.search(caller, { ...candidates, paths: [own] });
-    const { files: matched, ...search } = found.outcome;
-    const { files, full } = await referencesOf(this.#parser, matched, {
-      name,
-      includeDeclaration: request.includeDeclaration ?? true,
-      text: fileText,
-      resolved: target === null ? undefined : { resolver, target },
-      maxBytes: request.maxBytes,
+    const { last, files, full } = await this.#rowsFrom(caller, found, {
+      candidates: { ...candidates, ...(own === null ? {} : { paths: [own] }) },
+      look: {
+        name,
+        includeDeclaration: request.includeDeclaration ?? true,
+        text: fileText,
+        resolved: target === null ? undefined : { resolver, target },
+        maxBytes: request.maxBytes,
+      },
     });
+    const { files: _matched, ...search } = last.outcome;
     // Files after a full page were not looked at: the next page resumes at them.
     if (full) search.truncated = true;
     return {
@@ -538,6 +543,39 @@ export class RepositoryReads {
       scope: found.scope,
       target,
     };
+  }
+
+  // The references in a search page's candidate files; while none of them holds a row and the
+  // page's parse budget lasts, in the search's next pages too (a page of no rows would only hand
+  // its caller a cursor to call again with). `last` is the last search page looked at.
+  async #rowsFrom(
+    caller: Caller,
+    first: SearchResult,
+    at: { candidates: RepositorySearchRequest; look: ReferencesOfOptions },
+  ): Promise<{ last: SearchResult; files: ReferenceFile[]; full: boolean }> {
+    const deadline = this.#parser.now() + this.#parser.pageMs;
+    const files: ReferenceFile[] = [];
+    for (let found = first;;) {
+      const page = await referencesOf(this.#parser, found.outcome.files, { ...at.look, deadline });
+      // A later page whose first file came past the budget ends the answer before it (its
+      // lines would be whole-word text, comments included): the cursor resumes there.
+      if (files.length > 0 && page.files[0]?.parse === "budget") {
+        return { last: found, files, full: true };
+      }
+      files.push(...page.files);
+      const end = page.files.at(-1);
+      const { truncated, partial, ranked } = found.outcome;
+      if (
+        page.full || !truncated || partial || end === undefined || this.#parser.now() >= deadline ||
+        page.files.some((file) => file.lines.length > 0)
+      ) {
+        return { last: found, files, full: page.full };
+      }
+      // After the page's last file, as the page's cursor would continue.
+      const tier = ranked === true && end.tier !== undefined ? { tier: end.tier } : {};
+      const after = { path: end.path, line: null, ...tier, commit: found.commit };
+      found = await this.search(caller, { ...at.candidates, revision: found.commit, after });
+    }
   }
 
   // The precise page when the origin's commit has a SCIP index recording a symbol there, else null.

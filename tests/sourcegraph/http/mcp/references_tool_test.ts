@@ -496,3 +496,34 @@ Deno.test("references: a local's first page holds its file's rows, however many 
     ]);
     assert(!answer.includes("NextCursor"), answer);
   }, { repositories: [{ name: "org/locals", publicRead: true, files: LOCAL_FILES }] }));
+
+// Sixty Rust files naming `helper` (files of another language than the resolved TypeScript
+// function's: no rows), then the test file declaring and calling it.
+const LATER_FILES: Record<string, string> = {
+  ...Object.fromEntries(
+    Array.from({ length: 60 }, (_, i) => [
+      `rs/calls_${String(i).padStart(2, "0")}.rs`,
+      "fn main() { helper(); }\n",
+    ]),
+  ),
+  "src/util_test.ts": "export function helper(): number {\n  return 1;\n}\nhelper();\n",
+};
+
+Deno.test("references: a page goes on past search pages whose files hold no row, within its budget", () =>
+  withInProcessClient(async (client) => {
+    const outcome = await callTool(client, "references", {
+      repo: "org/later",
+      path: "src/util_test.ts",
+      line: 1,
+      symbol: "helper",
+    });
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const answer = outcome.texts[0];
+    assert(answer.includes('Resolved: "src/util_test.ts:1"'), answer);
+    assertEquals(body(answer), [
+      'File: "src/util_test.ts"',
+      "1 [definition]: export function helper(): number {",
+      "4 [call]: helper();",
+    ]);
+    assert(!answer.includes("NextCursor"), answer);
+  }, { repositories: [{ name: "org/later", publicRead: true, files: LATER_FILES }] }));
