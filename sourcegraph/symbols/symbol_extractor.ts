@@ -276,7 +276,7 @@ export class SymbolExtractor {
     if (grammar === undefined) {
       grammar = grammarFiles(language).then(async (files) => {
         const loaded = await Language.load(files.wasm);
-        return { language: loaded, query: new Query(loaded, files.queries.join("\n")) };
+        return { language: loaded, query: definitionsQuery(loaded, files.queries) };
       });
       this.#grammars.set(language, grammar);
     }
@@ -320,6 +320,25 @@ export class SymbolExtractor {
       tree.delete();
     }
   }
+}
+
+// The tags queries of a grammar with only their patterns that capture a
+// definition: the others (`@reference.*`: calls, macro invocations) match at
+// every call, and their matches were built only to be skipped. Tree-sitter
+// matches each pattern on its own, so the definitions are the same. The Rust
+// files of the deno tree: 248,786 -> 63,909 matches, the query 2.1 -> 1.7 s
+// of processor time (their parse: 9.6 s).
+function definitionsQuery(language: Language, sources: readonly string[]): Query {
+  const query = new Query(language, sources.join("\n"));
+  const definitions = query.captureNames.flatMap((name, index) =>
+    name.startsWith("definition.") ? [index] : []
+  );
+  query.captureQuantifiers.forEach((quantifiers, pattern) => {
+    if (!definitions.some((capture) => (quantifiers[capture] ?? 0) !== 0)) {
+      query.disablePattern(pattern);
+    }
+  });
+  return query;
 }
 
 // The definitions of one file, by name and first line: a later capture of
