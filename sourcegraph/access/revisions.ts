@@ -28,11 +28,12 @@ export function resolveRevision(
   if (repo.disabled) {
     throw new SourcegraphError("REPOSITORY_DISABLED", "the repository is disabled");
   }
-  const heads = store.heads(repo.id);
+  // Read only for a branch: a full SHA (each pin of a search across repositories) needs none.
+  const heads = (): Map<string, string> => store.heads(repo.id);
   const monitored = new Set(repo.policy.branches);
   if (revision === undefined || revision === "") {
     if (repo.policy.defaultBranch) {
-      const head = heads.get(repo.policy.defaultBranch);
+      const head = heads().get(repo.policy.defaultBranch);
       if (!head) {
         throw new SourcegraphError(
           "DEFAULT_BRANCH_NOT_OBSERVED",
@@ -48,13 +49,13 @@ export function resolveRevision(
         "no single default branch (main or master)",
       );
     }
-    return branchHead(store, repo, heads, candidates[0]);
+    return branchHead(store, repo, heads(), candidates[0]);
   }
   const branch = revision.startsWith("refs/heads/")
     ? revision.slice("refs/heads/".length)
     : revision;
   // A monitored branch wins even when its name looks like a SHA.
-  if (monitored.has(branch)) return branchHead(store, repo, heads, branch);
+  if (monitored.has(branch)) return branchHead(store, repo, heads(), branch);
   if (/^[0-9a-f]{40}$/.test(revision)) return retained(store, repo, revision);
   if (/^[0-9a-f]{1,39}$/.test(revision)) {
     throw new SourcegraphError(

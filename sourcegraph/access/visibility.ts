@@ -65,4 +65,18 @@ export class Visibility {
     const repo = this.repository(caller, request.repo);
     return { ...resolveRevision(this.#store, repo, { revision: request.revision }), repo };
   }
+
+  /**
+   * `resolve` for a record the caller's request already read from the store
+   * (a search across repositories lists them all at once): the same answer,
+   * without reading the record again by name.
+   */
+  resolveRecord(
+    caller: Caller,
+    repo: RepositoryRecord,
+    options: { revision?: string },
+  ): VisibleRevision {
+    if (!this.visible(caller, repo)) return this.resolve(caller, { ...options, repo: repo.name });
+    return { ...resolveRevision(this.#store, repo, { revision: options.revision }), repo };
+  }
 }

@@ -12,7 +12,7 @@
 import picomatch from "picomatch";
 import type { Caller } from "../access/caller.ts";
 import type { Visibility } from "../access/visibility.ts";
-import type { ControlStore } from "../store/control_store.ts";
+import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import { SourcegraphError } from "../errors.ts";
 
 /** Most repositories one request across repositories covers (a selection naming more is refused). */
@@ -55,12 +55,14 @@ export function pinRepositories(
   options: { visibility: Visibility; repos: string[] | null; revision?: string },
 ): { pins: RepositoryPin[]; skipped: SkippedRepository[] } {
   const { visibility } = options;
-  const selected = selectedRepositories(store, caller, options);
+  // The records the selection was made from: each is resolved without reading it again.
+  const records = new Map(store.repositories().map((repo) => [repo.name, repo]));
+  const selected = selectedRepositories(store, caller, { ...options, records });
   const pins: RepositoryPin[] = [];
   const skipped: SkippedRepository[] = [];
   for (const repo of selected) {
     try {
-      const { commit } = visibility.resolve(caller, { repo, revision: options.revision });
+      const { commit } = visibility.resolveRecord(caller, records.get(repo)!, options);
       pins.push({ repo, commit });
     } catch (error) {
       if (!(error instanceof SourcegraphError)) throw error;
@@ -79,10 +81,16 @@ export function pinRepositories(
 export function selectedRepositories(
   store: ControlStore,
   caller: Caller,
-  options: { visibility: Visibility; repos: string[] | null },
+  options: {
+    visibility: Visibility;
+    repos: string[] | null;
+    /** The store's records by name, when the caller already read them. */
+    records?: ReadonlyMap<string, RepositoryRecord>;
+  },
 ): string[] {
   const { visibility } = options;
-  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
+  const records = options.records?.values() ?? store.repositories();
+  const visible = [...records].filter((repo) => visibility.visible(caller, repo))
     .map((repo) => repo.name).sort();
   const selected = options.repos === null ? visible : selectNames(visible, options.repos, {
     missing: (name) => visibility.repository(caller, name), // throws with a hint
@@ -117,7 +125,8 @@ export function repinned(
     pins.length > FANOUT_MAX_REPOSITORIES ||
     new Set(pins.map((pin) => pin.repo)).size !== pins.length
   ) throw cursorNotIssued();
-  const visible = store.repositories().filter((repo) => visibility.visible(caller, repo))
+  const records = new Map(store.repositories().map((repo) => [repo.name, repo]));
+  const visible = [...records.values()].filter((repo) => visibility.visible(caller, repo))
     .map((repo) => repo.name).sort();
   const selected = new Set(
     options.repos === null ? visible : selectNames(visible, options.repos, {
@@ -128,7 +137,7 @@ export function repinned(
   if (!pins.every((pin) => selected.has(pin.repo))) throw cursorNotIssued();
   for (const pin of pins) {
     try {
-      visibility.resolve(caller, { repo: pin.repo, revision: pin.commit });
+      visibility.resolveRecord(caller, records.get(pin.repo)!, { revision: pin.commit });
     } catch (error) {
       if (!(error instanceof SourcegraphError) || error.code !== "REVISION_NOT_ELIGIBLE") {
         throw error;

@@ -44,6 +44,7 @@ Deno.test("search deadline: each window across repositories gets what is left of
   const visibility = {
     visible: () => true,
     resolve: () => ({ commit: "c".repeat(40) }),
+    resolveRecord: () => ({ commit: "c".repeat(40) }),
   } as unknown as Visibility;
   let clock = 0;
   const budgets: number[] = [];

@@ -4,7 +4,9 @@
  * anything is searched, through the tools, the HTTP API and the service; a
  * cursor may pin only repositories its request selects among those the
  * caller sees, each once, at retained versions, and a symbols cursor only
- * offsets inside the list: any other is INVALID_CURSOR.
+ * offsets inside the list: any other is INVALID_CURSOR. A page reads each
+ * repository's record from the store once for its selection (and again
+ * only in each repository's own search), and no branch heads for pins.
  */
 
 import { assert, assertEquals, assertIncludes, waitFor } from "../../support/assert.ts";
@@ -17,7 +19,10 @@ import {
 import { callText, callTool } from "../../support/tool_calls.ts";
 import { encodeToken } from "../../../sourcegraph/render/search_cursor.ts";
 import { SourcegraphError } from "../../../sourcegraph/errors.ts";
-import { RepositoryFanout } from "../../../sourcegraph/service/repository_fanout.ts";
+import {
+  RepositoryFanout,
+  type SearchOne,
+} from "../../../sourcegraph/service/repository_fanout.ts";
 import { FANOUT_MAX_REPOSITORIES } from "../../../sourcegraph/service/repository_pins.ts";
 import { Visibility } from "../../../sourcegraph/access/visibility.ts";
 import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
@@ -240,6 +245,50 @@ Deno.test("search across repositories: one service of three repositories, case b
         } finally {
           await client.close();
         }
+      },
+    );
+    await t.step(
+      "search across repositories: each record is read once a page, and a pinned SHA reads no heads",
+      async () => {
+        const { store } = world;
+        const reads = { repositories: 0, repository: 0, heads: 0 };
+        // The store with its record and head reads counted.
+        const counted = new Proxy(store, {
+          get(target, key) {
+            const value = Reflect.get(target, key);
+            if (typeof value !== "function") return value;
+            return (...args: unknown[]) => {
+              if (typeof key === "string" && key in reads) reads[key as keyof typeof reads]++;
+              return value.apply(target, args);
+            };
+          },
+        });
+        const visibility = new Visibility(counted, { publicRead: true });
+        // A single-repository search resolves its pin as the real one does, and finds nothing.
+        const searchOne: SearchOne = (caller, request) => {
+          const { commit } = visibility.resolve(caller, request);
+          const outcome = {
+            files: [],
+            fileCount: 0,
+            matchCount: 0,
+            truncated: false,
+            partial: false,
+            index: "ready" as const,
+          };
+          return Promise.resolve({ repo: request.repo, commit, outcome, scope: null });
+        };
+        const fanout = new RepositoryFanout(counted, { visibility, searchOne });
+        const first = await fanout.search({ kind: "anonymous" }, { repos: null, pattern: "x" });
+        assertEquals(first.pins.map((pin) => pin.repo), ["org/one", "org/two"]);
+        // One listing for the selection; by name only the searches' own; heads for the pins only.
+        assertEquals(reads, { repositories: 1, repository: 2, heads: 2 });
+        Object.assign(reads, { repositories: 0, repository: 0, heads: 0 });
+        await fanout.search({ kind: "anonymous" }, {
+          repos: null,
+          pattern: "x",
+          after: { pins: first.pins, index: 0, position: null },
+        });
+        assertEquals(reads, { repositories: 1, repository: 2, heads: 0 });
       },
     );
   }, { repositories: REPOSITORIES, searchIndex: true }));

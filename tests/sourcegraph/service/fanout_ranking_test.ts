@@ -26,6 +26,7 @@ function fanoutOf(names: string[], best: Record<string, SearchTier>) {
   const visibility = {
     visible: () => true,
     resolve: () => ({ commit: COMMIT }),
+    resolveRecord: () => ({ commit: COMMIT }),
   } as unknown as Visibility;
   const asked: string[] = [];
   const searchOne = (_caller: Caller, request: RepositorySearchRequest): Promise<SearchResult> => {

@@ -29,6 +29,9 @@ function fanout(lookUpOne: LookUpOne, now?: () => number): SymbolFanout {
     resolve: (_caller: Caller, request: { repo: string }) => ({
       commit: request.repo.length.toString(16).padStart(40, "0"),
     }),
+    resolveRecord: (_caller: Caller, repo: { name: string }) => ({
+      commit: repo.name.length.toString(16).padStart(40, "0"),
+    }),
   } as unknown as Visibility;
   return new SymbolFanout(store, { visibility, lookUpOne, now });
 }
