@@ -180,7 +180,7 @@ if (sandboxProblem !== null) {
 // Highlighting for the pages, in a worker of its own (started on the first page that needs it).
 const highlighter = new Highlighter({ log });
 // Markdown, in a worker of its own under a time and heap limit, answers cached.
-const markdown = new MarkdownRenderer({ log });
+const markdown = new MarkdownRenderer({ timeoutMs: settings.markdownTimeoutMs, log });
 metrics.watchMarkdown(() => markdown.stats());
 // One authorization server for the edge and the consent page, or an external issuer's tokens.
 const issuer = settings.oauthIssuer ? new ExternalIssuer(settings.oauthIssuer, { log }) : undefined;

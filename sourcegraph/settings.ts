@@ -101,6 +101,8 @@ export interface ServiceSettings {
   debug: boolean;
   /** How long a stop waits for requests in flight before it cuts them. */
   stopGraceMs: number;
+  /** How long one Markdown document may take to render before it is shown as its source. */
+  markdownTimeoutMs: number;
   /** The HTTP front's limits. */
   connections: ConnectionSettings;
   /** The plugin host's limits. */
@@ -253,6 +255,7 @@ export function readSettings(
     defaultRetain: reader.integer("SOURCEGRAPH_DEFAULT_RETAIN", 20, [1, 10_000]),
     debug: level === "debug",
     stopGraceMs: reader.duration("SOURCEGRAPH_STOP_GRACE", 10_000, 600_000),
+    markdownTimeoutMs: reader.duration("SOURCEGRAPH_MARKDOWN_TIMEOUT", 2_000, 60_000),
     connections,
     plugins: plugins.settings,
     ...(database ? { database } : {}),
