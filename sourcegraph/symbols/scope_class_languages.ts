@@ -20,34 +20,16 @@
 
 import type { Node } from "web-tree-sitter";
 import {
+  boundMember,
   type Declare,
   field,
   isField,
-  type Lookup,
   type MemberOf,
   named,
+  ownMember,
   type Reach,
   type ScopeRules,
 } from "./scope_languages.ts";
-
-type Found = ReturnType<Lookup["lookUp"]>;
-
-// The kinds a class body declares that are members of its value.
-const MEMBER_KINDS = new Set(["field", "method", "constant"]);
-
-// A member bound from a lookup: the class's own, seen as far as its declaration says.
-function ownMember(found: Found): MemberOf {
-  if (found === null || !MEMBER_KINDS.has(found.declaration.declares)) return { self: true };
-  const { node, reach } = found.declaration;
-  return reach === undefined
-    ? { self: true, declaration: node }
-    : { self: true, reach, declaration: node };
-}
-
-function boundMember(found: Found): MemberOf | null {
-  if (found === null || !MEMBER_KINDS.has(found.declaration.declares)) return null;
-  return ownMember(found);
-}
 
 function fieldChildren(node: Node | null, name: string): Node[] {
   const found: Node[] = [];

@@ -44,6 +44,31 @@ export interface MemberOf {
   call?: boolean;
 }
 
+/** What `Lookup.lookUp` answers. */
+export type Found = ReturnType<Lookup["lookUp"]>;
+
+// The kinds a class body declares that are members of its value.
+const MEMBER_KINDS = new Set(["field", "method", "constant"]);
+
+/**
+ * A member of the enclosing class's own value (`this.f`, `$this->f`, `@f`)
+ * bound from a lookup: its declaration and reach when the lookup found a
+ * member of the class, else only that its receiver is the class's own.
+ */
+export function ownMember(found: Found): MemberOf {
+  if (found === null || !MEMBER_KINDS.has(found.declaration.declares)) return { self: true };
+  const { node, reach } = found.declaration;
+  return reach === undefined
+    ? { self: true, declaration: node }
+    : { self: true, reach, declaration: node };
+}
+
+/** `ownMember` when the lookup found a member of the class, else null. */
+export function boundMember(found: Found): MemberOf | null {
+  if (found === null || !MEMBER_KINDS.has(found.declaration.declares)) return null;
+  return ownMember(found);
+}
+
 /** One language's rules. */
 export interface ScopeRules {
   /** The name space of a name node. */

@@ -17,27 +17,15 @@
 
 import type { Node } from "web-tree-sitter";
 import {
+  boundMember,
   type Declare,
   field,
   isField,
-  type Lookup,
-  type MemberOf,
   named,
+  ownMember,
   type Reach,
   type ScopeRules,
 } from "./scope_languages.ts";
-
-type Found = ReturnType<Lookup["lookUp"]>;
-
-const MEMBER_KINDS = new Set(["field", "method", "constant"]);
-
-function ownMember(found: Found): MemberOf {
-  if (found === null || !MEMBER_KINDS.has(found.declaration.declares)) return { self: true };
-  const { node, reach } = found.declaration;
-  return reach === undefined
-    ? { self: true, declaration: node }
-    : { self: true, reach, declaration: node };
-}
 
 // ---- PHP ----
 
@@ -438,8 +426,7 @@ const RUBY_RULES: ScopeRules = {
     if (node.type !== "identifier") return null;
     // A name no local binds is a method call of `self`.
     const found = lookup.lookUp(node);
-    if (found !== null && !MEMBER_KINDS.has(found.declaration.declares)) return null;
-    return ownMember(found);
+    return found === null ? { self: true } : boundMember(found);
   },
   sameSpace: (declared, use) =>
     rbMethodDeclaration(declared) || (rbCallName(use) === null && !rbMethodDeclaration(use)),
