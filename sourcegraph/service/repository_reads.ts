@@ -517,11 +517,10 @@ export class RepositoryReads {
     // are that file's lines, not pages of other files' matches with no rows before it (a test
     // file's local comes after every other file naming the word).
     const own = target === null ? null : ownFileOf(target);
-    const found = own === null
-      ? await searching
-      : await this.search(caller, { ...candidates, paths: [own] });
+    const scoped = own === null ? candidates : { ...candidates, paths: [own] };
+    const found = own === null ? await searching : await this.search(caller, scoped);
     const { last, files, full } = await this.#rowsFrom(caller, found, {
-      candidates: { ...candidates, ...(own === null ? {} : { paths: [own] }) },
+      candidates: scoped,
       look: {
         name,
         includeDeclaration: request.includeDeclaration ?? true,
