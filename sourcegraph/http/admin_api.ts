@@ -169,7 +169,7 @@ function keyRoutes(app: Hono<EdgeEnv>, admin: AdminService, io: BodyIo): void {
     });
     const created = JSON.parse(answer) as { id: string; name: string };
     if (!replayed) return c.json({ ...created, key: secret }, 201);
-    if (!admin.hasKey(created.id)) {
+    if (!(await admin.keyExistsNow(created.id))) {
       throw new SourcegraphError(
         "KEY_REVOKED",
         "the key created with this Idempotency-Key has been revoked",

@@ -238,9 +238,13 @@ export class AdminService {
     return { id, name, secret };
   }
 
-  /** Whether a personal key exists (it was not revoked). */
-  hasKey(id: string): boolean {
-    return this.#store.hasKey(id);
+  /**
+   * Whether a personal key exists (it was not revoked), as the store itself
+   * says: in a cluster the key may have been created on another replica a
+   * moment ago.
+   */
+  keyExistsNow(id: string): Promise<boolean> {
+    return this.#store.keyExistsNow(id);
   }
 
   /** Revokes a personal key (KEY_NOT_FOUND when there is none). */

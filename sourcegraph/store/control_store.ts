@@ -114,6 +114,12 @@ export interface ControlStore {
   keyByHash(keyHash: string): string | null;
   /** Whether the personal key `id` exists (was not revoked). */
   hasKey(id: string): boolean;
+  /**
+   * Whether the personal key `id` exists, read from the store itself rather
+   * than a replica's copy: a key another replica created a moment ago is
+   * there before its change notification arrives.
+   */
+  keyExistsNow(id: string): Promise<boolean>;
   /** Registers a repository (ids are never reused); `RepositoryNameTaken` for a taken name. */
   register(input: NewRepository): Promise<RepositoryRecord>;
   /** Records a branch head and its version. */

@@ -237,6 +237,11 @@ export class SqliteControlStore implements ControlStore {
     return this.#prepared("SELECT 1 FROM personal_keys WHERE id = ?").get(id) !== undefined;
   }
 
+  /** Whether the personal key `id` exists (one process: its file is the store itself). */
+  keyExistsNow(id: string): Promise<boolean> {
+    return Promise.resolve(this.hasKey(id));
+  }
+
   /** Deletes a personal key; returns whether it existed. */
   removeKey(id: string): Promise<boolean> {
     const { changes } = this.#prepared("DELETE FROM personal_keys WHERE id = ?").run(id);

@@ -184,6 +184,13 @@ export class PostgresControlStore implements ControlStore {
     return this.#cache.hasKey(id);
   }
 
+  /** Whether the personal key `id` exists, read from the database (not this replica's copy). */
+  keyExistsNow(id: string): Promise<boolean> {
+    return unavailableOnFailure(async () =>
+      (await this.pool.query("SELECT 1 FROM personal_keys WHERE id = $1", [id])).rows.length > 0
+    );
+  }
+
   /** Registers a repository (ids are never reused); `RepositoryNameTaken` for a taken name. */
   async register(input: NewRepository): Promise<RepositoryRecord> {
     let id = 0;

@@ -144,6 +144,10 @@ const STEPS: [string, Step][] = [
       await store.addKey("key_1", { keyHash: "h1", name: "ci" });
       assertEquals([store.keyByHash("h1"), store.keyByHash("h2")], ["key_1", null]);
       assertEquals([store.hasKey("key_1"), store.hasKey("key_2")], [true, false]);
+      assertEquals([await store.keyExistsNow("key_1"), await store.keyExistsNow("key_2")], [
+        true,
+        false,
+      ]);
       assertEquals(await store.removeKey("key_1"), true);
       assertEquals([await store.removeKey("key_1"), store.hasKey("key_1")], [false, false]);
       assertEquals(store.keyByHash("h1"), null);

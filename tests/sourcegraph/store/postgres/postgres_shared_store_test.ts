@@ -70,7 +70,7 @@ const writes: Deno.TestStepDefinition = {
     "PostgreSQL store: a write on one replica reaches the other's cache; sessions and keys end everywhere",
   ignore: BIN === null,
   fn: () =>
-    withTwoStores("replicas", async ({ one, two }) => {
+    withTwoStores("replicas", async ({ one, two, url }) => {
       const repo = await one.register(REPOSITORY);
       assertEquals(one.repository("org/shared")?.id, repo.id, "the writer reads its write at once");
       await eventually(() => two.repository("org/shared") !== null, "registration on replica 2");
@@ -95,6 +95,22 @@ const writes: Deno.TestStepDefinition = {
       await eventually(async () => (await one.sessions.find("sx")) === null, "session ended");
       await one.removeKey("key_a");
       await eventually(() => !two.hasKey("key_a"), "revocation on replica 2");
+
+      // A key whose change notice has not reached a replica yet (written here without one):
+      // that replica's copy lacks it, the store itself has it.
+      const direct = new pg.Client({ connectionString: url });
+      await direct.connect();
+      try {
+        await direct.query(
+          "INSERT INTO personal_keys(id, key_hash, name, created_at) VALUES ($1, $2, $3, $4)",
+          ["key_b", "hb", "b", Date.now()],
+        );
+      } finally {
+        await direct.end();
+      }
+      assertEquals(two.hasKey("key_b"), false, "no notice: the copy is behind");
+      assertEquals(await two.keyExistsNow("key_b"), true, "the database has the key");
+      assertEquals(await two.keyExistsNow("key_a"), false, "a revoked key is gone there too");
 
       await two.remove(repo.id);
       await eventually(() => one.repository("org/shared") === null, "removal on replica 1");
