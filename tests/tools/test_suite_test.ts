@@ -28,7 +28,7 @@ Deno.test("test suite: deno test's summary lines parse with steps, ignored and f
   assertEquals(parseSummary("running 1 test from ./a_test.ts"), null);
 });
 
-Deno.test("test suite: modules run in their own processes; a failing and an unloadable module count, the table and one summary end it", async () => {
+Deno.test("test suite: modules run in isolates of their own; a failing and an unloadable module count, the table and one summary end it", async () => {
   const dir = await tempDir("test-suite-");
   try {
     await Deno.mkdir(join(dir, "tests", "fast"), { recursive: true });
@@ -38,7 +38,7 @@ Deno.test("test suite: modules run in their own processes; a failing and an unlo
       join(dir, "tests", "fast", "pass_test.ts"),
       'Deno.test("one", () => {});\nDeno.test("two", async (t) => { await t.step("s", () => {}); });\n' +
         'Deno.test({ name: "skipped", ignore: true, fn: () => {} });\n' +
-        // Each module has a process of its own: a global set by another module is never seen.
+        // Each module has an isolate of its own: a global set by another module is never seen.
         'Deno.test("alone", () => { if ("shared" in globalThis) throw new Error("shared"); (globalThis as Record<string, unknown>).shared = 1; });\n',
     );
     await Deno.writeTextFile(
@@ -76,6 +76,11 @@ Deno.test("test suite: modules run in their own processes; a failing and an unlo
       lines.at(-1)!.replace(/\([^)]*\)$/, ""),
       "FAILED | 5 passed (1 step) | 2 failed | 1 ignored ",
     );
+    // The unloadable module stops its group's process; the group runs again module by module.
+    assert(
+      text.includes("./tests/slow/{broken_test.ts,fail_test.ts}: did not finish together"),
+      text,
+    );
     assert(text.includes("./tests/slow/broken_test.ts: did not finish (exit 1)"), text);
     assert(text.includes("./tests/fast/pass_test.ts: 3 passed, 0 failed"), text);
     assert(text.includes("on purpose"), text);
@@ -94,6 +99,52 @@ Deno.test("test suite: modules run in their own processes; a failing and an unlo
       }),
     );
     assertEquals(rows, new Map([["tests/fast", "1/4"], ["tests/slow", "2/3"], ["lib", "1/1"]]));
+  } finally {
+    await removeDir(dir);
+  }
+});
+
+Deno.test("test suite: modules of a folder share a process; one that reads its process's memory runs alone", async () => {
+  const dir = await tempDir("test-suite-");
+  try {
+    await Deno.mkdir(join(dir, "tests"));
+    // Each module prints its process id as a test name's suffix, so the output shows who shared.
+    const module = (extra: string) => `${extra}Deno.test("pid " + Deno.pid, () => {});\n`;
+    await Deno.writeTextFile(join(dir, "tests", "a_test.ts"), module(""));
+    await Deno.writeTextFile(join(dir, "tests", "b_test.ts"), module(""));
+    await Deno.writeTextFile(
+      join(dir, "tests", "c_test.ts"),
+      module("const before = Deno.memoryUsage().rss;\nif (before <= 0) throw new Error();\n"),
+    );
+    const run = async (extra: string[]) => {
+      const { stdout } = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-read=.", "--allow-run=deno,bash", MAIN, ...extra, "tests"],
+        cwd: dir,
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "inherit",
+      }).output();
+      const text = new TextDecoder().decode(stdout);
+      const pid = (file: string) => {
+        const at = text.indexOf(`running 1 test from ./tests/${file}`);
+        assert(at >= 0, text);
+        return /pid (\d+)/.exec(text.slice(at))![1];
+      };
+      return { text, a: pid("a_test.ts"), b: pid("b_test.ts"), c: pid("c_test.ts") };
+    };
+    const grouped = await run([]);
+    assertEquals(grouped.a, grouped.b, grouped.text);
+    assert(grouped.c !== grouped.a, grouped.text);
+    assert(
+      grouped.text.includes("./tests/{a_test.ts,b_test.ts}: 2 passed, 0 failed"),
+      grouped.text,
+    );
+    assert(grouped.text.trimEnd().split("\n").at(-1)!.startsWith("ok | 3 passed"), grouped.text);
+    const table = grouped.text.split("\n").find((line) => line.trim().startsWith("tests "))!;
+    assertEquals(table.trim().split(/\s+/).slice(3), ["3", "3"], "modules and tests of the folder");
+    // A cap of 0 seconds runs every module alone.
+    const alone = await run(["--group-seconds", "0"]);
+    assert(new Set([alone.a, alone.b, alone.c]).size === 3, alone.text);
   } finally {
     await removeDir(dir);
   }

@@ -1,22 +1,28 @@
 /**
- * Runs a test suite as several `deno test` processes at once, one test module
- * per process (so a module's memory assertions see only its own process), the
- * slowest of the last recorded run first. Each module's output is printed
- * whole when it ends; at the end come the modules that failed, a per-folder
- * timing table and one summary line in `deno test`'s shape with the counts of
- * every module.
+ * Runs a test suite as several `deno test` processes at once, the slowest of
+ * the last recorded run first. Modules of one folder share a process in
+ * groups (`module_groups.ts`: each still runs in an isolate of its own; the
+ * process start and Deno's loading are paid once a group); a module that
+ * reads its process's memory or changes process-wide state runs alone, so
+ * its assertions see only its own process. A group that does not finish (a
+ * module that cannot load stops its whole process) runs again module by
+ * module. Each process's output is printed whole when it ends; at the end
+ * come the modules that failed, a per-folder timing table and one summary
+ * line in `deno test`'s shape with the counts of every module.
  *
  * ```sh
  * deno run --allow-read=. --allow-run=deno,bash tools/test_suite/main.ts \
- *   [--jobs N] [--doc FOLDER]... [--durations FILE] [--record] FOLDER... [-- DENO_TEST_FLAG...]
+ *   [--jobs N] [--group-seconds S] [--doc FOLDER]... [--durations FILE] [--record] FOLDER... \
+ *   [-- DENO_TEST_FLAG...]
  * ```
  *
  * Every module runs with `TEST_FLAGS` (and the flags after `--`).
  * `--doc FOLDER` runs the JSDoc examples of the modules under FOLDER (one
  * process per folder). Modules run with `--no-check`: type-check first
- * (`deno check --doc`). `--record` writes each module's seconds to the
- * durations file (default `tests/test_durations.json`), which orders the
- * next runs.
+ * (`deno check --doc`). `--group-seconds` caps a group's recorded seconds
+ * (default 60; 0 runs every module alone). `--record` runs every module alone
+ * and writes its seconds to the durations file (default
+ * `tests/test_durations.json`), which orders and groups the next runs.
  *
  * @module
  */
@@ -24,7 +30,8 @@
 import { parseArgs } from "node:util";
 import { addCounts, formatSummary, isSummary, NO_TESTS, parseSummary } from "./deno_summary.ts";
 import { splitTimes, TIMED_DENO } from "./cpu_times.ts";
-import { findTestFiles, startOrder } from "./test_files.ts";
+import { findTestFiles } from "./test_files.ts";
+import { groupModules, needsOwnProcess } from "./module_groups.ts";
 import { type ModuleTiming, timingTable } from "./timing_table.ts";
 import type { TestCounts } from "./deno_summary.ts";
 
@@ -43,15 +50,19 @@ const TEST_FLAGS = [
   "--allow-net=127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5",
 ];
 
-/** One `deno test` run: a test module, or the JSDoc examples of a folder. */
+/** One `deno test` run: test modules of one folder, or the JSDoc examples of a folder. */
 interface Job {
-  /** What the table and the durations file call it. */
+  /** What the output and the durations file call it. */
   name: string;
+  /** Its test modules (none for JSDoc examples). */
+  files: string[];
   args: string[];
 }
 
 interface JobResult {
   job: Job;
+  /** Whether `deno test` printed its summary (every module loaded and ran). */
+  finished: boolean;
   counts: TestCounts;
   seconds: number;
   cpuSeconds: number | null;
@@ -66,6 +77,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     jobs: { type: "string" },
+    "group-seconds": { type: "string", default: "60" },
     doc: { type: "string", multiple: true },
     durations: { type: "string", default: "tests/test_durations.json" },
     record: { type: "boolean", default: false },
@@ -80,12 +92,29 @@ if (!Number.isInteger(jobs) || jobs < 1) {
   Deno.exit(2);
 }
 
+const capSeconds = Number(values["group-seconds"]);
+if (!Number.isFinite(capSeconds) || capSeconds < 0) {
+  console.error(`--group-seconds must be a number of seconds, not ${values["group-seconds"]}`);
+  Deno.exit(2);
+}
 const durations = await readDurations(values.durations);
-const files = startOrder(await findTestFiles(positionals, { cwd: Deno.cwd() }), { durations });
+const files = await findTestFiles(positionals, { cwd: Deno.cwd() });
+const ownProcess = new Set(
+  values.record || capSeconds === 0 ? files : (await Promise.all(
+    files.map(async (file) => ({ file, text: await Deno.readTextFile(file) })),
+  ))
+    .filter(({ text }) => needsOwnProcess(text)).map(({ file }) => file),
+);
+const groups = groupModules(files, {
+  durations,
+  alone: (file) => ownProcess.has(file),
+  capSeconds,
+});
 const queue: Job[] = [
-  ...files.map((file) => ({ name: file, args: ["test", "--no-check", ...testFlags, file] })),
+  ...groups.map(moduleJob),
   ...(values.doc ?? []).map((folder) => ({
     name: `./${folder.replace(/^\.\//, "").replace(/\/$/, "")}/(JSDoc examples)`,
+    files: [],
     args: ["test", "--doc", "--no-check", ...testFlags, folder],
   })),
 ];
@@ -95,8 +124,15 @@ const results: JobResult[] = [];
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   for (let job = queue.shift(); job; job = queue.shift()) {
     const result = await run(job);
-    results.push(result);
-    await Deno.stdout.write(new TextEncoder().encode(result.output));
+    if (result.finished || job.files.length < 2) {
+      results.push(result);
+      await Deno.stdout.write(new TextEncoder().encode(result.output));
+      continue;
+    }
+    // One module that cannot load stops its whole process: each runs alone, so the rest still run.
+    const note = `${job.name}: did not finish together; its modules run one by one\n\n`;
+    await Deno.stdout.write(new TextEncoder().encode(note));
+    queue.unshift(...job.files.map((file) => moduleJob([file])));
   }
 }));
 
@@ -105,7 +141,7 @@ const failed = results.filter((result) => result.counts.failed > 0);
 if (failed.length > 0) {
   console.log(`\nmodules with failures:\n${failed.map((r) => `  ${r.job.name}`).join("\n")}`);
 }
-console.log(`\nseconds per folder (${jobs} modules at a time; processor and wall):`);
+console.log(`\nseconds per folder (${jobs} processes at a time; processor and wall):`);
 for (const line of timingTable(results.map(timing))) console.log(`  ${line}`);
 if (values.record) await recordDurations(values.durations, results);
 console.log(`\n${formatSummary(total, { seconds: (performance.now() - started) / 1000 })}`);
@@ -128,7 +164,17 @@ async function run(job: Job): Promise<JobResult> {
   const output = `${kept.join("\n").trimEnd()}\n${job.name}: ${status} (${
     seconds.toFixed(1)
   }s${cpu})\n\n`;
-  return { job, counts: settled, seconds, cpuSeconds, output };
+  return { job, finished: counts !== null, counts: settled, seconds, cpuSeconds, output };
+}
+
+function moduleJob(group: string[]): Job {
+  const folder = group[0].slice(0, group[0].lastIndexOf("/"));
+  const names = group.map((file) => file.slice(folder.length + 1));
+  return {
+    name: group.length === 1 ? group[0] : `${folder}/{${names.join(",")}}`,
+    files: group,
+    args: ["test", "--no-check", ...testFlags, ...group],
+  };
 }
 
 // `deno` under bash, which reports its processor time; plain `deno` where bash is not there.
@@ -148,7 +194,8 @@ async function spawn(args: string[]): Promise<Deno.CommandOutput> {
 function timing(result: JobResult): ModuleTiming {
   const { passed, failed, ignored } = result.counts;
   return {
-    file: result.job.name,
+    file: result.job.files[0] ?? result.job.name,
+    modules: Math.max(1, result.job.files.length),
     seconds: result.seconds,
     cpuSeconds: result.cpuSeconds,
     tests: passed + failed + ignored,

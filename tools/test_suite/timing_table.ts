@@ -1,6 +1,6 @@
 /**
  * The table a suite prints at its end: per folder, the processor seconds its
- * test modules cost (each module's process and what it waited for) and their
+ * test modules cost (their processes and what those waited for) and their
  * wall seconds (loading included), the costliest first, so the next slow area
  * shows. With modules side by side on a busy machine, wall time also counts
  * waiting for the processor; processor time does not.
@@ -26,8 +26,10 @@ import { dirname } from "node:path";
 
 /** One test module's run. */
 export interface ModuleTiming {
-  /** The module, `./`-relative. */
+  /** The module (of a group: its first), `./`-relative. */
   file: string;
+  /** Modules the run held (a group's); default one. */
+  modules?: number;
   /** Wall seconds of its `deno test` run. */
   seconds: number;
   /** Processor seconds of that run and its children; null where not measured. */
@@ -51,7 +53,7 @@ export function timingTable(timings: ModuleTiming[]): string[] {
     const row = folders.get(folder) ?? { seconds: 0, cpuSeconds: null, files: 0, tests: 0 };
     row.seconds += timing.seconds;
     if (timing.cpuSeconds !== null) row.cpuSeconds = (row.cpuSeconds ?? 0) + timing.cpuSeconds;
-    row.files += 1;
+    row.files += timing.modules ?? 1;
     row.tests += timing.tests;
     folders.set(folder, row);
   }
