@@ -6,7 +6,11 @@
  * resolution needs (what a body declares is local to it), so for
  * `references` its contents become spaces and the parse sees `fn f() {   }`.
  * Every code unit but a newline becomes one space: every line and column of
- * the rest stays where it was.
+ * the rest stays where it was. A body with a glob import (`use m::*;`) is
+ * kept: the scopes' analysis asks whether the file has one anywhere. For the
+ * index's symbols, a body that holds no nested item's keyword (`fn`,
+ * `struct`, `impl`, `macro_rules`, …) is blanked the same way: the tags
+ * queries find items only.
  *
  * A body is the `{` that ends a `fn NAME` signature (parameters, `-> Type`,
  * `where` clauses) outside its parentheses, brackets and angle brackets; a
