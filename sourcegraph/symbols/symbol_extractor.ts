@@ -19,6 +19,7 @@ import { grammarFiles, runtimeWasm } from "./grammars.ts";
 import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./languages.ts";
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
+import { blankItemlessRustBodies, blankRustBodies } from "./rust_bodies.ts";
 import { isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 import {
   analyzesLanguage,
@@ -126,8 +127,16 @@ export class SymbolExtractor {
     });
   }
 
-  /** The symbols of `text`, the content of a file at `path`. */
-  async extract(path: string, text: string): Promise<Extraction> {
+  /**
+   * The symbols of `text`, the content of a file at `path`; `wholeFile`
+   * parses it without its function bodies blanked (the same symbols, parsed
+   * slower: for comparisons).
+   */
+  async extract(
+    path: string,
+    text: string,
+    options: { wholeFile?: boolean } = {},
+  ): Promise<Extraction> {
     const grammarLanguage = grammarLanguageOf(path, text);
     if (grammarLanguage === null) {
       const language = patternLanguageOf(path);
@@ -142,7 +151,10 @@ export class SymbolExtractor {
     }
     const grammar = await this.#grammar(grammarLanguage);
     try {
-      const symbols = this.#parse(grammar, text, grammarLanguage);
+      const symbols = this.#parse(grammar, text, {
+        language: grammarLanguage,
+        wholeFile: options.wholeFile === true,
+      });
       if (symbols !== null) return { language: grammarLanguage, symbols, outcome: "parsed" };
       return {
         language: grammarLanguage,
@@ -188,13 +200,15 @@ export class SymbolExtractor {
   /**
    * Where `name` occurs as an identifier in `text`, the content of a file
    * at `path`, each with its role; under the same per-file deadline and size
-   * limit as `extract`.
+   * limit as `extract`. A Rust file is parsed with the function bodies that do
+   * not spell `name` blanked (`rust_bodies.ts`), unless `wholeFile` (the same
+   * answer, parsed slower: for comparisons).
    */
   async occurrences(
     path: string,
     text: string,
     name: string,
-    options: { bindings?: boolean } = {},
+    options: { bindings?: boolean; wholeFile?: boolean } = {},
   ): Promise<NameOccurrences> {
     const language = grammarLanguageOf(path, text);
     if (language === null) return { language: null, outcome: "none", occurrences: [] };
@@ -206,7 +220,10 @@ export class SymbolExtractor {
       const scoped = options.bindings === true && scopesLanguage(language)
         ? { language, path }
         : undefined;
-      const found = this.#occurrences(grammar, text, { name, bindings, scoped });
+      const parsed = language === "rust" && options.wholeFile !== true
+        ? blankRustBodies(text, name)
+        : text;
+      const found = this.#occurrences(grammar, parsed, { name, bindings, scoped });
       if (found === null) return { language, outcome: "timed_out", occurrences: [] };
       return { language, outcome: "parsed", ...found };
     } catch {
@@ -285,9 +302,15 @@ export class SymbolExtractor {
 
   // The symbols of `text`, or null when the deadline cut the parse or a query off.
   // A C-family file is parsed with its function bodies blanked (they hold
-  // most of its tokens and none of the definitions kept), unless that turns
-  // the file into one parse error (macros the grammar cannot follow).
-  #parse(grammar: Grammar, text: string, language: GrammarLanguage): DefinedSymbol[] | null {
+  // most of its tokens and none of the definitions kept), a Rust file with
+  // those that hold no nested item blanked, unless that turns the file into
+  // one parse error (macros the grammar cannot follow).
+  #parse(
+    grammar: Grammar,
+    text: string,
+    at: { language: GrammarLanguage; wholeFile: boolean },
+  ): DefinedSymbol[] | null {
+    const { language } = at;
     const deadline = this.#now() + this.#deadlineMs;
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
@@ -296,8 +319,12 @@ export class SymbolExtractor {
       this.#parser.parse((index) => source.slice(index, index + PARSE_SLICE), null, {
         progressCallback: late,
       });
-    const blanked = language === "c" || language === "cpp"
+    const blanked = at.wholeFile
+      ? text
+      : language === "c" || language === "cpp"
       ? blankFunctionBodies(text, { language })
+      : language === "rust"
+      ? blankItemlessRustBodies(text)
       : text;
     let tree = parse(blanked);
     if (tree !== null && blanked !== text && mostlyError(tree.rootNode)) {

@@ -1,0 +1,339 @@
+/**
+ * Rust function bodies blanked before a parse. Tree-sitter's Rust grammar
+ * parses a 20-40 KiB file in 5-25 ms in WebAssembly, and most of a file's
+ * tokens sit in function bodies; a body that does not spell the asked name
+ * holds no reference to it, no binding that shadows it, and nothing its
+ * resolution needs (what a body declares is local to it), so for
+ * `references` its contents become spaces and the parse sees `fn f() {   }`.
+ * Every code unit but a newline becomes one space: every line and column of
+ * the rest stays where it was. A body with a glob import (`use m::*;`) is
+ * kept: the scopes' analysis asks whether the file has one anywhere. For the
+ * index's symbols, a body that holds no nested item's keyword (`fn`,
+ * `struct`, `impl`, `macro_rules`, …) is blanked the same way: the tags
+ * queries find items only.
+ *
+ * A body is the `{` that ends a `fn NAME` signature (parameters, `-> Type`,
+ * `where` clauses) outside its parentheses, brackets and angle brackets; a
+ * signature that meets `;` first has no body (a trait's method). `fn(…)` is a
+ * type, not a function. While braces are matched, comments (block comments
+ * nest), strings with their escapes, raw strings (`r#"…"#`, any number of
+ * `#`; `br`, `cr` too), character literals (`'{'`, `'\u{7D}'`, not a lifetime's
+ * `'a`) and raw identifiers (`r#fn`) are stepped over; a macro's block
+ * (`m! { … }`, `macro_rules!`) is braces like any other, and a `fn` inside it
+ * opens a body like any other. A file whose braces do not balance keeps its
+ * bodies from the first unclosed brace on (or all of them, for a `}` too many).
+ *
+ * @module
+ */
+
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const QUOTE = 0x22; // "
+const APOSTROPHE = 0x27; // '
+const HASH = 0x23; // #
+const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
+const STAR = 0x2a;
+
+/** A function body: the indexes of its `{` and its `}`. */
+export interface RustBody {
+  open: number;
+  close: number;
+  /**
+   * Whether a nested item's keyword (`fn`, `struct`, `impl`, `macro_rules`,
+   * …) occurs inside it, at any depth.
+   */
+  holdsItem: boolean;
+  /**
+   * Whether a glob import (`use m::*;`) is inside it: the scopes' analysis
+   * asks whether the file has one anywhere.
+   */
+  holdsGlob: boolean;
+}
+
+// Words that begin an item (a definition the index keeps) inside a body.
+const ITEM_WORDS = new Set([
+  "fn",
+  "struct",
+  "enum",
+  "union",
+  "trait",
+  "impl",
+  "mod",
+  "type",
+  "const",
+  "static",
+  "macro_rules",
+]);
+
+/**
+ * The function bodies of Rust `text`, nested ones too, in the order their
+ * `}` comes; none from the first brace that does not balance on.
+ */
+export function rustFunctionBodies(text: string): RustBody[] {
+  const lexer = new Lexer(text);
+  const bodies: RustBody[] = [];
+  const braces: { open: number; body: boolean; holdsItem: boolean; holdsGlob: boolean }[] = [];
+  // A `fn NAME` signature being read: its open parentheses and brackets, and angle brackets.
+  let signature: { depth: number; angles: number } | null = null;
+  let inUse = false; // between `use` and its `;`
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const { start, end } = token;
+    const code = text.charCodeAt(start);
+    if (token.word) {
+      const word = end - start <= 11 ? text.slice(start, end) : "";
+      if (ITEM_WORDS.has(word)) {
+        for (const brace of braces) if (brace.body) brace.holdsItem = true;
+      }
+      if (word === "fn" && lexer.identifierFollows()) signature = { depth: 0, angles: 0 };
+      if (word === "use") inUse = true;
+      continue;
+    }
+    if (code === 0x3b) inUse = false; // ;
+    if (code === STAR && inUse) {
+      for (const brace of braces) if (brace.body) brace.holdsGlob = true;
+    }
+    if (code === 0x7b) { // {
+      const body = signature !== null && signature.depth === 0 && signature.angles === 0;
+      if (body) signature = null;
+      braces.push({ open: start, body, holdsItem: false, holdsGlob: false });
+    } else if (code === 0x7d) { // }
+      signature = null;
+      const brace = braces.pop();
+      if (brace === undefined) return []; // a `}` too many: where the lexer went wrong is unknown
+      if (brace.body) {
+        const { open, holdsItem, holdsGlob } = brace;
+        bodies.push({ open, close: start, holdsItem, holdsGlob });
+      }
+    } else if (signature !== null) {
+      signature = signatureAfter(signature, text, start);
+    }
+  }
+  if (braces.length === 0) return bodies;
+  const unclosed = braces[0].open;
+  return bodies.filter((body) => body.close < unclosed);
+}
+
+// The signature being read after its punctuation at `at`, or null once it ended without a body.
+function signatureAfter(
+  signature: { depth: number; angles: number },
+  text: string,
+  at: number,
+): { depth: number; angles: number } | null {
+  const code = text.charCodeAt(at);
+  if (code === 0x28 || code === 0x5b) signature.depth++; // ( [
+  else if (code === 0x29 || code === 0x5d) { // ) ]
+    if (--signature.depth < 0) return null; // not a signature after all (a macro's pattern)
+  } else if (code === 0x3c) signature.angles++; // <
+  else if (code === 0x3e && text.charCodeAt(at - 1) !== 0x2d && signature.angles > 0) { // > (not ->)
+    signature.angles--;
+  } else if (code === 0x3b && signature.depth === 0) return null; // ;
+  return signature;
+}
+
+/**
+ * `text` with the contents of each function body that does not spell `name`
+ * as a whole word (nor holds a glob import) replaced by spaces (newlines
+ * kept); a kept body's nested functions are looked at on their own.
+ */
+export function blankRustBodies(text: string, name: string): string {
+  const spellings = wholeWords(text, name);
+  let next = 0; // the first spelling after the body's `{` (bodies come in order)
+  return blankOutermost(text, (body) => {
+    while (next < spellings.length && spellings[next] <= body.open) next++;
+    return body.holdsGlob || (next < spellings.length && spellings[next] < body.close);
+  });
+}
+
+/**
+ * `text` with the contents of each function body that holds no nested item
+ * (`fn`, `struct`, `impl`, `macro_rules`, …: what the index's tags queries
+ * find) replaced by spaces (newlines kept), for the index's symbols.
+ */
+export function blankItemlessRustBodies(text: string): string {
+  return blankOutermost(text, (body) => body.holdsItem);
+}
+
+// `text` with each body blanked that `kept` does not keep and that is not inside one blanked
+// already; `kept` sees the bodies in the order of their `{`.
+function blankOutermost(text: string, kept: (body: RustBody) => boolean): string {
+  const bodies = rustFunctionBodies(text).sort((a, b) => a.open - b.open);
+  const blanked: RustBody[] = [];
+  let blankedUntil = -1;
+  for (const body of bodies) {
+    if (body.open < blankedUntil || kept(body)) continue;
+    blanked.push(body);
+    blankedUntil = body.close;
+  }
+  return blankedText(text, blanked);
+}
+
+/** `text` with the contents of `bodies` (in order, none inside another) replaced by spaces. */
+export function blankedText(text: string, bodies: readonly RustBody[]): string {
+  if (bodies.length === 0) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (const { open, close } of bodies) {
+    parts.push(text.slice(from, open + 1));
+    // Spaces line by line (a regular expression's replacement took as long as the lexing).
+    let line = open + 1;
+    for (let newline = text.indexOf("\n", line); newline !== -1 && newline < close;) {
+      parts.push(" ".repeat(newline - line), "\n");
+      line = newline + 1;
+      newline = text.indexOf("\n", line);
+    }
+    parts.push(" ".repeat(close - line));
+    from = close;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
+// Where `name` is spelled as a whole word (the neighbours are not ASCII word characters, as the
+// occurrences' own search has it), in order.
+function wholeWords(text: string, name: string): number[] {
+  const found: number[] = [];
+  if (name === "") return found;
+  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
+    if (
+      !isAsciiWord(text.charCodeAt(from - 1)) && !isAsciiWord(text.charCodeAt(from + name.length))
+    ) {
+      found.push(from);
+    }
+  }
+  return found;
+}
+
+function isAsciiWord(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+// An identifier's or a number's character (Rust identifiers may be non-ASCII).
+function isWordCode(code: number): boolean {
+  return isAsciiWord(code) || code >= 0x80;
+}
+
+function isSpaceCode(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
+// One token: a word (identifier, keyword or number), or one other character; literals and
+// comments are stepped over and not returned.
+interface Token {
+  start: number;
+  end: number;
+  word: boolean;
+}
+
+// Rust text, token by token.
+class Lexer {
+  #text: string;
+  #at = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  next(): Token | null {
+    const text = this.#text;
+    for (;;) {
+      const at = this.#at;
+      if (at >= text.length) return null;
+      const code = text.charCodeAt(at);
+      if (isSpaceCode(code)) this.#at++;
+      else if (code === SLASH && text.charCodeAt(at + 1) === SLASH) this.#at = lineEnd(text, at);
+      else if (code === SLASH && text.charCodeAt(at + 1) === STAR) this.#at = commentEnd(text, at);
+      else if (code === QUOTE) this.#at = quotedEnd(text, at);
+      else if (code === APOSTROPHE) this.#at = apostropheEnd(text, at);
+      else if (isWordCode(code)) return this.#word(at);
+      else {
+        this.#at = at + 1;
+        return { start: at, end: at + 1, word: false };
+      }
+    }
+  }
+
+  // Whether an identifier comes next (after white space): `fn NAME`, not the type `fn(…)`.
+  identifierFollows(): boolean {
+    let at = this.#at;
+    while (isSpaceCode(this.#text.charCodeAt(at))) at++;
+    const code = this.#text.charCodeAt(at);
+    return isWordCode(code) && !(code >= 0x30 && code <= 0x39);
+  }
+
+  // The word at `at`; a raw string's prefix (`r`, `br`, `cr`) steps over the string instead, and
+  // a raw identifier (`r#fn`) is one word.
+  #word(at: number): Token | null {
+    const text = this.#text;
+    let end = at + 1;
+    while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+    const length = end - at;
+    const prefix = length <= 2 && (text.slice(at, end) === "r" || text.slice(at, end) === "br" ||
+      text.slice(at, end) === "cr");
+    if (prefix && (text.charCodeAt(end) === HASH || text.charCodeAt(end) === QUOTE)) {
+      let hashes = end;
+      while (text.charCodeAt(hashes) === HASH) hashes++;
+      if (text.charCodeAt(hashes) === QUOTE) {
+        const closing = `"${"#".repeat(hashes - end)}`;
+        const close = text.indexOf(closing, hashes + 1);
+        this.#at = close < 0 ? text.length : close + closing.length;
+        return this.next();
+      }
+      if (length === 1 && hashes === end + 1) { // r#ident
+        end = hashes;
+        while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+      }
+    }
+    this.#at = end;
+    return { start: at, end, word: true };
+  }
+}
+
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf("\n", from);
+  return end < 0 ? text.length : end;
+}
+
+// The end of the block comment at `open` (they nest).
+function commentEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code === SLASH && text.charCodeAt(i + 1) === STAR) {
+      depth++;
+      i++;
+    } else if (code === STAR && text.charCodeAt(i + 1) === SLASH) {
+      i++;
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+// The end of the string at `open` (it may span lines; a backslash escapes the next character).
+function quotedEnd(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === QUOTE) return i + 1;
+  }
+  return text.length;
+}
+
+// After the `'` at `at`: the end of a character literal (`'a'`, `'\n'`, `'\u{1F600}'`, `'{'`),
+// or of a lifetime's or label's `'` (`'a`, `'static`): its name is the next word.
+function apostropheEnd(text: string, at: number): number {
+  if (text.charCodeAt(at + 1) === BACKSLASH) {
+    for (let i = at + 3; i < text.length && i < at + 16; i++) {
+      const code = text.charCodeAt(i);
+      if (code === APOSTROPHE) return i + 1;
+      if (code === NEWLINE || code === RETURN) break;
+    }
+    return at + 1;
+  }
+  const first = text.charCodeAt(at + 1);
+  const width = first >= 0xd800 && first <= 0xdbff ? 2 : 1; // a surrogate pair: one character
+  if (first !== NEWLINE && text.charCodeAt(at + 1 + width) === APOSTROPHE) return at + 2 + width;
+  return at + 1;
+}

@@ -1,0 +1,119 @@
+/**
+ * Rust bodies blanked before a `references` parse: a body that does not spell
+ * the name becomes spaces (every line and column stays), one that does is
+ * kept with its nested functions looked at on their own, signatures end at
+ * their `{` or `;` outside parentheses and angle brackets, literals and
+ * comments do not count as braces, a glob import keeps its body, a file whose
+ * braces do not balance keeps the rest, and the occurrences found through the
+ * blanked text are those of the whole file.
+ */
+
+import { assert, assertEquals } from "../../support/assert.ts";
+import { blankRustBodies, rustFunctionBodies } from "../../../sourcegraph/symbols/rust_bodies.ts";
+import { SymbolExtractor } from "../../../sourcegraph/symbols/symbol_extractor.ts";
+
+// The text of each body `rustFunctionBodies` finds, braces included.
+function bodyTexts(text: string): string[] {
+  return rustFunctionBodies(text).map(({ open, close }) => text.slice(open, close + 1));
+}
+
+Deno.test("rust bodies: a body without the name becomes spaces, lines and columns stay", () => {
+  const text = "fn a() -> u8 {\n  let x = 1;\n  x\n}\nfn b() { a() }\n";
+  const out = blankRustBodies(text, "a");
+  assertEquals(out, "fn a() -> u8 {\n            \n   \n}\nfn b() { a() }\n");
+  assertEquals(out.length, text.length);
+});
+
+Deno.test("rust bodies: a kept body's nested function without the name is blanked", () => {
+  const text = "fn outer() {\n  fn inner() { other() }\n  name();\n}\n";
+  const out = blankRustBodies(text, "name");
+  assertEquals(out, "fn outer() {\n  fn inner() {         }\n  name();\n}\n");
+});
+
+Deno.test("rust bodies: the name as part of a longer word does not keep a body", () => {
+  const text = "fn f() { names(); rename(); }\nfn g() { name }\n";
+  assertEquals(blankRustBodies(text, "name"), `fn f() {${" ".repeat(20)}}\nfn g() { name }\n`);
+});
+
+Deno.test("rust bodies: signatures end at their body's `{` or a trait method's `;`", () => {
+  const text = [
+    "trait T { fn m(&self); fn d(&self) -> u8 { 1 } }",
+    "fn g<'a, F: Fn(u8) -> u8>(f: F, s: &'a [u8; 4]) -> impl Iterator<Item = u8> + 'a",
+    "where F: Clone { f(1) }",
+    "impl Tr for fn(u8) { }",
+    "fn h() -> Foo<Bar<u8>> { 2 }",
+  ].join("\n");
+  assertEquals(bodyTexts(text), ["{ 1 }", "{ f(1) }", "{ 2 }"]);
+});
+
+Deno.test("rust bodies: literals and comments hold no braces", () => {
+  const text = [
+    String.raw`fn a() { let s = "}\"{"; let c = '{'; let e = '\''; let u = '\u{7D}'; }`,
+    'fn b() { let r = r#"}"#; let s = r##"a "# }"##; let y = b"}"; let z = br"}"; }',
+    "fn c<'a>(x: &'a str) -> &'a str { /* } /* nested } */ } */ x // }\n}",
+    "fn d() { let r#fn = 1; 'outer: loop { break 'outer; } }",
+  ].join("\n");
+  assertEquals(bodyTexts(text).length, 4);
+  const out = blankRustBodies(text, "zz");
+  assertEquals(out.split("\n").map((line) => line.replace(/ +}$/, "}").trimEnd()), [
+    "fn a() {}",
+    "fn b() {}",
+    "fn c<'a>(x: &'a str) -> &'a str {",
+    "}",
+    "fn d() {}",
+  ]);
+});
+
+Deno.test("rust bodies: macro blocks are braces like any other, and a `fn` inside opens a body", () => {
+  const text = "macro_rules! m { ($x:ident) => { fn $x() {} }; }\nm! { fn k() { 1 } }\n";
+  assertEquals(bodyTexts(text), ["{ 1 }"]);
+});
+
+Deno.test("rust bodies: a glob import keeps its body; items inside a body are told", () => {
+  const text = "fn a() { use m::*; f() }\nfn b() { struct S; }\nfn c() { 1 }\n";
+  assertEquals(blankRustBodies(text, "zz").split("\n")[0], "fn a() { use m::*; f() }");
+  assertEquals(rustFunctionBodies(text).map((body) => [body.holdsGlob, body.holdsItem]), [
+    [true, false],
+    [false, true],
+    [false, false],
+  ]);
+});
+
+Deno.test("rust bodies: from an unclosed brace on the text stays; a `}` too many keeps it all", () => {
+  const unclosed = "fn a() { 1 }\nfn b() { {\nfn c() { 2 }\n";
+  assertEquals(bodyTexts(unclosed), ["{ 1 }"]);
+  assertEquals(blankRustBodies(unclosed, "zz"), "fn a() {   }\nfn b() { {\nfn c() { 2 }\n");
+  const extra = "fn a() { 1 }\n}\nfn c() { 2 }\n";
+  assertEquals(blankRustBodies(extra, "zz"), extra);
+});
+
+Deno.test("rust bodies: the occurrences through blanked bodies are the whole file's", async () => {
+  const text = [
+    "use std::collections::HashMap;",
+    "struct Cache { map: HashMap<u32, u32> }",
+    "impl Cache {",
+    "  fn get(&self, key: u32) -> Option<&u32> { self.map.get(&key) }",
+    "  fn put(&mut self, key: u32) {",
+    "    let value = key * 2; // doubled",
+    "    self.map.insert(key, value);",
+    "  }",
+    "}",
+    "fn main() {",
+    "  let get = 1;",
+    "  let c = Cache { map: HashMap::new() };",
+    '  println!("{}", get);',
+    "  c.get(get);",
+    "}",
+  ].join("\n");
+  assert(blankRustBodies(text, "get") !== text, "the body of put is blanked");
+  const extractor = await SymbolExtractor.create();
+  for (const name of ["get", "map", "key", "HashMap"]) {
+    const whole = await extractor.occurrences("a.rs", text, name, {
+      bindings: true,
+      wholeFile: true,
+    });
+    const blanked = await extractor.occurrences("a.rs", text, name, { bindings: true });
+    assertEquals(blanked, whole, name);
+    assert(whole.occurrences.length > 0, name);
+  }
+});
