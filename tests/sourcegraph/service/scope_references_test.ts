@@ -18,18 +18,16 @@ import { mayHoldScoped, type ScopedTarget } from "../../../sourcegraph/service/s
 import type { NameOccurrences } from "../../../sourcegraph/symbols/symbol_extractor.ts";
 import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
 
-// Resolves the name at `at` over `files` with a parser of its own, then keeps the lines of
-// every file that refer to it.
-async function referencesIn(
+// One parser for the module: its answers are keyed by path, name and text, so the tests share
+// it without seeing each other's files, and its worker loads each grammar once.
+const parser = new ReferenceParser({ fileMs: 60_000 });
+
+// Resolves the name at `at` over `files`, then keeps the lines of every file that refer to it.
+function referencesIn(
   files: Record<string, string>,
   at: NameAt,
 ): ReturnType<typeof resolvedReferences> {
-  const parser = new ReferenceParser({ fileMs: 60_000 });
-  try {
-    return await resolvedReferences(parser, files, at);
-  } finally {
-    parser.close();
-  }
+  return resolvedReferences(parser, files, at);
 }
 
 const C_FILES = {
@@ -177,7 +175,6 @@ Deno.test("a local or a name private to its file is looked for in that file only
 });
 
 Deno.test("Rust: a page of an item without pub parses its own file only; the other candidates pass with no rows", async () => {
-  const parser = new ReferenceParser({ fileMs: 60_000 });
   const analyzed: string[] = [];
   // The resolver's analyses are the parses of a resolved name's page.
   class Counting extends NameResolver {
@@ -188,40 +185,36 @@ Deno.test("Rust: a page of an item without pub parses its own file only; the oth
   }
   const files: Record<string, string> = RUST_FILES;
   const text = (path: string) => Promise.resolve(files[path] ?? null);
-  try {
-    const resolver = new Counting(parser, {
-      text,
-      exists: (path) => Promise.resolve(path in files),
-    });
-    const target = await resolveAt(resolver, {
-      path: "src/a.rs",
-      name: "helper",
-      line: 1,
-      column: 3,
-    });
-    assertEquals(target?.scope?.reach, "file");
-    analyzed.length = 0;
-    const matches = ["src/a.rs", "src/b.rs"].map((path) => ({
-      path,
-      matchCount: 2,
-      lines: files[path].split("\n").flatMap((line, i) =>
-        line.includes("helper") ? [{ number: i + 1, text: line }] : []
-      ),
-    }));
-    const page = await referencesOf(parser, matches, {
-      name: "helper",
-      includeDeclaration: true,
-      text,
-      resolved: { resolver, target: target! },
-    });
-    assertEquals(analyzed, ["src/a.rs"]);
-    assertEquals(page.files.map((file) => [file.path, file.parse, file.lines.length]), [
-      ["src/a.rs", "parsed", 2],
-      ["src/b.rs", "parsed", 0],
-    ]);
-  } finally {
-    parser.close();
-  }
+  const resolver = new Counting(parser, {
+    text,
+    exists: (path) => Promise.resolve(path in files),
+  });
+  const target = await resolveAt(resolver, {
+    path: "src/a.rs",
+    name: "helper",
+    line: 1,
+    column: 3,
+  });
+  assertEquals(target?.scope?.reach, "file");
+  analyzed.length = 0;
+  const matches = ["src/a.rs", "src/b.rs"].map((path) => ({
+    path,
+    matchCount: 2,
+    lines: files[path].split("\n").flatMap((line, i) =>
+      line.includes("helper") ? [{ number: i + 1, text: line }] : []
+    ),
+  }));
+  const page = await referencesOf(parser, matches, {
+    name: "helper",
+    includeDeclaration: true,
+    text,
+    resolved: { resolver, target: target! },
+  });
+  assertEquals(analyzed, ["src/a.rs"]);
+  assertEquals(page.files.map((file) => [file.path, file.parse, file.lines.length]), [
+    ["src/a.rs", "parsed", 2],
+    ["src/b.rs", "parsed", 0],
+  ]);
 });
 
 const SELF_FILES = {

@@ -119,9 +119,9 @@ Deno.test({
     "markdown renderer: one document in the worker at a time, a bounded queue; a job waiting behind a slow one is not blamed for it",
   ...unsanitized,
   fn: async () => {
-    // The timer starts once the worker is ready; "hang" spins until it fires, the others
-    // answer at once.
-    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 500, maxPending: 2 });
+    // The timer starts once the worker is ready; "hang" spins until it fires (a processor for
+    // that long, so it is short), the others answer at once.
+    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 100, maxPending: 2 });
     try {
       const hung = markdown.render(documentOf("hang", { blob: "hang" }));
       const behind = [
@@ -155,7 +155,7 @@ Deno.test({
   name: "markdown renderer: the same slow blob asked for at many commits at once is rendered once",
   ...unsanitized,
   fn: async () => {
-    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 200, maxPending: 8 });
+    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 50, maxPending: 8 });
     try {
       const commits = ["1", "2", "3", "4", "5"].map((digit) => digit.repeat(40));
       const answers = await Promise.all(
