@@ -49,7 +49,7 @@ export interface ResolvedDeclaration {
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
-  parameter?: { line: number; index: number };
+  parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
   /**
@@ -618,7 +618,7 @@ export async function refersTo(
     }
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
-    return await memberRefersTo(resolver, { ...at, receiver }, target);
+    return await memberRefersTo(resolver, { path: at.path, name: at.name, line, receiver }, target);
   }
   if (binding.kind === "free") return false;
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
@@ -631,7 +631,7 @@ export async function refersTo(
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
 async function memberRefersTo(
   resolver: NameResolver,
-  at: { path: string; name: string; receiver: Receiver },
+  at: { path: string; name: string; line: number; receiver: Receiver },
   target: ResolvedDeclaration,
 ): Promise<boolean> {
   const { receiver } = at;
@@ -651,6 +651,11 @@ async function memberRefersTo(
       // a member of that name, else where the file names its type (or one it extends); an
       // anonymous type's only in its own file.
       if (receiver.global === true) return false;
+      // A parameter's anonymous type has values in its function only (or passed to it, evident).
+      const { parameter } = target;
+      if (own && parameter?.to !== undefined) {
+        return at.line >= parameter.line && at.line <= parameter.to;
+      }
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
@@ -721,9 +726,17 @@ async function declarationRefersTo(
   }
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
+  const { parameter } = target;
+  if (receiver.type === null && receiver.parameter !== undefined && parameter !== undefined) {
+    // A name destructured from a parameter of an anonymous type: that parameter's type only.
+    return own && receiver.parameter.line === parameter.line &&
+      receiver.parameter.index === parameter.index;
+  }
   if (receiver.type === null) {
+    // An object literal passed nowhere (`return { port }`) is not of a parameter's type.
+    const passed = parameter === undefined || receiver.argument !== undefined;
     return own && target.container === null &&
-      (receiver.literal === true || target.literal === true);
+      ((receiver.literal === true && passed) || target.literal === true);
   }
   if (receiver.literal === true && receiver.type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.

@@ -41,7 +41,8 @@ export type Receiver =
     declares: string;
     /** `module`: the callee is that module's export, called through a namespace import. */
     argument?: { callee: string; index: number; module?: string };
-    parameter?: { line: number; index: number };
+    /** `to`: the function's last line (a value of the type is seen there, or passed to it). */
+    parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
@@ -146,6 +147,7 @@ export function analyzesLanguage(language: string): boolean {
 export function bindingOf(node: Node): Binding {
   const parent = node.parent;
   if (parent === null) return { kind: "free" };
+  if (node.type === "string_fragment") return { kind: "member", receiver: indexed(parent) };
   if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
     return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
   }
@@ -620,6 +622,24 @@ function elementType(name: Node): string | null {
   return argument === null ? null : literalType(argument);
 }
 
+// What `value['name']` or `Type['name']` (`string`: the quoted name) indexes: the value, as a
+// member access's object is; a type the file declares or imports (`Input['in']`), else unknown.
+function indexed(string: Node): Receiver {
+  const holder = string.parent;
+  if (holder?.type === "subscript_expression") {
+    return receiverOf(holder.childForFieldName("object"));
+  }
+  let object = holder?.parent?.namedChildren[0] ?? null;
+  if (object?.type === "generic_type") object = object.childForFieldName("name");
+  if (object?.type !== "type_identifier") return { kind: "unknown" };
+  const binding = lookUp(object, object.text);
+  if (binding === null) return { kind: "unknown", global: true };
+  // A function's or type's type parameter (a local type) is of no evident type.
+  const named = binding.kind === "import" ||
+    (binding.kind === "file" && ["type", "interface", "class", "enum"].includes(binding.declares));
+  return named ? { kind: "type", type: object.text } : { kind: "unknown" };
+}
+
 function namedType(annotation: Node): string | null {
   let node: Node | null = annotation.type === "type_annotation"
     ? annotation.namedChildren[0] ?? null
@@ -758,6 +778,14 @@ function objectContext(object: Node): Pick<
     }
     return { type: typed === null ? null : literalType(typed) };
   }
+  if (
+    (holder?.type === "required_parameter" || holder?.type === "optional_parameter") &&
+    holder.childForFieldName("value")?.id === object.id
+  ) {
+    // `(opts: Options = { ... })`: a parameter's default value is of the parameter's type.
+    const typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
+    return { type: typed === null ? null : literalType(typed) };
+  }
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     const typed = holder.namedChildren.at(-1) ?? null;
     return { type: typed === null || typed.id === object.id ? null : namedType(typed) };
@@ -768,34 +796,38 @@ function objectContext(object: Node): Pick<
     if (type !== null) return { type };
   }
   if (holder?.type === "arguments" && object.type === "object") {
-    // `f({ ... })` and `new Stream({ ... })`.
-    const call = holder.parent;
-    const callee = call?.type === "call_expression"
-      ? call.childForFieldName("function")
-      : call?.type === "new_expression"
-      ? call.childForFieldName("constructor")
-      : null;
-    const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
-    if (callee?.type === "identifier") {
-      return { type: null, argument: { callee: callee.text, index } };
-    }
-    // `JWT.verify(token, { ... })` with `import * as JWT`: the module's `verify`.
-    const namespace = callee?.type === "member_expression"
-      ? callee.childForFieldName("object")
-      : null;
-    const named = callee?.childForFieldName("property");
-    if (namespace?.type === "identifier" && named) {
-      const binding = lookUp(namespace, namespace.text);
-      if (binding?.kind === "import" && binding.imported === "*") {
-        return { type: null, argument: { callee: named.text, index, module: binding.module } };
-      }
-    }
+    const argument = argumentOf(object, holder);
+    if (argument !== null) return { type: null, argument };
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
     const parameter = annotatedParameter(holder);
     if (parameter !== null) return { type: null, parameter };
   }
   return { type: null };
+}
+
+// For an object passed in `list`, a call's arguments (`f({ ... })`, `new Stream({ ... })`,
+// `JWT.verify(token, { ... })` with `import * as JWT`): the callee and the argument's index.
+function argumentOf(
+  object: Node,
+  list: Node,
+): { callee: string; index: number; module?: string } | null {
+  const call = list.parent;
+  const callee = call?.type === "call_expression"
+    ? call.childForFieldName("function")
+    : call?.type === "new_expression"
+    ? call.childForFieldName("constructor")
+    : null;
+  const index = list.namedChildren.findIndex((child) => child?.id === object.id);
+  if (callee?.type === "identifier") return { callee: callee.text, index };
+  const namespace = callee?.type === "member_expression"
+    ? callee.childForFieldName("object")
+    : null;
+  const named = callee?.childForFieldName("property");
+  if (namespace?.type !== "identifier" || !named) return null;
+  const binding = lookUp(namespace, namespace.text);
+  if (binding?.kind !== "import" || binding.imported !== "*") return null;
+  return { callee: named.text, index, module: binding.module };
 }
 
 const TYPE_COMBINATIONS = new Set(["union_type", "intersection_type", "parenthesized_type"]);
@@ -833,8 +865,11 @@ function returnedType(holder: Node): string | null {
   return typed === null ? null : namedType(typed);
 }
 
-// For a parameter's type annotation: the line of its function's name and the parameter's index.
-function annotatedParameter(annotation: Node): { line: number; index: number } | null {
+// For a parameter's type annotation: the line of its function's name, the parameter's index and
+// the function's last line.
+function annotatedParameter(
+  annotation: Node,
+): { line: number; index: number; to: number } | null {
   const parameter = annotation.parent;
   const list = parameter?.parent;
   if (
@@ -849,7 +884,8 @@ function annotatedParameter(annotation: Node): { line: number; index: number } |
   if (named === null && fn?.parent?.type === "variable_declarator") {
     named = fn.parent.childForFieldName("name");
   }
-  return named === null ? null : { line: named.startPosition.row + 1, index };
+  if (named === null || fn === null) return null;
+  return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
 }
 
 // For the name of a function (declared, or a variable holding an arrow function or function
@@ -891,9 +927,17 @@ function destructured(node: Node): Receiver {
     const typed = holder.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
     if (type !== null) return { kind: "type", type };
-    // `({ id }: { id: number })`: a property of that anonymous type, no other.
-    if (typed?.namedChildren[0]?.type === "object_type") {
-      return { kind: "declaration", type: null, heritage: [], declares: "field" };
+    // `({ id }: { id: number })`: a property of that anonymous type, no other; the type is
+    // known by the function and the parameter's index.
+    if (typed?.type === "type_annotation" && typed.namedChildren[0]?.type === "object_type") {
+      const parameter = annotatedParameter(typed);
+      return {
+        kind: "declaration",
+        type: null,
+        heritage: [],
+        declares: "field",
+        ...(parameter === null ? {} : { parameter }),
+      };
     }
     return { kind: "unknown" };
   }

@@ -160,7 +160,7 @@ nameCase(
       line: 3,
       shared: true,
     });
-    assertEquals(inline.target?.parameter, { line: 3, index: 1 });
+    assertEquals(inline.target?.parameter, { line: 3, index: 1, to: 3 });
     assertEquals(inline.lines, ["src/app.ts:4", "src/auth.ts:3"]);
     // From the argument, the definition is the parameter's member.
     const fromUse = await referencesIn(files, {
@@ -639,5 +639,89 @@ nameCase(
     }, { path: "src/tool.ts", name: "path", line: 1, shared: true });
     // Not the anonymous element type's `path` (line 3), nor an array the files do not type.
     assertEquals(lines, ["src/bench.ts:2", "src/tool.ts:1", "src/tool.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: an annotated parameter's default object is of the parameter's type",
+  async () => {
+    const files = {
+      "src/handle.ts": [
+        "export type HandleOptions = { fetch?: typeof fetch };",
+        "export const handle = (opts: HandleOptions = {",
+        "  fetch: globalThis.fetch,",
+        "}) => opts.fetch;",
+        "export const other = (opts = { fetch: globalThis.fetch }) => opts;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/handle.ts",
+      name: "fetch",
+      line: 1,
+      shared: true,
+    });
+    // The untyped default (line 5) is an object of its own.
+    assertEquals(lines, ["src/handle.ts:1", "src/handle.ts:3", "src/handle.ts:4"]);
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = { path: "src/handle.ts", name: "fetch", line: 3, column: 2 };
+    assertEquals((await definitionAt(resolver, at))?.line, 1);
+  },
+);
+
+nameCase(
+  "name resolution: a name destructured from a parameter of an anonymous type is that type's property",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/server.test.ts": [
+        "const createServer = ({",
+        "  port = 1,",
+        "}: {",
+        "  port?: number",
+        "} = {}) => {",
+        "  return { port };",
+        "};",
+        "const other = ({ port }: { port: number }) => port;",
+        "const { port } = createServer();",
+      ].join("\n"),
+    }, { path: "src/server.test.ts", name: "port", line: 4, shared: true });
+    // Not the returned object's own property (6), another parameter's type (8), nor a value
+    // destructured from the returned object (9).
+    assertEquals(lines, ["src/server.test.ts:2", "src/server.test.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: an indexed access type or a quoted index names its type's member",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export type Input = { in?: {}; out?: {} };",
+        "export type Other = { in?: {} };",
+        "export type Extract<I extends Input | Input['in']> = I extends Input",
+        "  ? I['in']",
+        "  : Other['in'];",
+        "const input: Input = {};",
+        "const value = input['in'];",
+        "const word = 'in';",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "in",
+      line: 1,
+      shared: true,
+    });
+    // Not another type's member (5) nor a string that indexes nothing (8); a type parameter's
+    // (4) is of no evident type.
+    assertEquals(lines, ["src/types.ts:1", "src/types.ts:3", "src/types.ts:4", "src/types.ts:7"]);
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = { path: "src/types.ts", name: "in", line: 3, column: 45 }; // inside the quotes
+    assertEquals((await definitionAt(resolver, at))?.line, 1);
   },
 );
