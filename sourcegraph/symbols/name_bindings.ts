@@ -640,11 +640,22 @@ function indexed(string: Node): Receiver {
   return named ? { kind: "type", type: object.text } : { kind: "unknown" };
 }
 
+// The global utility types whose members are their first type argument's own (`Partial<T>`,
+// `Omit<T, "k">`): a value of one is, member by member, of T.
+const SAME_MEMBERS = new Set(["Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"]);
+
 function namedType(annotation: Node): string | null {
   let node: Node | null = annotation.type === "type_annotation"
     ? annotation.namedChildren[0] ?? null
     : annotation;
-  if (node?.type === "generic_type") node = node.childForFieldName("name");
+  if (node?.type === "generic_type") {
+    const name = node.childForFieldName("name");
+    const of = node.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    if (name !== null && of !== null && SAME_MEMBERS.has(name.text) && !lookUp(name, name.text)) {
+      return namedType(of);
+    }
+    node = name;
+  }
   return node?.type === "type_identifier" ? node.text : null;
 }
 

@@ -725,3 +725,31 @@ nameCase(
     assertEquals((await definitionAt(resolver, at))?.line, 1);
   },
 );
+
+nameCase(
+  "name resolution: Partial, Omit and the other utility types keeping members are of their type's members",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/filepath.ts": [
+        "type FilePathOptions = { filename: string; root?: string };",
+        "export const withRoot = (options: Omit<FilePathOptions, 'filename'>) => options.root;",
+        "export const partial = (options: Partial<FilePathOptions>) => options;",
+      ].join("\n"),
+      "src/filepath.test.ts": [
+        "import { partial, withRoot } from './filepath';",
+        "withRoot({ root: 'bar' });",
+        "partial({ root: 'bar' });",
+        "other({ root: 'bar' });",
+        "function other(options: Omit<Other, 'x'>) {}",
+        "type Other = { root: string; x: number };",
+      ].join("\n"),
+    }, { path: "src/filepath.ts", name: "root", line: 1, shared: true });
+    // Not the object passed as `Omit<Other, 'x'>` (4), nor `Other`'s own member (6).
+    assertEquals(lines, [
+      "src/filepath.test.ts:2",
+      "src/filepath.test.ts:3",
+      "src/filepath.ts:1",
+      "src/filepath.ts:2",
+    ]);
+  },
+);
