@@ -659,7 +659,9 @@ async function memberRefersTo(
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
-      for (const type of types) if (await resolver.mentions(at.path, type)) return true;
+      for (const type of types) {
+        if (await namesType(resolver, at.path, { type, from: target.path })) return true;
+      }
       return false;
     }
     case "props": {
@@ -687,6 +689,20 @@ async function memberRefersTo(
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless
+// the file's own declaration or import of that name leads elsewhere (another type of that name).
+async function namesType(
+  resolver: NameResolver,
+  path: string,
+  at: { type: string; from: string },
+): Promise<boolean> {
+  if (!(await resolver.mentions(path, at.type))) return false;
+  const seen = await resolver.declarationOf(path, at.type, 1);
+  if (seen === null) return true;
+  const meant = await resolver.declarationOf(at.from, at.type, 1);
+  return meant === null || (seen.path === meant.path && seen.line === meant.line);
 }
 
 // Whether the member a receiver's type leads to is the target: its own member, one of a type the

@@ -753,3 +753,25 @@ nameCase(
     ]);
   },
 );
+
+nameCase(
+  "name resolution: a file naming another type of the member's type name is no sign of the member",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/utils/accept.ts": [
+        "export interface Accept { type: string; q: number }",
+        "export const parse = (header: string) => [] as Accept[];",
+      ].join("\n"),
+      "src/helper/accepts.ts": [
+        "export interface Accept { type: string; q: number }",
+        "export const best = (accepts: Accept[]) => accepts.sort((a, b) => b.q - a.q);",
+      ].join("\n"),
+      "src/middleware/language.ts": [
+        "import type { Accept } from '../utils/accept';",
+        "export const first = (accepts: Accept[]) => accepts.find((a) => a.q > 0);",
+      ].join("\n"),
+    }, { path: "src/utils/accept.ts", name: "q", line: 1, shared: true });
+    // accepts.ts names its own `Accept`: its `a.q` is not utils' member.
+    assertEquals(lines, ["src/middleware/language.ts:2", "src/utils/accept.ts:1"]);
+  },
+);
