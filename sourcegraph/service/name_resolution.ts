@@ -45,7 +45,9 @@ export interface ResolvedDeclaration {
   /** For a member: the names its type extends or implements (their members' uses are its too). */
   heritage?: string[];
   /** For a function: the named type of each parameter (null: none, or not a named type). */
-  parameters?: (string | null)[];
+  parameters?: (string | string[] | null)[];
+  /** For a type alias or an interface: the named types it is made of or extends. */
+  parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
@@ -425,7 +427,13 @@ export class NameResolver {
     const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
-    if (type !== null) return await this.member(callee.path, { type, member }, 1);
+    if (type !== null) {
+      for (const each of [type].flat()) {
+        const found = await this.member(callee.path, { type: each, member }, 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     const members = await this.analysis(callee.path, member);
     for (const occurrence of members?.occurrences ?? []) {
       const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
@@ -498,6 +506,13 @@ export class NameResolver {
           ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
         };
       }
+    }
+    // `type WithAlg = { alg: string } & VerifyOptions`, `interface B extends A`: a member of a
+    // part.
+    if (depth > FOLLOW_DEPTH) return null;
+    for (const part of type.parts ?? []) {
+      const found = await this.member(type.path, { type: part, member: at.member }, depth + 1);
+      if (found !== null) return found;
     }
     return null;
   }
@@ -652,10 +667,8 @@ async function memberRefersTo(
       // anonymous type's only in its own file.
       if (receiver.global === true) return false;
       // A parameter's anonymous type has values in its function only (or passed to it, evident).
-      const { parameter } = target;
-      if (own && parameter?.to !== undefined) {
-        return at.line >= parameter.line && at.line <= parameter.to;
-      }
+      const { line = 0, to } = target.parameter ?? {};
+      if (own && to !== undefined) return at.line >= line && at.line <= to;
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
@@ -733,7 +746,11 @@ async function declarationRefersTo(
     return false;
   }
   if (receiver.argument !== undefined) {
-    const fits = await argumentFits(resolver, { path: at.path, ...receiver.argument }, target);
+    const fits = await argumentFits(
+      resolver,
+      { path: at.path, name: at.name, ...receiver.argument },
+      target,
+    );
     if (fits !== null) return fits;
     // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
     // of its parameter's one type wherever that callee and argument are the same.
@@ -767,7 +784,7 @@ async function declarationRefersTo(
 // parameter's named type, or the object type annotating it; null when the callee is not evident.
 async function argumentFits(
   resolver: NameResolver,
-  at: { path: string; callee: string; index: number; module?: string },
+  at: { path: string; name: string; callee: string; index: number; module?: string },
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
   const callee = await resolver.calleeOf(at.path, at);
@@ -775,9 +792,19 @@ async function argumentFits(
   const type = callee.parameters[at.index] ?? null;
   if (type !== null) {
     if (target.container === null) return false;
-    if (type !== target.container) return (target.heritage ?? []).includes(type);
-    const declared = await resolver.declarationOf(callee.path, type, 1);
-    return declared === null || declared.path === target.path;
+    for (const each of [type].flat()) {
+      if (each === target.container) {
+        const declared = await resolver.declarationOf(callee.path, each, 1);
+        if (declared === null || declared.path === target.path) return true;
+      } else if ((target.heritage ?? []).includes(each)) {
+        return true;
+      } else {
+        // A type made of the target's (`{ alg: string } & VerifyOptions`).
+        const found = await resolver.member(callee.path, { type: each, member: at.name }, 1);
+        if (found !== null && isTargetMember(found, target)) return true;
+      }
+    }
+    return false;
   }
   const { parameter } = target;
   return parameter !== undefined && callee.path === target.path &&
@@ -827,6 +854,7 @@ function declared(
     container: binding.container,
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
+    ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
   };
 }

@@ -65,8 +65,13 @@ export interface Declared {
   declares: string;
   /** The enclosing function, method or class, or null at the top of the file. */
   container: string | null;
-  /** For a function: the named type of each parameter (null: none, or not a named type). */
-  parameters?: (string | null)[];
+  /**
+   * For a function: the named type of each parameter (null: none, or not a named type; a union
+   * of named types: each of them).
+   */
+  parameters?: (string | string[] | null)[];
+  /** For a type alias or an interface: the named types it is made of or extends. */
+  parts?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
 }
@@ -329,6 +334,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     };
     const parameters = parameterTypes(nameNode);
     if (parameters !== null) declared.parameters = parameters;
+    const parts = typeParts(nameNode);
+    if (parts.length > 0) declared.parts = parts;
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     if (augmented !== null) {
@@ -901,7 +908,7 @@ function annotatedParameter(
 
 // For the name of a function (declared, or a variable holding an arrow function or function
 // expression): the named type of each parameter; null for other names.
-function parameterTypes(name: Node): (string | null)[] | null {
+function parameterTypes(name: Node): (string | string[] | null)[] | null {
   const holder = name.parent;
   let fn: Node | null = null;
   if (holder?.type === "function_declaration" || holder?.type === "function_signature") {
@@ -916,10 +923,36 @@ function parameterTypes(name: Node): (string | null)[] | null {
   if (!list) return null;
   return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
     (parameter) => {
-      const typed = parameter?.childForFieldName("type") ?? null;
+      let typed = parameter?.childForFieldName("type") ?? null;
+      if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      if (typed?.type === "union_type") {
+        // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
+        const arms = namedParts(typed);
+        return arms.length > 0 ? arms : null;
+      }
       return typed === null ? null : namedType(typed);
     },
   );
+}
+
+// The named types a union or intersection is made of (`A | (B & { c: C })`: A and B).
+function namedParts(typed: Node): string[] {
+  if (!TYPE_COMBINATIONS.has(typed.type)) {
+    const name = namedType(typed);
+    return name === null ? [] : [name];
+  }
+  return typed.namedChildren.flatMap((part) => part === null ? [] : namedParts(part));
+}
+
+// For the name of a type alias or interface: the named types its value is made of (a union's
+// or intersection's named parts) or it extends; empty for other names.
+function typeParts(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return [];
+  if (holder.type === "interface_declaration") return heritageOf(holder);
+  if (holder.type !== "type_alias_declaration") return [];
+  const value = holder.childForFieldName("value");
+  return value === null ? [] : namedParts(value);
 }
 
 // The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.

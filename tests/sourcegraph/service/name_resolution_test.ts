@@ -775,3 +775,37 @@ nameCase(
     assertEquals(lines, ["src/middleware/language.ts:2", "src/utils/accept.ts:1"]);
   },
 );
+
+nameCase(
+  "name resolution: an object passed to a union-typed parameter is of the union's type declaring the member, through an alias's parts",
+  async () => {
+    const files = {
+      "src/jwt.ts": [
+        "export type VerifyOptions = { iss?: string; aud?: string };",
+        "export type WithAlg = { alg: string } & VerifyOptions;",
+        "export const verify = (token: string, algOrOptions: Algorithm | WithAlg) => token;",
+        "export const sign = (token: string, options: Algorithm | Other) => token;",
+        "type Other = { aud?: string };",
+      ].join("\n"),
+      "src/jwt.test.ts": [
+        "import * as JWT from './jwt';",
+        "JWT.verify('t', { alg: 'HS256', aud: 'a' });",
+        "JWT.sign('t', { aud: 'a' });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/jwt.ts",
+      name: "aud",
+      line: 1,
+      shared: true,
+    });
+    // Not the object passed to `sign`, of the other type (3), nor that type's own member (5).
+    assertEquals(lines, ["src/jwt.test.ts:2", "src/jwt.ts:1"]);
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = { path: "src/jwt.test.ts", name: "aud", line: 2, column: 32 };
+    assertEquals((await definitionAt(resolver, at))?.line, 1);
+  },
+);
