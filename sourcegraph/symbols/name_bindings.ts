@@ -641,10 +641,24 @@ function indexed(string: Node): Receiver {
   if (object?.type !== "type_identifier") return { kind: "unknown" };
   const binding = lookUp(object, object.text);
   if (binding === null) return { kind: "unknown", global: true };
-  // A function's or type's type parameter (a local type) is of no evident type.
+  if (binding.kind === "local" && binding.declares === "type") return constrained(object, binding);
   const named = binding.kind === "import" ||
     (binding.kind === "file" && ["type", "interface", "class", "enum"].includes(binding.declares));
   return named ? { kind: "type", type: object.text } : { kind: "unknown" };
+}
+
+// A type parameter (`E extends Env`) is of its constraint's first named type; without one it
+// is of no evident type.
+function constrained(node: Node, declared: Declared): Receiver {
+  const at = rootOf(node).descendantForPosition({
+    row: declared.line - 1,
+    column: declared.column,
+  });
+  const parameter = at?.parent;
+  if (parameter?.type !== "type_parameter") return { kind: "unknown" };
+  const constraint = parameter.childForFieldName("constraint")?.namedChildren[0] ?? null;
+  const type = constraint === null ? undefined : namedParts(constraint)[0];
+  return type === undefined ? { kind: "unknown" } : { kind: "type", type };
 }
 
 // The global utility types whose members are their first type argument's own (`Partial<T>`,

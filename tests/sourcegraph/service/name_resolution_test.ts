@@ -715,8 +715,23 @@ nameCase(
       shared: true,
     });
     // Not another type's member (5) nor a string that indexes nothing (8); a type parameter's
-    // (4) is of no evident type.
+    // (4) is its constraint's.
     assertEquals(lines, ["src/types.ts:1", "src/types.ts:3", "src/types.ts:4", "src/types.ts:7"]);
+    const constrained = await referencesIn({
+      "src/types.ts": "export type Env = { Bindings?: object };",
+      "src/lambda.ts": [
+        "type Env = { Bindings: { event: string } };",
+        "export type E = Env['Bindings'];",
+      ].join("\n"),
+      "src/context.ts": [
+        "import type { Env } from './types';",
+        "export type Get<E extends Env> = (env: E['Bindings']) => string;",
+        "export type Any<T> = (env: T['Bindings']) => string;",
+      ].join("\n"),
+    }, { path: "src/lambda.ts", name: "Bindings", line: 1, shared: false });
+    // `E extends Env` is the other `Env`; an unconstrained `T` is of no evident type (which
+    // counts where no other type declares the member).
+    assertEquals(constrained.lines, ["src/context.ts:3", "src/lambda.ts:1", "src/lambda.ts:2"]);
     const resolver = new NameResolver(sharedParser(), {
       text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
       exists: (path) => Promise.resolve(path in files),
