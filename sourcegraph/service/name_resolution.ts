@@ -45,11 +45,13 @@ export interface ResolvedDeclaration {
   /** For a member: the names its type extends or implements (their members' uses are its too). */
   heritage?: string[];
   /** For a function: the named type of each parameter (null: none, or not a named type). */
-  parameters?: (string | null)[];
+  parameters?: (string | string[] | null)[];
+  /** For a type alias or an interface: the named types it is made of or extends. */
+  parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
-  parameter?: { line: number; index: number };
+  parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
   /**
@@ -425,7 +427,13 @@ export class NameResolver {
     const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
-    if (type !== null) return await this.member(callee.path, { type, member }, 1);
+    if (type !== null) {
+      for (const each of [type].flat()) {
+        const found = await this.member(callee.path, { type: each, member }, 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     const members = await this.analysis(callee.path, member);
     for (const occurrence of members?.occurrences ?? []) {
       const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
@@ -498,6 +506,13 @@ export class NameResolver {
           ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
         };
       }
+    }
+    // `type WithAlg = { alg: string } & VerifyOptions`, `interface B extends A`: a member of a
+    // part.
+    if (depth > FOLLOW_DEPTH) return null;
+    for (const part of type.parts ?? []) {
+      const found = await this.member(type.path, { type: part, member: at.member }, depth + 1);
+      if (found !== null) return found;
     }
     return null;
   }
@@ -618,7 +633,7 @@ export async function refersTo(
     }
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
-    return await memberRefersTo(resolver, { ...at, receiver }, target);
+    return await memberRefersTo(resolver, { path: at.path, name: at.name, line, receiver }, target);
   }
   if (binding.kind === "free") return false;
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
@@ -631,7 +646,7 @@ export async function refersTo(
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
 async function memberRefersTo(
   resolver: NameResolver,
-  at: { path: string; name: string; receiver: Receiver },
+  at: { path: string; name: string; line: number; receiver: Receiver },
   target: ResolvedDeclaration,
 ): Promise<boolean> {
   const { receiver } = at;
@@ -651,10 +666,15 @@ async function memberRefersTo(
       // a member of that name, else where the file names its type (or one it extends); an
       // anonymous type's only in its own file.
       if (receiver.global === true) return false;
+      // A parameter's anonymous type has values in its function only (or passed to it, evident).
+      const { line = 0, to } = target.parameter ?? {};
+      if (own && to !== undefined) return at.line >= line && at.line <= to;
       if (own) return true;
       if (target.container === null) return false;
       if (target.shared !== true) return true;
-      for (const type of types) if (await resolver.mentions(at.path, type)) return true;
+      for (const type of types) {
+        if (await namesType(resolver, at.path, { type, from: target.path })) return true;
+      }
       return false;
     }
     case "props": {
@@ -682,6 +702,20 @@ async function memberRefersTo(
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless
+// the file's own declaration or import of that name leads elsewhere (another type of that name).
+async function namesType(
+  resolver: NameResolver,
+  path: string,
+  at: { type: string; from: string },
+): Promise<boolean> {
+  if (!(await resolver.mentions(path, at.type))) return false;
+  const seen = await resolver.declarationOf(path, at.type, 1);
+  if (seen === null) return true;
+  const meant = await resolver.declarationOf(at.from, at.type, 1);
+  return meant === null || (seen.path === meant.path && seen.line === meant.line);
 }
 
 // Whether the member a receiver's type leads to is the target: its own member, one of a type the
@@ -712,7 +746,11 @@ async function declarationRefersTo(
     return false;
   }
   if (receiver.argument !== undefined) {
-    const fits = await argumentFits(resolver, { path: at.path, ...receiver.argument }, target);
+    const fits = await argumentFits(
+      resolver,
+      { path: at.path, name: at.name, ...receiver.argument },
+      target,
+    );
     if (fits !== null) return fits;
     // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
     // of its parameter's one type wherever that callee and argument are the same.
@@ -721,9 +759,17 @@ async function declarationRefersTo(
   }
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
+  const { parameter } = target;
+  if (receiver.type === null && receiver.parameter !== undefined && parameter !== undefined) {
+    // A name destructured from a parameter of an anonymous type: that parameter's type only.
+    return own && receiver.parameter.line === parameter.line &&
+      receiver.parameter.index === parameter.index;
+  }
   if (receiver.type === null) {
+    // An object literal passed nowhere (`return { port }`) is not of a parameter's type.
+    const passed = parameter === undefined || receiver.argument !== undefined;
     return own && target.container === null &&
-      (receiver.literal === true || target.literal === true);
+      ((receiver.literal === true && passed) || target.literal === true);
   }
   if (receiver.literal === true && receiver.type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.
@@ -738,7 +784,7 @@ async function declarationRefersTo(
 // parameter's named type, or the object type annotating it; null when the callee is not evident.
 async function argumentFits(
   resolver: NameResolver,
-  at: { path: string; callee: string; index: number; module?: string },
+  at: { path: string; name: string; callee: string; index: number; module?: string },
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
   const callee = await resolver.calleeOf(at.path, at);
@@ -746,9 +792,19 @@ async function argumentFits(
   const type = callee.parameters[at.index] ?? null;
   if (type !== null) {
     if (target.container === null) return false;
-    if (type !== target.container) return (target.heritage ?? []).includes(type);
-    const declared = await resolver.declarationOf(callee.path, type, 1);
-    return declared === null || declared.path === target.path;
+    for (const each of [type].flat()) {
+      if (each === target.container) {
+        const declared = await resolver.declarationOf(callee.path, each, 1);
+        if (declared === null || declared.path === target.path) return true;
+      } else if ((target.heritage ?? []).includes(each)) {
+        return true;
+      } else {
+        // A type made of the target's (`{ alg: string } & VerifyOptions`).
+        const found = await resolver.member(callee.path, { type: each, member: at.name }, 1);
+        if (found !== null && isTargetMember(found, target)) return true;
+      }
+    }
+    return false;
   }
   const { parameter } = target;
   return parameter !== undefined && callee.path === target.path &&
@@ -798,6 +854,7 @@ function declared(
     container: binding.container,
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
+    ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
   };
 }

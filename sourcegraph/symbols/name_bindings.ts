@@ -41,7 +41,8 @@ export type Receiver =
     declares: string;
     /** `module`: the callee is that module's export, called through a namespace import. */
     argument?: { callee: string; index: number; module?: string };
-    parameter?: { line: number; index: number };
+    /** `to`: the function's last line (a value of the type is seen there, or passed to it). */
+    parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
@@ -64,8 +65,13 @@ export interface Declared {
   declares: string;
   /** The enclosing function, method or class, or null at the top of the file. */
   container: string | null;
-  /** For a function: the named type of each parameter (null: none, or not a named type). */
-  parameters?: (string | null)[];
+  /**
+   * For a function: the named type of each parameter (null: none, or not a named type; a union
+   * of named types: each of them).
+   */
+  parameters?: (string | string[] | null)[];
+  /** For a type alias or an interface: the named types it is made of or extends. */
+  parts?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
 }
@@ -146,6 +152,7 @@ export function analyzesLanguage(language: string): boolean {
 export function bindingOf(node: Node): Binding {
   const parent = node.parent;
   if (parent === null) return { kind: "free" };
+  if (node.type === "string_fragment") return { kind: "member", receiver: indexed(parent) };
   if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
     return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
   }
@@ -327,6 +334,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     };
     const parameters = parameterTypes(nameNode);
     if (parameters !== null) declared.parameters = parameters;
+    const parts = typeParts(nameNode);
+    if (parts.length > 0) declared.parts = parts;
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     if (augmented !== null) {
@@ -620,11 +629,54 @@ function elementType(name: Node): string | null {
   return argument === null ? null : literalType(argument);
 }
 
+// What `value['name']` or `Type['name']` (`string`: the quoted name) indexes: the value, as a
+// member access's object is; a type the file declares or imports (`Input['in']`), else unknown.
+function indexed(string: Node): Receiver {
+  const holder = string.parent;
+  if (holder?.type === "subscript_expression") {
+    return receiverOf(holder.childForFieldName("object"));
+  }
+  let object = holder?.parent?.namedChildren[0] ?? null;
+  if (object?.type === "generic_type") object = object.childForFieldName("name");
+  if (object?.type !== "type_identifier") return { kind: "unknown" };
+  const binding = lookUp(object, object.text);
+  if (binding === null) return { kind: "unknown", global: true };
+  if (binding.kind === "local" && binding.declares === "type") return constrained(object, binding);
+  const named = binding.kind === "import" ||
+    (binding.kind === "file" && ["type", "interface", "class", "enum"].includes(binding.declares));
+  return named ? { kind: "type", type: object.text } : { kind: "unknown" };
+}
+
+// A type parameter (`E extends Env`) is of its constraint's first named type; without one it
+// is of no evident type.
+function constrained(node: Node, declared: Declared): Receiver {
+  const at = rootOf(node).descendantForPosition({
+    row: declared.line - 1,
+    column: declared.column,
+  });
+  const parameter = at?.parent;
+  if (parameter?.type !== "type_parameter") return { kind: "unknown" };
+  const constraint = parameter.childForFieldName("constraint")?.namedChildren[0] ?? null;
+  const type = constraint === null ? undefined : namedParts(constraint)[0];
+  return type === undefined ? { kind: "unknown" } : { kind: "type", type };
+}
+
+// The global utility types whose members are their first type argument's own (`Partial<T>`,
+// `Omit<T, "k">`): a value of one is, member by member, of T.
+const SAME_MEMBERS = new Set(["Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"]);
+
 function namedType(annotation: Node): string | null {
   let node: Node | null = annotation.type === "type_annotation"
     ? annotation.namedChildren[0] ?? null
     : annotation;
-  if (node?.type === "generic_type") node = node.childForFieldName("name");
+  if (node?.type === "generic_type") {
+    const name = node.childForFieldName("name");
+    const of = node.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    if (name !== null && of !== null && SAME_MEMBERS.has(name.text) && !lookUp(name, name.text)) {
+      return namedType(of);
+    }
+    node = name;
+  }
   return node?.type === "type_identifier" ? node.text : null;
 }
 
@@ -758,6 +810,14 @@ function objectContext(object: Node): Pick<
     }
     return { type: typed === null ? null : literalType(typed) };
   }
+  if (
+    (holder?.type === "required_parameter" || holder?.type === "optional_parameter") &&
+    holder.childForFieldName("value")?.id === object.id
+  ) {
+    // `(opts: Options = { ... })`: a parameter's default value is of the parameter's type.
+    const typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
+    return { type: typed === null ? null : literalType(typed) };
+  }
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     const typed = holder.namedChildren.at(-1) ?? null;
     return { type: typed === null || typed.id === object.id ? null : namedType(typed) };
@@ -768,34 +828,38 @@ function objectContext(object: Node): Pick<
     if (type !== null) return { type };
   }
   if (holder?.type === "arguments" && object.type === "object") {
-    // `f({ ... })` and `new Stream({ ... })`.
-    const call = holder.parent;
-    const callee = call?.type === "call_expression"
-      ? call.childForFieldName("function")
-      : call?.type === "new_expression"
-      ? call.childForFieldName("constructor")
-      : null;
-    const index = holder.namedChildren.findIndex((child) => child?.id === object.id);
-    if (callee?.type === "identifier") {
-      return { type: null, argument: { callee: callee.text, index } };
-    }
-    // `JWT.verify(token, { ... })` with `import * as JWT`: the module's `verify`.
-    const namespace = callee?.type === "member_expression"
-      ? callee.childForFieldName("object")
-      : null;
-    const named = callee?.childForFieldName("property");
-    if (namespace?.type === "identifier" && named) {
-      const binding = lookUp(namespace, namespace.text);
-      if (binding?.kind === "import" && binding.imported === "*") {
-        return { type: null, argument: { callee: named.text, index, module: binding.module } };
-      }
-    }
+    const argument = argumentOf(object, holder);
+    if (argument !== null) return { type: null, argument };
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
     const parameter = annotatedParameter(holder);
     if (parameter !== null) return { type: null, parameter };
   }
   return { type: null };
+}
+
+// For an object passed in `list`, a call's arguments (`f({ ... })`, `new Stream({ ... })`,
+// `JWT.verify(token, { ... })` with `import * as JWT`): the callee and the argument's index.
+function argumentOf(
+  object: Node,
+  list: Node,
+): { callee: string; index: number; module?: string } | null {
+  const call = list.parent;
+  const callee = call?.type === "call_expression"
+    ? call.childForFieldName("function")
+    : call?.type === "new_expression"
+    ? call.childForFieldName("constructor")
+    : null;
+  const index = list.namedChildren.findIndex((child) => child?.id === object.id);
+  if (callee?.type === "identifier") return { callee: callee.text, index };
+  const namespace = callee?.type === "member_expression"
+    ? callee.childForFieldName("object")
+    : null;
+  const named = callee?.childForFieldName("property");
+  if (namespace?.type !== "identifier" || !named) return null;
+  const binding = lookUp(namespace, namespace.text);
+  if (binding?.kind !== "import" || binding.imported !== "*") return null;
+  return { callee: named.text, index, module: binding.module };
 }
 
 const TYPE_COMBINATIONS = new Set(["union_type", "intersection_type", "parenthesized_type"]);
@@ -833,8 +897,11 @@ function returnedType(holder: Node): string | null {
   return typed === null ? null : namedType(typed);
 }
 
-// For a parameter's type annotation: the line of its function's name and the parameter's index.
-function annotatedParameter(annotation: Node): { line: number; index: number } | null {
+// For a parameter's type annotation: the line of its function's name, the parameter's index and
+// the function's last line.
+function annotatedParameter(
+  annotation: Node,
+): { line: number; index: number; to: number } | null {
   const parameter = annotation.parent;
   const list = parameter?.parent;
   if (
@@ -849,12 +916,13 @@ function annotatedParameter(annotation: Node): { line: number; index: number } |
   if (named === null && fn?.parent?.type === "variable_declarator") {
     named = fn.parent.childForFieldName("name");
   }
-  return named === null ? null : { line: named.startPosition.row + 1, index };
+  if (named === null || fn === null) return null;
+  return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
 }
 
 // For the name of a function (declared, or a variable holding an arrow function or function
 // expression): the named type of each parameter; null for other names.
-function parameterTypes(name: Node): (string | null)[] | null {
+function parameterTypes(name: Node): (string | string[] | null)[] | null {
   const holder = name.parent;
   let fn: Node | null = null;
   if (holder?.type === "function_declaration" || holder?.type === "function_signature") {
@@ -869,10 +937,36 @@ function parameterTypes(name: Node): (string | null)[] | null {
   if (!list) return null;
   return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
     (parameter) => {
-      const typed = parameter?.childForFieldName("type") ?? null;
+      let typed = parameter?.childForFieldName("type") ?? null;
+      if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      if (typed?.type === "union_type") {
+        // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
+        const arms = namedParts(typed);
+        return arms.length > 0 ? arms : null;
+      }
       return typed === null ? null : namedType(typed);
     },
   );
+}
+
+// The named types a union or intersection is made of (`A | (B & { c: C })`: A and B).
+function namedParts(typed: Node): string[] {
+  if (!TYPE_COMBINATIONS.has(typed.type)) {
+    const name = namedType(typed);
+    return name === null ? [] : [name];
+  }
+  return typed.namedChildren.flatMap((part) => part === null ? [] : namedParts(part));
+}
+
+// For the name of a type alias or interface: the named types its value is made of (a union's
+// or intersection's named parts) or it extends; empty for other names.
+function typeParts(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return [];
+  if (holder.type === "interface_declaration") return heritageOf(holder);
+  if (holder.type !== "type_alias_declaration") return [];
+  const value = holder.childForFieldName("value");
+  return value === null ? [] : namedParts(value);
 }
 
 // The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.
@@ -891,9 +985,17 @@ function destructured(node: Node): Receiver {
     const typed = holder.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
     if (type !== null) return { kind: "type", type };
-    // `({ id }: { id: number })`: a property of that anonymous type, no other.
-    if (typed?.namedChildren[0]?.type === "object_type") {
-      return { kind: "declaration", type: null, heritage: [], declares: "field" };
+    // `({ id }: { id: number })`: a property of that anonymous type, no other; the type is
+    // known by the function and the parameter's index.
+    if (typed?.type === "type_annotation" && typed.namedChildren[0]?.type === "object_type") {
+      const parameter = annotatedParameter(typed);
+      return {
+        kind: "declaration",
+        type: null,
+        heritage: [],
+        declares: "field",
+        ...(parameter === null ? {} : { parameter }),
+      };
     }
     return { kind: "unknown" };
   }

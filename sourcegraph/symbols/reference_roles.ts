@@ -96,6 +96,22 @@ export function isNameNode(node: Node): boolean {
 }
 
 /**
+ * Whether `node` is a string's whole text naming a member by index: `Type['name']` (an indexed
+ * access type) or `value['name']` (TypeScript and JavaScript).
+ */
+export function isIndexedName(node: Node): boolean {
+  if (node.type !== "string_fragment") return false;
+  const string = node.parent;
+  if (string?.type !== "string" || string.namedChildCount !== 1) return false;
+  const holder = string.parent;
+  if (holder?.type === "subscript_expression") {
+    return holder.childForFieldName("index")?.id === string.id;
+  }
+  return holder?.type === "literal_type" && holder.parent?.type === "lookup_type" &&
+    holder.parent.namedChildren[1]?.id === holder.id;
+}
+
+/**
  * The role of `node`, a name node; `definitionNames` holds the start
  * indexes of the names the tags queries captured as definitions.
  */

@@ -20,7 +20,7 @@ import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./la
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
 import { blankItemlessRustBodies, blankRustBodies } from "./rust_bodies.ts";
-import { isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
+import { isIndexedName, isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 import {
   analyzesLanguage,
   beginFile,
@@ -439,7 +439,7 @@ function nameNodes(
     if (WORD_CHARACTER.test(text[from - 1] ?? "") || WORD_CHARACTER.test(text[end] ?? "")) continue;
     let node: Node | null = root.descendantForIndex(from, end);
     while (node !== null && node.startIndex === from && node.endIndex === end) {
-      if (isNameNode(node)) {
+      if (isNameNode(node) || isIndexedName(node)) {
         found.push(node);
         break;
       }

@@ -160,7 +160,7 @@ nameCase(
       line: 3,
       shared: true,
     });
-    assertEquals(inline.target?.parameter, { line: 3, index: 1 });
+    assertEquals(inline.target?.parameter, { line: 3, index: 1, to: 3 });
     assertEquals(inline.lines, ["src/app.ts:4", "src/auth.ts:3"]);
     // From the argument, the definition is the parameter's member.
     const fromUse = await referencesIn(files, {
@@ -639,5 +639,188 @@ nameCase(
     }, { path: "src/tool.ts", name: "path", line: 1, shared: true });
     // Not the anonymous element type's `path` (line 3), nor an array the files do not type.
     assertEquals(lines, ["src/bench.ts:2", "src/tool.ts:1", "src/tool.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: an annotated parameter's default object is of the parameter's type",
+  async () => {
+    const files = {
+      "src/handle.ts": [
+        "export type HandleOptions = { fetch?: typeof fetch };",
+        "export const handle = (opts: HandleOptions = {",
+        "  fetch: globalThis.fetch,",
+        "}) => opts.fetch;",
+        "export const other = (opts = { fetch: globalThis.fetch }) => opts;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/handle.ts",
+      name: "fetch",
+      line: 1,
+      shared: true,
+    });
+    // The untyped default (line 5) is an object of its own.
+    assertEquals(lines, ["src/handle.ts:1", "src/handle.ts:3", "src/handle.ts:4"]);
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = { path: "src/handle.ts", name: "fetch", line: 3, column: 2 };
+    assertEquals((await definitionAt(resolver, at))?.line, 1);
+  },
+);
+
+nameCase(
+  "name resolution: a name destructured from a parameter of an anonymous type is that type's property",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/server.test.ts": [
+        "const createServer = ({",
+        "  port = 1,",
+        "}: {",
+        "  port?: number",
+        "} = {}) => {",
+        "  return { port };",
+        "};",
+        "const other = ({ port }: { port: number }) => port;",
+        "const { port } = createServer();",
+      ].join("\n"),
+    }, { path: "src/server.test.ts", name: "port", line: 4, shared: true });
+    // Not the returned object's own property (6), another parameter's type (8), nor a value
+    // destructured from the returned object (9).
+    assertEquals(lines, ["src/server.test.ts:2", "src/server.test.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: an indexed access type or a quoted index names its type's member",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export type Input = { in?: {}; out?: {} };",
+        "export type Other = { in?: {} };",
+        "export type Extract<I extends Input | Input['in']> = I extends Input",
+        "  ? I['in']",
+        "  : Other['in'];",
+        "const input: Input = {};",
+        "const value = input['in'];",
+        "const word = 'in';",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "in",
+      line: 1,
+      shared: true,
+    });
+    // Not another type's member (5) nor a string that indexes nothing (8); a type parameter's
+    // (4) is its constraint's.
+    assertEquals(lines, ["src/types.ts:1", "src/types.ts:3", "src/types.ts:4", "src/types.ts:7"]);
+    const constrained = await referencesIn({
+      "src/types.ts": "export type Env = { Bindings?: object };",
+      "src/lambda.ts": [
+        "type Env = { Bindings: { event: string } };",
+        "export type E = Env['Bindings'];",
+      ].join("\n"),
+      "src/context.ts": [
+        "import type { Env } from './types';",
+        "export type Get<E extends Env> = (env: E['Bindings']) => string;",
+        "export type Any<T> = (env: T['Bindings']) => string;",
+      ].join("\n"),
+    }, { path: "src/lambda.ts", name: "Bindings", line: 1, shared: false });
+    // `E extends Env` is the other `Env`; an unconstrained `T` is of no evident type (which
+    // counts where no other type declares the member).
+    assertEquals(constrained.lines, ["src/context.ts:3", "src/lambda.ts:1", "src/lambda.ts:2"]);
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = { path: "src/types.ts", name: "in", line: 3, column: 45 }; // inside the quotes
+    assertEquals((await definitionAt(resolver, at))?.line, 1);
+  },
+);
+
+nameCase(
+  "name resolution: Partial, Omit and the other utility types keeping members are of their type's members",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/filepath.ts": [
+        "type FilePathOptions = { filename: string; root?: string };",
+        "export const withRoot = (options: Omit<FilePathOptions, 'filename'>) => options.root;",
+        "export const partial = (options: Partial<FilePathOptions>) => options;",
+      ].join("\n"),
+      "src/filepath.test.ts": [
+        "import { partial, withRoot } from './filepath';",
+        "withRoot({ root: 'bar' });",
+        "partial({ root: 'bar' });",
+        "other({ root: 'bar' });",
+        "function other(options: Omit<Other, 'x'>) {}",
+        "type Other = { root: string; x: number };",
+      ].join("\n"),
+    }, { path: "src/filepath.ts", name: "root", line: 1, shared: true });
+    // Not the object passed as `Omit<Other, 'x'>` (4), nor `Other`'s own member (6).
+    assertEquals(lines, [
+      "src/filepath.test.ts:2",
+      "src/filepath.test.ts:3",
+      "src/filepath.ts:1",
+      "src/filepath.ts:2",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: a file naming another type of the member's type name is no sign of the member",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/utils/accept.ts": [
+        "export interface Accept { type: string; q: number }",
+        "export const parse = (header: string) => [] as Accept[];",
+      ].join("\n"),
+      "src/helper/accepts.ts": [
+        "export interface Accept { type: string; q: number }",
+        "export const best = (accepts: Accept[]) => accepts.sort((a, b) => b.q - a.q);",
+      ].join("\n"),
+      "src/middleware/language.ts": [
+        "import type { Accept } from '../utils/accept';",
+        "export const first = (accepts: Accept[]) => accepts.find((a) => a.q > 0);",
+      ].join("\n"),
+    }, { path: "src/utils/accept.ts", name: "q", line: 1, shared: true });
+    // accepts.ts names its own `Accept`: its `a.q` is not utils' member.
+    assertEquals(lines, ["src/middleware/language.ts:2", "src/utils/accept.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to a union-typed parameter is of the union's type declaring the member, through an alias's parts",
+  async () => {
+    const files = {
+      "src/jwt.ts": [
+        "export type VerifyOptions = { iss?: string; aud?: string };",
+        "export type WithAlg = { alg: string } & VerifyOptions;",
+        "export const verify = (token: string, algOrOptions: Algorithm | WithAlg) => token;",
+        "export const sign = (token: string, options: Algorithm | Other) => token;",
+        "type Other = { aud?: string };",
+      ].join("\n"),
+      "src/jwt.test.ts": [
+        "import * as JWT from './jwt';",
+        "JWT.verify('t', { alg: 'HS256', aud: 'a' });",
+        "JWT.sign('t', { aud: 'a' });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/jwt.ts",
+      name: "aud",
+      line: 1,
+      shared: true,
+    });
+    // Not the object passed to `sign`, of the other type (3), nor that type's own member (5).
+    assertEquals(lines, ["src/jwt.test.ts:2", "src/jwt.ts:1"]);
+    const resolver = new NameResolver(sharedParser(), {
+      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const at = { path: "src/jwt.test.ts", name: "aud", line: 2, column: 32 };
+    assertEquals((await definitionAt(resolver, at))?.line, 1);
   },
 );
