@@ -27,7 +27,13 @@ import type { RepositoryRecord } from "../store/control_store.ts";
 import { childCommand, denoProgram } from "../../shared/child_lifetime.ts";
 import { LineSplitter } from "../../shared/line_splitter.ts";
 import type { BuildEvent } from "./build/build_main.ts";
-import { type BuilderCommand, builderCommand, type BuilderJob } from "./build/builder_command.ts";
+import {
+  type BuilderCommand,
+  builderCommand,
+  type BuilderJob,
+  type BuilderLauncher,
+  type RunningBuilder,
+} from "./build/builder_command.ts";
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
 import { BuildWatch, DEFAULT_BUILD_IDLE_MS } from "./build_watch.ts";
@@ -68,7 +74,7 @@ interface WaitingBuild {
 
 // A build that runs: its builder (null until started) and when it started.
 interface RunningBuild {
-  child: Deno.ChildProcess | null;
+  child: RunningBuilder | null;
   startedAt: number;
   finished: Promise<void>;
 }
@@ -98,7 +104,7 @@ export class SearchIndexes {
   #buildSliceMs: number;
   #symbolBudgetMs: number;
   #now: () => number;
-  #builder: (job: BuilderJob) => BuilderCommand;
+  #launchBuilder: BuilderLauncher;
 
   /** Indexes below `dataDir` of the mirrors `mirrors` reads. */
   constructor(
@@ -127,13 +133,18 @@ export class SearchIndexes {
       now?: () => number;
       /** The builder's command for a job (default `builderCommand`). */
       builder?: (job: BuilderJob) => BuilderCommand;
+      /**
+       * Starts builders other than as processes of `builder`'s command (the
+       * tests' in-process services run them in their own process).
+       */
+      launchBuilder?: BuilderLauncher;
     },
   ) {
     this.#buildIdleMs = options.buildIdleMs ?? DEFAULT_BUILD_IDLE_MS;
     this.#buildSliceMs = options.buildSliceMs ?? DEFAULT_BUILD_SLICE_MS;
     this.#symbolBudgetMs = options.symbolBudgetMs ?? DEFAULT_SYMBOL_BUDGET_MS;
     this.#now = options.now ?? (() => performance.now());
-    this.#builder = options.builder ?? builderCommand;
+    this.#launchBuilder = options.launchBuilder ?? spawnBuilder(options.builder ?? builderCommand);
     this.#maxOpenFiles = Math.floor(
       (options.cacheMib ?? DEFAULT_INDEX_CACHE_MIB) * 1024 * 1024 / OPEN_FILE_BYTES,
     );
@@ -302,24 +313,16 @@ export class SearchIndexes {
   }
 
   // Starts the builder on `commits` of `repo`; null (logged) when it cannot start.
-  #launch(repo: RepositoryRecord, commits: readonly string[]): Deno.ChildProcess | null {
+  #launch(repo: RepositoryRecord, commits: readonly string[]): RunningBuilder | null {
     fs.mkdirSync(join(this.#dataDir, "search_index"), { recursive: true, mode: 0o700 });
-    const builder = this.#builder({
-      mirror: this.#mirrors.path(repo),
-      indexFile: indexPath(this.#dataDir, repo),
-      commits,
-      heldPostingsMib: this.#heldPostingsMib,
-      symbolBudgetMs: this.#symbolBudgetMs,
-    });
-    const launch = childCommand(denoProgram(), builder.args);
     try {
-      return new Deno.Command(launch.command, {
-        args: launch.args,
-        env: builder.env,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      return this.#launchBuilder({
+        mirror: this.#mirrors.path(repo),
+        indexFile: indexPath(this.#dataDir, repo),
+        commits,
+        heldPostingsMib: this.#heldPostingsMib,
+        symbolBudgetMs: this.#symbolBudgetMs,
+      });
     } catch (error) {
       this.#log(`the search index builder cannot be started: ${(error as Error).message}`);
       return null;
@@ -328,7 +331,7 @@ export class SearchIndexes {
 
   // Reads the builder's events until it ends, killing it once it has
   // reported nothing for the idle limit; whether it was killed so.
-  async #follow(repo: RepositoryRecord, child: Deno.ChildProcess): Promise<boolean> {
+  async #follow(repo: RepositoryRecord, child: RunningBuilder): Promise<boolean> {
     const watch = new BuildWatch({ idleMs: this.#buildIdleMs, startedAt: this.#now() });
     let stalled = false;
     const check = setInterval(() => {
@@ -424,8 +427,23 @@ export class SearchIndexes {
   }
 }
 
+// Starts builder processes of the commands `builder` gives.
+function spawnBuilder(builder: (job: BuilderJob) => BuilderCommand): BuilderLauncher {
+  return (job) => {
+    const command = builder(job);
+    const launch = childCommand(denoProgram(), command.args);
+    return new Deno.Command(launch.command, {
+      args: launch.args,
+      env: command.env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  };
+}
+
 // Kills a builder (nothing when it has ended or never started).
-function kill(child: Deno.ChildProcess | null): void {
+function kill(child: RunningBuilder | null): void {
   try {
     child?.kill("SIGKILL");
   } catch {

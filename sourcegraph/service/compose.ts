@@ -46,7 +46,11 @@ import { PluginWarmup } from "../plugins/plugin_warmup.ts";
 import { SearchIndexes } from "../search/search_indexes.ts";
 import { ScipIndexes } from "../search/scip/scip_store.ts";
 import { ScipJobs } from "../search/scip/scip_jobs.ts";
-import type { BuilderCommand, BuilderJob } from "../search/build/builder_command.ts";
+import type {
+  BuilderCommand,
+  BuilderJob,
+  BuilderLauncher,
+} from "../search/build/builder_command.ts";
 import { SharedSearches } from "../search/shared_searches.ts";
 import type { ControlStore } from "../store/control_store.ts";
 import { SqliteControlStore } from "../store/sqlite_control_store.ts";
@@ -136,6 +140,7 @@ export interface Services {
  *   lines; `onSearchShared` hears of searches answered by an identical one;
  *   `stores` replaces the local stores (a shared PostgreSQL one);
  *   `indexBuilder` replaces the index builder's command (default `builderCommand`);
+ *   `launchIndexBuilder` starts builders other than as processes (the tests' in-process services);
  *   `pluginRoom` is the room reads' answers leave plugin attachments (the MCP edge's);
  *   `references` replaces the references parse limits (default `REFERENCES_FILE_MS` per file,
  *   `REFERENCES_PARSE_MS` per page, `REFERENCES_QUEUED_MS` waiting for a parsing worker).
@@ -152,6 +157,7 @@ export function composeServices(
     onSearchShared?: () => void;
     stores?: Stores;
     indexBuilder?: (job: BuilderJob) => BuilderCommand;
+    launchIndexBuilder?: BuilderLauncher;
     pluginRoom: PluginRoom;
     references?: { fileMs?: number; pageMs?: number; queuedMs?: number };
   },
@@ -170,6 +176,7 @@ export function composeServices(
     mirrors,
     log: options.log,
     builder: options.indexBuilder,
+    launchBuilder: options.launchIndexBuilder,
   });
   const scip = new ScipIndexes(dataDir, { log: options.log });
   // Uploaded SCIP indexes are decoded in a worker of their own.

@@ -1,7 +1,11 @@
 /**
  * The real request handler over a real control store, real mirrors and the
  * real repository service, called in process as `Request → Response`
- * (no socket): fast tests of routing, authentication and pages.
+ * (no socket): fast tests of routing, authentication and pages. Its index
+ * builds run in the test process (`in_process_builder.ts`: the builder
+ * process's build function in a kept worker, the same index, without a
+ * process's start and the grammars' loading on every build) unless a test
+ * asks for builder processes or gives a builder command of its own.
  *
  * @module
  */
@@ -32,6 +36,7 @@ import type { RoutedCalls } from "../../sourcegraph/service/routed_calls.ts";
 import type { BuilderCommand, BuilderJob } from "../../sourcegraph/search/build/builder_command.ts";
 import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
+import { inProcessBuilder } from "./in_process_builder.ts";
 
 /** The service token of in-process worlds. */
 export const WORLD_TOKEN = "i".repeat(40);
@@ -109,8 +114,10 @@ export async function withInProcessService(
     symbolBudgetMs?: number;
     /** The plugin host's limits; default the service's defaults. */
     plugins?: PluginSettings;
-    /** The index builder's command; default the service's. */
+    /** The index builder's command (its builds are then processes); default the service's. */
     indexBuilder?: (job: BuilderJob) => BuilderCommand;
+    /** Builds as builder processes, as the service runs them; default in the test process. */
+    builderProcesses?: boolean;
     /** Receives the operator's log lines (and debug lines when `debug`). */
     log?: (line: string) => void;
     debug?: boolean;
@@ -138,6 +145,9 @@ export async function withInProcessService(
     log,
     debug: options.debug ? log : undefined,
     indexBuilder: options.indexBuilder,
+    launchIndexBuilder: options.indexBuilder || options.builderProcesses
+      ? undefined
+      : inProcessBuilder,
     pluginRoom: READ_PLUGIN_ROOM,
     references: options.references ?? GENEROUS_REFERENCE_LIMITS,
   });

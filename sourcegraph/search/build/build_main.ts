@@ -51,40 +51,44 @@ export type BuildEvent =
   | { event: "damaged"; message: string }
   | { event: "pruned"; dropped: string[] };
 
-function report(event: BuildEvent): void {
-  Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(event) + "\n"));
+/** What one build indexes: a builder process's arguments. */
+export interface BuildJob {
+  mirror: string;
+  indexFile: string;
+  /** The commits to index, newest first; every other commit is dropped. */
+  commits: readonly string[];
+  /** MiB of posting lists held before they are written (default `DEFAULT_HELD_POSTINGS_MIB`). */
+  heldPostingsMib?: number;
 }
 
-function open(path: string): IndexDatabase {
-  try {
-    return new IndexDatabase(path);
-  } catch (error) {
-    if (!(error instanceof IndexUnusable)) throw error;
-    report({ event: "damaged", message: error.message });
-    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
-    return new IndexDatabase(path);
-  }
-}
-
-if (import.meta.main) {
-  // The leading `--name=N` arguments, then the mirror, the index and the commits.
-  const flags = new Map<string, number>();
-  const rest = [...Deno.args];
-  for (
-    let flag = rest[0]?.match(/^--([a-z-]+)=(\d+)$/);
-    flag;
-    flag = rest[0]?.match(/^--([a-z-]+)=(\d+)$/)
-  ) {
-    flags.set(flag[1], Number(flag[2]));
-    rest.shift();
-  }
-  const [mirror, path, ...commits] = rest;
-  const held = flags.get("held-postings-mib");
+/**
+ * Runs one build: indexes the commits of `job` not indexed yet, drops every
+ * other commit, compacts the index and closes it, telling `report` each
+ * event. The builder process runs it once; a caller that runs builds in a
+ * process of its own may run it again with the same `symbols` (their
+ * workers stay started).
+ *
+ * @param job The mirror, the index file and the commits.
+ * @param options `report` hears each event; `symbols` extracts the new
+ *   blobs' symbols (with the budget of each commit); `built` runs once the
+ *   commits are built, before the prune and compaction (the process frees
+ *   its symbol workers there).
+ */
+export async function runBuild(
+  job: BuildJob,
+  options: {
+    report: (event: BuildEvent) => void;
+    symbols: SymbolExtraction;
+    built?: () => void;
+  },
+): Promise<void> {
+  const { mirror, commits } = job;
+  const { report, symbols } = options;
+  const held = job.heldPostingsMib;
   const maxHeldPostingBytes = held === undefined ? undefined : Math.max(1, held) * 1024 * 1024;
-  const index = open(path);
+  const index = open(job.indexFile, report);
   const collector = new TrigramCollector();
   const postings = new PostingTable();
-  const symbols = new SymbolExtraction({ budgetMs: flags.get("symbol-budget-ms") });
   for (const commit of commits) {
     const before = { ...symbols.outcomes };
     try {
@@ -108,8 +112,44 @@ if (import.meta.main) {
       report({ event: "failed", commit, message: String((error as Error)?.message ?? error) });
     }
   }
-  symbols.close();
+  options.built?.();
   report({ event: "pruned", dropped: pruneIndex(index, { retained: commits }) });
   index.compact();
   index.close();
+}
+
+function open(path: string, report: (event: BuildEvent) => void): IndexDatabase {
+  try {
+    return new IndexDatabase(path);
+  } catch (error) {
+    if (!(error instanceof IndexUnusable)) throw error;
+    report({ event: "damaged", message: error.message });
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(path + suffix, { force: true });
+    return new IndexDatabase(path);
+  }
+}
+
+// One event as a line of the process's output.
+function reportLine(event: BuildEvent): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(event) + "\n"));
+}
+
+if (import.meta.main) {
+  // The leading `--name=N` arguments, then the mirror, the index and the commits.
+  const flags = new Map<string, number>();
+  const rest = [...Deno.args];
+  for (
+    let flag = rest[0]?.match(/^--([a-z-]+)=(\d+)$/);
+    flag;
+    flag = rest[0]?.match(/^--([a-z-]+)=(\d+)$/)
+  ) {
+    flags.set(flag[1], Number(flag[2]));
+    rest.shift();
+  }
+  const [mirror, indexFile, ...commits] = rest;
+  const symbols = new SymbolExtraction({ budgetMs: flags.get("symbol-budget-ms") });
+  await runBuild(
+    { mirror, indexFile, commits, heldPostingsMib: flags.get("held-postings-mib") },
+    { report: reportLine, symbols, built: () => symbols.close() },
+  );
 }

@@ -106,3 +106,18 @@ function builderArguments(job: BuilderJob): string[] {
     ...job.commits,
   ];
 }
+
+/**
+ * A builder that runs: its events (one JSON line each, as `build_main.ts`
+ * writes them), what it complains of, how it ended, and a way to stop it at
+ * once. A builder process (`Deno.ChildProcess`) is one.
+ */
+export interface RunningBuilder {
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly status: Promise<{ success: boolean; code: number }>;
+  kill(signal?: Deno.Signal): void;
+}
+
+/** Starts a builder on `job` (throws when it cannot start). */
+export type BuilderLauncher = (job: BuilderJob) => RunningBuilder;

@@ -1,7 +1,7 @@
 /**
  * What a `symbols` answer tells without a second call, through an SDK
- * client on symbols the real builder process extracted: each definition's
- * first line (several languages, indentation and CRLF trimmed, a long line
+ * client on symbols the real build extracted (the builder process's build,
+ * run in the test process): each definition's first line (several languages, indentation and CRLF trimmed, a long line
  * cut with a marker, never inside a character, also on a line longer than
  * an index chunk, and deep in a file of many chunks), no link an agent could not open, and a lookup that finds
  * nothing saying what it may have meant (a case-only miss, a prefix, the

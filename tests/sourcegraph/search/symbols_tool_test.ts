@@ -1,7 +1,8 @@
 /**
- * The `symbols` tool through an SDK client, on symbols the real builder
- * process extracted: exact, prefix and regex lookups, filters, ranking
- * (the definition before same-named members, code before tests), a read of
+ * The `symbols` tool through an SDK client, on symbols the real build
+ * extracted (the builder process's build, run in the test process): exact,
+ * prefix and regex lookups, filters, ranking (the definition before
+ * same-named members, code before tests), a read of
  * a returned range gives the definition, pages by cursor and by max_bytes,
  * names as data, and the errors an agent can recover from.
  */

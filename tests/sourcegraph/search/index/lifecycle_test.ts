@@ -12,8 +12,12 @@ import { SharedSearches } from "../../../../sourcegraph/search/shared_searches.t
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 import { mirrorFor, testRecord } from "../../../support/index_world.ts";
+import { inProcessBuilder } from "../../../support/in_process_builder.ts";
 
 const REPO = testRecord(7, { name: "org/life" });
+// The index's life is the same whichever runs the builds: these build in the test process
+// (the builder process's own heap bound is tested below, on a builder process).
+const launchBuilder = inProcessBuilder;
 
 Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune and GC, merges, delete, damage", async () => {
   const parent = await tempDir("sg-index-life-");
@@ -34,6 +38,7 @@ Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune a
       enabled: true,
       mirrors,
       log: (line) => log.push(line),
+      launchBuilder,
     });
     const search = async (pattern: string, commit: string) => {
       const searches = new SharedSearches(mirrors, { indexes });
@@ -87,7 +92,12 @@ Deno.test("index lifecycle: shared blobs, one new blob per changed file, prune a
         await Deno.remove(indexPath(data, REPO) + suffix).catch(() => {});
       }
       await Deno.writeTextFile(indexPath(data, REPO), "not a database ".repeat(100));
-      indexes = new SearchIndexes(data, { enabled: true, mirrors, log: (line) => log.push(line) });
+      indexes = new SearchIndexes(data, {
+        enabled: true,
+        mirrors,
+        log: (line) => log.push(line),
+        launchBuilder,
+      });
       assertEquals((await search("changed2version", commits.at(-1)!)).index, "not_ready");
       await indexes.schedule(REPO, [commits.at(-1)!]);
       assert(log.some((line) => line.includes("rebuilding it from the mirror")), log.join("\n"));
@@ -135,7 +145,12 @@ Deno.test("index format: a file of the previous format is never read, and is reb
     `);
     old.close();
     const log: string[] = [];
-    const indexes = new SearchIndexes(data, { enabled: true, mirrors, log: (l) => log.push(l) });
+    const indexes = new SearchIndexes(data, {
+      enabled: true,
+      mirrors,
+      log: (l) => log.push(l),
+      launchBuilder,
+    });
     const searches = new SharedSearches(mirrors, { indexes });
     const search = () =>
       searches.search(REPO, {
