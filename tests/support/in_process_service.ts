@@ -38,6 +38,29 @@ import type { ControlStore } from "../../sourcegraph/store/control_store.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "./git_repo.ts";
 import { inProcessBuilder } from "./in_process_builder.ts";
 
+// Whether plugin sandboxes start is a fact of this test module's process (the same deno, the
+// same permissions): with the default plugin settings the first world checks, as the service
+// does when it starts, and later ones reuse a good answer instead of starting one more sandbox
+// process each.
+let defaultSandboxCheck: Promise<string | null> | null = null;
+
+async function probeSandbox(
+  lifecycle: { probePluginSandbox(): Promise<string | null> },
+  defaults: boolean,
+): Promise<void> {
+  if (!defaults) {
+    await lifecycle.probePluginSandbox();
+    return;
+  }
+  if (defaultSandboxCheck === null) {
+    defaultSandboxCheck = lifecycle.probePluginSandbox();
+    await defaultSandboxCheck;
+    return;
+  }
+  // A problem found before: this world checks for itself (its runs then say it).
+  if ((await defaultSandboxCheck) !== null) await lifecycle.probePluginSandbox();
+}
+
 /** The service token of in-process worlds. */
 export const WORLD_TOKEN = "i".repeat(40);
 /** The personal key of in-process worlds (id `key_1`). */
@@ -174,7 +197,7 @@ export async function withInProcessService(
       await scheduler.sync(repo);
     }
     // As the service starts: the sandbox checked, then warm-up after the first syncs.
-    await services.lifecycle.probePluginSandbox();
+    await probeSandbox(services.lifecycle, options.plugins === undefined);
     services.warmup.start();
     await store.addKey("key_1", { keyHash: keyHash(WORLD_KEY), name: "reader" });
     const settings: HttpSettings = {
