@@ -40,12 +40,14 @@ interface BlobChunks {
 
 /**
  * What a query of the index went through, counted as it goes (tests compare
- * them): posting ids it kept, files whose chunks it walked, chunks it tested.
+ * them): posting ids it kept, files whose chunks it walked, chunks it tested,
+ * and, when given, statements run on the posting tables (counts and lists).
  */
 export interface ReaderVisits {
   postings: number;
   files: number;
   chunks: number;
+  statements?: number;
 }
 
 /** What a candidates query is restricted to. */
@@ -424,10 +426,15 @@ export class IndexedCommit {
     const counts = options.within === undefined && hasAnd(query)
       ? this.#counts(statement, [...trigramsOf(query)])
       : null;
+    if (counts !== null && visits?.statements !== undefined) visits.statements++;
     const postings: Postings = {
       list: (trigram, within) => {
+        // A trigram no list holds (an absent literal's usual first part) needs no read: a list
+        // of this commit's chunks is written with them, so it cannot appear in between.
+        if (counts !== null && !counts.has(trigram)) return new Uint32Array(0);
         const ids = this.#list(statement, trigram, within);
         if (visits) visits.postings += ids.length;
+        if (visits?.statements !== undefined) visits.statements++;
         return ids;
       },
       count: (trigram) => counts?.get(trigram) ?? 0,
