@@ -34,7 +34,7 @@ function query(
   request: SearchRequest,
 ): { paths: string[]; visits: ReaderVisits } {
   const search = compileSearch(request);
-  const visits = { postings: 0, files: 0, chunks: 0 };
+  const visits = { postings: 0, files: 0, chunks: 0, statements: 0 };
   const candidates = commit.candidates(search.trigrams, {
     paths: search.pathTrigrams,
     keep: search.keep,
@@ -65,6 +65,11 @@ Deno.test("AND of trigrams: the shortest list first, the others decoded within i
     const absent = query(commit, { pattern: "common words nzq", fixedStrings: true });
     assertEquals(absent.paths, []);
     assertEquals(absent.visits.postings, 0);
+    // Every count of a query in one statement, and no list read for a trigram no list holds:
+    // an absent literal costs one statement however many trigrams it has; `commonx` reads its
+    // counts, then the five lists.
+    assertEquals(absent.visits.statements, 1);
+    assertEquals(rare.visits.statements, 1 + 5);
     // A common literal still finds every file holding it.
     const common = query(commit, { pattern: "common words", fixedStrings: true });
     assertEquals(common.paths.length, 120);
