@@ -6,6 +6,18 @@ import { removeDir, tempDir } from "../support/git_repo.ts";
 
 const MAIN = fileURLToPath(new URL("../../tools/test_suite/main.ts", import.meta.url));
 
+// Runs the suite runner in `dir` with `args`, as `deno task test:unit` does: its exit code and output.
+async function runSuite(dir: string, args: string[]): Promise<{ code: number; text: string }> {
+  const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read=.", "--allow-run=deno,bash", MAIN, ...args],
+    cwd: dir,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return { code, text: new TextDecoder().decode(stdout) };
+}
+
 Deno.test("test suite: deno test's summary lines parse with steps, ignored and filtered counts", () => {
   assertEquals(parseSummary("ok | 496 passed (27 steps) | 0 failed | 2 ignored (18m40s)"), {
     passed: 496,
@@ -51,24 +63,7 @@ Deno.test("test suite: modules run in isolates of their own; a failing and an un
       join(dir, "lib", "mod.ts"),
       "/**\n * @example\n * ```ts\n * if (1 + 1 !== 2) throw new Error();\n * ```\n */\nexport const x = 1;\n",
     );
-    const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-read=.",
-        "--allow-run=deno,bash",
-        MAIN,
-        "--jobs",
-        "2",
-        "--doc",
-        "lib",
-        "tests",
-      ],
-      cwd: dir,
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    const text = new TextDecoder().decode(stdout);
+    const { code, text } = await runSuite(dir, ["--jobs", "2", "--doc", "lib", "tests"]);
     const lines = text.trimEnd().split("\n");
     assertEquals(code, 1, text);
     // 3 passed and 1 ignored in pass, 1 + 1 in fail, the unloadable module as one failure, 1 example.
@@ -117,14 +112,7 @@ Deno.test("test suite: modules of a folder share a process; one that reads its p
       module("const before = Deno.memoryUsage().rss;\nif (before <= 0) throw new Error();\n"),
     );
     const run = async (extra: string[]) => {
-      const { stdout } = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--allow-read=.", "--allow-run=deno,bash", MAIN, ...extra, "tests"],
-        cwd: dir,
-        env: { NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "inherit",
-      }).output();
-      const text = new TextDecoder().decode(stdout);
+      const { text } = await runSuite(dir, [...extra, "tests"]);
       const pid = (file: string) => {
         const at = text.indexOf(`running 1 test from ./tests/${file}`);
         assert(at >= 0, text);
