@@ -146,6 +146,20 @@ function body(answer: string, options: { many?: boolean } = {}): string[] {
   return out;
 }
 
+// Asks for the references of `symbol` at `at`: resolved there, answered whole in one page of `rows`.
+async function assertOnePage(
+  client: Client,
+  at: { repo: string; path: string; line: number },
+  expected: { symbol: string; rows: string[] },
+): Promise<void> {
+  const outcome = await callTool(client, "references", { ...at, symbol: expected.symbol });
+  assertEquals(outcome.code, "OK", outcome.texts.join());
+  const answer = outcome.texts[0];
+  assert(answer.includes(`Resolved: "${at.path}:${at.line}"`), answer);
+  assertEquals(body(answer), expected.rows);
+  assert(!answer.includes("NextCursor"), answer);
+}
+
 // Each file's lines, files sorted: the search's order of files depends on whether its index is ready.
 function byFile(lines: string[]): string[][] {
   const files: string[][] = [];
@@ -479,22 +493,15 @@ const LOCAL_FILES: Record<string, string> = {
 
 Deno.test("references: a local's first page holds its file's rows, however many files come before it", () =>
   withInProcessClient(async (client) => {
-    const outcome = await callTool(client, "references", {
-      repo: "org/locals",
-      path: "src/timers_test.ts",
-      line: 3,
-      symbol: "push",
-    });
-    assertEquals(outcome.code, "OK", outcome.texts.join());
-    const answer = outcome.texts[0];
-    assert(answer.includes('Resolved: "src/timers_test.ts:3"'), answer);
     // The member `order.push` and the other files' `items.push` are not the local.
-    assertEquals(body(answer), [
-      'File: "src/timers_test.ts"',
-      "3 [definition]:   function push(n: number) {",
-      "6 [call]:   push(1);",
-    ]);
-    assert(!answer.includes("NextCursor"), answer);
+    await assertOnePage(client, { repo: "org/locals", path: "src/timers_test.ts", line: 3 }, {
+      symbol: "push",
+      rows: [
+        'File: "src/timers_test.ts"',
+        "3 [definition]:   function push(n: number) {",
+        "6 [call]:   push(1);",
+      ],
+    });
   }, { repositories: [{ name: "org/locals", publicRead: true, files: LOCAL_FILES }] }));
 
 // Sixty Rust files naming `helper` (files of another language than the resolved TypeScript
@@ -511,19 +518,12 @@ const LATER_FILES: Record<string, string> = {
 
 Deno.test("references: a page goes on past search pages whose files hold no row, within its budget", () =>
   withInProcessClient(async (client) => {
-    const outcome = await callTool(client, "references", {
-      repo: "org/later",
-      path: "src/util_test.ts",
-      line: 1,
+    await assertOnePage(client, { repo: "org/later", path: "src/util_test.ts", line: 1 }, {
       symbol: "helper",
+      rows: [
+        'File: "src/util_test.ts"',
+        "1 [definition]: export function helper(): number {",
+        "4 [call]: helper();",
+      ],
     });
-    assertEquals(outcome.code, "OK", outcome.texts.join());
-    const answer = outcome.texts[0];
-    assert(answer.includes('Resolved: "src/util_test.ts:1"'), answer);
-    assertEquals(body(answer), [
-      'File: "src/util_test.ts"',
-      "1 [definition]: export function helper(): number {",
-      "4 [call]: helper();",
-    ]);
-    assert(!answer.includes("NextCursor"), answer);
   }, { repositories: [{ name: "org/later", publicRead: true, files: LATER_FILES }] }));
