@@ -15,6 +15,17 @@ import {
   type ResolvedDeclaration,
 } from "../../sourcegraph/service/name_resolution.ts";
 
+/** A resolver whose repository is `files` (path to text). */
+export function resolverOver(
+  parser: ReferenceParser,
+  files: Readonly<Record<string, string>>,
+): NameResolver {
+  return new NameResolver(parser, {
+    text: (path) => Promise.resolve(files[path] ?? null),
+    exists: (path) => Promise.resolve(path in files),
+  });
+}
+
 /** Where the name is asked from. */
 export interface NameAt {
   path: string;
@@ -36,10 +47,7 @@ export async function resolvedReferences(
   files: Record<string, string>,
   at: NameAt,
 ): Promise<{ target: ResolvedDeclaration | null; lines: string[] }> {
-  const resolver = new NameResolver(parser, {
-    text: (path) => Promise.resolve(files[path] ?? null),
-    exists: (path) => Promise.resolve(path in files),
-  });
+  const resolver = resolverOver(parser, files);
   const text = files[at.path].split("\n")[at.line - 1];
   const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
   const resolved = await resolveAt(resolver, { ...at, column: columns[at.nth ?? 0] });

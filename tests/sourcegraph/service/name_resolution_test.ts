@@ -1,11 +1,11 @@
 import { assertEquals } from "../../support/assert.ts";
 import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { definitionAt, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
 import {
-  definitionAt,
-  NameResolver,
-  resolveAt,
-} from "../../../sourcegraph/service/name_resolution.ts";
-import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
+  type NameAt,
+  resolvedReferences,
+  resolverOver,
+} from "../../support/resolved_references.ts";
 
 // One parser (its workers and their grammars started once) for every case: its answers are
 // kept by path, text and name, so a case never sees another's files.
@@ -68,10 +68,7 @@ nameCase(
   "name resolution: the definition of a JSX attribute is the member of its component's props",
   async () => {
     const parser = sharedParser();
-    const resolver = new NameResolver(parser, {
-      text: (path) => Promise.resolve(PROPS_FILES[path as keyof typeof PROPS_FILES] ?? null),
-      exists: (path) => Promise.resolve(path in PROPS_FILES),
-    });
+    const resolver = resolverOver(parser, PROPS_FILES);
     const column = PROPS_FILES["src/app.tsx"].split("\n")[2].indexOf("onPress");
     const found = await resolveAt(resolver, {
       path: "src/app.tsx",
@@ -551,10 +548,7 @@ nameCase(
         "export function Other({ onReplay }) { return onReplay; }",
       ].join("\n"),
     };
-    const resolver = new NameResolver(sharedParser(), {
-      text: (path) => Promise.resolve(files[path] ?? null),
-      exists: (path) => Promise.resolve(path in files),
-    });
+    const resolver = resolverOver(sharedParser(), files);
     const at = (line: number) => {
       const column = files["src/replay.tsx"].split("\n")[line - 1].indexOf("onReplay");
       return { path: "src/replay.tsx", name: "onReplay", line, column };
@@ -662,10 +656,7 @@ nameCase(
     });
     // The untyped default (line 5) is an object of its own.
     assertEquals(lines, ["src/handle.ts:1", "src/handle.ts:3", "src/handle.ts:4"]);
-    const resolver = new NameResolver(sharedParser(), {
-      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
-      exists: (path) => Promise.resolve(path in files),
-    });
+    const resolver = resolverOver(sharedParser(), files);
     const at = { path: "src/handle.ts", name: "fetch", line: 3, column: 2 };
     assertEquals((await definitionAt(resolver, at))?.line, 1);
   },
@@ -732,10 +723,7 @@ nameCase(
     // `E extends Env` is the other `Env`; an unconstrained `T` is of no evident type (which
     // counts where no other type declares the member).
     assertEquals(constrained.lines, ["src/context.ts:3", "src/lambda.ts:1", "src/lambda.ts:2"]);
-    const resolver = new NameResolver(sharedParser(), {
-      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
-      exists: (path) => Promise.resolve(path in files),
-    });
+    const resolver = resolverOver(sharedParser(), files);
     const at = { path: "src/types.ts", name: "in", line: 3, column: 45 }; // inside the quotes
     assertEquals((await definitionAt(resolver, at))?.line, 1);
   },
@@ -816,10 +804,7 @@ nameCase(
     });
     // Not the object passed to `sign`, of the other type (3), nor that type's own member (5).
     assertEquals(lines, ["src/jwt.test.ts:2", "src/jwt.ts:1"]);
-    const resolver = new NameResolver(sharedParser(), {
-      text: (path) => Promise.resolve(files[path as keyof typeof files] ?? null),
-      exists: (path) => Promise.resolve(path in files),
-    });
+    const resolver = resolverOver(sharedParser(), files);
     const at = { path: "src/jwt.test.ts", name: "aud", line: 2, column: 32 };
     assertEquals((await definitionAt(resolver, at))?.line, 1);
   },

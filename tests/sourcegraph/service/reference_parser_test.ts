@@ -4,7 +4,8 @@ import {
   REFERENCES_PARSE_MS,
   referencesOf,
 } from "../../../sourcegraph/service/name_references.ts";
-import { NameResolver, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { resolverOver } from "../../support/resolved_references.ts";
 
 const SILENT_WORKER = new URL("../../fixtures/scan/silent_worker.ts", import.meta.url);
 const MISSING_WORKER = new URL("../../fixtures/scan/no_such_worker.ts", import.meta.url);
@@ -130,10 +131,7 @@ Deno.test("reference parser: a resolved name imported under another name is also
       ].join("\n"),
       "src/other.ts": "export const render = () => 'other';\n",
     };
-    const resolver = new NameResolver(parser, {
-      text: (path) => Promise.resolve(texts[path] ?? null),
-      exists: (path) => Promise.resolve(path in texts),
-    });
+    const resolver = resolverOver(parser, texts);
     const target = await resolveAt(resolver, {
       path: "src/preact.ts",
       name: "render",
