@@ -82,17 +82,15 @@ export function rustFunctionBodies(text: string): RustBody[] {
     const code = text.charCodeAt(start);
     if (token.word) {
       const word = end - start <= 11 ? text.slice(start, end) : "";
-      if (ITEM_WORDS.has(word)) {
-        for (const brace of braces) if (brace.body) brace.holdsItem = true;
-      }
+      // Marked on the innermost brace and handed outwards as braces close: marking every
+      // enclosing brace at once is quadratic in the nesting (50,000 nested bodies: seconds).
+      if (ITEM_WORDS.has(word) && braces.length > 0) braces[braces.length - 1].holdsItem = true;
       if (word === "fn" && lexer.identifierFollows()) signature = { depth: 0, angles: 0 };
       if (word === "use") inUse = true;
       continue;
     }
     if (code === 0x3b) inUse = false; // ;
-    if (code === STAR && inUse) {
-      for (const brace of braces) if (brace.body) brace.holdsGlob = true;
-    }
+    if (code === STAR && inUse && braces.length > 0) braces[braces.length - 1].holdsGlob = true;
     if (code === 0x7b) { // {
       const body = signature !== null && signature.depth === 0 && signature.angles === 0;
       if (body) signature = null;
@@ -101,6 +99,11 @@ export function rustFunctionBodies(text: string): RustBody[] {
       signature = null;
       const brace = braces.pop();
       if (brace === undefined) return []; // a `}` too many: where the lexer went wrong is unknown
+      const outer = braces.at(-1);
+      if (outer !== undefined) {
+        outer.holdsItem ||= brace.holdsItem;
+        outer.holdsGlob ||= brace.holdsGlob;
+      }
       if (brace.body) {
         const { open, holdsItem, holdsGlob } = brace;
         bodies.push({ open, close: start, holdsItem, holdsGlob });

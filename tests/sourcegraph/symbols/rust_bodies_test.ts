@@ -79,6 +79,18 @@ Deno.test("rust bodies: a glob import keeps its body; items inside a body are to
   ]);
 });
 
+Deno.test("rust bodies: an item or glob deep inside, past blocks that are not bodies, is told to every enclosing body", () => {
+  // Hostile nesting: 20,000 functions one inside the other, the innermost holding a block with an
+  // item and a glob import; every body holds both, and the outermost-first order is kept.
+  const depth = 20_000;
+  const text = "fn a() {\n".repeat(depth) + "{ struct S; use m::*; }\n" + "}\n".repeat(depth);
+  const bodies = rustFunctionBodies(text);
+  assertEquals(bodies.length, depth);
+  assert(bodies.every((body) => body.holdsItem && body.holdsGlob));
+  const flat = "fn a() { { 1 } }\nfn b() { { struct S; } }\n";
+  assertEquals(rustFunctionBodies(flat).map((body) => body.holdsItem), [false, true]);
+});
+
 Deno.test("rust bodies: from an unclosed brace on the text stays; a `}` too many keeps it all", () => {
   const unclosed = "fn a() { 1 }\nfn b() { {\nfn c() { 2 }\n";
   assertEquals(bodyTexts(unclosed), ["{ 1 }"]);
