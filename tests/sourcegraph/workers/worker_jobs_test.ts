@@ -5,10 +5,10 @@ const QUEUED_WORKER = new URL("../../fixtures/workers/queued_worker.ts", import.
 
 type Job = { loadMs: number; runMs: number };
 
-function pool(queuedMs?: number): WorkerJobs<Job, number> {
+function pool(queuedMs?: number, timeoutMs = 1_000): WorkerJobs<Job, number> {
   return new WorkerJobs<Job, number>(QUEUED_WORKER, {
     workers: 1,
-    timeoutMs: 1_000,
+    timeoutMs,
     ...(queuedMs === undefined ? {} : { queuedMs }),
     failed: (message) => {
       throw new Error(message);
@@ -36,11 +36,13 @@ Deno.test("worker jobs: with queuedMs a job's time counts from when its worker s
 });
 
 Deno.test("worker jobs: without queuedMs a job's time counts from when it is posted", async () => {
-  const jobs = pool();
+  // Each job alone is well within its time (the first has 1.8 s to spare on a busy machine);
+  // both one after the other are not, and a late machine only makes the second later.
+  const jobs = pool(undefined, 4_000);
   try {
     const [first, second] = await Promise.all([
-      jobs.run({ loadMs: 0, runMs: 700 }),
-      jobs.run({ loadMs: 0, runMs: 700 }),
+      jobs.run({ loadMs: 0, runMs: 2_200 }),
+      jobs.run({ loadMs: 0, runMs: 2_200 }),
     ]);
     // The second job waited behind the first: past its time, the worker is ended.
     assertEquals([first !== null, second], [true, null]);
