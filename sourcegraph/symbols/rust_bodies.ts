@@ -4,9 +4,13 @@
  * tokens sit in function bodies; a body that does not spell the asked name
  * holds no reference to it, no binding that shadows it, and nothing its
  * resolution needs (what a body declares is local to it), so for
- * `references` its contents become spaces and the parse sees `fn f() {   }`.
- * Every code unit but a newline becomes one space: every line and column of
- * the rest stays where it was. A body with a glob import (`use m::*;`) is
+ * `references` its contents are left out of the parse, which sees
+ * `fn f() {   }`: the file is parsed in the ranges around such bodies
+ * (tree-sitter's included ranges, `rangesAround`), every line and column of
+ * the rest where it was. The tree is the one of the text with each such
+ * body's code units but newlines as spaces (`blankRustBodies`), but the
+ * parser does not step over the spaces, which took most of a blanked file's
+ * parse. A body with a glob import (`use m::*;`) is
  * kept: the scopes' analysis asks whether the file has one anywhere. For the
  * index's symbols, a body that holds no nested item's keyword (`fn`,
  * `struct`, `impl`, `macro_rules`, …) is blanked the same way: the tags
@@ -140,12 +144,68 @@ function signatureAfter(
  * kept); a kept body's nested functions are looked at on their own.
  */
 export function blankRustBodies(text: string, name: string): string {
+  return blankedText(text, rustBodiesWithout(text, name));
+}
+
+/**
+ * The function bodies of Rust `text` that `blankRustBodies` blanks (each
+ * outermost: none inside another), in order.
+ */
+export function rustBodiesWithout(text: string, name: string): RustBody[] {
   const spellings = wholeWords(text, name);
   let next = 0; // the first spelling after the body's `{` (bodies come in order)
-  return blankOutermost(text, (body) => {
+  return outermostBlanked(text, (body) => {
     while (next < spellings.length && spellings[next] <= body.open) next++;
     return body.holdsGlob || (next < spellings.length && spellings[next] < body.close);
   });
+}
+
+/** A span of a text for the parser: UTF-16 indexes, rows and columns (code units). */
+export interface TextRange {
+  startIndex: number;
+  endIndex: number;
+  startPosition: { row: number; column: number };
+  endPosition: { row: number; column: number };
+}
+
+/**
+ * The spans of `text` outside the contents of `bodies` (in order, none
+ * inside another): a parse of these ranges only gives the tree of the text
+ * with those contents blanked, without stepping over the blanks.
+ */
+export function rangesAround(text: string, bodies: readonly RustBody[]): TextRange[] {
+  const ranges: TextRange[] = [];
+  let row = 0;
+  let lineStart = 0; // the index where `row` begins
+  let counted = 0; // newlines before this index are counted
+  const positionOf = (index: number) => {
+    for (let newline = text.indexOf("\n", counted); newline !== -1 && newline < index;) {
+      row++;
+      lineStart = newline + 1;
+      newline = text.indexOf("\n", lineStart);
+    }
+    counted = index;
+    return { row, column: index - lineStart };
+  };
+  let from = 0;
+  for (const { open, close } of bodies) {
+    const startPosition = positionOf(from);
+    ranges.push({
+      startIndex: from,
+      endIndex: open + 1,
+      startPosition,
+      endPosition: positionOf(open + 1),
+    });
+    from = close;
+  }
+  const startPosition = positionOf(from);
+  ranges.push({
+    startIndex: from,
+    endIndex: text.length,
+    startPosition,
+    endPosition: positionOf(text.length),
+  });
+  return ranges;
 }
 
 /**
@@ -160,6 +220,11 @@ export function blankItemlessRustBodies(text: string): string {
 // `text` with each body blanked that `kept` does not keep and that is not inside one blanked
 // already; `kept` sees the bodies in the order of their `{`.
 function blankOutermost(text: string, kept: (body: RustBody) => boolean): string {
+  return blankedText(text, outermostBlanked(text, kept));
+}
+
+// The bodies `blankOutermost` blanks, in order.
+function outermostBlanked(text: string, kept: (body: RustBody) => boolean): RustBody[] {
   const bodies = rustFunctionBodies(text).sort((a, b) => a.open - b.open);
   const blanked: RustBody[] = [];
   let blankedUntil = -1;
@@ -168,7 +233,7 @@ function blankOutermost(text: string, kept: (body: RustBody) => boolean): string
     blanked.push(body);
     blankedUntil = body.close;
   }
-  return blankedText(text, blanked);
+  return blanked;
 }
 
 /** `text` with the contents of `bodies` (in order, none inside another) replaced by spaces. */
