@@ -1,20 +1,22 @@
 /**
- * Rust function bodies blanked before a parse. Tree-sitter's Rust grammar
- * parses a 20-40 KiB file in 5-25 ms in WebAssembly, and most of a file's
- * tokens sit in function bodies; a body that does not spell the asked name
- * holds no reference to it, no binding that shadows it, and nothing its
- * resolution needs (what a body declares is local to it), so for
- * `references` its contents are left out of the parse, which sees
- * `fn f() {   }`: the file is parsed in the ranges around such bodies
- * (tree-sitter's included ranges, `rangesAround`), every line and column of
- * the rest where it was. The tree is the one of the text with each such
- * body's code units but newlines as spaces (`blankRustBodies`), but the
- * parser does not step over the spaces, which took most of a blanked file's
- * parse. A body with a glob import (`use m::*;`) is
- * kept: the scopes' analysis asks whether the file has one anywhere. For the
- * index's symbols, a body that holds no nested item's keyword (`fn`,
- * `struct`, `impl`, `macro_rules`, …) is blanked the same way: the tags
- * queries find items only.
+ * Rust blocks left out of a `references` parse, and function bodies blanked
+ * for the index's. Tree-sitter's Rust grammar parses a 20-40 KiB file in
+ * 5-25 ms in WebAssembly, and most of a file's tokens sit in braces; a
+ * brace block (a function's body, an `impl`, `trait`, `mod`, `struct` or
+ * `enum` block, an `extern` block, an expression's block, a macro's braces,
+ * a `use` list) that does not spell the asked name holds no reference to
+ * it, no binding that shadows it, and nothing its resolution needs (what a
+ * block declares is seen inside it only, and no name of it is the asked
+ * one), so for `references` its contents are left out of the parse, which
+ * sees `fn f() {}`, `impl T {}`: the file is parsed in the ranges around
+ * such blocks (tree-sitter's included ranges, `rangesAround`), every line and
+ * column of the rest where it was. The tree is the one of the text with each
+ * such block's code units but newlines as spaces (`blankRustBodies`), but
+ * the parser does not step over the spaces, which took most of a blanked
+ * file's parse. A block with a glob import (`use m::*;`) is kept: the scopes'
+ * analysis asks whether the file has one anywhere. For the index's symbols,
+ * a function body that holds no nested item's keyword (`fn`, `struct`,
+ * `impl`, `macro_rules`, …) is blanked: the tags queries find items only.
  *
  * A body is the `{` that ends a `fn NAME` signature (parameters, `-> Type`,
  * `where` clauses) outside its parentheses, brackets and angle brackets; a
@@ -39,7 +41,7 @@ const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const STAR = 0x2a;
 
-/** A function body: the indexes of its `{` and its `}`. */
+/** A function body (or a brace block): the indexes of its `{` and its `}`. */
 export interface RustBody {
   open: number;
   close: number;
@@ -71,10 +73,15 @@ const ITEM_WORDS = new Set([
 ]);
 
 /**
- * The function bodies of Rust `text`, nested ones too, in the order their
- * `}` comes; none from the first brace that does not balance on.
+ * The function bodies of Rust `text` (with `blocks`, every brace block),
+ * nested ones too, in the order their `}` comes; none from the first brace
+ * that does not balance on.
  */
-export function rustFunctionBodies(text: string): RustBody[] {
+export function rustFunctionBodies(
+  text: string,
+  options: { blocks?: boolean } = {},
+): RustBody[] {
+  const every = options.blocks === true;
   const lexer = new Lexer(text);
   const bodies: RustBody[] = [];
   const braces: { open: number; body: boolean; holdsItem: boolean; holdsGlob: boolean }[] = [];
@@ -108,7 +115,7 @@ export function rustFunctionBodies(text: string): RustBody[] {
         outer.holdsItem ||= brace.holdsItem;
         outer.holdsGlob ||= brace.holdsGlob;
       }
-      if (brace.body) {
+      if (brace.body || every) {
         const { open, holdsItem, holdsGlob } = brace;
         bodies.push({ open, close: start, holdsItem, holdsGlob });
       }
@@ -139,25 +146,25 @@ function signatureAfter(
 }
 
 /**
- * `text` with the contents of each function body that does not spell `name`
+ * `text` with the contents of each brace block that does not spell `name`
  * as a whole word (nor holds a glob import) replaced by spaces (newlines
- * kept); a kept body's nested functions are looked at on their own.
+ * kept); a kept block's nested blocks are looked at on their own.
  */
 export function blankRustBodies(text: string, name: string): string {
-  return blankedText(text, rustBodiesWithout(text, name));
+  return blankedText(text, rustBlocksWithout(text, name));
 }
 
 /**
- * The function bodies of Rust `text` that `blankRustBodies` blanks (each
+ * The brace blocks of Rust `text` that `blankRustBodies` blanks (each
  * outermost: none inside another), in order.
  */
-export function rustBodiesWithout(text: string, name: string): RustBody[] {
+export function rustBlocksWithout(text: string, name: string): RustBody[] {
   const spellings = wholeWords(text, name);
-  let next = 0; // the first spelling after the body's `{` (bodies come in order)
+  let next = 0; // the first spelling after the block's `{` (blocks come in order)
   return outermostBlanked(text, (body) => {
     while (next < spellings.length && spellings[next] <= body.open) next++;
     return body.holdsGlob || (next < spellings.length && spellings[next] < body.close);
-  });
+  }, { blocks: true });
 }
 
 /** A span of a text for the parser: UTF-16 indexes, rows and columns (code units). */
@@ -224,8 +231,12 @@ function blankOutermost(text: string, kept: (body: RustBody) => boolean): string
 }
 
 // The bodies `blankOutermost` blanks, in order.
-function outermostBlanked(text: string, kept: (body: RustBody) => boolean): RustBody[] {
-  const bodies = rustFunctionBodies(text).sort((a, b) => a.open - b.open);
+function outermostBlanked(
+  text: string,
+  kept: (body: RustBody) => boolean,
+  options: { blocks?: boolean } = {},
+): RustBody[] {
+  const bodies = rustFunctionBodies(text, options).sort((a, b) => a.open - b.open);
   const blanked: RustBody[] = [];
   let blankedUntil = -1;
   for (const body of bodies) {

@@ -22,7 +22,7 @@ import { blankFunctionBodies } from "./function_bodies.ts";
 import {
   blankItemlessRustBodies,
   rangesAround,
-  rustBodiesWithout,
+  rustBlocksWithout,
   type TextRange,
 } from "./rust_bodies.ts";
 import { separateSignatureLines } from "./typescript_separators.ts";
@@ -208,7 +208,7 @@ export class SymbolExtractor {
    * Where `name` occurs as an identifier in `text`, the content of a file
    * at `path`, each with its role; under the same per-file deadline and size
    * limit as `extract`. A Rust file is parsed without the contents of the
-   * function bodies that do not spell `name` (`rust_bodies.ts`), unless
+   * brace blocks that do not spell `name` (`rust_bodies.ts`), unless
    * `wholeFile` (the same answer, parsed slower: for comparisons).
    */
   async occurrences(
@@ -227,10 +227,10 @@ export class SymbolExtractor {
       const scoped = options.bindings === true && scopesLanguage(language)
         ? { language, path }
         : undefined;
-      // A Rust file's bodies that do not spell the name are left out of the parse (the tree
+      // A Rust file's blocks that do not spell the name are left out of the parse (the tree
       // of the file with them blanked, without the parser stepping over the blanks).
       const skipped = language === "rust" && options.wholeFile !== true
-        ? rustBodiesWithout(text, name)
+        ? rustBlocksWithout(text, name)
         : [];
       const ranges = skipped.length === 0 ? undefined : rangesAround(text, skipped);
       const found = this.#occurrences(grammar, text, { language, name, bindings, scoped, ranges });

@@ -1,18 +1,18 @@
 /**
- * Rust bodies blanked for `references` (`symbols/rust_bodies.ts`): the same
- * answer, parsed faster. Over the Rust files of a Git work tree (`--tree
- * PATH`), names are drawn (seeded) from definition lines (`fn`, `struct`,
- * `enum`, `trait NAME`) in two classes by whole-word count over the Rust
- * files: rare (20 to 100) and common (1,000 or more), `--names` of each. For
- * each name, each Rust file that spells it (at most `--files` of them, in
- * path order) is asked for the name's occurrences with bindings and scopes
- * three ways, in one extractor on this thread: parsed whole; with the
- * bodies blanked as spaces (the blanked text parsed whole); and as
- * `references` asks, the blanked bodies left out of the parse (tree-sitter's
- * included ranges). The answers (lines, columns, roles, bindings, scopes,
- * exports) must be equal, the last two always. Prints the pairs compared,
- * those that differ (each named), and the processor time of each way (the
- * sum, and the median file).
+ * Rust blocks blanked or skipped for `references` (`symbols/rust_bodies.ts`):
+ * the same answer, parsed faster. Over the Rust files of a Git work tree
+ * (`--tree PATH`), names are drawn (seeded) from definition lines (`fn`,
+ * `struct`, `enum`, `trait NAME`) in two classes by whole-word count over
+ * the Rust files: rare (20 to 100) and common (1,000 or more), `--names` of
+ * each. For each name, each Rust file that spells it (at most `--files` of
+ * them, in path order) is asked for the name's occurrences with bindings
+ * and scopes three ways, in one extractor on this thread: parsed whole;
+ * with the blocks that do not spell the name blanked as spaces (the blanked
+ * text parsed whole); and as `references` asks, those blocks left out of
+ * the parse (tree-sitter's included ranges). The answers (lines, columns,
+ * roles, bindings, scopes, exports) must be equal, the last two always.
+ * Prints the pairs compared, those that differ (each named), and the
+ * processor time of each way (the sum, and the median file).
  *
  * With `--extract`, the index's symbols instead: every Rust file's symbols
  * extracted once whole and once with the bodies that hold no nested item
@@ -135,7 +135,7 @@ const extractor = await SymbolExtractor.create({ deadlineMs: 60_000 });
 const paths = [...texts.keys()].sort();
 
 // The three ways of one file and name: whole, blanked with spaces (the blanked text parsed
-// whole), and the blanked bodies left out of the parse (what `references` does).
+// whole), and the blanked blocks left out of the parse (what `references` does).
 const WAYS = ["whole", "spaces", "skipped"] as const;
 type Way = typeof WAYS[number];
 

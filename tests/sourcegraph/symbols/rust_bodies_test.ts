@@ -1,20 +1,20 @@
 /**
- * Rust bodies blanked before a `references` parse: a body that does not spell
- * the name becomes spaces (every line and column stays), one that does is
- * kept with its nested functions looked at on their own, signatures end at
- * their `{` or `;` outside parentheses and angle brackets, literals and
- * comments do not count as braces, a glob import keeps its body, a file whose
- * braces do not balance keeps the rest, the ranges a parse skips such
- * bodies with begin and end where they are in the text, and the occurrences
- * found through the blanked text, or with the bodies skipped, are those of
- * the whole file.
+ * Rust blocks blanked before a `references` parse: a function body (or any
+ * brace block) that does not spell the name becomes spaces (every line and
+ * column stays), one that does is kept with its nested blocks looked at on
+ * their own, signatures end at their `{` or `;` outside parentheses and
+ * angle brackets, literals and comments do not count as braces, a glob
+ * import keeps its block, a file whose braces do not balance keeps the
+ * rest, the ranges a parse skips such blocks with begin and end where they
+ * are in the text, and the occurrences found through the blanked text, or
+ * with the blocks skipped, are those of the whole file.
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
 import {
   blankRustBodies,
   rangesAround,
-  rustBodiesWithout,
+  rustBlocksWithout,
   rustFunctionBodies,
 } from "../../../sourcegraph/symbols/rust_bodies.ts";
 import { SymbolExtractor } from "../../../sourcegraph/symbols/symbol_extractor.ts";
@@ -139,7 +139,7 @@ Deno.test("rust bodies: the occurrences through blanked bodies are the whole fil
 
 Deno.test("rust bodies: the ranges around skipped bodies are where the text has them", () => {
   const text = "fn a() {\n  x();\n}\nfn b() { name }\nfn c() { y }\n";
-  const bodies = rustBodiesWithout(text, "name");
+  const bodies = rustBlocksWithout(text, "name");
   assertEquals(bodies.map(({ open, close }) => text.slice(open, close + 1)), [
     "{\n  x();\n}",
     "{ y }",
@@ -180,5 +180,30 @@ Deno.test("rust bodies: skipped bodies answer as the blanked text parsed whole",
     assertEquals(skipped, spaces, name);
     assert(skipped.occurrences.length > 0, name);
   }
-  assert(rustBodiesWithout(text, "Size").length > 0, "a body is skipped for Size");
+  assert(rustBlocksWithout(text, "Size").length > 0, "a body is skipped for Size");
+});
+
+Deno.test("rust bodies: every block without the name is blanked, items' and expressions' too", () => {
+  const blank = (inside: string) => " ".repeat(inside.length);
+  const text = [
+    "use std::{fmt, io};",
+    "struct A { x: u8 }",
+    "impl A {",
+    "  fn f(&self) -> u8 { if self.x > 0 { 1 } else { name() } }",
+    "}",
+    "mod m { fn g() {} }",
+    "mod n { use super::*; }",
+  ].join("\n");
+  assertEquals(
+    blankRustBodies(text, "name"),
+    [
+      `use std::{${blank("fmt, io")}};`,
+      `struct A {${blank(" x: u8 ")}}`,
+      "impl A {",
+      `  fn f(&self) -> u8 { if self.x > 0 {${blank(" 1 ")}} else { name() } }`,
+      "}",
+      `mod m {${blank(" fn g() {} ")}}`,
+      "mod n { use super::*; }",
+    ].join("\n"),
+  );
 });
