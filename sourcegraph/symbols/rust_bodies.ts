@@ -92,7 +92,8 @@ export function rustFunctionBodies(
     const { start, end } = token;
     const code = text.charCodeAt(start);
     if (token.word) {
-      const word = end - start <= 11 ? text.slice(start, end) : "";
+      // Every word looked for is 2 to 11 lower-case letters (`fn` … `macro_rules`).
+      const word = end - start <= 11 && code >= 0x61 && code <= 0x7a ? text.slice(start, end) : "";
       // Marked on the innermost brace and handed outwards as braces close: marking every
       // enclosing brace at once is quadratic in the nesting (50,000 nested bodies: seconds).
       if (ITEM_WORDS.has(word) && braces.length > 0) braces[braces.length - 1].holdsItem = true;
@@ -305,10 +306,12 @@ interface Token {
   word: boolean;
 }
 
-// Rust text, token by token.
+// Rust text, token by token; `next` answers one token object, changed by the next call (no
+// object a token for the garbage collector).
 class Lexer {
   #text: string;
   #at = 0;
+  #token: Token = { start: 0, end: 0, word: false };
 
   constructor(text: string) {
     this.#text = text;
@@ -328,7 +331,7 @@ class Lexer {
       else if (isWordCode(code)) return this.#word(at);
       else {
         this.#at = at + 1;
-        return { start: at, end: at + 1, word: false };
+        return this.#emit(at, at + 1, false);
       }
     }
   }
@@ -365,7 +368,15 @@ class Lexer {
       }
     }
     this.#at = end;
-    return { start: at, end, word: true };
+    return this.#emit(at, end, true);
+  }
+
+  #emit(start: number, end: number, word: boolean): Token {
+    const token = this.#token;
+    token.start = start;
+    token.end = end;
+    token.word = word;
+    return token;
   }
 }
 

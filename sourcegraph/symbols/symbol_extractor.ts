@@ -308,12 +308,17 @@ export class SymbolExtractor {
     text: string,
     at: { language: GrammarLanguage; late: () => boolean; ranges?: TextRange[] },
   ): Tree | null {
+    const { ranges } = at;
     const parse = (source: string) =>
-      // Slices of the text, not the rest of it at each call (the runtime copies what it is given).
-      this.#parser.parse((index) => source.slice(index, index + PARSE_SLICE), null, {
-        progressCallback: at.late,
-        ...(at.ranges === undefined ? {} : { includedRanges: at.ranges }),
-      });
+      // Slices of the text, not the rest of it at each call (the runtime copies what it is given);
+      // with ranges, up to the end of the index's range (the parser asks again at each range).
+      this.#parser.parse(
+        ranges === undefined
+          ? (index) => source.slice(index, index + PARSE_SLICE)
+          : (index) => source.slice(index, Math.min(index + PARSE_SLICE, rangeEnd(ranges, index))),
+        null,
+        { progressCallback: at.late, ...(ranges === undefined ? {} : { includedRanges: ranges }) },
+      );
     const tree = parse(text);
     if (tree === null || !tree.rootNode.hasError || !SEPARATED_LANGUAGES.has(at.language)) {
       return tree;
@@ -451,6 +456,21 @@ class Found {
     }
     return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
   }
+}
+
+// The end of the range of `ranges` (in order) that holds `index`; the text's end (the largest
+// index) when none does.
+function rangeEnd(ranges: readonly TextRange[], index: number): number {
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const range = ranges[middle];
+    if (index < range.startIndex) high = middle - 1;
+    else if (index >= range.endIndex) low = middle + 1;
+    else return range.endIndex;
+  }
+  return Number.MAX_SAFE_INTEGER;
 }
 
 // Up to this many name nodes, the tags queries run over each one's span; past it, over the
