@@ -28,6 +28,9 @@ export interface TreeEntry {
 export const READ_SCAN_LIMIT = 8 * 1024 * 1024;
 
 const TREE_CACHE_ENTRIES = 4096;
+const ROOT_CACHE_ENTRIES = 1024;
+// A full commit id (SHA-1 or SHA-256), the only revision whose tree is kept.
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Reads trees and blobs of one mirror. */
 export class MirrorObjects {
@@ -35,6 +38,7 @@ export class MirrorObjects {
   readonly path: string;
   #reader: GitObjectReader;
   #trees = new Map<string, TreeEntry[]>();
+  #roots = new Map<string, string>();
 
   /** Opens a reader on `mirror`. */
   constructor(mirror: string) {
@@ -92,9 +96,19 @@ export class MirrorObjects {
     await this.#reader.close();
   }
 
+  // A commit's tree never changes: asked of Git once per commit id (a name such as `HEAD`
+  // each time), each lookup otherwise paying a round trip to the reader before its own.
   async #rootTree(commit: string): Promise<string> {
+    const kept = this.#roots.get(commit);
+    if (kept !== undefined) return kept;
     const info = await this.#reader.info(`${commit}^{tree}`);
     if (info.status !== "ok") throw unavailable();
+    if (COMMIT_ID.test(commit)) {
+      this.#roots.set(commit, info.oid);
+      if (this.#roots.size > ROOT_CACHE_ENTRIES) {
+        this.#roots.delete(this.#roots.keys().next().value!);
+      }
+    }
     return info.oid;
   }
 }

@@ -709,12 +709,15 @@ export class RepositoryReads {
     });
     const objects = this.#mirrors.objects(repo);
     const scope = new PathScope(repo);
-    const fileText = async (path: string): Promise<string | null> => {
+    const readText = async (path: string): Promise<string | null> => {
       const entry = await objects.lookup(origin.commit, path);
       if (entry === null || entry.kind !== "file") return null;
       const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
       return bytes === null ? null : searchableText(bytes);
     };
+    // The position's own file is read once: its check, its resolution and its rows ask again.
+    const own = readText(origin.path);
+    const fileText = (path: string) => path === origin.path ? own : readText(path);
     const visible = async (path: string): Promise<boolean> => {
       if (!scope.covers(path)) return false;
       return (await objects.lookup(origin.commit, path))?.kind === "file";

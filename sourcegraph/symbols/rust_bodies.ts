@@ -1,16 +1,22 @@
 /**
- * Rust function bodies blanked before a parse. Tree-sitter's Rust grammar
- * parses a 20-40 KiB file in 5-25 ms in WebAssembly, and most of a file's
- * tokens sit in function bodies; a body that does not spell the asked name
- * holds no reference to it, no binding that shadows it, and nothing its
- * resolution needs (what a body declares is local to it), so for
- * `references` its contents become spaces and the parse sees `fn f() {   }`.
- * Every code unit but a newline becomes one space: every line and column of
- * the rest stays where it was. A body with a glob import (`use m::*;`) is
- * kept: the scopes' analysis asks whether the file has one anywhere. For the
- * index's symbols, a body that holds no nested item's keyword (`fn`,
- * `struct`, `impl`, `macro_rules`, …) is blanked the same way: the tags
- * queries find items only.
+ * Rust blocks left out of a `references` parse, and function bodies blanked
+ * for the index's. Tree-sitter's Rust grammar parses a 20-40 KiB file in
+ * 5-25 ms in WebAssembly, and most of a file's tokens sit in braces; a
+ * brace block (a function's body, an `impl`, `trait`, `mod`, `struct` or
+ * `enum` block, an `extern` block, an expression's block, a macro's braces,
+ * a `use` list) that does not spell the asked name holds no reference to
+ * it, no binding that shadows it, and nothing its resolution needs (what a
+ * block declares is seen inside it only, and no name of it is the asked
+ * one), so for `references` its contents are left out of the parse, which
+ * sees `fn f() {}`, `impl T {}`: the file is parsed in the ranges around
+ * such blocks (tree-sitter's included ranges, `rangesAround`), every line and
+ * column of the rest where it was. The tree is the one of the text with each
+ * such block's code units but newlines as spaces (`blankRustBodies`), but
+ * the parser does not step over the spaces, which took most of a blanked
+ * file's parse. A block with a glob import (`use m::*;`) is kept: the scopes'
+ * analysis asks whether the file has one anywhere. For the index's symbols,
+ * a function body that holds no nested item's keyword (`fn`, `struct`,
+ * `impl`, `macro_rules`, …) is blanked: the tags queries find items only.
  *
  * A body is the `{` that ends a `fn NAME` signature (parameters, `-> Type`,
  * `where` clauses) outside its parentheses, brackets and angle brackets; a
@@ -35,7 +41,7 @@ const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const STAR = 0x2a;
 
-/** A function body: the indexes of its `{` and its `}`. */
+/** A function body (or a brace block): the indexes of its `{` and its `}`. */
 export interface RustBody {
   open: number;
   close: number;
@@ -67,10 +73,15 @@ const ITEM_WORDS = new Set([
 ]);
 
 /**
- * The function bodies of Rust `text`, nested ones too, in the order their
- * `}` comes; none from the first brace that does not balance on.
+ * The function bodies of Rust `text` (with `blocks`, every brace block),
+ * nested ones too, in the order their `}` comes; none from the first brace
+ * that does not balance on.
  */
-export function rustFunctionBodies(text: string): RustBody[] {
+export function rustFunctionBodies(
+  text: string,
+  options: { blocks?: boolean } = {},
+): RustBody[] {
+  const every = options.blocks === true;
   const lexer = new Lexer(text);
   const bodies: RustBody[] = [];
   const braces: { open: number; body: boolean; holdsItem: boolean; holdsGlob: boolean }[] = [];
@@ -81,7 +92,8 @@ export function rustFunctionBodies(text: string): RustBody[] {
     const { start, end } = token;
     const code = text.charCodeAt(start);
     if (token.word) {
-      const word = end - start <= 11 ? text.slice(start, end) : "";
+      // Every word looked for is 2 to 11 lower-case letters (`fn` … `macro_rules`).
+      const word = end - start <= 11 && code >= 0x61 && code <= 0x7a ? text.slice(start, end) : "";
       // Marked on the innermost brace and handed outwards as braces close: marking every
       // enclosing brace at once is quadratic in the nesting (50,000 nested bodies: seconds).
       if (ITEM_WORDS.has(word) && braces.length > 0) braces[braces.length - 1].holdsItem = true;
@@ -104,7 +116,7 @@ export function rustFunctionBodies(text: string): RustBody[] {
         outer.holdsItem ||= brace.holdsItem;
         outer.holdsGlob ||= brace.holdsGlob;
       }
-      if (brace.body) {
+      if (brace.body || every) {
         const { open, holdsItem, holdsGlob } = brace;
         bodies.push({ open, close: start, holdsItem, holdsGlob });
       }
@@ -135,17 +147,73 @@ function signatureAfter(
 }
 
 /**
- * `text` with the contents of each function body that does not spell `name`
+ * `text` with the contents of each brace block that does not spell `name`
  * as a whole word (nor holds a glob import) replaced by spaces (newlines
- * kept); a kept body's nested functions are looked at on their own.
+ * kept); a kept block's nested blocks are looked at on their own.
  */
 export function blankRustBodies(text: string, name: string): string {
+  return blankedText(text, rustBlocksWithout(text, name));
+}
+
+/**
+ * The brace blocks of Rust `text` that `blankRustBodies` blanks (each
+ * outermost: none inside another), in order.
+ */
+export function rustBlocksWithout(text: string, name: string): RustBody[] {
   const spellings = wholeWords(text, name);
-  let next = 0; // the first spelling after the body's `{` (bodies come in order)
-  return blankOutermost(text, (body) => {
+  let next = 0; // the first spelling after the block's `{` (blocks come in order)
+  return outermostBlanked(text, (body) => {
     while (next < spellings.length && spellings[next] <= body.open) next++;
     return body.holdsGlob || (next < spellings.length && spellings[next] < body.close);
+  }, { blocks: true });
+}
+
+/** A span of a text for the parser: UTF-16 indexes, rows and columns (code units). */
+export interface TextRange {
+  startIndex: number;
+  endIndex: number;
+  startPosition: { row: number; column: number };
+  endPosition: { row: number; column: number };
+}
+
+/**
+ * The spans of `text` outside the contents of `bodies` (in order, none
+ * inside another): a parse of these ranges only gives the tree of the text
+ * with those contents blanked, without stepping over the blanks.
+ */
+export function rangesAround(text: string, bodies: readonly RustBody[]): TextRange[] {
+  const ranges: TextRange[] = [];
+  let row = 0;
+  let lineStart = 0; // the index where `row` begins
+  let counted = 0; // newlines before this index are counted
+  const positionOf = (index: number) => {
+    for (let newline = text.indexOf("\n", counted); newline !== -1 && newline < index;) {
+      row++;
+      lineStart = newline + 1;
+      newline = text.indexOf("\n", lineStart);
+    }
+    counted = index;
+    return { row, column: index - lineStart };
+  };
+  let from = 0;
+  for (const { open, close } of bodies) {
+    const startPosition = positionOf(from);
+    ranges.push({
+      startIndex: from,
+      endIndex: open + 1,
+      startPosition,
+      endPosition: positionOf(open + 1),
+    });
+    from = close;
+  }
+  const startPosition = positionOf(from);
+  ranges.push({
+    startIndex: from,
+    endIndex: text.length,
+    startPosition,
+    endPosition: positionOf(text.length),
   });
+  return ranges;
 }
 
 /**
@@ -160,7 +228,16 @@ export function blankItemlessRustBodies(text: string): string {
 // `text` with each body blanked that `kept` does not keep and that is not inside one blanked
 // already; `kept` sees the bodies in the order of their `{`.
 function blankOutermost(text: string, kept: (body: RustBody) => boolean): string {
-  const bodies = rustFunctionBodies(text).sort((a, b) => a.open - b.open);
+  return blankedText(text, outermostBlanked(text, kept));
+}
+
+// The bodies `blankOutermost` blanks, in order.
+function outermostBlanked(
+  text: string,
+  kept: (body: RustBody) => boolean,
+  options: { blocks?: boolean } = {},
+): RustBody[] {
+  const bodies = rustFunctionBodies(text, options).sort((a, b) => a.open - b.open);
   const blanked: RustBody[] = [];
   let blankedUntil = -1;
   for (const body of bodies) {
@@ -168,7 +245,7 @@ function blankOutermost(text: string, kept: (body: RustBody) => boolean): string
     blanked.push(body);
     blankedUntil = body.close;
   }
-  return blankedText(text, blanked);
+  return blanked;
 }
 
 /** `text` with the contents of `bodies` (in order, none inside another) replaced by spaces. */
@@ -229,10 +306,12 @@ interface Token {
   word: boolean;
 }
 
-// Rust text, token by token.
+// Rust text, token by token; `next` answers one token object, changed by the next call (no
+// object a token for the garbage collector).
 class Lexer {
   #text: string;
   #at = 0;
+  #token: Token = { start: 0, end: 0, word: false };
 
   constructor(text: string) {
     this.#text = text;
@@ -252,7 +331,7 @@ class Lexer {
       else if (isWordCode(code)) return this.#word(at);
       else {
         this.#at = at + 1;
-        return { start: at, end: at + 1, word: false };
+        return this.#emit(at, at + 1, false);
       }
     }
   }
@@ -289,7 +368,15 @@ class Lexer {
       }
     }
     this.#at = end;
-    return { start: at, end, word: true };
+    return this.#emit(at, end, true);
+  }
+
+  #emit(start: number, end: number, word: boolean): Token {
+    const token = this.#token;
+    token.start = start;
+    token.end = end;
+    token.word = word;
+    return token;
   }
 }
 

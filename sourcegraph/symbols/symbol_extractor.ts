@@ -19,7 +19,12 @@ import { grammarFiles, runtimeWasm } from "./grammars.ts";
 import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./languages.ts";
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
-import { blankItemlessRustBodies, blankRustBodies } from "./rust_bodies.ts";
+import {
+  blankItemlessRustBodies,
+  rangesAround,
+  rustBlocksWithout,
+  type TextRange,
+} from "./rust_bodies.ts";
 import { separateSignatureLines } from "./typescript_separators.ts";
 import { isIndexedName, isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 import {
@@ -202,9 +207,9 @@ export class SymbolExtractor {
   /**
    * Where `name` occurs as an identifier in `text`, the content of a file
    * at `path`, each with its role; under the same per-file deadline and size
-   * limit as `extract`. A Rust file is parsed with the function bodies that do
-   * not spell `name` blanked (`rust_bodies.ts`), unless `wholeFile` (the same
-   * answer, parsed slower: for comparisons).
+   * limit as `extract`. A Rust file is parsed without the contents of the
+   * brace blocks that do not spell `name` (`rust_bodies.ts`), unless
+   * `wholeFile` (the same answer, parsed slower: for comparisons).
    */
   async occurrences(
     path: string,
@@ -222,10 +227,13 @@ export class SymbolExtractor {
       const scoped = options.bindings === true && scopesLanguage(language)
         ? { language, path }
         : undefined;
-      const parsed = language === "rust" && options.wholeFile !== true
-        ? blankRustBodies(text, name)
-        : text;
-      const found = this.#occurrences(grammar, parsed, { language, name, bindings, scoped });
+      // A Rust file's blocks that do not spell the name are left out of the parse (the tree
+      // of the file with them blanked, without the parser stepping over the blanks).
+      const skipped = language === "rust" && options.wholeFile !== true
+        ? rustBlocksWithout(text, name)
+        : [];
+      const ranges = skipped.length === 0 ? undefined : rangesAround(text, skipped);
+      const found = this.#occurrences(grammar, text, { language, name, bindings, scoped, ranges });
       if (found === null) return { language, outcome: "timed_out", occurrences: [] };
       return { language, outcome: "parsed", ...found };
     } catch {
@@ -245,13 +253,15 @@ export class SymbolExtractor {
       bindings: boolean;
       scoped?: { language: string; path: string };
       deadlineMs?: number;
+      /** The spans of `text` parsed (the rest left out), when not all of it. */
+      ranges?: TextRange[];
     },
   ): { occurrences: NameOccurrence[]; exported?: Exported } | null {
     const { name } = at;
     const deadline = this.#now() + (at.deadlineMs ?? this.#deadlineMs);
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
-    const tree = this.#parseText(text, { language: at.language, late });
+    const tree = this.#parseText(text, { language: at.language, late, ranges: at.ranges });
     if (tree === null) return null;
     try {
       const nodes = nameNodes(tree.rootNode, { text, name, late });
@@ -296,13 +306,19 @@ export class SymbolExtractor {
   // inspector, 7 parsed again, 5 kept.
   #parseText(
     text: string,
-    at: { language: GrammarLanguage; late: () => boolean },
+    at: { language: GrammarLanguage; late: () => boolean; ranges?: TextRange[] },
   ): Tree | null {
+    const { ranges } = at;
     const parse = (source: string) =>
-      // Slices of the text, not the rest of it at each call (the runtime copies what it is given).
-      this.#parser.parse((index) => source.slice(index, index + PARSE_SLICE), null, {
-        progressCallback: at.late,
-      });
+      // Slices of the text, not the rest of it at each call (the runtime copies what it is given);
+      // with ranges, up to the end of the index's range (the parser asks again at each range).
+      this.#parser.parse(
+        ranges === undefined
+          ? (index) => source.slice(index, index + PARSE_SLICE)
+          : (index) => source.slice(index, Math.min(index + PARSE_SLICE, rangeEnd(ranges, index))),
+        null,
+        { progressCallback: at.late, ...(ranges === undefined ? {} : { includedRanges: ranges }) },
+      );
     const tree = parse(text);
     if (tree === null || !tree.rootNode.hasError || !SEPARATED_LANGUAGES.has(at.language)) {
       return tree;
@@ -440,6 +456,21 @@ class Found {
     }
     return symbols.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : 1));
   }
+}
+
+// The end of the range of `ranges` (in order) that holds `index`; the text's end (the largest
+// index) when none does.
+function rangeEnd(ranges: readonly TextRange[], index: number): number {
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const range = ranges[middle];
+    if (index < range.startIndex) high = middle - 1;
+    else if (index >= range.endIndex) low = middle + 1;
+    else return range.endIndex;
+  }
+  return Number.MAX_SAFE_INTEGER;
 }
 
 // Up to this many name nodes, the tags queries run over each one's span; past it, over the

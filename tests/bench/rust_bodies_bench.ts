@@ -1,15 +1,18 @@
 /**
- * Rust bodies blanked for `references` (`symbols/rust_bodies.ts`): the same
- * answer, parsed faster. Over the Rust files of a Git work tree (`--tree
- * PATH`), names are drawn (seeded) from definition lines (`fn`, `struct`,
- * `enum`, `trait NAME`) in two classes by whole-word count over the Rust
- * files: rare (20 to 100) and common (1,000 or more), `--names` of each. For
- * each name, each Rust file that spells it (at most `--files` of them, in
- * path order) is asked for the name's occurrences with bindings and scopes,
- * as `references` asks, once parsed whole and once blanked, in one extractor
- * on this thread; the two answers (lines, columns, roles, bindings, scopes,
- * exports) must be equal. Prints the pairs compared, those that differ (each
- * named), and the processor time of each way (the sum, and the median file).
+ * Rust blocks blanked or skipped for `references` (`symbols/rust_bodies.ts`):
+ * the same answer, parsed faster. Over the Rust files of a Git work tree
+ * (`--tree PATH`), names are drawn (seeded) from definition lines (`fn`,
+ * `struct`, `enum`, `trait NAME`) in two classes by whole-word count over
+ * the Rust files: rare (20 to 100) and common (1,000 or more), `--names` of
+ * each. For each name, each Rust file that spells it (at most `--files` of
+ * them, in path order) is asked for the name's occurrences with bindings
+ * and scopes three ways, in one extractor on this thread: parsed whole;
+ * with the blocks that do not spell the name blanked as spaces (the blanked
+ * text parsed whole); and as `references` asks, those blocks left out of
+ * the parse (tree-sitter's included ranges). The answers (lines, columns,
+ * roles, bindings, scopes, exports) must be equal, the last two always.
+ * Prints the pairs compared, those that differ (each named), and the
+ * processor time of each way (the sum, and the median file).
  *
  * With `--extract`, the index's symbols instead: every Rust file's symbols
  * extracted once whole and once with the bodies that hold no nested item
@@ -24,6 +27,7 @@
 import { join } from "node:path";
 import { cpuUsage } from "node:process";
 import { SymbolExtractor } from "../../sourcegraph/symbols/symbol_extractor.ts";
+import { blankRustBodies } from "../../sourcegraph/symbols/rust_bodies.ts";
 import { percentile, prng } from "../support/bench_stats.ts";
 
 const args = Deno.args;
@@ -129,41 +133,62 @@ const classes: [string, string[]][] = [
 ];
 const extractor = await SymbolExtractor.create({ deadlineMs: 60_000 });
 const paths = [...texts.keys()].sort();
+
+// The three ways of one file and name: whole, blanked with spaces (the blanked text parsed
+// whole), and the blanked blocks left out of the parse (what `references` does).
+const WAYS = ["whole", "spaces", "skipped"] as const;
+type Way = typeof WAYS[number];
+
+/** One pair's answer (JSON) and processor ms each way, each way first on every third pair. */
+async function eachWay(
+  pair: number,
+  at: { path: string; text: string; name: string },
+): Promise<Record<Way, { answer: string; ms: number }>> {
+  const { path, text, name } = at;
+  const found = {} as Record<Way, { answer: string; ms: number }>;
+  for (let turn = 0; turn < WAYS.length; turn++) {
+    const way = WAYS[(pair + turn) % WAYS.length];
+    const started = cpuMs();
+    const answer = await extractor.occurrences(
+      path,
+      way === "spaces" ? blankRustBodies(text, name) : text,
+      name,
+      { bindings: true, wholeFile: way !== "skipped" },
+    );
+    found[way] = { answer: JSON.stringify(answer), ms: cpuMs() - started };
+  }
+  return found;
+}
+
 console.log(`tree: ${TREE}, ${texts.size} Rust files; ${new Date().toISOString()}`);
 console.log(
-  "| names | pairs | differ | whole CPU ms (sum / p50) | blanked CPU ms (sum / p50) | ratio |",
+  "| names | pairs | differ whole / spaces | whole CPU ms (sum / p50) | spaces CPU ms (sum / p50) | skipped CPU ms (sum / p50) | ratio to whole spaces / skipped |",
 );
-console.log("|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|");
 for (const [label, names] of classes) {
   let pairs = 0;
   const differ: string[] = [];
-  const whole: number[] = [];
-  const blanked: number[] = [];
+  const fromSpaces: string[] = [];
+  const times: Record<Way, number[]> = { whole: [], spaces: [], skipped: [] };
   for (const name of names) {
     const word = new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`);
     const spelled = paths.filter((path) => word.test(texts.get(path)!)).slice(0, FILES);
     for (const path of spelled) {
-      const text = texts.get(path)!;
-      // Each way first on every other pair; processor time (the machine is shared).
-      const ways = pairs % 2 === 0 ? [true, false] : [false, true];
-      const found: string[] = [];
-      for (const wholeFile of ways) {
-        const started = cpuMs();
-        const answer = await extractor.occurrences(path, text, name, { bindings: true, wholeFile });
-        (wholeFile ? whole : blanked).push(cpuMs() - started);
-        found.push(JSON.stringify(answer));
-      }
-      if (found[0] !== found[1]) differ.push(`${name} in ${path}`);
-      pairs++;
+      const found = await eachWay(pairs++, { path, text: texts.get(path)!, name });
+      for (const way of WAYS) times[way].push(found[way].ms);
+      if (found.whole.answer !== found.skipped.answer) differ.push(`${name} in ${path}`);
+      if (found.spaces.answer !== found.skipped.answer) fromSpaces.push(`${name} in ${path}`);
     }
   }
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const cell = (way: Way) =>
+    `${sum(times[way]).toFixed(0)} / ${percentile(times[way], 50).toFixed(1)}`;
+  const ratio = (way: Way) => (sum(times[way]) / sum(times.whole)).toFixed(2);
   console.log(
-    `| ${label}: ${names.length} | ${pairs} | ${differ.length} | ${sum(whole).toFixed(0)} / ${
-      percentile(whole, 50).toFixed(1)
-    } | ${sum(blanked).toFixed(0)} / ${percentile(blanked, 50).toFixed(1)} | ${
-      (sum(blanked) / sum(whole)).toFixed(2)
-    } |`,
+    `| ${label}: ${names.length} | ${pairs} | ${differ.length} / ${fromSpaces.length} | ${
+      cell("whole")
+    } | ${cell("spaces")} | ${cell("skipped")} | ${ratio("spaces")} / ${ratio("skipped")} |`,
   );
-  for (const pair of differ) console.log(`  differs: ${pair}`);
+  for (const pair of differ) console.log(`  differs from whole: ${pair}`);
+  for (const pair of fromSpaces) console.log(`  differs from spaces: ${pair}`);
 }

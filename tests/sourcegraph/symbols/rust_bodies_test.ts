@@ -1,15 +1,22 @@
 /**
- * Rust bodies blanked before a `references` parse: a body that does not spell
- * the name becomes spaces (every line and column stays), one that does is
- * kept with its nested functions looked at on their own, signatures end at
- * their `{` or `;` outside parentheses and angle brackets, literals and
- * comments do not count as braces, a glob import keeps its body, a file whose
- * braces do not balance keeps the rest, and the occurrences found through the
- * blanked text are those of the whole file.
+ * Rust blocks blanked before a `references` parse: a function body (or any
+ * brace block) that does not spell the name becomes spaces (every line and
+ * column stays), one that does is kept with its nested blocks looked at on
+ * their own, signatures end at their `{` or `;` outside parentheses and
+ * angle brackets, literals and comments do not count as braces, a glob
+ * import keeps its block, a file whose braces do not balance keeps the
+ * rest, the ranges a parse skips such blocks with begin and end where they
+ * are in the text, and the occurrences found through the blanked text, or
+ * with the blocks skipped, are those of the whole file.
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
-import { blankRustBodies, rustFunctionBodies } from "../../../sourcegraph/symbols/rust_bodies.ts";
+import {
+  blankRustBodies,
+  rangesAround,
+  rustBlocksWithout,
+  rustFunctionBodies,
+} from "../../../sourcegraph/symbols/rust_bodies.ts";
 import { SymbolExtractor } from "../../../sourcegraph/symbols/symbol_extractor.ts";
 
 // The text of each body `rustFunctionBodies` finds, braces included.
@@ -128,4 +135,75 @@ Deno.test("rust bodies: the occurrences through blanked bodies are the whole fil
     assertEquals(blanked, whole, name);
     assert(whole.occurrences.length > 0, name);
   }
+});
+
+Deno.test("rust bodies: the ranges around skipped bodies are where the text has them", () => {
+  const text = "fn a() {\n  x();\n}\nfn b() { name }\nfn c() { y }\n";
+  const bodies = rustBlocksWithout(text, "name");
+  assertEquals(bodies.map(({ open, close }) => text.slice(open, close + 1)), [
+    "{\n  x();\n}",
+    "{ y }",
+  ]);
+  const ranges = rangesAround(text, bodies);
+  assertEquals(ranges.map((range) => text.slice(range.startIndex, range.endIndex)), [
+    "fn a() {",
+    "}\nfn b() { name }\nfn c() {",
+    "}\n",
+  ]);
+  assertEquals(ranges.map((range) => [range.startPosition, range.endPosition]), [
+    [{ row: 0, column: 0 }, { row: 0, column: 8 }],
+    [{ row: 2, column: 0 }, { row: 4, column: 8 }],
+    [{ row: 4, column: 11 }, { row: 5, column: 0 }],
+  ]);
+});
+
+Deno.test("rust bodies: skipped bodies answer as the blanked text parsed whole", async () => {
+  const text = [
+    "// A comment spelling Ünïcode before code: columns count code units.",
+    "fn helper(v: &[u8]) -> usize {",
+    '  let s = "é{"; // a brace in a string',
+    "  v.len() + s.len()",
+    "}",
+    "pub struct Size(usize);",
+    "impl Size {",
+    "  fn of(v: &[u8]) -> Size { Size(helper(v)) }",
+    "  fn twice(&self) -> usize {\r\n    self.0 * 2\r\n  }",
+    "}",
+  ].join("\n");
+  const extractor = await SymbolExtractor.create();
+  for (const name of ["Size", "helper", "len", "v"]) {
+    const skipped = await extractor.occurrences("a.rs", text, name, { bindings: true });
+    const spaces = await extractor.occurrences("a.rs", blankRustBodies(text, name), name, {
+      bindings: true,
+      wholeFile: true,
+    });
+    assertEquals(skipped, spaces, name);
+    assert(skipped.occurrences.length > 0, name);
+  }
+  assert(rustBlocksWithout(text, "Size").length > 0, "a body is skipped for Size");
+});
+
+Deno.test("rust bodies: every block without the name is blanked, items' and expressions' too", () => {
+  const blank = (inside: string) => " ".repeat(inside.length);
+  const text = [
+    "use std::{fmt, io};",
+    "struct A { x: u8 }",
+    "impl A {",
+    "  fn f(&self) -> u8 { if self.x > 0 { 1 } else { name() } }",
+    "}",
+    "mod m { fn g() {} }",
+    "mod n { use super::*; }",
+  ].join("\n");
+  assertEquals(
+    blankRustBodies(text, "name"),
+    [
+      `use std::{${blank("fmt, io")}};`,
+      `struct A {${blank(" x: u8 ")}}`,
+      "impl A {",
+      `  fn f(&self) -> u8 { if self.x > 0 {${blank(" 1 ")}} else { name() } }`,
+      "}",
+      `mod m {${blank(" fn g() {} ")}}`,
+      "mod n { use super::*; }",
+    ].join("\n"),
+  );
 });
