@@ -30,7 +30,6 @@ import { type OAuthServer, storeOAuthServer } from "../oauth/oauth_server.ts";
 import { adminApp } from "./admin_api.ts";
 import type { EdgeEnv, Handler, PagesMount } from "./edge_env.ts";
 import { httpApiApp } from "./http_api.ts";
-import { createMcpServer } from "./mcp/server.ts";
 import { mcpApp } from "./mcp/mcp_app.ts";
 import type { Metrics } from "./metrics.ts";
 import { anonymousLimits } from "./middleware/anonymous_limits.ts";
@@ -193,7 +192,11 @@ export function createApp(
   app.route(
     "/sourcegraph/mcp",
     mcpApp(
-      (serviceTools) => createMcpServer(service, { admin, metrics, log, serviceTools }),
+      // Loaded on the first MCP request (see mcp_app.ts).
+      async (serviceTools) => {
+        const { createMcpServer } = await import("./mcp/server.ts");
+        return createMcpServer(service, { admin, metrics, log, serviceTools });
+      },
       {
         maxBodyBytes: settings.maxMcpBodyBytes,
         pagesForBrowsers: options.pages !== undefined,

@@ -12,32 +12,65 @@
  * anonymous caller and a 403 `insufficient_scope` one for an OAuth token
  * without the admin scope (a personal key keeps its `UNKNOWN_TOOL`).
  *
+ * The MCP server's own modules (the SDK's server and transport with its JSON
+ * Schema validator, every tool's schemas) are loaded on the first `POST`:
+ * compiling them is about a quarter of what loading the service's modules
+ * costs, which a service that answers only pages, the plain HTTP API or
+ * health checks never pays.
+ *
  * @module
  */
 
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { parsePluginsParameter } from "../../plugins/selection_parameters.ts";
 import type { EdgeEnv } from "../edge_env.ts";
 import { callCost, repositoryCharge } from "../rate_limits.ts";
 import { readBody } from "../request_body.ts";
 import { checkJsonShape, MCP_JSON_LIMITS } from "../strict_json.ts";
-import { type McpRequestContext, TOOLS } from "./server.ts";
+import type { McpRequestContext } from "./server.ts";
 import { SourcegraphError } from "../../errors.ts";
 import { ADMIN_SCOPE } from "../../oauth/oauth_server.ts";
 
-const SERVICE_TOOLS = new Set(TOOLS.filter((tool) => tool.serviceOnly).map((tool) => tool.name));
+/** What the endpoint needs of the MCP server's modules. */
+interface McpRuntime {
+  Transport: typeof WebStandardStreamableHTTPServerTransport;
+  /** The tools only the service's rights may call. */
+  serviceTools: ReadonlySet<string>;
+}
+
+let runtime: Promise<McpRuntime> | null = null;
+
+/** The MCP server's modules, loaded once, on first use (a failed load is tried again). */
+function mcpRuntime(): Promise<McpRuntime> {
+  runtime ??= (async () => {
+    const [{ WebStandardStreamableHTTPServerTransport: Transport }, { TOOLS }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+      import("./server.ts"),
+    ]);
+    const serviceTools = new Set(TOOLS.filter((tool) => tool.serviceOnly).map((tool) => tool.name));
+    return { Transport, serviceTools };
+  })().catch((error) => {
+    runtime = null;
+    throw error;
+  });
+  return runtime;
+}
 
 /**
  * Whether the caller has the service's rights (an OAuth token only with the
  * admin scope); a call of an operator's tool without them is refused here.
  */
-function adminRightsFor(c: Context<EdgeEnv>, parsedBody: unknown): boolean {
+function adminRightsFor(
+  c: Context<EdgeEnv>,
+  parsedBody: unknown,
+  serviceTools: ReadonlySet<string>,
+): boolean {
   const caller = c.var.caller;
   const adminRights = caller.kind === "service" &&
     (c.var.scopes === null || c.var.scopes.includes(ADMIN_SCOPE));
-  if (!adminRights && callsServiceTool(parsedBody)) {
+  if (!adminRights && callsServiceTool(parsedBody, serviceTools)) {
     if (caller.kind === "anonymous") {
       throw new SourcegraphError(
         "AUTHENTICATION_REQUIRED",
@@ -55,18 +88,21 @@ function adminRightsFor(c: Context<EdgeEnv>, parsedBody: unknown): boolean {
 }
 
 /** Whether a JSON-RPC message (or batch) calls a tool only the service's rights may call. */
-function callsServiceTool(body: unknown): boolean {
+function callsServiceTool(body: unknown, serviceTools: ReadonlySet<string>): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((message) => {
     if (typeof message !== "object" || message === null) return false;
     const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-    return method === "tools/call" && SERVICE_TOOLS.has(String(params?.name));
+    return method === "tools/call" && serviceTools.has(String(params?.name));
   });
 }
 
-/** The MCP sub-app, mounted at the endpoint's path; `build` makes a server of a kind. */
+/**
+ * The MCP sub-app, mounted at the endpoint's path; `build` makes a server of
+ * a kind (it may load the server's modules: the first request waits for them).
+ */
 export function mcpApp(
-  build: (serviceTools: boolean) => McpServer,
+  build: (serviceTools: boolean) => Promise<McpServer>,
   options: {
     maxBodyBytes: number;
     /**
@@ -98,7 +134,8 @@ export function mcpApp(
     }
     c.var.budget?.spend(callCost(parsedBody) - 1);
     const caller = c.var.caller;
-    const adminRights = adminRightsFor(c, parsedBody);
+    const { Transport, serviceTools } = await mcpRuntime();
+    const adminRights = adminRightsFor(c, parsedBody, serviceTools);
     const context: McpRequestContext = {
       caller,
       fanoutCharge: repositoryCharge(c.var.budget),
@@ -107,10 +144,7 @@ export function mcpApp(
       pageOrigin: options.pagesForBrowsers === true ? pageOrigin(c.req.url, options) : null,
     };
     return await servers.serve(adminRights, async (server) => {
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
         return await transport.handleRequest(c.req.raw, {
@@ -170,15 +204,15 @@ function wantsPage(accept: string | undefined): boolean {
 class McpServerPool {
   static readonly IDLE_PER_KIND = 16;
   #idle = new Map<boolean, McpServer[]>([[true, []], [false, []]]);
-  #build: (serviceTools: boolean) => McpServer;
+  #build: (serviceTools: boolean) => Promise<McpServer>;
 
-  constructor(build: (serviceTools: boolean) => McpServer) {
+  constructor(build: (serviceTools: boolean) => Promise<McpServer>) {
     this.#build = build;
   }
 
   async serve<T>(serviceTools: boolean, run: (server: McpServer) => Promise<T>): Promise<T> {
     const idle = this.#idle.get(serviceTools)!;
-    const server = idle.pop() ?? this.#build(serviceTools);
+    const server = idle.pop() ?? await this.#build(serviceTools);
     let clean = false;
     try {
       const result = await run(server);

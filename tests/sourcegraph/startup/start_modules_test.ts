@@ -6,7 +6,8 @@
  * Deno would warn about) and the service's module graph (the entry, the
  * index builder, the plugin sandbox and every worker) reaches no other; the
  * grammars are the vendored WebAssembly, each of which loads with its
- * queries; the task says what it does before anything slow; and the
+ * queries; the service's start loads no MCP server module (the first MCP
+ * request does); the task says what it does before anything slow; and the
  * development configuration is the service's plus the development packages.
  */
 
@@ -135,6 +136,51 @@ Deno.test("start modules: the service's entry, builder, sandbox and workers reso
   assert(
     (await reachedPackages("sourcegraph/search/build/build_main.ts")).names.has("web-tree-sitter"),
   );
+});
+
+interface GraphModule {
+  specifier: string;
+  dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
+}
+
+/** The modules `entry`'s graph holds: all of them, and those its static imports reach. */
+async function moduleGraph(entry: string): Promise<{ all: Set<string>; loaded: Set<string> }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", join(ROOT, "deno.json"), entry],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert(output.success, `deno info ${entry}: ${new TextDecoder().decode(output.stderr)}`);
+  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    roots: string[];
+    modules: GraphModule[];
+    redirects?: Record<string, string>;
+  };
+  const bySpecifier = new Map(info.modules.map((module) => [module.specifier, module]));
+  const resolve = (specifier: string) => info.redirects?.[specifier] ?? specifier;
+  const loaded = new Set<string>();
+  const queue = info.roots.map(resolve);
+  while (queue.length > 0) {
+    const specifier = queue.pop()!;
+    if (loaded.has(specifier)) continue;
+    loaded.add(specifier);
+    for (const dependency of bySpecifier.get(specifier)?.dependencies ?? []) {
+      const target = dependency.code?.specifier;
+      if (target !== undefined && dependency.isDynamic !== true) queue.push(resolve(target));
+    }
+  }
+  return { all: new Set(info.modules.map((module) => module.specifier)), loaded };
+}
+
+Deno.test("start modules: the service's start loads no MCP server module; they are in its graph for the first MCP request", async () => {
+  const { all, loaded } = await moduleGraph("sourcegraph/main.ts");
+  const mcpServer = (specifier: string) =>
+    specifier.includes("@modelcontextprotocol/sdk") ||
+    specifier.endsWith("/sourcegraph/http/mcp/server.ts");
+  // The graph holds them (so `deno task start` caches them), and the walk reaches the edge.
+  assert([...all].filter(mcpServer).length >= 2);
+  assert(loaded.has(new URL("sourcegraph/http/mcp/mcp_app.ts", `file://${ROOT}`).href));
+  assertEquals([...loaded].filter(mcpServer), []);
 });
 
 Deno.test("start modules: every vendored grammar loads with its queries, and each came with its licence", async () => {
