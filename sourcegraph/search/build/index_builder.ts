@@ -140,11 +140,16 @@ async function indexAndPublish(
   let published = false;
   try {
     const newBlobs = build.fresh.size;
+    const pathOf = new Map(files.map((file) => [file.oid, file.path]));
+    // A worker starts while the blobs are read when any of them is to be extracted.
+    if ([...build.fresh].some((oid) => SymbolExtraction.wants(pathOf.get(oid)!))) {
+      request.symbols?.warm();
+    }
     const newBytes = await indexBlobs(batch, {
       mirror: request.mirror,
       fresh: build.fresh,
       known,
-      pathOf: new Map(files.map((file) => [file.oid, file.path])),
+      pathOf,
       cancelled: request.cancelled,
       onBatch: request.onBatch,
       symbols: request.symbols,

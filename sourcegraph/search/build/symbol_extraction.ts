@@ -62,8 +62,9 @@ export interface BlobSymbols {
 /** Symbol extraction running beside a build. */
 export class SymbolExtraction {
   #workers: Worker[] = [];
-  #next = 0;
-  #pending = new Map<number, number>(); // blob → bytes in flight
+  // Bytes in flight on each worker (by the index of `#workers`).
+  #load: number[] = [];
+  #pending = new Map<number, { bytes: number; worker: number }>(); // blob → what is in flight
   #pendingBytes = 0;
   #done: BlobSymbols[] = [];
   #waiters: (() => void)[] = [];
@@ -142,9 +143,30 @@ export class SymbolExtraction {
       (running < this.#count && this.#pendingBytes + text.length > BYTES_PER_WORKER * running);
     if (wanted) this.#start();
     const job: ExtractionJob = { blob, path, text };
-    this.#workers[this.#next++ % this.#workers.length].postMessage(job);
-    this.#pending.set(blob, text.length);
+    const worker = this.#leastLoaded();
+    this.#workers[worker].postMessage(job);
+    this.#pending.set(blob, { bytes: text.length, worker });
+    this.#load[worker] += text.length;
     this.#pendingBytes += text.length;
+  }
+
+  /**
+   * Starts the first worker before any file is submitted, so that its
+   * runtime compiles while the builder lists and reads the commit's blobs
+   * (no effect on one core, or once a worker runs).
+   */
+  warm(): void {
+    if (this.#count > 0 && this.#workers.length === 0) this.#start();
+  }
+
+  // The worker with the fewest bytes in flight: files sent in turn left one worker with
+  // seconds of Rust files queued while the other one had finished (the deno tree's build).
+  #leastLoaded(): number {
+    let least = 0;
+    for (let i = 1; i < this.#load.length; i++) {
+      if (this.#load[i] < this.#load[least]) least = i;
+    }
+    return least;
   }
 
   async #extractHere(blob: number, path: string, text: string): Promise<void> {
@@ -168,6 +190,7 @@ export class SymbolExtraction {
       this.#fail(new Error(`symbol extraction stopped: ${event.message}`));
     };
     this.#workers.push(worker);
+    this.#load.push(0);
   }
 
   /** The extractions finished since the last call. */
@@ -188,15 +211,17 @@ export class SymbolExtraction {
   close(): void {
     for (const worker of this.#workers) worker.terminate();
     this.#workers = [];
+    this.#load = [];
     this.#count = 0;
     this.#fail(new Error("symbol extraction closed"));
   }
 
   #finished(done: ExtractionDone): void {
-    const bytes = this.#pending.get(done.blob);
-    if (bytes === undefined) return; // abandoned when the budget ran out
+    const pending = this.#pending.get(done.blob);
+    if (pending === undefined) return; // abandoned when the budget ran out
     this.#pending.delete(done.blob);
-    this.#pendingBytes -= bytes;
+    this.#pendingBytes -= pending.bytes;
+    this.#load[pending.worker] -= pending.bytes;
     this.#spentMs += done.ms;
     this.#record(done);
     if (this.#overBudget) this.#abandon();
@@ -208,7 +233,7 @@ export class SymbolExtraction {
   #abandon(): void {
     for (const worker of this.#workers) worker.terminate();
     this.#workers = [];
-    this.#next = 0;
+    this.#load = [];
     for (const blob of this.#pending.keys()) this.#skipped.push(blob);
     this.#pending.clear();
     this.#pendingBytes = 0;
