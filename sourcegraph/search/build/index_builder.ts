@@ -155,6 +155,9 @@ async function indexAndPublish(
       symbols: request.symbols,
     });
     if (newBytes === null || request.cancelled?.()) return null;
+    // While workers still extract, the builder's thread writes what it holds (the last rows,
+    // the postings as a staged segment) beside them, not alone after them.
+    if (request.symbols?.busy) batch.writeAllHeld();
     batch.stage(await request.symbols?.finish());
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
     const symbolsSkipped = batch.publish(mapping, {
@@ -378,6 +381,16 @@ class Batch {
       );
     });
     this.#postings.clear();
+  }
+
+  /**
+   * Writes the rows gathered so far and the postings held (as a staged
+   * segment, when there are any): the same rows and segments publishing
+   * would write, written sooner.
+   */
+  writeAllHeld(): void {
+    this.stage();
+    if (this.#postings.byteLength > 0) this.writeHeldPostings();
   }
 
   // Marks what this build staged indexed: its rows (numbered from its first

@@ -193,6 +193,11 @@ export class SymbolExtraction {
     this.#load.push(0);
   }
 
+  /** Whether files sent to workers are still being extracted. */
+  get busy(): boolean {
+    return this.#pending.size > 0;
+  }
+
   /** The extractions finished since the last call. */
   take(): BlobSymbols[] {
     this.#check();
