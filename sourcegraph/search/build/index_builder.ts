@@ -155,9 +155,9 @@ async function indexAndPublish(
       symbols: request.symbols,
     });
     if (newBytes === null || request.cancelled?.()) return null;
-    // While workers still extract, the builder's thread writes what it holds (the last rows,
-    // the postings as a staged segment) beside them, not alone after them.
-    if (request.symbols?.busy) batch.writeAllHeld();
+    // While workers may still extract, the builder's thread writes what it holds (the last
+    // rows, the postings as a staged segment) beside them, not alone after them.
+    if (request.symbols?.sentToWorkers) batch.writeAllHeld();
     batch.stage(await request.symbols?.finish());
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
     const symbolsSkipped = batch.publish(mapping, {

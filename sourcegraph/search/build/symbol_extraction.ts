@@ -1,8 +1,9 @@
 /**
  * The symbol extraction of one build: files go to workers
  * (`symbols/extraction_worker.ts`, one per core, at most four, started as
- * the text in flight grows past `BYTES_PER_WORKER` each) while
- * the builder collects trigrams, so parsing costs little wall time. The text
+ * the text in flight grows past `BYTES_PER_WORKER` each; a file goes to the
+ * one with the least text in flight) while the builder collects trigrams,
+ * so parsing costs little wall time. The text
  * in flight is bounded (`submit` waits while it is over `MAX_PENDING_BYTES`);
  * finished extractions wait in memory (they are small) until the builder
  * writes them with its next batch. On one core there is nothing to run
@@ -83,6 +84,7 @@ export class SymbolExtraction {
   #budgetMs: number;
   #spentMs = 0;
   #skipped: number[] = [];
+  #sent = false;
   #now: () => number;
   // The extractor of the builder's own thread (no workers), loaded on first use.
   #inline: Promise<SymbolExtractor> | null = null;
@@ -105,6 +107,7 @@ export class SymbolExtraction {
 
   /** Begins a commit: its budget is whole again and it has skipped no file. */
   startCommit(): void {
+    this.#sent = false;
     this.#spentMs = 0;
     this.#skipped = [];
   }
@@ -145,6 +148,7 @@ export class SymbolExtraction {
     const job: ExtractionJob = { blob, path, text };
     const worker = this.#leastLoaded();
     this.#workers[worker].postMessage(job);
+    this.#sent = true;
     this.#pending.set(blob, { bytes: text.length, worker });
     this.#load[worker] += text.length;
     this.#pendingBytes += text.length;
@@ -193,9 +197,13 @@ export class SymbolExtraction {
     this.#load.push(0);
   }
 
-  /** Whether files sent to workers are still being extracted. */
-  get busy(): boolean {
-    return this.#pending.size > 0;
+  /**
+   * Whether the commit sent files to workers (which may still be extracting
+   * them once its blobs are read). Whatever their timing, so that two builds
+   * of one commit write the same file.
+   */
+  get sentToWorkers(): boolean {
+    return this.#sent;
   }
 
   /** The extractions finished since the last call. */

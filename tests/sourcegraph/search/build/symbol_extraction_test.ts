@@ -3,9 +3,9 @@
  * one core): every file submitted comes back, whatever its size, including
  * an empty first file (which once started no worker and left the build
  * waiting for ever), a build of a repository whose first file of a
- * symbol language is empty publishes its symbols, and a build whose workers
- * are still busy once its blobs are read writes its rows and postings before
- * it waits for them, publishing the same index.
+ * symbol language is empty publishes its symbols, and a build that sent
+ * files to workers writes its rows and postings before it waits for them,
+ * publishing the same index as a build that extracts on its own thread.
  */
 
 import { join } from "node:path";
@@ -68,15 +68,10 @@ for (const workers of [undefined, 0]) {
   });
 }
 
-// An extraction still busy when the build has read its blobs, which notes what the index holds
-// when the build waits for it.
-class BusyExtraction extends SymbolExtraction {
+// An extraction that notes what the index holds when the build waits for it.
+class WatchedExtraction extends SymbolExtraction {
   index: IndexDatabase | null = null;
   heldWhenWaited: { blobs: number; segments: number; staged: string | null } | null = null;
-
-  override get busy(): boolean {
-    return true;
-  }
 
   override finish(): ReturnType<SymbolExtraction["finish"]> {
     const db = this.index?.db;
@@ -95,10 +90,10 @@ class BusyExtraction extends SymbolExtraction {
   }
 }
 
-Deno.test("symbol extraction: while workers extract, the build writes its rows and postings, which publish as before", async () => {
-  const parent = await tempDir("sg-symbols-busy-");
-  const busy = new BusyExtraction();
-  const idle = new SymbolExtraction();
+Deno.test("symbol extraction: a build with workers writes its rows and postings before it waits for them, and publishes the same index", async () => {
+  const parent = await tempDir("sg-symbols-early-");
+  const inWorkers = new WatchedExtraction({ workers: 2 });
+  const onThread = new WatchedExtraction({ workers: 0 });
   try {
     const repo = await createRepo({
       "a.c": "struct point { int x; };\nint area(struct point p) { return p.x; }\n",
@@ -108,7 +103,7 @@ Deno.test("symbol extraction: while workers extract, the build writes its rows a
     const commit = await repo.git("rev-parse", "HEAD");
     const built = async (file: string, symbols: SymbolExtraction) => {
       const index = new IndexDatabase(join(parent, file));
-      if (symbols instanceof BusyExtraction) symbols.index = index;
+      if (symbols instanceof WatchedExtraction) symbols.index = index;
       await buildCommitIndex(index, {
         mirror: join(repo.path, ".git"),
         commit,
@@ -129,13 +124,14 @@ Deno.test("symbol extraction: while workers extract, the build writes its rows a
       index.close();
       return content;
     };
-    const early = await built("busy.sqlite3", busy);
-    assertEquals(busy.heldWhenWaited, { blobs: 3, segments: 1, staged: "[1]" });
-    assertEquals(early, await built("idle.sqlite3", idle));
+    const early = await built("workers.sqlite3", inWorkers);
+    assertEquals(inWorkers.heldWhenWaited, { blobs: 3, segments: 1, staged: "[1]" });
+    assertEquals(early, await built("thread.sqlite3", onThread));
+    assertEquals(onThread.heldWhenWaited, { blobs: 0, segments: 0, staged: null });
     assertEquals(early[4], "[]", "publishing took the staged segment in");
   } finally {
-    busy.close();
-    idle.close();
+    inWorkers.close();
+    onThread.close();
     await removeDir(parent);
   }
 });
