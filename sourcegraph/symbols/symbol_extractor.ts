@@ -399,7 +399,7 @@ export class SymbolExtractor {
 // files of the deno tree: 248,786 -> 63,909 matches, the query 2.1 -> 1.7 s
 // of processor time (their parse: 9.6 s).
 function definitionsQuery(language: Language, sources: readonly string[]): Query {
-  const query = new Query(language, sources.join("\n"));
+  const query = new Query(language, withoutDocComments(sources.join("\n")));
   const definitions = query.captureNames.flatMap((name, index) =>
     name.startsWith("definition.") ? [index] : []
   );
@@ -409,6 +409,18 @@ function definitionsQuery(language: Language, sources: readonly string[]): Query
     }
   });
   return query;
+}
+
+// Query source without the doc comments the shipped tags queries capture before a definition
+// (`(comment)* @doc .`, and the directives that trim and select them): the index keeps no doc,
+// and `matches` built every such comment's node and ran the directives' regular expressions on
+// its text in JavaScript. The comments were optional (`*`), so the same definitions match. The
+// deno tree's TypeScript files, queried in turn each way: 926 -> 817 ms of processor time, its
+// JavaScript files 356 -> 292 ms; the same symbols.
+function withoutDocComments(source: string): string {
+  const stripped = source.replace(/\(comment\)\*\s*@doc\s*\.\s*/g, "")
+    .replace(/\(#[a-z-]+! @doc[^\n]*\)[ \t]*\n/g, "");
+  return stripped.includes("@doc") ? source : stripped;
 }
 
 // The definitions of one file, by name and first line: a later capture of

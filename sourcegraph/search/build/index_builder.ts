@@ -140,16 +140,24 @@ async function indexAndPublish(
   let published = false;
   try {
     const newBlobs = build.fresh.size;
+    const pathOf = new Map(files.map((file) => [file.oid, file.path]));
+    // A worker starts while the blobs are read when any of them is to be extracted.
+    if ([...build.fresh].some((oid) => SymbolExtraction.wants(pathOf.get(oid)!))) {
+      request.symbols?.warm();
+    }
     const newBytes = await indexBlobs(batch, {
       mirror: request.mirror,
       fresh: build.fresh,
       known,
-      pathOf: new Map(files.map((file) => [file.oid, file.path])),
+      pathOf,
       cancelled: request.cancelled,
       onBatch: request.onBatch,
       symbols: request.symbols,
     });
     if (newBytes === null || request.cancelled?.()) return null;
+    // While workers may still extract, the builder's thread writes what it holds (the last
+    // rows, the postings as a staged segment) beside them, not alone after them.
+    if (request.symbols?.sentToWorkers) batch.writeAllHeld();
     batch.stage(await request.symbols?.finish());
     const mapping = files.map((file) => ({ path: file.path, blob: known.get(file.oid)! }));
     const symbolsSkipped = batch.publish(mapping, {
@@ -373,6 +381,16 @@ class Batch {
       );
     });
     this.#postings.clear();
+  }
+
+  /**
+   * Writes the rows gathered so far and the postings held (as a staged
+   * segment, when there are any): the same rows and segments publishing
+   * would write, written sooner.
+   */
+  writeAllHeld(): void {
+    this.stage();
+    if (this.#postings.byteLength > 0) this.writeHeldPostings();
   }
 
   // Marks what this build staged indexed: its rows (numbered from its first

@@ -1,8 +1,9 @@
 /**
  * The symbol extraction of one build: files go to workers
  * (`symbols/extraction_worker.ts`, one per core, at most four, started as
- * the text in flight grows past `BYTES_PER_WORKER` each) while
- * the builder collects trigrams, so parsing costs little wall time. The text
+ * the text in flight grows past `BYTES_PER_WORKER` each; a file goes to the
+ * one with the least text in flight) while the builder collects trigrams,
+ * so parsing costs little wall time. The text
  * in flight is bounded (`submit` waits while it is over `MAX_PENDING_BYTES`);
  * finished extractions wait in memory (they are small) until the builder
  * writes them with its next batch. On one core there is nothing to run
@@ -62,8 +63,9 @@ export interface BlobSymbols {
 /** Symbol extraction running beside a build. */
 export class SymbolExtraction {
   #workers: Worker[] = [];
-  #next = 0;
-  #pending = new Map<number, number>(); // blob → bytes in flight
+  // Bytes in flight on each worker (by the index of `#workers`).
+  #load: number[] = [];
+  #pending = new Map<number, { bytes: number; worker: number }>(); // blob → what is in flight
   #pendingBytes = 0;
   #done: BlobSymbols[] = [];
   #waiters: (() => void)[] = [];
@@ -82,6 +84,7 @@ export class SymbolExtraction {
   #budgetMs: number;
   #spentMs = 0;
   #skipped: number[] = [];
+  #sent = false;
   #now: () => number;
   // The extractor of the builder's own thread (no workers), loaded on first use.
   #inline: Promise<SymbolExtractor> | null = null;
@@ -104,6 +107,7 @@ export class SymbolExtraction {
 
   /** Begins a commit: its budget is whole again and it has skipped no file. */
   startCommit(): void {
+    this.#sent = false;
     this.#spentMs = 0;
     this.#skipped = [];
   }
@@ -142,9 +146,31 @@ export class SymbolExtraction {
       (running < this.#count && this.#pendingBytes + text.length > BYTES_PER_WORKER * running);
     if (wanted) this.#start();
     const job: ExtractionJob = { blob, path, text };
-    this.#workers[this.#next++ % this.#workers.length].postMessage(job);
-    this.#pending.set(blob, text.length);
+    const worker = this.#leastLoaded();
+    this.#workers[worker].postMessage(job);
+    this.#sent = true;
+    this.#pending.set(blob, { bytes: text.length, worker });
+    this.#load[worker] += text.length;
     this.#pendingBytes += text.length;
+  }
+
+  /**
+   * Starts the first worker before any file is submitted, so that its
+   * runtime compiles while the builder lists and reads the commit's blobs
+   * (no effect on one core, or once a worker runs).
+   */
+  warm(): void {
+    if (this.#count > 0 && this.#workers.length === 0) this.#start();
+  }
+
+  // The worker with the fewest bytes in flight: files sent in turn left one worker with
+  // seconds of Rust files queued while the other one had finished (the deno tree's build).
+  #leastLoaded(): number {
+    let least = 0;
+    for (let i = 1; i < this.#load.length; i++) {
+      if (this.#load[i] < this.#load[least]) least = i;
+    }
+    return least;
   }
 
   async #extractHere(blob: number, path: string, text: string): Promise<void> {
@@ -168,6 +194,16 @@ export class SymbolExtraction {
       this.#fail(new Error(`symbol extraction stopped: ${event.message}`));
     };
     this.#workers.push(worker);
+    this.#load.push(0);
+  }
+
+  /**
+   * Whether the commit sent files to workers (which may still be extracting
+   * them once its blobs are read). Whatever their timing, so that two builds
+   * of one commit write the same file.
+   */
+  get sentToWorkers(): boolean {
+    return this.#sent;
   }
 
   /** The extractions finished since the last call. */
@@ -188,15 +224,17 @@ export class SymbolExtraction {
   close(): void {
     for (const worker of this.#workers) worker.terminate();
     this.#workers = [];
+    this.#load = [];
     this.#count = 0;
     this.#fail(new Error("symbol extraction closed"));
   }
 
   #finished(done: ExtractionDone): void {
-    const bytes = this.#pending.get(done.blob);
-    if (bytes === undefined) return; // abandoned when the budget ran out
+    const pending = this.#pending.get(done.blob);
+    if (pending === undefined) return; // abandoned when the budget ran out
     this.#pending.delete(done.blob);
-    this.#pendingBytes -= bytes;
+    this.#pendingBytes -= pending.bytes;
+    this.#load[pending.worker] -= pending.bytes;
     this.#spentMs += done.ms;
     this.#record(done);
     if (this.#overBudget) this.#abandon();
@@ -208,7 +246,7 @@ export class SymbolExtraction {
   #abandon(): void {
     for (const worker of this.#workers) worker.terminate();
     this.#workers = [];
-    this.#next = 0;
+    this.#load = [];
     for (const blob of this.#pending.keys()) this.#skipped.push(blob);
     this.#pending.clear();
     this.#pendingBytes = 0;

@@ -144,7 +144,7 @@ export class IndexDatabase {
   }
 
   /** The next number of `table` (an AUTOINCREMENT table: numbers are never reused). */
-  nextId(table: "blobs" | "chunks" | "paths"): number {
+  nextId(table: "blobs" | "chunks" | "paths" | "symbol_names"): number {
     const row = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").get(table) as
       | { seq: number }
       | undefined;

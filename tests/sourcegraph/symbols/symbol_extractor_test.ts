@@ -174,6 +174,37 @@ Deno.test("symbol extraction: every grammar language finds its definitions with 
   assertEquals(missing, []);
 });
 
+Deno.test("symbol extraction: definitions after doc comments are found as without them", async () => {
+  const extractor = await SymbolExtractor.create();
+  const documented = [
+    {
+      path: "a.js",
+      text:
+        "/** A store. */\nclass Store {\n  /** Made. */\n  constructor() {}\n  // Counts.\n  count() { return 0; }\n}\n// Makes one.\nfunction make() {}\n",
+      want: [
+        "class Store 2-7",
+        "method constructor 4-4 in Store",
+        "method count 6-6 in Store",
+        "function make 9-9",
+      ],
+    },
+    {
+      path: "a.go",
+      text:
+        'package p\n\n// New makes one.\nfunc New() int { return 0 }\n\n// Key names it.\n// Twice.\nfunc (i Item) Key() string { return "" }\n',
+      want: ["module p 1-1", "function New 4-4", "method Key 8-8"],
+    },
+    {
+      path: "a.rb",
+      text: "# A store.\nclass Store\n  # Counts.\n  def count\n    0\n  end\nend\n",
+      want: ["class Store 2-7", "method count 4-6 in Store"],
+    },
+  ];
+  for (const { path, text, want } of documented) {
+    assertEquals(described((await extractor.extract(path, text)).symbols), want, path);
+  }
+});
+
 Deno.test("symbol extraction: prototypes, extern declarations and bodiless structs are not definitions", async () => {
   const extractor = await SymbolExtractor.create();
   const found = await extractor.extract(

@@ -2,8 +2,10 @@
  * The build's symbol extraction, in workers and on the calling thread (as on
  * one core): every file submitted comes back, whatever its size, including
  * an empty first file (which once started no worker and left the build
- * waiting for ever), and a build of a repository whose first file of a
- * symbol language is empty publishes its symbols.
+ * waiting for ever), a build of a repository whose first file of a
+ * symbol language is empty publishes its symbols, and a build that sent
+ * files to workers writes its rows and postings before it waits for them,
+ * publishing the same index as a build that extracts on its own thread.
  */
 
 import { join } from "node:path";
@@ -65,3 +67,71 @@ for (const workers of [undefined, 0]) {
     }
   });
 }
+
+// An extraction that notes what the index holds when the build waits for it.
+class WatchedExtraction extends SymbolExtraction {
+  index: IndexDatabase | null = null;
+  heldWhenWaited: { blobs: number; segments: number; staged: string | null } | null = null;
+
+  override finish(): ReturnType<SymbolExtraction["finish"]> {
+    const db = this.index?.db;
+    if (db && this.heldWhenWaited === null) {
+      const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      const staged = db.prepare("SELECT value FROM meta WHERE key = 'staged_segments'").get() as
+        | { value: string }
+        | undefined;
+      this.heldWhenWaited = {
+        blobs: count("SELECT COUNT(*) AS n FROM blobs"),
+        segments: count("SELECT COUNT(*) AS n FROM segments"),
+        staged: staged?.value ?? null,
+      };
+    }
+    return super.finish();
+  }
+}
+
+Deno.test("symbol extraction: a build with workers writes its rows and postings before it waits for them, and publishes the same index", async () => {
+  const parent = await tempDir("sg-symbols-early-");
+  const inWorkers = new WatchedExtraction({ workers: 2 });
+  const onThread = new WatchedExtraction({ workers: 0 });
+  try {
+    const repo = await createRepo({
+      "a.c": "struct point { int x; };\nint area(struct point p) { return p.x; }\n",
+      "b.py": "def two():\n    return 2\n",
+      "notes.txt": "plain words\n",
+    }, { parent, name: "source" });
+    const commit = await repo.git("rev-parse", "HEAD");
+    const built = async (file: string, symbols: SymbolExtraction) => {
+      const index = new IndexDatabase(join(parent, file));
+      if (symbols instanceof WatchedExtraction) symbols.index = index;
+      await buildCommitIndex(index, {
+        mirror: join(repo.path, ".git"),
+        commit,
+        collector: new TrigramCollector(),
+        symbols,
+      });
+      const rows = (sql: string) => JSON.stringify(index.db.prepare(sql).all());
+      const content = [
+        rows("SELECT trigram, segment, count, hex(ids) FROM postings ORDER BY trigram, segment"),
+        rows("SELECT id, bytes FROM segments"),
+        rows("SELECT id, oid, indexed FROM blobs ORDER BY id"),
+        rows(
+          "SELECT n.name, s.blob, s.start_line FROM symbols s JOIN symbol_names n ON n.id = s.name " +
+            "ORDER BY 1, 2",
+        ),
+        rows("SELECT key FROM meta WHERE key = 'staged_segments'"),
+      ];
+      index.close();
+      return content;
+    };
+    const early = await built("workers.sqlite3", inWorkers);
+    assertEquals(inWorkers.heldWhenWaited, { blobs: 3, segments: 1, staged: "[1]" });
+    assertEquals(early, await built("thread.sqlite3", onThread));
+    assertEquals(onThread.heldWhenWaited, { blobs: 0, segments: 0, staged: null });
+    assertEquals(early[4], "[]", "publishing took the staged segment in");
+  } finally {
+    inWorkers.close();
+    onThread.close();
+    await removeDir(parent);
+  }
+});

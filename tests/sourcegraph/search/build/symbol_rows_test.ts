@@ -2,7 +2,8 @@
  * Symbol rows and their numbered names: more names than one batch of rows,
  * across writes of one build and beside names an earlier build numbered, and
  * a name SQLite cannot give back as it was given (a lone surrogate, stored as
- * U+FFFD) gets the number SQLite holds for its text.
+ * U+FFFD) gets the number SQLite holds for its text; in an index with no
+ * names, names are numbered as SQLite's inserts would number them.
  */
 
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import type { BlobSymbols } from "../../../../sourcegraph/search/build/symbol_ex
 import { SymbolRows } from "../../../../sourcegraph/search/build/symbol_rows.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { ROWS_PER_STATEMENT } from "../../../../sourcegraph/search/index/row_batches.ts";
-import { assertEquals } from "../../../support/assert.ts";
+import { assert, assertEquals } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
 
 function blobSymbols(blob: number, names: readonly string[]): BlobSymbols {
@@ -98,4 +99,46 @@ Deno.test("symbol rows: a lone surrogate's name gets the number SQLite keeps for
     assertEquals(byBlob.get(3), ["\uFFFDy", "\uFFFDy"]);
     const count = index.db.prepare("SELECT count(*) AS n FROM symbol_names").get() as { n: number };
     assertEquals(count.n, 3);
+  }));
+
+Deno.test("symbol rows: an index with no names numbers them as its inserts would", () =>
+  withIndex((index) => {
+    // Names an earlier build numbered and a prune dropped: their numbers are not given again.
+    index.db.exec("INSERT INTO symbol_names(id, name) VALUES (41, 'gone')");
+    index.db.exec("DELETE FROM symbol_names");
+    const many = Array.from({ length: 2 * ROWS_PER_STATEMENT + 3 }, (_, i) => `name_${i}`);
+    const rows = new SymbolRows(index);
+    write(index, rows, [blobSymbols(1, ["b", "a", "b"]), blobSymbols(2, many)]);
+    write(index, rows, [blobSymbols(3, ["c", "a", "\uD800x", "\uFFFDx"])]);
+    const ids = new Map(
+      (index.db.prepare("SELECT id, name FROM symbol_names").all() as {
+        id: number;
+        name: string;
+      }[])
+        .map((row) => [row.name, row.id]),
+    );
+    assertEquals([ids.get("b"), ids.get("a"), ids.get(many[0]), ids.get(many.at(-1)!)], [
+      42,
+      43,
+      44,
+      43 + many.length,
+    ]);
+    assertEquals([ids.get("c"), ids.get("\uFFFDx"), ids.size], [
+      44 + many.length,
+      45 + many.length,
+      4 + many.length,
+    ]);
+    assertEquals(stored(index).get(3), ["c", "a", "\uFFFDx", "\uFFFDx"]);
+    // AUTOINCREMENT's counter is where SQLite's inserts would have left it: a later build
+    // (looking names up) numbers its new ones after these.
+    const sequence = index.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'symbol_names'")
+      .get() as { seq: number };
+    assertEquals(sequence.seq, 45 + many.length);
+    const later = new SymbolRows(index);
+    write(index, later, [blobSymbols(4, ["a", "d"])]);
+    assertEquals(stored(index).get(4), ["a", "d"]);
+    const d = index.db.prepare("SELECT id FROM symbol_names WHERE name = 'd'").get() as {
+      id: number;
+    };
+    assert(d.id > 45 + many.length, `d numbered ${d.id}`);
   }));
