@@ -68,15 +68,29 @@ export async function runBrowserCases<W>(
 }
 
 /**
- * Opens each `[kind, path]` under `base` at 1280 and then 390 px, saves a
- * full-page screenshot `kind-width.png` in `shots`, checks that no script of
- * the page's content ran (`window.__pwned`) and, with `status`, the answer's
- * status; returns the pages that scroll sideways (`kind at width: N px`).
+ * The folder for screenshots a person asked for with `SOURCEGRAPH_SCREENSHOTS`
+ * (created), or null: a full-page PNG costs Chromium about a processor-second
+ * on a tall page, several times the load and checks of the page, so a run
+ * that nobody looks at takes none.
+ */
+export async function screenshotsFolder(): Promise<string | null> {
+  const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS");
+  if (!shots) return null;
+  await Deno.mkdir(shots, { recursive: true });
+  return shots;
+}
+
+/**
+ * Opens each `[kind, path]` under `base` at 1280 and then 390 px, checks
+ * that no script of the page's content ran (`window.__pwned`) and, with
+ * `status`, the answer's status; with `shots` (see {@linkcode screenshotsFolder})
+ * saves a full-page screenshot `kind-width.png` there; returns the pages that
+ * scroll sideways (`kind at width: N px`).
  */
 export async function screenshotPages(
   page: Page,
   kinds: readonly (readonly [string, string])[],
-  options: { base: string; shots: string; status?: number },
+  options: { base: string; shots: string | null; status?: number },
 ): Promise<string[]> {
   const wide: string[] = [];
   for (const width of [1280, 390]) {
@@ -84,7 +98,9 @@ export async function screenshotPages(
     for (const [kind, path] of kinds) {
       const answer = await page.goto(`${options.base}${path}`);
       if (options.status !== undefined) assertEquals(answer?.status(), options.status, kind);
-      await page.screenshot({ path: `${options.shots}/${kind}-${width}.png`, fullPage: true });
+      if (options.shots !== null) {
+        await page.screenshot({ path: `${options.shots}/${kind}-${width}.png`, fullPage: true });
+      }
       const [scrolled, inner] = await page.evaluate(() => [
         document.scrollingElement!.scrollWidth,
         innerWidth,

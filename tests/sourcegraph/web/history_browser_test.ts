@@ -3,29 +3,32 @@
 /**
  * The history pages in Chromium at 1280 and 390 px: blame, commit, the
  * commits of a file and a folder, the Versions tab and a listing with its
- * last-commit column, each screenshotted; none scrolls sideways, a blame's
+ * last-commit column (screenshotted on request); none scrolls sideways, a blame's
  * `#L2-L3` range is marked, hostile subjects and names never run, and a
  * rename in a commit that is no retained version shows as "old -> new" with
  * its file's pages at both sides opening.
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
-import { chromiumPath, launchBrowser, screenshotPages } from "../../support/browser.ts";
+import {
+  chromiumPath,
+  launchBrowser,
+  screenshotPages,
+  screenshotsFolder,
+} from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
 const CHROMIUM = chromiumPath();
 
 Deno.test({
-  name:
-    "history pages in Chromium: every kind at 1280 and 390 px, screenshotted, none scrolls sideways",
+  name: "history pages in Chromium: every kind at 1280 and 390 px, none scrolls sideways",
   ignore: CHROMIUM === null,
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
     const parent = await tempDir("sg-history-browser-");
-    const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
-    await Deno.mkdir(shots, { recursive: true });
+    const shots = await screenshotsFolder();
     const long = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
     const notes = Array.from({ length: 12 }, (_, i) => `- line ${i + 1}\n`).join("");
     const repo = await createRepo({
@@ -76,7 +79,7 @@ Deno.test({
         ["folder-last-commits", `/-/tree/${sha}/src/deep`],
       ];
       const wide = await screenshotPages(page, kinds, { base, shots });
-      console.log(`screenshots of ${kinds.length} history page kinds at 1280 and 390 px: ${shots}`);
+      if (shots) console.log(`screenshots of ${kinds.length} history page kinds: ${shots}`);
       assertEquals(wide, []);
       // The blame's range is marked as a file page's is.
       await page.goto(`${base}/-/blame/${sha}/${long}#L2-L3`);
@@ -103,7 +106,9 @@ Deno.test({
       for (const [i, side] of sides.slice(0, 2).entries()) {
         const answer = await page.goto(side);
         assertEquals(answer?.status(), 200, side);
-        await page.screenshot({ path: `${shots}/rename-side-${i}-390.png`, fullPage: true });
+        if (shots) {
+          await page.screenshot({ path: `${shots}/rename-side-${i}-390.png`, fullPage: true });
+        }
         const text = await page.evaluate(() => document.body.innerText);
         assert(text.includes(i === 0 ? "line 3" : "line three"), text);
       }

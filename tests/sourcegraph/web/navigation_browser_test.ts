@@ -3,13 +3,18 @@
 /**
  * Code navigation in Chromium at 1280 and 390 px: a file page with its
  * outline (beside the code when wide, left out when narrow), the definition
- * list and the references view, each screenshotted; none scrolls sideways.
- * A name's link reaches its definition with scripts off, and hostile names
- * and paths never run.
+ * list and the references view (screenshotted on request); none scrolls
+ * sideways. A name's link reaches its definition with scripts off, and
+ * hostile names and paths never run.
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
-import { chromiumPath, launchBrowser, screenshotPages } from "../../support/browser.ts";
+import {
+  chromiumPath,
+  launchBrowser,
+  screenshotPages,
+  screenshotsFolder,
+} from "../../support/browser.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
@@ -28,8 +33,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const parent = await tempDir("sg-navigation-browser-");
-    const shots = Deno.env.get("SOURCEGRAPH_SCREENSHOTS") ?? await tempDir("sg-screenshots-");
-    await Deno.mkdir(shots, { recursive: true });
+    const shots = await screenshotsFolder();
     const repo = await createRepo({
       [LONG]: [
         'import { trimmed } from "../../../util.ts";',
@@ -75,9 +79,7 @@ Deno.test({
         ["file-hostile", `/-/blob/${sha}/${encodeURI(HOSTILE).replaceAll("?", "%3F")}`],
       ];
       const wide = await screenshotPages(page, kinds, { base, shots, status: 200 });
-      console.log(
-        `screenshots of ${kinds.length} navigation page kinds at 1280 and 390 px: ${shots}`,
-      );
+      if (shots) console.log(`screenshots of ${kinds.length} navigation page kinds: ${shots}`);
       assertEquals(wide, []);
       // Wide: the outline stands to the right of the code, its entries in line order.
       await page.setViewport({ width: 1280, height: 900 });
