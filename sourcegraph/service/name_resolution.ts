@@ -50,6 +50,8 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
+  /** For a function: the named type it returns (a `Promise`'s: what awaiting it gives). */
+  returns?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
   parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
@@ -288,41 +290,52 @@ export class NameResolver {
         }
         return await this.exported(target, binding.imported, depth + 1);
       }
-      case "member": {
-        const { receiver } = binding;
-        if (receiver.kind === "module") {
-          const target = await this.module(path, receiver.module);
-          return target === null ? null : await this.exported(target, name, depth + 1);
-        }
-        if (receiver.kind === "declaration") {
-          return null; // the caller's own occurrence is the declaration
-        }
-        if (receiver.kind === "element") {
-          return await this.elementMember(path, { of: receiver.of, member: name }, depth);
-        }
-        if (receiver.kind === "props") {
-          return await this.propsMember(
-            path,
-            { component: receiver.component, member: name },
-            depth,
-          );
-        }
-        if (receiver.kind === "this" || receiver.kind === "type") {
-          // A member of the class itself, else of what it extends or implements.
-          const types = receiver.kind === "this"
-            ? [receiver.type, ...receiver.heritage]
-            : [receiver.type];
-          for (const type of types) {
-            if (type === null) continue;
-            const found = await this.member(path, { type, member: name }, depth + 1);
-            if (found !== null) return found;
-          }
-        }
-        return null;
-      }
+      case "member":
+        return await this.receiverMember(path, { name, receiver: binding.receiver }, depth);
       default:
         return null;
     }
+  }
+
+  /** Where the member `name` of a value that `receiver` describes leads (as `path` sees it). */
+  async receiverMember(
+    path: string,
+    at: { name: string; receiver: Receiver },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const { name, receiver } = at;
+    if (receiver.kind === "module") {
+      const target = await this.module(path, receiver.module);
+      return target === null ? null : await this.exported(target, name, depth + 1);
+    }
+    if (receiver.kind === "declaration") {
+      return null; // the caller's own occurrence is the declaration
+    }
+    if (receiver.kind === "element") {
+      return await this.elementMember(path, { of: receiver.of, member: name }, depth);
+    }
+    if (receiver.kind === "result") {
+      return await this.resultMember(path, { of: receiver.of, member: name }, depth);
+    }
+    if (receiver.kind === "props") {
+      return await this.propsMember(
+        path,
+        { component: receiver.component, member: name },
+        depth,
+      );
+    }
+    if (receiver.kind === "this" || receiver.kind === "type") {
+      // A member of the class itself, else of what it extends or implements.
+      const types = receiver.kind === "this"
+        ? [receiver.type, ...receiver.heritage]
+        : [receiver.type];
+      for (const type of types) {
+        if (type === null) continue;
+        const found = await this.member(path, { type, member: name }, depth + 1);
+        if (found !== null) return found;
+      }
+    }
+    return null;
   }
 
   /**
@@ -483,6 +496,21 @@ export class NameResolver {
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
 
+  /**
+   * The member `member` of what a call of the function `of` returns (as `path` sees the
+   * function): of the named return type its declaration writes, as the declaring file sees that
+   * type; null when it writes none.
+   */
+  async resultMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const fn = await this.declarationOf(path, at.of, depth + 1);
+    if (fn?.returns === undefined) return null;
+    return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
@@ -534,9 +562,11 @@ export async function resolveAt(
   }
   const { binding } = occurrence;
   if (binding.kind === "member" && binding.receiver.kind === "declaration") {
-    // An object literal's property is its type's member; another position is a member's own
+    // An object literal's property is its type's member (the type it is annotated, cast or
+    // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    if (binding.receiver.literal === true && binding.receiver.argument !== undefined) {
+    const { literal, argument, type } = binding.receiver;
+    if (literal === true && (argument !== undefined || type !== null)) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,
@@ -680,17 +710,20 @@ async function memberRefersTo(
     case "props": {
       // An attribute of a component declared in the target's file (its props' type is there),
       // or of the component whose first parameter the target's anonymous type annotates.
-      const component = await resolver.declarationOf(at.path, receiver.component, 1);
+      const component = receiver.line === undefined
+        ? await resolver.declarationOf(at.path, receiver.component, 1)
+        : { path: at.path, line: receiver.line };
       if (component === null || component.path !== target.path) return false;
       if (target.container !== null) return true;
       return target.parameter?.line === component.line && target.parameter.index === 0;
     }
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
-    case "element": {
-      // An element of an imported array: the member its element type declares; an array of no
-      // named element type is a receiver of no evident type.
-      const found = await resolver.elementMember(at.path, { of: receiver.of, member: at.name }, 1);
+    case "element":
+    case "result": {
+      // An element of an imported array, or what a call returns: the member its element or
+      // return type declares; one of no named type is a receiver of no evident type.
+      const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
       if (found !== null) return isTargetMember(found, target);
       return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
     }
@@ -856,5 +889,6 @@ function declared(
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
+    ...(binding.returns ? { returns: binding.returns } : {}),
   };
 }
