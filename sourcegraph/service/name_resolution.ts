@@ -214,6 +214,11 @@ export class NameResolver {
     return found;
   }
 
+  /** The text of `path`, or null when it cannot be read. */
+  text(path: string): Promise<string | null> {
+    return this.#files.text(path);
+  }
+
   /** Whether the text of `path` holds `word` as a whole word. */
   mentions(path: string, word: string): Promise<boolean> {
     const key = `${path}\0${word}`;
@@ -738,17 +743,37 @@ async function memberRefersTo(
 }
 
 // Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless
-// the file's own declaration or import of that name leads elsewhere (another type of that name).
+// the file's own declaration or import of that name leads elsewhere (another type of that name),
+// or the file names it only to import it, construct it (`new T()`) or test a value
+// (`x instanceof T`): those values are evident, the others are not of it.
 async function namesType(
   resolver: NameResolver,
   path: string,
   at: { type: string; from: string },
 ): Promise<boolean> {
   if (!(await resolver.mentions(path, at.type))) return false;
+  if (!(await namesBeyondUse(resolver, path, at.type))) return false;
   const seen = await resolver.declarationOf(path, at.type, 1);
   if (seen === null) return true;
   const meant = await resolver.declarationOf(at.from, at.type, 1);
   return meant === null || (seen.path === meant.path && seen.line === meant.line);
+}
+
+// Whether `path` names `type` other than in an import, a `new` or an `instanceof` test (a file
+// not parsed: whether it holds the word).
+async function namesBeyondUse(
+  resolver: NameResolver,
+  path: string,
+  type: string,
+): Promise<boolean> {
+  const occurrences = (await resolver.analysis(path, type))?.occurrences ?? [];
+  if (occurrences.length === 0) return true;
+  const lines = (await resolver.text(path))?.split("\n") ?? [];
+  return occurrences.some(({ role, line, column }) => {
+    if (role === "import" || role === "call") return false;
+    const before = lines[line - 1]?.slice(0, column).trimEnd() ?? "";
+    return role !== "read" || !/\binstanceof$/.test(before);
+  });
 }
 
 // Whether the member a receiver's type leads to is the target: its own member, one of a type the

@@ -994,3 +994,25 @@ nameCase(
     assertEquals(lines, ["src/list.test.tsx:6", "src/list.test.tsx:7"]);
   },
 );
+
+nameCase(
+  "name resolution: a file naming a class only to import, construct or test it holds no other values of it",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/http_exception.ts": "export class HTTPException extends Error { status = 500; }",
+      "src/hono.test.ts": [
+        'import { HTTPException } from "./http_exception";',
+        "app.get('/', () => { throw new HTTPException(401); });",
+        "const res = await app.request('/');",
+        "expect(res.status).toBe(401);",
+        "app.onError((err) => err instanceof HTTPException && err.status === 401);",
+      ].join("\n"),
+      "src/typed.ts": [
+        'import type { HTTPException } from "./http_exception";',
+        "export const wrap = (e: HTTPException, other) => [e.status, other.status];",
+      ].join("\n"),
+    }, { path: "src/http_exception.ts", name: "status", line: 1, shared: true });
+    // A file naming the class as a type (typed.ts) may hold values of it of no evident type.
+    assertEquals(lines, ["src/hono.test.ts:5", "src/http_exception.ts:1", "src/typed.ts:2"]);
+  },
+);
