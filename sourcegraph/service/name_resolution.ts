@@ -50,6 +50,8 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
+  /** For a function: the named type it returns (a `Promise`'s: what awaiting it gives). */
+  returns?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
   parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
@@ -212,6 +214,11 @@ export class NameResolver {
     return found;
   }
 
+  /** The text of `path`, or null when it cannot be read. */
+  text(path: string): Promise<string | null> {
+    return this.#files.text(path);
+  }
+
   /** Whether the text of `path` holds `word` as a whole word. */
   mentions(path: string, word: string): Promise<boolean> {
     const key = `${path}\0${word}`;
@@ -288,41 +295,52 @@ export class NameResolver {
         }
         return await this.exported(target, binding.imported, depth + 1);
       }
-      case "member": {
-        const { receiver } = binding;
-        if (receiver.kind === "module") {
-          const target = await this.module(path, receiver.module);
-          return target === null ? null : await this.exported(target, name, depth + 1);
-        }
-        if (receiver.kind === "declaration") {
-          return null; // the caller's own occurrence is the declaration
-        }
-        if (receiver.kind === "element") {
-          return await this.elementMember(path, { of: receiver.of, member: name }, depth);
-        }
-        if (receiver.kind === "props") {
-          return await this.propsMember(
-            path,
-            { component: receiver.component, member: name },
-            depth,
-          );
-        }
-        if (receiver.kind === "this" || receiver.kind === "type") {
-          // A member of the class itself, else of what it extends or implements.
-          const types = receiver.kind === "this"
-            ? [receiver.type, ...receiver.heritage]
-            : [receiver.type];
-          for (const type of types) {
-            if (type === null) continue;
-            const found = await this.member(path, { type, member: name }, depth + 1);
-            if (found !== null) return found;
-          }
-        }
-        return null;
-      }
+      case "member":
+        return await this.receiverMember(path, { name, receiver: binding.receiver }, depth);
       default:
         return null;
     }
+  }
+
+  /** Where the member `name` of a value that `receiver` describes leads (as `path` sees it). */
+  async receiverMember(
+    path: string,
+    at: { name: string; receiver: Receiver },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const { name, receiver } = at;
+    if (receiver.kind === "module") {
+      const target = await this.module(path, receiver.module);
+      return target === null ? null : await this.exported(target, name, depth + 1);
+    }
+    if (receiver.kind === "declaration") {
+      return null; // the caller's own occurrence is the declaration
+    }
+    if (receiver.kind === "element") {
+      return await this.elementMember(path, { of: receiver.of, member: name }, depth);
+    }
+    if (receiver.kind === "result") {
+      return await this.resultMember(path, { of: receiver.of, member: name }, depth);
+    }
+    if (receiver.kind === "props") {
+      return await this.propsMember(
+        path,
+        { component: receiver.component, member: name },
+        depth,
+      );
+    }
+    if (receiver.kind === "this" || receiver.kind === "type") {
+      // A member of the class itself, else of what it extends or implements.
+      const types = receiver.kind === "this"
+        ? [receiver.type, ...receiver.heritage]
+        : [receiver.type];
+      for (const type of types) {
+        if (type === null) continue;
+        const found = await this.member(path, { type, member: name }, depth + 1);
+        if (found !== null) return found;
+      }
+    }
+    return null;
   }
 
   /**
@@ -483,6 +501,21 @@ export class NameResolver {
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
 
+  /**
+   * The member `member` of what a call of the function `of` returns (as `path` sees the
+   * function): of the named return type its declaration writes, as the declaring file sees that
+   * type; null when it writes none.
+   */
+  async resultMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const fn = await this.declarationOf(path, at.of, depth + 1);
+    if (fn?.returns === undefined) return null;
+    return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
@@ -534,9 +567,11 @@ export async function resolveAt(
   }
   const { binding } = occurrence;
   if (binding.kind === "member" && binding.receiver.kind === "declaration") {
-    // An object literal's property is its type's member; another position is a member's own
+    // An object literal's property is its type's member (the type it is annotated, cast or
+    // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    if (binding.receiver.literal === true && binding.receiver.argument !== undefined) {
+    const { literal, argument, type } = binding.receiver;
+    if (literal === true && (argument !== undefined || type !== null)) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,
@@ -680,17 +715,20 @@ async function memberRefersTo(
     case "props": {
       // An attribute of a component declared in the target's file (its props' type is there),
       // or of the component whose first parameter the target's anonymous type annotates.
-      const component = await resolver.declarationOf(at.path, receiver.component, 1);
+      const component = receiver.line === undefined
+        ? await resolver.declarationOf(at.path, receiver.component, 1)
+        : { path: at.path, line: receiver.line };
       if (component === null || component.path !== target.path) return false;
       if (target.container !== null) return true;
       return target.parameter?.line === component.line && target.parameter.index === 0;
     }
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
-    case "element": {
-      // An element of an imported array: the member its element type declares; an array of no
-      // named element type is a receiver of no evident type.
-      const found = await resolver.elementMember(at.path, { of: receiver.of, member: at.name }, 1);
+    case "element":
+    case "result": {
+      // An element of an imported array, or what a call returns: the member its element or
+      // return type declares; one of no named type is a receiver of no evident type.
+      const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
       if (found !== null) return isTargetMember(found, target);
       return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
     }
@@ -705,17 +743,37 @@ async function memberRefersTo(
 }
 
 // Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless
-// the file's own declaration or import of that name leads elsewhere (another type of that name).
+// the file's own declaration or import of that name leads elsewhere (another type of that name),
+// or the file names it only to import it, construct it (`new T()`) or test a value
+// (`x instanceof T`): those values are evident, the others are not of it.
 async function namesType(
   resolver: NameResolver,
   path: string,
   at: { type: string; from: string },
 ): Promise<boolean> {
   if (!(await resolver.mentions(path, at.type))) return false;
+  if (!(await namesBeyondUse(resolver, path, at.type))) return false;
   const seen = await resolver.declarationOf(path, at.type, 1);
   if (seen === null) return true;
   const meant = await resolver.declarationOf(at.from, at.type, 1);
   return meant === null || (seen.path === meant.path && seen.line === meant.line);
+}
+
+// Whether `path` names `type` other than in an import, a `new` or an `instanceof` test (a file
+// not parsed: whether it holds the word).
+async function namesBeyondUse(
+  resolver: NameResolver,
+  path: string,
+  type: string,
+): Promise<boolean> {
+  const occurrences = (await resolver.analysis(path, type))?.occurrences ?? [];
+  if (occurrences.length === 0) return true;
+  const lines = (await resolver.text(path))?.split("\n") ?? [];
+  return occurrences.some(({ role, line, column }) => {
+    if (role === "import" || role === "call") return false;
+    const before = lines[line - 1]?.slice(0, column).trimEnd() ?? "";
+    return role !== "read" || !/\binstanceof$/.test(before);
+  });
 }
 
 // Whether the member a receiver's type leads to is the target: its own member, one of a type the
@@ -856,5 +914,6 @@ function declared(
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
+    ...(binding.returns ? { returns: binding.returns } : {}),
   };
 }

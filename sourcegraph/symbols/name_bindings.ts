@@ -25,8 +25,11 @@ export type Receiver =
   | { kind: "this"; type: string | null; heritage: string[] }
   /** A value of a declared or constructed type, or the class itself (`Type.member`). */
   | { kind: "type"; type: string }
-  /** A JSX attribute (`<Component name={...}>`): a property of the element's props. */
-  | { kind: "props"; component: string }
+  /**
+   * A JSX attribute (`<Component name={...}>`): a property of the element's props; `line`: that
+   * of the component's declaration when a function or block declares it (the one in scope).
+   */
+  | { kind: "props"; component: string; line?: number }
   /** A namespace import (`import * as ns`): the member is the module's export. */
   | { kind: "module"; module: string }
   /**
@@ -53,6 +56,11 @@ export type Receiver =
    * that array's declaration names.
    */
   | { kind: "element"; of: string }
+  /**
+   * What a call of a function the file declares or imports returns (`const pool = createPool()`,
+   * `await load()`): of the named return type that function's declaration writes.
+   */
+  | { kind: "result"; of: string }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
 
@@ -74,6 +82,8 @@ export interface Declared {
   parts?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
+  /** For a function: the named type it returns (a `Promise`'s: what awaiting it gives). */
+  returns?: string;
 }
 
 /** What one identifier is bound to. */
@@ -338,6 +348,9 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (parts.length > 0) declared.parts = parts;
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
+    const declaredFunction = functionNamed(nameNode);
+    const returns = declaredFunction === null ? null : returnTypeOf(declaredFunction);
+    if (returns !== null) declared.returns = returns;
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
       // `Renderer`: the same declaration, merged, not a new one.
@@ -561,7 +574,21 @@ function receiverOf(node: Node | null): Receiver {
     const global = root?.type === "identifier" && lookUp(root, root.text) === null;
     return global ? { kind: "unknown", global } : { kind: "unknown" };
   }
+  if (node.type === "await_expression") return receiverOf(node.namedChildren[0] ?? null);
+  if (node.type === "call_expression") {
+    // `createPool()`: what a function the file declares or imports returns.
+    const callee = node.childForFieldName("function");
+    const declared = callee?.type === "identifier" && lookUp(callee, callee.text) !== null;
+    return declared ? { kind: "result", of: callee.text } : { kind: "unknown" };
+  }
+  if (node.type === "new_expression") {
+    // `new Hono().get('/')`: a member of the value just constructed.
+    const made = node.childForFieldName("constructor");
+    return made?.type === "identifier" ? { kind: "type", type: made.text } : { kind: "unknown" };
+  }
   if (node.type !== "identifier" && node.type !== "type_identifier") return { kind: "unknown" };
+  const tested = narrowed(node);
+  if (tested !== null) return { kind: "type", type: tested };
   const binding = lookUp(node, node.text);
   if (binding === null) return { kind: "unknown", global: true };
   if (binding.kind === "import") {
@@ -571,6 +598,45 @@ function receiverOf(node: Node | null): Receiver {
   }
   if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
   return typeOfDeclaration(node, binding);
+}
+
+// The class a value is tested to be an instance of where the test holds: the right of
+// `x instanceof C && ...`, the branch of `if (x instanceof C)` or of `x instanceof C ? ... : ...`
+// (within the function the test is written in); null elsewhere.
+function narrowed(node: Node): string | null {
+  let below = node;
+  for (let up = node.parent; up !== null; below = up, up = up.parent) {
+    if (FUNCTIONS.has(up.type) || CLASSES.has(up.type)) return null;
+    let test: Node | null = null;
+    if (up.type === "binary_expression" && up.childForFieldName("right")?.id === below.id) {
+      if (up.childForFieldName("operator")?.type === "&&") test = up.childForFieldName("left");
+    } else if (up.type === "if_statement" && up.childForFieldName("consequence")?.id === below.id) {
+      test = up.childForFieldName("condition");
+    } else if (
+      up.type === "ternary_expression" && up.childForFieldName("consequence")?.id === below.id
+    ) {
+      test = up.childForFieldName("condition");
+    }
+    const type = test === null ? null : instanceTest(test, node.text);
+    if (type !== null) return type;
+  }
+  return null;
+}
+
+// The class `test` (a condition, its `&&` parts) says the value `name` is an instance of.
+function instanceTest(test: Node, name: string): string | null {
+  if (test.type === "parenthesized_expression") {
+    const inner = test.namedChildren[0];
+    return inner ? instanceTest(inner, name) : null;
+  }
+  if (test.type !== "binary_expression") return null;
+  const operator = test.childForFieldName("operator")?.type;
+  const left = test.childForFieldName("left");
+  const right = test.childForFieldName("right");
+  if (left === null || right === null) return null;
+  if (operator === "&&") return instanceTest(left, name) ?? instanceTest(right, name);
+  if (operator !== "instanceof" || left.type !== "identifier" || left.text !== name) return null;
+  return right.type === "identifier" ? right.text : null;
 }
 
 // The type a declared name evidently has: its annotation's name, the class
@@ -588,6 +654,9 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (typeName !== null) return { kind: "type", type: typeName };
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
+    if (value?.type === "call_expression" || value?.type === "await_expression") {
+      return receiverOf(value);
+    }
     if (value?.type === "new_expression") {
       const made = value.childForFieldName("constructor");
       if (made?.type === "identifier") return { kind: "type", type: made.text };
@@ -784,7 +853,10 @@ function jsxProps(attribute: Node): Receiver {
   const element = attribute.parent;
   const named = element?.childForFieldName("name");
   if (named?.type !== "identifier") return { kind: "unknown" };
-  return { kind: "props", component: named.text };
+  // `const Item = ...` in each of several test blocks: the element's is the one in its scope.
+  const binding = lookUp(named, named.text);
+  const line = binding?.kind === "local" ? { line: binding.line } : {};
+  return { kind: "props", component: named.text, ...line };
 }
 
 // What an object literal or object type is evidently: its type's name, else the call it is an
@@ -888,7 +960,12 @@ function returnedType(holder: Node): string | null {
       if (FUNCTIONS.has(up.type)) fn = up;
     }
   }
-  let typed = fn?.childForFieldName("return_type") ?? null;
+  return fn === null ? null : returnTypeOf(fn);
+}
+
+// The named type a function's return type annotation writes (`Promise<Result>`: Result), or null.
+function returnTypeOf(fn: Node): string | null {
+  let typed = fn.childForFieldName("return_type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
   if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
     // `async function f(): Promise<Result>`: the object is a Result.
@@ -921,18 +998,13 @@ function annotatedParameter(
 }
 
 // For the name of a function (declared, or a variable holding an arrow function or function
-// expression): the named type of each parameter; null for other names.
+// expression) or of a class (`new C({ ... })` passes its constructor's parameters): the named
+// type of each parameter; null for other names.
 function parameterTypes(name: Node): (string | string[] | null)[] | null {
   const holder = name.parent;
-  let fn: Node | null = null;
-  if (holder?.type === "function_declaration" || holder?.type === "function_signature") {
-    fn = holder;
-  } else if (
-    holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === name.id
-  ) {
-    const value = holder.childForFieldName("value");
-    if (value !== null && FUNCTIONS.has(value.type)) fn = value;
-  }
+  const fn = holder !== null && CLASSES.has(holder.type)
+    ? constructorOf(holder)
+    : functionNamed(name);
   const list = fn?.childForFieldName("parameters");
   if (!list) return null;
   return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
@@ -947,6 +1019,35 @@ function parameterTypes(name: Node): (string | string[] | null)[] | null {
       return typed === null ? null : namedType(typed);
     },
   );
+}
+
+// The function `name` declares (a function, or a variable holding an arrow function or function
+// expression), or null.
+function functionNamed(name: Node): Node | null {
+  const holder = name.parent;
+  if (holder?.type === "function_declaration" || holder?.type === "function_signature") {
+    return holder;
+  }
+  if (holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === name.id) {
+    const value = holder.childForFieldName("value");
+    if (value !== null && FUNCTIONS.has(value.type)) return value;
+  }
+  return null;
+}
+
+// A class's own constructor (its body's method named `constructor`), or null: a class without
+// one passes its arguments to what it extends, not evident here.
+function constructorOf(declaration: Node): Node | null {
+  const body = declaration.childForFieldName("body");
+  for (const member of body?.namedChildren ?? []) {
+    if (
+      member?.type === "method_definition" &&
+      member.childForFieldName("name")?.text === "constructor"
+    ) {
+      return member;
+    }
+  }
+  return null;
 }
 
 // The named types a union or intersection is made of (`A | (B & { c: C })`: A and B).

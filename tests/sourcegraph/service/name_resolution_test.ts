@@ -196,7 +196,7 @@ nameCase(
 );
 
 nameCase(
-  "name resolution: a property of one object literal is not another literal's of the same type",
+  "name resolution: a property of an object literal of a named type is the type's, as is every other literal's of that type",
   async () => {
     const { lines } = await referencesIn({
       "src/store.ts": "export interface Store { get(): string | null }",
@@ -211,8 +211,14 @@ nameCase(
         "empty.get();",
       ].join("\n"),
     }, { path: "src/stores.ts", name: "get", line: 3, shared: true });
-    // `empty.get()` is the interface's method, as the compiler sees it.
-    assertEquals(lines, ["src/stores.ts:3"]);
+    // As the compiler's language service answers from line 3: the interface's method, each
+    // literal's and `empty.get()`.
+    assertEquals(lines, [
+      "src/store.ts:1",
+      "src/stores.ts:3",
+      "src/stores.ts:6",
+      "src/stores.ts:8",
+    ]);
   },
 );
 
@@ -807,5 +813,206 @@ nameCase(
     const resolver = resolverOver(sharedParser(), files);
     const at = { path: "src/jwt.test.ts", name: "aud", line: 2, column: 32 };
     assertEquals((await definitionAt(resolver, at))?.line, 1);
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to `new` is of the class constructor's parameter type",
+  async () => {
+    const files = {
+      "src/ws.ts": [
+        "export interface WSInit { readyState: number }",
+        "export class WSContext<T> {",
+        "  constructor(init: WSInit, raw?: T) {}",
+        "}",
+        "export class Plain {}",
+        "export type Other = { readyState: number };",
+      ].join("\n"),
+      "src/adapter.ts": [
+        "import { WSContext, Plain } from './ws';",
+        "export const ctx = new WSContext<string>({",
+        "  readyState: 1,",
+        "});",
+        "export const plain = new Plain({ readyState: 2 });",
+        "export const other: Other = { readyState: 3 };",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/ws.ts",
+      name: "readyState",
+      line: 1,
+      shared: true,
+    });
+    // Not an object passed to a class without that constructor (5), nor one of another type (6).
+    assertEquals(lines, ["src/adapter.ts:3", "src/ws.ts:1"]);
+    const resolver = resolverOver(sharedParser(), files);
+    const at = { path: "src/adapter.ts", name: "readyState", line: 3, column: 2 };
+    const found = await definitionAt(resolver, at);
+    assertEquals(found && [found.path, found.line], ["src/ws.ts", 1]);
+  },
+);
+
+nameCase(
+  "name resolution: a value tested with `instanceof` is of that class where the test holds",
+  async () => {
+    const files = {
+      "src/errors.ts": [
+        "export class HTTPException extends Error { readonly status: number = 500; }",
+        "export class Other { readonly status: number = 200; }",
+      ].join("\n"),
+      "src/handler.ts": [
+        'import { HTTPException, Other } from "./errors";',
+        "export const a = (err: Error) => err instanceof HTTPException && err.status === 401;",
+        "export const b = (err: Error) => {",
+        "  if (err instanceof HTTPException) {",
+        "    return err.status;",
+        "  }",
+        "  return err instanceof Other ? err.status : 0;",
+        "};",
+        "export const c = (e: Other) => e.status;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/errors.ts",
+      name: "status",
+      line: 1,
+      shared: true,
+    });
+    // Not where the value was tested for the other class (7), nor a value of that class (9).
+    assertEquals(lines, ["src/errors.ts:1", "src/handler.ts:2", "src/handler.ts:5"]);
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["src/handler.ts"].split("\n")[6].lastIndexOf("status");
+    const at = { path: "src/handler.ts", name: "status", line: 7, column };
+    assertEquals((await definitionAt(resolver, at))?.line, 2);
+  },
+);
+
+nameCase(
+  "name resolution: a member of a value constructed in place is its class's",
+  async () => {
+    const files = {
+      "src/hono.ts": [
+        "export class Hono { get(path: string): Hono { return this; } }",
+        "export class Router { get(path: string): void {} }",
+      ].join("\n"),
+      "src/app.ts": [
+        'import { Hono, Router } from "./hono";',
+        "export const app = new Hono().get('/');",
+        "export const router = new Router().get('/');",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/hono.ts",
+      name: "get",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/app.ts:2", "src/hono.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object literal's property of a named type refers to the type's member",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export interface FetchEvent { respondWith(r: Response): void }",
+        "export interface Other { respondWith(r: Response): void }",
+      ].join("\n"),
+      "src/handler.test.ts": [
+        "import type { FetchEvent, Other } from './types';",
+        "handler({ respondWith(res) {} } as FetchEvent);",
+        "export const run = (event: FetchEvent) => event.respondWith(r);",
+        "handler({ respondWith(res) {} } as Other);",
+      ].join("\n"),
+    }, { path: "src/handler.test.ts", name: "respondWith", line: 2, shared: true });
+    assertEquals(target && [target.path, target.line], ["src/types.ts", 1]);
+    assertEquals(lines, ["src/handler.test.ts:2", "src/handler.test.ts:3", "src/types.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: a value returned by a function with a named return type is of that type",
+  async () => {
+    const files = {
+      "src/pool.ts": [
+        "export interface Pool { run<T>(fn: () => T): Promise<T> }",
+        "export interface Queue { run(): void }",
+        "export const createPool = (): Pool => ({ run: (fn) => Promise.resolve(fn()) });",
+        "export async function openQueue(): Promise<Queue> { return { run() {} }; }",
+      ].join("\n"),
+      "src/ssg.ts": [
+        "import { createPool, openQueue } from './pool';",
+        "const pool = createPool();",
+        "pool.run(() => 1);",
+        "const queue = await openQueue();",
+        "queue.run();",
+        "createPool().run(() => 2);",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/pool.ts",
+      name: "run",
+      line: 1,
+      shared: true,
+    });
+    // Not the other interface's member, run through the queue (5).
+    assertEquals(lines, ["src/pool.ts:1", "src/pool.ts:3", "src/ssg.ts:3", "src/ssg.ts:6"]);
+    const resolver = resolverOver(sharedParser(), files);
+    const found = await definitionAt(resolver, {
+      path: "src/ssg.ts",
+      name: "run",
+      line: 5,
+      column: 6,
+    });
+    assertEquals(found && [found.path, found.line], ["src/pool.ts", 2]);
+  },
+);
+
+nameCase(
+  "name resolution: a JSX attribute is of the component its element's name is bound to in scope",
+  async () => {
+    const files = {
+      "src/list.test.tsx": [
+        "describe('one', () => {",
+        "  const Item = ({ id }: { id: number }) => <li>{id}</li>;",
+        "  it('renders', () => render(<Item id={1} />));",
+        "});",
+        "describe('two', () => {",
+        "  const Item = async ({ id }: { id: number }) => <b>{id}</b>;",
+        "  it('renders', () => render(<Item id={2} />));",
+        "});",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/list.test.tsx",
+      name: "id",
+      line: 6,
+      nth: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/list.test.tsx:6", "src/list.test.tsx:7"]);
+  },
+);
+
+nameCase(
+  "name resolution: a file naming a class only to import, construct or test it holds no other values of it",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/http_exception.ts": "export class HTTPException extends Error { status = 500; }",
+      "src/hono.test.ts": [
+        'import { HTTPException } from "./http_exception";',
+        "app.get('/', () => { throw new HTTPException(401); });",
+        "const res = await app.request('/');",
+        "expect(res.status).toBe(401);",
+        "app.onError((err) => err instanceof HTTPException && err.status === 401);",
+      ].join("\n"),
+      "src/typed.ts": [
+        'import type { HTTPException } from "./http_exception";',
+        "export const wrap = (e: HTTPException, other) => [e.status, other.status];",
+      ].join("\n"),
+    }, { path: "src/http_exception.ts", name: "status", line: 1, shared: true });
+    // A file naming the class as a type (typed.ts) may hold values of it of no evident type.
+    assertEquals(lines, ["src/hono.test.ts:5", "src/http_exception.ts:1", "src/typed.ts:2"]);
   },
 );
