@@ -685,7 +685,6 @@ async function memberRefersTo(
   target: ResolvedDeclaration,
 ): Promise<boolean> {
   const { receiver } = at;
-  const own = at.path === target.path;
   const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
   if (
     (receiver.kind === "declaration" || receiver.kind === "this") &&
@@ -695,23 +694,8 @@ async function memberRefersTo(
     return true;
   }
   switch (receiver.kind) {
-    case "unknown": {
-      // A global the file does not declare (`process.env`, `window.name`) is of no type the
-      // files declare. Another receiver of no evident type: the target's when no other type has
-      // a member of that name, else where the file names its type (or one it extends); an
-      // anonymous type's only in its own file.
-      if (receiver.global === true) return false;
-      // A parameter's anonymous type has values in its function only (or passed to it, evident).
-      const { line = 0, to } = target.parameter ?? {};
-      if (own && to !== undefined) return at.line >= line && at.line <= to;
-      if (own) return true;
-      if (target.container === null) return false;
-      if (target.shared !== true) return true;
-      for (const type of types) {
-        if (await namesType(resolver, at.path, { type, from: target.path })) return true;
-      }
-      return false;
-    }
+    case "unknown":
+      return await unknownReceiverRefersTo(resolver, { ...at, receiver }, target);
     case "props": {
       // An attribute of a component declared in the target's file (its props' type is there),
       // or of the component whose first parameter the target's anonymous type annotates.
@@ -740,6 +724,32 @@ async function memberRefersTo(
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether a member occurrence whose receiver is of no evident type may be the member `target`.
+async function unknownReceiverRefersTo(
+  resolver: NameResolver,
+  at: { path: string; line: number; receiver: Receiver & { kind: "unknown" } },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver } = at;
+  const own = at.path === target.path;
+  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  // A global the file does not declare (`process.env`, `window.name`) is of no type the
+  // files declare. Another receiver of no evident type: the target's when no other type has
+  // a member of that name, else where the file names its type (or one it extends); an
+  // anonymous type's only in its own file.
+  if (receiver.global === true) return false;
+  // A parameter's anonymous type has values in its function only (or passed to it, evident).
+  const { line = 0, to } = target.parameter ?? {};
+  if (own && to !== undefined) return at.line >= line && at.line <= to;
+  if (own) return true;
+  if (target.container === null) return false;
+  if (target.shared !== true) return true;
+  for (const type of types) {
+    if (await namesType(resolver, at.path, { type, from: target.path })) return true;
+  }
+  return false;
 }
 
 // Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless
