@@ -81,7 +81,7 @@ export async function createRepo(
     async commit(message = "commit") {
       await git(path, ["add", "-A"]);
       await git(path, ["commit", "-q", "--allow-empty", "-m", message]);
-      return await git(path, ["rev-parse", "HEAD"]);
+      return await readHead(path) ?? await git(path, ["rev-parse", "HEAD"]);
     },
     git: (...args) => git(path, args),
   };
@@ -90,6 +90,17 @@ export async function createRepo(
     await repo.commit("initial");
   }
   return repo;
+}
+
+// The commit HEAD names, read from the files a fresh commit leaves (a loose
+// branch ref or a detached HEAD) instead of a third Git process per commit;
+// null for any other layout (packed refs, a linked work tree), which Git reads.
+async function readHead(path: string): Promise<string | null> {
+  const gitDir = join(path, ".git");
+  const head = await Deno.readTextFile(join(gitDir, "HEAD")).catch(() => "");
+  const symbolic = /^ref: (refs\/heads\/[^\s]+)\n?$/.exec(head);
+  const id = symbolic ? await Deno.readTextFile(join(gitDir, symbolic[1])).catch(() => "") : head;
+  return /^[0-9a-f]{40}\n?$/.test(id) ? id.trim() : null;
 }
 
 /** Removes a temporary folder, ignoring one that is already gone. */
