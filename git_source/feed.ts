@@ -51,7 +51,9 @@ export class GitKnowledgeSource {
       const state = this.#state.load(this.#binding(tree));
       if (state.pending) return this.#page(state.pending);
       const head = await tree.head();
-      if (state.head !== null && !(await tree.isAncestor(state.head, head))) {
+      // An unmoved HEAD is its own ancestor: no `merge-base` process for it.
+      const last = state.head;
+      if (last !== null && last !== head && !(await tree.isAncestor(last, head))) {
         throw new GitSourceError("reconciliation_required", "HEAD is not a fast-forward");
       }
       const pending = await this.#deliver(tree, state, head);

@@ -131,13 +131,21 @@ async function retainHead(
   at: { mirror: string; repo: RepositoryRecord; branch: string },
 ): Promise<string> {
   const { mirror, branch } = at;
-  const commit = text(
-    await runGit(["rev-parse", "--verify", `refs/sourcegraph/heads/${branch}^{commit}`], {
+  // The head and its committer time in one process (fails as rev-parse
+  // --verify would when the branch names no commit).
+  const head = text(
+    await runGit(["log", "-1", "--format=%H %ct", `refs/sourcegraph/heads/${branch}^{commit}`], {
       cwd: mirror,
     }),
   );
-  const time = Number(text(await runGit(["log", "-1", "--format=%ct", commit], { cwd: mirror })));
-  await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
+  const [commit, seconds] = head.split(" ");
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GitError("GIT_FAILED", "no head commit");
+  const time = Number(seconds);
+  // A head already pinned (an unmoved branch: most syncs) needs no update-ref.
+  const pin = join(mirror, "refs", "sourcegraph", "retained", commit);
+  if (readRef(pin) !== commit) {
+    await runGit(["update-ref", `refs/sourcegraph/retained/${commit}`, commit], { cwd: mirror });
+  }
   await store.observe(at.repo.id, {
     branch,
     commit,
@@ -165,6 +173,15 @@ async function applyRetention(
   }
   await store.forget(repo.id, drop);
   return drop.length;
+}
+
+// A loose ref's commit id; "" when the file is absent (packed) or unreadable.
+function readRef(path: string): string {
+  try {
+    return fs.readFileSync(path, "utf8").trim();
+  } catch {
+    return "";
+  }
 }
 
 function text(result: { stdout: Uint8Array }): string {

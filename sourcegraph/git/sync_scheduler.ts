@@ -11,6 +11,12 @@ import { GitError, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import type { CredentialStore } from "../store/fetch_credentials.ts";
 import { type SyncOutcome, syncRepository } from "./repository_sync.ts";
+import { localRefStamp } from "./local_ref_stamp.ts";
+
+// How long branches read from a local source are trusted while its ref files
+// look unchanged: a bound on a change the stamp could miss (a file system
+// whose times are too coarse to tell two writes of the same inode apart).
+const LOCAL_REREAD_MS = 30_000;
 
 /**
  * How one sync runs: from upstream here (the single process), or as one
@@ -41,6 +47,7 @@ export class SyncScheduler {
   #checking = false;
   #busy = new Set<number>();
   #localSeen = new Map<number, string>();
+  #localRead = new Map<number, { stamp: string; commits: string[]; at: number }>();
 
   /**
    * Syncs repositories of `store` into mirrors below `dataDir`, fetching
@@ -167,7 +174,8 @@ export class SyncScheduler {
    * Syncs each enabled repository whose source is a local path and one of
    * whose monitored branches there points elsewhere than its observed head.
    * A check reads the branches with one `git rev-parse` per repository (no
-   * fetch) and skips repositories being synced; one check runs at a time.
+   * fetch), or not at all while the source's ref files are unchanged (at
+   * most 30 s), and skips repositories being synced; one check runs at a time.
    * Each state of a source's branches starts at most one sync, so a source
    * whose sync fails is retried only at its interval or when it moves again.
    * Resolves with the names whose sync it started (and waited for).
@@ -180,7 +188,7 @@ export class SyncScheduler {
       for (const repo of this.#store.repositories()) {
         if (repo.disabled || !this.#owns(repo) || this.#busy.has(repo.id)) continue;
         if (!isAbsolute(repo.source) || repo.policy.branches.length === 0) continue;
-        const commits = await localBranches(repo);
+        const commits = await this.#localCommits(repo);
         if (commits === null) continue;
         const heads = this.#store.heads(repo.id);
         const seen = commits.join(" ");
@@ -196,6 +204,23 @@ export class SyncScheduler {
     } finally {
       this.#checking = false;
     }
+  }
+
+  // The commits of `repo`'s monitored branches in its local source: read by
+  // Git, or the last read again while the source's ref files are unchanged
+  // (stamped before the read, so a move during it shows at the next check).
+  async #localCommits(repo: RepositoryRecord): Promise<string[] | null> {
+    const stamp = await localRefStamp(repo.source, repo.policy.branches);
+    const last = this.#localRead.get(repo.id);
+    const now = Date.now();
+    if (stamp !== null && last?.stamp === stamp && now - last.at < LOCAL_REREAD_MS) {
+      return last.commits;
+    }
+    const commits = await localBranches(repo);
+    if (stamp !== null && commits !== null) {
+      this.#localRead.set(repo.id, { stamp, commits, at: now });
+    } else this.#localRead.delete(repo.id);
+    return commits;
   }
 
   /**

@@ -67,7 +67,7 @@ export async function createRepo(
   const parent = options.parent ?? await tempDir();
   const path = join(parent, options.name ?? "repo");
   await Deno.mkdir(path, { recursive: true });
-  await git(path, ["init", "-q", "-b", "main"]);
+  await initRepo(path);
   const repo: TestRepo = {
     path,
     async write(entries) {
@@ -81,7 +81,7 @@ export async function createRepo(
     async commit(message = "commit") {
       await git(path, ["add", "-A"]);
       await git(path, ["commit", "-q", "--allow-empty", "-m", message]);
-      return await git(path, ["rev-parse", "HEAD"]);
+      return await readHead(path) ?? await git(path, ["rev-parse", "HEAD"]);
     },
     git: (...args) => git(path, args),
   };
@@ -90,6 +90,36 @@ export async function createRepo(
     await repo.commit("initial");
   }
   return repo;
+}
+
+// What `git init -b main` makes (the sample hooks and description aside),
+// written directly: one Git process fewer per fixture repository. An
+// existing repository is left to Git, which reinitializes it safely.
+async function initRepo(path: string): Promise<void> {
+  const gitDir = join(path, ".git");
+  if (await Deno.lstat(gitDir).then(() => true, () => false)) {
+    await git(path, ["init", "-q", "-b", "main"]);
+    return;
+  }
+  for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "hooks", "info"]) {
+    await Deno.mkdir(join(gitDir, dir), { recursive: true });
+  }
+  await Deno.writeTextFile(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
+  await Deno.writeTextFile(
+    join(gitDir, "config"),
+    "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n",
+  );
+}
+
+// The commit HEAD names, read from the files a fresh commit leaves (a loose
+// branch ref or a detached HEAD) instead of a third Git process per commit;
+// null for any other layout (packed refs, a linked work tree), which Git reads.
+async function readHead(path: string): Promise<string | null> {
+  const gitDir = join(path, ".git");
+  const head = await Deno.readTextFile(join(gitDir, "HEAD")).catch(() => "");
+  const symbolic = /^ref: (refs\/heads\/[^\s]+)\n?$/.exec(head);
+  const id = symbolic ? await Deno.readTextFile(join(gitDir, symbolic[1])).catch(() => "") : head;
+  return /^[0-9a-f]{40}\n?$/.test(id) ? id.trim() : null;
 }
 
 /** Removes a temporary folder, ignoring one that is already gone. */
