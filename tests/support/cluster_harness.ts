@@ -125,6 +125,8 @@ export async function startCluster(
     async start(i) {
       await Deno.mkdir(folder(i), { recursive: true });
       const extra = options.replica?.(i) ?? {};
+      // The start's default allowance between log lines (120 s), not 60 s: a hang detector,
+      // and a replica's start on two cores shared by dozens of busy processes outlasted 60 s.
       const service = await startService(folder(i), {
         SOURCEGRAPH_API_TOKEN: CLUSTER_TOKEN,
         SOURCEGRAPH_DATABASE_URL: url,
@@ -136,7 +138,7 @@ export async function startCluster(
         SOURCEGRAPH_REPLICATION: String(options.replication ?? 2),
         SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "256",
         ...extra.env,
-      }, { shared: { keyFile }, lineTimeoutMs: 60_000, ulimitFiles: extra.ulimitFiles });
+      }, { shared: { keyFile }, ulimitFiles: extra.ulimitFiles });
       replicas[i] = service;
       logs[i] = service.log;
       return service;

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { encodeHex } from "../../shared/text.ts";
 import { removeDir, tempDir } from "./git_repo.ts";
 import { freePort } from "./sourcegraph_service.ts";
@@ -68,24 +68,38 @@ async function run(command: string, args: string[], options: { asUser?: string }
   return new TextDecoder().decode(out.stdout);
 }
 
-/** Starts a private server; the caller stops it. */
-export async function startPostgres(bin: string): Promise<PostgresServer> {
-  const dir = await tempDir("sg-pg-");
-  const asUser = Deno.uid() === 0 ? "postgres" : undefined;
-  const data = join(dir, "data");
-  const socketDir = join(dir, "socket");
-  await Deno.mkdir(socketDir);
-  const password = encodeHex(crypto.getRandomValues(new Uint8Array(16)));
-  const user = "sourcegraph_test";
-  await Deno.writeTextFile(join(dir, "password"), `${password}\n`, { mode: 0o600 });
-  if (asUser) await run("chown", ["-R", `${asUser}:${asUser}`, dir]);
-  await run(join(bin, "initdb"), [
-    "-D",
-    data,
+/** The role every test server has (the template's owner). */
+const USER = "sourcegraph_test";
+
+/** Runs `statements` in turn on a new connection to `url`. */
+async function query(url: string, statements: string[]): Promise<void> {
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The data folder every server of this PostgreSQL starts from, and its
+ * role's password: `initdb` (over a second of processor time, several on a
+ * busy machine) runs once per PostgreSQL, user and options, for every test
+ * process, and each server copies its result. The template is built in a
+ * folder of its own and renamed into place, so a concurrent test process
+ * sees a whole template or none; of two that build at once, one rename
+ * wins and the other's build is removed.
+ */
+async function template(
+  bin: string,
+  options: { temp: string; asUser?: string },
+): Promise<{ data: string; password: string }> {
+  const asUser = options.asUser;
+  const args = [
     "-U",
-    user,
-    "--pwfile",
-    join(dir, "password"),
+    USER,
     "--auth",
     "scram-sha-256",
     "--encoding",
@@ -93,11 +107,56 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
     "--no-instructions",
     // A throwaway server (it runs with fsync off): nothing of initdb needs to reach the disk.
     "--no-sync",
+  ];
+  // The folder names the major version (`/usr/lib/postgresql/15/bin`): its data format.
+  const key = encodeHex(
+    new Uint8Array(
+      await crypto.subtle.digest(
+        "SHA-256",
+        new TextEncoder().encode(JSON.stringify([bin, asUser ?? Deno.uid(), args])),
+      ),
+    ),
+  ).slice(0, 16);
+  const root = join(options.temp, `sg-pg-template-${key}`);
+  const read = async () => ({
+    data: join(root, "data"),
+    password: (await Deno.readTextFile(join(root, "password"))).trim(),
+  });
+  const built = await read().catch(() => null);
+  if (built !== null) return built;
+  const build = await tempDir("sg-pg-template-build-");
+  const password = encodeHex(crypto.getRandomValues(new Uint8Array(16)));
+  await Deno.writeTextFile(join(build, "password"), `${password}\n`, { mode: 0o600 });
+  if (asUser) await run("chown", ["-R", `${asUser}:${asUser}`, build]);
+  await run(join(bin, "initdb"), [
+    "-D",
+    join(build, "data"),
+    "--pwfile",
+    join(build, "password"),
+    ...args,
   ], { asUser });
+  await Deno.rename(build, root).catch(() => removeDir(build));
+  return await read();
+}
+
+/** Starts a private server; the caller stops it. */
+export async function startPostgres(bin: string): Promise<PostgresServer> {
+  const dir = await tempDir("sg-pg-");
+  const asUser = Deno.uid() === 0 ? "postgres" : undefined;
+  const data = join(dir, "data");
+  const socketDir = join(dir, "socket");
+  await Deno.mkdir(socketDir);
+  if (asUser) await run("chown", ["-R", `${asUser}:${asUser}`, dir]);
+  const initial = await template(bin, { temp: dirname(dir), asUser });
+  // `cp -a` keeps the owner (the server refuses a data folder that is not its user's).
+  await run("cp", ["-a", initial.data, data]);
   const port = freePort();
   const options =
     `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${socketDir} ` +
-    `-c fsync=off -c max_connections=200`;
+    // A throwaway server: nothing needs to reach the disk in order (or at all), and the tests'
+    // databases are small.
+    `-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=16MB ` +
+    `-c max_connections=200`;
   const start = () =>
     run(join(bin, "pg_ctl"), [
       "-D",
@@ -119,20 +178,24 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
     await removeDir(dir);
     throw new Error(`${(error as Error).message}\n${log}`);
   }
-  const url = `postgres://${user}:${password}@127.0.0.1:${port}/postgres`;
+  // The template's password is the same for every copy: each server gets one of its own.
+  const password = encodeHex(crypto.getRandomValues(new Uint8Array(16)));
+  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  try {
+    await query(url.replace(`:${password}@`, `:${initial.password}@`), [
+      `ALTER ROLE ${USER} PASSWORD '${password}'`,
+    ]);
+  } catch (error) {
+    await halt().catch(() => {});
+    await removeDir(dir);
+    throw error;
+  }
   return {
     url,
     port,
     async createDatabase(name: string) {
       if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
-      const pg = (await import("pg")).default;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+      await query(url, [`CREATE DATABASE ${name}`]);
       return url.replace(/\/postgres$/, `/${name}`);
     },
     async start() {

@@ -4,6 +4,8 @@ import { postgresBin, startPostgres } from "../../../support/postgres_server.ts"
 
 const BIN = postgresBin();
 
+const password = (url: string) => /:([0-9a-f]+)@/.exec(url)![1];
+
 async function errorCode(work: () => Promise<unknown>): Promise<string> {
   try {
     await work();
@@ -15,7 +17,7 @@ async function errorCode(work: () => Promise<unknown>): Promise<string> {
 
 Deno.test({
   name:
-    "private PostgreSQL: password logins only, on loopback; data survives a halt; clients see it down",
+    "private PostgreSQL: password logins only, each server its own, on loopback; data survives a halt; clients see it down",
   ignore: BIN === null,
   fn: async () => {
     const server = await startPostgres(BIN!);
@@ -50,6 +52,24 @@ Deno.test({
         value: "before the halt",
       }]);
       await again.end();
+      // Servers copy one data folder made by `initdb`, yet each has a password of its own.
+      const second = await startPostgres(BIN!);
+      try {
+        const borrowed = new pg.Client({
+          connectionString: second.url.replace(/:([0-9a-f]+)@/, `:${password(server.url)}@`),
+        });
+        assertEquals(await errorCode(() => borrowed.connect()), "28P01", "another's password");
+        await borrowed.end().catch(() => {});
+        assert(password(second.url) !== password(server.url));
+        const own = new pg.Client({ connectionString: second.url });
+        await own.connect();
+        assertEquals((await own.query("SELECT to_regclass('kept') AS kept")).rows, [{
+          kept: null,
+        }]);
+        await own.end();
+      } finally {
+        await second.stop();
+      }
     } finally {
       await server.stop();
     }
