@@ -108,6 +108,13 @@ export interface GitResult {
   stderr: string;
 }
 
+const FULL_COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Whether `text` is a full commit id (SHA-1 or SHA-256, lower-case hex). */
+export function isFullCommitId(text: string): boolean {
+  return FULL_COMMIT_ID.test(text);
+}
+
 /** Default deadline of one call. */
 export const GIT_DEFAULT_TIMEOUT_MS = 10_000;
 /** Default stdout cap of one call. */

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isFullCommitId } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
 import { SourcegraphError } from "../errors.ts";
 import { encodeHex } from "../../shared/text.ts";
@@ -29,8 +30,6 @@ export const READ_SCAN_LIMIT = 8 * 1024 * 1024;
 
 const TREE_CACHE_ENTRIES = 4096;
 const ROOT_CACHE_ENTRIES = 1024;
-// A full commit id (SHA-1 or SHA-256), the only revision whose tree is kept.
-const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Reads trees and blobs of one mirror. */
 export class MirrorObjects {
@@ -103,7 +102,8 @@ export class MirrorObjects {
     if (kept !== undefined) return kept;
     const info = await this.#reader.info(`${commit}^{tree}`);
     if (info.status !== "ok") throw unavailable();
-    if (COMMIT_ID.test(commit)) {
+    // A full commit id is the only revision whose tree is kept.
+    if (isFullCommitId(commit)) {
       this.#roots.set(commit, info.oid);
       if (this.#roots.size > ROOT_CACHE_ENTRIES) {
         this.#roots.delete(this.#roots.keys().next().value!);

@@ -12,7 +12,7 @@
 
 import * as fs from "node:fs";
 import { join } from "node:path";
-import { GitError, runGit } from "../../shared/git.ts";
+import { GitError, isFullCommitId, runGit } from "../../shared/git.ts";
 import type { ControlStore, RepositoryRecord } from "../store/control_store.ts";
 import type { CredentialStore } from "../store/fetch_credentials.ts";
 import { classifyFetchFailure } from "./fetch_failures.ts";
@@ -139,7 +139,7 @@ async function retainHead(
     }),
   );
   const [commit, seconds] = head.split(" ");
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GitError("GIT_FAILED", "no head commit");
+  if (!isFullCommitId(commit)) throw new GitError("GIT_FAILED", "no head commit");
   const time = Number(seconds);
   // A head already pinned (an unmoved branch: most syncs) needs no update-ref.
   const pin = join(mirror, "refs", "sourcegraph", "retained", commit);

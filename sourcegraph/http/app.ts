@@ -192,11 +192,8 @@ export function createApp(
   app.route(
     "/sourcegraph/mcp",
     mcpApp(
-      // Loaded on the first MCP request (see mcp_app.ts).
-      async (serviceTools) => {
-        const { createMcpServer } = await import("./mcp/server.ts");
-        return createMcpServer(service, { admin, metrics, log, serviceTools });
-      },
+      // `create` is loaded on the first MCP request (see mcp_app.ts).
+      (serviceTools, create) => create(service, { admin, metrics, log, serviceTools }),
       {
         maxBodyBytes: settings.maxMcpBodyBytes,
         pagesForBrowsers: options.pages !== undefined,

@@ -39,6 +39,8 @@ export function isMarkdownPath(path: string): boolean {
 /** Where the pages live. */
 export const PAGES_ROOT = "/sourcegraph";
 
+// As `isFullCommitId` of shared/git.ts, written out: the Markdown worker loads this module
+// with read access to it alone.
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Whether `text` is a full commit id. */

@@ -33,9 +33,13 @@ import type { McpRequestContext } from "./server.ts";
 import { SourcegraphError } from "../../errors.ts";
 import { ADMIN_SCOPE } from "../../oauth/oauth_server.ts";
 
+/** Makes an MCP server (`server.ts`'s, handed over once that module is loaded). */
+export type CreateMcpServer = typeof import("./server.ts").createMcpServer;
+
 /** What the endpoint needs of the MCP server's modules. */
 interface McpRuntime {
   Transport: typeof WebStandardStreamableHTTPServerTransport;
+  createMcpServer: CreateMcpServer;
   /** The tools only the service's rights may call. */
   serviceTools: ReadonlySet<string>;
 }
@@ -45,12 +49,13 @@ let runtime: Promise<McpRuntime> | null = null;
 /** The MCP server's modules, loaded once, on first use (a failed load is tried again). */
 function mcpRuntime(): Promise<McpRuntime> {
   runtime ??= (async () => {
-    const [{ WebStandardStreamableHTTPServerTransport: Transport }, { TOOLS }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-      import("./server.ts"),
-    ]);
+    const [{ WebStandardStreamableHTTPServerTransport: Transport }, { TOOLS, createMcpServer }] =
+      await Promise.all([
+        import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+        import("./server.ts"),
+      ]);
     const serviceTools = new Set(TOOLS.filter((tool) => tool.serviceOnly).map((tool) => tool.name));
-    return { Transport, serviceTools };
+    return { Transport, createMcpServer, serviceTools };
   })().catch((error) => {
     runtime = null;
     throw error;
@@ -99,10 +104,11 @@ function callsServiceTool(body: unknown, serviceTools: ReadonlySet<string>): boo
 
 /**
  * The MCP sub-app, mounted at the endpoint's path; `build` makes a server of
- * a kind (it may load the server's modules: the first request waits for them).
+ * a kind with `create` (the server's modules load on the first request,
+ * which waits for them).
  */
 export function mcpApp(
-  build: (serviceTools: boolean) => Promise<McpServer>,
+  build: (serviceTools: boolean, create: CreateMcpServer) => McpServer,
   options: {
     maxBodyBytes: number;
     /**
@@ -114,7 +120,9 @@ export function mcpApp(
     publicUrl?: string;
   },
 ): Hono<EdgeEnv> {
-  const servers = new McpServerPool(build);
+  const servers = new McpServerPool(async (serviceTools) =>
+    build(serviceTools, (await mcpRuntime()).createMcpServer)
+  );
   const app = new Hono<EdgeEnv>();
   app.post("/", async (c) => {
     const urlPlugins = parsePluginsParameter(c.req.queries("plugins") ?? []);
