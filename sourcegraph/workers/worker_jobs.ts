@@ -235,6 +235,9 @@ export class WorkerJobs<J extends object, A> {
   #started(index: number): Slot {
     const running = this.#slots[index];
     if (running !== null) return running;
+    // Bound before the worker exists, filled in once it does: its handlers never meet an
+    // uninitialized binding (a suite run once saw `ready` handled before `slot` was declared).
+    const slot = {} as Slot;
     const events: WorkerEvents = {
       message: (message) => {
         const data = message as WorkerAnswer<A> | WorkerStarted | typeof WORKER_READY;
@@ -264,7 +267,7 @@ export class WorkerJobs<J extends object, A> {
       () => this.#fail(`not ready within ${this.#startMs / 1000} s`),
       this.#startMs,
     );
-    const slot: Slot = { worker, ready: false, start };
+    Object.assign(slot, { worker, ready: false, start } satisfies Slot);
     this.#slots[index] = slot;
     return slot;
   }
