@@ -715,9 +715,19 @@ export class RepositoryReads {
       const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
       return bytes === null ? null : searchableText(bytes);
     };
-    // The position's own file is read once: its check, its resolution and its rows ask again.
-    const own = readText(origin.path);
-    const fileText = (path: string) => path === origin.path ? own : readText(path);
+    // Each file is read once per call: a candidate's rows and its resolution both ask for it
+    // (the position's own file also its check), each read two round trips to Git and a decode.
+    const texts = new Map<string, Promise<string | null>>();
+    const fileText = (path: string): Promise<string | null> => {
+      let text = texts.get(path);
+      if (text === undefined) {
+        text = readText(path);
+        texts.set(path, text);
+        // A failed read is not kept: a later ask tries again.
+        text.catch(() => texts.delete(path));
+      }
+      return text;
+    };
     const visible = async (path: string): Promise<boolean> => {
       if (!scope.covers(path)) return false;
       return (await objects.lookup(origin.commit, path))?.kind === "file";
