@@ -26,6 +26,7 @@ import {
   type TextRange,
 } from "./rust_bodies.ts";
 import { separateSignatureLines } from "./typescript_separators.ts";
+import { typescriptBlocksWithout } from "./typescript_blocks.ts";
 import { isIndexedName, isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 import {
   analyzesLanguage,
@@ -207,8 +208,8 @@ export class SymbolExtractor {
   /**
    * Where `name` occurs as an identifier in `text`, the content of a file
    * at `path`, each with its role; under the same per-file deadline and size
-   * limit as `extract`. A Rust file is parsed without the contents of the
-   * brace blocks that do not spell `name` (`rust_bodies.ts`), unless
+   * limit as `extract`. A Rust or TypeScript file is parsed without the contents of the
+   * brace blocks that do not spell `name` (`rust_bodies.ts`, `typescript_blocks.ts`), unless
    * `wholeFile` (the same answer, parsed slower: for comparisons).
    */
   async occurrences(
@@ -227,10 +228,15 @@ export class SymbolExtractor {
       const scoped = options.bindings === true && scopesLanguage(language)
         ? { language, path }
         : undefined;
-      // A Rust file's blocks that do not spell the name are left out of the parse (the tree
-      // of the file with them blanked, without the parser stepping over the blanks).
-      const skipped = language === "rust" && options.wholeFile !== true
+      // A Rust or TypeScript file's blocks that do not spell the name are left out of the
+      // parse (the tree of the file with them blanked, without the parser stepping over the
+      // blanks).
+      const skipped = options.wholeFile === true
+        ? []
+        : language === "rust"
         ? rustBlocksWithout(text, name)
+        : language === "typescript" || (language === "javascript" && !path.endsWith(".jsx"))
+        ? typescriptBlocksWithout(text, name)
         : [];
       const ranges = skipped.length === 0 ? undefined : rangesAround(text, skipped);
       const found = this.#occurrences(grammar, text, { language, name, bindings, scoped, ranges });
@@ -320,6 +326,14 @@ export class SymbolExtractor {
         { progressCallback: at.late, ...(ranges === undefined ? {} : { includedRanges: ranges }) },
       );
     const tree = parse(text);
+    // A TypeScript or JavaScript file with blocks left out that parses with an error is parsed
+    // whole: a block found wrongly (the lexer's guess at a regular expression, JSX text) would
+    // change the tree.
+    if (tree !== null && ranges !== undefined && SCRIPT_LANGUAGES.has(at.language)) {
+      if (!tree.rootNode.hasError) return tree;
+      tree.delete();
+      return this.#parseText(text, { ...at, ranges: undefined });
+    }
     if (tree === null || !tree.rootNode.hasError || !SEPARATED_LANGUAGES.has(at.language)) {
       return tree;
     }
@@ -539,6 +553,8 @@ function occurrenceOf(
   return occurrence;
 }
 
+// The languages whose blocks `typescript_blocks.ts` finds.
+const SCRIPT_LANGUAGES = new Set<string>(["typescript", "javascript"]);
 const SEPARATED_LANGUAGES: ReadonlySet<GrammarLanguage> = new Set(["typescript", "tsx"]);
 
 // How many error and missing nodes a tree holds (only subtrees that hold one are walked).

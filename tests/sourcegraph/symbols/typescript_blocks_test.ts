@@ -1,0 +1,139 @@
+/**
+ * TypeScript blocks left out of a `references` parse: every brace block is
+ * found (comments, strings, template literals and regular expressions hold
+ * no braces; a template's substitution is code), a block that does not
+ * spell the name is left out unless it may declare or be read for other
+ * names (patterns, import lists, arguments), holds a `return` inside
+ * another block or is the body of a class the name names, a kept block's nested blocks are looked at on their own, a
+ * file whose braces do not balance keeps the rest, and the occurrences
+ * found with the blocks left out are those of the whole file, also when
+ * the lexer guessed a block wrongly (the file is then parsed whole).
+ */
+
+import { assert, assertEquals } from "../../support/assert.ts";
+import {
+  typescriptBlocks,
+  typescriptBlocksWithout,
+} from "../../../sourcegraph/symbols/typescript_blocks.ts";
+import { SymbolExtractor } from "../../../sourcegraph/symbols/symbol_extractor.ts";
+
+function blockTexts(text: string): string[] {
+  return typescriptBlocks(text).map(({ open, close }) => text.slice(open, close + 1));
+}
+
+function skippedTexts(text: string, name: string): string[] {
+  return typescriptBlocksWithout(text, name).map(({ open, close }) => text.slice(open, close + 1));
+}
+
+Deno.test("typescript blocks: comments, strings, templates and regular expressions hold no braces", () => {
+  const text = [
+    "function a() { const s = \"}{\"; const t = '{'; return s + t; }",
+    "// } a comment",
+    "/* { */ function b() { return `}${ { x: 1 }.x }{`; }",
+    "function c(v: string) { return /[}]\\}/.test(v) ? v / 2 : 1; }",
+  ].join("\n");
+  assertEquals(blockTexts(text), [
+    `{ const s = "}{"; const t = '{'; return s + t; }`,
+    "{ x: 1 }",
+    "{ return `}${ { x: 1 }.x }{`; }",
+    "{ return /[}]\\}/.test(v) ? v / 2 : 1; }",
+  ]);
+});
+
+Deno.test("typescript blocks: a block without the name is left out, one with it is looked into", () => {
+  const text = [
+    "export class Cache {",
+    "  put(key: string): void { this.map.set(key, 1); }",
+    "  get(key: string): number { return this.map.get(key) ?? 0; }",
+    "  clear(): void { this.map.clear(); this.size = 0; }",
+    "}",
+    "function other(): void { console.log('nothing here at all'); }",
+  ].join("\n");
+  // Inside the class, which spells the name, `clear` keeps its body; `get`'s holds a `return`.
+  assertEquals(skippedTexts(text, "size"), [
+    "{ this.map.set(key, 1); }",
+    "{ console.log('nothing here at all'); }",
+  ]);
+  // Without the name, the class's body is left out whole.
+  assertEquals(skippedTexts(text, "absent"), [
+    text.slice(text.indexOf("{"), text.indexOf("\n}") + 2),
+    "{ console.log('nothing here at all'); }",
+  ]);
+});
+
+Deno.test("typescript blocks: patterns, import lists and arguments are kept", () => {
+  const text = [
+    "import { readFile, writeFile, mkdir } from 'node:fs/promises';",
+    "const { core, internals, primordials } = globalThis.__bootstrap;",
+    "function f({ alpha, beta, gamma }: Options, [{ delta }]: Pair) { use(name); }",
+    "register({ handler: 1, another: 2, third: 3 }, { more: 4, and: 5, so: 6 });",
+    "const plain = { handler: 1, another: 2, third: 3 };",
+  ].join("\n");
+  assertEquals(skippedTexts(text, "name"), ["{ handler: 1, another: 2, third: 3 }"]);
+});
+
+Deno.test("typescript blocks: from an unclosed brace on the text stays; a `}` too many keeps it all", () => {
+  const unclosed =
+    "function a() { one(); two(); three(); }\nfunction b() { four(); five(); six();\n";
+  assertEquals(skippedTexts(unclosed, "name"), ["{ one(); two(); three(); }"]);
+  const extra = "function a() { one(); two(); three(); }\n}\n";
+  assertEquals(typescriptBlocks(extra), []);
+});
+
+Deno.test("typescript blocks: the occurrences with blocks left out are the whole file's", async () => {
+  const text = [
+    "const { core, internals, primordials } = globalThis.__bootstrap;",
+    "const { PromiseResolve, SafeMap } = primordials;",
+    "import { helper } from './helper.ts';",
+    "export interface Options { size: number; label: string; verbose: boolean }",
+    "export function make(options: Options) {",
+    "  if (options.verbose) { return { size: options.size, label: 'made' }; }",
+    "  const made = { size: 1, label: `${options.label}` };",
+    "  helper(made);",
+    "  return PromiseResolve(made);",
+    "}",
+    "export class Store {",
+    "  #items = new SafeMap();",
+    "  put(key: string, value: unknown): void { this.#items.set(key, value); }",
+    "  get size(): number { return this.#items.size; }",
+    "}",
+    "class Agent {",
+    "  constructor(options: Options) { console.log('an agent is made now'); }",
+    "}",
+  ].join("\n");
+  const extractor = await SymbolExtractor.create();
+  const names = ["size", "PromiseResolve", "label", "helper", "Options", "primordials", "Agent"];
+  for (const name of names) {
+    const whole = await extractor.occurrences("a.ts", text, name, {
+      bindings: true,
+      wholeFile: true,
+    });
+    const skipped = await extractor.occurrences("a.ts", text, name, { bindings: true });
+    assertEquals(skipped, whole, name);
+    assert(whole.occurrences.length > 0, name);
+  }
+  assert(typescriptBlocksWithout(text, "PromiseResolve").length > 0, "a block is left out");
+  // The class named so keeps its body (its constructor's parameters), not the constructor's.
+  assertEquals(skippedTexts(text, "Agent").at(-1), "{ console.log('an agent is made now'); }");
+});
+
+Deno.test("typescript blocks: a block found wrongly leaves the file parsed whole", async () => {
+  // After `)` a `/` is taken to divide: this regular expression's `}` ends the body early.
+  const text = [
+    "function check(s: string) {",
+    "  if (s) /}{/.test(s);",
+    "  return s.length + other(s) + more(s);",
+    "}",
+    "export function name(): number { return 1; }",
+  ].join("\n");
+  const left = skippedTexts(text, "name");
+  assertEquals(left[0], "{/.test(s);\n  return s.length + other(s) + more(s);\n}");
+  const extractor = await SymbolExtractor.create();
+  const whole = await extractor.occurrences("a.ts", text, "name", {
+    bindings: true,
+    wholeFile: true,
+  });
+  const skipped = await extractor.occurrences("a.ts", text, "name", { bindings: true });
+  assertEquals(skipped, whole);
+  assertEquals(whole.occurrences.map((occurrence) => occurrence.line), [5]);
+});
