@@ -211,7 +211,9 @@ class BatchProcess {
   }
 
   static async start(cwd: string): Promise<BatchProcess> {
-    const args = [...await gitLeadingArgs(), "cat-file", "--batch-command"];
+    // Buffered: Git writes its answers in blocks, not a write per answer, once told to flush
+    // (after each request, or after the last of many written at once).
+    const args = [...await gitLeadingArgs(), "cat-file", "--batch-command", "--buffer"];
     return new BatchProcess(spawnGit(args, { cwd, stdin: "piped" }));
   }
 
@@ -230,7 +232,7 @@ class BatchProcess {
 
   async request(command: string): Promise<string> {
     try {
-      await this.#stdin.write(new TextEncoder().encode(command + "\n"));
+      await this.#stdin.write(new TextEncoder().encode(`${command}\nflush\n`));
     } catch {
       throw this.fail("GIT_READER_STOPPED", "object reader stopped");
     }
@@ -282,7 +284,8 @@ class BatchProcess {
 
   async #writeAll(commands: readonly string[]): Promise<void> {
     try {
-      await this.#stdin.write(new TextEncoder().encode(commands.map((c) => c + "\n").join("")));
+      const text = commands.map((command) => `${command}\n`).join("") + "flush\n";
+      await this.#stdin.write(new TextEncoder().encode(text));
     } catch {
       throw this.fail("GIT_READER_STOPPED", "object reader stopped");
     }

@@ -557,7 +557,8 @@ function* chunkLines(
 // Blobs read per round trip to Git, at first and at most: a search that stops at its first files
 // reads few ahead, one that reads every file pays a round trip per `FROM_GIT_MOST` blobs, not
 // two per blob. Reading all 1,025 files of the index parity corpus on the 2-core AMD EPYC VM
-// (24 GiB, load average 23): 376-487 -> 194-217 processor-ms in the service, 1.9-3.1 -> 0.9-1.6 s.
+// (24 GiB, load average 23-25): 360-520 -> 116-166 processor-ms in the service, 1.7-3.1 ->
+// 0.6-1.8 s (with Git's answers buffered, `GitObjectReader`).
 const FROM_GIT_FIRST = 4;
 const FROM_GIT_MOST = 64;
 
