@@ -74,6 +74,19 @@ export class MirrorObjects {
     return read.bytes;
   }
 
+  /**
+   * The bytes of several blobs, in order, each null when larger than
+   * `maxBytes`, read in one round trip per step rather than per blob.
+   */
+  async blobs(oids: readonly string[], maxBytes: number): Promise<(Uint8Array | null)[]> {
+    const reads = await this.#reader.readMany(oids, { maxBytes });
+    return reads.map((read) => {
+      if (read.status === "too_large") return null;
+      if (read.status !== "ok") throw unavailable();
+      return read.bytes;
+    });
+  }
+
   /** Parsed entries of a tree object. */
   async entries(treeOid: string): Promise<TreeEntry[]> {
     const cached = this.#trees.get(treeOid);

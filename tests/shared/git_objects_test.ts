@@ -30,6 +30,23 @@ Deno.test("the batch reader returns exact bytes, types and sizes for many object
     }
     const tree = await reader.info("HEAD^{tree}");
     assertEquals(tree.status === "ok" && tree.type, "tree");
+    // Many at once: the same reads in the order asked, a missing and a too large one in
+    // place, the contents in several runs of at most 2 KiB (one larger file on its own).
+    const asked = [...names, "HEAD:nope.txt", "HEAD:many/f199.txt"];
+    const many = await reader.readMany(asked, { maxBytes: 1500, runBytes: 2048 });
+    assertEquals(many.length, asked.length);
+    for (const [i, name] of asked.entries()) {
+      const one = await reader.read(name, { maxBytes: 1500 });
+      assertEquals(many[i], one, name);
+    }
+    assertEquals(many.at(-2)!.status, "missing");
+    assertEquals(many.at(-1)!.status, "too_large");
+    assertEquals(await reader.readMany([]), []);
+    // Answers larger than a pipe holds, lines longer than a read (a missing name's answer
+    // repeats the name: about 400 KB each way), still each in step with its request.
+    const long = Array.from({ length: 100 }, (_, i) => `HEAD:${"x".repeat(4000)}${i}`);
+    const flood = await reader.readMany(long);
+    assertEquals(flood, long.map((name) => ({ status: "missing", name })));
   } finally {
     await reader.close();
     await removeDir(join(repo.path, ".."));
@@ -122,6 +139,8 @@ Deno.test("a request past its deadline fails with GIT_TIMEOUT and the reader rec
   try {
     const error = await assertRejects(() => slow.read("HEAD:huge.txt"), GitError);
     assertEquals(error.code, "GIT_TIMEOUT");
+    const many = await assertRejects(() => slow.readMany(["HEAD:huge.txt"]), GitError);
+    assertEquals(many.code, "GIT_TIMEOUT");
     const read = await normal.read("HEAD:huge.txt");
     assertEquals(read.status === "ok" && read.bytes.length, 32 * 1024 * 1024);
   } finally {
