@@ -40,7 +40,7 @@ Deno.test("test suite: deno test's summary lines parse with steps, ignored and f
   assertEquals(parseSummary("running 1 test from ./a_test.ts"), null);
 });
 
-Deno.test("test suite: modules run in isolates of their own; a failing and an unloadable module count, the table and one summary end it", async () => {
+Deno.test("test suite: a failing and an unloadable module count, the table and one summary end it", async () => {
   const dir = await tempDir("test-suite-");
   try {
     await Deno.mkdir(join(dir, "tests", "fast"), { recursive: true });
@@ -49,14 +49,11 @@ Deno.test("test suite: modules run in isolates of their own; a failing and an un
     await Deno.writeTextFile(
       join(dir, "tests", "fast", "pass_test.ts"),
       'Deno.test("one", () => {});\nDeno.test("two", async (t) => { await t.step("s", () => {}); });\n' +
-        'Deno.test({ name: "skipped", ignore: true, fn: () => {} });\n' +
-        // Each module has an isolate of its own: a global set by another module is never seen.
-        'Deno.test("alone", () => { if ("shared" in globalThis) throw new Error("shared"); (globalThis as Record<string, unknown>).shared = 1; });\n',
+        'Deno.test({ name: "skipped", ignore: true, fn: () => {} });\n',
     );
     await Deno.writeTextFile(
       join(dir, "tests", "slow", "fail_test.ts"),
-      'Deno.test("alone", () => { if ("shared" in globalThis) throw new Error("shared"); (globalThis as Record<string, unknown>).shared = 1; });\n' +
-        'Deno.test("breaks", () => { throw new Error("on purpose"); });\n',
+      'Deno.test("breaks", () => { throw new Error("on purpose"); });\n',
     );
     await Deno.writeTextFile(join(dir, "tests", "slow", "broken_test.ts"), 'import "./gone.ts";\n');
     await Deno.writeTextFile(
@@ -66,10 +63,10 @@ Deno.test("test suite: modules run in isolates of their own; a failing and an un
     const { code, text } = await runSuite(dir, ["--jobs", "2", "--doc", "lib", "tests"]);
     const lines = text.trimEnd().split("\n");
     assertEquals(code, 1, text);
-    // 3 passed and 1 ignored in pass, 1 + 1 in fail, the unloadable module as one failure, 1 example.
+    // 2 passed and 1 ignored in pass, 1 failed in fail, the unloadable module as one failure, 1 example.
     assertEquals(
       lines.at(-1)!.replace(/\([^)]*\)$/, ""),
-      "FAILED | 5 passed (1 step) | 2 failed | 1 ignored ",
+      "FAILED | 3 passed (1 step) | 2 failed | 1 ignored ",
     );
     // The unloadable module stops its group's process; the group runs again module by module.
     assert(
@@ -77,7 +74,7 @@ Deno.test("test suite: modules run in isolates of their own; a failing and an un
       text,
     );
     assert(text.includes("./tests/slow/broken_test.ts: did not finish (exit 1)"), text);
-    assert(text.includes("./tests/fast/pass_test.ts: 3 passed, 0 failed"), text);
+    assert(text.includes("./tests/fast/pass_test.ts: 2 passed, 0 failed"), text);
     assert(text.includes("on purpose"), text);
     assert(
       /modules with failures:\n {2}\.\/tests\/slow\/\S+\n {2}\.\/tests\/slow\/\S+\n/.test(text),
@@ -93,46 +90,64 @@ Deno.test("test suite: modules run in isolates of their own; a failing and an un
         return [folder, `${files}/${tests}`];
       }),
     );
-    assertEquals(rows, new Map([["tests/fast", "1/4"], ["tests/slow", "2/3"], ["lib", "1/1"]]));
+    assertEquals(rows, new Map([["tests/fast", "1/3"], ["tests/slow", "2/2"], ["lib", "1/1"]]));
   } finally {
     await removeDir(dir);
   }
 });
 
-Deno.test("test suite: modules of a folder share a process; one that reads its process's memory runs alone", async () => {
+Deno.test("test suite: modules of a folder share a process and an isolate; one that reads its process's memory runs alone", async () => {
   const dir = await tempDir("test-suite-");
   try {
     await Deno.mkdir(join(dir, "tests"));
-    // Each module prints its process id as a test name's suffix, so the output shows who shared.
-    const module = (extra: string) => `${extra}Deno.test("pid " + Deno.pid, () => {});\n`;
-    await Deno.writeTextFile(join(dir, "tests", "a_test.ts"), module(""));
-    await Deno.writeTextFile(join(dir, "tests", "b_test.ts"), module(""));
+    await Deno.mkdir(join(dir, "lib"));
+    // A module both import records who evaluated it; each test's name says its process id and
+    // who had evaluated the shared module when it was registered, so the output shows who shared.
+    await Deno.writeTextFile(join(dir, "lib", "shared.ts"), "export const seen: string[] = [];\n");
+    const module = (name: string, extra = "") =>
+      `import { seen } from "../lib/shared.ts";\n${extra}seen.push("${name}");\n` +
+      `Deno.test("${name} pid " + Deno.pid + " saw " + seen.join(""), () => {});\n`;
+    await Deno.writeTextFile(join(dir, "tests", "a_test.ts"), module("a"));
+    await Deno.writeTextFile(join(dir, "tests", "b_test.ts"), module("b"));
     await Deno.writeTextFile(
       join(dir, "tests", "c_test.ts"),
-      module("const before = Deno.memoryUsage().rss;\nif (before <= 0) throw new Error();\n"),
+      module("c", "const before = Deno.memoryUsage().rss;\nif (before <= 0) throw new Error();\n"),
+    );
+    // Assigning a global would reach the group's other modules: such a module runs alone too.
+    await Deno.writeTextFile(
+      join(dir, "tests", "d_test.ts"),
+      module("d", "(globalThis as Record<string, unknown>).marked = 1;\n"),
     );
     const run = async (extra: string[]) => {
       const { text } = await runSuite(dir, [...extra, "tests"]);
-      const pid = (file: string) => {
-        const at = text.indexOf(`running 1 test from ./tests/${file}`);
-        assert(at >= 0, text);
-        return /pid (\d+)/.exec(text.slice(at))![1];
+      const test = (name: string) => {
+        const found = new RegExp(`^${name} pid (\\d+) saw (\\w+) \\.\\.\\. ok`, "m").exec(text);
+        assert(found, text);
+        return { pid: found[1], saw: found[2] };
       };
-      return { text, a: pid("a_test.ts"), b: pid("b_test.ts"), c: pid("c_test.ts") };
+      return { text, a: test("a"), b: test("b"), c: test("c"), d: test("d") };
     };
     const grouped = await run([]);
-    assertEquals(grouped.a, grouped.b, grouped.text);
-    assert(grouped.c !== grouped.a, grouped.text);
+    assertEquals(grouped.a.pid, grouped.b.pid, grouped.text);
+    // One isolate: the shared module was evaluated once, and b's registration saw a's push.
+    assertEquals([grouped.a.saw, grouped.b.saw], ["a", "ab"], grouped.text);
+    assertEquals(new Set([grouped.a.pid, grouped.c.pid, grouped.d.pid]).size, 3, grouped.text);
+    assertEquals([grouped.c.saw, grouped.d.saw], ["c", "d"], grouped.text);
+    assert(
+      grouped.text.includes("running 2 tests from ./tests/{a_test.ts,b_test.ts}"),
+      grouped.text,
+    );
     assert(
       grouped.text.includes("./tests/{a_test.ts,b_test.ts}: 2 passed, 0 failed"),
       grouped.text,
     );
-    assert(grouped.text.trimEnd().split("\n").at(-1)!.startsWith("ok | 3 passed"), grouped.text);
+    assert(grouped.text.trimEnd().split("\n").at(-1)!.startsWith("ok | 4 passed"), grouped.text);
     const table = grouped.text.split("\n").find((line) => line.trim().startsWith("tests "))!;
-    assertEquals(table.trim().split(/\s+/).slice(3), ["3", "3"], "modules and tests of the folder");
+    assertEquals(table.trim().split(/\s+/).slice(3), ["4", "4"], "modules and tests of the folder");
     // A cap of 0 seconds runs every module alone.
     const alone = await run(["--group-seconds", "0"]);
-    assert(new Set([alone.a, alone.b, alone.c]).size === 3, alone.text);
+    assertEquals(new Set([alone.a.pid, alone.b.pid, alone.c.pid, alone.d.pid]).size, 4, alone.text);
+    assertEquals([alone.a.saw, alone.b.saw], ["a", "b"], alone.text);
   } finally {
     await removeDir(dir);
   }

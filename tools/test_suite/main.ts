@@ -1,10 +1,10 @@
 /**
  * Runs a test suite as several `deno test` processes at once, the slowest of
- * the last recorded run first. Modules of one folder share a process in
- * groups (`module_groups.ts`: each still runs in an isolate of its own; the
- * process start and Deno's loading are paid once a group); a module that
- * reads its process's memory or changes process-wide state runs alone, so
- * its assertions see only its own process. A group that does not finish (a
+ * the last recorded run first. Modules of one folder share a process and
+ * one isolate in groups (`module_groups.ts`, `group_entry.ts`: the process
+ * start, Deno's loading and the module graph the modules share are paid once
+ * a group); a module that reads its process's memory or changes
+ * process-wide state runs alone, so its assertions see only its own process. A group that does not finish (a
  * module that cannot load stops its whole process) runs again module by
  * module. Each process's output is printed whole when it ends; at the end
  * come the modules that failed, a per-folder timing table and one summary
@@ -28,10 +28,11 @@
  */
 
 import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
 import { addCounts, formatSummary, isSummary, NO_TESTS, parseSummary } from "./deno_summary.ts";
 import { splitTimes, TIMED_DENO } from "./cpu_times.ts";
 import { findTestFiles } from "./test_files.ts";
-import { groupModules, needsOwnProcess } from "./module_groups.ts";
+import { GROUP_LOAD_FAILURE, groupModules, needsOwnProcess } from "./module_groups.ts";
 import { type ModuleTiming, timingTable } from "./timing_table.ts";
 import type { TestCounts } from "./deno_summary.ts";
 
@@ -50,6 +51,9 @@ const TEST_FLAGS = [
   "--allow-net=127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5",
 ];
 
+/** The module a group of test modules runs as. */
+const GROUP_ENTRY = fileURLToPath(new URL("./group_entry.ts", import.meta.url));
+
 /** One `deno test` run: test modules of one folder, or the JSDoc examples of a folder. */
 interface Job {
   /** What the output and the durations file call it. */
@@ -57,6 +61,8 @@ interface Job {
   /** Its test modules (none for JSDoc examples). */
   files: string[];
   args: string[];
+  /** Environment variables of its process besides the runner's. */
+  env?: Record<string, string>;
 }
 
 interface JobResult {
@@ -149,10 +155,11 @@ Deno.exit(total.failed > 0 ? 1 : 0);
 
 async function run(job: Job): Promise<JobResult> {
   const begun = performance.now();
-  const { code, stdout, stderr } = await spawn(job.args);
+  const { code, stdout, stderr } = await spawn(job.args, job.env);
   const seconds = (performance.now() - begun) / 1000;
   const { cpuSeconds, rest } = splitTimes(new TextDecoder().decode(stderr));
-  const lines = (new TextDecoder().decode(stdout) + rest).split("\n");
+  const lines = (new TextDecoder().decode(stdout) + rest).split("\n")
+    .map((line) => namedGroup(line, job));
   const counts = lines.map(parseSummary).findLast((found) => found !== null) ?? null;
   // A module that ends without a summary (it failed to load, or crashed) is one failure.
   const settled = counts ?? { ...NO_TESTS, failed: 1 };
@@ -164,22 +171,39 @@ async function run(job: Job): Promise<JobResult> {
   const output = `${kept.join("\n").trimEnd()}\n${job.name}: ${status} (${
     seconds.toFixed(1)
   }s${cpu})\n\n`;
-  return { job, finished: counts !== null, counts: settled, seconds, cpuSeconds, output };
+  // A group whose module did not load ran none of its tests: it did not finish either.
+  const finished = counts !== null &&
+    !(job.env && lines.some((line) => line.startsWith(GROUP_LOAD_FAILURE)));
+  return { job, finished, counts: settled, seconds, cpuSeconds, output };
 }
 
 function moduleJob(group: string[]): Job {
+  if (group.length === 1) {
+    return { name: group[0], files: group, args: ["test", "--no-check", ...testFlags, ...group] };
+  }
   const folder = group[0].slice(0, group[0].lastIndexOf("/"));
   const names = group.map((file) => file.slice(folder.length + 1));
   return {
-    name: group.length === 1 ? group[0] : `${folder}/{${names.join(",")}}`,
+    name: `${folder}/{${names.join(",")}}`,
     files: group,
-    args: ["test", "--no-check", ...testFlags, ...group],
+    args: ["test", "--no-check", ...testFlags, GROUP_ENTRY],
+    env: { TEST_SUITE_MODULES: group.join("\n") },
   };
 }
 
+// Deno names a group's tests after the module they ran as: the group's own name says more.
+function namedGroup(line: string, job: Job): string {
+  if (job.env === undefined) return line;
+  const running = /^(running \d+ tests? from )(.*)$/.exec(line);
+  return running && running[2].endsWith("group_entry.ts") ? `${running[1]}${job.name}` : line;
+}
+
 // `deno` under bash, which reports its processor time; plain `deno` where bash is not there.
-async function spawn(args: string[]): Promise<Deno.CommandOutput> {
-  const options = { stdin: "null", stdout: "piped", stderr: "piped" } as const;
+async function spawn(
+  args: string[],
+  env: Record<string, string> | undefined,
+): Promise<Deno.CommandOutput> {
+  const options = { stdin: "null", stdout: "piped", stderr: "piped", env } as const;
   try {
     return await new Deno.Command("bash", { args: ["-c", TIMED_DENO, "deno", ...args], ...options })
       .output();

@@ -1,13 +1,14 @@
 /**
- * Which test modules share a `deno test` process. Deno runs each module of
- * a process in an isolate of its own (no global is shared), one after the
- * other, so a group pays the process start and Deno's own loading once;
- * what a process shares is process-wide state. A module that reads the
- * process's memory, changes its environment, working folder or signal
- * handling, or exits, runs alone ({@linkcode needsOwnProcess}), and so does
- * every module of a run that records durations. Groups hold modules of one
- * folder whose recorded seconds add up to at most a cap, so no group
- * becomes the suite's long pole, and start the slowest first.
+ * Which test modules share a `deno test` process. A group's modules run in
+ * one isolate, one after the other (`group_entry.ts` imports them), so a
+ * group pays the process start, Deno's own loading and the module graph its
+ * modules share once; what they share is process-wide and isolate-wide state
+ * (the tests replace no global). A module that reads the process's memory,
+ * changes its environment, working folder or signal handling, or exits, runs
+ * alone ({@linkcode needsOwnProcess}), and so does every module of a run that
+ * records durations. Groups hold modules of one folder whose recorded
+ * seconds add up to at most a cap, so no group becomes the suite's long
+ * pole, and start the slowest first.
  *
  * @example
  * ```ts
@@ -27,14 +28,20 @@
 
 import { dirname } from "node:path";
 
+/**
+ * What a group's process prints before the name of a module that could not
+ * load: the group did not run, and its modules run again one by one.
+ */
+export const GROUP_LOAD_FAILURE = "test suite: this module of the group did not load:";
+
 /** Seconds assumed for a module the durations file does not know yet. */
 const UNKNOWN_SECONDS = 5;
 
 /**
  * What in a module's source makes it need a process of its own: it reads
  * the process's resident memory or heap, sets or deletes environment
- * variables, changes folder, listens for signals, exits, or runs under an
- * open-file limit.
+ * variables, changes folder, listens for signals, exits, runs under an
+ * open-file limit, or sets a global (its group's other modules would see it).
  */
 const PROCESS_WIDE = new RegExp(
   [
@@ -46,6 +53,7 @@ const PROCESS_WIDE = new RegExp(
     String.raw`addSignalListener`,
     String.raw`Deno\.exit`,
     String.raw`ulimit`,
+    String.raw`globalThis[^\n]*?(?:\.\s*[\w$]+|\])\s*=(?!=)`,
   ].join("|"),
   "i",
 );

@@ -166,7 +166,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    // "hang" spins until the timer (from the worker's readiness) ends it; the others answer at once.
+    // "hang" waits until the timer (from the worker's readiness) ends it; the others answer at once.
     const highlighter = new Highlighter({ workerUrl: HANGING, timeoutMs: 1_000, maxPending: 2 });
     try {
       assertEquals(await highlighter.highlight(["a"], "c"), ["a"]);

@@ -119,9 +119,10 @@ Deno.test({
     "markdown renderer: one document in the worker at a time, a bounded queue; a job waiting behind a slow one is not blamed for it",
   ...unsanitized,
   fn: async () => {
-    // The timer starts once the worker is ready; "hang" spins until it fires (a processor for
-    // that long, so it is short), the others answer at once.
-    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 100, maxPending: 2 });
+    // The timer starts once the worker is ready; "hang" waits (using no processor) until it
+    // fires, the others answer at once: a generous bound, so a busy machine cannot make them
+    // look slow.
+    const markdown = new MarkdownRenderer({ workerUrl: SCRIPTED, timeoutMs: 2_000, maxPending: 2 });
     try {
       const hung = markdown.render(documentOf("hang", { blob: "hang" }));
       const behind = [
