@@ -46,6 +46,10 @@ export interface ResolvedDeclaration {
   heritage?: string[];
   /** For a function: the named type of each parameter (null: none, or not a named type). */
   parameters?: (string | string[] | null)[];
+  /** For a function or method: its parameters' inline function types' parameter types. */
+  callbacks?: ((string | null)[] | null)[];
+  /** For a type alias of a function type or an interface with a call signature: its parameters'. */
+  signature?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
@@ -322,6 +326,12 @@ export class NameResolver {
     if (receiver.kind === "result") {
       return await this.resultMember(path, { of: receiver.of, member: name }, depth);
     }
+    if (receiver.kind === "callback") {
+      const type = await this.callbackType(path, receiver, depth + 1);
+      return type === null
+        ? null
+        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
+    }
     if (receiver.kind === "props") {
       return await this.propsMember(
         path,
@@ -516,6 +526,31 @@ export class NameResolver {
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }
 
+  /**
+   * The named type a callback's parameter is given (as the file returned sees it): the callee's
+   * parameter's inline function type's, or that of the function type or call signature its
+   * parameter's named type (or one of a union's) declares; null when none is evident.
+   */
+  async callbackType(
+    path: string,
+    callback: Extract<Receiver, { kind: "callback" }>,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    const callee = callback.of === undefined
+      ? await this.calleeOf(path, callback)
+      : await this.receiverMember(path, { name: callback.callee, receiver: callback.of }, depth);
+    if (callee === null) return null;
+    const inline = callee.callbacks?.[callback.argument]?.[callback.parameter];
+    if (inline) return { path: callee.path, type: inline };
+    for (const named of [callee.parameters?.[callback.argument] ?? []].flat()) {
+      const declared = await this.declarationOf(callee.path, named, depth + 1);
+      const type = declared?.signature?.[callback.parameter];
+      if (declared !== null && type) return { path: declared.path, type };
+    }
+    return null;
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
@@ -537,6 +572,8 @@ export class NameResolver {
           via: "member",
           member: true,
           ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
+          ...(receiver.parameters ? { parameters: receiver.parameters } : {}),
+          ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
         };
       }
     }
@@ -709,9 +746,11 @@ async function memberRefersTo(
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
-    case "result": {
-      // An element of an imported array, or what a call returns: the member its element or
-      // return type declares; one of no named type is a receiver of no evident type.
+    case "result":
+    case "callback": {
+      // An element of an imported array, what a call returns or a callback's parameter: the
+      // member its element, return or parameter type declares; one of no named type is a
+      // receiver of no evident type.
       const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
       if (found !== null) return isTargetMember(found, target);
       return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
@@ -922,6 +961,8 @@ function declared(
     container: binding.container,
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
+    ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
+    ...(binding.signature ? { signature: binding.signature } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),

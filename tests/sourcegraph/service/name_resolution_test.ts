@@ -253,6 +253,165 @@ nameCase(
   },
 );
 
+const CALLBACK_FILES = {
+  "src/types.ts": [
+    "export interface Event { readonly res: number }",
+    "export interface Handler { (event: Event): unknown }",
+    "export type Middleware = (event: Event, next: () => void) => void;",
+    "export interface Context { res: string }",
+  ].join("\n"),
+  "src/event.ts": [
+    'import type { Event } from "./types";',
+    "export class AppEvent implements Event { get res() { return 1; } }",
+  ].join("\n"),
+  "src/app.ts": [
+    'import type { Context, Event, Handler, Middleware } from "./types";',
+    "export class App { get(route: string, handler: Handler | App): this { return this; } use(mw: Middleware) {} }",
+    "export function each(fn: (context: Context, event: Event) => void) {}",
+  ].join("\n"),
+  "src/use.ts": [
+    'import type { Event } from "./types";',
+    'import { App, each } from "./app";',
+    "const app = new App();",
+    "app.get('/', (event) => event.res);",
+    "app.use((e, next) => e.res);",
+    "each((context, event) => event.res);",
+    "each((context) => context.res);",
+    "each(({ res }, event) => res);",
+    "export const typed = (event: Event) => event;",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a callback's parameter is of the type the callee's parameter gives it",
+  async () => {
+    const { lines } = await referencesIn(CALLBACK_FILES, {
+      path: "src/event.ts",
+      name: "res",
+      line: 2,
+      shared: true,
+    });
+    // The handler's `event` (a named call signature), the middleware's `e` (a function type
+    // alias) and the inline function type's second parameter are Events; the inline type's
+    // first parameter is a Context, whose `res` is its own, though use.ts names Event.
+    assertEquals(lines, [
+      "src/event.ts:2",
+      "src/types.ts:1",
+      "src/use.ts:4",
+      "src/use.ts:5",
+      "src/use.ts:6",
+    ]);
+    const resolver = resolverOver(sharedParser(), CALLBACK_FILES);
+    const line = CALLBACK_FILES["src/use.ts"].split("\n")[3];
+    const found = await resolveAt(resolver, {
+      path: "src/use.ts",
+      name: "res",
+      line: 4,
+      column: line.lastIndexOf("res"),
+    });
+    assertEquals(found && { path: found.path, line: found.line }, {
+      path: "src/types.ts",
+      line: 1,
+    });
+  },
+);
+
+nameCase(
+  "name resolution: an anonymous object type inside a type argument, a function type or a cast is known in its statement only",
+  async () => {
+    const files = {
+      "src/store.test.ts": [
+        "describe('redux', () => {",
+        "  let api: Store<{",
+        "    dispatch: (action: { type: 'INC' }) => void",
+        "  }>",
+        "  it('works', () => {",
+        "    api = create(redux(({ count }, { type }: { type: 'INC' } | { type: 'DEC' }) => ({ count })))",
+        "    api.dispatch({ type: 'INC' })",
+        "    const next = (state as { type: string }).type",
+        "    return next",
+        "  })",
+        "})",
+      ].join("\n"),
+    };
+    const inArgument = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "type",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(inArgument.lines, ["src/store.test.ts:3"]);
+    const cast = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "type",
+      line: 8,
+      shared: true,
+    });
+    assertEquals(cast.lines, ["src/store.test.ts:8"]);
+  },
+);
+
+nameCase(
+  "name resolution: a type declared in a function body is known in that body only",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/basic.test.ts": [
+        "it('reads', () => {",
+        "  type State = { value: number }",
+        "  const read = (s: State) => s.value",
+        "  expect(store.getState().value).toBe(1)",
+        "})",
+        "it('reads again', () => {",
+        "  interface State { value: string }",
+        "  expect(store.getState().value).toBe('x')",
+        "})",
+      ].join("\n"),
+    }, { path: "src/basic.test.ts", name: "value", line: 2, shared: true });
+    assertEquals(lines, ["src/basic.test.ts:2", "src/basic.test.ts:3", "src/basic.test.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: objects a callback returns to a call written with a type argument are of that type",
+  async () => {
+    const files = {
+      "src/counter.test.ts": [
+        "type CounterState = { count: number; inc: () => void }",
+        "const useA = create<CounterState>((set) => ({",
+        "  count: 0,",
+        "  inc: () => set((s) => ({ count: s.count + 1 })),",
+        "}))",
+        "const useB = create<CounterState>()(devtools((set) => ({ count: 1, inc: () => {} }), { count: 2 }))",
+        "const useC = create(() => ({ count: 3 }))",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/counter.test.ts",
+      name: "count",
+      line: 1,
+      shared: true,
+    });
+    // Not the options object (line 6's second argument is not returned), nor an untyped call's.
+    assertEquals(lines, [
+      "src/counter.test.ts:1",
+      "src/counter.test.ts:3",
+      "src/counter.test.ts:4",
+      "src/counter.test.ts:6",
+    ]);
+    const resolver = resolverOver(sharedParser(), files);
+    const found = await definitionAt(resolver, {
+      path: "src/counter.test.ts",
+      name: "count",
+      line: 3,
+      column: 2,
+    });
+    assertEquals(found && { path: found.path, line: found.line }, {
+      path: "src/counter.test.ts",
+      line: 1,
+    });
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   parser = new ReferenceParser({ fileMs: 60_000 });
   try {
