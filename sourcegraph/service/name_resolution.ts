@@ -765,10 +765,58 @@ async function memberRefersTo(
   }
 }
 
+// Members of the platform's arrays, maps, sets, promises and strings: a receiver of no evident
+// type calling one is as likely one of those as the target's type, as for a name other types of
+// the files declare (it is the target's where the file names the target's type).
+const PLATFORM_MEMBERS = new Set([
+  "push",
+  "pop",
+  "shift",
+  "unshift",
+  "splice",
+  "slice",
+  "concat",
+  "indexOf",
+  "includes",
+  "join",
+  "map",
+  "filter",
+  "forEach",
+  "reduce",
+  "find",
+  "findIndex",
+  "some",
+  "every",
+  "flat",
+  "flatMap",
+  "sort",
+  "reverse",
+  "length",
+  "keys",
+  "values",
+  "entries",
+  "get",
+  "set",
+  "has",
+  "delete",
+  "clear",
+  "add",
+  "size",
+  "then",
+  "catch",
+  "finally",
+  "split",
+  "trim",
+  "replace",
+  "startsWith",
+  "endsWith",
+  "toString",
+]);
+
 // Whether a member occurrence whose receiver is of no evident type may be the member `target`.
 async function unknownReceiverRefersTo(
   resolver: NameResolver,
-  at: { path: string; line: number; receiver: Receiver & { kind: "unknown" } },
+  at: { path: string; name: string; line: number; receiver: Receiver & { kind: "unknown" } },
   target: ResolvedDeclaration,
 ): Promise<boolean> {
   const { receiver } = at;
@@ -784,7 +832,7 @@ async function unknownReceiverRefersTo(
   if (own && to !== undefined) return at.line >= line && at.line <= to;
   if (own) return true;
   if (target.container === null) return false;
-  if (target.shared !== true) return true;
+  if (target.shared !== true && !PLATFORM_MEMBERS.has(at.name)) return true;
   for (const type of types) {
     if (await namesType(resolver, at.path, { type, from: target.path })) return true;
   }

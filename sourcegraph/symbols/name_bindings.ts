@@ -689,8 +689,14 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
   if (typeName !== null) return { kind: "type", type: typeName };
+  // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
+  const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
+  if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
+    return { kind: "type", type: "Array" };
+  }
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
+    if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
     if (value?.type === "call_expression" || value?.type === "await_expression") {
       return receiverOf(value);
     }

@@ -412,6 +412,33 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an array's members are the platform's, and a platform method's name is no sign of the target",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/stream.ts": [
+        "export class EventStream {",
+        "  async push(message: string): Promise<void> {",
+        "    const sent: string[] = [];",
+        "    const queue = [];",
+        "    sent.push(message);",
+        "    queue.push(message);",
+        "    this.push(message);",
+        "  }",
+        "}",
+      ].join("\n"),
+      "src/app.ts": "export function use(list) { list.push(1); }",
+      "src/sse.ts": [
+        'import { EventStream } from "./stream";',
+        "export function send(stream: EventStream, other) { stream.push('a'); other.push('b'); }",
+      ].join("\n"),
+    }, { path: "src/stream.ts", name: "push", line: 2 });
+    // `push` is Array's too: a receiver of no evident type is the target's only in a file naming
+    // its type (sse.ts), as for a name other types of the files declare.
+    assertEquals(lines, ["src/sse.ts:2", "src/stream.ts:2", "src/stream.ts:7"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   parser = new ReferenceParser({ fileMs: 60_000 });
   try {
