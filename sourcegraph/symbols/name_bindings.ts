@@ -914,9 +914,21 @@ function localType(declaration: Node | null): { within?: { from: number; to: num
 
 // The type alias an object type is the value of (or an arm of), or null.
 function aliasOf(object: Node): Node | null {
-  let holder = object.parent;
-  while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+  const holder = typeHolder(object.parent);
   return holder?.type === "type_alias_declaration" ? holder : null;
+}
+
+// What holds a type, past the unions, intersections and parentheses it is a part of and the
+// utility types keeping its members (`Readonly<{ ... }>`: the alias's members are the object's).
+function typeHolder(from: Node | null): Node | null {
+  let holder = from;
+  for (;;) {
+    while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+    const generic = holder?.type === "type_arguments" ? holder.parent : null;
+    const name = generic?.type === "generic_type" ? generic.childForFieldName("name") : null;
+    if (!generic || !name || !SAME_MEMBERS.has(name.text)) return holder;
+    holder = generic.parent;
+  }
 }
 
 // The types within which an anonymous object type has no values a reader can name: a function
@@ -997,7 +1009,7 @@ function objectContext(object: Node): Pick<
   let depth = 0;
   for (; holder?.type === "array"; depth++) holder = holder.parent;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
-  while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+  holder = typeHolder(holder);
   if (holder?.type === "type_alias_declaration") {
     return { type: holder.childForFieldName("name")?.text ?? null };
   }

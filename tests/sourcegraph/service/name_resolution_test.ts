@@ -439,6 +439,24 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an object type wrapped in Readonly or Partial is its alias's type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/seal.ts": [
+        "export type SealOptions = Readonly<{ encryption: string; ttl: number }>;",
+        "export function seal(opts: SealOptions) { return opts.encryption; }",
+      ].join("\n"),
+      "src/other.ts": [
+        "type Other = { encryption: boolean };",
+        "export const read = (value: Other) => value.encryption;",
+      ].join("\n"),
+    }, { path: "src/seal.ts", name: "encryption", line: 1, shared: true });
+    assertEquals(target?.container, "SealOptions");
+    assertEquals(lines, ["src/seal.ts:1", "src/seal.ts:2"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   parser = new ReferenceParser({ fileMs: 60_000 });
   try {
