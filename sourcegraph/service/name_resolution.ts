@@ -326,7 +326,7 @@ export class NameResolver {
     if (receiver.kind === "result") {
       return await this.resultMember(path, { of: receiver.of, member: name }, depth);
     }
-    if (receiver.kind === "callback") {
+    if (receiver.kind === "callback" || receiver.kind === "signature") {
       const type = await this.callbackType(path, receiver, depth + 1);
       return type === null
         ? null
@@ -533,10 +533,15 @@ export class NameResolver {
    */
   async callbackType(
     path: string,
-    callback: Extract<Receiver, { kind: "callback" }>,
+    callback: Extract<Receiver, { kind: "callback" | "signature" }>,
     depth: number,
   ): Promise<{ path: string; type: string } | null> {
     if (depth > FOLLOW_DEPTH) return null;
+    if (callback.kind === "signature") {
+      const declared = await this.declarationOf(path, callback.type, depth + 1);
+      const type = declared?.signature?.[callback.parameter];
+      return declared !== null && type ? { path: declared.path, type } : null;
+    }
     const callee = callback.of === undefined
       ? await this.calleeOf(path, callback)
       : await this.receiverMember(path, { name: callback.callee, receiver: callback.of }, depth);
@@ -747,7 +752,8 @@ async function memberRefersTo(
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
     case "result":
-    case "callback": {
+    case "callback":
+    case "signature": {
       // An element of an imported array, what a call returns or a callback's parameter: the
       // member its element, return or parameter type declares; one of no named type is a
       // receiver of no evident type.

@@ -79,6 +79,11 @@ export type Receiver =
     module?: string;
     of?: Receiver;
   }
+  /**
+   * A parameter of a function set to a variable annotated with a named function type
+   * (`const handler: EventHandler = (event) => ...`): of that type's parameter at `parameter`.
+   */
+  | { kind: "signature"; type: string; parameter: number }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
 
@@ -732,6 +737,11 @@ function callbackParameter(name: Node): Receiver {
   }
   const list = fn?.parent;
   const call = list?.parent;
+  if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
+    const typed = list.childForFieldName("type");
+    const type = typed === null ? null : namedType(typed);
+    return type === null ? { kind: "unknown" } : { kind: "signature", type, parameter: index };
+  }
   if (!fn || list?.type !== "arguments" || call?.type !== "call_expression") {
     return { kind: "unknown" };
   }

@@ -280,10 +280,14 @@ const CALLBACK_FILES = {
     "each(({ res }, event) => res);",
     "export const typed = (event: Event) => event;",
   ].join("\n"),
+  "src/handler.ts": [
+    'import type { Handler } from "./types";',
+    "export const handler: Handler = async (event) => event.res;",
+  ].join("\n"),
 };
 
 nameCase(
-  "name resolution: a callback's parameter is of the type the callee's parameter gives it",
+  "name resolution: a callback's parameter is of the type the callee's parameter gives it, or the function's own annotated type",
   async () => {
     const { lines } = await referencesIn(CALLBACK_FILES, {
       path: "src/event.ts",
@@ -296,6 +300,7 @@ nameCase(
     // first parameter is a Context, whose `res` is its own, though use.ts names Event.
     assertEquals(lines, [
       "src/event.ts:2",
+      "src/handler.ts:2",
       "src/types.ts:1",
       "src/use.ts:4",
       "src/use.ts:5",
