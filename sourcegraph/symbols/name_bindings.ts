@@ -1114,26 +1114,35 @@ function returnedType(holder: Node): string | null {
 
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
 // `create<State>()(...)`), directly or inside calls it is passed through
-// (`create<State>()(devtools((set) => ...))`): that argument's named type, which such calls give
-// what the function returns; null otherwise.
+// (`create<State>()(devtools((set) => ...))`) or functions it returns
+// (`(set) => ({ inc: () => set(() => ({ ... })) })`: what the state's setter is given): that
+// argument's named type, which such calls give what the function returns; null otherwise.
 function calledWithType(fn: Node): string | null {
   let node = fn;
   for (let hops = 0; hops < FOLLOW_CALLS; hops++) {
-    const list = node.parent;
-    const call = list?.parent;
-    if (list?.type !== "arguments" || call?.type !== "call_expression") return null;
-    const callee = call.childForFieldName("function");
-    const typed = call.childForFieldName("type_arguments") ??
-      (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
-    const first = typed?.namedChildren[0];
-    if (first) return namedType(first);
-    node = call;
+    const up = node.parent;
+    if (up === null) return null;
+    if (up.type === "arguments" && up.parent?.type === "call_expression") {
+      const call = up.parent;
+      const callee = call.childForFieldName("function");
+      const typed = call.childForFieldName("type_arguments") ??
+        (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
+      const first = typed?.namedChildren[0];
+      if (first) return namedType(first);
+      node = call;
+    } else if (
+      (up.type === "arrow_function" && up.childForFieldName("body")?.id === node.id) ||
+      (up.type === "pair" && up.childForFieldName("value")?.id === node.id) ||
+      up.type === "parenthesized_expression" || up.type === "object"
+    ) {
+      node = up;
+    } else return null;
   }
   return null;
 }
 
-// Most calls a function is followed out through to the call written with a type argument.
-const FOLLOW_CALLS = 4;
+// Most steps out from a function to the call written with a type argument.
+const FOLLOW_CALLS = 12;
 
 // The named type a function's return type annotation writes (`Promise<Result>`: Result), or null.
 function returnTypeOf(fn: Node): string | null {

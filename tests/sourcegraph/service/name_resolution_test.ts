@@ -385,6 +385,7 @@ nameCase(
         "const useA = create<CounterState>((set) => ({",
         "  count: 0,",
         "  inc: () => set((s) => ({ count: s.count + 1 })),",
+        "  reset: () => set(() => ({ count: 0 })),",
         "}))",
         "const useB = create<CounterState>()(devtools((set) => ({ count: 1, inc: () => {} }), { count: 2 }))",
         "const useC = create(() => ({ count: 3 }))",
@@ -396,12 +397,14 @@ nameCase(
       line: 1,
       shared: true,
     });
-    // Not the options object (line 6's second argument is not returned), nor an untyped call's.
+    // Not the options object (line 7's second argument is not returned), nor an untyped call's.
+    // Line 5: returned by a callback of a call inside the one written with the type argument.
     assertEquals(lines, [
       "src/counter.test.ts:1",
       "src/counter.test.ts:3",
       "src/counter.test.ts:4",
-      "src/counter.test.ts:6",
+      "src/counter.test.ts:5",
+      "src/counter.test.ts:7",
     ]);
     const resolver = resolverOver(sharedParser(), files);
     const found = await definitionAt(resolver, {
