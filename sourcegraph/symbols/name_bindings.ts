@@ -944,19 +944,20 @@ function typeHolder(from: Node | null): Node | null {
 // The types within which an anonymous object type has no values a reader can name: a function
 // type, a cast (and a call's type argument, below).
 const NESTING_TYPES = new Set(["function_type", "as_expression", "satisfies_expression"]);
-const CALLS = new Set(["call_expression", "new_expression"]);
+
 const STATEMENT_HOLDERS = new Set(["program", "statement_block", "switch_case", "switch_default"]);
 
 // For an anonymous object type written in code inside a call's type argument
 // (`redux<{ count: number }>(...)`), a function type or a cast
 // (`(state as { count: number }).count`): the lines of the statement writing it, where its values
 // are; null elsewhere (a named type's part has values wherever the name is used, an annotation's
-// type argument, `Array<{ id: string }>`, wherever the annotated name is).
+// type argument, `Array<{ id: string }>`, wherever the annotated name is, and a constructor's,
+// `new Hono<{ Bindings: { ... } }>()`, wherever the instance is).
 function nestedStatement(type: Node): { from: number; to: number } | null {
   let nested = false;
   for (let up = type.parent; up !== null; up = up.parent) {
     if (NESTING_TYPES.has(up.type)) nested = true;
-    if (up.type === "type_arguments" && up.parent !== null && CALLS.has(up.parent.type)) {
+    if (up.type === "type_arguments" && up.parent?.type === "call_expression") {
       nested = true;
     }
     if (TYPE_HOLDERS.has(up.type) || CLASSES.has(up.type)) return null;

@@ -334,6 +334,8 @@ nameCase(
         "    api = create(redux(({ count }, { type }: { type: 'INC' } | { type: 'DEC' }) => ({ count })))",
         "    api.dispatch({ type: 'INC' })",
         "    const next = (state as { type: string }).type",
+        "    const app = new App<{ Bindings: { type: string } }>()",
+        "    app.get('/', (c) => c.env.type)",
         "    return next",
         "  })",
         "})",
@@ -353,6 +355,14 @@ nameCase(
       shared: true,
     });
     assertEquals(cast.lines, ["src/store.test.ts:8"]);
+    // A constructor's type argument types the instance, wherever it is used.
+    const constructed = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "type",
+      line: 9,
+      shared: true,
+    });
+    assertEquals(constructed.lines.includes("src/store.test.ts:10"), true);
   },
 );
 
