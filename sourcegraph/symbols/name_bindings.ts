@@ -949,20 +949,27 @@ const STATEMENT_HOLDERS = new Set(["program", "statement_block", "switch_case", 
 
 // For an anonymous object type written in code inside a call's type argument
 // (`redux<{ count: number }>(...)`), a function type or a cast
-// (`(state as { count: number }).count`): the lines of the statement writing it, where its values
-// are; null elsewhere (a named type's part has values wherever the name is used, an annotation's
+// (`(state as { count: number }).count`): the lines of the statement writing it (of the block of
+// the variable it is set to), where its values are; null elsewhere (a named type's part has values wherever the name is used, an annotation's
 // type argument, `Array<{ id: string }>`, wherever the annotated name is, and a constructor's,
 // `new Hono<{ Bindings: { ... } }>()`, wherever the instance is).
 function nestedStatement(type: Node): { from: number; to: number } | null {
   let nested = false;
+  let assigned = false;
   for (let up = type.parent; up !== null; up = up.parent) {
     if (NESTING_TYPES.has(up.type)) nested = true;
+    // `const envelope = JSON.parse(text) as { error: ... }`: the variable's block.
+    const cast = up.type === "as_expression" || up.type === "satisfies_expression";
+    if (cast && up.parent?.type === "variable_declarator") assigned = true;
     if (up.type === "type_arguments" && up.parent?.type === "call_expression") {
       nested = true;
     }
     if (TYPE_HOLDERS.has(up.type) || CLASSES.has(up.type)) return null;
-    if (up.parent !== null && STATEMENT_HOLDERS.has(up.parent.type)) {
-      return nested ? { from: up.startPosition.row + 1, to: up.endPosition.row + 1 } : null;
+    const holder = up.parent;
+    if (holder !== null && STATEMENT_HOLDERS.has(holder.type)) {
+      const lines = assigned ? holder : up;
+      if (!nested || lines.type === "program") return null;
+      return { from: lines.startPosition.row + 1, to: lines.endPosition.row + 1 };
     }
   }
   return null;

@@ -334,6 +334,8 @@ nameCase(
         "    api = create(redux(({ count }, { type }: { type: 'INC' } | { type: 'DEC' }) => ({ count })))",
         "    api.dispatch({ type: 'INC' })",
         "    const next = (state as { type: string }).type",
+        "    const envelope = JSON.parse(text) as { error: { code: string } }",
+        "    expect(envelope.error.code).toBe('x')",
         "    const app = new App<{ Bindings: { type: string } }>()",
         "    app.get('/', (c) => c.env.type)",
         "    return next",
@@ -359,10 +361,18 @@ nameCase(
     const constructed = await referencesIn(files, {
       path: "src/store.test.ts",
       name: "type",
+      line: 11,
+      shared: true,
+    });
+    assertEquals(constructed.lines.includes("src/store.test.ts:12"), true);
+    // A cast's value set to a variable is used wherever the variable is.
+    const assigned = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "code",
       line: 9,
       shared: true,
     });
-    assertEquals(constructed.lines.includes("src/store.test.ts:10"), true);
+    assertEquals(assigned.lines, ["src/store.test.ts:9", "src/store.test.ts:10"]);
   },
 );
 
