@@ -46,6 +46,10 @@ export interface ResolvedDeclaration {
   heritage?: string[];
   /** For a function: the named type of each parameter (null: none, or not a named type). */
   parameters?: (string | string[] | null)[];
+  /** For a function or method: its parameters' inline function types' parameter types. */
+  callbacks?: ((string | null)[] | null)[];
+  /** For a type alias of a function type or an interface with a call signature: its parameters'. */
+  signature?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
@@ -322,6 +326,12 @@ export class NameResolver {
     if (receiver.kind === "result") {
       return await this.resultMember(path, { of: receiver.of, member: name }, depth);
     }
+    if (receiver.kind === "callback" || receiver.kind === "signature") {
+      const type = await this.callbackType(path, receiver, depth + 1);
+      return type === null
+        ? null
+        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
+    }
     if (receiver.kind === "props") {
       return await this.propsMember(
         path,
@@ -516,6 +526,36 @@ export class NameResolver {
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }
 
+  /**
+   * The named type a callback's parameter is given (as the file returned sees it): the callee's
+   * parameter's inline function type's, or that of the function type or call signature its
+   * parameter's named type (or one of a union's) declares; null when none is evident.
+   */
+  async callbackType(
+    path: string,
+    callback: Extract<Receiver, { kind: "callback" | "signature" }>,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    if (callback.kind === "signature") {
+      const declared = await this.declarationOf(path, callback.type, depth + 1);
+      const type = declared?.signature?.[callback.parameter];
+      return declared !== null && type ? { path: declared.path, type } : null;
+    }
+    const callee = callback.of === undefined
+      ? await this.calleeOf(path, callback)
+      : await this.receiverMember(path, { name: callback.callee, receiver: callback.of }, depth);
+    if (callee === null) return null;
+    const inline = callee.callbacks?.[callback.argument]?.[callback.parameter];
+    if (inline) return { path: callee.path, type: inline };
+    for (const named of [callee.parameters?.[callback.argument] ?? []].flat()) {
+      const declared = await this.declarationOf(callee.path, named, depth + 1);
+      const type = declared?.signature?.[callback.parameter];
+      if (declared !== null && type) return { path: declared.path, type };
+    }
+    return null;
+  }
+
   /** The declaration of member `member` of type `type` as `path` sees the type. */
   async member(
     path: string,
@@ -537,6 +577,8 @@ export class NameResolver {
           via: "member",
           member: true,
           ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
+          ...(receiver.parameters ? { parameters: receiver.parameters } : {}),
+          ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
         };
       }
     }
@@ -709,9 +751,12 @@ async function memberRefersTo(
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
-    case "result": {
-      // An element of an imported array, or what a call returns: the member its element or
-      // return type declares; one of no named type is a receiver of no evident type.
+    case "result":
+    case "callback":
+    case "signature": {
+      // An element of an imported array, what a call returns or a callback's parameter: the
+      // member its element, return or parameter type declares; one of no named type is a
+      // receiver of no evident type.
       const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
       if (found !== null) return isTargetMember(found, target);
       return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
@@ -726,10 +771,58 @@ async function memberRefersTo(
   }
 }
 
+// Members of the platform's arrays, maps, sets, promises and strings: a receiver of no evident
+// type calling one is as likely one of those as the target's type, as for a name other types of
+// the files declare (it is the target's where the file names the target's type).
+const PLATFORM_MEMBERS = new Set([
+  "push",
+  "pop",
+  "shift",
+  "unshift",
+  "splice",
+  "slice",
+  "concat",
+  "indexOf",
+  "includes",
+  "join",
+  "map",
+  "filter",
+  "forEach",
+  "reduce",
+  "find",
+  "findIndex",
+  "some",
+  "every",
+  "flat",
+  "flatMap",
+  "sort",
+  "reverse",
+  "length",
+  "keys",
+  "values",
+  "entries",
+  "get",
+  "set",
+  "has",
+  "delete",
+  "clear",
+  "add",
+  "size",
+  "then",
+  "catch",
+  "finally",
+  "split",
+  "trim",
+  "replace",
+  "startsWith",
+  "endsWith",
+  "toString",
+]);
+
 // Whether a member occurrence whose receiver is of no evident type may be the member `target`.
 async function unknownReceiverRefersTo(
   resolver: NameResolver,
-  at: { path: string; line: number; receiver: Receiver & { kind: "unknown" } },
+  at: { path: string; name: string; line: number; receiver: Receiver & { kind: "unknown" } },
   target: ResolvedDeclaration,
 ): Promise<boolean> {
   const { receiver } = at;
@@ -745,7 +838,7 @@ async function unknownReceiverRefersTo(
   if (own && to !== undefined) return at.line >= line && at.line <= to;
   if (own) return true;
   if (target.container === null) return false;
-  if (target.shared !== true) return true;
+  if (target.shared !== true && !PLATFORM_MEMBERS.has(at.name)) return true;
   for (const type of types) {
     if (await namesType(resolver, at.path, { type, from: target.path })) return true;
   }
@@ -922,6 +1015,8 @@ function declared(
     container: binding.container,
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
+    ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
+    ...(binding.signature ? { signature: binding.signature } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),

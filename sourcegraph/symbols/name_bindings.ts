@@ -48,6 +48,10 @@ export type Receiver =
     parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
+    /** For a method: the named type of each parameter, as `Declared.parameters`. */
+    parameters?: (string | string[] | null)[];
+    /** For a method: the callbacks its parameters take, as `Declared.callbacks`. */
+    callbacks?: ((string | null)[] | null)[];
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
   }
@@ -61,6 +65,25 @@ export type Receiver =
    * `await load()`): of the named return type that function's declaration writes.
    */
   | { kind: "result"; of: string }
+  /**
+   * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
+   * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
+   * written inline or named). The callee is a function the file declares or imports, an export
+   * of a namespace import (`module`), or a method of a value `of` describes.
+   */
+  | {
+    kind: "callback";
+    callee: string;
+    argument: number;
+    parameter: number;
+    module?: string;
+    of?: Receiver;
+  }
+  /**
+   * A parameter of a function set to a variable annotated with a named function type
+   * (`const handler: EventHandler = (event) => ...`): of that type's parameter at `parameter`.
+   */
+  | { kind: "signature"; type: string; parameter: number }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
 
@@ -78,6 +101,16 @@ export interface Declared {
    * of named types: each of them).
    */
   parameters?: (string | string[] | null)[];
+  /**
+   * For a function: for each parameter typed by a function type written inline
+   * (`fn: (ctx: Context) => void`), the named type of each of that type's parameters.
+   */
+  callbacks?: ((string | null)[] | null)[];
+  /**
+   * For a type alias of a function type or an interface with a call signature: the named type of
+   * each parameter of the function it describes.
+   */
+  signature?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
@@ -179,7 +212,12 @@ export function bindingOf(node: Node): Binding {
   }
   const memberKind = MEMBER_DECLARATIONS[parent.type];
   if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
-    return { kind: "member", receiver: declaringType(parent, memberKind) };
+    const receiver = declaringType(parent, memberKind);
+    if (receiver.kind === "declaration" && memberKind === "method") {
+      // A method's parameters type the objects and callbacks passed to it.
+      Object.assign(receiver, functionTypes(parent));
+    }
+    return { kind: "member", receiver };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
     return { kind: "member", receiver: declaringType(parent, "constant") };
@@ -344,6 +382,10 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     };
     const parameters = parameterTypes(nameNode);
     if (parameters !== null) declared.parameters = parameters;
+    const callbacks = callbackTypes(nameNode);
+    if (callbacks !== null) declared.callbacks = callbacks;
+    const signature = signatureOf(nameNode);
+    if (signature !== null) declared.signature = signature;
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
     const element = elementType(nameNode);
@@ -652,8 +694,14 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
   if (typeName !== null) return { kind: "type", type: typeName };
+  // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
+  const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
+  if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
+    return { kind: "type", type: "Array" };
+  }
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
+    if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
     if (value?.type === "call_expression" || value?.type === "await_expression") {
       return receiverOf(value);
     }
@@ -665,7 +713,51 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
   }
+  if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// For an unannotated parameter (its name, or its destructuring pattern) of a function passed as
+// an argument (`app.get("/", (event) => ...)`): what the callee's parameter types it as.
+function callbackParameter(name: Node): Receiver {
+  let parameter = name;
+  const holder = name.parent;
+  if (holder?.type === "required_parameter" || holder?.type === "optional_parameter") {
+    if (holder.childForFieldName("type") !== null) return { kind: "unknown" };
+    parameter = holder;
+  }
+  let fn = parameter.parent;
+  let index = 0;
+  if (fn?.type === "formal_parameters") {
+    index = fn.namedChildren.filter((child) => child?.type !== "comment")
+      .findIndex((child) => child?.id === parameter.id);
+    fn = fn.parent;
+  } else if (fn?.type !== "arrow_function" || fn.childForFieldName("parameter")?.id !== name.id) {
+    return { kind: "unknown" };
+  }
+  const list = fn?.parent;
+  const call = list?.parent;
+  if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
+    const typed = list.childForFieldName("type");
+    const type = typed === null ? null : namedType(typed);
+    return type === null ? { kind: "unknown" } : { kind: "signature", type, parameter: index };
+  }
+  if (!fn || list?.type !== "arguments" || call?.type !== "call_expression") {
+    return { kind: "unknown" };
+  }
+  const argument = list.namedChildren.findIndex((child) => child?.id === fn.id);
+  const at = { argument, parameter: index };
+  const callee = call.childForFieldName("function");
+  if (callee?.type === "identifier") return { kind: "callback", callee: callee.text, ...at };
+  const property = callee?.type === "member_expression"
+    ? callee.childForFieldName("property")
+    : null;
+  if (!callee || !property) return { kind: "unknown" };
+  const of = receiverOf(callee.childForFieldName("object"));
+  const method = { kind: "callback" as const, callee: property.text, ...at };
+  if (of.kind === "module") return { ...method, module: of.module };
+  if (of.kind === "unknown" || of.kind === "props") return { kind: "unknown" };
+  return { ...method, of };
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
@@ -796,11 +888,12 @@ function declaringType(member: Node, declares: string): Receiver {
         type: up.childForFieldName("name")?.text ?? null,
         heritage: heritageOf(up),
         declares,
+        ...localType(up),
       };
     }
     if (up.type === "enum_declaration" || up.type === "type_alias_declaration") {
       const type = up.childForFieldName("name")?.text ?? null;
-      return { kind: "declaration", type, heritage: [], declares };
+      return { kind: "declaration", type, heritage: [], declares, ...localType(up) };
     }
     if (up.type === "object" || up.type === "object_type") {
       // An object or object type is its own type: named by the alias, the annotated variable,
@@ -808,14 +901,78 @@ function declaringType(member: Node, declares: string): Receiver {
       // the parameter it annotates, says which it is).
       const literal = up.type === "object" ? { literal: true } : {};
       const context = objectContext(up);
-      const body = context.type === null && context.argument === undefined
-        ? enclosingBody(up)
+      const anonymous = context.type === null && context.argument === undefined;
+      const statement = anonymous && context.parameter === undefined && up.type === "object_type"
+        ? nestedStatement(up)
         : null;
-      const within = body === null ? {} : { within: body };
+      const body = statement ?? (anonymous ? enclosingBody(up) : null);
+      const within = body === null ? localType(aliasOf(up)) : { within: body };
       return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// For a type alias or interface declared in a block (`it("...", () => { type State = ... })`):
+// the block's lines, where its name is known (each test's own `State`); nothing elsewhere.
+function localType(declaration: Node | null): { within?: { from: number; to: number } } {
+  if (declaration === null || !TYPE_HOLDERS.has(declaration.type)) return {};
+  const block = declaration.parent;
+  if (block?.type !== "statement_block") return {};
+  return { within: { from: block.startPosition.row + 1, to: block.endPosition.row + 1 } };
+}
+
+// The type alias an object type is the value of (or an arm of), or null.
+function aliasOf(object: Node): Node | null {
+  const holder = typeHolder(object.parent);
+  return holder?.type === "type_alias_declaration" ? holder : null;
+}
+
+// What holds a type, past the unions, intersections and parentheses it is a part of and the
+// utility types keeping its members (`Readonly<{ ... }>`: the alias's members are the object's).
+function typeHolder(from: Node | null): Node | null {
+  let holder = from;
+  for (;;) {
+    while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+    const generic = holder?.type === "type_arguments" ? holder.parent : null;
+    const name = generic?.type === "generic_type" ? generic.childForFieldName("name") : null;
+    if (!generic || !name || !SAME_MEMBERS.has(name.text)) return holder;
+    holder = generic.parent;
+  }
+}
+
+// The types within which an anonymous object type has no values a reader can name: a function
+// type, a cast (and a call's type argument, below).
+const NESTING_TYPES = new Set(["function_type", "as_expression", "satisfies_expression"]);
+
+const STATEMENT_HOLDERS = new Set(["program", "statement_block", "switch_case", "switch_default"]);
+
+// For an anonymous object type written in code inside a call's type argument
+// (`redux<{ count: number }>(...)`), a function type or a cast
+// (`(state as { count: number }).count`): the lines of the statement writing it (of the block of
+// the variable it is set to), where its values are; null elsewhere (a named type's part has values wherever the name is used, an annotation's
+// type argument, `Array<{ id: string }>`, wherever the annotated name is, and a constructor's,
+// `new Hono<{ Bindings: { ... } }>()`, wherever the instance is).
+function nestedStatement(type: Node): { from: number; to: number } | null {
+  let nested = false;
+  let assigned = false;
+  for (let up = type.parent; up !== null; up = up.parent) {
+    if (NESTING_TYPES.has(up.type)) nested = true;
+    // `const envelope = JSON.parse(text) as { error: ... }`: the variable's block.
+    const cast = up.type === "as_expression" || up.type === "satisfies_expression";
+    if (cast && up.parent?.type === "variable_declarator") assigned = true;
+    if (up.type === "type_arguments" && up.parent?.type === "call_expression") {
+      nested = true;
+    }
+    if (TYPE_HOLDERS.has(up.type) || CLASSES.has(up.type)) return null;
+    const holder = up.parent;
+    if (holder !== null && STATEMENT_HOLDERS.has(holder.type)) {
+      const lines = assigned ? holder : up;
+      if (!nested || lines.type === "program") return null;
+      return { from: lines.startPosition.row + 1, to: lines.endPosition.row + 1 };
+    }
+  }
+  return null;
 }
 
 // The lines of the function body an anonymous object (type) is written in, where its type is
@@ -870,7 +1027,7 @@ function objectContext(object: Node): Pick<
   let depth = 0;
   for (; holder?.type === "array"; depth++) holder = holder.parent;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
-  while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+  holder = typeHolder(holder);
   if (holder?.type === "type_alias_declaration") {
     return { type: holder.childForFieldName("name")?.text ?? null };
   }
@@ -960,8 +1117,40 @@ function returnedType(holder: Node): string | null {
       if (FUNCTIONS.has(up.type)) fn = up;
     }
   }
-  return fn === null ? null : returnTypeOf(fn);
+  return fn === null ? null : returnTypeOf(fn) ?? calledWithType(fn);
 }
+
+// For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
+// `create<State>()(...)`), directly or inside calls it is passed through
+// (`create<State>()(devtools((set) => ...))`) or functions it returns
+// (`(set) => ({ inc: () => set(() => ({ ... })) })`: what the state's setter is given): that
+// argument's named type, which such calls give what the function returns; null otherwise.
+function calledWithType(fn: Node): string | null {
+  let node = fn;
+  for (let hops = 0; hops < FOLLOW_CALLS; hops++) {
+    const up = node.parent;
+    if (up === null) return null;
+    if (up.type === "arguments" && up.parent?.type === "call_expression") {
+      const call = up.parent;
+      const callee = call.childForFieldName("function");
+      const typed = call.childForFieldName("type_arguments") ??
+        (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
+      const first = typed?.namedChildren[0];
+      if (first) return namedType(first);
+      node = call;
+    } else if (
+      (up.type === "arrow_function" && up.childForFieldName("body")?.id === node.id) ||
+      (up.type === "pair" && up.childForFieldName("value")?.id === node.id) ||
+      up.type === "parenthesized_expression" || up.type === "object"
+    ) {
+      node = up;
+    } else return null;
+  }
+  return null;
+}
+
+// Most steps out from a function to the call written with a type argument.
+const FOLLOW_CALLS = 12;
 
 // The named type a function's return type annotation writes (`Promise<Result>`: Result), or null.
 function returnTypeOf(fn: Node): string | null {
@@ -1005,7 +1194,63 @@ function parameterTypes(name: Node): (string | string[] | null)[] | null {
   const fn = holder !== null && CLASSES.has(holder.type)
     ? constructorOf(holder)
     : functionNamed(name);
-  const list = fn?.childForFieldName("parameters");
+  return fn === null ? null : parametersOf(fn);
+}
+
+// A method's (or function's) parameter types and callbacks, as a declaration's fields.
+function functionTypes(fn: Node): Pick<Declared, "parameters" | "callbacks"> {
+  const parameters = parametersOf(fn);
+  const callbacks = callbacksOf(fn);
+  return {
+    ...(parameters === null ? {} : { parameters }),
+    ...(callbacks === null ? {} : { callbacks }),
+  };
+}
+
+// For the name of a function: per parameter typed by a function type written inline, the named
+// types of that type's parameters (null for another parameter); null when it has none.
+function callbackTypes(name: Node): ((string | null)[] | null)[] | null {
+  const fn = functionNamed(name);
+  return fn === null ? null : callbacksOf(fn);
+}
+
+function callbacksOf(fn: Node): ((string | null)[] | null)[] | null {
+  const list = fn.childForFieldName("parameters");
+  if (!list) return null;
+  const callbacks = list.namedChildren.filter((child) => child !== null && child.type !== "comment")
+    .map((parameter) => {
+      let typed = parameter?.childForFieldName("type") ?? null;
+      if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+      return typed?.type === "function_type" ? signatureTypes(typed) : null;
+    });
+  return callbacks.some((callback) => callback !== null) ? callbacks : null;
+}
+
+// For the name of a type alias of a function type, or of an interface with a call signature: the
+// named type of each parameter of that function; null for other names.
+function signatureOf(name: Node): (string | null)[] | null {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return null;
+  if (holder.type === "type_alias_declaration") {
+    let value = holder.childForFieldName("value");
+    while (value?.type === "parenthesized_type") value = value.namedChildren[0] ?? null;
+    return value?.type === "function_type" ? signatureTypes(value) : null;
+  }
+  if (holder.type !== "interface_declaration") return null;
+  const body = holder.childForFieldName("body");
+  const call = body?.namedChildren.find((member) => member?.type === "call_signature");
+  return call ? signatureTypes(call) : null;
+}
+
+// The named type of each parameter of a function type or call signature (null: none).
+function signatureTypes(fn: Node): (string | null)[] {
+  return (parametersOf(fn) ?? []).map((type) => typeof type === "string" ? type : null);
+}
+
+// The named type of each parameter of a function (a union of named types: each of them).
+function parametersOf(fn: Node): (string | string[] | null)[] | null {
+  const list = fn.childForFieldName("parameters");
   if (!list) return null;
   return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
     (parameter) => {
@@ -1098,6 +1343,8 @@ function destructured(node: Node): Receiver {
         ...(parameter === null ? {} : { parameter }),
       };
     }
+    // `each(({ res }) => res)`: a property of what the callee passes.
+    if (typed === null && pattern !== null) return callbackParameter(pattern);
     return { kind: "unknown" };
   }
   return { kind: "unknown" };

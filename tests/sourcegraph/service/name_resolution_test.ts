@@ -253,6 +253,238 @@ nameCase(
   },
 );
 
+const CALLBACK_FILES = {
+  "src/types.ts": [
+    "export interface Event { readonly res: number }",
+    "export interface Handler { (event: Event): unknown }",
+    "export type Middleware = (event: Event, next: () => void) => void;",
+    "export interface Context { res: string }",
+  ].join("\n"),
+  "src/event.ts": [
+    'import type { Event } from "./types";',
+    "export class AppEvent implements Event { get res() { return 1; } }",
+  ].join("\n"),
+  "src/app.ts": [
+    'import type { Context, Event, Handler, Middleware } from "./types";',
+    "export class App { get(route: string, handler: Handler | App): this { return this; } use(mw: Middleware) {} }",
+    "export function each(fn: (context: Context, event: Event) => void) {}",
+  ].join("\n"),
+  "src/use.ts": [
+    'import type { Event } from "./types";',
+    'import { App, each } from "./app";',
+    "const app = new App();",
+    "app.get('/', (event) => event.res);",
+    "app.use((e, next) => e.res);",
+    "each((context, event) => event.res);",
+    "each((context) => context.res);",
+    "each(({ res }, event) => res);",
+    "export const typed = (event: Event) => event;",
+  ].join("\n"),
+  "src/handler.ts": [
+    'import type { Handler } from "./types";',
+    "export const handler: Handler = async (event) => event.res;",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a callback's parameter is of the type the callee's parameter gives it, or the function's own annotated type",
+  async () => {
+    const { lines } = await referencesIn(CALLBACK_FILES, {
+      path: "src/event.ts",
+      name: "res",
+      line: 2,
+      shared: true,
+    });
+    // The handler's `event` (a named call signature), the middleware's `e` (a function type
+    // alias) and the inline function type's second parameter are Events; the inline type's
+    // first parameter is a Context, whose `res` is its own, though use.ts names Event.
+    assertEquals(lines, [
+      "src/event.ts:2",
+      "src/handler.ts:2",
+      "src/types.ts:1",
+      "src/use.ts:4",
+      "src/use.ts:5",
+      "src/use.ts:6",
+    ]);
+    const resolver = resolverOver(sharedParser(), CALLBACK_FILES);
+    const line = CALLBACK_FILES["src/use.ts"].split("\n")[3];
+    const found = await resolveAt(resolver, {
+      path: "src/use.ts",
+      name: "res",
+      line: 4,
+      column: line.lastIndexOf("res"),
+    });
+    assertEquals(found && { path: found.path, line: found.line }, {
+      path: "src/types.ts",
+      line: 1,
+    });
+  },
+);
+
+nameCase(
+  "name resolution: an anonymous object type inside a type argument, a function type or a cast is known in its statement only",
+  async () => {
+    const files = {
+      "src/store.test.ts": [
+        "describe('redux', () => {",
+        "  let api: Store<{",
+        "    dispatch: (action: { type: 'INC' }) => void",
+        "  }>",
+        "  it('works', () => {",
+        "    api = create(redux(({ count }, { type }: { type: 'INC' } | { type: 'DEC' }) => ({ count })))",
+        "    api.dispatch({ type: 'INC' })",
+        "    const next = (state as { type: string }).type",
+        "    const envelope = JSON.parse(text) as { error: { code: string } }",
+        "    expect(envelope.error.code).toBe('x')",
+        "    const app = new App<{ Bindings: { type: string } }>()",
+        "    app.get('/', (c) => c.env.type)",
+        "    return next",
+        "  })",
+        "})",
+      ].join("\n"),
+    };
+    const inArgument = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "type",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(inArgument.lines, ["src/store.test.ts:3"]);
+    const cast = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "type",
+      line: 8,
+      shared: true,
+    });
+    assertEquals(cast.lines, ["src/store.test.ts:8"]);
+    // A constructor's type argument types the instance, wherever it is used.
+    const constructed = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "type",
+      line: 11,
+      shared: true,
+    });
+    assertEquals(constructed.lines.includes("src/store.test.ts:12"), true);
+    // A cast's value set to a variable is used wherever the variable is.
+    const assigned = await referencesIn(files, {
+      path: "src/store.test.ts",
+      name: "code",
+      line: 9,
+      shared: true,
+    });
+    assertEquals(assigned.lines, ["src/store.test.ts:9", "src/store.test.ts:10"]);
+  },
+);
+
+nameCase(
+  "name resolution: a type declared in a function body is known in that body only",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/basic.test.ts": [
+        "it('reads', () => {",
+        "  type State = { value: number }",
+        "  const read = (s: State) => s.value",
+        "  expect(store.getState().value).toBe(1)",
+        "})",
+        "it('reads again', () => {",
+        "  interface State { value: string }",
+        "  expect(store.getState().value).toBe('x')",
+        "})",
+      ].join("\n"),
+    }, { path: "src/basic.test.ts", name: "value", line: 2, shared: true });
+    assertEquals(lines, ["src/basic.test.ts:2", "src/basic.test.ts:3", "src/basic.test.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: objects a callback returns to a call written with a type argument are of that type",
+  async () => {
+    const files = {
+      "src/counter.test.ts": [
+        "type CounterState = { count: number; inc: () => void }",
+        "const useA = create<CounterState>((set) => ({",
+        "  count: 0,",
+        "  inc: () => set((s) => ({ count: s.count + 1 })),",
+        "  reset: () => set(() => ({ count: 0 })),",
+        "}))",
+        "const useB = create<CounterState>()(devtools((set) => ({ count: 1, inc: () => {} }), { count: 2 }))",
+        "const useC = create(() => ({ count: 3 }))",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/counter.test.ts",
+      name: "count",
+      line: 1,
+      shared: true,
+    });
+    // Not the options object (line 7's second argument is not returned), nor an untyped call's.
+    // Line 5: returned by a callback of a call inside the one written with the type argument.
+    assertEquals(lines, [
+      "src/counter.test.ts:1",
+      "src/counter.test.ts:3",
+      "src/counter.test.ts:4",
+      "src/counter.test.ts:5",
+      "src/counter.test.ts:7",
+    ]);
+    const resolver = resolverOver(sharedParser(), files);
+    const found = await definitionAt(resolver, {
+      path: "src/counter.test.ts",
+      name: "count",
+      line: 3,
+      column: 2,
+    });
+    assertEquals(found && { path: found.path, line: found.line }, {
+      path: "src/counter.test.ts",
+      line: 1,
+    });
+  },
+);
+
+nameCase(
+  "name resolution: an array's members are the platform's, and a platform method's name is no sign of the target",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/stream.ts": [
+        "export class EventStream {",
+        "  async push(message: string): Promise<void> {",
+        "    const sent: string[] = [];",
+        "    const queue = [];",
+        "    sent.push(message);",
+        "    queue.push(message);",
+        "    this.push(message);",
+        "  }",
+        "}",
+      ].join("\n"),
+      "src/app.ts": "export function use(list) { list.push(1); }",
+      "src/sse.ts": [
+        'import { EventStream } from "./stream";',
+        "export function send(stream: EventStream, other) { stream.push('a'); other.push('b'); }",
+      ].join("\n"),
+    }, { path: "src/stream.ts", name: "push", line: 2 });
+    // `push` is Array's too: a receiver of no evident type is the target's only in a file naming
+    // its type (sse.ts), as for a name other types of the files declare.
+    assertEquals(lines, ["src/sse.ts:2", "src/stream.ts:2", "src/stream.ts:7"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object type wrapped in Readonly or Partial is its alias's type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/seal.ts": [
+        "export type SealOptions = Readonly<{ encryption: string; ttl: number }>;",
+        "export function seal(opts: SealOptions) { return opts.encryption; }",
+      ].join("\n"),
+      "src/other.ts": [
+        "type Other = { encryption: boolean };",
+        "export const read = (value: Other) => value.encryption;",
+      ].join("\n"),
+    }, { path: "src/seal.ts", name: "encryption", line: 1, shared: true });
+    assertEquals(target?.container, "SealOptions");
+    assertEquals(lines, ["src/seal.ts:1", "src/seal.ts:2"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   parser = new ReferenceParser({ fileMs: 60_000 });
   try {
