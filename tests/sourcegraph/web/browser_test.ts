@@ -3,11 +3,12 @@
 /**
  * The pages in a real Chromium, at 1280 and 390 px where layout is the
  * property: every case in a browser context of its own, all in one Chromium
- * and on one service of five repositories (a Chromium launch and a service
+ * and on one service of six repositories (a Chromium launch and a service
  * start cost a few processor-seconds each, more than most cases).
  * `local/site` and `local/kinds` hold hostile content and a file of each kind
  * the pages show; `local/code` highlighting and a hostile README; `local/history`
- * a rename and a hostile commit; `local/nav` what code navigation links.
+ * a rename and a hostile commit; `local/nav` what code navigation links;
+ * `local/project` is synced by its Sync now button (over HTTP, no browser).
  * Screenshots only where a person asked to look (SOURCEGRAPH_SCREENSHOTS).
  */
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
@@ -21,7 +22,8 @@ import {
   scrollsSideways,
 } from "../../support/browser.ts";
 import { SharedCases } from "../../support/shared_cases.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
+import { hiddenField, overHttp, pageRequest, signIn } from "../../support/page_requests.ts";
 import {
   HOSTILE_MARKDOWN,
   pathologicalMarkdown,
@@ -45,6 +47,8 @@ interface Site {
   history: { first: string; renamed: string; sha: string };
   /** The commit of `local/nav`. */
   navSha: string;
+  /** `local/project`, which only its Sync now button syncs (the local check waits an hour). */
+  project: TestRepo;
 }
 
 // The cases below, each in a browser context of its own, in one Chromium, on one service.
@@ -77,9 +81,16 @@ async function withSite(fn: (site: Site) => Promise<void>): Promise<void> {
       codeSha: await code.commit("initial"),
       navSha: await nav.commit("initial"),
       history: await createHistory(parent),
+      project: await createRepo({ "a.txt": "one\n" }, { parent, name: "project" }),
     };
-    const service = await startService(parent, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
-      repositories: ["site", "kinds", "code", "history", "nav"].map((name) => `${parent}/${name}`),
+    // The local check waits an hour: no repository changes but the one Sync now syncs.
+    const service = await startService(parent, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_LOCAL_CHECK: "1h",
+    }, {
+      repositories: ["site", "kinds", "code", "history", "nav", "project"].map((name) =>
+        `${parent}/${name}`
+      ),
     });
     try {
       await fn({ service, ...world });
@@ -687,5 +698,51 @@ browserCases.add(
     await Promise.all([page.waitForNavigation(), page.click('tr#L5 a[href*="column=10"]')]);
     assertEquals(new URL(page.url()).pathname, `/sourcegraph/local/nav/-/blob/${sha}/src/util.ts`);
     assertEquals(new URL(page.url()).hash, "#L1");
+  },
+);
+
+browserCases.add(
+  "Sync now: a signed-in person's button (CSRF-checked) syncs the repository and goes back to its page; others get no button and a refusal",
+  async ({ world: { service, project } }) => {
+    const http = overHttp(service.url);
+    const anonymous = await pageRequest(http, "/sourcegraph/local/project");
+    assertEquals(anonymous.status, 200);
+    assert(!anonymous.body.includes("Sync now"), "no button for an anonymous viewer");
+    const signedIn = await signIn(http, TOKEN);
+    const cookie = signedIn.cookie!;
+    const own = await pageRequest(http, "/sourcegraph/local/project", { cookie });
+    assertIncludes(own.body, "Sync now");
+    assertIncludes(own.body, '<input type="hidden" name="repo" value="local/project"');
+    const csrf = hiddenField(own.body, "csrf")!;
+
+    await project.write({ "a.txt": "two\n" });
+    const commit = await project.commit("two");
+    const line = `synced local/project: main@${commit.slice(0, 12)}`;
+    const refusals = [
+      [{ csrf, repo: "local/project" }, undefined, 401],
+      [{ csrf: "x".repeat(csrf.length), repo: "local/project" }, cookie, 403],
+      [{ csrf, repo: "local/nothing" }, cookie, 404],
+    ] as const;
+    for (const [form, withCookie, status] of refusals) {
+      const answer = await pageRequest(http, "/sourcegraph/-/sync", { form, cookie: withCookie });
+      assertEquals(answer.status, status, answer.body);
+    }
+    assert(!service.log.some((l) => l.includes(line)), "a refused form syncs nothing");
+
+    const synced = await pageRequest(http, "/sourcegraph/-/sync", {
+      form: { csrf, repo: "local/project" },
+      cookie,
+    });
+    assertEquals(synced.status, 303);
+    assertEquals(synced.headers.get("location"), "/sourcegraph/local/project");
+    for (let tries = 0; tries < 600 && !service.log.some((l) => l.includes(line)); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assertEquals(service.log.filter((l) => l.includes(line)).length, 1, service.log.join("\n"));
+    const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+      method: "POST",
+      body: JSON.stringify({ Path: "a.txt" }),
+    });
+    assertEquals((await read.json()).Content, "two\n");
   },
 );
