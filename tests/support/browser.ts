@@ -10,7 +10,12 @@
  * @module
  */
 
-import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import puppeteer, {
+  type Browser,
+  type BrowserContext,
+  type HTTPResponse,
+  type Page,
+} from "puppeteer-core";
 import { assertEquals } from "./assert.ts";
 import type { SharedCases } from "./shared_cases.ts";
 import { systemTool } from "./system_tools.ts";
@@ -80,12 +85,42 @@ export async function screenshotsFolder(): Promise<string | null> {
   return shots;
 }
 
+/** The widths every page is checked at: a desktop window and a phone. */
+export const PAGE_WIDTHS = [1280, 390] as const;
+
 /**
- * Opens each `[kind, path]` under `base` at 1280 and then 390 px, checks
- * that no script of the page's content ran (`window.__pwned`) and, with
- * `status`, the answer's status; with `shots` (see {@linkcode screenshotsFolder})
- * saves a full-page screenshot `kind-width.png` there; returns the pages that
- * scroll sideways (`kind at width: N px`).
+ * Loads `url` in `page` once and calls `check` at each of {@linkcode PAGE_WIDTHS}
+ * (`height` px high, 900 by default), resizing the window in between: the
+ * pages' layout is their style sheet's alone (no script reads the window's
+ * size), which lays out again on a resize as on a load at that width, so a
+ * second load would cost Chromium the page again for nothing. The page is
+ * loaded at the width the window already has (1280 first otherwise), so a run
+ * of pages resizes once per page. Returns the load's answer.
+ */
+export async function loadAtEachWidth(
+  page: Page,
+  url: string,
+  options: { check: (width: number) => Promise<void>; height?: number },
+): Promise<HTTPResponse | null> {
+  const height = options.height ?? 900;
+  const at = page.viewport();
+  const phoneFirst = at?.width === PAGE_WIDTHS[1] && at.height === height;
+  const [first, second] = phoneFirst ? [PAGE_WIDTHS[1], PAGE_WIDTHS[0]] : PAGE_WIDTHS;
+  if (at?.width !== first || at.height !== height) await page.setViewport({ width: first, height });
+  const answer = await page.goto(url);
+  await options.check(first);
+  await page.setViewport({ width: second, height });
+  await options.check(second);
+  return answer;
+}
+
+/**
+ * Opens each `[kind, path]` under `base` once, at 1280 and 390 px (see
+ * {@linkcode loadAtEachWidth}), checks at each width that no script of the
+ * page's content ran (`window.__pwned`) and, with `status`, the answer's
+ * status; with `shots` (see {@linkcode screenshotsFolder}) saves a full-page
+ * screenshot `kind-width.png` there; returns the pages that scroll sideways
+ * (`kind at width: N px`).
  */
 export async function screenshotPages(
   page: Page,
@@ -93,25 +128,31 @@ export async function screenshotPages(
   options: { base: string; shots: string | null; status?: number },
 ): Promise<string[]> {
   const wide: string[] = [];
-  for (const width of [1280, 390]) {
-    await page.setViewport({ width, height: 900 });
-    for (const [kind, path] of kinds) {
-      const answer = await page.goto(`${options.base}${path}`);
-      if (options.status !== undefined) assertEquals(answer?.status(), options.status, kind);
-      if (options.shots !== null) {
-        await page.screenshot({ path: `${options.shots}/${kind}-${width}.png`, fullPage: true });
-      }
-      const [scrolled, inner] = await page.evaluate(() => [
-        document.scrollingElement!.scrollWidth,
-        innerWidth,
-      ]);
-      if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
-      assertEquals(
-        await page.evaluate(() => (window as { __pwned?: number }).__pwned),
-        undefined,
-        kind,
-      );
-    }
+  for (const [kind, path] of kinds) {
+    const answer = await loadAtEachWidth(page, `${options.base}${path}`, {
+      check: async (width) => {
+        if (options.shots !== null) {
+          await page.screenshot({ path: `${options.shots}/${kind}-${width}.png`, fullPage: true });
+        }
+        const scrolls = await scrollsSideways(page);
+        if (scrolls) wide.push(`${kind} at ${width}: ${scrolls}`);
+        assertEquals(
+          await page.evaluate(() => (window as { __pwned?: number }).__pwned),
+          undefined,
+          kind,
+        );
+      },
+    });
+    if (options.status !== undefined) assertEquals(answer?.status(), options.status, kind);
   }
   return wide;
+}
+
+/** How wide the page is (`N px`) when it scrolls sideways in its window, or null. */
+export async function scrollsSideways(page: Page): Promise<string | null> {
+  const [scrolled, inner] = await page.evaluate(() => [
+    document.scrollingElement!.scrollWidth,
+    innerWidth,
+  ]);
+  return scrolled > inner ? `${scrolled} px` : null;
 }

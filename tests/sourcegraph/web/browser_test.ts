@@ -1,27 +1,54 @@
 /// <reference lib="dom" />
 // Functions given to page.evaluate run in the browser, hence the DOM types.
+/**
+ * The pages in a real Chromium, at 1280 and 390 px where layout is the
+ * property: every case in a browser context of its own, all in one Chromium
+ * and on one service of six repositories (a Chromium launch and a service
+ * start cost a few processor-seconds each, more than most cases).
+ * `local/site` and `local/kinds` hold hostile content and a file of each kind
+ * the pages show; `local/code` highlighting and a hostile README; `local/history`
+ * a rename and a hostile commit; `local/nav` what code navigation links;
+ * `local/project` is synced by its Sync now button (over HTTP, no browser).
+ * Screenshots only where a person asked to look (SOURCEGRAPH_SCREENSHOTS).
+ */
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
 import {
   type BrowserCase,
   chromiumPath,
+  loadAtEachWidth,
   runBrowserCases,
+  screenshotPages,
   screenshotsFolder,
+  scrollsSideways,
 } from "../../support/browser.ts";
 import { SharedCases } from "../../support/shared_cases.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { pathologicalMarkdown } from "../../support/hostile_markdown.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
+import { hiddenField, overHttp, pageRequest, signIn } from "../../support/page_requests.ts";
+import {
+  HOSTILE_MARKDOWN,
+  pathologicalMarkdown,
+  PIXEL_PNG,
+} from "../../support/hostile_markdown.ts";
 import { type RunningService, startService } from "../../support/sourcegraph_service.ts";
 
 const CHROMIUM = chromiumPath();
 const TOKEN = "b".repeat(40);
 
-/** The service every case uses: `local/site` (hostile and awkward content) and `local/kinds`. */
+/** The service every case uses, and the commits of its repositories. */
 interface Site {
   service: RunningService;
   /** The commit of `local/site` (its subject hostile). */
   siteSha: string;
   /** The commit of `local/kinds` (a file of each kind the pages show). */
   kindsSha: string;
+  /** The commit of `local/code`. */
+  codeSha: string;
+  /** The commits of `local/history`, oldest first: the first, the rename, the hostile one. */
+  history: { first: string; renamed: string; sha: string };
+  /** The commit of `local/nav`. */
+  navSha: string;
+  /** `local/project`, which only its Sync now button syncs (the local check waits an hour). */
+  project: TestRepo;
 }
 
 // The cases below, each in a browser context of its own, in one Chromium, on one service.
@@ -36,22 +63,37 @@ Deno.test({
     withSite((world) => runBrowserCases(t, browserCases, { executablePath: CHROMIUM!, world })),
 });
 
-/** Runs `fn` with the service of both repositories (the token signs in); stopped and removed after. */
+/** Runs `fn` with the service of every repository (the token signs in); stopped and removed after. */
 async function withSite(fn: (site: Site) => Promise<void>): Promise<void> {
   const parent = await tempDir("sg-browser-");
   try {
     const site = await createRepo(SITE_FILES, { parent, name: "site" });
     await site.git("commit", "-q", "--amend", "-m", `<img src=x onerror="window.__pwned=4">`);
-    const kinds = await createRepo(KINDS_FILES, { parent, name: "kinds" });
-    const service = await startService(parent, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
-      repositories: [site.path, kinds.path],
+    const kinds = await createRepo({}, { parent, name: "kinds" });
+    await kinds.write(KINDS_FILES);
+    const code = await createRepo({}, { parent, name: "code" });
+    await code.write(CODE_FILES);
+    const nav = await createRepo({}, { parent, name: "nav" });
+    await nav.write(NAV_FILES);
+    const world = {
+      siteSha: await site.git("rev-parse", "HEAD"),
+      kindsSha: await kinds.commit("initial"),
+      codeSha: await code.commit("initial"),
+      navSha: await nav.commit("initial"),
+      history: await createHistory(parent),
+      project: await createRepo({ "a.txt": "one\n" }, { parent, name: "project" }),
+    };
+    // The local check waits an hour: no repository changes but the one Sync now syncs.
+    const service = await startService(parent, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_LOCAL_CHECK: "1h",
+    }, {
+      repositories: ["site", "kinds", "code", "history", "nav", "project"].map((name) =>
+        `${parent}/${name}`
+      ),
     });
     try {
-      await fn({
-        service,
-        siteSha: await site.git("rev-parse", "HEAD"),
-        kindsSha: await kinds.git("rev-parse", "HEAD"),
-      });
+      await fn({ service, ...world });
     } finally {
       await service.stop();
     }
@@ -88,6 +130,83 @@ const KINDS_FILES: Record<string, string> = {
     (_, i) => i % 12 === 0 ? `const needle${i} = "${"y".repeat(300)}";` : `// line ${i + 1}`,
   ).join("\n") + "\n",
 };
+
+const CODE_FILES: Record<string, string | Uint8Array> = {
+  "README.md": HOSTILE_MARKDOWN,
+  "docs/guide.md": "# Guide\n\nline two\n\nline four\n",
+  "docs/logo.png": PIXEL_PNG,
+  "src/main.c": `int main(void) { return 0; } /* ${"wide ".repeat(600)}*/\n`,
+};
+
+const LONG_NAV = "src/deep/folder/with_a_rather_long_name/parse_configuration_files.ts";
+// A member of a receiver of no evident type: the symbol index's two definitions are listed.
+const CALL = "export const n = (globalThis as any).lib.twice();\n";
+const HOSTILE_NAV = `src/<img src=x onerror="window.__pwned=1">.ts`;
+
+const NAV_FILES: Record<string, string> = {
+  [LONG_NAV]: [
+    'import { trimmed } from "../../../util.ts";',
+    "",
+    "/** Reads a configuration. */",
+    "export function parseConfiguration(text: string): string {",
+    `  return trimmed(text); // ${"a long comment ".repeat(30)}`,
+    "}",
+    "",
+    "export class ConfigurationReader {",
+    "  read(text: string): string {",
+    "    return parseConfiguration(text);",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "src/util.ts": "export function trimmed(text: string): string {\n  return text.trim();\n}\n",
+  "src/a.ts": "export function twice(): number {\n  return 1;\n}\n",
+  "src/b.ts": "export function twice(): number {\n  return 2;\n}\n",
+  "src/call.ts": CALL,
+  "src/use.ts": 'import { trimmed } from "./util.ts";\nexport const t = trimmed(" x ");\n',
+  [HOSTILE_NAV]: 'import { trimmed } from "./util.ts";\nexport const pwned = trimmed("");\n',
+};
+
+const LONG_HISTORY = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
+
+/**
+ * `local/history` below `parent`: a first commit, one that renames (and edits) the notes
+ * into a longer folder, and one of a hostile author, subject and body; their ids.
+ */
+async function createHistory(parent: string): Promise<Site["history"]> {
+  const notes = Array.from({ length: 12 }, (_, i) => `- line ${i + 1}\n`).join("");
+  const repo = await createRepo({}, { parent, name: "history" });
+  await repo.write({
+    [LONG_HISTORY]: `export function parseConfig(text: string): string {\n  return text;\n}\n`,
+    "a.txt": "one\ntwo\nthree\n",
+    "docs/notes.md": notes,
+  });
+  const first = await repo.commit("initial");
+  await Deno.mkdir(`${repo.path}/docs/moved_to_a_longer_folder_name`);
+  await repo.git("mv", "docs/notes.md", "docs/moved_to_a_longer_folder_name/notes_renamed.md");
+  await repo.write({
+    "docs/moved_to_a_longer_folder_name/notes_renamed.md": notes.replace("line 3", "line three"),
+  });
+  const renamed = await repo.commit("Move the notes");
+  await repo.write({
+    [LONG_HISTORY]:
+      `export function parseConfig(text: string): string {\n  return text.trim(); // ${
+        "x".repeat(400)
+      }\n}\n`,
+    "a.txt": "one\n2\nthree\n",
+  });
+  await repo.git("add", "-A");
+  await repo.git(
+    "commit",
+    "-q",
+    `--author=Eve" onmouseover="window.__pwned=1" ${"Long".repeat(12)} <e@example.invalid>`,
+    "-m",
+    `<img src=x onerror="window.__pwned=2"> ${"a rather long subject ".repeat(8)}`,
+    "-m",
+    `<script>window.__pwned = 3</script>\n${"body ".repeat(200)}`,
+  );
+  return { first, renamed, sha: await repo.git("rev-parse", "HEAD") };
+}
 
 browserCases.add(
   "pages in Chromium: line ranges, copy buttons, sign-in, no script from content, no CSP breakage",
@@ -132,16 +251,12 @@ browserCases.add(
     assertIncludes(await page.evaluate(() => document.body.innerText), "window.__pwned = 1");
     assertEquals(await page.$$eval("mark", (marks) => marks[0]?.textContent), "pwned");
     // A long line scrolls inside its code box: the page itself never scrolls sideways.
-    for (const width of [1280, 390]) {
-      await page.setViewport({ width, height: 800 });
-      for (const path of [`/local/site/-/blob/${sha}/wide.txt`, "/local/site/-/search?q=wide"]) {
-        await page.goto(`${base}${path}`);
-        const [scrolled, inner] = await page.evaluate(() => [
-          document.scrollingElement!.scrollWidth,
-          innerWidth,
-        ]);
-        assert(scrolled <= inner, `${path} at ${width}: ${scrolled} > ${inner}`);
-      }
+    for (const path of [`/local/site/-/blob/${sha}/wide.txt`, "/local/site/-/search?q=wide"]) {
+      await loadAtEachWidth(page, `${base}${path}`, {
+        height: 800,
+        check: async (width) =>
+          assertEquals(await scrollsSideways(page), null, `${path} at ${width}`),
+      });
     }
     // The raw file of hostile HTML is text in a sandbox: shown, never run.
     await page.goto(`${base}/local/site/-/raw/${sha}/hostile.html`);
@@ -326,86 +441,308 @@ browserCases.add(
       ],
     ];
     const wide: string[] = [];
-    for (const width of [1280, 390]) {
-      await page.setViewport({ width, height: 900 });
-      for (const [kind, path] of kinds) {
-        await page.goto(`${base}${path}`);
-        // 800 KB of source is too tall for one capture: its first screen shows the notice.
-        const fullPage = !kind.endsWith("-not-rendered");
-        if (shots) await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage });
-        const [scrolled, inner] = await page.evaluate(() => [
-          document.scrollingElement!.scrollWidth,
-          innerWidth,
-        ]);
-        if (scrolled > inner) wide.push(`${kind} at ${width}: ${scrolled} px`);
-        if (kind.endsWith("-not-rendered")) {
-          // Past the time bound, or the heap's when V8 reports it first.
-          const notice = await page.$eval("p.notice", (p) => p.textContent ?? "");
-          assert(
-            /^MARKDOWN_NOT_RENDERED (?:took longer than 2 s|needed more than 64 MiB) to render: shown as its source$/
-              .test(notice),
-            notice,
-          );
-        }
-        const clipped = await boxesWiderThanThemselves(page, BOXES_THAT_FIT[kind] ?? []);
-        if (clipped.length > 0) wide.push(`${kind} at ${width}: ${clipped.join(", ")}`);
-        if (kind === "files") {
-          const cut = await page.$eval(".readme h1", wordsCutAcrossLines);
-          if (cut.length > 0) {
-            wide.push(`files at ${width}: README heading cuts ${cut.join(", ")}`);
+    for (const [kind, path] of kinds) {
+      await loadAtEachWidth(page, `${base}${path}`, {
+        check: async (width) => {
+          // 800 KB of source is too tall for one capture: its first screen shows the notice.
+          const fullPage = !kind.endsWith("-not-rendered");
+          if (shots) await page.screenshot({ path: `${shots}/${kind}-${width}.png`, fullPage });
+          const scrolls = await scrollsSideways(page);
+          if (scrolls) wide.push(`${kind} at ${width}: ${scrolls}`);
+          if (kind.endsWith("-not-rendered")) {
+            // Past the time bound, or the heap's when V8 reports it first.
+            const notice = await page.$eval("p.notice", (p) => p.textContent ?? "");
+            assert(
+              /^MARKDOWN_NOT_RENDERED (?:took longer than 2 s|needed more than 64 MiB) to render: shown as its source$/
+                .test(notice),
+              notice,
+            );
           }
-        }
-        if (kind === "missing-file") {
-          const nearest = await page.$$eval(
-            "ul.nearest a",
-            (links) => links.map((link) => [link.textContent, link.getAttribute("href")]),
-          );
-          const path = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
-          assertEquals(nearest[0], [path, `/sourcegraph/local/kinds/-/blob/${sha}/${path}`]);
-        }
-        if (kind === "symbols-no-query") {
-          assertIncludes(
-            await page.$eval(".empty-state", (box) => box.textContent ?? ""),
-            "Find where a function, class, type, constant or other name is defined",
-          );
-        }
-        if (kind === "mcp-endpoint") {
-          assertEquals(
-            await page.$eval("main h1", (h) => h.textContent),
-            "This is an MCP endpoint",
-          );
-          assertEquals(
-            await page.$$eval('main a[href="/sourcegraph/-/connect"]', (a) => a.length),
-            1,
-          );
-        }
-        if (kind === "search-context") {
-          // Lines 1, 13 and 25 match; two lines each side; a separator between the groups.
-          const rows = await page.$$eval(
-            "table.code tr",
-            (trs) => trs.map((tr) => tr.className || "match"),
-          );
-          assertEquals(rows.filter((row) => row === "gap").length, 2);
-          assertEquals(rows.filter((row) => row === "match").length, 3);
-          assertEquals(rows.filter((row) => row === "context").length, 10);
-          const dimmed = await page.$eval(
-            "table.code tr.context td",
-            (td) => Number(getComputedStyle(td).opacity),
-          );
-          assert(dimmed < 1, `context rows are dimmed (opacity ${dimmed})`);
-        }
-        if (kind === "backslash-name") {
-          assertEquals(
-            await page.$eval("article.markdown-body h1", (h) => h.textContent),
-            "Notes",
-          );
-        }
-      }
+          const clipped = await boxesWiderThanThemselves(page, BOXES_THAT_FIT[kind] ?? []);
+          if (clipped.length > 0) wide.push(`${kind} at ${width}: ${clipped.join(", ")}`);
+          if (kind === "files") {
+            const cut = await page.$eval(".readme h1", wordsCutAcrossLines);
+            if (cut.length > 0) {
+              wide.push(`files at ${width}: README heading cuts ${cut.join(", ")}`);
+            }
+          }
+          if (kind === "missing-file") {
+            const nearest = await page.$$eval(
+              "ul.nearest a",
+              (links) => links.map((link) => [link.textContent, link.getAttribute("href")]),
+            );
+            const path = "src/deep/folder/with_a_rather_long_name/parse_config.ts";
+            assertEquals(nearest[0], [path, `/sourcegraph/local/kinds/-/blob/${sha}/${path}`]);
+          }
+          if (kind === "symbols-no-query") {
+            assertIncludes(
+              await page.$eval(".empty-state", (box) => box.textContent ?? ""),
+              "Find where a function, class, type, constant or other name is defined",
+            );
+          }
+          if (kind === "mcp-endpoint") {
+            assertEquals(
+              await page.$eval("main h1", (h) => h.textContent),
+              "This is an MCP endpoint",
+            );
+            assertEquals(
+              await page.$$eval('main a[href="/sourcegraph/-/connect"]', (a) => a.length),
+              1,
+            );
+          }
+          if (kind === "search-context") {
+            // Lines 1, 13 and 25 match; two lines each side; a separator between the groups.
+            const rows = await page.$$eval(
+              "table.code tr",
+              (trs) => trs.map((tr) => tr.className || "match"),
+            );
+            assertEquals(rows.filter((row) => row === "gap").length, 2);
+            assertEquals(rows.filter((row) => row === "match").length, 3);
+            assertEquals(rows.filter((row) => row === "context").length, 10);
+            const dimmed = await page.$eval(
+              "table.code tr.context td",
+              (td) => Number(getComputedStyle(td).opacity),
+            );
+            assert(dimmed < 1, `context rows are dimmed (opacity ${dimmed})`);
+          }
+          if (kind === "backslash-name") {
+            assertEquals(
+              await page.$eval("article.markdown-body h1", (h) => h.textContent),
+              "Notes",
+            );
+          }
+        },
+      });
     }
     assertEquals(wide, []);
     if (shots) {
       console.log(`screenshots of ${kinds.length} page kinds at 1280 and 390 px: ${shots}`);
       assert((await Array.fromAsync(Deno.readDir(shots))).length >= kinds.length * 2, shots);
     }
+  },
+);
+
+browserCases.add(
+  "pages in Chromium: highlighting in light and dark, rendered Markdown runs nothing, images load, lines wrap on request",
+  async ({ context, world: { service, codeSha: sha } }) => {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(`page error: ${error}`));
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) problems.push(message.text());
+    });
+    const base = `${service.url}/sourcegraph/local/code`;
+    const pwned = () => page.evaluate(() => (window as { __pwned?: number }).__pwned);
+    // Keywords are coloured by the style sheet, differently in each colour scheme.
+    const colours: string[] = [];
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
+      await page.goto(`${base}/-/blob/${sha}/src/main.c`);
+      const [keyword, text] = await page.$eval("tr#L1 td:last-child", (cell) => [
+        getComputedStyle(cell.querySelector(".hljs-keyword")!).color,
+        getComputedStyle(cell).color,
+      ]);
+      assert(keyword !== text, `${scheme}: keyword ${keyword}, text ${text}`);
+      colours.push(keyword);
+    }
+    assert(colours[0] !== colours[1], `the same keyword colour in both schemes: ${colours[0]}`);
+    // The long line scrolls in its box; with "Wrap lines" it wraps and nothing scrolls.
+    const code = () => page.$eval("table.code", (table) => [table.scrollWidth, table.clientWidth]);
+    const [wide, box] = await code();
+    assert(wide > box, `${wide} <= ${box}`);
+    await page.click("[data-wrap]");
+    const [wrapped, after] = await code();
+    assert(wrapped <= after, `wrapped: ${wrapped} > ${after}`);
+    assertEquals(await page.$eval("[data-wrap]", (b) => b.getAttribute("aria-pressed")), "true");
+    // The README under the files, rendered: headings, a pinned link, the image from the raw route.
+    await page.goto(base);
+    assertEquals(await page.$eval(".readme h2", (h) => h.id), "user-content-install");
+    // Loaded lazily: once in view.
+    await page.$eval(".readme img", (image) => image.scrollIntoView());
+    await page.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>(".readme img");
+      return image !== null && image.complete;
+    });
+    assertEquals(await page.$eval(".readme img", (i) => (i as HTMLImageElement).naturalWidth), 1);
+    assertEquals(await pwned(), undefined);
+    assertEquals(await page.$$eval(".readme *", dangerousNodes), []);
+    await Promise.all([page.waitForNavigation(), page.click('.readme a[href$="docs/guide.md"]')]);
+    assertEquals(
+      new URL(page.url()).pathname,
+      `/sourcegraph/local/code/-/blob/${sha}/docs/guide.md`,
+    );
+    assertEquals(await page.$eval("article.markdown-body h1", (h) => h.textContent), "Guide");
+    // A line of a rendered document opens its source view at that line.
+    await page.goto(`${base}/-/blob/${sha}/docs/guide.md#L3`);
+    await page.waitForFunction(() => location.search === "?plain=1");
+    await page.waitForFunction(() => document.querySelector("tr.selected")?.id === "L3");
+    assertEquals(problems, []);
+  },
+);
+
+/** The outer HTML of `nodes` that could run script: such elements, `on*` attributes, script URLs. */
+function dangerousNodes(nodes: Element[]): string[] {
+  return nodes.filter((node) =>
+    ["SCRIPT", "SVG", "IFRAME", "OBJECT", "EMBED"].includes(node.tagName.toUpperCase()) ||
+    [...node.attributes].some((a) =>
+      a.name.startsWith("on") || /^\s*(javascript|data):/i.test(a.value)
+    )
+  ).map((node) => node.outerHTML);
+}
+
+browserCases.add(
+  "history pages in Chromium: every kind at 1280 and 390 px, none scrolls sideways",
+  async ({ context, world: { service, history: { first, renamed, sha } } }) => {
+    const shots = await screenshotsFolder();
+    const page = await context.newPage();
+    const base = `${service.url}/sourcegraph/local/history`;
+    const kinds: [string, string][] = [
+      ["blame", `/-/blame/${sha}/${LONG_HISTORY}#L2-L3`],
+      ["commit", `/-/commit/${sha}`],
+      ["root-commit", `/-/commit/${first}`],
+      ["rename-commit", `/-/commit/${renamed}`],
+      ["commits-file", `/-/commits/${sha}/${LONG_HISTORY}`],
+      ["commits-folder", `/-/commits/${sha}/src`],
+      ["versions-history", "/-/versions"],
+      ["listing-last-commits", ""],
+      ["folder-last-commits", `/-/tree/${sha}/src/deep`],
+    ];
+    const wide = await screenshotPages(page, kinds, { base, shots });
+    if (shots) console.log(`screenshots of ${kinds.length} history page kinds: ${shots}`);
+    assertEquals(wide, []);
+    // The blame's range is marked as a file page's is.
+    await page.goto(`${base}/-/blame/${sha}/${LONG_HISTORY}#L2-L3`);
+    await page.waitForFunction(() => document.querySelectorAll("tr.selected").length > 0);
+    assertEquals(await page.$$eval("tr.selected", (rows) => rows.map((row) => row.id)), [
+      "L2",
+      "L3",
+    ]);
+    const painted = await page.$$eval(
+      "table.code tr",
+      (rows) => rows.map((row) => getComputedStyle(row).backgroundColor),
+    );
+    // Only the range is painted (the first row keeps the table's background).
+    assertEquals([painted[0] === painted[1], painted[1] === painted[2]], [false, true]);
+    // The rename is one file, "old -> new", and both of its sides open as file pages.
+    await page.goto(`${base}/-/commit/${renamed}`);
+    const header = await page.$eval(".diff-header code", (code) => code.textContent ?? "");
+    assertEquals(header, "docs/notes.md -> docs/moved_to_a_longer_folder_name/notes_renamed.md");
+    const sides = await page.$$eval(
+      ".file-links a",
+      (links) => links.map((link) => (link as HTMLAnchorElement).href),
+    );
+    assertEquals(sides.length, 3);
+    for (const [i, side] of sides.slice(0, 2).entries()) {
+      const answer = await page.goto(side);
+      assertEquals(answer?.status(), 200, side);
+      if (shots) {
+        await page.screenshot({ path: `${shots}/rename-side-${i}-390.png`, fullPage: true });
+      }
+      const text = await page.evaluate(() => document.body.innerText);
+      assert(text.includes(i === 0 ? "line 3" : "line three"), text);
+    }
+    // The hostile subject is shown as text.
+    await page.goto(`${base}/-/commit/${sha}`);
+    const subject = await page.$eval("h2.commit-subject", (h) => h.textContent ?? "");
+    assert(subject.startsWith('<img src=x onerror="window.__pwned=2">'), subject);
+  },
+);
+
+browserCases.add(
+  "navigation in Chromium: outline beside the code when wide, links without scripts, no sideways scroll",
+  async ({ context, world: { service, navSha: sha } }) => {
+    const shots = await screenshotsFolder();
+    const page = await context.newPage();
+    const base = `${service.url}/sourcegraph/local/nav`;
+    // The outline comes from the symbol index: wait until the commit's is built.
+    for (let i = 0; i < 600; i++) {
+      const body = await (await fetch(`${base}/-/symbols?q=twice`)).text();
+      if (body.includes("src/a.ts")) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const kinds: [string, string][] = [
+      ["file-outline", `/-/blob/${sha}/${LONG_NAV}`],
+      [
+        "definition-list",
+        `/-/definition/${sha}/src/call.ts?line=1&column=${CALL.indexOf("twice") + 1}`,
+      ],
+      ["references", `/-/references/${sha}/src/util.ts?line=1&column=17`],
+      ["file-hostile", `/-/blob/${sha}/${encodeURI(HOSTILE_NAV).replaceAll("?", "%3F")}`],
+    ];
+    const wide = await screenshotPages(page, kinds, { base, shots, status: 200 });
+    if (shots) console.log(`screenshots of ${kinds.length} navigation page kinds: ${shots}`);
+    assertEquals(wide, []);
+    // Wide: the outline stands to the right of the code, its entries in line order.
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${base}/-/blob/${sha}/${LONG_NAV}`);
+    const [codeRight, outlineLeft, outlineWidth] = await page.evaluate(() => {
+      const code = document.querySelector("table.code")!.getBoundingClientRect();
+      const outline = document.querySelector("nav.outline")!.getBoundingClientRect();
+      return [code.right, outline.left, outline.width];
+    });
+    assert(outlineWidth > 100 && outlineLeft >= codeRight, `${codeRight} ${outlineLeft}`);
+    assertEquals(
+      await page.$$eval("nav.outline li a", (links) => links.map((a) => a.textContent)),
+      ["parseConfiguration", "ConfigurationReader", "read"],
+    );
+    // Narrow: left out, so the code has the width.
+    await page.setViewport({ width: 390, height: 900 });
+    assertEquals(await page.$eval("nav.outline", (nav) => getComputedStyle(nav).display), "none");
+    // With scripts off, a name's link (a plain href) lands on its definition's line.
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${base}/-/blob/${sha}/${LONG_NAV}`);
+    await Promise.all([page.waitForNavigation(), page.click('tr#L10 a[href*="column="]')]);
+    const landed = new URL(page.url());
+    assertEquals(landed.pathname, `/sourcegraph/local/nav/-/blob/${sha}/${LONG_NAV}`);
+    assertEquals(landed.hash, "#L4");
+    await Promise.all([page.waitForNavigation(), page.click('tr#L5 a[href*="column=10"]')]);
+    assertEquals(new URL(page.url()).pathname, `/sourcegraph/local/nav/-/blob/${sha}/src/util.ts`);
+    assertEquals(new URL(page.url()).hash, "#L1");
+  },
+);
+
+browserCases.add(
+  "Sync now: a signed-in person's button (CSRF-checked) syncs the repository and goes back to its page; others get no button and a refusal",
+  async ({ world: { service, project } }) => {
+    const http = overHttp(service.url);
+    const anonymous = await pageRequest(http, "/sourcegraph/local/project");
+    assertEquals(anonymous.status, 200);
+    assert(!anonymous.body.includes("Sync now"), "no button for an anonymous viewer");
+    const signedIn = await signIn(http, TOKEN);
+    const cookie = signedIn.cookie!;
+    const own = await pageRequest(http, "/sourcegraph/local/project", { cookie });
+    assertIncludes(own.body, "Sync now");
+    assertIncludes(own.body, '<input type="hidden" name="repo" value="local/project"');
+    const csrf = hiddenField(own.body, "csrf")!;
+
+    await project.write({ "a.txt": "two\n" });
+    const commit = await project.commit("two");
+    const line = `synced local/project: main@${commit.slice(0, 12)}`;
+    const refusals = [
+      [{ csrf, repo: "local/project" }, undefined, 401],
+      [{ csrf: "x".repeat(csrf.length), repo: "local/project" }, cookie, 403],
+      [{ csrf, repo: "local/nothing" }, cookie, 404],
+    ] as const;
+    for (const [form, withCookie, status] of refusals) {
+      const answer = await pageRequest(http, "/sourcegraph/-/sync", { form, cookie: withCookie });
+      assertEquals(answer.status, status, answer.body);
+    }
+    assert(!service.log.some((l) => l.includes(line)), "a refused form syncs nothing");
+
+    const synced = await pageRequest(http, "/sourcegraph/-/sync", {
+      form: { csrf, repo: "local/project" },
+      cookie,
+    });
+    assertEquals(synced.status, 303);
+    assertEquals(synced.headers.get("location"), "/sourcegraph/local/project");
+    for (let tries = 0; tries < 600 && !service.log.some((l) => l.includes(line)); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assertEquals(service.log.filter((l) => l.includes(line)).length, 1, service.log.join("\n"));
+    const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+      method: "POST",
+      body: JSON.stringify({ Path: "a.txt" }),
+    });
+    assertEquals((await read.json()).Content, "two\n");
   },
 );
