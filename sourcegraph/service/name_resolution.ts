@@ -49,7 +49,7 @@ export interface ResolvedDeclaration {
   /** For a function or method: its parameters' inline function types' parameter types. */
   callbacks?: ((string | null)[] | null)[];
   /** For a type alias of a function type or an interface with a call signature: its parameters'. */
-  signature?: (string | null)[];
+  parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
@@ -539,7 +539,7 @@ export class NameResolver {
     if (depth > FOLLOW_DEPTH) return null;
     if (callback.kind === "signature") {
       const declared = await this.declarationOf(path, callback.type, depth + 1);
-      const type = declared?.signature?.[callback.parameter];
+      const type = declared?.parameterTypes?.[callback.parameter];
       return declared !== null && type ? { path: declared.path, type } : null;
     }
     const callee = callback.of === undefined
@@ -550,7 +550,7 @@ export class NameResolver {
     if (inline) return { path: callee.path, type: inline };
     for (const named of [callee.parameters?.[callback.argument] ?? []].flat()) {
       const declared = await this.declarationOf(callee.path, named, depth + 1);
-      const type = declared?.signature?.[callback.parameter];
+      const type = declared?.parameterTypes?.[callback.parameter];
       if (declared !== null && type) return { path: declared.path, type };
     }
     return null;
@@ -1016,7 +1016,7 @@ function declared(
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
     ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
-    ...(binding.signature ? { signature: binding.signature } : {}),
+    ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),

@@ -110,7 +110,7 @@ export interface Declared {
    * For a type alias of a function type or an interface with a call signature: the named type of
    * each parameter of the function it describes.
    */
-  signature?: (string | null)[];
+  parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
@@ -385,7 +385,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     const callbacks = callbackTypes(nameNode);
     if (callbacks !== null) declared.callbacks = callbacks;
     const signature = signatureOf(nameNode);
-    if (signature !== null) declared.signature = signature;
+    if (signature !== null) declared.parameterTypes = signature;
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
     const element = elementType(nameNode);

@@ -49,6 +49,9 @@ const FILES: Record<string, string> = {
     'const s = "😀\u200b"; parseItem(s);',
     "",
   ].join("\n"),
+  "src/handler.ts": "export type Handler = (event: string) => void;\n",
+  "src/handled.ts":
+    'import type { Handler } from "./handler";\nexport const h: Handler = (event) => {};\n',
   "py/items.py": "def parse_item(text):\n    return text\n",
   "py/use.py": "from items import parse_item\nparse_item('x')\n",
 };
@@ -143,6 +146,13 @@ defsCase(
     assert(
       whole.texts[0].includes("2: export function parseItem(text: string): Item {"),
       whole.texts[0],
+    );
+    // A function type's alias: its answer's line is the declaration's, whatever the resolution
+    // keeps of its parameters' types.
+    const alias = await definition(client, { path: "src/handled.ts", line: 2, symbol: "Handler" });
+    assert(
+      alias.texts[0].includes("1: export type Handler = (event: string) => void;"),
+      alias.texts[0],
     );
   },
 );
