@@ -7,8 +7,11 @@
  * such blocks (`rangesAround`), which the parser sees as `{}`. Kept
  * besides: a block inside another block that holds the word `return`
  * (whether a function body returns a value is read from all its
- * statements); the body of a class whose heading spells the name (its
- * constructor's parameters are read with it); and a block that may declare
+ * statements); the body of a declaration (a class, interface, enum,
+ * namespace or module, or a type alias's object type: another name's
+ * resolution reads its members' types, a method's parameters, an
+ * interface's call signature; its members' own bodies are looked at one by
+ * one); and a block that may declare
  * names another name's lookup meets (a destructuring pattern, an import or
  * export list, a parameter's pattern) or be read for them (an argument, a
  * class's heritage: `extends mixin({ … })`). `SymbolExtractor` parses the
@@ -76,13 +79,19 @@ export interface ScriptBlock {
    * after `:`, `{` or `=` inside such a block (a nested pattern).
    */
   pattern: boolean;
-  /** For a class's body, where its `class` keyword is (its heading names it); else -1. */
+  /**
+   * For a declaration's body (`class`, `interface`, `enum`, `namespace`,
+   * `module`, `type`), where its keyword is; else -1.
+   */
   head: number;
 }
 
 type Frame =
   | { open: number; holdsReturn: boolean; pattern: boolean; head: number }
   | "substitution";
+
+// Words whose declaration's body is the next brace at their depth.
+const DECLARATION_HEADS = new Set(["class", "interface", "enum", "namespace", "module", "type"]);
 
 // The tokens after which a brace opens a pattern (or a block read for other names).
 const BEFORE_PATTERN = new Set(["const", "let", "var", "using", "import", "export", "type"]);
@@ -101,13 +110,13 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
   let previous = -1; // the punctuator before, or -1 after a word
   let previousWord = "";
   let parens = 0;
-  let heading: { at: number; parens: number } | null = null; // a `class` before its body
+  let heading: { at: number; parens: number } | null = null; // a declaration's keyword before its body
 
   for (let at = lexer.next(); at !== -1; at = lexer.next()) {
     const code = text.charCodeAt(at);
     if (lexer.word !== "") {
       if (lexer.word === "return") markReturn(frames);
-      if (lexer.word === "class") heading = { at, parens };
+      if (DECLARATION_HEADS.has(lexer.word)) heading = { at, parens };
       previous = -1;
       previousWord = lexer.word;
       continue;
@@ -115,7 +124,7 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
     if (code === 0x28) parens++;
     else if (code === 0x29) parens--;
     else if (code === OPEN_BRACE) {
-      // A class's body is the first brace at its keyword's depth (not in `extends f({ … })`).
+      // A declaration's body is the first brace at its keyword's depth (not in `extends f({ … })`).
       const head = heading !== null && heading.parens === parens ? heading.at : -1;
       if (head !== -1) heading = null;
       const outer = frames.at(-1);
@@ -169,8 +178,9 @@ export function typescriptBlocksWithout(text: string, name: string): RustBody[] 
     if (block.open < after || block.close - block.open < SHORTEST_SKIPPED) continue;
     if (spelledIn(spellings, block.open, block.close)) continue;
     if (block.pattern || (block.holdsReturn && block.depth > 0)) continue;
-    // A class named so: its constructor's parameters are read with its declaration.
-    if (block.head !== -1 && spelledIn(spellings, block.head, block.open)) continue;
+    // A declaration's body: other names' resolution reads its members (a `{` after such a word
+    // that is not its body, as `module.exports = {`, is kept too: that costs speed, not answers).
+    if (block.head !== -1) continue;
     skipped.push({ open: block.open, close: block.close, holdsItem: false, holdsGlob: false });
     after = block.close;
   }
