@@ -1,6 +1,6 @@
 /**
- * Rust blocks left out of a `references` parse, and function bodies blanked
- * for the index's. Tree-sitter's Rust grammar parses a 20-40 KiB file in
+ * Rust blocks left out of a `references` parse, and function bodies left
+ * out of the index's. Tree-sitter's Rust grammar parses a 20-40 KiB file in
  * 5-25 ms in WebAssembly, and most of a file's tokens sit in braces; a
  * brace block (a function's body, an `impl`, `trait`, `mod`, `struct` or
  * `enum` block, an `extern` block, an expression's block, a macro's braces,
@@ -16,7 +16,8 @@
  * file's parse. A block with a glob import (`use m::*;`) is kept: the scopes'
  * analysis asks whether the file has one anywhere. For the index's symbols,
  * a function body that holds no nested item's keyword (`fn`, `struct`,
- * `impl`, `macro_rules`, …) is blanked: the tags queries find items only.
+ * `impl`, `macro_rules`, …) is left out the same way: the tags queries find
+ * items only.
  *
  * A body is the `{` that ends a `fn NAME` signature (parameters, `-> Type`,
  * `where` clauses) outside its parentheses, brackets and angle brackets; a
@@ -217,18 +218,13 @@ export function rangesAround(text: string, bodies: readonly RustBody[]): TextRan
 }
 
 /**
- * `text` with the contents of each function body that holds no nested item
- * (`fn`, `struct`, `impl`, `macro_rules`, …: what the index's tags queries
- * find) replaced by spaces (newlines kept), for the index's symbols.
+ * The function bodies of Rust `text` that hold no nested item (`fn`,
+ * `struct`, `impl`, `macro_rules`, …: what the index's tags queries find),
+ * each outermost (none inside another), in order: the index's symbols parse
+ * the text around them (`rangesAround`).
  */
-export function blankItemlessRustBodies(text: string): string {
-  return blankOutermost(text, (body) => body.holdsItem);
-}
-
-// `text` with each body blanked that `kept` does not keep and that is not inside one blanked
-// already; `kept` sees the bodies in the order of their `{`.
-function blankOutermost(text: string, kept: (body: RustBody) => boolean): string {
-  return blankedText(text, outermostBlanked(text, kept));
+export function itemlessRustBodies(text: string): RustBody[] {
+  return outermostBlanked(text, (body) => body.holdsItem);
 }
 
 // The bodies `blankOutermost` blanks, in order.

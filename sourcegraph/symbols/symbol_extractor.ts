@@ -20,9 +20,10 @@ import { type GrammarLanguage, grammarLanguageOf, patternLanguageOf } from "./la
 import { definitionOf } from "./tag_captures.ts";
 import { blankFunctionBodies } from "./function_bodies.ts";
 import {
-  blankItemlessRustBodies,
+  itemlessRustBodies,
   rangesAround,
   rustBlocksWithout,
+  type RustBody,
   type TextRange,
 } from "./rust_bodies.ts";
 import { separateSignatureLines } from "./typescript_separators.ts";
@@ -361,16 +362,17 @@ export class SymbolExtractor {
     const deadline = this.#now() + this.#deadlineMs;
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
-    const parse = (source: string) => this.#parseText(source, { language, late });
-    const blanked = at.wholeFile
-      ? text
-      : language === "c" || language === "cpp"
+    const parse = (source: string, ranges?: TextRange[]) =>
+      this.#parseText(source, { language, late, ranges });
+    const blanked = !at.wholeFile && (language === "c" || language === "cpp")
       ? blankFunctionBodies(text, { language })
-      : language === "rust"
-      ? blankItemlessRustBodies(text)
       : text;
-    let tree = parse(blanked);
-    if (tree !== null && blanked !== text && mostlyError(tree.rootNode)) {
+    // The bodies left out of the parse (tree-sitter's included ranges: the tree of the text with
+    // them blanked, without the parser stepping over the blanks).
+    const skipped = at.wholeFile ? [] : skippedBodies(text, language);
+    const ranges = skipped.length === 0 ? undefined : rangesAround(text, skipped);
+    let tree = parse(blanked, ranges);
+    if (tree !== null && (blanked !== text || ranges !== undefined) && mostlyError(tree.rootNode)) {
       tree.delete();
       tree = parse(text);
     }
@@ -390,6 +392,12 @@ export class SymbolExtractor {
       tree.delete();
     }
   }
+}
+
+// The function bodies of `text` that hold no definition the tags queries find, each outermost,
+// in order: left out of the tags parse.
+function skippedBodies(text: string, language: GrammarLanguage): RustBody[] {
+  return language === "rust" ? itemlessRustBodies(text) : [];
 }
 
 // The tags queries of a grammar with only their patterns that capture a
