@@ -182,7 +182,10 @@ export interface TextRange {
  * inside another): a parse of these ranges only gives the tree of the text
  * with those contents blanked, without stepping over the blanks.
  */
-export function rangesAround(text: string, bodies: readonly RustBody[]): TextRange[] {
+export function rangesAround(
+  text: string,
+  bodies: readonly { open: number; close: number }[],
+): TextRange[] {
   const ranges: TextRange[] = [];
   let row = 0;
   let lineStart = 0; // the index where `row` begins
