@@ -206,7 +206,7 @@ class BodyScan {
   run(): ScriptBody[] | null {
     const lexer = this.#lexer;
     for (let token = lexer.next(); token !== null; token = lexer.next()) {
-      const name = token.word ? kindOfWord(this.#text.slice(token.start, token.end)) : token.punct;
+      const name = token.word ? kindOfWord(this.#text, token.start, token.end) : token.punct;
       if (!this.#step(name, token)) return null;
       if (name !== ")") this.#closed = null;
       if (name !== "{") this.#returnTypeEnded = false;
@@ -375,10 +375,15 @@ class BodyScan {
   }
 }
 
-function kindOfWord(word: string): string {
-  if (KNOWN_WORDS.has(word)) return word;
-  const first = word.charCodeAt(0);
-  return first >= 0x30 && first <= 0x39 ? "lit" : "id";
+// The word text[start, end) as the scan names it: a known word itself, `lit` for a number, `id`.
+function kindOfWord(text: string, start: number, end: number): string {
+  const first = text.charCodeAt(start);
+  if (first >= 0x30 && first <= 0x39) return "lit";
+  // Every known word is 2 to 10 lower-case letters: most names are told without a slice (the
+  // slices took a tenth of a worker's profile).
+  if (end - start > 10 || end - start < 2 || first < 0x61 || first > 0x7a) return "id";
+  const word = text.slice(start, end);
+  return KNOWN_WORDS.has(word) ? word : "id";
 }
 
 // Whether a `/` after the token `previous` begins a regular expression (an operand may begin).
