@@ -93,8 +93,7 @@ export function rustFunctionBodies(
     const { start, end } = token;
     const code = text.charCodeAt(start);
     if (token.word) {
-      // Every word looked for is 2 to 11 lower-case letters (`fn` … `macro_rules`).
-      const word = end - start <= 11 && code >= 0x61 && code <= 0x7a ? text.slice(start, end) : "";
+      const word = keywordAt(text, start, end);
       // Marked on the innermost brace and handed outwards as braces close: marking every
       // enclosing brace at once is quadratic in the nesting (50,000 nested bodies: seconds).
       if (ITEM_WORDS.has(word) && braces.length > 0) braces[braces.length - 1].holdsItem = true;
@@ -128,6 +127,24 @@ export function rustFunctionBodies(
   if (braces.length === 0) return bodies;
   const unclosed = braces[0].open;
   return bodies.filter((body) => body.close < unclosed);
+}
+
+// Words the lexer looks for, by length (none is longer than 11).
+const WORDS_BY_LENGTH: readonly (readonly string[])[] = (() => {
+  const byLength: string[][] = Array.from({ length: 12 }, () => []);
+  for (const word of [...ITEM_WORDS, "use"]) byLength[word.length].push(word);
+  return byLength;
+})();
+
+// The word looked for (an item's keyword or `use`) that text[start, end) spells, or "": compared in
+// place, not sliced (most words of a file are none of them).
+function keywordAt(text: string, start: number, end: number): string {
+  const candidates = WORDS_BY_LENGTH[end - start];
+  if (candidates === undefined) return "";
+  for (const word of candidates) {
+    if (text.startsWith(word, start)) return word;
+  }
+  return "";
 }
 
 // The signature being read after its punctuation at `at`, or null once it ended without a body.
