@@ -1,6 +1,6 @@
 /**
- * Rust blocks left out of a `references` parse, and function bodies blanked
- * for the index's. Tree-sitter's Rust grammar parses a 20-40 KiB file in
+ * Rust blocks left out of a `references` parse, and function bodies left
+ * out of the index's. Tree-sitter's Rust grammar parses a 20-40 KiB file in
  * 5-25 ms in WebAssembly, and most of a file's tokens sit in braces; a
  * brace block (a function's body, an `impl`, `trait`, `mod`, `struct` or
  * `enum` block, an `extern` block, an expression's block, a macro's braces,
@@ -16,7 +16,8 @@
  * file's parse. A block with a glob import (`use m::*;`) is kept: the scopes'
  * analysis asks whether the file has one anywhere. For the index's symbols,
  * a function body that holds no nested item's keyword (`fn`, `struct`,
- * `impl`, `macro_rules`, …) is blanked: the tags queries find items only.
+ * `impl`, `macro_rules`, …) is left out the same way: the tags queries find
+ * items only.
  *
  * A body is the `{` that ends a `fn NAME` signature (parameters, `-> Type`,
  * `where` clauses) outside its parentheses, brackets and angle brackets; a
@@ -92,8 +93,7 @@ export function rustFunctionBodies(
     const { start, end } = token;
     const code = text.charCodeAt(start);
     if (token.word) {
-      // Every word looked for is 2 to 11 lower-case letters (`fn` … `macro_rules`).
-      const word = end - start <= 11 && code >= 0x61 && code <= 0x7a ? text.slice(start, end) : "";
+      const word = keywordAt(text, start, end);
       // Marked on the innermost brace and handed outwards as braces close: marking every
       // enclosing brace at once is quadratic in the nesting (50,000 nested bodies: seconds).
       if (ITEM_WORDS.has(word) && braces.length > 0) braces[braces.length - 1].holdsItem = true;
@@ -127,6 +127,24 @@ export function rustFunctionBodies(
   if (braces.length === 0) return bodies;
   const unclosed = braces[0].open;
   return bodies.filter((body) => body.close < unclosed);
+}
+
+// Words the lexer looks for, by length (none is longer than 11).
+const WORDS_BY_LENGTH: readonly (readonly string[])[] = (() => {
+  const byLength: string[][] = Array.from({ length: 12 }, () => []);
+  for (const word of [...ITEM_WORDS, "use"]) byLength[word.length].push(word);
+  return byLength;
+})();
+
+// The word looked for (an item's keyword or `use`) that text[start, end) spells, or "": compared in
+// place, not sliced (most words of a file are none of them).
+function keywordAt(text: string, start: number, end: number): string {
+  const candidates = WORDS_BY_LENGTH[end - start];
+  if (candidates === undefined) return "";
+  for (const word of candidates) {
+    if (text.startsWith(word, start)) return word;
+  }
+  return "";
 }
 
 // The signature being read after its punctuation at `at`, or null once it ended without a body.
@@ -181,7 +199,10 @@ export interface TextRange {
  * inside another): a parse of these ranges only gives the tree of the text
  * with those contents blanked, without stepping over the blanks.
  */
-export function rangesAround(text: string, bodies: readonly RustBody[]): TextRange[] {
+export function rangesAround(
+  text: string,
+  bodies: readonly { open: number; close: number }[],
+): TextRange[] {
   const ranges: TextRange[] = [];
   let row = 0;
   let lineStart = 0; // the index where `row` begins
@@ -217,18 +238,13 @@ export function rangesAround(text: string, bodies: readonly RustBody[]): TextRan
 }
 
 /**
- * `text` with the contents of each function body that holds no nested item
- * (`fn`, `struct`, `impl`, `macro_rules`, …: what the index's tags queries
- * find) replaced by spaces (newlines kept), for the index's symbols.
+ * The function bodies of Rust `text` that hold no nested item (`fn`,
+ * `struct`, `impl`, `macro_rules`, …: what the index's tags queries find),
+ * each outermost (none inside another), in order: the index's symbols parse
+ * the text around them (`rangesAround`).
  */
-export function blankItemlessRustBodies(text: string): string {
-  return blankOutermost(text, (body) => body.holdsItem);
-}
-
-// `text` with each body blanked that `kept` does not keep and that is not inside one blanked
-// already; `kept` sees the bodies in the order of their `{`.
-function blankOutermost(text: string, kept: (body: RustBody) => boolean): string {
-  return blankedText(text, outermostBlanked(text, kept));
+export function itemlessRustBodies(text: string): RustBody[] {
+  return outermostBlanked(text, (body) => body.holdsItem);
 }
 
 // The bodies `blankOutermost` blanks, in order.

@@ -3,8 +3,10 @@
  * the same flags and arguments), pinned to one core with `taskset`: a
  * fresh index of a tree's HEAD, `--runs` times (default 3), printing each
  * build's time and MiB/s of new blob bytes (the builder's own measure,
- * symbols included) and the process's peak resident memory (from GNU
- * `time`, its symbol workers' threads included), then the medians.
+ * symbols included), the process's processor time (user and system) and
+ * peak resident memory (from GNU `time`, its symbol workers' threads
+ * included), then the medians. On a machine other work shares, the
+ * processor time says more than the wall time.
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   tests/bench/index_build_bench.ts --tree PATH [--runs N] [--held-postings-mib N] [--cpus LIST]
@@ -33,6 +35,8 @@ interface Run {
   ms: number;
   mibPerSecond: number;
   peakMib: number;
+  /** User and system processor seconds of the builder process, all its threads. */
+  processorSeconds: number;
 }
 
 // How many CPUs a `taskset` list names (`0`, `0,1`, `0-3`).
@@ -59,19 +63,21 @@ async function buildOnce(tree: string): Promise<Run> {
     });
     // GNU time reports the builder's peak resident memory (Deno reads /proc only with -A).
     const output = await new Deno.Command("taskset", {
-      args: ["-c", CPUS, "/usr/bin/time", "-f", "peak %M", denoProgram(), ...args],
+      args: ["-c", CPUS, "/usr/bin/time", "-f", "peak %M\nprocessor %U %S", denoProgram(), ...args],
       env,
       stdout: "piped",
       stderr: "piped",
     }).output();
     const stderr = new TextDecoder().decode(output.stderr);
     const peak = Number(/^peak (\d+)$/m.exec(stderr)?.[1] ?? NaN) / 1024;
+    const processor = /^processor ([\d.]+) ([\d.]+)$/m.exec(stderr);
+    const processorSeconds = processor === null ? NaN : Number(processor[1]) + Number(processor[2]);
     const events = new TextDecoder().decode(output.stdout).trim().split("\n")
       .map((line) => JSON.parse(line) as BuildEvent);
     const built = events.find((event) => event.event === "built");
     if (built?.event !== "built") throw new Error(`no build: ${stderr}`);
     const mib = built.newBytes / 1024 / 1024;
-    return { ms: built.ms, mibPerSecond: mib / (built.ms / 1000), peakMib: peak };
+    return { ms: built.ms, mibPerSecond: mib / (built.ms / 1000), peakMib: peak, processorSeconds };
   } finally {
     await Deno.remove(folder, { recursive: true });
   }
@@ -87,13 +93,16 @@ if (import.meta.main) {
       `run ${run + 1}: ${(result.ms / 1000).toFixed(2)} s, ${
         result.mibPerSecond.toFixed(1)
       } MiB/s, ` +
-        `peak RSS ${result.peakMib.toFixed(0)} MiB`,
+        `processor ${result.processorSeconds.toFixed(1)} s, peak RSS ${
+          result.peakMib.toFixed(0)
+        } MiB`,
     );
   }
   const median = (values: number[]) => percentile(values, 50);
   console.log(
     `median: ${(median(runs.map((r) => r.ms)) / 1000).toFixed(2)} s, ` +
       `${median(runs.map((r) => r.mibPerSecond)).toFixed(1)} MiB/s, ` +
+      `processor ${median(runs.map((r) => r.processorSeconds)).toFixed(1)} s, ` +
       `peak RSS ${median(runs.map((r) => r.peakMib)).toFixed(0)} MiB`,
   );
 }

@@ -7,12 +7,15 @@
  * import keeps its block, a file whose braces do not balance keeps the
  * rest, the ranges a parse skips such blocks with begin and end where they
  * are in the text, and the occurrences found through the blanked text, or
- * with the blocks skipped, are those of the whole file.
+ * with the blocks skipped, are those of the whole file; the index's symbols
+ * through function bodies left out of the parse (those holding no item) are
+ * those of the whole file.
  */
 
 import { assert, assertEquals } from "../../support/assert.ts";
 import {
   blankRustBodies,
+  itemlessRustBodies,
   rangesAround,
   rustBlocksWithout,
   rustFunctionBodies,
@@ -206,4 +209,42 @@ Deno.test("rust bodies: every block without the name is blanked, items' and expr
       "mod n { use super::*; }",
     ].join("\n"),
   );
+});
+
+Deno.test("rust bodies: the index's symbols with itemless bodies left out are the whole file's", async () => {
+  const text = [
+    "pub fn outer(v: &[u8]) -> usize {",
+    '  let s = "}{"; // braces in a string',
+    "  fn inner() -> u8 { 1 }",
+    "  v.len() + s.len() + inner() as usize",
+    "}",
+    "struct Size(usize);",
+    "impl Size {",
+    "  fn of(v: &[u8]) -> Size {",
+    "    Size(outer(v))",
+    "  }",
+    "}",
+    "const LIMIT: usize = { let x = 4; x * 2 };",
+  ].join("\n");
+  // `outer` holds an item (`fn inner`) and stays; the bodies of `inner` (inside it) and `of` go.
+  assertEquals(
+    itemlessRustBodies(text).map(({ open, close }) => text.slice(open, close + 1)),
+    ["{ 1 }", "{\n    Size(outer(v))\n  }"],
+  );
+  const extractor = await SymbolExtractor.create();
+  const skipped = await extractor.extract("a.rs", text);
+  assertEquals(skipped, await extractor.extract("a.rs", text, { wholeFile: true }));
+  const lines = skipped.symbols.map((symbol) => [
+    symbol.name,
+    symbol.startLine,
+    symbol.endLine,
+    symbol.container,
+  ]);
+  assertEquals(lines, [
+    ["outer", 1, 5, null],
+    ["inner", 3, 3, null],
+    ["Size", 6, 6, null],
+    ["of", 8, 10, "Size"],
+    ["LIMIT", 12, 12, null],
+  ]);
 });

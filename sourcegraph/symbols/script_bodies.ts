@@ -1,0 +1,550 @@
+/**
+ * TypeScript and JavaScript function bodies left out of the index's tags
+ * parse when they hold nothing the tags queries find. Those queries find
+ * definitions inside bodies too: functions and classes (`function`,
+ * `class`), arrow functions bound to a name, a property or a key
+ * (`f = () =>`, `k: () =>`), methods of object literals (`m() {…}`, no
+ * keyword at all), the members of an object type (`let x: { a: T }`),
+ * enums, interfaces, type aliases and namespaces. So a body is kept whole
+ * when, at any depth inside it, the scan meets: one of those keywords (not
+ * after a `.`); an `=>` whose function does not follow `(`, `,`, `[`, `=>`,
+ * `return`, `?`, `&&`, `||`, `!`, `await`, `yield`, `;`, `{` or `}` (a
+ * callback's); a `(…)` followed by `{` or by a return type that is not an
+ * `if`, `for`, `while`, `switch`, `catch` or `with` (a method); a `{` in a
+ * type (after an annotation's `:` that is not an object key's, a ternary's
+ * or a case's, after `as`, `satisfies`, or `<` after a name, until the type
+ * ends). Anything the scan cannot tell keeps the body: wrong guesses cost
+ * speed, never a symbol.
+ *
+ * A body is the `{` after a parameter list (`function f(…) {`, a method's,
+ * a return type's end) or after `=>`. The scan steps over comments, strings,
+ * template literals (with their `${…}`, nested) and regular expressions (a
+ * `/` where an operand may begin). A file whose braces do not balance keeps
+ * its bodies from the first unclosed brace on (all of them, for a `}` too
+ * many); the caller parses a file whole when the parse around its bodies
+ * finds an error.
+ *
+ * @module
+ */
+
+/** A body: the indexes of its `{` and its `}`. */
+export interface ScriptBody {
+  open: number;
+  close: number;
+}
+
+// Keywords that begin a definition inside a body whatever follows them.
+const DEFINING_WORDS = new Set(["function", "class", "enum"]);
+// Keywords that begin one when a name follows (`type T`, not `{ type: 1 }`).
+const NAMED_DEFINING_WORDS = new Set([
+  "type",
+  "interface",
+  "namespace",
+  "module",
+  "declare",
+  "abstract",
+]);
+// A parenthesis after these is a statement's, not a parameter list.
+const CONTROL_WORDS = new Set(["if", "for", "while", "switch", "catch", "with", "await"]);
+// An arrow function after these is an argument or an operand: no definition.
+const CALLBACK_BEFORE = new Set(["(", ",", "[", "=>", "?", "&", "|", "!", ";", "{", "}"]);
+const CALLBACK_WORDS = new Set(["return", "await", "yield"]);
+// A `{` in a type after these begins an object type.
+const TYPE_OPENERS = new Set([":", "|", "&", "<", ",", "(", "[", "=>", "?", "="]);
+const TYPE_OPENER_WORDS = new Set([
+  "keyof",
+  "readonly",
+  "as",
+  "satisfies",
+  "extends",
+  "is",
+  "typeof",
+  "infer",
+]);
+// After these words a `/` begins a regular expression.
+const OPERAND_WORDS = new Set([
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "case",
+  "do",
+  "else",
+  "yield",
+  "await",
+]);
+// After these a `{` is an object (its `:` are keys'); after anything else, a block.
+const OBJECT_AFTER = new Set([
+  "=",
+  "(",
+  ",",
+  "[",
+  "?",
+  ":",
+  "...",
+  "!",
+  "&",
+  "|",
+  "+",
+  "-",
+  "*",
+  ">", // a type assertion's `<T>{…}`
+]);
+const OBJECT_AFTER_WORDS = new Set([
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "yield",
+  "await",
+  "const",
+  "let",
+  "var",
+]);
+// Statement keywords: a type never holds them.
+const TYPE_ENDING_WORDS = new Set([
+  "const",
+  "let",
+  "var",
+  "export",
+  "function",
+  "class",
+  "interface",
+  "enum",
+  "namespace",
+  "module",
+  "return",
+  "if",
+  "for",
+  "while",
+  "switch",
+  "throw",
+]);
+// Words the scan tells apart; any other word is a name (`id`) or a number (`lit`).
+const KNOWN_WORDS = new Set([
+  ...DEFINING_WORDS,
+  ...NAMED_DEFINING_WORDS,
+  ...CONTROL_WORDS,
+  ...CALLBACK_WORDS,
+  ...TYPE_OPENER_WORDS,
+  ...OPERAND_WORDS,
+  ...OBJECT_AFTER_WORDS,
+  ...TYPE_ENDING_WORDS,
+  "async",
+  "default",
+]);
+
+/**
+ * The function bodies of TypeScript or JavaScript `text` that hold no
+ * definition the tags queries find, each outermost (none inside another),
+ * in order; none from the first brace that does not balance on.
+ */
+export function definitionlessScriptBodies(text: string): ScriptBody[] {
+  const bodies = new BodyScan(text).run();
+  if (bodies === null) return [];
+  bodies.sort((a, b) => a.open - b.open);
+  const outermost: ScriptBody[] = [];
+  let until = -1;
+  for (const body of bodies) {
+    if (body.open < until) continue;
+    outermost.push(body);
+    until = body.close;
+  }
+  return outermost;
+}
+
+// An open bracket of the scan: `{`, `(`, `[` or a template's `${`.
+interface Bracket {
+  name: string;
+  open: number;
+  body: boolean; // a function's body
+  object: boolean; // an object literal or pattern (its `:` are keys')
+  holds: boolean; // a definition inside
+  ternaries: number; // `?` waiting for their `:`
+  caseColon: boolean; // a `case` or `default` waiting for its `:`
+  before: string; // the token before it
+  beforeThat: string;
+}
+
+// A type being read: how many brackets were open where it began, its angle brackets open, and
+// what began it (`<` after a name ends with its `>`; a return type's end is a body's `{`).
+interface TypeState {
+  depth: number;
+  angles: number;
+  from: "annotation" | "alias" | "angle" | "return";
+}
+
+class BodyScan {
+  #text: string;
+  #lexer: ScriptLexer;
+  #brackets: Bracket[] = [];
+  #bodies: ScriptBody[] = [];
+  #type: TypeState | null = null;
+  #previous = ""; // the previous token: punctuation, a known word, `id` or `lit`
+  #beforePrevious = "";
+  #closed: Bracket | null = null; // the `(` that the previous token, a `)`, closed
+  #returnTypeEnded = false; // the type that just ended was a return type
+  #objectType = false; // the `{` being opened begins an object type
+  #topTernaries = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#lexer = new ScriptLexer(text);
+  }
+
+  // The bodies that hold no definition, or null for a closing bracket too many.
+  run(): ScriptBody[] | null {
+    const lexer = this.#lexer;
+    for (let token = lexer.next(); token !== null; token = lexer.next()) {
+      const name = token.word ? kindOfWord(this.#text, token.start, token.end) : token.punct;
+      if (!this.#step(name, token)) return null;
+      if (name !== ")") this.#closed = null;
+      if (name !== "{") this.#returnTypeEnded = false;
+      this.#beforePrevious = this.#previous;
+      this.#previous = name;
+      lexer.regexAllowed = regexMayFollow(name);
+    }
+    if (this.#brackets.length === 0) return this.#bodies;
+    const unclosed = this.#brackets[0].open;
+    return this.#bodies.filter((body) => body.close < unclosed);
+  }
+
+  // Takes in one token; false for a closing bracket too many.
+  #step(name: string, token: ScriptToken): boolean {
+    if (token.word) {
+      this.#word(name);
+      return true;
+    }
+    if (this.#type !== null && !this.#typeGoesOn(name)) this.#type = null;
+    if (name === "{" || name === "(" || name === "[" || name === "${") {
+      this.#open(name, token.start);
+    } else if (name === "}" || name === ")" || name === "]" || name === "}$") {
+      return this.#close(name, token.start);
+    } else if (name === "=>") this.#arrow();
+    else if (name === "?") this.#ternaryQuestion(token.start);
+    else if (name === ":") this.#colon();
+    else if (name === ";" && this.#brackets.length > 0) this.#brackets.at(-1)!.object = false;
+    else if (name === "<" && this.#previous === "id" && this.#type === null) {
+      this.#type = { depth: this.#brackets.length, angles: 1, from: "angle" };
+    }
+    return true;
+  }
+
+  #word(word: string): void {
+    if (this.#previous === "." || this.#previous === "?.") return;
+    const type = this.#type;
+    // A statement's keyword ends a type that nothing else ended (`f(): T` then a newline).
+    if (type !== null && TYPE_ENDING_WORDS.has(word) && this.#brackets.length <= type.depth) {
+      this.#type = null;
+    }
+    if (DEFINING_WORDS.has(word)) this.#mark();
+    else if (NAMED_DEFINING_WORDS.has(word) && this.#lexer.identifierFollows()) {
+      this.#mark();
+      if (word === "type") this.#type = { depth: this.#brackets.length, angles: 0, from: "alias" };
+    } else if (word === "case" || word === "default") {
+      const top = this.#brackets.at(-1);
+      if (top !== undefined) top.caseColon = true;
+    } else if ((word === "as" || word === "satisfies") && this.#type === null) {
+      this.#type = { depth: this.#brackets.length, angles: 0, from: "annotation" };
+    }
+  }
+
+  // Whether the type being read goes on through the punctuation `name`; a `{` ends it, marking
+  // an object type or, after a return type, opening the body.
+  #typeGoesOn(name: string): boolean {
+    const type = this.#type!;
+    const level = this.#brackets.length === type.depth;
+    if (name === "{") {
+      const objectType = TYPE_OPENERS.has(this.#previous) ||
+        TYPE_OPENER_WORDS.has(this.#previous) || type.angles > 0 || !level;
+      if (!objectType) {
+        this.#returnTypeEnded = type.from === "return";
+        return false;
+      }
+      this.#mark();
+      this.#objectType = true;
+      return true; // the type goes on after it (`T extends { … } ? A : B`)
+    }
+    if (this.#brackets.length < type.depth) return false;
+    if (!level) return true;
+    if (name === "<") type.angles++;
+    else if (name === ">" && type.angles > 0) {
+      if (--type.angles === 0 && type.from === "angle") return false;
+    } else if (type.angles === 0 && name === "=" && type.from === "alias") {
+      type.from = "annotation"; // `type T<…> =`: the aliased type follows
+    } else if (type.angles === 0 && (name === "=" || name === ";" || name === ",")) return false;
+    return name !== ")" && name !== "]" && name !== "}" && name !== "}$";
+  }
+
+  #open(name: string, at: number): void {
+    let body = false;
+    const objectType = this.#objectType;
+    this.#objectType = false;
+    if (name === "{" && !objectType) {
+      const afterParameters = this.#previous === ")" && this.#closed !== null &&
+        !CONTROL_WORDS.has(this.#closed.before);
+      // A function's or a method's body: a definition inside the bracket around it.
+      body = afterParameters || this.#returnTypeEnded || this.#previous === "=>";
+      if (body && this.#previous !== "=>") this.#mark();
+    }
+    const object = name === "{" && !body &&
+      (OBJECT_AFTER.has(this.#previous) || OBJECT_AFTER_WORDS.has(this.#previous));
+    this.#brackets.push({
+      name,
+      open: at,
+      body,
+      object,
+      holds: false,
+      ternaries: 0,
+      caseColon: false,
+      before: this.#previous,
+      beforeThat: this.#beforePrevious,
+    });
+  }
+
+  #close(name: string, at: number): boolean {
+    const bracket = this.#brackets.pop();
+    if (bracket === undefined) return false;
+    const outer = this.#brackets.at(-1);
+    if (outer !== undefined) outer.holds ||= bracket.holds;
+    if (bracket.body && !bracket.holds && name === "}") {
+      this.#bodies.push({ open: bracket.open, close: at });
+    }
+    if (name === ")") this.#closed = bracket;
+    return true;
+  }
+
+  // An arrow: a definition unless its function is an argument or an operand.
+  #arrow(): void {
+    const type = this.#type;
+    if (type !== null) {
+      if (this.#brackets.length > type.depth) return; // a function type inside a type
+      // A function type (`let f: () => void`), or an arrow function after its return type
+      // (`(x): T => …`) or a key's (`k: (…) => …` in an object read as a block): told apart by
+      // nothing here, so a definition; after a return type, the arrow's body follows.
+      this.#mark();
+      if (type.from === "return") this.#type = null;
+      return;
+    }
+    let before: string;
+    if (this.#previous === ")" && this.#closed !== null) {
+      before = this.#closed.before === "async" ? this.#closed.beforeThat : this.#closed.before;
+    } else if (this.#previous === "id") before = this.#beforePrevious;
+    else before = "";
+    if (!CALLBACK_BEFORE.has(before) && !CALLBACK_WORDS.has(before)) this.#mark();
+  }
+
+  #ternaryQuestion(at: number): void {
+    // `?.`, `??`, `?:`, `?(`, `?)`, `?,`, `?=` are optional chaining or an optional member,
+    // not a ternary (a `:` not counted as one's is read as an annotation's: at worst a body is
+    // kept).
+    if ("?.:(),=".includes(this.#text[at + 1] ?? "") || this.#type !== null) return;
+    const top = this.#brackets.at(-1);
+    if (top === undefined) this.#topTernaries++;
+    else top.ternaries++;
+  }
+
+  #colon(): void {
+    if (this.#type !== null) return;
+    const top = this.#brackets.at(-1);
+    const depth = this.#brackets.length;
+    if (top === undefined ? this.#topTernaries > 0 : top.ternaries > 0) {
+      if (top === undefined) this.#topTernaries--;
+      else top.ternaries--;
+    } else if (top !== undefined && top.caseColon) top.caseColon = false;
+    else if (this.#previous === ")") this.#type = { depth, angles: 0, from: "return" };
+    else if (top === undefined || !top.object) {
+      this.#type = { depth, angles: 0, from: "annotation" };
+    }
+  }
+
+  // A definition inside the innermost open bracket.
+  #mark(): void {
+    const top = this.#brackets.at(-1);
+    if (top !== undefined) top.holds = true;
+  }
+}
+
+// The word text[start, end) as the scan names it: a known word itself, `lit` for a number, `id`.
+function kindOfWord(text: string, start: number, end: number): string {
+  const first = text.charCodeAt(start);
+  if (first >= 0x30 && first <= 0x39) return "lit";
+  // Every known word is 2 to 10 lower-case letters: most names are told without a slice (the
+  // slices took a tenth of a worker's profile).
+  if (end - start > 10 || end - start < 2 || first < 0x61 || first > 0x7a) return "id";
+  const word = text.slice(start, end);
+  return KNOWN_WORDS.has(word) ? word : "id";
+}
+
+// Whether a `/` after the token `previous` begins a regular expression (an operand may begin).
+function regexMayFollow(previous: string): boolean {
+  if (previous === "id" || previous === "lit") return false;
+  if (previous === ")" || previous === "]" || previous === "}" || previous === "}$") return false;
+  return previous.length <= 3 || OPERAND_WORDS.has(previous);
+}
+
+// One token: a word, or punctuation (`=>`, `...`, `?.`, `${` and a template's closing `}$`,
+// `lit` for a string, template or regular expression, or one other character).
+interface ScriptToken {
+  start: number;
+  end: number;
+  word: boolean;
+  punct: string;
+}
+
+const NEWLINE = 0x0a;
+const SLASH = 0x2f;
+const STAR = 0x2a;
+const BACKSLASH = 0x5c;
+const BACKTICK = 0x60;
+
+// TypeScript or JavaScript text, token by token (one token object, changed by each call).
+class ScriptLexer {
+  regexAllowed = true;
+  #text: string;
+  #at = 0;
+  #token: ScriptToken = { start: 0, end: 0, word: false, punct: "" };
+  // For each `${` open, the braces open inside it; the template resumes when its `}` comes.
+  #templates: number[] = [];
+  #inTemplate = false;
+
+  constructor(text: string) {
+    this.#text = text;
+    if (text.startsWith("#!")) this.#at = lineEnd(text, 0);
+  }
+
+  next(): ScriptToken | null {
+    const text = this.#text;
+    if (this.#inTemplate) return this.#templateRest(this.#at);
+    for (;;) {
+      const at = this.#at;
+      if (at >= text.length) return null;
+      const code = text.charCodeAt(at);
+      const second = text.charCodeAt(at + 1);
+      if (isSpaceCode(code)) this.#at++;
+      else if (code === SLASH && second === SLASH) this.#at = lineEnd(text, at);
+      else if (code === SLASH && second === STAR) {
+        const end = text.indexOf("*/", at + 2);
+        this.#at = end < 0 ? text.length : end + 2;
+      } else if (code === 0x22 || code === 0x27) {
+        return this.#emit(at, quotedEnd(text, at, code), "lit");
+      } else if (code === BACKTICK) return this.#templateRest(at + 1);
+      else if (code === SLASH && this.regexAllowed) {
+        return this.#emit(at, regexEnd(text, at), "lit");
+      } else if (isWordCode(code)) {
+        let end = at + 1;
+        while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+        this.#at = end;
+        this.#token.start = at;
+        this.#token.end = end;
+        this.#token.word = true;
+        return this.#token;
+      } else return this.#punctuation(at, code, second);
+    }
+  }
+
+  // Whether a name comes next (after white space): `type T`, not `type:` or `type =`.
+  identifierFollows(): boolean {
+    let at = this.#at;
+    while (isSpaceCode(this.#text.charCodeAt(at))) at++;
+    const code = this.#text.charCodeAt(at);
+    return isWordCode(code) && !(code >= 0x30 && code <= 0x39);
+  }
+
+  #punctuation(at: number, code: number, second: number): ScriptToken {
+    if (code === 0x3d && second === 0x3e) return this.#emit(at, at + 2, "=>");
+    if (code === 0x2e && second === 0x2e && this.#text.charCodeAt(at + 2) === 0x2e) {
+      return this.#emit(at, at + 3, "...");
+    }
+    if (code === 0x3f && second === 0x2e) return this.#emit(at, at + 2, "?.");
+    const templates = this.#templates;
+    if (code === 0x7b && templates.length > 0) templates[templates.length - 1]++;
+    if (code === 0x7d && templates.length > 0 && templates[templates.length - 1]-- === 0) {
+      templates.pop();
+      this.#inTemplate = true;
+      return this.#emit(at, at + 1, "}$");
+    }
+    return this.#emit(at, at + 1, String.fromCharCode(code));
+  }
+
+  // The rest of a template literal from `from` (after its backtick or a `}` that closed a
+  // `${`): up to its next `${` (a token of its own) or its end (a literal).
+  #templateRest(from: number): ScriptToken {
+    this.#inTemplate = false;
+    const text = this.#text;
+    for (let i = from; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === BACKSLASH) i++;
+      else if (code === BACKTICK) return this.#emit(from, i + 1, "lit");
+      else if (code === 0x24 && text.charCodeAt(i + 1) === 0x7b) {
+        this.#templates.push(0);
+        return this.#emit(i, i + 2, "${");
+      }
+    }
+    return this.#emit(from, text.length, "lit");
+  }
+
+  #emit(start: number, end: number, punct: string): ScriptToken {
+    this.#at = end;
+    this.#token.start = start;
+    this.#token.end = end;
+    this.#token.word = false;
+    this.#token.punct = punct;
+    return this.#token;
+  }
+}
+
+// The end of a regular expression at `open`: its closing `/` (not inside a class `[…]` or
+// escaped) and its flags; a line's end when it has none.
+function regexEnd(text: string, open: number): number {
+  let inClass = false;
+  for (let i = open + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === NEWLINE) return i;
+    else if (code === 0x5b) inClass = true;
+    else if (code === 0x5d) inClass = false;
+    else if (code === SLASH && !inClass) {
+      let end = i + 1;
+      while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+      return end;
+    }
+  }
+  return text.length;
+}
+
+// The end of a `'` or `"` string at `open` (a line's end when unclosed).
+function quotedEnd(text: string, open: number, quote: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === quote) return i + 1;
+    else if (code === NEWLINE) return i;
+  }
+  return text.length;
+}
+
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf("\n", from);
+  return end < 0 ? text.length : end;
+}
+
+// A name's or a number's character (`$`, `_` and non-ASCII letters included).
+function isWordCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x24 || code >= 0x80;
+}
+
+function isSpaceCode(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
