@@ -423,8 +423,9 @@ function skippedBodies(text: string, language: GrammarLanguage): readonly Script
   return SCRIPT_LANGUAGES.has(language) ? definitionlessScriptBodies(text) : [];
 }
 
-// Languages whose definitionless bodies are left out of the tags parse (`script_bodies.ts`);
-// not TSX, whose text between tags the scan does not read.
+// Languages whose definitionless bodies are left out of the tags parse (`script_bodies.ts`) and
+// whose blocks without the name out of a references parse (`typescript_blocks.ts`); not TSX,
+// whose text between tags the scans do not read.
 const SCRIPT_LANGUAGES: ReadonlySet<GrammarLanguage> = new Set(["typescript", "javascript"]);
 
 // The tags queries of a grammar with only their patterns that capture a
@@ -574,8 +575,6 @@ function occurrenceOf(
   return occurrence;
 }
 
-// The languages whose blocks `typescript_blocks.ts` finds.
-const SCRIPT_LANGUAGES = new Set<string>(["typescript", "javascript"]);
 const SEPARATED_LANGUAGES: ReadonlySet<GrammarLanguage> = new Set(["typescript", "tsx"]);
 
 // How many error and missing nodes a tree holds (only subtrees that hold one are walked).
