@@ -20,10 +20,9 @@
  *
  * While braces are matched, comments, strings with their escapes, template
  * literals (their `${ … }` substitutions are code) and regular expression
- * literals are stepped over; a `/` starts a regular expression where an
- * expression may start (after a punctuator other than `)` and `]`, or a
- * keyword such as `return`) and its line holds its closing `/`, else it
- * divides. A file whose braces do not balance keeps its blocks from the
+ * literals are stepped over (`script_lexer.ts`); a `/` starts a regular
+ * expression where an expression may start (after a punctuator other than
+ * `)` and `]`, or a keyword such as `return`), else it divides. A file whose braces do not balance keeps its blocks from the
  * first unclosed brace on (all of them for a `}` too many). JSX is not
  * lexed: `.tsx` and `.jsx` files are parsed whole (JSX in a `.js` file
  * meets the fallback above).
@@ -32,15 +31,10 @@
  */
 
 import type { RustBody } from "./rust_bodies.ts";
+import { ScriptLexer } from "./script_lexer.ts";
 
-const SLASH = 0x2f;
-const STAR = 0x2a;
-const BACKSLASH = 0x5c;
-const NEWLINE = 0x0a;
-const BACKTICK = 0x60;
 const DOLLAR = 0x24;
 const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 // Blocks shorter than this are kept: leaving them out saves the parser nothing worth a range.
 const SHORTEST_SKIPPED = 24;
@@ -107,23 +101,34 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
   const blocks: ScriptBlock[] = [];
   const frames: Frame[] = [];
   let braces = 0;
-  let previous = -1; // the punctuator before, or -1 after a word
-  let previousWord = "";
+  let previous = -1; // the punctuator before (its last character), or -1 after a word
+  let previousWord = ""; // the word before, when it may be a keyword
   let parens = 0;
   let heading: { at: number; parens: number } | null = null; // a declaration's keyword before its body
 
-  for (let at = lexer.next(); at !== -1; at = lexer.next()) {
-    const code = text.charCodeAt(at);
-    if (lexer.word !== "") {
-      if (lexer.word === "return") markReturn(frames);
-      if (DECLARATION_HEADS.has(lexer.word)) heading = { at, parens };
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const at = token.start;
+    if (token.word) {
+      const word = keywordAt(text, at, token.end);
+      if (word === "return") markReturn(frames);
+      if (DECLARATION_HEADS.has(word)) heading = { at, parens };
+      lexer.regexAllowed = BEFORE_EXPRESSION.has(word);
       previous = -1;
-      previousWord = lexer.word;
+      previousWord = word;
       continue;
     }
-    if (code === 0x28) parens++;
-    else if (code === 0x29) parens--;
-    else if (code === OPEN_BRACE) {
+    const punct = token.punct;
+    // A string, template or regular expression: the tokens around it decide.
+    if (punct === "lit") {
+      lexer.regexAllowed = false;
+      continue;
+    }
+    // After `)` or `]` a `/` divides (after `}`, which ends a block more often than an object, it
+    // starts a regular expression).
+    lexer.regexAllowed = punct !== ")" && punct !== "]";
+    if (punct === "(") parens++;
+    else if (punct === ")") parens--;
+    else if (punct === "{") {
       // A declaration's body is the first brace at its keyword's depth (not in `extends f({ … })`).
       const head = heading !== null && heading.parens === parens ? heading.at : -1;
       if (head !== -1) heading = null;
@@ -134,28 +139,29 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
           NESTED_PATTERN_PUNCTUATION.has(previous));
       frames.push({ open: at, holdsReturn: false, pattern, head });
       braces++;
-    } else if (code === CLOSE_BRACE) {
+    } else if (punct === "}") {
       const frame = frames.pop();
-      if (frame === undefined) return [];
-      if (frame === "substitution") {
-        // Back in the template literal's text, which may open another substitution.
-        if (lexer.template()) frames.push("substitution");
-        previous = CLOSE_BRACE;
-        continue;
-      }
+      if (frame === undefined || frame === "substitution") return [];
       braces--;
       if (frame.holdsReturn) markReturn(frames);
       blocks.push({ ...frame, close: at, depth: braces });
-    } else if (code === DOLLAR && lexer.substitution) {
-      frames.push("substitution");
-    }
-    previous = code;
+    } else if (punct === "${") frames.push("substitution");
+    else if (punct === "}$" && frames.pop() !== "substitution") return [];
+    previous = punct === "${" ? DOLLAR : punct.charCodeAt(punct.length - 1);
     previousWord = "";
   }
   const unclosed = frames.find((frame) => frame !== "substitution");
   if (frames.length === 0) return blocks;
   if (unclosed === undefined) return [];
   return blocks.filter((block) => block.close < unclosed.open);
+}
+
+// The word from `start` to `end` when it may be a keyword (2 to 10 lower-case letters, the
+// first at least), else "": most names are told without a slice.
+function keywordAt(text: string, start: number, end: number): string {
+  const first = text.charCodeAt(start);
+  if (end - start > 10 || end - start < 2 || first < 0x61 || first > 0x7a) return "";
+  return text.slice(start, end);
 }
 
 function markReturn(frames: Frame[]): void {
@@ -207,125 +213,4 @@ function spellingsOf(text: string, name: string): number[] {
     found.push(from);
   }
   return found;
-}
-
-// Tokens of TypeScript code: `next` answers where a word or a punctuator starts (comments,
-// strings, template literals and regular expressions stepped over), -1 at the end.
-class ScriptLexer {
-  #text: string;
-  #at = 0;
-  #regexAllowed = true;
-  /** The word just read, "" for a punctuator. */
-  word = "";
-  /** Whether the `$` just read opened a template literal's substitution. */
-  substitution = false;
-
-  constructor(text: string) {
-    this.#text = text;
-  }
-
-  next(): number {
-    const text = this.#text;
-    this.substitution = false;
-    this.word = "";
-    while (this.#at < text.length) {
-      const at = this.#at;
-      const code = text.charCodeAt(at);
-      if (code <= 0x20) this.#at++;
-      else if (code === SLASH && text.charCodeAt(at + 1) === SLASH) {
-        const end = text.indexOf("\n", at);
-        this.#at = end < 0 ? text.length : end;
-      } else if (code === SLASH && text.charCodeAt(at + 1) === STAR) {
-        const end = text.indexOf("*/", at + 2);
-        this.#at = end < 0 ? text.length : end + 2;
-      } else if (code === 0x22 || code === 0x27) {
-        this.#at = quotedEnd(text, at);
-        this.#regexAllowed = false;
-      } else if (code === BACKTICK) {
-        this.#at = at + 1;
-        if (this.template()) return this.#at - 2; // the `$` of `${`
-      } else if (code === SLASH && this.#regexAllowed && this.#regex(at)) {
-        this.#regexAllowed = false;
-      } else if (isWordCode(code)) return this.#word(at);
-      else {
-        this.#at = at + 1;
-        // After `)` or `]` a `/` divides (after `}`, which ends a block more often than an
-        // object, it starts a regular expression).
-        this.#regexAllowed = code !== 0x29 && code !== 0x5d;
-        return at;
-      }
-    }
-    return -1;
-  }
-
-  /**
-   * Steps over a template literal's text from the current index: true when
-   * it stops after a substitution's `${` (the code that follows is lexed),
-   * false after the closing backtick.
-   */
-  template(): boolean {
-    const text = this.#text;
-    for (let i = this.#at; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === BACKSLASH) i++;
-      else if (code === BACKTICK) {
-        this.#at = i + 1;
-        this.#regexAllowed = false;
-        return false;
-      } else if (code === DOLLAR && text.charCodeAt(i + 1) === OPEN_BRACE) {
-        this.#at = i + 2;
-        this.#regexAllowed = true;
-        this.substitution = true;
-        return true;
-      }
-    }
-    this.#at = text.length;
-    return false;
-  }
-
-  // A regular expression literal at `at` stepped over; false (a division) when its line ends
-  // before its closing `/`.
-  #regex(at: number): boolean {
-    const text = this.#text;
-    let inClass = false;
-    for (let i = at + 1; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === NEWLINE) return false;
-      if (code === BACKSLASH) i++;
-      else if (code === 0x5b) inClass = true;
-      else if (code === 0x5d) inClass = false;
-      else if (code === SLASH && !inClass) {
-        this.#at = i + 1;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  #word(at: number): number {
-    const text = this.#text;
-    let end = at + 1;
-    while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
-    this.#at = end;
-    this.word = text.slice(at, end);
-    this.#regexAllowed = BEFORE_EXPRESSION.has(this.word);
-    return at;
-  }
-}
-
-// The end of the string at `open` (a backslash escapes the next character; a line ends it).
-function quotedEnd(text: string, open: number): number {
-  const quote = text.charCodeAt(open);
-  for (let i = open + 1; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === BACKSLASH) i++;
-    else if (code === quote) return i + 1;
-    else if (code === NEWLINE) return i;
-  }
-  return text.length;
-}
-
-function isWordCode(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === DOLLAR || code >= 0x80;
 }
