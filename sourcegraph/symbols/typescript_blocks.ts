@@ -8,10 +8,11 @@
  * besides: a block inside another block that holds the word `return`
  * (whether a function body returns a value is read from all its
  * statements); the body of a declaration (a class, interface, enum,
- * namespace or module, or a type alias's object type: another name's
- * resolution reads its members' types, a method's parameters, an
- * interface's call signature; its members' own bodies are looked at one by
- * one); and a block that may declare
+ * namespace or module, or a type alias's object type) whose heading spells
+ * the name: the name's resolution reads its members' types (a class's
+ * constructor's and methods' parameters, an interface's call signature),
+ * while its members' own bodies are looked at one by one; and a block that
+ * may declare
  * names another name's lookup meets (a destructuring pattern, an import or
  * export list, a parameter's pattern) or be read for them (an argument, a
  * class's heritage: `extends mixin({ … })`). `SymbolExtractor` parses the
@@ -184,9 +185,9 @@ export function typescriptBlocksWithout(text: string, name: string): RustBody[] 
     if (block.open < after || block.close - block.open < SHORTEST_SKIPPED) continue;
     if (spelledIn(spellings, block.open, block.close)) continue;
     if (block.pattern || (block.holdsReturn && block.depth > 0)) continue;
-    // A declaration's body: other names' resolution reads its members (a `{` after such a word
-    // that is not its body, as `module.exports = {`, is kept too: that costs speed, not answers).
-    if (block.head !== -1) continue;
+    // A declaration named so: its resolution reads its members (a `{` after such a word that is
+    // not its body, as `module.exports = {`, is kept too: that costs speed, not answers).
+    if (block.head !== -1 && spelledIn(spellings, block.head, block.open)) continue;
     skipped.push({ open: block.open, close: block.close, holdsItem: false, holdsGlob: false });
     after = block.close;
   }

@@ -4,8 +4,8 @@
  * no braces; a template's substitution is code), a block that does not
  * spell the name is left out unless it may declare or be read for other
  * names (patterns, import lists, arguments), holds a `return` inside
- * another block or is a declaration's body (a class's, an interface's, a
- * type alias's), a kept block's nested blocks are looked at on their own, a
+ * another block or is the body of a declaration (a class, an interface, a
+ * type alias) the name names, a kept block's nested blocks are looked at on their own, a
  * file whose braces do not balance keeps the rest, and the occurrences
  * found with the blocks left out are those of the whole file, also when
  * the lexer guessed a block wrongly (the file is then parsed whole).
@@ -55,19 +55,23 @@ Deno.test("typescript blocks: a block without the name is left out, one with it 
     "{ this.map.set(key, 1); }",
     "{ console.log('nothing here at all'); }",
   ]);
-  // Without the name, the class's body is kept (other names' resolution reads its members), its
-  // methods' bodies are left out.
+  // Without the name, the class's body is left out whole.
   assertEquals(skippedTexts(text, "absent"), [
-    "{ this.map.set(key, 1); }",
-    "{ this.map.clear(); this.size = 0; }",
+    text.slice(text.indexOf("{"), text.indexOf("\n}") + 2),
     "{ console.log('nothing here at all'); }",
   ]);
-  // So are an interface's and a type alias's object type, which hold no statement.
+  // A declaration named so keeps its body (the resolution reads an interface's call signature, a
+  // type alias's members, a class's methods' parameters), also when the body does not spell it.
   const types = [
     "export interface Handler { (event: Event): unknown; other: string }",
     "export type Options = { verbose: boolean; label: string; size: number };",
   ].join("\n");
-  assertEquals(skippedTexts(types, "absent"), []);
+  assertEquals(skippedTexts(types, "Handler"), [
+    "{ verbose: boolean; label: string; size: number }",
+  ]);
+  assertEquals(skippedTexts(types, "Options"), [
+    "{ (event: Event): unknown; other: string }",
+  ]);
 });
 
 Deno.test("typescript blocks: patterns, import lists and arguments are kept", () => {
