@@ -143,6 +143,10 @@ for (const [label, names] of classes) {
     }
   }
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  if (pairs === 0) {
+    console.log(`| ${label}: ${names.length} | 0 | 0 | - | - | - |`);
+    continue;
+  }
   console.log(
     `| ${label}: ${names.length} | ${pairs} | ${differ.length} | ${sum(whole).toFixed(0)} / ${
       percentile(whole, 50).toFixed(1)
