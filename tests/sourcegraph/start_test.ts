@@ -1,5 +1,9 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import {
+  describeLocalProblem,
+  inspectLocalRepository,
+} from "../../sourcegraph/startup/local_repositories.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
 import {
   freePort,
@@ -64,6 +68,8 @@ Deno.test("start: repositories named on the command line are served beside the c
   }
 });
 
+// One bad path is given to a real start (it stops with that one line); every kind of bad path is
+// told apart and described by the functions that start calls for the line.
 Deno.test("start: a repository path that is missing, a file, a plain folder or on no branch stops the start with one line saying which", async () => {
   const parent = await tempDir("sg-start-");
   try {
@@ -83,11 +89,20 @@ Deno.test("start: a repository path that is missing, a file, a plain folder or o
         ["detached", "no branch checked out"],
       ]
     ) {
-      const log = await startFailure(home.path, {}, { repositories: [join(parent, name)] });
-      const lines = log.split("\n").filter((line) => line.includes(join(parent, name)));
-      assertEquals(lines.length, 1, log);
-      assertIncludes(lines[0], expected);
+      const found = await inspectLocalRepository(join(parent, name));
+      assert(typeof found === "string", `${name}: ${JSON.stringify(found)}`);
+      const described = describeLocalProblem(found);
+      assertIncludes(described, expected);
+      assert(!described.includes("\n"), described);
     }
+    const plain = join(parent, "plain");
+    const log = await startFailure(home.path, {}, { repositories: [plain] });
+    // The failure's text starts with the log's first line.
+    const lines = log.replace(/^service exited: /, "").split("\n")
+      .filter((line) => line.includes(plain));
+    assertEquals(lines, [
+      `context-sourcegraph: ${plain} ${describeLocalProblem("not_a_repository")}`,
+    ]);
   } finally {
     await removeDir(parent);
   }
@@ -109,20 +124,6 @@ Deno.test("start: a port in use is reported before anything is synced, suggestin
     assert(!log.includes("synced"), `a repository was synced before the port was taken:\n${log}`);
   } finally {
     taken.close();
-    await removeDir(parent);
-  }
-});
-
-Deno.test("start: a bad SOURCEGRAPH_PORT stops the start", async () => {
-  const parent = await tempDir("sg-start-");
-  try {
-    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
-      parent,
-      name: "home",
-    });
-    const bad = await startFailure(home.path, { SOURCEGRAPH_PORT: "80a" }, { portFlag: false });
-    assertIncludes(bad, 'SOURCEGRAPH_PORT must be a whole number from 0 to 65535 (got "80a")');
-  } finally {
     await removeDir(parent);
   }
 });
