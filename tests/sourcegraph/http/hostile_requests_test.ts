@@ -454,12 +454,15 @@ Deno.test("control store: an empty or damaged store stops the start with one lin
   }
 });
 
+// SOURCEGRAPH_PORT is among them, given without --port (which would win over it), and a service
+// token that is too short.
 Deno.test("settings: every bad core value is named on its own line and the start stops", async () => {
   const parent = await tempDir("sg-settings-");
   try {
     const repo = await createRepo({ "a.txt": "a\n" }, { parent, name: "project" });
     const log = await startFailure(repo.path, {
       SOURCEGRAPH_PORT: "80a",
+      SOURCEGRAPH_API_TOKEN: "short",
       SOURCEGRAPH_SYNC_MINUTES: "abc",
       SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "-1",
       SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "1e3",
@@ -468,9 +471,11 @@ Deno.test("settings: every bad core value is named on its own line and the start
       SOURCEGRAPH_PUBLIC_READ: "maybe",
     }, { portFlag: false });
     assertIncludes(log, 'SOURCEGRAPH_PORT must be a whole number from 0 to 65535 (got "80a")');
+    assertIncludes(log, "SOURCEGRAPH_API_TOKEN must be at least 32 characters");
     for (
       const name of [
         "SOURCEGRAPH_PORT",
+        "SOURCEGRAPH_API_TOKEN",
         "SOURCEGRAPH_SYNC_MINUTES",
         "SOURCEGRAPH_ANONYMOUS_CONCURRENCY",
         "SOURCEGRAPH_ANONYMOUS_PER_MINUTE",

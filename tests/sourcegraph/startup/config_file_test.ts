@@ -80,17 +80,3 @@ Deno.test("sourcegraph.toml registers repositories at start; without a default b
   assertIncludes(failed, "sourcegraph.toml is invalid");
   await removeDir(parent);
 });
-
-Deno.test("a short service token stops the start", async () => {
-  const parent = await tempDir("sg-default-");
-  try {
-    const home = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "home\n" }, {
-      parent,
-      name: "home",
-    });
-    const failed = await startFailure(home.path, { SOURCEGRAPH_API_TOKEN: "short" });
-    assertIncludes(failed, "at least 32 characters");
-  } finally {
-    await removeDir(parent);
-  }
-});
