@@ -23,7 +23,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
-import { type LocalProblem, serveLocalRepositories } from "./startup/local_repositories.ts";
+import { describeLocalProblem, serveLocalRepositories } from "./startup/local_repositories.ts";
 import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
@@ -305,7 +305,7 @@ async function serveCommandLine(): Promise<void> {
   }
   for (const path of outcome.paths) {
     if (path.kind === "problem") {
-      const problem = localProblem(path.problem);
+      const problem = describeLocalProblem(path.problem);
       if (!named) {
         log(`the working directory ${problem}; nothing registered`);
         continue;
@@ -317,20 +317,6 @@ async function serveCommandLine(): Promise<void> {
       const what = path.directory === cwd ? "this checkout" : path.source;
       log(`registered ${what} as ${path.name}, monitoring ${path.branch}`);
     }
-  }
-}
-
-/** What is wrong with a path, to follow it in a message. */
-function localProblem(problem: LocalProblem): string {
-  switch (problem) {
-    case "missing":
-      return "does not exist";
-    case "not_a_folder":
-      return "is not a folder";
-    case "not_a_repository":
-      return "is not a Git repository (a checkout or a bare repository)";
-    case "no_branch":
-      return "is a Git repository with no branch checked out (a detached HEAD); check out a branch";
   }
 }
 

@@ -23,6 +23,20 @@ export type LocalProblem =
   | "not_a_repository"
   | "no_branch";
 
+/** What is wrong with a path, to follow it in the start's one-line refusal. */
+export function describeLocalProblem(problem: LocalProblem): string {
+  switch (problem) {
+    case "missing":
+      return "does not exist";
+    case "not_a_folder":
+      return "is not a folder";
+    case "not_a_repository":
+      return "is not a Git repository (a checkout or a bare repository)";
+    case "no_branch":
+      return "is a Git repository with no branch checked out (a detached HEAD); check out a branch";
+  }
+}
+
 /** A Git repository on a branch, as a path names it. */
 export interface LocalSource {
   /** The checkout's top folder, or the bare repository's folder (absolute). */

@@ -2,7 +2,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { configFromEnvironment, type SourceConfig } from "../../git_source/config.ts";
+import { GitSourceError } from "../../git_source/errors.ts";
 import { type GitBatch, GitBatchSchema, gitBatchText } from "../../git_source/protocol.ts";
+import { checkRepository } from "../../git_source/repository_check.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { initializeMessage } from "../support/mcp_messages.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../support/git_repo.ts";
@@ -289,6 +292,22 @@ function gitSourceCommand(
   });
 }
 
+/** Why the start stops for `env` as main.ts decides it: the configuration's, then the repository's. */
+async function startRefusal(env: Record<string, string>): Promise<string | null> {
+  let config: SourceConfig;
+  try {
+    config = configFromEnvironment((name) => env[name]);
+  } catch (error) {
+    // main.ts prints a GitSourceError's message; anything else only as "invalid environment".
+    assert(error instanceof GitSourceError, String(error));
+    return error.message;
+  }
+  return (await checkRepository(config)).fatal;
+}
+
+// Two cases run the entry as a host does (one refused by the configuration, one by the
+// repository check: exit code 1, the reason as the only stderr line, nothing on stdout); every
+// case's reason is checked on the functions main.ts calls, which print it as that line.
 Deno.test("a bad environment stops the start with one line on stderr", async () => {
   const parent = await tempDir("gs-e2e-");
   try {
@@ -335,13 +354,17 @@ Deno.test("a bad environment stops the start with one line on stderr", async () 
     ];
     await Deno.writeTextFile(join(parent, "file"), "x");
     for (const [env, reason] of cases) {
+      const refusal = await startRefusal(env);
+      assert(refusal !== null && refusal.includes(reason), `${reason}: ${refusal}`);
+      assert(!refusal.includes("\n"), refusal);
+    }
+    for (const [env, reason] of [cases[0], cases.at(-1)!]) {
       const child = gitSourceCommand({ repository: parent, data }, env).spawn();
       await child.stdin.close();
       const out = await child.output();
       const stderr = new TextDecoder().decode(out.stderr);
       assertEquals(out.code, 1, reason);
-      assertEquals(stderr.split("\n").filter((line) => line !== "").length, 1, stderr);
-      assert(stderr.includes(reason), `${reason}: ${stderr}`);
+      assertEquals(stderr, `git-knowledge-source: ${await startRefusal(env)}\n`);
       assertEquals(out.stdout.length, 0);
     }
   } finally {

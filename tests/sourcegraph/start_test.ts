@@ -1,5 +1,9 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
+import {
+  describeLocalProblem,
+  inspectLocalRepository,
+} from "../../sourcegraph/startup/local_repositories.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
 import {
   freePort,
@@ -8,62 +12,8 @@ import {
   startService,
 } from "../support/sourcegraph_service.ts";
 
-Deno.test("start: repositories named on the command line are served beside the configured ones; the log names the real address; --port wins over SOURCEGRAPH_PORT", async () => {
-  const parent = await tempDir("sg-start-");
-  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const takenPort = (taken.addr as Deno.NetAddr).port;
-  try {
-    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
-      parent,
-      name: "home",
-    });
-    await home.write({
-      "sourcegraph.toml":
-        `[[repositories]]\nname = "org/configured"\nsource = "${home.path}"\npublic_read = true\nbranches = ["main"]\n`,
-    });
-    await home.commit("config");
-    const other = await createRepo({ "o.txt": "other\n" }, { parent, name: "other" });
-    await other.git("checkout", "-q", "-b", "feature");
-    const bare = join(parent, "mirror.git");
-    await git(parent, ["clone", "-q", "--bare", other.path, bare]);
-    // Both --port and SOURCEGRAPH_PORT: the flag's free port is taken, not the variable's busy one.
-    const service = await startService(home.path, { SOURCEGRAPH_PORT: String(takenPort) }, {
-      repositories: [other.path, bare],
-    });
-    try {
-      assertEquals(await (await fetch(`${service.url}/healthz`)).text(), "ok\n");
-      assert(!service.log.some((line) => line.includes(`:${takenPort}`)), service.log.join("\n"));
-      const port = new URL(service.url).port;
-      assert(
-        service.log.some((line) => line.endsWith(`listening on http://127.0.0.1:${port}`)),
-        service.log.join("\n"),
-      );
-      assert(!service.log.some((line) => line.includes("public URL")), service.log.join("\n"));
-      assertIncludes(
-        service.log.join("\n"),
-        `connect an MCP client to ${service.url}/sourcegraph/mcp`,
-      );
-      const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
-      const names = listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
-      assertEquals(names, ["local/mirror", "local/other", "org/configured"]);
-      const other = listed.Repositories.find((repo: { Repo: string }) =>
-        repo.Repo === "local/other"
-      );
-      assertEquals(other.DefaultBranch, "feature");
-      const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/mirror`, {
-        method: "POST",
-        body: JSON.stringify({ Path: "o.txt" }),
-      });
-      assertEquals((await read.json()).Content, "other\n");
-    } finally {
-      await service.stop();
-    }
-  } finally {
-    taken.close();
-    await removeDir(parent);
-  }
-});
-
+// One bad path is given to a real start (it stops with that one line); every kind of bad path is
+// told apart and described by the functions that start calls for the line.
 Deno.test("start: a repository path that is missing, a file, a plain folder or on no branch stops the start with one line saying which", async () => {
   const parent = await tempDir("sg-start-");
   try {
@@ -83,11 +33,20 @@ Deno.test("start: a repository path that is missing, a file, a plain folder or o
         ["detached", "no branch checked out"],
       ]
     ) {
-      const log = await startFailure(home.path, {}, { repositories: [join(parent, name)] });
-      const lines = log.split("\n").filter((line) => line.includes(join(parent, name)));
-      assertEquals(lines.length, 1, log);
-      assertIncludes(lines[0], expected);
+      const found = await inspectLocalRepository(join(parent, name));
+      assert(typeof found === "string", `${name}: ${JSON.stringify(found)}`);
+      const described = describeLocalProblem(found);
+      assertIncludes(described, expected);
+      assert(!described.includes("\n"), described);
     }
+    const plain = join(parent, "plain");
+    const log = await startFailure(home.path, {}, { repositories: [plain] });
+    // The failure's text starts with the log's first line.
+    const lines = log.replace(/^service exited: /, "").split("\n")
+      .filter((line) => line.includes(plain));
+    assertEquals(lines, [
+      `context-sourcegraph: ${plain} ${describeLocalProblem("not_a_repository")}`,
+    ]);
   } finally {
     await removeDir(parent);
   }
@@ -113,22 +72,13 @@ Deno.test("start: a port in use is reported before anything is synced, suggestin
   }
 });
 
-Deno.test("start: a bad SOURCEGRAPH_PORT stops the start", async () => {
-  const parent = await tempDir("sg-start-");
-  try {
-    const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
-      parent,
-      name: "home",
-    });
-    const bad = await startFailure(home.path, { SOURCEGRAPH_PORT: "80a" }, { portFlag: false });
-    assertIncludes(bad, 'SOURCEGRAPH_PORT must be a whole number from 0 to 65535 (got "80a")');
-  } finally {
-    await removeDir(parent);
-  }
-});
-
+// The first start also shows: repositories named on the command line (a checkout on another
+// branch, a bare repository) are served beside the configured one; the log names the real
+// address; --port wins over SOURCEGRAPH_PORT.
 Deno.test("start: each command line serves exactly the repositories it names; what sourcegraph.toml registers stays; two folders of one name get local/<name> and local/<name>-2 for good", async () => {
   const parent = await tempDir("sg-start-");
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const takenPort = (taken.addr as Deno.NetAddr).port;
   try {
     const home = await createRepo({ "a.txt": "home\n", ".gitignore": ".sourcegraph/\n" }, {
       parent,
@@ -148,9 +98,20 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
       name: "name",
     });
     const third = await createRepo({ "t.txt": "t\n" }, { parent, name: "third" });
-    const served = async (repositories: string[]): Promise<[string[], string[]]> => {
-      const service = await startService(home.path, {}, { repositories });
+    const other = await createRepo({ "o.txt": "other\n" }, { parent, name: "other" });
+    await other.git("checkout", "-q", "-b", "feature");
+    const bare = join(parent, "mirror.git");
+    await git(parent, ["clone", "-q", "--bare", other.path, bare]);
+    const served = async (
+      repositories: string[],
+      options: {
+        env?: Record<string, string>;
+        check?: (service: RunningService) => Promise<void>;
+      } = {},
+    ): Promise<[string[], string[]]> => {
+      const service = await startService(home.path, options.env ?? {}, { repositories });
       try {
+        await options.check?.(service);
         const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
         const names = listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
         const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/configured`, {
@@ -164,13 +125,45 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
         await service.stop();
       }
     };
-    let [names, log] = await served([first.path, second.path, third.path]);
-    assertEquals(names, ["local/configured", "local/name", "local/name-2", "local/third"]);
+    // Both --port and SOURCEGRAPH_PORT: the flag's free port is taken, not the variable's busy one.
+    let [names, log] = await served([first.path, second.path, third.path, other.path, bare], {
+      env: { SOURCEGRAPH_PORT: String(takenPort) },
+      check: async (service) => {
+        assertEquals(await (await fetch(`${service.url}/healthz`)).text(), "ok\n");
+        const log = service.log.join("\n");
+        assert(!service.log.some((line) => line.includes(`:${takenPort}`)), log);
+        const port = new URL(service.url).port;
+        assert(
+          service.log.some((line) => line.endsWith(`listening on http://127.0.0.1:${port}`)),
+          log,
+        );
+        assert(!service.log.some((line) => line.includes("public URL")), log);
+        assertIncludes(log, `connect an MCP client to ${service.url}/sourcegraph/mcp`);
+        const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
+        const branch = listed.Repositories.find((repo: { Repo: string }) =>
+          repo.Repo === "local/other"
+        );
+        assertEquals(branch.DefaultBranch, "feature");
+        const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/mirror`, {
+          method: "POST",
+          body: JSON.stringify({ Path: "o.txt" }),
+        });
+        assertEquals((await read.json()).Content, "other\n");
+      },
+    });
+    assertEquals(names, [
+      "local/configured",
+      "local/mirror",
+      "local/name",
+      "local/name-2",
+      "local/other",
+      "local/third",
+    ]);
     assert(!log.some((line) => line.includes("unregistered")), log.join("\n"));
     // The first folder named `name` is dropped; the second keeps its name.
     [names, log] = await served([second.path]);
     assertEquals(names, ["local/configured", "local/name-2"]);
-    for (const gone of ["local/name", "local/third"]) {
+    for (const gone of ["local/name", "local/third", "local/other", "local/mirror"]) {
       assert(
         log.some((line) =>
           line.endsWith(`unregistered ${gone}: the command line no longer names it`)
@@ -185,6 +178,7 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
     [names] = await served([]);
     assertEquals(names, ["local/configured"]);
   } finally {
+    taken.close();
     await removeDir(parent);
   }
 });

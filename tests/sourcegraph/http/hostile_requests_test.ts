@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
 import { initializeMessage, mcpRequest, postMcp, toolCall } from "../../support/mcp_messages.ts";
 import { portOf, rawRequest, rssMib } from "../../support/raw_http.ts";
@@ -11,6 +11,7 @@ import {
 } from "../../support/sourcegraph_service.ts";
 import { texts } from "../../support/tool_calls.ts";
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
+import { ControlStoreDamaged } from "../../../sourcegraph/store/control_database.ts";
 import {
   connectInProcess,
   inProcessFetch,
@@ -426,16 +427,25 @@ Deno.test("control store: an empty or damaged store stops the start with one lin
     await Deno.mkdir(join(repo.path, ".sourcegraph"));
     new SqliteControlStore(path).close();
     const whole = await Deno.readFile(path);
-    for (const damaged of [new Uint8Array(0), whole.slice(0, 8192), whole.map(() => 0x41)]) {
+    // Each damage is refused by the store as the service opens it; the last one by a real start,
+    // which prints that refusal as its one line.
+    const damages = [new Uint8Array(0), whole.slice(0, 8192), whole.map(() => 0x41)];
+    for (const [i, damaged] of damages.entries()) {
       await Deno.writeFile(path, damaged);
       for (const extra of ["-wal", "-shm"]) await Deno.remove(path + extra).catch(() => {});
       const digest = createHash("sha256").update(damaged).digest("hex");
-      const log = await startFailure(repo.path, {});
-      const lines = log.split("\n").filter((line) => line.includes("control store"));
-      assertEquals(lines.length, 1, log);
-      assertIncludes(lines[0], path);
-      assertIncludes(lines[0], "nothing was changed");
-      assert(!/\n\s+at /.test(log), `a stack trace was printed: ${log}`);
+      const refused = assertThrows(() => new SqliteControlStore(path), ControlStoreDamaged);
+      assertIncludes(refused.message, path);
+      assertIncludes(refused.message, "nothing was changed");
+      assert(!refused.message.includes("\n"), refused.message);
+      if (i === damages.length - 1) {
+        const log = await startFailure(repo.path, {});
+        // The failure's text starts with the log's first line.
+        const lines = log.replace(/^service exited: /, "").split("\n")
+          .filter((line) => line.includes("control store"));
+        assertEquals(lines, [`context-sourcegraph: ${refused.message}`]);
+        assert(!/\n\s+at /.test(log), `a stack trace was printed: ${log}`);
+      }
       const after = await Deno.readFile(path);
       assertEquals(createHash("sha256").update(after).digest("hex"), digest);
     }
@@ -444,20 +454,28 @@ Deno.test("control store: an empty or damaged store stops the start with one lin
   }
 });
 
+// SOURCEGRAPH_PORT is among them, given without --port (which would win over it), and a service
+// token that is too short.
 Deno.test("settings: every bad core value is named on its own line and the start stops", async () => {
   const parent = await tempDir("sg-settings-");
   try {
     const repo = await createRepo({ "a.txt": "a\n" }, { parent, name: "project" });
     const log = await startFailure(repo.path, {
+      SOURCEGRAPH_PORT: "80a",
+      SOURCEGRAPH_API_TOKEN: "short",
       SOURCEGRAPH_SYNC_MINUTES: "abc",
       SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "-1",
       SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "1e3",
       SOURCEGRAPH_HEADER_TIMEOUT: "soon",
       SOURCEGRAPH_MAX_CONNECTIONS: "0",
       SOURCEGRAPH_PUBLIC_READ: "maybe",
-    });
+    }, { portFlag: false });
+    assertIncludes(log, 'SOURCEGRAPH_PORT must be a whole number from 0 to 65535 (got "80a")');
+    assertIncludes(log, "SOURCEGRAPH_API_TOKEN must be at least 32 characters");
     for (
       const name of [
+        "SOURCEGRAPH_PORT",
+        "SOURCEGRAPH_API_TOKEN",
         "SOURCEGRAPH_SYNC_MINUTES",
         "SOURCEGRAPH_ANONYMOUS_CONCURRENCY",
         "SOURCEGRAPH_ANONYMOUS_PER_MINUTE",
