@@ -27,7 +27,7 @@
  * @module
  */
 
-import { ScriptLexer, type ScriptToken } from "./script_lexer.ts";
+import { OPERAND_WORDS, ScriptLexer, type ScriptToken } from "./script_lexer.ts";
 
 /** A body: the indexes of its `{` and its `}`. */
 export interface ScriptBody {
@@ -62,23 +62,6 @@ const TYPE_OPENER_WORDS = new Set([
   "is",
   "typeof",
   "infer",
-]);
-// After these words a `/` begins a regular expression.
-const OPERAND_WORDS = new Set([
-  "return",
-  "typeof",
-  "instanceof",
-  "in",
-  "of",
-  "new",
-  "delete",
-  "void",
-  "throw",
-  "case",
-  "do",
-  "else",
-  "yield",
-  "await",
 ]);
 // After these a `{` is an object (its `:` are keys'); after anything else, a block.
 const OBJECT_AFTER = new Set([

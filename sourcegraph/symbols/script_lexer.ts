@@ -7,6 +7,24 @@
  * @module
  */
 
+/** Words after which an operand may begin: a `/` there begins a regular expression. */
+export const OPERAND_WORDS: ReadonlySet<string> = new Set([
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "case",
+  "do",
+  "else",
+  "yield",
+  "await",
+]);
+
 /**
  * One token: a word, or punctuation (`=>`, `...`, `?.`, `${` and a
  * template's closing `}$`, `lit` for a string, template or regular

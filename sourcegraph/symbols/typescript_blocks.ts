@@ -32,32 +32,13 @@
  */
 
 import type { RustBody } from "./rust_bodies.ts";
-import { ScriptLexer } from "./script_lexer.ts";
+import { OPERAND_WORDS, ScriptLexer } from "./script_lexer.ts";
 
 const DOLLAR = 0x24;
 const OPEN_BRACE = 0x7b;
 
 // Blocks shorter than this are kept: leaving them out saves the parser nothing worth a range.
 const SHORTEST_SKIPPED = 24;
-
-// Words after which a `/` starts a regular expression, not a division.
-const BEFORE_EXPRESSION = new Set([
-  "return",
-  "typeof",
-  "instanceof",
-  "in",
-  "of",
-  "new",
-  "delete",
-  "void",
-  "throw",
-  "case",
-  "do",
-  "else",
-  "yield",
-  "await",
-  "extends",
-]);
 
 /** A brace block found by `typescriptBlocks`. */
 export interface ScriptBlock {
@@ -113,7 +94,7 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
       const word = keywordAt(text, at, token.end);
       if (word === "return") markReturn(frames);
       if (DECLARATION_HEADS.has(word)) heading = { at, parens };
-      lexer.regexAllowed = BEFORE_EXPRESSION.has(word);
+      lexer.regexAllowed = OPERAND_WORDS.has(word) || word === "extends";
       previous = -1;
       previousWord = word;
       continue;
