@@ -396,7 +396,9 @@ sharedCase(
       await response.body?.cancel();
     }
     const after = await rssMib(service.pid);
-    assert(after - before < 30, `RSS grew from ${before} to ${after} MiB over 4,000 values`);
+    // A server kept per value grows RSS by about 156 MiB over these 4,000 (measured with the pool
+    // made to keep every server); a busy machine's lazier collection alone, by up to about 53.
+    assert(after - before < 96, `RSS grew from ${before} to ${after} MiB over 4,000 values`);
     // Alternate callers through the same pool: each sees exactly its own rights.
     for (let i = 0; i < 5; i++) {
       const owner = await (await mcpRaw(service, call(1, "repositories", {}), { token: TOKEN }))
