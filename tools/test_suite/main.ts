@@ -4,11 +4,12 @@
  * one isolate in groups (`module_groups.ts`, `group_entry.ts`: the process
  * start, Deno's loading and the module graph the modules share are paid once
  * a group); a module that reads its process's memory or changes
- * process-wide state runs alone, so its assertions see only its own process. A group that does not finish (a
- * module that cannot load stops its whole process) runs again module by
- * module. Each process's output is printed whole when it ends; at the end
- * come the modules that failed, a per-folder timing table and one summary
- * line in `deno test`'s shape with the counts of every module.
+ * process-wide state runs alone, so its assertions see only its own
+ * process. A group that does not finish (a module that cannot load stops
+ * its group) runs again module by module. Each process's output is printed
+ * whole when it ends; at the end come the modules that failed, a per-folder
+ * timing table and one summary line in `deno test`'s shape with the counts
+ * of every module.
  *
  * ```sh
  * deno run --allow-read=. --allow-run=deno,bash tools/test_suite/main.ts \
