@@ -24,11 +24,16 @@
  * @module
  */
 
-import { join } from "node:path";
-import { cpuUsage } from "node:process";
 import { SymbolExtractor } from "../../sourcegraph/symbols/symbol_extractor.ts";
 import { blankRustBodies } from "../../sourcegraph/symbols/rust_bodies.ts";
-import { percentile, prng } from "../support/bench_stats.ts";
+import {
+  definedNames,
+  drawn,
+  percentile,
+  prng,
+  processCpuMs,
+  trackedTexts,
+} from "../support/bench_stats.ts";
 
 const args = Deno.args;
 const option = (name: string) => args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
@@ -39,55 +44,6 @@ const SEED = Number(option("--seed") ?? 1);
 if (!TREE) {
   console.error("usage: rust_bodies_bench.ts --tree PATH (a Git work tree) [--names N]");
   Deno.exit(2);
-}
-
-async function rustFiles(tree: string): Promise<Map<string, string>> {
-  const listed = await new Deno.Command("git", {
-    args: ["ls-files", "*.rs"],
-    cwd: tree,
-    stdout: "piped",
-  }).output();
-  const texts = new Map<string, string>();
-  for (const path of new TextDecoder().decode(listed.stdout).split("\n").filter(Boolean)) {
-    try {
-      texts.set(path, await Deno.readTextFile(join(tree, path)));
-    } catch {
-      // A blob the tree lacks.
-    }
-  }
-  return texts;
-}
-
-/** Whole-word counts of every identifier of `texts`, and the names defined there. */
-function namesOf(texts: Map<string, string>): { counts: Map<string, number>; defined: string[] } {
-  const counts = new Map<string, number>();
-  const defined = new Set<string>();
-  for (const text of texts.values()) {
-    for (const [word] of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-    for (
-      const match of text.matchAll(/\b(?:fn|struct|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]{3,})/g)
-    ) {
-      defined.add(match[1]);
-    }
-  }
-  return { counts, defined: [...defined].sort() };
-}
-
-function draw(pool: string[], random: () => number): string[] {
-  const left = [...pool];
-  const drawn: string[] = [];
-  while (drawn.length < NAMES && left.length > 0) {
-    drawn.push(left.splice(Math.floor(random() * left.length), 1)[0]);
-  }
-  return drawn;
-}
-
-// Processor milliseconds of this process so far.
-function cpuMs(): number {
-  const { user, system } = cpuUsage();
-  return (user + system) / 1000;
 }
 
 /** Every file's symbols whole and blanked: the files that differ, and each way's processor ms. */
@@ -102,10 +58,10 @@ async function compareExtraction(texts: Map<string, string>): Promise<void> {
     const ways = files++ % 2 === 0 ? [true, false] : [false, true];
     const found: string[] = [];
     for (const wholeFile of ways) {
-      const started = cpuMs();
+      const started = processCpuMs();
       found.push(JSON.stringify(await extractor.extract(path, text, { wholeFile })));
-      if (wholeFile) whole += cpuMs() - started;
-      else blanked += cpuMs() - started;
+      if (wholeFile) whole += processCpuMs() - started;
+      else blanked += processCpuMs() - started;
     }
     if (found[0] !== found[1]) differ.push(path);
   }
@@ -117,19 +73,22 @@ async function compareExtraction(texts: Map<string, string>): Promise<void> {
   for (const path of differ) console.log(`  differs: ${path}`);
 }
 
-const texts = await rustFiles(TREE);
+const texts = await trackedTexts(TREE, ["*.rs"]);
 if (args.includes("--extract")) {
   await compareExtraction(texts);
   Deno.exit(0);
 }
-const { counts, defined } = namesOf(texts);
+const { counts, defined } = definedNames(texts, {
+  word: /[A-Za-z_][A-Za-z0-9_]*/g,
+  definition: /\b(?:fn|struct|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]{3,})/g,
+});
 const random = prng(SEED);
 const classes: [string, string[]][] = [
   [
     "rare (20-100)",
-    draw(defined.filter((n) => counts.get(n)! >= 20 && counts.get(n)! <= 100), random),
+    drawn(defined.filter((n) => counts.get(n)! >= 20 && counts.get(n)! <= 100), NAMES, random),
   ],
-  ["common (1000+)", draw(defined.filter((n) => counts.get(n)! >= 1000), random)],
+  ["common (1000+)", drawn(defined.filter((n) => counts.get(n)! >= 1000), NAMES, random)],
 ];
 const extractor = await SymbolExtractor.create({ deadlineMs: 60_000 });
 const paths = [...texts.keys()].sort();
@@ -148,14 +107,14 @@ async function eachWay(
   const found = {} as Record<Way, { answer: string; ms: number }>;
   for (let turn = 0; turn < WAYS.length; turn++) {
     const way = WAYS[(pair + turn) % WAYS.length];
-    const started = cpuMs();
+    const started = processCpuMs();
     const answer = await extractor.occurrences(
       path,
       way === "spaces" ? blankRustBodies(text, name) : text,
       name,
       { bindings: true, wholeFile: way !== "skipped" },
     );
-    found[way] = { answer: JSON.stringify(answer), ms: cpuMs() - started };
+    found[way] = { answer: JSON.stringify(answer), ms: processCpuMs() - started };
   }
   return found;
 }

@@ -22,10 +22,15 @@
  * @module
  */
 
-import { join } from "node:path";
-import { cpuUsage } from "node:process";
 import { SymbolExtractor } from "../../sourcegraph/symbols/symbol_extractor.ts";
-import { percentile, prng } from "../support/bench_stats.ts";
+import {
+  definedNames,
+  drawn,
+  percentile,
+  prng,
+  processCpuMs,
+  trackedTexts,
+} from "../support/bench_stats.ts";
 
 const args = Deno.args;
 const option = (name: string) => args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
@@ -42,63 +47,21 @@ if (!TREE) {
   Deno.exit(2);
 }
 
-async function scriptFiles(tree: string): Promise<Map<string, string>> {
-  const listed = await new Deno.Command("git", {
-    args: ["ls-files", ...GLOBS],
-    cwd: tree,
-    stdout: "piped",
-  }).output();
-  const texts = new Map<string, string>();
-  for (const path of new TextDecoder().decode(listed.stdout).split("\n").filter(Boolean)) {
-    try {
-      texts.set(path, await Deno.readTextFile(join(tree, path)));
-    } catch {
-      // A blob the tree lacks.
-    }
-  }
-  return texts;
-}
-
 const DEFINITION =
   /\b(?:function|class|interface|type|const)\s+([A-Za-z_$][\w$]{3,})|^\s+([A-Za-z_$][\w$]{3,})\(/gm;
 
-/** Whole-word counts of every identifier of `texts`, and the names defined there. */
-function namesOf(texts: Map<string, string>): { counts: Map<string, number>; defined: string[] } {
-  const counts = new Map<string, number>();
-  const defined = new Set<string>();
-  for (const text of texts.values()) {
-    for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-    for (const match of text.matchAll(DEFINITION)) defined.add(match[1] ?? match[2]);
-  }
-  return { counts, defined: [...defined].sort() };
-}
-
-function draw(pool: string[], random: () => number): string[] {
-  const left = [...pool];
-  const drawn: string[] = [];
-  while (drawn.length < NAMES && left.length > 0) {
-    drawn.push(left.splice(Math.floor(random() * left.length), 1)[0]);
-  }
-  return drawn;
-}
-
-// Processor milliseconds of this process so far.
-function cpuMs(): number {
-  const { user, system } = cpuUsage();
-  return (user + system) / 1000;
-}
-
-const texts = await scriptFiles(TREE);
-const { counts, defined } = namesOf(texts);
+const texts = await trackedTexts(TREE, GLOBS);
+const { counts, defined } = definedNames(texts, {
+  word: /[A-Za-z_$][\w$]*/g,
+  definition: DEFINITION,
+});
 const random = prng(SEED);
 const classes: [string, string[]][] = [
   [
     "rare (20-100)",
-    draw(defined.filter((n) => counts.get(n)! >= 20 && counts.get(n)! <= 100), random),
+    drawn(defined.filter((n) => counts.get(n)! >= 20 && counts.get(n)! <= 100), NAMES, random),
   ],
-  ["common (1000+)", draw(defined.filter((n) => counts.get(n)! >= 1000), random)],
+  ["common (1000+)", drawn(defined.filter((n) => counts.get(n)! >= 1000), NAMES, random)],
 ];
 const extractor = await SymbolExtractor.create({ deadlineMs: 60_000 });
 const paths = [...texts.keys()].sort();
@@ -110,12 +73,12 @@ async function bothWays(
 ): Promise<{ whole: string; skipped: string; wholeMs: number; skippedMs: number }> {
   const found = { whole: "", skipped: "", wholeMs: 0, skippedMs: 0 };
   for (const wholeFile of pair % 2 === 0 ? [true, false] : [false, true]) {
-    const started = cpuMs();
+    const started = processCpuMs();
     const answer = await extractor.occurrences(at.path, at.text, at.name, {
       bindings: true,
       wholeFile,
     });
-    const ms = cpuMs() - started;
+    const ms = processCpuMs() - started;
     if (wholeFile) Object.assign(found, { whole: JSON.stringify(answer), wholeMs: ms });
     else Object.assign(found, { skipped: JSON.stringify(answer), skippedMs: ms });
   }
