@@ -80,18 +80,10 @@ const OBJECT_AFTER = new Set([
   "*",
   ">", // a type assertion's `<T>{…}`
 ]);
+// Where an operand may begin a `{` is an object, but after `do`, `else` (a block) and `case` (as
+// before); after a declaration's keyword it is a pattern, read as an object's keys.
 const OBJECT_AFTER_WORDS = new Set([
-  "return",
-  "typeof",
-  "instanceof",
-  "in",
-  "of",
-  "new",
-  "delete",
-  "void",
-  "throw",
-  "yield",
-  "await",
+  ...[...OPERAND_WORDS].filter((word) => word !== "case" && word !== "do" && word !== "else"),
   "const",
   "let",
   "var",
