@@ -40,7 +40,7 @@ Deno.test("test suite: deno test's summary lines parse with steps, ignored and f
   assertEquals(parseSummary("running 1 test from ./a_test.ts"), null);
 });
 
-Deno.test("test suite: a failing and an unloadable module count, the table and one summary end it", async () => {
+Deno.test("test suite: a failing and an unloadable module and a failing check count, the table and one summary end it", async () => {
   const dir = await tempDir("test-suite-");
   try {
     await Deno.mkdir(join(dir, "tests", "fast"), { recursive: true });
@@ -60,14 +60,19 @@ Deno.test("test suite: a failing and an unloadable module count, the table and o
       join(dir, "lib", "mod.ts"),
       "/**\n * @example\n * ```ts\n * if (1 + 1 !== 2) throw new Error();\n * ```\n */\nexport const x = 1;\n",
     );
-    const { code, text } = await runSuite(dir, ["--jobs", "2", "--doc", "lib", "tests"]);
+    // Checks (`deno` commands beside the tests) count by their exit status.
+    const checks = ["--check", "eval Deno.exit(3)", "--check", "eval console.log(6*7)"];
+    const { code, text } = await runSuite(dir, ["--jobs", "2", ...checks, "--doc", "lib", "tests"]);
     const lines = text.trimEnd().split("\n");
     assertEquals(code, 1, text);
-    // 2 passed and 1 ignored in pass, 1 failed in fail, the unloadable module as one failure, 1 example.
+    // 2 passed and 1 ignored in pass, 1 failed in fail, the unloadable module as one failure, 1
+    // example, the failing check as one failure; the passing check counts nothing.
     assertEquals(
       lines.at(-1)!.replace(/\([^)]*\)$/, ""),
-      "FAILED | 3 passed (1 step) | 2 failed | 1 ignored ",
+      "FAILED | 3 passed (1 step) | 3 failed | 1 ignored ",
     );
+    assert(/^\.\/\(checks\)\/deno eval Deno\.exit\(3\): failed \(exit 3\) \(/m.test(text), text);
+    assert(/^42\n\.\/\(checks\)\/deno eval console\.log\(6\*7\): passed \(/m.test(text), text);
     // The unloadable module stops its group's process; the group runs again module by module.
     assert(
       text.includes("./tests/slow/{broken_test.ts,fail_test.ts}: did not finish together"),
@@ -76,21 +81,32 @@ Deno.test("test suite: a failing and an unloadable module count, the table and o
     assert(text.includes("./tests/slow/broken_test.ts: did not finish (exit 1)"), text);
     assert(text.includes("./tests/fast/pass_test.ts: 2 passed, 0 failed"), text);
     assert(text.includes("on purpose"), text);
-    assert(
-      /modules with failures:\n {2}\.\/tests\/slow\/\S+\n {2}\.\/tests\/slow\/\S+\n/.test(text),
-      text,
+    const failures = text.slice(
+      text.indexOf("modules with failures:"),
+      text.indexOf("seconds per"),
+    );
+    assertEquals(
+      failures.trim().split("\n").slice(1).map((line) => line.trim()).sort(),
+      [
+        "./(checks)/deno eval Deno.exit(3)",
+        "./tests/slow/broken_test.ts",
+        "./tests/slow/fail_test.ts",
+      ],
     );
     const table = lines.slice(lines.findIndex((line) => line.startsWith("seconds per folder")) + 1);
     assertEquals(table[0].trim().split(/\s+/), ["folder", "processor", "wall", "files", "tests"]);
     const rows = new Map(
-      table.slice(1, 4).map((row) => {
+      table.slice(1, 5).map((row) => {
         const [folder, processor, wall, files, tests] = row.trim().split(/\s+/);
         // Processor seconds are measured (bash's `times`): loading a module costs some.
         assert(Number(processor) > 0 && Number(wall) > 0, row);
         return [folder, `${files}/${tests}`];
       }),
     );
-    assertEquals(rows, new Map([["tests/fast", "1/3"], ["tests/slow", "2/2"], ["lib", "1/1"]]));
+    assertEquals(
+      rows,
+      new Map([["tests/fast", "1/3"], ["tests/slow", "2/2"], ["lib", "1/1"], ["(checks)", "2/1"]]),
+    );
   } finally {
     await removeDir(dir);
   }

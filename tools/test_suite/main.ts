@@ -13,15 +13,20 @@
  *
  * ```sh
  * deno run --allow-read=. --allow-run=deno,bash tools/test_suite/main.ts \
- *   [--jobs N] [--group-seconds S] [--doc FOLDER]... [--durations FILE] [--record] FOLDER... \
- *   [-- DENO_TEST_FLAG...]
+ *   [--jobs N] [--group-seconds S] [--check "DENO_ARGS"]... [--doc FOLDER]... \
+ *   [--durations FILE] [--record] FOLDER... [-- DENO_TEST_FLAG...]
  * ```
  *
  * Every module runs with `TEST_FLAGS` (and the flags after `--`).
  * `--doc FOLDER` runs the JSDoc examples of the modules under FOLDER (one
- * process per folder). Modules run with `--no-check`: type-check first
- * (`deno check --doc`). `--group-seconds` caps a group's recorded seconds
- * (default 60; 0 runs every module alone). `--record` runs every module alone
+ * process per folder). Modules run with `--no-check`: type-check them too,
+ * e.g. with `--check "check --doc ."`. `--check` runs a `deno` command (its
+ * arguments, split at spaces) beside the tests, started first: the format
+ * check, lint and type check keep one core busy for about half a minute, and
+ * run before the tests they would leave the other idle; one that exits
+ * non-zero counts as one failed test. `--group-seconds` caps a group's
+ * recorded seconds (default 60; 0 runs every module alone). `--record` runs
+ * every module alone
  * and writes its seconds to the durations file (default
  * `tests/test_durations.json`), which orders and groups the next runs.
  *
@@ -64,6 +69,8 @@ interface Job {
   args: string[];
   /** Environment variables of its process besides the runner's. */
   env?: Record<string, string>;
+  /** A check (`--check`): its exit status is its result; it prints no test summary. */
+  check?: boolean;
 }
 
 interface JobResult {
@@ -85,6 +92,7 @@ const { values, positionals } = parseArgs({
   options: {
     jobs: { type: "string" },
     "group-seconds": { type: "string", default: "60" },
+    check: { type: "string", multiple: true },
     doc: { type: "string", multiple: true },
     durations: { type: "string", default: "tests/test_durations.json" },
     record: { type: "boolean", default: false },
@@ -119,6 +127,12 @@ const groups = groupModules(files, {
   capSeconds,
 });
 const queue: Job[] = [
+  ...(values.check ?? []).map((command) => ({
+    name: `./(checks)/deno ${command}`,
+    files: [],
+    args: command.split(" ").filter((arg) => arg !== ""),
+    check: true,
+  })),
   ...groups.map(moduleJob),
   ...(values.doc ?? []).map((folder) => ({
     name: `./${folder.replace(/^\.\//, "").replace(/\/$/, "")}/(JSDoc examples)`,
@@ -160,7 +174,9 @@ async function run(job: Job): Promise<JobResult> {
   const { code, stdout, stderr } = await spawn(job.args, job.env);
   const seconds = (performance.now() - begun) / 1000;
   const { cpuSeconds, rest } = splitTimes(new TextDecoder().decode(stderr));
-  const lines = (new TextDecoder().decode(stdout) + rest).split("\n")
+  const text = new TextDecoder().decode(stdout) + rest;
+  if (job.check) return checkResult(job, { code, text, seconds, cpuSeconds });
+  const lines = text.split("\n")
     .map((line) => namedGroup(line, job));
   const counts = lines.map(parseSummary).findLast((found) => found !== null) ?? null;
   // A module that ends without a summary (it failed to load, or crashed) is one failure.
@@ -177,6 +193,20 @@ async function run(job: Job): Promise<JobResult> {
   const finished = counts !== null &&
     !(job.env && lines.some((line) => line.startsWith(GROUP_LOAD_FAILURE)));
   return { job, finished, counts: settled, seconds, cpuSeconds, output };
+}
+
+// A check passes or fails as a whole: no tests of its own, one failure when it fails.
+function checkResult(
+  job: Job,
+  run: { code: number; text: string; seconds: number; cpuSeconds: number | null },
+): JobResult {
+  const counts = run.code === 0 ? NO_TESTS : { ...NO_TESTS, failed: 1 };
+  const status = run.code === 0 ? "passed" : `failed (exit ${run.code})`;
+  const cpu = run.cpuSeconds === null ? "" : `, ${run.cpuSeconds.toFixed(1)}s processor`;
+  const output = `${run.text.trimEnd()}\n${job.name}: ${status} (${
+    run.seconds.toFixed(1)
+  }s${cpu})\n\n`;
+  return { job, finished: true, counts, seconds: run.seconds, cpuSeconds: run.cpuSeconds, output };
 }
 
 function moduleJob(group: string[]): Job {
@@ -220,7 +250,8 @@ async function spawn(
 function timing(result: JobResult): ModuleTiming {
   const { passed, failed, ignored } = result.counts;
   return {
-    file: result.job.files[0] ?? result.job.name,
+    // A check's command may name paths: its row is the checks' own.
+    file: result.job.check ? "./(checks)/deno" : result.job.files[0] ?? result.job.name,
     modules: Math.max(1, result.job.files.length),
     seconds: result.seconds,
     cpuSeconds: result.cpuSeconds,
