@@ -20,6 +20,7 @@ import type { ReferenceParser, ReferencesRequest } from "./name_references.ts";
 import {
   definitionAt,
   holdsWord,
+  isScriptPath,
   NameResolver,
   type ResolvedDeclaration,
 } from "./name_resolution.ts";
@@ -112,7 +113,8 @@ export class RepositoryDefinitions {
     const scip = await this.#preciseDefinition(caller, { request, origin });
     if (scip !== null) return answer(scip.definition, "unused", scip.source);
     const files = { text: origin.visibleText, exists: origin.visible };
-    const resolved = await definitionAt(new NameResolver(this.#parser, files), {
+    const resolver = new NameResolver(this.#parser, files);
+    const resolved = await definitionAt(resolver, {
       path: request.path,
       name,
       line: request.line,
@@ -124,9 +126,9 @@ export class RepositoryDefinitions {
     }
     try {
       const found = await this.#fromIndex(caller, { request, origin });
-      return found === null
-        ? answer(null, "ready")
-        : answer(found.chosen, "ready", null, found.alternatives);
+      if (found === null) return answer(null, "ready");
+      const typed = await typedLiteral(resolver, { origin, chosen: found.chosen });
+      return answer(typed ?? found.chosen, "ready", null, found.alternatives);
     } catch (error) {
       if (error instanceof SourcegraphError && error.code === "INDEX_NOT_READY") {
         return answer(null, "not_ready");
@@ -208,6 +210,35 @@ export class RepositoryDefinitions {
       source: found.source,
     };
   }
+}
+
+// An object literal's property the index answers is defined where the literal's type declares
+// it, as it is from the literal itself (`createStore<State>(() => ({ inc }))`: `State`'s `inc`,
+// which the index does not hold); null when the answer is no such property.
+async function typedLiteral(
+  resolver: NameResolver,
+  at: { origin: NameOrigin; chosen: FoundDefinition },
+): Promise<FoundDefinition | null> {
+  const { origin, chosen } = at;
+  if (!isScriptPath(chosen.path)) return null;
+  const analysis = await resolver.analysis(chosen.path, origin.name);
+  const literal = analysis?.occurrences.find((occurrence) => {
+    const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+    return occurrence.line === chosen.line && receiver?.kind === "declaration" &&
+      receiver.literal === true;
+  });
+  if (literal === undefined) return null;
+  const { line, column } = literal;
+  const typed = await definitionAt(resolver, {
+    path: chosen.path,
+    name: origin.name,
+    line,
+    column,
+  });
+  if (typed?.member !== true || (typed.path === chosen.path && typed.line === chosen.line)) {
+    return null;
+  }
+  return await signed(origin, typed);
 }
 
 async function signed(origin: NameOrigin, found: FoundDefinitionPlace): Promise<FoundDefinition> {
