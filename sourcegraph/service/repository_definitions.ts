@@ -124,6 +124,9 @@ export class RepositoryDefinitions {
     if (resolved !== null && resolved.scope?.declared !== false) {
       return answer(await signed(origin, resolved), "unused");
     }
+    const at = { path: request.path, name, line: request.line, column: origin.offset };
+    const enclosing = resolved === null ? await enclosingTypeMember(resolver, at) : null;
+    if (enclosing !== null) return answer(await signed(origin, enclosing), "unused");
     try {
       const found = await this.#fromIndex(caller, { request, origin });
       if (found === null) return answer(null, "ready");
@@ -210,6 +213,46 @@ export class RepositoryDefinitions {
       source: found.source,
     };
   }
+}
+
+/**
+ * For a member of a value of no evident type (`opts.host`): the member of that name of an
+ * anonymous object type the enclosing function declares, annotating one of its parameters
+ * (`function url(event: Event, opts: { host?: boolean })`) or written in its body, the innermost
+ * such function's; null when there is none.
+ */
+export async function enclosingTypeMember(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const occurrence = await resolver.occurrenceAt(at.path, at);
+  const receiver = occurrence?.binding?.kind === "member" ? occurrence.binding.receiver : null;
+  if (receiver?.kind !== "unknown" || receiver.global === true) return null;
+  const analysis = await resolver.analysis(at.path, at.name);
+  let found: { from: number; declaration: ResolvedDeclaration } | null = null;
+  for (const each of analysis?.occurrences ?? []) {
+    const declared = each.binding?.kind === "member" ? each.binding.receiver : null;
+    if (declared?.kind !== "declaration" || declared.type !== null || declared.literal) continue;
+    const span = declared.parameter?.to === undefined
+      ? declared.within
+      : { from: declared.parameter.line, to: declared.parameter.to };
+    if (span === undefined || at.line < span.from || at.line > span.to) continue;
+    if (found !== null && found.from >= span.from) continue;
+    const { line, column } = each;
+    found = {
+      from: span.from,
+      declaration: {
+        path: at.path,
+        line,
+        column,
+        kind: declared.declares,
+        container: null,
+        via: "member",
+        member: true,
+      },
+    };
+  }
+  return found?.declaration ?? null;
 }
 
 // An object literal's property the index answers is defined where the literal's type declares

@@ -62,6 +62,17 @@ const FILES: Record<string, string> = {
     "store.getState().inc();",
     "",
   ].join("\n"),
+  "src/request.ts": [
+    "export function host(event: string, opts: { forwarded?: boolean } = {}) {",
+    "  return opts.forwarded;",
+    "}",
+    "export function proto(event: string, opts: {",
+    "  forwarded?: boolean;",
+    "} = {}) {",
+    "  return opts.forwarded;",
+    "}",
+    "",
+  ].join("\n"),
   "py/items.py": "def parse_item(text):\n    return text\n",
   "py/use.py": "from items import parse_item\nparse_item('x')\n",
 };
@@ -155,6 +166,12 @@ defsCase(
     assertEquals(
       await found(client, { path: "src/store.ts", line: 6, symbol: "inc" }),
       '"src/store.ts:1"; Kind: "field"; Container: "CounterState" via member',
+    );
+    // A member of no evident receiver inside a function whose parameter's anonymous type
+    // declares it: that type's, not another function's.
+    assertEquals(
+      await found(client, { path: "src/request.ts", line: 7, symbol: "forwarded" }),
+      '"src/request.ts:5"; Kind: "field"; Container: null via member',
     );
     const whole = await definition(client, { path: "src/use.ts", line: 9, column: 18 });
     assert(whole.texts[0].includes('Precision: "search-based"'), whole.texts[0]);
