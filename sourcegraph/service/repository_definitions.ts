@@ -219,7 +219,9 @@ export class RepositoryDefinitions {
  * For a member of a value of no evident type (`opts.host`): the member of that name of an
  * anonymous object type the enclosing function declares, annotating one of its parameters
  * (`function url(event: Event, opts: { host?: boolean })`) or written in its body, the innermost
- * such function's; null when there is none.
+ * such function's; else the first member of that name a named type of the file declares (as the
+ * symbol index answers a definition in the same file first, but also where it holds none: a
+ * type literal's members); null when there is neither.
  */
 export async function enclosingTypeMember(
   resolver: NameResolver,
@@ -230,29 +232,31 @@ export async function enclosingTypeMember(
   if (receiver?.kind !== "unknown" || receiver.global === true) return null;
   const analysis = await resolver.analysis(at.path, at.name);
   let found: { from: number; declaration: ResolvedDeclaration } | null = null;
+  let typed: ResolvedDeclaration | null = null;
   for (const each of analysis?.occurrences ?? []) {
     const declared = each.binding?.kind === "member" ? each.binding.receiver : null;
-    if (declared?.kind !== "declaration" || declared.type !== null || declared.literal) continue;
+    if (declared?.kind !== "declaration" || declared.literal) continue;
+    const { line, column } = each;
+    const declaration: ResolvedDeclaration = {
+      path: at.path,
+      line,
+      column,
+      kind: declared.declares,
+      container: declared.type,
+      via: "member",
+      member: true,
+    };
+    if (declared.type !== null) {
+      typed ??= declaration;
+      continue;
+    }
     const span = declared.parameter?.to === undefined
       ? declared.within
       : { from: declared.parameter.line, to: declared.parameter.to };
     if (span === undefined || at.line < span.from || at.line > span.to) continue;
-    if (found !== null && found.from >= span.from) continue;
-    const { line, column } = each;
-    found = {
-      from: span.from,
-      declaration: {
-        path: at.path,
-        line,
-        column,
-        kind: declared.declares,
-        container: null,
-        via: "member",
-        member: true,
-      },
-    };
+    if (found === null || found.from < span.from) found = { from: span.from, declaration };
   }
-  return found?.declaration ?? null;
+  return found?.declaration ?? typed;
 }
 
 // An object literal's property the index answers is defined where the literal's type declares

@@ -71,6 +71,10 @@ const FILES: Record<string, string> = {
     "} = {}) {",
     "  return opts.forwarded;",
     "}",
+    "type Config = {",
+    "  forwarded: boolean;",
+    "};",
+    "export const read = (config: unknown) => (config as { x: Config }).x.forwarded;",
     "",
   ].join("\n"),
   "py/items.py": "def parse_item(text):\n    return text\n",
@@ -172,6 +176,11 @@ defsCase(
     assertEquals(
       await found(client, { path: "src/request.ts", line: 7, symbol: "forwarded" }),
       '"src/request.ts:5"; Kind: "field"; Container: null via member',
+    );
+    // Outside them, a named type of the file declaring it (the index holds no type literal's).
+    assertEquals(
+      await found(client, { path: "src/request.ts", line: 12, symbol: "forwarded" }),
+      '"src/request.ts:10"; Kind: "field"; Container: "Config" via member',
     );
     const whole = await definition(client, { path: "src/use.ts", line: 9, column: 18 });
     assert(whole.texts[0].includes('Precision: "search-based"'), whole.texts[0]);
