@@ -25,6 +25,7 @@ import {
   type ResolvedDeclaration,
 } from "./name_resolution.ts";
 import type { NameOrigin, RepositoryReads } from "./repository_reads.ts";
+import type { Receiver } from "../symbols/name_bindings.ts";
 import type { RepositorySymbols } from "./repository_symbols.ts";
 
 /** A definition lookup at a position (a references request's position fields). */
@@ -125,7 +126,9 @@ export class RepositoryDefinitions {
       return answer(await signed(origin, resolved), "unused");
     }
     const at = { path: request.path, name, line: request.line, column: origin.offset };
-    const enclosing = resolved === null ? await enclosingTypeMember(resolver, at) : null;
+    const enclosing = resolved === null
+      ? await enclosingTypeMember(resolver, at) ?? await fileTypeMember(resolver, at)
+      : null;
     if (enclosing !== null) return answer(await signed(origin, enclosing), "unused");
     try {
       const found = await this.#fromIndex(caller, { request, origin });
@@ -217,46 +220,61 @@ export class RepositoryDefinitions {
 
 /**
  * For a member of a value of no evident type (`opts.host`): the member of that name of an
- * anonymous object type the enclosing function declares, annotating one of its parameters
- * (`function url(event: Event, opts: { host?: boolean })`) or written in its body, the innermost
- * such function's; else the first member of that name a named type of the file declares (as the
- * symbol index answers a definition in the same file first, but also where it holds none: a
- * type literal's members); null when there is neither.
+ * anonymous object type annotating a parameter of the enclosing function
+ * (`function url(event: Event, opts: { host?: boolean })`), the innermost such function's; null
+ * when there is none.
  */
 export async function enclosingTypeMember(
   resolver: NameResolver,
   at: { path: string; name: string; line: number; column: number },
 ): Promise<ResolvedDeclaration | null> {
+  let found: ResolvedDeclaration | null = null;
+  let from = 0;
+  for (const { declaration, declared } of await untypedMemberDeclarations(resolver, at)) {
+    const parameter = declared.type === null ? declared.parameter : undefined;
+    if (parameter?.to === undefined || at.line < parameter.line || at.line > parameter.to) continue;
+    if (found === null || from < parameter.line) [found, from] = [declaration, parameter.line];
+  }
+  return found;
+}
+
+/**
+ * For a member of a value of no evident type, outside any function `enclosingTypeMember` answers
+ * for: the first member of that name a named type of the asking file declares, before the symbol
+ * index (which answers a definition in the same file first, but holds no type literal's members
+ * and may lack a file whose symbols ran out of budget); null when there is none.
+ */
+export async function fileTypeMember(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const found = (await untypedMemberDeclarations(resolver, at))
+    .find(({ declared }) => declared.type !== null);
+  return found?.declaration ?? null;
+}
+
+type MemberDeclared = Extract<Receiver, { kind: "declaration" }>;
+
+// For a member of a value of no evident type at `at`: the file's declarations of members of that
+// name (object literals' aside); none for another occurrence.
+async function untypedMemberDeclarations(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<{ declaration: ResolvedDeclaration; declared: MemberDeclared }[]> {
   const occurrence = await resolver.occurrenceAt(at.path, at);
   const receiver = occurrence?.binding?.kind === "member" ? occurrence.binding.receiver : null;
-  if (receiver?.kind !== "unknown" || receiver.global === true) return null;
+  if (receiver?.kind !== "unknown" || receiver.global === true) return [];
   const analysis = await resolver.analysis(at.path, at.name);
-  let found: { from: number; declaration: ResolvedDeclaration } | null = null;
-  let typed: ResolvedDeclaration | null = null;
+  const found: { declaration: ResolvedDeclaration; declared: MemberDeclared }[] = [];
   for (const each of analysis?.occurrences ?? []) {
     const declared = each.binding?.kind === "member" ? each.binding.receiver : null;
     if (declared?.kind !== "declaration" || declared.literal) continue;
     const { line, column } = each;
-    const declaration: ResolvedDeclaration = {
-      path: at.path,
-      line,
-      column,
-      kind: declared.declares,
-      container: declared.type,
-      via: "member",
-      member: true,
-    };
-    if (declared.type !== null) {
-      typed ??= declaration;
-      continue;
-    }
-    const span = declared.parameter?.to === undefined
-      ? declared.within
-      : { from: declared.parameter.line, to: declared.parameter.to };
-    if (span === undefined || at.line < span.from || at.line > span.to) continue;
-    if (found === null || found.from < span.from) found = { from: span.from, declaration };
+    const kind = declared.declares;
+    const declaration = { path: at.path, line, column, kind, container: declared.type };
+    found.push({ declaration: { ...declaration, via: "member", member: true }, declared });
   }
-  return found?.declaration ?? typed;
+  return found;
 }
 
 // An object literal's property the index answers is defined where the literal's type declares
