@@ -335,7 +335,7 @@ export class NameResolver {
     if (receiver.kind === "props") {
       return await this.propsMember(
         path,
-        { component: receiver.component, member: name },
+        { component: receiver.component, member: name, line: receiver.line },
         depth,
       );
     }
@@ -411,19 +411,26 @@ export class NameResolver {
 
   /**
    * The declaration of the property `member` of the props of `component`
-   * as `path` sees it: a member of the anonymous object type annotating its
-   * first parameter, else of a named type of the component's own file.
+   * as `path` sees it (`line`: its declaration's in `path`, when a block
+   * declares it): a member of the anonymous object type annotating its first
+   * parameter, else of a named type of the component's own file.
    */
   async propsMember(
     path: string,
-    at: { component: string; member: string },
+    at: { component: string; member: string; line?: number },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
+    // `const Counter = ({ count }: { count: number }) => ...`: its props' anonymous type's (of
+    // the component declared in a block around the element, when one is).
+    const { member } = at;
+    if (at.line !== undefined) {
+      const own = await this.parameterMember(path, { member, line: at.line, index: 0 });
+      if (own !== null) return own;
+    }
     const component = await this.declarationOf(path, at.component, depth + 1);
     if (component === null) return null;
-    // `const Counter = ({ count }: { count: number }) => ...`: its props' anonymous type's.
     const { line } = component;
-    const own = await this.parameterMember(component.path, { member: at.member, line, index: 0 });
+    const own = await this.parameterMember(component.path, { member, line, index: 0 });
     if (own !== null) return own;
     const members = await this.analysis(component.path, at.member);
     for (const occurrence of members?.occurrences ?? []) {

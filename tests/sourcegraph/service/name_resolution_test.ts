@@ -1280,5 +1280,27 @@ nameCase(
       column,
     });
     assertEquals(found && [found.line, found.column], [3, 2]);
+    // A component declared in a block: the one in scope.
+    const blocks = [
+      "export function first() {",
+      "  const Counter = ({ count }: {",
+      "    count: number;",
+      "  }) => <i>{count}</i>;",
+      "  return <Counter count={1} />;",
+      "}",
+      "export function second() {",
+      "  const Counter = ({ count }: {",
+      "    count: number;",
+      "  }) => <b>{count}</b>;",
+      "  return <Counter count={2} />;",
+      "}",
+    ].join("\n");
+    const inner = blocks.split("\n")[10].indexOf("count");
+    const scoped = { path: "src/blocks.tsx", name: "count", line: 11, column: inner };
+    const second = await definitionAt(
+      resolverOver(sharedParser(), { "src/blocks.tsx": blocks }),
+      scoped,
+    );
+    assertEquals(second && [second.line, second.column], [9, 4]);
   },
 );
