@@ -335,7 +335,7 @@ export class NameResolver {
     if (receiver.kind === "props") {
       return await this.propsMember(
         path,
-        { component: receiver.component, member: name },
+        { component: receiver.component, member: name, line: receiver.line },
         depth,
       );
     }
@@ -411,16 +411,27 @@ export class NameResolver {
 
   /**
    * The declaration of the property `member` of the props of `component`
-   * as `path` sees it: a member of that name declared in a named type of
-   * the component's own file.
+   * as `path` sees it (`line`: its declaration's in `path`, when a block
+   * declares it): a member of the anonymous object type annotating its first
+   * parameter, else of a named type of the component's own file.
    */
   async propsMember(
     path: string,
-    at: { component: string; member: string },
+    at: { component: string; member: string; line?: number },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
+    // `const Counter = ({ count }: { count: number }) => ...`: its props' anonymous type's (of
+    // the component declared in a block around the element, when one is).
+    const { member } = at;
+    if (at.line !== undefined) {
+      const own = await this.parameterMember(path, { member, line: at.line, index: 0 });
+      if (own !== null) return own;
+    }
     const component = await this.declarationOf(path, at.component, depth + 1);
     if (component === null) return null;
+    const { line } = component;
+    const own = await this.parameterMember(component.path, { member, line, index: 0 });
+    if (own !== null) return own;
     const members = await this.analysis(component.path, at.member);
     for (const occurrence of members?.occurrences ?? []) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
@@ -462,26 +473,28 @@ export class NameResolver {
       }
       return null;
     }
-    const members = await this.analysis(callee.path, member);
+    return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * The member `member` of the anonymous object type annotating the parameter at `index` of the
+   * function named at `line` of `path` (`function f(opts: { member: string })`), or null.
+   */
+  async parameterMember(
+    path: string,
+    at: { member: string; line: number; index: number },
+  ): Promise<ResolvedDeclaration | null> {
+    const members = await this.analysis(path, at.member);
     for (const occurrence of members?.occurrences ?? []) {
       const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
       if (
-        declared?.kind === "declaration" && declared.parameter?.line === callee.line &&
-        declared.parameter.index === index
+        declared?.kind === "declaration" && declared.parameter?.line === at.line &&
+        declared.parameter.index === at.index
       ) {
         const { line, column } = occurrence;
         const { declares: kind, parameter } = declared;
         const via = "member";
-        return {
-          path: callee.path,
-          line,
-          column,
-          kind,
-          container: null,
-          via,
-          member: true,
-          parameter,
-        };
+        return { path, line, column, kind, container: null, via, member: true, parameter };
       }
     }
     return null;
@@ -641,8 +654,8 @@ export async function resolveAt(
 /**
  * The declaration `definition` answers for the name at a position: as `resolveAt`, except that a
  * name declared by destructuring a value of a named type (`function Button({ onPress }: Props)`)
- * and a property of an object literal of a named type are defined where that type declares the
- * property.
+ * or a parameter of an anonymous object type (`({ id }: { id: number })`) and a property of an
+ * object literal of a named type are defined where that type declares the property.
  */
 export async function definitionAt(
   resolver: NameResolver,
@@ -654,6 +667,13 @@ export async function definitionAt(
     binding.line === at.line && binding.column === at.column;
   if (declaresHere && property?.kind === "type") {
     const member = await resolver.member(at.path, { type: property.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  // `({ id }: { id: number }) => ...`: the anonymous type's property.
+  const parameter = property?.kind === "declaration" ? property.parameter : undefined;
+  if (declaresHere && parameter !== undefined) {
+    const { line, index } = parameter;
+    const member = await resolver.parameterMember(at.path, { member: at.name, line, index });
     if (member !== null) return member;
   }
   // A property of an object literal of a named type (`const routes: Route[] = [{ path }]`) is

@@ -20,10 +20,12 @@ import type { ReferenceParser, ReferencesRequest } from "./name_references.ts";
 import {
   definitionAt,
   holdsWord,
+  isScriptPath,
   NameResolver,
   type ResolvedDeclaration,
 } from "./name_resolution.ts";
 import type { NameOrigin, RepositoryReads } from "./repository_reads.ts";
+import type { Receiver } from "../symbols/name_bindings.ts";
 import type { RepositorySymbols } from "./repository_symbols.ts";
 
 /** A definition lookup at a position (a references request's position fields). */
@@ -112,7 +114,8 @@ export class RepositoryDefinitions {
     const scip = await this.#preciseDefinition(caller, { request, origin });
     if (scip !== null) return answer(scip.definition, "unused", scip.source);
     const files = { text: origin.visibleText, exists: origin.visible };
-    const resolved = await definitionAt(new NameResolver(this.#parser, files), {
+    const resolver = new NameResolver(this.#parser, files);
+    const resolved = await definitionAt(resolver, {
       path: request.path,
       name,
       line: request.line,
@@ -122,11 +125,16 @@ export class RepositoryDefinitions {
     if (resolved !== null && resolved.scope?.declared !== false) {
       return answer(await signed(origin, resolved), "unused");
     }
+    const at = { path: request.path, name, line: request.line, column: origin.offset };
+    const enclosing = resolved === null
+      ? await enclosingTypeMember(resolver, at) ?? await fileTypeMember(resolver, at)
+      : null;
+    if (enclosing !== null) return answer(await signed(origin, enclosing), "unused");
     try {
       const found = await this.#fromIndex(caller, { request, origin });
-      return found === null
-        ? answer(null, "ready")
-        : answer(found.chosen, "ready", null, found.alternatives);
+      if (found === null) return answer(null, "ready");
+      const typed = await typedLiteral(resolver, { origin, chosen: found.chosen });
+      return answer(typed ?? found.chosen, "ready", null, found.alternatives);
     } catch (error) {
       if (error instanceof SourcegraphError && error.code === "INDEX_NOT_READY") {
         return answer(null, "not_ready");
@@ -208,6 +216,94 @@ export class RepositoryDefinitions {
       source: found.source,
     };
   }
+}
+
+/**
+ * For a member of a value of no evident type (`opts.host`): the member of that name of an
+ * anonymous object type annotating a parameter of the enclosing function
+ * (`function url(event: Event, opts: { host?: boolean })`), the innermost such function's; null
+ * when there is none.
+ */
+export async function enclosingTypeMember(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  let found: ResolvedDeclaration | null = null;
+  let from = 0;
+  for (const { declaration, declared } of await untypedMemberDeclarations(resolver, at)) {
+    const parameter = declared.type === null ? declared.parameter : undefined;
+    if (parameter?.to === undefined || at.line < parameter.line || at.line > parameter.to) continue;
+    if (found === null || from < parameter.line) [found, from] = [declaration, parameter.line];
+  }
+  return found;
+}
+
+/**
+ * For a member of a value of no evident type, outside any function `enclosingTypeMember` answers
+ * for: the first member of that name a named type of the asking file declares, before the symbol
+ * index (which answers a definition in the same file first, but holds no type literal's members
+ * and may lack a file whose symbols ran out of budget); null when there is none.
+ */
+export async function fileTypeMember(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const found = (await untypedMemberDeclarations(resolver, at))
+    .find(({ declared }) => declared.type !== null);
+  return found?.declaration ?? null;
+}
+
+type MemberDeclared = Extract<Receiver, { kind: "declaration" }>;
+
+// For a member of a value of no evident type at `at`: the file's declarations of members of that
+// name (object literals' aside); none for another occurrence.
+async function untypedMemberDeclarations(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<{ declaration: ResolvedDeclaration; declared: MemberDeclared }[]> {
+  const occurrence = await resolver.occurrenceAt(at.path, at);
+  const receiver = occurrence?.binding?.kind === "member" ? occurrence.binding.receiver : null;
+  if (receiver?.kind !== "unknown" || receiver.global === true) return [];
+  const analysis = await resolver.analysis(at.path, at.name);
+  const found: { declaration: ResolvedDeclaration; declared: MemberDeclared }[] = [];
+  for (const each of analysis?.occurrences ?? []) {
+    const declared = each.binding?.kind === "member" ? each.binding.receiver : null;
+    if (declared?.kind !== "declaration" || declared.literal) continue;
+    const { line, column } = each;
+    const kind = declared.declares;
+    const declaration = { path: at.path, line, column, kind, container: declared.type };
+    found.push({ declaration: { ...declaration, via: "member", member: true }, declared });
+  }
+  return found;
+}
+
+// An object literal's property the index answers is defined where the literal's type declares
+// it, as it is from the literal itself (`createStore<State>(() => ({ inc }))`: `State`'s `inc`,
+// which the index does not hold); null when the answer is no such property.
+async function typedLiteral(
+  resolver: NameResolver,
+  at: { origin: NameOrigin; chosen: FoundDefinition },
+): Promise<FoundDefinition | null> {
+  const { origin, chosen } = at;
+  if (!isScriptPath(chosen.path)) return null;
+  const analysis = await resolver.analysis(chosen.path, origin.name);
+  const literal = analysis?.occurrences.find((occurrence) => {
+    const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+    return occurrence.line === chosen.line && receiver?.kind === "declaration" &&
+      receiver.literal === true;
+  });
+  if (literal === undefined) return null;
+  const { line, column } = literal;
+  const typed = await definitionAt(resolver, {
+    path: chosen.path,
+    name: origin.name,
+    line,
+    column,
+  });
+  if (typed?.member !== true || (typed.path === chosen.path && typed.line === chosen.line)) {
+    return null;
+  }
+  return await signed(origin, typed);
 }
 
 async function signed(origin: NameOrigin, found: FoundDefinitionPlace): Promise<FoundDefinition> {

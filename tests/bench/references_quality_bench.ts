@@ -22,7 +22,11 @@
  *   site's declarations, or a reference's own where it declares a member of its
  *   own; a position the compiler answers only outside the tree, such as an
  *   object literal's method typed by a library's property, is not asked); the
- *   share over all positions asked.
+ *   share over all positions asked. Where the compiler names one declaration
+ *   of a symbol declared more than once (an overload a call resolves to, one
+ *   block of a merged interface), any declaration of that symbol counts, and
+ *   where it names an import (it does from a shorthand property, `{ name }`),
+ *   the imported original counts too.
  *
  * The baseline finder is `git grep -w -n --column -I -F -e NAME HEAD` over the
  * whole tree (every file, not only TypeScript: what a coding agent runs today).
@@ -87,7 +91,8 @@ const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] 
   "endpoint), on the tree served as local/<folder> or --service-repo NAME\n" +
   "  --no-baseline  measure only the service (with --service), not `git grep -w`\n" +
   "  --dump FILE   also write, per identifier not answered exactly, its lines missed and its lines " +
-  "answered wrongly (JSON lines)";
+  "answered wrongly, and per definition missed, the position asked, the declarations expected and " +
+  "the answer (`definitionMiss: true`) (JSON lines)";
 
 function options(args: string[]): {
   trees: string[];
@@ -353,6 +358,44 @@ function locate(
   return { path, line: line + 1, column: character + 1 };
 }
 
+/**
+ * Every declaration of the symbol a definition the compiler answers names: the compiler names one
+ * of several (the overload a call resolves to, one block of a merged interface, the import a
+ * shorthand property names where every other use lands on the imported original), any of which a
+ * definition may land on.
+ */
+function declarationsOf(
+  service: ts.LanguageService,
+  entry: ts.DefinitionInfo,
+): { fileName: string; start: number }[] {
+  const own = { fileName: entry.fileName, start: entry.textSpan.start };
+  const program = service.getProgram();
+  const source = program?.getSourceFile(entry.fileName);
+  if (!program || !source) return [own];
+  const node = identifierAt(source, entry.textSpan.start);
+  const checker = program.getTypeChecker();
+  const symbol = node && checker.getSymbolAtLocation(node);
+  if (!symbol) return [own];
+  const symbols = [symbol];
+  if (symbol.flags & ts.SymbolFlags.Alias) symbols.push(checker.getAliasedSymbol(symbol));
+  const found = symbols.flatMap((each) => each.declarations ?? []).map((declaration) => {
+    const name = ts.getNameOfDeclaration(declaration) ?? declaration;
+    return { fileName: declaration.getSourceFile().fileName, start: name.getStart() };
+  });
+  return [own, ...found];
+}
+
+function identifierAt(source: ts.SourceFile, position: number): ts.Node | null {
+  let node: ts.Node = source;
+  for (;;) {
+    const child: ts.Node | undefined = node.getChildren(source).find((each) =>
+      each.getStart(source) <= position && position < each.getEnd()
+    );
+    if (child === undefined) return node === source ? null : node;
+    node = child;
+  }
+}
+
 function oracle(
   tree: string,
   service: ts.LanguageService,
@@ -377,7 +420,8 @@ function oracle(
   }
   const definitions = (name: string, offset: number) =>
     (service.getDefinitionAtPosition(name, offset) ?? [])
-      .map((entry) => locate(tree, sources, entry.fileName, entry.textSpan.start));
+      .flatMap((entry) => declarationsOf(service, entry))
+      .map((entry) => locate(tree, sources, entry.fileName, entry.start));
   const inTree = (found: (Location | null)[]) => found.filter((at): at is Location => at !== null);
   const declarations = inTree(definitions(fileName, site.offset));
   if (declarations.length === 0) declarations.push(site.location);
@@ -614,6 +658,15 @@ async function measure(
       const hit = definitionHit(expected, definition);
       outcomes.push(hit);
       if (!hit) {
+        dumped.push(JSON.stringify({
+          finder: finder.name,
+          definitionMiss: true,
+          kind: site.kind,
+          name: site.name,
+          asked: positions[i],
+          expected: expected.map(at),
+          answered: at(definition),
+        }));
         definitionMisses.add(
           `${site.kind} ${site.name} (${at(expected[0])}): answered ${at(definition)}`,
         );

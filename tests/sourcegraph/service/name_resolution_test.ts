@@ -903,7 +903,7 @@ nameCase(
 nameCase(
   "name resolution: a name destructured from a parameter of an anonymous type is that type's property",
   async () => {
-    const { lines } = await referencesIn({
+    const files = {
       "src/server.test.ts": [
         "const createServer = ({",
         "  port = 1,",
@@ -915,10 +915,20 @@ nameCase(
         "const other = ({ port }: { port: number }) => port;",
         "const { port } = createServer();",
       ].join("\n"),
-    }, { path: "src/server.test.ts", name: "port", line: 4, shared: true });
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/server.test.ts",
+      name: "port",
+      line: 4,
+      shared: true,
+    });
     // Not the returned object's own property (6), another parameter's type (8), nor a value
     // destructured from the returned object (9).
     assertEquals(lines, ["src/server.test.ts:2", "src/server.test.ts:4"]);
+    // Its definition is the type's property, as for a named type.
+    const resolver = resolverOver(sharedParser(), files);
+    const at = { path: "src/server.test.ts", name: "port", line: 2, column: 2 };
+    assertEquals((await definitionAt(resolver, at))?.line, 4);
   },
 );
 
@@ -1246,5 +1256,51 @@ nameCase(
     }, { path: "src/http_exception.ts", name: "status", line: 1, shared: true });
     // A file naming the class as a type (typed.ts) may hold values of it of no evident type.
     assertEquals(lines, ["src/hono.test.ts:5", "src/http_exception.ts:1", "src/typed.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a JSX attribute of a component whose props are an anonymous object type is that type's property",
+  async () => {
+    const files = {
+      "src/app.tsx": [
+        "const Other = ({ count }: { count: number }) => <i>{count}</i>;",
+        "const Counter = ({ count }: {",
+        "  count: number;",
+        "}) => <b>{count}</b>;",
+        "export const app = <Counter count={1} />;",
+      ].join("\n"),
+    };
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["src/app.tsx"].split("\n")[4].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "src/app.tsx",
+      name: "count",
+      line: 5,
+      column,
+    });
+    assertEquals(found && [found.line, found.column], [3, 2]);
+    // A component declared in a block: the one in scope.
+    const blocks = [
+      "export function first() {",
+      "  const Counter = ({ count }: {",
+      "    count: number;",
+      "  }) => <i>{count}</i>;",
+      "  return <Counter count={1} />;",
+      "}",
+      "export function second() {",
+      "  const Counter = ({ count }: {",
+      "    count: number;",
+      "  }) => <b>{count}</b>;",
+      "  return <Counter count={2} />;",
+      "}",
+    ].join("\n");
+    const inner = blocks.split("\n")[10].indexOf("count");
+    const scoped = { path: "src/blocks.tsx", name: "count", line: 11, column: inner };
+    const second = await definitionAt(
+      resolverOver(sharedParser(), { "src/blocks.tsx": blocks }),
+      scoped,
+    );
+    assertEquals(second && [second.line, second.column], [9, 4]);
   },
 );

@@ -4,7 +4,8 @@
  * to the file's own declaration, through a named, a renamed, a re-exported
  * (`export { } from`, `export *`) and a namespace import, to a member of
  * `this` and of a constructed value, and through the symbol index for a
- * language whose imports are not followed; hostile positions and a regex
+ * language whose imports are not followed (an object literal's property it
+ * answers being defined by the literal's type); hostile positions and a regex
  * for a symbol are refused with their codes; a private repository and a
  * hidden path group answer as a missing one, and a definition in a hidden
  * file is never named.
@@ -52,6 +53,30 @@ const FILES: Record<string, string> = {
   "src/handler.ts": "export type Handler = (event: string) => void;\n",
   "src/handled.ts":
     'import type { Handler } from "./handler";\nexport const h: Handler = (event) => {};\n',
+  "src/store.ts": [
+    "type CounterState = { count: number; inc: () => void };",
+    "const store = createStore<CounterState>((set) => ({",
+    "  count: 0,",
+    "  inc: () => set({}),",
+    "}));",
+    "store.getState().inc();",
+    "",
+  ].join("\n"),
+  "src/request.ts": [
+    "export function host(event: string, opts: { forwarded?: boolean } = {}) {",
+    "  return opts.forwarded;",
+    "}",
+    "export function proto(event: string, opts: {",
+    "  forwarded?: boolean;",
+    "} = {}) {",
+    "  return opts.forwarded;",
+    "}",
+    "type Config = {",
+    "  forwarded: boolean;",
+    "};",
+    "export const read = (config: unknown) => (config as { x: Config }).x.forwarded;",
+    "",
+  ].join("\n"),
   "py/items.py": "def parse_item(text):\n    return text\n",
   "py/use.py": "from items import parse_item\nparse_item('x')\n",
 };
@@ -140,6 +165,23 @@ defsCase(
     const python = () => found(client, { path: "py/use.py", line: 2, symbol: "parse_item" });
     await waitFor(async () => (await python()) !== "none via none");
     assertEquals(await python(), '"py/items.py:1"; Kind: "function"; Container: null via index');
+    // A member of no evident receiver: the index holds the object literal's `inc`, which is
+    // defined where the literal's type declares it.
+    assertEquals(
+      await found(client, { path: "src/store.ts", line: 6, symbol: "inc" }),
+      '"src/store.ts:1"; Kind: "field"; Container: "CounterState" via member',
+    );
+    // A member of no evident receiver inside a function whose parameter's anonymous type
+    // declares it: that type's, not another function's.
+    assertEquals(
+      await found(client, { path: "src/request.ts", line: 7, symbol: "forwarded" }),
+      '"src/request.ts:5"; Kind: "field"; Container: null via member',
+    );
+    // Outside them, a named type of the file declaring it (the index holds no type literal's).
+    assertEquals(
+      await found(client, { path: "src/request.ts", line: 12, symbol: "forwarded" }),
+      '"src/request.ts:10"; Kind: "field"; Container: "Config" via member',
+    );
     const whole = await definition(client, { path: "src/use.ts", line: 9, column: 18 });
     assert(whole.texts[0].includes('Precision: "search-based"'), whole.texts[0]);
     assert(/^Commit: "[0-9a-f]{40}"$/m.test(whole.texts[0]), whole.texts[0]);
