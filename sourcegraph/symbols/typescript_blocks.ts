@@ -89,6 +89,14 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
   return scannedBlocks(text, { spellings: [], length: 0 }).blocks;
 }
 
+// What `scannedBlocks` finds.
+type Scanned = {
+  blocks: ScriptBlock[];
+  inCode: number[];
+  exportsAll: boolean;
+  comments: RustBody[];
+};
+
 // The blocks of `text` (as `typescriptBlocks`), which of `spellings` (offsets, in order) may be
 // outside comments, and whether the text may have an `export *` (`export * from`, `export * as`).
 // A text whose braces do not balance is not lexed past the first that does not: the spellings
@@ -96,11 +104,11 @@ export function typescriptBlocks(text: string): ScriptBlock[] {
 function scannedBlocks(
   text: string,
   at: { spellings: readonly number[]; length: number },
-): { blocks: ScriptBlock[]; inCode: number[]; exportsAll: boolean } {
+): Scanned {
   const lexer = new ScriptLexer(text);
   const spellings = new CodeSpellings(text, at);
   let exportsAll = false;
-  const unbalanced = () => ({ blocks: [], inCode: spellings.rest(), exportsAll: true });
+  const unbalanced = () => spellings.scanned(null, true);
   const blocks: ScriptBlock[] = [];
   const frames: Frame[] = [];
   let braces = 0;
@@ -151,7 +159,7 @@ function scannedBlocks(
     previous = punct === "${" ? DOLLAR : punct.charCodeAt(punct.length - 1);
     previousWord = "";
   }
-  return { blocks: closedBlocks(blocks, frames), inCode: spellings.inCode, exportsAll };
+  return spellings.scanned(closedBlocks(blocks, frames), exportsAll);
 }
 
 // Whether a `{` after these opens a pattern (or a block read for other names).
@@ -189,7 +197,16 @@ class CodeSpellings {
     this.#length = at.length;
   }
 
+  /** The insides of runs of comments between tokens (`commentRun`), in order. */
+  readonly comments: RustBody[] = [];
+  #end = 0; // where the token before ended
+
   pass(token: ScriptToken): void {
+    if (token.start - this.#end > SHORTEST_SKIPPED) {
+      const run = commentRun(this.#text, { from: this.#end, to: token.start });
+      if (run !== null) this.comments.push(run);
+    }
+    this.#end = token.end;
     const spellings = this.#spellings;
     while (this.#next < spellings.length && spellings[this.#next] < token.end) {
       const from = spellings[this.#next++];
@@ -199,12 +216,36 @@ class CodeSpellings {
     }
   }
 
-  // The spellings not passed taken as code (the lexing ended early); all in code.
-  rest(): number[] {
+  // What a scan found; `blocks` null when braces that do not balance ended the lexing early:
+  // then none, the spellings not passed taken as code, an `export *` as there, no comment left out.
+  scanned(blocks: ScriptBlock[] | null, exportsAll: boolean): Scanned {
+    const { inCode, comments } = this;
+    if (blocks !== null) return { blocks, inCode, exportsAll, comments };
     this.inCode.push(...this.#spellings.slice(this.#next));
     this.#next = this.#spellings.length;
-    return this.inCode;
+    return { blocks: [], inCode, exportsAll: true, comments: [] };
   }
+}
+
+// The inside of the comments between two tokens (`from` to `to`, white space and comments
+// only), which a parse leaves out as it does a block's: from after the first comment's `/*` or
+// `//` to before the last one's `*/` (the parser sees `/**/`), or to the line's end after a
+// `//` (it sees `//`). Only after a line break (or at the text's start): a comment spanning
+// lines stands for one where a semicolon may be inserted, and is left whole where none is.
+function commentRun(text: string, at: { from: number; to: number }): RustBody | null {
+  let first = at.from;
+  while (first < at.to && text.charCodeAt(first) <= 0x20) first++;
+  let last = at.to;
+  while (last > first && text.charCodeAt(last - 1) <= 0x20) last--;
+  if (text.charCodeAt(first) !== 0x2f) return null;
+  if (at.from > 0 && !text.slice(at.from, first).includes("\n")) return null;
+  const kind = text.charCodeAt(first + 1);
+  let close = -1;
+  if (kind === 0x2a && text.startsWith("*/", last - 2)) close = last - 2;
+  const next = text.charCodeAt(last);
+  if (kind === 0x2f && (next === 0x0a || next === 0x0d)) close = last;
+  if (close - (first + 2) < SHORTEST_SKIPPED) return null;
+  return { open: first + 1, close, holdsItem: false, holdsGlob: false };
 }
 
 // Whether a spelling (`from` to `to`) inside the word `token` is part of a longer name: the
@@ -273,7 +314,21 @@ export function typescriptBlocksWithout(
     skipped.push({ open: block.open, close: block.close, holdsItem: false, holdsGlob: false });
     after = block.close;
   }
-  return skipped;
+  // JSX text may hold what the lexer takes for a comment.
+  return options.jsx === true ? skipped : withComments(skipped, scanned.comments);
+}
+
+// The blocks left out and the comment runs outside them, in order.
+function withComments(blocks: readonly RustBody[], comments: readonly RustBody[]): RustBody[] {
+  const merged: RustBody[] = [];
+  let next = 0;
+  for (const comment of comments) {
+    while (next < blocks.length && blocks[next].close < comment.open) merged.push(blocks[next++]);
+    const block = blocks[next];
+    if (block === undefined || comment.close < block.open) merged.push(comment);
+  }
+  merged.push(...blocks.slice(next));
+  return merged;
 }
 
 // Whether a spelling (in order) starts after `from` and before `to`.

@@ -7,7 +7,8 @@
  * another block or is the body of a declaration (a class, an interface, a
  * type alias) the name names, a kept block's nested blocks are looked at on their own, a
  * name written in a comment keeps no block (nor, written only in comments, the file's parse,
- * but for an `export *` or JavaScript, which may hold JSX), a
+ * but for an `export *` or JavaScript, which may hold JSX), the inside of comments that begin
+ * a line is left out as a block's, a
  * file whose braces do not balance keeps the rest, and the occurrences
  * found with the blocks left out are those of the whole file, also when
  * the lexer guessed a block wrongly (the file is then parsed whole).
@@ -170,11 +171,13 @@ Deno.test("typescript blocks: a name in comments keeps no block, and only in com
   const body = documented.slice(documented.lastIndexOf("{"));
   assertEquals(typescriptBlocksWithout(documented, "collect"), null);
   // A spelling in code: the blocks that write it only in comments are left out all the same.
+  // (The module's first comment's inside is left out too: see below.)
   const used = `${documented}\nconst collect = run;`;
-  assertEquals(skippedTexts(used, "collect"), [sink, body]);
+  const doc = documented.slice(1, documented.indexOf("*/") + 1);
+  assertEquals(skippedTexts(used, "collect"), [doc, sink, body]);
   // An `export *` may export the name: parsed (its blocks left out).
   const reexports = `${documented}\nexport * from "./all.ts";`;
-  assertEquals(skippedTexts(reexports, "collect"), [sink, body]);
+  assertEquals(skippedTexts(reexports, "collect"), [doc, sink, body]);
   // Inside a longer name it is no spelling either; inside a number's word or one with other
   // than ASCII characters it is (a parser may split those).
   assertEquals(
@@ -202,4 +205,38 @@ Deno.test("typescript blocks: a name in comments keeps no block, and only in com
   const whole = await extractor.occurrences("v.js", jsx, "collect", { wholeFile: true });
   assertEquals(whole.occurrences.length, 1);
   assertEquals(await extractor.occurrences("v.js", jsx, "collect"), whole);
+});
+
+Deno.test("typescript blocks: the inside of comments that begin a line is left out, the occurrences stay the whole file's", async () => {
+  const text = [
+    "/** The module's documentation, long enough to be left out. */",
+    "const a = 1",
+    "/* after a line break, and long enough to be left out */ const b = a",
+    "const c = b /* on a line of code after it, long enough but kept */",
+    "  + a // a line comment on a line of code, long enough but kept",
+    "// on a line of its own, long enough, but after the one above",
+    "function f() {",
+    "  // inside a kept block, on its own line, long enough to go",
+    "  return name /* a comment that spans lines stands for a line break:",
+    "       kept where none is before it */ + b;",
+    "}",
+    "export const name = a + b + c;",
+  ].join("\n");
+  const left = skippedTexts(text, "name");
+  assertEquals(left, [
+    "** The module's documentation, long enough to be left out. *",
+    "* after a line break, and long enough to be left out *",
+    "/ inside a kept block, on its own line, long enough to go\n",
+  ]);
+  // The parser sees `/**/` and `//` where they were, the rest of the text where it was.
+  assertEquals(skippedTexts(text, "name", { jsx: true }), []);
+  const extractor = await SymbolExtractor.create();
+  for (const name of ["a", "b", "c", "f", "name"]) {
+    const whole = await extractor.occurrences("m.ts", text, name, {
+      bindings: true,
+      wholeFile: true,
+    });
+    assertEquals(await extractor.occurrences("m.ts", text, name, { bindings: true }), whole, name);
+    assert(whole.occurrences.length > 0, name);
+  }
 });
