@@ -69,6 +69,7 @@ import {
   preciseReferences,
 } from "./precise_references.ts";
 import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
+import { ReferenceTexts } from "./reference_texts.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
 import { grammarLanguageOf } from "../symbols/languages.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
@@ -715,19 +716,9 @@ export class RepositoryReads {
       const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
       return bytes === null ? null : searchableText(bytes);
     };
-    // Each file is read once per call: a candidate's rows and its resolution both ask for it
-    // (the position's own file also its check), each read two round trips to Git and a decode.
-    const texts = new Map<string, Promise<string | null>>();
-    const fileText = (path: string): Promise<string | null> => {
-      let text = texts.get(path);
-      if (text === undefined) {
-        text = readText(path);
-        texts.set(path, text);
-        // A failed read is not kept: a later ask tries again.
-        text.catch(() => texts.delete(path));
-      }
-      return text;
-    };
+    // Each file is read once per call while kept, within `REFERENCES_TEXT_BYTES`.
+    const texts = new ReferenceTexts(readText);
+    const fileText = (path: string): Promise<string | null> => texts.text(path);
     const visible = async (path: string): Promise<boolean> => {
       if (!scope.covers(path)) return false;
       return (await objects.lookup(origin.commit, path))?.kind === "file";

@@ -237,8 +237,14 @@ export class SymbolExtractor {
         : language === "rust"
         ? rustBlocksWithout(text, name)
         : language === "typescript" || (language === "javascript" && !path.endsWith(".jsx"))
-        ? typescriptBlocksWithout(text, name)
+        ? typescriptBlocksWithout(text, name, { jsx: language === "javascript" })
         : [];
+      // Nothing to parse: the text spells the name only in comments (or, JavaScript, nowhere)
+      // and exports no module's names.
+      if (skipped === null) {
+        const none = { language, outcome: "parsed" as const, occurrences: [] };
+        return bindings ? { ...none, exported: { binding: null, starModules: [] } } : none;
+      }
       const ranges = skipped.length === 0 ? undefined : rangesAround(text, skipped);
       const found = this.#occurrences(grammar, text, { language, name, bindings, scoped, ranges });
       if (found === null) return { language, outcome: "timed_out", occurrences: [] };

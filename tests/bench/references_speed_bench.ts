@@ -21,11 +21,14 @@
  * the same names. Prints per class p50/p95 of the service and of rg, their
  * ratio, and the processor time of each (the service's from /proc, all its
  * threads; rg's from /usr/bin/time), which a loaded machine changes less;
- * the service's RSS at the end.
+ * the service's RSS at the end. With `--verbose`, each name's wall and
+ * processor time; with `--languages rust` (or `typescript`), that language's
+ * classes only (the same names as drawn for both); with `--answers FILE`,
+ * every answer's text written to FILE (to compare two versions' answers).
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env --allow-net=127.0.0.1 \
  *   tests/bench/references_speed_bench.ts [--tree PATH] [--names N] [--seed S] [--verbose] \
- *   [--checkout DIR]
+ *   [--checkout DIR] [--languages rust,typescript] [--answers FILE]
  *
  * @module
  */
@@ -53,7 +56,12 @@ const SEED = Number(flag("--seed", "1"));
 const CHECKOUT = flag("--checkout", "");
 // Each name's time printed too.
 const VERBOSE = args.includes("--verbose");
+// Each answer's text written to this file (`--answers FILE`), to compare two runs' answers.
+const ANSWERS = flag("--answers", "");
+const answers: string[] = [];
 const TOKEN = "s".repeat(40);
+// The languages whose classes are measured (comma-separated; default both).
+const LANGUAGES = flag("--languages", "rust,typescript").split(",");
 
 interface Site {
   name: string;
@@ -205,8 +213,11 @@ async function measure(
     times.push(ms);
     cpus.push((await cpuMs(at.pid)) - cpu);
     kept.push(site);
+    answers.push(`== ${site.name} ${site.path}:${site.line}\n${outcome.texts.join("\n")}`);
     rows.push(outcome.texts[0].split("\n").filter((line) => /^\d+ \[/.test(line)).length);
-    if (VERBOSE) console.log(`  ${site.name} (${site.count}) ${ms.toFixed(0)} ms`);
+    if (VERBOSE) {
+      console.log(`  ${site.name} (${site.count}) ${ms.toFixed(0)} ms, ${cpus.at(-1)} CPU ms`);
+    }
   }
   const rg: { ms: number; cpu: number }[] = [];
   for (const site of kept) rg.push(await rgRun(site.name, at.repo));
@@ -239,11 +250,11 @@ try {
   for (const language of Object.keys(DEFINITIONS)) {
     const all = await sites(repo, language, counts);
     warmUps.push(...draw(all, (s) => s.count >= 200 && s.count < 1000, random).slice(0, 2));
-    classes.push([
-      `${language} rare (20-100)`,
-      draw(all, (s) => s.count >= 20 && s.count <= 100, random),
-    ]);
-    classes.push([`${language} common (1000+)`, draw(all, (s) => s.count >= 1000, random)]);
+    // Every language's names are drawn, so a class's names do not depend on `--languages`.
+    const rare = draw(all, (s) => s.count >= 20 && s.count <= 100, random);
+    const common = draw(all, (s) => s.count >= 1000, random);
+    if (!LANGUAGES.includes(language)) continue;
+    classes.push([`${language} rare (20-100)`, rare], [`${language} common (1000+)`, common]);
   }
   const started = performance.now();
   const service = await startService(repo, { SOURCEGRAPH_API_TOKEN: TOKEN }, {
@@ -281,6 +292,7 @@ try {
       await measure(client, { label, drawn, repo, head, pid: service.pid });
     }
     console.log(`service RSS at the end: ${(await rssMib(service.pid)).toFixed(0)} MiB`);
+    if (ANSWERS !== "") await Deno.writeTextFile(ANSWERS, answers.join("\n"));
   } finally {
     await client.close();
     await service.stop();
