@@ -199,7 +199,8 @@ async function indexBlobs(
       const size = read.status === "ok" || read.status === "too_large" ? read.size : 0;
       newBytes += size;
       blobsRead++;
-      const blob = batch.add(read.oid, { text, size });
+      const bytes = read.status === "ok" ? read.bytes : undefined;
+      const blob = batch.add(read.oid, { text, size, bytes });
       at.known.set(read.oid, blob);
       const path = at.pathOf.get(read.oid)!;
       if (text !== null && at.symbols && SymbolExtraction.wants(path)) {
@@ -428,16 +429,24 @@ class Batch {
 
   /**
    * Numbers a new blob and the chunks of it no earlier blob has, and
-   * gathers those chunks' postings; returns the blob's number.
+   * gathers those chunks' postings; returns the blob's number. `bytes` are
+   * the blob's as read (their UTF-8 is its text's, BOM aside).
    */
-  add(oid: string, blob: { text: string | null; size: number }): number {
+  add(oid: string, blob: { text: string | null; size: number; bytes?: Uint8Array }): number {
     const id = this.#nextBlob++;
     this.#added = true;
     const chunks = blob.text === null ? [] : textChunks(blob.text, { units: this.#chunkUnits });
     const chunkIds = new Uint32Array(chunks.length);
     const chunkLines = new Uint32Array(chunks.length);
+    // A text of as many bytes as code units is ASCII: its chunks' UTF-8 are views of its bytes
+    // (no copy, no encoder call).
+    const ascii = blob.text !== null && blob.bytes?.length === blob.text.length ? blob.bytes : null;
+    const firstNew = this.#chunks.length;
+    let at = 0;
     chunks.forEach((chunk, i) => {
-      const text = this.#encoder.encode(chunk.text);
+      const text = ascii === null
+        ? this.#encoder.encode(chunk.text)
+        : ascii.subarray(at, at += chunk.text.length);
       const hash = createHash("sha1").update(text).digest();
       const key = hash.toString("hex");
       // An index that had no chunk before this build has none to look up.
@@ -450,11 +459,16 @@ class Batch {
         this.#numbered.set(key, chunkId);
         this.#chunks.push({ id: chunkId, hash, text });
         this.#textBytes += text.length;
-        this.#postings.add(this.#collector.collect(chunk.text), chunkId);
+        // A chunk of as many bytes as code units is ASCII (in a text that is not, too).
+        const trigrams = text.length === chunk.text.length
+          ? this.#collector.collectAscii(text)
+          : this.#collector.collect(chunk.text);
+        this.#postings.add(trigrams, chunkId);
       }
       chunkIds[i] = chunkId;
       chunkLines[i] = chunk.line;
     });
+    if (ascii !== null) this.#ownNewChunks(ascii, firstNew);
     this.#blobs.push({
       id,
       oid,
@@ -464,6 +478,17 @@ class Batch {
       chunkLines,
     });
     return id;
+  }
+
+  // A view keeps its blob's whole buffer until the batch is written: when the blob's new chunks
+  // (from `first`) are less than half of it, each gets a copy of its own.
+  #ownNewChunks(bytes: Uint8Array, first: number): void {
+    let viewed = 0;
+    for (let c = first; c < this.#chunks.length; c++) viewed += this.#chunks[c].text.length;
+    if (viewed * 2 >= bytes.length) return;
+    for (let c = first; c < this.#chunks.length; c++) {
+      this.#chunks[c].text = this.#chunks[c].text.slice();
+    }
   }
 
   /**

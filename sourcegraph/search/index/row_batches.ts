@@ -21,7 +21,10 @@ export class RowBatches {
   #db: DatabaseSync;
   #head: string;
   #width: number;
-  #values: SQLInputValue[] = [];
+  // The values of the rows that wait, in one array of a full batch's size reused batch after
+  // batch (a statement binds them before `run` returns): not grown value by value each time.
+  #values: SQLInputValue[];
+  #length = 0;
   #full: StatementSync | null = null;
 
   /**
@@ -40,6 +43,7 @@ export class RowBatches {
   ) {
     this.#db = db;
     this.#width = options.columns.length;
+    this.#values = new Array(this.#width * ROWS_PER_STATEMENT).fill(null);
     const verb = options.conflict === "ignore" ? "INSERT OR IGNORE" : "INSERT OR FAIL";
     this.#head = `${verb} INTO ${options.table}(${options.columns.join(", ")}) VALUES `;
   }
@@ -49,20 +53,21 @@ export class RowBatches {
     if (row.length !== this.#width) {
       throw new TypeError(`a row of ${this.#width} values was given ${row.length}`);
     }
-    for (const value of row) this.#values.push(value);
-    if (this.#values.length === this.#width * ROWS_PER_STATEMENT) this.flush();
+    const values = this.#values;
+    for (let i = 0; i < row.length; i++) values[this.#length++] = row[i];
+    if (this.#length === values.length) this.flush();
   }
 
   /** Inserts the rows that wait. */
   flush(): void {
-    const rows = this.#values.length / this.#width;
+    const rows = this.#length / this.#width;
     if (rows === 0) return;
-    const statement = rows === ROWS_PER_STATEMENT
-      ? (this.#full ??= this.#statement(rows))
-      : this.#statement(rows);
-    const values = this.#values;
-    this.#values = [];
-    statement.run(...values);
+    this.#length = 0;
+    if (rows === ROWS_PER_STATEMENT) {
+      (this.#full ??= this.#statement(rows)).run(...this.#values);
+    } else {
+      this.#statement(rows).run(...this.#values.slice(0, rows * this.#width));
+    }
   }
 
   #statement(rows: number): StatementSync {

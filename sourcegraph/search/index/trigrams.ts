@@ -73,6 +73,31 @@ export class TrigramCollector {
     for (let i = 0; i < count; i++) seen[out[i] >>> 5] = 0;
     return out.subarray(0, count);
   }
+
+  /**
+   * The trigrams `collect` finds in an ASCII text given as its bytes (each
+   * byte is then its code unit): a byte array read in order is cheaper than
+   * a sliced string's code units, and the builder has the bytes already.
+   */
+  collectAscii(bytes: Uint8Array): Uint32Array {
+    if (bytes.length > this.#out.length) this.#out = new Uint32Array(bytes.length);
+    const seen = this.#seen;
+    const out = this.#out;
+    let count = 0;
+    let trigram = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      trigram = ((trigram << 8) | SYMBOLS[bytes[i]]) & 0xffffff;
+      if (i < 2) continue;
+      const word = trigram >>> 5;
+      const bit = 1 << (trigram & 31);
+      const bits = seen[word];
+      if ((bits & bit) !== 0) continue;
+      seen[word] = bits | bit;
+      out[count++] = trigram;
+    }
+    for (let i = 0; i < count; i++) seen[out[i] >>> 5] = 0;
+    return out.subarray(0, count);
+  }
 }
 
 /**

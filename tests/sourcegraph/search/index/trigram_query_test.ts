@@ -61,6 +61,13 @@ Deno.test("trigram collector: each text's distinct trigrams, in first-seen order
   for (const text of ["abcabcabd", "abcabcabd", "", "ab", "ABCabc", long, long, "abcabcabd"]) {
     assertEquals([...collector.collect(text)], naive(text), text.slice(0, 12));
   }
+  // ASCII given as bytes: the same trigrams, in the same order, between texts given either way.
+  const ascii = Array.from({ length: 9000 }, () => String.fromCharCode(random() * 128)).join("");
+  for (const text of ["ABCabcabd", ascii, "", "ab", ascii, "Hello, World"]) {
+    const bytes = new TextEncoder().encode(text);
+    assertEquals([...collector.collectAscii(bytes)], naive(text), text.slice(0, 12));
+    assertEquals([...collector.collect(text)], naive(text), text.slice(0, 12));
+  }
 });
 
 Deno.test("trigram query: literals AND, alternations OR, nothing usable means all, bounded", () => {
