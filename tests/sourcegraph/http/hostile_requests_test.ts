@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
 import { mcpRequest, postMcp, toolCall } from "../../support/mcp_messages.ts";
 import { portOf, rawRequest } from "../../support/raw_http.ts";
 import {
@@ -23,21 +23,32 @@ const SECRET_NAME = "vault/hidden-ledger";
 
 interface World {
   service: RunningService;
+  home: TestRepo;
+  parent: string;
 }
 
-// The service as a project's start serves it: `local/project`, public.
 async function withWorld(
   env: Record<string, string>,
   fn: (world: World) => Promise<void>,
 ): Promise<void> {
   const parent = await tempDir("sg-hostile-");
+  const secret = await createRepo({ "ledger.txt": "balance 42\n" }, { parent, name: "ledger" });
   const home = await createRepo({
     "a.txt": "alpha\nbeta\n",
     ".gitignore": ".sourcegraph/\n",
+    "sourcegraph.toml": `[[repositories]]\nname = "${SECRET_NAME}"\nsource = "${secret.path}"\n` +
+      `public_read = false\nbranches = ["main"]\n\n[[repositories]]\nname = "local/project"\n` +
+      `source = "PLACEHOLDER"\npublic_read = true\nbranches = ["main"]\n`,
   }, { parent, name: "project" });
+  const toml = await Deno.readTextFile(join(home.path, "sourcegraph.toml"));
+  await Deno.writeTextFile(
+    join(home.path, "sourcegraph.toml"),
+    toml.replace("PLACEHOLDER", home.path),
+  );
+  await home.commit("config");
   const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
   try {
-    await fn({ service });
+    await fn({ service, home, parent });
   } finally {
     await service.stop();
     await removeDir(parent);
