@@ -47,29 +47,23 @@ export interface BrowserCase<W> {
 }
 
 /**
- * Runs `cases` as steps of `t` in one Chromium launched for them all, each
- * in a fresh browser context (its own cookies, storage and permissions),
- * closed after it, beside `world` (a fixture they share); the browser is
- * closed at the end.
+ * Runs `cases` as steps of `t` in `browser`, each in a fresh browser context
+ * (its own cookies, storage and permissions), closed after it, beside
+ * `world` (a fixture they share).
  */
 export async function runBrowserCases<W>(
   t: Deno.TestContext,
   cases: SharedCases<BrowserCase<W>>,
-  options: { executablePath: string; world: W },
+  options: { browser: Browser; world: W },
 ): Promise<void> {
-  const browser = await launchBrowser(options.executablePath);
-  try {
-    await cases.runEach(t, async (fn) => {
-      const context = await browser.createBrowserContext();
-      try {
-        await fn({ context, world: options.world });
-      } finally {
-        await context.close();
-      }
-    });
-  } finally {
-    await browser.close();
-  }
+  await cases.runEach(t, async (fn) => {
+    const context = await options.browser.createBrowserContext();
+    try {
+      await fn({ context, world: options.world });
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 /**

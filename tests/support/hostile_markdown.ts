@@ -60,14 +60,17 @@ const README_FOLDERS = ["t1", "t2", "t3", "e1", "n1"];
 
 /**
  * The files of a project of pathological READMEs: `a.txt` ("alpha\n") for a
- * cheap token read, a tables README at the top, and one README in each of
- * five folders (three of tables, one of emphasis, one of nesting), each a
- * different blob.
+ * cheap token read, a tables README at the top, and one README in each
+ * folder (by default five: three of tables, one of emphasis, one of
+ * nesting; `folders` names fewer, `t*` tables, `e*` emphasis, `n*`
+ * nesting), each a different blob.
  */
-export function pathologicalReadmeFiles(): Record<string, string> {
+export function pathologicalReadmeFiles(
+  options: { folders?: string[] } = {},
+): Record<string, string> {
   const files: Record<string, string> = { "a.txt": "alpha\n", ".gitignore": ".sourcegraph/\n" };
   files["README.md"] = pathologicalMarkdown("top").tables;
-  for (const folder of README_FOLDERS) {
+  for (const folder of options.folders ?? README_FOLDERS) {
     const documents = pathologicalMarkdown(folder);
     files[`${folder}/README.md`] = folder.startsWith("t")
       ? documents.tables
@@ -79,11 +82,15 @@ export function pathologicalReadmeFiles(): Record<string, string> {
 }
 
 /**
- * The pages rendering each README of `pathologicalReadmeFiles`, the top one
- * first, on a service at `serviceUrl` serving the project as `local/project`.
+ * The pages rendering each README of `pathologicalReadmeFiles` made with the
+ * same `folders`, the top one first, on a service at `serviceUrl` serving the
+ * project as `local/project`.
  */
-export function pathologicalReadmePages(serviceUrl: string): string[] {
-  return ["", ...README_FOLDERS].map((folder) =>
+export function pathologicalReadmePages(
+  serviceUrl: string,
+  options: { folders?: string[] } = {},
+): string[] {
+  return ["", ...(options.folders ?? README_FOLDERS)].map((folder) =>
     `${serviceUrl}/sourcegraph/local/project${folder === "" ? "" : `/-/tree/main/${folder}`}`
   );
 }

@@ -358,7 +358,7 @@ Deno.test("commit page: a huge diff is bounded per file and per page, each file 
       name: "org/huge",
       publicRead: true,
       files: {
-        "a_huge.txt": "h".repeat(16 * 1024 * 1024) + "\n",
+        "a_huge.txt": "h".repeat(1024 * 1024) + "\n",
         ...Object.fromEntries(
           Array.from({ length: 51 }, (_, i) => [`f${i}.txt`, `${"y".repeat(60)}\n`.repeat(1500)]),
         ),

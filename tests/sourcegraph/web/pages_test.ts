@@ -616,13 +616,14 @@ Deno.test("pages: a search is shown a bounded page at a time; the pages' cursors
       const next = /<a class="next-page" href="([^"]*)">Next page<\/a>/.exec(shown.body);
       url = next === null ? null : next[1].replaceAll("&amp;", "&");
     }
-    // 1,003 files of two matches each, and one file of 25 matching lines.
+    // 303 files of two matches each (about 80 a page), and one file of 25 matching lines.
     const expected = [
-      ...Array.from({ length: 1003 }, (_, i) => String(i).padStart(4, "0"))
+      ...Array.from({ length: 303 }, (_, i) => String(i).padStart(4, "0"))
         .flatMap((n) => [`f/${n}.txt:1`, `f/${n}.txt:3`]),
       ...Array.from({ length: 10 }, (_, i) => `g/many.txt:${i + 1}`),
     ].sort();
-    assert(pages > 5, `${pages} pages`);
+    // A first page, pages reached through a cursor of a page itself reached through one, a last.
+    assert(pages >= 4, `${pages} pages`);
     assertEquals(seen.length, new Set(seen).size, "no match is shown twice");
     assertEquals([...seen].sort(), expected);
     // A cursor no search gave: the tool's error, 400, on the search page with its form.
@@ -643,7 +644,7 @@ Deno.test("pages: a search is shown a bounded page at a time; the pages' cursors
       files: {
         ...Object.fromEntries(
           Array.from(
-            { length: 1003 },
+            { length: 303 },
             (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, "needle\nhay\nneedle\n"],
           ),
         ),

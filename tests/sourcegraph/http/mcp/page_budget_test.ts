@@ -12,11 +12,16 @@ import {
 } from "../../../support/in_process_service.ts";
 import { callTool } from "../../../support/tool_calls.ts";
 
+// Twelve repositories of long names for the repositories pages; the first one's 40 files for the
+// list pages (the others hold one file: each only has to be listed).
 const REPOSITORIES: WorldRepository[] = Array.from({ length: 12 }, (_, i) => ({
   name: `org/${"repository-with-a-long-name-".repeat(3)}${String(i).padStart(2, "0")}`,
   publicRead: true,
   files: Object.fromEntries(
-    Array.from({ length: 40 }, (_, f) => [`docs/page-${String(f).padStart(2, "0")}.md`, `${f}\n`]),
+    Array.from(
+      { length: i === 0 ? 40 : 1 },
+      (_, f) => [`docs/page-${String(f).padStart(2, "0")}.md`, `${f}\n`],
+    ),
   ),
 }));
 

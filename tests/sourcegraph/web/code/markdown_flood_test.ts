@@ -19,6 +19,10 @@ const RSS_LIMIT_MIB = 700;
 // the worker is ended on them the same way, in half the time. A render must still outlast a
 // probe (metrics, health and a token read) on a busy machine: at 200 ms most runs saw none.
 const RENDER_LIMIT = "1s";
+// Every kind once beside the top tables README: a second tables one (two different blobs of
+// the slowest kind, so a render waits behind another), emphasis and nesting. Each costs the
+// render limit in processor time; the benchmark renders five.
+const FOLDERS = ["t1", "e1", "n1"];
 
 // The value of one unlabelled series in a metrics exposition.
 function metric(text: string, name: string): number {
@@ -29,13 +33,16 @@ function metric(text: string, name: string): number {
 
 Deno.test("markdown flood: an anonymous README reload loop leaves health and token reads answering and RSS under 700 MiB", async () => {
   const parent = await tempDir("sg-markdown-flood-");
-  const repo = await createRepo(pathologicalReadmeFiles(), { parent, name: "project" });
+  const repo = await createRepo(pathologicalReadmeFiles({ folders: FOLDERS }), {
+    parent,
+    name: "project",
+  });
   const service = await startService(repo.path, {
     SOURCEGRAPH_API_TOKEN: TOKEN,
     SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "100000",
     SOURCEGRAPH_MARKDOWN_TIMEOUT: RENDER_LIMIT,
   });
-  const pages = pathologicalReadmePages(service.url);
+  const pages = pathologicalReadmePages(service.url, { folders: FOLDERS });
   const get = async (url: string, token?: string) => {
     const response = await fetch(url, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -107,7 +114,7 @@ Deno.test("markdown flood: an anonymous README reload loop leaves health and tok
     const hitsSettled = metric(metrics, "sourcegraph_markdown_cache_hits_total");
     settled = true;
     const settledPages = () => answeredSettled.filter((status) => status === 200).length;
-    for (let waits = 0; settledPages() < 20 && waits < 2_400; waits++) {
+    for (let waits = 0; settledPages() < 12 && waits < 2_400; waits++) {
       peakRss = Math.max(peakRss, await rssMib(service.pid));
       assert(await read(), "a token read failed after the renders");
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -128,7 +135,7 @@ Deno.test("markdown flood: an anonymous README reload loop leaves health and tok
       final.split("\n").filter((l) => l.startsWith("sourcegraph_markdown")).join("\n") +
         `\nafter the renders: ${answeredSettled.join(" ")}`,
     );
-    assert(servedSettled >= 20, answeredSettled.join(" "));
+    assert(servedSettled >= 12, answeredSettled.join(" "));
     assertEquals(answered.filter((status) => status !== 200 && status !== 429), []);
     assert(peakRss < RSS_LIMIT_MIB, `RSS peaked at ${peakRss.toFixed(0)} MiB`);
     assert(
