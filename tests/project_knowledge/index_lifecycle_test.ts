@@ -8,6 +8,10 @@ import { type KnowledgeProject, withProject, withProvider } from "../support/kno
 import type { FakeRunner } from "../support/fake_runner.ts";
 
 const MARKER = "zebracorn";
+// The cases about the index's lifecycle serve the provider in this process;
+// the budget variable and the launch without the program folders are
+// properties of the real process and keep it.
+const IN_PROCESS = { inProcess: true };
 
 function filler(i: number): string {
   return Array.from({ length: 24 }, (_, l) => `w${(i * 31 + l) % 49999}\n`).join("");
@@ -85,7 +89,7 @@ Deno.test("refresh reuses unchanged chunk and FTS row ids, updates changed and a
     // Rebuild starts anew.
     const rebuild = await runner.ok("index", { mode: "rebuild" });
     assertEquals([rebuild.mode, rebuild.reused_files, rebuild.updated_files], ["rebuild", 0, 4]);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("refresh removes deleted and newly excluded sources before candidate work", () =>
   withProvider({
@@ -105,13 +109,13 @@ Deno.test("refresh removes deleted and newly excluded sources before candidate w
       1,
     ]);
     assertEquals(await hitCount(runner), 1);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("no-cache refresh builds the index", () =>
   withProvider({ "a.md": `${MARKER}\n` }, async (runner) => {
     const refresh = await runner.ok("index", { mode: "refresh" });
     assertEquals([refresh.mode, refresh.indexed_files, refresh.updated_files], ["refresh", 1, 1]);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
   withProject(manyFiles(400, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
@@ -132,7 +136,7 @@ Deno.test("the work budget publishes partial progress; refresh resumes from a pe
     assert(first.indexed_files > 0, "some progress was published");
     assertEquals(first.indexed_files + (first.remaining_files as number), 400);
     assertEquals(first.unprocessed_files, first.remaining_files);
-    let runner = await project.admit();
+    let runner = await project.admit(IN_PROCESS);
     try {
       assertEquals(await hitCount(runner, "file"), 20, "the partial index is searchable");
     } finally {
@@ -153,7 +157,7 @@ Deno.test("the work budget publishes partial progress; refresh resumes from a pe
       assert(calls < 60, "refresh converges");
     }
     // The provider sees the finished index; a finished cycle starts another validation cycle.
-    runner = await project.admit();
+    runner = await project.admit(IN_PROCESS);
     try {
       const status = await runner.ok("status");
       assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
@@ -208,7 +212,7 @@ Deno.test("failed rebuild and refresh keep the last published index", () =>
     assertEquals([...Deno.readDirSync(project.cacheFolder)].map((e) => e.name), [
       "index.sqlite3",
     ]);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("Git output over 8 MiB fails without replacing the previous index", () =>
   withProvider({ "a.md": `${MARKER}\n` }, async (runner, project) => {
@@ -234,11 +238,11 @@ Deno.test("Git output over 8 MiB fails without replacing the previous index", ()
     assertEquals(await runner.errorCode("index"), "git_output_limit");
     assertEquals(await runner.errorCode("index", { mode: "refresh" }), "git_output_limit");
     assertEquals(await runner.ok("status"), published);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("malformed metadata, broken bookkeeping and impossible line coordinates are known rebuild errors", () =>
   withProject({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\nline two\n` }, async (project) => {
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     const corruptions: [string, (db: DatabaseSync) => void, string[]][] = [
       [
         "malformed coverage",
@@ -330,7 +334,7 @@ Deno.test("a format-1 cache stays readable for status and search; its first refr
       0,
     ]);
     assertEquals((await runner.ok("status")).format, 3);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("a format-2 cache (one term column) stays searchable; its first refresh rebuilds it as format 3", () =>
   withProvider({
@@ -362,7 +366,7 @@ Deno.test("a format-2 cache (one term column) stays searchable; its first refres
         .map((column) => column.name);
       assertEquals(columns, ["terms", "names", "path"]);
     });
-  }));
+  }, IN_PROCESS));
 
 Deno.test("full-size punctuation-heavy sources index, search and read", () => {
   const punctuation = "!@#$%^&*()_+-=[]{}|;':\",./<>?`~\\";
@@ -390,7 +394,7 @@ Deno.test("full-size punctuation-heavy sources index, search and read", () => {
     });
     assert((read.end_line as number) >= 2);
     assertEquals(read.truncated, true);
-  });
+  }, IN_PROCESS);
 });
 
 Deno.test("without read access to the program folders, indexing runs inline with the same result", () =>
@@ -404,7 +408,7 @@ Deno.test("without read access to the program folders, indexing runs inline with
       await inline.kill();
     }
     const inlineIds = chunkIds(project);
-    const pooled = await project.admit();
+    const pooled = await project.admit(IN_PROCESS);
     try {
       const pooledIndex = await pooled.ok("index");
       const counts = (c: Record<string, unknown>) => [c.indexed_files, c.chunks, c.indexed_bytes];

@@ -153,6 +153,7 @@ Deno.test("cache: folders are 0700, the index 0600, and no result names the cach
     }
   }));
 
+// The checks on the index file are the provider's logic: its code serves in this process.
 Deno.test("cache: an index file swapped for a symlink or hardlink, or made readable to others, is refused", () =>
   withProvider(FILES, async (runner, project) => {
     await runner.ok("index");
@@ -174,4 +175,4 @@ Deno.test("cache: an index file swapped for a symlink or hardlink, or made reada
     assertEquals((await runner.ok("status")).indexed, false);
     await runner.ok("index");
     assertEquals((await runner.ok("status")).indexed, true);
-  }));
+  }, { inProcess: true }));
