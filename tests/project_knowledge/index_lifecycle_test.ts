@@ -13,6 +13,11 @@ const MARKER = "zebracorn";
 // properties of the real process and keep it.
 const IN_PROCESS = { inProcess: true };
 
+// The budget case: about one clock reading per source, so a budget of 50 readings indexes a
+// little under half of 100 sources per call (three calls in all), past the 20 hits a search shows.
+const WORK_FILES = 100;
+const WORK_BUDGET_TICKS = 50;
+
 function filler(i: number): string {
   return Array.from({ length: 24 }, (_, l) => `w${(i * 31 + l) % 49999}\n`).join("");
 }
@@ -118,60 +123,63 @@ Deno.test("no-cache refresh builds the index", () =>
   }, IN_PROCESS));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
-  withProject(manyFiles(400, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
-    const root = await openProjectRoot({ cwd: project.repo.path });
-    const target = {
-      root,
-      cache: prepareCacheDir(project.cacheBase, root.path),
-      rootHash: rootHash(root.path),
-    };
-    // Each call runs as a fresh process would (all state is in the cache), with a clock that
-    // advances 1 ms at every reading: the budget covers the same work however busy the machine.
-    const call = (mode: "rebuild" | "refresh") => {
-      let now = 0;
-      return runIndex(target, { mode, budgetMs: 200, clock: () => (now += 1) });
-    };
-    const first = await call("rebuild");
-    assertEquals(first.stop_reason, "time_budget");
-    assert(first.indexed_files > 0, "some progress was published");
-    assertEquals(first.indexed_files + (first.remaining_files as number), 400);
-    assertEquals(first.unprocessed_files, first.remaining_files);
-    let runner = await project.admit(IN_PROCESS);
-    try {
-      assertEquals(await hitCount(runner, "file"), 20, "the partial index is searchable");
-    } finally {
-      await runner.kill();
-    }
-    let remaining = first.remaining_files as number;
-    let calls = 1;
-    while (remaining > 0) {
-      const step = await call("refresh");
-      calls++;
-      assert(
-        (step.remaining_files as number) < remaining,
-        `every call makes progress: ${JSON.stringify(step)}`,
-      );
-      assert((step.updated_files as number) > 0);
-      remaining = step.remaining_files as number;
-      assertEquals(step.stop_reason, remaining === 0 ? "complete" : "time_budget");
-      assert(calls < 60, "refresh converges");
-    }
-    // The provider sees the finished index; a finished cycle starts another validation cycle.
-    runner = await project.admit(IN_PROCESS);
-    try {
-      const status = await runner.ok("status");
-      assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
-        400,
-        0,
-        0,
-      ]);
-      const next = await runner.ok("index", { mode: "refresh" });
-      assert((next.reused_files as number) > 0);
-      assertEquals(next.updated_files, 0);
-    } finally {
-      await runner.kill();
-    }
-  }));
+  withProject(
+    manyFiles(WORK_FILES, (i) => `${MARKER} file ${i}\n${filler(i)}`),
+    async (project) => {
+      const root = await openProjectRoot({ cwd: project.repo.path });
+      const target = {
+        root,
+        cache: prepareCacheDir(project.cacheBase, root.path),
+        rootHash: rootHash(root.path),
+      };
+      // Each call runs as a fresh process would (all state is in the cache), with a clock that
+      // advances 1 ms at every reading: the budget covers the same work however busy the machine.
+      const call = (mode: "rebuild" | "refresh") => {
+        let now = 0;
+        return runIndex(target, { mode, budgetMs: WORK_BUDGET_TICKS, clock: () => (now += 1) });
+      };
+      const first = await call("rebuild");
+      assertEquals(first.stop_reason, "time_budget");
+      assert(first.indexed_files > 0, "some progress was published");
+      assertEquals(first.indexed_files + (first.remaining_files as number), WORK_FILES);
+      assertEquals(first.unprocessed_files, first.remaining_files);
+      let runner = await project.admit(IN_PROCESS);
+      try {
+        assertEquals(await hitCount(runner, "file"), 20, "the partial index is searchable");
+      } finally {
+        await runner.kill();
+      }
+      let remaining = first.remaining_files as number;
+      let calls = 1;
+      while (remaining > 0) {
+        const step = await call("refresh");
+        calls++;
+        assert(
+          (step.remaining_files as number) < remaining,
+          `every call makes progress: ${JSON.stringify(step)}`,
+        );
+        assert((step.updated_files as number) > 0);
+        remaining = step.remaining_files as number;
+        assertEquals(step.stop_reason, remaining === 0 ? "complete" : "time_budget");
+        assert(calls < 60, "refresh converges");
+      }
+      // The provider sees the finished index; a finished cycle starts another validation cycle.
+      runner = await project.admit(IN_PROCESS);
+      try {
+        const status = await runner.ok("status");
+        assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
+          WORK_FILES,
+          0,
+          0,
+        ]);
+        const next = await runner.ok("index", { mode: "refresh" });
+        assert((next.reused_files as number) > 0);
+        assertEquals(next.updated_files, 0);
+      } finally {
+        await runner.kill();
+      }
+    },
+  ));
 
 Deno.test("the provider honours PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: a budget spent before any work is budget_exhausted", () =>
   withProject(manyFiles(5), async (project) => {
@@ -219,10 +227,10 @@ Deno.test("Git output over 8 MiB fails without replacing the previous index", ()
     await runner.ok("index");
     const published = await runner.ok("status");
     const blob = await project.repo.git("hash-object", "-w", "a.md");
-    // 40,000 entries with long names: about 10 MiB of ls-files output, no files needed.
+    // 2,500 entries with 4,000-byte names: about 10 MiB of ls-files output, no files needed.
     const lines: string[] = [];
-    for (let i = 0; i < 40_000; i++) {
-      lines.push(`100644 ${blob}\tlong/${"n".repeat(180)}${i}.md`);
+    for (let i = 0; i < 2_500; i++) {
+      lines.push(`100644 ${blob}\tlong/${"n".repeat(3_990)}${i}.md`);
     }
     await project.repo.git("update-index", "--index-info").catch(() => "");
     const child = new Deno.Command("git", {
