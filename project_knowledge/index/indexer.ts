@@ -64,6 +64,9 @@ const DEFAULT_CAPS = { files: MAX_INDEXED_FILES, bytes: MAX_CORPUS_BYTES };
 // private temp database: a killed run leaves nothing to roll back into the
 // published index, and FTS5 merges less with fewer commits.
 const PIPELINE_DEPTH = 32;
+// Fewer sources than this are prepared inline: starting the worker (loading
+// its modules) costs about 80 ms of processor, more than preparing them.
+const WORKER_MIN_SOURCES = 64;
 
 // Waits for the next prepared source, or null once the deadline passes.
 async function nextBefore(
@@ -224,7 +227,9 @@ class IndexRun {
     let capacity: StopReason | null = null;
     let cursor: string | null = null;
     let visitedAll = true;
-    const pipeline = new SourcePipeline(this.#root, { useWorker: order.length > 1 });
+    const pipeline = new SourcePipeline(this.#root, {
+      useWorker: order.length >= WORKER_MIN_SOURCES,
+    });
     let submitted = 0;
     const submit = () => {
       const path = order[submitted++];

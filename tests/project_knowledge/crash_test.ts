@@ -76,7 +76,8 @@ async function killDuringIndex(
       await runner.kill(); // SIGKILL
     }
   }
-  runner = await project.admit();
+  // What is left after the kills is read by the provider's code, served in this process.
+  runner = await project.admit({ inProcess: true });
   try {
     await assertPublishedIndexServes(project, runner);
     // Recovery: temp builds left by the kills are removed by a later index

@@ -8,6 +8,10 @@ interface Hit {
 }
 
 const MARKER = "zebracornmarker";
+// Which sources are eligible is the provider's logic: those cases serve its
+// code in this process. Symlinked sources and inherited GIT_* variables keep
+// the real process, whose read permission and environment are part of them.
+const IN_PROCESS = { inProcess: true };
 
 async function hitPaths(
   runner: { ok(name: string, args?: unknown): Promise<Record<string, unknown>> },
@@ -39,7 +43,7 @@ Deno.test("path rules: unsupported, hidden, sensitive, symlink, submodule and in
       files: { "inner.md": `${MARKER}\n` },
     });
     await project.repo.commit("links");
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     try {
       const index = await runner.ok("index");
       assertEquals(await hitPaths(runner), ["Makefile", "ok.md"]);
@@ -64,7 +68,7 @@ Deno.test("conflicted index entries are excluded", () =>
     await repo.commit("main");
     await repo.git("merge", "-q", "side").catch(() => {});
     assert((await repo.git("ls-files", "-u")).length > 0, "the fixture has a conflict");
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     try {
       const index = await runner.ok("index");
       assertEquals(await hitPaths(runner), ["ok.md"]);
@@ -90,7 +94,7 @@ Deno.test("content rules: binary, invalid UTF-8, secrets, hardlinks and oversize
     "linked.md": `${MARKER} hardlinked\n`,
   }, async (project) => {
     await Deno.link(join(project.repo.path, "linked.md"), join(project.parent, "outside-link"));
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     try {
       const index = await runner.ok("index");
       assertEquals(await hitPaths(runner), ["benign.py", "edge.md", "ok.md"]);

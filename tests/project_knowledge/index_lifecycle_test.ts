@@ -8,6 +8,15 @@ import { type KnowledgeProject, withProject, withProvider } from "../support/kno
 import type { FakeRunner } from "../support/fake_runner.ts";
 
 const MARKER = "zebracorn";
+// The cases about the index's lifecycle serve the provider in this process;
+// the budget variable and the launch without the program folders are
+// properties of the real process and keep it.
+const IN_PROCESS = { inProcess: true };
+
+// The budget case: about one clock reading per source, so a budget of 50 readings indexes a
+// little under half of 100 sources per call (three calls in all), past the 20 hits a search shows.
+const WORK_FILES = 100;
+const WORK_BUDGET_TICKS = 50;
 
 function filler(i: number): string {
   return Array.from({ length: 24 }, (_, l) => `w${(i * 31 + l) % 49999}\n`).join("");
@@ -85,7 +94,7 @@ Deno.test("refresh reuses unchanged chunk and FTS row ids, updates changed and a
     // Rebuild starts anew.
     const rebuild = await runner.ok("index", { mode: "rebuild" });
     assertEquals([rebuild.mode, rebuild.reused_files, rebuild.updated_files], ["rebuild", 0, 4]);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("refresh removes deleted and newly excluded sources before candidate work", () =>
   withProvider({
@@ -105,69 +114,72 @@ Deno.test("refresh removes deleted and newly excluded sources before candidate w
       1,
     ]);
     assertEquals(await hitCount(runner), 1);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("no-cache refresh builds the index", () =>
   withProvider({ "a.md": `${MARKER}\n` }, async (runner) => {
     const refresh = await runner.ok("index", { mode: "refresh" });
     assertEquals([refresh.mode, refresh.indexed_files, refresh.updated_files], ["refresh", 1, 1]);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("the work budget publishes partial progress; refresh resumes from a persistent cursor across restarts", () =>
-  withProject(manyFiles(400, (i) => `${MARKER} file ${i}\n${filler(i)}`), async (project) => {
-    const root = await openProjectRoot({ cwd: project.repo.path });
-    const target = {
-      root,
-      cache: prepareCacheDir(project.cacheBase, root.path),
-      rootHash: rootHash(root.path),
-    };
-    // Each call runs as a fresh process would (all state is in the cache), with a clock that
-    // advances 1 ms at every reading: the budget covers the same work however busy the machine.
-    const call = (mode: "rebuild" | "refresh") => {
-      let now = 0;
-      return runIndex(target, { mode, budgetMs: 200, clock: () => (now += 1) });
-    };
-    const first = await call("rebuild");
-    assertEquals(first.stop_reason, "time_budget");
-    assert(first.indexed_files > 0, "some progress was published");
-    assertEquals(first.indexed_files + (first.remaining_files as number), 400);
-    assertEquals(first.unprocessed_files, first.remaining_files);
-    let runner = await project.admit();
-    try {
-      assertEquals(await hitCount(runner, "file"), 20, "the partial index is searchable");
-    } finally {
-      await runner.kill();
-    }
-    let remaining = first.remaining_files as number;
-    let calls = 1;
-    while (remaining > 0) {
-      const step = await call("refresh");
-      calls++;
-      assert(
-        (step.remaining_files as number) < remaining,
-        `every call makes progress: ${JSON.stringify(step)}`,
-      );
-      assert((step.updated_files as number) > 0);
-      remaining = step.remaining_files as number;
-      assertEquals(step.stop_reason, remaining === 0 ? "complete" : "time_budget");
-      assert(calls < 60, "refresh converges");
-    }
-    // The provider sees the finished index; a finished cycle starts another validation cycle.
-    runner = await project.admit();
-    try {
-      const status = await runner.ok("status");
-      assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
-        400,
-        0,
-        0,
-      ]);
-      const next = await runner.ok("index", { mode: "refresh" });
-      assert((next.reused_files as number) > 0);
-      assertEquals(next.updated_files, 0);
-    } finally {
-      await runner.kill();
-    }
-  }));
+  withProject(
+    manyFiles(WORK_FILES, (i) => `${MARKER} file ${i}\n${filler(i)}`),
+    async (project) => {
+      const root = await openProjectRoot({ cwd: project.repo.path });
+      const target = {
+        root,
+        cache: prepareCacheDir(project.cacheBase, root.path),
+        rootHash: rootHash(root.path),
+      };
+      // Each call runs as a fresh process would (all state is in the cache), with a clock that
+      // advances 1 ms at every reading: the budget covers the same work however busy the machine.
+      const call = (mode: "rebuild" | "refresh") => {
+        let now = 0;
+        return runIndex(target, { mode, budgetMs: WORK_BUDGET_TICKS, clock: () => (now += 1) });
+      };
+      const first = await call("rebuild");
+      assertEquals(first.stop_reason, "time_budget");
+      assert(first.indexed_files > 0, "some progress was published");
+      assertEquals(first.indexed_files + (first.remaining_files as number), WORK_FILES);
+      assertEquals(first.unprocessed_files, first.remaining_files);
+      let runner = await project.admit(IN_PROCESS);
+      try {
+        assertEquals(await hitCount(runner, "file"), 20, "the partial index is searchable");
+      } finally {
+        await runner.kill();
+      }
+      let remaining = first.remaining_files as number;
+      let calls = 1;
+      while (remaining > 0) {
+        const step = await call("refresh");
+        calls++;
+        assert(
+          (step.remaining_files as number) < remaining,
+          `every call makes progress: ${JSON.stringify(step)}`,
+        );
+        assert((step.updated_files as number) > 0);
+        remaining = step.remaining_files as number;
+        assertEquals(step.stop_reason, remaining === 0 ? "complete" : "time_budget");
+        assert(calls < 60, "refresh converges");
+      }
+      // The provider sees the finished index; a finished cycle starts another validation cycle.
+      runner = await project.admit(IN_PROCESS);
+      try {
+        const status = await runner.ok("status");
+        assertEquals([status.indexed_files, status.remaining_files, status.unprocessed_files], [
+          WORK_FILES,
+          0,
+          0,
+        ]);
+        const next = await runner.ok("index", { mode: "refresh" });
+        assert((next.reused_files as number) > 0);
+        assertEquals(next.updated_files, 0);
+      } finally {
+        await runner.kill();
+      }
+    },
+  ));
 
 Deno.test("the provider honours PROJECT_KNOWLEDGE_INDEX_BUDGET_MS: a budget spent before any work is budget_exhausted", () =>
   withProject(manyFiles(5), async (project) => {
@@ -208,17 +220,17 @@ Deno.test("failed rebuild and refresh keep the last published index", () =>
     assertEquals([...Deno.readDirSync(project.cacheFolder)].map((e) => e.name), [
       "index.sqlite3",
     ]);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("Git output over 8 MiB fails without replacing the previous index", () =>
   withProvider({ "a.md": `${MARKER}\n` }, async (runner, project) => {
     await runner.ok("index");
     const published = await runner.ok("status");
     const blob = await project.repo.git("hash-object", "-w", "a.md");
-    // 40,000 entries with long names: about 10 MiB of ls-files output, no files needed.
+    // 2,500 entries with 4,000-byte names: about 10 MiB of ls-files output, no files needed.
     const lines: string[] = [];
-    for (let i = 0; i < 40_000; i++) {
-      lines.push(`100644 ${blob}\tlong/${"n".repeat(180)}${i}.md`);
+    for (let i = 0; i < 2_500; i++) {
+      lines.push(`100644 ${blob}\tlong/${"n".repeat(3_990)}${i}.md`);
     }
     await project.repo.git("update-index", "--index-info").catch(() => "");
     const child = new Deno.Command("git", {
@@ -234,11 +246,11 @@ Deno.test("Git output over 8 MiB fails without replacing the previous index", ()
     assertEquals(await runner.errorCode("index"), "git_output_limit");
     assertEquals(await runner.errorCode("index", { mode: "refresh" }), "git_output_limit");
     assertEquals(await runner.ok("status"), published);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("malformed metadata, broken bookkeeping and impossible line coordinates are known rebuild errors", () =>
   withProject({ "a.md": `${MARKER} a\n`, "b.md": `${MARKER} b\nline two\n` }, async (project) => {
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     const corruptions: [string, (db: DatabaseSync) => void, string[]][] = [
       [
         "malformed coverage",
@@ -330,7 +342,7 @@ Deno.test("a format-1 cache stays readable for status and search; its first refr
       0,
     ]);
     assertEquals((await runner.ok("status")).format, 3);
-  }));
+  }, IN_PROCESS));
 
 Deno.test("a format-2 cache (one term column) stays searchable; its first refresh rebuilds it as format 3", () =>
   withProvider({
@@ -362,7 +374,7 @@ Deno.test("a format-2 cache (one term column) stays searchable; its first refres
         .map((column) => column.name);
       assertEquals(columns, ["terms", "names", "path"]);
     });
-  }));
+  }, IN_PROCESS));
 
 Deno.test("full-size punctuation-heavy sources index, search and read", () => {
   const punctuation = "!@#$%^&*()_+-=[]{}|;':\",./<>?`~\\";
@@ -390,7 +402,7 @@ Deno.test("full-size punctuation-heavy sources index, search and read", () => {
     });
     assert((read.end_line as number) >= 2);
     assertEquals(read.truncated, true);
-  });
+  }, IN_PROCESS);
 });
 
 Deno.test("without read access to the program folders, indexing runs inline with the same result", () =>
@@ -404,7 +416,7 @@ Deno.test("without read access to the program folders, indexing runs inline with
       await inline.kill();
     }
     const inlineIds = chunkIds(project);
-    const pooled = await project.admit();
+    const pooled = await project.admit(IN_PROCESS);
     try {
       const pooledIndex = await pooled.ok("index");
       const counts = (c: Record<string, unknown>) => [c.indexed_files, c.chunks, c.indexed_bytes];

@@ -66,9 +66,10 @@ async function outputSchemas(runner: FakeRunner): Promise<void> {
   assertEquals(broken(search), null);
 }
 
+// The version check is the handler's: its code serves in this process, over the same framing.
 Deno.test("admission: another protocol version is a JSON-RPC error", () =>
   withProject(FILES, async (project) => {
-    const runner = FakeRunner.spawn(project.launch());
+    const runner = FakeRunner.spawn(project.launch({ inProcess: true }));
     try {
       const response = await runner.request("initialize", {
         protocolVersion: "webcodex-plugin-v2",

@@ -1,5 +1,9 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { withProvider } from "../support/knowledge_project.ts";
+import { withProvider as withProviderOf } from "../support/knowledge_project.ts";
+
+// Ranking is the provider's logic, not its launch: its code serves in this process.
+const withProvider: typeof withProviderOf = (files, fn) =>
+  withProviderOf(files, fn, { inProcess: true });
 
 const uses = (name: string, count: number) =>
   Array.from({ length: count }, (_, i) => `const value${i} = new ${name}(${i});`).join("\n");

@@ -5,6 +5,7 @@ import { createRepo, tempDir } from "../support/git_repo.ts";
 import { type KnowledgeProject, withProject, withProvider } from "../support/knowledge_project.ts";
 
 const FILES = { "src/app.md": "zebracorn lives here\n" };
+const IN_PROCESS = { inProcess: true };
 
 async function admissionError(
   project: KnowledgeProject,
@@ -87,11 +88,13 @@ Deno.test("root: a root folder replaced at the same path is refused on every cal
     }
   }));
 
+// Where the cache may be is the provider's logic (its checks run before anything is written):
+// these cases serve its code in this process.
 Deno.test("cache: inside the project (even if ignored) is refused", () =>
   withProject({ ...FILES, ".gitignore": ".cache/\n" }, async (project) => {
     const inside = join(project.repo.path, ".cache");
     await Deno.mkdir(inside, { mode: 0o700 });
-    const message = await admissionError(project, { cacheBase: inside });
+    const message = await admissionError(project, { ...IN_PROCESS, cacheBase: inside });
     assertIncludes(message, "inside the project");
   }));
 
@@ -100,18 +103,21 @@ Deno.test("cache: a non-private, foreign-mode or symlinked cache folder is refus
     const folder = join(project.cacheBase, "webcodex-project-knowledge");
     await Deno.mkdir(folder, { mode: 0o755 });
     await Deno.chmod(folder, 0o755);
-    assertIncludes(await admissionError(project, {}), "cache_unavailable");
+    assertIncludes(await admissionError(project, IN_PROCESS), "cache_unavailable");
     await Deno.remove(folder);
     const elsewhere = await tempDir();
     try {
       await Deno.chmod(elsewhere, 0o700);
       await Deno.symlink(elsewhere, folder);
-      assertIncludes(await admissionError(project, {}), "cache_unavailable");
+      assertIncludes(await admissionError(project, IN_PROCESS), "cache_unavailable");
       await Deno.remove(folder);
       // A symlinked cache base is refused as well.
       const linkedBase = join(project.parent, "linked-cache");
       await Deno.symlink(elsewhere, linkedBase);
-      assertIncludes(await admissionError(project, { cacheBase: linkedBase }), "cache_unavailable");
+      assertIncludes(
+        await admissionError(project, { ...IN_PROCESS, cacheBase: linkedBase }),
+        "cache_unavailable",
+      );
       const names = [...Deno.readDirSync(elsewhere)].map((entry) => entry.name);
       assert(!names.includes("webcodex-project-knowledge"), "nothing left through the link");
     } finally {
@@ -153,6 +159,7 @@ Deno.test("cache: folders are 0700, the index 0600, and no result names the cach
     }
   }));
 
+// The checks on the index file are the provider's logic: its code serves in this process.
 Deno.test("cache: an index file swapped for a symlink or hardlink, or made readable to others, is refused", () =>
   withProvider(FILES, async (runner, project) => {
     await runner.ok("index");
@@ -174,4 +181,4 @@ Deno.test("cache: an index file swapped for a symlink or hardlink, or made reada
     assertEquals((await runner.ok("status")).indexed, false);
     await runner.ok("index");
     assertEquals((await runner.ok("status")).indexed, true);
-  }));
+  }, { inProcess: true }));

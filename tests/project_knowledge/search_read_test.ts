@@ -1,9 +1,18 @@
 import type { SearchHit } from "../../project_knowledge/query/search.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { type KnowledgeProject, withProject, withProvider } from "../support/knowledge_project.ts";
+import {
+  type KnowledgeProject,
+  withProject,
+  withProvider as withProviderOf,
+} from "../support/knowledge_project.ts";
 import type { FakeRunner } from "../support/fake_runner.ts";
 
 type Hit = SearchHit;
+
+// Every case here is about what the provider answers, not how it is launched:
+// its code serves in this process (the launch is shown in protocol_test.ts).
+const IN_PROCESS = { inProcess: true };
+const withProvider: typeof withProviderOf = (files, fn) => withProviderOf(files, fn, IN_PROCESS);
 
 const CODE = [
   "// http handling",
@@ -67,7 +76,7 @@ async function hitLines(runner: FakeRunner, project: KnowledgeProject): Promise<
 Deno.test("tracked working-tree edits are indexable; revisions are HEAD observations", () =>
   withProject(FILES, async (project) => {
     await project.repo.write({ "docs/other.md": "Now mentions zebracorn.\n" });
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     try {
       await runner.ok("index");
       assertEquals(paths(await runner.ok("search", { query: "zebracorn" })), ["docs/other.md"]);
@@ -83,7 +92,7 @@ Deno.test("repository without commits: revisions are null", () =>
   withProject({}, async (project) => {
     await project.repo.write({ "a.md": "alpha beta\n" });
     await project.repo.git("add", "a.md");
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     try {
       const index = await runner.ok("index");
       assertEquals(index.revision, null);
@@ -139,7 +148,7 @@ Deno.test("read: defaults, the 200-line cap, ranges and ineligible paths", () =>
   }, async (project) => {
     const text = await Deno.readTextFile(`${project.repo.path}/big.txt`);
     const hash = await sha256(text);
-    const runner = await project.admit();
+    const runner = await project.admit(IN_PROCESS);
     try {
       const first = await runner.ok("read", { path: "big.txt", source_hash: hash });
       assertEquals([first.start_line, first.end_line, first.truncated], [1, 48, false]);

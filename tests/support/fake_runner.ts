@@ -14,6 +14,9 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { instanceProblems, schemaProblems } from "./schema_profile.ts";
 import { providerArgs as launchArgs } from "../../project_knowledge/runner_entry.ts";
+import { providerSetup } from "../../project_knowledge/main.ts";
+import { createProvider } from "../../project_knowledge/protocol/provider.ts";
+import { serveJsonRpcLines } from "../../shared/jsonrpc_lines.ts";
 
 /** The provider entry point. */
 export const PROVIDER_MAIN = fileURLToPath(
@@ -40,6 +43,90 @@ export interface ProviderLaunch {
   main?: string;
   /** Leaves the program folders out of --allow-read (no indexing worker can load). */
   noProgramRead?: boolean;
+  /**
+   * Serves the provider's code in this process over in-memory stdio, for
+   * cases about what the provider does rather than how it is launched (flags,
+   * environment, exit codes, signals). Only `cwd`, `cacheBase` and `home`
+   * apply: the options above name process-level properties and are refused.
+   */
+  inProcess?: boolean;
+}
+
+/**
+ * The provider's side as the fake Runner talks to it: a child process, or
+ * the provider served in this process ({@linkcode ProviderLaunch.inProcess}).
+ */
+export interface ProviderPipes {
+  /** The process serving the provider. */
+  readonly pid: number;
+  /** Request bytes. */
+  readonly stdin: WritableStream<Uint8Array>;
+  /** Response bytes. */
+  readonly stdout: ReadableStream<Uint8Array>;
+  /** Diagnostics. */
+  readonly stderr: ReadableStream<Uint8Array>;
+  /** Settles when serving ended. */
+  readonly status: Promise<{ code: number }>;
+  /** Stops serving at once. */
+  kill(signal?: Deno.Signal): void;
+}
+
+/** A stream fed by `push` without backpressure, as a pipe's buffer is. */
+function pushStream(): { stream: ReadableStream<Uint8Array>; push(bytes?: Uint8Array): void } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  return {
+    stream,
+    push(bytes) {
+      try {
+        if (bytes) controller.enqueue(bytes.slice());
+        else controller.close();
+      } catch {
+        // the reader went away, as a closed pipe's would
+      }
+    },
+  };
+}
+
+/**
+ * Serves the provider in this process: the same setup from cwd and
+ * environment values as main.ts, the same handler and line framing, with
+ * in-memory stdio. Killing it ends its input at once; a request in progress
+ * finishes, but its answer is never read.
+ */
+function serveInProcess(launch: ProviderLaunch): ProviderPipes {
+  const refused = (["env", "allowEnv", "readRoot", "main", "noProgramRead"] as const)
+    .filter((key) => launch[key] !== undefined);
+  if (refused.length > 0) throw new Error(`in process, ${refused.join(", ")} cannot apply`);
+  const stdin = new TransformStream<Uint8Array, Uint8Array>({}, undefined, { highWaterMark: 64 });
+  const stdout = pushStream();
+  const stderr = pushStream();
+  const diagnose = (message: string) =>
+    stderr.push(new TextEncoder().encode(`project-knowledge: ${message}\n`));
+  const status = (async () => {
+    const setup = await providerSetup({
+      cwd: launch.cwd,
+      home: launch.home ?? join(launch.cacheBase, ".."),
+      xdgCacheHome: launch.cacheBase,
+    });
+    await serveJsonRpcLines(createProvider({ ...setup, diagnose }), {
+      input: stdin.readable,
+      output: { write: (bytes) => Promise.resolve((stdout.push(bytes), bytes.length)) },
+      onDiagnostic: diagnose,
+    });
+    return { code: 0 };
+  })().catch(() => ({ code: 137 })).finally(() => {
+    stdout.push();
+    stderr.push();
+  });
+  return {
+    pid: Deno.pid,
+    stdin: stdin.writable,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    status,
+    kill: () => void stdin.writable.abort().catch(() => {}),
+  };
 }
 
 /** The launch arguments as runner.toml gives them (one module for README, Runner and smoke). */
@@ -112,7 +199,7 @@ const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** One provider process driven like the Runner drives it. */
 export class FakeRunner {
-  readonly child: Deno.ChildProcess;
+  readonly child: ProviderPipes;
   #nextId = 1;
   #busy = false;
   #bytes = new Uint8Array(0);
@@ -123,7 +210,7 @@ export class FakeRunner {
   /** The frozen catalog from tools/list, once admitted. */
   tools: Record<string, unknown>[] = [];
 
-  private constructor(child: Deno.ChildProcess) {
+  private constructor(child: ProviderPipes) {
     this.child = child;
     this.#reader = child.stdout.getReader();
     this.#stderr = new Response(child.stderr).text();
@@ -131,6 +218,7 @@ export class FakeRunner {
 
   /** Spawns the provider without talking to it. */
   static spawn(launch: ProviderLaunch): FakeRunner {
+    if (launch.inProcess) return new FakeRunner(serveInProcess(launch));
     const env: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: launch.home ?? join(launch.cacheBase, ".."),

@@ -54,13 +54,17 @@ export async function withProject(
   }
 }
 
-/** Runs `fn` with an admitted provider for a committed repository of `files`. */
+/**
+ * Runs `fn` with an admitted provider for a committed repository of `files`;
+ * `inProcess` serves it in this process (see {@linkcode ProviderLaunch.inProcess}).
+ */
 export function withProvider(
   files: Record<string, string | Uint8Array>,
   fn: (runner: FakeRunner, project: KnowledgeProject) => Promise<void>,
+  options: { inProcess?: boolean } = {},
 ): Promise<void> {
   return withProject(files, async (project) => {
-    const runner = await project.admit();
+    const runner = await project.admit({ inProcess: options.inProcess });
     try {
       await fn(runner, project);
     } finally {
