@@ -206,7 +206,12 @@ export async function startCluster(
     },
   };
   try {
-    for (let i = 0; i < options.replicas; i++) await harness.start(i);
+    // Side by side, as an operator's replicas start: they migrate one at a time under the
+    // schema lock, and the rest of a start (loading the service's modules, opening its stores)
+    // overlaps the others' waits for the disk and the database.
+    const starts = names.map((_, i) => harness.start(i));
+    const failed = (await Promise.allSettled(starts)).find((start) => start.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
   } catch (error) {
     await harness.stop();
     throw error;
