@@ -23,6 +23,16 @@ import { freePort, type RunningService, startService } from "./sourcegraph_servi
 /** The service token of every replica. */
 export const CLUSTER_TOKEN = "c".repeat(40);
 
+/**
+ * The environment of a replica whose case reads files only: no search index
+ * (every search would go through `git grep`), so none of its fills starts an
+ * index builder process (about half a processor-second each, with the
+ * symbol parser for a TypeScript file) for answers the case never asks for.
+ */
+export const NO_SEARCH_INDEX: Readonly<Record<string, string>> = {
+  SOURCEGRAPH_SEARCH_INDEX: "false",
+};
+
 /** A running test cluster. */
 export interface ClusterHarness {
   server: PostgresServer;
