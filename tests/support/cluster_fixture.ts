@@ -101,11 +101,13 @@ export async function withCluster(
     replicas: number;
     replication?: number;
     heartbeatMs?: number;
+    /** More environment for every replica. */
+    env?: Record<string, string>;
   },
   fn: (cluster: ClusterHarness, up: Upstreams) => Promise<void>,
 ): Promise<void> {
   const up = await upstreams(options.upstreams, options.typescript);
-  const cluster = await startCluster(bin, options);
+  const cluster = await startCluster(bin, { ...options, replica: () => ({ env: options.env }) });
   try {
     await fn(cluster, up);
   } catch (error) {

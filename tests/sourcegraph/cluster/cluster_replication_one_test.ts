@@ -4,7 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ownersOf } from "../../../sourcegraph/cluster/placement.ts";
 import { assert, assertEquals } from "../../support/assert.ts";
-import { eventually } from "../../support/cluster_harness.ts";
+import { eventually, NO_SEARCH_INDEX } from "../../support/cluster_harness.ts";
 import { register, withClient, withCluster } from "../../support/cluster_fixture.ts";
 import { postgresBin } from "../../support/postgres_server.ts";
 import { callTool } from "../../support/tool_calls.ts";
@@ -18,7 +18,8 @@ Deno.test({
   fn: () =>
     withCluster(
       BIN!,
-      { upstreams: 3, replicas: 3, replication: 1, heartbeatMs: 1_000 },
+      // Reads and availability only: no replica builds a search index of what it fills.
+      { upstreams: 3, replicas: 3, replication: 1, heartbeatMs: 1_000, env: NO_SEARCH_INDEX },
       async (cluster, up) => {
         await register(cluster, up, [...up.heads.keys()]);
         await eventually(() => cluster.placed([0, 1, 2], 1), "placed on one owner each");

@@ -8,7 +8,12 @@ import { ownersOf } from "../../../sourcegraph/cluster/placement.ts";
 import { readSettings } from "../../../sourcegraph/settings.ts";
 import { loadKeyFile } from "../../../sourcegraph/store/credential_cipher.ts";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { CLUSTER_TOKEN, eventually, startCluster } from "../../support/cluster_harness.ts";
+import {
+  CLUSTER_TOKEN,
+  eventually,
+  NO_SEARCH_INDEX,
+  startCluster,
+} from "../../support/cluster_harness.ts";
 import { startCountingUpstream } from "../../support/counting_upstream.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
 import { postgresBin } from "../../support/postgres_server.ts";
@@ -86,10 +91,12 @@ Deno.test({
     const cluster = await startCluster(BIN!, {
       replicas: 2,
       replication: 1,
+      // Reads of a.txt and the Git route only: no search index is built.
       replica: (i) =>
         i === 1
           ? {
             env: {
+              ...NO_SEARCH_INDEX,
               SOURCEGRAPH_HEADER_TIMEOUT: "2s",
               // The flood is to reach the open-file limit, not these caps.
               SOURCEGRAPH_INTERNAL_MAX_CONNECTIONS: "5000",
@@ -97,7 +104,7 @@ Deno.test({
             },
             ulimitFiles: 256,
           }
-          : {},
+          : { env: NO_SEARCH_INDEX },
     });
     const sockets: net.Socket[] = [];
     try {

@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../../../support/assert.ts";
 import {
   CLUSTER_TOKEN,
   type ClusterHarness,
+  NO_SEARCH_INDEX,
   startCluster,
 } from "../../../support/cluster_harness.ts";
 import { startCountingUpstream } from "../../../support/counting_upstream.ts";
@@ -83,7 +84,10 @@ Deno.test({
     const upstream = startCountingUpstream(folder);
     const cluster = await startCluster(BIN!, {
       replicas: 1,
-      replica: () => ({ env: { SOURCEGRAPH_RECONNECT_MAX_WAIT: `${MAX_WAIT_S}s` } }),
+      // Reads of a.txt only: no search index is built.
+      replica: () => ({
+        env: { ...NO_SEARCH_INDEX, SOURCEGRAPH_RECONNECT_MAX_WAIT: `${MAX_WAIT_S}s` },
+      }),
     });
     const replica = cluster.replicas[0]!;
     const register = (name: string) =>

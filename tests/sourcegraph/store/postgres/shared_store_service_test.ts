@@ -2,6 +2,7 @@
 // the README starts a replica (its narrow flags): one registration serves
 // both, a sign-in and an Idempotency-Key work on the other process, answers
 // are the same text, and a replica without a usable key does not start.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import pg from "pg";
 import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
@@ -24,12 +25,16 @@ const TOKEN = "r".repeat(40);
 async function toolText(url: string, name: string, args: Record<string, unknown>) {
   const client = await connectClient(url, { token: TOKEN });
   try {
-    const outcome = await callTool(client, name, args);
-    if (outcome.code !== "OK") throw new Error(`${name} failed: ${outcome.texts.join("\n")}`);
-    return outcome.texts.join("\n");
+    return await clientText(client, name, args);
   } finally {
     await client.close();
   }
+}
+
+async function clientText(client: Client, name: string, args: Record<string, unknown>) {
+  const outcome = await callTool(client, name, args);
+  if (outcome.code !== "OK") throw new Error(`${name} failed: ${outcome.texts.join("\n")}`);
+  return outcome.texts.join("\n");
 }
 
 // The admin API of one replica, with the service token.
@@ -93,11 +98,18 @@ Deno.test({
           ["list", { repo: "local/project", first: 10 }],
         ];
         // With two replicas both own the repository (replication 2): both build the index.
+        // One client per process for the polls (a client's start costs both sides more than a
+        // search), pausing 50 ms growing to 200 ms: a build on a busy machine takes seconds.
         for (const service of [one, two]) {
-          for (let i = 0; i < 500; i++) {
-            const text = await toolText(service.url, "search", calls[1][1]);
-            if (text.includes('Index: "ready"')) break;
-            await new Promise((resolve) => setTimeout(resolve, 50));
+          const client = await connectClient(service.url, { token: TOKEN });
+          try {
+            for (let i = 0; i < 500; i++) {
+              const text = await clientText(client, "search", calls[1][1]);
+              if (text.includes('Index: "ready"')) break;
+              await new Promise((resolve) => setTimeout(resolve, Math.min(200, 50 + 10 * i)));
+            }
+          } finally {
+            await client.close();
           }
         }
         for (const [name, args] of calls) {
