@@ -54,8 +54,15 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
-  /** For a function: the named type it returns (a `Promise`'s: what awaiting it gives). */
+  /**
+   * For a function or method: the named type it returns (a `Promise`'s: what awaiting it
+   * gives); for a type with a call signature, what calling a value of it returns.
+   */
   returns?: string;
+  /** For a variable: the named type its annotation writes. */
+  valueType?: string;
+  /** For a variable set from a call of a named function: that function. */
+  setBy?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
   parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
@@ -66,7 +73,7 @@ export interface ResolvedDeclaration {
    */
   within?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string };
+  argument?: { callee: string; index: number; module?: string; on?: Receiver };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -324,7 +331,13 @@ export class NameResolver {
       return await this.elementMember(path, { of: receiver.of, member: name }, depth);
     }
     if (receiver.kind === "result") {
-      return await this.resultMember(path, { of: receiver.of, member: name }, depth);
+      return await this.resultMember(path, { ...receiver, member: name }, depth);
+    }
+    if (receiver.kind === "value") {
+      const type = await this.valueType(path, receiver.of, depth + 1);
+      return type === null
+        ? null
+        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
     }
     if (receiver.kind === "callback" || receiver.kind === "signature") {
       const type = await this.callbackType(path, receiver, depth + 1);
@@ -487,14 +500,72 @@ export class NameResolver {
     return null;
   }
 
-  /** The function an object is passed to, as `path` sees it (through a namespace import too). */
+  /**
+   * The function an object is passed to, as `path` sees it (through a namespace import too, or
+   * a method of a value of evident type); for a value of a type with a call signature, that
+   * signature's parameters.
+   */
   async calleeOf(
     path: string,
-    argument: { callee: string; module?: string },
+    argument: { callee: string; module?: string; on?: Receiver },
   ): Promise<ResolvedDeclaration | null> {
-    if (argument.module === undefined) return await this.declarationOf(path, argument.callee, 1);
-    const target = await this.module(path, argument.module);
-    return target === null ? null : await this.exported(target, argument.callee, 1);
+    if (argument.on !== undefined) {
+      return await this.receiverMember(path, { name: argument.callee, receiver: argument.on }, 1);
+    }
+    if (argument.module !== undefined) {
+      const target = await this.module(path, argument.module);
+      return target === null ? null : await this.exported(target, argument.callee, 1);
+    }
+    const callee = await this.declarationOf(path, argument.callee, 1);
+    if (callee === null || callee.parameters !== undefined) return callee;
+    const signature = await this.signatureOf(callee, 2);
+    return signature?.parameterTypes === undefined
+      ? callee
+      : { ...signature, parameters: signature.parameterTypes };
+  }
+
+  /**
+   * The type a value `name` seen in `path` is of: its declaration's annotation, what the call
+   * setting it returns, or the class or enum itself (`Type.member`); null when none is evident.
+   */
+  async valueType(
+    path: string,
+    name: string,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    const value = await this.declarationOf(path, name, depth + 1);
+    return value === null ? null : await this.typeOfValue(value, name, depth + 1);
+  }
+
+  // The type of the value `value` declares (named `name`), as its file sees it.
+  async typeOfValue(
+    value: ResolvedDeclaration,
+    name: string,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    if (["class", "enum", "interface", "module"].includes(value.kind)) {
+      return { path: value.path, type: name };
+    }
+    if (value.valueType !== undefined) return { path: value.path, type: value.valueType };
+    if (value.setBy === undefined || depth > FOLLOW_DEPTH) return null;
+    const fn = await this.declarationOf(value.path, value.setBy, depth + 1);
+    return fn?.returns === undefined ? null : { path: fn.path, type: fn.returns };
+  }
+
+  // The declaration of the type of the value `callee` declares, when that type has a call
+  // signature (its `parameterTypes` or `returns`), else null.
+  async signatureOf(
+    callee: ResolvedDeclaration,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (callee.kind !== "constant" && callee.kind !== "variable") return null;
+    const type = await this.typeOfValue(callee, "", depth);
+    if (type === null) return null;
+    const declared = await this.declarationOf(type.path, type.type, depth + 1);
+    return declared?.parameterTypes !== undefined || declared?.returns !== undefined
+      ? declared
+      : null;
   }
 
   /**
@@ -518,10 +589,15 @@ export class NameResolver {
    */
   async resultMember(
     path: string,
-    at: { of: string; member: string },
+    at: { of: string; on?: Receiver; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    const fn = await this.declarationOf(path, at.of, depth + 1);
+    if (depth > FOLLOW_DEPTH) return null;
+    let fn = at.on === undefined
+      ? await this.declarationOf(path, at.of, depth + 1)
+      : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    // A value of a type with a call signature (`const client: Client`, `client()`).
+    if (fn !== null && fn.returns === undefined) fn = await this.signatureOf(fn, depth + 1);
     if (fn?.returns === undefined) return null;
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }
@@ -579,6 +655,7 @@ export class NameResolver {
           ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
           ...(receiver.parameters ? { parameters: receiver.parameters } : {}),
           ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
+          ...(receiver.returns ? { returns: receiver.returns } : {}),
         };
       }
     }
@@ -752,6 +829,7 @@ async function memberRefersTo(
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
     case "result":
+    case "value":
     case "callback":
     case "signature": {
       // An element of an imported array, what a call returns or a callback's parameter: the
@@ -915,8 +993,13 @@ async function declarationRefersTo(
     if (fits !== null) return fits;
     // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
     // of its parameter's one type wherever that callee and argument are the same.
-    const { callee, index } = receiver.argument;
-    if (target.argument?.callee === callee && target.argument.index === index) return true;
+    const { callee, index, on } = receiver.argument;
+    if (
+      on === undefined && target.argument?.on === undefined &&
+      target.argument?.callee === callee && target.argument.index === index
+    ) {
+      return true;
+    }
   }
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
@@ -1020,5 +1103,7 @@ function declared(
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
+    ...(binding.valueType ? { valueType: binding.valueType } : {}),
+    ...(binding.setBy ? { setBy: binding.setBy } : {}),
   };
 }

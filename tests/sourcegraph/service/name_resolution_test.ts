@@ -1248,3 +1248,80 @@ nameCase(
     assertEquals(lines, ["src/hono.test.ts:5", "src/http_exception.ts:1", "src/typed.ts:2"]);
   },
 );
+
+// A client made by a factory whose return type is a callable object type: its call signature and
+// its function-typed properties say what objects passed to them and what their calls return are.
+const CLIENT_FILES = {
+  "src/types.ts": [
+    "export type Options = { retries?: number; json?: unknown };",
+    "export type Reply = { json: () => Promise<unknown>; text: () => Promise<string> };",
+    "export type Client = {",
+    "  (url: string, options?: Options): Reply;",
+    "  get: (url: string, options?: Options) => Reply;",
+    "};",
+  ].join("\n"),
+  "src/index.ts": [
+    'import type { Client, Options } from "./types";',
+    "const createInstance = (defaults?: Options): Client => defaults as unknown as Client;",
+    "const client = createInstance();",
+    "export default client;",
+  ].join("\n"),
+  "test/a.ts": [
+    'import client from "../src/index";',
+    'await client("x", { retries: 1 }).json();',
+    'await client.get("x", { retries: 2 }).text();',
+    "const other = { retries: 3 };",
+    "other.retries = other.json;",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object passed to an imported value's call signature is of its parameter's type",
+  async () => {
+    const { target, lines } = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "retries",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(target?.container, "Options");
+    // Not the untyped literal of line 4, nor its use.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:2", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of an imported value is of the type its declaration gives it",
+  async () => {
+    const { target, lines } = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "get",
+      line: 5,
+      shared: true,
+    });
+    assertEquals(target?.container, "Client");
+    assertEquals(lines, ["src/types.ts:5", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of what a value's call signature or function-typed property returns",
+  async () => {
+    const json = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "json",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(json.target?.container, "Reply");
+    // Not `Options.json` of line 1, nor the untyped `other.json`.
+    assertEquals(json.lines, ["src/types.ts:2", "test/a.ts:2"]);
+    const text = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "text",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(text.lines, ["src/types.ts:2", "test/a.ts:3"]);
+  },
+);
