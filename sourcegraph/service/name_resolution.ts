@@ -18,7 +18,7 @@
  */
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
-import type { Binding, Declared, Receiver } from "../symbols/name_bindings.ts";
+import type { Binding, Declared, LiteralContext, Receiver } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
@@ -61,6 +61,8 @@ export interface ResolvedDeclaration {
   returns?: string;
   /** For a variable: the named type its annotation writes. */
   valueType?: string;
+  /** For a property: the named types its annotation writes (a union's arms). */
+  valueTypes?: string[];
   /** For a variable set from a call of a named function: that function. */
   setBy?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
@@ -501,6 +503,33 @@ export class NameResolver {
   }
 
   /**
+   * The named types an object literal in `path` is of, each with the file that sees it: its own,
+   * its parameter's in the call it is passed to, or the property's type of its outer literal.
+   */
+  async literalTypes(
+    path: string,
+    context: LiteralContext,
+    depth: number,
+  ): Promise<{ path: string; type: string }[]> {
+    if (context.type !== null) return [{ path, type: context.type }];
+    if (depth > FOLLOW_DEPTH) return [];
+    if (context.argument !== undefined) {
+      const callee = await this.calleeOf(path, context.argument);
+      const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
+      return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
+    }
+    if (context.nested === undefined) return [];
+    const { key, outer } = context.nested;
+    const found: { path: string; type: string }[] = [];
+    for (const each of await this.literalTypes(path, outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
+      if (member === null) continue;
+      for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+    }
+    return found;
+  }
+
+  /**
    * The function an object is passed to, as `path` sees it (through a namespace import too, or
    * a method of a value of evident type); for a value of a type with a call signature, that
    * signature's parameters.
@@ -656,6 +685,7 @@ export class NameResolver {
           ...(receiver.parameters ? { parameters: receiver.parameters } : {}),
           ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
           ...(receiver.returns ? { returns: receiver.returns } : {}),
+          ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
         };
       }
     }
@@ -984,6 +1014,8 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
+  const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
+  if (nested !== null) return nested;
   if (receiver.argument !== undefined) {
     const fits = await argumentFits(
       resolver,
@@ -1022,6 +1054,22 @@ async function declarationRefersTo(
   }
   if (!own && receiver.type === target.container) return false;
   return receiverFits(receiver, types);
+}
+
+// Whether a property of an object literal that is another literal's property's value
+// (`{ retry: { limit } }`) is the target: a member of the type that property is annotated with;
+// null when no type is evident.
+async function nestedFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const types = await resolver.literalTypes(at.path, at.receiver, 0);
+  for (const { path, type } of types) {
+    const found = await resolver.member(path, { type, member: at.name }, 1);
+    if (found !== null && isTargetMember(found, target)) return true;
+  }
+  return types.length > 0 ? false : null;
 }
 
 // Whether an object passed as argument `index` to `callee` is of the target's type: the callee's

@@ -62,6 +62,13 @@ export type Receiver =
     callbacks?: ((string | null)[] | null)[];
     /** For a method (or a property of a function type): the named type it returns. */
     returns?: string;
+    /** For a property annotated with named types (`retry?: RetryOptions | number`): those. */
+    valueTypes?: string[];
+    /**
+     * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
+     * that property's name and the outer literal's context; the object is of the property's type.
+     */
+    nested?: { key: string; outer: LiteralContext };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
   }
@@ -98,6 +105,12 @@ export type Receiver =
   | { kind: "signature"; type: string; parameter: number }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
+
+/** What types an object literal: its named type, the call it is passed to, or its outer literal. */
+export type LiteralContext = Pick<
+  Extract<Receiver, { kind: "declaration" }>,
+  "type" | "argument" | "parameter" | "nested"
+>;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
 export interface Declared {
@@ -240,6 +253,11 @@ export function bindingOf(node: Node): Binding {
       const returns = returnTypeOf(fn);
       if (returns !== null) receiver.returns = returns;
     }
+    const annotation = memberKind === "field" && fn === null
+      ? parent.childForFieldName("type")?.namedChildren[0] ?? null
+      : null;
+    const valueTypes = annotation === null ? [] : namedParts(annotation);
+    if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
     return { kind: "member", receiver };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
@@ -940,7 +958,8 @@ function declaringType(member: Node, declares: string): Receiver {
       // the parameter it annotates, says which it is).
       const literal = up.type === "object" ? { literal: true } : {};
       const context = objectContext(up);
-      const anonymous = context.type === null && context.argument === undefined;
+      const anonymous = context.type === null && context.argument === undefined &&
+        context.nested === undefined;
       const statement = anonymous && context.parameter === undefined && up.type === "object_type"
         ? nestedStatement(up)
         : null;
@@ -1057,11 +1076,19 @@ function jsxProps(attribute: Node): Receiver {
 
 // What an object literal or object type is evidently: its type's name, else the call it is an
 // argument of, or the parameter it annotates.
-function objectContext(object: Node): Pick<
-  Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter"
-> {
+function objectContext(object: Node): LiteralContext {
   let holder = object.parent;
+  const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
+    ? holder.parent
+    : null;
+  const key = holder?.childForFieldName("key");
+  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
+    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
+    const context = objectContext(outer);
+    const typed = context.type !== null || context.argument !== undefined ||
+      context.nested !== undefined;
+    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+  }
   // `const routes: Route[] = [{ ... }]`: an element of a typed array.
   let depth = 0;
   for (; holder?.type === "array"; depth++) holder = holder.parent;

@@ -1325,3 +1325,26 @@ nameCase(
     assertEquals(text.lines, ["src/types.ts:2", "test/a.ts:3"]);
   },
 );
+
+nameCase(
+  "name resolution: an object that is a typed literal's property's value is of that property's type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export type RetryOptions = { limit?: number };",
+        "export type Options = { retry?: RetryOptions | number; other?: { limit: number } };",
+        "export function request(url: string, options?: Options) { return url; }",
+      ].join("\n"),
+      "src/other.ts": "export type Paging = { limit: number };",
+      "test/a.ts": [
+        'import { request } from "../src/types";',
+        'request("x", { retry: { limit: 2 } });',
+        'request("x", { other: { limit: 3 } });',
+        "const loose = { retry: { limit: 4 } };",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "limit", line: 1, shared: true });
+    assertEquals(target?.container, "RetryOptions");
+    // Not the anonymous type's `limit`, nor an untyped literal's, nor `Paging`'s.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:2"]);
+  },
+);
