@@ -335,6 +335,9 @@ export class NameResolver {
     if (receiver.kind === "result") {
       return await this.resultMember(path, { ...receiver, member: name }, depth);
     }
+    if (receiver.kind === "property") {
+      return await this.propertyMember(path, { ...receiver, member: name }, depth);
+    }
     if (receiver.kind === "value") {
       const type = await this.valueType(path, receiver.of, depth + 1);
       return type === null
@@ -612,6 +615,25 @@ export class NameResolver {
   }
 
   /**
+   * The member `member` of the value of the member `of` of a value `on` describes (as `path`
+   * sees it): of a named type that member's annotation writes; null when none declares it.
+   */
+  async propertyMember(
+    path: string,
+    at: { of: string; on: Receiver; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    const holder = await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    if (holder === null) return null;
+    for (const type of holder.valueTypes ?? []) {
+      const found = await this.member(holder.path, { type, member: at.member }, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
    * The member `member` of what a call of the function `of` returns (as `path` sees the
    * function): of the named return type its declaration writes, as the declaring file sees that
    * type; null when it writes none.
@@ -860,6 +882,7 @@ async function memberRefersTo(
     case "element":
     case "result":
     case "value":
+    case "property":
     case "callback":
     case "signature": {
       // An element of an imported array, what a call returns or a callback's parameter: the

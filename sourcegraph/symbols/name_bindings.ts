@@ -38,6 +38,11 @@ export type Receiver =
    */
   | { kind: "value"; of: string }
   /**
+   * The value of the member `of` of a value that `on` describes (`this.#options.hooks`): of the
+   * named type that member is annotated with.
+   */
+  | { kind: "property"; of: string; on: Receiver }
+  /**
    * The member's own declaration in a class, interface or typed object (null: untyped); for an
    * object literal passed to a call, the callee and the argument's index; for a member of an
    * object type annotating a parameter, the function's line and the parameter's index.
@@ -658,7 +663,14 @@ function receiverOf(node: Node | null): Receiver {
     let root: Node | null = node;
     while (root?.type === "member_expression") root = root.childForFieldName("object");
     const global = root?.type === "identifier" && lookUp(root, root.text) === null;
-    return global ? { kind: "unknown", global } : { kind: "unknown" };
+    if (global) return { kind: "unknown", global };
+    // `this.#options.hooks`: the member of a value of evident type is of its annotated type.
+    const property = node.childForFieldName("property");
+    const on = receiverOf(node.childForFieldName("object"));
+    const named = property?.type === "property_identifier" ||
+      property?.type === "private_property_identifier";
+    const evident = on.kind !== "unknown" && on.kind !== "props";
+    return named && evident ? { kind: "property", of: property.text, on } : { kind: "unknown" };
   }
   if (node.type === "await_expression") return receiverOf(node.namedChildren[0] ?? null);
   if (node.type === "call_expression") return callResult(node);

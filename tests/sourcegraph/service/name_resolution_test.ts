@@ -1348,3 +1348,27 @@ nameCase(
     assertEquals(lines, ["src/types.ts:1", "test/a.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a member of a member of evident type is of that member's annotated type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/options.ts": [
+        "export type Hooks = { beforeRetry: unknown[] };",
+        "export type Options = { hooks: Hooks };",
+      ].join("\n"),
+      "src/other.ts": "export type Events = { beforeRetry: string };",
+      "src/client.ts": [
+        'import type { Options } from "./options";',
+        "export class Client {",
+        "  #options: Options;",
+        "  run(events: Record<string, unknown>) {",
+        "    return [this.#options.hooks.beforeRetry, events.beforeRetry];",
+        "  }",
+        "}",
+      ].join("\n"),
+    }, { path: "src/options.ts", name: "beforeRetry", line: 1, shared: true });
+    assertEquals(target?.container, "Hooks");
+    assertEquals(lines, ["src/client.ts:5", "src/options.ts:1"]);
+  },
+);
