@@ -468,6 +468,14 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    if (receiver.nested !== undefined) {
+      // `{ retry: { limit } }`: the member of the outer literal's property's type.
+      for (const each of await this.literalTypes(path, receiver, 0)) {
+        const found = await this.member(each.path, { type: each.type, member }, 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     if (receiver.argument === undefined) return null;
     const { index } = receiver.argument;
     const callee = await this.calleeOf(path, receiver.argument);
@@ -741,8 +749,8 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type } = binding.receiver;
-    if (literal === true && (argument !== undefined || type !== null)) {
+    const { literal, argument, type, nested } = binding.receiver;
+    if (literal === true && (argument !== undefined || type !== null || nested !== undefined)) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,

@@ -1372,3 +1372,25 @@ nameCase(
     assertEquals(lines, ["src/client.ts:5", "src/options.ts:1"]);
   },
 );
+
+nameCase(
+  "name resolution: a property of a literal nested in a typed literal refers to its type's member",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export type RetryOptions = { shouldRetry?: () => boolean };",
+        "export type Options = { retry?: RetryOptions | number };",
+        "export function request(url: string, options?: Options) { return url; }",
+        "export const check = (retry: RetryOptions) => retry.shouldRetry?.();",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { request } from "../src/types";',
+        'request("x", { retry: { shouldRetry() { return true; } } });',
+        'request("y", { retry: { shouldRetry: () => false } });',
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "shouldRetry", line: 2, shared: true });
+    assertEquals(target?.path, "src/types.ts");
+    assertEquals(target?.container, "RetryOptions");
+    assertEquals(lines, ["src/types.ts:1", "src/types.ts:4", "test/a.ts:2", "test/a.ts:3"]);
+  },
+);
