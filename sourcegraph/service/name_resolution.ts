@@ -63,6 +63,8 @@ export interface ResolvedDeclaration {
   valueType?: string;
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
+  /** For a property annotated as an array: the named types of its elements. */
+  elementTypes?: string[];
   /** For a variable set from a call of a named function: that function. */
   setBy?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
@@ -344,7 +346,9 @@ export class NameResolver {
         ? null
         : await this.member(type.path, { type: type.type, member: name }, depth + 1);
     }
-    if (receiver.kind === "callback" || receiver.kind === "signature") {
+    if (
+      receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
+    ) {
       const type = await this.callbackType(path, receiver, depth + 1);
       return type === null
         ? null
@@ -668,10 +672,11 @@ export class NameResolver {
    */
   async callbackType(
     path: string,
-    callback: Extract<Receiver, { kind: "callback" | "signature" }>,
+    callback: Extract<Receiver, { kind: "callback" | "signature" | "handler" }>,
     depth: number,
   ): Promise<{ path: string; type: string } | null> {
     if (depth > FOLLOW_DEPTH) return null;
+    if (callback.kind === "handler") return await this.handlerType(path, callback, depth);
     if (callback.kind === "signature") {
       const declared = await this.declarationOf(path, callback.type, depth + 1);
       const type = declared?.parameterTypes?.[callback.parameter];
@@ -687,6 +692,27 @@ export class NameResolver {
       const declared = await this.declarationOf(callee.path, named, depth + 1);
       const type = declared?.parameterTypes?.[callback.parameter];
       if (declared !== null && type) return { path: declared.path, type };
+    }
+    return null;
+  }
+
+  /**
+   * The named type a parameter of a function set as a typed literal's property (or an element of
+   * its array) is given: that of the function type the property's type names.
+   */
+  async handlerType(
+    path: string,
+    handler: Extract<Receiver, { kind: "handler" }>,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      if (member === null) continue;
+      for (const named of (handler.element ? member.elementTypes : member.valueTypes) ?? []) {
+        const declared = await this.declarationOf(member.path, named, depth + 1);
+        const type = declared?.parameterTypes?.[handler.parameter];
+        if (declared !== null && type) return { path: declared.path, type };
+      }
     }
     return null;
   }
@@ -716,6 +742,7 @@ export class NameResolver {
           ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
           ...(receiver.returns ? { returns: receiver.returns } : {}),
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
+          ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
         };
       }
     }
@@ -892,7 +919,8 @@ async function memberRefersTo(
     case "value":
     case "property":
     case "callback":
-    case "signature": {
+    case "signature":
+    case "handler": {
       // An element of an imported array, what a call returns or a callback's parameter: the
       // member its element, return or parameter type declares; one of no named type is a
       // receiver of no evident type.

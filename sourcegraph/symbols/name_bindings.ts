@@ -69,6 +69,8 @@ export type Receiver =
     returns?: string;
     /** For a property annotated with named types (`retry?: RetryOptions | number`): those. */
     valueTypes?: string[];
+    /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
+    elementTypes?: string[];
     /**
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
@@ -108,6 +110,12 @@ export type Receiver =
    * (`const handler: EventHandler = (event) => ...`): of that type's parameter at `parameter`.
    */
   | { kind: "signature"; type: string; parameter: number }
+  /**
+   * A parameter of a function that is a typed object literal's property's value, or an element
+   * of the array that is (`{ hooks: { beforeRequest: [(state) => ...] } }`): of the type that
+   * property's function type (or its array's element type) gives its parameter at `parameter`.
+   */
+  | { kind: "handler"; key: string; outer: LiteralContext; element: boolean; parameter: number }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
 
@@ -263,6 +271,11 @@ export function bindingOf(node: Node): Binding {
       : null;
     const valueTypes = annotation === null ? [] : namedParts(annotation);
     if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+    const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
+    const elementTypes = element ? namedParts(element) : [];
+    if (receiver.kind === "declaration" && elementTypes.length > 0) {
+      receiver.elementTypes = elementTypes;
+    }
     return { kind: "member", receiver };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
@@ -806,6 +819,7 @@ function callbackParameter(name: Node): Receiver {
   }
   const list = fn?.parent;
   const call = list?.parent;
+  if (fn && (list?.type === "pair" || list?.type === "array")) return handlerParameter(fn, index);
   if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
     const typed = list.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
@@ -827,6 +841,23 @@ function callbackParameter(name: Node): Receiver {
   if (of.kind === "module") return { ...method, module: of.module };
   if (of.kind === "unknown" || of.kind === "props") return { kind: "unknown" };
   return { ...method, of };
+}
+
+// For a parameter at `index` of the function `fn`, the value of a property of an object literal
+// or an element of the array that is (`{ beforeRequest: [(state) => ...] }`): what that property's
+// type gives it, when the literal's type is evident.
+function handlerParameter(fn: Node, index: number): Receiver {
+  let pair = fn.parent;
+  const element = pair?.type === "array";
+  if (element) pair = pair?.parent ?? null;
+  const key = pair?.type === "pair" ? pair.childForFieldName("key") : null;
+  const object = pair?.parent;
+  if (key?.type !== "property_identifier" || object?.type !== "object") return { kind: "unknown" };
+  const outer = objectContext(object);
+  const typed = outer.type !== null || outer.argument !== undefined || outer.nested !== undefined;
+  return typed
+    ? { kind: "handler", key: key.text, outer, element, parameter: index }
+    : { kind: "unknown" };
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its

@@ -1394,3 +1394,30 @@ nameCase(
     assertEquals(lines, ["src/types.ts:1", "src/types.ts:4", "test/a.ts:2", "test/a.ts:3"]);
   },
 );
+
+nameCase(
+  "name resolution: a parameter of a function in a typed literal's property is of its function type's parameter",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export type State = { request: Request; retryCount: number };",
+        "export type Hook = (state: State) => void;",
+        "export type Hooks = { beforeRetry?: Hook[]; afterAll?: Hook };",
+        "export type Options = { hooks?: Hooks };",
+        "export function request(url: string, options?: Options) { return url; }",
+      ].join("\n"),
+      "src/errors.ts": "export class NetworkError extends Error { request: Request; }",
+      "test/a.ts": [
+        'import { request } from "../src/types";',
+        'import { NetworkError } from "../src/errors";',
+        "const failed = (error: NetworkError) => error.request;",
+        'request("x", { hooks: { beforeRetry: [({ request }) => request] } });',
+        'request("y", { hooks: { afterAll: (state) => state.request } });',
+        "const loose = { hooks: { beforeRetry: [({ request }) => request] } };",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "request", line: 1, shared: true });
+    assertEquals(target?.container, "State");
+    // Not `NetworkError.request`, nor an untyped literal's callback.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:4", "test/a.ts:5"]);
+  },
+);
