@@ -563,9 +563,14 @@ export class NameResolver {
     const callee = await this.declarationOf(path, argument.callee, 1);
     if (callee === null || callee.parameters !== undefined) return callee;
     const signature = await this.signatureOf(callee, 2);
-    return signature?.parameterTypes === undefined
-      ? callee
-      : { ...signature, parameters: signature.parameterTypes };
+    if (signature?.parameterTypes === undefined) return callee;
+    // A type parameter of the signature's type (`AtomFamily<Param>`'s `Param`, a name of its
+    // scope only) names no type the objects passed are of.
+    const parameters = await Promise.all(signature.parameterTypes.map(async (type) => {
+      const declared = type === null ? null : await this.declarationOf(signature.path, type, 2);
+      return declared !== null && declared.via !== "scope" ? type : null;
+    }));
+    return parameters.some((type) => type !== null) ? { ...signature, parameters } : callee;
   }
 
   /**

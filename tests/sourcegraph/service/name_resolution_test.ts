@@ -1421,3 +1421,23 @@ nameCase(
     assertEquals(lines, ["src/types.ts:1", "test/a.ts:4", "test/a.ts:5"]);
   },
 );
+
+nameCase(
+  "name resolution: a call signature's type parameter does not type the objects passed to it",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/family.ts": [
+        "export type Family<Param> = { (param: Param): number; remove(param: Param): void };",
+        "export function family<Param>(make: (param: Param) => number): Family<Param> {",
+        "  return make as unknown as Family<Param>;",
+        "}",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { family } from "../src/family";',
+        "const byIndex = family((num: { index: number }) => num.index);",
+        "byIndex({ index: 0 });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "index", line: 2 });
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:3"]);
+  },
+);
