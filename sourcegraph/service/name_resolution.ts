@@ -1052,12 +1052,15 @@ async function namesBeyondUse(
 }
 
 // Whether the member a receiver's type leads to is the target: its own member, one of a type the
-// target's extends, or another implementation of a type declaring the target's member
-// (`Router.add` of `PatternRouter` and of `SmartRouter`).
+// target's extends, another implementation of a type declaring the target's member
+// (`Router.add` of `PatternRouter` and of `SmartRouter`), or the member of a class implementing or
+// extending the target's type (`store.get()` of an `InMemorySecretStore` for `SecretStore.get`).
 function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
   return (found.path === target.path && found.container === target.container) ||
     (target.heritage ?? []).includes(found.container ?? "") ||
-    (found.implemented ?? []).some((type) => target.bases?.includes(type));
+    (found.implemented ?? []).some((type) =>
+      target.bases?.includes(type) || (target.member === true && type === target.container)
+    );
 }
 
 // Whether a member declared at the occurrence (in a class, an object type or an object literal)

@@ -1441,3 +1441,24 @@ nameCase(
     assertEquals(lines, ["test/a.ts:2", "test/a.ts:3"]);
   },
 );
+
+nameCase(
+  "name resolution: a member of a class implementing the target's interface is the target's",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/store.ts": [
+        "export interface Store { get(key: string): string | null }",
+        "export class MemoryStore implements Store { get(key: string) { return key; } }",
+        "export class Cache { get(key: string) { return key; } }",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { MemoryStore, Cache } from "../src/store";',
+        "type Harness = { store: MemoryStore; cache: Cache };",
+        "export const read = (h: Harness) => [h.store.get('a'), h.cache.get('b')];",
+      ].join("\n"),
+    }, { path: "src/store.ts", name: "get", line: 1, shared: true });
+    assertEquals(target?.container, "Store");
+    // Not `Cache.get`, another class's own member.
+    assertEquals(lines, ["src/store.ts:1", "src/store.ts:2", "test/a.ts:3"]);
+  },
+);
