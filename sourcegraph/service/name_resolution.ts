@@ -657,7 +657,7 @@ export class NameResolver {
    */
   async resultMember(
     path: string,
-    at: { of: string; on?: Receiver; member: string },
+    at: { of: string; on?: Receiver; awaited?: boolean; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     if (depth > FOLLOW_DEPTH) return null;
@@ -667,6 +667,12 @@ export class NameResolver {
     // A value of a type with a call signature (`const client: Client`, `client()`).
     if (fn !== null && fn.returns === undefined) fn = await this.signatureOf(fn, depth + 1);
     if (fn?.returns === undefined) return null;
+    if (at.awaited === true) {
+      // Awaiting a value of a type that is itself a promise (`{ json(): ... } & Promise<R>`)
+      // gives its value, of another type than the one named.
+      const type = await this.declarationOf(fn.path, fn.returns, depth + 1);
+      if (type?.parts?.includes("Promise") === true) return null;
+    }
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }
 

@@ -90,7 +90,7 @@ export type Receiver =
    * signature of the type of a value called). `on`: the function is the member `of` of a value
    * that receiver describes (`client.get(url).json()`).
    */
-  | { kind: "result"; of: string; on?: Receiver }
+  | { kind: "result"; of: string; on?: Receiver; awaited?: boolean }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
    * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
@@ -685,7 +685,11 @@ function receiverOf(node: Node | null): Receiver {
     const evident = on.kind !== "unknown" && on.kind !== "props";
     return named && evident ? { kind: "property", of: property.text, on } : { kind: "unknown" };
   }
-  if (node.type === "await_expression") return receiverOf(node.namedChildren[0] ?? null);
+  if (node.type === "await_expression") {
+    // `await load()`: what the call returns, awaited (a promise's value is not the promise).
+    const awaited = receiverOf(node.namedChildren[0] ?? null);
+    return awaited.kind === "result" ? { ...awaited, awaited: true } : awaited;
+  }
   if (node.type === "call_expression") return callResult(node);
   if (node.type === "new_expression") {
     // `new Hono().get('/')`: a member of the value just constructed.

@@ -1462,3 +1462,25 @@ nameCase(
     assertEquals(lines, ["src/store.ts:1", "src/store.ts:2", "test/a.ts:3"]);
   },
 );
+
+nameCase(
+  "name resolution: an awaited call's result is not of a return type that is itself a promise",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/types.ts": [
+        "export type Body = { text: () => Promise<string> };",
+        "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
+        "export type Client = { get: (url: string) => Reply };",
+        "export declare const client: Client;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { client } from "../src/types";',
+        'const body = await client.get("x").text();',
+        'const response = await client.get("y");',
+        "await response.text();",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "text", line: 2, shared: true });
+    // `response` is the awaited `Body`, not a `Reply`.
+    assertEquals(lines, ["src/types.ts:2", "test/a.ts:2"]);
+  },
+);
