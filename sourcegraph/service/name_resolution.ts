@@ -18,7 +18,7 @@
  */
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
-import type { Binding, Declared, Receiver } from "../symbols/name_bindings.ts";
+import type { Binding, Declared, LiteralContext, Receiver } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
@@ -54,8 +54,19 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
-  /** For a function: the named type it returns (a `Promise`'s: what awaiting it gives). */
+  /**
+   * For a function or method: the named type it returns (a `Promise`'s: what awaiting it
+   * gives); for a type with a call signature, what calling a value of it returns.
+   */
   returns?: string;
+  /** For a variable: the named type its annotation writes. */
+  valueType?: string;
+  /** For a property: the named types its annotation writes (a union's arms). */
+  valueTypes?: string[];
+  /** For a property annotated as an array: the named types of its elements. */
+  elementTypes?: string[];
+  /** For a variable set from a call of a named function: that function. */
+  setBy?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
   parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
@@ -66,7 +77,7 @@ export interface ResolvedDeclaration {
    */
   within?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string };
+  argument?: { callee: string; index: number; module?: string; on?: Receiver };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -324,9 +335,20 @@ export class NameResolver {
       return await this.elementMember(path, { of: receiver.of, member: name }, depth);
     }
     if (receiver.kind === "result") {
-      return await this.resultMember(path, { of: receiver.of, member: name }, depth);
+      return await this.resultMember(path, { ...receiver, member: name }, depth);
     }
-    if (receiver.kind === "callback" || receiver.kind === "signature") {
+    if (receiver.kind === "property") {
+      return await this.propertyMember(path, { ...receiver, member: name }, depth);
+    }
+    if (receiver.kind === "value") {
+      const type = await this.valueType(path, receiver.of, depth + 1);
+      return type === null
+        ? null
+        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
+    }
+    if (
+      receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
+    ) {
       const type = await this.callbackType(path, receiver, depth + 1);
       return type === null
         ? null
@@ -461,6 +483,14 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    if (receiver.nested !== undefined) {
+      // `{ retry: { limit } }`: the member of the outer literal's property's type.
+      for (const each of await this.literalTypes(path, receiver, 0)) {
+        const found = await this.member(each.path, { type: each.type, member }, 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     if (receiver.argument === undefined) return null;
     const { index } = receiver.argument;
     const callee = await this.calleeOf(path, receiver.argument);
@@ -500,14 +530,104 @@ export class NameResolver {
     return null;
   }
 
-  /** The function an object is passed to, as `path` sees it (through a namespace import too). */
+  /**
+   * The named types an object literal in `path` is of, each with the file that sees it: its own,
+   * its parameter's in the call it is passed to, or the property's type of its outer literal.
+   */
+  async literalTypes(
+    path: string,
+    context: LiteralContext,
+    depth: number,
+  ): Promise<{ path: string; type: string }[]> {
+    if (context.type !== null) return [{ path, type: context.type }];
+    if (depth > FOLLOW_DEPTH) return [];
+    if (context.argument !== undefined) {
+      const callee = await this.calleeOf(path, context.argument);
+      const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
+      return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
+    }
+    if (context.nested === undefined) return [];
+    const { key, outer } = context.nested;
+    const found: { path: string; type: string }[] = [];
+    for (const each of await this.literalTypes(path, outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
+      if (member === null) continue;
+      for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+    }
+    return found;
+  }
+
+  /**
+   * The function an object is passed to, as `path` sees it (through a namespace import too, or
+   * a method of a value of evident type); for a value of a type with a call signature, that
+   * signature's parameters.
+   */
   async calleeOf(
     path: string,
-    argument: { callee: string; module?: string },
+    argument: { callee: string; module?: string; on?: Receiver },
   ): Promise<ResolvedDeclaration | null> {
-    if (argument.module === undefined) return await this.declarationOf(path, argument.callee, 1);
-    const target = await this.module(path, argument.module);
-    return target === null ? null : await this.exported(target, argument.callee, 1);
+    if (argument.on !== undefined) {
+      return await this.receiverMember(path, { name: argument.callee, receiver: argument.on }, 1);
+    }
+    if (argument.module !== undefined) {
+      const target = await this.module(path, argument.module);
+      return target === null ? null : await this.exported(target, argument.callee, 1);
+    }
+    const callee = await this.declarationOf(path, argument.callee, 1);
+    if (callee === null || callee.parameters !== undefined) return callee;
+    const signature = await this.signatureOf(callee, 2);
+    if (signature?.parameterTypes === undefined) return callee;
+    // A type parameter of the signature's type (`AtomFamily<Param>`'s `Param`, a name of its
+    // scope only) names no type the objects passed are of.
+    const parameters = await Promise.all(signature.parameterTypes.map(async (type) => {
+      const declared = type === null ? null : await this.declarationOf(signature.path, type, 2);
+      return declared !== null && declared.via !== "scope" ? type : null;
+    }));
+    return parameters.some((type) => type !== null) ? { ...signature, parameters } : callee;
+  }
+
+  /**
+   * The type a value `name` seen in `path` is of: its declaration's annotation, what the call
+   * setting it returns, or the class or enum itself (`Type.member`); null when none is evident.
+   */
+  async valueType(
+    path: string,
+    name: string,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    const value = await this.declarationOf(path, name, depth + 1);
+    return value === null ? null : await this.typeOfValue(value, name, depth + 1);
+  }
+
+  // The type of the value `value` declares (named `name`), as its file sees it.
+  async typeOfValue(
+    value: ResolvedDeclaration,
+    name: string,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    if (["class", "enum", "interface", "module"].includes(value.kind)) {
+      return { path: value.path, type: name };
+    }
+    if (value.valueType !== undefined) return { path: value.path, type: value.valueType };
+    if (value.setBy === undefined || depth > FOLLOW_DEPTH) return null;
+    const fn = await this.declarationOf(value.path, value.setBy, depth + 1);
+    return fn?.returns === undefined ? null : { path: fn.path, type: fn.returns };
+  }
+
+  // The declaration of the type of the value `callee` declares, when that type has a call
+  // signature (its `parameterTypes` or `returns`), else null.
+  async signatureOf(
+    callee: ResolvedDeclaration,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (callee.kind !== "constant" && callee.kind !== "variable") return null;
+    const type = await this.typeOfValue(callee, "", depth);
+    if (type === null) return null;
+    const declared = await this.declarationOf(type.path, type.type, depth + 1);
+    return declared?.parameterTypes !== undefined || declared?.returns !== undefined
+      ? declared
+      : null;
   }
 
   /**
@@ -525,17 +645,47 @@ export class NameResolver {
   }
 
   /**
+   * The member `member` of the value of the member `of` of a value `on` describes (as `path`
+   * sees it): of a named type that member's annotation writes; null when none declares it.
+   */
+  async propertyMember(
+    path: string,
+    at: { of: string; on: Receiver; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    const holder = await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    if (holder === null) return null;
+    for (const type of holder.valueTypes ?? []) {
+      const found = await this.member(holder.path, { type, member: at.member }, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
    * The member `member` of what a call of the function `of` returns (as `path` sees the
    * function): of the named return type its declaration writes, as the declaring file sees that
    * type; null when it writes none.
    */
   async resultMember(
     path: string,
-    at: { of: string; member: string },
+    at: { of: string; on?: Receiver; awaited?: boolean; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    const fn = await this.declarationOf(path, at.of, depth + 1);
+    if (depth > FOLLOW_DEPTH) return null;
+    let fn = at.on === undefined
+      ? await this.declarationOf(path, at.of, depth + 1)
+      : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    // A value of a type with a call signature (`const client: Client`, `client()`).
+    if (fn !== null && fn.returns === undefined) fn = await this.signatureOf(fn, depth + 1);
     if (fn?.returns === undefined) return null;
+    if (at.awaited === true) {
+      // Awaiting a value of a type that is itself a promise (`{ json(): ... } & Promise<R>`)
+      // gives its value, of another type than the one named.
+      const type = await this.declarationOf(fn.path, fn.returns, depth + 1);
+      if (type?.parts?.includes("Promise") === true) return null;
+    }
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }
 
@@ -546,10 +696,11 @@ export class NameResolver {
    */
   async callbackType(
     path: string,
-    callback: Extract<Receiver, { kind: "callback" | "signature" }>,
+    callback: Extract<Receiver, { kind: "callback" | "signature" | "handler" }>,
     depth: number,
   ): Promise<{ path: string; type: string } | null> {
     if (depth > FOLLOW_DEPTH) return null;
+    if (callback.kind === "handler") return await this.handlerType(path, callback, depth);
     if (callback.kind === "signature") {
       const declared = await this.declarationOf(path, callback.type, depth + 1);
       const type = declared?.parameterTypes?.[callback.parameter];
@@ -565,6 +716,27 @@ export class NameResolver {
       const declared = await this.declarationOf(callee.path, named, depth + 1);
       const type = declared?.parameterTypes?.[callback.parameter];
       if (declared !== null && type) return { path: declared.path, type };
+    }
+    return null;
+  }
+
+  /**
+   * The named type a parameter of a function set as a typed literal's property (or an element of
+   * its array) is given: that of the function type the property's type names.
+   */
+  async handlerType(
+    path: string,
+    handler: Extract<Receiver, { kind: "handler" }>,
+    depth: number,
+  ): Promise<{ path: string; type: string } | null> {
+    for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      if (member === null) continue;
+      for (const named of (handler.element ? member.elementTypes : member.valueTypes) ?? []) {
+        const declared = await this.declarationOf(member.path, named, depth + 1);
+        const type = declared?.parameterTypes?.[handler.parameter];
+        if (declared !== null && type) return { path: declared.path, type };
+      }
     }
     return null;
   }
@@ -592,6 +764,9 @@ export class NameResolver {
           ...(receiver.heritage.length > 0 ? { implemented: receiver.heritage } : {}),
           ...(receiver.parameters ? { parameters: receiver.parameters } : {}),
           ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
+          ...(receiver.returns ? { returns: receiver.returns } : {}),
+          ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
+          ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
         };
       }
     }
@@ -625,8 +800,8 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type } = binding.receiver;
-    if (literal === true && (argument !== undefined || type !== null)) {
+    const { literal, argument, type, nested } = binding.receiver;
+    if (literal === true && (argument !== undefined || type !== null || nested !== undefined)) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,
@@ -772,8 +947,11 @@ async function memberRefersTo(
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
     case "result":
+    case "value":
+    case "property":
     case "callback":
-    case "signature": {
+    case "signature":
+    case "handler": {
       // An element of an imported array, what a call returns or a callback's parameter: the
       // member its element, return or parameter type declares; one of no named type is a
       // receiver of no evident type.
@@ -900,12 +1078,15 @@ async function namesBeyondUse(
 }
 
 // Whether the member a receiver's type leads to is the target: its own member, one of a type the
-// target's extends, or another implementation of a type declaring the target's member
-// (`Router.add` of `PatternRouter` and of `SmartRouter`).
+// target's extends, another implementation of a type declaring the target's member
+// (`Router.add` of `PatternRouter` and of `SmartRouter`), or the member of a class implementing or
+// extending the target's type (`store.get()` of an `InMemorySecretStore` for `SecretStore.get`).
 function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
   return (found.path === target.path && found.container === target.container) ||
     (target.heritage ?? []).includes(found.container ?? "") ||
-    (found.implemented ?? []).some((type) => target.bases?.includes(type));
+    (found.implemented ?? []).some((type) =>
+      target.bases?.includes(type) || (target.member === true && type === target.container)
+    );
 }
 
 // Whether a member declared at the occurrence (in a class, an object type or an object literal)
@@ -926,6 +1107,8 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
+  const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
+  if (nested !== null) return nested;
   if (receiver.argument !== undefined) {
     const fits = await argumentFits(
       resolver,
@@ -935,8 +1118,13 @@ async function declarationRefersTo(
     if (fits !== null) return fits;
     // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
     // of its parameter's one type wherever that callee and argument are the same.
-    const { callee, index } = receiver.argument;
-    if (target.argument?.callee === callee && target.argument.index === index) return true;
+    const { callee, index, on } = receiver.argument;
+    if (
+      on === undefined && target.argument?.on === undefined &&
+      target.argument?.callee === callee && target.argument.index === index
+    ) {
+      return true;
+    }
   }
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
@@ -959,6 +1147,22 @@ async function declarationRefersTo(
   }
   if (!own && receiver.type === target.container) return false;
   return receiverFits(receiver, types);
+}
+
+// Whether a property of an object literal that is another literal's property's value
+// (`{ retry: { limit } }`) is the target: a member of the type that property is annotated with;
+// null when no type is evident.
+async function nestedFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const types = await resolver.literalTypes(at.path, at.receiver, 0);
+  for (const { path, type } of types) {
+    const found = await resolver.member(path, { type, member: at.name }, 1);
+    if (found !== null && isTargetMember(found, target)) return true;
+  }
+  return types.length > 0 ? false : null;
 }
 
 // Whether an object passed as argument `index` to `callee` is of the target's type: the callee's
@@ -1040,5 +1244,7 @@ function declared(
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
+    ...(binding.valueType ? { valueType: binding.valueType } : {}),
+    ...(binding.setBy ? { setBy: binding.setBy } : {}),
   };
 }

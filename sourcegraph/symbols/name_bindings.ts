@@ -33,6 +33,16 @@ export type Receiver =
   /** A namespace import (`import * as ns`): the member is the module's export. */
   | { kind: "module"; module: string }
   /**
+   * A value the file imports by name (`import ky from "./index"`): of the type its declaration
+   * gives it (annotated, or returned by the call that sets it), or the class or enum itself.
+   */
+  | { kind: "value"; of: string }
+  /**
+   * The value of the member `of` of a value that `on` describes (`this.#options.hooks`): of the
+   * named type that member is annotated with.
+   */
+  | { kind: "property"; of: string; on: Receiver }
+  /**
    * The member's own declaration in a class, interface or typed object (null: untyped); for an
    * object literal passed to a call, the callee and the argument's index; for a member of an
    * object type annotating a parameter, the function's line and the parameter's index.
@@ -42,8 +52,11 @@ export type Receiver =
     type: string | null;
     heritage: string[];
     declares: string;
-    /** `module`: the callee is that module's export, called through a namespace import. */
-    argument?: { callee: string; index: number; module?: string };
+    /**
+     * `module`: the callee is that module's export, called through a namespace import; `on`: it
+     * is a method of a value that receiver describes (`client.get(url, { ... })`).
+     */
+    argument?: { callee: string; index: number; module?: string; on?: Receiver };
     /** `to`: the function's last line (a value of the type is seen there, or passed to it). */
     parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
@@ -52,6 +65,17 @@ export type Receiver =
     parameters?: (string | string[] | null)[];
     /** For a method: the callbacks its parameters take, as `Declared.callbacks`. */
     callbacks?: ((string | null)[] | null)[];
+    /** For a method (or a property of a function type): the named type it returns. */
+    returns?: string;
+    /** For a property annotated with named types (`retry?: RetryOptions | number`): those. */
+    valueTypes?: string[];
+    /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
+    elementTypes?: string[];
+    /**
+     * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
+     * that property's name and the outer literal's context; the object is of the property's type.
+     */
+    nested?: { key: string; outer: LiteralContext };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
   }
@@ -62,9 +86,11 @@ export type Receiver =
   | { kind: "element"; of: string }
   /**
    * What a call of a function the file declares or imports returns (`const pool = createPool()`,
-   * `await load()`): of the named return type that function's declaration writes.
+   * `await load()`): of the named return type that function's declaration writes (or the call
+   * signature of the type of a value called). `on`: the function is the member `of` of a value
+   * that receiver describes (`client.get(url).json()`).
    */
-  | { kind: "result"; of: string }
+  | { kind: "result"; of: string; on?: Receiver; awaited?: boolean }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
    * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
@@ -84,8 +110,20 @@ export type Receiver =
    * (`const handler: EventHandler = (event) => ...`): of that type's parameter at `parameter`.
    */
   | { kind: "signature"; type: string; parameter: number }
+  /**
+   * A parameter of a function that is a typed object literal's property's value, or an element
+   * of the array that is (`{ hooks: { beforeRequest: [(state) => ...] } }`): of the type that
+   * property's function type (or its array's element type) gives its parameter at `parameter`.
+   */
+  | { kind: "handler"; key: string; outer: LiteralContext; element: boolean; parameter: number }
   /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
   | { kind: "unknown"; global?: boolean };
+
+/** What types an object literal: its named type, the call it is passed to, or its outer literal. */
+export type LiteralContext = Pick<
+  Extract<Receiver, { kind: "declaration" }>,
+  "type" | "argument" | "parameter" | "nested"
+>;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
 export interface Declared {
@@ -115,8 +153,15 @@ export interface Declared {
   parts?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
-  /** For a function: the named type it returns (a `Promise`'s: what awaiting it gives). */
+  /**
+   * For a function: the named type it returns (a `Promise`'s: what awaiting it gives); for a
+   * type alias or interface with a call signature, what calling a value of it returns.
+   */
   returns?: string;
+  /** For a variable: the named type its annotation writes. */
+  valueType?: string;
+  /** For a variable set from a call (or `await` of one) of a named function: that function. */
+  setBy?: string;
 }
 
 /** What one identifier is bound to. */
@@ -213,9 +258,23 @@ export function bindingOf(node: Node): Binding {
   const memberKind = MEMBER_DECLARATIONS[parent.type];
   if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
     const receiver = declaringType(parent, memberKind);
-    if (receiver.kind === "declaration" && memberKind === "method") {
-      // A method's parameters type the objects and callbacks passed to it.
-      Object.assign(receiver, functionTypes(parent));
+    // A method's (or a function-typed property's) parameters type the objects and callbacks
+    // passed to it, its return type what its calls give.
+    const fn = memberKind === "method" ? parent : functionTyped(parent);
+    if (receiver.kind === "declaration" && fn !== null) {
+      Object.assign(receiver, functionTypes(fn));
+      const returns = returnTypeOf(fn);
+      if (returns !== null) receiver.returns = returns;
+    }
+    const annotation = memberKind === "field" && fn === null
+      ? parent.childForFieldName("type")?.namedChildren[0] ?? null
+      : null;
+    const valueTypes = annotation === null ? [] : namedParts(annotation);
+    if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+    const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
+    const elementTypes = element ? namedParts(element) : [];
+    if (receiver.kind === "declaration" && elementTypes.length > 0) {
+      receiver.elementTypes = elementTypes;
     }
     return { kind: "member", receiver };
   }
@@ -391,8 +450,11 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
-    const returns = declaredFunction === null ? null : returnTypeOf(declaredFunction);
+    const returns = declaredFunction === null
+      ? signatureReturns(nameNode)
+      : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
       // `Renderer`: the same declaration, merged, not a new one.
@@ -614,15 +676,21 @@ function receiverOf(node: Node | null): Receiver {
     let root: Node | null = node;
     while (root?.type === "member_expression") root = root.childForFieldName("object");
     const global = root?.type === "identifier" && lookUp(root, root.text) === null;
-    return global ? { kind: "unknown", global } : { kind: "unknown" };
+    if (global) return { kind: "unknown", global };
+    // `this.#options.hooks`: the member of a value of evident type is of its annotated type.
+    const property = node.childForFieldName("property");
+    const on = receiverOf(node.childForFieldName("object"));
+    const named = property?.type === "property_identifier" ||
+      property?.type === "private_property_identifier";
+    const evident = on.kind !== "unknown" && on.kind !== "props";
+    return named && evident ? { kind: "property", of: property.text, on } : { kind: "unknown" };
   }
-  if (node.type === "await_expression") return receiverOf(node.namedChildren[0] ?? null);
-  if (node.type === "call_expression") {
-    // `createPool()`: what a function the file declares or imports returns.
-    const callee = node.childForFieldName("function");
-    const declared = callee?.type === "identifier" && lookUp(callee, callee.text) !== null;
-    return declared ? { kind: "result", of: callee.text } : { kind: "unknown" };
+  if (node.type === "await_expression") {
+    // `await load()`: what the call returns, awaited (a promise's value is not the promise).
+    const awaited = receiverOf(node.namedChildren[0] ?? null);
+    return awaited.kind === "result" ? { ...awaited, awaited: true } : awaited;
   }
+  if (node.type === "call_expression") return callResult(node);
   if (node.type === "new_expression") {
     // `new Hono().get('/')`: a member of the value just constructed.
     const made = node.childForFieldName("constructor");
@@ -636,10 +704,28 @@ function receiverOf(node: Node | null): Receiver {
   if (binding.kind === "import") {
     return binding.imported === "*"
       ? { kind: "module", module: binding.module }
-      : { kind: "unknown" };
+      : { kind: "value", of: node.text };
   }
   if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
   return typeOfDeclaration(node, binding);
+}
+
+// What a call returns: `createPool()`, a function the file declares or imports (or a value of a
+// type with a call signature); `client.get(url)`, a method of a value of evident type.
+function callResult(call: Node): Receiver {
+  const callee = call.childForFieldName("function");
+  if (callee?.type === "identifier") {
+    const declared = lookUp(callee, callee.text) !== null;
+    return declared ? { kind: "result", of: callee.text } : { kind: "unknown" };
+  }
+  const property = callee?.type === "member_expression"
+    ? callee.childForFieldName("property")
+    : null;
+  if (!callee || property?.type !== "property_identifier") return { kind: "unknown" };
+  const on = receiverOf(callee.childForFieldName("object"));
+  return on.kind === "unknown" || on.kind === "props" || on.kind === "module"
+    ? { kind: "unknown" }
+    : { kind: "result", of: property.text, on };
 }
 
 // The class a value is tested to be an instance of where the test holds: the right of
@@ -737,6 +823,7 @@ function callbackParameter(name: Node): Receiver {
   }
   const list = fn?.parent;
   const call = list?.parent;
+  if (fn && (list?.type === "pair" || list?.type === "array")) return handlerParameter(fn, index);
   if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
     const typed = list.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
@@ -758,6 +845,23 @@ function callbackParameter(name: Node): Receiver {
   if (of.kind === "module") return { ...method, module: of.module };
   if (of.kind === "unknown" || of.kind === "props") return { kind: "unknown" };
   return { ...method, of };
+}
+
+// For a parameter at `index` of the function `fn`, the value of a property of an object literal
+// or an element of the array that is (`{ beforeRequest: [(state) => ...] }`): what that property's
+// type gives it, when the literal's type is evident.
+function handlerParameter(fn: Node, index: number): Receiver {
+  let pair = fn.parent;
+  const element = pair?.type === "array";
+  if (element) pair = pair?.parent ?? null;
+  const key = pair?.type === "pair" ? pair.childForFieldName("key") : null;
+  const object = pair?.parent;
+  if (key?.type !== "property_identifier" || object?.type !== "object") return { kind: "unknown" };
+  const outer = objectContext(object);
+  const typed = outer.type !== null || outer.argument !== undefined || outer.nested !== undefined;
+  return typed
+    ? { kind: "handler", key: key.text, outer, element, parameter: index }
+    : { kind: "unknown" };
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
@@ -901,7 +1005,8 @@ function declaringType(member: Node, declares: string): Receiver {
       // the parameter it annotates, says which it is).
       const literal = up.type === "object" ? { literal: true } : {};
       const context = objectContext(up);
-      const anonymous = context.type === null && context.argument === undefined;
+      const anonymous = context.type === null && context.argument === undefined &&
+        context.nested === undefined;
       const statement = anonymous && context.parameter === undefined && up.type === "object_type"
         ? nestedStatement(up)
         : null;
@@ -1018,11 +1123,19 @@ function jsxProps(attribute: Node): Receiver {
 
 // What an object literal or object type is evidently: its type's name, else the call it is an
 // argument of, or the parameter it annotates.
-function objectContext(object: Node): Pick<
-  Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter"
-> {
+function objectContext(object: Node): LiteralContext {
   let holder = object.parent;
+  const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
+    ? holder.parent
+    : null;
+  const key = holder?.childForFieldName("key");
+  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
+    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
+    const context = objectContext(outer);
+    const typed = context.type !== null || context.argument !== undefined ||
+      context.nested !== undefined;
+    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+  }
   // `const routes: Route[] = [{ ... }]`: an element of a typed array.
   let depth = 0;
   for (; holder?.type === "array"; depth++) holder = holder.parent;
@@ -1072,7 +1185,7 @@ function objectContext(object: Node): Pick<
 function argumentOf(
   object: Node,
   list: Node,
-): { callee: string; index: number; module?: string } | null {
+): { callee: string; index: number; module?: string; on?: Receiver } | null {
   const call = list.parent;
   const callee = call?.type === "call_expression"
     ? call.childForFieldName("function")
@@ -1085,10 +1198,12 @@ function argumentOf(
     ? callee.childForFieldName("object")
     : null;
   const named = callee?.childForFieldName("property");
-  if (namespace?.type !== "identifier" || !named) return null;
-  const binding = lookUp(namespace, namespace.text);
-  if (binding?.kind !== "import" || binding.imported !== "*") return null;
-  return { callee: named.text, index, module: binding.module };
+  if (!namespace || !named) return null;
+  const on = receiverOf(namespace);
+  if (on.kind === "module") return { callee: named.text, index, module: on.module };
+  // `client.get(url, { ... })`: a method of a value of evident type.
+  const evident = on.kind !== "unknown" && on.kind !== "props";
+  return evident ? { callee: named.text, index, on } : null;
 }
 
 const TYPE_COMBINATIONS = new Set(["union_type", "intersection_type", "parenthesized_type"]);
@@ -1232,15 +1347,31 @@ function callbacksOf(fn: Node): ((string | null)[] | null)[] | null {
 function signatureOf(name: Node): (string | null)[] | null {
   const holder = name.parent;
   if (holder?.childForFieldName("name")?.id !== name.id) return null;
+  const call = callSignature(name);
+  return call === null ? null : signatureTypes(call);
+}
+
+// For the name of a type alias of a function type, or of an object type or interface with a call
+// signature: that function type or call signature; null for other names.
+function callSignature(name: Node): Node | null {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return null;
+  let body: Node | null = null;
   if (holder.type === "type_alias_declaration") {
     let value = holder.childForFieldName("value");
     while (value?.type === "parenthesized_type") value = value.namedChildren[0] ?? null;
-    return value?.type === "function_type" ? signatureTypes(value) : null;
+    if (value?.type === "function_type") return value;
+    if (value?.type === "object_type") body = value;
+  } else if (holder.type === "interface_declaration") {
+    body = holder.childForFieldName("body");
   }
-  if (holder.type !== "interface_declaration") return null;
-  const body = holder.childForFieldName("body");
-  const call = body?.namedChildren.find((member) => member?.type === "call_signature");
-  return call ? signatureTypes(call) : null;
+  return body?.namedChildren.find((member) => member?.type === "call_signature") ?? null;
+}
+
+// For the name of a type with a call signature: the named type calling a value of it returns.
+function signatureReturns(name: Node): string | null {
+  const call = callSignature(name);
+  return call === null ? null : returnTypeOf(call);
 }
 
 // The named type of each parameter of a function type or call signature (null: none).
@@ -1264,6 +1395,31 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
       return typed === null ? null : namedType(typed);
     },
   );
+}
+
+// For a property signature or field annotated with a function type (`get: (url: string) => Reply`):
+// that function type; null otherwise.
+function functionTyped(member: Node): Node | null {
+  let typed = member.childForFieldName("type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  return typed?.type === "function_type" ? typed : null;
+}
+
+// For the name of a variable: the named type its annotation writes, or the function whose call
+// (or `await` of one) sets it; empty for other names.
+function valueTypes(name: Node): Pick<Declared, "valueType" | "setBy"> {
+  const holder = name.parent;
+  if (holder?.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
+    return {};
+  }
+  const typed = holder.childForFieldName("type");
+  const type = typed === null ? null : namedType(typed);
+  if (type !== null) return { valueType: type };
+  let value = holder.childForFieldName("value");
+  if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
+  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  return callee?.type === "identifier" ? { setBy: callee.text } : {};
 }
 
 // The function `name` declares (a function, or a variable holding an arrow function or function

@@ -1304,3 +1304,239 @@ nameCase(
     assertEquals(second && [second.line, second.column], [9, 4]);
   },
 );
+
+// A client made by a factory whose return type is a callable object type: its call signature and
+// its function-typed properties say what objects passed to them and what their calls return are.
+const CLIENT_FILES = {
+  "src/types.ts": [
+    "export type Options = { retries?: number; json?: unknown };",
+    "export type Reply = { json: () => Promise<unknown>; text: () => Promise<string> };",
+    "export type Client = {",
+    "  (url: string, options?: Options): Reply;",
+    "  get: (url: string, options?: Options) => Reply;",
+    "};",
+  ].join("\n"),
+  "src/index.ts": [
+    'import type { Client, Options } from "./types";',
+    "const createInstance = (defaults?: Options): Client => defaults as unknown as Client;",
+    "const client = createInstance();",
+    "export default client;",
+  ].join("\n"),
+  "test/a.ts": [
+    'import client from "../src/index";',
+    'await client("x", { retries: 1 }).json();',
+    'await client.get("x", { retries: 2 }).text();',
+    "const other = { retries: 3 };",
+    "other.retries = other.json;",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object passed to an imported value's call signature is of its parameter's type",
+  async () => {
+    const { target, lines } = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "retries",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(target?.container, "Options");
+    // Not the untyped literal of line 4, nor its use.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:2", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of an imported value is of the type its declaration gives it",
+  async () => {
+    const { target, lines } = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "get",
+      line: 5,
+      shared: true,
+    });
+    assertEquals(target?.container, "Client");
+    assertEquals(lines, ["src/types.ts:5", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of what a value's call signature or function-typed property returns",
+  async () => {
+    const json = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "json",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(json.target?.container, "Reply");
+    // Not `Options.json` of line 1, nor the untyped `other.json`.
+    assertEquals(json.lines, ["src/types.ts:2", "test/a.ts:2"]);
+    const text = await referencesIn(CLIENT_FILES, {
+      path: "src/types.ts",
+      name: "text",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(text.lines, ["src/types.ts:2", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object that is a typed literal's property's value is of that property's type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export type RetryOptions = { limit?: number };",
+        "export type Options = { retry?: RetryOptions | number; other?: { limit: number } };",
+        "export function request(url: string, options?: Options) { return url; }",
+      ].join("\n"),
+      "src/other.ts": "export type Paging = { limit: number };",
+      "test/a.ts": [
+        'import { request } from "../src/types";',
+        'request("x", { retry: { limit: 2 } });',
+        'request("x", { other: { limit: 3 } });',
+        "const loose = { retry: { limit: 4 } };",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "limit", line: 1, shared: true });
+    assertEquals(target?.container, "RetryOptions");
+    // Not the anonymous type's `limit`, nor an untyped literal's, nor `Paging`'s.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of a member of evident type is of that member's annotated type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/options.ts": [
+        "export type Hooks = { beforeRetry: unknown[] };",
+        "export type Options = { hooks: Hooks };",
+      ].join("\n"),
+      "src/other.ts": "export type Events = { beforeRetry: string };",
+      "src/client.ts": [
+        'import type { Options } from "./options";',
+        "export class Client {",
+        "  #options: Options;",
+        "  run(events: Record<string, unknown>) {",
+        "    return [this.#options.hooks.beforeRetry, events.beforeRetry];",
+        "  }",
+        "}",
+      ].join("\n"),
+    }, { path: "src/options.ts", name: "beforeRetry", line: 1, shared: true });
+    assertEquals(target?.container, "Hooks");
+    assertEquals(lines, ["src/client.ts:5", "src/options.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: a property of a literal nested in a typed literal refers to its type's member",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export type RetryOptions = { shouldRetry?: () => boolean };",
+        "export type Options = { retry?: RetryOptions | number };",
+        "export function request(url: string, options?: Options) { return url; }",
+        "export const check = (retry: RetryOptions) => retry.shouldRetry?.();",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { request } from "../src/types";',
+        'request("x", { retry: { shouldRetry() { return true; } } });',
+        'request("y", { retry: { shouldRetry: () => false } });',
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "shouldRetry", line: 2, shared: true });
+    assertEquals(target?.path, "src/types.ts");
+    assertEquals(target?.container, "RetryOptions");
+    assertEquals(lines, ["src/types.ts:1", "src/types.ts:4", "test/a.ts:2", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a parameter of a function in a typed literal's property is of its function type's parameter",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export type State = { request: Request; retryCount: number };",
+        "export type Hook = (state: State) => void;",
+        "export type Hooks = { beforeRetry?: Hook[]; afterAll?: Hook };",
+        "export type Options = { hooks?: Hooks };",
+        "export function request(url: string, options?: Options) { return url; }",
+      ].join("\n"),
+      "src/errors.ts": "export class NetworkError extends Error { request: Request; }",
+      "test/a.ts": [
+        'import { request } from "../src/types";',
+        'import { NetworkError } from "../src/errors";',
+        "const failed = (error: NetworkError) => error.request;",
+        'request("x", { hooks: { beforeRetry: [({ request }) => request] } });',
+        'request("y", { hooks: { afterAll: (state) => state.request } });',
+        "const loose = { hooks: { beforeRetry: [({ request }) => request] } };",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "request", line: 1, shared: true });
+    assertEquals(target?.container, "State");
+    // Not `NetworkError.request`, nor an untyped literal's callback.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:4", "test/a.ts:5"]);
+  },
+);
+
+nameCase(
+  "name resolution: a call signature's type parameter does not type the objects passed to it",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/family.ts": [
+        "export type Family<Param> = { (param: Param): number; remove(param: Param): void };",
+        "export function family<Param>(make: (param: Param) => number): Family<Param> {",
+        "  return make as unknown as Family<Param>;",
+        "}",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { family } from "../src/family";',
+        "const byIndex = family((num: { index: number }) => num.index);",
+        "byIndex({ index: 0 });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "index", line: 2 });
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of a class implementing the target's interface is the target's",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/store.ts": [
+        "export interface Store { get(key: string): string | null }",
+        "export class MemoryStore implements Store { get(key: string) { return key; } }",
+        "export class Cache { get(key: string) { return key; } }",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { MemoryStore, Cache } from "../src/store";',
+        "type Harness = { store: MemoryStore; cache: Cache };",
+        "export const read = (h: Harness) => [h.store.get('a'), h.cache.get('b')];",
+      ].join("\n"),
+    }, { path: "src/store.ts", name: "get", line: 1, shared: true });
+    assertEquals(target?.container, "Store");
+    // Not `Cache.get`, another class's own member.
+    assertEquals(lines, ["src/store.ts:1", "src/store.ts:2", "test/a.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: an awaited call's result is not of a return type that is itself a promise",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/types.ts": [
+        "export type Body = { text: () => Promise<string> };",
+        "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
+        "export type Client = { get: (url: string) => Reply };",
+        "export declare const client: Client;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { client } from "../src/types";',
+        'const body = await client.get("x").text();',
+        'const response = await client.get("y");',
+        "await response.text();",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "text", line: 2, shared: true });
+    // `response` is the awaited `Body`, not a `Reply`.
+    assertEquals(lines, ["src/types.ts:2", "test/a.ts:2"]);
+  },
+);
