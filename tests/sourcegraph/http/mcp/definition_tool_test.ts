@@ -247,8 +247,11 @@ defsCase(
         end_line: 1,
       }),
     );
+    // Both answers name the symbol index's state: compare them once it is built.
+    const lonelyCall = () => call("org/mono", { path: "docs/b.ts", line: 1, symbol: "lonelyName" });
+    await waitFor(async () => !(await lonelyCall()).texts[0].includes("still being built"));
     const hidden = await call("org/mono", { path: "docs/a.ts", line: 2, symbol: "secretName" });
-    const lonely = await call("org/mono", { path: "docs/b.ts", line: 1, symbol: "lonelyName" });
+    const lonely = await lonelyCall();
     assertEquals(hidden.code, "OK", hidden.texts.join());
     assertEquals(
       hidden.texts[0].replaceAll("secretName", "NAME").replaceAll("docs/a.ts:2", "PATH"),
