@@ -23,6 +23,10 @@
  * - when descriptors run out, accepting backs off and the cap drops below
  *   the count that exhausted them, for a minute.
  *
+ * Time the front itself did not run (its process blocked or starved: a
+ * sweep long overdue) counts against none of these limits: a client's bytes
+ * may have waited unread in the socket all along.
+ *
  * The HTTP server tells the front when a request starts and when its
  * response was sent (the connection is known by the full address the front
  * connected from), so the front knows whether a silent connection is idle or
@@ -60,6 +64,23 @@ export interface FrontDoorStats {
   inFlight: number;
 }
 
+/** The front's time: its clock and the timer of its sweeps (a test drives both). */
+export interface FrontClock {
+  /** Milliseconds, as `Date.now()`. */
+  now(): number;
+  /** Calls `fn` every `ms` until the returned function is called. */
+  every(fn: () => void, ms: number): () => void;
+}
+
+const WALL_CLOCK: FrontClock = {
+  now: Date.now,
+  every(fn, ms) {
+    const timer = setInterval(fn, ms);
+    Deno.unrefTimer(timer);
+    return () => clearInterval(timer);
+  },
+};
+
 /** The HTTP server the front forwards to. */
 export interface Upstream {
   /** The loopback port new connections go to. */
@@ -93,7 +114,10 @@ export class FrontDoor {
   #stats = { accepted: 0, refused: 0, timedOut: 0, evicted: 0, resumed: 0, acceptErrors: 0 };
   #cap: number;
   #lastEmfile = 0;
-  #sweeper: ReturnType<typeof setInterval>;
+  #clock: FrontClock;
+  #stopSweeps: () => void;
+  #sweepMs: number;
+  #lastSweep: number;
   #listeners = new Set<Deno.Listener>();
   #stopping = false;
   #ended = new Set<() => void>();
@@ -102,7 +126,7 @@ export class FrontDoor {
   /**
    * A front with `settings`, forwarding to the HTTP server `upstream` names.
    * `name` says in its log lines which listener it is (none: the public one)
-   * and which setting sets its cap.
+   * and which setting sets its cap; `clock` times it (default: the wall clock).
    */
   constructor(
     settings: ConnectionSettings,
@@ -110,6 +134,7 @@ export class FrontDoor {
       upstream: Upstream;
       log: (message: string) => void;
       name?: { listener: string; capSetting: string };
+      clock?: FrontClock;
     },
   ) {
     this.#settings = settings;
@@ -117,12 +142,11 @@ export class FrontDoor {
     this.#upstream = options.upstream;
     this.#log = options.log;
     this.#name = options.name ?? { listener: "", capSetting: "SOURCEGRAPH_MAX_CONNECTIONS" };
+    this.#clock = options.clock ?? WALL_CLOCK;
     const shortest = Math.min(settings.headerTimeoutMs, settings.idleTimeoutMs);
-    this.#sweeper = setInterval(
-      () => this.#sweep(),
-      Math.max(50, Math.min(250, Math.floor(shortest / 4))),
-    );
-    Deno.unrefTimer(this.#sweeper);
+    this.#sweepMs = Math.max(50, Math.min(250, Math.floor(shortest / 4)));
+    this.#lastSweep = this.#clock.now();
+    this.#stopSweeps = this.#clock.every(() => this.#sweep(), this.#sweepMs);
   }
 
   /** Accepts connections from `listener` until it is closed. */
@@ -154,14 +178,14 @@ export class FrontDoor {
   requestStarted(remote: Deno.NetAddr): ClientConnection | null {
     const tracked = this.#byUpstreamAddress.get(addressKey(remote));
     if (!tracked || tracked.closed) return null;
-    tracked.started(Date.now());
+    tracked.started(this.#clock.now());
     return tracked;
   }
 
   /** Marks that the response of a request started with `requestStarted` was sent. */
   requestEnded(connection: ClientConnection): void {
     const tracked = connection as TrackedConnection;
-    tracked.ended(Date.now());
+    tracked.ended(this.#clock.now());
     if (tracked.active > 0) return;
     for (const wake of this.#ended) wake();
     this.#releaseIfIdle(tracked);
@@ -177,7 +201,7 @@ export class FrontDoor {
 
   /** Whether descriptors ran out within the last minute (replacing the HTTP server waits then). */
   short(): boolean {
-    return Date.now() - this.#lastEmfile < EMFILE_PENALTY_MS;
+    return this.#clock.now() - this.#lastEmfile < EMFILE_PENALTY_MS;
   }
 
   /** Whether a connection still forwards to the HTTP server on `port`. */
@@ -215,17 +239,17 @@ export class FrontDoor {
   /** Closes every connection and stops the timers. */
   close(): void {
     void this.drain();
-    clearInterval(this.#sweeper);
+    this.#stopSweeps();
     for (const tracked of this.#all) tracked.close();
   }
 
   #admit(client: Deno.TcpConn): void {
     const host = (client.remoteAddr as Deno.NetAddr).hostname;
     const fromAddress = this.#perAddress.get(host) ?? 0;
-    if (Date.now() - this.#lastEmfile > EMFILE_PENALTY_MS) {
+    if (this.#clock.now() - this.#lastEmfile > EMFILE_PENALTY_MS) {
       this.#cap = this.#settings.maxConnections;
     }
-    const full = this.#all.size >= this.#cap && !this.#evictOne(Date.now());
+    const full = this.#all.size >= this.#cap && !this.#evictOne(this.#clock.now());
     // (A stopping front refuses: its listener is closed, but accepts may be in flight.)
     if (this.#stopping || full || fromAddress >= this.#settings.maxConnectionsPerAddress) {
       this.#stats.refused++;
@@ -233,7 +257,7 @@ export class FrontDoor {
       return;
     }
     this.#stats.accepted++;
-    const tracked = new TrackedConnection(client, host);
+    const tracked = new TrackedConnection(client, host, () => this.#clock.now());
     this.#all.add(tracked);
     this.#perAddress.set(host, fromAddress + 1);
     void this.#forward(tracked).finally(() => {
@@ -469,9 +493,16 @@ export class FrontDoor {
     }
   }
 
+  // Closes the connections past a limit. A sweep long overdue means the
+  // front itself did not run (a blocked or starved process): a client's head
+  // may have waited unread in the socket meanwhile, so that time is excused
+  // rather than blamed on the client.
   #sweep(): void {
-    const now = Date.now();
+    const now = this.#clock.now();
+    const overdue = now - this.#lastSweep - this.#sweepMs;
+    this.#lastSweep = now;
     for (const tracked of this.#all) {
+      if (overdue > this.#sweepMs) tracked.excuse(overdue);
       // A move to a new HTTP server that found no descriptor is tried again.
       if (!tracked.releasing && !this.short()) this.#releaseIfIdle(tracked);
       const late = tracked.lateAt(now, this.#settings);
@@ -483,7 +514,7 @@ export class FrontDoor {
   }
 
   #descriptorsExhausted(): void {
-    const now = Date.now();
+    const now = this.#clock.now();
     const lowered = Math.max(8, Math.floor(this.#all.size * 0.9));
     if (lowered < this.#cap) {
       this.#cap = lowered;

@@ -49,7 +49,7 @@ export class TrackedConnection implements ClientConnection {
   /** The port of the HTTP server `upstream` is connected to. */
   upstreamPort = 0;
   phase: Phase = "head";
-  phaseSince = Date.now();
+  phaseSince: number;
   /** Bytes of the current head received so far. */
   headBytes = 0;
   /**
@@ -59,7 +59,7 @@ export class TrackedConnection implements ClientConnection {
   headComplete = false;
   // The last bytes of the head so far, to find its end across reads.
   #headTail = 0;
-  lastActivity = Date.now();
+  lastActivity: number;
   active = 0;
   writingSince: number | null = null;
   closeAt: number | null = null;
@@ -82,10 +82,15 @@ export class TrackedConnection implements ClientConnection {
   /** Set once the client sent its last byte. */
   clientDone = false;
 
-  /** Tracks `client`, connected from `clientHost`. */
-  constructor(client: Deno.TcpConn, clientHost: string) {
+  /** The front's clock (milliseconds). */
+  readonly now: () => number;
+
+  /** Tracks `client`, connected from `clientHost`, timed by `now` (default: the wall clock). */
+  constructor(client: Deno.TcpConn, clientHost: string, now: () => number = Date.now) {
     this.client = client;
     this.clientHost = clientHost;
+    this.now = now;
+    this.phaseSince = this.lastActivity = now();
   }
 
   /**
@@ -168,8 +173,19 @@ export class TrackedConnection implements ClientConnection {
   /** Stops reading from the client and closes the connection in a quarter second. */
   closeSoon(): void {
     this.inboundStopped = true;
-    const at = Date.now() + 250;
+    const at = this.now() + 250;
     if (this.closeAt === null || this.closeAt > at) this.closeAt = at;
+  }
+
+  /**
+   * The front did not run for `ms` (its process was blocked or starved): the
+   * client's bytes may have waited unread in the socket all that time, so
+   * none of it counts against the client's head, idle or reading time.
+   */
+  excuse(ms: number): void {
+    this.phaseSince += ms;
+    this.lastActivity += ms;
+    if (this.writingSince !== null) this.writingSince += ms;
   }
 
   /** Closes both sides (once). */
@@ -208,7 +224,7 @@ export async function pumpInbound(tracked: TrackedConnection): Promise<void> {
     if (tracked.inboundStopped) return;
     if (tracked.switching !== null) await tracked.switching;
     const chunk = buffer.subarray(0, n);
-    tracked.received(chunk, Date.now());
+    tracked.received(chunk, tracked.now());
     const upstream = tracked.upstream;
     if (upstream === null || tracked.closed) return;
     try {
@@ -237,7 +253,7 @@ export async function pumpOutbound(
       return true;
     }
     if (n === null) return true;
-    const now = Date.now();
+    const now = tracked.now();
     tracked.lastActivity = now;
     tracked.writingSince = now;
     try {
