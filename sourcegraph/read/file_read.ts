@@ -11,7 +11,7 @@
 import { posix } from "node:path";
 import { type EntryKind, type MirrorObjects, READ_SCAN_LIMIT } from "../git/mirror_objects.ts";
 import { SourcegraphError } from "../errors.ts";
-import { decodeUtf8Strict, isBinary, splitLines } from "../../shared/text.ts";
+import { countLines, decodeUtf8Strict, isBinary, linesBetween } from "../../shared/text.ts";
 
 /** Most lines one read returns. */
 export const READ_MAX_LINES = 500;
@@ -116,23 +116,25 @@ export async function readFile(
     return { file: { ...file, hasMore: false }, limitedByBudget: false };
   }
   const text = await readText(tree, entry.oid);
-  const lines = splitLines(text);
+  // Only the lines asked for are built: a line of a large file is a common read.
+  const total = countLines(text);
   const result = emptyResult(canonical, entry.oid, commit, "file");
   result.via = via;
   result.isLfsPointer = text.startsWith("version https://git-lfs.github.com/spec/v1\n");
-  if (lines.length === 0 && range.start === 1) {
+  if (total === 0 && range.start === 1) {
     result.hasMore = false;
     return { file: result, limitedByBudget: false };
   }
-  if (range.start > lines.length) {
+  if (range.start > total) {
     throw new SourcegraphError(
       "LINE_RANGE_NOT_SATISFIABLE",
-      `start_line is past the last line (${lines.length})`,
+      `start_line is past the last line (${total})`,
     );
   }
   const caps = request.caps ?? { lines: READ_MAX_LINES, bytes: READ_MAX_BYTES };
   const budget = request.budget ?? { ...caps };
-  const capEnd = Math.min(range.end, range.start + caps.lines - 1, lines.length);
+  const capEnd = Math.min(range.end, range.start + caps.lines - 1, total);
+  const lines = linesBetween(text, range.start, capEnd);
   const taken = takeLines(lines, { start: range.start, end: capEnd, caps, budget });
   budget.lines -= taken.lines.length;
   budget.bytes -= taken.bytes;
@@ -140,8 +142,8 @@ export async function readFile(
   result.content = taken.lines.join("\n") + (taken.lines.length > 0 ? "\n" : "");
   result.returnedStartLine = taken.lines.length > 0 ? range.start : 0;
   result.returnedEndLine = taken.lines.length > 0 ? end : 0;
-  result.hasMore = end < lines.length;
-  result.truncated = end < Math.min(range.end, lines.length);
+  result.hasMore = end < total;
+  result.truncated = end < Math.min(range.end, total);
   result.nextStartLine = result.hasMore ? end + 1 : null;
   return { file: result, limitedByBudget: taken.limitedByBudget && result.truncated };
 }
@@ -199,6 +201,7 @@ async function readText(tree: MirrorObjects, oid: string): Promise<string> {
 
 // Lines `start..end` (1-based, inclusive) while they fit the caps and the
 // budget; a first line over 256 KiB is refused.
+// `lines`: the file's lines from `at.start` on.
 function takeLines(
   lines: readonly string[],
   at: { start: number; end: number; caps: ReadBudget; budget: ReadBudget },
@@ -209,7 +212,7 @@ function takeLines(
   let used = 0;
   const encoder = new TextEncoder();
   for (let line = at.start; line <= lastAllowed; line++) {
-    const size = encoder.encode(lines[line - 1]).length + 1;
+    const size = encoder.encode(lines[line - at.start]).length + 1;
     if (size > READ_MAX_BYTES) {
       if (taken.length === 0) {
         throw new SourcegraphError("FILE_LINE_TOO_LARGE", `line ${line} is larger than 256 KiB`);
@@ -221,7 +224,7 @@ function takeLines(
       limitedByBudget = true;
       break;
     }
-    taken.push(lines[line - 1]);
+    taken.push(lines[line - at.start]);
     used += size;
   }
   return { lines: taken, bytes: used, limitedByBudget };

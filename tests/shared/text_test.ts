@@ -3,6 +3,7 @@ import {
   countLines,
   decodeUtf8Strict,
   isBinary,
+  linesBetween,
   splitLines,
   utf8Length,
 } from "../../shared/text.ts";
@@ -60,5 +61,21 @@ Deno.test("countLines agrees with splitLines", () => {
 Deno.test("utf8Length matches the encoder, including lone surrogates", () => {
   for (const text of ["", "abc", "é", "项目", "🚀x", "\uD800", "a\uDC00b", "\uD83D"]) {
     assertEquals(utf8Length(text), new TextEncoder().encode(text).length, JSON.stringify(text));
+  }
+});
+
+Deno.test("linesBetween gives splitLines' lines of a range without splitting the rest", () => {
+  const texts = ["", "a", "a\n", "a\nb", "a\nb\n", "\n", "\n\n", "a\r\n\r\nb\n\n", "x\ny\nz"];
+  for (const text of texts) {
+    const lines = splitLines(text);
+    for (let start = 1; start <= lines.length + 2; start++) {
+      for (let end = start; end <= lines.length + 2; end++) {
+        assertEquals(
+          linesBetween(text, start, end),
+          lines.slice(start - 1, end),
+          `${JSON.stringify(text)} ${start}-${end}`,
+        );
+      }
+    }
   }
 });
