@@ -194,7 +194,12 @@ Deno.test("stop: a second SIGINT later than the relay window stops at once; the 
       `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
         `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"Path":`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once it is in flight (the metrics count themselves too), the graceful stop waits for it.
+    const metrics = `http://127.0.0.1:${portOf(service.url)}/metrics`;
+    await waitFor(async () => {
+      const text = await (await fetch(metrics)).text();
+      return Number(/sourcegraph_requests_in_flight (\d+)/.exec(text)?.[1]) >= 2;
+    });
     // The first SIGINT and two copies, as a Ctrl-C relayed by launchers arrives.
     for (let i = 0; i < 3; i++) Deno.kill(service.pid, "SIGINT");
     await waitFor(() => service.log.some((line) => line.includes("stopping (SIGINT)")));
