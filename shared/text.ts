@@ -89,6 +89,65 @@ export function linesBetween(text: string, start: number, end: number): string[]
 }
 
 /**
+ * Lines `start..end` (1-based, inclusive) of valid UTF-8 `bytes`, as
+ * `linesBetween` gives them from the decoded text, decoding only their
+ * bytes: a line of a large file needs neither the whole text nor its copy.
+ * (A line feed byte is a line feed character in valid UTF-8, never part of
+ * another character, so the lines' bytes decode to the text's lines.)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * const bytes = new TextEncoder().encode("a\nb\r\nc\n");
+ * assert(utf8LinesBetween(bytes, 2, 9).join("|") === "b\r|c");
+ * ```
+ */
+export function utf8LinesBetween(bytes: Uint8Array, start: number, end: number): string[] {
+  let from = 0;
+  for (let line = 1; line < start && from < bytes.length; line++) {
+    const next = bytes.indexOf(0x0a, from);
+    from = next === -1 ? bytes.length : next + 1;
+  }
+  if (from >= bytes.length || end < start) return [];
+  // The bytes up to the last line's line feed, decoded at once and split at their line feeds.
+  let to = from;
+  for (let line = start;; line++) {
+    const next = bytes.indexOf(0x0a, to);
+    if (next === -1) {
+      to = bytes.length;
+      break;
+    }
+    if (line === end || next + 1 >= bytes.length) {
+      to = next;
+      break;
+    }
+    to = next + 1;
+  }
+  return UTF8.decode(bytes.subarray(from, to)).split("\n");
+}
+
+/**
+ * Counts the lines of UTF-8 `bytes` as `countLines` counts those of their
+ * text, without decoding them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * assert(countUtf8Lines(new TextEncoder().encode("a\nb")) === 2);
+ * ```
+ */
+export function countUtf8Lines(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let count = 0;
+  let at = bytes.indexOf(0x0a);
+  while (at !== -1) {
+    count++;
+    at = bytes.indexOf(0x0a, at + 1);
+  }
+  return bytes[bytes.length - 1] === 0x0a ? count : count + 1;
+}
+
+/**
  * Counts the lines `splitLines` would return, without building them.
  *
  * @example

@@ -1,11 +1,13 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   countLines,
+  countUtf8Lines,
   decodeUtf8Strict,
   isBinary,
   linesBetween,
   splitLines,
   utf8Length,
+  utf8LinesBetween,
 } from "../../shared/text.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
@@ -73,6 +75,35 @@ Deno.test("linesBetween gives splitLines' lines of a range without splitting the
         assertEquals(
           linesBetween(text, start, end),
           lines.slice(start - 1, end),
+          `${JSON.stringify(text)} ${start}-${end}`,
+        );
+      }
+    }
+  }
+});
+
+Deno.test("utf8LinesBetween and countUtf8Lines give the decoded text's lines and count from its bytes", () => {
+  const texts = [
+    "",
+    "a",
+    "a\n",
+    "\n",
+    "\n\n",
+    "a\r\n\r\nb\n\n",
+    "x\ny\nz",
+    "\uFEFFbom\nb",
+    "é\n项目\r\n🚀x\n",
+    "\u2028a\u2029\nb",
+  ];
+  for (const text of texts) {
+    const bytes = new TextEncoder().encode(text);
+    assertEquals(countUtf8Lines(bytes), countLines(text), JSON.stringify(text));
+    const count = countLines(text);
+    for (let start = 1; start <= count + 2; start++) {
+      for (let end = start - 1; end <= count + 2; end++) {
+        assertEquals(
+          utf8LinesBetween(bytes, start, end),
+          linesBetween(text, start, end),
           `${JSON.stringify(text)} ${start}-${end}`,
         );
       }
