@@ -83,6 +83,8 @@ export interface ReadBudget {
 export interface BudgetedRead {
   file: FileRead;
   limitedByBudget: boolean;
+  /** The file's bytes, checked to be UTF-8 text (a read of a file only). */
+  bytes?: Uint8Array;
 }
 
 /** What to read: `range` of `path` at `commit`. */
@@ -125,7 +127,7 @@ export async function readFile(
   result.isLfsPointer = startsWith(bytes, LFS_POINTER);
   if (total === 0 && range.start === 1) {
     result.hasMore = false;
-    return { file: result, limitedByBudget: false };
+    return { file: result, limitedByBudget: false, bytes };
   }
   if (range.start > total) {
     throw new SourcegraphError(
@@ -147,7 +149,7 @@ export async function readFile(
   result.hasMore = end < total;
   result.truncated = end < Math.min(range.end, total);
   result.nextStartLine = result.hasMore ? end + 1 : null;
-  return { file: result, limitedByBudget: taken.limitedByBudget && result.truncated };
+  return { file: result, limitedByBudget: taken.limitedByBudget && result.truncated, bytes };
 }
 
 // The entry `path` names after following symlinks inside the repository, or

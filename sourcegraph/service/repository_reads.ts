@@ -69,7 +69,7 @@ import {
   preciseReferences,
 } from "./precise_references.ts";
 import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
-import { ReferenceTexts } from "./reference_texts.ts";
+import { REFERENCES_SHARED_TEXTS, ReferenceTexts } from "./reference_texts.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
 import { grammarLanguageOf } from "../symbols/languages.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
@@ -244,6 +244,12 @@ export class RepositoryReads {
   #answers: GitAnswerCache | undefined;
   // A search across repositories compiles the same request for each of them.
   #compiled = new CompiledSearches();
+  // The texts `references` reads, by blob id, kept across calls (`REFERENCES_SHARED_TEXTS`);
+  // each call reads through it with its own repository's reader.
+  #blobTexts = new ReferenceTexts(() => Promise.resolve(null), {
+    maxBytes: REFERENCES_SHARED_TEXTS.bytes,
+    maxEntries: REFERENCES_SHARED_TEXTS.entries,
+  });
 
   /**
    * Reads with these collaborators (`parser`: the references' parses, in its
@@ -325,17 +331,25 @@ export class RepositoryReads {
 
   /** One read. */
   async read(caller: Caller, request: ReadRequest): Promise<FileRead> {
+    return (await this.#readBytes(caller, request)).file;
+  }
+
+  // One read, with the file's bytes when it is one (a symlink's target's).
+  async #readBytes(
+    caller: Caller,
+    request: ReadRequest,
+  ): Promise<{ file: FileRead; bytes?: Uint8Array }> {
     const range = requestedRange(request.startLine, request.endLine);
     const { commit, scope, objects } = this.#visiblePath(caller, request);
     const caps = request.maxBytes === undefined
       ? undefined
       : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
-    const { file } = await readFile(objects, { commit, path: request.path, range, caps }).catch(
+    const read = await readFile(objects, { commit, path: request.path, range, caps }).catch(
       (error) =>
         missingFile(error, { objects, commit, path: request.path, scope, answers: this.#answers }),
     );
-    scope.require(file.path); // a symlink may not lead out of the groups
-    return file;
+    scope.require(read.file.path); // a symlink may not lead out of the groups
+    return { file: read.file, bytes: read.bytes };
   }
 
   /**
@@ -691,7 +705,7 @@ export class RepositoryReads {
    * answer for a path outside the caller's path groups as for a missing one.
    */
   async nameOrigin(caller: Caller, request: ReferencesRequest): Promise<NameOrigin> {
-    const origin = await this.read(caller, {
+    const { file: origin, bytes } = await this.#readBytes(caller, {
       repo: request.repo,
       path: request.path,
       revision: request.revision ?? request.after?.commit,
@@ -713,9 +727,20 @@ export class RepositoryReads {
     const readText = async (path: string): Promise<string | null> => {
       const entry = await objects.lookup(origin.commit, path);
       if (entry === null || entry.kind !== "file") return null;
-      const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
-      return bytes === null ? null : searchableText(bytes);
+      return await this.#blobTexts.text(entry.oid, async (oid) => {
+        const bytes = await objects.blob(oid, REFERENCES_MAX_FILE_BYTES);
+        return bytes === null ? null : searchableText(bytes);
+      });
     };
+    // The position's file is read from Git once: its text is that of the bytes just read (a
+    // file the read took as text; past the parse limit, none).
+    if (bytes !== undefined && origin.kind === "file") {
+      await this.#blobTexts.text(
+        origin.blobOid,
+        () =>
+          Promise.resolve(bytes.length > REFERENCES_MAX_FILE_BYTES ? null : searchableText(bytes)),
+      );
+    }
     // Each file is read once per call while kept, within `REFERENCES_TEXT_BYTES`.
     const texts = new ReferenceTexts(readText);
     const fileText = (path: string): Promise<string | null> => texts.text(path);

@@ -7,6 +7,7 @@
 
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import {
+  REFERENCES_SHARED_TEXTS,
   REFERENCES_TEXT_BYTES,
   ReferenceTexts,
 } from "../../../sourcegraph/service/reference_texts.ts";
@@ -70,4 +71,33 @@ Deno.test("reference texts: what is kept stays within its bytes, the least recen
   assertEquals(small.bytes, 0);
   for (let i = 0; i < 50; i++) await texts.text(`f${i}.ts`);
   assert(texts.bytes <= 5000, `${texts.bytes} bytes kept after 50 files`);
+});
+
+Deno.test("reference texts: a text is read by the reader its ask gives, and kept for later asks whatever their reader", async () => {
+  const given = reader(10);
+  const other = reader(20);
+  const texts = new ReferenceTexts(given.read);
+  // The position's file: its text from bytes already read, then a later ask reads nothing.
+  assertEquals(await texts.text("blob-a", () => Promise.resolve("from the read")), "from the read");
+  assertEquals(await texts.text("blob-a", other.read), "from the read");
+  assertEquals(await texts.text("blob-a"), "from the read");
+  assertEquals((await texts.text("blob-b", other.read))?.length, 20);
+  assertEquals(await texts.text("blob-c", () => Promise.resolve(null)), null);
+  assertEquals(await texts.text("blob-c", other.read), null);
+  assertEquals(given.reads, []);
+  assertEquals(other.reads, ["blob-b"]);
+});
+
+Deno.test("reference texts: what is kept stays within its count of texts too, unread ones counted", async () => {
+  const { read, reads } = reader(10);
+  const texts = new ReferenceTexts(read, { maxEntries: 3 });
+  for (const path of ["missing", "a.ts", "b.ts", "c.ts", "d.ts"]) await texts.text(path);
+  assertEquals(texts.size, 3);
+  // The oldest ones, the unreadable one first, were dropped; the newest three are kept.
+  await texts.text("b.ts");
+  await texts.text("d.ts");
+  await texts.text("missing");
+  assertEquals(reads, ["missing", "a.ts", "b.ts", "c.ts", "d.ts", "missing"]);
+  assert(texts.size <= 3, `${texts.size} texts kept`);
+  assert(REFERENCES_SHARED_TEXTS.entries >= 1000 && REFERENCES_SHARED_TEXTS.bytes >= 8 << 20);
 });
