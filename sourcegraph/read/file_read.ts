@@ -102,6 +102,8 @@ export interface FileReadRequest {
    * line over 256 KiB is refused whatever the caps.
    */
   caps?: ReadBudget;
+  /** How the file's bytes are read (default: from `tree`; null when over `maxBytes`). */
+  blob?: (oid: string, maxBytes: number) => Promise<Uint8Array | null>;
 }
 
 /** Reads one file within the per-read caps and the request's budget. */
@@ -118,7 +120,8 @@ export async function readFile(
     const file = { ...emptyResult(canonical, entry.oid, commit, "submodule"), via: via };
     return { file: { ...file, hasMore: false }, limitedByBudget: false };
   }
-  const bytes = await readTextBytes(tree, entry.oid);
+  const blob = request.blob ?? ((oid, maxBytes) => tree.blob(oid, maxBytes));
+  const bytes = await readTextBytes(blob, entry.oid);
   // Only the lines asked for are decoded: a line of a large file is a common read (decoding
   // lib.dom.d.ts, 2.3 MB, took 16 to 40 ms of processor time for each one-line read of it).
   const total = countUtf8Lines(bytes);
@@ -187,8 +190,11 @@ async function followLinks(
 }
 
 // A blob's bytes, checked to be text: refused when over the scan limit, binary or not UTF-8.
-async function readTextBytes(tree: MirrorObjects, oid: string): Promise<Uint8Array> {
-  const bytes = await tree.blob(oid, READ_SCAN_LIMIT);
+async function readTextBytes(
+  blob: (oid: string, maxBytes: number) => Promise<Uint8Array | null>,
+  oid: string,
+): Promise<Uint8Array> {
+  const bytes = await blob(oid, READ_SCAN_LIMIT);
   if (bytes === null) {
     throw new SourcegraphError(
       "READ_SCAN_LIMIT",

@@ -70,6 +70,7 @@ import {
 } from "./precise_references.ts";
 import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
 import { REFERENCES_SHARED_TEXTS, ReferenceTexts } from "./reference_texts.ts";
+import { KeptBlobs } from "./kept_blobs.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
 import { grammarLanguageOf } from "../symbols/languages.ts";
 import type { RepositoryRecord } from "../store/control_store.ts";
@@ -244,6 +245,8 @@ export class RepositoryReads {
   #answers: GitAnswerCache | undefined;
   // A search across repositories compiles the same request for each of them.
   #compiled = new CompiledSearches();
+  // The large files whose line `references` read, by blob id (`KEPT_BLOBS`).
+  #keptBlobs = new KeptBlobs();
   // The texts `references` reads, by blob id, kept across calls (`REFERENCES_SHARED_TEXTS`);
   // each call reads through it with its own repository's reader.
   #blobTexts = new ReferenceTexts(() => Promise.resolve(null), {
@@ -334,17 +337,22 @@ export class RepositoryReads {
     return (await this.#readBytes(caller, request)).file;
   }
 
-  // One read, with the file's bytes when it is one (a symlink's target's).
+  // One read, with the file's bytes when it is one (a symlink's target's), through `kept` when
+  // given.
   async #readBytes(
     caller: Caller,
     request: ReadRequest,
+    kept?: KeptBlobs,
   ): Promise<{ file: FileRead; bytes?: Uint8Array }> {
     const range = requestedRange(request.startLine, request.endLine);
     const { commit, scope, objects } = this.#visiblePath(caller, request);
+    const blob = kept === undefined
+      ? undefined
+      : (oid: string, maxBytes: number) => kept.bytes(oid, () => objects.blob(oid, maxBytes));
     const caps = request.maxBytes === undefined
       ? undefined
       : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
-    const read = await readFile(objects, { commit, path: request.path, range, caps }).catch(
+    const read = await readFile(objects, { commit, path: request.path, range, caps, blob }).catch(
       (error) =>
         missingFile(error, { objects, commit, path: request.path, scope, answers: this.#answers }),
     );
@@ -705,13 +713,14 @@ export class RepositoryReads {
    * answer for a path outside the caller's path groups as for a missing one.
    */
   async nameOrigin(caller: Caller, request: ReferencesRequest): Promise<NameOrigin> {
+    // A large file's bytes are kept across calls, not read from Git for one line each time.
     const { file: origin, bytes } = await this.#readBytes(caller, {
       repo: request.repo,
       path: request.path,
       revision: request.revision ?? request.after?.commit,
       startLine: request.line,
       endLine: request.line,
-    });
+    }, this.#keptBlobs);
     const language = grammarLanguageOf(request.path);
     const { name, offset } = nameAt(origin.content.replace(/\r?\n$/, ""), {
       ...request,
