@@ -63,34 +63,8 @@ export function splitLines(text: string): string[] {
 }
 
 /**
- * Lines `start` to `end` (1-based, inclusive) as `splitLines` numbers them,
- * without splitting the rest of the text: a read of a few lines of a large
- * file builds only those. Lines past the text's last are not returned.
- *
- * @example
- * ```ts
- * import assert from "node:assert";
- * assert(linesBetween("a\nb\r\nc\n", 2, 9).join("|") === "b\r|c");
- * ```
- */
-export function linesBetween(text: string, start: number, end: number): string[] {
-  let at = 0;
-  for (let line = 1; line < start && at < text.length; line++) {
-    const next = text.indexOf("\n", at);
-    at = next === -1 ? text.length : next + 1;
-  }
-  const lines: string[] = [];
-  for (let line = start; line <= end && at < text.length; line++) {
-    const next = text.indexOf("\n", at);
-    lines.push(text.slice(at, next === -1 ? text.length : next));
-    at = next === -1 ? text.length : next + 1;
-  }
-  return lines;
-}
-
-/**
  * Lines `start..end` (1-based, inclusive) of valid UTF-8 `bytes`, as
- * `linesBetween` gives them from the decoded text, decoding only their
+ * `splitLines` numbers them in the decoded text, decoding only their
  * bytes: a line of a large file needs neither the whole text nor its copy.
  * (A line feed byte is a line feed character in valid UTF-8, never part of
  * another character, so the lines' bytes decode to the text's lines.)
