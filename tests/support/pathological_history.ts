@@ -107,14 +107,7 @@ export async function writePathologicalHistory(
   const lines = Math.floor(history.bigBytes / 100);
   await put(`data ${lines * 100}\n`);
   await flush();
-  const perChunk = 10_000;
-  for (let start = 0; start < lines; start += perChunk) {
-    const chunk: string[] = [];
-    for (let i = start; i < Math.min(lines, start + perChunk); i++) {
-      chunk.push(`${String(i).padStart(10, "0")} ${"y".repeat(88)}\n`);
-    }
-    await writer.write(encoder.encode(chunk.join("")));
-  }
+  for (const chunk of bigChunks(lines)) await writer.write(chunk);
   await put("\n");
   for (const side of sides) {
     await put(`reset refs/heads/side${side}\nfrom 0000000000000000000000000000000000000000\n\n`);
@@ -131,4 +124,33 @@ export async function writePathologicalHistory(
     env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
   }).output();
   if (!reset.success) throw new Error(new TextDecoder().decode(reset.stderr));
+}
+
+/** Lines of a huge file's chunk. */
+const CHUNK_LINES = 10_000;
+
+/**
+ * The huge file's `lines` lines of 100 bytes (`0000000042 yyy…y`), a chunk
+ * at a time: one buffer whose `y`s are written once, each line's number put
+ * in place digit by digit (building a string a line took a processor-second
+ * for 64 MiB). A chunk is handed out before the buffer is reused: `write`
+ * is awaited between them.
+ */
+function* bigChunks(lines: number): Generator<Uint8Array> {
+  const buffer = new Uint8Array(CHUNK_LINES * 100).fill("y".charCodeAt(0));
+  for (let line = 0; line < CHUNK_LINES; line++) {
+    buffer[line * 100 + 10] = " ".charCodeAt(0);
+    buffer[line * 100 + 99] = "\n".charCodeAt(0);
+  }
+  for (let start = 0; start < lines; start += CHUNK_LINES) {
+    const count = Math.min(CHUNK_LINES, lines - start);
+    for (let line = 0; line < count; line++) {
+      let value = start + line;
+      for (let digit = 9; digit >= 0; digit--) {
+        buffer[line * 100 + digit] = 48 + (value % 10);
+        value = Math.floor(value / 10);
+      }
+    }
+    yield buffer.subarray(0, count * 100);
+  }
 }
