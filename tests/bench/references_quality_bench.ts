@@ -41,11 +41,12 @@
  * of a service serving the tree as `local/<folder>`, or `--service-repo NAME`)
  * measures the service's MCP `references` and `definition` tools beside the baseline, with the
  * same seed and sample, through the MCP SDK client: its references are
- * every row of every page asked from the declaration's line with `symbol`
- * set to the name; its definition is the MCP `definition` tool's answer at
- * the reference position (its column: the oracle's, in UTF-16 units, which
- * is the tool's character count on lines without characters outside the
- * BMP). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
+ * every row of every page asked at the declaration's line and column (the
+ * site the oracle asks: a line may hold the name more than once, and
+ * `symbol` would take its first); its definition is the MCP `definition`
+ * tool's answer at the reference position (columns: the oracle's, in UTF-16
+ * units, which is the tool's character count on lines without characters
+ * outside the BMP). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
  *
  * Trees: by default this checkout (its HEAD). Other trees are given with
  * `--tree PATH` (repeatable; a Git work tree). The figures in
@@ -90,8 +91,8 @@ const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] 
   "  --service URL  also measure the MCP `references` and `definition` tools of the service at URL (its MCP " +
   "endpoint), on the tree served as local/<folder> or --service-repo NAME\n" +
   "  --no-baseline  measure only the service (with --service), not `git grep -w`\n" +
-  "  --dump FILE   also write, per identifier not answered exactly, its lines missed and its lines " +
-  "answered wrongly, and per definition missed, the position asked, the declarations expected and " +
+  "  --dump FILE   also write, per identifier not answered exactly, its lines true and answered (counts), its lines " +
+  "missed and answered wrongly, and per definition missed, the position asked, the declarations expected and " +
   "the answer (`definitionMiss: true`) (JSON lines)";
 
 function options(args: string[]): {
@@ -505,7 +506,6 @@ class ServiceFinder implements ReferenceFinder {
 
   private async rows(
     position: Location,
-    name: string,
   ): Promise<{ location: Location; roles: string[] }[]> {
     const rows: { location: Location; roles: string[] }[] = [];
     let after: string | undefined;
@@ -516,7 +516,10 @@ class ServiceFinder implements ReferenceFinder {
           repo: this.repo,
           path: position.path,
           line: position.line,
-          symbol: name,
+          // The site's own column, as the oracle asks it: `symbol` would name the line's first
+          // occurrence of the word, another declaration when the line has several
+          // (`return { count: (state as { count: number }).count }`).
+          column: position.column,
           max_bytes: 262144,
           ...(after === undefined ? {} : { after }),
         },
@@ -542,8 +545,8 @@ class ServiceFinder implements ReferenceFinder {
     return rows;
   }
 
-  async references(position: Location, name: string): Promise<Location[]> {
-    return (await this.rows(position, name)).map((row) => row.location);
+  async references(position: Location, _name: string): Promise<Location[]> {
+    return (await this.rows(position)).map((row) => row.location);
   }
 
   async definition(position: Location, _name: string): Promise<Location | null> {
@@ -603,6 +606,8 @@ function dumpLine(finder: string, truth: Truth, answer: Location[]): void {
       kind: site.kind,
       name: site.name,
       site: site.location,
+      truth: truthLines.size,
+      answered: answered.size,
       missed,
       wrong,
     }),
