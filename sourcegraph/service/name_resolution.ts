@@ -957,7 +957,11 @@ async function memberRefersTo(
       // receiver of no evident type.
       const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
       if (found !== null) return isTargetMember(found, target);
-      return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
+      const made = madeWith(receiver);
+      const unknown: Receiver = made === undefined
+        ? { kind: "unknown" }
+        : { kind: "unknown", made };
+      return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);
     }
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
@@ -1031,6 +1035,13 @@ async function unknownReceiverRefersTo(
   // a member of that name, else where the file names its type (or one it extends); an
   // anonymous type's only in its own file.
   if (receiver.global === true) return false;
+  // A value a call the file writes made (`const useStore = create<State>()(...)`), whose type no
+  // declaration names: of a type that call names, not of another (`create(combine({ count }))`
+  // infers a type of its own).
+  const { made } = receiver;
+  if (made !== undefined && types.length > 0 && !types.some((type) => made.includes(type))) {
+    return false;
+  }
   // A parameter's anonymous type has values in its function only (or passed to it, evident).
   const { line = 0, to } = target.parameter ?? {};
   if (own && to !== undefined) return at.line >= line && at.line <= to;
@@ -1041,6 +1052,21 @@ async function unknownReceiverRefersTo(
     if (await namesType(resolver, at.path, { type, from: target.path })) return true;
   }
   return false;
+}
+
+// The type names of the call that made a receiver's value: its own, or those of the value it is
+// reached through (`useStore.getState().count`); undefined when no call the file writes made it.
+function madeWith(receiver: Receiver): string[] | undefined {
+  if ((receiver.kind === "result" || receiver.kind === "unknown") && receiver.made) {
+    return receiver.made;
+  }
+  if (receiver.kind === "callback" && receiver.made) return receiver.made;
+  if (receiver.kind === "result" || receiver.kind === "property") {
+    return receiver.on === undefined ? undefined : madeWith(receiver.on);
+  }
+  return receiver.kind === "callback" && receiver.of !== undefined
+    ? madeWith(receiver.of)
+    : undefined;
 }
 
 // Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless

@@ -1540,3 +1540,34 @@ nameCase(
     assertEquals(lines, ["src/types.ts:2", "test/a.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a value a call makes is of a type that call names (a store of another state is not)",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/counter.test.ts": [
+        "type CounterState = { count: number; inc: () => void }",
+        "const useA = create<CounterState>()((set) => ({ count: 0, inc: () => {} }))",
+        "useA.getState().count",
+        "useA((s) => s.count)",
+        "const useB = create(combine({ count: 1 }, (set) => ({ inc: () => {} })))",
+        "useB.getState().count",
+        "useB((s) => s.count)",
+        "useB().count",
+        "const api = makeApi()",
+        "api.count",
+        "function f(s) { return s.count }",
+      ].join("\n"),
+    }, { path: "src/counter.test.ts", name: "count", line: 1, shared: true });
+    // Not `useB`'s members: its state is inferred from `combine`'s literal, a type of its own;
+    // nor `api`'s, made by a call naming no type. A receiver not made by a call still counts in
+    // the type's own file (line 11).
+    assertEquals(lines, [
+      "src/counter.test.ts:1",
+      "src/counter.test.ts:2",
+      "src/counter.test.ts:3",
+      "src/counter.test.ts:4",
+      "src/counter.test.ts:11",
+    ]);
+  },
+);
