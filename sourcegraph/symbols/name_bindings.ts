@@ -696,6 +696,15 @@ function receiverOf(node: Node | null): Receiver {
     const evident = on.kind !== "unknown" && on.kind !== "props";
     return named && evident ? { kind: "property", of: property.text, on } : unknownFrom(on);
   }
+  if (node.type === "as_expression") {
+    // `(error as HttpError).status`: of the type cast to; `as any` (or another built-in type): of
+    // none the files declare; `as const`: the value's own.
+    const [value, type] = node.namedChildren;
+    if (!type) return receiverOf(value ?? null);
+    if (type.type === "predefined_type") return { kind: "unknown", global: true };
+    const named = namedType(type);
+    return named === null ? { kind: "unknown" } : { kind: "type", type: named };
+  }
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
     const awaited = receiverOf(node.namedChildren[0] ?? null);

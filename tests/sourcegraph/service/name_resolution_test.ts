@@ -1571,3 +1571,26 @@ nameCase(
     ]);
   },
 );
+
+nameCase(
+  "name resolution: a value cast with `as` is of the type it is cast to (`as any`: of none the files declare)",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/errors.ts": "export class RetryError extends Error { code = 'retry' }",
+      "test/a.ts": [
+        'import { RetryError } from "../src/errors";',
+        "interface OtherError { code: string }",
+        "const known: RetryError = make();",
+        "known.code;",
+        "export function check(err) {",
+        "  (err as OtherError).code;",
+        "  (err as any).code;",
+        "  (err as RetryError).code;",
+        "  err.code;",
+        "}",
+      ].join("\n"),
+    }, { path: "src/errors.ts", name: "code", line: 1, shared: true });
+    // Line 9: a receiver of no evident type in a file naming the class.
+    assertEquals(lines, ["src/errors.ts:1", "test/a.ts:4", "test/a.ts:8", "test/a.ts:9"]);
+  },
+);
