@@ -826,6 +826,17 @@ export async function resolveAt(
   return await resolver.follow(at.path, { name: at.name, binding });
 }
 
+// The receivers of a destructured name whose type `receiverMember` follows to a declaration.
+const DESTRUCTURED_FROM = new Set<Receiver["kind"]>([
+  "callback",
+  "signature",
+  "handler",
+  "result",
+  "value",
+  "element",
+  "property",
+]);
+
 /**
  * The declaration `definition` answers for the name at a position: as `resolveAt`, except that a
  * name declared by destructuring a value of a named type (`function Button({ onPress }: Props)`)
@@ -842,6 +853,12 @@ export async function definitionAt(
     binding.line === at.line && binding.column === at.column;
   if (declaresHere && property?.kind === "type") {
     const member = await resolver.member(at.path, { type: property.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  // A name destructured from a value of evident type (a callback's parameter,
+  // `hooks: { beforeRetry: [({ retryCount }) => ...] }`, a call's result): that type's member.
+  if (declaresHere && property !== undefined && DESTRUCTURED_FROM.has(property.kind)) {
+    const member = await resolver.receiverMember(at.path, { name: at.name, receiver: property }, 1);
     if (member !== null) return member;
   }
   // `({ id }: { id: number }) => ...`: the anonymous type's property.

@@ -1594,3 +1594,40 @@ nameCase(
     assertEquals(lines, ["src/errors.ts:1", "test/a.ts:4", "test/a.ts:8", "test/a.ts:9"]);
   },
 );
+
+nameCase(
+  "name resolution: the definition of a name destructured from a callback's parameter is its type's member",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export type State = { request: Request; retryCount: number };",
+        "export type Hook = (state: State) => void;",
+        "export type Hooks = { beforeRetry?: Hook[] };",
+        "export type Options = { hooks?: Hooks };",
+        "export function request(url: string, options?: Options) { return url; }",
+        "export function each(run: (state: State) => void) {}",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { each, request } from "../src/types";',
+        'request("x", { hooks: { beforeRetry: [({ retryCount }) => retryCount] } });',
+        "each(({ retryCount }) => retryCount);",
+        "[1].map(({ retryCount }) => retryCount);",
+      ].join("\n"),
+    };
+    const resolver = resolverOver(sharedParser(), files);
+    const at = async (line: number) => {
+      const column = files["test/a.ts"].split("\n")[line - 1].indexOf("retryCount");
+      const found = await definitionAt(resolver, {
+        path: "test/a.ts",
+        name: "retryCount",
+        line,
+        column,
+      });
+      return found && `${found.path}:${found.line}`;
+    };
+    assertEquals(await at(2), "src/types.ts:1");
+    assertEquals(await at(3), "src/types.ts:1");
+    // A callee the files do not declare: the parameter itself.
+    assertEquals(await at(4), "test/a.ts:4");
+  },
+);
