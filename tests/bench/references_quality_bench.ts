@@ -11,7 +11,8 @@
  * distinct sites are drawn.
  *
  * For each identifier, `findReferences` at its declaration gives the true
- * references (within the tree; the compiler's own library files aside), and
+ * references (within the tree, its JavaScript files included: the compiler
+ * reads them with `allowJs`; the compiler's own library files aside), and
  * `getDefinitionAtPosition` there its declarations. A finder is scored:
  * - references: precision and recall at line granularity (file and line; a
  *   line counts once however many references it holds), macro-averaged over
@@ -165,14 +166,20 @@ async function git(tree: string, args: string[], stdin?: Uint8Array): Promise<Ui
 }
 
 const TS_FILE = /\.(ts|tsx|mts|cts)$/;
+const SCRIPT_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
-/** The TypeScript files of a commit, path → text (none under node_modules/). */
-async function typescriptFiles(tree: string, commit: string): Promise<Map<string, string>> {
+/**
+ * The TypeScript and JavaScript files of a commit, path → text (none under node_modules/): the
+ * JavaScript files are the compiler's too (`allowJs`), so that their references (a `.js` file
+ * importing the tree's module) are in the truth, as they are in the service's answers; the
+ * identifiers are drawn from the TypeScript files only.
+ */
+async function scriptFiles(tree: string, commit: string): Promise<Map<string, string>> {
   const listing = new TextDecoder().decode(await git(tree, ["ls-tree", "-r", "-z", commit]));
   const blobs: [string, string][] = [];
   for (const entry of listing.split("\0")) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (match && TS_FILE.test(match[2]) && !/(^|\/)node_modules\//.test(match[2])) {
+    if (match && SCRIPT_FILE.test(match[2]) && !/(^|\/)node_modules\//.test(match[2])) {
       blobs.push([match[2], match[1]]);
     }
   }
@@ -210,7 +217,7 @@ async function pathMapping(tree: string, commit: string): Promise<ts.MapLike<str
   return null;
 }
 
-/** A language service over the commit's TypeScript files, kept in memory. */
+/** A language service over the commit's TypeScript and JavaScript files, kept in memory. */
 function languageService(
   tree: string,
   files: Map<string, string>,
@@ -224,6 +231,7 @@ function languageService(
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     allowImportingTsExtensions: true,
+    allowJs: true,
     jsx: ts.JsxEmit.Preserve,
     noEmit: true,
     skipLibCheck: true,
@@ -705,7 +713,7 @@ async function measureTree(
   makeFinder: (tree: string, commit: string) => ReferenceFinder,
 ): Promise<TreeResult> {
   const commit = new TextDecoder().decode(await git(tree, ["rev-parse", "HEAD"])).trim();
-  const files = await typescriptFiles(tree, commit);
+  const files = await scriptFiles(tree, commit);
   const service = languageService(tree, files, await pathMapping(tree, commit));
   const program = service.getProgram();
   if (!program) throw new Error(`no program for ${tree}`);
@@ -715,7 +723,8 @@ async function measureTree(
     if (source) sources.set(path, source);
   }
   const random = prng(options.seed);
-  const sites = sampleSites(sources, options.sample, random);
+  const typescript = new Map([...sources].filter(([path]) => TS_FILE.test(path)));
+  const sites = sampleSites(typescript, options.sample, random);
   const started = performance.now();
   const truths: Truth[] = [];
   let skipped = 0;
@@ -730,7 +739,7 @@ async function measureTree(
   return {
     tree,
     commit,
-    files: files.size,
+    files: typescript.size,
     identifiers: truths.length,
     skipped,
     oracleMs,
