@@ -1178,10 +1178,11 @@ async function declarationRefersTo(
       receiver.parameter.index === parameter.index;
   }
   if (receiver.type === null) {
-    // An object literal passed nowhere (`return { port }`) is not of a parameter's type.
-    const passed = parameter === undefined || receiver.argument !== undefined;
+    // A parameter's anonymous type is not that of an object literal passed nowhere
+    // (`return { port }`), nor of one passed to a callee that is not evident (`dispatch({ type })`
+    // of a value of no evident type: an object passed to the function itself fits above).
     return own && target.container === null &&
-      ((receiver.literal === true && passed) || target.literal === true);
+      ((receiver.literal === true && parameter === undefined) || target.literal === true);
   }
   if (receiver.literal === true && receiver.type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.

@@ -1631,3 +1631,29 @@ nameCase(
     assertEquals(await at(4), "test/a.ts:4");
   },
 );
+
+nameCase(
+  "name resolution: an object passed to a callee that is not evident is not of a parameter's anonymous type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/redux.test.ts": [
+        "const reducer = ({ count }, { type }: { type: 'INC' } | { type: 'DEC' }) => count;",
+        "(store as any).dispatch({ type: 'INC' });",
+        "subscriber({ type: 'ACTION' });",
+        "function reduce(state: number, { type }: { type: 'INC' | 'DEC' }) { return state; }",
+        "reduce(1, { type: 'INC' });",
+      ].join("\n"),
+    }, { path: "src/redux.test.ts", name: "type", line: 1, nth: 1, shared: true });
+    // Not the objects passed to `dispatch` and `subscriber`, which may take any type.
+    assertEquals(lines, ["src/redux.test.ts:1"]);
+    const { lines: passed } = await referencesIn({
+      "src/redux.test.ts": [
+        "function reduce(state: number, { type }: { type: 'INC' | 'DEC' }) { return state; }",
+        "reduce(1, { type: 'INC' });",
+        "subscriber({ type: 'ACTION' });",
+      ].join("\n"),
+    }, { path: "src/redux.test.ts", name: "type", line: 1, nth: 1, shared: true });
+    // An object passed to the function itself is of its parameter's type.
+    assertEquals(passed, ["src/redux.test.ts:1", "src/redux.test.ts:2"]);
+  },
+);
