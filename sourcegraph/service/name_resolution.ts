@@ -1071,9 +1071,11 @@ async function unknownReceiverRefersTo(
   return false;
 }
 
-// The type names of the call that made a receiver's value: its own, or those of the value it is
-// reached through (`useStore.getState().count`); undefined when no call the file writes made it.
-function madeWith(receiver: Receiver): string[] | undefined {
+/**
+ * The type names of the call that made a receiver's value: its own, or those of the value it is
+ * reached through (`useStore.getState().count`); undefined when no call the file writes made it.
+ */
+export function madeWith(receiver: Receiver): string[] | undefined {
   if ((receiver.kind === "result" || receiver.kind === "unknown") && receiver.made) {
     return receiver.made;
   }
