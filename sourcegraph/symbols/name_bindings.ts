@@ -1071,6 +1071,11 @@ function declaringType(member: Node, declares: string): Receiver {
       const type = up.childForFieldName("name")?.text ?? null;
       return { kind: "declaration", type, heritage: [], declares, ...localType(up) };
     }
+    if (up.type === "object" && erased(up)) {
+      // Typed `any`: no value of the object's type can be named, so only the object holds it.
+      const within = { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
+      return { kind: "declaration", type: null, literal: true, within, heritage: [], declares };
+    }
     if (up.type === "object" || up.type === "object_type") {
       // An object or object type is its own type: named by the alias, the annotated variable,
       // the `as` or `satisfies` type it makes, else anonymous (then what it is passed to, or
@@ -1088,6 +1093,28 @@ function declaringType(member: Node, declares: string): Receiver {
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// Whether an object literal is typed `any` (or `unknown`): returned from a function declared to
+// return it, or cast to it (`{ ... } as any`).
+function erased(object: Node): boolean {
+  let value = object;
+  let up = object.parent;
+  while (up?.type === "parenthesized_expression") [value, up] = [up, up.parent];
+  if (up?.type === "as_expression") return isAny(up.namedChildren[1] ?? null);
+  let fn: Node | null = null;
+  if (up?.type === "arrow_function" && up.childForFieldName("body")?.id === value.id) fn = up;
+  if (up?.type === "return_statement") {
+    for (fn = up.parent; fn !== null && !FUNCTIONS.has(fn.type); fn = fn.parent) {
+      if (CLASSES.has(fn.type)) return false;
+    }
+  }
+  const returned = fn?.childForFieldName("return_type");
+  return isAny(returned?.type === "type_annotation" ? returned.namedChildren[0] : null);
+}
+
+function isAny(type: Node | null | undefined): boolean {
+  return type?.type === "predefined_type" && (type.text === "any" || type.text === "unknown");
 }
 
 // For a type alias or interface declared in a block (`it("...", () => { type State = ... })`):

@@ -1657,3 +1657,26 @@ nameCase(
     assertEquals(passed, ["src/redux.test.ts:1", "src/redux.test.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: an object literal typed `any` (returned as `any`, cast to it) has no other references",
+  async () => {
+    const { lines } = await referencesIn({
+      "test/hooks.ts": [
+        "const like = (request: Request): any => ({",
+        "  clone() { return like(request.clone()); },",
+        "});",
+        "const other = (response: Response): any => ({ clone() { return 1; } });",
+        "export function run(response) { return response.clone(); }",
+        "const cast = { clone: 1 } as any;",
+        "const kept = { clone: 2 };",
+      ].join("\n"),
+    }, { path: "test/hooks.ts", name: "clone", line: 2 });
+    assertEquals(lines, ["test/hooks.ts:2"]);
+    // An untyped literal's member is still used in its file.
+    const { lines: untyped } = await referencesIn({
+      "test/a.ts": ["const kept = { clone: 2 };", "kept.clone;"].join("\n"),
+    }, { path: "test/a.ts", name: "clone", line: 1 });
+    assertEquals(untyped, ["test/a.ts:1", "test/a.ts:2"]);
+  },
+);
