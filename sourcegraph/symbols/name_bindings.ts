@@ -120,8 +120,8 @@ export type Receiver =
   /**
    * Not evident (global: a name the file does not declare, such as `process` or `window`).
    * `made` (here, on a call's result and on a callback): the value comes from a variable the file
-   * sets from a call without an annotation (`const useStore = create<State>()(...)`), and these
-   * are the type names that call is written with.
+   * sets without an annotation from a call (`const useStore = create<State>()(...)`) or an object
+   * literal (`const mock = { put: vi.fn() }`), and these are the type names written in it.
    */
   | { kind: "unknown"; global?: boolean; made?: string[] };
 
@@ -784,11 +784,21 @@ function callNames(declarator: Node): string[] | null {
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
   names = null;
   if (declarator.childForFieldName("type") === null && value?.type === "call_expression") {
-    const types = value.descendantsOfType("type_identifier");
-    names = [...new Set(types.flatMap((type) => type === null ? [] : [type.text]))];
+    names = typeNames(value);
   }
   madeNames.set(declarator.id, names);
   return names;
+}
+
+// The type names written in `node`.
+function typeNames(node: Node): string[] {
+  const types = node.descendantsOfType("type_identifier");
+  return [...new Set(types.flatMap((type) => type === null ? [] : [type.text]))];
+}
+
+// Whether an object literal spreads another value (`{ ...base }`: it may have that value's members).
+function spreads(object: Node): boolean {
+  return object.namedChildren.some((child) => child?.type === "spread_element");
 }
 
 // The class a value is tested to be an instance of where the test holds: the right of
@@ -851,6 +861,10 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
+    if (typed === null && value?.type === "object" && !spreads(value)) {
+      // `const mock = { put: vi.fn() }`: of the literal's own type, naming only the types in it.
+      return { kind: "unknown", made: typeNames(value) };
+    }
     if (value?.type === "call_expression" || value?.type === "await_expression") {
       const result = receiverOf(value);
       const names = callNames(holder);

@@ -1680,3 +1680,22 @@ nameCase(
     assertEquals(untyped, ["test/a.ts:1", "test/a.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a variable set from an object literal is of the literal's own type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/cache.test.ts": [
+        "class MockCache { async put(key: string) {} }",
+        "const cache = new MockCache();",
+        "cache.put('a');",
+        "const mockCache = { put: vi.fn(), match: vi.fn() };",
+        "mockCache.put;",
+        "const merged = { ...cache };",
+        "merged.put('b');",
+      ].join("\n"),
+    }, { path: "src/cache.test.ts", name: "put", line: 1, shared: true });
+    // Not `mockCache.put`; a literal spreading another value may have that value's members.
+    assertEquals(lines, ["src/cache.test.ts:1", "src/cache.test.ts:3", "src/cache.test.ts:7"]);
+  },
+);
