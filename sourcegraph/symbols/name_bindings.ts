@@ -772,10 +772,10 @@ function union(some: string[] | undefined, others: string[]): string[] {
   return some === undefined ? others : [...new Set([...some, ...others])];
 }
 
-// For a variable declarator without an annotation whose value is a call (or `await` of one): the
-// type names that call is written with (its type arguments, its arguments' annotations and
-// casts), all a reader is told of the value's type when no declaration names what the callee
-// returns (a generic's result is inferred from them); null for another declarator.
+// For a variable declarator without an annotation whose value is a call (or `await` of one)
+// written with type names (its type arguments, its arguments' annotations and casts): those, all
+// a reader is told of the value's type when no declaration names what the callee returns (a
+// generic's result is inferred from them); null for another declarator.
 function callNames(declarator: Node): string[] | null {
   if (declarator.type !== "variable_declarator") return null;
   let names = madeNames.get(declarator.id);
@@ -784,7 +784,10 @@ function callNames(declarator: Node): string[] | null {
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
   names = null;
   if (declarator.childForFieldName("type") === null && value?.type === "call_expression") {
-    names = typeNames(value);
+    // A call naming no type may still return one its callee, receiver or arguments carry
+    // (`trackedConnections.get(name)` of a `Map<string, Info>`): nothing is told then.
+    const written = typeNames(value);
+    if (written.length > 0) names = written;
   }
   madeNames.set(declarator.id, names);
   return names;
@@ -796,9 +799,12 @@ function typeNames(node: Node): string[] {
   return [...new Set(types.flatMap((type) => type === null ? [] : [type.text]))];
 }
 
-// Whether an object literal spreads another value (`{ ...base }`: it may have that value's members).
-function spreads(object: Node): boolean {
-  return object.namedChildren.some((child) => child?.type === "spread_element");
+// Whether an object literal's members are all its own: it spreads no other value (`{ ...base }`
+// may have that value's members), and it was parsed (a literal not spelling the asked name is
+// left out of the parse, `{}`: what it holds is not known).
+function ownMembers(object: Node): boolean {
+  const members = object.namedChildren.filter((child) => child?.type !== "comment");
+  return members.length > 0 && members.every((child) => child?.type !== "spread_element");
 }
 
 // The class a value is tested to be an instance of where the test holds: the right of
@@ -861,7 +867,7 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
-    if (typed === null && value?.type === "object" && !spreads(value)) {
+    if (typed === null && value?.type === "object" && ownMembers(value)) {
       // `const mock = { put: vi.fn() }`: of the literal's own type, naming only the types in it.
       return { kind: "unknown", made: typeNames(value) };
     }

@@ -1554,20 +1554,23 @@ nameCase(
         "useB.getState().count",
         "useB((s) => s.count)",
         "useB().count",
+        "const useC = create<OtherState>()(() => ({ count: 2 }))",
+        "useC.getState().count",
         "const api = makeApi()",
         "api.count",
-        "function f(s) { return s.count }",
       ].join("\n"),
     }, { path: "src/counter.test.ts", name: "count", line: 1, shared: true });
-    // Not `useB`'s members: its state is inferred from `combine`'s literal, a type of its own;
-    // nor `api`'s, made by a call naming no type. A receiver not made by a call still counts in
-    // the type's own file (line 11).
+    // Not `useC`'s members: that call names another type. A call naming none may return the
+    // type through its callee or arguments (`useB`, `api`): a receiver of no evident type.
     assertEquals(lines, [
       "src/counter.test.ts:1",
       "src/counter.test.ts:2",
       "src/counter.test.ts:3",
       "src/counter.test.ts:4",
-      "src/counter.test.ts:11",
+      "src/counter.test.ts:6",
+      "src/counter.test.ts:7",
+      "src/counter.test.ts:8",
+      "src/counter.test.ts:12",
     ]);
   },
 );
@@ -1693,9 +1696,20 @@ nameCase(
         "mockCache.put;",
         "const merged = { ...cache };",
         "merged.put('b');",
+        "const unread = {",
+        "  match: vi.fn(),",
+        "  ...cache,",
+        "};",
+        "unread.put('c');",
       ].join("\n"),
     }, { path: "src/cache.test.ts", name: "put", line: 1, shared: true });
-    // Not `mockCache.put`; a literal spreading another value may have that value's members.
-    assertEquals(lines, ["src/cache.test.ts:1", "src/cache.test.ts:3", "src/cache.test.ts:7"]);
+    // Not `mockCache.put`; a literal spreading another value may have that value's members, and
+    // one left out of the parse (it does not spell the name) may spread one.
+    assertEquals(lines, [
+      "src/cache.test.ts:1",
+      "src/cache.test.ts:3",
+      "src/cache.test.ts:7",
+      "src/cache.test.ts:12",
+    ]);
   },
 );
