@@ -785,9 +785,14 @@ function callNames(declarator: Node): string[] | null {
   names = null;
   if (declarator.childForFieldName("type") === null && value?.type === "call_expression") {
     // A call naming no type may still return one its callee, receiver or arguments carry
-    // (`trackedConnections.get(name)` of a `Map<string, Info>`): nothing is told then.
+    // (`trackedConnections.get(name)` of a `Map<string, Info>`): nothing is told then, unless
+    // it passes an object literal the parse saw (one spelling the name): a type inferred from
+    // that literal (`create(combine({ count: 1 }, ...))`) is its own.
     const written = typeNames(value);
     if (written.length > 0) names = written;
+    else if (value.descendantsOfType("object").some((object) => object && ownMembers(object))) {
+      names = [];
+    }
   }
   madeNames.set(declarator.id, names);
   return names;

@@ -1560,16 +1560,14 @@ nameCase(
         "api.count",
       ].join("\n"),
     }, { path: "src/counter.test.ts", name: "count", line: 1, shared: true });
-    // Not `useC`'s members: that call names another type. A call naming none may return the
-    // type through its callee or arguments (`useB`, `api`): a receiver of no evident type.
+    // Not `useC`'s members: that call names another type; nor `useB`'s, inferred from the
+    // literal it passes. A call naming none and passing none may return the type through its
+    // callee or arguments (`api`): a receiver of no evident type.
     assertEquals(lines, [
       "src/counter.test.ts:1",
       "src/counter.test.ts:2",
       "src/counter.test.ts:3",
       "src/counter.test.ts:4",
-      "src/counter.test.ts:6",
-      "src/counter.test.ts:7",
-      "src/counter.test.ts:8",
       "src/counter.test.ts:12",
     ]);
   },
