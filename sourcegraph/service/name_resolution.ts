@@ -826,6 +826,17 @@ export async function resolveAt(
   return await resolver.follow(at.path, { name: at.name, binding });
 }
 
+// The receivers of a destructured name whose type `receiverMember` follows to a declaration.
+const DESTRUCTURED_FROM = new Set<Receiver["kind"]>([
+  "callback",
+  "signature",
+  "handler",
+  "result",
+  "value",
+  "element",
+  "property",
+]);
+
 /**
  * The declaration `definition` answers for the name at a position: as `resolveAt`, except that a
  * name declared by destructuring a value of a named type (`function Button({ onPress }: Props)`)
@@ -842,6 +853,12 @@ export async function definitionAt(
     binding.line === at.line && binding.column === at.column;
   if (declaresHere && property?.kind === "type") {
     const member = await resolver.member(at.path, { type: property.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  // A name destructured from a value of evident type (a callback's parameter,
+  // `hooks: { beforeRetry: [({ retryCount }) => ...] }`, a call's result): that type's member.
+  if (declaresHere && property !== undefined && DESTRUCTURED_FROM.has(property.kind)) {
+    const member = await resolver.receiverMember(at.path, { name: at.name, receiver: property }, 1);
     if (member !== null) return member;
   }
   // `({ id }: { id: number }) => ...`: the anonymous type's property.
@@ -957,7 +974,11 @@ async function memberRefersTo(
       // receiver of no evident type.
       const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
       if (found !== null) return isTargetMember(found, target);
-      return await memberRefersTo(resolver, { ...at, receiver: { kind: "unknown" } }, target);
+      const made = madeWith(receiver);
+      const unknown: Receiver = made === undefined
+        ? { kind: "unknown" }
+        : { kind: "unknown", made };
+      return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);
     }
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
@@ -1031,6 +1052,13 @@ async function unknownReceiverRefersTo(
   // a member of that name, else where the file names its type (or one it extends); an
   // anonymous type's only in its own file.
   if (receiver.global === true) return false;
+  // A value a call the file writes made (`const useStore = create<State>()(...)`), whose type no
+  // declaration names: of a type that call names, not of another (`create(combine({ count }))`
+  // infers a type of its own).
+  const { made } = receiver;
+  if (made !== undefined && types.length > 0 && !types.some((type) => made.includes(type))) {
+    return false;
+  }
   // A parameter's anonymous type has values in its function only (or passed to it, evident).
   const { line = 0, to } = target.parameter ?? {};
   if (own && to !== undefined) return at.line >= line && at.line <= to;
@@ -1041,6 +1069,23 @@ async function unknownReceiverRefersTo(
     if (await namesType(resolver, at.path, { type, from: target.path })) return true;
   }
   return false;
+}
+
+/**
+ * The type names of the call that made a receiver's value: its own, or those of the value it is
+ * reached through (`useStore.getState().count`); undefined when no call the file writes made it.
+ */
+export function madeWith(receiver: Receiver): string[] | undefined {
+  if ((receiver.kind === "result" || receiver.kind === "unknown") && receiver.made) {
+    return receiver.made;
+  }
+  if (receiver.kind === "callback" && receiver.made) return receiver.made;
+  if (receiver.kind === "result" || receiver.kind === "property") {
+    return receiver.on === undefined ? undefined : madeWith(receiver.on);
+  }
+  return receiver.kind === "callback" && receiver.of !== undefined
+    ? madeWith(receiver.of)
+    : undefined;
 }
 
 // Whether `path` names the type `type` as `from` (the target's file) sees it: the word, unless
@@ -1135,10 +1180,11 @@ async function declarationRefersTo(
       receiver.parameter.index === parameter.index;
   }
   if (receiver.type === null) {
-    // An object literal passed nowhere (`return { port }`) is not of a parameter's type.
-    const passed = parameter === undefined || receiver.argument !== undefined;
+    // A parameter's anonymous type is not that of an object literal passed nowhere
+    // (`return { port }`), nor of one passed to a callee that is not evident (`dispatch({ type })`
+    // of a value of no evident type: an object passed to the function itself fits above).
     return own && target.container === null &&
-      ((receiver.literal === true && passed) || target.literal === true);
+      ((receiver.literal === true && parameter === undefined) || target.literal === true);
   }
   if (receiver.literal === true && receiver.type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.

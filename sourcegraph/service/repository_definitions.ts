@@ -21,6 +21,7 @@ import {
   definitionAt,
   holdsWord,
   isScriptPath,
+  madeWith,
   NameResolver,
   type ResolvedDeclaration,
 } from "./name_resolution.ts";
@@ -263,12 +264,16 @@ async function untypedMemberDeclarations(
 ): Promise<{ declaration: ResolvedDeclaration; declared: MemberDeclared }[]> {
   const occurrence = await resolver.occurrenceAt(at.path, at);
   const receiver = occurrence?.binding?.kind === "member" ? occurrence.binding.receiver : null;
-  if (receiver?.kind !== "unknown" || receiver.global === true) return [];
+  // A value a call the file writes made (`const store = createStore<State>(...)`): of a type that
+  // call names, when one declares the member.
+  const made = receiver === null ? undefined : madeWith(receiver);
+  if (made === undefined && (receiver?.kind !== "unknown" || receiver.global === true)) return [];
   const analysis = await resolver.analysis(at.path, at.name);
   const found: { declaration: ResolvedDeclaration; declared: MemberDeclared }[] = [];
   for (const each of analysis?.occurrences ?? []) {
     const declared = each.binding?.kind === "member" ? each.binding.receiver : null;
     if (declared?.kind !== "declaration" || declared.literal) continue;
+    if (made !== undefined && !made.includes(declared.type ?? "")) continue;
     const { line, column } = each;
     const kind = declared.declares;
     const declaration = { path: at.path, line, column, kind, container: declared.type };

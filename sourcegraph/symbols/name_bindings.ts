@@ -90,7 +90,7 @@ export type Receiver =
    * signature of the type of a value called). `on`: the function is the member `of` of a value
    * that receiver describes (`client.get(url).json()`).
    */
-  | { kind: "result"; of: string; on?: Receiver; awaited?: boolean }
+  | { kind: "result"; of: string; on?: Receiver; awaited?: boolean; made?: string[] }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
    * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
@@ -104,6 +104,7 @@ export type Receiver =
     parameter: number;
     module?: string;
     of?: Receiver;
+    made?: string[];
   }
   /**
    * A parameter of a function set to a variable annotated with a named function type
@@ -116,8 +117,13 @@ export type Receiver =
    * property's function type (or its array's element type) gives its parameter at `parameter`.
    */
   | { kind: "handler"; key: string; outer: LiteralContext; element: boolean; parameter: number }
-  /** Not evident (global: a name the file does not declare, such as `process` or `window`). */
-  | { kind: "unknown"; global?: boolean };
+  /**
+   * Not evident (global: a name the file does not declare, such as `process` or `window`).
+   * `made` (here, on a call's result and on a callback): the value comes from a variable the file
+   * sets without an annotation from a call (`const useStore = create<State>()(...)`) or an object
+   * literal (`const mock = { put: vi.fn() }`), and these are the type names written in it.
+   */
+  | { kind: "unknown"; global?: boolean; made?: string[] };
 
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
@@ -410,10 +416,15 @@ let scopes: { name: string; byScope: Map<number, Declaration[]> } | null = null;
 // member of an anonymous object in a body asks about the same body.
 let returning = new Map<number, boolean>();
 
+// The type names each call setting a variable is written with (by declarator node id), for the
+// file being analyzed: every use of the variable asks about the same call.
+let madeNames = new Map<number, string[] | null>();
+
 /** Starts the analysis of a file (what was learned of the previous file's scopes is dropped). */
 export function beginFile(): void {
   scopes = null;
   returning = new Map();
+  madeNames = new Map();
 }
 
 // The declarations a scope node makes of `name` (none when it is no scope).
@@ -683,7 +694,16 @@ function receiverOf(node: Node | null): Receiver {
     const named = property?.type === "property_identifier" ||
       property?.type === "private_property_identifier";
     const evident = on.kind !== "unknown" && on.kind !== "props";
-    return named && evident ? { kind: "property", of: property.text, on } : { kind: "unknown" };
+    return named && evident ? { kind: "property", of: property.text, on } : unknownFrom(on);
+  }
+  if (node.type === "as_expression") {
+    // `(error as HttpError).status`: of the type cast to; `as any` (or another built-in type): of
+    // none the files declare; `as const`: the value's own.
+    const [value, type] = node.namedChildren;
+    if (!type) return receiverOf(value ?? null);
+    if (type.type === "predefined_type") return { kind: "unknown", global: true };
+    const named = namedType(type);
+    return named === null ? { kind: "unknown" } : { kind: "type", type: named };
   }
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
@@ -716,7 +736,7 @@ function callResult(call: Node): Receiver {
   const callee = call.childForFieldName("function");
   if (callee?.type === "identifier") {
     const declared = lookUp(callee, callee.text) !== null;
-    return declared ? { kind: "result", of: callee.text } : { kind: "unknown" };
+    return declared ? made({ kind: "result", of: callee.text }, callee) : { kind: "unknown" };
   }
   const property = callee?.type === "member_expression"
     ? callee.childForFieldName("property")
@@ -724,8 +744,72 @@ function callResult(call: Node): Receiver {
   if (!callee || property?.type !== "property_identifier") return { kind: "unknown" };
   const on = receiverOf(callee.childForFieldName("object"));
   return on.kind === "unknown" || on.kind === "props" || on.kind === "module"
-    ? { kind: "unknown" }
+    ? unknownFrom(on)
     : { kind: "result", of: property.text, on };
+}
+
+// A receiver of no evident type reached through `on`: made by the call that made `on`'s value.
+function unknownFrom(on: Receiver): Receiver {
+  return on.kind === "unknown" && on.made !== undefined
+    ? { kind: "unknown", made: on.made }
+    : { kind: "unknown" };
+}
+
+// `receiver` (a call's result or a callback's parameter), with the type names of the call that
+// set the variable `name` (when one did).
+function made<T extends Receiver & { made?: string[] }>(receiver: T, name: Node): T {
+  const binding = lookUp(name, name.text);
+  if (binding?.kind !== "local" && binding?.kind !== "file") return receiver;
+  const at = rootOf(name).descendantForPosition({
+    row: binding.line - 1,
+    column: binding.column,
+  });
+  const names = at?.parent ? callNames(at.parent) : null;
+  return names === null ? receiver : { ...receiver, made: names };
+}
+
+function union(some: string[] | undefined, others: string[]): string[] {
+  return some === undefined ? others : [...new Set([...some, ...others])];
+}
+
+// For a variable declarator without an annotation whose value is a call (or `await` of one)
+// written with type names (its type arguments, its arguments' annotations and casts): those, all
+// a reader is told of the value's type when no declaration names what the callee returns (a
+// generic's result is inferred from them); null for another declarator.
+function callNames(declarator: Node): string[] | null {
+  if (declarator.type !== "variable_declarator") return null;
+  let names = madeNames.get(declarator.id);
+  if (names !== undefined) return names;
+  let value = declarator.childForFieldName("value");
+  if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
+  names = null;
+  if (declarator.childForFieldName("type") === null && value?.type === "call_expression") {
+    // A call naming no type may still return one its callee, receiver or arguments carry
+    // (`trackedConnections.get(name)` of a `Map<string, Info>`): nothing is told then, unless
+    // it passes an object literal the parse saw (one spelling the name): a type inferred from
+    // that literal (`create(combine({ count: 1 }, ...))`) is its own.
+    const written = typeNames(value);
+    if (written.length > 0) names = written;
+    else if (value.descendantsOfType("object").some((object) => object && ownMembers(object))) {
+      names = [];
+    }
+  }
+  madeNames.set(declarator.id, names);
+  return names;
+}
+
+// The type names written in `node`.
+function typeNames(node: Node): string[] {
+  const types = node.descendantsOfType("type_identifier");
+  return [...new Set(types.flatMap((type) => type === null ? [] : [type.text]))];
+}
+
+// Whether an object literal's members are all its own: it spreads no other value (`{ ...base }`
+// may have that value's members), and it was parsed (a literal not spelling the asked name is
+// left out of the parse, `{}`: what it holds is not known).
+function ownMembers(object: Node): boolean {
+  const members = object.namedChildren.filter((child) => child?.type !== "comment");
+  return members.length > 0 && members.every((child) => child?.type !== "spread_element");
 }
 
 // The class a value is tested to be an instance of where the test holds: the right of
@@ -788,8 +872,19 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
+    if (typed === null && value?.type === "object" && ownMembers(value)) {
+      // `const mock = { put: vi.fn() }`: of the literal's own type, naming only the types in it.
+      return { kind: "unknown", made: typeNames(value) };
+    }
     if (value?.type === "call_expression" || value?.type === "await_expression") {
-      return receiverOf(value);
+      const result = receiverOf(value);
+      const names = callNames(holder);
+      if (names === null) return result;
+      // `const state = useStore()`: the names of both calls.
+      if (result.kind === "result") return { ...result, made: union(result.made, names) };
+      return result.kind === "unknown" && result.global !== true
+        ? { kind: "unknown", made: union(result.made, names) }
+        : result;
     }
     if (value?.type === "new_expression") {
       const made = value.childForFieldName("constructor");
@@ -835,7 +930,9 @@ function callbackParameter(name: Node): Receiver {
   const argument = list.namedChildren.findIndex((child) => child?.id === fn.id);
   const at = { argument, parameter: index };
   const callee = call.childForFieldName("function");
-  if (callee?.type === "identifier") return { kind: "callback", callee: callee.text, ...at };
+  if (callee?.type === "identifier") {
+    return made({ kind: "callback", callee: callee.text, ...at }, callee);
+  }
   const property = callee?.type === "member_expression"
     ? callee.childForFieldName("property")
     : null;
@@ -843,7 +940,7 @@ function callbackParameter(name: Node): Receiver {
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
-  if (of.kind === "unknown" || of.kind === "props") return { kind: "unknown" };
+  if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
 }
 
@@ -999,6 +1096,11 @@ function declaringType(member: Node, declares: string): Receiver {
       const type = up.childForFieldName("name")?.text ?? null;
       return { kind: "declaration", type, heritage: [], declares, ...localType(up) };
     }
+    if (up.type === "object" && erased(up)) {
+      // Typed `any`: no value of the object's type can be named, so only the object holds it.
+      const within = { from: up.startPosition.row + 1, to: up.endPosition.row + 1 };
+      return { kind: "declaration", type: null, literal: true, within, heritage: [], declares };
+    }
     if (up.type === "object" || up.type === "object_type") {
       // An object or object type is its own type: named by the alias, the annotated variable,
       // the `as` or `satisfies` type it makes, else anonymous (then what it is passed to, or
@@ -1016,6 +1118,28 @@ function declaringType(member: Node, declares: string): Receiver {
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// Whether an object literal is typed `any` (or `unknown`): returned from a function declared to
+// return it, or cast to it (`{ ... } as any`).
+function erased(object: Node): boolean {
+  let value = object;
+  let up = object.parent;
+  while (up?.type === "parenthesized_expression") [value, up] = [up, up.parent];
+  if (up?.type === "as_expression") return isAny(up.namedChildren[1] ?? null);
+  let fn: Node | null = null;
+  if (up?.type === "arrow_function" && up.childForFieldName("body")?.id === value.id) fn = up;
+  if (up?.type === "return_statement") {
+    for (fn = up.parent; fn !== null && !FUNCTIONS.has(fn.type); fn = fn.parent) {
+      if (CLASSES.has(fn.type)) return false;
+    }
+  }
+  const returned = fn?.childForFieldName("return_type");
+  return isAny(returned?.type === "type_annotation" ? returned.namedChildren[0] : null);
+}
+
+function isAny(type: Node | null | undefined): boolean {
+  return type?.type === "predefined_type" && (type.text === "any" || type.text === "unknown");
 }
 
 // For a type alias or interface declared in a block (`it("...", () => { type State = ... })`):

@@ -11,7 +11,8 @@
  * distinct sites are drawn.
  *
  * For each identifier, `findReferences` at its declaration gives the true
- * references (within the tree; the compiler's own library files aside), and
+ * references (within the tree, its JavaScript files included: the compiler
+ * reads them with `allowJs`; the compiler's own library files aside), and
  * `getDefinitionAtPosition` there its declarations. A finder is scored:
  * - references: precision and recall at line granularity (file and line; a
  *   line counts once however many references it holds), macro-averaged over
@@ -41,11 +42,12 @@
  * of a service serving the tree as `local/<folder>`, or `--service-repo NAME`)
  * measures the service's MCP `references` and `definition` tools beside the baseline, with the
  * same seed and sample, through the MCP SDK client: its references are
- * every row of every page asked from the declaration's line with `symbol`
- * set to the name; its definition is the MCP `definition` tool's answer at
- * the reference position (its column: the oracle's, in UTF-16 units, which
- * is the tool's character count on lines without characters outside the
- * BMP). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
+ * every row of every page asked at the declaration's line and column (the
+ * site the oracle asks: a line may hold the name more than once, and
+ * `symbol` would take its first); its definition is the MCP `definition`
+ * tool's answer at the reference position (columns: the oracle's, in UTF-16
+ * units, which is the tool's character count on lines without characters
+ * outside the BMP). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
  *
  * Trees: by default this checkout (its HEAD). Other trees are given with
  * `--tree PATH` (repeatable; a Git work tree). The figures in
@@ -90,8 +92,8 @@ const USAGE = "usage: references_quality_bench.ts [--tree PATH]... [--sample N] 
   "  --service URL  also measure the MCP `references` and `definition` tools of the service at URL (its MCP " +
   "endpoint), on the tree served as local/<folder> or --service-repo NAME\n" +
   "  --no-baseline  measure only the service (with --service), not `git grep -w`\n" +
-  "  --dump FILE   also write, per identifier not answered exactly, its lines missed and its lines " +
-  "answered wrongly, and per definition missed, the position asked, the declarations expected and " +
+  "  --dump FILE   also write, per identifier not answered exactly, its lines true and answered (counts), its lines " +
+  "missed and answered wrongly, and per definition missed, the position asked, the declarations expected and " +
   "the answer (`definitionMiss: true`) (JSON lines)";
 
 function options(args: string[]): {
@@ -164,14 +166,20 @@ async function git(tree: string, args: string[], stdin?: Uint8Array): Promise<Ui
 }
 
 const TS_FILE = /\.(ts|tsx|mts|cts)$/;
+const SCRIPT_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
-/** The TypeScript files of a commit, path → text (none under node_modules/). */
-async function typescriptFiles(tree: string, commit: string): Promise<Map<string, string>> {
+/**
+ * The TypeScript and JavaScript files of a commit, path → text (none under node_modules/): the
+ * JavaScript files are the compiler's too (`allowJs`), so that their references (a `.js` file
+ * importing the tree's module) are in the truth, as they are in the service's answers; the
+ * identifiers are drawn from the TypeScript files only.
+ */
+async function scriptFiles(tree: string, commit: string): Promise<Map<string, string>> {
   const listing = new TextDecoder().decode(await git(tree, ["ls-tree", "-r", "-z", commit]));
   const blobs: [string, string][] = [];
   for (const entry of listing.split("\0")) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (match && TS_FILE.test(match[2]) && !/(^|\/)node_modules\//.test(match[2])) {
+    if (match && SCRIPT_FILE.test(match[2]) && !/(^|\/)node_modules\//.test(match[2])) {
       blobs.push([match[2], match[1]]);
     }
   }
@@ -209,7 +217,7 @@ async function pathMapping(tree: string, commit: string): Promise<ts.MapLike<str
   return null;
 }
 
-/** A language service over the commit's TypeScript files, kept in memory. */
+/** A language service over the commit's TypeScript and JavaScript files, kept in memory. */
 function languageService(
   tree: string,
   files: Map<string, string>,
@@ -223,6 +231,7 @@ function languageService(
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     allowImportingTsExtensions: true,
+    allowJs: true,
     jsx: ts.JsxEmit.Preserve,
     noEmit: true,
     skipLibCheck: true,
@@ -505,7 +514,6 @@ class ServiceFinder implements ReferenceFinder {
 
   private async rows(
     position: Location,
-    name: string,
   ): Promise<{ location: Location; roles: string[] }[]> {
     const rows: { location: Location; roles: string[] }[] = [];
     let after: string | undefined;
@@ -516,7 +524,10 @@ class ServiceFinder implements ReferenceFinder {
           repo: this.repo,
           path: position.path,
           line: position.line,
-          symbol: name,
+          // The site's own column, as the oracle asks it: `symbol` would name the line's first
+          // occurrence of the word, another declaration when the line has several
+          // (`return { count: (state as { count: number }).count }`).
+          column: position.column,
           max_bytes: 262144,
           ...(after === undefined ? {} : { after }),
         },
@@ -542,8 +553,8 @@ class ServiceFinder implements ReferenceFinder {
     return rows;
   }
 
-  async references(position: Location, name: string): Promise<Location[]> {
-    return (await this.rows(position, name)).map((row) => row.location);
+  async references(position: Location, _name: string): Promise<Location[]> {
+    return (await this.rows(position)).map((row) => row.location);
   }
 
   async definition(position: Location, _name: string): Promise<Location | null> {
@@ -603,6 +614,8 @@ function dumpLine(finder: string, truth: Truth, answer: Location[]): void {
       kind: site.kind,
       name: site.name,
       site: site.location,
+      truth: truthLines.size,
+      answered: answered.size,
       missed,
       wrong,
     }),
@@ -700,7 +713,7 @@ async function measureTree(
   makeFinder: (tree: string, commit: string) => ReferenceFinder,
 ): Promise<TreeResult> {
   const commit = new TextDecoder().decode(await git(tree, ["rev-parse", "HEAD"])).trim();
-  const files = await typescriptFiles(tree, commit);
+  const files = await scriptFiles(tree, commit);
   const service = languageService(tree, files, await pathMapping(tree, commit));
   const program = service.getProgram();
   if (!program) throw new Error(`no program for ${tree}`);
@@ -710,7 +723,8 @@ async function measureTree(
     if (source) sources.set(path, source);
   }
   const random = prng(options.seed);
-  const sites = sampleSites(sources, options.sample, random);
+  const typescript = new Map([...sources].filter(([path]) => TS_FILE.test(path)));
+  const sites = sampleSites(typescript, options.sample, random);
   const started = performance.now();
   const truths: Truth[] = [];
   let skipped = 0;
@@ -725,7 +739,7 @@ async function measureTree(
   return {
     tree,
     commit,
-    files: files.size,
+    files: typescript.size,
     identifiers: truths.length,
     skipped,
     oracleMs,

@@ -1540,3 +1540,174 @@ nameCase(
     assertEquals(lines, ["src/types.ts:2", "test/a.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a value a call makes is of a type that call names (a store of another state is not)",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/counter.test.ts": [
+        "type CounterState = { count: number; inc: () => void }",
+        "const useA = create<CounterState>()((set) => ({ count: 0, inc: () => {} }))",
+        "useA.getState().count",
+        "useA((s) => s.count)",
+        "const useB = create(combine({ count: 1 }, (set) => ({ inc: () => {} })))",
+        "useB.getState().count",
+        "useB((s) => s.count)",
+        "useB().count",
+        "const useC = create<OtherState>()(() => ({ count: 2 }))",
+        "useC.getState().count",
+        "const api = makeApi()",
+        "api.count",
+      ].join("\n"),
+    }, { path: "src/counter.test.ts", name: "count", line: 1, shared: true });
+    // Not `useC`'s members: that call names another type; nor `useB`'s, inferred from the
+    // literal it passes. A call naming none and passing none may return the type through its
+    // callee or arguments (`api`): a receiver of no evident type.
+    assertEquals(lines, [
+      "src/counter.test.ts:1",
+      "src/counter.test.ts:2",
+      "src/counter.test.ts:3",
+      "src/counter.test.ts:4",
+      "src/counter.test.ts:12",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: a value cast with `as` is of the type it is cast to (`as any`: of none the files declare)",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/errors.ts": "export class RetryError extends Error { code = 'retry' }",
+      "test/a.ts": [
+        'import { RetryError } from "../src/errors";',
+        "interface OtherError { code: string }",
+        "const known: RetryError = make();",
+        "known.code;",
+        "export function check(err) {",
+        "  (err as OtherError).code;",
+        "  (err as any).code;",
+        "  (err as RetryError).code;",
+        "  err.code;",
+        "}",
+      ].join("\n"),
+    }, { path: "src/errors.ts", name: "code", line: 1, shared: true });
+    // Line 9: a receiver of no evident type in a file naming the class.
+    assertEquals(lines, ["src/errors.ts:1", "test/a.ts:4", "test/a.ts:8", "test/a.ts:9"]);
+  },
+);
+
+nameCase(
+  "name resolution: the definition of a name destructured from a callback's parameter is its type's member",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export type State = { request: Request; retryCount: number };",
+        "export type Hook = (state: State) => void;",
+        "export type Hooks = { beforeRetry?: Hook[] };",
+        "export type Options = { hooks?: Hooks };",
+        "export function request(url: string, options?: Options) { return url; }",
+        "export function each(run: (state: State) => void) {}",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { each, request } from "../src/types";',
+        'request("x", { hooks: { beforeRetry: [({ retryCount }) => retryCount] } });',
+        "each(({ retryCount }) => retryCount);",
+        "[1].map(({ retryCount }) => retryCount);",
+      ].join("\n"),
+    };
+    const resolver = resolverOver(sharedParser(), files);
+    const at = async (line: number) => {
+      const column = files["test/a.ts"].split("\n")[line - 1].indexOf("retryCount");
+      const found = await definitionAt(resolver, {
+        path: "test/a.ts",
+        name: "retryCount",
+        line,
+        column,
+      });
+      return found && `${found.path}:${found.line}`;
+    };
+    assertEquals(await at(2), "src/types.ts:1");
+    assertEquals(await at(3), "src/types.ts:1");
+    // A callee the files do not declare: the parameter itself.
+    assertEquals(await at(4), "test/a.ts:4");
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to a callee that is not evident is not of a parameter's anonymous type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/redux.test.ts": [
+        "const reducer = ({ count }, { type }: { type: 'INC' } | { type: 'DEC' }) => count;",
+        "(store as any).dispatch({ type: 'INC' });",
+        "subscriber({ type: 'ACTION' });",
+        "function reduce(state: number, { type }: { type: 'INC' | 'DEC' }) { return state; }",
+        "reduce(1, { type: 'INC' });",
+      ].join("\n"),
+    }, { path: "src/redux.test.ts", name: "type", line: 1, nth: 1, shared: true });
+    // Not the objects passed to `dispatch` and `subscriber`, which may take any type.
+    assertEquals(lines, ["src/redux.test.ts:1"]);
+    const { lines: passed } = await referencesIn({
+      "src/redux.test.ts": [
+        "function reduce(state: number, { type }: { type: 'INC' | 'DEC' }) { return state; }",
+        "reduce(1, { type: 'INC' });",
+        "subscriber({ type: 'ACTION' });",
+      ].join("\n"),
+    }, { path: "src/redux.test.ts", name: "type", line: 1, nth: 1, shared: true });
+    // An object passed to the function itself is of its parameter's type.
+    assertEquals(passed, ["src/redux.test.ts:1", "src/redux.test.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object literal typed `any` (returned as `any`, cast to it) has no other references",
+  async () => {
+    const { lines } = await referencesIn({
+      "test/hooks.ts": [
+        "const like = (request: Request): any => ({",
+        "  clone() { return like(request.clone()); },",
+        "});",
+        "const other = (response: Response): any => ({ clone() { return 1; } });",
+        "export function run(response) { return response.clone(); }",
+        "const cast = { clone: 1 } as any;",
+        "const kept = { clone: 2 };",
+      ].join("\n"),
+    }, { path: "test/hooks.ts", name: "clone", line: 2 });
+    assertEquals(lines, ["test/hooks.ts:2"]);
+    // An untyped literal's member is still used in its file.
+    const { lines: untyped } = await referencesIn({
+      "test/a.ts": ["const kept = { clone: 2 };", "kept.clone;"].join("\n"),
+    }, { path: "test/a.ts", name: "clone", line: 1 });
+    assertEquals(untyped, ["test/a.ts:1", "test/a.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a variable set from an object literal is of the literal's own type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/cache.test.ts": [
+        "class MockCache { async put(key: string) {} }",
+        "const cache = new MockCache();",
+        "cache.put('a');",
+        "const mockCache = { put: vi.fn(), match: vi.fn() };",
+        "mockCache.put;",
+        "const merged = { ...cache };",
+        "merged.put('b');",
+        "const unread = {",
+        "  match: vi.fn(),",
+        "  ...cache,",
+        "};",
+        "unread.put('c');",
+      ].join("\n"),
+    }, { path: "src/cache.test.ts", name: "put", line: 1, shared: true });
+    // Not `mockCache.put`; a literal spreading another value may have that value's members, and
+    // one left out of the parse (it does not spell the name) may spread one.
+    assertEquals(lines, [
+      "src/cache.test.ts:1",
+      "src/cache.test.ts:3",
+      "src/cache.test.ts:7",
+      "src/cache.test.ts:12",
+    ]);
+  },
+);

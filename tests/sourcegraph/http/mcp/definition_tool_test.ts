@@ -60,6 +60,9 @@ const FILES: Record<string, string> = {
     "  inc: () => set({}),",
     "}));",
     "store.getState().inc();",
+    "type OtherState = { count: string };",
+    "const other = createStore<OtherState>(() => ({ count: '' }));",
+    "other.getState().count;",
     "",
   ].join("\n"),
   "src/request.ts": [
@@ -170,6 +173,11 @@ defsCase(
     assertEquals(
       await found(client, { path: "src/store.ts", line: 6, symbol: "inc" }),
       '"src/store.ts:1"; Kind: "field"; Container: "CounterState" via member',
+    );
+    // A value a call made is of a type that call names: `other`'s state is `OtherState`.
+    assertEquals(
+      await found(client, { path: "src/store.ts", line: 9, symbol: "count" }),
+      '"src/store.ts:7"; Kind: "field"; Container: "OtherState" via member',
     );
     // A member of no evident receiver inside a function whose parameter's anonymous type
     // declares it: that type's, not another function's.
