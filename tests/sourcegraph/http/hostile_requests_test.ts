@@ -20,7 +20,10 @@ const TOKEN = "h".repeat(40);
 const SECRET_NAME = "vault/hidden-ledger";
 
 interface ComposedWorld {
+  /** The handler; each request comes a minute after the last (the anonymous budget is full). */
   handle: Handler;
+  /** The handler with the clock standing still. */
+  timed: Handler;
   fetchPath: (path: string, init?: RequestInit) => Promise<Response>;
   connect: () => ReturnType<typeof connectInProcess>;
   parent: string;
@@ -30,25 +33,39 @@ interface ComposedWorld {
 
 // A private and a public repository, composed in process (searches go through git grep, the
 // index off: an indexed search ends before the next request arrives); raw requests go through
-// the service's front composed over it.
+// the service's front composed over it. An anonymous address may make 40 calls a minute and 4 at
+// once; bodies have 20 s.
 function withComposedWorld(fn: (world: ComposedWorld) => Promise<void>): Promise<void> {
   const log: string[] = [];
+  let minutes = 0;
   return withInProcessService(
-    ({ handle, parent }) =>
-      fn({
+    ({ handle: timed, parent }) => {
+      const handle: Handler = (request, info) => {
+        minutes++;
+        return timed(request, info);
+      };
+      return fn({
         handle,
+        timed,
         fetchPath: inProcessFetch(handle),
         connect: () => connectInProcess(handle),
         parent,
         log,
-      }),
+      });
+    },
     {
       log: (line) => log.push(line),
       repositories: [
         { name: SECRET_NAME, publicRead: false, files: { "ledger.txt": "balance 42\n" } },
         { name: "local/project", publicRead: true, files: { "a.txt": "alpha\nbeta\n" } },
       ],
-      settings: { serviceToken: TOKEN },
+      settings: {
+        serviceToken: TOKEN,
+        anonymousPerMinute: 40,
+        anonymousConcurrency: 4,
+        bodyTimeoutMs: 20_000,
+      },
+      rateLimitClock: () => Date.now() + minutes * 60_000,
     },
   );
 }
@@ -62,7 +79,7 @@ function composedCase(name: string, fn: (world: ComposedWorld) => Promise<void>)
   COMPOSED.push([name, fn]);
 }
 
-Deno.test("one composed world: headers, identical cold searches, privacy, admin deletes, idempotency keys", (t) =>
+Deno.test("one composed world: headers, identical cold searches, privacy, admin deletes, idempotency keys, rate limits", (t) =>
   withComposedWorld(async (world) => {
     for (const [name, fn] of COMPOSED) await t.step(name, () => fn(world));
   }));
@@ -289,11 +306,13 @@ composedCase(
   },
 );
 
-// The limiter is the handler's own: composed in process, as if every request came from 127.0.0.1.
-Deno.test("rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address", () =>
-  withInProcessService(async ({ handle }) => {
+// The limiter is the handler's own: as if every request came from 127.0.0.1, the clock standing
+// still. Last: the held requests' slots are freed as their bodies fail.
+composedCase(
+  "rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address",
+  async ({ timed }) => {
     const mcp = (body: unknown, token?: string) =>
-      handle(mcpRequest("http://127.0.0.1", body, { token, host: "127.0.0.1" }), {
+      timed(mcpRequest("http://127.0.0.1", body, { token, host: "127.0.0.1" }), {
         remoteAddr: { hostname: "127.0.0.1" },
       });
     const read = (i: number) => call(i, "read", { repo: "local/project", path: "a.txt" });
@@ -307,7 +326,7 @@ Deno.test("rate limits: every call of an anonymous batch counts, and in-flight r
     assertEquals(served.status, 200);
     await served.body?.cancel();
     // Requests whose bodies never finish hold their slot; the fifth is refused.
-    const fetchPath = inProcessFetch(handle);
+    const fetchPath = inProcessFetch(timed);
     const bodies: ReadableStreamDefaultController<Uint8Array>[] = [];
     const held = Array.from(
       { length: 4 },
@@ -330,18 +349,8 @@ Deno.test("rate limits: every call of an anonymous batch counts, and in-flight r
     for (const response of await Promise.all(held.map((r) => r.catch(() => null)))) {
       await response?.body?.cancel();
     }
-  }, {
-    repositories: [
-      { name: SECRET_NAME, publicRead: false, files: { "ledger.txt": "balance 42\n" } },
-      { name: "local/project", publicRead: true, files: { "a.txt": "alpha\nbeta\n" } },
-    ],
-    settings: {
-      serviceToken: TOKEN,
-      anonymousPerMinute: 40,
-      anonymousConcurrency: 4,
-      bodyTimeoutMs: 20_000,
-    },
-  }));
+  },
+);
 
 Deno.test("control store: an empty or damaged store stops the start with one line and is left untouched", async () => {
   const parent = await tempDir("sg-store-");
