@@ -156,6 +156,9 @@ Deno.test({
     }, {
       repositories: [{ name: NAME, publicRead: true, files: {}, prepare: extractCorpus }],
       searchIndex: true,
+      // Every file's symbols, however busy the machine (the ranking reads the files' Defines
+      // lines); the budget itself is tested in search/build/symbol_budget_test.ts.
+      symbolBudgetMs: 3_600_000,
     }),
 });
 
