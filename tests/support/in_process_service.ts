@@ -158,6 +158,7 @@ export async function withInProcessService(
   const parent = await tempDir("sg-inproc-");
   const data = join(parent, "data");
   await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+  const metrics = new Metrics();
   const services = composeServices({
     dataDir: data,
     publicRead: options.publicRead ?? true,
@@ -167,6 +168,7 @@ export async function withInProcessService(
   }, {
     log,
     debug: options.debug ? log : undefined,
+    onSearchShared: () => metrics.searchShared(),
     indexBuilder: options.indexBuilder,
     launchIndexBuilder: options.indexBuilder || options.builderProcesses
       ? undefined
@@ -214,7 +216,7 @@ export async function withInProcessService(
     };
     const handle = createApp(services, {
       settings,
-      metrics: new Metrics(),
+      metrics,
       log,
       now: options.rateLimitClock,
       issuer: options.issuer,

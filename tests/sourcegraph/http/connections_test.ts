@@ -1,11 +1,15 @@
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
+import type * as net from "node:net";
 import {
   alive,
+  connectFrom,
+  connectionsTo,
   openSocket,
   portOf,
   rawRequest,
   readUntilClosed,
   rssMib,
+  socketOutcome,
   wholeResponse,
 } from "../../support/raw_http.ts";
 import {
@@ -40,13 +44,14 @@ async function tokenReadRetried(service: RunningService): Promise<Response> {
 
 // These cases run as steps of one service, in this order, under an open-file limit of 256:
 // every socket of the flood comes from one address, so the per-address cap must not be what stops
-// them; six anonymous bodies stream at once; heads have 2 s, bodies 3 s, idle connections 2 s.
+// them; six anonymous bodies stream at once; heads have 2 s, bodies 3 s, idle connections 2 s;
+// the log has debug lines.
 const LIMIT_CASES: [string, (service: RunningService) => Promise<void>][] = [];
 function limitCase(name: string, fn: (service: RunningService) => Promise<void>): void {
   LIMIT_CASES.push([name, fn]);
 }
 
-Deno.test("one service under an open-file limit: an idle-socket flood, bodies over their caps, slow clients", (t) =>
+Deno.test("one service under an open-file limit: the server behind the front, an idle-socket flood, bodies over their caps, slow clients", (t) =>
   withProjectService(
     {
       SOURCEGRAPH_HEADER_TIMEOUT: "2s",
@@ -54,12 +59,78 @@ Deno.test("one service under an open-file limit: an idle-socket flood, bodies ov
       SOURCEGRAPH_BODY_TIMEOUT: "3s",
       SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "1000",
       SOURCEGRAPH_ANONYMOUS_CONCURRENCY: "8",
+      SOURCEGRAPH_LOG_LEVEL: "debug",
     },
     async (service) => {
       for (const [name, fn] of LIMIT_CASES) await t.step(name, () => fn(service));
     },
     { ulimitFiles: 256 },
   ));
+
+// First: descriptors running out (the flood) stop the replacing of the HTTP server behind the
+// front for a minute. Debug lines name its port (replaced every 2 s here, the header timeout; a
+// replaced one drains within the header and body timeouts, 5 s).
+limitCase(
+  "the HTTP server behind the front: a spoofed source port on another loopback address is refused, a direct partial head is closed",
+  async (service) => {
+    const port = portOf(service.url);
+    const innerPort = () => {
+      const lines = service.log.filter((line) => line.includes("HTTP server behind the front on"));
+      return Number(lines[lines.length - 1].split(":").pop());
+    };
+    // A keep-alive connection through the front, and its upstream's source port.
+    let spoofed: { status: string } | null = null;
+    for (let attempt = 0; attempt < 5 && spoofed === null; attempt++) {
+      const keep = await openSocket(
+        port,
+        `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 16\r\n\r\n{"Path":"a.txt"}`,
+      );
+      const buffer = new Uint8Array(4096);
+      await keep.read(buffer);
+      const inner = innerPort();
+      const [upstreamPort] = await connectionsTo(inner);
+      if (upstreamPort === undefined) {
+        keep.close();
+        continue; // the server was replaced meanwhile
+      }
+      // Another local process binds 127.0.0.2 with the same source port and asks directly.
+      let socket: net.Socket;
+      try {
+        socket = await connectFrom(inner, { localAddress: "127.0.0.2", localPort: upstreamPort });
+      } catch {
+        keep.close();
+        continue;
+      }
+      socket.write(
+        `${
+          READ_HEAD("127.0.0.1")
+        }\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{"Path":"a.txt"}`,
+      );
+      const { text } = await socketOutcome(socket, 10_000);
+      socket.destroy();
+      keep.close();
+      if (text === "") continue; // the server it reached was shutting down
+      spoofed = { status: text.split("\r\n")[0] };
+    }
+    assert(spoofed !== null, "no spoofing attempt got an answer");
+    assertEquals(spoofed.status, "HTTP/1.1 403 Forbidden");
+    // A direct connection that never completes its head is closed within a rotation and a drain.
+    const direct = await Deno.connect({ hostname: "127.0.0.1", port: innerPort() });
+    await direct.write(new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHo"));
+    const cut = await readUntilClosed(direct, 30_000);
+    assert(cut.closed, "a direct partial head is still open after 30 s");
+    direct.close();
+    assertIncludes(
+      (await rawRequest(
+        port,
+        `${READ_HEAD("127.0.0.1")}\r\nContent-Length: 16`,
+        '{"Path":"a.txt"}',
+      )).text,
+      "alpha",
+      "the front still serves",
+    );
+  },
+);
 
 limitCase(
   "connections: more idle sockets than the open-file limit neither stop the service nor a token holder's reads",

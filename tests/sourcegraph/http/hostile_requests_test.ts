@@ -1,14 +1,10 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
-import { mcpRequest, postMcp, toolCall } from "../../support/mcp_messages.ts";
-import { portOf, rawRequest } from "../../support/raw_http.ts";
-import {
-  type RunningService,
-  startFailure,
-  startService,
-} from "../../support/sourcegraph_service.ts";
+import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { mcpRequest, toolCall } from "../../support/mcp_messages.ts";
+import { rawRequest } from "../../support/raw_http.ts";
+import { startFailure } from "../../support/sourcegraph_service.ts";
 import { texts } from "../../support/tool_calls.ts";
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { ControlStoreDamaged } from "../../../sourcegraph/store/control_database.ts";
@@ -17,100 +13,135 @@ import {
   inProcessFetch,
   withInProcessService,
 } from "../../support/in_process_service.ts";
+import { withInProcessFront } from "../../support/in_process_front.ts";
+import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
 
 const TOKEN = "h".repeat(40);
 const SECRET_NAME = "vault/hidden-ledger";
 
-interface World {
-  service: RunningService;
-  home: TestRepo;
-  parent: string;
-}
-
-async function withWorld(
-  env: Record<string, string>,
-  fn: (world: World) => Promise<void>,
-): Promise<void> {
-  const parent = await tempDir("sg-hostile-");
-  const secret = await createRepo({ "ledger.txt": "balance 42\n" }, { parent, name: "ledger" });
-  const home = await createRepo({
-    "a.txt": "alpha\nbeta\n",
-    ".gitignore": ".sourcegraph/\n",
-    "sourcegraph.toml": `[[repositories]]\nname = "${SECRET_NAME}"\nsource = "${secret.path}"\n` +
-      `public_read = false\nbranches = ["main"]\n\n[[repositories]]\nname = "local/project"\n` +
-      `source = "PLACEHOLDER"\npublic_read = true\nbranches = ["main"]\n`,
-  }, { parent, name: "project" });
-  const toml = await Deno.readTextFile(join(home.path, "sourcegraph.toml"));
-  await Deno.writeTextFile(
-    join(home.path, "sourcegraph.toml"),
-    toml.replace("PLACEHOLDER", home.path),
-  );
-  await home.commit("config");
-  const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
-  try {
-    await fn({ service, home, parent });
-  } finally {
-    await service.stop();
-    await removeDir(parent);
-  }
-}
-
 interface ComposedWorld {
+  /** The handler; each request comes a minute after the last (the anonymous budget is full). */
+  handle: Handler;
+  /** The handler with the clock standing still. */
+  timed: Handler;
   fetchPath: (path: string, init?: RequestInit) => Promise<Response>;
   connect: () => ReturnType<typeof connectInProcess>;
   parent: string;
+  /** What the service logged. */
+  log: string[];
 }
 
-// The same two repositories, composed in process: routes, tools and admin
-// calls that need no socket and no start-up.
+// A private and a public repository, composed in process (searches go through git grep, the
+// index off: an indexed search ends before the next request arrives); raw requests go through
+// the service's front composed over it. An anonymous address may make 40 calls a minute and 4 at
+// once; bodies have 20 s.
 function withComposedWorld(fn: (world: ComposedWorld) => Promise<void>): Promise<void> {
+  const log: string[] = [];
+  let minutes = 0;
   return withInProcessService(
-    ({ handle, parent }) =>
-      fn({ fetchPath: inProcessFetch(handle), connect: () => connectInProcess(handle), parent }),
+    ({ handle: timed, parent }) => {
+      const handle: Handler = (request, info) => {
+        minutes++;
+        return timed(request, info);
+      };
+      return fn({
+        handle,
+        timed,
+        fetchPath: inProcessFetch(handle),
+        connect: () => connectInProcess(handle),
+        parent,
+        log,
+      });
+    },
     {
+      log: (line) => log.push(line),
       repositories: [
         { name: SECRET_NAME, publicRead: false, files: { "ledger.txt": "balance 42\n" } },
         { name: "local/project", publicRead: true, files: { "a.txt": "alpha\nbeta\n" } },
       ],
-      settings: { serviceToken: TOKEN },
+      settings: {
+        serviceToken: TOKEN,
+        anonymousPerMinute: 40,
+        anonymousConcurrency: 4,
+        bodyTimeoutMs: 20_000,
+      },
+      rateLimitClock: () => Date.now() + minutes * 60_000,
     },
   );
 }
 
-function mcpRaw(
-  service: RunningService,
-  body: unknown,
-  options: { token?: string; query?: string } = {},
-): Promise<Response> {
-  return postMcp(service.url, body, options);
-}
-
 const call = toolCall;
 
-// Cases that need no setting of their own run as steps of one service, in this order (the
-// headers case reads the log from the start). Searches go through git grep (the index off): an
-// indexed search ends before the next request arrives.
-const SHARED: [string, (world: World) => Promise<void>][] = [];
-function sharedCase(name: string, fn: (world: World) => Promise<void>): void {
-  SHARED.push([name, fn]);
-}
-
-Deno.test("one service: headers, identical cold searches", (t) =>
-  withWorld({ SOURCEGRAPH_SEARCH_INDEX: "false" }, async (world) => {
-    for (const [name, fn] of SHARED) await t.step(name, () => fn(world));
-  }));
-
-// Cases of the composed world run as steps of one, in this order (the privacy case counts the
-// repositories; the admin cases register their own).
+// Cases of the composed world run as steps of one, in this order (the headers case reads the log
+// from the start; the privacy case counts the repositories; the admin cases register their own).
 const COMPOSED: [string, (world: ComposedWorld) => Promise<void>][] = [];
 function composedCase(name: string, fn: (world: ComposedWorld) => Promise<void>): void {
   COMPOSED.push([name, fn]);
 }
 
-Deno.test("one composed world: privacy, admin deletes, idempotency keys", (t) =>
+Deno.test("one composed world: headers, identical cold searches, privacy, admin deletes, idempotency keys, rate limits", (t) =>
   withComposedWorld(async (world) => {
     for (const [name, fn] of COMPOSED) await t.step(name, () => fn(world));
   }));
+
+composedCase(
+  "headers: Host and Origin values the parser cannot understand are 4xx, never 500, and log nothing",
+  ({ handle, log }) =>
+    withInProcessFront(handle, async (port) => {
+      const hosts = [
+        "127.0.0.1:evil",
+        "::1",
+        "[::1]evil.com",
+        "[::1",
+        "",
+        "127.0.0.1:99999",
+        "a".repeat(300),
+        "127.0.0.1:8080:80",
+        "exa mple.com",
+        "%31%32%37.0.0.1",
+      ];
+      for (const host of hosts) {
+        const { status, text } = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: ${host}`);
+        assert(status >= 400 && status < 500, `Host ${JSON.stringify(host)}: ${text}`);
+      }
+      for (
+        const origin of ["null", "file://", "http://evil.example", "http://[::1", "javascript:x"]
+      ) {
+        const { status, text } = await rawRequest(
+          port,
+          `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}`,
+        );
+        assertEquals(status, 403, `Origin ${origin}: ${text}`);
+      }
+      const ok = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: [::1]:${port}`);
+      assertEquals(ok.status, 200);
+      assert(!log.some((line) => /failed unexpectedly|stack|Error:/i.test(line)), log.join("\n"));
+    }),
+);
+
+composedCase(
+  "identical concurrent cold searches are computed once",
+  async ({ handle, fetchPath }) => {
+    const search = () =>
+      handle(
+        mcpRequest(
+          "http://127.0.0.1",
+          call(1, "search", { repo: "local/project", pattern: "alpha|beta" }),
+          {
+            token: TOKEN,
+            host: "127.0.0.1",
+          },
+        ),
+        { remoteAddr: { hostname: "127.0.0.1" } },
+      ).then((r) => r.json());
+    const answers = await Promise.all(Array.from({ length: 8 }, search));
+    const text = JSON.stringify(answers[0].result);
+    for (const answer of answers) assertEquals(JSON.stringify(answer.result), text);
+    assertIncludes(text, "a.txt");
+    const metrics = await (await fetchPath(`/metrics`)).text();
+    assert(/sourcegraph_search_shared_total [1-9]/.test(metrics), metrics);
+  },
+);
 
 composedCase(
   "privacy: no anonymous route, tool, error body or metric names a private repository",
@@ -275,49 +306,13 @@ composedCase(
   },
 );
 
-sharedCase(
-  "headers: Host and Origin values the parser cannot understand are 4xx, never 500, and log nothing",
-  async ({ service }) => {
-    const port = portOf(service.url);
-    const hosts = [
-      "127.0.0.1:evil",
-      "::1",
-      "[::1]evil.com",
-      "[::1",
-      "",
-      "127.0.0.1:99999",
-      "a".repeat(300),
-      "127.0.0.1:8080:80",
-      "exa mple.com",
-      "%31%32%37.0.0.1",
-    ];
-    for (const host of hosts) {
-      const { status, text } = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: ${host}`);
-      assert(status >= 400 && status < 500, `Host ${JSON.stringify(host)}: ${text}`);
-    }
-    for (
-      const origin of ["null", "file://", "http://evil.example", "http://[::1", "javascript:x"]
-    ) {
-      const { status, text } = await rawRequest(
-        port,
-        `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}`,
-      );
-      assertEquals(status, 403, `Origin ${origin}: ${text}`);
-    }
-    const ok = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: [::1]:${port}`);
-    assertEquals(ok.status, 200);
-    assert(
-      !service.log.some((line) => /failed unexpectedly|stack|Error:/i.test(line)),
-      service.log.join("\n"),
-    );
-  },
-);
-
-// The limiter is the handler's own: composed in process, as if every request came from 127.0.0.1.
-Deno.test("rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address", () =>
-  withInProcessService(async ({ handle }) => {
+// The limiter is the handler's own: as if every request came from 127.0.0.1, the clock standing
+// still. Last: the held requests' slots are freed as their bodies fail.
+composedCase(
+  "rate limits: every call of an anonymous batch counts, and in-flight requests are capped per address",
+  async ({ timed }) => {
     const mcp = (body: unknown, token?: string) =>
-      handle(mcpRequest("http://127.0.0.1", body, { token, host: "127.0.0.1" }), {
+      timed(mcpRequest("http://127.0.0.1", body, { token, host: "127.0.0.1" }), {
         remoteAddr: { hostname: "127.0.0.1" },
       });
     const read = (i: number) => call(i, "read", { repo: "local/project", path: "a.txt" });
@@ -331,7 +326,7 @@ Deno.test("rate limits: every call of an anonymous batch counts, and in-flight r
     assertEquals(served.status, 200);
     await served.body?.cancel();
     // Requests whose bodies never finish hold their slot; the fifth is refused.
-    const fetchPath = inProcessFetch(handle);
+    const fetchPath = inProcessFetch(timed);
     const bodies: ReadableStreamDefaultController<Uint8Array>[] = [];
     const held = Array.from(
       { length: 4 },
@@ -354,31 +349,8 @@ Deno.test("rate limits: every call of an anonymous batch counts, and in-flight r
     for (const response of await Promise.all(held.map((r) => r.catch(() => null)))) {
       await response?.body?.cancel();
     }
-  }, {
-    repositories: [
-      { name: SECRET_NAME, publicRead: false, files: { "ledger.txt": "balance 42\n" } },
-      { name: "local/project", publicRead: true, files: { "a.txt": "alpha\nbeta\n" } },
-    ],
-    settings: {
-      serviceToken: TOKEN,
-      anonymousPerMinute: 40,
-      anonymousConcurrency: 4,
-      bodyTimeoutMs: 20_000,
-    },
-  }));
-
-sharedCase("identical concurrent cold searches are computed once", async ({ service }) => {
-  const search = () =>
-    mcpRaw(service, call(1, "search", { repo: "local/project", pattern: "alpha|beta" }), {
-      token: TOKEN,
-    }).then((r) => r.json());
-  const answers = await Promise.all(Array.from({ length: 8 }, search));
-  const text = JSON.stringify(answers[0].result);
-  for (const answer of answers) assertEquals(JSON.stringify(answer.result), text);
-  assertIncludes(text, "a.txt");
-  const metrics = await (await fetch(`${service.url}/metrics`)).text();
-  assert(/sourcegraph_search_shared_total [1-9]/.test(metrics), metrics);
-});
+  },
+);
 
 Deno.test("control store: an empty or damaged store stops the start with one line and is left untouched", async () => {
   const parent = await tempDir("sg-store-");
