@@ -52,6 +52,10 @@ export interface ResolvedDeclaration {
   parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
+  /** For a type alias or an interface: the named type arguments of its generic parts. */
+  partArguments?: Record<string, (string | null)[]>;
+  /** For a generic type alias or interface: its type parameters' names. */
+  typeParameters?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /**
@@ -777,6 +781,32 @@ export class NameResolver {
       const found = await this.member(type.path, { type: part, member: at.member }, depth + 1);
       if (found !== null) return found;
     }
+    for (const [part, names] of Object.entries(type.partArguments ?? {})) {
+      const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
+   * The member `member` of the type argument a generic part of a type stands for, where that
+   * part's declaration is made of its type parameter (`Required<Options, "fetch">` with
+   * `type Required<T, K> = T & { ... }`: Options's member); null otherwise.
+   */
+  async argumentMember(
+    path: string,
+    at: { part: string; names: (string | null)[]; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const generic = await this.declarationOf(path, at.part, depth + 1);
+    const parameters = generic?.typeParameters ?? [];
+    for (const part of generic?.parts ?? []) {
+      const argument = at.names[parameters.indexOf(part)];
+      if (parameters.includes(part) && argument) {
+        const found = await this.member(path, { type: argument, member: at.member }, depth + 1);
+        if (found !== null) return found;
+      }
+    }
     return null;
   }
 }
@@ -1098,7 +1128,6 @@ async function declarationRefersTo(
 ): Promise<boolean> {
   const { receiver } = at;
   const own = at.path === target.path;
-  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
   // An object passed to a function is of its parameter's type; another anonymous object
   // (type) is the target's only where the target's is anonymous too; another file's type
   // of the target's type name is another type.
@@ -1140,12 +1169,36 @@ async function declarationRefersTo(
     return own && target.container === null &&
       ((receiver.literal === true && passed) || target.literal === true);
   }
-  if (receiver.literal === true && receiver.type === target.container) {
+  return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// Whether a member declared in a class, an object type or an object literal of the named type
+// `type` may be the member `target`.
+async function namedDeclarationFits(
+  resolver: NameResolver,
+  at: {
+    path: string;
+    name: string;
+    type: string;
+    receiver: Extract<Receiver, { kind: "declaration" }>;
+  },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver, type } = at;
+  const own = at.path === target.path;
+  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  if (receiver.literal === true && type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.
-    const type = await resolver.declarationOf(at.path, receiver.type, 1);
-    return type === null || type.path === target.path;
+    const declared = await resolver.declarationOf(at.path, type, 1);
+    return declared === null || declared.path === target.path;
   }
-  if (!own && receiver.type === target.container) return false;
+  if (!own && type === target.container) return false;
+  if (receiver.literal === true) {
+    // A literal of another named type: the member that type has, its own or one of its parts'
+    // (`{ [K in keyof Options]-?: true }` has Options's members).
+    const found = await resolver.member(at.path, { type, member: at.name }, 1);
+    if (found !== null) return isTargetMember(found, target);
+  }
   return receiverFits(receiver, types);
 }
 
@@ -1242,6 +1295,8 @@ function declared(
     ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
+    ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
+    ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),

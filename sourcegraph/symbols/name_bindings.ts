@@ -151,6 +151,13 @@ export interface Declared {
   parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
+  /**
+   * For a type alias or an interface: per generic part written with type arguments
+   * (`Required<Options, "fetch">`), the named type of each argument (null: not a named type).
+   */
+  partArguments?: Record<string, (string | null)[]>;
+  /** For a generic type alias or interface: its type parameters' names, in order. */
+  typeParameters?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
   /**
@@ -447,6 +454,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (signature !== null) declared.parameterTypes = signature;
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
+    Object.assign(declared, genericParts(nameNode));
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -1451,13 +1459,59 @@ function constructorOf(declaration: Node): Node | null {
   return null;
 }
 
-// The named types a union or intersection is made of (`A | (B & { c: C })`: A and B).
+// The named types a union or intersection is made of (`A | (B & { c: C })`: A and B); for an
+// object type mapping the keys of a named type (`{ [K in keyof Options]-?: true }`), that type,
+// whose members it has.
 function namedParts(typed: Node): string[] {
+  if (typed.type === "object_type") return mappedKeys(typed);
   if (!TYPE_COMBINATIONS.has(typed.type)) {
     const name = namedType(typed);
     return name === null ? [] : [name];
   }
   return typed.namedChildren.flatMap((part) => part === null ? [] : namedParts(part));
+}
+
+// The named types whose keys an object type maps (`{ [K in keyof Options]-?: true }`).
+function mappedKeys(object: Node): string[] {
+  const names: string[] = [];
+  for (const signature of object.namedChildren) {
+    const clause = signature?.type === "index_signature"
+      ? signature.namedChildren.find((child) => child?.type === "mapped_type_clause")
+      : null;
+    const keys = clause?.childForFieldName("type");
+    const of = keys?.type === "index_type_query" ? keys.namedChildren[0] : null;
+    const name = of ? namedType(of) : null;
+    if (name !== null) names.push(name);
+  }
+  return names;
+}
+
+// For the name of a type alias or interface: its type parameters, and the type arguments of the
+// generic types its value is made of (`type Internal = Required<Options, "fetch"> & { ... }`,
+// where `type Required<T, K> = T & { ... }` has the members of its argument T).
+function genericParts(name: Node): Pick<Declared, "partArguments" | "typeParameters"> {
+  const holder = name.parent;
+  if (holder === null || !TYPE_HOLDERS.has(holder.type)) return {};
+  if (holder.childForFieldName("name")?.id !== name.id) return {};
+  const parameters = holder.childForFieldName("type_parameters")?.namedChildren
+    .map((parameter) => parameter?.childForFieldName("name")?.text ?? "") ?? [];
+  const found: Record<string, (string | null)[]> = {};
+  const visit = (typed: Node) => {
+    if (TYPE_COMBINATIONS.has(typed.type)) {
+      for (const part of typed.namedChildren) if (part !== null) visit(part);
+      return;
+    }
+    const generic = typed.type === "generic_type" ? typed.childForFieldName("name") : null;
+    if (!generic || namedType(typed) !== generic.text) return;
+    const list = typed.childForFieldName("type_arguments")?.namedChildren ?? [];
+    found[generic.text] = list.map((argument) => argument === null ? null : namedType(argument));
+  };
+  const value = holder.childForFieldName("value");
+  if (value !== null) visit(value);
+  return {
+    ...(Object.keys(found).length > 0 ? { partArguments: found } : {}),
+    ...(parameters.length > 0 ? { typeParameters: parameters } : {}),
+  };
 }
 
 // For the name of a type alias or interface: the named types its value is made of (a union's

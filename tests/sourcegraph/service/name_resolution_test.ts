@@ -1540,3 +1540,55 @@ nameCase(
     assertEquals(lines, ["src/types.ts:2", "test/a.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a generic alias made of its type parameter has its argument's members",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/common.ts":
+        "export type Required<T, K extends keyof T = keyof T> = T & { [P in K]-?: T[P] };",
+      "src/types.ts": [
+        'import type { Required } from "./common";',
+        "export interface Options { parseJson?: (text: string) => unknown; timeout?: number }",
+        'export type Internal = Required<Omit<Options, "timeout">, "parseJson"> & { retry: number };',
+        "export type Other = Required<Omit<{ parseJson: string }, 'x'>>;",
+      ].join("\n"),
+      "src/ky.ts": [
+        'import type { Internal, Other } from "./types";',
+        "export class Ky {",
+        "  readonly #options: Internal;",
+        "  readonly #other: Other;",
+        "  constructor(options: Internal, other: Other) { this.#options = options; this.#other = other; }",
+        "  parse(text: string) { return this.#options.parseJson(text); }",
+        "  other() { return this.#other.parseJson; }",
+        "}",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "parseJson", line: 2, shared: true });
+    assertEquals(target?.container, "Options");
+    // Not the anonymous type's `parseJson` made Required by `Other`.
+    assertEquals(lines, ["src/ky.ts:6", "src/types.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object type mapping the keys of a type has that type's members",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export interface Options { parseJson?: (text: string) => unknown; timeout?: number }",
+        "export type Registry = { [K in keyof Options]-?: true };",
+        "export type Loose = { [key: string]: true };",
+      ].join("\n"),
+      "src/constants.ts": [
+        'import type { Loose, Registry } from "./types";',
+        "export const keys: Registry = {",
+        "  parseJson: true,",
+        "  timeout: true,",
+        "};",
+        "export const loose: Loose = { parseJson: true };",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "parseJson", line: 1, shared: true });
+    assertEquals(target?.container, "Options");
+    assertEquals(lines, ["src/constants.ts:3", "src/types.ts:1"]);
+  },
+);
