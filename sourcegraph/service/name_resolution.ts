@@ -741,6 +741,10 @@ export class NameResolver {
         const type = declared?.parameterTypes?.[handler.parameter];
         if (declared !== null && type) return { path: declared.path, type };
       }
+      // A method, or a property of a function type written inline (`match: (route: Route) =>
+      // unknown`): its own parameter's named type.
+      const [own] = [member.parameters?.[handler.parameter] ?? []].flat();
+      if (!handler.element && own) return { path: member.path, type: own };
     }
     return null;
   }

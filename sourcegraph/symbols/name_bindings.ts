@@ -831,7 +831,10 @@ function callbackParameter(name: Node): Receiver {
   }
   const list = fn?.parent;
   const call = list?.parent;
-  if (fn && (list?.type === "pair" || list?.type === "array")) return handlerParameter(fn, index);
+  const literalMethod = fn?.type === "method_definition" && list?.type === "object";
+  if (fn && (list?.type === "pair" || list?.type === "array" || literalMethod)) {
+    return handlerParameter(fn, index);
+  }
   if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
     const typed = list.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
@@ -859,10 +862,13 @@ function callbackParameter(name: Node): Receiver {
 // or an element of the array that is (`{ beforeRequest: [(state) => ...] }`): what that property's
 // type gives it, when the literal's type is evident.
 function handlerParameter(fn: Node, index: number): Receiver {
-  let pair = fn.parent;
+  // A literal's method (`{ add(route) { } }`) is its own key's value.
+  let pair = fn.type === "method_definition" ? fn : fn.parent;
   const element = pair?.type === "array";
   if (element) pair = pair?.parent ?? null;
-  const key = pair?.type === "pair" ? pair.childForFieldName("key") : null;
+  const key = pair?.type === "pair" || pair?.type === "method_definition"
+    ? pair.childForFieldName(pair.type === "pair" ? "key" : "name")
+    : null;
   const object = pair?.parent;
   if (key?.type !== "property_identifier" || object?.type !== "object") return { kind: "unknown" };
   const outer = objectContext(object);

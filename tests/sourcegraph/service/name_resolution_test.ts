@@ -1592,3 +1592,28 @@ nameCase(
     assertEquals(lines, ["src/constants.ts:3", "src/types.ts:1"]);
   },
 );
+
+nameCase(
+  "name resolution: a parameter of a typed literal's method or function-typed property is of its own parameter type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/tool.ts": [
+        "export type Route = { method: string; path: string };",
+        "export interface Router { name: string; match: (route: Route) => unknown; add(route: Route): void }",
+      ].join("\n"),
+      "src/hono.ts": [
+        'import type { Router } from "./tool";',
+        "export const create = (name: string): Router => {",
+        "  return {",
+        "    name,",
+        "    match: (route) => route.path,",
+        "    add(route) { return route.path; },",
+        "  };",
+        "};",
+        "export const loose = { match: (route) => route.path };",
+      ].join("\n"),
+    }, { path: "src/tool.ts", name: "path", line: 1, shared: true });
+    // Not the untyped literal's parameter.
+    assertEquals(lines, ["src/hono.ts:5", "src/hono.ts:6", "src/tool.ts:1"]);
+  },
+);
