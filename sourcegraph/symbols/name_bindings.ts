@@ -1250,7 +1250,8 @@ function returnedType(holder: Node): string | null {
 }
 
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
-// `create<State>()(...)`), directly or inside calls it is passed through
+// `create<State>()(...)`) or set to a variable annotated with a generic type written with one
+// (`const slice: StateCreator<State> = (set) => ...`), directly or inside calls it is passed through
 // (`create<State>()(devtools((set) => ...))`) or functions it returns
 // (`(set) => ({ inc: () => set(() => ({ ... })) })`: what the state's setter is given): that
 // argument's named type, which such calls give what the function returns; null otherwise.
@@ -1265,8 +1266,16 @@ function calledWithType(fn: Node): string | null {
       const typed = call.childForFieldName("type_arguments") ??
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
-      if (first) return namedType(first);
+      if (first) return literalType(first);
       node = call;
+    } else if (up.type === "variable_declarator" && up.childForFieldName("value")?.id === node.id) {
+      // `const slice: StateCreator<State> = (set) => ({ ... })`: a function annotated with a
+      // generic type written with a type argument returns objects of it, as such calls do.
+      const typed = up.childForFieldName("type")?.namedChildren[0];
+      const first = typed?.type === "generic_type"
+        ? typed.childForFieldName("type_arguments")?.namedChildren[0]
+        : null;
+      return first ? literalType(first) : null;
     } else if (
       (up.type === "arrow_function" && up.childForFieldName("body")?.id === node.id) ||
       (up.type === "pair" && up.childForFieldName("value")?.id === node.id) ||

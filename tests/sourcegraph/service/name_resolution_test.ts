@@ -1617,3 +1617,26 @@ nameCase(
     assertEquals(lines, ["src/hono.ts:5", "src/hono.ts:6", "src/tool.ts:1"]);
   },
 );
+
+nameCase(
+  "name resolution: a function annotated with a generic type written with a type argument returns objects of it",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/vanilla.ts": [
+        "export type StateCreator<T, U = T> = (set: (partial: Partial<T>) => void) => U;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import type { StateCreator } from "../src/vanilla";',
+        "interface BearSlice { bears: number; addBear: () => void }",
+        "interface FishSlice { fishes: number }",
+        "const createBearSlice: StateCreator<BearSlice & FishSlice> = (set) => ({",
+        "  bears: 0,",
+        "  addBear: () => set({}),",
+        "});",
+        "const loose: (a: number) => object = () => ({ bears: 1 });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "bears", line: 2, shared: true });
+    // Not the literal returned by a function of no generic type.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:5"]);
+  },
+);
