@@ -81,7 +81,7 @@ export interface ResolvedDeclaration {
    */
   within?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string; on?: Receiver };
+  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -1139,6 +1139,13 @@ async function declarationRefersTo(
   // literal's (untyped literals keep the rule of anonymous objects below).
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
+  }
+  const typed = receiver.argument?.typed;
+  if (typed !== undefined) {
+    // An object passed to a call written with a type argument that declares the key
+    // (`atom<Item>({ text })`): that type's member.
+    const found = await resolver.member(at.path, { type: typed, member: at.name }, 1);
+    if (found !== null) return isTargetMember(found, target);
   }
   const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
   if (nested !== null) return nested;

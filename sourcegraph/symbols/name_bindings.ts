@@ -54,9 +54,10 @@ export type Receiver =
     declares: string;
     /**
      * `module`: the callee is that module's export, called through a namespace import; `on`: it
-     * is a method of a value that receiver describes (`client.get(url, { ... })`).
+     * is a method of a value that receiver describes (`client.get(url, { ... })`); `typed`: the
+     * named type of the call's first type argument (`atom<Item>({ ... })`).
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver };
+    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
     /** `to`: the function's last line (a value of the type is seen there, or passed to it). */
     parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
@@ -1184,14 +1185,29 @@ function objectContext(object: Node): LiteralContext {
     if (type !== null) return { type };
   }
   if (holder?.type === "arguments" && object.type === "object") {
+    const typed = typeArgument(holder, depth);
+    if (depth > 0 && typed !== null) return { type: typed };
     const argument = argumentOf(object, holder);
-    if (argument !== null) return { type: null, argument };
+    if (argument !== null) return { type: null, argument: { ...argument, ...typed && { typed } } };
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
     const parameter = annotatedParameter(holder);
     if (parameter !== null) return { type: null, parameter };
   }
   return { type: null };
+}
+
+// The named type of the first type argument of the call whose arguments are `list`
+// (`atom<Item>(...)`), past `depth` array types (`atom<Item[]>([{ ... }])`: Item); or null.
+function typeArgument(list: Node, depth: number): string | null {
+  const call = list.parent;
+  let typed = call?.type === "call_expression"
+    ? call.childForFieldName("type_arguments")?.namedChildren[0] ?? null
+    : null;
+  for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
+    typed = typed.namedChildren[0] ?? null;
+  }
+  return typed === null || (depth > 0 && typed.type === "array_type") ? null : literalType(typed);
 }
 
 // For an object passed in `list`, a call's arguments (`f({ ... })`, `new Stream({ ... })`,

@@ -1640,3 +1640,26 @@ nameCase(
     assertEquals(lines, ["test/a.ts:2", "test/a.ts:5"]);
   },
 );
+
+nameCase(
+  "name resolution: an object passed to a call written with a type argument declaring its key is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/atom.ts": [
+        "export function atom<Value>(read: (get: unknown) => Value): Value;",
+        "export function atom<Value>(initialValue: Value): Value;",
+        "export function atom<Value>(value: Value) { return value; }",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { atom } from "../src/atom";',
+        "type Item = { text: string; checked: boolean };",
+        "const one = atom<Item>({ text: 'a', checked: false });",
+        "const all = atom<Item[]>([{ text: 'b', checked: true }]);",
+        "const other = atom<{ text: string }>({ text: 'c' });",
+        "const loose = atom({ text: 'd' });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "text", line: 2, shared: true });
+    // Not the objects of another type argument or of none.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:3", "test/a.ts:4"]);
+  },
+);
