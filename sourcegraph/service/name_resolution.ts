@@ -69,6 +69,8 @@ export interface ResolvedDeclaration {
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
   elementTypes?: string[];
+  /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
+  typeQuery?: string;
   /** For a variable set from a call of a named function: that function. */
   setBy?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
@@ -571,7 +573,11 @@ export class NameResolver {
     argument: { callee: string; module?: string; on?: Receiver },
   ): Promise<ResolvedDeclaration | null> {
     if (argument.on !== undefined) {
-      return await this.receiverMember(path, { name: argument.callee, receiver: argument.on }, 1);
+      const on = { name: argument.callee, receiver: argument.on };
+      const member = await this.receiverMember(path, on, 1);
+      if (member?.parameters !== undefined || member?.typeQuery === undefined) return member;
+      // `retry: typeof retry`: the member is that function, its parameters the objects'.
+      return await this.declarationOf(member.path, member.typeQuery, 2) ?? member;
     }
     if (argument.module !== undefined) {
       const target = await this.module(path, argument.module);
@@ -774,6 +780,7 @@ export class NameResolver {
           ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
           ...(receiver.returns ? { returns: receiver.returns } : {}),
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
+          ...(receiver.typeQuery ? { typeQuery: receiver.typeQuery } : {}),
           ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
         };
       }

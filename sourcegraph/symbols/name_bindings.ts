@@ -72,6 +72,8 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
+    /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
+    typeQuery?: string;
     /**
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
@@ -279,6 +281,10 @@ export function bindingOf(node: Node): Binding {
       : null;
     const valueTypes = annotation === null ? [] : namedParts(annotation);
     if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+    const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
+    if (receiver.kind === "declaration" && query?.type === "identifier") {
+      receiver.typeQuery = query.text;
+    }
     const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
     const elementTypes = element ? namedParts(element) : [];
     if (receiver.kind === "declaration" && elementTypes.length > 0) {

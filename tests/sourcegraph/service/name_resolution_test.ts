@@ -1663,3 +1663,26 @@ nameCase(
     assertEquals(lines, ["test/a.ts:2", "test/a.ts:3", "test/a.ts:4"]);
   },
 );
+
+nameCase(
+  "name resolution: a member annotated with the type of a function takes that function's arguments",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/constants.ts": [
+        "export type RetryOptions = { code?: string; delay?: number };",
+        "export const retry = (options?: RetryOptions) => options;",
+      ].join("\n"),
+      "src/types.ts": [
+        'import type { retry } from "./constants";',
+        "export type Instance = { readonly retry: typeof retry; other: (o: object) => void };",
+        "export declare const ky: Instance;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { ky } from "../src/types";',
+        "ky.retry({ code: 'RATE_LIMIT' });",
+        "ky.other({ code: 'x' });",
+      ].join("\n"),
+    }, { path: "src/constants.ts", name: "code", line: 1, shared: true });
+    assertEquals(lines, ["src/constants.ts:1", "test/a.ts:2"]);
+  },
+);
