@@ -692,9 +692,14 @@ export class NameResolver {
     if (fn?.returns === undefined) return null;
     if (at.awaited === true) {
       // Awaiting a value of a type that is itself a promise (`{ json(): ... } & Promise<R>`)
-      // gives its value, of another type than the one named.
+      // gives its value, R, of another type than the one named.
       const type = await this.declarationOf(fn.path, fn.returns, depth + 1);
-      if (type?.parts?.includes("Promise") === true) return null;
+      if (type?.parts?.includes("Promise") === true) {
+        const value = type.partArguments?.Promise?.[0];
+        return value
+          ? await this.member(type.path, { type: value, member: at.member }, depth + 1)
+          : null;
+      }
     }
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }

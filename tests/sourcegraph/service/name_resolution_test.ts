@@ -1686,3 +1686,25 @@ nameCase(
     assertEquals(lines, ["src/constants.ts:1", "test/a.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: awaiting a call's result of a type that is a promise gives the promise's value type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/types.ts": [
+        "export type Body = { text: () => Promise<string> };",
+        "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
+        "export type Client = { get: (url: string) => Reply };",
+        "export declare const client: Client;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { client } from "../src/types";',
+        'const body = await client.get("x").text();',
+        'const response = await client.get("y");',
+        "await response.text();",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "text", line: 1, shared: true });
+    // `response` is the awaited `Body`; `client.get("x").text()` is the `Reply`'s.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:4"]);
+  },
+);
