@@ -1191,7 +1191,7 @@ function objectContext(object: Node): LiteralContext {
     if (type !== null) return { type };
   }
   if (holder?.type === "arguments" && object.type === "object") {
-    const typed = typeArgument(holder, depth);
+    const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
     if (depth > 0 && typed !== null) return { type: typed };
     const argument = argumentOf(object, holder);
     if (argument !== null) return { type: null, argument: { ...argument, ...typed && { typed } } };
@@ -1214,6 +1214,31 @@ function typeArgument(list: Node, depth: number): string | null {
     typed = typed.namedChildren[0] ?? null;
   }
   return typed === null || (depth > 0 && typed.type === "array_type") ? null : literalType(typed);
+}
+
+// For the arguments `list` of a call of a parameter of a function passed to (or annotated with)
+// a generic written with a type argument (`create<State>()((set) => ({ inc: () => set({ n }) }))`):
+// that argument's named type, which the function's objects are of, what its setter is given
+// too; null otherwise.
+function setterType(list: Node): string | null {
+  const callee = list.parent?.type === "call_expression"
+    ? list.parent.childForFieldName("function")
+    : null;
+  if (callee?.type !== "identifier") return null;
+  for (let up = list.parent; up !== null; up = up.parent) {
+    if (!FUNCTIONS.has(up.type)) continue;
+    const single = up.childForFieldName("parameter");
+    const parameters = single === null
+      ? up.childForFieldName("parameters")?.namedChildren ?? []
+      : [single];
+    const names = parameters.map((parameter) =>
+      parameter?.type === "identifier" ? parameter : parameter?.childForFieldName("pattern")
+    );
+    if (names.some((name) => name?.type === "identifier" && name.text === callee.text)) {
+      return calledWithType(up);
+    }
+  }
+  return null;
 }
 
 // For an object passed in `list`, a call's arguments (`f({ ... })`, `new Stream({ ... })`,

@@ -1708,3 +1708,27 @@ nameCase(
     assertEquals(lines, ["src/types.ts:1", "test/a.ts:4"]);
   },
 );
+
+nameCase(
+  "name resolution: an object passed to a parameter of a function typed by a type argument is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/vanilla.ts": [
+        "export type StateCreator<T> = (set: (partial: Partial<T>) => void) => T;",
+        "export declare function create<T>(init: StateCreator<T>): T;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { create, type StateCreator } from "../src/vanilla";',
+        "type State = { num: number; inc: (v: number) => void };",
+        "const store = create<State>((set) => ({",
+        "  num: 1,",
+        "  inc: (v) => { set({ num: v }); },",
+        "}));",
+        "const slice: StateCreator<State> = (set) => ({ num: 2, inc: (v) => set({ num: v }) });",
+        "const other = (set: (o: object) => void) => set({ num: 3 });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "num", line: 2, shared: true });
+    // Not the object passed to another function's parameter.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:4", "test/a.ts:5", "test/a.ts:7"]);
+  },
+);
