@@ -771,7 +771,8 @@ export class NameResolver {
     const members = await this.analysis(type.path, at.member);
     for (const occurrence of members?.occurrences ?? []) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
-      if (receiver?.kind === "declaration" && receiver.type === at.type) {
+      // A literal of the type is a value of it, not where the type declares the member.
+      if (receiver?.kind === "declaration" && receiver.type === at.type && !receiver.literal) {
         return {
           path: type.path,
           line: occurrence.line,

@@ -1185,11 +1185,11 @@ function objectContext(object: Node): LiteralContext {
     const typed = holder.namedChildren.at(-1) ?? null;
     return { type: typed === null || typed.id === object.id ? null : namedType(typed) };
   }
-  if (holder?.type === "return_statement" || holder?.type === "parenthesized_expression") {
-    // `function f(): Result { return { ... } }` and `(): Result => ({ ... })`.
-    const type = returnedType(holder);
-    if (type !== null) return { type };
-  }
+  // `return ok ? { ... } : { ... }`: either arm is what the expression is.
+  let arm = holder;
+  while (arm?.type === "ternary_expression") arm = arm.parent;
+  const returned = arm === null ? null : returnedType(arm);
+  if (returned !== null) return { type: returned };
   if (holder?.type === "arguments" && object.type === "object") {
     const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
     if (depth > 0 && typed !== null) return { type: typed };
@@ -1282,13 +1282,16 @@ function literalType(typed: Node): string | null {
   return null;
 }
 
-// The named return type of the function a `return` statement (or an arrow function's
-// parenthesized body) returns from, or null.
+// The named return type of the function a `return` statement (or an arrow function's body, or
+// its parenthesized body) returns from, or null.
 function returnedType(holder: Node): string | null {
   let fn: Node | null = null;
-  if (holder.type === "parenthesized_expression") {
+  if (holder.type === "arrow_function") {
+    // `(): Result => ok ? { ... } : { ... }`.
+    fn = holder;
+  } else if (holder.type === "parenthesized_expression") {
     if (holder.parent?.type === "arrow_function") fn = holder.parent;
-  } else {
+  } else if (holder.type === "return_statement") {
     for (let up = holder.parent; up !== null && fn === null; up = up.parent) {
       if (FUNCTIONS.has(up.type)) fn = up;
     }
@@ -1337,6 +1340,9 @@ function calledWithType(fn: Node): string | null {
 // Most steps out from a function to the call written with a type argument.
 const FOLLOW_CALLS = 12;
 
+// The types of no value: an object returned is of a union's other part.
+const NOTHING = new Set(["undefined", "null", "void"]);
+
 // The named type a function's return type annotation writes (`Promise<Result>`: Result), or null.
 function returnTypeOf(fn: Node): string | null {
   let typed = fn.childForFieldName("return_type");
@@ -1344,6 +1350,11 @@ function returnTypeOf(fn: Node): string | null {
   if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
     // `async function f(): Promise<Result>`: the object is a Result.
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  if (typed?.type === "union_type") {
+    // `Result | undefined`: an object returned is a Result.
+    const values = typed.namedChildren.filter((part) => !NOTHING.has(part?.text ?? ""));
+    if (values.length === 1) typed = values[0];
   }
   return typed === null ? null : namedType(typed);
 }

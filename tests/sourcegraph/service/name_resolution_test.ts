@@ -1732,3 +1732,29 @@ nameCase(
     assertEquals(lines, ["test/a.ts:2", "test/a.ts:4", "test/a.ts:5", "test/a.ts:7"]);
   },
 );
+
+nameCase(
+  "name resolution: an object returned as a type that may be undefined, or from either arm of a condition, is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/types.ts": "export type RetryOptions = { limit?: number; delay?: number };",
+      "src/timing.ts": [
+        'import type { RetryOptions } from "./types";',
+        "type Internal = Required<RetryOptions>;",
+        "const defaults: Internal = { limit: 2, delay: 0 };",
+        "export const pick = (ok: boolean): RetryOptions | undefined => {",
+        "  return ok ? { limit: 1 } : undefined;",
+        "};",
+        "export const choose = (ok: boolean): RetryOptions => ok ? { limit: 3 } : { delay: 1 };",
+        "export const loose = (ok: boolean) => ok ? { limit: 4 } : {};",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "limit", line: 1, shared: true });
+    // Not the object returned by a function of no return type.
+    assertEquals(lines, [
+      "src/timing.ts:3",
+      "src/timing.ts:5",
+      "src/timing.ts:7",
+      "src/types.ts:1",
+    ]);
+  },
+);
