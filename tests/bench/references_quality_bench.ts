@@ -41,8 +41,9 @@
  * of a service serving the tree as `local/<folder>`, or `--service-repo NAME`)
  * measures the service's MCP `references` and `definition` tools beside the baseline, with the
  * same seed and sample, through the MCP SDK client: its references are
- * every row of every page asked from the declaration's line with `symbol`
- * set to the name; its definition is the MCP `definition` tool's answer at
+ * every row of every page asked at the declaration's position (its line and
+ * column: the name alone names the line's first occurrence of it, which may
+ * be another symbol, as in `({ id }: { id: number })`); its definition is the MCP `definition` tool's answer at
  * the reference position (its column: the oracle's, in UTF-16 units, which
  * is the tool's character count on lines without characters outside the
  * BMP). Set `SOURCEGRAPH_TOKEN` when the repository is not public.
@@ -516,7 +517,9 @@ class ServiceFinder implements ReferenceFinder {
           repo: this.repo,
           path: position.path,
           line: position.line,
-          symbol: name,
+          // At the site's column: the name alone names the line's first occurrence of it, which
+          // may be another symbol (`({ id }: { id: number })`).
+          ...(position.column > 0 ? { column: position.column } : { symbol: name }),
           max_bytes: 262144,
           ...(after === undefined ? {} : { after }),
         },
