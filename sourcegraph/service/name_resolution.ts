@@ -52,6 +52,10 @@ export interface ResolvedDeclaration {
   parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
+  /** For a type alias or an interface: the named type arguments of its generic parts. */
+  partArguments?: Record<string, (string | null)[]>;
+  /** For a generic type alias or interface: its type parameters' names. */
+  typeParameters?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /**
@@ -65,6 +69,8 @@ export interface ResolvedDeclaration {
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
   elementTypes?: string[];
+  /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
+  typeQuery?: string;
   /** For a variable set from a call of a named function: that function. */
   setBy?: string;
   /** For a member of an object type annotating a parameter: its function's line, its index. */
@@ -77,7 +83,7 @@ export interface ResolvedDeclaration {
    */
   within?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string; on?: Receiver };
+  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -567,7 +573,11 @@ export class NameResolver {
     argument: { callee: string; module?: string; on?: Receiver },
   ): Promise<ResolvedDeclaration | null> {
     if (argument.on !== undefined) {
-      return await this.receiverMember(path, { name: argument.callee, receiver: argument.on }, 1);
+      const on = { name: argument.callee, receiver: argument.on };
+      const member = await this.receiverMember(path, on, 1);
+      if (member?.parameters !== undefined || member?.typeQuery === undefined) return member;
+      // `retry: typeof retry`: the member is that function, its parameters the objects'.
+      return await this.declarationOf(member.path, member.typeQuery, 2) ?? member;
     }
     if (argument.module !== undefined) {
       const target = await this.module(path, argument.module);
@@ -682,9 +692,14 @@ export class NameResolver {
     if (fn?.returns === undefined) return null;
     if (at.awaited === true) {
       // Awaiting a value of a type that is itself a promise (`{ json(): ... } & Promise<R>`)
-      // gives its value, of another type than the one named.
+      // gives its value, R, of another type than the one named.
       const type = await this.declarationOf(fn.path, fn.returns, depth + 1);
-      if (type?.parts?.includes("Promise") === true) return null;
+      if (type?.parts?.includes("Promise") === true) {
+        const value = type.partArguments?.Promise?.[0];
+        return value
+          ? await this.member(type.path, { type: value, member: at.member }, depth + 1)
+          : null;
+      }
     }
     return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
   }
@@ -737,6 +752,10 @@ export class NameResolver {
         const type = declared?.parameterTypes?.[handler.parameter];
         if (declared !== null && type) return { path: declared.path, type };
       }
+      // A method, or a property of a function type written inline (`match: (route: Route) =>
+      // unknown`): its own parameter's named type.
+      const [own] = [member.parameters?.[handler.parameter] ?? []].flat();
+      if (!handler.element && own) return { path: member.path, type: own };
     }
     return null;
   }
@@ -752,7 +771,8 @@ export class NameResolver {
     const members = await this.analysis(type.path, at.member);
     for (const occurrence of members?.occurrences ?? []) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
-      if (receiver?.kind === "declaration" && receiver.type === at.type) {
+      // A literal of the type is a value of it, not where the type declares the member.
+      if (receiver?.kind === "declaration" && receiver.type === at.type && !receiver.literal) {
         return {
           path: type.path,
           line: occurrence.line,
@@ -766,6 +786,7 @@ export class NameResolver {
           ...(receiver.callbacks ? { callbacks: receiver.callbacks } : {}),
           ...(receiver.returns ? { returns: receiver.returns } : {}),
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
+          ...(receiver.typeQuery ? { typeQuery: receiver.typeQuery } : {}),
           ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
         };
       }
@@ -776,6 +797,32 @@ export class NameResolver {
     for (const part of type.parts ?? []) {
       const found = await this.member(type.path, { type: part, member: at.member }, depth + 1);
       if (found !== null) return found;
+    }
+    for (const [part, names] of Object.entries(type.partArguments ?? {})) {
+      const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
+   * The member `member` of the type argument a generic part of a type stands for, where that
+   * part's declaration is made of its type parameter (`Required<Options, "fetch">` with
+   * `type Required<T, K> = T & { ... }`: Options's member); null otherwise.
+   */
+  async argumentMember(
+    path: string,
+    at: { part: string; names: (string | null)[]; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const generic = await this.declarationOf(path, at.part, depth + 1);
+    const parameters = generic?.typeParameters ?? [];
+    for (const part of generic?.parts ?? []) {
+      const argument = at.names[parameters.indexOf(part)];
+      if (parameters.includes(part) && argument) {
+        const found = await this.member(path, { type: argument, member: at.member }, depth + 1);
+        if (found !== null) return found;
+      }
     }
     return null;
   }
@@ -1143,7 +1190,6 @@ async function declarationRefersTo(
 ): Promise<boolean> {
   const { receiver } = at;
   const own = at.path === target.path;
-  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
   // An object passed to a function is of its parameter's type; another anonymous object
   // (type) is the target's only where the target's is anonymous too; another file's type
   // of the target's type name is another type.
@@ -1151,6 +1197,13 @@ async function declarationRefersTo(
   // literal's (untyped literals keep the rule of anonymous objects below).
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
+  }
+  const typed = receiver.argument?.typed;
+  if (typed !== undefined) {
+    // An object passed to a call written with a type argument that declares the key
+    // (`atom<Item>({ text })`): that type's member.
+    const found = await resolver.member(at.path, { type: typed, member: at.name }, 1);
+    if (found !== null) return isTargetMember(found, target);
   }
   const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
   if (nested !== null) return nested;
@@ -1186,12 +1239,36 @@ async function declarationRefersTo(
     return own && target.container === null &&
       ((receiver.literal === true && parameter === undefined) || target.literal === true);
   }
-  if (receiver.literal === true && receiver.type === target.container) {
+  return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// Whether a member declared in a class, an object type or an object literal of the named type
+// `type` may be the member `target`.
+async function namedDeclarationFits(
+  resolver: NameResolver,
+  at: {
+    path: string;
+    name: string;
+    type: string;
+    receiver: Extract<Receiver, { kind: "declaration" }>;
+  },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver, type } = at;
+  const own = at.path === target.path;
+  const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  if (receiver.literal === true && type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.
-    const type = await resolver.declarationOf(at.path, receiver.type, 1);
-    return type === null || type.path === target.path;
+    const declared = await resolver.declarationOf(at.path, type, 1);
+    return declared === null || declared.path === target.path;
   }
-  if (!own && receiver.type === target.container) return false;
+  if (!own && type === target.container) return false;
+  if (receiver.literal === true) {
+    // A literal of another named type: the member that type has, its own or one of its parts'
+    // (`{ [K in keyof Options]-?: true }` has Options's members).
+    const found = await resolver.member(at.path, { type, member: at.name }, 1);
+    if (found !== null) return isTargetMember(found, target);
+  }
   return receiverFits(receiver, types);
 }
 
@@ -1288,6 +1365,8 @@ function declared(
     ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
+    ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
+    ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),

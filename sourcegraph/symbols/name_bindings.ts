@@ -54,9 +54,10 @@ export type Receiver =
     declares: string;
     /**
      * `module`: the callee is that module's export, called through a namespace import; `on`: it
-     * is a method of a value that receiver describes (`client.get(url, { ... })`).
+     * is a method of a value that receiver describes (`client.get(url, { ... })`); `typed`: the
+     * named type of the call's first type argument (`atom<Item>({ ... })`).
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver };
+    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
     /** `to`: the function's last line (a value of the type is seen there, or passed to it). */
     parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
@@ -71,6 +72,8 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
+    /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
+    typeQuery?: string;
     /**
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
@@ -157,6 +160,13 @@ export interface Declared {
   parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
   parts?: string[];
+  /**
+   * For a type alias or an interface: per generic part written with type arguments
+   * (`Required<Options, "fetch">`), the named type of each argument (null: not a named type).
+   */
+  partArguments?: Record<string, (string | null)[]>;
+  /** For a generic type alias or interface: its type parameters' names, in order. */
+  typeParameters?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
   /**
@@ -277,6 +287,10 @@ export function bindingOf(node: Node): Binding {
       : null;
     const valueTypes = annotation === null ? [] : namedParts(annotation);
     if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+    const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
+    if (receiver.kind === "declaration" && query?.type === "identifier") {
+      receiver.typeQuery = query.text;
+    }
     const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
     const elementTypes = element ? namedParts(element) : [];
     if (receiver.kind === "declaration" && elementTypes.length > 0) {
@@ -458,6 +472,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (signature !== null) declared.parameterTypes = signature;
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
+    Object.assign(declared, genericParts(nameNode));
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -918,7 +933,10 @@ function callbackParameter(name: Node): Receiver {
   }
   const list = fn?.parent;
   const call = list?.parent;
-  if (fn && (list?.type === "pair" || list?.type === "array")) return handlerParameter(fn, index);
+  const literalMethod = fn?.type === "method_definition" && list?.type === "object";
+  if (fn && (list?.type === "pair" || list?.type === "array" || literalMethod)) {
+    return handlerParameter(fn, index);
+  }
   if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
     const typed = list.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
@@ -948,10 +966,13 @@ function callbackParameter(name: Node): Receiver {
 // or an element of the array that is (`{ beforeRequest: [(state) => ...] }`): what that property's
 // type gives it, when the literal's type is evident.
 function handlerParameter(fn: Node, index: number): Receiver {
-  let pair = fn.parent;
+  // A literal's method (`{ add(route) { } }`) is its own key's value.
+  let pair = fn.type === "method_definition" ? fn : fn.parent;
   const element = pair?.type === "array";
   if (element) pair = pair?.parent ?? null;
-  const key = pair?.type === "pair" ? pair.childForFieldName("key") : null;
+  const key = pair?.type === "pair" || pair?.type === "method_definition"
+    ? pair.childForFieldName(pair.type === "pair" ? "key" : "name")
+    : null;
   const object = pair?.parent;
   if (key?.type !== "property_identifier" || object?.type !== "object") return { kind: "unknown" };
   const outer = objectContext(object);
@@ -1288,20 +1309,60 @@ function objectContext(object: Node): LiteralContext {
     const typed = holder.namedChildren.at(-1) ?? null;
     return { type: typed === null || typed.id === object.id ? null : namedType(typed) };
   }
-  if (holder?.type === "return_statement" || holder?.type === "parenthesized_expression") {
-    // `function f(): Result { return { ... } }` and `(): Result => ({ ... })`.
-    const type = returnedType(holder);
-    if (type !== null) return { type };
-  }
+  // `return ok ? { ... } : { ... }`: either arm is what the expression is.
+  let arm = holder;
+  while (arm?.type === "ternary_expression") arm = arm.parent;
+  const returned = arm === null ? null : returnedType(arm);
+  if (returned !== null) return { type: returned };
   if (holder?.type === "arguments" && object.type === "object") {
+    const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
+    if (depth > 0 && typed !== null) return { type: typed };
     const argument = argumentOf(object, holder);
-    if (argument !== null) return { type: null, argument };
+    if (argument !== null) return { type: null, argument: { ...argument, ...typed && { typed } } };
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
     const parameter = annotatedParameter(holder);
     if (parameter !== null) return { type: null, parameter };
   }
   return { type: null };
+}
+
+// The named type of the first type argument of the call whose arguments are `list`
+// (`atom<Item>(...)`), past `depth` array types (`atom<Item[]>([{ ... }])`: Item); or null.
+function typeArgument(list: Node, depth: number): string | null {
+  const call = list.parent;
+  let typed = call?.type === "call_expression"
+    ? call.childForFieldName("type_arguments")?.namedChildren[0] ?? null
+    : null;
+  for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
+    typed = typed.namedChildren[0] ?? null;
+  }
+  return typed === null || (depth > 0 && typed.type === "array_type") ? null : literalType(typed);
+}
+
+// For the arguments `list` of a call of a parameter of a function passed to (or annotated with)
+// a generic written with a type argument (`create<State>()((set) => ({ inc: () => set({ n }) }))`):
+// that argument's named type, which the function's objects are of, what its setter is given
+// too; null otherwise.
+function setterType(list: Node): string | null {
+  const callee = list.parent?.type === "call_expression"
+    ? list.parent.childForFieldName("function")
+    : null;
+  if (callee?.type !== "identifier") return null;
+  for (let up = list.parent; up !== null; up = up.parent) {
+    if (!FUNCTIONS.has(up.type)) continue;
+    const single = up.childForFieldName("parameter");
+    const parameters = single === null
+      ? up.childForFieldName("parameters")?.namedChildren ?? []
+      : [single];
+    const names = parameters.map((parameter) =>
+      parameter?.type === "identifier" ? parameter : parameter?.childForFieldName("pattern")
+    );
+    if (names.some((name) => name?.type === "identifier" && name.text === callee.text)) {
+      return calledWithType(up);
+    }
+  }
+  return null;
 }
 
 // For an object passed in `list`, a call's arguments (`f({ ... })`, `new Stream({ ... })`,
@@ -1345,13 +1406,16 @@ function literalType(typed: Node): string | null {
   return null;
 }
 
-// The named return type of the function a `return` statement (or an arrow function's
-// parenthesized body) returns from, or null.
+// The named return type of the function a `return` statement (or an arrow function's body, or
+// its parenthesized body) returns from, or null.
 function returnedType(holder: Node): string | null {
   let fn: Node | null = null;
-  if (holder.type === "parenthesized_expression") {
+  if (holder.type === "arrow_function") {
+    // `(): Result => ok ? { ... } : { ... }`.
+    fn = holder;
+  } else if (holder.type === "parenthesized_expression") {
     if (holder.parent?.type === "arrow_function") fn = holder.parent;
-  } else {
+  } else if (holder.type === "return_statement") {
     for (let up = holder.parent; up !== null && fn === null; up = up.parent) {
       if (FUNCTIONS.has(up.type)) fn = up;
     }
@@ -1360,7 +1424,8 @@ function returnedType(holder: Node): string | null {
 }
 
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
-// `create<State>()(...)`), directly or inside calls it is passed through
+// `create<State>()(...)`) or set to a variable annotated with a generic type written with one
+// (`const slice: StateCreator<State> = (set) => ...`), directly or inside calls it is passed through
 // (`create<State>()(devtools((set) => ...))`) or functions it returns
 // (`(set) => ({ inc: () => set(() => ({ ... })) })`: what the state's setter is given): that
 // argument's named type, which such calls give what the function returns; null otherwise.
@@ -1375,8 +1440,16 @@ function calledWithType(fn: Node): string | null {
       const typed = call.childForFieldName("type_arguments") ??
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
-      if (first) return namedType(first);
+      if (first) return literalType(first);
       node = call;
+    } else if (up.type === "variable_declarator" && up.childForFieldName("value")?.id === node.id) {
+      // `const slice: StateCreator<State> = (set) => ({ ... })`: a function annotated with a
+      // generic type written with a type argument returns objects of it, as such calls do.
+      const typed = up.childForFieldName("type")?.namedChildren[0];
+      const first = typed?.type === "generic_type"
+        ? typed.childForFieldName("type_arguments")?.namedChildren[0]
+        : null;
+      return first ? literalType(first) : null;
     } else if (
       (up.type === "arrow_function" && up.childForFieldName("body")?.id === node.id) ||
       (up.type === "pair" && up.childForFieldName("value")?.id === node.id) ||
@@ -1391,6 +1464,9 @@ function calledWithType(fn: Node): string | null {
 // Most steps out from a function to the call written with a type argument.
 const FOLLOW_CALLS = 12;
 
+// The types of no value: an object returned is of a union's other part.
+const NOTHING = new Set(["undefined", "null", "void"]);
+
 // The named type a function's return type annotation writes (`Promise<Result>`: Result), or null.
 function returnTypeOf(fn: Node): string | null {
   let typed = fn.childForFieldName("return_type");
@@ -1398,6 +1474,11 @@ function returnTypeOf(fn: Node): string | null {
   if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
     // `async function f(): Promise<Result>`: the object is a Result.
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  if (typed?.type === "union_type") {
+    // `Result | undefined`: an object returned is a Result.
+    const values = typed.namedChildren.filter((part) => !NOTHING.has(part?.text ?? ""));
+    if (values.length === 1) typed = values[0];
   }
   return typed === null ? null : namedType(typed);
 }
@@ -1575,13 +1656,59 @@ function constructorOf(declaration: Node): Node | null {
   return null;
 }
 
-// The named types a union or intersection is made of (`A | (B & { c: C })`: A and B).
+// The named types a union or intersection is made of (`A | (B & { c: C })`: A and B); for an
+// object type mapping the keys of a named type (`{ [K in keyof Options]-?: true }`), that type,
+// whose members it has.
 function namedParts(typed: Node): string[] {
+  if (typed.type === "object_type") return mappedKeys(typed);
   if (!TYPE_COMBINATIONS.has(typed.type)) {
     const name = namedType(typed);
     return name === null ? [] : [name];
   }
   return typed.namedChildren.flatMap((part) => part === null ? [] : namedParts(part));
+}
+
+// The named types whose keys an object type maps (`{ [K in keyof Options]-?: true }`).
+function mappedKeys(object: Node): string[] {
+  const names: string[] = [];
+  for (const signature of object.namedChildren) {
+    const clause = signature?.type === "index_signature"
+      ? signature.namedChildren.find((child) => child?.type === "mapped_type_clause")
+      : null;
+    const keys = clause?.childForFieldName("type");
+    const of = keys?.type === "index_type_query" ? keys.namedChildren[0] : null;
+    const name = of ? namedType(of) : null;
+    if (name !== null) names.push(name);
+  }
+  return names;
+}
+
+// For the name of a type alias or interface: its type parameters, and the type arguments of the
+// generic types its value is made of (`type Internal = Required<Options, "fetch"> & { ... }`,
+// where `type Required<T, K> = T & { ... }` has the members of its argument T).
+function genericParts(name: Node): Pick<Declared, "partArguments" | "typeParameters"> {
+  const holder = name.parent;
+  if (holder === null || !TYPE_HOLDERS.has(holder.type)) return {};
+  if (holder.childForFieldName("name")?.id !== name.id) return {};
+  const parameters = holder.childForFieldName("type_parameters")?.namedChildren
+    .map((parameter) => parameter?.childForFieldName("name")?.text ?? "") ?? [];
+  const found: Record<string, (string | null)[]> = {};
+  const visit = (typed: Node) => {
+    if (TYPE_COMBINATIONS.has(typed.type)) {
+      for (const part of typed.namedChildren) if (part !== null) visit(part);
+      return;
+    }
+    const generic = typed.type === "generic_type" ? typed.childForFieldName("name") : null;
+    if (!generic || namedType(typed) !== generic.text) return;
+    const list = typed.childForFieldName("type_arguments")?.namedChildren ?? [];
+    found[generic.text] = list.map((argument) => argument === null ? null : namedType(argument));
+  };
+  const value = holder.childForFieldName("value");
+  if (value !== null) visit(value);
+  return {
+    ...(Object.keys(found).length > 0 ? { partArguments: found } : {}),
+    ...(parameters.length > 0 ? { typeParameters: parameters } : {}),
+  };
 }
 
 // For the name of a type alias or interface: the named types its value is made of (a union's

@@ -1711,3 +1711,221 @@ nameCase(
     ]);
   },
 );
+
+nameCase(
+  "name resolution: a generic alias made of its type parameter has its argument's members",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/common.ts":
+        "export type Required<T, K extends keyof T = keyof T> = T & { [P in K]-?: T[P] };",
+      "src/types.ts": [
+        'import type { Required } from "./common";',
+        "export interface Options { parseJson?: (text: string) => unknown; timeout?: number }",
+        'export type Internal = Required<Omit<Options, "timeout">, "parseJson"> & { retry: number };',
+        "export type Other = Required<Omit<{ parseJson: string }, 'x'>>;",
+      ].join("\n"),
+      "src/ky.ts": [
+        'import type { Internal, Other } from "./types";',
+        "export class Ky {",
+        "  readonly #options: Internal;",
+        "  readonly #other: Other;",
+        "  constructor(options: Internal, other: Other) { this.#options = options; this.#other = other; }",
+        "  parse(text: string) { return this.#options.parseJson(text); }",
+        "  other() { return this.#other.parseJson; }",
+        "}",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "parseJson", line: 2, shared: true });
+    assertEquals(target?.container, "Options");
+    // Not the anonymous type's `parseJson` made Required by `Other`.
+    assertEquals(lines, ["src/ky.ts:6", "src/types.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object type mapping the keys of a type has that type's members",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/types.ts": [
+        "export interface Options { parseJson?: (text: string) => unknown; timeout?: number }",
+        "export type Registry = { [K in keyof Options]-?: true };",
+        "export type Loose = { [key: string]: true };",
+      ].join("\n"),
+      "src/constants.ts": [
+        'import type { Loose, Registry } from "./types";',
+        "export const keys: Registry = {",
+        "  parseJson: true,",
+        "  timeout: true,",
+        "};",
+        "export const loose: Loose = { parseJson: true };",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "parseJson", line: 1, shared: true });
+    assertEquals(target?.container, "Options");
+    assertEquals(lines, ["src/constants.ts:3", "src/types.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: a parameter of a typed literal's method or function-typed property is of its own parameter type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/tool.ts": [
+        "export type Route = { method: string; path: string };",
+        "export interface Router { name: string; match: (route: Route) => unknown; add(route: Route): void }",
+      ].join("\n"),
+      "src/hono.ts": [
+        'import type { Router } from "./tool";',
+        "export const create = (name: string): Router => {",
+        "  return {",
+        "    name,",
+        "    match: (route) => route.path,",
+        "    add(route) { return route.path; },",
+        "  };",
+        "};",
+        "export const loose = { match: (route) => route.path };",
+      ].join("\n"),
+    }, { path: "src/tool.ts", name: "path", line: 1, shared: true });
+    // Not the untyped literal's parameter.
+    assertEquals(lines, ["src/hono.ts:5", "src/hono.ts:6", "src/tool.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: a function annotated with a generic type written with a type argument returns objects of it",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/vanilla.ts": [
+        "export type StateCreator<T, U = T> = (set: (partial: Partial<T>) => void) => U;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import type { StateCreator } from "../src/vanilla";',
+        "interface BearSlice { bears: number; addBear: () => void }",
+        "interface FishSlice { fishes: number }",
+        "const createBearSlice: StateCreator<BearSlice & FishSlice> = (set) => ({",
+        "  bears: 0,",
+        "  addBear: () => set({}),",
+        "});",
+        "const loose: (a: number) => object = () => ({ bears: 1 });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "bears", line: 2, shared: true });
+    // Not the literal returned by a function of no generic type.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:5"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to a call written with a type argument declaring its key is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/atom.ts": [
+        "export function atom<Value>(read: (get: unknown) => Value): Value;",
+        "export function atom<Value>(initialValue: Value): Value;",
+        "export function atom<Value>(value: Value) { return value; }",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { atom } from "../src/atom";',
+        "type Item = { text: string; checked: boolean };",
+        "const one = atom<Item>({ text: 'a', checked: false });",
+        "const all = atom<Item[]>([{ text: 'b', checked: true }]);",
+        "const other = atom<{ text: string }>({ text: 'c' });",
+        "const loose = atom({ text: 'd' });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "text", line: 2, shared: true });
+    // Not the objects of another type argument or of none.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:3", "test/a.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member annotated with the type of a function takes that function's arguments",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/constants.ts": [
+        "export type RetryOptions = { code?: string; delay?: number };",
+        "export const retry = (options?: RetryOptions) => options;",
+      ].join("\n"),
+      "src/types.ts": [
+        'import type { retry } from "./constants";',
+        "export type Instance = { readonly retry: typeof retry; other: (o: object) => void };",
+        "export declare const ky: Instance;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { ky } from "../src/types";',
+        "ky.retry({ code: 'RATE_LIMIT' });",
+        "ky.other({ code: 'x' });",
+      ].join("\n"),
+    }, { path: "src/constants.ts", name: "code", line: 1, shared: true });
+    assertEquals(lines, ["src/constants.ts:1", "test/a.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: awaiting a call's result of a type that is a promise gives the promise's value type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/types.ts": [
+        "export type Body = { text: () => Promise<string> };",
+        "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
+        "export type Client = { get: (url: string) => Reply };",
+        "export declare const client: Client;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { client } from "../src/types";',
+        'const body = await client.get("x").text();',
+        'const response = await client.get("y");',
+        "await response.text();",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "text", line: 1, shared: true });
+    // `response` is the awaited `Body`; `client.get("x").text()` is the `Reply`'s.
+    assertEquals(lines, ["src/types.ts:1", "test/a.ts:4"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to a parameter of a function typed by a type argument is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/vanilla.ts": [
+        "export type StateCreator<T> = (set: (partial: Partial<T>) => void) => T;",
+        "export declare function create<T>(init: StateCreator<T>): T;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { create, type StateCreator } from "../src/vanilla";',
+        "type State = { num: number; inc: (v: number) => void };",
+        "const store = create<State>((set) => ({",
+        "  num: 1,",
+        "  inc: (v) => { set({ num: v }); },",
+        "}));",
+        "const slice: StateCreator<State> = (set) => ({ num: 2, inc: (v) => set({ num: v }) });",
+        "const other = (set: (o: object) => void) => set({ num: 3 });",
+      ].join("\n"),
+    }, { path: "test/a.ts", name: "num", line: 2, shared: true });
+    // Not the object passed to another function's parameter.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:4", "test/a.ts:5", "test/a.ts:7"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object returned as a type that may be undefined, or from either arm of a condition, is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/types.ts": "export type RetryOptions = { limit?: number; delay?: number };",
+      "src/timing.ts": [
+        'import type { RetryOptions } from "./types";',
+        "type Internal = Required<RetryOptions>;",
+        "const defaults: Internal = { limit: 2, delay: 0 };",
+        "export const pick = (ok: boolean): RetryOptions | undefined => {",
+        "  return ok ? { limit: 1 } : undefined;",
+        "};",
+        "export const choose = (ok: boolean): RetryOptions => ok ? { limit: 3 } : { delay: 1 };",
+        "export const loose = (ok: boolean) => ok ? { limit: 4 } : {};",
+      ].join("\n"),
+    }, { path: "src/types.ts", name: "limit", line: 1, shared: true });
+    // Not the object returned by a function of no return type.
+    assertEquals(lines, [
+      "src/timing.ts:3",
+      "src/timing.ts:5",
+      "src/timing.ts:7",
+      "src/types.ts:1",
+    ]);
+  },
+);
