@@ -27,13 +27,19 @@ export function testRecord(
   };
 }
 
-/** Clones `source` bare to `<data>/mirrors/<id>.git`; the readers of that data folder. */
+/**
+ * Clones `source` bare to `<data>/mirrors/<id>.git`; the readers of that data folder. The
+ * clone goes through Git's transport, as the service's fetches do: its objects arrive in one
+ * pack, not as hard links to the source's loose objects, which cost an open, a map and an
+ * inflate each on every read (the parity test's thousand files: 100,000 opens, 8 of its 16
+ * processor-seconds in the kernel).
+ */
 export async function mirrorFor(
   source: string,
   options: { data: string; repo: RepositoryRecord },
 ): Promise<{ mirror: string; mirrors: MirrorReaders }> {
   await Deno.mkdir(join(options.data, "mirrors"), { recursive: true });
   const mirror = join(options.data, "mirrors", `${options.repo.id}.git`);
-  await git(options.data, ["clone", "-q", "--bare", source, mirror]);
+  await git(options.data, ["clone", "-q", "--bare", "--no-local", source, mirror]);
   return { mirror, mirrors: new MirrorReaders(options.data) };
 }
