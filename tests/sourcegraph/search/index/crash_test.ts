@@ -35,7 +35,7 @@ Deno.test("index crash safety: SIGKILL at 12 points of a build (postings written
     const commit = await source.git("rev-parse", "HEAD");
     const data = join(parent, "data");
     await Deno.mkdir(join(data, "search_index"), { recursive: true });
-    const { mirror, mirrors } = await mirrorFor(source.path, { data, repo: REPO });
+    const { mirror, mirrors } = await mirrorFor(source.path, { data, repo: REPO, packed: true });
     const path = indexPath(data, REPO);
     const plain = new SharedSearches(mirrors, {
       indexes: new SearchIndexes(data, { enabled: false, mirrors, log: () => {} }),
