@@ -74,103 +74,99 @@ function files(text: string): string[] {
 }
 
 for (const [label, env] of MODES) {
-  Deno.test(`search (${label}): RE2 line matches at the committed tree with the full commit`, () => {
+  // One service a mode, its cases as steps: none of them changes what the next one reads.
+  Deno.test(`search (${label}): one service, case by case`, (t) => {
     mode = env;
-    return (
-      withSearch(async (_client, head, run) => {
-        const text = await run({ pattern: "parseHTTPRequest" });
-        assertIncludes(text, `Commit: "${head}"`);
-        const defining = ["src/http.ts", "vendor/lib.ts"];
-        assertEquals(files(text), rankedFiles(defining, ["docs/notes.md"]));
-        const defines = mode.SOURCEGRAPH_SEARCH_INDEX !== "false"
-          ? 'Defines: ["parseHTTPRequest"]\n'
-          : "";
-        assertIncludes(
-          text,
-          `File: "src/http.ts"\n${defines}2: export function parseHTTPRequest(raw) {}`,
-        );
-        assert(!text.includes("working tree edit"), "the working tree is never searched");
-        assertEquals(
-          files(await run({ pattern: "parse\\w+Re(quest|sponse)" })),
-          rankedFiles(defining, ["docs/notes.md"]),
-        );
-        assertEquals(
-          files(await run({ pattern: "parsehttprequest", ignore_case: true })),
-          rankedFiles(defining, ["docs/notes.md", "src/util/strings.ts"]),
-        );
-        assertEquals(files(await run({ pattern: "a.b(", fixed_strings: true })), [
-          "src/util/strings.ts",
-        ]);
-      })
-    );
-  });
-}
-
-for (const [label, env] of MODES) {
-  Deno.test(`search (${label}): globs like rg -g, paths, output files, per-file line cap, zero hits`, () => {
-    mode = env;
-    return (
-      withSearch(async (_client, _head, run) => {
-        assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts"] })), [
-          "src/http.ts",
-          "vendor/lib.ts",
-        ]);
-        assertEquals(
-          files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts", "!vendor/**"] })),
-          [
+    return withSearch(async (client, head, run) => {
+      await t.step(
+        `search (${label}): RE2 line matches at the committed tree with the full commit`,
+        async () => {
+          const text = await run({ pattern: "parseHTTPRequest" });
+          assertIncludes(text, `Commit: "${head}"`);
+          const defining = ["src/http.ts", "vendor/lib.ts"];
+          assertEquals(files(text), rankedFiles(defining, ["docs/notes.md"]));
+          const defines = mode.SOURCEGRAPH_SEARCH_INDEX !== "false"
+            ? 'Defines: ["parseHTTPRequest"]\n'
+            : "";
+          assertIncludes(
+            text,
+            `File: "src/http.ts"\n${defines}2: export function parseHTTPRequest(raw) {}`,
+          );
+          assert(!text.includes("working tree edit"), "the working tree is never searched");
+          assertEquals(
+            files(await run({ pattern: "parse\\w+Re(quest|sponse)" })),
+            rankedFiles(defining, ["docs/notes.md"]),
+          );
+          assertEquals(
+            files(await run({ pattern: "parsehttprequest", ignore_case: true })),
+            rankedFiles(defining, ["docs/notes.md", "src/util/strings.ts"]),
+          );
+          assertEquals(files(await run({ pattern: "a.b(", fixed_strings: true })), [
+            "src/util/strings.ts",
+          ]);
+        },
+      );
+      await t.step(
+        `search (${label}): globs like rg -g, paths, output files, per-file line cap, zero hits`,
+        async () => {
+          assertEquals(files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts"] })), [
             "src/http.ts",
-          ],
-        );
-        assertEquals(
-          files(await run({ pattern: "parseHTTPRequest", glob: ["!vendor/**", "vendor/lib.ts"] })),
-          ["vendor/lib.ts"],
-        ); // later wins; with an include glob, unmatched files are out
-        assertEquals(
-          files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })),
-          rankedFiles(["src/http.ts"], ["docs/notes.md"]),
-        );
-        const listed = await run({ pattern: "needle", output: "files" });
-        assertEquals(files(listed), ["many.txt"]);
-        assert(!listed.includes("1: needle"), "output files lists no lines");
-        const capped = await run({ pattern: "needle", max_lines_per_file: 2 });
-        assertIncludes(
-          capped,
-          "1: needle 0\n2: needle 1\nLinesTruncated: true; MatchingLines: 30; shown: 2",
-        );
-        const none = await run({ pattern: "zebracorn" });
-        assertIncludes(none, "FileCount: 0");
-        assertIncludes(none, "Absence is not proven");
-      })
-    );
-  });
-}
-
-for (const [label, env] of MODES) {
-  Deno.test(`search (${label}): invalid patterns, globs and paths are refused; RE2 stays linear`, () => {
-    mode = env;
-    return (
-      withSearch(async (client, _head, run) => {
-        for (const pattern of ["(", "a*", "(?=x)", "x(?!y)", "a\\nb", "^$", "[z-a]"]) {
-          assertEquals(await run({ pattern }), "ERROR INVALID_PATTERN", pattern);
-        }
-        assertEquals(await run({ pattern: "x", glob: ["!"] }), "ERROR INVALID_GLOB");
-        assertEquals(await run({ pattern: "x", paths: ["../etc"] }), "ERROR INVALID_PATH");
-        assertEquals(await run({ pattern: "x", revision: "HEAD" }), "ERROR INVALID_REVISION");
-        const started = performance.now();
-        const redos = await run({ pattern: "(a+)+$" });
-        // Backtracking on this pattern would take minutes; RE2 answers in milliseconds.
-        assert(
-          performance.now() - started < 30_000,
-          "catastrophic backtracking cannot happen in RE2",
-        );
-        assertIncludes(redos, "FileCount: 0");
-        const tooLong = await client.callTool({
-          name: "search",
-          arguments: { repo: "local/project", pattern: "x".repeat(8193) },
-        });
-        assert(tooLong.isError);
-      })
-    );
+            "vendor/lib.ts",
+          ]);
+          assertEquals(
+            files(await run({ pattern: "parseHTTPRequest", glob: ["*.ts", "!vendor/**"] })),
+            [
+              "src/http.ts",
+            ],
+          );
+          assertEquals(
+            files(
+              await run({ pattern: "parseHTTPRequest", glob: ["!vendor/**", "vendor/lib.ts"] }),
+            ),
+            ["vendor/lib.ts"],
+          ); // later wins; with an include glob, unmatched files are out
+          assertEquals(
+            files(await run({ pattern: "parseHTTPRequest", paths: ["src", "docs"] })),
+            rankedFiles(["src/http.ts"], ["docs/notes.md"]),
+          );
+          const listed = await run({ pattern: "needle", output: "files" });
+          assertEquals(files(listed), ["many.txt"]);
+          assert(!listed.includes("1: needle"), "output files lists no lines");
+          const capped = await run({ pattern: "needle", max_lines_per_file: 2 });
+          assertIncludes(
+            capped,
+            "1: needle 0\n2: needle 1\nLinesTruncated: true; MatchingLines: 30; shown: 2",
+          );
+          const none = await run({ pattern: "zebracorn" });
+          assertIncludes(none, "FileCount: 0");
+          assertIncludes(none, "Absence is not proven");
+        },
+      );
+      await t.step(
+        `search (${label}): invalid patterns, globs and paths are refused; RE2 stays linear`,
+        async () => {
+          for (const pattern of ["(", "a*", "(?=x)", "x(?!y)", "a\\nb", "^$", "[z-a]"]) {
+            assertEquals(await run({ pattern }), "ERROR INVALID_PATTERN", pattern);
+          }
+          assertEquals(await run({ pattern: "x", glob: ["!"] }), "ERROR INVALID_GLOB");
+          assertEquals(await run({ pattern: "x", paths: ["../etc"] }), "ERROR INVALID_PATH");
+          assertEquals(await run({ pattern: "x", revision: "HEAD" }), "ERROR INVALID_REVISION");
+          const started = performance.now();
+          const redos = await run({ pattern: "(a+)+$" });
+          // Backtracking on this pattern would take minutes; RE2 answers in milliseconds.
+          assert(
+            performance.now() - started < 30_000,
+            "catastrophic backtracking cannot happen in RE2",
+          );
+          assertIncludes(redos, "FileCount: 0");
+          const tooLong = await client.callTool({
+            name: "search",
+            arguments: { repo: "local/project", pattern: "x".repeat(8193) },
+          });
+          assert(tooLong.isError);
+        },
+      );
+    });
   });
 }
 

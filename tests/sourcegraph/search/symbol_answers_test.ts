@@ -94,95 +94,104 @@ const signatureOf = async (
   query: string,
 ) => (await run({ query })).symbols.map((s) => s.signature);
 
-Deno.test("symbols: each definition carries its first line, trimmed and cut whole", () =>
-  withLanguages(async (_client, run) => {
-    const sign = (query: string) => signatureOf(run, query);
-    assertEquals(await sign("parseConfig"), [
-      "export function parseConfig(text: string): string {",
-    ]);
-    assertEquals(await sign("load"), ["load(): void {}"]); // leading white space trimmed
-    assertEquals(await sign("Serve"), ["func (s *Server) Serve(addr string) error {"]);
-    assertEquals(await sign("Server"), ["type Server struct {"]);
-    assertEquals(await sign("parse_line"), ["def parse_line(self, text):"]);
-    assertEquals(await sign("render_frame"), ["pub fn render_frame(width: u32) -> String {"]);
-    assertEquals(await sign("crlf_function"), ["int crlf_function(void)"]); // no trailing CR
-    // A long line: its first SIGNATURE_MAX_CHARS characters and the cut marker.
-    const line = `export function longSignature(${LONG_PARAMETERS}): void {}`;
-    assertEquals(await sign("longSignature"), [`${line.slice(0, SIGNATURE_MAX_CHARS)}…`]);
-    // Cut among astral characters: 200 code points, never half of a surrogate pair.
-    const [wide] = await sign("wideName");
-    assertEquals(wide, `export const wideName = "${"é".repeat(100)}${"😀".repeat(75)}…`);
-    assertEquals([...wide!].length, SIGNATURE_MAX_CHARS + 1);
-    assert(wide!.isWellFormed());
-    // A line longer than an index chunk is read from its start.
-    const [minified] = await sign("minifiedEntry");
-    assertEquals(minified, `${MINIFIED.slice(0, SIGNATURE_MAX_CHARS)}…`);
-    // Lines deep in a file of many chunks, the last one without a newline after it.
-    assertEquals(
-      (await run({ query: "deepDefinition" })).symbols.map((s) => [s.start_line, s.signature]),
-      [[401, "export function deepDefinition(): void {}"]],
-    );
-    assertEquals(
-      (await run({ query: "lastLineDefinition" })).symbols.map((s) => [s.start_line, s.signature]),
-      [[802, "export function lastLineDefinition(): void {}"]],
-    );
-    // No relative link rides along: nothing in the answer an agent could not open.
-    const answer = JSON.stringify(await run({ query: "parseConfig" }));
-    assert(!answer.includes('"url"') && !answer.includes("/sourcegraph/"), answer);
-  }));
-
-Deno.test("symbols: a lookup that finds nothing says what it may have meant", () =>
+// One service for every case: none changes what another reads.
+Deno.test("symbols: one service of its repositories, case by case", (t) =>
   withLanguages(async (client, run) => {
-    const hint = "`search` finds text (uses, comments, strings) and names the index has no " +
-      "definition of.";
-    // A near miss: the nearest defined name, and the whole answer as an agent gets it.
-    const near = await run({ query: "parseConfg" });
-    assertEquals(
-      await callText(client, "symbols", { repo: "org/lang", query: "parseConfg" }),
-      JSON.stringify({
-        repo: "org/lang",
-        commit: near.commit,
-        symbols: [],
-        total: 0,
-        has_more: false,
-        nearest_names: ["parseConfig"],
-        hint:
-          `No definition matches at this commit. nearest_names are the nearest defined names. ${hint}`,
-      }),
+    await t.step(
+      "symbols: each definition carries its first line, trimmed and cut whole",
+      async () => {
+        const sign = (query: string) => signatureOf(run, query);
+        assertEquals(await sign("parseConfig"), [
+          "export function parseConfig(text: string): string {",
+        ]);
+        assertEquals(await sign("load"), ["load(): void {}"]); // leading white space trimmed
+        assertEquals(await sign("Serve"), ["func (s *Server) Serve(addr string) error {"]);
+        assertEquals(await sign("Server"), ["type Server struct {"]);
+        assertEquals(await sign("parse_line"), ["def parse_line(self, text):"]);
+        assertEquals(await sign("render_frame"), ["pub fn render_frame(width: u32) -> String {"]);
+        assertEquals(await sign("crlf_function"), ["int crlf_function(void)"]); // no trailing CR
+        // A long line: its first SIGNATURE_MAX_CHARS characters and the cut marker.
+        const line = `export function longSignature(${LONG_PARAMETERS}): void {}`;
+        assertEquals(await sign("longSignature"), [`${line.slice(0, SIGNATURE_MAX_CHARS)}…`]);
+        // Cut among astral characters: 200 code points, never half of a surrogate pair.
+        const [wide] = await sign("wideName");
+        assertEquals(wide, `export const wideName = "${"é".repeat(100)}${"😀".repeat(75)}…`);
+        assertEquals([...wide!].length, SIGNATURE_MAX_CHARS + 1);
+        assert(wide!.isWellFormed());
+        // A line longer than an index chunk is read from its start.
+        const [minified] = await sign("minifiedEntry");
+        assertEquals(minified, `${MINIFIED.slice(0, SIGNATURE_MAX_CHARS)}…`);
+        // Lines deep in a file of many chunks, the last one without a newline after it.
+        assertEquals(
+          (await run({ query: "deepDefinition" })).symbols.map((s) => [s.start_line, s.signature]),
+          [[401, "export function deepDefinition(): void {}"]],
+        );
+        assertEquals(
+          (await run({ query: "lastLineDefinition" })).symbols.map((
+            s,
+          ) => [s.start_line, s.signature]),
+          [[802, "export function lastLineDefinition(): void {}"]],
+        );
+        // No relative link rides along: nothing in the answer an agent could not open.
+        const answer = JSON.stringify(await run({ query: "parseConfig" }));
+        assert(!answer.includes('"url"') && !answer.includes("/sourcegraph/"), answer);
+      },
     );
-    // A case-only miss names what ignore_case finds, which finds it.
-    const caseless = await run({ query: "PARSECONFIG" });
-    assertEquals([caseless.ignore_case_names, caseless.prefix_names], [["parseConfig"], undefined]);
-    assertEquals((await run({ query: "PARSECONFIG", ignore_case: true })).total, 1);
-    // A prefix names the names it starts, which match: "prefix" finds.
-    const prefix = await run({ query: "parseConf" });
-    assertEquals(prefix.prefix_names, ["parseConfig", "parseConfigFile"]);
-    assert(prefix.hint!.includes('try match: "prefix"'), prefix.hint);
-    assertEquals((await run({ query: "parseConf", match: "prefix" })).total, 2);
-    // A prefix lookup that misses only by case.
-    assertEquals((await run({ query: "PARSECONF", match: "prefix" })).ignore_case_names, [
-      "parseConfig",
-      "parseConfigFile",
-    ]);
-    // Filters that leave nothing of a defined name say so.
-    const filtered = await run({ query: "parseConfig", kinds: ["class"] });
-    assert(filtered.hint!.includes("The name is defined, but not in these kinds"), filtered.hint);
-    // Near nothing: only the advice.
-    const nothing = await run({ query: "zqxwvy" });
-    assertEquals(
-      [nothing.ignore_case_names, nothing.prefix_names, nothing.nearest_names],
-      [undefined, undefined, undefined],
-    );
-    assertEquals(nothing.hint, `No definition matches at this commit. ${hint}`);
-    // A page with definitions has no hint.
-    assertEquals((await run({ query: "parseConfig" })).hint, undefined);
-    // Across repositories: the names of every repository searched, merged.
-    const across = JSON.parse(
-      await callText(client, "symbols", { query: "unrelatd", repo: "org/*" }),
-    ) as Answer;
-    assertEquals([across.total, across.nearest_names], [0, ["unrelated"]]);
-    const acrossCase = JSON.parse(
-      await callText(client, "symbols", { query: "ParseConfig", repo: "org/*" }),
-    ) as Answer;
-    assertEquals(acrossCase.ignore_case_names, ["parseConfig"]);
+    await t.step("symbols: a lookup that finds nothing says what it may have meant", async () => {
+      const hint = "`search` finds text (uses, comments, strings) and names the index has no " +
+        "definition of.";
+      // A near miss: the nearest defined name, and the whole answer as an agent gets it.
+      const near = await run({ query: "parseConfg" });
+      assertEquals(
+        await callText(client, "symbols", { repo: "org/lang", query: "parseConfg" }),
+        JSON.stringify({
+          repo: "org/lang",
+          commit: near.commit,
+          symbols: [],
+          total: 0,
+          has_more: false,
+          nearest_names: ["parseConfig"],
+          hint:
+            `No definition matches at this commit. nearest_names are the nearest defined names. ${hint}`,
+        }),
+      );
+      // A case-only miss names what ignore_case finds, which finds it.
+      const caseless = await run({ query: "PARSECONFIG" });
+      assertEquals([caseless.ignore_case_names, caseless.prefix_names], [
+        ["parseConfig"],
+        undefined,
+      ]);
+      assertEquals((await run({ query: "PARSECONFIG", ignore_case: true })).total, 1);
+      // A prefix names the names it starts, which match: "prefix" finds.
+      const prefix = await run({ query: "parseConf" });
+      assertEquals(prefix.prefix_names, ["parseConfig", "parseConfigFile"]);
+      assert(prefix.hint!.includes('try match: "prefix"'), prefix.hint);
+      assertEquals((await run({ query: "parseConf", match: "prefix" })).total, 2);
+      // A prefix lookup that misses only by case.
+      assertEquals((await run({ query: "PARSECONF", match: "prefix" })).ignore_case_names, [
+        "parseConfig",
+        "parseConfigFile",
+      ]);
+      // Filters that leave nothing of a defined name say so.
+      const filtered = await run({ query: "parseConfig", kinds: ["class"] });
+      assert(filtered.hint!.includes("The name is defined, but not in these kinds"), filtered.hint);
+      // Near nothing: only the advice.
+      const nothing = await run({ query: "zqxwvy" });
+      assertEquals(
+        [nothing.ignore_case_names, nothing.prefix_names, nothing.nearest_names],
+        [undefined, undefined, undefined],
+      );
+      assertEquals(nothing.hint, `No definition matches at this commit. ${hint}`);
+      // A page with definitions has no hint.
+      assertEquals((await run({ query: "parseConfig" })).hint, undefined);
+      // Across repositories: the names of every repository searched, merged.
+      const across = JSON.parse(
+        await callText(client, "symbols", { query: "unrelatd", repo: "org/*" }),
+      ) as Answer;
+      assertEquals([across.total, across.nearest_names], [0, ["unrelated"]]);
+      const acrossCase = JSON.parse(
+        await callText(client, "symbols", { query: "ParseConfig", repo: "org/*" }),
+      ) as Answer;
+      assertEquals(acrossCase.ignore_case_names, ["parseConfig"]);
+    });
   }));

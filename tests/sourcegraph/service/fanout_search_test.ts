@@ -177,32 +177,86 @@ Deno.test("search across repositories: one service of five repositories, case by
     );
   }, { repositories: REPOSITORIES, searchIndex: true }));
 
-Deno.test("search across repositories: a repository past its per-repository cap continues on the next page, in order", () =>
+// One service of both cases' repositories: each case's pattern is found in its own
+// repositories only, and a repository without a match has no block and no row.
+Deno.test("search across repositories: one service of seven repositories, case by case", (t) =>
   withInProcessService(async ({ handle }) => {
     const client = await connectInProcess(handle);
     try {
-      await indexesReady(client, ["org/many", "org/zed"]);
-      const pages: string[][] = [];
-      let after: string | undefined;
-      for (let page = 0; page < 10; page++) {
-        const text = await callText(client, "search", {
-          pattern: "needle",
-          max_bytes: 256 * 1024,
-          ...(after ? { after } : {}),
-        });
-        pages.push(matches(text));
-        const next = header(text, "NextCursor");
-        if (next === undefined) break;
-        after = JSON.parse(next);
-      }
-      // org/many has 250 matching files: 200 on the first page, then the rest, then org/zed.
-      assertEquals(pages.map((page) => page.length), [200, 51]);
-      const seen = pages.flat();
-      const many = Array.from(
-        { length: 250 },
-        (_, i) => `org/many m/f${String(i).padStart(3, "0")}.txt:1`,
+      await t.step(
+        "search across repositories: a repository past its per-repository cap continues on the next page, in order",
+        async () => {
+          await indexesReady(client, ["org/many", "org/zed"]);
+          const pages: string[][] = [];
+          let after: string | undefined;
+          for (let page = 0; page < 10; page++) {
+            const text = await callText(client, "search", {
+              pattern: "needle",
+              max_bytes: 256 * 1024,
+              ...(after ? { after } : {}),
+            });
+            pages.push(matches(text));
+            const next = header(text, "NextCursor");
+            if (next === undefined) break;
+            after = JSON.parse(next);
+          }
+          // org/many has 250 matching files: 200 on the first page, then the rest, then org/zed.
+          assertEquals(pages.map((page) => page.length), [200, 51]);
+          const seen = pages.flat();
+          const many = Array.from(
+            { length: 250 },
+            (_, i) => `org/many m/f${String(i).padStart(3, "0")}.txt:1`,
+          );
+          assertEquals(seen, [...many, "org/zed z.txt:1"]);
+        },
       );
-      assertEquals(seen, [...many, "org/zed z.txt:1"]);
+      await t.step(
+        "search across repositories: repositories come by their best file, each block its own answer",
+        async () => {
+          await indexesReady(client, [
+            "org/aa-mentions",
+            "org/bb-mentions",
+            "org/mm-named",
+            "org/zz-defines",
+          ]);
+          const text = await callText(client, "search", { pattern: "frobnicateWidget" });
+          const blocks = [...text.matchAll(/^Repository: "(.*)"$/gm)].map((m) => m[1]);
+          // The definition first, then the file named like the pattern, then the mentions (by name).
+          assertEquals(blocks, [
+            "org/zz-defines",
+            "org/mm-named",
+            "org/aa-mentions",
+            "org/bb-mentions",
+          ]);
+          assertIncludes(text, "Ranking: repositories by their best file");
+          // Each block is the repository's own answer, content and order.
+          const each = [];
+          for (const repo of blocks) {
+            each.push(
+              ...matches(await callText(client, "search", { repo, pattern: "frobnicateWidget" }))
+                .map((match) => `${repo} ${match.slice(match.indexOf(" ") + 1)}`),
+            );
+          }
+          assertEquals(matches(text), each);
+          // Pages keep the ranked order.
+          const paged: string[] = [];
+          let after: string | undefined;
+          let pages = 1;
+          for (; pages < 20; pages++) {
+            const part = await callText(client, "search", {
+              pattern: "frobnicateWidget",
+              max_bytes: 4096,
+              ...(after ? { after } : {}),
+            });
+            paged.push(...matches(part));
+            const next = header(part, "NextCursor");
+            if (next === undefined) break;
+            after = JSON.parse(next);
+          }
+          assertEquals(paged, matches(text));
+          assert(pages > 1, "the answer took more than one page");
+        },
+      );
     } finally {
       await client.close();
     }
@@ -219,61 +273,6 @@ Deno.test("search across repositories: a repository past its per-repository cap 
         ),
       },
       { name: "org/zed", publicRead: true, files: { "z.txt": "needle zed\n" } },
-    ],
-    searchIndex: true,
-  }));
-
-Deno.test("search across repositories: repositories come by their best file, each block its own answer", () =>
-  withInProcessService(async ({ handle }) => {
-    const client = await connectInProcess(handle);
-    try {
-      await indexesReady(client, [
-        "org/aa-mentions",
-        "org/bb-mentions",
-        "org/mm-named",
-        "org/zz-defines",
-      ]);
-      const text = await callText(client, "search", { pattern: "frobnicateWidget" });
-      const blocks = [...text.matchAll(/^Repository: "(.*)"$/gm)].map((m) => m[1]);
-      // The definition first, then the file named like the pattern, then the mentions (by name).
-      assertEquals(blocks, [
-        "org/zz-defines",
-        "org/mm-named",
-        "org/aa-mentions",
-        "org/bb-mentions",
-      ]);
-      assertIncludes(text, "Ranking: repositories by their best file");
-      // Each block is the repository's own answer, content and order.
-      const each = [];
-      for (const repo of blocks) {
-        each.push(
-          ...matches(await callText(client, "search", { repo, pattern: "frobnicateWidget" }))
-            .map((match) => `${repo} ${match.slice(match.indexOf(" ") + 1)}`),
-        );
-      }
-      assertEquals(matches(text), each);
-      // Pages keep the ranked order.
-      const paged: string[] = [];
-      let after: string | undefined;
-      let pages = 1;
-      for (; pages < 20; pages++) {
-        const part = await callText(client, "search", {
-          pattern: "frobnicateWidget",
-          max_bytes: 4096,
-          ...(after ? { after } : {}),
-        });
-        paged.push(...matches(part));
-        const next = header(part, "NextCursor");
-        if (next === undefined) break;
-        after = JSON.parse(next);
-      }
-      assertEquals(paged, matches(text));
-      assert(pages > 1, "the answer took more than one page");
-    } finally {
-      await client.close();
-    }
-  }, {
-    repositories: [
       {
         name: "org/aa-mentions",
         publicRead: true,

@@ -92,35 +92,37 @@ async function withSource(
   }
 }
 
-Deno.test("in-process build: the same index and events as the builder process, on a kept worker too", async () => {
-  await withSource(async ({ mirror, commits, folder }) => {
+// One source and one builder process build for both cases: each compares its in-process builds
+// with that build (a builder process start and a source fewer than a fixture each).
+Deno.test("in-process build: one source, one builder process build, case by case", (t) =>
+  withSource(async ({ mirror, commits, folder }) => {
     const job = (name: string) => ({ mirror, indexFile: join(folder, name), commits });
     const expected = untimed(await processBuild(job("process.sqlite3")));
-    const content = indexContent(join(folder, "process.sqlite3"));
-    for (const name of ["first.sqlite3", "second.sqlite3"]) {
-      const built = await finished(inProcessBuilder(job(name)));
-      assertEquals(built.code, 0);
-      assertEquals(untimed(built.stdout), expected);
-      assertEquals(indexContent(join(folder, name)), content, `${name} differs`);
-    }
     assert(expected.some((event) => (event as BuildEvent).event === "built"));
-  });
-});
-
-Deno.test("in-process build: stopped at once, it ends as a killed process; the next build completes", async () => {
-  await withSource(async ({ mirror, commits, folder }) => {
-    const indexFile = join(folder, "index.sqlite3");
-    const stopped = inProcessBuilder({ mirror, indexFile, commits });
-    stopped.kill("SIGKILL");
-    const ended = await finished(stopped);
-    assertEquals(ended.code, 128 + 9);
-    assertEquals(ended.stdout, "");
-    stopped.kill("SIGKILL"); // nothing once ended
-    const built = await finished(inProcessBuilder({ mirror, indexFile, commits }));
-    assertEquals(built.code, 0);
-    const expected = untimed(
-      await processBuild({ mirror, indexFile: join(folder, "process.sqlite3"), commits }),
+    await t.step(
+      "in-process build: the same index and events as the builder process, on a kept worker too",
+      async () => {
+        const content = indexContent(join(folder, "process.sqlite3"));
+        for (const name of ["first.sqlite3", "second.sqlite3"]) {
+          const built = await finished(inProcessBuilder(job(name)));
+          assertEquals(built.code, 0);
+          assertEquals(untimed(built.stdout), expected);
+          assertEquals(indexContent(join(folder, name)), content, `${name} differs`);
+        }
+      },
     );
-    assertEquals(untimed(built.stdout), expected);
-  });
-});
+    await t.step(
+      "in-process build: stopped at once, it ends as a killed process; the next build completes",
+      async () => {
+        const stopped = inProcessBuilder(job("index.sqlite3"));
+        stopped.kill("SIGKILL");
+        const ended = await finished(stopped);
+        assertEquals(ended.code, 128 + 9);
+        assertEquals(ended.stdout, "");
+        stopped.kill("SIGKILL"); // nothing once ended
+        const built = await finished(inProcessBuilder(job("index.sqlite3")));
+        assertEquals(built.code, 0);
+        assertEquals(untimed(built.stdout), expected);
+      },
+    );
+  }));

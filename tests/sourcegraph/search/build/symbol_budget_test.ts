@@ -171,53 +171,6 @@ Deno.test("symbol budget, real builder: a commit past it is published partial, a
   }
 });
 
-Deno.test("symbol budget, MCP and HTTP: the symbols answer says the commit's symbols are partial; search finds the text", () =>
-  withInProcessService(async ({ handle, heads }) => {
-    const client = await connectInProcess(handle);
-    try {
-      const search = (pattern: string) => callText(client, "search", { repo: "org/slow", pattern });
-      await waitFor(async () => (await search("alpha")).includes('Index: "ready"'), {
-        what: "the index",
-      });
-      assert((await search("alpha")).includes("src/alpha.ts"), "the file's text is searchable");
-      const answer = JSON.parse(
-        await callText(client, "symbols", { repo: "org/slow", query: "alpha" }),
-      );
-      assertEquals(answer.symbols, []);
-      assertEquals(answer.commit, heads.get("org/slow"));
-      assertEquals(
-        answer.symbols_partial,
-        "symbols at this commit are partial: 2 of 3 files were not searched for definitions " +
-          "(the index build's symbol extraction ran out of time); `search` still finds their text",
-      );
-      const across = JSON.parse(await callText(client, "symbols", { query: "alpha" }));
-      assertEquals(across.symbols_partial, ["org/slow"]);
-      const http =
-        await (await inProcessFetch(handle)("/sourcegraph/v1/repo/symbols?repo=org/slow", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ Query: "alpha" }),
-        })).json();
-      assertEquals(http.SymbolsPartial, { SkippedFiles: 2, Files: 3 });
-      const tab = await pageRequest(handle, "/sourcegraph/org/slow/-/symbols?q=alpha");
-      assertIncludes(tab.body, "symbols at this commit are partial: 2 of 3 files");
-    } finally {
-      await client.close();
-    }
-  }, {
-    repositories: [{
-      name: "org/slow",
-      publicRead: true,
-      files: {
-        "src/alpha.ts": "export function alpha(): number {\n  return 1;\n}\n",
-        "src/slow.ts": SLOW_TS,
-        "notes.md": "alpha notes\n",
-      },
-    }],
-    searchIndex: true,
-    symbolBudgetMs: 0,
-  }));
-
 // Three registrations under the same path group: hidden files that the budget
 // skips (`mono/hidden`), hidden files without symbols to extract (`mono/plain`),
 // and only hidden files skipped (`mono/clean`).
@@ -229,60 +182,108 @@ const GROUPED = (name: string, files: Record<string, string>) => ({
   pathGroups: [{ name: "public", paths: ["docs/public"] }],
 });
 
-Deno.test("symbol budget under path groups: partial counts visible files only, whatever the hidden files hold (MCP, HTTP, across repositories, the Symbols page)", () =>
+// One service of the four registrations, its budget zero: the cases only read.
+Deno.test("symbol budget, MCP and HTTP: one service, case by case", (t) =>
   withInProcessService(async ({ handle, heads }) => {
     const client = await connectInProcess(handle);
     try {
+      const search = (repo: string, pattern: string) =>
+        callText(client, "search", { repo, pattern });
       await waitFor(async () => {
-        const texts = await Promise.all(
-          ["mono/hidden", "mono/plain", "mono/clean"].map((repo) =>
-            callText(client, "search", { repo, pattern: "notes" })
-          ),
-        );
+        const texts = await Promise.all([
+          search("org/slow", "alpha"),
+          ...["mono/hidden", "mono/plain", "mono/clean"].map((repo) => search(repo, "notes")),
+        ]);
         return texts.every((text) => text.includes('Index: "ready"'));
       }, { what: "the indexes" });
-      // The answer with its repository's name and commit replaced, to compare registrations.
-      const neutral = (repo: string, text: string) =>
-        text.replaceAll(heads.get(repo)!, "<sha>").replaceAll(repo, "<repo>");
-      const http = async (repo: string, body: unknown) =>
-        await (await inProcessFetch(handle)(`/sourcegraph/v1/repo/symbols?repo=${repo}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        })).text();
-      for (const query of [{ Query: "hiddenFn", Match: "prefix" }, { Query: "visibleFn" }]) {
-        const hidden = await http("mono/hidden", query);
-        assertEquals(JSON.parse(hidden).SymbolsPartial, { SkippedFiles: 1, Files: 2 });
-        assertEquals(
-          neutral("mono/hidden", hidden),
-          neutral("mono/plain", await http("mono/plain", query)),
-        );
-        const clean = JSON.parse(await http("mono/clean", query));
-        assertEquals([clean.SymbolsPartial, clean.Symbols], [null, []]);
-      }
-      const mcp = (repo: string) =>
-        callText(client, "symbols", { repo, query: "hiddenFn", match: "prefix" });
-      const hiddenText = await mcp("mono/hidden");
-      assertIncludes(hiddenText, "1 of 2 files");
-      assertEquals(
-        neutral("mono/hidden", hiddenText),
-        neutral("mono/plain", await mcp("mono/plain")),
+      await t.step(
+        "symbol budget, MCP and HTTP: the symbols answer says the commit's symbols are partial; search finds the text",
+        async () => {
+          assert(
+            (await search("org/slow", "alpha")).includes("src/alpha.ts"),
+            "the file's text is searchable",
+          );
+          const answer = JSON.parse(
+            await callText(client, "symbols", { repo: "org/slow", query: "alpha" }),
+          );
+          assertEquals(answer.symbols, []);
+          assertEquals(answer.commit, heads.get("org/slow"));
+          assertEquals(
+            answer.symbols_partial,
+            "symbols at this commit are partial: 2 of 3 files were not searched for definitions " +
+              "(the index build's symbol extraction ran out of time); `search` still finds their text",
+          );
+          // Across every repository: the three whose visible files were skipped.
+          const across = JSON.parse(await callText(client, "symbols", { query: "alpha" }));
+          assertEquals(across.symbols_partial, ["mono/hidden", "mono/plain", "org/slow"]);
+          const http =
+            await (await inProcessFetch(handle)("/sourcegraph/v1/repo/symbols?repo=org/slow", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ Query: "alpha" }),
+            })).json();
+          assertEquals(http.SymbolsPartial, { SkippedFiles: 2, Files: 3 });
+          const tab = await pageRequest(handle, "/sourcegraph/org/slow/-/symbols?q=alpha");
+          assertIncludes(tab.body, "symbols at this commit are partial: 2 of 3 files");
+        },
       );
-      assertEquals(JSON.parse(await mcp("mono/clean")).symbols_partial, undefined);
-      const across = JSON.parse(await callText(client, "symbols", { query: "hiddenFn" }));
-      assertEquals(across.symbols_partial, ["mono/hidden", "mono/plain"]);
-      const tab = (repo: string) =>
-        pageRequest(handle, `/sourcegraph/${repo}/-/symbols?q=hiddenFn`);
-      assertIncludes((await tab("mono/hidden")).body, "partial: 1 of 2 files");
-      assert(
-        !(await tab("mono/clean")).body.includes("partial"),
-        "every visible file was extracted",
+      await t.step(
+        "symbol budget under path groups: partial counts visible files only, whatever the hidden files hold (MCP, HTTP, across repositories, the Symbols page)",
+        async () => {
+          // The answer with its repository's name and commit replaced, to compare registrations.
+          const neutral = (repo: string, text: string) =>
+            text.replaceAll(heads.get(repo)!, "<sha>").replaceAll(repo, "<repo>");
+          const http = async (repo: string, body: unknown) =>
+            await (await inProcessFetch(handle)(`/sourcegraph/v1/repo/symbols?repo=${repo}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(body),
+            })).text();
+          for (const query of [{ Query: "hiddenFn", Match: "prefix" }, { Query: "visibleFn" }]) {
+            const hidden = await http("mono/hidden", query);
+            assertEquals(JSON.parse(hidden).SymbolsPartial, { SkippedFiles: 1, Files: 2 });
+            assertEquals(
+              neutral("mono/hidden", hidden),
+              neutral("mono/plain", await http("mono/plain", query)),
+            );
+            const clean = JSON.parse(await http("mono/clean", query));
+            assertEquals([clean.SymbolsPartial, clean.Symbols], [null, []]);
+          }
+          const mcp = (repo: string) =>
+            callText(client, "symbols", { repo, query: "hiddenFn", match: "prefix" });
+          const hiddenText = await mcp("mono/hidden");
+          assertIncludes(hiddenText, "1 of 2 files");
+          assertEquals(
+            neutral("mono/hidden", hiddenText),
+            neutral("mono/plain", await mcp("mono/plain")),
+          );
+          assertEquals(JSON.parse(await mcp("mono/clean")).symbols_partial, undefined);
+          // Not mono/clean, whose hidden files alone were skipped.
+          const across = JSON.parse(await callText(client, "symbols", { query: "hiddenFn" }));
+          assertEquals(across.symbols_partial, ["mono/hidden", "mono/plain", "org/slow"]);
+          const tab = (repo: string) =>
+            pageRequest(handle, `/sourcegraph/${repo}/-/symbols?q=hiddenFn`);
+          assertIncludes((await tab("mono/hidden")).body, "partial: 1 of 2 files");
+          assert(
+            !(await tab("mono/clean")).body.includes("partial"),
+            "every visible file was extracted",
+          );
+        },
       );
     } finally {
       await client.close();
     }
   }, {
     repositories: [
+      {
+        name: "org/slow",
+        publicRead: true,
+        files: {
+          "src/alpha.ts": "export function alpha(): number {\n  return 1;\n}\n",
+          "src/slow.ts": SLOW_TS,
+          "notes.md": "alpha notes\n",
+        },
+      },
       GROUPED("mono/hidden", {
         "docs/public/visible.ts": VISIBLE_TS,
         "docs/private/a.ts": "export function hiddenFnA(): void {}\n",

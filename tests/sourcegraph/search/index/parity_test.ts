@@ -195,7 +195,7 @@ Deno.test("index parity: every query gives the same text with and without the in
     const source = await createRepo(PARITY_FILES, { parent, name: "source" });
     const commit = await source.git("rev-parse", "HEAD");
     const data = join(parent, "data");
-    const { mirrors } = await mirrorFor(source.path, { data, repo: record(1, []) });
+    const { mirrors } = await mirrorFor(source.path, { data, repo: record(1, []), packed: true });
     const log: string[] = [];
     const indexes = new SearchIndexes(data, {
       enabled: true,
