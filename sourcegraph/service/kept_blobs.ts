@@ -1,5 +1,5 @@
 /**
- * Large blobs' bytes kept by blob id across `references` calls, for the
+ * Large blobs' bytes kept by key (repository and blob id) across `references` calls, for the
  * read of the position's line: a position in a large file is read whole
  * from Git for that one line (lib.dom.d.ts, 2.3 MB, declares many names a
  * caller may ask about one after another), and a file past the parse limit

@@ -8,7 +8,7 @@
  * page with no rows, and the files its resolution follows. A text dropped
  * and asked again is read again.
  *
- * The service also keeps texts across calls, by blob id
+ * The service also keeps texts across calls, by repository and blob id
  * (`REFERENCES_SHARED_TEXT_BYTES`): the `lib.*.d.ts` files of a TypeScript
  * tree (up to 800 KB each) are candidates of many names, and a read of
  * one is a transfer from Git and a decode each time.
@@ -24,7 +24,7 @@
 export const REFERENCES_TEXT_BYTES = 16 * 1024 * 1024;
 
 /**
- * Most bytes of text the service keeps across calls, by blob id (as
+ * Most bytes of text the service keeps across calls, by repository and blob id (as
  * `REFERENCES_TEXT_BYTES` counts them), and most texts: 16 MiB, 4,096.
  */
 export const REFERENCES_SHARED_TEXTS = { bytes: 16 * 1024 * 1024, entries: 4096 };
@@ -32,7 +32,7 @@ export const REFERENCES_SHARED_TEXTS = { bytes: 16 * 1024 * 1024, entries: 4096 
 type Kept = { text: Promise<string | null>; bytes: number };
 
 /**
- * Texts by key (a call's files by path, or the service's by blob id), read
+ * Texts by key (a call's files by path, or the service's by repository and blob id), read
  * by `read` and kept within `maxBytes` and `maxEntries`.
  */
 export class ReferenceTexts {

@@ -245,9 +245,9 @@ export class RepositoryReads {
   #answers: GitAnswerCache | undefined;
   // A search across repositories compiles the same request for each of them.
   #compiled = new CompiledSearches();
-  // The large files whose line `references` read, by blob id (`KEPT_BLOBS`).
+  // The large files whose line `references` read, by repository and blob id (`KEPT_BLOBS`).
   #keptBlobs = new KeptBlobs();
-  // The texts `references` reads, by blob id, kept across calls (`REFERENCES_SHARED_TEXTS`);
+  // The texts `references` reads, by repository and blob id, kept across calls (`REFERENCES_SHARED_TEXTS`);
   // each call reads through it with its own repository's reader.
   #blobTexts = new ReferenceTexts(() => Promise.resolve(null), {
     maxBytes: REFERENCES_SHARED_TEXTS.bytes,
@@ -324,12 +324,12 @@ export class RepositoryReads {
   #visiblePath(
     caller: Caller,
     request: { repo: string; path: string; revision?: string },
-  ): { commit: string; scope: PathScope; objects: MirrorObjects } {
+  ): { commit: string; scope: PathScope; objects: MirrorObjects; repoId: number } {
     validatePath(request.path);
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
-    return { commit, scope, objects: this.#mirrors.objects(repo) };
+    return { commit, scope, objects: this.#mirrors.objects(repo), repoId: repo.id };
   }
 
   /** One read. */
@@ -345,10 +345,13 @@ export class RepositoryReads {
     kept?: KeptBlobs,
   ): Promise<{ file: FileRead; bytes?: Uint8Array }> {
     const range = requestedRange(request.startLine, request.endLine);
-    const { commit, scope, objects } = this.#visiblePath(caller, request);
+    const { commit, scope, objects, repoId } = this.#visiblePath(caller, request);
+    // Kept by repository and blob id: an identical blob of another repository must not make a
+    // caller's read of its own faster (nor tell that another repository holds it).
     const blob = kept === undefined
       ? undefined
-      : (oid: string, maxBytes: number) => kept.bytes(oid, () => objects.blob(oid, maxBytes));
+      : (oid: string, maxBytes: number) =>
+        kept.bytes(keptKey(repoId, oid), () => objects.blob(oid, maxBytes));
     const caps = request.maxBytes === undefined
       ? undefined
       : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
@@ -736,8 +739,8 @@ export class RepositoryReads {
     const readText = async (path: string): Promise<string | null> => {
       const entry = await objects.lookup(origin.commit, path);
       if (entry === null || entry.kind !== "file") return null;
-      return await this.#blobTexts.text(entry.oid, async (oid) => {
-        const bytes = await objects.blob(oid, REFERENCES_MAX_FILE_BYTES);
+      return await this.#blobTexts.text(keptKey(repo.id, entry.oid), async () => {
+        const bytes = await objects.blob(entry.oid, REFERENCES_MAX_FILE_BYTES);
         return bytes === null ? null : searchableText(bytes);
       });
     };
@@ -745,7 +748,7 @@ export class RepositoryReads {
     // file the read took as text; past the parse limit, none).
     if (bytes !== undefined && origin.kind === "file") {
       await this.#blobTexts.text(
-        origin.blobOid,
+        keptKey(repo.id, origin.blobOid),
         () =>
           Promise.resolve(bytes.length > REFERENCES_MAX_FILE_BYTES ? null : searchableText(bytes)),
       );
@@ -993,4 +996,9 @@ function candidatesSearch(
     after: request.after,
     testsLast: true,
   };
+}
+
+// The key of a blob kept across calls: its repository's and its own id.
+function keptKey(repoId: number, oid: string): string {
+  return `${repoId}:${oid}`;
 }
