@@ -22,10 +22,22 @@ import { join, resolve } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
+import { applyConfigFile } from "./startup/config_file.ts";
+import { describeLocalProblem, serveLocalRepositories } from "./startup/local_repositories.ts";
 import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 import { StopSignals } from "./startup/stop_signals.ts";
-import type { InnerServer } from "./http/serve.ts";
-import type { Services } from "./service/compose.ts";
+import { createApp } from "./http/app.ts";
+import { ClientDocuments, resolveAddresses } from "./oauth/client_documents.ts";
+import { ExternalIssuer } from "./oauth/external_issuer.ts";
+import { storeOAuthServer } from "./oauth/oauth_server.ts";
+import { Highlighter } from "./web/code/highlighter.ts";
+import { MarkdownRenderer } from "./web/code/markdown_renderer.ts";
+import { pagesMount } from "./web/web_pages.tsx";
+import { InnerServer } from "./http/serve.ts";
+import { FrontDoor } from "./http/front_door.ts";
+import { Metrics } from "./http/metrics.ts";
+import { composeServices, type Services } from "./service/compose.ts";
+import { READ_PLUGIN_ROOM } from "./http/mcp/read_room.ts";
 import type { RunningReplica } from "./startup/replica.ts";
 import type { SharedStores } from "./store/postgres/shared_stores.ts";
 import { readSettings } from "./settings.ts";
@@ -113,39 +125,6 @@ try {
   );
 }
 dataLock.recordAddress(args.host, (listener.addr as Deno.NetAddr).port);
-// The service's modules load only now: a start refused above (a setting, the data folder, the
-// port) says why without loading them, about half a processor-second and most of its time.
-const [
-  { applyConfigFile },
-  { describeLocalProblem, serveLocalRepositories },
-  { createApp },
-  { ClientDocuments, resolveAddresses },
-  { ExternalIssuer },
-  { storeOAuthServer },
-  { Highlighter },
-  { MarkdownRenderer },
-  { pagesMount },
-  { InnerServer: Inner },
-  { FrontDoor },
-  { Metrics },
-  { composeServices },
-  { READ_PLUGIN_ROOM },
-] = await Promise.all([
-  import("./startup/config_file.ts"),
-  import("./startup/local_repositories.ts"),
-  import("./http/app.ts"),
-  import("./oauth/client_documents.ts"),
-  import("./oauth/external_issuer.ts"),
-  import("./oauth/oauth_server.ts"),
-  import("./web/code/highlighter.ts"),
-  import("./web/code/markdown_renderer.ts"),
-  import("./web/web_pages.tsx"),
-  import("./http/serve.ts"),
-  import("./http/front_door.ts"),
-  import("./http/metrics.ts"),
-  import("./service/compose.ts"),
-  import("./http/mcp/read_room.ts"),
-]);
 fs.mkdirSync(join(settings.dataDir, "mirrors"), { recursive: true, mode: 0o700 });
 const metrics = new Metrics();
 let services: Services;
@@ -248,7 +227,7 @@ const front = new FrontDoor(settings.connections, {
   upstream: { port: () => inner!.port(), retired: (port) => inner!.retired(port) },
   log,
 });
-inner = new Inner(front, {
+inner = new InnerServer(front, {
   handler,
   log,
   rotateMs: Math.max(1_000, settings.connections.headerTimeoutMs),
