@@ -67,6 +67,11 @@ export interface PluginSetup {
   configure?: (repo: TestRepo) => Promise<void>;
   /** Start the service as a process (a `sourcegraph.toml` is read only then). */
   process?: boolean;
+  /**
+   * The registrations, each a checkout of the same files (default one: `PLUGIN_REPO`, public,
+   * the whole repository); composed services only.
+   */
+  repositories?: { name: string; pathGroups?: { name: string; paths: string[] }[] }[];
 }
 
 /** Commits the files into a fresh checkout, serves it, and runs `test`. */
@@ -134,9 +139,10 @@ async function withComposedPlugins(
       return client;
     };
     try {
+      const first = setup.repositories?.[0]?.name ?? PLUGIN_REPO;
       const world = {
-        repo: sources.get(PLUGIN_REPO)!,
-        head: heads.get(PLUGIN_REPO)!,
+        repo: sources.get(first)!,
+        head: heads.get(first)!,
         service: null,
         log,
         fetchPath: inProcessFetch(handle),
@@ -147,13 +153,13 @@ async function withComposedPlugins(
       for (const client of clients) await client.close().catch(() => {});
     }
   }, {
-    repositories: [{
-      name: PLUGIN_REPO,
+    repositories: (setup.repositories ?? [{ name: PLUGIN_REPO }]).map((repository) => ({
+      ...repository,
       publicRead: true,
       files: { ".gitignore": ".sourcegraph/\n", ...setup.files },
       prepare: setup.configure,
       message: "plugins",
-    }],
+    })),
     plugins: settings.settings.plugins,
     settings: settings.settings.serviceToken === undefined
       ? {}
@@ -167,6 +173,7 @@ async function withPluginProcess(
   setup: PluginSetup,
   test: (world: PluginWorld) => Promise<void>,
 ): Promise<void> {
+  if (setup.repositories) throw new Error("a service process serves the checkout it starts in");
   const parent = await tempDir("sg-plugin-");
   const clients: Client[] = [];
   try {

@@ -1,12 +1,7 @@
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { assert, assertEquals, assertIncludes } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir, type TestRepo } from "../../support/git_repo.ts";
-import {
-  connectClient,
-  type RunningService,
-  startService,
-} from "../../support/sourcegraph_service.ts";
+import type { TestRepo } from "../../support/git_repo.ts";
 import { callText, callTool, texts } from "../../support/tool_calls.ts";
 import type { Handler } from "../../../sourcegraph/http/edge_env.ts";
 import {
@@ -17,26 +12,6 @@ import {
 
 const TOKEN = "t".repeat(40);
 const NAME = "local/project";
-
-async function withServiceAndSource(
-  env: Record<string, string>,
-  fn: (repo: TestRepo, service: RunningService, admin: Client) => Promise<void>,
-): Promise<void> {
-  const parent = await tempDir("sg-sync-");
-  const repo = await createRepo({ ".gitignore": ".sourcegraph/\n", "a.txt": "version 1\n" }, {
-    parent,
-    name: "project",
-  });
-  const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...env });
-  const admin = await connectClient(service.url, { token: TOKEN });
-  try {
-    await fn(repo, service, admin);
-  } finally {
-    await admin.close();
-    await service.stop();
-    await removeDir(parent);
-  }
-}
 
 // The sync tests compose the service in process: the checkout is the
 // registered source, syncs and prepares are real fetches into the mirror.
@@ -209,30 +184,35 @@ Deno.test("auth: token sees prepare, anonymous does not; a bad bearer is 401; pu
   }));
 
 Deno.test("HTTP: Host and Origin are validated, the plugins parameter is checked, unknown paths are 404", () =>
-  withServiceAndSource({}, async (_repo, service) => {
+  // The edge checks Host and Origin itself: its handler is called in process, with any Host
+  // (and the URL a server makes of a request for a path with that Host).
+  withSource({}, async (_repo, _log, _admin, handle) => {
     const post = (path: string, headers: Record<string, string> = {}) =>
-      fetch(`${service.url}${path}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...headers,
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-      });
+      handle(
+        new Request(`http://${headers.host ?? "127.0.0.1"}${path}`, {
+          method: "POST",
+          headers: {
+            host: "127.0.0.1",
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...headers,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+        }),
+        { remoteAddr: { hostname: "127.0.0.1" } },
+      );
     const status = async (path: string, headers: Record<string, string> = {}) => {
       const response = await post(path, headers);
       const body = await response.text();
       return [response.status, response.status === 200 ? "" : JSON.parse(body).code];
     };
-    // fetch() cannot forge Host, so this one goes over a raw socket.
-    assertEquals(await rawStatus(service.url, "evil.example:80"), 421);
-    assertEquals(await rawStatus(service.url, "localhost:80"), 200);
+    assertEquals((await post("/sourcegraph/mcp", { host: "evil.example:80" })).status, 421);
+    assertEquals((await post("/sourcegraph/mcp", { host: "localhost:80" })).status, 200);
     assertEquals(await status("/sourcegraph/mcp", { origin: "https://evil.example" }), [
       403,
       "ORIGIN_NOT_ALLOWED",
     ]);
-    assertEquals((await status("/sourcegraph/mcp", { origin: service.url }))[0], 200);
+    assertEquals((await status("/sourcegraph/mcp", { origin: "http://127.0.0.1" }))[0], 200);
     for (
       const query of [
         "?plugins=",
@@ -248,7 +228,7 @@ Deno.test("HTTP: Host and Origin are validated, the plugins parameter is checked
       assertEquals((await status(`/sourcegraph/mcp${query}`))[0], 200, query);
     }
     assertEquals(await status("/elsewhere"), [404, "NOT_FOUND"]);
-    assertEquals(await (await fetch(`${service.url}/healthz`)).text(), "ok\n");
+    assertEquals(await (await inProcessFetch(handle)("/healthz")).text(), "ok\n");
   }));
 
 Deno.test("plugins: an explicit plugin the commit lacks is diagnosed without changing the read; off silences it", () =>
@@ -273,15 +253,3 @@ Deno.test("plugins: an explicit plugin the commit lacks is diagnosed without cha
       await off.close();
     }
   }));
-
-async function rawStatus(serviceUrl: string, host: string): Promise<number> {
-  const { hostname, port } = new URL(serviceUrl);
-  const conn = await Deno.connect({ hostname, port: Number(port) });
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-  const request =
-    `POST /sourcegraph/mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
-    `Accept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
-  await conn.write(new TextEncoder().encode(request));
-  const response = await new Response(conn.readable).text();
-  return Number(response.split(" ")[1]);
-}

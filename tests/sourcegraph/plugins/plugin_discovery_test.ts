@@ -6,8 +6,8 @@ import {
   metadataDocument,
 } from "../../../sourcegraph/plugins/wasm/wasm_metadata.ts";
 import { assert, assertEquals, assertIncludes, assertThrows } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { connectClient, startFailure, startService } from "../../support/sourcegraph_service.ts";
+import { PLUGIN_REPO, withPluginService } from "../../support/plugin_service.ts";
+import { startFailure } from "../../support/sourcegraph_service.ts";
 import { texts } from "../../support/tool_calls.ts";
 import { wasmWithMetadata } from "../../support/wasm_module.ts";
 
@@ -96,32 +96,29 @@ Deno.test("plugin settings: defaults, durations, and invalid values", () => {
   );
 });
 
-Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, issues per plugin, never run", async () => {
-  const parent = await tempDir("sg-plugins-");
-  const repo = await createRepo({
-    ".gitignore": ".sourcegraph/\n",
-    "related-content.sourcegraph.wasm": wasmWithMetadata([META]),
-    "docs/related-content.sourcegraph.wasm": wasmWithMetadata([{
-      ...META,
-      default_enabled: false,
-    }]),
-    "docs/old.sourcegraph.wasm": wasmWithMetadata([{ ...META, name: "old", abi_version: 1 }]),
-    "Bad_Name.sourcegraph.wasm": wasmWithMetadata([META]),
-    "lfs.sourcegraph.wasm": "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n",
-    "bare.sourcegraph.wasm": wasmWithMetadata([]),
-    "plugin.json": JSON.stringify(META),
-    "notes.md": "text\n",
-  }, { parent, name: "project" });
-  await Deno.symlink("related-content.sourcegraph.wasm", join(repo.path, "link.sourcegraph.wasm"));
-  const head = await repo.commit("plugins");
-  const service = await startService(repo.path);
-  const client = await connectClient(service.url);
-  try {
+Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, issues per plugin, never run", () =>
+  withPluginService({
+    files: {
+      "related-content.sourcegraph.wasm": wasmWithMetadata([META]),
+      "docs/related-content.sourcegraph.wasm": wasmWithMetadata([{
+        ...META,
+        default_enabled: false,
+      }]),
+      "docs/old.sourcegraph.wasm": wasmWithMetadata([{ ...META, name: "old", abi_version: 1 }]),
+      "Bad_Name.sourcegraph.wasm": wasmWithMetadata([META]),
+      "lfs.sourcegraph.wasm": "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n",
+      "bare.sourcegraph.wasm": wasmWithMetadata([]),
+      "plugin.json": JSON.stringify(META),
+      "notes.md": "text\n",
+    },
+    configure: (repo) =>
+      Deno.symlink("related-content.sourcegraph.wasm", join(repo.path, "link.sourcegraph.wasm")),
+  }, async ({ client, head, fetchPath, repo }) => {
     const availability = JSON.parse(
       texts(
         await client.callTool({
           name: "availability",
-          arguments: { repo: "local/project", include_plugins: true },
+          arguments: { repo: PLUGIN_REPO, include_plugins: true },
         }),
       )[0],
     );
@@ -141,31 +138,27 @@ Deno.test("discovery: regular *.sourcegraph.wasm blobs by file name, sorted, iss
     // Without include_plugins the catalog is not computed.
     const plain = JSON.parse(
       texts(
-        await client.callTool({ name: "availability", arguments: { repo: "local/project" } }),
+        await client.callTool({ name: "availability", arguments: { repo: PLUGIN_REPO } }),
       )[0],
     );
     assert(!("plugins" in plain));
-    const http = await fetch(
-      `${service.url}/sourcegraph/v1/repo/plugins?repo=local/project&revision=${head}`,
+    const http = await fetchPath(
+      `/sourcegraph/v1/repo/plugins?repo=${PLUGIN_REPO}&revision=${head}`,
     );
     const listed = await http.json();
     assertEquals(listed.Commit, head);
     assertEquals(listed.Plugins.length, 5);
     assertEquals(listed.Plugins[4].Metadata.default_enabled, true, "metadata as the module has it");
     assertEquals(listed.Plugins[0].Issues[0].Code, "PLUGIN_UNAVAILABLE");
-    const twice = await fetch(
-      `${service.url}/sourcegraph/v1/repo/plugins?repo=local/project&revision=a&revision=b`,
+    const twice = await fetchPath(
+      `/sourcegraph/v1/repo/plugins?repo=${PLUGIN_REPO}&revision=a&revision=b`,
     );
     assertEquals(twice.status, 400);
     await twice.body?.cancel();
-  } finally {
-    await client.close();
-    await service.stop();
-  }
-  const failed = await startFailure(repo.path, { SOURCEGRAPH_PLUGINS_TIMEOUT: "forever" });
-  assertIncludes(
-    failed,
-    'invalid plugin setting SOURCEGRAPH_PLUGINS_TIMEOUT: must be a duration such as 10s or 1500ms (got "forever")',
-  );
-  await removeDir(parent);
-});
+    // A service started with an invalid plugin setting stops with one line naming it.
+    const failed = await startFailure(repo.path, { SOURCEGRAPH_PLUGINS_TIMEOUT: "forever" });
+    assertIncludes(
+      failed,
+      'invalid plugin setting SOURCEGRAPH_PLUGINS_TIMEOUT: must be a duration such as 10s or 1500ms (got "forever")',
+    );
+  }));

@@ -220,18 +220,12 @@ Deno.test("plugins over MCP: symlinked reads use the target's plugin folder; mon
       "docs/fixture.json": '{"attachments":[{"text":"docs fixture file"}]}',
       "docs/guide.md": "guide\n",
     },
-    configure: async (repo) => {
-      await Deno.symlink("docs/guide.md", `${repo.path}/docs-link.md`);
-      const common = `source = ${JSON.stringify(repo.path)}\nbranches = ["main"]\n` +
-        `default_branch = "main"\npublic_read = true\n`;
-      await Deno.writeTextFile(
-        `${repo.path}/sourcegraph.toml`,
-        `[[repositories]]\nname = "org/full"\n${common}\n` +
-          `[[repositories]]\nname = "org/mono"\n${common}` +
-          `path_groups = [{ name = "docs", paths = ["docs"] }]\n`,
-      );
-    },
-    process: true, // sourcegraph.toml is read at start-up
+    configure: (repo) => Deno.symlink("docs/guide.md", `${repo.path}/docs-link.md`),
+    // The same files twice: whole, and as a monorepo whose one path group is docs/.
+    repositories: [
+      { name: "org/full" },
+      { name: "org/mono", pathGroups: [{ name: "docs", paths: ["docs"] }] },
+    ],
   }, async ({ call }) => {
     // A read through a symlink is enriched by the plugins of the file it leads to.
     const viaLink = await call("read", { repo: "org/full", path: "docs-link.md" });

@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { startFailure, startService } from "../../support/sourcegraph_service.ts";
+import { startFailure } from "../../support/sourcegraph_service.ts";
+import { adminFetch, withInProcessService, WORLD_TOKEN } from "../../support/in_process_service.ts";
 import { PATH_GROUP_PATH_RULE } from "../../../sourcegraph/store/registration.ts";
 import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { applyConfigFile } from "../../../sourcegraph/startup/config_file.ts";
 
-const TOKEN = "r".repeat(40);
 // Folders that would be stored as given and then mean nothing, or not what was meant.
 const BAD_GROUP_PATHS = [
   "../..",
@@ -68,19 +68,11 @@ Deno.test("registration: sourcegraph.toml and the admin API apply the same rules
     } finally {
       store.close();
     }
-    await Deno.remove(join(home.path, "sourcegraph.toml"));
-    await Deno.remove(join(home.path, ".sourcegraph"), { recursive: true }).catch(() => {});
-    const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
-    try {
+    // The admin API's answers are the handler's: it is called in process (no service process).
+    await withInProcessService(async ({ handle }) => {
+      const call = adminFetch(handle, WORLD_TOKEN);
       const admin = (method: string, path: string, body: unknown, key?: string) =>
-        fetch(`${service.url}/sourcegraph/api/admin/v1${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${TOKEN}`,
-            ...(key ? { "idempotency-key": key } : {}),
-          },
-          body: JSON.stringify(body),
-        });
+        call(method, path, { body, key });
       const create = (policy: unknown, key: string) =>
         admin("POST", "/repos", {
           name: "org/app",
@@ -135,9 +127,7 @@ Deno.test("registration: sourcegraph.toml and the admin API apply the same rules
         path_groups: [{ name: "g", paths: ["docs/"] }],
       });
       assertEquals(slashed.status, 200, await slashed.text());
-    } finally {
-      await service.stop();
-    }
+    }, { repositories: [] });
   } finally {
     await removeDir(parent);
   }
