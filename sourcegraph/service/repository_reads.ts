@@ -324,12 +324,12 @@ export class RepositoryReads {
   #visiblePath(
     caller: Caller,
     request: { repo: string; path: string; revision?: string },
-  ): { commit: string; scope: PathScope; objects: MirrorObjects; repoId: number } {
+  ): { commit: string; scope: PathScope; objects: MirrorObjects; repo: RepositoryRecord } {
     validatePath(request.path);
     const { repo, commit } = this.#visibility.resolve(caller, request);
     const scope = new PathScope(repo);
     scope.require(request.path);
-    return { commit, scope, objects: this.#mirrors.objects(repo), repoId: repo.id };
+    return { commit, scope, objects: this.#mirrors.objects(repo), repo };
   }
 
   /** One read. */
@@ -338,20 +338,22 @@ export class RepositoryReads {
   }
 
   // One read, with the file's bytes when it is one (a symlink's target's), through `kept` when
-  // given.
+  // given; with the repository read and its object reader.
   async #readBytes(
     caller: Caller,
     request: ReadRequest,
     kept?: KeptBlobs,
-  ): Promise<{ file: FileRead; bytes?: Uint8Array }> {
+  ): Promise<
+    { file: FileRead; bytes?: Uint8Array; repo: RepositoryRecord; objects: MirrorObjects }
+  > {
     const range = requestedRange(request.startLine, request.endLine);
-    const { commit, scope, objects, repoId } = this.#visiblePath(caller, request);
+    const { commit, scope, objects, repo } = this.#visiblePath(caller, request);
     // Kept by repository and blob id: an identical blob of another repository must not make a
     // caller's read of its own faster (nor tell that another repository holds it).
     const blob = kept === undefined
       ? undefined
       : (oid: string, maxBytes: number) =>
-        kept.bytes(keptKey(repoId, oid), () => objects.blob(oid, maxBytes));
+        kept.bytes(keptKey(repo.id, oid), () => objects.blob(oid, maxBytes));
     const caps = request.maxBytes === undefined
       ? undefined
       : { lines: READ_MAX_LINES, bytes: contentBytes(request.maxBytes, request.path) };
@@ -360,7 +362,7 @@ export class RepositoryReads {
         missingFile(error, { objects, commit, path: request.path, scope, answers: this.#answers }),
     );
     scope.require(read.file.path); // a symlink may not lead out of the groups
-    return { file: read.file, bytes: read.bytes };
+    return { file: read.file, bytes: read.bytes, repo, objects };
   }
 
   /**
@@ -717,7 +719,7 @@ export class RepositoryReads {
    */
   async nameOrigin(caller: Caller, request: ReferencesRequest): Promise<NameOrigin> {
     // A large file's bytes are kept across calls, not read from Git for one line each time.
-    const { file: origin, bytes } = await this.#readBytes(caller, {
+    const { file: origin, bytes, repo, objects } = await this.#readBytes(caller, {
       repo: request.repo,
       path: request.path,
       revision: request.revision ?? request.after?.commit,
@@ -730,11 +732,6 @@ export class RepositoryReads {
       sigil: language === "php",
       instance: language === "ruby",
     });
-    const { repo } = this.#visibility.resolve(caller, {
-      repo: request.repo,
-      revision: origin.commit,
-    });
-    const objects = this.#mirrors.objects(repo);
     const scope = new PathScope(repo);
     const readText = async (path: string): Promise<string | null> => {
       const entry = await objects.lookup(origin.commit, path);

@@ -750,8 +750,10 @@ function receiverOf(node: Node | null): Receiver {
 function callResult(call: Node): Receiver {
   const callee = call.childForFieldName("function");
   if (callee?.type === "identifier") {
-    const declared = lookUp(callee, callee.text) !== null;
-    return declared ? made({ kind: "result", of: callee.text }, callee) : { kind: "unknown" };
+    const binding = lookUp(callee, callee.text);
+    return binding === null
+      ? { kind: "unknown" }
+      : made({ kind: "result", of: callee.text }, { name: callee, binding });
   }
   const property = callee?.type === "member_expression"
     ? callee.childForFieldName("property")
@@ -771,9 +773,13 @@ function unknownFrom(on: Receiver): Receiver {
 }
 
 // `receiver` (a call's result or a callback's parameter), with the type names of the call that
-// set the variable `name` (when one did).
-function made<T extends Receiver & { made?: string[] }>(receiver: T, name: Node): T {
-  const binding = lookUp(name, name.text);
+// set the variable `name` (when one did); `binding`: the name's, when already looked up.
+function made<T extends Receiver & { made?: string[] }>(
+  receiver: T,
+  named: { name: Node; binding?: Binding | null },
+): T {
+  const { name } = named;
+  const binding = named.binding === undefined ? lookUp(name, name.text) : named.binding;
   if (binding?.kind !== "local" && binding?.kind !== "file") return receiver;
   const at = rootOf(name).descendantForPosition({
     row: binding.line - 1,
@@ -949,7 +955,7 @@ function callbackParameter(name: Node): Receiver {
   const at = { argument, parameter: index };
   const callee = call.childForFieldName("function");
   if (callee?.type === "identifier") {
-    return made({ kind: "callback", callee: callee.text, ...at }, callee);
+    return made({ kind: "callback", callee: callee.text, ...at }, { name: callee });
   }
   const property = callee?.type === "member_expression"
     ? callee.childForFieldName("property")
@@ -1144,17 +1150,10 @@ function declaringType(member: Node, declares: string): Receiver {
 // Whether an object literal is typed `any` (or `unknown`): returned from a function declared to
 // return it, or cast to it (`{ ... } as any`).
 function erased(object: Node): boolean {
-  let value = object;
   let up = object.parent;
-  while (up?.type === "parenthesized_expression") [value, up] = [up, up.parent];
+  while (up?.type === "parenthesized_expression") up = up.parent;
   if (up?.type === "as_expression") return isAny(up.namedChildren[1] ?? null);
-  let fn: Node | null = null;
-  if (up?.type === "arrow_function" && up.childForFieldName("body")?.id === value.id) fn = up;
-  if (up?.type === "return_statement") {
-    for (fn = up.parent; fn !== null && !FUNCTIONS.has(fn.type); fn = fn.parent) {
-      if (CLASSES.has(fn.type)) return false;
-    }
-  }
+  const fn = up === null ? null : returningFunction(up);
   const returned = fn?.childForFieldName("return_type");
   return isAny(returned?.type === "type_annotation" ? returned.namedChildren[0] : null);
 }
@@ -1409,18 +1408,21 @@ function literalType(typed: Node): string | null {
 // The named return type of the function a `return` statement (or an arrow function's body, or
 // its parenthesized body) returns from, or null.
 function returnedType(holder: Node): string | null {
-  let fn: Node | null = null;
-  if (holder.type === "arrow_function") {
-    // `(): Result => ok ? { ... } : { ... }`.
-    fn = holder;
-  } else if (holder.type === "parenthesized_expression") {
-    if (holder.parent?.type === "arrow_function") fn = holder.parent;
-  } else if (holder.type === "return_statement") {
-    for (let up = holder.parent; up !== null && fn === null; up = up.parent) {
-      if (FUNCTIONS.has(up.type)) fn = up;
-    }
-  }
+  const fn = returningFunction(holder);
   return fn === null ? null : returnTypeOf(fn) ?? calledWithType(fn);
+}
+
+// The function returning what `holder` holds: an arrow function whose body it is (`(): Result =>
+// ok ? { ... } : { ... }`) or whose parenthesized body, or the function a `return` is in; or null.
+function returningFunction(holder: Node): Node | null {
+  if (holder.type === "arrow_function") return holder;
+  if (holder.type === "parenthesized_expression") {
+    return holder.parent?.type === "arrow_function" ? holder.parent : null;
+  }
+  if (holder.type !== "return_statement") return null;
+  let fn = holder.parent;
+  while (fn !== null && !FUNCTIONS.has(fn.type)) fn = fn.parent;
+  return fn;
 }
 
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
