@@ -81,17 +81,23 @@ Deno.test("test suite: a failing and an unloadable module and a failing check co
     assert(text.includes("./tests/slow/broken_test.ts: did not finish (exit 1)"), text);
     assert(text.includes("./tests/fast/pass_test.ts: 2 passed, 0 failed"), text);
     assert(text.includes("on purpose"), text);
-    const failures = text.slice(
-      text.indexOf("modules with failures:"),
-      text.indexOf("seconds per"),
-    );
+    // The failed modules, each with its failed tests and their errors, come after the table and
+    // right before the summary, so a log cut to its tail still says what failed.
+    const failures = lines.slice(lines.indexOf("modules with failures:") + 1, -2);
+    assert(text.indexOf("seconds per") < text.indexOf("modules with failures:"), text);
+    assertEquals(lines.at(-2), "");
     assertEquals(
-      failures.trim().split("\n").slice(1).map((line) => line.trim()).sort(),
+      failures.filter((line) => !line.startsWith("    ")).map((line) => line.trim()).sort(),
       [
         "./(checks)/deno eval Deno.exit(3)",
         "./tests/slow/broken_test.ts",
         "./tests/slow/fail_test.ts",
       ],
+    );
+    const failing = failures.indexOf("  ./tests/slow/fail_test.ts");
+    assertEquals(
+      failures[failing + 1],
+      "    breaks => ./tests/slow/fail_test.ts:1:6: Error: on purpose",
     );
     const table = lines.slice(lines.findIndex((line) => line.startsWith("seconds per folder")) + 1);
     assertEquals(table[0].trim().split(/\s+/), ["folder", "processor", "wall", "files", "tests"]);

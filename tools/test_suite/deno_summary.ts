@@ -76,3 +76,28 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor(whole / 60);
   return minutes > 0 ? `${minutes}m${whole % 60}s` : `${whole}s`;
 }
+
+/**
+ * The failed tests of one `deno test` output: each entry of its `FAILURES`
+ * section (`name => file:line:column`), followed by the first line of its
+ * error from the `ERRORS` section when there is one, so a run's last lines
+ * can say which tests failed and why.
+ */
+export function failedTests(lines: readonly string[]): string[] {
+  const plain = lines.map((line) => line.replace(COLOURS, ""));
+  const failures = plain.lastIndexOf(" FAILURES ");
+  if (failures < 0) return [];
+  const errors = plain.lastIndexOf(" ERRORS ", failures);
+  const found: string[] = [];
+  for (const entry of plain.slice(failures + 1)) {
+    if (entry.trim() === "") {
+      if (found.length > 0) break;
+      continue;
+    }
+    if (!entry.includes(" => ")) break;
+    const at = errors < 0 ? -1 : plain.indexOf(entry, errors);
+    const error = at < 0 || at > failures ? undefined : plain[at + 1];
+    found.push(error?.startsWith("error: ") ? `${entry}: ${error.slice(7).slice(0, 200)}` : entry);
+  }
+  return found;
+}

@@ -7,8 +7,8 @@
  * process-wide state runs alone, so its assertions see only its own
  * process. A group that does not finish (a module that cannot load stops
  * its group) runs again module by module. Each process's output is printed
- * whole when it ends; at the end come the modules that failed, a per-folder
- * timing table and one summary line in `deno test`'s shape with the counts
+ * whole when it ends; at the end come a per-folder timing table, the modules
+ * that failed with their failed tests, and one summary line in `deno test`'s shape with the counts
  * of every module.
  *
  * ```sh
@@ -35,7 +35,14 @@
 
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { addCounts, formatSummary, isSummary, NO_TESTS, parseSummary } from "./deno_summary.ts";
+import {
+  addCounts,
+  failedTests,
+  formatSummary,
+  isSummary,
+  NO_TESTS,
+  parseSummary,
+} from "./deno_summary.ts";
 import { splitTimes, TIMED_DENO } from "./cpu_times.ts";
 import { findTestFiles } from "./test_files.ts";
 import { GROUP_LOAD_FAILURE, groupModules, needsOwnProcess } from "./module_groups.ts";
@@ -81,6 +88,8 @@ interface JobResult {
   seconds: number;
   cpuSeconds: number | null;
   output: string;
+  /** Its failed tests and their errors' first lines (`failedTests`). */
+  failures: string[];
 }
 
 const split = Deno.args.indexOf("--");
@@ -159,13 +168,17 @@ await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () 
 }));
 
 const total = results.reduce((sum, result) => addCounts(sum, result.counts), NO_TESTS);
-const failed = results.filter((result) => result.counts.failed > 0);
-if (failed.length > 0) {
-  console.log(`\nmodules with failures:\n${failed.map((r) => `  ${r.job.name}`).join("\n")}`);
-}
 console.log(`\nseconds per folder (${jobs} processes at a time; processor and wall):`);
 for (const line of timingTable(results.map(timing))) console.log(`  ${line}`);
 if (values.record) await recordDurations(values.durations, results);
+// Last before the summary, so a log cut to its tail still names what failed and why.
+const failed = results.filter((result) => result.counts.failed > 0);
+if (failed.length > 0) {
+  console.log("\nmodules with failures:");
+  for (const { job, failures } of failed) {
+    console.log([`  ${job.name}`, ...failures.map((failure) => `    ${failure}`)].join("\n"));
+  }
+}
 console.log(`\n${formatSummary(total, { seconds: (performance.now() - started) / 1000 })}`);
 Deno.exit(total.failed > 0 ? 1 : 0);
 
@@ -186,13 +199,14 @@ async function run(job: Job): Promise<JobResult> {
     : `${settled.passed} passed, ${settled.failed} failed`;
   const cpu = cpuSeconds === null ? "" : `, ${cpuSeconds.toFixed(1)}s processor`;
   const kept = lines.filter((line) => !isSummary(line) && line !== "error: Test failed");
+  const failures = failedTests(lines);
   const output = `${kept.join("\n").trimEnd()}\n${job.name}: ${status} (${
     seconds.toFixed(1)
   }s${cpu})\n\n`;
   // A group whose module did not load ran none of its tests: it did not finish either.
   const finished = counts !== null &&
     !(job.env && lines.some((line) => line.startsWith(GROUP_LOAD_FAILURE)));
-  return { job, finished, counts: settled, seconds, cpuSeconds, output };
+  return { job, finished, counts: settled, seconds, cpuSeconds, output, failures };
 }
 
 // A check passes or fails as a whole: no tests of its own, one failure when it fails.
@@ -206,7 +220,15 @@ function checkResult(
   const output = `${run.text.trimEnd()}\n${job.name}: ${status} (${
     run.seconds.toFixed(1)
   }s${cpu})\n\n`;
-  return { job, finished: true, counts, seconds: run.seconds, cpuSeconds: run.cpuSeconds, output };
+  return {
+    job,
+    finished: true,
+    counts,
+    seconds: run.seconds,
+    cpuSeconds: run.cpuSeconds,
+    output,
+    failures: [],
+  };
 }
 
 function moduleJob(group: string[]): Job {
