@@ -14,7 +14,12 @@
  * such block's code units but newlines as spaces (`blankRustBodies`), but
  * the parser does not step over the spaces, which took most of a blanked
  * file's parse. A block with a glob import (`use m::*;`) is kept: the scopes'
- * analysis asks whether the file has one anywhere. For the index's symbols,
+ * analysis asks whether the file has one anywhere. Whole items are left out
+ * the same way (`rustSpansWithout`): an item of the file or of an `impl`,
+ * `trait`, `mod` or `extern` block that does not spell the name (its
+ * attributes and doc comments with it) declares no binding of it, refers to
+ * none, and encloses no occurrence; so are the insides of comments that do
+ * not spell it. For the index's symbols,
  * a function body that holds no nested item's keyword (`fn`, `struct`,
  * `impl`, `macro_rules`, …) is left out the same way: the tags queries find
  * items only.
@@ -41,6 +46,7 @@ const HASH = 0x23; // #
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const STAR = 0x2a;
+const BANG = 0x21; // !
 
 /** A function body (or a brace block): the indexes of its `{` and its `}`. */
 export interface RustBody {
@@ -76,14 +82,16 @@ const ITEM_WORDS = new Set([
 /**
  * The function bodies of Rust `text` (with `blocks`, every brace block),
  * nested ones too, in the order their `}` comes; none from the first brace
- * that does not balance on.
+ * that does not balance on. With `comments`, each line comment's start and
+ * end (before its newline) are pushed to it, in order.
  */
 export function rustFunctionBodies(
   text: string,
-  options: { blocks?: boolean } = {},
+  options: { blocks?: boolean; comments?: number[]; items?: RustItem[] } = {},
 ): RustBody[] {
   const every = options.blocks === true;
-  const lexer = new Lexer(text);
+  const lexer = new Lexer(text, options.comments);
+  const items = options.items === undefined ? null : new ItemSpans(text, options.items);
   const bodies: RustBody[] = [];
   const braces: { open: number; body: boolean; holdsItem: boolean; holdsGlob: boolean }[] = [];
   // A `fn NAME` signature being read: its open parentheses and brackets, and angle brackets.
@@ -97,20 +105,25 @@ export function rustFunctionBodies(
       // Marked on the innermost brace and handed outwards as braces close: marking every
       // enclosing brace at once is quadratic in the nesting (50,000 nested bodies: seconds).
       if (ITEM_WORDS.has(word) && braces.length > 0) braces[braces.length - 1].holdsItem = true;
-      if (word === "fn" && lexer.identifierFollows()) signature = { depth: 0, angles: 0 };
+      const fnItem = word === "fn" && lexer.identifierFollows();
+      if (fnItem) signature = { depth: 0, angles: 0 };
       if (word === "use") inUse = true;
+      items?.word(word, { braces: braces.length, fnItem });
       continue;
     }
+    items?.punctuation(start, { braces: braces.length, glob: code === STAR && inUse });
     if (code === 0x3b) inUse = false; // ;
     if (code === STAR && inUse && braces.length > 0) braces[braces.length - 1].holdsGlob = true;
     if (code === 0x7b) { // {
       const body = signature !== null && signature.depth === 0 && signature.angles === 0;
       if (body) signature = null;
       braces.push({ open: start, body, holdsItem: false, holdsGlob: false });
+      items?.open(start, braces.length);
     } else if (code === 0x7d) { // }
       signature = null;
       const brace = braces.pop();
-      if (brace === undefined) return []; // a `}` too many: where the lexer went wrong is unknown
+      if (brace === undefined) return items?.none() ?? []; // a `}` too many: the lexer went wrong
+      items?.close(start, { braces: braces.length, body: brace.body });
       const outer = braces.at(-1);
       if (outer !== undefined) {
         outer.holdsItem ||= brace.holdsItem;
@@ -126,13 +139,128 @@ export function rustFunctionBodies(
   }
   if (braces.length === 0) return bodies;
   const unclosed = braces[0].open;
+  items?.endBefore(unclosed);
   return bodies.filter((body) => body.close < unclosed);
+}
+
+/**
+ * An item of a level that holds items (the file; an `impl`, `trait`, `mod`
+ * or `extern` block): from the end of the item before it (its attributes and
+ * comments with it) to its last `}` or `;`, both indexes in the item.
+ */
+export interface RustItem {
+  start: number;
+  end: number;
+  /** Whether it is (or holds) a glob import. */
+  glob: boolean;
+}
+
+// The items whose `}` ends them (others end at a `;`: `use`, `const`, `static`, `type`, a tuple
+// struct), and those whose block holds items; `!`: a macro call.
+const BRACE_ENDED = new Set([
+  "impl",
+  "trait",
+  "mod",
+  "struct",
+  "enum",
+  "union",
+  "macro_rules",
+  "extern",
+  "!",
+]);
+const ITEM_LISTS = new Set(["impl", "trait", "mod", "extern"]);
+
+// One level of items being read: the brace depth of its items, where the current item began,
+// that item's open parentheses and brackets, its kind (its first item word, a `fn` after
+// `const` or `extern` overriding it) and whether it holds a glob import.
+interface ItemLevel {
+  depth: number;
+  start: number;
+  nesting: number;
+  kind: string;
+  glob: boolean;
+}
+
+// The items of each level, told token by token by `rustFunctionBodies`.
+class ItemSpans {
+  #text: string;
+  #found: RustItem[];
+  #levels: ItemLevel[] = [{ depth: 0, start: 0, nesting: 0, kind: "", glob: false }];
+
+  constructor(text: string, found: RustItem[]) {
+    this.#text = text;
+    this.#found = found;
+  }
+
+  // The level whose items are at brace depth `braces`, or null inside an item's own braces.
+  #at(braces: number): ItemLevel | null {
+    const level = this.#levels[this.#levels.length - 1];
+    return level.depth === braces ? level : null;
+  }
+
+  word(word: string, at: { braces: number; fnItem: boolean }): void {
+    const level = this.#at(at.braces);
+    if (level === null || level.nesting > 0 || word === "" || (word === "fn" && !at.fnItem)) return;
+    if (
+      level.kind === "" || (word === "fn" && (level.kind === "const" || level.kind === "extern"))
+    ) {
+      level.kind = word;
+    }
+  }
+
+  punctuation(start: number, at: { braces: number; glob: boolean }): void {
+    // A glob import, at any depth, is in the current item of every level.
+    if (at.glob) { for (const level of this.#levels) level.glob = true; }
+    const level = this.#at(at.braces);
+    if (level === null) return;
+    const code = this.#text.charCodeAt(start);
+    if (code === 0x28 || code === 0x5b) level.nesting++; // ( [
+    else if (code === 0x29 || code === 0x5d) level.nesting--; // ) ]
+    else if (level.nesting !== 0) return;
+    else if (code === 0x3b) this.#end(level, start); // ;
+    else if (code === BANG && level.kind === "" && this.#text.charCodeAt(start - 1) !== HASH) {
+      level.kind = "!"; // a macro call, not an inner attribute's `#!`
+    }
+  }
+
+  // A `{` at `open`, `braces` deep with it.
+  open(open: number, braces: number): void {
+    const level = this.#at(braces - 1);
+    if (level === null || level.nesting !== 0 || !ITEM_LISTS.has(level.kind)) return;
+    this.#levels.push({ depth: braces, start: open + 1, nesting: 0, kind: "", glob: false });
+  }
+
+  // A `}` at `close`, `braces` deep without it; `body`: it closed a function's body.
+  close(close: number, at: { braces: number; body: boolean }): void {
+    if (this.#levels.length > 1 && this.#levels[this.#levels.length - 1].depth === at.braces + 1) {
+      this.#levels.pop();
+    }
+    const level = this.#at(at.braces);
+    if (level === null || level.nesting !== 0) return;
+    if (BRACE_ENDED.has(level.kind) || (level.kind === "fn" && at.body)) this.#end(level, close);
+  }
+
+  #end(level: ItemLevel, end: number): void {
+    this.#found.push({ start: level.start, end, glob: level.glob });
+    Object.assign(level, { start: end + 1, nesting: 0, kind: "", glob: false });
+  }
+
+  // Braces that do not balance: no item after `unclosed` is told, nor any item for a `}` too many.
+  endBefore(unclosed: number): void {
+    const kept = this.#found.filter((item) => item.end < unclosed);
+    this.#found.splice(0, this.#found.length, ...kept);
+  }
+
+  none(): [] {
+    this.#found.length = 0;
+    return [];
+  }
 }
 
 // Words the lexer looks for, by length (none is longer than 11).
 const WORDS_BY_LENGTH: readonly (readonly string[])[] = (() => {
   const byLength: string[][] = Array.from({ length: 12 }, () => []);
-  for (const word of [...ITEM_WORDS, "use"]) byLength[word.length].push(word);
+  for (const word of [...ITEM_WORDS, "use", "extern"]) byLength[word.length].push(word);
   return byLength;
 })();
 
@@ -186,6 +314,108 @@ export function rustBlocksWithout(text: string, name: string): RustBody[] {
   }, { blocks: true });
 }
 
+/**
+ * What a `references` parse of Rust `text` for `name` leaves out, in order
+ * (none inside another): each item of the file, or of an `impl`, `trait`,
+ * `mod` or `extern` block, that does not spell `name` as a whole word (nor
+ * is a glob import), whole, with its attributes and comments; in the rest,
+ * the brace blocks of `rustBlocksWithout`, and the inside of each line
+ * comment that does not spell `name` (a run of them with only white space
+ * between as one; the parser still sees the first one's `//` and the `/` or
+ * `!` after it). The parse then reads the items that spell the name, with
+ * what encloses them (a scope's declarations of the name are spelled) and
+ * the `use` declarations that import it; the tree of the text with those
+ * spans blanked. With `items` false, only blocks and comments.
+ */
+export function rustSpansWithout(
+  text: string,
+  name: string,
+  options: { items?: boolean } = {},
+): RustBody[] {
+  const spellings = wholeWords(text, name);
+  const comments: number[] = [];
+  const items: RustItem[] | undefined = options.items === false ? undefined : [];
+  let next = 0; // the first spelling after the block's `{` (blocks come in order)
+  const blocks = outermostBlanked(text, (body) => {
+    while (next < spellings.length && spellings[next] <= body.open) next++;
+    return body.holdsGlob || (next < spellings.length && spellings[next] < body.close);
+  }, { blocks: true, comments, items });
+  const left = leftItems(items ?? [], spellings);
+  const spans: RustBody[] = [];
+  let item = 0;
+  for (const span of blockAndCommentSpans(text, { blocks, comments, spellings })) {
+    while (item < left.length && left[item].close <= span.open) spans.push(left[item++]);
+    if (item < left.length && left[item].open < span.open) continue; // inside a left-out item
+    spans.push(span);
+  }
+  spans.push(...left.slice(item));
+  return spans;
+}
+
+// The items that spell none of `spellings` and hold no glob import, each outermost, adjacent ones
+// as one, as spans to leave out (`open` before the first index, `close` after the last).
+function leftItems(items: readonly RustItem[], spellings: readonly number[]): RustBody[] {
+  const sorted = [...items].sort((a, b) => a.start - b.start || b.end - a.end);
+  const left: RustBody[] = [];
+  let until = -1;
+  for (const { start, end, glob } of sorted) {
+    if (start <= until || glob || spelledWithin(spellings, start, end)) continue;
+    const last = left[left.length - 1];
+    if (last !== undefined && last.close === start) last.close = end + 1;
+    else left.push({ open: start - 1, close: end + 1, holdsItem: false, holdsGlob: false });
+    until = end;
+  }
+  return left;
+}
+
+// Whether a spelling (sorted) is within [start, end].
+function spelledWithin(spellings: readonly number[], start: number, end: number): boolean {
+  let low = 0;
+  let high = spellings.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (spellings[middle] < start) low = middle + 1;
+    else high = middle;
+  }
+  return low < spellings.length && spellings[low] <= end;
+}
+
+// The blocks (outermost, in order) with the comments outside them that do not spell the name.
+function blockAndCommentSpans(
+  text: string,
+  at: { blocks: RustBody[]; comments: number[]; spellings: number[] },
+): RustBody[] {
+  const { blocks, comments, spellings } = at;
+  const spans: RustBody[] = [];
+  let block = 0;
+  let afterComment = -1; // where the last span ends when it is a comment's, else -1
+  const add = (span: RustBody, comment = -1) => {
+    // A run of comments with white space between them: one span (the later `//` left out too).
+    if (comment >= 0 && afterComment >= 0 && onlySpace(text, afterComment, comment)) {
+      spans[spans.length - 1].close = span.close;
+    } else spans.push(span);
+    afterComment = comment >= 0 ? span.close : -1;
+  };
+  for (let i = 0; i < comments.length; i += 2) {
+    const [start, end] = [comments[i], comments[i + 1]];
+    while (block < blocks.length && blocks[block].close < start) add(blocks[block++]);
+    if (block < blocks.length && blocks[block].open < start) continue; // inside a skipped block
+    if (spelledWithin(spellings, start, end - 1)) continue;
+    let inside = start + 2;
+    while (text.charCodeAt(inside) === SLASH || text.charCodeAt(inside) === BANG) inside++;
+    const close = text.charCodeAt(end - 1) === RETURN ? end - 1 : end;
+    if (inside < close) add({ open: inside - 1, close, holdsItem: false, holdsGlob: false }, start);
+  }
+  while (block < blocks.length) add(blocks[block++]);
+  return spans;
+}
+
+// Whether text[from, to) is white space only.
+function onlySpace(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpaceCode(text.charCodeAt(i))) return false;
+  return true;
+}
+
 /** A span of a text for the parser: UTF-16 indexes, rows and columns (code units). */
 export interface TextRange {
   startIndex: number;
@@ -218,6 +448,10 @@ export function rangesAround(
   };
   let from = 0;
   for (const { open, close } of bodies) {
+    if (open + 1 <= from) { // nothing between two spans left out (or before the first)
+      from = Math.max(from, close);
+      continue;
+    }
     const startPosition = positionOf(from);
     ranges.push({
       startIndex: from,
@@ -227,6 +461,7 @@ export function rangesAround(
     });
     from = close;
   }
+  if (from >= text.length && ranges.length > 0) return ranges; // the last span ends the text
   const startPosition = positionOf(from);
   ranges.push({
     startIndex: from,
@@ -251,7 +486,7 @@ export function itemlessRustBodies(text: string): RustBody[] {
 function outermostBlanked(
   text: string,
   kept: (body: RustBody) => boolean,
-  options: { blocks?: boolean } = {},
+  options: { blocks?: boolean; comments?: number[]; items?: RustItem[] } = {},
 ): RustBody[] {
   const bodies = rustFunctionBodies(text, options).sort((a, b) => a.open - b.open);
   const blanked: RustBody[] = [];
@@ -328,9 +563,11 @@ class Lexer {
   #text: string;
   #at = 0;
   #token: Token = { start: 0, end: 0, word: false };
+  #comments: number[] | undefined;
 
-  constructor(text: string) {
+  constructor(text: string, comments?: number[]) {
     this.#text = text;
+    this.#comments = comments;
   }
 
   next(): Token | null {
@@ -340,9 +577,12 @@ class Lexer {
       if (at >= text.length) return null;
       const code = text.charCodeAt(at);
       if (isSpaceCode(code)) this.#at++;
-      else if (code === SLASH && text.charCodeAt(at + 1) === SLASH) this.#at = lineEnd(text, at);
-      else if (code === SLASH && text.charCodeAt(at + 1) === STAR) this.#at = commentEnd(text, at);
-      else if (code === QUOTE) this.#at = quotedEnd(text, at);
+      else if (code === SLASH && text.charCodeAt(at + 1) === SLASH) {
+        this.#at = lineEnd(text, at);
+        this.#comments?.push(at, this.#at);
+      } else if (code === SLASH && text.charCodeAt(at + 1) === STAR) {
+        this.#at = commentEnd(text, at);
+      } else if (code === QUOTE) this.#at = quotedEnd(text, at);
       else if (code === APOSTROPHE) this.#at = apostropheEnd(text, at);
       else if (isWordCode(code)) return this.#word(at);
       else {

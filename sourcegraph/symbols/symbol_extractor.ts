@@ -22,7 +22,7 @@ import { blankFunctionBodies } from "./function_bodies.ts";
 import {
   itemlessRustBodies,
   rangesAround,
-  rustBlocksWithout,
+  rustSpansWithout,
   type TextRange,
 } from "./rust_bodies.ts";
 import { definitionlessScriptBodies, type ScriptBody } from "./script_bodies.ts";
@@ -210,8 +210,9 @@ export class SymbolExtractor {
    * Where `name` occurs as an identifier in `text`, the content of a file
    * at `path`, each with its role; under the same per-file deadline and size
    * limit as `extract`. A Rust or TypeScript file is parsed without the contents of the
-   * brace blocks that do not spell `name` (`rust_bodies.ts`, `typescript_blocks.ts`), unless
-   * `wholeFile` (the same answer, parsed slower: for comparisons).
+   * brace blocks that do not spell `name` (`rust_bodies.ts`, `typescript_blocks.ts`; Rust also
+   * without the items and comments that do not), unless `wholeFile` (the same answer, parsed
+   * slower: for comparisons).
    */
   async occurrences(
     path: string,
@@ -235,7 +236,7 @@ export class SymbolExtractor {
       const skipped = options.wholeFile === true
         ? []
         : language === "rust"
-        ? rustBlocksWithout(text, name)
+        ? rustSpansWithout(text, name)
         : language === "typescript" || (language === "javascript" && !path.endsWith(".jsx"))
         ? typescriptBlocksWithout(text, name, { jsx: language === "javascript" })
         : [];
@@ -246,7 +247,22 @@ export class SymbolExtractor {
         return bindings ? { ...none, exported: { binding: null, starModules: [] } } : none;
       }
       const ranges = skipped.length === 0 ? undefined : rangesAround(text, skipped);
-      const found = this.#occurrences(grammar, text, { language, name, bindings, scoped, ranges });
+      // A Rust file whose items left out of the parse leave an error is parsed with its blocks
+      // and comments left out only: an item's end found wrongly would change the tree.
+      const fallback = language === "rust" && ranges !== undefined
+        ? () => {
+          const spans = rustSpansWithout(text, name, { items: false });
+          return spans.length === 0 ? undefined : rangesAround(text, spans);
+        }
+        : undefined;
+      const found = this.#occurrences(grammar, text, {
+        language,
+        name,
+        bindings,
+        scoped,
+        ranges,
+        fallback,
+      });
       if (found === null) return { language, outcome: "timed_out", occurrences: [] };
       return { language, outcome: "parsed", ...found };
     } catch {
@@ -268,13 +284,16 @@ export class SymbolExtractor {
       deadlineMs?: number;
       /** The spans of `text` parsed (the rest left out), when not all of it. */
       ranges?: TextRange[];
+      /** The spans parsed instead when those leave an error (undefined: all of it). */
+      fallback?: () => TextRange[] | undefined;
     },
   ): { occurrences: NameOccurrence[]; exported?: Exported } | null {
     const { name } = at;
     const deadline = this.#now() + (at.deadlineMs ?? this.#deadlineMs);
     const late = () => this.#now() > deadline;
     this.#parser.setLanguage(grammar.language);
-    const tree = this.#parseText(text, { language: at.language, late, ranges: at.ranges });
+    const { language, ranges, fallback } = at;
+    const tree = this.#parseText(text, { language, late, ranges, fallback });
     if (tree === null) return null;
     try {
       const nodes = nameNodes(tree.rootNode, { text, name, late });
@@ -319,7 +338,12 @@ export class SymbolExtractor {
   // inspector, 7 parsed again, 5 kept.
   #parseText(
     text: string,
-    at: { language: GrammarLanguage; late: () => boolean; ranges?: TextRange[] },
+    at: {
+      language: GrammarLanguage;
+      late: () => boolean;
+      ranges?: TextRange[];
+      fallback?: () => TextRange[] | undefined;
+    },
   ): Tree | null {
     const { ranges } = at;
     const parse = (source: string) =>
@@ -333,6 +357,10 @@ export class SymbolExtractor {
         { progressCallback: at.late, ...(ranges === undefined ? {} : { includedRanges: ranges }) },
       );
     const tree = parse(text);
+    if (tree !== null && at.fallback !== undefined && tree.rootNode.hasError) {
+      tree.delete();
+      return this.#parseText(text, { ...at, ranges: at.fallback(), fallback: undefined });
+    }
     // A TypeScript or JavaScript file with blocks left out that parses with an error is parsed
     // whole: a block found wrongly (the lexer's guess at a regular expression, JSX text) would
     // change the tree.

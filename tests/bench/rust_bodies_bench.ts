@@ -9,7 +9,8 @@
  * and scopes three ways, in one extractor on this thread: parsed whole;
  * with the blocks that do not spell the name blanked as spaces (the blanked
  * text parsed whole); and as `references` asks, those blocks left out of
- * the parse (tree-sitter's included ranges). The answers (lines, columns,
+ * the parse (tree-sitter's included ranges), with the items and the comments'
+ * insides that do not spell the name (`rustSpansWithout`). The answers (lines, columns,
  * roles, bindings, scopes, exports) must be equal, the last two always.
  * Prints the pairs compared, those that differ (each named), and the
  * processor time of each way (the sum, and the median file).

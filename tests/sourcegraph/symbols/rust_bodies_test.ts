@@ -7,7 +7,11 @@
  * import keeps its block, a file whose braces do not balance keeps the
  * rest, the ranges a parse skips such blocks with begin and end where they
  * are in the text, and the occurrences found through the blanked text, or
- * with the blocks skipped, are those of the whole file; the index's symbols
+ * with the blocks skipped, are those of the whole file; whole items that do
+ * not spell the name (with their attributes and comments) and the insides
+ * of comments that do not are left out too, a glob import kept, an item
+ * that ends at `;` told from one that ends at `}`, and a parse that finds an
+ * error with them left out is done with blocks and comments only; the index's symbols
  * through function bodies left out of the parse (those holding no item) are
  * those of the whole file.
  */
@@ -19,6 +23,7 @@ import {
   rangesAround,
   rustBlocksWithout,
   rustFunctionBodies,
+  rustSpansWithout,
 } from "../../../sourcegraph/symbols/rust_bodies.ts";
 import { SymbolExtractor } from "../../../sourcegraph/symbols/symbol_extractor.ts";
 
@@ -247,4 +252,100 @@ Deno.test("rust bodies: the index's symbols with itemless bodies left out are th
     ["of", 8, 10, "Size"],
     ["LIMIT", 12, 12, null],
   ]);
+});
+
+// The text a parse for `name` reads: each span `rustSpansWithout` leaves out as spaces.
+function readText(text: string, name: string): string {
+  let out = text;
+  for (const { open, close } of rustSpansWithout(text, name)) {
+    out = out.slice(0, open + 1) + out.slice(open + 1, close).replace(/[^\n]/g, " ") +
+      out.slice(close);
+  }
+  return out.split("\n").map((line) => line.trimEnd().replace(/(\S) {2,}/g, "$1 "))
+    .filter((line) => line !== "").join("\n");
+}
+
+Deno.test("rust bodies: items that do not spell the name are left out whole, attributes and comments too", () => {
+  const text = [
+    "#![allow(dead_code)]",
+    "use std::fmt;",
+    "use crate::name;",
+    "/// Docs of a.",
+    "#[derive(Debug)]",
+    "pub struct A { x: [u8; 4] }",
+    "const C: A = A { x: [0; 4] };",
+    "impl A {",
+    "  fn f(&self) -> u8 { 1 }",
+    "  // says name",
+    "  fn g(&self) { name() }",
+    "}",
+    "trait T { fn m(&self); fn n(&self) -> u8 { name } }",
+    "macro_rules! mac { () => {} }",
+    "mac! { x }",
+    "const fn k() -> u8 { 2 }",
+    'extern "C" { fn e(); }',
+    "mod tests { use super::*; fn t() {} }",
+  ].join("\n");
+  assertEquals(
+    readText(text, "name"),
+    [
+      "use crate::name;",
+      "impl A {",
+      "  // says name",
+      "  fn g(&self) { name() }",
+      "}",
+      "trait T { fn n(&self) -> u8 { name } }",
+      "mod tests { use super::*; }",
+    ].join("\n"),
+  );
+});
+
+Deno.test("rust bodies: a comment's inside is left out unless it spells the name, markers kept", () => {
+  const text = "//! Crate docs.\n/// Docs.\n// name here\n// more\n//   and more\nfn name() {}\n";
+  // A run of comments is one span: the parser sees the first one's markers.
+  assertEquals(readText(text, "name"), "//!\n// name here\n//\nfn name() {}");
+});
+
+Deno.test("rust bodies: with items left out, the occurrences are the whole file's", async () => {
+  const text = [
+    "use std::collections::HashMap;",
+    "use crate::util::Size as Measure;",
+    "/// A size.",
+    "pub struct Size(usize);",
+    "static LIMIT: Size = Size(4);",
+    "const ZERO: Size = Size { 0: 0 };",
+    "impl Size {",
+    "  /// Of a slice.",
+    "  pub fn of(v: &[u8]) -> Size { Size(v.len()) }",
+    "  fn twice(&self) -> usize { self.0 * 2 }",
+    "}",
+    "fn other(map: HashMap<u8, u8>) -> usize { map.len() }",
+    "mod inner { use super::*; fn local() -> Size { let Size = 1; Size } }",
+    "fn measure() -> Measure { Measure(1) }",
+  ].join("\n");
+  const extractor = await SymbolExtractor.create();
+  for (const name of ["Size", "Measure", "len", "HashMap", "twice"]) {
+    const skipped = await extractor.occurrences("a.rs", text, name, { bindings: true });
+    const whole = await extractor.occurrences("a.rs", text, name, {
+      bindings: true,
+      wholeFile: true,
+    });
+    assertEquals(skipped, whole, name);
+    assert(skipped.occurrences.length > 0, name);
+  }
+  assert(readText(text, "twice").length < text.length / 2, "most items are left out for twice");
+});
+
+Deno.test("rust bodies: an item's end found wrongly leaves an error, and the parse keeps every item", async () => {
+  // The `}` of a const generic argument ends the `impl` as the lexer reads it: left out, the
+  // rest (`{ fn a() ... }`) is no item, and the parse is done with blocks and comments only.
+  const text =
+    "struct S<const N: usize>;\nimpl<const N: usize> S<{ N }> {\n  fn a() -> u8 { 1 }\n}\n" +
+    "fn b() -> u8 { S::<1>::a() }\n";
+  assert(readText(text, "a").trimStart().startsWith("> {\n  fn a()"), readText(text, "a"));
+  const extractor = await SymbolExtractor.create();
+  const skipped = await extractor.occurrences("a.rs", text, "a", { bindings: true });
+  const whole = await extractor.occurrences("a.rs", text, "a", { bindings: true, wholeFile: true });
+  assertEquals(skipped, whole);
+  assertEquals(skipped.occurrences.map((occurrence) => occurrence.role), ["definition", "call"]);
 });
