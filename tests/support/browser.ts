@@ -113,13 +113,19 @@ export async function loadAtEachWidth(
  * {@linkcode loadAtEachWidth}), checks at each width that no script of the
  * page's content ran (`window.__pwned`) and, with `status`, the answer's
  * status; with `shots` (see {@linkcode screenshotsFolder}) saves a full-page
- * screenshot `kind-width.png` there; returns the pages that scroll sideways
- * (`kind at width: N px`).
+ * screenshot `kind-width.png` there; with `check`, calls it at each width
+ * (a case's own checks of that page, on the same load); returns the pages
+ * that scroll sideways (`kind at width: N px`).
  */
 export async function screenshotPages(
   page: Page,
   kinds: readonly (readonly [string, string])[],
-  options: { base: string; shots: string | null; status?: number },
+  options: {
+    base: string;
+    shots: string | null;
+    status?: number;
+    check?: (kind: string, width: number) => Promise<void>;
+  },
 ): Promise<string[]> {
   const wide: string[] = [];
   for (const [kind, path] of kinds) {
@@ -135,6 +141,7 @@ export async function screenshotPages(
           undefined,
           kind,
         );
+        await options.check?.(kind, width);
       },
     });
     if (options.status !== undefined) assertEquals(answer?.status(), options.status, kind);
