@@ -2,6 +2,7 @@
 // fail while a replica dies and comes back, or the database is away, read
 // directly and through nginx.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ownersOf } from "../../../sourcegraph/cluster/placement.ts";
 import { assertEquals } from "../../support/assert.ts";
 import {
   CLUSTER_TOKEN,
@@ -22,15 +23,25 @@ import { connectClient } from "../../support/sourcegraph_service.ts";
 
 const BIN = postgresBin();
 const NGINX = nginxBin();
+// Longer than the cluster's heartbeat expiry (4 s) by more than a heartbeat (500 ms): when the
+// server is back every beat has expired, and a replica that took the others for dead would move
+// their repositories under the readers.
+const OUTAGE_MS = 6_000;
 
 Deno.test({
   name:
-    "cluster: SIGKILL of a replica under 16 readers, its restart and rebalancing, 10 s without PostgreSQL, then another SIGKILL under 4 readers through nginx: zero failed reads",
+    "cluster: SIGKILL of a replica under 16 readers, its restart and rebalancing, PostgreSQL away for longer than the heartbeat expiry, then another SIGKILL under 4 readers through nginx: zero failed reads",
   ignore: BIN === null,
   fn: () =>
-    // Reads of a.txt only: no replica builds a search index of what it fills.
-    withCluster(BIN!, { upstreams: 6, replicas: 3, env: NO_SEARCH_INDEX }, async (cluster, up) => {
+    // Reads of a.txt only: no replica builds a search index of what it fills. Three
+    // repositories, one on each pair of replicas: each kill below moves two of them and leaves
+    // one in place, and every replica holds some and forwards the reads of another.
+    withCluster(BIN!, { upstreams: 3, replicas: 3, env: NO_SEARCH_INDEX }, async (cluster, up) => {
       const repositories = [...up.heads.keys()].map((name) => `org/${name}`);
+      const pairs = repositories.map((name) =>
+        ownersOf(name, { replicas: cluster.names, replication: 2 }).sort().join("+")
+      );
+      assertEquals(new Set(pairs).size, 3, `one repository on each pair: ${pairs}`);
       await register(cluster, up, [...up.heads.keys()]);
       await eventually(() => cluster.placed([0, 1, 2]), "placed");
       // 16 readers through replicas 0 and 1; replica 2 is the one that dies.
@@ -56,7 +67,8 @@ Deno.test({
         readers.pace(0);
         await readers.more(50);
 
-        // PostgreSQL away for 10 s: reads go on from the caches; writes fail with a code.
+        // PostgreSQL away for longer than the heartbeat expiry (4 s), so every beat is stale
+        // when it comes back: reads go on from the caches; writes fail with a code.
         await cluster.server.halt();
         const downAt = Date.now();
         await readers.more(50);
@@ -67,10 +79,10 @@ Deno.test({
         });
         assertEquals(write.status, 503);
         assertEquals((await write.json()).code, "DEPENDENCY_UNAVAILABLE");
-        // The outage lasts 10 s whatever the machine's speed: paced readers go on reading
+        // The outage lasts OUTAGE_MS whatever the machine's speed: paced readers go on reading
         // through it (16 reads every PACE_MS) without keeping both cores busy.
         readers.pace(PACE_MS);
-        while (Date.now() - downAt < 10_000) await readers.more(10);
+        while (Date.now() - downAt < OUTAGE_MS) await readers.more(10);
         await cluster.server.start();
         await eventually(async () => {
           const again = await admin(cluster.replicas[1]!.url, "/keys", {

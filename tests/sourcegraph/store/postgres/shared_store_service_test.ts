@@ -10,6 +10,7 @@ import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 import { overHttp, pageRequest, signIn } from "../../../support/page_requests.ts";
 import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
 import { callTool } from "../../../support/tool_calls.ts";
+import { readSettings } from "../../../../sourcegraph/settings.ts";
 import {
   adminRequest,
   connectClient,
@@ -166,25 +167,14 @@ Deno.test({
       }
 
       {
-        // Without a usable key a replica does not start, with one line saying why.
-        const { SOURCEGRAPH_CREDENTIAL_KEY_FILE: _, ...keyless } = replica("two", twoPort);
-        const missing = await startFailure(elsewhere, keyless, { shared });
-        assertIncludes(
-          missing,
-          "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file",
-        );
+        // A key file readable by others stops the start with one line saying why, neither key
+        // nor URL in it (the file is read as the start opens the shared store).
         await Deno.chmod(keyFile, 0o644);
         const open = await startFailure(elsewhere, replica("two", twoPort), { shared });
         assertIncludes(open, "is readable by group or others");
         assert(!open.includes(key) && !open.includes(url));
-        const badUrl = await startFailure(elsewhere, {
-          ...replica("two", twoPort),
-          SOURCEGRAPH_DATABASE_URL: "mysql://u:hunter2@h/db",
-        }, { shared });
-        assertIncludes(badUrl, "SOURCEGRAPH_DATABASE_URL must be a postgres://");
-        assert(!badUrl.includes("hunter2"), "the value is never echoed");
-        // An internal address in use stops the start with one line naming it.
         await Deno.chmod(keyFile, 0o600);
+        // An internal address in use stops the start with one line naming it.
         const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
         const takenPort = (taken.addr as Deno.NetAddr).port;
         try {
@@ -199,4 +189,31 @@ Deno.test({
       await removeDir(parent);
     }
   },
+});
+
+// A replica's settings without a key file, or with a database URL that is not PostgreSQL's, are
+// one problem each, the URL never echoed: the service logs each problem on a line of its own and
+// stops before it starts anything (a start with bad settings is run by the settings test of the
+// HTTP tests).
+Deno.test("shared store: a replica's settings without a key file or with a URL that is not postgres:// are one problem each, the URL never shown", () => {
+  const replica: Record<string, string | undefined> = {
+    SOURCEGRAPH_API_TOKEN: TOKEN,
+    SOURCEGRAPH_DATABASE_URL: "postgres://u:s3cret@127.0.0.1:5432/sg",
+    SOURCEGRAPH_CREDENTIAL_KEY_FILE: "/etc/sourcegraph/credential.key",
+    SOURCEGRAPH_REPLICA_NAME: "two",
+    SOURCEGRAPH_INTERNAL_URL: "http://127.0.0.1:9001",
+  };
+  const problems = (env: Record<string, string | undefined>) => {
+    const read = readSettings((name) => ({ ...replica, ...env })[name], "/");
+    return read.ok ? [] : read.problems;
+  };
+  assertEquals(problems({}), [], "the replica's settings as they are");
+  const missing = problems({ SOURCEGRAPH_CREDENTIAL_KEY_FILE: undefined });
+  assertEquals(missing.length, 1, missing.join("\n"));
+  assertIncludes(missing[0], "SOURCEGRAPH_CREDENTIAL_KEY_FILE must name the credential key file");
+  assert(!missing[0].includes("s3cret"), missing[0]);
+  const badUrl = problems({ SOURCEGRAPH_DATABASE_URL: "mysql://u:hunter2@h/db" });
+  assertEquals(badUrl.length, 1, badUrl.join("\n"));
+  assertIncludes(badUrl[0], "SOURCEGRAPH_DATABASE_URL must be a postgres://");
+  assert(!badUrl[0].includes("hunter2"), "the value is never echoed");
 });
