@@ -224,12 +224,30 @@ export class ScipIndexes {
     }
   }
 
-  /** Drops every index of a repository. */
+  /**
+   * Drops every index of a repository. The temp files of an upload or copy
+   * in progress stay (it installs or releases them), and so does the folder
+   * holding them: removed under a running upload, they made it fail with an
+   * internal error instead of finishing.
+   */
   remove(repositoryId: number): void {
     for (const key of [...this.#cache.keys()]) {
       if (key.startsWith(`${repositoryId}/`)) this.#cache.delete(key);
     }
-    fs.rmSync(this.folder(repositoryId), { recursive: true, force: true });
+    const folder = this.folder(repositoryId);
+    let names: string[];
+    try {
+      names = fs.readdirSync(folder);
+    } catch {
+      return; // no index was ever stored
+    }
+    for (const name of names) {
+      const path = join(folder, name);
+      if (!this.#inFlight.has(path)) fs.rmSync(path, { recursive: true, force: true });
+    }
+    if (names.every((name) => !this.#inFlight.has(join(folder, name)))) {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   }
 
   #remember(key: string, scip: DerivedScip): void {

@@ -1,7 +1,8 @@
 /**
  * The stored SCIP indexes: written, read back and listed per commit in a
  * private folder; pruned to the retained commits and removed with the
- * repository; a damaged file is refused with one log line, never taken for
+ * repository (an upload in progress spared); a damaged file is refused with
+ * one log line, never taken for
  * an index; a writer killed with SIGKILL mid-write leaves one whole index (the
  * previous or the new one), and the temp files it leaves are never listed
  * and are removed by the next write.
@@ -47,6 +48,31 @@ Deno.test("SCIP store: an index is read back, listed with its tool, pruned and r
     indexes.remove(7);
     assert(!fs.existsSync(indexes.folder(7)));
     assertEquals(indexes.get(7, WRITER_COMMIT), null);
+  }));
+
+Deno.test("SCIP store: removing a repository's indexes spares an upload in progress, which then installs", () =>
+  withData((data) => {
+    const indexes = new ScipIndexes(data);
+    indexes.put(7, writerIndex("first"));
+    const temp = indexes.incoming(7, WRITER_COMMIT);
+    fs.writeFileSync(temp.raw, "received so far");
+    indexes.remove(7);
+    assertEquals(indexes.get(7, WRITER_COMMIT), null, "the stored index is gone");
+    assertEquals(fs.readFileSync(temp.raw, "utf8"), "received so far");
+    new ScipIndexes(data).put(8, writerIndex("other"));
+    const stored = new TextEncoder().encode(
+      fs.readFileSync(
+        join(new ScipIndexes(data).folder(8), `${WRITER_COMMIT}.json`),
+        "utf8",
+      ).replace('"tool":"other"', '"tool":"second"'),
+    );
+    fs.writeFileSync(temp.stored, stored);
+    indexes.install(7, { commit: WRITER_COMMIT, stored: temp.stored });
+    indexes.release(temp);
+    assertEquals(new ScipIndexes(data).get(7, WRITER_COMMIT)?.source.tool, "second");
+    // With nothing in progress, the folder goes too.
+    indexes.remove(7);
+    assert(!fs.existsSync(indexes.folder(7)));
   }));
 
 Deno.test("SCIP store: a damaged file is refused with one log line, never read as an index", () =>
