@@ -2,10 +2,9 @@
  * The stored SCIP indexes: written, read back and listed per commit in a
  * private folder; pruned to the retained commits and removed with the
  * repository (an upload in progress spared); a damaged file is refused with
- * one log line, never taken for
- * an index; a writer killed with SIGKILL mid-write leaves one whole index (the
- * previous or the new one), and the temp files it leaves are never listed
- * and are removed by the next write.
+ * one log line, never taken for an index; a writer killed with SIGKILL
+ * mid-write leaves one whole index (the previous or the new one), and the
+ * temp files it leaves are never listed and are removed by the next write.
  */
 
 import * as fs from "node:fs";
