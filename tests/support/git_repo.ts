@@ -7,9 +7,14 @@
 
 import { join } from "node:path";
 
+// No automatic maintenance: a commit, merge or fetch would start `git maintenance run --auto`
+// after its work, a process (about 13 ms of processor) that finds nothing to do in a fixture.
 const FIXTURE_ENV: Record<string, string> = {
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "maintenance.auto",
+  GIT_CONFIG_VALUE_0: "false",
   GIT_AUTHOR_NAME: "Test",
   GIT_AUTHOR_EMAIL: "test@example.invalid",
   GIT_COMMITTER_NAME: "Test",

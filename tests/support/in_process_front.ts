@@ -10,6 +10,7 @@
 import { FrontDoor } from "../../sourcegraph/http/front_door.ts";
 import { InnerServer } from "../../sourcegraph/http/serve.ts";
 import type { Handler } from "../../sourcegraph/http/edge_env.ts";
+import type { Metrics } from "../../sourcegraph/http/metrics.ts";
 import {
   type ConnectionSettings,
   DEFAULT_CONNECTION_SETTINGS,
@@ -18,12 +19,17 @@ import {
 /**
  * Runs `fn` with the port of a front on 127.0.0.1 that forwards to
  * `handler` (connection settings the service's defaults with
- * `options.settings`); the front and its servers are shut down afterwards.
+ * `options.settings`; its connection counters in `options.metrics`, as
+ * `main.ts` adds them); the front and its servers are shut down afterwards.
  */
 export async function withInProcessFront(
   handler: Handler,
   fn: (port: number) => Promise<void>,
-  options: { settings?: Partial<ConnectionSettings>; log?: (line: string) => void } = {},
+  options: {
+    settings?: Partial<ConnectionSettings>;
+    log?: (line: string) => void;
+    metrics?: Metrics;
+  } = {},
 ): Promise<void> {
   const settings = { ...DEFAULT_CONNECTION_SETTINGS, ...options.settings };
   const log = options.log ?? (() => {});
@@ -32,6 +38,7 @@ export async function withInProcessFront(
     upstream: { port: () => inner!.port(), retired: (port) => inner!.retired(port) },
     log,
   });
+  options.metrics?.watchFront(() => front.stats());
   inner = new InnerServer(front, {
     handler,
     log,

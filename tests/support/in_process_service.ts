@@ -97,6 +97,8 @@ export interface InProcessWorld {
   data: string;
   /** A scratch folder removed with the world (more source repositories go here). */
   parent: string;
+  /** What `/metrics` renders (a front composed over `handle` may add its counters). */
+  metrics: Metrics;
 }
 
 /**
@@ -241,6 +243,7 @@ export async function withInProcessService(
       heads,
       data,
       parent,
+      metrics,
     });
   } finally {
     highlighter.close();

@@ -17,14 +17,16 @@ import {
   type RunningService,
   withProjectService,
 } from "../../support/sourcegraph_service.ts";
+import { withInProcessService } from "../../support/in_process_service.ts";
+import { withInProcessFront } from "../../support/in_process_front.ts";
 
 const TOKEN = PROJECT_TOKEN;
 const READ_HEAD = (host: string) =>
   `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: ${host}\r\n` +
   `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json`;
 
-function tokenRead(service: RunningService): Promise<Response> {
-  return fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/project`, {
+function tokenRead(url: string): Promise<Response> {
+  return fetch(`${url}/sourcegraph/v1/repo/read?repo=local/project`, {
     method: "POST",
     headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify({ Path: "a.txt" }),
@@ -35,10 +37,10 @@ function tokenRead(service: RunningService): Promise<Response> {
 // closed while it idled (its next head late on a loaded machine) is tried once more on a new one.
 async function tokenReadRetried(service: RunningService): Promise<Response> {
   try {
-    return await tokenRead(service);
+    return await tokenRead(service.url);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    return await tokenRead(service);
+    return await tokenRead(service.url);
   }
 }
 
@@ -184,23 +186,18 @@ limitCase(
   },
 );
 
+// The cap is the front's: the front and the server behind it composed in this process over the
+// handler of an in-process world, as the service composes them (no launched service).
 Deno.test("connections: at the cap a waiting head makes room, a new connection gets 503 only when all are serving, and those keep working", () =>
-  withProjectService(
-    {
-      SOURCEGRAPH_MAX_CONNECTIONS: "12",
-      SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "100",
-      SOURCEGRAPH_HEADER_TIMEOUT: "30s",
-      SOURCEGRAPH_BODY_TIMEOUT: "60s",
-      SOURCEGRAPH_STOP_GRACE: "2s",
-    },
-    async (service) => {
-      const port = portOf(service.url);
+  withInProcessService(({ handle, metrics }) =>
+    withInProcessFront(handle, async (port) => {
+      const url = `http://127.0.0.1:${port}`;
       // Eleven requests in flight (each sent its head and part of its body) and one keep-alive
       // connection that asks for the metrics: the cap. Each request is let start before the next
       // connects, and the metrics go over that one connection, so no connection arrives while
       // another is still reading its head (it would be closed to make room).
       const asker = await openSocket(port);
-      const inFlight = async () => {
+      const gauge = async (name: string) => {
         await asker.write(
           new TextEncoder().encode("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
         );
@@ -211,11 +208,9 @@ Deno.test("connections: at the cap a waiting head makes room, a new connection g
           if (n === null) throw new Error("the metrics connection closed");
           text += new TextDecoder().decode(buffer.subarray(0, n));
         }
-        return Number(/sourcegraph_requests_in_flight (\d+)/.exec(text)?.[1]);
+        return Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1]);
       };
-      // The health check's keep-alive connection may still be open: idle over a second, it makes
-      // room for the last request.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const inFlight = () => gauge("sourcegraph_requests_in_flight");
       const open: Deno.TcpConn[] = [];
       for (let i = 0; i < 11; i++) {
         open.push(
@@ -235,8 +230,12 @@ Deno.test("connections: at the cap a waiting head makes room, a new connection g
       // Read whole, not until closed: the connection is kept alive.
       const answered = await readUntilClosed(open[0], 15_000, { until: wholeResponse });
       assert(answered.text.startsWith("HTTP/1.1 200"), answered.text);
-      // A connection still waiting for its head is closed to admit a new one.
+      // A connection still waiting for its head is closed to admit a new one (once the front has
+      // seen the first one close: it runs in this process, and may not have yet).
       open[0].close();
+      while (await gauge("sourcegraph_connections_open") > 11) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const waiting = await openSocket(port, "GET /hea");
       await new Promise((resolve) => setTimeout(resolve, 300));
       const admitted = await rawRequest(
@@ -254,12 +253,22 @@ Deno.test("connections: at the cap a waiting head makes room, a new connection g
         }
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
-      assertEquals((await tokenRead(service)).status, 200);
-      const metrics = await (await fetch(`${service.url}/metrics`)).text();
-      assert(/sourcegraph_connections_total\{outcome="refused"\} [1-9]/.test(metrics), metrics);
-      assert(/sourcegraph_connections_total\{outcome="evicted"\} [1-9]/.test(metrics), metrics);
-    },
-  ));
+      assertEquals((await tokenRead(url)).status, 200);
+      const text = await (await fetch(`${url}/metrics`)).text();
+      assert(/sourcegraph_connections_total\{outcome="refused"\} [1-9]/.test(text), text);
+      assert(/sourcegraph_connections_total\{outcome="evicted"\} [1-9]/.test(text), text);
+    }, {
+      settings: {
+        maxConnections: 12,
+        maxConnectionsPerAddress: 100,
+        headerTimeoutMs: 30_000,
+        bodyTimeoutMs: 60_000,
+      },
+      metrics,
+    }), {
+    repositories: [{ name: "local/project", publicRead: true, files: { "a.txt": "alpha\n" } }],
+    settings: { serviceToken: TOKEN, bodyTimeoutMs: 60_000 },
+  }));
 
 limitCase(
   "bodies: every route refuses bodies over its cap before buffering them, and memory stays bounded",
@@ -307,7 +316,7 @@ limitCase(
     assert(answered > 0, "no streamed request was answered");
     const after = await rssMib(service.pid);
     assert(after - before < 80, `RSS grew from ${before} to ${after} MiB`);
-    assertEquals((await tokenRead(service)).status, 200);
+    assertEquals((await tokenRead(service.url)).status, 200);
   },
 );
 

@@ -8,13 +8,11 @@ import {
   readUntilClosed,
   socketOutcome,
 } from "../../support/raw_http.ts";
-import {
-  PROJECT_TOKEN,
-  type RunningService,
-  withProjectService,
-} from "../../support/sourcegraph_service.ts";
+import { withInProcessService } from "../../support/in_process_service.ts";
+import { withInProcessFront } from "../../support/in_process_front.ts";
+import type { ConnectionSettings } from "../../../sourcegraph/settings.ts";
 
-const TOKEN = PROJECT_TOKEN;
+const TOKEN = "p".repeat(40);
 const BODY = '{"Path":"a.txt"}';
 const READ = (host: string) =>
   `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: ${host}\r\n` +
@@ -28,18 +26,44 @@ function destroy(sockets: Iterable<net.Socket>): void {
   for (const socket of sockets) socket.destroy();
 }
 
-// These cases run as steps of one service, in this order: 64 connections at most, 20 per
+/** The front a case talks to. */
+interface Front {
+  url: string;
+}
+
+// The front and the HTTP server behind it composed in this process over the handler of an
+// in-process world, as the service composes them: these cases are about the front, not about a
+// process (no launched service). Its connection counters are in the world's metrics.
+function withFront(
+  settings: Partial<ConnectionSettings>,
+  fn: (front: Front) => Promise<void>,
+): Promise<void> {
+  return withInProcessService(
+    ({ handle, metrics }) =>
+      withInProcessFront(handle, (port) => fn({ url: `http://127.0.0.1:${port}` }), {
+        settings,
+        metrics,
+      }),
+    {
+      repositories: [{ name: "local/project", publicRead: true, files: { "a.txt": "alpha\n" } }],
+      settings: { serviceToken: TOKEN, bodyTimeoutMs: settings.bodyTimeoutMs },
+    },
+  );
+}
+
+// These cases run as steps of one front, in this order: 64 connections at most, 20 per
 // address, and a 60 s header timeout (which the dripped head must not need to reach).
-const CAP_CASES: [string, (service: RunningService) => Promise<void>][] = [];
-function capCase(name: string, fn: (service: RunningService) => Promise<void>): void {
+const CAP_CASES: [string, (service: Front) => Promise<void>][] = [];
+function capCase(name: string, fn: (service: Front) => Promise<void>): void {
   CAP_CASES.push([name, fn]);
 }
 
-Deno.test("one service at a cap of 64 connections: slowloris, minimum head rate, absolute-form targets, the per-address refusal", (t) =>
-  withProjectService({
-    SOURCEGRAPH_MAX_CONNECTIONS: "64",
-    SOURCEGRAPH_MAX_CONNECTIONS_PER_ADDRESS: "20",
-    SOURCEGRAPH_HEADER_TIMEOUT: "60s",
+Deno.test("one front at a cap of 64 connections: slowloris, minimum head rate, absolute-form targets, the per-address refusal", (t) =>
+  withFront({
+    maxConnections: 64,
+    maxConnectionsPerAddress: 20,
+    headerTimeoutMs: 60_000,
+    bodyTimeoutMs: 30_000,
   }, async (service) => {
     for (const [name, fn] of CAP_CASES) await t.step(name, () => fn(service));
   }));

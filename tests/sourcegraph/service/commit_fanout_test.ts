@@ -5,8 +5,10 @@
  * a continued page starts. Only visible repositories are selected.
  */
 
+import { join } from "node:path";
 import { assertEquals } from "../../support/assert.ts";
-import { withInProcessService } from "../../support/in_process_service.ts";
+import { removeDir, tempDir } from "../../support/git_repo.ts";
+import { SqliteControlStore } from "../../../sourcegraph/store/sqlite_control_store.ts";
 import { Visibility } from "../../../sourcegraph/access/visibility.ts";
 import { CommitFanout } from "../../../sourcegraph/service/commit_fanout.ts";
 import {
@@ -16,8 +18,35 @@ import {
 
 const NAMES = ["org/a", "org/b", "org/c"];
 
+// The fan-out reads the store's records only (the commits of each repository are `one`'s): a
+// store with the repositories registered, none synced, is all it needs.
+async function withStore(fn: (store: SqliteControlStore) => Promise<void>): Promise<void> {
+  const parent = await tempDir("sg-commit-fanout-");
+  const store = new SqliteControlStore(join(parent, "control.sqlite3"));
+  try {
+    const records = [...NAMES.map((name) => ({ name, publicRead: true })), {
+      name: "org/b-closed",
+      publicRead: false,
+    }];
+    for (const { name, publicRead } of records) {
+      await store.register({
+        name,
+        source: join(parent, name),
+        publicRead,
+        policy: { branches: ["main"] },
+        pathGroups: [],
+        syncIntervalMinutes: 5,
+      });
+    }
+    await fn(store);
+  } finally {
+    store.close();
+    await removeDir(parent);
+  }
+}
+
 Deno.test("commits across repositories: one time budget; past it the next page starts at the next repository", () =>
-  withInProcessService(async ({ store }) => {
+  withStore(async (store) => {
     let clock = 0;
     const asked: { repo: string; budgetMs: number }[] = [];
     const fanout = new CommitFanout(store, {
@@ -57,9 +86,4 @@ Deno.test("commits across repositories: one time budget; past it the next page s
     assertEquals(asked.map((call) => call.repo), ["org/c"]);
     assertEquals(next.partial, false);
     assertEquals(next.next, null);
-  }, {
-    repositories: [
-      ...NAMES.map((name) => ({ name, publicRead: true, files: { "a.txt": "a\n" } })),
-      { name: "org/b-closed", publicRead: false, files: { "a.txt": "a\n" } },
-    ],
   }));
