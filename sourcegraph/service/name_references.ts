@@ -583,10 +583,11 @@ function mayHold(target: ResolvedDeclaration, path: string): boolean {
 /**
  * The one file a resolved declaration can be referred to from, or null: a
  * TypeScript or JavaScript local or parameter (block and function scopes
- * end in their file), a local or a name private to its file of another
+ * end in their file) or private class member, a local or a name private to its file of another
  * analyzed language. Its references are that file's lines only.
  */
 export function ownFileOf(target: ResolvedDeclaration): string | null {
+  if (target.private !== undefined) return target.path;
   if (target.scope === undefined) return target.via === "scope" ? target.path : null;
   const { reach } = target.scope;
   return reach === "local" || reach === "file" ? target.path : null;

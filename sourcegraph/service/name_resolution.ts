@@ -82,6 +82,8 @@ export interface ResolvedDeclaration {
    * lines (outside them, its file names no value of that type).
    */
   within?: { from: number; to: number };
+  /** For a `private` member of a class: the class's lines, where alone it is referred to. */
+  private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
   argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
@@ -867,6 +869,7 @@ export async function resolveAt(
       ...(binding.receiver.parameter ? { parameter: binding.receiver.parameter } : {}),
       ...(binding.receiver.literal ? { literal: true } : {}),
       ...(binding.receiver.within ? { within: binding.receiver.within } : {}),
+      ...(binding.receiver.private ? { private: binding.receiver.private } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
     };
   }
@@ -967,6 +970,9 @@ export async function refersTo(
     if (within && at.path === target.path && (line < within.from || line > within.to)) {
       return false;
     }
+    // A private member is referred to in its class only.
+    const hidden = target.private;
+    if (hidden && (at.path !== target.path || line < hidden.from || line > hidden.to)) return false;
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
     return await memberRefersTo(resolver, { path: at.path, name: at.name, line, receiver }, target);

@@ -81,6 +81,11 @@ export type Receiver =
     nested?: { key: string; outer: LiteralContext };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
+    /**
+     * For a `private` member of a class: the class's first and last line, the only place it is
+     * referred to (the compiler's references look nowhere else, even where a cast reaches it).
+     */
+    private?: { from: number; to: number };
   }
   /**
    * An element of an array the file imports (`for (const route of routes)`): of the element type
@@ -1111,12 +1116,18 @@ function heritageOf(declaration: Node): string[] {
 function declaringType(member: Node, declares: string): Receiver {
   for (let up = member.parent; up !== null; up = up.parent) {
     if (CLASSES.has(up.type) || up.type === "interface_declaration") {
+      const hidden = member.namedChildren.some((child) =>
+        child?.type === "accessibility_modifier" && child.text === "private"
+      );
       return {
         kind: "declaration",
         type: up.childForFieldName("name")?.text ?? null,
         heritage: heritageOf(up),
         declares,
         ...localType(up),
+        ...(hidden
+          ? { private: { from: up.startPosition.row + 1, to: up.endPosition.row + 1 } }
+          : {}),
       };
     }
     if (up.type === "enum_declaration" || up.type === "type_alias_declaration") {

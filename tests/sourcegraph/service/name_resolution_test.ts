@@ -1929,3 +1929,30 @@ nameCase(
     ]);
   },
 );
+
+nameCase(
+  "name resolution: a private member of a class is referred to inside its class only",
+  async () => {
+    const files = {
+      "src/hookable.ts": [
+        "export class Hookable {",
+        "  private _hooks: Record<string, number> = {};",
+        "  protected _seen = 0;",
+        "  hook() { return this._hooks[this._seen]; }",
+        "}",
+        "export const peek = (hook: Hookable) => (hook as any)._hooks;",
+      ].join("\n"),
+      "test/hookable.test.ts": [
+        'import { Hookable } from "../src/hookable";',
+        "const hook = new Hookable();",
+        "expect(hook._hooks).toEqual({});",
+        "expect(hook._seen).toBe(0);",
+      ].join("\n"),
+    };
+    const hidden = await referencesIn(files, { path: "src/hookable.ts", name: "_hooks", line: 2 });
+    assertEquals(hidden.lines, ["src/hookable.ts:2", "src/hookable.ts:4"]);
+    // A protected member is seen from outside (through subclasses and casts) as before.
+    const seen = await referencesIn(files, { path: "src/hookable.ts", name: "_seen", line: 3 });
+    assertEquals(seen.lines, ["src/hookable.ts:3", "src/hookable.ts:4", "test/hookable.test.ts:4"]);
+  },
+);
