@@ -18,7 +18,13 @@
  */
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
-import type { Binding, Declared, LiteralContext, Receiver } from "../symbols/name_bindings.ts";
+import {
+  type Binding,
+  type Declared,
+  type LiteralContext,
+  type Receiver,
+  RETURN_TYPE,
+} from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
@@ -73,7 +79,10 @@ export interface ResolvedDeclaration {
   typeQuery?: string;
   /** For a variable set from a call of a named function: that function. */
   setBy?: string;
-  /** For a member of an object type annotating a parameter: its function's line, its index. */
+  /**
+   * For a member of an object type annotating a parameter: its function's line, its index
+   * (`RETURN_TYPE`: the function's return type).
+   */
   parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
@@ -689,6 +698,16 @@ export class NameResolver {
     let fn = at.on === undefined
       ? await this.declarationOf(path, at.of, depth + 1)
       : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    // A function whose return type is written as an anonymous object type
+    // (`function debug(): { close: () => void }`): that type's member.
+    const anonymous = fn !== null && fn.returns === undefined
+      ? await this.parameterMember(fn.path, {
+        member: at.member,
+        line: fn.line,
+        index: RETURN_TYPE,
+      })
+      : null;
+    if (anonymous !== null) return anonymous;
     // A value of a type with a call signature (`const client: Client`, `client()`).
     if (fn !== null && fn.returns === undefined) fn = await this.signatureOf(fn, depth + 1);
     if (fn?.returns === undefined) return null;
@@ -923,6 +942,15 @@ export async function definitionAt(
   const receiver = binding?.kind === "member" ? binding.receiver : property;
   if (receiver?.kind === "declaration" && receiver.literal === true && receiver.type !== null) {
     const member = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+    if (member !== null) return member;
+  }
+  // An object a function returns as its anonymous return type: that type's property.
+  const returned = receiver?.kind === "declaration" && receiver.literal === true
+    ? receiver.parameter
+    : undefined;
+  if (returned?.index === RETURN_TYPE) {
+    const { line, index } = returned;
+    const member = await resolver.parameterMember(at.path, { member: at.name, line, index });
     if (member !== null) return member;
   }
   return await resolveAt(resolver, at);
@@ -1180,7 +1208,9 @@ async function namesBeyondUse(
 // (`Router.add` of `PatternRouter` and of `SmartRouter`), or the member of a class implementing or
 // extending the target's type (`store.get()` of an `InMemorySecretStore` for `SecretStore.get`).
 function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
-  return (found.path === target.path && found.container === target.container) ||
+  // Two anonymous types of one file are one only where they are the same declaration.
+  const same = found.container !== null || found.line === target.line;
+  return (found.path === target.path && found.container === target.container && same) ||
     (target.heritage ?? []).includes(found.container ?? "") ||
     (found.implemented ?? []).some((type) =>
       target.bases?.includes(type) || (target.member === true && type === target.container)

@@ -1982,3 +1982,46 @@ nameCase(
     assertEquals(unset.lines, ["test/map.test.ts:11"]);
   },
 );
+
+const RETURN_FILES = {
+  "src/debugger.ts": [
+    "export function createDebugger(hooks: object): {",
+    "  close: () => void;",
+    "} {",
+    "  return { close: () => {} };",
+    "}",
+    "export function other(): { close: () => void } { return { close() {} }; }",
+  ].join("\n"),
+  "test/debugger.test.ts": [
+    'import { createDebugger, other } from "../src/debugger";',
+    "const debug = createDebugger({});",
+    "debug.close();",
+    "const { close } = createDebugger({});",
+    "other().close();",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a function's anonymous return type is the type of its calls' values and of the objects it returns",
+  async () => {
+    const { lines } = await referencesIn(RETURN_FILES, {
+      path: "src/debugger.ts",
+      name: "close",
+      line: 2,
+      shared: true,
+    });
+    // Not the other function's return type, nor what it returns.
+    assertEquals(lines, [
+      "src/debugger.ts:2",
+      "src/debugger.ts:4",
+      "test/debugger.test.ts:3",
+      "test/debugger.test.ts:4",
+    ]);
+    const resolver = resolverOver(sharedParser(), RETURN_FILES);
+    for (const [path, line] of [["test/debugger.test.ts", 3], ["src/debugger.ts", 4]] as const) {
+      const column = RETURN_FILES[path].split("\n")[line - 1].indexOf("close");
+      const found = await definitionAt(resolver, { path, name: "close", line, column });
+      assertEquals(found && `${found.path}:${found.line}`, "src/debugger.ts:2");
+    }
+  },
+);
