@@ -1213,7 +1213,7 @@ const STATEMENT_HOLDERS = new Set(["program", "statement_block", "switch_case", 
 // For an anonymous object type written in code inside a call's type argument
 // (`redux<{ count: number }>(...)`), a function type or a cast
 // (`(state as { count: number }).count`): the lines of the statement writing it (of the block of
-// the variable the cast or the call is set to), where its values are; null elsewhere (a named type's part has values wherever the name is used, an annotation's
+// the variable it is set to), where its values are; null elsewhere (a named type's part has values wherever the name is used, an annotation's
 // type argument, `Array<{ id: string }>`, wherever the annotated name is, and a constructor's,
 // `new Hono<{ Bindings: { ... } }>()`, wherever the instance is).
 function nestedStatement(type: Node): { from: number; to: number } | null {
@@ -1226,8 +1226,6 @@ function nestedStatement(type: Node): { from: number; to: number } | null {
     if (cast && up.parent?.type === "variable_declarator") assigned = true;
     if (up.type === "type_arguments" && up.parent?.type === "call_expression") {
       nested = true;
-      // `let $store = map<{ a: number }>()`: the call's value, of that type, is the variable's.
-      if (setsVariable(up.parent)) assigned = true;
     }
     if (TYPE_HOLDERS.has(up.type) || CLASSES.has(up.type)) return null;
     const holder = up.parent;
@@ -1238,21 +1236,6 @@ function nestedStatement(type: Node): { from: number; to: number } | null {
     }
   }
   return null;
-}
-
-// Whether a call's value (through the calls made of it and `await`) is set to a variable:
-// `const store = create<T>()(...)`.
-function setsVariable(call: Node): boolean {
-  let value = call;
-  while (
-    value.parent !== null &&
-    (value.parent.type === "await_expression" ||
-      value.parent.type === "parenthesized_expression" ||
-      (value.parent.type === "call_expression" &&
-        value.parent.childForFieldName("function")?.id === value.id))
-  ) value = value.parent;
-  return value.parent?.type === "variable_declarator" &&
-    value.parent.childForFieldName("value")?.id === value.id;
 }
 
 // The lines of the function body an anonymous object (type) is written in, where its type is

@@ -1957,32 +1957,6 @@ nameCase(
   },
 );
 
-nameCase(
-  "name resolution: an anonymous type argument of a call set to a variable is known in the variable's block",
-  async () => {
-    const files = {
-      "test/map.test.ts": [
-        'import { map } from "../src/map";',
-        "test('listens', () => {",
-        "  let $store = map<{ a: number; b: number }>()",
-        "  $store.listen((value) => events.push(value.a))",
-        "  $store.set({ a: 2 })",
-        "})",
-        "test('other', () => {",
-        "  let other = map<{ a: string }>()",
-        "  other.set({ a: 'x' })",
-        "})",
-        "check<{ a: boolean }>(value).a",
-      ].join("\n"),
-    };
-    const { lines } = await referencesIn(files, { path: "test/map.test.ts", name: "a", line: 3 });
-    assertEquals(lines, ["test/map.test.ts:3", "test/map.test.ts:4", "test/map.test.ts:5"]);
-    // A call not set to a variable: its statement only.
-    const unset = await referencesIn(files, { path: "test/map.test.ts", name: "a", line: 11 });
-    assertEquals(unset.lines, ["test/map.test.ts:11"]);
-  },
-);
-
 const RETURN_FILES = {
   "src/debugger.ts": [
     "export function createDebugger(hooks: object): {",
