@@ -422,6 +422,11 @@ export interface ReferencesOfOptions {
   maxBytes?: number;
   /** When the page's parse budget ends (`parser.now()` time; default `parser.pageMs` from now). */
   deadline?: number;
+  /**
+   * Other names the resolved declaration is exported as (`export { NOTHING as nothing }`): their
+   * occurrences referring to it are rows too.
+   */
+  aliases?: readonly string[];
 }
 
 /**
@@ -519,7 +524,35 @@ async function fileReferences(
   });
   if (resolved === undefined) return { path: file.path, parse: "parsed", lines, ...tier };
   const renamed = await aliasLines(parsed.occurrences, { path: file.path, text, shown, resolved });
-  return { path: file.path, parse: "parsed", lines: mergedLines(lines, renamed), ...tier };
+  const exported = await exportedLines({ path: file.path, text, shown, resolved }, options);
+  const merged = mergedLines(mergedLines(lines, renamed), exported);
+  return { path: file.path, parse: "parsed", lines: merged, ...tier };
+}
+
+// The lines of a file where the resolved declaration is used under another name it is exported
+// as (`import { nothing } from "./immer"` of `export { NOTHING as nothing }`).
+async function exportedLines(
+  at: {
+    path: string;
+    text: string;
+    shown: ReadonlyMap<number, string>;
+    resolved: { resolver: NameResolver; target: ResolvedDeclaration };
+  },
+  options: ReferencesOfOptions,
+): Promise<ReferenceLine[]> {
+  const found: ReferenceLine[] = [];
+  for (const alias of options.aliases ?? []) {
+    if (!new RegExp(wholeWordPattern(alias)).test(at.text)) continue;
+    const analysis = await at.resolved.resolver.analysis(at.path, alias);
+    found.push(
+      ...await parsedLines(analysis?.occurrences ?? [], {
+        ...at,
+        name: alias,
+        includeDeclaration: options.includeDeclaration,
+      }),
+    );
+  }
+  return found;
 }
 
 // The lines of a file where the resolved declaration is used under the name an import of it
@@ -583,10 +616,11 @@ function mayHold(target: ResolvedDeclaration, path: string): boolean {
 /**
  * The one file a resolved declaration can be referred to from, or null: a
  * TypeScript or JavaScript local or parameter (block and function scopes
- * end in their file), a local or a name private to its file of another
+ * end in their file) or private class member, a local or a name private to its file of another
  * analyzed language. Its references are that file's lines only.
  */
 export function ownFileOf(target: ResolvedDeclaration): string | null {
+  if (target.private !== undefined) return target.path;
   if (target.scope === undefined) return target.via === "scope" ? target.path : null;
   const { reach } = target.scope;
   return reach === "local" || reach === "file" ? target.path : null;

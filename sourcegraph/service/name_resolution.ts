@@ -18,7 +18,13 @@
  */
 
 import type { NameOccurrence, NameOccurrences } from "../symbols/symbol_extractor.ts";
-import type { Binding, Declared, LiteralContext, Receiver } from "../symbols/name_bindings.ts";
+import {
+  type Binding,
+  type Declared,
+  type LiteralContext,
+  type Receiver,
+  RETURN_TYPE,
+} from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
 /** Most modules followed from one name (re-exports and `export *` included). */
@@ -73,7 +79,10 @@ export interface ResolvedDeclaration {
   typeQuery?: string;
   /** For a variable set from a call of a named function: that function. */
   setBy?: string;
-  /** For a member of an object type annotating a parameter: its function's line, its index. */
+  /**
+   * For a member of an object type annotating a parameter: its function's line, its index
+   * (`RETURN_TYPE`: the function's return type).
+   */
   parameter?: { line: number; index: number; to?: number };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
@@ -82,6 +91,8 @@ export interface ResolvedDeclaration {
    * lines (outside them, its file names no value of that type).
    */
   within?: { from: number; to: number };
+  /** For a `private` member of a class: the class's lines, where alone it is referred to. */
+  private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
   argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
@@ -687,6 +698,16 @@ export class NameResolver {
     let fn = at.on === undefined
       ? await this.declarationOf(path, at.of, depth + 1)
       : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    // A function whose return type is written as an anonymous object type
+    // (`function debug(): { close: () => void }`): that type's member.
+    const anonymous = fn !== null && fn.returns === undefined
+      ? await this.parameterMember(fn.path, {
+        member: at.member,
+        line: fn.line,
+        index: RETURN_TYPE,
+      })
+      : null;
+    if (anonymous !== null) return anonymous;
     // A value of a type with a call signature (`const client: Client`, `client()`).
     if (fn !== null && fn.returns === undefined) fn = await this.signatureOf(fn, depth + 1);
     if (fn?.returns === undefined) return null;
@@ -867,6 +888,7 @@ export async function resolveAt(
       ...(binding.receiver.parameter ? { parameter: binding.receiver.parameter } : {}),
       ...(binding.receiver.literal ? { literal: true } : {}),
       ...(binding.receiver.within ? { within: binding.receiver.within } : {}),
+      ...(binding.receiver.private ? { private: binding.receiver.private } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
     };
   }
@@ -922,6 +944,15 @@ export async function definitionAt(
     const member = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
     if (member !== null) return member;
   }
+  // An object a function returns as its anonymous return type: that type's property.
+  const returned = receiver?.kind === "declaration" && receiver.literal === true
+    ? receiver.parameter
+    : undefined;
+  if (returned?.index === RETURN_TYPE) {
+    const { line, index } = returned;
+    const member = await resolver.parameterMember(at.path, { member: at.name, line, index });
+    if (member !== null) return member;
+  }
   return await resolveAt(resolver, at);
 }
 
@@ -967,6 +998,9 @@ export async function refersTo(
     if (within && at.path === target.path && (line < within.from || line > within.to)) {
       return false;
     }
+    // A private member is referred to in its class only.
+    const hidden = target.private;
+    if (hidden && (at.path !== target.path || line < hidden.from || line > hidden.to)) return false;
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
     return await memberRefersTo(resolver, { path: at.path, name: at.name, line, receiver }, target);
@@ -1174,7 +1208,9 @@ async function namesBeyondUse(
 // (`Router.add` of `PatternRouter` and of `SmartRouter`), or the member of a class implementing or
 // extending the target's type (`store.get()` of an `InMemorySecretStore` for `SecretStore.get`).
 function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
-  return (found.path === target.path && found.container === target.container) ||
+  // Two anonymous types of one file are one only where they are the same declaration.
+  const same = found.container !== null || found.line === target.line;
+  return (found.path === target.path && found.container === target.container && same) ||
     (target.heritage ?? []).includes(found.container ?? "") ||
     (found.implemented ?? []).some((type) =>
       target.bases?.includes(type) || (target.member === true && type === target.container)

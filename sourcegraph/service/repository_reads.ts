@@ -68,7 +68,12 @@ import {
   preciseDefinition,
   preciseReferences,
 } from "./precise_references.ts";
-import { NameResolver, resolveAt, type ResolvedDeclaration } from "./name_resolution.ts";
+import {
+  isScriptPath,
+  NameResolver,
+  resolveAt,
+  type ResolvedDeclaration,
+} from "./name_resolution.ts";
 import { REFERENCES_SHARED_TEXTS, ReferenceTexts } from "./reference_texts.ts";
 import { KeptBlobs } from "./kept_blobs.ts";
 import { searchSymbols } from "../search/symbol_search.ts";
@@ -543,10 +548,10 @@ export class RepositoryReads {
       : resolved;
     // A local (or a name private to its file) has rows in its own file only: its candidates
     // are that file's lines, not pages of other files' matches with no rows before it (a test
-    // file's local comes after every other file naming the word).
-    const own = target === null ? null : ownFileOf(target);
-    const scoped = own === null ? candidates : { ...candidates, paths: [own] };
-    const found = own === null ? await searching : await this.search(caller, scoped);
+    // file's local comes after every other file naming the word); an exported declaration's are
+    // also the files naming it as exported under another name.
+    const { scoped, aliases } = await this.#candidatesOf(caller, { candidates, name, target });
+    const found = scoped === candidates ? await searching : await this.search(caller, scoped);
     const { last, files, full } = await this.#rowsFrom(caller, found, {
       candidates: scoped,
       look: {
@@ -555,6 +560,7 @@ export class RepositoryReads {
         text: fileText,
         resolved: target === null ? undefined : { resolver, target },
         maxBytes: request.maxBytes,
+        aliases,
       },
     });
     const { files: _matched, ...search } = last.outcome;
@@ -603,6 +609,53 @@ export class RepositoryReads {
       const after = { path: end.path, line: null, ...tier, commit: found.commit };
       found = await this.search(caller, { ...at.candidates, revision: found.commit, after });
     }
+  }
+
+  // The search a resolved name's candidates come from: its own file's lines for a local (or a
+  // name private to its file), else the whole-word matches, of the other names it is exported as
+  // too (`export { NOTHING as nothing }`: where they are imported, it is used under them).
+  async #candidatesOf(
+    caller: Caller,
+    at: { candidates: RepositorySearchRequest; name: string; target: ResolvedDeclaration | null },
+  ): Promise<{ scoped: RepositorySearchRequest; aliases: string[] }> {
+    const { candidates, name, target } = at;
+    const own = target === null ? null : ownFileOf(target);
+    if (own !== null) return { scoped: { ...candidates, paths: [own] }, aliases: [] };
+    const aliases = target !== null && exportable(target)
+      ? await this.#exportAliases(caller, { candidates, name })
+      : [];
+    if (aliases.length === 0) return { scoped: candidates, aliases };
+    return { scoped: { ...candidates, pattern: wordsPattern([name, ...aliases]) }, aliases };
+  }
+
+  // The other names a declaration named `name` may be exported as (`export { name as alias }`,
+  // written in a file spelling the name): every `name as alias` of the files (an import's among
+  // them: its alias's uses resolve to what that import names, so they are kept only when they
+  // refer to the target), `default` aside.
+  async #exportAliases(
+    caller: Caller,
+    at: { candidates: RepositorySearchRequest; name: string },
+  ): Promise<string[]> {
+    const written = new RegExp(
+      `(?:^|[^A-Za-z0-9_$])${escapedName(at.name)}\\s+as\\s+([A-Za-z_$][A-Za-z0-9_$]*)`,
+      "g",
+    );
+    const found = await this.search(caller, {
+      ...at.candidates,
+      pattern: `(?:^|[^A-Za-z0-9_$])${escapedName(at.name)}\\s+as\\s+[A-Za-z_$]`,
+      after: undefined,
+      maxFiles: REFERENCES_FILES_PER_PAGE,
+    });
+    const aliases = new Set<string>();
+    for (const file of found.outcome.files) {
+      if (!isScriptPath(file.path)) continue;
+      for (const line of file.lines) {
+        for (const [, alias] of line.text.matchAll(written)) {
+          if (alias !== at.name && alias !== "default") aliases.add(alias);
+        }
+      }
+    }
+    return [...aliases].sort().slice(0, MAX_EXPORT_ALIASES);
   }
 
   // The precise page when the origin's commit has a SCIP index recording a symbol there, else null.
@@ -993,6 +1046,26 @@ function candidatesSearch(
     after: request.after,
     testsLast: true,
   };
+}
+
+// Most other names a declaration's references look for under (`#exportAliases`).
+const MAX_EXPORT_ALIASES = 8;
+
+// Whether a resolved declaration may be exported under another name: a TypeScript or JavaScript
+// file's own top-level declaration (not a member, a local or another language's name).
+function exportable(target: ResolvedDeclaration): boolean {
+  return target.member !== true && target.scope === undefined && target.container === null &&
+    target.via !== "scope" && isScriptPath(target.path);
+}
+
+// The name as a regular expression (its `$` escaped).
+function escapedName(name: string): string {
+  return name.replaceAll("$", "\\$");
+}
+
+// Any of the names as a whole word.
+function wordsPattern(names: string[]): string {
+  return `(?:^|[^A-Za-z0-9_$])(?:${names.map(escapedName).join("|")})(?:[^A-Za-z0-9_$]|$)`;
 }
 
 // The key of a blob kept across calls: its repository's and its own id.

@@ -58,7 +58,10 @@ export type Receiver =
      * named type of the call's first type argument (`atom<Item>({ ... })`).
      */
     argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
-    /** `to`: the function's last line (a value of the type is seen there, or passed to it). */
+    /**
+     * `to`: the function's last line (a value of the type is seen there, or passed to it).
+     * `index` is `RETURN_TYPE` for the function's anonymous return type (and an object it returns).
+     */
     parameter?: { line: number; index: number; to?: number };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
@@ -81,6 +84,11 @@ export type Receiver =
     nested?: { key: string; outer: LiteralContext };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
+    /**
+     * For a `private` member of a class: the class's first and last line, the only place it is
+     * referred to (the compiler's references look nowhere else, even where a cast reaches it).
+     */
+    private?: { from: number; to: number };
   }
   /**
    * An element of an array the file imports (`for (const route of routes)`): of the element type
@@ -1111,12 +1119,18 @@ function heritageOf(declaration: Node): string[] {
 function declaringType(member: Node, declares: string): Receiver {
   for (let up = member.parent; up !== null; up = up.parent) {
     if (CLASSES.has(up.type) || up.type === "interface_declaration") {
+      const hidden = member.namedChildren.some((child) =>
+        child?.type === "accessibility_modifier" && child.text === "private"
+      );
       return {
         kind: "declaration",
         type: up.childForFieldName("name")?.text ?? null,
         heritage: heritageOf(up),
         declares,
         ...localType(up),
+        ...(hidden
+          ? { private: { from: up.startPosition.row + 1, to: up.endPosition.row + 1 } }
+          : {}),
       };
     }
     if (up.type === "enum_declaration" || up.type === "type_alias_declaration") {
@@ -1320,10 +1334,39 @@ function objectContext(object: Node): LiteralContext {
     if (argument !== null) return { type: null, argument: { ...argument, ...typed && { typed } } };
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
-    const parameter = annotatedParameter(holder);
+    const parameter = annotatedParameter(holder) ?? annotatedReturn(holder);
     if (parameter !== null) return { type: null, parameter };
   }
-  return { type: null };
+  const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
+  return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object returned (`arm` holds it) from a function whose return type is written as an
+// anonymous object type (`function debug(): { close: () => void } { return { close } }`): that
+// type, as `annotatedReturn` names it; null otherwise.
+function anonymousReturn(arm: Node): { line: number; index: number } | null {
+  const typed = returningFunction(arm)?.childForFieldName("return_type");
+  if (typed?.type !== "type_annotation" || typed.namedChildren[0]?.type !== "object_type") {
+    return null;
+  }
+  return annotatedReturn(typed);
+}
+
+/** The parameter index that stands for a function's return type in `Receiver`'s `parameter`. */
+export const RETURN_TYPE = -1;
+
+// For a function's return type annotation (`function debug(): { close: () => void }`): the line
+// of the function's name and `RETURN_TYPE`, its values being what calls of it give (no last line:
+// they are used outside it); null for another annotation.
+function annotatedReturn(annotation: Node): { line: number; index: number } | null {
+  const fn = annotation.parent;
+  if (fn === null || !FUNCTIONS.has(fn.type)) return null;
+  if (fn.childForFieldName("return_type")?.id !== annotation.id) return null;
+  let named = fn.childForFieldName("name") ?? null;
+  if (named === null && fn.parent?.type === "variable_declarator") {
+    named = fn.parent.childForFieldName("name");
+  }
+  return named === null ? null : { line: named.startPosition.row + 1, index: RETURN_TYPE };
 }
 
 // The named type of the first type argument of the call whose arguments are `list`

@@ -1929,3 +1929,73 @@ nameCase(
     ]);
   },
 );
+
+nameCase(
+  "name resolution: a private member of a class is referred to inside its class only",
+  async () => {
+    const files = {
+      "src/hookable.ts": [
+        "export class Hookable {",
+        "  private _hooks: Record<string, number> = {};",
+        "  protected _seen = 0;",
+        "  hook() { return this._hooks[this._seen]; }",
+        "}",
+        "export const peek = (hook: Hookable) => (hook as any)._hooks;",
+      ].join("\n"),
+      "test/hookable.test.ts": [
+        'import { Hookable } from "../src/hookable";',
+        "const hook = new Hookable();",
+        "expect(hook._hooks).toEqual({});",
+        "expect(hook._seen).toBe(0);",
+      ].join("\n"),
+    };
+    const hidden = await referencesIn(files, { path: "src/hookable.ts", name: "_hooks", line: 2 });
+    assertEquals(hidden.lines, ["src/hookable.ts:2", "src/hookable.ts:4"]);
+    // A protected member is seen from outside (through subclasses and casts) as before.
+    const seen = await referencesIn(files, { path: "src/hookable.ts", name: "_seen", line: 3 });
+    assertEquals(seen.lines, ["src/hookable.ts:3", "src/hookable.ts:4", "test/hookable.test.ts:4"]);
+  },
+);
+
+const RETURN_FILES = {
+  "src/debugger.ts": [
+    "export function createDebugger(hooks: object): {",
+    "  close: () => void;",
+    "} {",
+    "  return { close: () => {} };",
+    "}",
+    "export function other(): { close: () => void } { return { close() {} }; }",
+  ].join("\n"),
+  "test/debugger.test.ts": [
+    'import { createDebugger, other } from "../src/debugger";',
+    "const debug = createDebugger({});",
+    "debug.close();",
+    "const { close } = createDebugger({});",
+    "other().close();",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a function's anonymous return type is the type of its calls' values and of the objects it returns",
+  async () => {
+    const { lines } = await referencesIn(RETURN_FILES, {
+      path: "src/debugger.ts",
+      name: "close",
+      line: 2,
+      shared: true,
+    });
+    // Not the other function's return type, nor what it returns.
+    assertEquals(lines, [
+      "src/debugger.ts:2",
+      "src/debugger.ts:4",
+      "test/debugger.test.ts:3",
+      "test/debugger.test.ts:4",
+    ]);
+    const resolver = resolverOver(sharedParser(), RETURN_FILES);
+    for (const [path, line] of [["test/debugger.test.ts", 3], ["src/debugger.ts", 4]] as const) {
+      const column = RETURN_FILES[path].split("\n")[line - 1].indexOf("close");
+      const found = await definitionAt(resolver, { path, name: "close", line, column });
+      assertEquals(found && `${found.path}:${found.line}`, "src/debugger.ts:2");
+    }
+  },
+);

@@ -527,3 +527,31 @@ Deno.test("references: a page goes on past search pages whose files hold no row,
       ],
     });
   }, { repositories: [{ name: "org/later", publicRead: true, files: LATER_FILES }] }));
+
+// A declaration its package's entry exports under another name, used under that name elsewhere.
+const EXPORTED_FILES: Record<string, string> = {
+  "src/env.ts": 'export const NOTHING: unique symbol = Symbol.for("nothing");\n',
+  "src/index.ts": 'export {\n  NOTHING as nothing,\n} from "./env";\n',
+  "test/a.test.ts": [
+    'import { nothing } from "../src/index";',
+    "expect(produce(() => nothing)).toBe(undefined);",
+    "",
+  ].join("\n"),
+  "test/b.test.ts": "const nothing = 3;\nlog(nothing);\n",
+};
+
+Deno.test("references: a declaration exported under another name is found where that name is imported", () =>
+  withInProcessClient(async (client) => {
+    await assertOnePage(client, { repo: "org/exported", path: "src/env.ts", line: 1 }, {
+      symbol: "NOTHING",
+      rows: [
+        'File: "src/env.ts"',
+        '1 [definition]: export const NOTHING: unique symbol = Symbol.for("nothing");',
+        'File: "src/index.ts"',
+        "2 [read]:   NOTHING as nothing,",
+        'File: "test/a.test.ts"',
+        '1 [import]: import { nothing } from "../src/index";',
+        "2 [read]: expect(produce(() => nothing)).toBe(undefined);",
+      ],
+    });
+  }, { repositories: [{ name: "org/exported", publicRead: true, files: EXPORTED_FILES }] }));
