@@ -87,19 +87,23 @@ async function uploadScipToCluster(
 
 Deno.test({
   name:
-    "cluster: 6 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk, a SCIP upload kept by every owner",
+    "cluster: 3 repositories placed on their two owners, byte-identical answers from each of 3 replicas, one fetch for two racing syncs, a delete gone from every disk, a SCIP upload kept by every owner",
   ignore: BIN === null,
   fn: () =>
-    // Six repositories: each replica owns some and is the one holding nothing of others (up0:
-    // replica-1; up1, up4: replica-0; up2, up3, up5: replica-2), so every replica forwards some
-    // of the calls below; each more one only cost two more fills and index builds (each a builder
-    // process). Symbols are asked of up4 and up5; read_many reads up5's src/b.ts, the SCIP upload
-    // names up0's.
+    // Three repositories, one on each pair of replicas: each replica owns two and is the one
+    // holding nothing of the third (up0: replica-1; up1: replica-0; up2: replica-2), so every
+    // replica forwards some of the calls below; each more one only cost two more fills and index
+    // builds (each a builder process). Symbols are asked of up1 and up2 (held by different
+    // pairs); read_many reads up2's src/b.ts, the SCIP upload names up0's.
     withCluster(
       BIN!,
-      { upstreams: 6, typescript: [0, 4, 5], replicas: 3 },
+      { upstreams: 3, typescript: [0, 1, 2], replicas: 3 },
       async (cluster, up) => {
         const names = [...up.heads.keys()];
+        const pairs = names.map((name) =>
+          ownersOf(`org/${name}`, { replicas: cluster.names, replication: 2 }).sort().join("+")
+        );
+        assertEquals(new Set(pairs).size, 3, `one repository on each pair: ${pairs}`);
         await register(cluster, up, names);
         await eventually(() => cluster.placed([0, 1, 2]), "every repository on its owners");
         // Owners hold the mirror; the other replica holds nothing of it.
@@ -120,13 +124,13 @@ Deno.test({
         }
 
         const calls: [string, Record<string, unknown>][] = [];
-        for (const i of [0, 1, 2, 3, 4]) {
+        for (const i of [0, 1, 2]) {
           calls.push(["read", { repo: `org/up${i}`, path: "a.txt" }]);
           calls.push(["search", { repo: `org/up${i}`, pattern: `word${i}` }]);
           calls.push(["list", { repo: `org/up${i}`, first: 10 }]);
         }
         calls.push(["read_many", {
-          repo: "org/up5",
+          repo: "org/up2",
           files: [{ path: "a.txt" }, { path: "src/b.ts" }],
         }]);
         calls.push(["availability", { repo: "org/up2" }]);
@@ -134,11 +138,11 @@ Deno.test({
         calls.push(["repositories", {}]);
         calls.push(["read", { repo: "org/none", path: "a.txt" }]);
         // Symbols come from each replica's own index: byte-identical too.
-        calls.push(["symbols", { repo: "org/up4", query: "b4" }]);
-        calls.push(["symbols", { repo: "org/up5", query: "b", match: "prefix" }]);
+        calls.push(["symbols", { repo: "org/up1", query: "b1" }]);
+        calls.push(["symbols", { repo: "org/up2", query: "b", match: "prefix" }]);
         // A lookup that finds nothing says what it may have meant, wherever it ran.
-        calls.push(["symbols", { repo: "org/up4", query: "B4" }]);
-        assertEquals(calls.length, 23);
+        calls.push(["symbols", { repo: "org/up1", query: "B1" }]);
+        assertEquals(calls.length, 17);
         // Every replica builds its own indexes: wait until each search says ready.
         for (const base of cluster.replicas.map((replica) => replica!.url)) {
           await withClient(base, async (client) => {
@@ -185,11 +189,11 @@ Deno.test({
         assertEquals(answers[1], answers[0], "replica-1 answers as replica-0");
         assertEquals(answers[2], answers[0], "replica-2 answers as replica-0");
         assert(answers[0][0].includes("word0 beta"), answers[0][0]);
-        assertEquals(answers[0][19], "ERROR REPOSITORY_NOT_FOUND");
-        assert(answers[0][20].includes('"name":"b4","kind":"variable"'), answers[0][20]);
-        assert(answers[0][21].includes('"name":"b5"'), answers[0][21]);
-        assert(answers[0][20].includes('"signature":"'), answers[0][20]);
-        assert(answers[0][22].includes('"ignore_case_names":["b4"]'), answers[0][22]);
+        assertEquals(answers[0][13], "ERROR REPOSITORY_NOT_FOUND");
+        assert(answers[0][14].includes('"name":"b1","kind":"variable"'), answers[0][14]);
+        assert(answers[0][15].includes('"name":"b2"'), answers[0][15]);
+        assert(answers[0][14].includes('"signature":"'), answers[0][14]);
+        assert(answers[0][16].includes('"ignore_case_names":["b1"]'), answers[0][16]);
         // A raw file from each replica (one of the three holds no mirror of it and forwards: replica-1
         // for up0, replica-0 for up1, replica-2 for up2): the same bytes.
         for (const i of [0, 1, 2]) {
@@ -205,7 +209,7 @@ Deno.test({
         }
 
         // Two owners asked to sync one repository at once: one fetch from upstream.
-        const raced = "up4";
+        const raced = "up1";
         const owners = ownersOf(`org/${raced}`, { replicas: cluster.names, replication: 2 });
         const before = up.upstream.fetches(raced);
         const outcomes = await Promise.all(
@@ -223,8 +227,8 @@ Deno.test({
         assertEquals(up.upstream.fetches(raced) - before, 1, "one fetch for both syncs");
 
         // A repository deleted through one replica is gone from every disk.
-        const gone = ids.get("org/up3")!;
-        const deleted = await admin(cluster.replicas[1]!.url, "/repo?repo=org/up3", {
+        const gone = ids.get("org/up2")!;
+        const deleted = await admin(cluster.replicas[1]!.url, "/repo?repo=org/up2", {
           method: "DELETE",
         });
         assertEquals(deleted.status, 204);
