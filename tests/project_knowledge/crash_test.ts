@@ -6,6 +6,9 @@ import type { FakeRunner } from "../support/fake_runner.ts";
 import { crashPoints } from "../support/crash_points.ts";
 
 const KILLS = 22;
+// Sources a round indexes: past the 64 from which sources are prepared in the indexing worker and
+// three times its 32-source pipeline, so the kills land in the same stages as with more.
+const SOURCES = 100;
 
 function corpus(count: number, version: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -97,14 +100,14 @@ async function killDuringIndex(
 }
 
 Deno.test(`SIGKILL at points of a rebuild (a sample of ${KILLS}) always leaves the last published index searchable`, () =>
-  withProject(corpus(200, 0), async (project) => {
+  withProject(corpus(SOURCES, 0), async (project) => {
     await killDuringIndex(project, "rebuild", async () => {});
   }));
 
 Deno.test(`SIGKILL at points of a refresh (a sample of ${KILLS}) always leaves the last published index searchable`, () =>
-  withProject(corpus(200, 0), async (project) => {
+  withProject(corpus(SOURCES, 0), async (project) => {
     // Every round changes every file, so each refresh has real work to lose.
     await killDuringIndex(project, "refresh", async (round) => {
-      await project.repo.write(corpus(200, round + 2));
+      await project.repo.write(corpus(SOURCES, round + 2));
     });
   }));

@@ -24,14 +24,22 @@ async function admissionError(
   return error.message;
 }
 
+// Which folder may be the root is the provider's logic: three refusals serve its code in this
+// process; / is refused by a real provider allowed to read it.
 Deno.test("root: a subdirectory, a non-repository, the home folder and / are refused", () =>
   withProject(FILES, async (project) => {
     const sub = join(project.repo.path, "src");
-    assertIncludes(await admissionError(project, { cwd: sub }), "root_refused");
+    assertIncludes(await admissionError(project, { ...IN_PROCESS, cwd: sub }), "root_refused");
     const plain = join(project.parent, "plain");
     await Deno.mkdir(plain);
-    assertIncludes(await admissionError(project, { cwd: plain }), "not a git working tree");
-    assertIncludes(await admissionError(project, { home: project.repo.path }), "home folder");
+    assertIncludes(
+      await admissionError(project, { ...IN_PROCESS, cwd: plain }),
+      "not a git working tree",
+    );
+    assertIncludes(
+      await admissionError(project, { ...IN_PROCESS, home: project.repo.path }),
+      "home folder",
+    );
     assertIncludes(await admissionError(project, { cwd: "/", readRoot: "/" }), "filesystem root");
   }));
 

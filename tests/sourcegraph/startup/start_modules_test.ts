@@ -7,17 +7,16 @@
  * index builder, the plugin sandbox and every worker) reaches no other; the
  * grammars are the vendored WebAssembly, each of which loads with its
  * queries; the service's start loads no MCP server module (the first MCP
- * request does); the task says what it does before anything slow; and the
- * development configuration is the service's plus the development packages.
+ * request does); and the development configuration is the service's plus the
+ * development packages. That the task says what it does before anything slow
+ * is shown by `launch_stop_test.ts`, which runs it.
  */
 
-import { copyFileSync, cpSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Language, Parser, Query } from "web-tree-sitter";
 import { assert, assertEquals } from "../../support/assert.ts";
-import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
-import { LineReader } from "../../support/processes.ts";
 import { grammarFiles, runtimeWasm } from "../../../sourcegraph/symbols/grammars.ts";
 import { GRAMMAR_LANGUAGES } from "../../../sourcegraph/symbols/languages.ts";
 import {
@@ -49,11 +48,6 @@ function packageName(id: string): string {
   return id.slice(0, id.indexOf("@", 1));
 }
 
-interface DenoInfo {
-  modules: { specifier: string; kind?: string; npmPackage?: string; error?: string }[];
-  npmPackages: Record<string, { name: string; dependencies?: string[] }>;
-}
-
 /** The scripts the service runs: its entry, the index builder, the plugin sandbox, every worker. */
 function serviceEntries(): string[] {
   const entries = [
@@ -72,30 +66,47 @@ function serviceEntries(): string[] {
   return entries;
 }
 
-// Each entry's graph is read once for the file (the cases ask for the same graphs).
-const reachedByEntry = new Map<string, Promise<{ names: Set<string>; errors: string[] }>>();
-
-/** The npm packages `entry`'s module graph reaches under the service's configuration. */
-function reachedPackages(entry: string): Promise<{ names: Set<string>; errors: string[] }> {
-  let reached = reachedByEntry.get(entry);
-  if (reached === undefined) {
-    reached = readReachedPackages(entry);
-    reachedByEntry.set(entry, reached);
-  }
-  return reached;
+interface GraphModule {
+  specifier: string;
+  kind?: string;
+  npmPackage?: string;
+  error?: string;
+  dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
 }
 
-async function readReachedPackages(
-  entry: string,
-): Promise<{ names: Set<string>; errors: string[] }> {
+interface DenoInfo {
+  roots: string[];
+  modules: GraphModule[];
+  redirects?: Record<string, string>;
+  npmPackages: Record<string, { name: string; dependencies?: string[] }>;
+}
+
+// Each entry's graph is read once for the file (the cases ask for the same graphs).
+const infoByEntry = new Map<string, Promise<DenoInfo>>();
+
+/** `deno info --json` of `entry` under the service's configuration. */
+function denoInfo(entry: string): Promise<DenoInfo> {
+  let info = infoByEntry.get(entry);
+  if (info === undefined) {
+    info = readDenoInfo(entry);
+    infoByEntry.set(entry, info);
+  }
+  return info;
+}
+
+async function readDenoInfo(entry: string): Promise<DenoInfo> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--config", join(ROOT, "deno.json"), entry],
     cwd: ROOT,
     env: { NO_COLOR: "1" },
   }).output();
-  const text = new TextDecoder().decode(output.stdout);
   assert(output.success, `deno info ${entry}: ${new TextDecoder().decode(output.stderr)}`);
-  const info = JSON.parse(text) as DenoInfo;
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as DenoInfo;
+}
+
+/** The npm packages `entry`'s module graph reaches under the service's configuration. */
+async function reachedPackages(entry: string): Promise<{ names: Set<string>; errors: string[] }> {
+  const info = await denoInfo(entry);
   const errors = info.modules.filter((module) => module.error !== undefined)
     .map((module) => `${module.specifier}: ${module.error}`);
   const seen = new Set<string>();
@@ -138,24 +149,9 @@ Deno.test("start modules: the service's entry, builder, sandbox and workers reso
   );
 });
 
-interface GraphModule {
-  specifier: string;
-  dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
-}
-
 /** The modules `entry`'s graph holds: all of them, and those its static imports reach. */
 async function moduleGraph(entry: string): Promise<{ all: Set<string>; loaded: Set<string> }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--config", join(ROOT, "deno.json"), entry],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-  }).output();
-  assert(output.success, `deno info ${entry}: ${new TextDecoder().decode(output.stderr)}`);
-  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    roots: string[];
-    modules: GraphModule[];
-    redirects?: Record<string, string>;
-  };
+  const info = await denoInfo(entry);
   const bySpecifier = new Map(info.modules.map((module) => [module.specifier, module]));
   const resolve = (specifier: string) => info.redirects?.[specifier] ?? specifier;
   const loaded = new Set<string>();
@@ -228,56 +224,4 @@ Deno.test("start modules: the development configuration is the service's plus th
     Object.keys(JSON.parse(await Deno.readTextFile(join(ROOT, file))).npm);
   const developmentIds = new Set(await versions("deno.dev.lock"));
   assertEquals((await versions("deno.lock")).filter((id) => !developmentIds.has(id)), []);
-});
-
-Deno.test("start modules: deno task start says what it is doing before caching, then serves, with no warning", async () => {
-  const parent = await tempDir("sg-start-modules-");
-  try {
-    const repo = await createRepo({
-      "a.txt": "alpha\n",
-      ".gitignore": ".sourcegraph/\nsourcegraph/\nshared/\ndeno.json\ndeno.lock\npackage.json\n",
-    }, { parent, name: "project" });
-    for (const file of ["deno.json", "deno.lock", "package.json"]) {
-      copyFileSync(join(ROOT, file), join(repo.path, file));
-    }
-    for (const folder of ["sourcegraph", "shared"]) {
-      cpSync(join(ROOT, folder), join(repo.path, folder), { recursive: true });
-    }
-    const child = new Deno.Command("deno", {
-      args: ["task", "start", "--port", "0"],
-      cwd: repo.path,
-      clearEnv: true,
-      env: {
-        PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-        HOME: Deno.env.get("HOME") ?? repo.path,
-        NO_COLOR: "1",
-        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-      },
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    const lines = new LineReader(child.stderr);
-    const log: string[] = [];
-    try {
-      while (!log.at(-1)?.includes("connect an MCP client")) {
-        const line = await lines.next();
-        if (line === null) throw new Error(`deno task start exited:\n${log.join("\n")}`);
-        log.push(line);
-      }
-    } finally {
-      child.kill("SIGTERM");
-      for (let line = await lines.next(); line !== null; line = await lines.next()) log.push(line);
-      await child.status;
-    }
-    // Deno's own "Task start …" line, then ours, before the cache and the service.
-    const own = log.filter((line) => !line.startsWith("Task ") && !line.startsWith("Download "));
-    assertEquals(
-      own[0],
-      "context-sourcegraph: preparing the service (its first start caches its modules) ...",
-    );
-    assertEquals(log.filter((line) => /warning|╭/i.test(line)), []);
-  } finally {
-    await removeDir(parent);
-  }
 });
