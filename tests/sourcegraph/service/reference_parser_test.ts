@@ -19,8 +19,11 @@ Deno.test("reference parser: files are parsed in its worker, and the service's t
     const found = await parser.occurrences("src/a.ts", text, "alpha");
     assertEquals(found.outcome, "parsed");
     assertEquals(found.occurrences.map((occurrence) => occurrence.line), [1, 2]);
-    // A large file: while the worker parses it, this thread's timers fire.
-    const big = Array.from({ length: 20_000 }, (_, i) => `const v${i} = alpha(${i}, [${i}]);`)
+    // A large file: while the worker parses it, this thread's timers fire. 2,000 lines keep
+    // the 1 ms timer firing hundreds of times; 20,000 took 1.8 processor-seconds, 47 s at a load
+    // of 40 on the 2-core AMD EPYC VM, and past the deadline the pool's guard (2 s after it) could
+    // end the worker before its own "timed out" arrived: the file came back "failed".
+    const big = Array.from({ length: 2_000 }, (_, i) => `const v${i} = alpha(${i}, [${i}]);`)
       .join("\n");
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
