@@ -328,9 +328,14 @@ composedCase(
     // Requests whose bodies never finish hold their slot; the fifth is refused.
     const fetchPath = inProcessFetch(timed);
     const bodies: ReadableStreamDefaultController<Uint8Array>[] = [];
+    // A body is asked for more once its handler read the first byte, past the limiter's entry:
+    // then its request holds its slot (a fixed wait before the fifth could end before that).
+    const reading = new Set<number>();
+    let allReading = () => {};
+    const heldSlots = new Promise<void>((resolve) => allReading = resolve);
     const held = Array.from(
       { length: 4 },
-      () =>
+      (_, i) =>
         fetchPath("/sourcegraph/v1/repo/read?repo=local/project", {
           method: "POST",
           headers: { "content-length": "50" },
@@ -339,10 +344,19 @@ composedCase(
               controller.enqueue(new TextEncoder().encode("{"));
               bodies.push(controller);
             },
+            pull() {
+              reading.add(i);
+              if (reading.size === 4) allReading();
+            },
           }),
         }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.race([
+      heldSlots,
+      Promise.any(held).then((early) => {
+        throw new Error(`a held request was answered before the fifth: ${early.status}`);
+      }),
+    ]);
     const refused = await fetchPath("/sourcegraph/v1/repos");
     assertEquals([refused.status, (await refused.json()).code], [429, "RATE_LIMITED"]);
     for (const body of bodies) body.error(new Error("the client went away"));

@@ -486,7 +486,8 @@ nameCase(
 );
 
 Deno.test("name resolution: one parser, case by case", async (t) => {
-  parser = new ReferenceParser({ fileMs: 60_000 });
+  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
+  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
   try {
     for (const [name, fn] of CASES) await t.step(name, fn);
   } finally {

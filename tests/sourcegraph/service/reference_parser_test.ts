@@ -12,15 +12,20 @@ const MISSING_WORKER = new URL("../../fixtures/scan/no_such_worker.ts", import.m
 
 Deno.test("reference parser: files are parsed in its worker, and the service's thread keeps running meanwhile", async () => {
   // Not a test of the file deadline: a generous one, as a busy machine can make a fresh worker's
-  // first parse (its grammar loaded) outlast the service's.
-  const parser = new ReferenceParser({ fileMs: 60_000 });
+  // first parse (its grammar loaded) outlast the service's; and as generous a wait before the
+  // parse begins, which the grammar's load counts toward (at a load of 60 on the 2-core AMD EPYC
+  // VM it outlasted the service's 20 s, and the first file came back "failed").
+  const parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
   try {
     const text = "export function alpha() {}\nalpha();\n// alpha in a comment\n";
     const found = await parser.occurrences("src/a.ts", text, "alpha");
     assertEquals(found.outcome, "parsed");
     assertEquals(found.occurrences.map((occurrence) => occurrence.line), [1, 2]);
-    // A large file: while the worker parses it, this thread's timers fire.
-    const big = Array.from({ length: 20_000 }, (_, i) => `const v${i} = alpha(${i}, [${i}]);`)
+    // A large file: while the worker parses it, this thread's timers fire. 2,000 lines keep
+    // the 1 ms timer firing hundreds of times; 20,000 took 1.8 processor-seconds, 47 s at a load
+    // of 40 on the 2-core AMD EPYC VM, and past the deadline the pool's guard (2 s after it) could
+    // end the worker before its own "timed out" arrived: the file came back "failed".
+    const big = Array.from({ length: 2_000 }, (_, i) => `const v${i} = alpha(${i}, [${i}]);`)
       .join("\n");
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
@@ -70,7 +75,12 @@ Deno.test("reference parser: a worker that never answers is ended at its deadlin
 Deno.test("reference parser: a page whose parse budget is spent ends before its next file, which the next page parses", async () => {
   let clock = 0;
   // The page's budget runs on the injected clock; each file's deadline is not tested here.
-  const parser = new ReferenceParser({ now: () => clock, workers: 1, fileMs: 60_000 });
+  const parser = new ReferenceParser({
+    now: () => clock,
+    workers: 1,
+    fileMs: 60_000,
+    queuedMs: 60_000,
+  });
   try {
     const texts: Record<string, string> = {
       "src/a.ts": "export function alpha() {}\n",
@@ -118,7 +128,7 @@ Deno.test("reference parser: a page whose parse budget is spent ends before its 
 });
 
 Deno.test("reference parser: a resolved name imported under another name is also found where the file uses that name", async () => {
-  const parser = new ReferenceParser({ fileMs: 60_000 });
+  const parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
   try {
     const texts: Record<string, string> = {
       "src/preact.ts": "export const render = () => 'page';\n",

@@ -19,8 +19,10 @@ import type { NameOccurrences } from "../../../sourcegraph/symbols/symbol_extrac
 import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
 
 // One parser for the module: its answers are keyed by path, name and text, so the tests share
-// it without seeing each other's files, and its worker loads each grammar once.
-const parser = new ReferenceParser({ fileMs: 60_000 });
+// it without seeing each other's files, and its worker loads each grammar once. Its deadlines
+// are generous, the wait before a parse begins too: a grammar's load counts toward that wait, and
+// a loaded machine made it outlast the service's 20 s.
+const parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
 
 // Resolves the name at `at` over `files`, then keeps the lines of every file that refer to it.
 function referencesIn(
