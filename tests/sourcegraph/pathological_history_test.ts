@@ -6,8 +6,8 @@
  * a hostile author whose subject is over 1 MB of `<script>`, control
  * characters and bidirectional overrides. The blame, history and commits
  * tools and the blame, commit and commits pages each answer within their
- * byte budgets; the process's heap (after a collection) and its resident
- * memory grow by far less than the huge diff; a commit search either
+ * byte budgets; the process's heap (after a collection) and its memory
+ * outside the heap grow by far less than the huge diff; a commit search either
  * finishes or answers Partial with a cursor that goes on; and no hostile
  * byte is live on a page.
  *
@@ -43,11 +43,12 @@ const TOOL_BUDGET = 64 * 1024;
 // A page: its diffs' 1 MiB budget and their markup.
 const PAGE_BUDGET = 4 * 1024 * 1024;
 // Growth allowed while the pathological calls run: under the 64 MiB diff held once. The heap
-// stays flat (+1 MiB); the resident size grew 28-47 MiB on the loaded 2-core machine and not at
-// all beside four busy loops (the young generation the diff's text grows, freed buffers the
-// allocator keeps).
+// stays flat (+1 MiB). The resident size grew 28-50 MiB on the 2-core machine, nearly all of it
+// the heap's committed size (its young generation, grown by the diff's text: 25-34 MiB), so the
+// resident bound is on the growth outside the heap, 7-11 MiB there: buffers of the diff kept, or
+// piling up unreleased (they did before the commit diff read into one reused buffer), pass it.
 const HEAP_GROWTH = 40 * 1024 * 1024;
-const RSS_GROWTH = 58 * 1024 * 1024;
+const OFF_HEAP_GROWTH = 40 * 1024 * 1024;
 
 // A tag with an attribute named on…: every value before it is skipped whole.
 const EVENT_ATTRIBUTE =
@@ -108,7 +109,7 @@ Deno.test({
         await tool("commits", { message: "^root$", first: 1 });
         await page(`blame/${head}/range.ts`);
         const heapBefore = heapAfterCollection();
-        const rssBefore = Deno.memoryUsage().rss;
+        const { rss: rssBefore, heapTotal: committedBefore } = Deno.memoryUsage();
 
         // 20,000 commits of one file: pages of it, the oldest reached by a cursor.
         const hot = await tool("history", { path: "hot.txt", first: 100 });
@@ -206,14 +207,22 @@ Deno.test({
         await tool("commits", { author: "Mallory", first: 5 });
 
         const heapGrowth = heapAfterCollection() - heapBefore;
-        const rssGrowth = Deno.memoryUsage().rss - rssBefore;
+        const { rss, heapTotal } = Deno.memoryUsage();
+        // Outside the heap: the resident growth less the heap's own (its young generation grows
+        // with the diff's text and is not given back at once; what the heap keeps is the line
+        // above). The huge diff's buffers held, or piled up unreleased, show here.
+        const offHeapGrowth = (rss - rssBefore) - (heapTotal - committedBefore);
+        const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
         console.log(
-          `heap +${(heapGrowth / 1048576).toFixed(1)} MiB, rss +${
-            (rssGrowth / 1048576).toFixed(1)
-          } MiB`,
+          `heap +${mib(heapGrowth)} MiB, rss +${mib(rss - rssBefore)} MiB, heap committed +${
+            mib(heapTotal - committedBefore)
+          } MiB, outside the heap +${mib(offHeapGrowth)} MiB`,
         );
         assert(heapGrowth < HEAP_GROWTH, `the heap grew by ${heapGrowth} bytes`);
-        assert(rssGrowth < RSS_GROWTH, `the resident memory grew by ${rssGrowth} bytes`);
+        assert(
+          offHeapGrowth < OFF_HEAP_GROWTH,
+          `memory outside the heap grew by ${offHeapGrowth} bytes`,
+        );
       } finally {
         await client.close();
       }
