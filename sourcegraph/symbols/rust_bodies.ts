@@ -38,6 +38,8 @@
  * @module
  */
 
+import { spelledBetween, spellingsOf } from "./spellings.ts";
+
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 const QUOTE = 0x22; // "
@@ -359,25 +361,13 @@ function leftItems(items: readonly RustItem[], spellings: readonly number[]): Ru
   const left: RustBody[] = [];
   let until = -1;
   for (const { start, end, glob } of sorted) {
-    if (start <= until || glob || spelledWithin(spellings, start, end)) continue;
+    if (start <= until || glob || spelledBetween(spellings, start - 1, end + 1)) continue;
     const last = left[left.length - 1];
     if (last !== undefined && last.close === start) last.close = end + 1;
     else left.push({ open: start - 1, close: end + 1, holdsItem: false, holdsGlob: false });
     until = end;
   }
   return left;
-}
-
-// Whether a spelling (sorted) is within [start, end].
-function spelledWithin(spellings: readonly number[], start: number, end: number): boolean {
-  let low = 0;
-  let high = spellings.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (spellings[middle] < start) low = middle + 1;
-    else high = middle;
-  }
-  return low < spellings.length && spellings[low] <= end;
 }
 
 // The blocks (outermost, in order) with the comments outside them that do not spell the name.
@@ -400,7 +390,7 @@ function blockAndCommentSpans(
     const [start, end] = [comments[i], comments[i + 1]];
     while (block < blocks.length && blocks[block].close < start) add(blocks[block++]);
     if (block < blocks.length && blocks[block].open < start) continue; // inside a skipped block
-    if (spelledWithin(spellings, start, end - 1)) continue;
+    if (spelledBetween(spellings, start - 1, end)) continue;
     let inside = start + 2;
     while (text.charCodeAt(inside) === SLASH || text.charCodeAt(inside) === BANG) inside++;
     const close = text.charCodeAt(end - 1) === RETURN ? end - 1 : end;
@@ -523,16 +513,9 @@ export function blankedText(text: string, bodies: readonly RustBody[]): string {
 // Where `name` is spelled as a whole word (the neighbours are not ASCII word characters, as the
 // occurrences' own search has it), in order.
 function wholeWords(text: string, name: string): number[] {
-  const found: number[] = [];
-  if (name === "") return found;
-  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
-    if (
-      !isAsciiWord(text.charCodeAt(from - 1)) && !isAsciiWord(text.charCodeAt(from + name.length))
-    ) {
-      found.push(from);
-    }
-  }
-  return found;
+  return spellingsOf(text, name).filter((from) =>
+    !isAsciiWord(text.charCodeAt(from - 1)) && !isAsciiWord(text.charCodeAt(from + name.length))
+  );
 }
 
 function isAsciiWord(code: number): boolean {

@@ -37,6 +37,7 @@
 
 import type { RustBody } from "./rust_bodies.ts";
 import { OPERAND_WORDS, ScriptLexer, type ScriptToken } from "./script_lexer.ts";
+import { spelledBetween, spellingsOf } from "./spellings.ts";
 
 const DOLLAR = 0x24;
 const OPEN_BRACE = 0x7b;
@@ -306,11 +307,11 @@ export function typescriptBlocksWithout(
   let after = -1; // the end of the last block left out
   for (const block of blocks) {
     if (block.open < after || block.close - block.open < SHORTEST_SKIPPED) continue;
-    if (spelledIn(spellings, block.open, block.close)) continue;
+    if (spelledBetween(spellings, block.open, block.close)) continue;
     if (block.pattern || (block.holdsReturn && block.depth > 0)) continue;
     // A declaration named so: its resolution reads its members (a `{` after such a word that is
     // not its body, as `module.exports = {`, is kept too: that costs speed, not answers).
-    if (block.head !== -1 && spelledIn(spellings, block.head, block.open)) continue;
+    if (block.head !== -1 && spelledBetween(spellings, block.head, block.open)) continue;
     skipped.push({ open: block.open, close: block.close, holdsItem: false, holdsGlob: false });
     after = block.close;
   }
@@ -329,26 +330,4 @@ function withComments(blocks: readonly RustBody[], comments: readonly RustBody[]
   }
   merged.push(...blocks.slice(next));
   return merged;
-}
-
-// Whether a spelling (in order) starts after `from` and before `to`.
-function spelledIn(spellings: readonly number[], from: number, to: number): boolean {
-  let low = 0;
-  let high = spellings.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (spellings[middle] <= from) low = middle + 1;
-    else high = middle;
-  }
-  return low < spellings.length && spellings[low] < to;
-}
-
-// Where `text` spells `name`, also inside a longer word (a block kept too many is harmless).
-function spellingsOf(text: string, name: string): number[] {
-  const found: number[] = [];
-  if (name === "") return found;
-  for (let from = text.indexOf(name); from !== -1; from = text.indexOf(name, from + 1)) {
-    found.push(from);
-  }
-  return found;
 }
