@@ -196,6 +196,65 @@ nameCase(
 );
 
 nameCase(
+  "name resolution: an object pushed onto an array annotated with a named element type is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/patch.ts": "export interface Patch { op: string; path: string[] }",
+      "src/patches.ts": [
+        'import type { Patch } from "./patch";',
+        "export function record(patches: Patch[], inverse: readonly Patch[], op: string) {",
+        "  patches.push({ op, path: [] });",
+        "  inverse.unshift({ op: 'remove', path: [] });",
+        "  const list: Array<Patch> = [];",
+        "  list.push({ op: 'add', path: [] });",
+        "  const untyped = [];",
+        "  untyped.push({ op: 'x', path: [] });",
+        "  const notes: Patch[] = [];",
+        "  notes.includes({ op: 'y', path: [] });",
+        "}",
+      ].join("\n"),
+    }, { path: "src/patch.ts", name: "path", line: 1, shared: true });
+    // Not the untyped array's element, nor an object passed to another method of a typed array.
+    assertEquals(lines, [
+      "src/patch.ts:1",
+      "src/patches.ts:3",
+      "src/patches.ts:4",
+      "src/patches.ts:6",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: an object assigned to an annotated variable or to a class's annotated field is of its type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/options.ts": "export interface Options { method: string; retry: number }",
+      "src/client.ts": [
+        'import type { Options } from "./options";',
+        "export class Client {",
+        "  #options: Options;",
+        "  other = { method: 'GET' };",
+        "  constructor() {",
+        "    this.#options = { method: 'GET', retry: 2 };",
+        "    this.other = { method: 'PUT' };",
+        "    let current: Options | undefined;",
+        "    current = { method: 'POST', retry: 0 };",
+        "    let loose;",
+        "    loose = { method: 'DELETE' };",
+        "  }",
+        "}",
+      ].join("\n"),
+    }, { path: "src/options.ts", name: "method", line: 1, shared: true });
+    // Not the untyped field's literals, nor an unannotated variable's.
+    assertEquals(lines, [
+      "src/client.ts:6",
+      "src/client.ts:9",
+      "src/options.ts:1",
+    ]);
+  },
+);
+
+nameCase(
   "name resolution: a property of an object literal of a named type is the type's, as is every other literal's of that type",
   async () => {
     const { lines } = await referencesIn({
