@@ -1367,11 +1367,16 @@ function objectContext(object: Node): LiteralContext {
   return parameter === null ? { type: null } : { type: null, parameter };
 }
 
-// For an object cast (`as`, `satisfies`) or assigned, `holder`: the named type written for it (null:
-// none); undefined when `holder` is neither.
+// For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named
+// type written for it (null: none); undefined when `holder` is neither.
 function writtenType(holder: Node | null, object: Node, depth: number): string | null | undefined {
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     return castType(holder, object);
+  }
+  // `() => ({ ... }) as Ref`: the parentheses are what is cast.
+  const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
+  if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
+    return castType(cast, holder);
   }
   if (holder?.type === "assignment_expression" && depth === 0) return assignedType(holder, object);
   return undefined;

@@ -184,6 +184,8 @@ nameCase(
         "export const one = { method: 'PUT', path: '/b' } satisfies Route;",
         "export const two = { method: 'POST', path: '/c' } as Route;",
         "export const untyped = [{ method: 'DELETE', path: '/d' }];",
+        "export const make = () => ({ method: 'HEAD', path: '/e' }) as Route;",
+        "export const made = () => ({ method: 'HEAD', path: '/f' });",
       ].join("\n"),
     }, { path: "src/route.ts", name: "path", line: 1, shared: true });
     assertEquals(lines, [
@@ -191,6 +193,7 @@ nameCase(
       "src/routes.ts:3",
       "src/routes.ts:5",
       "src/routes.ts:6",
+      "src/routes.ts:8",
     ]);
   },
 );
