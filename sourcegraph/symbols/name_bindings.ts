@@ -1346,14 +1346,15 @@ function objectContext(object: Node): LiteralContext {
   }
   const written = writtenType(holder, object, depth);
   if (written !== undefined) return { type: written };
-  // `return ok ? { ... } : { ... }`: either arm is what the expression is.
+  // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
+  // expression is.
   let arm = holder;
   while (arm?.type === "ternary_expression") arm = arm.parent;
   const returned = arm === null ? null : returnedType(arm);
   if (returned !== null) return { type: returned };
+  const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
+  if (pushed !== null) return { type: pushed };
   if (holder?.type === "arguments" && object.type === "object") {
-    const pushed = pushedType(holder, depth);
-    if (pushed !== null) return { type: pushed };
     const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
     if (depth > 0 && typed !== null) return { type: typed };
     const argument = argumentOf(object, holder);

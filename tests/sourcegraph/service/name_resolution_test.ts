@@ -214,6 +214,7 @@ nameCase(
         "  untyped.push({ op: 'x', path: [] });",
         "  const notes: Patch[] = [];",
         "  notes.includes({ op: 'y', path: [] });",
+        "  patches.push(op ? { op, path: [] } : { op: 'z', path: [] });",
         "}",
       ].join("\n"),
     }, { path: "src/patch.ts", name: "path", line: 1, shared: true });
@@ -223,6 +224,7 @@ nameCase(
       "src/patches.ts:3",
       "src/patches.ts:4",
       "src/patches.ts:6",
+      "src/patches.ts:11",
     ]);
   },
 );
