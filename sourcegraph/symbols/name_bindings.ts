@@ -1391,7 +1391,8 @@ function castType(holder: Node, object: Node): string | null {
 }
 
 // For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a
-// field of the enclosing class annotated with one (`this.#options = { ... }`): that type; null
+// field of the enclosing class annotated with one (`this.#options = { ... }`, `this[STATE]`): that
+// type; null
 // otherwise (what an unannotated target holds is not evident from the assignment).
 function assignedType(assignment: Node, object: Node): string | null {
   if (assignment.childForFieldName("right")?.id !== object.id) return null;
@@ -1408,8 +1409,12 @@ function assignedType(assignment: Node, object: Node): string | null {
       ? annotatedType(declarator.childForFieldName("type"))
       : null;
   }
-  const self = left?.type === "member_expression" ? left.childForFieldName("object") : null;
-  const field = left?.childForFieldName("property")?.text;
+  // `this[STATE] = { ... }` sets the field the class declares as `[STATE]: State`.
+  const computed = left?.type === "subscript_expression" ? left.childForFieldName("index") : null;
+  const self = left?.type === "member_expression" || computed?.type === "identifier"
+    ? left?.childForFieldName("object")
+    : null;
+  const field = computed ? `[${computed.text}]` : left?.childForFieldName("property")?.text;
   const owner = self?.type === "this" ? enclosingClass(self) : null;
   if (owner?.kind !== "this" || owner.type === null || field === undefined) return null;
   let declaration: Node | null = assignment.parent;

@@ -246,14 +246,19 @@ nameCase(
         "    current = { method: 'POST', retry: 0 };",
         "    let loose;",
         "    loose = { method: 'DELETE' };",
+        "    this[STATE] = { method: 'PATCH', retry: 1 };",
+        "    this[OTHER] = { method: 'OPTIONS' };",
         "  }",
+        "  [STATE]: Options;",
         "}",
       ].join("\n"),
     }, { path: "src/options.ts", name: "method", line: 1, shared: true });
-    // Not the untyped field's literals, nor an unannotated variable's.
+    // Not the untyped field's literals, an unannotated variable's, nor a key the class does not
+    // declare.
     assertEquals(lines, [
       "src/client.ts:6",
       "src/client.ts:9",
+      "src/client.ts:12",
       "src/options.ts:1",
     ]);
   },
