@@ -1010,20 +1010,46 @@ function iterated(node: Node | null): Receiver {
   return { kind: "unknown" };
 }
 
-// For the name of a variable annotated as an array of a named type (`Route[]`, `Array<Route>`):
-// that type; null for other names.
+// For the name of a variable or parameter annotated as an array of a named type (`Route[]`,
+// `readonly Route[]`, `Array<Route>`): that type; null for other names.
 function elementType(name: Node): string | null {
   const holder = name.parent;
-  if (holder?.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
+  const field = holder?.type === "variable_declarator" ? "name" : "pattern";
+  if (
+    (field === "pattern" && !PARAMETERS.has(holder?.type ?? "")) ||
+    holder?.childForFieldName(field)?.id !== name.id
+  ) {
     return null;
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
   if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
   const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
   if (generic !== "Array" && generic !== "ReadonlyArray") return null;
   const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   return argument === null ? null : literalType(argument);
+}
+
+const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
+
+// The methods of an array that add their arguments as elements: an object passed to one is of the
+// array's element type.
+const ADDING = new Set(["push", "unshift"]);
+
+// For the arguments `list` of `items.push(...)` (or `unshift`) where `items` is a variable or
+// parameter annotated as an array of a named type (`patches: Patch[]`): that type; null otherwise,
+// and for an object `depth` arrays down (`items.push([{ ... }])` adds an array).
+function pushedType(list: Node, depth: number): string | null {
+  const callee = depth === 0 && list.parent?.type === "call_expression"
+    ? list.parent.childForFieldName("function")
+    : null;
+  const array = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  const method = callee?.childForFieldName("property")?.text ?? "";
+  if (array?.type !== "identifier" || !ADDING.has(method)) return null;
+  const binding = lookUp(array, array.text);
+  const local = binding?.kind === "local" || binding?.kind === "file";
+  return local && binding.elementType ? binding.elementType : null;
 }
 
 // What `value['name']` or `Type['name']` (`string`: the quoted name) indexes: the value, as a
@@ -1318,15 +1344,16 @@ function objectContext(object: Node): LiteralContext {
     const typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
     return { type: typed === null ? null : literalType(typed) };
   }
-  if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
-    const typed = holder.namedChildren.at(-1) ?? null;
-    return { type: typed === null || typed.id === object.id ? null : namedType(typed) };
-  }
-  // `return ok ? { ... } : { ... }`: either arm is what the expression is.
+  const written = writtenType(holder, object, depth);
+  if (written !== undefined) return { type: written };
+  // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
+  // expression is.
   let arm = holder;
   while (arm?.type === "ternary_expression") arm = arm.parent;
   const returned = arm === null ? null : returnedType(arm);
   if (returned !== null) return { type: returned };
+  const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
+  if (pushed !== null) return { type: pushed };
   if (holder?.type === "arguments" && object.type === "object") {
     const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
     if (depth > 0 && typed !== null) return { type: typed };
@@ -1339,6 +1366,75 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named
+// type written for it (null: none); undefined when `holder` is neither.
+function writtenType(holder: Node | null, object: Node, depth: number): string | null | undefined {
+  if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
+    return castType(holder, object);
+  }
+  // `() => ({ ... }) as Ref`: the parentheses are what is cast.
+  const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
+  if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
+    return castType(cast, holder);
+  }
+  if (holder?.type === "assignment_expression" && depth === 0) return assignedType(holder, object);
+  return undefined;
+}
+
+// The named type `holder`, an `as` or `satisfies` expression, writes for `object` (null: the
+// object is the type written, or the type is not named).
+function castType(holder: Node, object: Node): string | null {
+  const typed = holder.namedChildren.at(-1) ?? null;
+  return typed === null || typed.id === object.id ? null : namedType(typed);
+}
+
+// For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a
+// field of the enclosing class annotated with one (`this.#options = { ... }`, `this[STATE]`): that
+// type; null
+// otherwise (what an unannotated target holds is not evident from the assignment).
+function assignedType(assignment: Node, object: Node): string | null {
+  if (assignment.childForFieldName("right")?.id !== object.id) return null;
+  const left = assignment.childForFieldName("left");
+  if (left?.type === "identifier") {
+    const binding = lookUp(left, left.text);
+    if (binding?.kind !== "local" && binding?.kind !== "file") return null;
+    const name = rootOf(left).descendantForPosition({
+      row: binding.line - 1,
+      column: binding.column,
+    });
+    const declarator = name?.parent;
+    return declarator?.type === "variable_declarator"
+      ? annotatedType(declarator.childForFieldName("type"))
+      : null;
+  }
+  // `this[STATE] = { ... }` sets the field the class declares as `[STATE]: State`.
+  const computed = left?.type === "subscript_expression" ? left.childForFieldName("index") : null;
+  const self = left?.type === "member_expression" || computed?.type === "identifier"
+    ? left?.childForFieldName("object")
+    : null;
+  const field = computed ? `[${computed.text}]` : left?.childForFieldName("property")?.text;
+  const owner = self?.type === "this" ? enclosingClass(self) : null;
+  if (owner?.kind !== "this" || owner.type === null || field === undefined) return null;
+  let declaration: Node | null = assignment.parent;
+  while (declaration !== null && !CLASSES.has(declaration.type)) declaration = declaration.parent;
+  const members = declaration?.childForFieldName("body")?.namedChildren ?? [];
+  const member = members.find((member) =>
+    member?.type === "public_field_definition" && member.childForFieldName("name")?.text === field
+  );
+  return member ? annotatedType(member.childForFieldName("type")) : null;
+}
+
+// The named type an annotation gives an object set to what it annotates (`Options | undefined`:
+// Options), or null.
+function annotatedType(annotation: Node | null): string | null {
+  let typed = annotation?.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
+  if (typed?.type === "union_type") {
+    const values = typed.namedChildren.filter((part) => !NOTHING.has(part?.text ?? ""));
+    if (values.length === 1) typed = values[0];
+  }
+  return typed ? literalType(typed) : null;
 }
 
 // For an object returned (`arm` holds it) from a function whose return type is written as an

@@ -184,6 +184,8 @@ nameCase(
         "export const one = { method: 'PUT', path: '/b' } satisfies Route;",
         "export const two = { method: 'POST', path: '/c' } as Route;",
         "export const untyped = [{ method: 'DELETE', path: '/d' }];",
+        "export const make = () => ({ method: 'HEAD', path: '/e' }) as Route;",
+        "export const made = () => ({ method: 'HEAD', path: '/f' });",
       ].join("\n"),
     }, { path: "src/route.ts", name: "path", line: 1, shared: true });
     assertEquals(lines, [
@@ -191,6 +193,73 @@ nameCase(
       "src/routes.ts:3",
       "src/routes.ts:5",
       "src/routes.ts:6",
+      "src/routes.ts:8",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: an object pushed onto an array annotated with a named element type is of that type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/patch.ts": "export interface Patch { op: string; path: string[] }",
+      "src/patches.ts": [
+        'import type { Patch } from "./patch";',
+        "export function record(patches: Patch[], inverse: readonly Patch[], op: string) {",
+        "  patches.push({ op, path: [] });",
+        "  inverse.unshift({ op: 'remove', path: [] });",
+        "  const list: Array<Patch> = [];",
+        "  list.push({ op: 'add', path: [] });",
+        "  const untyped = [];",
+        "  untyped.push({ op: 'x', path: [] });",
+        "  const notes: Patch[] = [];",
+        "  notes.includes({ op: 'y', path: [] });",
+        "  patches.push(op ? { op, path: [] } : { op: 'z', path: [] });",
+        "}",
+      ].join("\n"),
+    }, { path: "src/patch.ts", name: "path", line: 1, shared: true });
+    // Not the untyped array's element, nor an object passed to another method of a typed array.
+    assertEquals(lines, [
+      "src/patch.ts:1",
+      "src/patches.ts:3",
+      "src/patches.ts:4",
+      "src/patches.ts:6",
+      "src/patches.ts:11",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: an object assigned to an annotated variable or to a class's annotated field is of its type",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/options.ts": "export interface Options { method: string; retry: number }",
+      "src/client.ts": [
+        'import type { Options } from "./options";',
+        "export class Client {",
+        "  #options: Options;",
+        "  other = { method: 'GET' };",
+        "  constructor() {",
+        "    this.#options = { method: 'GET', retry: 2 };",
+        "    this.other = { method: 'PUT' };",
+        "    let current: Options | undefined;",
+        "    current = { method: 'POST', retry: 0 };",
+        "    let loose;",
+        "    loose = { method: 'DELETE' };",
+        "    this[STATE] = { method: 'PATCH', retry: 1 };",
+        "    this[OTHER] = { method: 'OPTIONS' };",
+        "  }",
+        "  [STATE]: Options;",
+        "}",
+      ].join("\n"),
+    }, { path: "src/options.ts", name: "method", line: 1, shared: true });
+    // Not the untyped field's literals, an unannotated variable's, nor a key the class does not
+    // declare.
+    assertEquals(lines, [
+      "src/client.ts:6",
+      "src/client.ts:9",
+      "src/client.ts:12",
+      "src/options.ts:1",
     ]);
   },
 );
