@@ -44,16 +44,23 @@ function nested(depth: number): string {
   return `${"[".repeat(depth)}${"]".repeat(depth)}`;
 }
 
-// The cases with the world's defaults run as steps of one world.
+// The cases run as steps of one world whose anonymous callers get 10 units a minute. The
+// anonymous limits are per client address, so each case asks from its own address
+// (127.0.0.1, .2, ...) and starts with a full bucket of its own, as in a world of its own.
+const ANONYMOUS_PER_MINUTE = 10;
 const CASES: [string, (world: { handle: Handler }) => Promise<void>][] = [];
 function bodiesCase(name: string, fn: (world: { handle: Handler }) => Promise<void>): void {
   CASES.push([name, fn]);
 }
 
-Deno.test("bodies and methods over one world with the defaults", (t) =>
+Deno.test("bodies and methods over one world, each case from its own address", (t) =>
   withInProcessService(async (world) => {
-    for (const [name, fn] of CASES) await t.step(name, () => fn(world));
-  }));
+    for (const [i, [name, fn]] of CASES.entries()) {
+      const remoteAddr = { hostname: `127.0.0.${i + 1}` };
+      const handle: Handler = (request, info) => world.handle(request, info ?? { remoteAddr });
+      await t.step(name, () => fn({ handle }));
+    }
+  }, { settings: { anonymousPerMinute: ANONYMOUS_PER_MINUTE } }));
 
 bodiesCase(
   "bodies: JSON nested past the limit is REQUEST_TOO_DEEP on every JSON route, before it is parsed",
@@ -104,8 +111,9 @@ bodiesCase(
   },
 );
 
-Deno.test("bodies: anonymous bodies are capped lower and cost a unit per started 64 KiB", () =>
-  withInProcessService(async ({ handle }) => {
+bodiesCase(
+  "bodies: anonymous bodies are capped lower and cost a unit per started 64 KiB",
+  async ({ handle }) => {
     const padded = (bytes: number) => {
       const call = JSON.stringify({
         jsonrpc: "2.0",
@@ -126,7 +134,8 @@ Deno.test("bodies: anonymous bodies are capped lower and cost a unit per started
       await handle(mcpRequest(`http://${HOST}`, big, { host: HOST, token: TOKEN })),
     );
     assert(tokenStatus !== 413, "the token's cap is the MCP one");
-    // 100 KiB bodies cost 2 units each: the 8 units left take 4 of them, not 8.
+    // 100 KiB bodies cost 2 units each: the 8 units left of this address's 10 take 4 of them,
+    // not 8.
     let admitted = 0;
     for (let i = 0; i < 10; i++) {
       const [status, code] = await answer(
@@ -139,7 +148,8 @@ Deno.test("bodies: anonymous bodies are capped lower and cost a unit per started
       admitted++;
     }
     assertEquals(admitted, 4);
-  }, { settings: { anonymousPerMinute: 10 } }));
+  },
+);
 
 bodiesCase(
   "bodies: a chunked anonymous body is charged as it arrives and cut at the cap",
