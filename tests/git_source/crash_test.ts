@@ -8,10 +8,7 @@ import { LineReader, spawnHelper } from "../support/processes.ts";
 import { crashPoints } from "../support/crash_points.ts";
 
 const ROUNDS = 24;
-// 20 files a round: one update a page (16 KiB pages), so a run makes 21 pages and 42 changes and
-// acknowledge calls, more points than the 12 kills of a run visit (40 files cost twice the Git
-// work for no point more a run reaches).
-const FILES = 20;
+const FILES = 40;
 
 function corpus(round: number): Record<string, string> {
   const files: Record<string, string> = {};
