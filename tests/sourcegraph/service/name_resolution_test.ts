@@ -1589,25 +1589,30 @@ nameCase(
   },
 );
 
+// A client whose call gives a `Reply`, itself a promise of a `Body`: both declare `text`.
+const AWAITED_REPLY = {
+  "src/types.ts": [
+    "export type Body = { text: () => Promise<string> };",
+    "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
+    "export type Client = { get: (url: string) => Reply };",
+    "export declare const client: Client;",
+  ].join("\n"),
+  "test/a.ts": [
+    'import { client } from "../src/types";',
+    'const body = await client.get("x").text();',
+    'const response = await client.get("y");',
+    "await response.text();",
+  ].join("\n"),
+};
+
 nameCase(
-  "name resolution: an awaited call's result is not of a return type that is itself a promise",
+  "name resolution: awaiting a call's result of a type that is a promise gives the promise's value type, not the type's own members",
   async () => {
-    const { lines } = await referencesIn({
-      "src/types.ts": [
-        "export type Body = { text: () => Promise<string> };",
-        "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
-        "export type Client = { get: (url: string) => Reply };",
-        "export declare const client: Client;",
-      ].join("\n"),
-      "test/a.ts": [
-        'import { client } from "../src/types";',
-        'const body = await client.get("x").text();',
-        'const response = await client.get("y");',
-        "await response.text();",
-      ].join("\n"),
-    }, { path: "src/types.ts", name: "text", line: 2, shared: true });
-    // `response` is the awaited `Body`, not a `Reply`.
-    assertEquals(lines, ["src/types.ts:2", "test/a.ts:2"]);
+    const of = (line: number) =>
+      referencesIn(AWAITED_REPLY, { path: "src/types.ts", name: "text", line, shared: true });
+    // `response` is the awaited `Body`, not a `Reply`; `client.get("x").text()` is the `Reply`'s.
+    assertEquals((await of(2)).lines, ["src/types.ts:2", "test/a.ts:2"]);
+    assertEquals((await of(1)).lines, ["src/types.ts:1", "test/a.ts:4"]);
   },
 );
 
@@ -1925,28 +1930,6 @@ nameCase(
       ].join("\n"),
     }, { path: "src/constants.ts", name: "code", line: 1, shared: true });
     assertEquals(lines, ["src/constants.ts:1", "test/a.ts:2"]);
-  },
-);
-
-nameCase(
-  "name resolution: awaiting a call's result of a type that is a promise gives the promise's value type",
-  async () => {
-    const { lines } = await referencesIn({
-      "src/types.ts": [
-        "export type Body = { text: () => Promise<string> };",
-        "export type Reply = { text: () => Promise<string> } & Promise<Body>;",
-        "export type Client = { get: (url: string) => Reply };",
-        "export declare const client: Client;",
-      ].join("\n"),
-      "test/a.ts": [
-        'import { client } from "../src/types";',
-        'const body = await client.get("x").text();',
-        'const response = await client.get("y");',
-        "await response.text();",
-      ].join("\n"),
-    }, { path: "src/types.ts", name: "text", line: 1, shared: true });
-    // `response` is the awaited `Body`; `client.get("x").text()` is the `Reply`'s.
-    assertEquals(lines, ["src/types.ts:1", "test/a.ts:4"]);
   },
 );
 
