@@ -10,6 +10,7 @@ import { isFullCommitId } from "../../shared/git.ts";
 import { GitObjectReader } from "../../shared/git_objects.ts";
 import { SourcegraphError } from "../errors.ts";
 import { encodeHex } from "../../shared/text.ts";
+import { RecentMap } from "../../shared/recent_map.ts";
 
 /** What a tree entry is. */
 export type EntryKind = "file" | "symlink" | "submodule" | "directory";
@@ -36,8 +37,8 @@ export class MirrorObjects {
   /** The mirror's folder (for Git commands other than object reads). */
   readonly path: string;
   #reader: GitObjectReader;
-  #trees = new Map<string, TreeEntry[]>();
-  #roots = new Map<string, string>();
+  #trees = new RecentMap<string, TreeEntry[]>(TREE_CACHE_ENTRIES);
+  #roots = new RecentMap<string, string>(ROOT_CACHE_ENTRIES);
 
   /** Opens a reader on `mirror`. */
   constructor(mirror: string) {
@@ -90,16 +91,11 @@ export class MirrorObjects {
   /** Parsed entries of a tree object. */
   async entries(treeOid: string): Promise<TreeEntry[]> {
     const cached = this.#trees.get(treeOid);
-    if (cached) {
-      this.#trees.delete(treeOid);
-      this.#trees.set(treeOid, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const read = await this.#reader.read(treeOid);
     if (read.status !== "ok" || read.type !== "tree") throw unavailable();
     const entries = parseTree(read.bytes, treeOid.length === 64 ? 32 : 20);
     this.#trees.set(treeOid, entries);
-    if (this.#trees.size > TREE_CACHE_ENTRIES) this.#trees.delete(this.#trees.keys().next().value!);
     return entries;
   }
 
@@ -118,9 +114,6 @@ export class MirrorObjects {
     // A full commit id is the only revision whose tree is kept.
     if (isFullCommitId(commit)) {
       this.#roots.set(commit, info.oid);
-      if (this.#roots.size > ROOT_CACHE_ENTRIES) {
-        this.#roots.delete(this.#roots.keys().next().value!);
-      }
     }
     return info.oid;
   }

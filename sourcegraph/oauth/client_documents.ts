@@ -12,6 +12,7 @@
  */
 
 import { SourcegraphError } from "../errors.ts";
+import { RecentMap } from "../../shared/recent_map.ts";
 import type { OAuthClientRecord } from "../store/oauth_records.ts";
 import { checkRegistration } from "./oauth_clients.ts";
 
@@ -46,7 +47,9 @@ export function isDocumentClientId(clientId: string): boolean {
 /** The clients described by metadata documents, fetched under the guards above. */
 export class ClientDocuments {
   #options: DocumentFetching;
-  #cache = new Map<string, { client: OAuthClientRecord; until: number }>();
+  #cache = new RecentMap<string, { client: OAuthClientRecord; until: number }>(
+    MAX_CACHED_DOCUMENTS,
+  );
   #now: () => number;
 
   /** Fetching with `options`. */
@@ -58,23 +61,15 @@ export class ClientDocuments {
   /** The client the document at `clientId` describes; INVALID_CLIENT with the reason otherwise. */
   async client(clientId: string): Promise<OAuthClientRecord> {
     const cached = this.#cache.get(clientId);
-    if (cached && cached.until > this.#now()) {
-      this.#cache.delete(clientId);
-      this.#cache.set(clientId, cached);
-      return cached.client;
-    }
+    if (cached && cached.until > this.#now()) return cached.client;
     const url = documentUrl(clientId);
     await this.#checkHost(url.hostname);
     const document = await this.#fetchDocument(url);
     const client = clientOf(clientId, document, this.#now());
-    this.#cache.delete(clientId);
     this.#cache.set(clientId, {
       client,
       until: this.#now() + (this.#options.cacheMs ?? DOCUMENT_CACHE_MS),
     });
-    if (this.#cache.size > MAX_CACHED_DOCUMENTS) {
-      this.#cache.delete(this.#cache.keys().next().value!);
-    }
     return client;
   }
 

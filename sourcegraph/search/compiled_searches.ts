@@ -15,13 +15,14 @@ import {
   SEARCH_MAX_MS,
   type SearchRequest,
 } from "./query/compiled_search.ts";
+import { RecentMap } from "../../shared/recent_map.ts";
 
 /** Compilations kept (each is one RE2 program and a few closures). */
 export const KEPT_COMPILATIONS = 32;
 
 /** A small most-recently-used cache of `compileSearch`. */
 export class CompiledSearches {
-  #kept = new Map<string, CompiledSearch>();
+  #kept = new RecentMap<string, CompiledSearch>(KEPT_COMPILATIONS);
 
   /**
    * `compileSearch(request)`, from a kept compilation of the same request
@@ -34,11 +35,8 @@ export class CompiledSearches {
     if (kept === undefined) {
       const compiled = compileSearch(request);
       this.#kept.set(key, compiled);
-      if (this.#kept.size > KEPT_COMPILATIONS) this.#kept.delete(this.#kept.keys().next().value!);
       return compiled;
     }
-    this.#kept.delete(key); // most recently used last
-    this.#kept.set(key, kept);
     // The budget as compileSearch bounds it.
     const maxMs = Math.max(0, Math.min(request.maxMs ?? SEARCH_MAX_MS, SEARCH_MAX_MS));
     return { ...kept, maxMs, request };

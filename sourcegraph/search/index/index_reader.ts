@@ -18,6 +18,7 @@ import { decodePostings, decodePostingsWithin, union } from "./postings.ts";
 import type { TrigramQuery } from "./trigrams.ts";
 import { CommitSymbols } from "./commit_symbols.ts";
 import { ChunkReads } from "./chunk_reads.ts";
+import { RecentMap } from "../../../shared/recent_map.ts";
 export { CHUNK_BATCH } from "./chunk_reads.ts";
 
 /** A chunk of a file's text: its number and how many lines of the file come before it. */
@@ -107,8 +108,8 @@ export class IndexedCommit {
   #chunkStart: StatementSync;
   #databasePath: string;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
-  #visible = new Map<string, VisibleFiles>();
-  #inScope = new Map<string, number>();
+  #visible = new RecentMap<string, VisibleFiles>(VISIBLE_SETS);
+  #inScope = new RecentMap<string, number>(SCOPE_COUNTS);
 
   private constructor(
     index: IndexDatabase,
@@ -269,11 +270,7 @@ export class IndexedCommit {
    */
   filesInScope(scope: CandidateScope & { key: string }): number {
     const kept = this.#inScope.get(scope.key);
-    if (kept !== undefined) {
-      this.#inScope.delete(scope.key); // most recently used last
-      this.#inScope.set(scope.key, kept);
-      return kept;
-    }
+    if (kept !== undefined) return kept;
     const visible = scope.groups && scope.groups.length > 0
       ? this.#visibleFiles(scope.groups)
       : null;
@@ -295,7 +292,6 @@ export class IndexedCommit {
       if (scope.keep(this.#paths[i])) count++;
     }
     this.#inScope.set(scope.key, count);
-    if (this.#inScope.size > SCOPE_COUNTS) this.#inScope.delete(this.#inScope.keys().next().value!);
     return count;
   }
 
@@ -391,20 +387,13 @@ export class IndexedCommit {
   #visibleFiles(groups: readonly string[]): VisibleFiles {
     const key = [...groups].sort().join("\0");
     const kept = this.#visible.get(key);
-    if (kept !== undefined) {
-      this.#visible.delete(key); // most recently used last
-      this.#visible.set(key, kept);
-      return kept;
-    }
+    if (kept !== undefined) return kept;
     const inside = (path: string) =>
       groups.some((root) => path === root || path.startsWith(`${root}/`));
     const files: number[] = [];
     for (let i = 0; i < this.#paths.length; i++) if (inside(this.#paths[i])) files.push(i);
     const visible = visibleFiles(this.#chunks, { files, pathIds: this.#pathIds });
     this.#visible.set(key, visible);
-    if (this.#visible.size > VISIBLE_SETS) {
-      this.#visible.delete(this.#visible.keys().next().value!);
-    }
     return visible;
   }
 

@@ -17,6 +17,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { atomicReplace, publishFile, tempPathBeside } from "../../../shared/safe_fs.ts";
+import { RecentMap } from "../../../shared/recent_map.ts";
 import { type DerivedScip, parseStoredText, type ScipSource, storedText } from "./scip_derived.ts";
 
 /** Most bytes of a SCIP index upload (the body is refused past it while it is read). */
@@ -28,7 +29,7 @@ const COMMIT = /^[0-9a-f]{40}$/;
 /** The SCIP indexes below a data folder. */
 export class ScipIndexes {
   #dataDir: string;
-  #cache = new Map<string, DerivedScip>();
+  #cache = new RecentMap<string, DerivedScip>(CACHED);
   #log: (line: string) => void;
   // Damaged files already logged (one line each until an upload replaces them).
   #damaged = new Set<string>();
@@ -152,10 +153,7 @@ export class ScipIndexes {
     if (!COMMIT.test(commit)) return null;
     const key = `${repositoryId}/${commit}`;
     const cached = this.#cache.get(key);
-    if (cached) {
-      this.#remember(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const path = join(this.folder(repositoryId), `${commit}.json`);
     let text: string;
     try {
@@ -167,7 +165,7 @@ export class ScipIndexes {
     const scip = parseStoredText(text);
     if (scip === null || scip.source.commit !== commit) return this.#refuse(key, path);
     this.#damaged.delete(key);
-    this.#remember(key, scip);
+    this.#cache.set(key, scip);
     return scip;
   }
 
@@ -248,12 +246,6 @@ export class ScipIndexes {
     if (names.every((name) => !this.#inFlight.has(join(folder, name)))) {
       fs.rmSync(folder, { recursive: true, force: true });
     }
-  }
-
-  #remember(key: string, scip: DerivedScip): void {
-    this.#cache.delete(key);
-    this.#cache.set(key, scip);
-    while (this.#cache.size > CACHED) this.#cache.delete(this.#cache.keys().next().value!);
   }
 }
 

@@ -11,6 +11,7 @@
 import { sessionCaller, type SessionRecord, type SessionStore } from "../session_records.ts";
 import type { SqlConnection } from "./pg_migrations.ts";
 import { type SqlPool, unavailableOnFailure } from "./pg_connection.ts";
+import { RecentMap } from "../../../shared/recent_map.ts";
 
 const MAX_CACHED = 10_000;
 
@@ -18,7 +19,7 @@ const MAX_CACHED = 10_000;
 export class PostgresSessions implements SessionStore {
   #pool: SqlPool;
   #notify: (sql: SqlConnection, topic: string) => Promise<void>;
-  #cache = new Map<string, SessionRecord>();
+  #cache = new RecentMap<string, SessionRecord>(MAX_CACHED);
 
   /** Sessions in `pool`'s database; `notify` sends a change inside a transaction. */
   constructor(
@@ -101,8 +102,6 @@ export class PostgresSessions implements SessionStore {
   }
 
   #remember(record: SessionRecord): void {
-    this.#cache.delete(record.idHash);
     this.#cache.set(record.idHash, record);
-    if (this.#cache.size > MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
   }
 }
