@@ -387,7 +387,11 @@ export type StreamedBlob =
  * round trip per object: `cat-file --batch-check` learns every size, then
  * one `cat-file --batch` streams the contents of those within `maxBytes`
  * while the requests are still being written (for bulk reads such as
- * indexing; interactive reads use {@linkcode GitObjectReader}).
+ * indexing; interactive reads use {@linkcode GitObjectReader}). Both run with
+ * `--buffer`: every request is written before any answer is awaited, so Git
+ * need not flush each answer, and it writes its output in full buffers rather
+ * than a header, a body and a newline apiece (reading the deno tree's 12,338
+ * blobs: 90,000 system calls of both processes → 50,000).
  *
  * @example
  * ```ts ignore
@@ -402,7 +406,7 @@ export async function* streamBlobs(
 ): AsyncGenerator<StreamedBlob> {
   const { oids, maxBytes } = request;
   for (const oid of oids) checkName(oid);
-  const checked = await runGit(["cat-file", "--batch-check"], {
+  const checked = await runGit(["cat-file", "--batch-check", "--buffer"], {
     cwd,
     stdin: new TextEncoder().encode(oids.map((oid) => `${oid}\n`).join("")),
     maxStdoutBytes: 64 * 1024 * 1024 + oids.length * 128,
@@ -413,7 +417,7 @@ export async function* streamBlobs(
   const wanted = infos.flatMap((info) =>
     info.status === "ok" && info.size <= maxBytes ? [info.oid] : []
   );
-  const child = spawnGit([...await gitLeadingArgs(), "cat-file", "--batch"], {
+  const child = spawnGit([...await gitLeadingArgs(), "cat-file", "--batch", "--buffer"], {
     cwd,
     stdin: "piped",
   });

@@ -179,3 +179,31 @@ Deno.test("streamBlobs: many objects in request order, too large and missing one
     await removeDir(join(repo.path, ".."));
   }
 });
+
+Deno.test("streamBlobs: requests and answers beyond a pipe's buffer come whole and in order, and a reader may stop early", async () => {
+  // 200 blobs asked ten times over: 2,000 object ids are 82 KB of requests and
+  // the answers about 1.6 MB, more than a pipe holds either way, so Git's
+  // buffered output and the requests still being written must interleave.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 200; i++) files[`f${i}.txt`] = `${i} `.repeat(100 + (i * 37) % 400);
+  const repo = await createRepo(files);
+  try {
+    const names = Array.from({ length: 2000 }, (_, i) => `f${(i * 7) % 200}.txt`);
+    const ids = (await repo.git("rev-parse", ...names.slice(0, 200).map((path) => `HEAD:${path}`)))
+      .trim().split("\n");
+    const oids = names.map((_, i) => ids[i % 200]);
+    let at = 0;
+    for await (const blob of streamBlobs(repo.path, { oids, maxBytes: 1 << 20 })) {
+      assert(blob.status === "ok" && blob.oid === oids[at]);
+      assertEquals(new TextDecoder().decode(blob.bytes), files[names[at]]);
+      at++;
+    }
+    assertEquals(at, 2000);
+    for await (const blob of streamBlobs(repo.path, { oids, maxBytes: 1 << 20 })) {
+      assertEquals(blob.oid, oids[0]);
+      break;
+    }
+  } finally {
+    await removeDir(join(repo.path, ".."));
+  }
+});
