@@ -18,12 +18,12 @@
  */
 
 import * as fs from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { bindChildrenToProcess } from "../shared/child_lifetime.ts";
 import { applyConfigFile } from "./startup/config_file.ts";
-import { describeLocalProblem, serveLocalRepositories } from "./startup/local_repositories.ts";
+import { serveCommandLine } from "./startup/local_repositories.ts";
 import { type DataLock, describeHolder, lockDataFolder } from "./startup/data_lock.ts";
 import { StopSignals } from "./startup/stop_signals.ts";
 import { createApp } from "./http/app.ts";
@@ -152,7 +152,7 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
-await serveCommandLine();
+await serveArguments();
 
 let replica: RunningReplica | null = null;
 if (shared !== null && settings.database) {
@@ -279,47 +279,20 @@ async function sharedStores(): Promise<SharedStores | null> {
 }
 
 /**
- * Serves exactly the repositories the command line names (with none named,
- * the working directory's checkout when nothing else is registered):
- * registers the new ones, unregisters those an earlier command line
- * registered and this one does not name, and stops the start on a path
- * that is not a Git repository on a branch.
+ * Serves exactly the repositories the command line names
+ * (`serveCommandLine` of `startup/local_repositories.ts`), logging what it
+ * did; a path that is not a Git repository on a branch stops the start.
  */
-async function serveCommandLine(): Promise<void> {
-  const named = args.repositories.length > 0;
-  // Replicas of one shared store start alike; one started with no path (in whatever folder) must
-  // not replace what the others' command lines registered.
-  if (!named && settings.database && store.repositories().length > 0) return;
-  const marked = new Set(await store.commandLineRepositories());
-  const others = store.repositories().some((repo) => !marked.has(repo.id));
-  const directories = named
-    ? args.repositories.map((path) => resolve(cwd, path))
-    : others
-    ? []
-    : [cwd];
-  const outcome = await serveLocalRepositories(store, directories, {
+async function serveArguments(): Promise<void> {
+  const outcome = await serveCommandLine(store, args.repositories, {
+    cwd,
+    shared: settings.database !== undefined,
     retain: settings.defaultRetain,
     syncMinutes: settings.syncMinutes,
     remove: (name) => services.admin.remove(name),
   }).catch((error) => fail(`cannot register the command line's repositories: ${error.message}`));
-  for (const name of outcome.dropped) {
-    log(`unregistered ${name}: the command line no longer names it`);
-  }
-  for (const path of outcome.paths) {
-    if (path.kind === "problem") {
-      const problem = describeLocalProblem(path.problem);
-      if (!named) {
-        log(`the working directory ${problem}; nothing registered`);
-        continue;
-      }
-      const given = args.repositories[directories.indexOf(path.directory)] ?? path.directory;
-      fail(`${given} ${problem}`);
-    }
-    if (path.kind === "registered") {
-      const what = path.directory === cwd ? "this checkout" : path.source;
-      log(`registered ${what} as ${path.name}, monitoring ${path.branch}`);
-    }
-  }
+  for (const line of outcome.lines) log(line);
+  if (outcome.refusal !== undefined) fail(outcome.refusal);
 }
 
 /**

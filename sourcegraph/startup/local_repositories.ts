@@ -174,3 +174,53 @@ function folderName(source: string): string {
   const folder = basename(source).replace(/\.git$/, "") || "repository";
   return folder.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]/, "r");
 }
+
+/**
+ * A start's command line served: `repositories` (paths as given, relative
+ * to `cwd`) are exactly the command-line registrations; with none given,
+ * the checkout at `cwd` is served when nothing else is registered, and
+ * replicas of a shared store (`shared`) started with no path leave what
+ * the others' command lines registered. Answers the lines to log, and the
+ * line a path with a problem stops the start with (`refusal`, then nothing
+ * was changed).
+ */
+export async function serveCommandLine(
+  store: ControlStore,
+  repositories: readonly string[],
+  options: {
+    cwd: string;
+    shared: boolean;
+    retain: number;
+    syncMinutes: number;
+    remove: (name: string) => Promise<void>;
+  },
+): Promise<{ lines: string[]; refusal?: string }> {
+  const { cwd } = options;
+  const named = repositories.length > 0;
+  // Replicas of one shared store start alike; one started with no path (in whatever folder) must
+  // not replace what the others' command lines registered.
+  if (!named && options.shared && store.repositories().length > 0) return { lines: [] };
+  const marked = new Set(await store.commandLineRepositories());
+  const others = store.repositories().some((repo) => !marked.has(repo.id));
+  const directories = named ? repositories.map((path) => resolve(cwd, path)) : others ? [] : [cwd];
+  const outcome = await serveLocalRepositories(store, directories, options);
+  const lines = outcome.dropped.map((name) =>
+    `unregistered ${name}: the command line no longer names it`
+  );
+  for (const path of outcome.paths) {
+    if (path.kind === "problem") {
+      const problem = describeLocalProblem(path.problem);
+      if (!named) {
+        lines.push(`the working directory ${problem}; nothing registered`);
+        continue;
+      }
+      const given = repositories[directories.indexOf(path.directory)] ?? path.directory;
+      return { lines, refusal: `${given} ${problem}` };
+    }
+    if (path.kind === "registered") {
+      const what = path.directory === cwd ? "this checkout" : path.source;
+      lines.push(`registered ${what} as ${path.name}, monitoring ${path.branch}`);
+    }
+  }
+  return { lines };
+}

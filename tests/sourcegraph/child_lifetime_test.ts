@@ -68,7 +68,11 @@ Deno.test("children: a SIGKILLed service leaves no git fetch or object reader ru
       parent,
       name: "home",
     });
-    const service = await startService(home.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
+    // No search index: the children are the fetch and the object reader, no index builder.
+    const service = await startService(home.path, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      SOURCEGRAPH_SEARCH_INDEX: "false",
+    });
     // An object reader is started by the first read.
     const read = await fetch(`${service.url}/sourcegraph/v1/repo/read?repo=local/home`, {
       method: "POST",

@@ -3,7 +3,12 @@ import { assert, assertEquals, assertIncludes } from "../support/assert.ts";
 import {
   describeLocalProblem,
   inspectLocalRepository,
+  serveCommandLine,
 } from "../../sourcegraph/startup/local_repositories.ts";
+import { composeServices } from "../../sourcegraph/service/compose.ts";
+import { READ_PLUGIN_ROOM } from "../../sourcegraph/http/mcp/read_room.ts";
+import { DEFAULT_PLUGIN_SETTINGS } from "../../sourcegraph/plugins/plugin_settings.ts";
+import { readSettings } from "../../sourcegraph/settings.ts";
 import { createRepo, git, removeDir, tempDir } from "../support/git_repo.ts";
 import {
   freePort,
@@ -11,6 +16,44 @@ import {
   startFailure,
   startService,
 } from "../support/sourcegraph_service.ts";
+
+// No case here searches: without the search index no sync starts an index builder process
+// (about half a processor-second each) for the repositories the starts serve.
+const NO_INDEX = { SOURCEGRAPH_SEARCH_INDEX: "false" };
+
+/**
+ * A later start's command line, served in process on the data folder a real start of `home`
+ * left: what the start does with it (`serveCommandLine`, with the default settings and the
+ * service's own unregistering), the registered names after it (sorted, as the repository list
+ * gives them) and the lines the start logs.
+ */
+async function laterCommandLine(
+  home: string,
+  repositories: string[],
+): Promise<{ names: string[]; lines: string[] }> {
+  const read = readSettings(() => undefined, home);
+  assert(read.ok);
+  const services = composeServices({
+    dataDir: join(home, ".sourcegraph"),
+    publicRead: true,
+    searchIndex: false,
+    plugins: DEFAULT_PLUGIN_SETTINGS,
+  }, { log: () => {}, pluginRoom: READ_PLUGIN_ROOM });
+  try {
+    const { lines, refusal } = await serveCommandLine(services.store, repositories, {
+      cwd: home,
+      shared: false,
+      retain: read.settings.defaultRetain,
+      syncMinutes: read.settings.syncMinutes,
+      remove: (name) => services.admin.remove(name),
+    });
+    assertEquals(refusal, undefined);
+    const names = services.store.repositories().map((repo) => repo.name).sort();
+    return { names, lines };
+  } finally {
+    await services.close();
+  }
+}
 
 // One bad path is given to a real start (it stops with that one line); every kind of bad path is
 // told apart and described by the functions that start calls for the line.
@@ -109,7 +152,9 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
         check?: (service: RunningService) => Promise<void>;
       } = {},
     ): Promise<[string[], string[]]> => {
-      const service = await startService(home.path, options.env ?? {}, { repositories });
+      const service = await startService(home.path, { ...NO_INDEX, ...options.env }, {
+        repositories,
+      });
       try {
         await options.check?.(service);
         const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
@@ -160,10 +205,21 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
       "local/third",
     ]);
     assert(!log.some((line) => line.includes("unregistered")), log.join("\n"));
-    // The first folder named `name` is dropped; the second keeps its name.
-    [names, log] = await served([second.path]);
-    assertEquals(names, ["local/configured", "local/name-2"]);
+    // Later command lines, served in process on the same data as a start serves them: the first
+    // folder named `name` is dropped; the second keeps its name.
+    let later = await laterCommandLine(home.path, [second.path]);
+    assertEquals(later.names, ["local/configured", "local/name-2"]);
     for (const gone of ["local/name", "local/third", "local/other", "local/mirror"]) {
+      const line = `unregistered ${gone}: the command line no longer names it`;
+      assert(later.lines.includes(line), later.lines.join("\n"));
+    }
+    later = await laterCommandLine(home.path, [first.path, second.path]);
+    assertEquals(later.names, ["local/configured", "local/name", "local/name-2"]);
+    // A real start again, with no path: sourcegraph.toml registers a repository, so the checkout
+    // is not added and the command line's repositories go (the start logs each).
+    [names, log] = await served([]);
+    assertEquals(names, ["local/configured"]);
+    for (const gone of ["local/name", "local/name-2"]) {
       assert(
         log.some((line) =>
           line.endsWith(`unregistered ${gone}: the command line no longer names it`)
@@ -171,12 +227,6 @@ Deno.test("start: each command line serves exactly the repositories it names; wh
         log.join("\n"),
       );
     }
-    [names] = await served([first.path, second.path]);
-    assertEquals(names, ["local/configured", "local/name", "local/name-2"]);
-    // No path: sourcegraph.toml registers a repository, so the checkout is not added and the
-    // command line's repositories go.
-    [names] = await served([]);
-    assertEquals(names, ["local/configured"]);
   } finally {
     taken.close();
     await removeDir(parent);
@@ -195,17 +245,10 @@ Deno.test("start: with no path the checkout is served, and a later command line 
       const listed = await (await fetch(`${service.url}/sourcegraph/v1/repos`)).json();
       return listed.Repositories.map((repo: { Repo: string }) => repo.Repo);
     };
-    const served = async (repositories: string[]): Promise<string[]> => {
-      const service = await startService(home.path, {}, { repositories });
-      try {
-        return await names(service);
-      } finally {
-        await service.stop();
-      }
-    };
     // Only the variable names the port: the service listens there.
     const port = freePort();
     const first = await startService(home.path, {
+      ...NO_INDEX,
       SOURCEGRAPH_PORT: String(port),
       SOURCEGRAPH_PUBLIC_URL: "https://sg.example.org",
       SOURCEGRAPH_SYNC_MINUTE: "3",
@@ -240,6 +283,9 @@ Deno.test("start: with no path the checkout is served, and a later command line 
     } finally {
       await first.stop();
     }
+    // Later command lines, served in process on the same data as a start serves them.
+    const served = async (repositories: string[]) =>
+      (await laterCommandLine(home.path, repositories)).names;
     assertEquals(await served([other.path]), ["local/other"]);
     assertEquals(await served([]), ["local/home"]);
     assertEquals(await served([home.path, other.path]), ["local/home", "local/other"]);

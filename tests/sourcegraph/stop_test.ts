@@ -9,6 +9,8 @@ import { type RunningService, startService } from "../support/sourcegraph_servic
 const TOKEN = "t".repeat(40);
 // A short grace keeps the test quick; the service is SIGKILLed only 20 s after SIGTERM.
 const GRACE = { SOURCEGRAPH_STOP_GRACE: "2s" };
+// The cases that build no index on purpose: no sync starts an index builder process for them.
+const NO_INDEX = { SOURCEGRAPH_SEARCH_INDEX: "false" };
 
 /** Processes whose parent chain leads to `pid`, with their command lines. */
 async function descendants(pid: number): Promise<{ pid: number; args: string }[]> {
@@ -59,12 +61,47 @@ async function project(parent: string, files: Record<string, string>) {
   });
 }
 
-Deno.test("stop: a request in flight finishes within the grace period; one that outlasts it is cut", async () => {
+// One stop ends all three: a request finishing in the grace period, one cut at its end and a
+// fetch hanging on its upstream.
+Deno.test("stop: a request in flight finishes within the grace period, one that outlasts it is cut, and a fetch that hangs on its upstream is ended with the repository's state kept", async () => {
   const parent = await tempDir("sg-stop-");
+  // An upstream that accepts and never answers.
+  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  void (async () => {
+    for await (const conn of silent) held.push(conn);
+  })();
   try {
     const repo = await project(parent, { "a.txt": "alpha\n" });
-    const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...GRACE });
+    const service = await startService(repo.path, {
+      SOURCEGRAPH_API_TOKEN: TOKEN,
+      ...GRACE,
+      ...NO_INDEX,
+    });
     const port = portOf(service.url);
+    const registered = await fetch(`${service.url}/sourcegraph/api/admin/v1/repos`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "idempotency-key": "k-stop-0001",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        name: "org/slow",
+        source: `http://127.0.0.1:${(silent.addr as Deno.NetAddr).port}/slow.git`,
+        public_read: true,
+        policy: { branches: ["main"] },
+      }),
+    });
+    assertEquals(registered.status, 202);
+    await registered.body?.cancel();
+    let fetches: number[] = [];
+    for (let i = 0; i < 200 && fetches.length === 0; i++) {
+      fetches = (await descendants(service.pid)).filter((p) => /\bgit\b.*\bfetch\b/.test(p.args))
+        .map((p) => p.pid);
+      if (fetches.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert(fetches.length > 0, "no fetch was seen running");
     const head = (length: number) =>
       `POST /sourcegraph/v1/repo/read?repo=local/project HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
       `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
@@ -73,12 +110,16 @@ Deno.test("stop: a request in flight finishes within the grace period; one that 
     const finishing = await openSocket(port, head(body.length) + body.slice(0, 5));
     // One whose body never completes: cut at the end of the grace period.
     const endless = await openSocket(port, head(1000) + '{"Path":');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Both in flight (the metrics count themselves too) before the stop begins.
+    await waitFor(async () => {
+      const text = await (await fetch(`${service.url}/metrics`)).text();
+      return Number(/sourcegraph_requests_in_flight (\d+)/.exec(text)?.[1]) >= 3;
+    });
     const stopping = stopCleanly(service, {
       dataDir: join(repo.path, ".sourcegraph"),
-      children: [],
+      children: fetches,
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(() => service.log.some((line) => line.includes("stopping (SIGTERM)")));
     await finishing.write(new TextEncoder().encode(body.slice(5)));
     const answered = await readUntilClosed(finishing, 15_000);
     assert(answered.text.startsWith("HTTP/1.1 200"), answered.text);
@@ -87,6 +128,7 @@ Deno.test("stop: a request in flight finishes within the grace period; one that 
     assert(cut.closed, "the endless request was not cut");
     await stopping;
     assertIncludes(service.log.join("\n"), "the grace period ended; cutting 1 request(s)");
+    assertIncludes(service.log.join("\n"), "sync of org/slow stopped: the service is stopping");
     for (const conn of [finishing, endless]) conn.close();
     // New connections are refused once the stop began (the port is closed).
     const refused = await Deno.connect({ hostname: "127.0.0.1", port }).then(
@@ -94,7 +136,17 @@ Deno.test("stop: a request in flight finishes within the grace period; one that 
       () => true,
     );
     assert(refused, "the port still accepts after the stop");
+    // A fetch cut by the stop is no failure of the repository's.
+    const store = new DatabaseSync(join(repo.path, ".sourcegraph", "control.sqlite3"));
+    try {
+      const states = store.prepare("SELECT state FROM sync_state").all() as { state: string }[];
+      assert(!states.some((row) => row.state === "failed"), JSON.stringify(states));
+    } finally {
+      store.close();
+    }
   } finally {
+    silent.close();
+    for (const conn of held) conn.close();
     await removeDir(parent);
   }
 });
@@ -129,57 +181,6 @@ Deno.test("stop: an index build in progress is ended and its builder process doe
   }
 });
 
-Deno.test("stop: a fetch that hangs on its upstream is ended; the repository keeps its state", async () => {
-  const parent = await tempDir("sg-stop-");
-  // An upstream that accepts and never answers.
-  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const held: Deno.Conn[] = [];
-  void (async () => {
-    for await (const conn of silent) held.push(conn);
-  })();
-  try {
-    const repo = await project(parent, { "a.txt": "alpha\n" });
-    const service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN, ...GRACE });
-    const registered = await fetch(`${service.url}/sourcegraph/api/admin/v1/repos`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        "idempotency-key": "k-stop-0001",
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({
-        name: "org/slow",
-        source: `http://127.0.0.1:${(silent.addr as Deno.NetAddr).port}/slow.git`,
-        public_read: true,
-        policy: { branches: ["main"] },
-      }),
-    });
-    assertEquals(registered.status, 202);
-    await registered.body?.cancel();
-    let fetches: number[] = [];
-    for (let i = 0; i < 200 && fetches.length === 0; i++) {
-      fetches = (await descendants(service.pid)).filter((p) => /\bgit\b.*\bfetch\b/.test(p.args))
-        .map((p) => p.pid);
-      if (fetches.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    assert(fetches.length > 0, "no fetch was seen running");
-    await stopCleanly(service, { dataDir: join(repo.path, ".sourcegraph"), children: fetches });
-    assertIncludes(service.log.join("\n"), "sync of org/slow stopped: the service is stopping");
-    // A fetch cut by the stop is no failure of the repository's.
-    const store = new DatabaseSync(join(repo.path, ".sourcegraph", "control.sqlite3"));
-    try {
-      const states = store.prepare("SELECT state FROM sync_state").all() as { state: string }[];
-      assert(!states.some((row) => row.state === "failed"), JSON.stringify(states));
-    } finally {
-      store.close();
-    }
-  } finally {
-    silent.close();
-    for (const conn of held) conn.close();
-    await removeDir(parent);
-  }
-});
-
 Deno.test("stop: a second SIGINT later than the relay window stops at once; the copies of the first within it did not", async () => {
   const parent = await tempDir("sg-stop-");
   try {
@@ -187,6 +188,7 @@ Deno.test("stop: a second SIGINT later than the relay window stops at once; the 
     const service = await startService(repo.path, {
       SOURCEGRAPH_API_TOKEN: TOKEN,
       SOURCEGRAPH_STOP_GRACE: "30s",
+      ...NO_INDEX,
     });
     // A request whose body never completes keeps the graceful stop waiting.
     const endless = await openSocket(

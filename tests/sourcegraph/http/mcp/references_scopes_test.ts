@@ -43,12 +43,6 @@ const FILES: Record<string, string> = {
   "walk.c": "static void walk(int (*find_subject)(int)) { find_subject(1); }\n",
 };
 
-function withC(fn: (client: Client) => Promise<void>): Promise<void> {
-  return withInProcessClient(fn, {
-    repositories: [{ name: NAME, publicRead: true, files: FILES }],
-  });
-}
-
 // The answer's text and its rows as `path:line`.
 async function references(
   client: Client,
@@ -65,48 +59,46 @@ async function references(
   return { text: outcome.texts[0], rows };
 }
 
-Deno.test("references in C: a static function is its file's, a parameter its function's, a global everyone's but a parameter's", () =>
-  withC(async (client) => {
-    const rev = await references(client, {
-      path: "negotiator/default.c",
-      line: 1,
-      symbol: "get_rev",
+async function cScopes(client: Client): Promise<void> {
+  const rev = await references(client, {
+    path: "negotiator/default.c",
+    line: 1,
+    symbol: "get_rev",
+  });
+  assert(rev.text.includes('Resolved: "negotiator/default.c:1"'), rev.text);
+  assert(!rev.text.includes("scopes not resolved"), rev.text);
+  assertEquals(rev.rows, ["negotiator/default.c:1", "negotiator/default.c:5"]);
+
+  const parameter = await references(client, {
+    path: "commit.c",
+    line: 4,
+    symbol: "subject_len",
+  });
+  assert(parameter.text.includes('Resolved: "commit.c:2"'), parameter.text);
+  assertEquals(parameter.rows, ["commit.c:2", "commit.c:4"]);
+
+  const global = await references(client, { path: "commit.c", line: 2, symbol: "find_subject" });
+  assertEquals(global.rows, ["commit.c:2", "commit.h:1", "negotiator/default.c:3"]);
+}
+
+async function cDefinitions(client: Client): Promise<void> {
+  const at = async (path: string, line: number, symbol: string) => {
+    const result = await client.callTool({
+      name: "definition",
+      arguments: { repo: NAME, path, line, symbol },
     });
-    assert(rev.text.includes('Resolved: "negotiator/default.c:1"'), rev.text);
-    assert(!rev.text.includes("scopes not resolved"), rev.text);
-    assertEquals(rev.rows, ["negotiator/default.c:1", "negotiator/default.c:5"]);
-
-    const parameter = await references(client, {
-      path: "commit.c",
-      line: 4,
-      symbol: "subject_len",
-    });
-    assert(parameter.text.includes('Resolved: "commit.c:2"'), parameter.text);
-    assertEquals(parameter.rows, ["commit.c:2", "commit.c:4"]);
-
-    const global = await references(client, { path: "commit.c", line: 2, symbol: "find_subject" });
-    assertEquals(global.rows, ["commit.c:2", "commit.h:1", "negotiator/default.c:3"]);
-  }));
-
-Deno.test("definition in C: a use of a parameter leads to the parameter, of a static function to its file's definition", () =>
-  withC(async (client) => {
-    const at = async (path: string, line: number, symbol: string) => {
-      const result = await client.callTool({
-        name: "definition",
-        arguments: { repo: NAME, path, line, symbol },
-      });
-      const outcome = toolOutcome(result);
-      assertEquals(outcome.code, "OK", outcome.texts.join());
-      const structured = result.structuredContent as {
-        definition: { path: string; line: number } | null;
-      };
-      const found = structured.definition;
-      return found === null ? null : `${found.path}:${found.line}`;
+    const outcome = toolOutcome(result);
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const structured = result.structuredContent as {
+      definition: { path: string; line: number } | null;
     };
-    assertEquals(await at("negotiator/default.c", 3, "subject_len"), "negotiator/default.c:1");
-    assertEquals(await at("negotiator/skipping.c", 2, "get_rev"), "negotiator/skipping.c:1");
-    assertEquals(await at("commit.c", 5, "len"), "commit.c:4");
-  }));
+    const found = structured.definition;
+    return found === null ? null : `${found.path}:${found.line}`;
+  };
+  assertEquals(await at("negotiator/default.c", 3, "subject_len"), "negotiator/default.c:1");
+  assertEquals(await at("negotiator/skipping.c", 2, "get_rev"), "negotiator/skipping.c:1");
+  assertEquals(await at("commit.c", 5, "len"), "commit.c:4");
+}
 
 const PHP_NAME = "org/php";
 
@@ -125,25 +117,24 @@ const PHP_FILES: Record<string, string> = {
   ].join("\n"),
 };
 
-Deno.test("references in PHP: a variable is asked by its name, with or without its $; a property apart from it", () =>
-  withInProcessClient(async (client) => {
-    const ask = async (line: number, symbol: string) => {
-      const result = await client.callTool({
-        name: "references",
-        arguments: { repo: PHP_NAME, path: "src/Route.php", line, symbol, max_bytes: 8192 },
-      });
-      const outcome = toolOutcome(result);
-      assertEquals(outcome.code, "OK", outcome.texts.join());
-      const structured = result.structuredContent as { references: { line: number }[] };
-      return structured.references.map((row) => row.line);
-    };
-    // `$count` of `run`: its parameter and use, not the property nor another method's parameter.
-    assertEquals(await ask(4, "count"), [4, 5]);
-    assertEquals(await ask(5, "$count"), [4, 5]);
-    assertEquals(await ask(5, "total"), [5, 6]);
-    // The private property and its `$this->count`.
-    assertEquals(await ask(3, "count"), [3, 6]);
-  }, { repositories: [{ name: PHP_NAME, publicRead: true, files: PHP_FILES }] }));
+async function phpVariables(client: Client): Promise<void> {
+  const ask = async (line: number, symbol: string) => {
+    const result = await client.callTool({
+      name: "references",
+      arguments: { repo: PHP_NAME, path: "src/Route.php", line, symbol, max_bytes: 8192 },
+    });
+    const outcome = toolOutcome(result);
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const structured = result.structuredContent as { references: { line: number }[] };
+    return structured.references.map((row) => row.line);
+  };
+  // `$count` of `run`: its parameter and use, not the property nor another method's parameter.
+  assertEquals(await ask(4, "count"), [4, 5]);
+  assertEquals(await ask(5, "$count"), [4, 5]);
+  assertEquals(await ask(5, "total"), [5, 6]);
+  // The private property and its `$this->count`.
+  assertEquals(await ask(3, "count"), [3, 6]);
+}
 
 const RUBY_NAME = "org/ruby";
 
@@ -162,22 +153,52 @@ const RUBY_FILES: Record<string, string> = {
   "lib/other.rb": "class Other\n  def initialize\n    @count = 0\n  end\nend\n",
 };
 
-Deno.test("references in Ruby: an instance variable is asked as @name, by symbol or column, and is its file's", () =>
-  withInProcessClient(async (client) => {
-    const ask = async (at: { line: number; symbol?: string; column?: number }) => {
-      const result = await client.callTool({
-        name: "references",
-        arguments: { repo: RUBY_NAME, path: "lib/route.rb", ...at, max_bytes: 8192 },
-      });
-      const outcome = toolOutcome(result);
-      assertEquals(outcome.code, "OK", outcome.texts.join());
-      const structured = result.structuredContent as {
-        references: { path: string; line: number }[];
-      };
-      return structured.references.map((row) => `${row.path}:${row.line}`);
+async function rubyInstanceVariables(client: Client): Promise<void> {
+  const ask = async (at: { line: number; symbol?: string; column?: number }) => {
+    const result = await client.callTool({
+      name: "references",
+      arguments: { repo: RUBY_NAME, path: "lib/route.rb", ...at, max_bytes: 8192 },
+    });
+    const outcome = toolOutcome(result);
+    assertEquals(outcome.code, "OK", outcome.texts.join());
+    const structured = result.structuredContent as {
+      references: { path: string; line: number }[];
     };
-    assertEquals(await ask({ line: 3, symbol: "@count" }), ["lib/route.rb:3", "lib/route.rb:6"]);
-    assertEquals(await ask({ line: 6, column: 6 }), ["lib/route.rb:3", "lib/route.rb:6"]);
-    // The parameter `count` of line 3 is another name.
-    assertEquals(await ask({ line: 3, symbol: "count" }), ["lib/route.rb:2", "lib/route.rb:3"]);
-  }, { repositories: [{ name: RUBY_NAME, publicRead: true, files: RUBY_FILES }] }));
+    return structured.references.map((row) => `${row.path}:${row.line}`);
+  };
+  assertEquals(await ask({ line: 3, symbol: "@count" }), ["lib/route.rb:3", "lib/route.rb:6"]);
+  assertEquals(await ask({ line: 6, column: 6 }), ["lib/route.rb:3", "lib/route.rb:6"]);
+  // The parameter `count` of line 3 is another name.
+  assertEquals(await ask({ line: 3, symbol: "count" }), ["lib/route.rb:2", "lib/route.rb:3"]);
+}
+
+const CASES: [string, (client: Client) => Promise<void>][] = [
+  [
+    "references in C: a static function is its file's, a parameter its function's, a global everyone's but a parameter's",
+    cScopes,
+  ],
+  [
+    "definition in C: a use of a parameter leads to the parameter, of a static function to its file's definition",
+    cDefinitions,
+  ],
+  [
+    "references in PHP: a variable is asked by its name, with or without its $; a property apart from it",
+    phpVariables,
+  ],
+  [
+    "references in Ruby: an instance variable is asked as @name, by symbol or column, and is its file's",
+    rubyInstanceVariables,
+  ],
+];
+
+// One world of the three repositories: each case asks its own repository only.
+Deno.test("references and definition by language: one world of a C, a PHP and a Ruby repository, case by case", (t) =>
+  withInProcessClient(async (client) => {
+    for (const [name, fn] of CASES) await t.step(name, () => fn(client));
+  }, {
+    repositories: [
+      { name: NAME, publicRead: true, files: FILES },
+      { name: PHP_NAME, publicRead: true, files: PHP_FILES },
+      { name: RUBY_NAME, publicRead: true, files: RUBY_FILES },
+    ],
+  }));

@@ -95,19 +95,25 @@ function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
         pathGroups: [{ name: "docs", paths: ["docs"] }],
       },
       { name: "org/closed", publicRead: false, files: { "a.ts": "parseItem();\n" } },
+      { name: "org/local-function", publicRead: true, files: LOCAL_FILES },
+      { name: "org/later-pages", publicRead: true, files: LATER_FILES },
+      { name: "org/exported-alias", publicRead: true, files: EXPORTED_FILES },
     ],
   });
 }
 
 type Case = [string, (client: Client) => Promise<void>];
 
-// The cases over the three repositories above (the search index off) run as steps of one world.
+// The cases over the three repositories above, and over org/local-function, org/later-pages and
+// org/exported-alias (below), each asking its own repository (the search index off), run as steps
+// of one world. The last three's names are far from every name a case asks for that is not there
+// (a missing name's answer lists the nearest visible ones in order, and a case compares two).
 const REFS_CASES: Case[] = [];
 function refsCase(name: string, fn: (client: Client) => Promise<void>): void {
   REFS_CASES.push([name, fn]);
 }
 
-Deno.test("references over one world of three repositories (the search index off)", (t) =>
+Deno.test("references over one world of six repositories (the search index off)", (t) =>
   withRefs(async (client) => {
     for (const [name, fn] of REFS_CASES) await t.step(name, () => fn(client));
   }));
@@ -491,18 +497,24 @@ const LOCAL_FILES: Record<string, string> = {
   ].join("\n"),
 };
 
-Deno.test("references: a local's first page holds its file's rows, however many files come before it", () =>
-  withInProcessClient(async (client) => {
+refsCase(
+  "references: a local's first page holds its file's rows, however many files come before it",
+  async (client) => {
     // The member `order.push` and the other files' `items.push` are not the local.
-    await assertOnePage(client, { repo: "org/locals", path: "src/timers_test.ts", line: 3 }, {
-      symbol: "push",
-      rows: [
-        'File: "src/timers_test.ts"',
-        "3 [definition]:   function push(n: number) {",
-        "6 [call]:   push(1);",
-      ],
-    });
-  }, { repositories: [{ name: "org/locals", publicRead: true, files: LOCAL_FILES }] }));
+    await assertOnePage(
+      client,
+      { repo: "org/local-function", path: "src/timers_test.ts", line: 3 },
+      {
+        symbol: "push",
+        rows: [
+          'File: "src/timers_test.ts"',
+          "3 [definition]:   function push(n: number) {",
+          "6 [call]:   push(1);",
+        ],
+      },
+    );
+  },
+);
 
 // Sixty Rust files naming `helper` (files of another language than the resolved TypeScript
 // function's: no rows), then the test file declaring and calling it.
@@ -516,9 +528,10 @@ const LATER_FILES: Record<string, string> = {
   "src/util_test.ts": "export function helper(): number {\n  return 1;\n}\nhelper();\n",
 };
 
-Deno.test("references: a page goes on past search pages whose files hold no row, within its budget", () =>
-  withInProcessClient(async (client) => {
-    await assertOnePage(client, { repo: "org/later", path: "src/util_test.ts", line: 1 }, {
+refsCase(
+  "references: a page goes on past search pages whose files hold no row, within its budget",
+  async (client) => {
+    await assertOnePage(client, { repo: "org/later-pages", path: "src/util_test.ts", line: 1 }, {
       symbol: "helper",
       rows: [
         'File: "src/util_test.ts"',
@@ -526,7 +539,8 @@ Deno.test("references: a page goes on past search pages whose files hold no row,
         "4 [call]: helper();",
       ],
     });
-  }, { repositories: [{ name: "org/later", publicRead: true, files: LATER_FILES }] }));
+  },
+);
 
 // A declaration its package's entry exports under another name, used under that name elsewhere.
 const EXPORTED_FILES: Record<string, string> = {
@@ -540,9 +554,10 @@ const EXPORTED_FILES: Record<string, string> = {
   "test/b.test.ts": "const nothing = 3;\nlog(nothing);\n",
 };
 
-Deno.test("references: a declaration exported under another name is found where that name is imported", () =>
-  withInProcessClient(async (client) => {
-    await assertOnePage(client, { repo: "org/exported", path: "src/env.ts", line: 1 }, {
+refsCase(
+  "references: a declaration exported under another name is found where that name is imported",
+  async (client) => {
+    await assertOnePage(client, { repo: "org/exported-alias", path: "src/env.ts", line: 1 }, {
       symbol: "NOTHING",
       rows: [
         'File: "src/env.ts"',
@@ -554,4 +569,5 @@ Deno.test("references: a declaration exported under another name is found where 
         "2 [read]: expect(produce(() => nothing)).toBe(undefined);",
       ],
     });
-  }, { repositories: [{ name: "org/exported", publicRead: true, files: EXPORTED_FILES }] }));
+  },
+);
