@@ -14,14 +14,14 @@ import { callTool, textOrError } from "../../support/tool_calls.ts";
 
 const BIN = postgresBin();
 
-const SCIP_SYMBOL = "npm up 1.0.0 src/`b.ts`/b0.";
+const SCIP_SYMBOL = "npm up 1.0.0 src/`b.ts`/b1.";
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
 /**
- * Uploads a SCIP index of org/up0 to replica `at.at` (a refused one first,
+ * Uploads a SCIP index of org/up1 to replica `at.at` (a refused one first,
  * which stores nothing anywhere), waits until `availability` on every
  * replica lists it, checks that `references` is precise and the same from
  * every replica and that each owner keeps a copy; the path of a replica's
@@ -35,7 +35,7 @@ async function uploadScipToCluster(
     fetch(
       `${
         cluster.replicas[at.at]!.url
-      }/sourcegraph/api/admin/v1/repo/scip?repo=org/up0&commit=${at.commit}`,
+      }/sourcegraph/api/admin/v1/repo/scip?repo=org/up1&commit=${at.commit}`,
       {
         method: "POST",
         headers: { authorization: `Bearer ${CLUSTER_TOKEN}` },
@@ -63,12 +63,12 @@ async function uploadScipToCluster(
     cluster.replicas.map((replica) =>
       withClient(replica!.url, async (client) => {
         await eventually(async () =>
-          textOrError(await callTool(client, "availability", { repo: "org/up0" })).includes(
+          textOrError(await callTool(client, "availability", { repo: "org/up1" })).includes(
             '"scip":{"tool":"test-indexer"',
           ), "availability lists the SCIP index");
         return textOrError(
           await callTool(client, "references", {
-            repo: "org/up0",
+            repo: "org/up1",
             path: "src/b.ts",
             line: 1,
             column: 14,
@@ -94,10 +94,11 @@ Deno.test({
     // holding nothing of the third (up0: replica-1; up1: replica-0; up2: replica-2), so every
     // replica forwards some of the calls below; each more one only cost two more fills and index
     // builds (each a builder process). Symbols are asked of up1 and up2 (held by different
-    // pairs); read_many reads up2's src/b.ts, the SCIP upload names up0's.
+    // pairs); read_many reads up2's src/b.ts, the SCIP upload names up1's (after its racing
+    // syncs). up0 has no TypeScript file: no index build of it starts the symbol parser.
     withCluster(
       BIN!,
-      { upstreams: 3, typescript: [0, 1, 2], replicas: 3 },
+      { upstreams: 3, typescript: [1, 2], replicas: 3 },
       async (cluster, up) => {
         const names = [...up.heads.keys()];
         const pairs = names.map((name) =>
@@ -240,25 +241,25 @@ Deno.test({
         }
 
         // A pin names the owners; without it the hash places the repository again.
-        const hashed = ownersOf("org/up0", { replicas: cluster.names, replication: 2 });
+        const hashed = ownersOf("org/up1", { replicas: cluster.names, replication: 2 });
         const pin = [cluster.names.find((name) => !hashed.includes(name))!, hashed[0]];
-        // A SCIP upload to the replica that holds nothing of org/up0 reaches both owners.
+        // A SCIP upload to the replica that holds nothing of org/up1 reaches both owners.
         const stored = await uploadScipToCluster(cluster, {
           at: cluster.names.indexOf(pin[0]),
-          id: ids.get("org/up0")!,
-          commit: up.heads.get("up0")!,
+          id: ids.get("org/up1")!,
+          commit: up.heads.get("up1")!,
           owners: hashed,
         });
         const holders = async () =>
           (await cluster.query(
             `SELECT h.replica FROM holdings h JOIN repositories r ON r.id = h.repository_id
-          WHERE r.name = 'org/up0' AND jsonb_array_length(h.commits) > 0 ORDER BY 1`,
+          WHERE r.name = 'org/up1' AND jsonb_array_length(h.commits) > 0 ORDER BY 1`,
           )).map((row) => String(row.replica));
-        const pinned = await admin(cluster.replicas[2]!.url, "/repo/pin?repo=org/up0", {
+        const pinned = await admin(cluster.replicas[2]!.url, "/repo/pin?repo=org/up1", {
           method: "PUT",
           body: { replicas: pin },
         });
-        assertEquals(await pinned.json(), { repo: "org/up0", pinned: pin });
+        assertEquals(await pinned.json(), { repo: "org/up1", pinned: pin });
         await eventually(
           async () => JSON.stringify(await holders()) === JSON.stringify([...pin].sort()),
           "held by the pinned replicas",
@@ -269,7 +270,7 @@ Deno.test({
         const left = cluster.names.indexOf(hashed[1]);
         await eventually(async () => !(await exists(stored(left))), `${hashed[1]} dropped it`);
         assertEquals(
-          (await admin(cluster.replicas[0]!.url, "/repo/pin?repo=org/up0", {
+          (await admin(cluster.replicas[0]!.url, "/repo/pin?repo=org/up1", {
             method: "DELETE",
           })).status,
           204,

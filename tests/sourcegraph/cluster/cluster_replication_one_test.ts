@@ -18,14 +18,29 @@ Deno.test({
   fn: () =>
     withCluster(
       BIN!,
-      // Reads and availability only: no replica builds a search index of what it fills.
-      { upstreams: 3, replicas: 3, replication: 1, heartbeatMs: 1_000, env: NO_SEARCH_INDEX },
+      // Reads and availability only: no replica builds a search index of what it fills. One
+      // repository, the one read: of the three replicas its owner dies, the one read from holds
+      // nothing of it before or after, and the third fills it and answers the forwarded reads.
+      {
+        upstreams: 1,
+        replicas: 3,
+        replication: 1,
+        heartbeatMs: 1_000,
+        env: NO_SEARCH_INDEX,
+      },
       async (cluster, up) => {
         await register(cluster, up, [...up.heads.keys()]);
-        await eventually(() => cluster.placed([0, 1, 2], 1), "placed on one owner each");
+        await eventually(() => cluster.placed([0, 1, 2], 1), "placed on its owner");
         const [owner] = ownersOf("org/up0", { replicas: cluster.names, replication: 1 });
         const victim = cluster.names.indexOf(owner);
         const reader = cluster.replicas[(victim + 1) % 3]!;
+        // The one read from holds nothing of it after the kill either: the third replica fills
+        // it, and the reads are forwarded there.
+        const [next] = ownersOf("org/up0", {
+          replicas: cluster.names.filter((name) => name !== owner),
+          replication: 1,
+        });
+        assertEquals(next, cluster.names[(victim + 2) % 3], "the new owner is the third replica");
         const availability = (client: Client) =>
           callTool(client, "availability", { repo: "org/up0" }).then((outcome) =>
             JSON.parse(outcome.texts[0]).serving

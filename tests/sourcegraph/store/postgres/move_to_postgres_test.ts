@@ -7,7 +7,7 @@ import { openSharedStores } from "../../../../sourcegraph/store/postgres/shared_
 import { SqliteControlStore } from "../../../../sourcegraph/store/sqlite_control_store.ts";
 import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
-import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { postgresBin, sharedPostgres } from "../../../support/postgres_server.ts";
 import { spawnDeno } from "../../../support/processes.ts";
 import { lockDataFolder } from "../../../../sourcegraph/startup/data_lock.ts";
 import { ScipIndexes } from "../../../../sourcegraph/search/scip/scip_store.ts";
@@ -40,7 +40,7 @@ Deno.test({
     "move to PostgreSQL: registrations, keys, credentials (sealed) and sessions move in one command; a second run into the same database changes nothing",
   ignore: BIN === null,
   fn: async () => {
-    const server = await startPostgres(BIN!);
+    const server = await sharedPostgres(BIN!);
     const dir = await tempDir("sg-move-");
     const data = join(dir, "data");
     await Deno.mkdir(data);
@@ -204,7 +204,6 @@ Deno.test({
       assertEquals(nowhere.code, 1);
       assertIncludes(nowhere.stderr, "there is no control store at");
     } finally {
-      await server.stop();
       await removeDir(dir);
     }
   },

@@ -6,7 +6,7 @@ import {
   type SqlConnection,
 } from "../../../../sourcegraph/store/postgres/pg_migrations.ts";
 import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
-import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { postgresBin, sharedPostgres } from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 
@@ -22,10 +22,11 @@ Deno.test({
     "PostgreSQL schema: replicas migrating a new database together apply each version once; a newer database is refused untouched",
   ignore: BIN === null,
   fn: async () => {
-    const server = await startPostgres(BIN!);
+    // A new database of the process's shared server (advisory locks are per database).
+    const url = await (await sharedPostgres(BIN!)).createDatabase("migrations");
     const clients: pg.Client[] = [];
     const connect = async () => {
-      const client = new pg.Client({ connectionString: server.url });
+      const client = new pg.Client({ connectionString: url });
       await client.connect();
       clients.push(client);
       return client;
@@ -86,7 +87,6 @@ Deno.test({
       assertEquals(locked, true);
     } finally {
       for (const client of clients) await client.end().catch(() => {});
-      await server.stop();
     }
   },
 });

@@ -10,7 +10,7 @@ import {
   type SharedScip,
 } from "../../../../sourcegraph/store/postgres/pg_scip_indexes.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { postgresBin, sharedPostgres } from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 const [FIRST, SECOND] = ["a".repeat(40), "b".repeat(40)];
@@ -43,7 +43,7 @@ Deno.test({
     "shared SCIP indexes: pieces read back whole, a failed replacement keeps the old one, gone with the version and the repository",
   ignore: BIN === null,
   fn: async () => {
-    const server = await startPostgres(BIN!);
+    const server = await sharedPostgres(BIN!);
     const store = await PostgresControlStore.open(await server.createDatabase("scip"), {
       log: () => {},
     });
@@ -89,7 +89,6 @@ Deno.test({
       assertEquals(Number(left.rows[0].n), 0, "no piece outlives its index");
     } finally {
       await store.close();
-      await server.stop();
     }
   },
 });

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { assert, assertEquals } from "../../../support/assert.ts";
-import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { postgresBin, sharedPostgres, startPostgres } from "../../../support/postgres_server.ts";
 
 const BIN = postgresBin();
 
@@ -52,9 +52,11 @@ Deno.test({
         value: "before the halt",
       }]);
       await again.end();
-      // Servers copy one data folder made by `initdb`, yet each has a password of its own.
-      const second = await startPostgres(BIN!);
-      try {
+      // Servers copy one data folder made by `initdb`, yet each has a password of its own (the
+      // shared server of the process is one such copy).
+      const second = await sharedPostgres(BIN!);
+      assert(await sharedPostgres(BIN!) === second, "one shared server per process");
+      {
         const borrowed = new pg.Client({
           connectionString: second.url.replace(/:([0-9a-f]+)@/, `:${password(server.url)}@`),
         });
@@ -67,8 +69,14 @@ Deno.test({
           kept: null,
         }]);
         await own.end();
-      } finally {
+        // Two asks for one name are two databases; the shared server cannot be taken away.
+        const [a, b] = [await second.createDatabase("same"), await second.createDatabase("same")];
+        assert(a !== b, a);
+        assert((await errorCode(() => second.halt())).includes("stays up"), "halt refused");
         await second.stop();
+        const still = new pg.Client({ connectionString: b });
+        await still.connect();
+        await still.end();
       }
     } finally {
       await server.stop();

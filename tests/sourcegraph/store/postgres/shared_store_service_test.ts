@@ -8,7 +8,7 @@ import pg from "pg";
 import { assert, assertEquals, assertIncludes } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
 import { overHttp, pageRequest, signIn } from "../../../support/page_requests.ts";
-import { postgresBin, startPostgres } from "../../../support/postgres_server.ts";
+import { postgresBin, sharedPostgres } from "../../../support/postgres_server.ts";
 import { callTool } from "../../../support/tool_calls.ts";
 import { readSettings } from "../../../../sourcegraph/settings.ts";
 import {
@@ -52,7 +52,7 @@ Deno.test({
     "shared store: two processes over one PostgreSQL serve one registration with the same answers; sign-ins and idempotency keys work on either",
   ignore: BIN === null,
   fn: async () => {
-    const server = await startPostgres(BIN!);
+    const server = await sharedPostgres(BIN!);
     const parent = await tempDir("sg-shared-");
     try {
       const keyFile = join(parent, "credential.key");
@@ -185,7 +185,6 @@ Deno.test({
         }
       }
     } finally {
-      await server.stop();
       await removeDir(parent);
     }
   },
