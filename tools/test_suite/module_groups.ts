@@ -40,8 +40,10 @@ const UNKNOWN_SECONDS = 5;
 /**
  * What in a module's source makes it need a process of its own: it reads
  * the process's resident memory or heap, sets or deletes environment
- * variables, changes folder, listens for signals, exits, runs under an
- * open-file limit, or sets a global (its group's other modules would see it).
+ * variables, changes folder, listens for signals, exits, or sets a global
+ * (its group's other modules would see it). A module that starts a child
+ * under a lowered open-file limit (`ulimit -n` in the child's shell) changes
+ * nothing of its own process and shares one.
  */
 const PROCESS_WIDE = new RegExp(
   [
@@ -52,7 +54,6 @@ const PROCESS_WIDE = new RegExp(
     String.raw`Deno\.chdir`,
     String.raw`addSignalListener`,
     String.raw`Deno\.exit`,
-    String.raw`ulimit`,
     String.raw`globalThis[^\n]*?(?:\.\s*[\w$]+|\])\s*=(?!=)`,
   ].join("|"),
   "i",
