@@ -89,6 +89,14 @@ export interface CompiledSearch {
   readonly literals: string[] | null;
   /** How candidate lines are found in a text before the program checks them. */
   readonly finder: LineFinder;
+  /**
+   * Whether every line the finder gives matches, so the program need not
+   * check it: a fixed string's finder looks for the pattern alone, as itself
+   * (`indexOf`), or, ignoring case, an ASCII one with a Unicode
+   * case-insensitive `RegExp`, which folds as RE2 does (KELVIN SIGN as `k`,
+   * LONG S as `s`; a non-ASCII one ignoring case has no finder).
+   */
+  readonly finderMatches: boolean;
   /** The trigrams a matching file's text must hold. */
   readonly trigrams: TrigramQuery;
   /** The folder roots searched (none: the whole tree), without trailing slashes. */
@@ -150,13 +158,15 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     roots.length === 0 || roots.some((root) => path === root || path.startsWith(`${root}/`));
   const output = request.output ?? "content";
   const maxLinesPerFile = request.maxLinesPerFile ?? 10;
+  const finder = finderOf(request.pattern, { literals, fixedStrings, ignoreCase });
   return {
     pattern: request.pattern,
     fixedStrings,
     ignoreCase,
     regex,
     literals,
-    finder: finderOf(request.pattern, { literals, fixedStrings, ignoreCase }),
+    finder,
+    finderMatches: fixedStrings && finder !== null,
     trigrams: fixedStrings
       ? fixedQuery(request.pattern, { ignoreCase })
       : prefilterQuery(prefilter, { ignoreCase }),

@@ -1,5 +1,6 @@
 import { lineFinder, linesToVerify } from "../../../../sourcegraph/search/query/line_candidates.ts";
 import { splitLines } from "../../../../shared/text.ts";
+import { compileSearch } from "../../../../sourcegraph/search/query/compiled_search.ts";
 import { assertEquals } from "../../../support/assert.ts";
 
 Deno.test("line candidates: one literal, several and caseless ones visit exactly the lines holding them", () => {
@@ -56,4 +57,47 @@ Deno.test("line candidates: literals with punctuation are found, caseless too (n
     const lines = [...linesToVerify(ignoreCase ? text : text.toLowerCase(), finder)];
     assertEquals(lines.map(([number]) => number), [2, 3, 4]);
   }
+});
+
+Deno.test("line candidates: a fixed string's finder gives exactly the lines RE2 matches, so they skip it", () => {
+  // Case variants RE2 folds (KELVIN SIGN, LONG S) and look-alikes it does not
+  // (dotted capital I, sharp s, fullwidth letters, a lone surrogate).
+  const text = [
+    "task",
+    "TASK here",
+    "ta\u017Fk",
+    "TAS\u212A",
+    "tas\u212Aer \uD800",
+    "ta\u00DFk",
+    "t\u0130sk",
+    "\uFF54\uFF41\uFF53\uFF4B",
+    "tas",
+    "\uD83D\uDE00 task \uDC00",
+    "",
+  ].join("\n");
+  const lines = splitLines(text);
+  for (const [pattern, ignoreCase] of [["task", true], ["TASK", true], ["task", false]] as const) {
+    const search = compileSearch({ pattern, fixedStrings: true, ignoreCase });
+    assertEquals(search.finderMatches, true, pattern);
+    const found = [...linesToVerify(text, search.finder)].map(([number]) => number);
+    const matching = lines.flatMap((line, i) => search.regex.test(line) ? [i + 1] : []);
+    assertEquals(found, matching, `${pattern} ${ignoreCase}`);
+  }
+  // Both folded letters count: k as KELVIN SIGN, s as LONG S.
+  const caseless = compileSearch({ pattern: "TASK", fixedStrings: true, ignoreCase: true });
+  assertEquals([...linesToVerify(text, caseless.finder)].map(([number]) => number), [
+    1,
+    2,
+    3,
+    4,
+    5,
+    10,
+  ]);
+  // Non-ASCII ignoring case, or a pattern: the finder only narrows, RE2 decides.
+  assertEquals(
+    compileSearch({ pattern: "\u212Aelvin", fixedStrings: true, ignoreCase: true }).finderMatches,
+    false,
+  );
+  assertEquals(compileSearch({ pattern: "ta(sk|il)" }).finderMatches, false);
+  assertEquals(compileSearch({ pattern: "task" }).finderMatches, false);
 });
