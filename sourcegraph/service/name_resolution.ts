@@ -94,7 +94,14 @@ export interface ResolvedDeclaration {
   /** For a `private` member of a class: the class's lines, where alone it is referred to. */
   private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+  argument?: {
+    callee: string;
+    index: number;
+    module?: string;
+    on?: Receiver;
+    typed?: string;
+    typedAt?: { from: number; to: number };
+  };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -363,6 +370,10 @@ export class NameResolver {
         ? null
         : await this.member(type.path, { type: type.type, member: name }, depth + 1);
     }
+    if (receiver.kind === "callback" && receiver.typedAt !== undefined) {
+      const argument = { callee: receiver.callee, index: 0, typedAt: receiver.typedAt };
+      return await this.typeArgumentMember(path, { member: name, argument });
+    }
     if (
       receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
     ) {
@@ -500,6 +511,8 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    const made = await this.typeArgumentMember(path, { member, argument: receiver.argument });
+    if (made !== null) return made;
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
       for (const each of await this.literalTypes(path, receiver, 0)) {
@@ -521,6 +534,36 @@ export class NameResolver {
       return null;
     }
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * For an object passed to a call written with a type argument, or to a method of a value a call
+   * written with one made (`atom<Item>({ ... })`, `$store.set({ ... })`): that type argument's
+   * member `member` (of a named type, or of the anonymous object type written at its lines), or
+   * null.
+   */
+  async typeArgumentMember(
+    path: string,
+    at: { member: string; argument: Extract<Receiver, { kind: "declaration" }>["argument"] },
+  ): Promise<ResolvedDeclaration | null> {
+    const { member, argument } = at;
+    if (argument?.typed !== undefined) {
+      return await this.member(path, { type: argument.typed, member }, 1);
+    }
+    const range = argument?.typedAt;
+    if (range === undefined) return null;
+    const members = await this.analysis(path, member);
+    for (const occurrence of members?.occurrences ?? []) {
+      const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      const { line, column } = occurrence;
+      if (
+        declared?.kind === "declaration" && declared.type === null && declared.literal !== true &&
+        line >= range.from && line <= range.to
+      ) {
+        return await resolveAt(this, { path, name: member, line, column });
+      }
+    }
+    return null;
   }
 
   /**
@@ -994,6 +1037,8 @@ export async function refersTo(
   if (target.member === true) {
     const { within } = target;
     const { line } = at.occurrence;
+    const made = typeArgumentRefersTo(at, target);
+    if (made !== null) return made;
     // An anonymous type written in a function body is not known outside it.
     if (within && at.path === target.path && (line < within.from || line > within.to)) {
       return false;
@@ -1011,6 +1056,27 @@ export async function refersTo(
   if (found === null) return false;
   if (found.augmented !== undefined && found.augmented === target.augmented) return true;
   return found.path === target.path && found.line === target.line;
+}
+
+// For a key of an object passed to a method of a value made by a call written with an anonymous
+// type argument (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`), or a member of a
+// parameter of a callback passed to one (`$store.listen((value) => value.a)`): whether the
+// target is that type's member (its file, its lines, not a literal's key); null for another
+// occurrence.
+function typeArgumentRefersTo(
+  at: { path: string; occurrence: NameOccurrence },
+  target: ResolvedDeclaration,
+): boolean | null {
+  const { binding, property } = at.occurrence;
+  const receiver = binding?.kind === "member" ? binding.receiver : property;
+  const range = receiver?.kind === "declaration"
+    ? receiver.argument?.typedAt
+    : receiver?.kind === "callback"
+    ? receiver.typedAt
+    : undefined;
+  if (range === undefined) return null;
+  return at.path === target.path && target.container === null && target.literal !== true &&
+    target.line >= range.from && target.line <= range.to;
 }
 
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.

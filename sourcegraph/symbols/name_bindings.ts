@@ -55,9 +55,19 @@ export type Receiver =
     /**
      * `module`: the callee is that module's export, called through a namespace import; `on`: it
      * is a method of a value that receiver describes (`client.get(url, { ... })`); `typed`: the
-     * named type of the call's first type argument (`atom<Item>({ ... })`).
+     * named type of the call's first type argument (`atom<Item>({ ... })`), or of the type
+     * argument of the call that made the method's receiver (`$store.set({ ... })` of
+     * `let $store = map<Value>()`); `typedAt`: the lines of that type argument when it is an
+     * anonymous object type (`map<{ a: number }>()`), whose members the object's keys are.
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    argument?: {
+      callee: string;
+      index: number;
+      module?: string;
+      on?: Receiver;
+      typed?: string;
+      typedAt?: { from: number; to: number };
+    };
     /**
      * `to`: the function's last line (a value of the type is seen there, or passed to it).
      * `index` is `RETURN_TYPE` for the function's anonymous return type (and an object it returns).
@@ -106,7 +116,10 @@ export type Receiver =
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
    * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
    * written inline or named). The callee is a function the file declares or imports, an export
-   * of a namespace import (`module`), or a method of a value `of` describes.
+   * of a namespace import (`module`), or a method of a value `of` describes. `typedAt`: the
+   * method's value was made by a call written with an anonymous object type as its type argument
+   * (`$store.listen((value) => ...)` of `let $store = map<{ a: number }>()`), those lines: the
+   * parameter is of that type.
    */
   | {
     kind: "callback";
@@ -116,6 +129,7 @@ export type Receiver =
     module?: string;
     of?: Receiver;
     made?: string[];
+    typedAt?: { from: number; to: number };
   }
   /**
    * A parameter of a function set to a variable annotated with a named function type
@@ -972,6 +986,16 @@ function callbackParameter(name: Node): Receiver {
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
+  // `$store.listen((value, oldValue) => ...)` of `let $store = map<{ a: number }>()`: the store's
+  // methods hand their callbacks values of its type argument.
+  const typed = madeTypeArgument(call);
+  if (typed?.type === "object_type") {
+    return {
+      ...method,
+      of,
+      typedAt: { from: typed.startPosition.row + 1, to: typed.endPosition.row + 1 },
+    };
+  }
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
 }
@@ -1354,6 +1378,8 @@ function objectContext(object: Node): LiteralContext {
   if (returned !== null) return { type: returned };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
+  const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
+  if (made !== null) return made;
   if (holder?.type === "arguments" && object.type === "object") {
     const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
     if (depth > 0 && typed !== null) return { type: typed };
@@ -1478,6 +1504,60 @@ function typeArgument(list: Node, depth: number): string | null {
   return typed === null || (depth > 0 && typed.type === "array_type") ? null : literalType(typed);
 }
 
+// For an object passed first to a method of a variable made by a call written with a type
+// argument (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`,
+// `useStore.setState({ count: 0 })` of `const useStore = create<State>()(...)`): the object is of
+// that type argument, as the generic's methods take it (`set(value: Value)`,
+// `setState(partial: Partial<T>)`); null otherwise (another argument, or no such variable).
+function madeArgument(object: Node, list: Node): LiteralContext | null {
+  const call = list.parent;
+  if (object.type !== "object" || call === null || list.namedChildren[0]?.id !== object.id) {
+    return null;
+  }
+  const typed = madeTypeArgument(call);
+  const callee = call.childForFieldName("function");
+  const method = callee?.childForFieldName("property")?.text;
+  if (typed === null || !callee || method === undefined) return null;
+  const on = receiverOf(callee.childForFieldName("object"));
+  const argument = { callee: method, index: 0, on };
+  if (typed.type === "object_type") {
+    const typedAt = { from: typed.startPosition.row + 1, to: typed.endPosition.row + 1 };
+    return { type: null, argument: { ...argument, typedAt } };
+  }
+  const named = literalType(typed);
+  return named === null ? null : { type: null, argument: { ...argument, typed: named } };
+}
+
+// For a call of a method of a variable the file sets, without an annotation, from a call written
+// with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not): that call's first
+// type argument; null for another call.
+function madeTypeArgument(call: Node): Node | null {
+  const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
+  const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  if (variable?.type !== "identifier") return null;
+  const binding = lookUp(variable, variable.text);
+  if (binding?.kind !== "local" && binding?.kind !== "file") return null;
+  const name = rootOf(variable).descendantForPosition({
+    row: binding.line - 1,
+    column: binding.column,
+  });
+  const declarator = name?.parent;
+  if (
+    !name || declarator?.type !== "variable_declarator" ||
+    declarator.childForFieldName("name")?.id !== name.id ||
+    declarator.childForFieldName("type") !== null
+  ) {
+    return null;
+  }
+  let value = declarator.childForFieldName("value");
+  if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
+  if (value?.type !== "call_expression") return null;
+  const inner = value.childForFieldName("function");
+  const typed = value.childForFieldName("type_arguments") ??
+    (inner?.type === "call_expression" ? inner.childForFieldName("type_arguments") : null);
+  return typed?.namedChildren[0] ?? null;
+}
+
 // For the arguments `list` of a call of a parameter of a function passed to (or annotated with)
 // a generic written with a type argument (`create<State>()((set) => ({ inc: () => set({ n }) }))`):
 // that argument's named type, which the function's objects are of, what its setter is given
@@ -1582,6 +1662,9 @@ function calledWithType(fn: Node): string | null {
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
       if (first) return literalType(first);
+      // `useStore.setState((state) => ({ ... }))`: what the store's first type argument is.
+      const made = up.namedChildren[0]?.id === node.id ? madeTypeArgument(call) : null;
+      if (made !== null) return literalType(made);
       node = call;
     } else if (up.type === "variable_declarator" && up.childForFieldName("value")?.id === node.id) {
       // `const slice: StateCreator<State> = (set) => ({ ... })`: a function annotated with a

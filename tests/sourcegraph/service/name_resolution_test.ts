@@ -2052,3 +2052,85 @@ nameCase(
     }
   },
 );
+
+const MAP_FILES = {
+  "src/map.ts": [
+    "export interface MapStore<Value> { set(value: Value): void; get(): Value }",
+    "export declare function map<Value>(init?: Value): MapStore<Value>;",
+  ].join("\n"),
+  "test/map.test.ts": [
+    'import { map } from "../src/map";',
+    "it('sets', () => {",
+    "  let $store = map<{ a: number; b: number }>();",
+    "  $store.set({ a: 1, b: 0 });",
+    "  let $other = map<{ a: string }>();",
+    "  $other.set({ a: 'x' });",
+    "  const loose = { a: 2 };",
+    "  $store.set({ b: 1 });",
+    "  $store.listen((value, old) => value.a + old.a);",
+    "  $other.listen((value) => value.a);",
+    "});",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object passed to a method of a variable made by a call written with an anonymous type argument, and its callbacks' parameters, are of that type",
+  async () => {
+    const { lines } = await referencesIn(MAP_FILES, {
+      path: "test/map.test.ts",
+      name: "a",
+      line: 3,
+      shared: true,
+    });
+    // Not the object passed to another store's method, nor a literal passed nowhere.
+    assertEquals(lines, ["test/map.test.ts:3", "test/map.test.ts:4", "test/map.test.ts:9"]);
+    const resolver = resolverOver(sharedParser(), MAP_FILES);
+    const path = "test/map.test.ts";
+    const column = MAP_FILES[path].split("\n")[3].indexOf("a:");
+    const found = await definitionAt(resolver, { path, name: "a", line: 4, column });
+    assertEquals(found && `${found.path}:${found.line}`, "test/map.test.ts:3");
+    const read = MAP_FILES[path].split("\n")[8].indexOf("a +");
+    const value = await definitionAt(resolver, { path, name: "a", line: 9, column: read });
+    assertEquals(value && `${value.path}:${value.line}`, "test/map.test.ts:3");
+  },
+);
+
+nameCase(
+  "name resolution: an object passed or returned to a method of a variable made by a call written with a named type argument is of that type",
+  async () => {
+    const files = {
+      "src/vanilla.ts": [
+        "export type Api<T> = { setState(p: Partial<T> | ((s: T) => Partial<T>)): void };",
+        "export declare function create<T>(): (init: (set: (p: Partial<T>) => void) => T) => Api<T>;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { create } from "../src/vanilla";',
+        "type State = { count: number; inc: () => void };",
+        "type Other = { count: string };",
+        "const useStore = create<State>()((set) => ({ count: 0, inc: () => set({ count: 1 }) }));",
+        "useStore.setState({ count: 5 }, true);",
+        "useStore.setState(() => ({ count: 2 }));",
+        "const useOther = create<Other>()(() => ({ count: '' }));",
+        "useOther.setState({ count: 'a' });",
+        "useOther.setState(() => ({ count: 'b' }));",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "test/a.ts",
+      name: "count",
+      line: 2,
+      shared: true,
+    });
+    // Not the objects given to the store made with another type argument.
+    assertEquals(lines, ["test/a.ts:2", "test/a.ts:4", "test/a.ts:5", "test/a.ts:6"]);
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["test/a.ts"].split("\n")[4].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "test/a.ts",
+      name: "count",
+      line: 5,
+      column,
+    });
+    assertEquals(found && `${found.path}:${found.line}`, "test/a.ts:2");
+  },
+);
