@@ -94,14 +94,7 @@ export interface ResolvedDeclaration {
   /** For a `private` member of a class: the class's lines, where alone it is referred to. */
   private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: {
-    callee: string;
-    index: number;
-    module?: string;
-    on?: Receiver;
-    typed?: string;
-    typedAt?: { from: number; to: number };
-  };
+  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -371,8 +364,7 @@ export class NameResolver {
         : await this.member(type.path, { type: type.type, member: name }, depth + 1);
     }
     if (receiver.kind === "callback" && receiver.typedAt !== undefined) {
-      const argument = { callee: receiver.callee, index: 0, typedAt: receiver.typedAt };
-      return await this.typeArgumentMember(path, { member: name, argument });
+      return await this.typeArgumentMember(path, { member: name, typedAt: receiver.typedAt });
     }
     if (
       receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
@@ -511,7 +503,8 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
-    const made = await this.typeArgumentMember(path, { member, argument: receiver.argument });
+    const { argument, typedAt } = receiver;
+    const made = await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt });
     if (made !== null) return made;
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
@@ -544,13 +537,11 @@ export class NameResolver {
    */
   async typeArgumentMember(
     path: string,
-    at: { member: string; argument: Extract<Receiver, { kind: "declaration" }>["argument"] },
+    at: { member: string; typed?: string; typedAt?: { from: number; to: number } },
   ): Promise<ResolvedDeclaration | null> {
-    const { member, argument } = at;
-    if (argument?.typed !== undefined) {
-      return await this.member(path, { type: argument.typed, member }, 1);
-    }
-    const range = argument?.typedAt;
+    const { member, typed } = at;
+    if (typed !== undefined) return await this.member(path, { type: typed, member }, 1);
+    const range = at.typedAt;
     if (range === undefined) return null;
     const members = await this.analysis(path, member);
     for (const occurrence of members?.occurrences ?? []) {
@@ -911,8 +902,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested } = binding.receiver;
-    if (literal === true && (argument !== undefined || type !== null || nested !== undefined)) {
+    const { literal, argument, type, nested, typedAt } = binding.receiver;
+    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt;
+    if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,
@@ -1069,9 +1061,7 @@ function typeArgumentRefersTo(
 ): boolean | null {
   const { binding, property } = at.occurrence;
   const receiver = binding?.kind === "member" ? binding.receiver : property;
-  const range = receiver?.kind === "declaration"
-    ? receiver.argument?.typedAt
-    : receiver?.kind === "callback"
+  const range = receiver?.kind === "declaration" || receiver?.kind === "callback"
     ? receiver.typedAt
     : undefined;
   if (range === undefined) return null;

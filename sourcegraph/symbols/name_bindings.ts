@@ -57,17 +57,15 @@ export type Receiver =
      * is a method of a value that receiver describes (`client.get(url, { ... })`); `typed`: the
      * named type of the call's first type argument (`atom<Item>({ ... })`), or of the type
      * argument of the call that made the method's receiver (`$store.set({ ... })` of
-     * `let $store = map<Value>()`); `typedAt`: the lines of that type argument when it is an
-     * anonymous object type (`map<{ a: number }>()`), whose members the object's keys are.
+     * `let $store = map<Value>()`).
      */
-    argument?: {
-      callee: string;
-      index: number;
-      module?: string;
-      on?: Receiver;
-      typed?: string;
-      typedAt?: { from: number; to: number };
-    };
+    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    /**
+     * For an object of a type written as an anonymous object type in a call's type argument
+     * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
+     * set by `create<{ count: number }>()(...)`): that type's lines, whose members its keys are.
+     */
+    typedAt?: { from: number; to: number };
     /**
      * `to`: the function's last line (a value of the type is seen there, or passed to it).
      * `index` is `RETURN_TYPE` for the function's anonymous return type (and an object it returns).
@@ -153,7 +151,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested"
+  "type" | "argument" | "parameter" | "nested" | "typedAt"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -989,13 +987,7 @@ function callbackParameter(name: Node): Receiver {
   // `$store.listen((value, oldValue) => ...)` of `let $store = map<{ a: number }>()`: the store's
   // methods hand their callbacks values of its type argument.
   const typed = madeTypeArgument(call);
-  if (typed?.type === "object_type") {
-    return {
-      ...method,
-      of,
-      typedAt: { from: typed.startPosition.row + 1, to: typed.endPosition.row + 1 },
-    };
-  }
+  if (typed?.type === "object_type") return { ...method, of, typedAt: linesOf(typed) };
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
 }
@@ -1376,15 +1368,23 @@ function objectContext(object: Node): LiteralContext {
   while (arm?.type === "ternary_expression") arm = arm.parent;
   const returned = arm === null ? null : returnedType(arm);
   if (returned !== null) return { type: returned };
+  // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
+  const anonymous = arm === null ? null : anonymousReturned(arm);
+  if (anonymous !== null) return { type: null, typedAt: anonymous };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
   const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
   if (made !== null) return made;
   if (holder?.type === "arguments" && object.type === "object") {
-    const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
+    const setter = depth === 0 ? setterType(holder) : null;
+    const typed = typeArgument(holder, depth) ?? (setter === null ? null : literalType(setter));
     if (depth > 0 && typed !== null) return { type: typed };
     const argument = argumentOf(object, holder);
-    if (argument !== null) return { type: null, argument: { ...argument, ...typed && { typed } } };
+    // `set({ count: 1 })` of `create<{ count: number }>()((set) => ...)`.
+    const typedAt = setter?.type === "object_type" ? { typedAt: linesOf(setter) } : {};
+    if (argument !== null) {
+      return { type: null, argument: { ...argument, ...typed && { typed } }, ...typedAt };
+    }
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
     const parameter = annotatedParameter(holder) ?? annotatedReturn(holder);
@@ -1520,12 +1520,24 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
   if (typed === null || !callee || method === undefined) return null;
   const on = receiverOf(callee.childForFieldName("object"));
   const argument = { callee: method, index: 0, on };
-  if (typed.type === "object_type") {
-    const typedAt = { from: typed.startPosition.row + 1, to: typed.endPosition.row + 1 };
-    return { type: null, argument: { ...argument, typedAt } };
-  }
+  if (typed.type === "object_type") return { type: null, argument, typedAt: linesOf(typed) };
   const named = literalType(typed);
   return named === null ? null : { type: null, argument: { ...argument, typed: named } };
+}
+
+// The lines a node is written on.
+function linesOf(node: Node): { from: number; to: number } {
+  return { from: node.startPosition.row + 1, to: node.endPosition.row + 1 };
+}
+
+// For an object returned (`arm` holds it) from a function of no return type passed to a call
+// written with an anonymous object type as its type argument
+// (`create<{ count: number }>()(() => ({ count: 0 }))`): that type's lines; null otherwise.
+function anonymousReturned(arm: Node): { from: number; to: number } | null {
+  const fn = returningFunction(arm);
+  if (fn === null || fn.childForFieldName("return_type") !== null) return null;
+  const typed = calledWithTypeArgument(fn);
+  return typed?.type === "object_type" ? linesOf(typed) : null;
 }
 
 // For a call of a method of a variable the file sets, without an annotation, from a call written
@@ -1560,9 +1572,9 @@ function madeTypeArgument(call: Node): Node | null {
 
 // For the arguments `list` of a call of a parameter of a function passed to (or annotated with)
 // a generic written with a type argument (`create<State>()((set) => ({ inc: () => set({ n }) }))`):
-// that argument's named type, which the function's objects are of, what its setter is given
-// too; null otherwise.
-function setterType(list: Node): string | null {
+// that type argument, which the function's objects are of, what its setter is given too; null
+// otherwise.
+function setterType(list: Node): Node | null {
   const callee = list.parent?.type === "call_expression"
     ? list.parent.childForFieldName("function")
     : null;
@@ -1577,7 +1589,7 @@ function setterType(list: Node): string | null {
       parameter?.type === "identifier" ? parameter : parameter?.childForFieldName("pattern")
     );
     if (names.some((name) => name?.type === "identifier" && name.text === callee.text)) {
-      return calledWithType(up);
+      return calledWithTypeArgument(up);
     }
   }
   return null;
@@ -1651,6 +1663,12 @@ function returningFunction(holder: Node): Node | null {
 // (`(set) => ({ inc: () => set(() => ({ ... })) })`: what the state's setter is given): that
 // argument's named type, which such calls give what the function returns; null otherwise.
 function calledWithType(fn: Node): string | null {
+  const typed = calledWithTypeArgument(fn);
+  return typed === null ? null : literalType(typed);
+}
+
+// The type argument `calledWithType` names (an anonymous object type too), or null.
+function calledWithTypeArgument(fn: Node): Node | null {
   let node = fn;
   for (let hops = 0; hops < FOLLOW_CALLS; hops++) {
     const up = node.parent;
@@ -1661,10 +1679,10 @@ function calledWithType(fn: Node): string | null {
       const typed = call.childForFieldName("type_arguments") ??
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
-      if (first) return literalType(first);
+      if (first) return first;
       // `useStore.setState((state) => ({ ... }))`: what the store's first type argument is.
       const made = up.namedChildren[0]?.id === node.id ? madeTypeArgument(call) : null;
-      if (made !== null) return literalType(made);
+      if (made !== null) return made;
       node = call;
     } else if (up.type === "variable_declarator" && up.childForFieldName("value")?.id === node.id) {
       // `const slice: StateCreator<State> = (set) => ({ ... })`: a function annotated with a
@@ -1673,7 +1691,7 @@ function calledWithType(fn: Node): string | null {
       const first = typed?.type === "generic_type"
         ? typed.childForFieldName("type_arguments")?.namedChildren[0]
         : null;
-      return first ? literalType(first) : null;
+      return first ?? null;
     } else if (
       (up.type === "arrow_function" && up.childForFieldName("body")?.id === node.id) ||
       (up.type === "pair" && up.childForFieldName("value")?.id === node.id) ||

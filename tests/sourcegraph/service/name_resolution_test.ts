@@ -2134,3 +2134,40 @@ nameCase(
     assertEquals(found && `${found.path}:${found.line}`, "test/a.ts:2");
   },
 );
+
+const ANONYMOUS_STATE_FILES = {
+  "src/vanilla.ts": [
+    "export type Api<T> = { setState(p: Partial<T> | ((s: T) => Partial<T>)): void };",
+    "export declare function create<T>(): (init: (set: (p: Partial<T>) => void) => T) => Api<T>;",
+  ].join("\n"),
+  "test/a.test.ts": [
+    'import { create } from "../src/vanilla";',
+    "it('counts', () => {",
+    "  const useStore = create<{ count: number; inc: () => void }>()((set) => ({",
+    "    count: 0,",
+    "    inc: () => set((s) => ({ count: s.count + 1 })),",
+    "  }));",
+    "  const reset = () => ({ count: 0 });",
+    "});",
+    "it('other', () => {",
+    "  const useOther = create<{ count: string }>()((set) => ({ count: '', inc: () => set({ count: '' }) }));",
+    "});",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: the objects a call written with an anonymous type argument is given, returned or set are of that type",
+  async () => {
+    const resolver = resolverOver(sharedParser(), ANONYMOUS_STATE_FILES);
+    const path = "test/a.test.ts";
+    const lines = ANONYMOUS_STATE_FILES[path].split("\n");
+    for (const [line, name] of [[4, "count"], [5, "inc"], [5, "count"]] as const) {
+      const column = lines[line - 1].indexOf(`${name}:`);
+      const found = await definitionAt(resolver, { path, name, line, column });
+      assertEquals(found && `${found.path}:${found.line}`, `${path}:3`);
+    }
+    // Not the object of a function returning no typed value, nor the other store's.
+    const other = await referencesIn(ANONYMOUS_STATE_FILES, { path, name: "count", line: 10 });
+    assertEquals(other.lines, [`${path}:10`]);
+  },
+);
