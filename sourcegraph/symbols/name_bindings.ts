@@ -975,6 +975,8 @@ function callbackParameter(name: Node): Receiver {
   const at = { argument, parameter: index };
   const callee = call.childForFieldName("function");
   if (callee?.type === "identifier") {
+    const state = stateParameter(list, at);
+    if (state !== null) return state;
     return made({ kind: "callback", callee: callee.text, ...at }, { name: callee });
   }
   const property = callee?.type === "member_expression"
@@ -990,6 +992,21 @@ function callbackParameter(name: Node): Receiver {
   if (typed?.type === "object_type") return { ...method, of, typedAt: linesOf(typed) };
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
+}
+
+// For the first parameter of a function passed first to a state setter, a parameter of a function
+// passed to a call written with a type argument (`set((s) => ({ n: s.n + 1 }))` inside
+// `create<State>()((set) => ...)`): of that type argument (a named type, or the anonymous object
+// type's lines); null otherwise.
+function stateParameter(list: Node, at: { argument: number; parameter: number }): Receiver | null {
+  if (at.argument !== 0 || at.parameter !== 0) return null;
+  const typed = setterType(list);
+  const callee = list.parent?.childForFieldName("function")?.text ?? "";
+  if (typed?.type === "object_type") {
+    return { kind: "callback", callee, ...at, typedAt: linesOf(typed) };
+  }
+  const named = typed === null ? null : literalType(typed);
+  return named === null ? null : { kind: "type", type: named };
 }
 
 // For a parameter at `index` of the function `fn`, the value of a property of an object literal

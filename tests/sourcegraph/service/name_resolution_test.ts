@@ -2113,6 +2113,8 @@ nameCase(
         "const useOther = create<Other>()(() => ({ count: '' }));",
         "useOther.setState({ count: 'a' });",
         "useOther.setState(() => ({ count: 'b' }));",
+        "const useNext = create<State>()((set) => ({ count: 0, inc: () => set((s) => s.count) }));",
+        "const useLast = create<Other>()((set) => ({ count: '', inc: () => set((s) => s.count) }));",
       ].join("\n"),
     };
     const { lines } = await referencesIn(files, {
@@ -2122,7 +2124,13 @@ nameCase(
       shared: true,
     });
     // Not the objects given to the store made with another type argument.
-    assertEquals(lines, ["test/a.ts:2", "test/a.ts:4", "test/a.ts:5", "test/a.ts:6"]);
+    assertEquals(lines, [
+      "test/a.ts:2",
+      "test/a.ts:4",
+      "test/a.ts:5",
+      "test/a.ts:6",
+      "test/a.ts:10",
+    ]);
     const resolver = resolverOver(sharedParser(), files);
     const column = files["test/a.ts"].split("\n")[4].indexOf("count");
     const found = await definitionAt(resolver, {
@@ -2166,6 +2174,10 @@ nameCase(
       const found = await definitionAt(resolver, { path, name, line, column });
       assertEquals(found && `${found.path}:${found.line}`, `${path}:3`);
     }
+    // The setter's callback is given the state.
+    const column = lines[4].indexOf("s.count") + 2;
+    const read = await definitionAt(resolver, { path, name: "count", line: 5, column });
+    assertEquals(read && `${read.path}:${read.line}`, `${path}:3`);
     // Not the object of a function returning no typed value, nor the other store's.
     const other = await referencesIn(ANONYMOUS_STATE_FILES, { path, name: "count", line: 10 });
     assertEquals(other.lines, [`${path}:10`]);
