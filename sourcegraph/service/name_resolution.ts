@@ -504,7 +504,11 @@ export class NameResolver {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
     const { argument, typedAt } = receiver;
-    const made = await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt });
+    const taken = typedAt === undefined || argument?.on === undefined ||
+      await takesTypeArgument(this, path, argument);
+    const made = taken
+      ? await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt })
+      : null;
     if (made !== null) return made;
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
@@ -1029,7 +1033,7 @@ export async function refersTo(
   if (target.member === true) {
     const { within } = target;
     const { line } = at.occurrence;
-    const made = typeArgumentRefersTo(at, target);
+    const made = await typeArgumentRefersTo(resolver, at, target);
     if (made !== null) return made;
     // An anonymous type written in a function body is not known outside it.
     if (within && at.path === target.path && (line < within.from || line > within.to)) {
@@ -1055,19 +1059,46 @@ export async function refersTo(
 // parameter of a callback passed to one (`$store.listen((value) => value.a)`): whether the
 // target is that type's member (its file, its lines, not a literal's key); null for another
 // occurrence.
-function typeArgumentRefersTo(
+async function typeArgumentRefersTo(
+  resolver: NameResolver,
   at: { path: string; occurrence: NameOccurrence },
   target: ResolvedDeclaration,
-): boolean | null {
+): Promise<boolean | null> {
   const { binding, property } = at.occurrence;
   const receiver = binding?.kind === "member" ? binding.receiver : property;
   const range = receiver?.kind === "declaration" || receiver?.kind === "callback"
     ? receiver.typedAt
     : undefined;
   if (range === undefined) return null;
-  return at.path === target.path && target.container === null && target.literal !== true &&
-    target.line >= range.from && target.line <= range.to;
+  const inside = at.path === target.path && target.container === null &&
+    target.literal !== true && target.line >= range.from && target.line <= range.to;
+  const argument = receiver?.kind === "declaration" ? receiver.argument : undefined;
+  if (!inside || argument?.on === undefined) return inside;
+  return await takesTypeArgument(resolver, at.path, argument);
 }
+
+// Whether the method an object is passed to, where the files declare it, takes its value's type
+// argument itself (`set(value: Value)`, `setState(partial: Partial<T>)`) rather than a type made
+// of its keys (`deprecateHooks(hooks: Partial<Record<keyof T, ...>>)`, whose keys the compiler
+// does not relate to T's members); a method not evident is taken to.
+async function takesTypeArgument(
+  resolver: NameResolver,
+  path: string,
+  argument: { callee: string; index: number; on?: Receiver },
+): Promise<boolean> {
+  const callee = await resolver.calleeOf(path, argument);
+  const types = callee?.parameters?.[argument.index];
+  if (callee === null || types === undefined) return true;
+  for (const type of [types ?? []].flat()) {
+    if (PLATFORM_TYPES.has(type)) continue;
+    const declared = await resolver.declarationOf(callee.path, type, 1);
+    if (declared === null || declared.via === "scope") return true;
+  }
+  return false;
+}
+
+// The platform's generic types, which a type parameter's value is made into, not one of.
+const PLATFORM_TYPES = new Set(["Record", "Map", "Set", "Array", "ReadonlyArray", "Promise"]);
 
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
 async function memberRefersTo(

@@ -988,7 +988,7 @@ function callbackParameter(name: Node): Receiver {
   if (of.kind === "module") return { ...method, module: of.module };
   // `$store.listen((value, oldValue) => ...)` of `let $store = map<{ a: number }>()`: the store's
   // methods hand their callbacks values of its type argument.
-  const typed = madeTypeArgument(call);
+  const typed = argument === 0 ? madeTypeArgument(call) : null;
   if (typed?.type === "object_type") return { ...method, of, typedAt: linesOf(typed) };
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };

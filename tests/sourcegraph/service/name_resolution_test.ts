@@ -2055,7 +2055,10 @@ nameCase(
 
 const MAP_FILES = {
   "src/map.ts": [
-    "export interface MapStore<Value> { set(value: Value): void; get(): Value }",
+    "export interface MapStore<Value> {",
+    "  set(value: Value): void;",
+    "  rename(keys: Partial<Record<keyof Value, string>>): void;",
+    "}",
     "export declare function map<Value>(init?: Value): MapStore<Value>;",
   ].join("\n"),
   "test/map.test.ts": [
@@ -2069,6 +2072,7 @@ const MAP_FILES = {
     "  $store.set({ b: 1 });",
     "  $store.listen((value, old) => value.a + old.a);",
     "  $other.listen((value) => value.a);",
+    "  $store.rename({ a: 'x' });",
     "});",
   ].join("\n"),
 };
@@ -2082,7 +2086,8 @@ nameCase(
       line: 3,
       shared: true,
     });
-    // Not the object passed to another store's method, nor a literal passed nowhere.
+    // Not the object passed to another store's method, nor one passed to a method taking a type
+    // made of the type's keys, nor a literal passed nowhere.
     assertEquals(lines, ["test/map.test.ts:3", "test/map.test.ts:4", "test/map.test.ts:9"]);
     const resolver = resolverOver(sharedParser(), MAP_FILES);
     const path = "test/map.test.ts";
