@@ -1558,8 +1558,8 @@ function anonymousReturned(arm: Node): { from: number; to: number } | null {
 }
 
 // For a call of a method of a variable the file sets, without an annotation, from a call written
-// with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not): that call's first
-// type argument; null for another call.
+// with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not, or
+// `new Store<State>()`): that call's first type argument; null for another call.
 function madeTypeArgument(call: Node): Node | null {
   const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
   const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
@@ -1580,6 +1580,10 @@ function madeTypeArgument(call: Node): Node | null {
   }
   let value = declarator.childForFieldName("value");
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
+  // `const store = new Store<State>()`: a generic class's methods take its type argument too.
+  if (value?.type === "new_expression") {
+    return value.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
   if (value?.type !== "call_expression") return null;
   const inner = value.childForFieldName("function");
   const typed = value.childForFieldName("type_arguments") ??

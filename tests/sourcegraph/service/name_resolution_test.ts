@@ -2188,3 +2188,28 @@ nameCase(
     assertEquals(other.lines, [`${path}:10`]);
   },
 );
+
+nameCase(
+  "name resolution: an object passed to a method of an instance of a generic class constructed with a type argument is of that type",
+  async () => {
+    const files = {
+      "src/store.ts": [
+        "export class Store<T> {",
+        "  set(value: Partial<T>): void {}",
+        "  rename(keys: Record<keyof T, string>): void {}",
+        "}",
+      ].join("\n"),
+      "test/s.ts": [
+        'import { Store } from "../src/store";',
+        "const store = new Store<{ a: number }>();",
+        "store.set({ a: 1 });",
+        "const other = new Store<{ a: string }>();",
+        "other.set({ a: 'x' });",
+        "store.rename({ a: 'b' });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, { path: "test/s.ts", name: "a", line: 2 });
+    // Not the other instance's, nor the keys of a type made of the type argument's keys.
+    assertEquals(lines, ["test/s.ts:2", "test/s.ts:3"]);
+  },
+);
