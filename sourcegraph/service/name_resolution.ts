@@ -1078,9 +1078,10 @@ async function typeArgumentRefersTo(
 }
 
 // Whether the method an object is passed to, where the files declare it, takes its value's type
-// argument itself (`set(value: Value)`, `setState(partial: Partial<T>)`) rather than a type made
-// of its keys (`deprecateHooks(hooks: Partial<Record<keyof T, ...>>)`, whose keys the compiler
-// does not relate to T's members); a method not evident is taken to.
+// argument (`set(value: Value)`, `setState(partial: Partial<T>)`, a type of the files made of it,
+// `addHooks(hooks: NestedHooks<T>)`) rather than the platform's map of its keys
+// (`deprecateHooks(hooks: Partial<Record<keyof T, ...>>)`, whose keys the compiler does not relate
+// to T's members); a method not evident is taken to.
 async function takesTypeArgument(
   resolver: NameResolver,
   path: string,
@@ -1089,16 +1090,11 @@ async function takesTypeArgument(
   const callee = await resolver.calleeOf(path, argument);
   const types = callee?.parameters?.[argument.index];
   if (callee === null || types === undefined) return true;
-  for (const type of [types ?? []].flat()) {
-    if (PLATFORM_TYPES.has(type)) continue;
-    const declared = await resolver.declarationOf(callee.path, type, 1);
-    if (declared === null || declared.via === "scope") return true;
-  }
-  return false;
+  return [types ?? []].flat().some((type) => !KEY_MAPS.has(type));
 }
 
-// The platform's generic types, which a type parameter's value is made into, not one of.
-const PLATFORM_TYPES = new Set(["Record", "Map", "Set", "Array", "ReadonlyArray", "Promise"]);
+// The platform's types mapping a type's keys to other values.
+const KEY_MAPS = new Set(["Record"]);
 
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
 async function memberRefersTo(

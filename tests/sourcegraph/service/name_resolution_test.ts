@@ -2194,8 +2194,10 @@ nameCase(
   async () => {
     const files = {
       "src/store.ts": [
+        "type Merged<T> = Partial<T> & { at?: number };",
         "export class Store<T> {",
         "  set(value: Partial<T>): void {}",
+        "  merge(value: Merged<T>): void {}",
         "  rename(keys: Record<keyof T, string>): void {}",
         "}",
       ].join("\n"),
@@ -2206,10 +2208,11 @@ nameCase(
         "const other = new Store<{ a: string }>();",
         "other.set({ a: 'x' });",
         "store.rename({ a: 'b' });",
+        "store.merge({ a: 2 });",
       ].join("\n"),
     };
     const { lines } = await referencesIn(files, { path: "test/s.ts", name: "a", line: 2 });
-    // Not the other instance's, nor the keys of a type made of the type argument's keys.
-    assertEquals(lines, ["test/s.ts:2", "test/s.ts:3"]);
+    // Not the other instance's, nor the keys of the platform's map of the type argument's keys.
+    assertEquals(lines, ["test/s.ts:2", "test/s.ts:3", "test/s.ts:7"]);
   },
 );
