@@ -363,6 +363,9 @@ export class NameResolver {
         ? null
         : await this.member(type.path, { type: type.type, member: name }, depth + 1);
     }
+    if (receiver.kind === "callback" && receiver.typedAt !== undefined) {
+      return await this.typeArgumentMember(path, { member: name, typedAt: receiver.typedAt });
+    }
     if (
       receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
     ) {
@@ -500,6 +503,13 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    const { argument, typedAt } = receiver;
+    const taken = typedAt === undefined || argument?.on === undefined ||
+      await takesTypeArgument(this, path, argument);
+    const made = taken
+      ? await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt })
+      : null;
+    if (made !== null) return made;
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
       for (const each of await this.literalTypes(path, receiver, 0)) {
@@ -521,6 +531,34 @@ export class NameResolver {
       return null;
     }
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * For an object passed to a call written with a type argument, or to a method of a value a call
+   * written with one made (`atom<Item>({ ... })`, `$store.set({ ... })`): that type argument's
+   * member `member` (of a named type, or of the anonymous object type written at its lines), or
+   * null.
+   */
+  async typeArgumentMember(
+    path: string,
+    at: { member: string; typed?: string; typedAt?: { from: number; to: number } },
+  ): Promise<ResolvedDeclaration | null> {
+    const { member, typed } = at;
+    if (typed !== undefined) return await this.member(path, { type: typed, member }, 1);
+    const range = at.typedAt;
+    if (range === undefined) return null;
+    const members = await this.analysis(path, member);
+    for (const occurrence of members?.occurrences ?? []) {
+      const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      const { line, column } = occurrence;
+      if (
+        declared?.kind === "declaration" && declared.type === null && declared.literal !== true &&
+        line >= range.from && line <= range.to
+      ) {
+        return await resolveAt(this, { path, name: member, line, column });
+      }
+    }
+    return null;
   }
 
   /**
@@ -868,8 +906,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested } = binding.receiver;
-    if (literal === true && (argument !== undefined || type !== null || nested !== undefined)) {
+    const { literal, argument, type, nested, typedAt } = binding.receiver;
+    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt;
+    if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,
@@ -994,6 +1033,8 @@ export async function refersTo(
   if (target.member === true) {
     const { within } = target;
     const { line } = at.occurrence;
+    const made = await typeArgumentRefersTo(resolver, at, target);
+    if (made !== null) return made;
     // An anonymous type written in a function body is not known outside it.
     if (within && at.path === target.path && (line < within.from || line > within.to)) {
       return false;
@@ -1012,6 +1053,48 @@ export async function refersTo(
   if (found.augmented !== undefined && found.augmented === target.augmented) return true;
   return found.path === target.path && found.line === target.line;
 }
+
+// For a key of an object passed to a method of a value made by a call written with an anonymous
+// type argument (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`), or a member of a
+// parameter of a callback passed to one (`$store.listen((value) => value.a)`): whether the
+// target is that type's member (its file, its lines, not a literal's key); null for another
+// occurrence.
+async function typeArgumentRefersTo(
+  resolver: NameResolver,
+  at: { path: string; occurrence: NameOccurrence },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { binding, property } = at.occurrence;
+  const receiver = binding?.kind === "member" ? binding.receiver : property;
+  const range = receiver?.kind === "declaration" || receiver?.kind === "callback"
+    ? receiver.typedAt
+    : undefined;
+  if (range === undefined) return null;
+  const inside = at.path === target.path && target.container === null &&
+    target.literal !== true && target.line >= range.from && target.line <= range.to;
+  const argument = receiver?.kind === "declaration" ? receiver.argument : undefined;
+  if (!inside || argument?.on === undefined) return inside;
+  return await takesTypeArgument(resolver, at.path, argument);
+}
+
+// Whether the method an object is passed to, where the files declare it, takes its value's type
+// argument (`set(value: Value)`, `setState(partial: Partial<T>)`, a type of the files made of it,
+// `addHooks(hooks: NestedHooks<T>)`) rather than the platform's map of its keys
+// (`deprecateHooks(hooks: Partial<Record<keyof T, ...>>)`, whose keys the compiler does not relate
+// to T's members); a method not evident is taken to.
+async function takesTypeArgument(
+  resolver: NameResolver,
+  path: string,
+  argument: { callee: string; index: number; on?: Receiver },
+): Promise<boolean> {
+  const callee = await resolver.calleeOf(path, argument);
+  const types = callee?.parameters?.[argument.index];
+  if (callee === null || types === undefined) return true;
+  return [types ?? []].flat().some((type) => !KEY_MAPS.has(type));
+}
+
+// The platform's types mapping a type's keys to other values.
+const KEY_MAPS = new Set(["Record"]);
 
 // Whether a member occurrence whose receiver is `receiver` may be the member `target`.
 async function memberRefersTo(

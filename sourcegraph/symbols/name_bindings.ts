@@ -55,9 +55,17 @@ export type Receiver =
     /**
      * `module`: the callee is that module's export, called through a namespace import; `on`: it
      * is a method of a value that receiver describes (`client.get(url, { ... })`); `typed`: the
-     * named type of the call's first type argument (`atom<Item>({ ... })`).
+     * named type of the call's first type argument (`atom<Item>({ ... })`), or of the type
+     * argument of the call that made the method's receiver (`$store.set({ ... })` of
+     * `let $store = map<Value>()`).
      */
     argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    /**
+     * For an object of a type written as an anonymous object type in a call's type argument
+     * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
+     * set by `create<{ count: number }>()(...)`): that type's lines, whose members its keys are.
+     */
+    typedAt?: { from: number; to: number };
     /**
      * `to`: the function's last line (a value of the type is seen there, or passed to it).
      * `index` is `RETURN_TYPE` for the function's anonymous return type (and an object it returns).
@@ -106,7 +114,10 @@ export type Receiver =
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
    * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
    * written inline or named). The callee is a function the file declares or imports, an export
-   * of a namespace import (`module`), or a method of a value `of` describes.
+   * of a namespace import (`module`), or a method of a value `of` describes. `typedAt`: the
+   * method's value was made by a call written with an anonymous object type as its type argument
+   * (`$store.listen((value) => ...)` of `let $store = map<{ a: number }>()`), those lines: the
+   * parameter is of that type.
    */
   | {
     kind: "callback";
@@ -116,6 +127,7 @@ export type Receiver =
     module?: string;
     of?: Receiver;
     made?: string[];
+    typedAt?: { from: number; to: number };
   }
   /**
    * A parameter of a function set to a variable annotated with a named function type
@@ -139,7 +151,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested"
+  "type" | "argument" | "parameter" | "nested" | "typedAt"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -963,6 +975,8 @@ function callbackParameter(name: Node): Receiver {
   const at = { argument, parameter: index };
   const callee = call.childForFieldName("function");
   if (callee?.type === "identifier") {
+    const state = stateParameter(list, at);
+    if (state !== null) return state;
     return made({ kind: "callback", callee: callee.text, ...at }, { name: callee });
   }
   const property = callee?.type === "member_expression"
@@ -972,8 +986,27 @@ function callbackParameter(name: Node): Receiver {
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
+  // `$store.listen((value, oldValue) => ...)` of `let $store = map<{ a: number }>()`: the store's
+  // methods hand their callbacks values of its type argument.
+  const typed = argument === 0 ? madeTypeArgument(call) : null;
+  if (typed?.type === "object_type") return { ...method, of, typedAt: linesOf(typed) };
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
+}
+
+// For the first parameter of a function passed first to a state setter, a parameter of a function
+// passed to a call written with a type argument (`set((s) => ({ n: s.n + 1 }))` inside
+// `create<State>()((set) => ...)`): of that type argument (a named type, or the anonymous object
+// type's lines); null otherwise.
+function stateParameter(list: Node, at: { argument: number; parameter: number }): Receiver | null {
+  if (at.argument !== 0 || at.parameter !== 0) return null;
+  const typed = setterType(list);
+  const callee = list.parent?.childForFieldName("function")?.text ?? "";
+  if (typed?.type === "object_type") {
+    return { kind: "callback", callee, ...at, typedAt: linesOf(typed) };
+  }
+  const named = typed === null ? null : literalType(typed);
+  return named === null ? null : { kind: "type", type: named };
 }
 
 // For a parameter at `index` of the function `fn`, the value of a property of an object literal
@@ -1352,13 +1385,23 @@ function objectContext(object: Node): LiteralContext {
   while (arm?.type === "ternary_expression") arm = arm.parent;
   const returned = arm === null ? null : returnedType(arm);
   if (returned !== null) return { type: returned };
+  // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
+  const anonymous = arm === null ? null : anonymousReturned(arm);
+  if (anonymous !== null) return { type: null, typedAt: anonymous };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
+  const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
+  if (made !== null) return made;
   if (holder?.type === "arguments" && object.type === "object") {
-    const typed = typeArgument(holder, depth) ?? (depth === 0 ? setterType(holder) : null);
+    const setter = depth === 0 ? setterType(holder) : null;
+    const typed = typeArgument(holder, depth) ?? (setter === null ? null : literalType(setter));
     if (depth > 0 && typed !== null) return { type: typed };
     const argument = argumentOf(object, holder);
-    if (argument !== null) return { type: null, argument: { ...argument, ...typed && { typed } } };
+    // `set({ count: 1 })` of `create<{ count: number }>()((set) => ...)`.
+    const typedAt = setter?.type === "object_type" ? { typedAt: linesOf(setter) } : {};
+    if (argument !== null) {
+      return { type: null, argument: { ...argument, ...typed && { typed } }, ...typedAt };
+    }
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
     const parameter = annotatedParameter(holder) ?? annotatedReturn(holder);
@@ -1478,11 +1521,81 @@ function typeArgument(list: Node, depth: number): string | null {
   return typed === null || (depth > 0 && typed.type === "array_type") ? null : literalType(typed);
 }
 
+// For an object passed first to a method of a variable made by a call written with a type
+// argument (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`,
+// `useStore.setState({ count: 0 })` of `const useStore = create<State>()(...)`): the object is of
+// that type argument, as the generic's methods take it (`set(value: Value)`,
+// `setState(partial: Partial<T>)`); null otherwise (another argument, or no such variable).
+function madeArgument(object: Node, list: Node): LiteralContext | null {
+  const call = list.parent;
+  if (object.type !== "object" || call === null || list.namedChildren[0]?.id !== object.id) {
+    return null;
+  }
+  const typed = madeTypeArgument(call);
+  const callee = call.childForFieldName("function");
+  const method = callee?.childForFieldName("property")?.text;
+  if (typed === null || !callee || method === undefined) return null;
+  const on = receiverOf(callee.childForFieldName("object"));
+  const argument = { callee: method, index: 0, on };
+  if (typed.type === "object_type") return { type: null, argument, typedAt: linesOf(typed) };
+  const named = literalType(typed);
+  return named === null ? null : { type: null, argument: { ...argument, typed: named } };
+}
+
+// The lines a node is written on.
+function linesOf(node: Node): { from: number; to: number } {
+  return { from: node.startPosition.row + 1, to: node.endPosition.row + 1 };
+}
+
+// For an object returned (`arm` holds it) from a function of no return type passed to a call
+// written with an anonymous object type as its type argument
+// (`create<{ count: number }>()(() => ({ count: 0 }))`): that type's lines; null otherwise.
+function anonymousReturned(arm: Node): { from: number; to: number } | null {
+  const fn = returningFunction(arm);
+  if (fn === null || fn.childForFieldName("return_type") !== null) return null;
+  const typed = calledWithTypeArgument(fn);
+  return typed?.type === "object_type" ? linesOf(typed) : null;
+}
+
+// For a call of a method of a variable the file sets, without an annotation, from a call written
+// with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not, or
+// `new Store<State>()`): that call's first type argument; null for another call.
+function madeTypeArgument(call: Node): Node | null {
+  const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
+  const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  if (variable?.type !== "identifier") return null;
+  const binding = lookUp(variable, variable.text);
+  if (binding?.kind !== "local" && binding?.kind !== "file") return null;
+  const name = rootOf(variable).descendantForPosition({
+    row: binding.line - 1,
+    column: binding.column,
+  });
+  const declarator = name?.parent;
+  if (
+    !name || declarator?.type !== "variable_declarator" ||
+    declarator.childForFieldName("name")?.id !== name.id ||
+    declarator.childForFieldName("type") !== null
+  ) {
+    return null;
+  }
+  let value = declarator.childForFieldName("value");
+  if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
+  // `const store = new Store<State>()`: a generic class's methods take its type argument too.
+  if (value?.type === "new_expression") {
+    return value.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  if (value?.type !== "call_expression") return null;
+  const inner = value.childForFieldName("function");
+  const typed = value.childForFieldName("type_arguments") ??
+    (inner?.type === "call_expression" ? inner.childForFieldName("type_arguments") : null);
+  return typed?.namedChildren[0] ?? null;
+}
+
 // For the arguments `list` of a call of a parameter of a function passed to (or annotated with)
 // a generic written with a type argument (`create<State>()((set) => ({ inc: () => set({ n }) }))`):
-// that argument's named type, which the function's objects are of, what its setter is given
-// too; null otherwise.
-function setterType(list: Node): string | null {
+// that type argument, which the function's objects are of, what its setter is given too; null
+// otherwise.
+function setterType(list: Node): Node | null {
   const callee = list.parent?.type === "call_expression"
     ? list.parent.childForFieldName("function")
     : null;
@@ -1497,7 +1610,7 @@ function setterType(list: Node): string | null {
       parameter?.type === "identifier" ? parameter : parameter?.childForFieldName("pattern")
     );
     if (names.some((name) => name?.type === "identifier" && name.text === callee.text)) {
-      return calledWithType(up);
+      return calledWithTypeArgument(up);
     }
   }
   return null;
@@ -1571,6 +1684,12 @@ function returningFunction(holder: Node): Node | null {
 // (`(set) => ({ inc: () => set(() => ({ ... })) })`: what the state's setter is given): that
 // argument's named type, which such calls give what the function returns; null otherwise.
 function calledWithType(fn: Node): string | null {
+  const typed = calledWithTypeArgument(fn);
+  return typed === null ? null : literalType(typed);
+}
+
+// The type argument `calledWithType` names (an anonymous object type too), or null.
+function calledWithTypeArgument(fn: Node): Node | null {
   let node = fn;
   for (let hops = 0; hops < FOLLOW_CALLS; hops++) {
     const up = node.parent;
@@ -1581,7 +1700,10 @@ function calledWithType(fn: Node): string | null {
       const typed = call.childForFieldName("type_arguments") ??
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
-      if (first) return literalType(first);
+      if (first) return first;
+      // `useStore.setState((state) => ({ ... }))`: what the store's first type argument is.
+      const made = up.namedChildren[0]?.id === node.id ? madeTypeArgument(call) : null;
+      if (made !== null) return made;
       node = call;
     } else if (up.type === "variable_declarator" && up.childForFieldName("value")?.id === node.id) {
       // `const slice: StateCreator<State> = (set) => ({ ... })`: a function annotated with a
@@ -1590,7 +1712,7 @@ function calledWithType(fn: Node): string | null {
       const first = typed?.type === "generic_type"
         ? typed.childForFieldName("type_arguments")?.namedChildren[0]
         : null;
-      return first ? literalType(first) : null;
+      return first ?? null;
     } else if (
       (up.type === "arrow_function" && up.childForFieldName("body")?.id === node.id) ||
       (up.type === "pair" && up.childForFieldName("value")?.id === node.id) ||

@@ -2052,3 +2052,167 @@ nameCase(
     }
   },
 );
+
+const MAP_FILES = {
+  "src/map.ts": [
+    "export interface MapStore<Value> {",
+    "  set(value: Value): void;",
+    "  rename(keys: Partial<Record<keyof Value, string>>): void;",
+    "}",
+    "export declare function map<Value>(init?: Value): MapStore<Value>;",
+  ].join("\n"),
+  "test/map.test.ts": [
+    'import { map } from "../src/map";',
+    "it('sets', () => {",
+    "  let $store = map<{ a: number; b: number }>();",
+    "  $store.set({ a: 1, b: 0 });",
+    "  let $other = map<{ a: string }>();",
+    "  $other.set({ a: 'x' });",
+    "  const loose = { a: 2 };",
+    "  $store.set({ b: 1 });",
+    "  $store.listen((value, old) => value.a + old.a);",
+    "  $other.listen((value) => value.a);",
+    "  $store.rename({ a: 'x' });",
+    "});",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object passed to a method of a variable made by a call written with an anonymous type argument, and its callbacks' parameters, are of that type",
+  async () => {
+    const { lines } = await referencesIn(MAP_FILES, {
+      path: "test/map.test.ts",
+      name: "a",
+      line: 3,
+      shared: true,
+    });
+    // Not the object passed to another store's method, nor one passed to a method taking a type
+    // made of the type's keys, nor a literal passed nowhere.
+    assertEquals(lines, ["test/map.test.ts:3", "test/map.test.ts:4", "test/map.test.ts:9"]);
+    const resolver = resolverOver(sharedParser(), MAP_FILES);
+    const path = "test/map.test.ts";
+    const column = MAP_FILES[path].split("\n")[3].indexOf("a:");
+    const found = await definitionAt(resolver, { path, name: "a", line: 4, column });
+    assertEquals(found && `${found.path}:${found.line}`, "test/map.test.ts:3");
+    const read = MAP_FILES[path].split("\n")[8].indexOf("a +");
+    const value = await definitionAt(resolver, { path, name: "a", line: 9, column: read });
+    assertEquals(value && `${value.path}:${value.line}`, "test/map.test.ts:3");
+  },
+);
+
+nameCase(
+  "name resolution: an object passed or returned to a method of a variable made by a call written with a named type argument is of that type",
+  async () => {
+    const files = {
+      "src/vanilla.ts": [
+        "export type Api<T> = { setState(p: Partial<T> | ((s: T) => Partial<T>)): void };",
+        "export declare function create<T>(): (init: (set: (p: Partial<T>) => void) => T) => Api<T>;",
+      ].join("\n"),
+      "test/a.ts": [
+        'import { create } from "../src/vanilla";',
+        "type State = { count: number; inc: () => void };",
+        "type Other = { count: string };",
+        "const useStore = create<State>()((set) => ({ count: 0, inc: () => set({ count: 1 }) }));",
+        "useStore.setState({ count: 5 }, true);",
+        "useStore.setState(() => ({ count: 2 }));",
+        "const useOther = create<Other>()(() => ({ count: '' }));",
+        "useOther.setState({ count: 'a' });",
+        "useOther.setState(() => ({ count: 'b' }));",
+        "const useNext = create<State>()((set) => ({ count: 0, inc: () => set((s) => s.count) }));",
+        "const useLast = create<Other>()((set) => ({ count: '', inc: () => set((s) => s.count) }));",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "test/a.ts",
+      name: "count",
+      line: 2,
+      shared: true,
+    });
+    // Not the objects given to the store made with another type argument.
+    assertEquals(lines, [
+      "test/a.ts:2",
+      "test/a.ts:4",
+      "test/a.ts:5",
+      "test/a.ts:6",
+      "test/a.ts:10",
+    ]);
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["test/a.ts"].split("\n")[4].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "test/a.ts",
+      name: "count",
+      line: 5,
+      column,
+    });
+    assertEquals(found && `${found.path}:${found.line}`, "test/a.ts:2");
+  },
+);
+
+const ANONYMOUS_STATE_FILES = {
+  "src/vanilla.ts": [
+    "export type Api<T> = { setState(p: Partial<T> | ((s: T) => Partial<T>)): void };",
+    "export declare function create<T>(): (init: (set: (p: Partial<T>) => void) => T) => Api<T>;",
+  ].join("\n"),
+  "test/a.test.ts": [
+    'import { create } from "../src/vanilla";',
+    "it('counts', () => {",
+    "  const useStore = create<{ count: number; inc: () => void }>()((set) => ({",
+    "    count: 0,",
+    "    inc: () => set((s) => ({ count: s.count + 1 })),",
+    "  }));",
+    "  const reset = () => ({ count: 0 });",
+    "});",
+    "it('other', () => {",
+    "  const useOther = create<{ count: string }>()((set) => ({ count: '', inc: () => set({ count: '' }) }));",
+    "});",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: the objects a call written with an anonymous type argument is given, returned or set are of that type",
+  async () => {
+    const resolver = resolverOver(sharedParser(), ANONYMOUS_STATE_FILES);
+    const path = "test/a.test.ts";
+    const lines = ANONYMOUS_STATE_FILES[path].split("\n");
+    for (const [line, name] of [[4, "count"], [5, "inc"], [5, "count"]] as const) {
+      const column = lines[line - 1].indexOf(`${name}:`);
+      const found = await definitionAt(resolver, { path, name, line, column });
+      assertEquals(found && `${found.path}:${found.line}`, `${path}:3`);
+    }
+    // The setter's callback is given the state.
+    const column = lines[4].indexOf("s.count") + 2;
+    const read = await definitionAt(resolver, { path, name: "count", line: 5, column });
+    assertEquals(read && `${read.path}:${read.line}`, `${path}:3`);
+    // Not the object of a function returning no typed value, nor the other store's.
+    const other = await referencesIn(ANONYMOUS_STATE_FILES, { path, name: "count", line: 10 });
+    assertEquals(other.lines, [`${path}:10`]);
+  },
+);
+
+nameCase(
+  "name resolution: an object passed to a method of an instance of a generic class constructed with a type argument is of that type",
+  async () => {
+    const files = {
+      "src/store.ts": [
+        "type Merged<T> = Partial<T> & { at?: number };",
+        "export class Store<T> {",
+        "  set(value: Partial<T>): void {}",
+        "  merge(value: Merged<T>): void {}",
+        "  rename(keys: Record<keyof T, string>): void {}",
+        "}",
+      ].join("\n"),
+      "test/s.ts": [
+        'import { Store } from "../src/store";',
+        "const store = new Store<{ a: number }>();",
+        "store.set({ a: 1 });",
+        "const other = new Store<{ a: string }>();",
+        "other.set({ a: 'x' });",
+        "store.rename({ a: 'b' });",
+        "store.merge({ a: 2 });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, { path: "test/s.ts", name: "a", line: 2 });
+    // Not the other instance's, nor the keys of the platform's map of the type argument's keys.
+    assertEquals(lines, ["test/s.ts:2", "test/s.ts:3", "test/s.ts:7"]);
+  },
+);
