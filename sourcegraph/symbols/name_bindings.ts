@@ -890,6 +890,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const at = root.descendantForPosition({ row: declared.line - 1, column: declared.column });
   const holder = at?.parent;
   if (!holder) return { kind: "unknown" };
+  const read = at === null ? null : propertyRead(at, holder);
+  if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
   if (typeName !== null) return { kind: "type", type: typeName };
@@ -925,6 +927,50 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   }
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// The receivers a property of a value is read from when its annotated type is followed.
+const READ_FROM = new Set<Receiver["kind"]>([
+  "this",
+  "type",
+  "value",
+  "property",
+  "result",
+  "element",
+  "callback",
+  "signature",
+  "handler",
+]);
+
+// For a variable set from a property of a value of evident type (`const plugin =
+// scope.plugin_`), or destructured from such a value (`const { plugin_ } = scope`, `{ plugin_:
+// renamed }`), without an annotation of its own: that property's value (of its annotated type);
+// null for other names.
+function propertyRead(name: Node, holder: Node): Receiver | null {
+  if (holder.type === "variable_declarator") {
+    if (holder.childForFieldName("name")?.id !== name.id) return null;
+    if (holder.childForFieldName("type") !== null) return null;
+    let value = holder.childForFieldName("value");
+    while (value?.type === "non_null_expression" || value?.type === "parenthesized_expression") {
+      value = value.namedChildren[0] ?? null;
+    }
+    if (value?.type !== "member_expression") return null;
+    const read = receiverOf(value);
+    return read.kind === "property" ? read : null;
+  }
+  const shorthand = name.type === "shorthand_property_identifier_pattern" &&
+    holder.type === "object_pattern";
+  const renamed = holder.type === "pair_pattern" &&
+    holder.childForFieldName("value")?.id === name.id;
+  if (!shorthand && !renamed) return null;
+  const key = shorthand ? name : holder.childForFieldName("key");
+  if (
+    key?.type !== "property_identifier" && key?.type !== "shorthand_property_identifier_pattern"
+  ) {
+    return null;
+  }
+  const on = destructured(name);
+  return READ_FROM.has(on.kind) ? { kind: "property", of: key.text, on } : null;
 }
 
 // For an unannotated parameter (its name, or its destructuring pattern) of a function passed as

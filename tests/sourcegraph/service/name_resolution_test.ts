@@ -554,6 +554,36 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a variable set from a property of a value of evident type, or destructured from it, is of that property's annotated type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/plugins.ts": [
+        "export type PatchesPlugin = { getPath: (state: string) => string[] };",
+        "export type ArrayPlugin = { getPath: () => number };",
+        "export interface Scope { patchPlugin_?: PatchesPlugin; arrayPlugin_?: ArrayPlugin }",
+      ].join("\n"),
+      "src/finalize.ts": [
+        'import type { Scope } from "./plugins";',
+        "export function run(scope: Scope) {",
+        "  const { patchPlugin_ } = scope;",
+        '  patchPlugin_!.getPath("a");',
+        "  const plugin = scope.patchPlugin_!;",
+        '  plugin?.getPath("b");',
+        "  const array = scope.arrayPlugin_;",
+        "  array.getPath();",
+        "  const { arrayPlugin_: renamed } = scope;",
+        "  renamed.getPath();",
+        "}",
+      ].join("\n"),
+    }, { path: "src/plugins.ts", name: "getPath", line: 1, shared: true });
+    assertEquals(target?.container, "PatchesPlugin");
+    // finalize.ts names neither plugin type: its receivers are typed through `Scope`'s
+    // properties, the array plugin's (lines 8 and 10) another type's.
+    assertEquals(lines, ["src/finalize.ts:4", "src/finalize.ts:6", "src/plugins.ts:1"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
