@@ -555,3 +555,33 @@ Deno.test("references: a declaration exported under another name is found where 
       ],
     });
   }, { repositories: [{ name: "org/exported", publicRead: true, files: EXPORTED_FILES }] }));
+
+// A module's default export, imported under other names (one through a re-export of the
+// default), and a file importing another module's default under the same name.
+const DEFAULT_FILES: Record<string, string> = {
+  "src/babel/preset.ts": "export default function jotaiPreset() {\n  return 1;\n}\n",
+  "src/babel/index.ts": 'export { default as preset } from "./preset";\n',
+  "src/app.ts": 'import plugin from "./babel/preset.ts";\nplugin();\n',
+  "src/entry.ts": 'import { preset } from "./babel";\npreset();\n',
+  "src/other.ts": 'import plugin from "./plugins/other";\nplugin();\n',
+  "src/plugins/other.ts": "export default function other() {}\n",
+};
+
+Deno.test("references: a default export is found under the names its imports give it", () =>
+  withInProcessClient(async (client) => {
+    await assertOnePage(client, { repo: "org/defaults", path: "src/babel/preset.ts", line: 1 }, {
+      symbol: "jotaiPreset",
+      rows: [
+        'File: "src/app.ts"',
+        '1 [import]: import plugin from "./babel/preset.ts";',
+        "2 [call]: plugin();",
+        'File: "src/babel/index.ts"',
+        '1 [read]: export { default as preset } from "./preset";',
+        'File: "src/babel/preset.ts"',
+        "1 [definition]: export default function jotaiPreset() {",
+        'File: "src/entry.ts"',
+        '1 [import]: import { preset } from "./babel";',
+        "2 [call]: preset();",
+      ],
+    });
+  }, { repositories: [{ name: "org/defaults", publicRead: true, files: DEFAULT_FILES }] }));
