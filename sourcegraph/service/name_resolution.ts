@@ -106,6 +106,11 @@ export interface ResolvedDeclaration {
   augmented?: string;
   /** For a name of a language whose scopes are analyzed (not TypeScript): what it is. */
   scope?: ScopedTarget;
+  /**
+   * For a member found through a type's parts: the other parts' members of the name (a union's
+   * arms: a value of it refers to each of them).
+   */
+  alternatives?: ResolvedDeclaration[];
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -815,15 +820,33 @@ export class NameResolver {
     // `type WithAlg = { alg: string } & VerifyOptions`, `interface B extends A`: a member of a
     // part.
     if (depth > FOLLOW_DEPTH) return null;
-    for (const part of type.parts ?? []) {
-      const found = await this.member(type.path, { type: part, member: at.member }, depth + 1);
-      if (found !== null) return found;
-    }
+    const parts = await this.partMembers(type, at.member, depth);
+    if (parts !== null) return parts;
     for (const [part, names] of Object.entries(type.partArguments ?? {})) {
       const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
       if (found !== null) return found;
     }
     return null;
+  }
+
+  /**
+   * The member `member` of the parts of `type` (as its file sees them): the first part's declaring
+   * it, with the other parts' declaring it too as its `alternatives` (`type State = ObjectState
+   * | MapState`: a value's `copy_` is either's); null when no part declares it.
+   */
+  async partMembers(
+    type: ResolvedDeclaration,
+    member: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const found: ResolvedDeclaration[] = [];
+    for (const part of type.parts ?? []) {
+      const each = await this.member(type.path, { type: part, member }, depth + 1);
+      if (each !== null) found.push(each, ...each.alternatives ?? []);
+    }
+    if (found.length <= 1) return found[0] ?? null;
+    const [first, ...others] = found;
+    return { ...first, alternatives: others.map(({ alternatives: _, ...other }) => other) };
   }
 
   /**
@@ -1208,6 +1231,10 @@ async function namesBeyondUse(
 // (`Router.add` of `PatternRouter` and of `SmartRouter`), or the member of a class implementing or
 // extending the target's type (`store.get()` of an `InMemorySecretStore` for `SecretStore.get`).
 function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
+  return [found, ...found.alternatives ?? []].some((each) => isOneTargetMember(each, target));
+}
+
+function isOneTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
   // Two anonymous types of one file are one only where they are the same declaration.
   const same = found.container !== null || found.line === target.line;
   return (found.path === target.path && found.container === target.container && same) ||

@@ -584,6 +584,32 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a member of a value of a union type is the member of every arm declaring it",
+  async () => {
+    const files = {
+      "src/state.ts": [
+        "export interface ObjectState { type_: 0; copy_: object | null }",
+        "export interface MapState { type_: 1; copy_: Map<string, number> | undefined }",
+        "export type AnyState = ObjectState | MapState;",
+        "export interface Other { copy_: string }",
+      ].join("\n"),
+      "src/use.ts": [
+        'import type { AnyState, MapState, Other } from "./state";',
+        "export const latest = (state: AnyState) => state.copy_;",
+        "export const other = (o: Other) => o.copy_;",
+        "export const map = (m: MapState) => m.copy_;",
+      ].join("\n"),
+    };
+    const at = { path: "src/state.ts", name: "copy_", shared: true };
+    const map = await referencesIn(files, { ...at, line: 2 });
+    assertEquals(map.target?.container, "MapState");
+    assertEquals(map.lines, ["src/state.ts:2", "src/use.ts:2", "src/use.ts:4"]);
+    const object = await referencesIn(files, { ...at, line: 1 });
+    assertEquals(object.lines, ["src/state.ts:1", "src/use.ts:2"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
