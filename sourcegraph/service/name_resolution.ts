@@ -383,6 +383,9 @@ export class NameResolver {
         depth,
       );
     }
+    if (receiver.kind === "this" && receiver.literal !== undefined) {
+      return await this.literalOwnMember(path, { name, ...receiver.literal });
+    }
     if (receiver.kind === "this" || receiver.kind === "type") {
       // A member of the class itself, else of what it extends or implements.
       const types = receiver.kind === "this"
@@ -392,6 +395,38 @@ export class NameResolver {
         if (type === null) continue;
         const found = await this.member(path, { type, member: name }, depth + 1);
         if (found !== null) return found;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The member `name` an untyped object literal of `path` (its lines `from` to `to`) declares,
+   * what `this` in its methods refers to; null when none there does.
+   */
+  async literalOwnMember(
+    path: string,
+    at: { name: string; from: number; to: number },
+  ): Promise<ResolvedDeclaration | null> {
+    const members = await this.analysis(path, at.name);
+    for (const occurrence of members?.occurrences ?? []) {
+      const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      const { line, column } = occurrence;
+      if (
+        receiver?.kind === "declaration" && receiver.literal === true && line >= at.from &&
+        line <= at.to
+      ) {
+        const kind = receiver.declares;
+        return {
+          path,
+          line,
+          column,
+          kind,
+          container: null,
+          via: "member",
+          member: true,
+          literal: true,
+        };
       }
     }
     return null;
@@ -1051,6 +1086,8 @@ async function memberRefersTo(
     // Another class implementing a type that declares the member: its member is the same one.
     return true;
   }
+  const literal = literalThisFits(at, target);
+  if (literal !== null) return literal;
   switch (receiver.kind) {
     case "unknown":
       return await unknownReceiverRefersTo(resolver, { ...at, receiver }, target);
@@ -1092,6 +1129,19 @@ async function memberRefersTo(
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// For `this` in an untyped object literal's method: whether the target is a member that literal
+// declares; null for another receiver.
+function literalThisFits(
+  at: { path: string; receiver: Receiver },
+  target: ResolvedDeclaration,
+): boolean | null {
+  const { receiver } = at;
+  if (receiver.kind !== "this" || receiver.literal === undefined) return null;
+  const { from, to } = receiver.literal;
+  return at.path === target.path && target.literal === true && target.line >= from &&
+    target.line <= to;
 }
 
 // Members of the platform's arrays, maps, sets, promises and strings: a receiver of no evident

@@ -21,8 +21,16 @@ import type { Node } from "web-tree-sitter";
 
 /** What an occurrence's receiver evidently is. */
 export type Receiver =
-  /** `this` inside a class (null: not inside one), with the names it extends or implements. */
-  | { kind: "this"; type: string | null; heritage: string[] }
+  /**
+   * `this` inside a class (null: not inside one), with the names it extends or implements;
+   * `literal`: inside a method of an untyped object literal, that literal's lines.
+   */
+  | {
+    kind: "this";
+    type: string | null;
+    heritage: string[];
+    literal?: { from: number; to: number };
+  }
   /** A value of a declared or constructed type, or the class itself (`Type.member`). */
   | { kind: "type"; type: string }
   /**
@@ -1164,12 +1172,30 @@ function enclosingClass(node: Node): Receiver {
         heritage: heritageOf(up),
       };
     }
+    const literal = literalThis(up);
+    if (literal !== null) return literal;
     // A plain function has a `this` of its own; an arrow function sees the enclosing one.
     if (FUNCTIONS.has(up.type) && up.type !== "arrow_function" && up.type !== "method_definition") {
       return { kind: "unknown" };
     }
   }
   return { kind: "this", type: null, heritage: [] };
+}
+
+// For a method of an object literal (`{ inc() { }, get double() { } }`, `{ show: function () { }
+// }`): what its `this` is, the literal (of its named type, when one is evident); null for
+// another node.
+function literalThis(fn: Node): Receiver | null {
+  const holder = fn.type === "method_definition"
+    ? fn.parent
+    : fn.type === "function_expression" || fn.type === "function"
+    ? fn.parent?.type === "pair" ? fn.parent.parent : null
+    : null;
+  if (holder?.type !== "object") return null;
+  const { type } = objectContext(holder);
+  if (type !== null) return { kind: "type", type };
+  const literal = { from: holder.startPosition.row + 1, to: holder.endPosition.row + 1 };
+  return { kind: "this", type: null, heritage: [], literal };
 }
 
 function heritageOf(declaration: Node): string[] {

@@ -610,6 +610,39 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: `this` in an object literal's method is that literal",
+  async () => {
+    const files = {
+      "src/counter.ts": [
+        "export const counter = {",
+        "  count: 0,",
+        "  inc() { this.count++; },",
+        "  get double() { return this.count * 2; },",
+        "};",
+        "export class Other { count = 1; read() { return this.count; } }",
+      ].join("\n"),
+      "src/other.ts":
+        "export const plain = { count: 5, show: function () { return this.count; } };",
+    };
+    const { lines } = await referencesIn(files, { path: "src/counter.ts", name: "count", line: 2 });
+    // Not the class's own `this`, nor another literal's.
+    assertEquals(lines, ["src/counter.ts:2", "src/counter.ts:3", "src/counter.ts:4"]);
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["src/counter.ts"].split("\n")[2].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "src/counter.ts",
+      name: "count",
+      line: 3,
+      column,
+    });
+    assertEquals(found && { path: found.path, line: found.line }, {
+      path: "src/counter.ts",
+      line: 2,
+    });
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
