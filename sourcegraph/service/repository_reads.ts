@@ -668,7 +668,7 @@ export class RepositoryReads {
     const reexported = new Set<string>();
     const found = { importers, reexported: [] };
     const stem = moduleStem(target.path);
-    if (stem === null) return found;
+    if (stem === null || !(await at.resolver.mentions(target.path, "default"))) return found;
     const exported = await at.resolver.exported(target.path, "default", 1);
     if (exported?.path !== target.path || exported.line !== target.line) return found;
     const module = `["'/]${escapedPattern(stem)}(?:\\.[A-Za-z]+)?["']`;
