@@ -1295,11 +1295,30 @@ function typeHolder(from: Node | null): Node | null {
   let holder = from;
   for (;;) {
     while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+    const indexed = holder === null ? null : indexedMapped(holder);
+    if (indexed !== null) {
+      holder = indexed.parent;
+      continue;
+    }
     const generic = holder?.type === "type_arguments" ? holder.parent : null;
     const name = generic?.type === "generic_type" ? generic.childForFieldName("name") : null;
     if (!generic || !name || !SAME_MEMBERS.has(name.text)) return holder;
     holder = generic.parent;
   }
+}
+
+// For the value type's annotation of a mapped type indexed by its keys (`{ [K in keyof T]: { name:
+// K } }[keyof T]`, whose values are its arms): that indexed access; null for another node.
+function indexedMapped(annotation: Node): Node | null {
+  const signature = annotation.type === "type_annotation" ? annotation.parent : null;
+  if (signature?.type !== "index_signature") return null;
+  if (!signature.namedChildren.some((child) => child?.type === "mapped_type_clause")) return null;
+  const mapped = signature.parent;
+  const indexed = mapped?.parent;
+  return mapped?.type === "object_type" && indexed?.type === "lookup_type" &&
+      indexed.namedChildren[0]?.id === mapped.id
+    ? indexed
+    : null;
 }
 
 // The types within which an anonymous object type has no values a reader can name: a function

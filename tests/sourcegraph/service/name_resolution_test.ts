@@ -643,6 +643,31 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: the value type of a mapped type indexed by its keys is its alias's",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/hookable.ts": [
+        "type SpyEvent<HT> = {",
+        "  [key in keyof HT]: { name: key; args: unknown[] };",
+        "}[keyof HT];",
+        "export class Hookable<HT> {",
+        "  beforeEach(fn: (event: SpyEvent<HT>) => void): void {}",
+        "}",
+      ].join("\n"),
+      "src/debugger.ts": [
+        'import type { Hookable } from "./hookable";',
+        "export function debug(hooks: Hookable<any>, other: { name: string }) {",
+        "  hooks.beforeEach((event) => console.log(event.name));",
+        "  return other.name;",
+        "}",
+      ].join("\n"),
+    }, { path: "src/hookable.ts", name: "name", line: 2, shared: true });
+    assertEquals(target?.container, "SpyEvent");
+    assertEquals(lines, ["src/debugger.ts:3", "src/hookable.ts:2"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
