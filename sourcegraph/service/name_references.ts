@@ -427,6 +427,12 @@ export interface ReferencesOfOptions {
    * occurrences referring to it are rows too.
    */
   aliases?: readonly string[];
+  /**
+   * By file, the names an import of the resolved declaration (its module's default export) gives
+   * it there (`import plugin from "./preset"`): their occurrences referring to it are rows too,
+   * and a file neither listed here nor spelling the name or an alias on its lines has no rows.
+   */
+  importers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -505,6 +511,10 @@ async function fileReferences(
   if (resolved !== undefined && !mayHold(resolved.target, file.path)) {
     return { path: file.path, parse: "parsed", lines: [], ...tier };
   }
+  // A file matched only for a name a default import gives the declaration in another file.
+  if (resolved !== undefined && !mayUse(file, options)) {
+    return { path: file.path, parse: "parsed", lines: [], ...tier };
+  }
   if (parser.now() > options.deadline) return asText("budget");
   const text = await options.text(file.path);
   if (text === null) return asText("large");
@@ -541,7 +551,8 @@ async function exportedLines(
   options: ReferencesOfOptions,
 ): Promise<ReferenceLine[]> {
   const found: ReferenceLine[] = [];
-  for (const alias of options.aliases ?? []) {
+  const imported = options.importers?.get(at.path) ?? [];
+  for (const alias of [...options.aliases ?? [], ...imported]) {
     if (!new RegExp(wholeWordPattern(alias)).test(at.text)) continue;
     const analysis = await at.resolved.resolver.analysis(at.path, alias);
     found.push(
@@ -603,6 +614,18 @@ function mergedLines(lines: ReferenceLine[], more: ReferenceLine[]): ReferenceLi
     else for (const role of line.roles) if (!kept.roles.includes(role)) kept.roles.push(role);
   }
   return [...byLine.values()].sort((a, b) => a.number - b.number);
+}
+
+// Whether a candidate file may refer to the resolved declaration under its name, an alias it is
+// exported as, or the name its default import there gives it (always, when no file imports it
+// by default: every candidate line spells the name or an alias then).
+function mayUse(file: FileMatches, options: ReferencesOfOptions): boolean {
+  const { importers } = options;
+  if (importers === undefined || importers.size === 0 || importers.has(file.path)) return true;
+  const words = new RegExp(
+    [options.name, ...options.aliases ?? []].map((word) => wholeWordPattern(word)).join("|"),
+  );
+  return file.lines.some((line) => words.test(line.text));
 }
 
 function mayHold(target: ResolvedDeclaration, path: string): boolean {

@@ -106,6 +106,11 @@ export interface ResolvedDeclaration {
   augmented?: string;
   /** For a name of a language whose scopes are analyzed (not TypeScript): what it is. */
   scope?: ScopedTarget;
+  /**
+   * For a member found through a type's parts: the other parts' members of the name (a union's
+   * arms: a value of it refers to each of them).
+   */
+  alternatives?: ResolvedDeclaration[];
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -381,6 +386,9 @@ export class NameResolver {
         depth,
       );
     }
+    if (receiver.kind === "this" && receiver.literal !== undefined) {
+      return await this.literalOwnMember(path, { name, ...receiver.literal });
+    }
     if (receiver.kind === "this" || receiver.kind === "type") {
       // A member of the class itself, else of what it extends or implements.
       const types = receiver.kind === "this"
@@ -390,6 +398,38 @@ export class NameResolver {
         if (type === null) continue;
         const found = await this.member(path, { type, member: name }, depth + 1);
         if (found !== null) return found;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The member `name` an untyped object literal of `path` (its lines `from` to `to`) declares,
+   * what `this` in its methods refers to; null when none there does.
+   */
+  async literalOwnMember(
+    path: string,
+    at: { name: string; from: number; to: number },
+  ): Promise<ResolvedDeclaration | null> {
+    const members = await this.analysis(path, at.name);
+    for (const occurrence of members?.occurrences ?? []) {
+      const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+      const { line, column } = occurrence;
+      if (
+        receiver?.kind === "declaration" && receiver.literal === true && line >= at.from &&
+        line <= at.to
+      ) {
+        const kind = receiver.declares;
+        return {
+          path,
+          line,
+          column,
+          kind,
+          container: null,
+          via: "member",
+          member: true,
+          literal: true,
+        };
       }
     }
     return null;
@@ -853,15 +893,33 @@ export class NameResolver {
     // `type WithAlg = { alg: string } & VerifyOptions`, `interface B extends A`: a member of a
     // part.
     if (depth > FOLLOW_DEPTH) return null;
-    for (const part of type.parts ?? []) {
-      const found = await this.member(type.path, { type: part, member: at.member }, depth + 1);
-      if (found !== null) return found;
-    }
+    const parts = await this.partMembers(type, at.member, depth);
+    if (parts !== null) return parts;
     for (const [part, names] of Object.entries(type.partArguments ?? {})) {
       const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
       if (found !== null) return found;
     }
     return null;
+  }
+
+  /**
+   * The member `member` of the parts of `type` (as its file sees them): the first part's declaring
+   * it, with the other parts' declaring it too as its `alternatives` (`type State = ObjectState
+   * | MapState`: a value's `copy_` is either's); null when no part declares it.
+   */
+  async partMembers(
+    type: ResolvedDeclaration,
+    member: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const found: ResolvedDeclaration[] = [];
+    for (const part of type.parts ?? []) {
+      const each = await this.member(type.path, { type: part, member }, depth + 1);
+      if (each !== null) found.push(each, ...each.alternatives ?? []);
+    }
+    if (found.length <= 1) return found[0] ?? null;
+    const [first, ...others] = found;
+    return { ...first, alternatives: others.map(({ alternatives: _, ...other }) => other) };
   }
 
   /**
@@ -1111,6 +1169,8 @@ async function memberRefersTo(
     // Another class implementing a type that declares the member: its member is the same one.
     return true;
   }
+  const literal = literalThisFits(at, target);
+  if (literal !== null) return literal;
   switch (receiver.kind) {
     case "unknown":
       return await unknownReceiverRefersTo(resolver, { ...at, receiver }, target);
@@ -1152,6 +1212,19 @@ async function memberRefersTo(
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// For `this` in an untyped object literal's method: whether the target is a member that literal
+// declares; null for another receiver.
+function literalThisFits(
+  at: { path: string; receiver: Receiver },
+  target: ResolvedDeclaration,
+): boolean | null {
+  const { receiver } = at;
+  if (receiver.kind !== "this" || receiver.literal === undefined) return null;
+  const { from, to } = receiver.literal;
+  return at.path === target.path && target.literal === true && target.line >= from &&
+    target.line <= to;
 }
 
 // Members of the platform's arrays, maps, sets, promises and strings: a receiver of no evident
@@ -1291,6 +1364,10 @@ async function namesBeyondUse(
 // (`Router.add` of `PatternRouter` and of `SmartRouter`), or the member of a class implementing or
 // extending the target's type (`store.get()` of an `InMemorySecretStore` for `SecretStore.get`).
 function isTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
+  return [found, ...found.alternatives ?? []].some((each) => isOneTargetMember(each, target));
+}
+
+function isOneTargetMember(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
   // Two anonymous types of one file are one only where they are the same declaration.
   const same = found.container !== null || found.line === target.line;
   return (found.path === target.path && found.container === target.container && same) ||

@@ -549,8 +549,9 @@ export class RepositoryReads {
     // A local (or a name private to its file) has rows in its own file only: its candidates
     // are that file's lines, not pages of other files' matches with no rows before it (a test
     // file's local comes after every other file naming the word); an exported declaration's are
-    // also the files naming it as exported under another name.
-    const { scoped, aliases } = await this.#candidatesOf(caller, { candidates, name, target });
+    // also the files naming it as exported under another name or importing it by default.
+    const look = { candidates, name, target, resolver };
+    const { scoped, aliases, importers } = await this.#candidatesOf(caller, look);
     const found = scoped === candidates ? await searching : await this.search(caller, scoped);
     const { last, files, full } = await this.#rowsFrom(caller, found, {
       candidates: scoped,
@@ -561,6 +562,7 @@ export class RepositoryReads {
         resolved: target === null ? undefined : { resolver, target },
         maxBytes: request.maxBytes,
         aliases,
+        importers,
       },
     });
     const { files: _matched, ...search } = last.outcome;
@@ -616,16 +618,80 @@ export class RepositoryReads {
   // too (`export { NOTHING as nothing }`: where they are imported, it is used under them).
   async #candidatesOf(
     caller: Caller,
-    at: { candidates: RepositorySearchRequest; name: string; target: ResolvedDeclaration | null },
-  ): Promise<{ scoped: RepositorySearchRequest; aliases: string[] }> {
+    at: {
+      candidates: RepositorySearchRequest;
+      name: string;
+      target: ResolvedDeclaration | null;
+      resolver: NameResolver;
+    },
+  ): Promise<{
+    scoped: RepositorySearchRequest;
+    aliases: string[];
+    importers: Map<string, string[]>;
+  }> {
     const { candidates, name, target } = at;
+    const none = new Map<string, string[]>();
     const own = target === null ? null : ownFileOf(target);
-    if (own !== null) return { scoped: { ...candidates, paths: [own] }, aliases: [] };
-    const aliases = target !== null && exportable(target)
-      ? await this.#exportAliases(caller, { candidates, name })
-      : [];
-    if (aliases.length === 0) return { scoped: candidates, aliases };
-    return { scoped: { ...candidates, pattern: wordsPattern([name, ...aliases]) }, aliases };
+    if (own !== null) {
+      return { scoped: { ...candidates, paths: [own] }, aliases: [], importers: none };
+    }
+    if (target === null || !exportable(target)) {
+      return { scoped: candidates, aliases: [], importers: none };
+    }
+    const [exported, imported] = await Promise.all([
+      this.#exportAliases(caller, { candidates, name }),
+      this.#defaultImports(caller, { candidates, target, resolver: at.resolver }),
+    ]);
+    const aliases = [...new Set([...exported, ...imported.reexported])];
+    const { importers } = imported;
+    const names = new Set([name, ...aliases, ...[...importers.values()].flat()]);
+    if (names.size === 1) return { scoped: candidates, aliases, importers };
+    return { scoped: { ...candidates, pattern: wordsPattern([...names]) }, aliases, importers };
+  }
+
+  // When the target is its file's default export (`export default function preset`, `export
+  // default preset`, `export { preset as default }`): by file, the names an import of that file
+  // gives it (`import plugin from "./preset"`: used under that name in that file only), and the
+  // names a re-export gives it (`export { default as plugin } from "./preset"`: used anywhere),
+  // found on the import and export lines naming the module (the file's name, or an index file's
+  // folder's).
+  async #defaultImports(
+    caller: Caller,
+    at: {
+      candidates: RepositorySearchRequest;
+      target: ResolvedDeclaration;
+      resolver: NameResolver;
+    },
+  ): Promise<{ importers: Map<string, string[]>; reexported: string[] }> {
+    const { target } = at;
+    const importers = new Map<string, string[]>();
+    const reexported = new Set<string>();
+    const found = { importers, reexported: [] };
+    const stem = moduleStem(target.path);
+    if (stem === null || !(await at.resolver.mentions(target.path, "default"))) return found;
+    const exported = await at.resolver.exported(target.path, "default", 1);
+    if (exported?.path !== target.path || exported.line !== target.line) return found;
+    const module = `["'/]${escapedPattern(stem)}(?:\\.[A-Za-z]+)?["']`;
+    const lines = await this.search(caller, {
+      ...at.candidates,
+      pattern: `^\\s*(?:import|export)\\b.*${module}`,
+      after: undefined,
+      maxFiles: REFERENCES_FILES_PER_PAGE,
+    });
+    for (const file of lines.outcome.files) {
+      if (!isScriptPath(file.path)) continue;
+      const names = new Set<string>();
+      for (const { text } of file.lines) {
+        const local = DEFAULT_IMPORT.exec(text);
+        if (local !== null && local[1] !== "type") names.add(local[1]);
+        const exporting = /^\s*export\b/.test(text);
+        for (const [, alias] of text.matchAll(DEFAULT_AS)) {
+          (exporting ? reexported : names).add(alias);
+        }
+      }
+      if (names.size > 0) importers.set(file.path, [...names].slice(0, MAX_EXPORT_ALIASES));
+    }
+    return { importers, reexported: [...reexported].sort().slice(0, MAX_EXPORT_ALIASES) };
   }
 
   // The other names a declaration named `name` may be exported as (`export { name as alias }`,
@@ -1056,6 +1122,25 @@ const MAX_EXPORT_ALIASES = 8;
 function exportable(target: ResolvedDeclaration): boolean {
   return target.member !== true && target.scope === undefined && target.container === null &&
     target.via !== "scope" && isScriptPath(target.path);
+}
+
+// `import name from`, `import name, { ... } from`: the default export's local name.
+const DEFAULT_IMPORT = /^\s*import\s+(?:type\s+)?([A-Za-z_$][A-Za-z0-9_$]*)\s*(?:,|from\b)/;
+// `{ default as name }`, of an import or a re-export.
+const DEFAULT_AS = /\bdefault\s+as\s+([A-Za-z_$][A-Za-z0-9_$]*)/g;
+
+// The last part of the module specifiers naming a file: its name without extension, or for an
+// index file its folder's name; null for an index file at the root.
+function moduleStem(path: string): string | null {
+  const parts = path.split("/");
+  const stem = parts[parts.length - 1].replace(/\.(d\.)?[cm]?[jt]sx?$/, "");
+  if (stem !== "index") return stem;
+  return parts.length > 1 ? parts[parts.length - 2] : null;
+}
+
+// Text as a regular expression matching it literally.
+function escapedPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
 }
 
 // The name as a regular expression (its `$` escaped).

@@ -21,8 +21,16 @@ import type { Node } from "web-tree-sitter";
 
 /** What an occurrence's receiver evidently is. */
 export type Receiver =
-  /** `this` inside a class (null: not inside one), with the names it extends or implements. */
-  | { kind: "this"; type: string | null; heritage: string[] }
+  /**
+   * `this` inside a class (null: not inside one), with the names it extends or implements;
+   * `literal`: inside a method of an untyped object literal, that literal's lines.
+   */
+  | {
+    kind: "this";
+    type: string | null;
+    heritage: string[];
+    literal?: { from: number; to: number };
+  }
   /** A value of a declared or constructed type, or the class itself (`Type.member`). */
   | { kind: "type"; type: string }
   /**
@@ -902,6 +910,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const at = root.descendantForPosition({ row: declared.line - 1, column: declared.column });
   const holder = at?.parent;
   if (!holder) return { kind: "unknown" };
+  const read = at === null ? null : propertyRead(at, holder);
+  if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
   if (typeName !== null) return { kind: "type", type: typeName };
@@ -937,6 +947,50 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   }
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// The receivers a property of a value is read from when its annotated type is followed.
+const READ_FROM = new Set<Receiver["kind"]>([
+  "this",
+  "type",
+  "value",
+  "property",
+  "result",
+  "element",
+  "callback",
+  "signature",
+  "handler",
+]);
+
+// For a variable set from a property of a value of evident type (`const plugin =
+// scope.plugin_`), or destructured from such a value (`const { plugin_ } = scope`, `{ plugin_:
+// renamed }`), without an annotation of its own: that property's value (of its annotated type);
+// null for other names.
+function propertyRead(name: Node, holder: Node): Receiver | null {
+  if (holder.type === "variable_declarator") {
+    if (holder.childForFieldName("name")?.id !== name.id) return null;
+    if (holder.childForFieldName("type") !== null) return null;
+    let value = holder.childForFieldName("value");
+    while (value?.type === "non_null_expression" || value?.type === "parenthesized_expression") {
+      value = value.namedChildren[0] ?? null;
+    }
+    if (value?.type !== "member_expression") return null;
+    const read = receiverOf(value);
+    return read.kind === "property" ? read : null;
+  }
+  const shorthand = name.type === "shorthand_property_identifier_pattern" &&
+    holder.type === "object_pattern";
+  const renamed = holder.type === "pair_pattern" &&
+    holder.childForFieldName("value")?.id === name.id;
+  if (!shorthand && !renamed) return null;
+  const key = shorthand ? name : holder.childForFieldName("key");
+  if (
+    key?.type !== "property_identifier" && key?.type !== "shorthand_property_identifier_pattern"
+  ) {
+    return null;
+  }
+  const on = destructured(name);
+  return READ_FROM.has(on.kind) ? { kind: "property", of: key.text, on } : null;
 }
 
 // For an unannotated parameter (its name, or its destructuring pattern) of a function passed as
@@ -1151,12 +1205,30 @@ function enclosingClass(node: Node): Receiver {
         heritage: heritageOf(up),
       };
     }
+    const literal = literalThis(up);
+    if (literal !== null) return literal;
     // A plain function has a `this` of its own; an arrow function sees the enclosing one.
     if (FUNCTIONS.has(up.type) && up.type !== "arrow_function" && up.type !== "method_definition") {
       return { kind: "unknown" };
     }
   }
   return { kind: "this", type: null, heritage: [] };
+}
+
+// For a method of an object literal (`{ inc() { }, get double() { } }`, `{ show: function () { }
+// }`): what its `this` is, the literal (of its named type, when one is evident); null for
+// another node.
+function literalThis(fn: Node): Receiver | null {
+  const holder = fn.type === "method_definition"
+    ? fn.parent
+    : fn.type === "function_expression" || fn.type === "function"
+    ? fn.parent?.type === "pair" ? fn.parent.parent : null
+    : null;
+  if (holder?.type !== "object") return null;
+  const { type } = objectContext(holder);
+  if (type !== null) return { kind: "type", type };
+  const literal = { from: holder.startPosition.row + 1, to: holder.endPosition.row + 1 };
+  return { kind: "this", type: null, heritage: [], literal };
 }
 
 function heritageOf(declaration: Node): string[] {
@@ -1256,11 +1328,30 @@ function typeHolder(from: Node | null): Node | null {
   let holder = from;
   for (;;) {
     while (holder !== null && TYPE_COMBINATIONS.has(holder.type)) holder = holder.parent;
+    const indexed = holder === null ? null : indexedMapped(holder);
+    if (indexed !== null) {
+      holder = indexed.parent;
+      continue;
+    }
     const generic = holder?.type === "type_arguments" ? holder.parent : null;
     const name = generic?.type === "generic_type" ? generic.childForFieldName("name") : null;
     if (!generic || !name || !SAME_MEMBERS.has(name.text)) return holder;
     holder = generic.parent;
   }
+}
+
+// For the value type's annotation of a mapped type indexed by its keys (`{ [K in keyof T]: { name:
+// K } }[keyof T]`, whose values are its arms): that indexed access; null for another node.
+function indexedMapped(annotation: Node): Node | null {
+  const signature = annotation.type === "type_annotation" ? annotation.parent : null;
+  if (signature?.type !== "index_signature") return null;
+  if (!signature.namedChildren.some((child) => child?.type === "mapped_type_clause")) return null;
+  const mapped = signature.parent;
+  const indexed = mapped?.parent;
+  return mapped?.type === "object_type" && indexed?.type === "lookup_type" &&
+      indexed.namedChildren[0]?.id === mapped.id
+    ? indexed
+    : null;
 }
 
 // The types within which an anonymous object type has no values a reader can name: a function

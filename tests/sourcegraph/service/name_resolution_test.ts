@@ -554,6 +554,120 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a variable set from a property of a value of evident type, or destructured from it, is of that property's annotated type",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/plugins.ts": [
+        "export type PatchesPlugin = { getPath: (state: string) => string[] };",
+        "export type ArrayPlugin = { getPath: () => number };",
+        "export interface Scope { patchPlugin_?: PatchesPlugin; arrayPlugin_?: ArrayPlugin }",
+      ].join("\n"),
+      "src/finalize.ts": [
+        'import type { Scope } from "./plugins";',
+        "export function run(scope: Scope) {",
+        "  const { patchPlugin_ } = scope;",
+        '  patchPlugin_!.getPath("a");',
+        "  const plugin = scope.patchPlugin_!;",
+        '  plugin?.getPath("b");',
+        "  const array = scope.arrayPlugin_;",
+        "  array.getPath();",
+        "  const { arrayPlugin_: renamed } = scope;",
+        "  renamed.getPath();",
+        "}",
+      ].join("\n"),
+    }, { path: "src/plugins.ts", name: "getPath", line: 1, shared: true });
+    assertEquals(target?.container, "PatchesPlugin");
+    // finalize.ts names neither plugin type: its receivers are typed through `Scope`'s
+    // properties, the array plugin's (lines 8 and 10) another type's.
+    assertEquals(lines, ["src/finalize.ts:4", "src/finalize.ts:6", "src/plugins.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: a member of a value of a union type is the member of every arm declaring it",
+  async () => {
+    const files = {
+      "src/state.ts": [
+        "export interface ObjectState { type_: 0; copy_: object | null }",
+        "export interface MapState { type_: 1; copy_: Map<string, number> | undefined }",
+        "export type AnyState = ObjectState | MapState;",
+        "export interface Other { copy_: string }",
+      ].join("\n"),
+      "src/use.ts": [
+        'import type { AnyState, MapState, Other } from "./state";',
+        "export const latest = (state: AnyState) => state.copy_;",
+        "export const other = (o: Other) => o.copy_;",
+        "export const map = (m: MapState) => m.copy_;",
+      ].join("\n"),
+    };
+    const at = { path: "src/state.ts", name: "copy_", shared: true };
+    const map = await referencesIn(files, { ...at, line: 2 });
+    assertEquals(map.target?.container, "MapState");
+    assertEquals(map.lines, ["src/state.ts:2", "src/use.ts:2", "src/use.ts:4"]);
+    const object = await referencesIn(files, { ...at, line: 1 });
+    assertEquals(object.lines, ["src/state.ts:1", "src/use.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: `this` in an object literal's method is that literal",
+  async () => {
+    const files = {
+      "src/counter.ts": [
+        "export const counter = {",
+        "  count: 0,",
+        "  inc() { this.count++; },",
+        "  get double() { return this.count * 2; },",
+        "};",
+        "export class Other { count = 1; read() { return this.count; } }",
+      ].join("\n"),
+      "src/other.ts":
+        "export const plain = { count: 5, show: function () { return this.count; } };",
+    };
+    const { lines } = await referencesIn(files, { path: "src/counter.ts", name: "count", line: 2 });
+    // Not the class's own `this`, nor another literal's.
+    assertEquals(lines, ["src/counter.ts:2", "src/counter.ts:3", "src/counter.ts:4"]);
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["src/counter.ts"].split("\n")[2].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "src/counter.ts",
+      name: "count",
+      line: 3,
+      column,
+    });
+    assertEquals(found && { path: found.path, line: found.line }, {
+      path: "src/counter.ts",
+      line: 2,
+    });
+  },
+);
+
+nameCase(
+  "name resolution: the value type of a mapped type indexed by its keys is its alias's",
+  async () => {
+    const { target, lines } = await referencesIn({
+      "src/hookable.ts": [
+        "type SpyEvent<HT> = {",
+        "  [key in keyof HT]: { name: key; args: unknown[] };",
+        "}[keyof HT];",
+        "export class Hookable<HT> {",
+        "  beforeEach(fn: (event: SpyEvent<HT>) => void): void {}",
+        "}",
+      ].join("\n"),
+      "src/debugger.ts": [
+        'import type { Hookable } from "./hookable";',
+        "export function debug(hooks: Hookable<any>, other: { name: string }) {",
+        "  hooks.beforeEach((event) => console.log(event.name));",
+        "  return other.name;",
+        "}",
+      ].join("\n"),
+    }, { path: "src/hookable.ts", name: "name", line: 2, shared: true });
+    assertEquals(target?.container, "SpyEvent");
+    assertEquals(lines, ["src/debugger.ts:3", "src/hookable.ts:2"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });

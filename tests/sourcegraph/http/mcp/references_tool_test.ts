@@ -98,22 +98,23 @@ function withRefs(fn: (client: Client) => Promise<void>): Promise<void> {
       { name: "org/local-function", publicRead: true, files: LOCAL_FILES },
       { name: "org/later-pages", publicRead: true, files: LATER_FILES },
       { name: "org/exported-alias", publicRead: true, files: EXPORTED_FILES },
+      { name: "org/default-exports", publicRead: true, files: DEFAULT_FILES },
     ],
   });
 }
 
 type Case = [string, (client: Client) => Promise<void>];
 
-// The cases over the three repositories above, and over org/local-function, org/later-pages and
-// org/exported-alias (below), each asking its own repository (the search index off), run as steps
-// of one world. The last three's names are far from every name a case asks for that is not there
+// The cases over the three repositories above, and over org/local-function, org/later-pages,
+// org/exported-alias and org/default-exports (below), each asking its own repository (the search index off), run as steps
+// of one world. The last four's names are far from every name a case asks for that is not there
 // (a missing name's answer lists the nearest visible ones in order, and a case compares two).
 const REFS_CASES: Case[] = [];
 function refsCase(name: string, fn: (client: Client) => Promise<void>): void {
   REFS_CASES.push([name, fn]);
 }
 
-Deno.test("references over one world of six repositories (the search index off)", (t) =>
+Deno.test("references over one world of seven repositories (the search index off)", (t) =>
   withRefs(async (client) => {
     for (const [name, fn] of REFS_CASES) await t.step(name, () => fn(client));
   }));
@@ -567,6 +568,42 @@ refsCase(
         'File: "test/a.test.ts"',
         '1 [import]: import { nothing } from "../src/index";',
         "2 [read]: expect(produce(() => nothing)).toBe(undefined);",
+      ],
+    });
+  },
+);
+
+// A module's default export, imported under other names (one through a re-export of the
+// default), and a file importing another module's default under the same name.
+const DEFAULT_FILES: Record<string, string> = {
+  "src/babel/preset.ts": "export default function jotaiPreset() {\n  return 1;\n}\n",
+  "src/babel/index.ts": 'export { default as preset } from "./preset";\n',
+  "src/app.ts": 'import plugin from "./babel/preset.ts";\nplugin();\n',
+  "src/entry.ts": 'import { preset } from "./babel";\npreset();\n',
+  "src/other.ts": 'import plugin from "./plugins/other";\nplugin();\n',
+  "src/plugins/other.ts": "export default function other() {}\n",
+};
+
+refsCase(
+  "references: a default export is found under the names its imports give it",
+  async (client) => {
+    await assertOnePage(client, {
+      repo: "org/default-exports",
+      path: "src/babel/preset.ts",
+      line: 1,
+    }, {
+      symbol: "jotaiPreset",
+      rows: [
+        'File: "src/app.ts"',
+        '1 [import]: import plugin from "./babel/preset.ts";',
+        "2 [call]: plugin();",
+        'File: "src/babel/index.ts"',
+        '1 [read]: export { default as preset } from "./preset";',
+        'File: "src/babel/preset.ts"',
+        "1 [definition]: export default function jotaiPreset() {",
+        'File: "src/entry.ts"',
+        '1 [import]: import { preset } from "./babel";',
+        "2 [call]: preset();",
       ],
     });
   },
