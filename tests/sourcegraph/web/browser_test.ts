@@ -916,6 +916,8 @@ async function withOAuthWorld(
         SOURCEGRAPH_PUBLIC_READ: "false",
         SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS: "true",
         SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE: "true",
+        // No case searches: no index build (a builder process) for the one repository.
+        SOURCEGRAPH_SEARCH_INDEX: "false",
         // The service trusts the test's CA (the document server's certificate).
         DENO_CERT: tls.caFile,
       }, { repositories: [repo.path] });
