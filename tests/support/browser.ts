@@ -36,7 +36,12 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
   return await puppeteer.launch({
     executablePath,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-features=BackForwardCache",
+    ],
   });
 }
 

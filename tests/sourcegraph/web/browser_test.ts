@@ -4,13 +4,13 @@
  * The pages in a real Chromium, at 1280 and 390 px where layout is the
  * property, and OAuth end to end: every case in a browser context of its
  * own, all in one Chromium (a launch costs a processor-second or two, more
- * than most cases). The page cases share one service of six repositories
- * (a service start costs about one): `local/site` and `local/kinds` hold
- * hostile content and a file of each kind the pages show; `local/code`
- * highlighting and a hostile README; `local/history` a rename and a hostile
- * commit; `local/nav` what code navigation links; `local/project` is synced
- * by its Sync now button (over HTTP, no browser). Screenshots only where a
- * person asked to look (SOURCEGRAPH_SCREENSHOTS).
+ * than most cases). The page cases share one service of five repositories
+ * (a service start costs about one): `local/site` holds hostile content,
+ * code to highlight and a hostile README (one repository, so one index build
+ * fewer); `local/kinds` a file of each kind the pages show; `local/history`
+ * a rename and a hostile commit; `local/nav` what code navigation links;
+ * `local/project` is synced by its Sync now button (over HTTP, no browser).
+ * Screenshots only where a person asked to look (SOURCEGRAPH_SCREENSHOTS).
  *
  * The OAuth cases share one service with public reads off: the MCP SDK's own
  * client-side OAuth (`auth()` with an OAuthClientProvider) against it over
@@ -61,12 +61,10 @@ const OAUTH_TOKEN = "o".repeat(40);
 /** The service every page case uses, and the commits of its repositories. */
 interface Site {
   service: RunningService;
-  /** The commit of `local/site` (its subject hostile). */
+  /** The commit of `local/site` (its subject hostile; its README and code too). */
   siteSha: string;
   /** The commit of `local/kinds` (a file of each kind the pages show). */
   kindsSha: string;
-  /** The commit of `local/code`. */
-  codeSha: string;
   /** The commits of `local/history`, oldest first: the first, the rename, the hostile one. */
   history: { first: string; renamed: string; sha: string };
   /** The commit of `local/nav`. */
@@ -115,18 +113,15 @@ Deno.test({
 async function withSite(fn: (site: Site) => Promise<void>): Promise<void> {
   const parent = await tempDir("sg-browser-");
   try {
-    const site = await createRepo(SITE_FILES, { parent, name: "site" });
+    const site = await createRepo({ ...SITE_FILES, ...CODE_FILES }, { parent, name: "site" });
     await site.git("commit", "-q", "--amend", "-m", `<img src=x onerror="window.__pwned=4">`);
     const kinds = await createRepo({}, { parent, name: "kinds" });
     await kinds.write(KINDS_FILES);
-    const code = await createRepo({}, { parent, name: "code" });
-    await code.write(CODE_FILES);
     const nav = await createRepo({}, { parent, name: "nav" });
     await nav.write(NAV_FILES);
     const world = {
       siteSha: await site.git("rev-parse", "HEAD"),
       kindsSha: await kinds.commit("initial"),
-      codeSha: await code.commit("initial"),
       navSha: await nav.commit("initial"),
       history: await createHistory(parent),
       project: await createRepo({ "a.txt": "one\n" }, { parent, name: "project" }),
@@ -136,7 +131,7 @@ async function withSite(fn: (site: Site) => Promise<void>): Promise<void> {
       SOURCEGRAPH_API_TOKEN: TOKEN,
       SOURCEGRAPH_LOCAL_CHECK: "1h",
     }, {
-      repositories: ["site", "kinds", "code", "history", "nav", "project"].map((name) =>
+      repositories: ["site", "kinds", "history", "nav", "project"].map((name) =>
         `${parent}/${name}`
       ),
     });
@@ -179,6 +174,7 @@ const KINDS_FILES: Record<string, string> = {
   ).join("\n") + "\n",
 };
 
+// Beside SITE_FILES in `local/site`: highlighting, a hostile README and what it links.
 const CODE_FILES: Record<string, string | Uint8Array> = {
   "README.md": HOSTILE_MARKDOWN,
   "docs/guide.md": "# Guide\n\nline two\n\nline four\n",
@@ -568,14 +564,14 @@ browserCases.add(
 
 browserCases.add(
   "pages in Chromium: highlighting in light and dark, rendered Markdown runs nothing, images load, lines wrap on request",
-  async ({ context, world: { service, codeSha: sha } }) => {
+  async ({ context, world: { service, siteSha: sha } }) => {
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`page error: ${error}`));
     page.on("console", (message) => {
       if (message.text().includes("Content Security Policy")) problems.push(message.text());
     });
-    const base = `${service.url}/sourcegraph/local/code`;
+    const base = `${service.url}/sourcegraph/local/site`;
     const pwned = () => page.evaluate(() => (window as { __pwned?: number }).__pwned);
     // Keywords are coloured by the style sheet, differently in each colour scheme (one load:
     // the style sheet's media queries follow the emulated scheme as it changes).
@@ -614,7 +610,7 @@ browserCases.add(
     await Promise.all([page.waitForNavigation(), page.click('.readme a[href$="docs/guide.md"]')]);
     assertEquals(
       new URL(page.url()).pathname,
-      `/sourcegraph/local/code/-/blob/${sha}/docs/guide.md`,
+      `/sourcegraph/local/site/-/blob/${sha}/docs/guide.md`,
     );
     assertEquals(await page.$eval("article.markdown-body h1", (h) => h.textContent), "Guide");
     // A line of a rendered document opens its source view at that line.
@@ -916,6 +912,8 @@ async function withOAuthWorld(
         SOURCEGRAPH_PUBLIC_READ: "false",
         SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS: "true",
         SOURCEGRAPH_OAUTH_CLIENT_DOCUMENTS_PRIVATE: "true",
+        // No case searches: no index build (a builder process) for the one repository.
+        SOURCEGRAPH_SEARCH_INDEX: "false",
         // The service trusts the test's CA (the document server's certificate).
         DENO_CERT: tls.caFile,
       }, { repositories: [repo.path] });

@@ -4,6 +4,8 @@ import { hiddenField, overHttp, pageRequest, signIn } from "../../support/page_r
 import { startService } from "../../support/sourcegraph_service.ts";
 
 const TOKEN = "w".repeat(40);
+// Nothing here searches: no index build (a builder process) on either start.
+const SETTINGS = { SOURCEGRAPH_API_TOKEN: TOKEN, SOURCEGRAPH_SEARCH_INDEX: "false" };
 
 // Two sessions over one restart: the one signed out before it stays out (its removal is the
 // store's), the other survives it and signs out with the restored session's form.
@@ -13,7 +15,7 @@ Deno.test("sessions: a sign-in survives a restart of the service; sign-out ends 
     parent,
     name: "project",
   });
-  let service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
+  let service = await startService(repo.path, SETTINGS);
   const signedIn = (cookie: string) =>
     pageRequest(overHttp(service.url), "/sourcegraph/", { cookie })
       .then((home) => ({ home, in: home.body.includes("service token") }));
@@ -39,7 +41,7 @@ Deno.test("sessions: a sign-in survives a restart of the service; sign-out ends 
     assert(!(await signedIn(ended)).in, "signed out");
 
     await service.stop();
-    service = await startService(repo.path, { SOURCEGRAPH_API_TOKEN: TOKEN });
+    service = await startService(repo.path, SETTINGS);
     assert(!(await signedIn(ended)).in, "signed out stays signed out");
     const restored = await signedIn(kept);
     assertIncludes(restored.home.body, "service token");

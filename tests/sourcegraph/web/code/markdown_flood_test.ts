@@ -41,6 +41,8 @@ Deno.test("markdown flood: an anonymous README reload loop leaves health and tok
     SOURCEGRAPH_API_TOKEN: TOKEN,
     SOURCEGRAPH_ANONYMOUS_PER_MINUTE: "100000",
     SOURCEGRAPH_MARKDOWN_TIMEOUT: RENDER_LIMIT,
+    // Nothing here searches: no index build (a builder process) beside the renders.
+    SOURCEGRAPH_SEARCH_INDEX: "false",
   });
   const pages = pathologicalReadmePages(service.url, { folders: FOLDERS });
   const get = async (url: string, token?: string) => {
