@@ -389,16 +389,27 @@ export class NameResolver {
     if (receiver.kind === "this" && receiver.literal !== undefined) {
       return await this.literalOwnMember(path, { name, ...receiver.literal });
     }
-    if (receiver.kind === "this" || receiver.kind === "type") {
+    if (receiver.kind === "this") {
       // A member of the class itself, else of what it extends or implements.
-      const types = receiver.kind === "this"
-        ? [receiver.type, ...receiver.heritage]
-        : [receiver.type];
-      for (const type of types) {
-        if (type === null) continue;
-        const found = await this.member(path, { type, member: name }, depth + 1);
-        if (found !== null) return found;
-      }
+      return await this.#firstMember(path, [receiver.type, ...receiver.heritage], name, depth);
+    }
+    if (receiver.kind === "type") {
+      return await this.#firstMember(path, [receiver.type], name, depth);
+    }
+    return null;
+  }
+
+  // The member `name` of the first of `types` (as `path` sees them) declaring it, or null.
+  async #firstMember(
+    path: string,
+    types: (string | null)[],
+    name: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    for (const type of types) {
+      if (type === null) continue;
+      const found = await this.member(path, { type, member: name }, depth + 1);
+      if (found !== null) return found;
     }
     return null;
   }

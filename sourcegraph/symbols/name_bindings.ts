@@ -1449,25 +1449,8 @@ function objectContext(object: Node): LiteralContext {
   for (; holder?.type === "array"; depth++) holder = holder.parent;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
-  if (holder?.type === "type_alias_declaration") {
-    return { type: holder.childForFieldName("name")?.text ?? null };
-  }
-  if (holder?.type === "variable_declarator") {
-    let typed = holder.childForFieldName("type");
-    if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
-      typed = typed.namedChildren[0] ?? null;
-    }
-    return { type: typed === null ? null : literalType(typed) };
-  }
-  if (
-    (holder?.type === "required_parameter" || holder?.type === "optional_parameter") &&
-    holder.childForFieldName("value")?.id === object.id
-  ) {
-    // `(opts: Options = { ... })`: a parameter's default value is of the parameter's type.
-    const typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
-    return { type: typed === null ? null : literalType(typed) };
-  }
+  const declared = declaredContext(object, { holder, depth });
+  if (declared !== null) return declared;
   const written = writtenType(holder, object, depth);
   if (written !== undefined) return { type: written };
   // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
@@ -1500,6 +1483,35 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// The type of an object literal a declaration holds: an alias's arm, a variable's initializer
+// (an element of it, `depth` arrays down), a parameter's default value; null for another holder.
+function declaredContext(
+  object: Node,
+  at: { holder: Node | null; depth: number },
+): LiteralContext | null {
+  const { holder, depth } = at;
+  if (holder?.type === "type_alias_declaration") {
+    return { type: holder.childForFieldName("name")?.text ?? null };
+  }
+  if (holder?.type === "variable_declarator") {
+    let typed = holder.childForFieldName("type");
+    if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
+      typed = typed.namedChildren[0] ?? null;
+    }
+    return { type: typed === null ? null : literalType(typed) };
+  }
+  if (
+    (holder?.type === "required_parameter" || holder?.type === "optional_parameter") &&
+    holder.childForFieldName("value")?.id === object.id
+  ) {
+    // `(opts: Options = { ... })`: a parameter's default value is of the parameter's type.
+    const typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
+    return { type: typed === null ? null : literalType(typed) };
+  }
+  return null;
 }
 
 // For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named

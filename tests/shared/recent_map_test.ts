@@ -32,6 +32,7 @@ Deno.test("recent map: a million writes of distinct keys hold no more than its l
 
 Deno.test("recent map: a limit under one or not a whole number is refused", () => {
   for (const limit of [0, -1, 1.5, Number.NaN]) {
-    assertThrows(() => new RecentMap(limit), RangeError, "at least one entry");
+    const error = assertThrows(() => new RecentMap(limit), RangeError);
+    assertEquals(error.message, `a RecentMap holds at least one entry, not ${limit}`);
   }
 });
