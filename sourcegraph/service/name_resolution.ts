@@ -337,11 +337,30 @@ export class NameResolver {
         }
         return await this.exported(target, binding.imported, depth + 1);
       }
-      case "member":
-        return await this.receiverMember(path, { name, receiver: binding.receiver }, depth);
+      case "member": {
+        const { receiver } = binding;
+        return await this.givenMember(path, { name, receiver }) ??
+          await this.receiverMember(path, { name, receiver }, depth);
+      }
       default:
         return null;
     }
+  }
+
+  /**
+   * For a value made by a call written with an anonymous object type argument and given an object
+   * (`const obj = proxy<{ count: number }>({ count: 0 })`): that type's member `name`, or null.
+   */
+  async givenMember(
+    path: string,
+    at: { name: string; receiver: Receiver },
+  ): Promise<ResolvedDeclaration | null> {
+    const { receiver } = at;
+    const typedAt = receiver.kind === "unknown" || receiver.kind === "result"
+      ? receiver.typedAt
+      : undefined;
+    if (typedAt === undefined) return null;
+    return await this.typeArgumentMember(path, { member: at.name, typedAt });
   }
 
   /** Where the member `name` of a value that `receiver` describes leads (as `path` sees it). */
@@ -1166,12 +1185,15 @@ async function typeArgumentRefersTo(
 ): Promise<boolean | null> {
   const { binding, property } = at.occurrence;
   const receiver = binding?.kind === "member" ? binding.receiver : property;
-  const range = receiver?.kind === "declaration" || receiver?.kind === "callback"
+  const range = receiver?.kind === "declaration" || receiver?.kind === "callback" ||
+      receiver?.kind === "unknown" || receiver?.kind === "result"
     ? receiver.typedAt
     : undefined;
   if (range === undefined) return null;
   const inside = at.path === target.path && target.container === null &&
     target.literal !== true && target.line >= range.from && target.line <= range.to;
+  // A value a call given an object made: that type's member, or as another receiver.
+  if (receiver?.kind === "unknown" || receiver?.kind === "result") return inside ? true : null;
   const argument = receiver?.kind === "declaration" ? receiver.argument : undefined;
   if (!inside || argument?.on === undefined) return inside;
   return await takesTypeArgument(resolver, at.path, argument);

@@ -2490,3 +2490,38 @@ nameCase(
     assertEquals(added.lines, ["src/draft_set.ts:2", "src/sets.ts:2"]);
   },
 );
+
+// `const obj = proxy<{ count?: number }>({ count: 1 })`: a value made by a call written with an
+// anonymous object type argument and given an object is of that type (the generic returns its
+// argument's type); its members read there are that type's.
+const PROXIED_FILES = {
+  "src/basic.test.ts": [
+    "export function run() {",
+    "  const obj = proxy<{ count?: number }>({ count: 1 });",
+    "  obj.count = 2;",
+    "  const other = proxy({ count: 3 });",
+    "  return other.count;",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a value made by a call written with an anonymous type argument and given an object is of that type",
+  async () => {
+    const { lines } = await referencesIn(PROXIED_FILES, {
+      path: "src/basic.test.ts",
+      name: "count",
+      line: 2,
+    });
+    assertEquals(lines.includes("src/basic.test.ts:3"), true);
+    const resolver = resolverOver(sharedParser(), PROXIED_FILES);
+    const column = PROXIED_FILES["src/basic.test.ts"].split("\n")[2].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "src/basic.test.ts",
+      name: "count",
+      line: 3,
+      column,
+    });
+    assertEquals(found && `${found.path}:${found.line}:${found.column}`, "src/basic.test.ts:2:22");
+  },
+);
