@@ -111,6 +111,11 @@ export interface ResolvedDeclaration {
    * arms: a value of it refers to each of them).
    */
   alternatives?: ResolvedDeclaration[];
+  /**
+   * For a member overriding a member of the platform's `Map` or `Set` (its class extends one, its
+   * object's type is made of one): that collection (every use of its member is the member's too).
+   */
+  platform?: string;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -332,11 +337,30 @@ export class NameResolver {
         }
         return await this.exported(target, binding.imported, depth + 1);
       }
-      case "member":
-        return await this.receiverMember(path, { name, receiver: binding.receiver }, depth);
+      case "member": {
+        const { receiver } = binding;
+        return await this.givenMember(path, { name, receiver }) ??
+          await this.receiverMember(path, { name, receiver }, depth);
+      }
       default:
         return null;
     }
+  }
+
+  /**
+   * For a value made by a call written with an anonymous object type argument and given an object
+   * (`const obj = proxy<{ count: number }>({ count: 0 })`): that type's member `name`, or null.
+   */
+  async givenMember(
+    path: string,
+    at: { name: string; receiver: Receiver },
+  ): Promise<ResolvedDeclaration | null> {
+    const { receiver } = at;
+    const typedAt = receiver.kind === "unknown" || receiver.kind === "result"
+      ? receiver.typedAt
+      : undefined;
+    if (typedAt === undefined) return null;
+    return await this.typeArgumentMember(path, { member: at.name, typedAt });
   }
 
   /** Where the member `name` of a value that `receiver` describes leads (as `path` sees it). */
@@ -363,10 +387,7 @@ export class NameResolver {
       return await this.propertyMember(path, { ...receiver, member: name }, depth);
     }
     if (receiver.kind === "value") {
-      const type = await this.valueType(path, receiver.of, depth + 1);
-      return type === null
-        ? null
-        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
+      return await this.valueMember(path, { of: receiver.of, member: name }, depth);
     }
     if (receiver.kind === "callback" && receiver.typedAt !== undefined) {
       return await this.typeArgumentMember(path, { member: name, typedAt: receiver.typedAt });
@@ -412,6 +433,40 @@ export class NameResolver {
       if (found !== null) return found;
     }
     return null;
+  }
+
+  /**
+   * The member `member` of a value `of` the file imports by name: of the type its declaration
+   * gives it, else of the untyped object literal it is set to.
+   */
+  async valueMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const type = await this.valueType(path, at.of, depth + 1);
+    return type === null
+      ? await this.literalValueMember(path, at, depth)
+      : await this.member(type.path, { type: type.type, member: at.member }, depth + 1);
+  }
+
+  /**
+   * The member `member` of a value `of` (as `path` sees it, an import) whose declaration sets it
+   * to an untyped object literal (`export const actions = { addTodo() {} }`): that literal's key;
+   * null for another value.
+   */
+  async literalValueMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const value = await this.declarationOf(path, at.of, depth + 1);
+    if (value === null || (value.kind !== "constant" && value.kind !== "variable")) return null;
+    const text = await this.text(value.path);
+    const range = text === null ? null : literalLines(text, value);
+    return range === null
+      ? null
+      : await this.literalOwnMember(value.path, { name: at.member, ...range });
   }
 
   /**
@@ -998,6 +1053,7 @@ export async function resolveAt(
       ...(binding.receiver.within ? { within: binding.receiver.within } : {}),
       ...(binding.receiver.private ? { private: binding.receiver.private } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
+      ...await overridden(resolver, { path: at.path, name: at.name }, binding.receiver),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding });
@@ -1113,7 +1169,12 @@ export async function refersTo(
     if (hidden && (at.path !== target.path || line < hidden.from || line > hidden.to)) return false;
     const receiver = binding.kind === "member" ? binding.receiver : property;
     if (receiver === undefined) return false;
-    return await memberRefersTo(resolver, { path: at.path, name: at.name, line, receiver }, target);
+    const { role } = at.occurrence;
+    return await memberRefersTo(
+      resolver,
+      { path: at.path, name: at.name, line, receiver, role },
+      target,
+    );
   }
   if (binding.kind === "free") return false;
   if (binding.kind === "member" && binding.receiver.kind !== "module") return false;
@@ -1135,12 +1196,15 @@ async function typeArgumentRefersTo(
 ): Promise<boolean | null> {
   const { binding, property } = at.occurrence;
   const receiver = binding?.kind === "member" ? binding.receiver : property;
-  const range = receiver?.kind === "declaration" || receiver?.kind === "callback"
+  const range = receiver?.kind === "declaration" || receiver?.kind === "callback" ||
+      receiver?.kind === "unknown" || receiver?.kind === "result"
     ? receiver.typedAt
     : undefined;
   if (range === undefined) return null;
   const inside = at.path === target.path && target.container === null &&
     target.literal !== true && target.line >= range.from && target.line <= range.to;
+  // A value a call given an object made: that type's member, or as another receiver.
+  if (receiver?.kind === "unknown" || receiver?.kind === "result") return inside ? true : null;
   const argument = receiver?.kind === "declaration" ? receiver.argument : undefined;
   if (!inside || argument?.on === undefined) return inside;
   return await takesTypeArgument(resolver, at.path, argument);
@@ -1165,10 +1229,11 @@ async function takesTypeArgument(
 // The platform's types mapping a type's keys to other values.
 const KEY_MAPS = new Set(["Record"]);
 
-// Whether a member occurrence whose receiver is `receiver` may be the member `target`.
+// Whether a member occurrence whose receiver is `receiver` may be the member `target` (`role`: the
+// occurrence's, when known).
 async function memberRefersTo(
   resolver: NameResolver,
-  at: { path: string; name: string; line: number; receiver: Receiver },
+  at: { path: string; name: string; line: number; receiver: Receiver; role?: string },
   target: ResolvedDeclaration,
 ): Promise<boolean> {
   const { receiver } = at;
@@ -1182,6 +1247,8 @@ async function memberRefersTo(
   }
   const literal = literalThisFits(at, target);
   if (literal !== null) return literal;
+  const platform = await platformRefersTo(resolver, at, target);
+  if (platform !== null) return platform;
   switch (receiver.kind) {
     case "unknown":
       return await unknownReceiverRefersTo(resolver, { ...at, receiver }, target);
@@ -1236,6 +1303,126 @@ function literalThisFits(
   const { from, to } = receiver.literal;
   return at.path === target.path && target.literal === true && target.line >= from &&
     target.line <= to;
+}
+
+// The lines of the object literal a variable declared at `at` is set to (`actions = { ... }`),
+// by its braces (a brace in a string or comment is taken for one); null when it is set to another
+// value.
+function literalLines(
+  text: string,
+  at: { line: number; column: number | null },
+): { from: number; to: number } | null {
+  const lines = text.split("\n");
+  const first = lines[at.line - 1]?.slice(at.column ?? 0) ?? "";
+  const opening = /^[A-Za-z0-9_$]+\s*=\s*\{/.exec(first);
+  if (opening === null) return null;
+  let depth = 0;
+  let rest = first.slice(opening[0].length - 1);
+  for (let line = at.line; line <= lines.length; line++) {
+    for (const character of rest) {
+      if (character === "{") depth++;
+      else if (character === "}" && --depth === 0) return { from: at.line, to: line };
+    }
+    rest = lines[line] ?? "";
+  }
+  return null;
+}
+
+// The platform's collections a type of the files may extend or be made of, and their members: a
+// member of such a type of one of these names overrides the collection's, which the compiler's
+// references relate to it, so every use of the collection's member is one of the override.
+const COLLECTION_MEMBERS: Record<string, Set<string>> = {
+  Map: new Set([
+    "get",
+    "set",
+    "has",
+    "delete",
+    "clear",
+    "size",
+    "forEach",
+    "keys",
+    "values",
+    "entries",
+  ]),
+  Set: new Set([
+    ...["add", "has", "delete", "clear", "size", "forEach", "keys", "values", "entries"],
+    ...["union", "intersection", "difference", "symmetricDifference"],
+    ...["isSubsetOf", "isSupersetOf", "isDisjointFrom"],
+  ]),
+};
+
+// For a member declared in a class, an object type or a typed object literal: the platform's
+// collection it overrides (`class DraftMap extends Map`, an object of
+// `type Internal<K, V> = Map<K, V> & { epoch: number }`), if any.
+async function overridden(
+  resolver: NameResolver,
+  at: { path: string; name: string },
+  receiver: Extract<Receiver, { kind: "declaration" }>,
+): Promise<{ platform?: string }> {
+  const platform = await collectionOf(resolver, at, receiver);
+  return platform === undefined ? {} : { platform };
+}
+
+async function collectionOf(
+  resolver: NameResolver,
+  at: { path: string; name: string },
+  receiver: { type: string | null; heritage: string[] },
+): Promise<string | undefined> {
+  const fits = (name: string) => COLLECTION_MEMBERS[name]?.has(at.name) === true;
+  const extended = receiver.heritage.find(fits);
+  if (extended !== undefined || receiver.type === null) return extended;
+  if (fits(receiver.type)) return receiver.type;
+  const type = await resolver.declarationOf(at.path, receiver.type, 1);
+  return type?.parts?.find(fits);
+}
+
+// For a target overriding a platform collection's member: an occurrence on a value of that
+// collection (constructed or annotated), of a type extending or made of it, or of no evident type
+// that is evidently one (below) is the collection's member, hence the target's; null for another
+// receiver (a type the files declare: its own member decides; another of no evident type: the
+// rule of such receivers).
+async function platformRefersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Receiver; role?: string },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { platform } = target;
+  const { receiver } = at;
+  if (platform === undefined) return null;
+  if (receiver.kind === "unknown") {
+    const evident = receiver.global !== true && await collectionCall(resolver, at, platform);
+    return evident ? true : null;
+  }
+  if (receiver.kind === "type") {
+    // `new DraftMap().set(...)`: a class extending the collection declares the member.
+    if (receiver.type === platform) return true;
+    const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+    if (found?.implemented?.includes(platform)) return true;
+  }
+  if (receiver.kind !== "declaration" && receiver.kind !== "this" && receiver.kind !== "type") {
+    return null;
+  }
+  const own = await collectionOf(resolver, at, { heritage: [], ...receiver });
+  return own === platform ? true : null;
+}
+
+// Whether a member occurrence on a value of no evident type is evidently the collection
+// `platform`'s: a method called (not a property of that name read: `cloned.set.add(4)`), and one
+// only that collection has (`set` of a `Map`, `add` of a `Set`), or one it shares (`has`,
+// `delete`, `size`) in a file naming that collection and no other that has the member.
+async function collectionCall(
+  resolver: NameResolver,
+  at: { path: string; name: string; role?: string },
+  platform: string,
+): Promise<boolean> {
+  if (at.role !== undefined && at.role !== "call" && at.name !== "size") return false;
+  const others = Object.keys(COLLECTION_MEMBERS).filter((other) =>
+    other !== platform && COLLECTION_MEMBERS[other].has(at.name)
+  );
+  if (others.length === 0) return true;
+  if (!(await resolver.mentions(at.path, platform))) return false;
+  const named = await Promise.all(others.map((other) => resolver.mentions(at.path, other)));
+  return !named.includes(true);
 }
 
 // Members of the platform's arrays, maps, sets, promises and strings: a receiver of no evident

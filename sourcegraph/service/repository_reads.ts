@@ -645,16 +645,21 @@ export class RepositoryReads {
     const aliases = [...new Set([...exported, ...imported.reexported])];
     const { importers } = imported;
     const names = new Set([name, ...aliases, ...[...importers.values()].flat()]);
-    if (names.size === 1) return { scoped: candidates, aliases, importers };
-    return { scoped: { ...candidates, pattern: wordsPattern([...names]) }, aliases, importers };
+    // `default` is a row only on a line re-exporting the default (not every `export default`).
+    const reexports = names.delete("default") ? [DEFAULT_REEXPORT_LINE] : [];
+    if (names.size === 1 && reexports.length === 0) {
+      return { scoped: candidates, aliases, importers };
+    }
+    const pattern = [wordsPattern([...names]), ...reexports].join("|");
+    return { scoped: { ...candidates, pattern }, aliases, importers };
   }
 
   // When the target is its file's default export (`export default function preset`, `export
   // default preset`, `export { preset as default }`): by file, the names an import of that file
   // gives it (`import plugin from "./preset"`: used under that name in that file only), and the
-  // names a re-export gives it (`export { default as plugin } from "./preset"`: used anywhere),
-  // found on the import and export lines naming the module (the file's name, or an index file's
-  // folder's).
+  // names a re-export gives it (`export { default as plugin } from "./preset"`: used anywhere; a
+  // re-export as the default, `export { default } from`, is a row of its file), found on the
+  // import and export lines naming the module (the file's name, or an index file's folder's).
   async #defaultImports(
     caller: Caller,
     at: {
@@ -688,6 +693,8 @@ export class RepositoryReads {
         for (const [, alias] of text.matchAll(DEFAULT_AS)) {
           (exporting ? reexported : names).add(alias);
         }
+        // `export { default } from "./preset"`: the module's default is this one's, on that line.
+        if (exporting && DEFAULT_REEXPORT.test(text)) names.add("default");
       }
       if (names.size > 0) importers.set(file.path, [...names].slice(0, MAX_EXPORT_ALIASES));
     }
@@ -1128,6 +1135,10 @@ function exportable(target: ResolvedDeclaration): boolean {
 const DEFAULT_IMPORT = /^\s*import\s+(?:type\s+)?([A-Za-z_$][A-Za-z0-9_$]*)\s*(?:,|from\b)/;
 // `{ default as name }`, of an import or a re-export.
 const DEFAULT_AS = /\bdefault\s+as\s+([A-Za-z_$][A-Za-z0-9_$]*)/g;
+// `export { default } from`, `export { default, other } from`: the default re-exported as such.
+const DEFAULT_REEXPORT = /^\s*export\s*(?:type\s*)?\{[^}]*\bdefault\b(?!\s+as\b)/;
+// The search's pattern for those lines (`default as name` among them: their files are parsed).
+const DEFAULT_REEXPORT_LINE = "^\\s*export\\s*\\{[^}]*\\bdefault\\b";
 
 // The last part of the module specifiers naming a file: its name without extension, or for an
 // index file its folder's name; null for an index file at the root.

@@ -117,7 +117,14 @@ export type Receiver =
    * signature of the type of a value called). `on`: the function is the member `of` of a value
    * that receiver describes (`client.get(url).json()`).
    */
-  | { kind: "result"; of: string; on?: Receiver; awaited?: boolean; made?: string[] }
+  | {
+    kind: "result";
+    of: string;
+    on?: Receiver;
+    awaited?: boolean;
+    made?: string[];
+    typedAt?: { from: number; to: number };
+  }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
    * the callee's parameter at `argument` gives its parameter at `parameter` (a function type's,
@@ -153,8 +160,16 @@ export type Receiver =
    * `made` (here, on a call's result and on a callback): the value comes from a variable the file
    * sets without an annotation from a call (`const useStore = create<State>()(...)`) or an object
    * literal (`const mock = { put: vi.fn() }`), and these are the type names written in it.
+   * `typedAt` (here and on a call's result): the variable is set from a call written with an
+   * anonymous object type argument and given an object (`proxy<{ count: number }>({ count: 0 })`),
+   * that type's lines: the value is of it.
    */
-  | { kind: "unknown"; global?: boolean; made?: string[] };
+  | {
+    kind: "unknown";
+    global?: boolean;
+    made?: string[];
+    typedAt?: { from: number; to: number };
+  };
 
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
@@ -928,13 +943,13 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
       return { kind: "unknown", made: typeNames(value) };
     }
     if (value?.type === "call_expression" || value?.type === "await_expression") {
-      const result = receiverOf(value);
+      const result = givenType(value, receiverOf(value));
       const names = callNames(holder);
       if (names === null) return result;
       // `const state = useStore()`: the names of both calls.
       if (result.kind === "result") return { ...result, made: union(result.made, names) };
       return result.kind === "unknown" && result.global !== true
-        ? { kind: "unknown", made: union(result.made, names) }
+        ? { ...result, made: union(result.made, names) }
         : result;
     }
     if (value?.type === "new_expression") {
@@ -1622,6 +1637,19 @@ function typeArgument(list: Node, depth: number): string | null {
     typed = typed.namedChildren[0] ?? null;
   }
   return typed === null || (depth > 0 && typed.type === "array_type") ? null : literalType(typed);
+}
+
+// `proxy<{ count: number }>({ count: 0 })`: a call written with an anonymous object type argument
+// and given an object returns a value of that type (a generic returning its argument's); the
+// call's receiver with that type's lines, else the receiver as it is.
+function givenType(call: Node, result: Receiver): Receiver {
+  if (result.kind !== "result" && (result.kind !== "unknown" || result.global === true)) {
+    return result;
+  }
+  const typed = call.childForFieldName("type_arguments")?.namedChildren[0];
+  const given = call.childForFieldName("arguments")?.namedChildren[0];
+  if (typed?.type !== "object_type" || given?.type !== "object") return result;
+  return { ...result, typedAt: linesOf(typed) };
 }
 
 // For an object passed first to a method of a variable made by a call written with a type

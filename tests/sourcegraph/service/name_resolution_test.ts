@@ -2330,3 +2330,198 @@ nameCase(
     assertEquals(lines, ["test/s.ts:2", "test/s.ts:3", "test/s.ts:7"]);
   },
 );
+
+// A class extending the platform's `Map` or `Set`, or an object of a type made of one
+// (`Map<K, V> & { epoch: number }`), overrides the platform's member: the compiler's references
+// of its `set` are every use of `Map`'s `set` (another `Map`'s, a value of no evident type), not
+// those of a `WeakMap`, a global or another type the files declare.
+const PLATFORM_FILES = {
+  "src/draft.ts": [
+    "export class DraftMap extends Map {",
+    "  set(key: unknown, value: unknown) { return super.set(key, value); }",
+    "}",
+    "type Internal<K, V> = Map<K, V> & { epoch: number };",
+    "export function proxyMap<K, V>(): Internal<K, V> {",
+    "  const object: Internal<K, V> = {",
+    "    epoch: 0,",
+    "    set(key: K, value: V) { return this; },",
+    "  } as Internal<K, V>;",
+    "  return object;",
+    "}",
+  ].join("\n"),
+  "src/use.ts": [
+    'import { DraftMap, proxyMap } from "./draft";',
+    "export class Store { set(value: number) {} }",
+    "const seen = new Map<string, number>();",
+    "const weak = new WeakMap<object, number>();",
+    "export function run(store: Store, items) {",
+    "  seen.set('a', 1);",
+    "  weak.set({}, 2);",
+    "  items.set('b', 3);",
+    "  store.set(4);",
+    "  new DraftMap().set('c', 5);",
+    "  proxyMap().set('d', 6);",
+    "  window.set(7);",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a member overriding a platform Map's is referred to wherever a Map's is",
+  async () => {
+    const { target, lines } = await referencesIn(PLATFORM_FILES, {
+      path: "src/draft.ts",
+      name: "set",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(target?.container, "DraftMap");
+    assertEquals(lines, [
+      "src/draft.ts:2",
+      "src/draft.ts:8",
+      "src/use.ts:6",
+      "src/use.ts:8",
+      "src/use.ts:10",
+      "src/use.ts:11",
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: an object's member of a type made of a platform Map is referred to as a Map's",
+  async () => {
+    const { lines } = await referencesIn(PLATFORM_FILES, {
+      path: "src/draft.ts",
+      name: "set",
+      line: 8,
+      shared: true,
+    });
+    assertEquals(lines, [
+      "src/draft.ts:2",
+      "src/draft.ts:8",
+      "src/use.ts:6",
+      "src/use.ts:8",
+      "src/use.ts:10",
+      "src/use.ts:11",
+    ]);
+  },
+);
+
+// `export const actions = { addTodo() { ... } }`: a module's variable set to an untyped object
+// literal; where another module imports it, its members are that literal's (not another module's
+// literal of the same keys).
+const ACTIONS_FILES = {
+  "todo/store.ts": [
+    "export const actions = {",
+    "  addTodo(name: string) {},",
+    "};",
+  ].join("\n"),
+  "todo/app.tsx": [
+    'import { actions } from "./store";',
+    "export const add = () => actions.addTodo('x');",
+  ].join("\n"),
+  "other/store.ts": [
+    "export const actions = {",
+    "  addTodo(name: string) {},",
+    "};",
+  ].join("\n"),
+  "other/app.tsx": [
+    'import { actions } from "./store";',
+    "export const add = () => actions.addTodo('y');",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a member of an imported variable set to an untyped object is that object's",
+  async () => {
+    const { lines } = await referencesIn(ACTIONS_FILES, {
+      path: "todo/store.ts",
+      name: "addTodo",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["todo/app.tsx:2", "todo/store.ts:2"]);
+    const resolver = resolverOver(sharedParser(), ACTIONS_FILES);
+    const column = ACTIONS_FILES["todo/app.tsx"].split("\n")[1].indexOf("addTodo");
+    const found = await definitionAt(resolver, {
+      path: "todo/app.tsx",
+      name: "addTodo",
+      line: 2,
+      column,
+    });
+    assertEquals(found && `${found.path}:${found.line}`, "todo/store.ts:2");
+  },
+);
+
+nameCase(
+  "name resolution: a value of no evident type is a platform Set's where only its call can be",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/draft_set.ts": [
+        "export class DraftSet extends Set {",
+        "  add(value: unknown) { return super.add(value); }",
+        "  delete(value: unknown) { return super.delete(value); }",
+        "}",
+      ].join("\n"),
+      "src/sets.ts": [
+        "export function run(items, state) {",
+        "  const native = new Set<string>();",
+        "  items.delete('a');",
+        "  items.add('b');",
+        "  return state.add.length;",
+        "}",
+      ].join("\n"),
+      "src/maps.ts": [
+        "export function run(items) {",
+        "  const native = new Map<string, number>();",
+        "  items.delete('a');",
+        "  items.add('b');",
+        "}",
+      ].join("\n"),
+    }, { path: "src/draft_set.ts", name: "delete", line: 3, shared: true });
+    // `delete` is a Map's too: in a file naming Maps, a value of no evident type may be one.
+    assertEquals(lines, ["src/draft_set.ts:3", "src/sets.ts:3"]);
+    const added = await referencesIn({
+      "src/draft_set.ts": "export class DraftSet extends Set {\n  add(value: unknown) {}\n}",
+      "src/sets.ts":
+        "export function run(items, state) {\n  items.add('b');\n  return state.add.length;\n}",
+    }, { path: "src/draft_set.ts", name: "add", line: 2, shared: true });
+    // `add` is a Set's only, where it is called (not a property `add` read).
+    assertEquals(added.lines, ["src/draft_set.ts:2", "src/sets.ts:2"]);
+  },
+);
+
+// `const obj = proxy<{ count?: number }>({ count: 1 })`: a value made by a call written with an
+// anonymous object type argument and given an object is of that type (the generic returns its
+// argument's type); its members read there are that type's.
+const PROXIED_FILES = {
+  "src/basic.test.ts": [
+    "export function run() {",
+    "  const obj = proxy<{ count?: number }>({ count: 1 });",
+    "  obj.count = 2;",
+    "  const other = proxy({ count: 3 });",
+    "  return other.count;",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a value made by a call written with an anonymous type argument and given an object is of that type",
+  async () => {
+    const { lines } = await referencesIn(PROXIED_FILES, {
+      path: "src/basic.test.ts",
+      name: "count",
+      line: 2,
+    });
+    assertEquals(lines.includes("src/basic.test.ts:3"), true);
+    const resolver = resolverOver(sharedParser(), PROXIED_FILES);
+    const column = PROXIED_FILES["src/basic.test.ts"].split("\n")[2].indexOf("count");
+    const found = await definitionAt(resolver, {
+      path: "src/basic.test.ts",
+      name: "count",
+      line: 3,
+      column,
+    });
+    assertEquals(found && `${found.path}:${found.line}:${found.column}`, "src/basic.test.ts:2:22");
+  },
+);

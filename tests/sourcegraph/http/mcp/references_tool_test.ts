@@ -582,7 +582,29 @@ const DEFAULT_FILES: Record<string, string> = {
   "src/entry.ts": 'import { preset } from "./babel";\npreset();\n',
   "src/other.ts": 'import plugin from "./plugins/other";\nplugin();\n',
   "src/plugins/other.ts": "export default function other() {}\n",
+  "src/tools/tool.ts": "export default function Tool() {}\n",
+  "src/tools/index.ts": 'export { default } from "./tool";\n',
+  "src/tools/more.ts": 'export { default, default as tool } from "./other";\n',
 };
+
+refsCase(
+  "references: a default export re-exported as the default of another module is found there",
+  async (client) => {
+    await assertOnePage(
+      client,
+      { repo: "org/default-exports", path: "src/tools/tool.ts", line: 1 },
+      {
+        symbol: "Tool",
+        rows: [
+          'File: "src/tools/index.ts"',
+          '1 [read]: export { default } from "./tool";',
+          'File: "src/tools/tool.ts"',
+          "1 [definition]: export default function Tool() {}",
+        ],
+      },
+    );
+  },
+);
 
 refsCase(
   "references: a default export is found under the names its imports give it",
