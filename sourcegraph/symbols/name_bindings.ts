@@ -1307,12 +1307,21 @@ function isAny(type: Node | null | undefined): boolean {
   return type?.type === "predefined_type" && (type.text === "any" || type.text === "unknown");
 }
 
-// For a type alias or interface declared in a block (`it("...", () => { type State = ... })`):
-// the block's lines, where its name is known (each test's own `State`); nothing elsewhere.
+// For a type alias, interface or class declared in a block (`it("...", () => { type State = ...
+// })`, each test's own `class Counter`): the block's lines, where its name is known; nothing
+// elsewhere. A class of a function body that returns a value is not held there: its instances
+// (or the class) may leave with what it returns.
 function localType(declaration: Node | null): { within?: { from: number; to: number } } {
-  if (declaration === null || !TYPE_HOLDERS.has(declaration.type)) return {};
+  if (declaration === null) return {};
+  const isClass = CLASSES.has(declaration.type);
+  if (!isClass && !TYPE_HOLDERS.has(declaration.type)) return {};
   const block = declaration.parent;
   if (block?.type !== "statement_block") return {};
+  if (isClass && block.parent !== null && FUNCTIONS.has(block.parent.type)) {
+    let returns = returning.get(block.id);
+    if (returns === undefined) returning.set(block.id, returns = returnsValue(block));
+    if (returns) return {};
+  }
   return { within: { from: block.startPosition.row + 1, to: block.endPosition.row + 1 } };
 }
 

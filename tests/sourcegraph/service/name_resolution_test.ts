@@ -2330,3 +2330,37 @@ nameCase(
     assertEquals(lines, ["test/s.ts:2", "test/s.ts:3", "test/s.ts:7"]);
   },
 );
+
+nameCase(
+  "name resolution: a class declared in a block is known in that block only, its members too",
+  async () => {
+    const path = "test/class.test.ts";
+    const files = {
+      [path]: [
+        'it("one", () => {',
+        "  class Counter { public count = 0; constructor() { this.count = 1; } }",
+        "  const obj = new Counter();",
+        "  obj.count++;",
+        "});",
+        'it("two", () => {',
+        "  class Counter { public count = 0; bump() { return this.count + 1; } }",
+        "  const obj = new Counter();",
+        "  obj.count++;",
+        "});",
+        "function make() {",
+        "  class Made { public count = 0; }",
+        "  return new Made();",
+        "}",
+        "make().count;",
+      ].join("\n"),
+    };
+    const first = await referencesIn(files, { path, name: "count", line: 2 });
+    // Not the other test's class of the same name, its `this.count` nor its instance's.
+    assertEquals(first.lines, [`${path}:2`, `${path}:4`]);
+    const second = await referencesIn(files, { path, name: "count", line: 7 });
+    assertEquals(second.lines, [`${path}:7`, `${path}:9`]);
+    // A class a function returns an instance of leaves its block with it.
+    const made = await referencesIn(files, { path, name: "count", line: 12 });
+    assertEquals(made.lines, [`${path}:12`, `${path}:15`]);
+  },
+);
