@@ -1429,11 +1429,13 @@ async function declarationRefersTo(
       receiver.parameter.index === parameter.index;
   }
   if (receiver.type === null) {
-    // A parameter's anonymous type is not that of an object literal passed nowhere
-    // (`return { port }`), nor of one passed to a callee that is not evident (`dispatch({ type })`
-    // of a value of no evident type: an object passed to the function itself fits above).
+    // A parameter's anonymous type is not that of an object literal passed nowhere (`return {
+    // port }`) or to a callee not evident (`dispatch({ type })`: one passed to the function fits
+    // above); two literals of no evident type are two types (`mutate(data, { optimisticData })`).
     return own && target.container === null &&
-      ((receiver.literal === true && parameter === undefined) || target.literal === true);
+      (receiver.literal === true
+        ? parameter === undefined && target.literal !== true
+        : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
 }

@@ -2364,3 +2364,27 @@ nameCase(
     assertEquals(made.lines, [`${path}:12`, `${path}:15`]);
   },
 );
+
+nameCase(
+  "name resolution: two object literals of no evident type are two types, each key its own",
+  async () => {
+    const path = "test/mutate.test.ts";
+    const files = {
+      [path]: [
+        "const { mutate } = useSWR(key);",
+        "mutate(key, data, { optimisticData: 'bar' });",
+        "mutate(data, {",
+        "  optimisticData(current) { return current; },",
+        "});",
+        "const options = { optimisticData: 1 };",
+        "mutate(data, options);",
+      ].join("\n"),
+    };
+    const method = await referencesIn(files, { path, name: "optimisticData", line: 4 });
+    // Not the keys of the literals of lines 2 and 6 (objects passed to one callee at one index
+    // are of one type, as a platform's callee's are: not these).
+    assertEquals(method.lines, [`${path}:4`]);
+    const held = await referencesIn(files, { path, name: "optimisticData", line: 6 });
+    assertEquals(held.lines, [`${path}:6`]);
+  },
+);
