@@ -1289,6 +1289,10 @@ async function unknownReceiverRefersTo(
   // a member of that name, else where the file names its type (or one it extends); an
   // anonymous type's only in its own file.
   if (receiver.global === true) return false;
+  // A variable set to an object literal without an annotation (`let ref = { current: 0 }`) holds
+  // a value of that literal's own type: its members are the literal's keys, no other type's.
+  const { object } = receiver;
+  if (object) return own && target.line >= object.from && target.line <= object.to;
   // A value a call the file writes made (`const useStore = create<State>()(...)`), whose type no
   // declaration names: of a type that call names, not of another (`create(combine({ count }))`
   // infers a type of its own).

@@ -154,7 +154,16 @@ export type Receiver =
    * sets without an annotation from a call (`const useStore = create<State>()(...)`) or an object
    * literal (`const mock = { put: vi.fn() }`), and these are the type names written in it.
    */
-  | { kind: "unknown"; global?: boolean; made?: string[] };
+  | {
+    kind: "unknown";
+    global?: boolean;
+    made?: string[];
+    /**
+     * The value of a variable set, without an annotation, to an object literal (`let ref = {
+     * current: 0 }`): that literal's lines, whose keys are its only members.
+     */
+    object?: { from: number; to: number };
+  };
 
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
@@ -925,7 +934,7 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
     if (typed === null && value?.type === "object" && ownMembers(value)) {
       // `const mock = { put: vi.fn() }`: of the literal's own type, naming only the types in it.
-      return { kind: "unknown", made: typeNames(value) };
+      return { kind: "unknown", made: typeNames(value), object: linesOf(value) };
     }
     if (value?.type === "call_expression" || value?.type === "await_expression") {
       const result = receiverOf(value);

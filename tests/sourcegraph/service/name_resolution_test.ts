@@ -2388,3 +2388,24 @@ nameCase(
     assertEquals(held.lines, [`${path}:6`]);
   },
 );
+
+nameCase(
+  "name resolution: a variable set to an object literal without an annotation holds a value of that literal's own type",
+  async () => {
+    const path = "test/effect.test.ts";
+    const files = {
+      [path]: [
+        "function setup(): { runs: { current: number } } {",
+        "  let runs = { current: 0 };",
+        "  runs.current += 1;",
+        "  return { runs };",
+        "}",
+        "setup().runs.current;",
+      ].join("\n"),
+    };
+    const typed = await referencesIn(files, { path, name: "current", line: 1 });
+    // Not the reads of `runs`, whose type is its literal's (returned, it is of the return type).
+    assertEquals(typed.lines.includes(`${path}:3`), false);
+    assertEquals(typed.lines.includes(`${path}:6`), true);
+  },
+);
