@@ -1307,7 +1307,10 @@ async function unknownReceiverRefersTo(
   if (target.container === null) return false;
   if (target.shared !== true && !PLATFORM_MEMBERS.has(at.name)) return true;
   for (const type of types) {
-    if (await namesType(resolver, at.path, { type, from: target.path })) return true;
+    if (!await namesType(resolver, at.path, { type, from: target.path })) continue;
+    // A base type is evidence only where it declares the member: a value of it has no other.
+    if (type === target.container) return true;
+    if (await resolver.member(target.path, { type, member: at.name }, 1) !== null) return true;
   }
   return false;
 }

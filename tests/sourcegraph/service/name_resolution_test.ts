@@ -2409,3 +2409,42 @@ nameCase(
     assertEquals(typed.lines.includes(`${path}:6`), true);
   },
 );
+
+nameCase(
+  "name resolution: a file naming a base type of the member's type is no evidence unless that base declares the member",
+  async () => {
+    const files = {
+      "src/id.ts": "export interface IdOptions { clientId?: string }",
+      "src/types.ts": "export type Factory<O = any, I = any> = (opts: O) => { name: string };",
+      "src/a.ts": [
+        'import type { IdOptions } from "./id";',
+        'import type { Factory } from "./types";',
+        "export interface AOptions extends IdOptions { endpoint?: string }",
+        "const make: Factory<AOptions, string> = (opts) => ({ name: opts.endpoint });",
+      ].join("\n"),
+      "src/b.ts": [
+        'import type { IdOptions } from "./id";',
+        'import type { Factory } from "./types";',
+        "export interface BOptions extends IdOptions { endpoint: string }",
+        "const make: Factory<BOptions, string> = (opts) => ({ name: opts.endpoint });",
+        "const read = (id: IdOptions, value: any) => value.clientId;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/a.ts",
+      name: "endpoint",
+      line: 3,
+      shared: true,
+    });
+    // Not `BOptions`'s, though its file names `IdOptions`, which has no `endpoint`.
+    assertEquals(lines, ["src/a.ts:3", "src/a.ts:4"]);
+    const base = await referencesIn(files, {
+      path: "src/id.ts",
+      name: "clientId",
+      line: 1,
+      shared: true,
+    });
+    // The base's own member: a value of no evident type in a file naming it.
+    assertEquals(base.lines, ["src/b.ts:5", "src/id.ts:1"]);
+  },
+);
