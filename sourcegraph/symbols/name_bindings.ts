@@ -950,6 +950,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
       const made = value.childForFieldName("constructor");
       if (made?.type === "identifier") return { kind: "type", type: made.text };
     }
+    // `const ctx = {} as TestContext`: of the type cast to.
+    if (typed === null && value?.type === "as_expression") return receiverOf(value);
   }
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));

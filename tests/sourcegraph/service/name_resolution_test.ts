@@ -2448,3 +2448,30 @@ nameCase(
     assertEquals(base.lines, ["src/b.ts:5", "src/id.ts:1"]);
   },
 );
+
+nameCase(
+  "name resolution: a variable set to a value cast with `as` is of the type cast to",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Driver { getItem(key: string): unknown }",
+        "export interface Storage { getItem(key: string): unknown }",
+      ].join("\n"),
+      "test/utils.ts": [
+        'import type { Driver, Storage } from "../src/types";',
+        "interface Context { storage: Storage; driver: Driver }",
+        "const ctx = {} as Context;",
+        "ctx.storage.getItem('a');",
+        "ctx.driver.getItem('b');",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "getItem",
+      line: 1,
+      shared: true,
+    });
+    // Not the storage's, though the file names `Driver`.
+    assertEquals(lines, ["src/types.ts:1", "test/utils.ts:5"]);
+  },
+);
