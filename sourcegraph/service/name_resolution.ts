@@ -1487,6 +1487,10 @@ async function unknownReceiverRefersTo(
   // a member of that name, else where the file names its type (or one it extends); an
   // anonymous type's only in its own file.
   if (receiver.global === true) return false;
+  // A variable set to an object literal without an annotation (`let ref = { current: 0 }`) holds
+  // a value of that literal's own type: its members are the literal's keys, no other type's.
+  const { object } = receiver;
+  if (object) return own && target.line >= object.from && target.line <= object.to;
   // A value a call the file writes made (`const useStore = create<State>()(...)`), whose type no
   // declaration names: of a type that call names, not of another (`create(combine({ count }))`
   // infers a type of its own).
@@ -1501,7 +1505,10 @@ async function unknownReceiverRefersTo(
   if (target.container === null) return false;
   if (target.shared !== true && !PLATFORM_MEMBERS.has(at.name)) return true;
   for (const type of types) {
-    if (await namesType(resolver, at.path, { type, from: target.path })) return true;
+    if (!await namesType(resolver, at.path, { type, from: target.path })) continue;
+    // A base type is evidence only where it declares the member: a value of it has no other.
+    if (type === target.container) return true;
+    if (await resolver.member(target.path, { type, member: at.name }, 1) !== null) return true;
   }
   return false;
 }
@@ -1627,11 +1634,13 @@ async function declarationRefersTo(
       receiver.parameter.index === parameter.index;
   }
   if (receiver.type === null) {
-    // A parameter's anonymous type is not that of an object literal passed nowhere
-    // (`return { port }`), nor of one passed to a callee that is not evident (`dispatch({ type })`
-    // of a value of no evident type: an object passed to the function itself fits above).
+    // A parameter's anonymous type is not that of an object literal passed nowhere (`return {
+    // port }`) or to a callee not evident (`dispatch({ type })`: one passed to the function fits
+    // above); two literals of no evident type are two types (`mutate(data, { optimisticData })`).
     return own && target.container === null &&
-      ((receiver.literal === true && parameter === undefined) || target.literal === true);
+      (receiver.literal === true
+        ? parameter === undefined && target.literal !== true
+        : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
 }

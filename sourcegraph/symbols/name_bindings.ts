@@ -169,6 +169,11 @@ export type Receiver =
     global?: boolean;
     made?: string[];
     typedAt?: { from: number; to: number };
+    /**
+     * The value of a variable set, without an annotation, to an object literal (`let ref = {
+     * current: 0 }`): that literal's lines, whose keys are its only members.
+     */
+    object?: { from: number; to: number };
   };
 
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
@@ -940,7 +945,7 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
     if (typed === null && value?.type === "object" && ownMembers(value)) {
       // `const mock = { put: vi.fn() }`: of the literal's own type, naming only the types in it.
-      return { kind: "unknown", made: typeNames(value) };
+      return { kind: "unknown", made: typeNames(value), object: linesOf(value) };
     }
     if (value?.type === "call_expression" || value?.type === "await_expression") {
       const result = givenType(value, receiverOf(value));
@@ -956,6 +961,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
       const made = value.childForFieldName("constructor");
       if (made?.type === "identifier") return { kind: "type", type: made.text };
     }
+    // `const ctx = {} as TestContext`: of the type cast to.
+    if (typed === null && value?.type === "as_expression") return receiverOf(value);
   }
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
@@ -1322,12 +1329,21 @@ function isAny(type: Node | null | undefined): boolean {
   return type?.type === "predefined_type" && (type.text === "any" || type.text === "unknown");
 }
 
-// For a type alias or interface declared in a block (`it("...", () => { type State = ... })`):
-// the block's lines, where its name is known (each test's own `State`); nothing elsewhere.
+// For a type alias, interface or class declared in a block (`it("...", () => { type State = ...
+// })`, each test's own `class Counter`): the block's lines, where its name is known; nothing
+// elsewhere. A class of a function body that returns a value is not held there: its instances
+// (or the class) may leave with what it returns.
 function localType(declaration: Node | null): { within?: { from: number; to: number } } {
-  if (declaration === null || !TYPE_HOLDERS.has(declaration.type)) return {};
+  if (declaration === null) return {};
+  const isClass = CLASSES.has(declaration.type);
+  if (!isClass && !TYPE_HOLDERS.has(declaration.type)) return {};
   const block = declaration.parent;
   if (block?.type !== "statement_block") return {};
+  if (isClass && block.parent !== null && FUNCTIONS.has(block.parent.type)) {
+    let returns = returning.get(block.id);
+    if (returns === undefined) returning.set(block.id, returns = returnsValue(block));
+    if (returns) return {};
+  }
   return { within: { from: block.startPosition.row + 1, to: block.endPosition.row + 1 } };
 }
 

@@ -2525,3 +2525,148 @@ nameCase(
     assertEquals(found && `${found.path}:${found.line}:${found.column}`, "src/basic.test.ts:2:22");
   },
 );
+
+nameCase(
+  "name resolution: a class declared in a block is known in that block only, its members too",
+  async () => {
+    const path = "test/class.test.ts";
+    const files = {
+      [path]: [
+        'it("one", () => {',
+        "  class Counter { public count = 0; constructor() { this.count = 1; } }",
+        "  const obj = new Counter();",
+        "  obj.count++;",
+        "});",
+        'it("two", () => {',
+        "  class Counter { public count = 0; bump() { return this.count + 1; } }",
+        "  const obj = new Counter();",
+        "  obj.count++;",
+        "});",
+        "function make() {",
+        "  class Made { public count = 0; }",
+        "  return new Made();",
+        "}",
+        "make().count;",
+      ].join("\n"),
+    };
+    const first = await referencesIn(files, { path, name: "count", line: 2 });
+    // Not the other test's class of the same name, its `this.count` nor its instance's.
+    assertEquals(first.lines, [`${path}:2`, `${path}:4`]);
+    const second = await referencesIn(files, { path, name: "count", line: 7 });
+    assertEquals(second.lines, [`${path}:7`, `${path}:9`]);
+    // A class a function returns an instance of leaves its block with it.
+    const made = await referencesIn(files, { path, name: "count", line: 12 });
+    assertEquals(made.lines, [`${path}:12`, `${path}:15`]);
+  },
+);
+
+nameCase(
+  "name resolution: two object literals of no evident type are two types, each key its own",
+  async () => {
+    const path = "test/mutate.test.ts";
+    const files = {
+      [path]: [
+        "const { mutate } = useSWR(key);",
+        "mutate(key, data, { optimisticData: 'bar' });",
+        "mutate(data, {",
+        "  optimisticData(current) { return current; },",
+        "});",
+        "const options = { optimisticData: 1 };",
+        "mutate(data, options);",
+      ].join("\n"),
+    };
+    const method = await referencesIn(files, { path, name: "optimisticData", line: 4 });
+    // Not the keys of the literals of lines 2 and 6 (objects passed to one callee at one index
+    // are of one type, as a platform's callee's are: not these).
+    assertEquals(method.lines, [`${path}:4`]);
+    const held = await referencesIn(files, { path, name: "optimisticData", line: 6 });
+    assertEquals(held.lines, [`${path}:6`]);
+  },
+);
+
+nameCase(
+  "name resolution: a variable set to an object literal without an annotation holds a value of that literal's own type",
+  async () => {
+    const path = "test/effect.test.ts";
+    const files = {
+      [path]: [
+        "function setup(): { runs: { current: number } } {",
+        "  let runs = { current: 0 };",
+        "  runs.current += 1;",
+        "  return { runs };",
+        "}",
+        "setup().runs.current;",
+      ].join("\n"),
+    };
+    const typed = await referencesIn(files, { path, name: "current", line: 1 });
+    // Not the reads of `runs`, whose type is its literal's (returned, it is of the return type).
+    assertEquals(typed.lines.includes(`${path}:3`), false);
+    assertEquals(typed.lines.includes(`${path}:6`), true);
+  },
+);
+
+nameCase(
+  "name resolution: a file naming a base type of the member's type is no evidence unless that base declares the member",
+  async () => {
+    const files = {
+      "src/id.ts": "export interface IdOptions { clientId?: string }",
+      "src/types.ts": "export type Factory<O = any, I = any> = (opts: O) => { name: string };",
+      "src/a.ts": [
+        'import type { IdOptions } from "./id";',
+        'import type { Factory } from "./types";',
+        "export interface AOptions extends IdOptions { endpoint?: string }",
+        "const make: Factory<AOptions, string> = (opts) => ({ name: opts.endpoint });",
+      ].join("\n"),
+      "src/b.ts": [
+        'import type { IdOptions } from "./id";',
+        'import type { Factory } from "./types";',
+        "export interface BOptions extends IdOptions { endpoint: string }",
+        "const make: Factory<BOptions, string> = (opts) => ({ name: opts.endpoint });",
+        "const read = (id: IdOptions, value: any) => value.clientId;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/a.ts",
+      name: "endpoint",
+      line: 3,
+      shared: true,
+    });
+    // Not `BOptions`'s, though its file names `IdOptions`, which has no `endpoint`.
+    assertEquals(lines, ["src/a.ts:3", "src/a.ts:4"]);
+    const base = await referencesIn(files, {
+      path: "src/id.ts",
+      name: "clientId",
+      line: 1,
+      shared: true,
+    });
+    // The base's own member: a value of no evident type in a file naming it.
+    assertEquals(base.lines, ["src/b.ts:5", "src/id.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: a variable set to a value cast with `as` is of the type cast to",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Driver { getItem(key: string): unknown }",
+        "export interface Storage { getItem(key: string): unknown }",
+      ].join("\n"),
+      "test/utils.ts": [
+        'import type { Driver, Storage } from "../src/types";',
+        "interface Context { storage: Storage; driver: Driver }",
+        "const ctx = {} as Context;",
+        "ctx.storage.getItem('a');",
+        "ctx.driver.getItem('b');",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "getItem",
+      line: 1,
+      shared: true,
+    });
+    // Not the storage's, though the file names `Driver`.
+    assertEquals(lines, ["src/types.ts:1", "test/utils.ts:5"]);
+  },
+);
