@@ -1,6 +1,10 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
-import { definitionAt, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { ReferenceParser, referencesOf } from "../../../sourcegraph/service/name_references.ts";
+import {
+  definitionAt,
+  NameResolver,
+  resolveAt,
+} from "../../../sourcegraph/service/name_resolution.ts";
 import {
   type NameAt,
   resolvedReferences,
@@ -665,6 +669,55 @@ nameCase(
     }, { path: "src/hookable.ts", name: "name", line: 2, shared: true });
     assertEquals(target?.container, "SpyEvent");
     assertEquals(lines, ["src/debugger.ts:3", "src/hookable.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a file too large to parse holds no references of a resolved declaration",
+  async () => {
+    const files: Record<string, string | null> = {
+      "src/state.ts":
+        "export interface RootState { todos: string[] }\nexport const read = (s: RootState) => s.todos;",
+      // A bundled release past the parse limit: its whole-word lines cannot be resolved.
+      ".yarn/releases/yarn.cjs": null,
+    };
+    const text = (path: string) => Promise.resolve(files[path] ?? null);
+    const resolver = new NameResolver(sharedParser(), {
+      text,
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const target = await resolveAt(resolver, {
+      path: "src/state.ts",
+      name: "todos",
+      line: 1,
+      column: 29,
+    });
+    assertEquals(target?.container, "RootState");
+    const matches = [
+      {
+        path: "src/state.ts",
+        matchCount: 2,
+        lines: (files["src/state.ts"] ?? "").split("\n").map((t, i) => ({
+          number: i + 1,
+          text: t,
+        })),
+      },
+      {
+        path: ".yarn/releases/yarn.cjs",
+        matchCount: 1,
+        lines: [{ number: 9, text: "e.todos=[]" }],
+      },
+    ];
+    const page = await referencesOf(sharedParser(), matches, {
+      name: "todos",
+      includeDeclaration: true,
+      text,
+      resolved: { resolver, target: target! },
+    });
+    assertEquals(page.files.map((file) => [file.path, file.parse, file.lines.length]), [
+      ["src/state.ts", "parsed", 2],
+      [".yarn/releases/yarn.cjs", "large", 0],
+    ]);
   },
 );
 
