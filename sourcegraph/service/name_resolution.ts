@@ -1207,11 +1207,29 @@ async function memberRefersTo(
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
-      return found !== null ? isTargetMember(found, target) : receiverFits(receiver, types);
+      if (found !== null) return isTargetMember(found, target);
+      return receiverFits(receiver, types) &&
+        await sameTypeName(resolver, { path: at.path, type: receiver.type }, target);
     }
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether the type name a receiver is annotated with, as its file sees it, is the one the target's
+// file declares or sees (or leads to no declaration the files hold): another file's type of that
+// name (`type RootState = ReturnType<typeof reducer>`, whose members are not written) is another
+// type, not the target's.
+async function sameTypeName(
+  resolver: NameResolver,
+  at: { path: string; type: string },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  if (at.path === target.path) return true;
+  const seen = await resolver.declarationOf(at.path, at.type, 1);
+  if (seen === null) return true;
+  const meant = await resolver.declarationOf(target.path, at.type, 1);
+  return meant === null || (seen.path === meant.path && seen.line === meant.line);
 }
 
 // For `this` in an untyped object literal's method: whether the target is a member that literal

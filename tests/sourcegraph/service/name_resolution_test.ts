@@ -721,6 +721,35 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a value annotated with another file's type of the target's type name, whose members are not evident, is not of the target's type",
+  async () => {
+    const { lines } = await referencesIn({
+      "docs/basic.ts": [
+        "export interface RootState {",
+        "  todos: { id: number }[]",
+        "}",
+        "const select = createSelector([(state: RootState) => state.todos], (todos) => todos);",
+      ].join("\n"),
+      // Another `RootState`, inferred from a reducer: its members are not written.
+      "test/testUtils.ts": [
+        "const rootReducer = () => ({ todos: [] });",
+        "export type RootState = ReturnType<typeof rootReducer>;",
+      ].join("\n"),
+      "test/bench/select.bench.ts": [
+        'import type { RootState } from "../testUtils";',
+        "const select = createSelector([(state: RootState) => state.todos], (todos) => todos);",
+        "const read = (state: RootState) => state.todos;",
+      ].join("\n"),
+      "docs/use.ts": [
+        'import type { RootState } from "./basic";',
+        "const read = (state: RootState) => state.todos;",
+      ].join("\n"),
+    }, { path: "docs/basic.ts", name: "todos", line: 2, shared: true });
+    assertEquals(lines, ["docs/basic.ts:2", "docs/basic.ts:4", "docs/use.ts:2"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
