@@ -83,7 +83,7 @@ export interface ResolvedDeclaration {
    * For a member of an object type annotating a parameter: its function's line, its index
    * (`RETURN_TYPE`: the function's return type).
    */
-  parameter?: { line: number; index: number; to?: number };
+  parameter?: { line: number; index: number; to?: number; anonymous?: true };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
   /**
@@ -1450,8 +1450,11 @@ async function declarationRefersTo(
     // A parameter's anonymous type is not that of an object literal passed nowhere
     // (`return { port }`), nor of one passed to a callee that is not evident (`dispatch({ type })`
     // of a value of no evident type: an object passed to the function itself fits above).
+    // A function without a name may give its parameter's type to what its callee returns
+    // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`).
+    const open = parameter === undefined || parameter.anonymous === true;
     return own && target.container === null &&
-      ((receiver.literal === true && parameter === undefined) || target.literal === true);
+      ((receiver.literal === true && open) || target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
 }

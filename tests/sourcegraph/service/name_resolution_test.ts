@@ -750,6 +750,26 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a parameter's anonymous type in a function without a name is that function's alone",
+  async () => {
+    const { lines } = await referencesIn({
+      "type-tests/limits.test-d.ts": [
+        "test('limits', () => {",
+        "  const selector = createSelector(",
+        "    (state: { testString: string }) => state.testString,",
+        "    (state: { testNumber: number }) => state.testNumber,",
+        "    (state: { testString: string }) =>",
+        "      state.testString,",
+        "  );",
+        "  const other = items.map(function (state: { testString: string }) { return state.testString; });",
+        "});",
+      ].join("\n"),
+    }, { path: "type-tests/limits.test-d.ts", name: "testString", line: 5 });
+    assertEquals(lines, ["type-tests/limits.test-d.ts:5", "type-tests/limits.test-d.ts:6"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
