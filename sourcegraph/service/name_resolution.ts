@@ -1192,18 +1192,8 @@ async function memberRefersTo(
     case "property":
     case "callback":
     case "signature":
-    case "handler": {
-      // An element of an imported array, what a call returns or a callback's parameter: the
-      // member its element, return or parameter type declares; one of no named type is a
-      // receiver of no evident type.
-      const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
-      if (found !== null) return isTargetMember(found, target);
-      const made = madeWith(receiver);
-      const unknown: Receiver = made === undefined
-        ? { kind: "unknown" }
-        : { kind: "unknown", made };
-      return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);
-    }
+    case "handler":
+      return await valueMemberRefersTo(resolver, { ...at, receiver }, target);
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
@@ -1230,6 +1220,42 @@ async function sameTypeName(
   if (seen === null) return true;
   const meant = await resolver.declarationOf(target.path, at.type, 1);
   return meant === null || (seen.path === meant.path && seen.line === meant.line);
+}
+
+// An element of an imported array, what a call returns or a callback's parameter: the member its
+// element, return or parameter type declares; one of no named type is a receiver of no evident
+// type, but for a parameter of a function given to a package's function.
+async function valueMemberRefersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; receiver: Receiver },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver } = at;
+  const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
+  if (found !== null) return isTargetMember(found, target);
+  if (await packageCallback(resolver, at.path, receiver)) return false;
+  const made = madeWith(receiver);
+  const unknown: Receiver = made === undefined ? { kind: "unknown" } : { kind: "unknown", made };
+  return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);
+}
+
+// Whether a receiver is a parameter of a function passed, with no type written for it, to a
+// function the file imports from a package that is not a file of the tree (`memo(({ text }) =>
+// ...)` of `react`): its type is the package's, none the files declare.
+async function packageCallback(
+  resolver: NameResolver,
+  path: string,
+  receiver: Receiver,
+): Promise<boolean> {
+  if (receiver.kind !== "callback" || receiver.of !== undefined) return false;
+  if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
+  const name = receiver.module ?? receiver.callee;
+  const occurrences = (await resolver.analysis(path, name))?.occurrences ?? [];
+  const imported = occurrences.find((occurrence) => occurrence.binding?.kind === "import");
+  if (imported?.binding?.kind !== "import") return false;
+  const specifier = imported.binding.module;
+  if (specifier.startsWith(".") || specifier.startsWith("/")) return false;
+  return await resolver.module(path, specifier) === null;
 }
 
 // For `this` in an untyped object literal's method: whether the target is a member that literal
@@ -1452,9 +1478,8 @@ async function declarationRefersTo(
     // of a value of no evident type: an object passed to the function itself fits above).
     // A function without a name may give its parameter's type to what its callee returns
     // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`).
-    const open = parameter === undefined || parameter.anonymous === true;
-    return own && target.container === null &&
-      ((receiver.literal === true && open) || target.literal === true);
+    return own && target.container === null && (target.literal === true ||
+      (receiver.literal === true && (parameter === undefined || parameter.anonymous === true)));
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
 }

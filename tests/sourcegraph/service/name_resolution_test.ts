@@ -770,6 +770,30 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a parameter of a function passed to a package's function is of no type the files declare",
+  async () => {
+    const { lines } = await referencesIn({
+      "website/links.tsx": [
+        'import { memo } from "react";',
+        'import { wrap } from "./wrap";',
+        "interface Props {",
+        "  readonly text?: string",
+        "}",
+        "export const Links = {",
+        "  WeakMap: memo(({ text = 'WeakMap' }) => <code>{text}</code>),",
+        "  Other: memo((props) => <code>{props.text}</code>),",
+        "  Own: wrap((props) => <code>{props.text}</code>),",
+        "};",
+      ].join("\n"),
+      "website/wrap.ts": "export function wrap(make: (props: any) => unknown) { return make; }",
+    }, { path: "website/links.tsx", name: "text", line: 4 });
+    // Not the parameters of `react`'s `memo` (not a file of the tree); still a function of the
+    // files whose parameter's type is not evident.
+    assertEquals(lines, ["website/links.tsx:4", "website/links.tsx:9"]);
+  },
+);
+
 Deno.test("name resolution: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
