@@ -1234,6 +1234,12 @@ async function valueMemberRefersTo(
   const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
   if (found !== null) return isTargetMember(found, target);
   if (await packageCallback(resolver, at.path, receiver)) return false;
+  // A callee given a function without a name whose parameter has an anonymous type may type its
+  // other functions' parameters with it (`atomFamily((num: { index: number }) => ...,
+  // (l, r) => l.index === r.index)`): a callback's parameter in that file may be of it.
+  if (receiver.kind === "callback" && target.parameter?.anonymous && at.path === target.path) {
+    return true;
+  }
   const made = madeWith(receiver);
   const unknown: Receiver = made === undefined ? { kind: "unknown" } : { kind: "unknown", made };
   return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);

@@ -767,6 +767,16 @@ nameCase(
       ].join("\n"),
     }, { path: "type-tests/limits.test-d.ts", name: "testString", line: 5 });
     assertEquals(lines, ["type-tests/limits.test-d.ts:5", "type-tests/limits.test-d.ts:6"]);
+    // Its callee may give the type to another function's parameters, of no evident type.
+    const family = await referencesIn({
+      "test/family.test.ts": [
+        "const family = atomFamily(",
+        "  (num: { index: number }) => atom(num.index),",
+        "  (l, r) => l.index === r.index,",
+        ");",
+      ].join("\n"),
+    }, { path: "test/family.test.ts", name: "index", line: 2 });
+    assertEquals(family.lines, ["test/family.test.ts:2", "test/family.test.ts:3"]);
   },
 );
 
