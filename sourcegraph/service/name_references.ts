@@ -517,7 +517,7 @@ async function fileReferences(
   }
   if (parser.now() > options.deadline) return asText("budget");
   const text = await options.text(file.path);
-  if (text === null) return asText("large");
+  if (text === null) return unparsedOf(file, options, asText);
   const parsed = resolved === undefined
     ? await parser.occurrences(file.path, text, name)
     : await resolved.resolver.analysis(file.path, name) ??
@@ -537,6 +537,20 @@ async function fileReferences(
   const exported = await exportedLines({ path: file.path, text, shown, resolved }, options);
   const merged = mergedLines(mergedLines(lines, renamed), exported);
   return { path: file.path, parse: "parsed", lines: merged, ...tier };
+}
+
+// A candidate file too large to parse (a bundle, a vendored release such as `.yarn/releases`):
+// its whole-word lines as text, except for a resolved declaration, which none of them can be
+// shown to refer to (its scopes, imports and receivers unread): then it has no rows, precision
+// before recall.
+function unparsedOf(
+  file: FileMatches,
+  options: ReferencesOfOptions,
+  asText: (parse: ReferenceFile["parse"]) => ReferenceFile,
+): ReferenceFile {
+  if (options.resolved === undefined) return asText("large");
+  const tier = file.tier === undefined ? {} : { tier: file.tier };
+  return { path: file.path, parse: "large", lines: [], ...tier };
 }
 
 // The lines of a file where the resolved declaration is used under another name it is exported

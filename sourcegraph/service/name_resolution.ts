@@ -83,7 +83,7 @@ export interface ResolvedDeclaration {
    * For a member of an object type annotating a parameter: its function's line, its index
    * (`RETURN_TYPE`: the function's return type).
    */
-  parameter?: { line: number; index: number; to?: number };
+  parameter?: { line: number; index: number; to?: number; anonymous?: true };
   /** For a member: declared in an object literal (a value's property, not a type's). */
   literal?: boolean;
   /**
@@ -1270,26 +1270,76 @@ async function memberRefersTo(
     case "property":
     case "callback":
     case "signature":
-    case "handler": {
-      // An element of an imported array, what a call returns or a callback's parameter: the
-      // member its element, return or parameter type declares; one of no named type is a
-      // receiver of no evident type.
-      const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
-      if (found !== null) return isTargetMember(found, target);
-      const made = madeWith(receiver);
-      const unknown: Receiver = made === undefined
-        ? { kind: "unknown" }
-        : { kind: "unknown", made };
-      return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);
-    }
+    case "handler":
+      return await valueMemberRefersTo(resolver, { ...at, receiver }, target);
     case "type": {
       // The type as the file sees it: when it leads to a declaration of the member, that one.
       const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
-      return found !== null ? isTargetMember(found, target) : receiverFits(receiver, types);
+      if (found !== null) return isTargetMember(found, target);
+      return receiverFits(receiver, types) &&
+        await sameTypeName(resolver, { path: at.path, type: receiver.type }, target);
     }
     default:
       return receiverFits(receiver, types);
   }
+}
+
+// Whether the type name a receiver is annotated with, as its file sees it, is the one the target's
+// file declares or sees (or leads to no declaration the files hold): another file's type of that
+// name (`type RootState = ReturnType<typeof reducer>`, whose members are not written) is another
+// type, not the target's.
+async function sameTypeName(
+  resolver: NameResolver,
+  at: { path: string; type: string },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  if (at.path === target.path) return true;
+  const seen = await resolver.declarationOf(at.path, at.type, 1);
+  if (seen === null) return true;
+  const meant = await resolver.declarationOf(target.path, at.type, 1);
+  return meant === null || (seen.path === meant.path && seen.line === meant.line);
+}
+
+// An element of an imported array, what a call returns or a callback's parameter: the member its
+// element, return or parameter type declares; one of no named type is a receiver of no evident
+// type, but for a parameter of a function given to a package's function.
+async function valueMemberRefersTo(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; receiver: Receiver },
+  target: ResolvedDeclaration,
+): Promise<boolean> {
+  const { receiver } = at;
+  const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
+  if (found !== null) return isTargetMember(found, target);
+  if (await packageCallback(resolver, at.path, receiver)) return false;
+  // A callee given a function without a name whose parameter has an anonymous type may type its
+  // other functions' parameters with it (`atomFamily((num: { index: number }) => ...,
+  // (l, r) => l.index === r.index)`): a callback's parameter in that file may be of it.
+  if (receiver.kind === "callback" && target.parameter?.anonymous && at.path === target.path) {
+    return true;
+  }
+  const made = madeWith(receiver);
+  const unknown: Receiver = made === undefined ? { kind: "unknown" } : { kind: "unknown", made };
+  return await memberRefersTo(resolver, { ...at, receiver: unknown }, target);
+}
+
+// Whether a receiver is a parameter of a function passed, with no type written for it, to a
+// function the file imports from a package that is not a file of the tree (`memo(({ text }) =>
+// ...)` of `react`): its type is the package's, none the files declare.
+async function packageCallback(
+  resolver: NameResolver,
+  path: string,
+  receiver: Receiver,
+): Promise<boolean> {
+  if (receiver.kind !== "callback" || receiver.of !== undefined) return false;
+  if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
+  const name = receiver.module ?? receiver.callee;
+  const occurrences = (await resolver.analysis(path, name))?.occurrences ?? [];
+  const imported = occurrences.find((occurrence) => occurrence.binding?.kind === "import");
+  if (imported?.binding?.kind !== "import") return false;
+  const specifier = imported.binding.module;
+  if (specifier.startsWith(".") || specifier.startsWith("/")) return false;
+  return await resolver.module(path, specifier) === null;
 }
 
 // For `this` in an untyped object literal's method: whether the target is a member that literal
@@ -1608,23 +1658,8 @@ async function declarationRefersTo(
   }
   const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
   if (nested !== null) return nested;
-  if (receiver.argument !== undefined) {
-    const fits = await argumentFits(
-      resolver,
-      { path: at.path, name: at.name, ...receiver.argument },
-      target,
-    );
-    if (fits !== null) return fits;
-    // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
-    // of its parameter's one type wherever that callee and argument are the same.
-    const { callee, index, on } = receiver.argument;
-    if (
-      on === undefined && target.argument?.on === undefined &&
-      target.argument?.callee === callee && target.argument.index === index
-    ) {
-      return true;
-    }
-  }
+  const passed = await passedObjectFits(resolver, at, target);
+  if (passed !== null) return passed;
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
   const { parameter } = target;
@@ -1637,12 +1672,38 @@ async function declarationRefersTo(
     // A parameter's anonymous type is not that of an object literal passed nowhere (`return {
     // port }`) or to a callee not evident (`dispatch({ type })`: one passed to the function fits
     // above); two literals of no evident type are two types (`mutate(data, { optimisticData })`).
+    // A function without a name may give its parameter's type to what its callee returns
+    // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`).
     return own && target.container === null &&
       (receiver.literal === true
-        ? parameter === undefined && target.literal !== true
+        ? (parameter === undefined || parameter.anonymous === true) && target.literal !== true
         : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// For a key of an object passed to a call: whether it is the member `target` (the callee's
+// parameter's type, or the one type of a callee the files do not type); null when the call
+// does not say.
+async function passedObjectFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { argument } = at.receiver;
+  if (argument === undefined) return null;
+  const fits = await argumentFits(resolver, { path: at.path, name: at.name, ...argument }, target);
+  if (fits !== null) return fits;
+  // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
+  // of its parameter's one type wherever that callee and argument are the same.
+  const { callee, index, on } = argument;
+  if (
+    on === undefined && target.argument?.on === undefined &&
+    target.argument?.callee === callee && target.argument.index === index
+  ) {
+    return true;
+  }
+  return null;
 }
 
 // Whether a member declared in a class, an object type or an object literal of the named type

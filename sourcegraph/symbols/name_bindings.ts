@@ -78,7 +78,7 @@ export type Receiver =
      * `to`: the function's last line (a value of the type is seen there, or passed to it).
      * `index` is `RETURN_TYPE` for the function's anonymous return type (and an object it returns).
      */
-    parameter?: { line: number; index: number; to?: number };
+    parameter?: { line: number; index: number; to?: number; anonymous?: true };
     /** In an object literal (a value of its type, not a declaration of the type). */
     literal?: boolean;
     /** For a method: the named type of each parameter, as `Declared.parameters`. */
@@ -1897,7 +1897,7 @@ function returnTypeOf(fn: Node): string | null {
 // the function's last line.
 function annotatedParameter(
   annotation: Node,
-): { line: number; index: number; to: number } | null {
+): { line: number; index: number; to: number; anonymous?: true } | null {
   const parameter = annotation.parent;
   const list = parameter?.parent;
   if (
@@ -1912,8 +1912,20 @@ function annotatedParameter(
   if (named === null && fn?.parent?.type === "variable_declarator") {
     named = fn.parent.childForFieldName("name");
   }
-  if (named === null || fn === null) return null;
+  if (fn === null) return null;
+  if (named === null) return anonymousParameter(fn, index);
   return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
+}
+
+// For a parameter of a function without a name (`createSelector((state: { a: string }) =>
+// state.a, ...)`): its anonymous type is that function's alone, known by the line the function
+// starts on; another function's type written alike is another type.
+function anonymousParameter(
+  fn: Node,
+  index: number,
+): { line: number; index: number; to: number; anonymous: true } | null {
+  if (fn.type !== "arrow_function" && fn.type !== "function_expression") return null;
+  return { line: fn.startPosition.row + 1, index, to: fn.endPosition.row + 1, anonymous: true };
 }
 
 // For the name of a function (declared, or a variable holding an arrow function or function

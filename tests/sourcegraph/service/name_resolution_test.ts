@@ -1,6 +1,10 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
-import { definitionAt, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { ReferenceParser, referencesOf } from "../../../sourcegraph/service/name_references.ts";
+import {
+  definitionAt,
+  NameResolver,
+  resolveAt,
+} from "../../../sourcegraph/service/name_resolution.ts";
 import {
   type NameAt,
   resolvedReferences,
@@ -665,6 +669,138 @@ nameCase(
     }, { path: "src/hookable.ts", name: "name", line: 2, shared: true });
     assertEquals(target?.container, "SpyEvent");
     assertEquals(lines, ["src/debugger.ts:3", "src/hookable.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a file too large to parse holds no references of a resolved declaration",
+  async () => {
+    const files: Record<string, string | null> = {
+      "src/state.ts":
+        "export interface RootState { todos: string[] }\nexport const read = (s: RootState) => s.todos;",
+      // A bundled release past the parse limit: its whole-word lines cannot be resolved.
+      ".yarn/releases/yarn.cjs": null,
+    };
+    const text = (path: string) => Promise.resolve(files[path] ?? null);
+    const resolver = new NameResolver(sharedParser(), {
+      text,
+      exists: (path) => Promise.resolve(path in files),
+    });
+    const target = await resolveAt(resolver, {
+      path: "src/state.ts",
+      name: "todos",
+      line: 1,
+      column: 29,
+    });
+    assertEquals(target?.container, "RootState");
+    const matches = [
+      {
+        path: "src/state.ts",
+        matchCount: 2,
+        lines: (files["src/state.ts"] ?? "").split("\n").map((t, i) => ({
+          number: i + 1,
+          text: t,
+        })),
+      },
+      {
+        path: ".yarn/releases/yarn.cjs",
+        matchCount: 1,
+        lines: [{ number: 9, text: "e.todos=[]" }],
+      },
+    ];
+    const page = await referencesOf(sharedParser(), matches, {
+      name: "todos",
+      includeDeclaration: true,
+      text,
+      resolved: { resolver, target: target! },
+    });
+    assertEquals(page.files.map((file) => [file.path, file.parse, file.lines.length]), [
+      ["src/state.ts", "parsed", 2],
+      [".yarn/releases/yarn.cjs", "large", 0],
+    ]);
+  },
+);
+
+nameCase(
+  "name resolution: a value annotated with another file's type of the target's type name, whose members are not evident, is not of the target's type",
+  async () => {
+    const { lines } = await referencesIn({
+      "docs/basic.ts": [
+        "export interface RootState {",
+        "  todos: { id: number }[]",
+        "}",
+        "const select = createSelector([(state: RootState) => state.todos], (todos) => todos);",
+      ].join("\n"),
+      // Another `RootState`, inferred from a reducer: its members are not written.
+      "test/testUtils.ts": [
+        "const rootReducer = () => ({ todos: [] });",
+        "export type RootState = ReturnType<typeof rootReducer>;",
+      ].join("\n"),
+      "test/bench/select.bench.ts": [
+        'import type { RootState } from "../testUtils";',
+        "const select = createSelector([(state: RootState) => state.todos], (todos) => todos);",
+        "const read = (state: RootState) => state.todos;",
+      ].join("\n"),
+      "docs/use.ts": [
+        'import type { RootState } from "./basic";',
+        "const read = (state: RootState) => state.todos;",
+      ].join("\n"),
+    }, { path: "docs/basic.ts", name: "todos", line: 2, shared: true });
+    assertEquals(lines, ["docs/basic.ts:2", "docs/basic.ts:4", "docs/use.ts:2"]);
+  },
+);
+
+nameCase(
+  "name resolution: a parameter's anonymous type in a function without a name is that function's alone",
+  async () => {
+    const { lines } = await referencesIn({
+      "type-tests/limits.test-d.ts": [
+        "test('limits', () => {",
+        "  const selector = createSelector(",
+        "    (state: { testString: string }) => state.testString,",
+        "    (state: { testNumber: number }) => state.testNumber,",
+        "    (state: { testString: string }) =>",
+        "      state.testString,",
+        "  );",
+        "  const other = items.map(function (state: { testString: string }) { return state.testString; });",
+        "});",
+      ].join("\n"),
+    }, { path: "type-tests/limits.test-d.ts", name: "testString", line: 5 });
+    assertEquals(lines, ["type-tests/limits.test-d.ts:5", "type-tests/limits.test-d.ts:6"]);
+    // Its callee may give the type to another function's parameters, of no evident type.
+    const family = await referencesIn({
+      "test/family.test.ts": [
+        "const family = atomFamily(",
+        "  (num: { index: number }) => atom(num.index),",
+        "  (l, r) => l.index === r.index,",
+        ");",
+      ].join("\n"),
+    }, { path: "test/family.test.ts", name: "index", line: 2 });
+    assertEquals(family.lines, ["test/family.test.ts:2", "test/family.test.ts:3"]);
+  },
+);
+
+nameCase(
+  "name resolution: a parameter of a function passed to a package's function is of no type the files declare",
+  async () => {
+    const { lines } = await referencesIn({
+      "website/links.tsx": [
+        'import { memo } from "react";',
+        'import { wrap } from "./wrap";',
+        "interface Props {",
+        "  readonly text?: string",
+        "}",
+        "export const Links = {",
+        "  WeakMap: memo(({ text = 'WeakMap' }) => <code>{text}</code>),",
+        "  Other: memo((props) => <code>{props.text}</code>),",
+        "  Own: wrap((props) => <code>{props.text}</code>),",
+        "};",
+      ].join("\n"),
+      "website/wrap.ts": "export function wrap(make: (props: any) => unknown) { return make; }",
+    }, { path: "website/links.tsx", name: "text", line: 4 });
+    // Not the parameters of `react`'s `memo` (not a file of the tree); still a function of the
+    // files whose parameter's type is not evident.
+    assertEquals(lines, ["website/links.tsx:4", "website/links.tsx:9"]);
   },
 );
 
