@@ -820,6 +820,13 @@ function unknownFrom(on: Receiver): Receiver {
     : { kind: "unknown" };
 }
 
+// The name node where `binding` (of `name`, a local or a file's own) is declared; null for
+// another binding.
+function declaredAt(name: Node, binding: Binding | null): Node | null {
+  if (binding?.kind !== "local" && binding?.kind !== "file") return null;
+  return rootOf(name).descendantForPosition({ row: binding.line - 1, column: binding.column });
+}
+
 // `receiver` (a call's result or a callback's parameter), with the type names of the call that
 // set the variable `name` (when one did); `binding`: the name's, when already looked up.
 function made<T extends Receiver & { made?: string[] }>(
@@ -828,11 +835,7 @@ function made<T extends Receiver & { made?: string[] }>(
 ): T {
   const { name } = named;
   const binding = named.binding === undefined ? lookUp(name, name.text) : named.binding;
-  if (binding?.kind !== "local" && binding?.kind !== "file") return receiver;
-  const at = rootOf(name).descendantForPosition({
-    row: binding.line - 1,
-    column: binding.column,
-  });
+  const at = declaredAt(name, binding);
   const names = at?.parent ? callNames(at.parent) : null;
   return names === null ? receiver : { ...receiver, made: names };
 }
@@ -1575,13 +1578,7 @@ function assignedType(assignment: Node, object: Node): string | null {
   if (assignment.childForFieldName("right")?.id !== object.id) return null;
   const left = assignment.childForFieldName("left");
   if (left?.type === "identifier") {
-    const binding = lookUp(left, left.text);
-    if (binding?.kind !== "local" && binding?.kind !== "file") return null;
-    const name = rootOf(left).descendantForPosition({
-      row: binding.line - 1,
-      column: binding.column,
-    });
-    const declarator = name?.parent;
+    const declarator = declaredAt(left, lookUp(left, left.text))?.parent;
     return declarator?.type === "variable_declarator"
       ? annotatedType(declarator.childForFieldName("type"))
       : null;
@@ -1711,12 +1708,7 @@ function madeTypeArgument(call: Node): Node | null {
   const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
   const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
   if (variable?.type !== "identifier") return null;
-  const binding = lookUp(variable, variable.text);
-  if (binding?.kind !== "local" && binding?.kind !== "file") return null;
-  const name = rootOf(variable).descendantForPosition({
-    row: binding.line - 1,
-    column: binding.column,
-  });
+  const name = declaredAt(variable, lookUp(variable, variable.text));
   const declarator = name?.parent;
   if (
     !name || declarator?.type !== "variable_declarator" ||
