@@ -315,7 +315,7 @@ export class NameResolver {
    */
   async follow(
     path: string,
-    at: { name: string; binding: Binding },
+    at: { name: string; binding: Binding; line?: number },
     depth = 0,
   ): Promise<ResolvedDeclaration | null> {
     const { binding, name } = at;
@@ -340,7 +340,7 @@ export class NameResolver {
       case "member": {
         const { receiver } = binding;
         return await this.givenMember(path, { name, receiver }) ??
-          await this.receiverMember(path, { name, receiver }, depth);
+          await this.receiverMember(path, { name, receiver, line: at.line }, depth);
       }
       default:
         return null;
@@ -363,10 +363,13 @@ export class NameResolver {
     return await this.typeArgumentMember(path, { member: at.name, typedAt });
   }
 
-  /** Where the member `name` of a value that `receiver` describes leads (as `path` sees it). */
+  /**
+   * Where the member `name` of a value that `receiver` describes leads (as `path` sees it, at
+   * `line` when given: a type a block there declares is that block's).
+   */
   async receiverMember(
     path: string,
-    at: { name: string; receiver: Receiver },
+    at: { name: string; receiver: Receiver; line?: number },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const { name, receiver } = at;
@@ -412,24 +415,25 @@ export class NameResolver {
     }
     if (receiver.kind === "this") {
       // A member of the class itself, else of what it extends or implements.
-      return await this.#firstMember(path, [receiver.type, ...receiver.heritage], name, depth);
+      const types = [receiver.type, ...receiver.heritage];
+      return await this.#firstMember(path, { types, name, near: at.line }, depth);
     }
     if (receiver.kind === "type") {
-      return await this.#firstMember(path, [receiver.type], name, depth);
+      return await this.#firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
     }
     return null;
   }
 
-  // The member `name` of the first of `types` (as `path` sees them) declaring it, or null.
+  // The member `name` of the first of `types` (as `path` sees them at the line `near`) declaring
+  // it, or null.
   async #firstMember(
     path: string,
-    types: (string | null)[],
-    name: string,
+    at: { types: (string | null)[]; name: string; near?: number },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    for (const type of types) {
+    for (const type of at.types) {
       if (type === null) continue;
-      const found = await this.member(path, { type, member: name }, depth + 1);
+      const found = await this.member(path, { type, member: at.name, near: at.near }, depth + 1);
       if (found !== null) return found;
     }
     return null;
@@ -538,17 +542,22 @@ export class NameResolver {
     return null;
   }
 
-  /** Where the name `name` seen in `path` is declared (its first binding there), or null. */
+  /**
+   * Where the name `name` seen in `path` is declared (its first binding there), or null; `near`:
+   * the line it is seen at, where a block around it declaring the name declares it there.
+   */
   async declarationOf(
     path: string,
     name: string,
     depth: number,
+    near?: number,
   ): Promise<ResolvedDeclaration | null> {
     const analysis = await this.analysis(path, name);
     // The file's own declaration first: `import { Options as BaseOptions }` next to a
     // declaration of `Options` imports another type, which the file calls otherwise.
     const occurrences = analysis?.occurrences ?? [];
-    const seen = occurrences.find((occurrence) => occurrence.binding?.kind === "file") ??
+    const seen = (near === undefined ? undefined : innermostLocal(occurrences, near)) ??
+      occurrences.find((occurrence) => occurrence.binding?.kind === "file") ??
       occurrences.find((occurrence) =>
         occurrence.binding !== undefined && occurrence.binding.kind !== "member" &&
         occurrence.binding.kind !== "free"
@@ -605,15 +614,18 @@ export class NameResolver {
    */
   async literalMember(
     path: string,
-    at: { member: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+    at: { member: string; receiver: Extract<Receiver, { kind: "declaration" }>; line?: number },
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
-    if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    if (receiver.type !== null) {
+      return await this.member(path, { type: receiver.type, member, near: at.line }, 1);
+    }
     const { argument, typedAt } = receiver;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
+    const near = at.line;
     const made = taken
-      ? await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt })
+      ? await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt, near })
       : null;
     if (made !== null) return made;
     if (receiver.nested !== undefined) {
@@ -647,10 +659,10 @@ export class NameResolver {
    */
   async typeArgumentMember(
     path: string,
-    at: { member: string; typed?: string; typedAt?: { from: number; to: number } },
+    at: { member: string; typed?: string; typedAt?: { from: number; to: number }; near?: number },
   ): Promise<ResolvedDeclaration | null> {
-    const { member, typed } = at;
-    if (typed !== undefined) return await this.member(path, { type: typed, member }, 1);
+    const { member, typed, near } = at;
+    if (typed !== undefined) return await this.member(path, { type: typed, member, near }, 1);
     const range = at.typedAt;
     if (range === undefined) return null;
     const members = await this.analysis(path, member);
@@ -925,16 +937,19 @@ export class NameResolver {
     return null;
   }
 
-  /** The declaration of member `member` of type `type` as `path` sees the type. */
+  /**
+   * The declaration of member `member` of type `type` as `path` sees the type (at the line `near`,
+   * when a block there declares it).
+   */
   async member(
     path: string,
-    at: { type: string; member: string },
+    at: { type: string; member: string; near?: number },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    const type = await this.declarationOf(path, at.type, depth);
+    const type = await this.declarationOf(path, at.type, depth, at.near);
     if (type === null) return null;
     const members = await this.analysis(type.path, at.member);
-    for (const occurrence of members?.occurrences ?? []) {
+    for (const occurrence of ownMembers(members?.occurrences ?? [], type)) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
       // A literal of the type is a value of it, not where the type declares the member.
       if (receiver?.kind === "declaration" && receiver.type === at.type && !receiver.literal) {
@@ -1036,6 +1051,7 @@ export async function resolveAt(
       const member = await resolver.literalMember(at.path, {
         member: at.name,
         receiver: binding.receiver,
+        line: at.line,
       });
       if (member !== null) return member;
     }
@@ -1056,7 +1072,7 @@ export async function resolveAt(
       ...await overridden(resolver, { path: at.path, name: at.name }, binding.receiver),
     };
   }
-  return await resolver.follow(at.path, { name: at.name, binding });
+  return await resolver.follow(at.path, { name: at.name, binding, line: at.line });
 }
 
 // The receivers of a destructured name whose type `receiverMember` follows to a declaration.
@@ -1085,7 +1101,8 @@ export async function definitionAt(
   const declaresHere = (binding?.kind === "local" || binding?.kind === "file") &&
     binding.line === at.line && binding.column === at.column;
   if (declaresHere && property?.kind === "type") {
-    const member = await resolver.member(at.path, { type: property.type, member: at.name }, 1);
+    const typed = { type: property.type, member: at.name, near: at.line };
+    const member = await resolver.member(at.path, typed, 1);
     if (member !== null) return member;
   }
   // A name destructured from a value of evident type (a callback's parameter,
@@ -1105,7 +1122,8 @@ export async function definitionAt(
   // defined where the type declares it.
   const receiver = binding?.kind === "member" ? binding.receiver : property;
   if (receiver?.kind === "declaration" && receiver.literal === true && receiver.type !== null) {
-    const member = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+    const typed = { type: receiver.type, member: at.name, near: at.line };
+    const member = await resolver.member(at.path, typed, 1);
     if (member !== null) return member;
   }
   // An object a function returns as its anonymous return type: that type's property.
@@ -1836,4 +1854,44 @@ function declared(
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
   };
+}
+
+// Of the occurrences of a name, one whose binding is a local whose scope holds `line` (the
+// innermost such scope's), or undefined: a block declaring the name hides any outer declaration.
+function innermostLocal(
+  occurrences: NameOccurrence[],
+  line: number,
+): NameOccurrence | undefined {
+  let found: NameOccurrence | undefined;
+  let from = 0;
+  for (const occurrence of occurrences) {
+    const { binding } = occurrence;
+    const block = binding?.kind === "local" ? binding.block : undefined;
+    if (block === undefined || line < block.from || line > block.to || block.from < from) continue;
+    [found, from] = [occurrence, block.from];
+  }
+  return found;
+}
+
+// The occurrences of a member name in a type's file, its own members first: those of a type
+// declared in a block are the type's when it is the one declared there (a test's blocks each
+// declaring a `State`), then those of a type declared elsewhere, then the others.
+function ownMembers(
+  occurrences: NameOccurrence[],
+  type: ResolvedDeclaration,
+): NameOccurrence[] {
+  const within = (occurrence: NameOccurrence) => {
+    const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
+    return receiver?.kind === "declaration" ? receiver.within : undefined;
+  };
+  const holds = (occurrence: NameOccurrence) => {
+    const lines = within(occurrence);
+    return lines !== undefined && type.line >= lines.from && type.line <= lines.to;
+  };
+  const outside = (occurrence: NameOccurrence) => within(occurrence) === undefined;
+  return [
+    ...occurrences.filter(holds),
+    ...occurrences.filter(outside),
+    ...occurrences.filter((occurrence) => !holds(occurrence) && !outside(occurrence)),
+  ];
 }

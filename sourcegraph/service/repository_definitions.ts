@@ -249,9 +249,18 @@ export async function fileTypeMember(
   resolver: NameResolver,
   at: { path: string; name: string; line: number; column: number },
 ): Promise<ResolvedDeclaration | null> {
-  const found = (await untypedMemberDeclarations(resolver, at))
-    .find(({ declared }) => declared.type !== null);
-  return found?.declaration ?? null;
+  const named = (await untypedMemberDeclarations(resolver, at))
+    .filter(({ declared }) => declared.type !== null);
+  // A type declared in a block around the position first (the innermost such block's): another
+  // block's type of the same name is not seen there.
+  let found = named.find(({ declared }) => declared.within === undefined);
+  let from = 0;
+  for (const each of named) {
+    const block = each.declared.within;
+    if (block === undefined || at.line < block.from || at.line > block.to) continue;
+    if (block.from > from) [found, from] = [each, block.from];
+  }
+  return (found ?? named[0])?.declaration ?? null;
 }
 
 type MemberDeclared = Extract<Receiver, { kind: "declaration" }>;

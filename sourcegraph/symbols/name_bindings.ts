@@ -226,6 +226,11 @@ export interface Declared {
   valueType?: string;
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
+  /**
+   * For a local: the first and last line of the scope declaring it (a block, a function), where
+   * alone its name means it (another block may declare the same name).
+   */
+  block?: { from: number; to: number };
 }
 
 /** What one identifier is bound to. */
@@ -537,6 +542,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       found.push({ node: nameNode, binding: { ...binding, augments: declared } });
       return;
     }
+    if (!top) declared.block = linesOf(scope);
     found.push({
       node: nameNode,
       binding: top ? { kind: "file", ...declared } : { kind: "local", ...declared },

@@ -1,0 +1,144 @@
+import { assertEquals } from "../../support/assert.ts";
+import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { fileTypeMember } from "../../../sourcegraph/service/repository_definitions.ts";
+import { resolverOver } from "../../support/resolved_references.ts";
+
+// One parser (its workers and their grammars started once) for every case: its answers are
+// kept by path, text and name, so a case never sees another's files.
+let parser: ReferenceParser | null = null;
+const CASES: [string, () => Promise<void>][] = [];
+
+function sharedParser(): ReferenceParser {
+  if (parser === null) throw new Error("the cases run inside the file's one test");
+  return parser;
+}
+
+function definitionCase(name: string, fn: () => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+// The position of the `nth` whole-word occurrence of `name` on line `line` of `path`.
+function positionOf(
+  files: Record<string, string>,
+  at: { path: string; name: string; line: number; nth?: number },
+): { path: string; name: string; line: number; column: number } {
+  const text = files[at.path].split("\n")[at.line - 1];
+  const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
+  return { path: at.path, name: at.name, line: at.line, column: columns[at.nth ?? 0] };
+}
+
+// The `path:line` `definitionAt` answers for the name at `at`, or null.
+async function definedAt(
+  files: Record<string, string>,
+  at: { path: string; name: string; line: number; nth?: number },
+): Promise<string | null> {
+  const resolver = resolverOver(sharedParser(), files);
+  const found = await definitionAt(resolver, positionOf(files, at));
+  return found === null ? null : `${found.path}:${found.line}`;
+}
+
+// Two test blocks, each declaring its own class, type and interface of the same names.
+const BLOCKS = {
+  "tests/count.test.ts": [
+    "it('first', () => {", // 1
+    "  class CountClass {",
+    "    public count: number",
+    "    constructor() { this.count = 0 }",
+    "  }",
+    "  type State = { value: number }",
+    "  interface Props { label: string }",
+    "  const s: State = { value: 1 }",
+    "  function Show({ label }: Props) { return label }",
+    "})", // 10
+    "it('second', () => {",
+    "  class CountClass {",
+    "    public count: number",
+    "    constructor() { this.count = 0 }",
+    "    twice() { return this.count * 2 }",
+    "  }",
+    "  type State = { value: number }",
+    "  interface Props { label: string }",
+    "  const s: State = { value: 2 }",
+    "  function Show({ label }: Props) { return label }", // 20
+    "  const item = load()",
+    "  item.label",
+    "})",
+  ].join("\n"),
+};
+
+definitionCase(
+  "definitions: `this.member` in a class declared in a block is that class's member, not a same-named class's of another block",
+  async () => {
+    const path = "tests/count.test.ts";
+    assertEquals(await definedAt(BLOCKS, { path, name: "count", line: 14 }), `${path}:13`);
+    assertEquals(await definedAt(BLOCKS, { path, name: "count", line: 15 }), `${path}:13`);
+    assertEquals(await definedAt(BLOCKS, { path, name: "count", line: 4 }), `${path}:3`);
+  },
+);
+
+definitionCase(
+  "definitions: an object literal's key is a member of the type its annotation names as its block sees it",
+  async () => {
+    const path = "tests/count.test.ts";
+    assertEquals(await definedAt(BLOCKS, { path, name: "value", line: 19 }), `${path}:17`);
+    assertEquals(await definedAt(BLOCKS, { path, name: "value", line: 8 }), `${path}:6`);
+  },
+);
+
+definitionCase(
+  "definitions: a name destructured from a parameter of a type declared in a block is that type's member",
+  async () => {
+    const path = "tests/count.test.ts";
+    assertEquals(await definedAt(BLOCKS, { path, name: "label", line: 20 }), `${path}:18`);
+  },
+);
+
+definitionCase(
+  "definitions: a member of a value of no evident type is likeliest that of a type declared in its block",
+  async () => {
+    const path = "tests/count.test.ts";
+    const resolver = resolverOver(sharedParser(), BLOCKS);
+    const found = await fileTypeMember(
+      resolver,
+      positionOf(BLOCKS, { path, name: "label", line: 22 }),
+    );
+    assertEquals(found && `${found.path}:${found.line}`, `${path}:18`);
+  },
+);
+
+definitionCase(
+  "definitions: an object passed to a method of a store made with a type argument is of that type as its block sees it",
+  async () => {
+    const path = "tests/store.test.ts";
+    const files = {
+      [path]: [
+        "import { create } from 'zustand'",
+        "it('first', () => {",
+        "  type State = { count: number }",
+        "  const useBoundStore = create<State>()(() => ({ count: 0 }))",
+        "  useBoundStore.setState({ count: 5 })",
+        "})",
+        "it('second', () => {",
+        "  type State = { count: number; a: number }",
+        "  const useBoundStore = create<State>()(() => ({ count: 0, a: 1 }))",
+        "  useBoundStore.setState({ count: 5, a: 9 })", // 10
+        "})",
+      ].join("\n"),
+    };
+    assertEquals(await definedAt(files, { path, name: "count", line: 10 }), `${path}:8`);
+    assertEquals(await definedAt(files, { path, name: "a", line: 10 }), `${path}:8`);
+    assertEquals(await definedAt(files, { path, name: "count", line: 5 }), `${path}:3`);
+  },
+);
+
+Deno.test("definitions: one parser, case by case", async (t) => {
+  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
+  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
+  try {
+    for (const [name, fn] of CASES) await t.step(name, fn);
+  } finally {
+    parser.close();
+    parser = null;
+  }
+});
