@@ -75,6 +75,10 @@ export interface ResolvedDeclaration {
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
   elementTypes?: string[];
+  /** For a property annotated with an object type written there: that type's lines. */
+  valueTypeAt?: { from: number; to: number };
+  /** For a property annotated as an array of an object type written there: that type's lines. */
+  elementTypeAt?: { from: number; to: number };
   /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
   typeQuery?: string;
   /** For a variable set from a call of a named function: that function. */
@@ -634,7 +638,7 @@ export class NameResolver {
         const found = await this.member(each.path, { type: each.type, member }, 1);
         if (found !== null) return found;
       }
-      return null;
+      return await this.writtenMember(path, { nested: receiver.nested, member });
     }
     if (receiver.argument === undefined) return null;
     const { index } = receiver.argument;
@@ -720,14 +724,35 @@ export class NameResolver {
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
     }
     if (context.nested === undefined) return [];
-    const { key, outer } = context.nested;
+    const { key, outer, element } = context.nested;
     const found: { path: string; type: string }[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
       if (member === null) continue;
-      for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+      const types = (element ? member.elementTypes : member.valueTypes) ?? [];
+      for (const type of types) found.push({ path: member.path, type });
     }
     return found;
+  }
+
+  /**
+   * For a key of an object that is another literal's property's value, or an element of its
+   * array: the member `member` of the object type written for that property
+   * (`from: { x: number }`, `todos: { id: number }[]`), or null.
+   */
+  async writtenMember(
+    path: string,
+    at: { nested: NonNullable<LiteralContext["nested"]>; member: string },
+  ): Promise<ResolvedDeclaration | null> {
+    const { key, outer, element } = at.nested;
+    for (const each of await this.literalTypes(path, outer, 1)) {
+      const holder = await this.member(each.path, { type: each.type, member: key }, 1);
+      const typedAt = element ? holder?.elementTypeAt : holder?.valueTypeAt;
+      if (holder === null || typedAt === undefined) continue;
+      const found = await this.typeArgumentMember(holder.path, { member: at.member, typedAt });
+      if (found !== null) return found;
+    }
+    return null;
   }
 
   /**
@@ -968,6 +993,8 @@ export class NameResolver {
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
           ...(receiver.typeQuery ? { typeQuery: receiver.typeQuery } : {}),
           ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
+          ...(receiver.valueTypeAt ? { valueTypeAt: receiver.valueTypeAt } : {}),
+          ...(receiver.elementTypeAt ? { elementTypeAt: receiver.elementTypeAt } : {}),
         };
       }
     }
@@ -1767,6 +1794,11 @@ async function nestedFits(
     const found = await resolver.member(path, { type, member: at.name }, 1);
     if (found !== null && isTargetMember(found, target)) return true;
   }
+  const { nested } = at.receiver;
+  const written = nested === undefined
+    ? null
+    : await resolver.writtenMember(at.path, { nested, member: at.name });
+  if (written !== null) return isTargetMember(written, target);
   return types.length > 0 ? false : null;
 }
 

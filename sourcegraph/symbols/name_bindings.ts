@@ -91,13 +91,25 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
+    /**
+     * For a property annotated with an object type written there (`from: { x: number }`): that
+     * type's lines, whose members are those of the objects set to the property.
+     */
+    valueTypeAt?: { from: number; to: number };
+    /**
+     * For a property annotated as an array of an object type written there
+     * (`todos: { id: number }[]`): that type's lines, whose members are the elements' keys.
+     */
+    elementTypeAt?: { from: number; to: number };
     /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
     typeQuery?: string;
     /**
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
-     * that property's name and the outer literal's context; the object is of the property's type.
+     * that property's name and the outer literal's context; the object is of the property's type
+     * (`element`: it is an element of the array that is the value, `{ todos: [{ ... }] }`, of the
+     * property's element type).
      */
-    nested?: { key: string; outer: LiteralContext };
+    nested?: { key: string; outer: LiteralContext; element?: true };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -338,17 +350,7 @@ export function bindingOf(node: Node): Binding {
     const annotation = memberKind === "field" && fn === null
       ? parent.childForFieldName("type")?.namedChildren[0] ?? null
       : null;
-    const valueTypes = annotation === null ? [] : namedParts(annotation);
-    if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
-    const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
-    if (receiver.kind === "declaration" && query?.type === "identifier") {
-      receiver.typeQuery = query.text;
-    }
-    const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
-    const elementTypes = element ? namedParts(element) : [];
-    if (receiver.kind === "declaration" && elementTypes.length > 0) {
-      receiver.elementTypes = elementTypes;
-    }
+    if (receiver.kind === "declaration" && annotation !== null) annotated(receiver, annotation);
     return { kind: "member", receiver };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
@@ -364,6 +366,20 @@ export function bindingOf(node: Node): Binding {
     return { kind: "member", receiver: { kind: "unknown" } };
   }
   return lookUp(node, node.text) ?? { kind: "free" };
+}
+
+// What a property's annotation says of the values set to it: the named types it writes (a union's
+// arms, an array's elements), the value it takes the type of, the object type written there.
+function annotated(receiver: Extract<Receiver, { kind: "declaration" }>, annotation: Node): void {
+  const valueTypes = namedParts(annotation);
+  if (valueTypes.length > 0) receiver.valueTypes = valueTypes;
+  const query = annotation.type === "type_query" ? annotation.namedChildren[0] : null;
+  if (query?.type === "identifier") receiver.typeQuery = query.text;
+  const element = annotation.type === "array_type" ? annotation.namedChildren[0] : null;
+  const elementTypes = element ? namedParts(element) : [];
+  if (elementTypes.length > 0) receiver.elementTypes = elementTypes;
+  if (annotation.type === "object_type") receiver.valueTypeAt = linesOf(annotation);
+  if (element?.type === "object_type") receiver.elementTypeAt = linesOf(element);
 }
 
 /**
@@ -1486,7 +1502,10 @@ function objectContext(object: Node): LiteralContext {
   }
   // `const routes: Route[] = [{ ... }]`: an element of a typed array.
   let depth = 0;
-  for (; holder?.type === "array"; depth++) holder = holder.parent;
+  let array: Node = object;
+  for (; holder?.type === "array"; depth++) [array, holder] = [holder, holder.parent];
+  const element = depth === 1 ? elementContext(object, { array, holder }) : null;
+  if (element !== null) return element;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
   const declared = declaredContext(object, { holder, depth });
@@ -1523,6 +1542,25 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object in an array that is the value of another literal's property (`{ todos: [{ ... }] }`):
+// of that property's element type, when the outer literal's type is evident; null otherwise.
+function elementContext(
+  object: Node,
+  at: { array: Node; holder: Node | null },
+): LiteralContext | null {
+  const { array, holder } = at;
+  const key = holder?.type === "pair" ? holder.childForFieldName("key") : null;
+  const outer = holder?.parent;
+  if (object.type !== "object" || key?.type !== "property_identifier" || outer?.type !== "object") {
+    return null;
+  }
+  if (holder?.childForFieldName("value")?.id !== array.id) return null;
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context, element: true } } : null;
 }
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer

@@ -2,7 +2,7 @@ import { assertEquals } from "../../support/assert.ts";
 import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
 import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
 import { fileTypeMember } from "../../../sourcegraph/service/repository_definitions.ts";
-import { resolverOver } from "../../support/resolved_references.ts";
+import { resolvedReferences, resolverOver } from "../../support/resolved_references.ts";
 
 // One parser (its workers and their grammars started once) for every case: its answers are
 // kept by path, text and name, so a case never sees another's files.
@@ -129,6 +129,64 @@ definitionCase(
     assertEquals(await definedAt(files, { path, name: "count", line: 10 }), `${path}:8`);
     assertEquals(await definedAt(files, { path, name: "a", line: 10 }), `${path}:8`);
     assertEquals(await definedAt(files, { path, name: "count", line: 5 }), `${path}:3`);
+  },
+);
+
+const ARRAYS = {
+  "src/state.ts": [
+    "export interface Todo { id: number; title: string }",
+    "export interface RootState {",
+    "  todos: Todo[]",
+    "  alerts: { id: number; read: boolean }[]",
+    "  items: {",
+    "    id: number",
+    "    name: string",
+    "  }[]",
+    "  from: { transform: string }",
+    "}", // 10
+  ].join("\n"),
+  "src/use.ts": [
+    'import type { RootState } from "./state"',
+    "const state: RootState = {",
+    "  todos: [{ id: 0, title: 'a' }],",
+    "  alerts: [",
+    "    { id: 0, read: false },",
+    "  ],",
+    "  items: [{ id: 1, name: 'b' }],",
+    "  from: { transform: 'none' },",
+    "}",
+  ].join("\n"),
+};
+
+definitionCase(
+  "definitions: an object in an array that is a typed literal's property is of that property's element type, named or written",
+  async () => {
+    const path = "src/use.ts";
+    assertEquals(await definedAt(ARRAYS, { path, name: "title", line: 3 }), "src/state.ts:1");
+    assertEquals(await definedAt(ARRAYS, { path, name: "id", line: 3 }), "src/state.ts:1");
+    assertEquals(await definedAt(ARRAYS, { path, name: "read", line: 5 }), "src/state.ts:4");
+    assertEquals(await definedAt(ARRAYS, { path, name: "id", line: 5 }), "src/state.ts:4");
+    assertEquals(await definedAt(ARRAYS, { path, name: "name", line: 7 }), "src/state.ts:7");
+  },
+);
+
+definitionCase(
+  "definitions: an object that is a typed literal's property is of the object type written for that property",
+  async () => {
+    const path = "src/use.ts";
+    assertEquals(await definedAt(ARRAYS, { path, name: "transform", line: 8 }), "src/state.ts:9");
+  },
+);
+
+definitionCase(
+  "references: the keys of objects in a typed literal's array are the element type's members",
+  async () => {
+    const { lines } = await resolvedReferences(sharedParser(), ARRAYS, {
+      path: "src/state.ts",
+      name: "read",
+      line: 4,
+    });
+    assertEquals(lines, ["src/state.ts:4", "src/use.ts:5"]);
   },
 );
 
