@@ -2080,6 +2080,10 @@ function valueTypes(name: Node): Pick<Declared, "valueType" | "setBy"> {
   const type = typed === null ? null : namedType(typed);
   if (type !== null) return { valueType: type };
   let value = holder.childForFieldName("value");
+  // `const persist = persistImpl as unknown as Persist`: of the type cast to, last.
+  const cast = value?.type === "as_expression" ? value.namedChildren.at(-1) : null;
+  const castTo = cast ? namedType(cast) : null;
+  if (castTo !== null) return { valueType: castTo };
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
   const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
   return callee?.type === "identifier" ? { setBy: callee.text } : {};

@@ -190,6 +190,27 @@ definitionCase(
   },
 );
 
+definitionCase(
+  "definitions: an object passed to a function cast to a function type is of that type's parameter type",
+  async () => {
+    const files = {
+      "src/persist.ts": [
+        "export interface PersistOptions { name: string; version?: number }",
+        "type Persist = <T>(init: () => T, options: PersistOptions) => T",
+        "const persistImpl = (init: () => unknown, options: { name: string }) => init()",
+        "export const persist = persistImpl as unknown as Persist",
+      ].join("\n"),
+      "src/use.ts": [
+        'import { persist } from "./persist"',
+        "persist(() => 1, { name: 'x', version: 1 })",
+      ].join("\n"),
+    };
+    const path = "src/use.ts";
+    assertEquals(await definedAt(files, { path, name: "version", line: 2 }), "src/persist.ts:1");
+    assertEquals(await definedAt(files, { path, name: "name", line: 2 }), "src/persist.ts:1");
+  },
+);
+
 Deno.test("definitions: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
