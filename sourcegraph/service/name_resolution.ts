@@ -588,11 +588,16 @@ export class NameResolver {
       const own = await this.parameterMember(path, { member, line: at.line, index: 0 });
       if (own !== null) return own;
     }
-    const component = await this.declarationOf(path, at.component, depth + 1);
+    const component = await this.declarationOf(path, at.component, depth + 1, at.line);
     if (component === null) return null;
     const { line } = component;
     const own = await this.parameterMember(component.path, { member, line, index: 0 });
     if (own !== null) return own;
+    // `function Component({ equalityFn }: Props)`: its props' named type, as its block sees it.
+    for (const type of [component.parameters?.[0] ?? []].flat()) {
+      const found = await this.member(component.path, { type, member, near: line }, depth + 1);
+      if (found !== null) return found;
+    }
     const members = await this.analysis(component.path, at.member);
     for (const occurrence of members?.occurrences ?? []) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
@@ -1120,6 +1125,47 @@ const DESTRUCTURED_FROM = new Set<Receiver["kind"]>([
  * object literal of a named type are defined where that type declares the property.
  */
 export async function definitionAt(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number },
+): Promise<ResolvedDeclaration | null> {
+  const found = await typedDefinition(resolver, at);
+  return found === null ? null : await discriminated(resolver, { ...at, found }) ?? found;
+}
+
+// For a member compared with a string (`value.state === 'hasError'`) or a key set to one
+// (`{ state: 'hasData' }`), of a union whose arms declare it with string literal types: the
+// member of the arm declaring that literal (a narrowed value is of that arm); null otherwise.
+async function discriminated(
+  resolver: NameResolver,
+  at: { path: string; name: string; line: number; column: number; found: ResolvedDeclaration },
+): Promise<ResolvedDeclaration | null> {
+  const { found, name } = at;
+  if (found.member !== true || found.container === null) return null;
+  const text = (await resolver.text(at.path))?.split("\n")[at.line - 1] ?? "";
+  const after = text.slice(at.column + name.length);
+  const literal = /^\s*(?:===?|!==?|:)\s*(['"])([^'"\\]*)\1/.exec(after)?.[2];
+  if (literal === undefined) return null;
+  // The arms: those the member was found among, and the other members of the name declared for
+  // the same type (an alias's anonymous object arms each declare it for the alias).
+  const arms = [found, ...found.alternatives ?? []];
+  for (const each of (await resolver.analysis(found.path, name))?.occurrences ?? []) {
+    const receiver = each.binding?.kind === "member" ? each.binding.receiver : null;
+    if (receiver?.kind !== "declaration" || receiver.literal || receiver.type !== found.container) {
+      continue;
+    }
+    arms.push({ ...found, line: each.line, column: each.column, alternatives: undefined });
+  }
+  for (const arm of arms) {
+    const line = (await resolver.text(arm.path))?.split("\n")[arm.line - 1] ?? "";
+    const declared = line.slice(arm.column ?? 0).slice(name.length);
+    const written = /^\s*\??\s*:\s*(['"])([^'"\\]*)\1/.exec(declared)?.[2];
+    if (written === literal) return arm;
+  }
+  return null;
+}
+
+// `definitionAt` before a union's arm is chosen by a discriminant.
+async function typedDefinition(
   resolver: NameResolver,
   at: { path: string; name: string; line: number; column: number },
 ): Promise<ResolvedDeclaration | null> {

@@ -211,6 +211,53 @@ definitionCase(
   },
 );
 
+definitionCase(
+  "definitions: a JSX attribute of a component declared in a block is a member of its props' type as that block sees it",
+  async () => {
+    const path = "tests/basic.test.tsx";
+    const files = {
+      [path]: [
+        "const equalityFn = (a: number, b: number) => a === b",
+        "it('first', () => {",
+        "  type Props = { equalityFn: (a: string) => boolean }",
+        "  function Component({ equalityFn }: Props) { return null }",
+        "  render(<Component equalityFn={() => true} />)",
+        "})",
+        "it('second', () => {",
+        "  type Props = { selector?: () => number; equalityFn?: (a: number) => boolean }",
+        "  function Component({ selector, equalityFn }: Props) { return null }",
+        "  render(<Component equalityFn={() => false} />)", // 10
+        "})",
+      ].join("\n"),
+    };
+    assertEquals(await definedAt(files, { path, name: "equalityFn", line: 10 }), `${path}:8`);
+    assertEquals(await definedAt(files, { path, name: "equalityFn", line: 5 }), `${path}:3`);
+  },
+);
+
+definitionCase(
+  "definitions: a member compared with a string, or a key set to one, is that of the union's arm declaring that literal",
+  async () => {
+    const path = "src/loadable.ts";
+    const files = {
+      [path]: [
+        "export type Loadable =",
+        "  | { state: 'loading' }",
+        "  | { state: 'hasError'; error: unknown }",
+        "  | { state: 'hasData'; data: number }",
+        "export function show(value: Loadable) {",
+        "  if (value.state === 'hasError') return value.error",
+        "  return { state: 'hasData', data: 1 } as Loadable",
+        "}",
+        "export const loading = (value: Loadable) => value.state",
+      ].join("\n"),
+    };
+    assertEquals(await definedAt(files, { path, name: "state", line: 6 }), `${path}:3`);
+    assertEquals(await definedAt(files, { path, name: "state", line: 7 }), `${path}:4`);
+    assertEquals(await definedAt(files, { path, name: "state", line: 9 }), `${path}:2`);
+  },
+);
+
 Deno.test("definitions: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
