@@ -723,6 +723,9 @@ export class NameResolver {
   ): Promise<{ path: string; type: string }[]> {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
+    // An object passed to a call written with a type argument (`atom<Item>({ ... })`, a map's
+    // `set`): of that type.
+    if (context.argument?.typed !== undefined) return [{ path, type: context.argument.typed }];
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
       const types = [callee?.parameters?.[context.argument.index] ?? []].flat();

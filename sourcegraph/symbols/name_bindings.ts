@@ -1716,19 +1716,25 @@ function givenType(call: Node, result: Receiver): Receiver {
 // `setState(partial: Partial<T>)`); null otherwise (another argument, or no such variable).
 function madeArgument(object: Node, list: Node): LiteralContext | null {
   const call = list.parent;
-  if (object.type !== "object" || call === null || list.namedChildren[0]?.id !== object.id) {
-    return null;
-  }
-  const typed = madeTypeArgument(call);
+  const index = list.namedChildren.findIndex((child) => child?.id === object.id);
+  if (object.type !== "object" || call === null || index > 1) return null;
   const callee = call.childForFieldName("function");
   const method = callee?.childForFieldName("property")?.text;
+  // `animations.set(key, { ... })` of `const animations = new Map<Key, Animation>()`: of the
+  // map's value type.
+  const mapped = index === 1 && method === "set";
+  if (index === 1 && !mapped) return null;
+  const typed = madeTypeArgument(call, mapped);
   if (typed === null || !callee || method === undefined) return null;
   const on = receiverOf(callee.childForFieldName("object"));
-  const argument = { callee: method, index: 0, on };
+  const argument = { callee: method, index, on };
   if (typed.type === "object_type") return { type: null, argument, typedAt: linesOf(typed) };
   const named = literalType(typed);
   return named === null ? null : { type: null, argument: { ...argument, typed: named } };
 }
+
+// The platform's maps, whose `set(key, value)` takes a value of their second type argument.
+const MAPS = new Set(["Map", "WeakMap"]);
 
 // The lines a node is written on.
 function linesOf(node: Node): { from: number; to: number } {
@@ -1748,7 +1754,7 @@ function anonymousReturned(arm: Node): { from: number; to: number } | null {
 // For a call of a method of a variable the file sets, without an annotation, from a call written
 // with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not, or
 // `new Store<State>()`): that call's first type argument; null for another call.
-function madeTypeArgument(call: Node): Node | null {
+function madeTypeArgument(call: Node, mapped = false): Node | null {
   const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
   const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
   if (variable?.type !== "identifier") return null;
@@ -1763,11 +1769,14 @@ function madeTypeArgument(call: Node): Node | null {
   }
   let value = declarator.childForFieldName("value");
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
-  // `const store = new Store<State>()`: a generic class's methods take its type argument too.
+  // `const store = new Store<State>()`: a generic class's methods take its type argument too
+  // (`mapped`: the value type of the platform's `Map` or `WeakMap`, its second).
   if (value?.type === "new_expression") {
-    return value.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    const made = value.childForFieldName("constructor")?.text ?? "";
+    if (mapped && !MAPS.has(made)) return null;
+    return value.childForFieldName("type_arguments")?.namedChildren[mapped ? 1 : 0] ?? null;
   }
-  if (value?.type !== "call_expression") return null;
+  if (value?.type !== "call_expression" || mapped) return null;
   const inner = value.childForFieldName("function");
   const typed = value.childForFieldName("type_arguments") ??
     (inner?.type === "call_expression" ? inner.childForFieldName("type_arguments") : null);

@@ -258,6 +258,28 @@ definitionCase(
   },
 );
 
+definitionCase(
+  "definitions: an object set as a value of a map constructed with type arguments is of the map's value type",
+  async () => {
+    const path = "src/float.ts";
+    const files = {
+      [path]: [
+        "type Animation = {",
+        "  from: { transform: string }",
+        "  to: { transform: string }",
+        "}",
+        "const animations = new Map<string, Animation>()",
+        "animations.set('float', {",
+        "  from: { transform: 'none' },",
+        "  to: { transform: 'up' },",
+        "})",
+      ].join("\n"),
+    };
+    assertEquals(await definedAt(files, { path, name: "to", line: 8 }), `${path}:3`);
+    assertEquals(await definedAt(files, { path, name: "transform", line: 7 }), `${path}:2`);
+  },
+);
+
 Deno.test("definitions: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
