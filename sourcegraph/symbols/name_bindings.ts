@@ -796,7 +796,15 @@ function receiverOf(node: Node | null): Receiver {
 // What a call returns: `createPool()`, a function the file declares or imports (or a value of a
 // type with a call signature); `client.get(url)`, a method of a value of evident type.
 function callResult(call: Node): Receiver {
-  const callee = call.childForFieldName("function");
+  const result = calledResult(call);
+  // `await load<T>()`, parsed as a call of `await load`: the promise's value.
+  const awaited = call.childForFieldName("function")?.type === "await_expression";
+  return awaited && result.kind === "result" ? { ...result, awaited: true } : result;
+}
+
+// What `callResult` finds, before an `await` the parse put inside the call is counted.
+function calledResult(call: Node): Receiver {
+  const callee = calleeOf(call);
   if (callee?.type === "identifier") {
     const binding = lookUp(callee, callee.text);
     return binding === null
@@ -811,6 +819,13 @@ function callResult(call: Node): Receiver {
   return on.kind === "unknown" || on.kind === "props" || on.kind === "module"
     ? unknownFrom(on)
     : { kind: "result", of: property.text, on };
+}
+
+// The function a call calls. `await load<T>(options)` parses as a call of `await load` (the grammar
+// takes the type arguments after the awaited name), so an awaited callee is the name awaited.
+function calleeOf(call: Node): Node | null {
+  const callee = call.childForFieldName("function");
+  return callee?.type === "await_expression" ? callee.namedChildren[0] ?? null : callee;
 }
 
 // A receiver of no evident type reached through `on`: made by the call that made `on`'s value.
@@ -1052,7 +1067,7 @@ function callbackParameter(name: Node): Receiver {
   }
   const argument = list.namedChildren.findIndex((child) => child?.id === fn.id);
   const at = { argument, parameter: index };
-  const callee = call.childForFieldName("function");
+  const callee = calleeOf(call);
   if (callee?.type === "identifier") {
     const state = stateParameter(list, at);
     if (state !== null) return state;
@@ -1080,7 +1095,7 @@ function callbackParameter(name: Node): Receiver {
 function stateParameter(list: Node, at: { argument: number; parameter: number }): Receiver | null {
   if (at.argument !== 0 || at.parameter !== 0) return null;
   const typed = setterType(list);
-  const callee = list.parent?.childForFieldName("function")?.text ?? "";
+  const callee = list.parent === null ? "" : calleeOf(list.parent)?.text ?? "";
   if (typed?.type === "object_type") {
     return { kind: "callback", callee, ...at, typedAt: linesOf(typed) };
   }
@@ -1154,7 +1169,7 @@ const ADDING = new Set(["push", "unshift"]);
 // and for an object `depth` arrays down (`items.push([{ ... }])` adds an array).
 function pushedType(list: Node, depth: number): string | null {
   const callee = depth === 0 && list.parent?.type === "call_expression"
-    ? list.parent.childForFieldName("function")
+    ? calleeOf(list.parent)
     : null;
   const array = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
   const method = callee?.childForFieldName("property")?.text ?? "";
@@ -1676,7 +1691,7 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
     return null;
   }
   const typed = madeTypeArgument(call);
-  const callee = call.childForFieldName("function");
+  const callee = calleeOf(call);
   const method = callee?.childForFieldName("property")?.text;
   if (typed === null || !callee || method === undefined) return null;
   const on = receiverOf(callee.childForFieldName("object"));
@@ -1705,7 +1720,7 @@ function anonymousReturned(arm: Node): { from: number; to: number } | null {
 // with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not, or
 // `new Store<State>()`): that call's first type argument; null for another call.
 function madeTypeArgument(call: Node): Node | null {
-  const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
+  const callee = call.type === "call_expression" ? calleeOf(call) : null;
   const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
   if (variable?.type !== "identifier") return null;
   const name = declaredAt(variable, lookUp(variable, variable.text));
@@ -1724,7 +1739,7 @@ function madeTypeArgument(call: Node): Node | null {
     return value.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
   if (value?.type !== "call_expression") return null;
-  const inner = value.childForFieldName("function");
+  const inner = calleeOf(value);
   const typed = value.childForFieldName("type_arguments") ??
     (inner?.type === "call_expression" ? inner.childForFieldName("type_arguments") : null);
   return typed?.namedChildren[0] ?? null;
@@ -1735,9 +1750,7 @@ function madeTypeArgument(call: Node): Node | null {
 // that type argument, which the function's objects are of, what its setter is given too; null
 // otherwise.
 function setterType(list: Node): Node | null {
-  const callee = list.parent?.type === "call_expression"
-    ? list.parent.childForFieldName("function")
-    : null;
+  const callee = list.parent?.type === "call_expression" ? calleeOf(list.parent) : null;
   if (callee?.type !== "identifier") return null;
   for (let up = list.parent; up !== null; up = up.parent) {
     if (!FUNCTIONS.has(up.type)) continue;
@@ -1763,7 +1776,7 @@ function argumentOf(
 ): { callee: string; index: number; module?: string; on?: Receiver } | null {
   const call = list.parent;
   const callee = call?.type === "call_expression"
-    ? call.childForFieldName("function")
+    ? calleeOf(call)
     : call?.type === "new_expression"
     ? call.childForFieldName("constructor")
     : null;
@@ -1835,7 +1848,7 @@ function calledWithTypeArgument(fn: Node): Node | null {
     if (up === null) return null;
     if (up.type === "arguments" && up.parent?.type === "call_expression") {
       const call = up.parent;
-      const callee = call.childForFieldName("function");
+      const callee = calleeOf(call);
       const typed = call.childForFieldName("type_arguments") ??
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
@@ -2037,7 +2050,7 @@ function valueTypes(name: Node): Pick<Declared, "valueType" | "setBy"> {
   if (type !== null) return { valueType: type };
   let value = holder.childForFieldName("value");
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
-  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  const callee = value?.type === "call_expression" ? calleeOf(value) : null;
   return callee?.type === "identifier" ? { setBy: callee.text } : {};
 }
 

@@ -1,0 +1,133 @@
+import { assertEquals } from "../../support/assert.ts";
+import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import {
+  type NameAt,
+  resolvedReferences,
+  resolverOver,
+} from "../../support/resolved_references.ts";
+
+// One parser (its workers and their grammars started once) for every case: its answers are
+// kept by path, text and name, so a case never sees another's files.
+let parser: ReferenceParser | null = null;
+const CASES: [string, () => Promise<void>][] = [];
+
+function sharedParser(): ReferenceParser {
+  if (parser === null) throw new Error("the cases run inside the file's one test");
+  return parser;
+}
+
+function nameCase(name: string, fn: () => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+// Resolves the name at `at` over `files` with the file's parser, then keeps the lines of every
+// file that refer to it.
+function referencesIn(
+  files: Record<string, string>,
+  at: NameAt,
+): ReturnType<typeof resolvedReferences> {
+  return resolvedReferences(sharedParser(), files, at);
+}
+
+// Where the `nth` whole-word occurrence of `name` on `line` of `path` is declared, as
+// `path:line`.
+async function definitionIn(
+  files: Record<string, string>,
+  at: NameAt,
+): Promise<string | null> {
+  const resolver = resolverOver(sharedParser(), files);
+  const text = files[at.path].split("\n")[at.line - 1];
+  const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
+  const found = await resolveAt(resolver, { ...at, column: columns[at.nth ?? 0] });
+  return found === null ? null : `${found.path}:${found.line}`;
+}
+
+Deno.test("name resolution of modules' options: one parser, case by case", async (t) => {
+  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
+  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
+  try {
+    for (const [name, fn] of CASES) await t.step(name, fn);
+  } finally {
+    parser.close();
+    parser = null;
+  }
+});
+
+const LOADER_FILES = {
+  "src/types.ts": [
+    "export interface LoadOptions<T = any> {",
+    "  cwd?: string;",
+    "  defaults?: T;",
+    "}",
+  ].join("\n"),
+  "src/loader.ts": [
+    'import type { LoadOptions } from "./types";',
+    "export function load<T = any>(options: LoadOptions<T>): T {",
+    "  return options.defaults as T;",
+    "}",
+  ].join("\n"),
+  "test/load.test.ts": [
+    'import { load } from "../src/loader";',
+    "it('loads', async () => {",
+    "  type UserConfig = Partial<{ name: string }>;",
+    "  const { config } = await load<UserConfig>({",
+    "    cwd: '.',",
+    "    defaults: { name: 'x' },",
+    "  });",
+    "});",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object passed to `await` of a call written with a type argument is of the callee's parameter type",
+  async () => {
+    const { lines } = await referencesIn(LOADER_FILES, {
+      path: "src/types.ts",
+      name: "cwd",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:2", "test/load.test.ts:5"]);
+    assertEquals(
+      await definitionIn(LOADER_FILES, { path: "test/load.test.ts", name: "cwd", line: 5 }),
+      "src/types.ts:2",
+    );
+  },
+);
+
+nameCase(
+  "name resolution: a value set from `await` of a call written with a type argument is of the type the callee returns",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Layer { cwd?: string }",
+        "export interface Resolved<T = any> { config: T; layers?: Layer[] }",
+      ].join("\n"),
+      "src/loader.ts": [
+        'import type { Resolved } from "./types";',
+        "export async function load<T = any>(name: string): Promise<Resolved<T>> {",
+        "  return { config: {} as T };",
+        "}",
+      ].join("\n"),
+      "src/watch.ts": [
+        'import { load } from "./loader";',
+        "export async function watch<T>(name: string) {",
+        "  let loaded = await load<T>(name);",
+        "  return loaded.layers;",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "layers",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:2", "src/watch.ts:4"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/watch.ts", name: "layers", line: 4 }),
+      "src/types.ts:2",
+    );
+  },
+);
