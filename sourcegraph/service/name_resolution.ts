@@ -612,9 +612,8 @@ export class NameResolver {
     const { argument, typedAt } = receiver;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
-    const made = taken
-      ? await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt })
-      : null;
+    const typed = await argumentTyped(this, path, argument);
+    const made = taken ? await this.typeArgumentMember(path, { member, typed, typedAt }) : null;
     if (made !== null) return made;
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
@@ -1649,7 +1648,7 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
-  const typed = receiver.argument?.typed;
+  const typed = await argumentTyped(resolver, at.path, receiver.argument);
   if (typed !== undefined) {
     // An object passed to a call written with a type argument that declares the key
     // (`atom<Item>({ text })`): that type's member.
@@ -1680,6 +1679,26 @@ async function declarationRefersTo(
         : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// The type argument an object passed to a call written with one is of (`atom<Item>({ text })`):
+// undefined when the callee's parameter is of a type the files declare, not a type parameter
+// (`load<T>(options: LoadOptions<T>)`), the type argument then being what that type is made with.
+async function argumentTyped(
+  resolver: NameResolver,
+  path: string,
+  argument: Extract<Receiver, { kind: "declaration" }>["argument"],
+): Promise<string | undefined> {
+  if (argument?.typed === undefined) return undefined;
+  const callee = await resolver.calleeOf(path, argument);
+  const type = callee?.parameters?.[argument.index] ?? null;
+  if (callee === null || type === null) return argument.typed;
+  for (const each of [type].flat()) {
+    // A type parameter (`atom<Value>(initial: Value)`) is declared in the callee's scope.
+    const declared = await resolver.declarationOf(callee.path, each, 1);
+    if (declared !== null && declared.via !== "scope") return undefined;
+  }
+  return argument.typed;
 }
 
 // For a key of an object passed to a call: whether it is the member `target` (the callee's

@@ -131,3 +131,34 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: a callee's parameter of a named type types an object passed to it, not the call's type argument",
+  async () => {
+    const files = {
+      ...LOADER_FILES,
+      "test/load.test.ts": [
+        'import { load } from "../src/loader";',
+        "type UserConfig = { cwd: boolean; name: string };",
+        "load<UserConfig>({ cwd: '.' });",
+        "function atom<Value>(initial: Value): Value { return initial; }",
+        "atom<UserConfig>({ cwd: true, name: 'x' });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "cwd",
+      line: 2,
+      shared: true,
+    });
+    // Not `UserConfig`'s `cwd`: the type argument is what the options' `defaults` are.
+    assertEquals(lines, ["src/types.ts:2", "test/load.test.ts:3"]);
+    const own = await referencesIn(files, { path: "test/load.test.ts", name: "cwd", line: 2 });
+    // A parameter of the type parameter's own type is of the type argument.
+    assertEquals(own.lines, ["test/load.test.ts:2", "test/load.test.ts:5"]);
+    assertEquals(
+      await definitionIn(files, { path: "test/load.test.ts", name: "cwd", line: 3 }),
+      "src/types.ts:2",
+    );
+  },
+);
