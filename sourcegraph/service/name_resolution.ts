@@ -71,6 +71,8 @@ export interface ResolvedDeclaration {
   returns?: string;
   /** For a variable: the named type its annotation writes. */
   valueType?: string;
+  /** For a variable annotated with a generic type: the named type of each type argument. */
+  valueArguments?: (string | null)[];
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
@@ -738,9 +740,16 @@ export class NameResolver {
       return target === null ? null : await this.exported(target, argument.callee, 1);
     }
     const callee = await this.declarationOf(path, argument.callee, 1);
-    if (callee === null || callee.parameters !== undefined) return callee;
+    if (callee === null) return null;
+    // `const driver: DriverFactory<Options> = (opts) => ...`: the annotation types `opts`.
+    const untyped = callee.parameters?.every((type) => type === null) ?? true;
+    if (callee.parameters !== undefined && !(untyped && callee.valueType !== undefined)) {
+      return callee;
+    }
     const signature = await this.signatureOf(callee, 2);
     if (signature?.parameterTypes === undefined) return callee;
+    const given = substituted(signature, callee.valueArguments);
+    if (given !== null) return { ...callee, parameters: given };
     // A type parameter of the signature's type (`AtomFamily<Param>`'s `Param`, a name of its
     // scope only) names no type the objects passed are of.
     const parameters = await Promise.all(signature.parameterTypes.map(async (type) => {
@@ -1008,6 +1017,23 @@ export class NameResolver {
     }
     return null;
   }
+}
+
+// For a value annotated with a generic function type written with type arguments
+// (`const driver: DriverFactory<FSOptions>` of `type DriverFactory<O> = (opts: O) => ...`): the
+// type argument each parameter of a type parameter's type stands for (named as the value's file
+// sees it), null for another parameter; null when no parameter is of one.
+function substituted(
+  signature: ResolvedDeclaration,
+  given: (string | null)[] | undefined,
+): (string | null)[] | null {
+  const parameters = signature.typeParameters ?? [];
+  if (given === undefined || parameters.length === 0) return null;
+  const types = (signature.parameterTypes ?? []).map((type) => {
+    const at = type === null ? -1 : parameters.indexOf(type);
+    return at === -1 ? null : given[at] ?? null;
+  });
+  return types.some((type) => type !== null) ? types : null;
 }
 
 /**
@@ -1853,6 +1879,7 @@ function declared(
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
+    ...(binding.valueArguments ? { valueArguments: binding.valueArguments } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
   };
 }

@@ -224,6 +224,11 @@ export interface Declared {
   returns?: string;
   /** For a variable: the named type its annotation writes. */
   valueType?: string;
+  /**
+   * For a variable annotated with a generic type written with type arguments
+   * (`DriverFactory<FSOptions>`): the named type of each argument (null: not a named type).
+   */
+  valueArguments?: (string | null)[];
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
 }
@@ -2040,14 +2045,22 @@ function functionTyped(member: Node): Node | null {
 
 // For the name of a variable: the named type its annotation writes, or the function whose call
 // (or `await` of one) sets it; empty for other names.
-function valueTypes(name: Node): Pick<Declared, "valueType" | "setBy"> {
+function valueTypes(name: Node): Pick<Declared, "valueType" | "valueArguments" | "setBy"> {
   const holder = name.parent;
   if (holder?.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
     return {};
   }
   const typed = holder.childForFieldName("type");
   const type = typed === null ? null : namedType(typed);
-  if (type !== null) return { valueType: type };
+  const generic = typed?.namedChildren[0];
+  const list = generic?.type === "generic_type"
+    ? generic.childForFieldName("type_arguments")?.namedChildren ?? []
+    : [];
+  // `DriverFactory<FSOptions>`: what the generic's type parameters stand for here.
+  const valueArguments = list.map((argument) => argument === null ? null : namedType(argument));
+  if (type !== null) {
+    return { valueType: type, ...(valueArguments.length > 0 ? { valueArguments } : {}) };
+  }
   let value = holder.childForFieldName("value");
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
   const callee = value?.type === "call_expression" ? calleeOf(value) : null;

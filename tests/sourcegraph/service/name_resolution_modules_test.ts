@@ -162,3 +162,46 @@ nameCase(
     );
   },
 );
+
+const DRIVER_FILES = {
+  "src/utils.ts": [
+    "export interface Driver<OptionsT = any> { name?: string; options?: OptionsT }",
+    "export type DriverFactory<OptionsT, InstanceT = never> = (opts: OptionsT) => Driver<OptionsT>;",
+  ].join("\n"),
+  "src/drivers/fs.ts": [
+    'import type { DriverFactory } from "../utils";',
+    "export interface FSOptions { base?: string }",
+    "const driver: DriverFactory<FSOptions> = (opts) => ({ name: opts.base });",
+    "export default driver;",
+  ].join("\n"),
+  "src/drivers/memory.ts": [
+    'import type { DriverFactory } from "../utils";',
+    "export interface MemoryOptions { base?: string }",
+    "const driver: DriverFactory<MemoryOptions> = (opts) => ({ name: 'memory' });",
+    "export default driver;",
+  ].join("\n"),
+  "test/fs.test.ts": [
+    'import driver from "../src/drivers/fs";',
+    'import memory from "../src/drivers/memory";',
+    "setup({ driver: driver({ base: 'tmp' }) });",
+    "setup({ driver: memory({ base: 'tmp' }) });",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object passed to a value annotated with a generic function type is of the type argument its parameter stands for",
+  async () => {
+    const { lines } = await referencesIn(DRIVER_FILES, {
+      path: "src/drivers/fs.ts",
+      name: "base",
+      line: 2,
+      shared: true,
+    });
+    // Not the memory driver's options, of another type argument.
+    assertEquals(lines, ["src/drivers/fs.ts:2", "src/drivers/fs.ts:3", "test/fs.test.ts:3"]);
+    assertEquals(
+      await definitionIn(DRIVER_FILES, { path: "test/fs.test.ts", name: "base", line: 4 }),
+      "src/drivers/memory.ts:2",
+    );
+  },
+);
