@@ -398,9 +398,12 @@ export class NameResolver {
       receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
     ) {
       const type = await this.callbackType(path, receiver, depth + 1);
-      return type === null
-        ? null
-        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
+      if (type !== null) {
+        return await this.member(type.path, { type: type.type, member: name }, depth + 1);
+      }
+      return receiver.kind === "handler"
+        ? await this.handlerMember(path, { handler: receiver, member: name }, depth + 1)
+        : null;
     }
     if (receiver.kind === "props") {
       return await this.propsMember(
@@ -929,6 +932,32 @@ export class NameResolver {
       // unknown`): its own parameter's named type.
       const [own] = [member.parameters?.[handler.parameter] ?? []].flat();
       if (!handler.element && own) return { path: member.path, type: own };
+    }
+    return null;
+  }
+
+  /**
+   * The member `member` of the anonymous object type annotating the parameter a typed literal's
+   * function passes its handler (`onWatch: (event) => event.type` of `onWatch?: (event: { type:
+   * string }) => void`), or null.
+   */
+  async handlerMember(
+    path: string,
+    at: { handler: Extract<Receiver, { kind: "handler" }>; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const { handler, member } = at;
+    if (handler.element || depth > FOLLOW_DEPTH) return null;
+    for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
+      const holder = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      if (holder === null) continue;
+      const { line } = holder;
+      const found = await this.parameterMember(holder.path, {
+        member,
+        line,
+        index: handler.parameter,
+      });
+      if (found !== null) return found;
     }
     return null;
   }

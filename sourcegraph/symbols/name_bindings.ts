@@ -1923,8 +1923,22 @@ function annotatedParameter(
     named = fn.parent.childForFieldName("name");
   }
   if (fn === null) return null;
+  // `onWatch?: (event: { type: string }) => void`: the property's parameter, known by its name.
+  if (fn.type === "function_type") named = typedMember(fn);
+  if (fn.type === "function_type" && named === null) return null;
   if (named === null) return anonymousParameter(fn, index);
   return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
+}
+
+// The name of the property or field a function type annotates (`onWatch?: (event) => void`), or
+// null.
+function typedMember(fn: Node): Node | null {
+  const annotation = fn.parent;
+  const member = annotation?.type === "type_annotation" ? annotation.parent : null;
+  if (member?.type !== "property_signature" && member?.type !== "public_field_definition") {
+    return null;
+  }
+  return functionTyped(member)?.id === fn.id ? member.childForFieldName("name") : null;
 }
 
 // For a parameter of a function without a name (`createSelector((state: { a: string }) =>

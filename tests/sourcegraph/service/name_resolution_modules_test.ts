@@ -205,3 +205,60 @@ nameCase(
     );
   },
 );
+
+const WATCH_FILES = {
+  "src/watch.ts": [
+    "export interface WatchOptions {",
+    "  onWatch?: (event: { type: string; path: string }) => void;",
+    "  onUpdate(context: { getDiff: () => string[] }): void;",
+    "}",
+    "export function watch(options: WatchOptions) {",
+    "  options.onWatch?.({ type: 'add', path: '.' });",
+    "}",
+  ].join("\n"),
+  "src/other.ts": [
+    "export interface OtherOptions { onWatch?: (event: { type: string }) => void }",
+    "export function other(options: OtherOptions) {",
+    "  options.onWatch?.({ type: 'x' });",
+    "}",
+  ].join("\n"),
+  "playground/watch.ts": [
+    'import { watch } from "../src/watch";',
+    'import { other } from "../src/other";',
+    "watch({",
+    "  onWatch: (event) => console.log(event.type, event.path),",
+    "  onUpdate({ getDiff }) { getDiff(); },",
+    "});",
+    "other({ onWatch: (event) => console.log(event.type) });",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a member of an anonymous object type annotating a parameter of a property's function type is that property's parameter",
+  async () => {
+    const { lines } = await referencesIn(WATCH_FILES, {
+      path: "src/watch.ts",
+      name: "type",
+      line: 2,
+      shared: true,
+    });
+    // The object passed to the property's call, the member of its handler's parameter; not the
+    // other options' `type`.
+    assertEquals(lines, ["playground/watch.ts:4", "src/watch.ts:2", "src/watch.ts:6"]);
+    const diff = await referencesIn(WATCH_FILES, {
+      path: "src/watch.ts",
+      name: "getDiff",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(diff.lines, ["playground/watch.ts:5", "src/watch.ts:3"]);
+    assertEquals(
+      await definitionIn(WATCH_FILES, { path: "playground/watch.ts", name: "path", line: 4 }),
+      "src/watch.ts:2",
+    );
+    assertEquals(
+      await definitionIn(WATCH_FILES, { path: "src/watch.ts", name: "path", line: 6 }),
+      "src/watch.ts:2",
+    );
+  },
+);
