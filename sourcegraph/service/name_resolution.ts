@@ -22,6 +22,7 @@ import {
   type Binding,
   type Declared,
   type LiteralContext,
+  PROPERTY_TYPE,
   type Receiver,
   RETURN_TYPE,
 } from "../symbols/name_bindings.ts";
@@ -626,6 +627,10 @@ export class NameResolver {
         const found = await this.member(each.path, { type: each.type, member }, 1);
         if (found !== null) return found;
       }
+      for (const holder of await this.nestedHolders(path, receiver.nested, 0)) {
+        const found = await this.propertyTypeMember(holder, member);
+        if (found !== null) return found;
+      }
       return null;
     }
     if (receiver.argument === undefined) return null;
@@ -712,11 +717,8 @@ export class NameResolver {
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
     }
     if (context.nested === undefined) return [];
-    const { key, outer } = context.nested;
     const found: { path: string; type: string }[] = [];
-    for (const each of await this.literalTypes(path, outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
-      if (member === null) continue;
+    for (const member of await this.nestedHolders(path, context.nested, depth)) {
       for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
     }
     return found;
@@ -836,7 +838,37 @@ export class NameResolver {
       const found = await this.member(holder.path, { type, member: at.member }, depth + 1);
       if (found !== null) return found;
     }
-    return null;
+    return await this.propertyTypeMember(holder, at.member);
+  }
+
+  /**
+   * The member `member` of the anonymous object type annotating the property `holder`
+   * (`extend?: false | { extendKey?: string }`), or null.
+   */
+  async propertyTypeMember(
+    holder: ResolvedDeclaration,
+    member: string,
+  ): Promise<ResolvedDeclaration | null> {
+    if (holder.member !== true) return null;
+    const at = { member, line: holder.line, index: PROPERTY_TYPE };
+    return await this.parameterMember(holder.path, at);
+  }
+
+  /**
+   * For an object literal that is another literal's property's value (`{ extend: { ... } }`):
+   * that property's declarations (the outer literal's type's member), as their files see them.
+   */
+  async nestedHolders(
+    path: string,
+    nested: { key: string; outer: LiteralContext },
+    depth: number,
+  ): Promise<ResolvedDeclaration[]> {
+    const found: ResolvedDeclaration[] = [];
+    for (const each of await this.literalTypes(path, nested.outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: nested.key }, 1);
+      if (member !== null) found.push(member);
+    }
+    return found;
   }
 
   /**
@@ -1823,7 +1855,14 @@ async function nestedFits(
     const found = await resolver.member(path, { type, member: at.name }, 1);
     if (found !== null && isTargetMember(found, target)) return true;
   }
-  return types.length > 0 ? false : null;
+  if (types.length > 0 || at.receiver.nested === undefined) return types.length > 0 ? false : null;
+  // `{ extend: { extendKey } }` of `extend?: { extendKey?: string }`: that anonymous type's.
+  const holders = await resolver.nestedHolders(at.path, at.receiver.nested, 0);
+  for (const holder of holders) {
+    const found = await resolver.propertyTypeMember(holder, at.name);
+    if (found !== null) return isTargetMember(found, target);
+  }
+  return null;
 }
 
 // Whether an object passed as argument `index` to `callee` is of the target's type: the callee's

@@ -1532,7 +1532,8 @@ function objectContext(object: Node): LiteralContext {
     }
   }
   if (object.type === "object_type" && holder?.type === "type_annotation") {
-    const parameter = annotatedParameter(holder) ?? annotatedReturn(holder);
+    const parameter = annotatedParameter(holder) ?? annotatedReturn(holder) ??
+      annotatedProperty(holder);
     if (parameter !== null) return { type: null, parameter };
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
@@ -1644,6 +1645,25 @@ function anonymousReturn(arm: Node): { line: number; index: number } | null {
 
 /** The parameter index that stands for a function's return type in `Receiver`'s `parameter`. */
 export const RETURN_TYPE = -1;
+
+/**
+ * The parameter index that stands for a property's type in `Receiver`'s `parameter`, an anonymous
+ * object type annotating a property (`extend?: false | { extendKey?: string }`), known by the line
+ * of the property's name.
+ */
+export const PROPERTY_TYPE = -2;
+
+// For a property's or field's annotation (`extend?: { extendKey?: string }`): the line of its name
+// and `PROPERTY_TYPE`; null for another annotation.
+function annotatedProperty(annotation: Node): { line: number; index: number } | null {
+  const member = annotation.parent;
+  if (member?.type !== "property_signature" && member?.type !== "public_field_definition") {
+    return null;
+  }
+  const named = member.childForFieldName("name");
+  if (member.childForFieldName("type")?.id !== annotation.id || named === null) return null;
+  return { line: named.startPosition.row + 1, index: PROPERTY_TYPE };
+}
 
 // For a function's return type annotation (`function debug(): { close: () => void }`): the line
 // of the function's name and `RETURN_TYPE`, its values being what calls of it give (no last line:

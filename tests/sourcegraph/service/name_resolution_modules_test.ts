@@ -262,3 +262,53 @@ nameCase(
     );
   },
 );
+
+const EXTEND_FILES = {
+  "src/types.ts": [
+    "export interface LoadOptions {",
+    "  extend?: false | {",
+    "    extendKey?: string;",
+    "  };",
+    "}",
+    "export interface OtherOptions { extend?: { extendKey?: string } }",
+  ].join("\n"),
+  "src/loader.ts": [
+    'import type { LoadOptions } from "./types";',
+    "export function load(options: LoadOptions) {",
+    "  return options.extend && options.extend.extendKey;",
+    "}",
+  ].join("\n"),
+  "test/load.test.ts": [
+    'import { load } from "../src/loader";',
+    "load({ extend: { extendKey: 'theme' } });",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a member of an anonymous object type annotating a property is that property's value's",
+  async () => {
+    const { lines } = await referencesIn(EXTEND_FILES, {
+      path: "src/types.ts",
+      name: "extendKey",
+      line: 3,
+      shared: true,
+    });
+    // Not the other options' `extendKey`.
+    assertEquals(lines, ["src/loader.ts:3", "src/types.ts:3", "test/load.test.ts:2"]);
+    const other = await referencesIn(EXTEND_FILES, {
+      path: "src/types.ts",
+      name: "extendKey",
+      line: 6,
+      shared: true,
+    });
+    assertEquals(other.lines, ["src/types.ts:6"]);
+    assertEquals(
+      await definitionIn(EXTEND_FILES, { path: "test/load.test.ts", name: "extendKey", line: 2 }),
+      "src/types.ts:3",
+    );
+    assertEquals(
+      await definitionIn(EXTEND_FILES, { path: "src/loader.ts", name: "extendKey", line: 3 }),
+      "src/types.ts:3",
+    );
+  },
+);
