@@ -381,7 +381,7 @@ export class NameResolver {
       return null; // the caller's own occurrence is the declaration
     }
     if (receiver.kind === "element") {
-      return await this.elementMember(path, { of: receiver.of, member: name }, depth);
+      return await this.elementMember(path, { ...receiver, member: name }, depth);
     }
     if (receiver.kind === "result") {
       return await this.resultMember(path, { ...receiver, member: name }, depth);
@@ -814,9 +814,20 @@ export class NameResolver {
    */
   async elementMember(
     path: string,
-    at: { of: string; member: string },
+    at: { of: string; on?: Receiver; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    if (at.on !== undefined) {
+      // `config.layers.map((layer) => layer.cwd)`: of the member's annotated element type.
+      const holder = await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+      if (holder === null) return null;
+      for (const type of holder.elementTypes ?? []) {
+        const found = await this.member(holder.path, { type, member: at.member }, depth + 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     const array = await this.declarationOf(path, at.of, depth + 1);
     if (array?.elementType === undefined) return null;
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);

@@ -108,9 +108,11 @@ export type Receiver =
   }
   /**
    * An element of an array the file imports (`for (const route of routes)`): of the element type
-   * that array's declaration names.
+   * that array's declaration names. `on`: the array is the member `of` of a value that receiver
+   * describes (`config.layers.map((layer) => ...)`), of the element type that member's annotation
+   * names.
    */
-  | { kind: "element"; of: string }
+  | { kind: "element"; of: string; on?: Receiver }
   /**
    * What a call of a function the file declares or imports returns (`const pool = createPool()`,
    * `await load()`): of the named return type that function's declaration writes (or the call
@@ -1082,6 +1084,11 @@ function callbackParameter(name: Node): Receiver {
     ? callee.childForFieldName("property")
     : null;
   if (!callee || !property) return { kind: "unknown" };
+  // `layers.filter((layer) => ...)`: an element of the array.
+  const element = argument === 0 && index === 0 && ITERATING.has(property.text)
+    ? arrayElement(callee.childForFieldName("object"), 0)
+    : null;
+  if (element !== null && element.kind !== "unknown") return element;
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
@@ -1126,6 +1133,54 @@ function handlerParameter(fn: Node, index: number): Receiver {
   return typed
     ? { kind: "handler", key: key.text, outer, element, parameter: index }
     : { kind: "unknown" };
+}
+
+// The platform's array methods whose callback's first parameter is an element of the array.
+const ITERATING = new Set([
+  "every",
+  "filter",
+  "find",
+  "findIndex",
+  "findLast",
+  "findLastIndex",
+  "flatMap",
+  "forEach",
+  "map",
+  "some",
+]);
+
+// The platform's array methods returning an array of the same elements.
+const SAME_ELEMENTS = new Set(["concat", "filter", "reverse", "slice", "sort", "toReversed"]);
+
+// What an element of the array `node` is, through the parentheses, defaults (`layers || []`) and
+// calls keeping its elements (`layers.filter(...)`) around it: an element of a variable's array
+// (as `iterated`), or of a member's of a value of evident type (`config.layers`).
+function arrayElement(node: Node | null, depth: number): Receiver {
+  if (node === null || depth > FOLLOW_CALLS) return { kind: "unknown" };
+  if (node.type === "parenthesized_expression") {
+    return arrayElement(node.namedChildren[0] ?? null, depth + 1);
+  }
+  const operator = node.type === "binary_expression"
+    ? node.childForFieldName("operator")?.type
+    : undefined;
+  if (operator === "||" || operator === "??") {
+    const right = node.childForFieldName("right");
+    if (right?.type !== "array" || right.namedChildren.length > 0) return { kind: "unknown" };
+    return arrayElement(node.childForFieldName("left"), depth + 1);
+  }
+  const callee = node.type === "call_expression" ? calleeOf(node) : null;
+  if (callee?.type === "member_expression") {
+    const method = callee.childForFieldName("property")?.text ?? "";
+    if (!SAME_ELEMENTS.has(method)) return { kind: "unknown" };
+    return arrayElement(callee.childForFieldName("object"), depth + 1);
+  }
+  const property = node.type === "member_expression" ? node.childForFieldName("property") : null;
+  if (property?.type === "property_identifier") {
+    const on = receiverOf(node.childForFieldName("object"));
+    const evident = on.kind !== "unknown" && on.kind !== "props" && on.kind !== "module";
+    return evident ? { kind: "element", of: property.text, on } : { kind: "unknown" };
+  }
+  return iterated(node);
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its

@@ -312,3 +312,44 @@ nameCase(
     );
   },
 );
+
+const LAYER_FILES = {
+  "src/types.ts": [
+    "export interface Layer { cwd?: string }",
+    "export interface Options { cwd?: string }",
+    "export interface Resolved { layers?: Layer[] }",
+  ].join("\n"),
+  "src/watch.ts": [
+    'import type { Options, Resolved } from "./types";',
+    "export function watch(config: Resolved, options: Options) {",
+    "  return (config.layers || [])",
+    "    .filter((l) => l.cwd)",
+    "    .map((l) => l.cwd + options.cwd);",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a parameter of a function passed to an array's method is an element of that array",
+  async () => {
+    const { lines } = await referencesIn(LAYER_FILES, {
+      path: "src/types.ts",
+      name: "cwd",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:1", "src/watch.ts:4", "src/watch.ts:5"]);
+    const options = await referencesIn(LAYER_FILES, {
+      path: "src/types.ts",
+      name: "cwd",
+      line: 2,
+      shared: true,
+    });
+    // Not the layers' `cwd`, though the file names `Options`.
+    assertEquals(options.lines, ["src/types.ts:2", "src/watch.ts:5"]);
+    assertEquals(
+      await definitionIn(LAYER_FILES, { path: "src/watch.ts", name: "cwd", line: 4 }),
+      "src/types.ts:1",
+    );
+  },
+);
