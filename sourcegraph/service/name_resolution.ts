@@ -717,9 +717,20 @@ export class NameResolver {
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
     }
     if (context.nested === undefined) return [];
+    const { key, outer } = context.nested;
     const found: { path: string; type: string }[] = [];
-    for (const member of await this.nestedHolders(path, context.nested, depth)) {
-      for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+    for (const each of await this.literalTypes(path, outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: key }, 1);
+      if (member !== null) {
+        for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+        continue;
+      }
+      // `type Dependencies = Record<string, Dependency>`: each key's value is a Dependency.
+      const declared = await this.declarationOf(each.path, each.type, 1);
+      const values = declared?.parts?.includes("Record")
+        ? declared.partArguments?.Record?.[1]
+        : null;
+      if (declared && values) found.push({ path: declared.path, type: values });
     }
     return found;
   }

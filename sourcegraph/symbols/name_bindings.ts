@@ -1546,6 +1546,9 @@ function objectContext(object: Node): LiteralContext {
     ? holder.parent
     : null;
   const key = holder?.childForFieldName("key");
+  // `const deps: Record<string, Dependencies> = { redis: { ... } }`: each value is a V.
+  const values = object.type === "object" && outer?.type === "object" ? recordValues(outer) : null;
+  if (values !== null) return { type: values };
   if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
     // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
     const context = objectContext(outer);
@@ -1594,6 +1597,30 @@ function objectContext(object: Node): LiteralContext {
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
 }
+
+// For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
+// `Partial`, `Readonly` or `Required` of one) of a named V: V, the type of each of its values; null
+// otherwise.
+function recordValues(object: Node): string | null {
+  const holder = object.parent;
+  if (
+    holder?.type !== "variable_declarator" || holder.childForFieldName("value")?.id !== object.id
+  ) {
+    return null;
+  }
+  let typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
+  for (let depth = 0; typed?.type === "generic_type" && depth < FOLLOW_CALLS; depth++) {
+    const name = typed.childForFieldName("name");
+    const list = typed.childForFieldName("type_arguments")?.namedChildren ?? [];
+    if (name === null || lookUp(name, name.text) !== null) return null;
+    if (name.text === "Record" && list.length === 2 && list[1]) return namedType(list[1]);
+    if (!RECORD_WRAPPERS.has(name.text)) return null;
+    typed = list[0] ?? null;
+  }
+  return null;
+}
+
+const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
 // (an element of it, `depth` arrays down), a parameter's default value; null for another holder.

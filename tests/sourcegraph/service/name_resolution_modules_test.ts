@@ -353,3 +353,34 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: an object that is a property's value in a literal of a type `Record<K, V>` is a V",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Dependency { name: string; version: string }",
+        "export type Dependencies = Record<string, Dependency>;",
+        "export interface Other { version: string }",
+      ].join("\n"),
+      "src/drivers.ts": [
+        'import type { Dependencies } from "./types";',
+        "export const dependencies: Partial<Record<string, Dependencies>> = {",
+        '  "azure-cosmos": { lib: { name: "@azure/cosmos", version: "^4" } },',
+        '  redis: { lib: { name: "ioredis", version: "^5" } },',
+        "};",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "version",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/drivers.ts:3", "src/drivers.ts:4", "src/types.ts:1"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/drivers.ts", name: "version", line: 3 }),
+      "src/types.ts:1",
+    );
+  },
+);
