@@ -1599,8 +1599,8 @@ function objectContext(object: Node): LiteralContext {
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
-// `Partial`, `Readonly` or `Required` of one) of a named V: V, the type of each of its values; null
-// otherwise.
+// `Partial`, `Readonly` or `Required` of one) of a named V (`V | undefined` too): V, the type of
+// each of its values; null otherwise.
 function recordValues(object: Node): string | null {
   const holder = object.parent;
   if (
@@ -1613,7 +1613,7 @@ function recordValues(object: Node): string | null {
     const name = typed.childForFieldName("name");
     const list = typed.childForFieldName("type_arguments")?.namedChildren ?? [];
     if (name === null || lookUp(name, name.text) !== null) return null;
-    if (name.text === "Record" && list.length === 2 && list[1]) return namedType(list[1]);
+    if (name.text === "Record" && list.length === 2 && list[1]) return annotatedType(list[1]);
     if (!RECORD_WRAPPERS.has(name.text)) return null;
     typed = list[0] ?? null;
   }

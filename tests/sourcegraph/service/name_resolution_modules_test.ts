@@ -384,3 +384,31 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: a `Record<K, V | undefined>`'s values are V's",
+  async () => {
+    const files = {
+      "src/tracing.ts": [
+        "export function trace() {",
+        "  type Config = { meta?: boolean; forceMeta?: boolean };",
+        "  const operations: Record<string, Config | undefined> = {",
+        "    getMeta: { forceMeta: true },",
+        "  };",
+        "  return operations.getMeta?.forceMeta;",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/tracing.ts",
+      name: "forceMeta",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/tracing.ts:2", "src/tracing.ts:4", "src/tracing.ts:6"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/tracing.ts", name: "forceMeta", line: 4 }),
+      "src/tracing.ts:2",
+    );
+  },
+);
