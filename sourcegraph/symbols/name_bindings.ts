@@ -1623,12 +1623,16 @@ function recordValues(object: Node): string | null {
 const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
-// (an element of it, `depth` arrays down), a parameter's default value; null for another holder.
+// (an element of it, `depth` arrays down), a parameter's default value, a member of a typed value
+// it is assigned to; null for another holder.
 function declaredContext(
   object: Node,
   at: { holder: Node | null; depth: number },
 ): LiteralContext | null {
   const { holder, depth } = at;
+  if (holder?.type === "assignment_expression" && depth === 0) {
+    return memberAssigned(holder, object);
+  }
   if (holder?.type === "type_alias_declaration") {
     return { type: holder.childForFieldName("name")?.text ?? null };
   }
@@ -1649,6 +1653,21 @@ function declaredContext(
     return { type: typed === null ? null : literalType(typed) };
   }
   return null;
+}
+
+// For an object assigned to a member of a value of a named type (`options.extend = { ... }` of
+// `options: LoadOptions`): of the type that member is annotated with, its anonymous one too; null
+// for another assignment (a field of `this` is `assignedType`'s).
+function memberAssigned(assignment: Node, object: Node): LiteralContext | null {
+  if (assignment.childForFieldName("right")?.id !== object.id) return null;
+  const left = assignment.childForFieldName("left");
+  const key = left?.type === "member_expression" ? left.childForFieldName("property") : null;
+  const self = left?.childForFieldName("object");
+  if (key?.type !== "property_identifier" || !self || self.type === "this") return null;
+  const on = receiverOf(self);
+  return on.kind === "type"
+    ? { type: null, nested: { key: key.text, outer: { type: on.type } } }
+    : null;
 }
 
 // For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named

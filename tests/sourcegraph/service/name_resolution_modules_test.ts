@@ -412,3 +412,29 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: an object assigned to a member of a value of a named type is of that member's type",
+  async () => {
+    const files = {
+      ...EXTEND_FILES,
+      "src/loader.ts": [
+        'import type { LoadOptions } from "./types";',
+        "export function load(options: LoadOptions) {",
+        "  options.extend = { extendKey: 'extends' };",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "extendKey",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(lines, ["src/loader.ts:3", "src/types.ts:3", "test/load.test.ts:2"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/loader.ts", name: "extendKey", line: 3 }),
+      "src/types.ts:3",
+    );
+  },
+);
