@@ -949,6 +949,10 @@ export class NameResolver {
     if (callback.kind === "signature") {
       const declared = await this.declarationOf(path, callback.type, depth + 1);
       const type = declared?.parameterTypes?.[callback.parameter];
+      // `DriverFactory<Options>` of `type DriverFactory<O> = (opts: O) => ...`: an Options.
+      const at = type ? declared?.typeParameters?.indexOf(type) ?? -1 : -1;
+      const given = at === -1 ? null : callback.given?.[at];
+      if (given) return { path, type: given };
       return declared !== null && type ? { path: declared.path, type } : null;
     }
     const callee = callback.of === undefined

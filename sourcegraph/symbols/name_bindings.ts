@@ -150,7 +150,13 @@ export type Receiver =
    * A parameter of a function set to a variable annotated with a named function type
    * (`const handler: EventHandler = (event) => ...`): of that type's parameter at `parameter`.
    */
-  | { kind: "signature"; type: string; parameter: number }
+  | {
+    kind: "signature";
+    type: string;
+    parameter: number;
+    /** The named type of each type argument the annotation writes (`DriverFactory<Options>`). */
+    given?: (string | null)[];
+  }
   /**
    * A parameter of a function that is a typed object literal's property's value, or an element
    * of the array that is (`{ hooks: { beforeRequest: [(state) => ...] } }`): of the type that
@@ -1067,7 +1073,9 @@ function callbackParameter(name: Node): Receiver {
   if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
     const typed = list.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
-    return type === null ? { kind: "unknown" } : { kind: "signature", type, parameter: index };
+    if (type === null) return { kind: "unknown" };
+    const { valueArguments: given } = valueTypes(list.childForFieldName("name") ?? list);
+    return { kind: "signature", type, parameter: index, ...(given ? { given } : {}) };
   }
   if (!fn || list?.type !== "arguments" || call?.type !== "call_expression") {
     return { kind: "unknown" };

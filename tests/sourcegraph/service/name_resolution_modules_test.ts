@@ -438,3 +438,36 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: a parameter of a function set to a value annotated with a generic function type is of the type argument its type parameter stands for",
+  async () => {
+    const files = {
+      "src/utils.ts": DRIVER_FILES["src/utils.ts"],
+      "src/drivers/fs.ts": [
+        'import type { DriverFactory } from "../utils";',
+        "export interface FSOptions { readOnly?: boolean }",
+        "const driver: DriverFactory<FSOptions> = (opts) => ({ name: String(opts.readOnly) });",
+        "export default driver;",
+      ].join("\n"),
+      "src/drivers/fs-lite.ts": [
+        'import type { DriverFactory } from "../utils";',
+        "export interface FSOptions { readOnly?: boolean }",
+        "const driver: DriverFactory<FSOptions> = (opts) => ({ name: String(opts.readOnly) });",
+        "export default driver;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/drivers/fs.ts",
+      name: "readOnly",
+      line: 2,
+      shared: true,
+    });
+    // Not the other file's options of the same type name.
+    assertEquals(lines, ["src/drivers/fs.ts:2", "src/drivers/fs.ts:3"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/drivers/fs-lite.ts", name: "readOnly", line: 3 }),
+      "src/drivers/fs-lite.ts:2",
+    );
+  },
+);
