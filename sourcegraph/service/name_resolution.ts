@@ -1785,11 +1785,12 @@ async function declarationRefersTo(
     // port }`) or to a callee not evident (`dispatch({ type })`: one passed to the function fits
     // above); two literals of no evident type are two types (`mutate(data, { optimisticData })`).
     // A function without a name may give its parameter's type to what its callee returns
-    // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`).
+    // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`). A property's
+    // anonymous type (`from: { transform: string }`) is any literal's of the file that may be it.
+    const open = parameter === undefined || parameter.anonymous === true ||
+      parameter.index === PROPERTY_TYPE;
     return own && target.container === null &&
-      (receiver.literal === true
-        ? (parameter === undefined || parameter.anonymous === true) && target.literal !== true
-        : target.literal === true);
+      (receiver.literal === true ? open && target.literal !== true : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
 }

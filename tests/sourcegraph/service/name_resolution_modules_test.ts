@@ -471,3 +471,23 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: an object literal of no evident type may be of its file's anonymous property type",
+  async () => {
+    const files = {
+      "src/animation.ts": [
+        "type Animation = { from: { transform: string } };",
+        "const animations = new Map<string, Animation>();",
+        "animations.set('float', { from: { transform: 'none' } });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/animation.ts",
+      name: "transform",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/animation.ts:1", "src/animation.ts:3"]);
+  },
+);
