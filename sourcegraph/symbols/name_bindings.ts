@@ -1389,9 +1389,9 @@ function declaringType(member: Node, declares: string): Receiver {
       const context = objectContext(up);
       const anonymous = context.type === null && context.argument === undefined &&
         context.nested === undefined;
-      const statement = anonymous && context.parameter === undefined && up.type === "object_type"
-        ? nestedStatement(up)
-        : null;
+      // A property's own anonymous type (`state: { count: number }`) is seen where its holder is.
+      const open = context.parameter === undefined || context.parameter.index === PROPERTY_TYPE;
+      const statement = anonymous && open && up.type === "object_type" ? nestedStatement(up) : null;
       const body = statement ?? (anonymous ? enclosingBody(up) : null);
       const within = body === null ? localType(aliasOf(up)) : { within: body };
       return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };

@@ -491,3 +491,25 @@ nameCase(
     assertEquals(lines, ["src/animation.ts:1", "src/animation.ts:3"]);
   },
 );
+
+nameCase(
+  "name resolution: a property's anonymous type inside a call's type argument is seen in its statement only",
+  async () => {
+    const files = {
+      "test/persist.test.ts": [
+        "it('hydrates', () => {",
+        "  const older = deferred<{ state: { count: number } }>();",
+        "  const other = { count: 2 };",
+        "  use(other);",
+        "});",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "test/persist.test.ts",
+      name: "count",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["test/persist.test.ts:2"]);
+  },
+);
