@@ -319,7 +319,7 @@ export function bindingOf(node: Node): Binding {
   if (parent === null) return { kind: "free" };
   if (node.type === "string_fragment") return { kind: "member", receiver: indexed(parent) };
   if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
-    return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
+    return memberBinding(parent, node.text);
   }
   if (
     parent.type === "nested_type_identifier" && parent.childForFieldName("name")?.id === node.id
@@ -372,6 +372,26 @@ export function bindingOf(node: Node): Binding {
     return { kind: "member", receiver: { kind: "unknown" } };
   }
   return lookUp(node, node.text) ?? { kind: "free" };
+}
+
+// `value.name`: a member of what `value` is; `globalThis.name`: the file's global of that name.
+function memberBinding(member: Node, name: string): Binding {
+  const object = member.childForFieldName("object");
+  const global = object?.text === "globalThis" ? globalDeclaration(object, name) : null;
+  return global ?? { kind: "member", receiver: receiverOf(object) };
+}
+
+// For `globalThis.name` (`globalThis` not a name of the file): the file's declaration of `name` in
+// a `declare global { }` block, a global of the program; null when it has none.
+function globalDeclaration(object: Node, name: string): Binding | null {
+  if (object.type !== "identifier" || lookUp(object, object.text) !== null) return null;
+  for (const statement of rootOf(object).namedChildren) {
+    const block = statement?.type === "ambient_declaration" ? statement.namedChildren[0] : null;
+    if (block?.type !== "statement_block") continue;
+    const found = declarationsOf(block, name)[0];
+    if (found !== undefined) return found.binding;
+  }
+  return null;
 }
 
 /**

@@ -513,3 +513,29 @@ nameCase(
     assertEquals(lines, ["test/persist.test.ts:2"]);
   },
 );
+
+nameCase(
+  "name resolution: a member of `globalThis` is the file's global declaration of that name",
+  async () => {
+    const files = {
+      "src/dotenv.ts": [
+        "declare global {",
+        "  var __dotenv_vars__: Map<string, Set<string>>;",
+        "}",
+        "export function vars() {",
+        "  return (globalThis.__dotenv_vars__ ||= new Map());",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/dotenv.ts",
+      name: "__dotenv_vars__",
+      line: 2,
+    });
+    assertEquals(lines, ["src/dotenv.ts:2", "src/dotenv.ts:5"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/dotenv.ts", name: "__dotenv_vars__", line: 5 }),
+      "src/dotenv.ts:2",
+    );
+  },
+);
