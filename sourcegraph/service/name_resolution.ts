@@ -24,8 +24,16 @@ import {
   type LiteralContext,
   type Receiver,
   RETURN_TYPE,
+  type TypeArguments,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
+
+/** A named type an object literal is of, as the file `path` sees it, with the type arguments written there. */
+export interface LiteralType {
+  path: string;
+  type: string;
+  arguments?: TypeArguments;
+}
 
 /** Most modules followed from one name (re-exports and `export *` included). */
 export const FOLLOW_DEPTH = 8;
@@ -62,6 +70,11 @@ export interface ResolvedDeclaration {
   partArguments?: Record<string, (string | null)[]>;
   /** For a generic type alias or interface: its type parameters' names. */
   typeParameters?: string[];
+  /**
+   * For a function, a member or a type alias: the type arguments its annotations or its value
+   * write, per generic type (`Resolvable<Plugin>`: Plugin).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /**
@@ -619,7 +632,7 @@ export class NameResolver {
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
       for (const each of await this.literalTypes(path, receiver, 0)) {
-        const found = await this.member(each.path, { type: each.type, member }, 1);
+        const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
       }
       return null;
@@ -631,7 +644,8 @@ export class NameResolver {
     if (callee === null || type === undefined) return null;
     if (type !== null) {
       for (const each of [type].flat()) {
-        const found = await this.member(callee.path, { type: each, member }, 1);
+        const written = { type: each, member, arguments: callee.typeArguments };
+        const found = await this.member(callee.path, written, 1);
         if (found !== null) return found;
       }
       return null;
@@ -699,21 +713,57 @@ export class NameResolver {
     path: string,
     context: LiteralContext,
     depth: number,
-  ): Promise<{ path: string; type: string }[]> {
+  ): Promise<LiteralType[]> {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
       const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
-      return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
+      const { typeArguments } = callee ?? {};
+      const written = typeArguments === undefined ? {} : { arguments: typeArguments };
+      return callee === null ? [] : types.map((type) => ({ path: callee.path, type, ...written }));
     }
     if (context.nested === undefined) return [];
     const { key, outer } = context.nested;
-    const found: { path: string; type: string }[] = [];
+    const found: LiteralType[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
-      if (member === null) continue;
-      for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+      const member = await this.member(each.path, { ...each, member: key }, depth + 1);
+      // `{ build: { ... } }` of a `Record<string, Command>`: each key holds a Command.
+      if (member === null) found.push(...await this.recordValues(each, depth + 1));
+      const written = member?.typeArguments === undefined
+        ? {}
+        : { arguments: member.typeArguments };
+      for (const type of member?.valueTypes ?? []) {
+        found.push({ path: member!.path, type, ...written });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The value type of a `Record<K, V>` a literal type is (the platform's `Record` written with
+   * its arguments, a type alias of one, a generic alias standing for one as its argument): V, as
+   * the file writing it sees it; empty for another type.
+   */
+  async recordValues(each: LiteralType, depth: number): Promise<LiteralType[]> {
+    if (depth > FOLLOW_DEPTH) return [];
+    const type = await this.declarationOf(each.path, each.type, depth + 1);
+    if (type === null) {
+      const value = each.type === "Record" ? each.arguments?.Record?.[1] : null;
+      return value ? [{ ...each, type: value }] : [];
+    }
+    const value = type.parts?.includes("Record") ? type.partArguments?.Record?.[1] : null;
+    if (value) {
+      const written = type.typeArguments === undefined ? {} : { arguments: type.typeArguments };
+      return [{ path: type.path, type: value, ...written }];
+    }
+    const names = each.arguments?.[each.type] ?? [];
+    const parameters = type.typeParameters ?? [];
+    const found: LiteralType[] = [];
+    for (const part of type.parts ?? []) {
+      const argument = names[parameters.indexOf(part)];
+      if (!parameters.includes(part) || !argument) continue;
+      found.push(...await this.recordValues({ ...each, type: argument }, depth + 1));
     }
     return found;
   }
@@ -910,7 +960,7 @@ export class NameResolver {
     depth: number,
   ): Promise<{ path: string; type: string } | null> {
     for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      const member = await this.member(each.path, { ...each, member: handler.key }, 1);
       if (member === null) continue;
       for (const named of (handler.element ? member.elementTypes : member.valueTypes) ?? []) {
         const declared = await this.declarationOf(member.path, named, depth + 1);
@@ -925,10 +975,13 @@ export class NameResolver {
     return null;
   }
 
-  /** The declaration of member `member` of type `type` as `path` sees the type. */
+  /**
+   * The declaration of member `member` of type `type` as `path` sees the type; `arguments`: the
+   * type arguments written where `type` is named (in `path`), per generic type.
+   */
   async member(
     path: string,
-    at: { type: string; member: string },
+    at: { type: string; member: string; arguments?: TypeArguments },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.declarationOf(path, at.type, depth);
@@ -953,6 +1006,7 @@ export class NameResolver {
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
           ...(receiver.typeQuery ? { typeQuery: receiver.typeQuery } : {}),
           ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
+          ...(receiver.typeArguments ? { typeArguments: receiver.typeArguments } : {}),
         };
       }
     }
@@ -965,7 +1019,11 @@ export class NameResolver {
       const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
       if (found !== null) return found;
     }
-    return null;
+    // `Resolvable<Plugin>` of `type Resolvable<T> = T | Promise<T> | (() => T)`: the argument's.
+    const names = at.arguments?.[at.type];
+    if (names === undefined) return null;
+    const written = { part: at.type, names, member: at.member, arguments: at.arguments };
+    return await this.argumentMember(path, written, depth);
   }
 
   /**
@@ -995,7 +1053,7 @@ export class NameResolver {
    */
   async argumentMember(
     path: string,
-    at: { part: string; names: (string | null)[]; member: string },
+    at: { part: string; names: (string | null)[]; member: string; arguments?: TypeArguments },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const generic = await this.declarationOf(path, at.part, depth + 1);
@@ -1003,7 +1061,8 @@ export class NameResolver {
     for (const part of generic?.parts ?? []) {
       const argument = at.names[parameters.indexOf(part)];
       if (parameters.includes(part) && argument) {
-        const found = await this.member(path, { type: argument, member: at.member }, depth + 1);
+        const each = { type: argument, member: at.member, arguments: at.arguments };
+        const found = await this.member(path, each, depth + 1);
         if (found !== null) return found;
       }
     }
@@ -1745,8 +1804,8 @@ async function nestedFits(
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
   const types = await resolver.literalTypes(at.path, at.receiver, 0);
-  for (const { path, type } of types) {
-    const found = await resolver.member(path, { type, member: at.name }, 1);
+  for (const each of types) {
+    const found = await resolver.member(each.path, { ...each, member: at.name }, 1);
     if (found !== null && isTargetMember(found, target)) return true;
   }
   return types.length > 0 ? false : null;
@@ -1771,8 +1830,10 @@ async function argumentFits(
       } else if ((target.heritage ?? []).includes(each)) {
         return true;
       } else {
-        // A type made of the target's (`{ alg: string } & VerifyOptions`).
-        const found = await resolver.member(callee.path, { type: each, member: at.name }, 1);
+        // A type made of the target's (`{ alg: string } & VerifyOptions`), or a generic alias
+        // standing for it (`Resolvable<Plugin>`).
+        const written = { type: each, member: at.name, arguments: callee.typeArguments };
+        const found = await resolver.member(callee.path, written, 1);
         if (found !== null && isTargetMember(found, target)) return true;
       }
     }
@@ -1831,6 +1892,7 @@ function declared(
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
     ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
+    ...(binding.typeArguments ? { typeArguments: binding.typeArguments } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),

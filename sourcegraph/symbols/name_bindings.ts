@@ -91,6 +91,8 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
+    /** For a property or method: the type arguments its annotations write, as `Declared`'s. */
+    typeArguments?: TypeArguments;
     /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
     typeQuery?: string;
     /**
@@ -215,6 +217,13 @@ export interface Declared {
   partArguments?: Record<string, (string | null)[]>;
   /** For a generic type alias or interface: its type parameters' names, in order. */
   typeParameters?: string[];
+  /**
+   * For a function (its parameters' annotations) or a type alias (its value): per generic type
+   * written with type arguments there, at any depth (`Resolvable<Plugin>`,
+   * `Record<string, Resolvable<Command>>`), the named type of each argument (null: not a named
+   * type, or a type parameter).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
   /**
@@ -227,6 +236,9 @@ export interface Declared {
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
 }
+
+/** Per generic type written with type arguments, the named type of each argument. */
+export type TypeArguments = Record<string, (string | null)[]>;
 
 /** What one identifier is bound to. */
 export type Binding =
@@ -321,30 +333,7 @@ export function bindingOf(node: Node): Binding {
   }
   const memberKind = MEMBER_DECLARATIONS[parent.type];
   if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
-    const receiver = declaringType(parent, memberKind);
-    // A method's (or a function-typed property's) parameters type the objects and callbacks
-    // passed to it, its return type what its calls give.
-    const fn = memberKind === "method" ? parent : functionTyped(parent);
-    if (receiver.kind === "declaration" && fn !== null) {
-      Object.assign(receiver, functionTypes(fn));
-      const returns = returnTypeOf(fn);
-      if (returns !== null) receiver.returns = returns;
-    }
-    const annotation = memberKind === "field" && fn === null
-      ? parent.childForFieldName("type")?.namedChildren[0] ?? null
-      : null;
-    const valueTypes = annotation === null ? [] : namedParts(annotation);
-    if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
-    const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
-    if (receiver.kind === "declaration" && query?.type === "identifier") {
-      receiver.typeQuery = query.text;
-    }
-    const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
-    const elementTypes = element ? namedParts(element) : [];
-    if (receiver.kind === "declaration" && elementTypes.length > 0) {
-      receiver.elementTypes = elementTypes;
-    }
-    return { kind: "member", receiver };
+    return { kind: "member", receiver: memberDeclaration(parent, memberKind) };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
     return { kind: "member", receiver: declaringType(parent, "constant") };
@@ -359,6 +348,37 @@ export function bindingOf(node: Node): Binding {
     return { kind: "member", receiver: { kind: "unknown" } };
   }
   return lookUp(node, node.text) ?? { kind: "free" };
+}
+
+// The declaration of a member (`declares`: method or field) by `parent`, with what its
+// annotations say of the values and objects it takes and gives.
+function memberDeclaration(parent: Node, memberKind: string): Receiver {
+  const receiver = declaringType(parent, memberKind);
+  // A method's (or a function-typed property's) parameters type the objects and callbacks
+  // passed to it, its return type what its calls give.
+  const fn = memberKind === "method" ? parent : functionTyped(parent);
+  if (receiver.kind === "declaration" && fn !== null) {
+    Object.assign(receiver, functionTypes(fn));
+    const returns = returnTypeOf(fn);
+    if (returns !== null) receiver.returns = returns;
+  }
+  const annotation = memberKind === "field" && fn === null
+    ? parent.childForFieldName("type")?.namedChildren[0] ?? null
+    : null;
+  const written = typeArguments(fn === null ? [annotation] : parameterAnnotations(fn));
+  if (receiver.kind === "declaration" && written !== null) receiver.typeArguments = written;
+  const valueTypes = annotation === null ? [] : namedParts(annotation);
+  if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+  const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
+  if (receiver.kind === "declaration" && query?.type === "identifier") {
+    receiver.typeQuery = query.text;
+  }
+  const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
+  const elementTypes = element ? namedParts(element) : [];
+  if (receiver.kind === "declaration" && elementTypes.length > 0) {
+    receiver.elementTypes = elementTypes;
+  }
+  return receiver;
 }
 
 /**
@@ -521,6 +541,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
     Object.assign(declared, genericParts(nameNode));
+    const written = declaredArguments(nameNode);
+    if (written !== null) declared.typeArguments = written;
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -2095,6 +2117,52 @@ function mappedKeys(object: Node): string[] {
     if (name !== null) names.push(name);
   }
   return names;
+}
+
+// For the name of a function (or a class, its constructor) or of a type alias: the type arguments
+// written in its parameters' annotations or its value, as `Declared.typeArguments`; null when none.
+function declaredArguments(name: Node): TypeArguments | null {
+  const holder = name.parent;
+  if (holder?.type === "type_alias_declaration") {
+    if (holder.childForFieldName("name")?.id !== name.id) return null;
+    return typeArguments([holder.childForFieldName("value")]);
+  }
+  const fn = holder !== null && CLASSES.has(holder.type)
+    ? constructorOf(holder)
+    : functionNamed(name);
+  return fn === null ? null : typeArguments(parameterAnnotations(fn));
+}
+
+// The type annotations of a function's parameters.
+function parameterAnnotations(fn: Node): (Node | null)[] {
+  const list = fn.childForFieldName("parameters")?.namedChildren ?? [];
+  return list.map((parameter) => parameter?.childForFieldName("type") ?? null);
+}
+
+// Per generic type written with type arguments in `types` (at any depth; the first of a name
+// kept), the named type of each argument; null when none is written.
+function typeArguments(types: (Node | null)[]): TypeArguments | null {
+  const found: TypeArguments = {};
+  for (const typed of types) {
+    for (const generic of typed?.descendantsOfType("generic_type") ?? []) {
+      const name = generic?.childForFieldName("name");
+      if (generic === null || name?.type !== "type_identifier" || name.text in found) continue;
+      const list = generic.childForFieldName("type_arguments")?.namedChildren ?? [];
+      found[name.text] = list.map((argument) => argument === null ? null : argumentType(argument));
+    }
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
+
+// The named type a type argument writes; null for a type parameter in scope (`Resolvable<T>` of
+// `<const T extends ArgsDef>`: the compiler infers T from the value given, whose members are its
+// own, not the constraint's).
+function argumentType(argument: Node): string | null {
+  const named = namedType(argument);
+  const node = argument.type === "generic_type" ? argument.childForFieldName("name") : argument;
+  if (named === null || node?.type !== "type_identifier" || named !== node.text) return named;
+  const binding = lookUp(node, named);
+  return binding?.kind === "local" && binding.declares === "type" ? null : named;
 }
 
 // For the name of a type alias or interface: its type parameters, and the type arguments of the

@@ -1,0 +1,175 @@
+import { assertEquals } from "../../support/assert.ts";
+import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
+import {
+  type NameAt,
+  resolvedReferences,
+  resolverOver,
+} from "../../support/resolved_references.ts";
+
+// A generic type alias written with type arguments (`Resolvable<Plugin>` of
+// `type Resolvable<T> = T | Promise<T> | (() => T)`) stands, where its value is made of a type
+// parameter, for the argument written for it: an object of it has the argument's members. And a
+// key of an object of a `Record<K, V>` holds a value of V.
+
+// One parser (its workers and their grammars started once) for every case.
+let parser: ReferenceParser | null = null;
+const CASES: [string, () => Promise<void>][] = [];
+
+function sharedParser(): ReferenceParser {
+  if (parser === null) throw new Error("the cases run inside the file's one test");
+  return parser;
+}
+
+function nameCase(name: string, fn: () => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+function referencesIn(
+  files: Record<string, string>,
+  at: NameAt,
+): ReturnType<typeof resolvedReferences> {
+  return resolvedReferences(sharedParser(), files, at);
+}
+
+// Where `definition` leads from the `nth` occurrence of `name` on `line` of `path`.
+async function definitionOf(
+  files: Record<string, string>,
+  at: { path: string; name: string; line: number },
+): Promise<string | null> {
+  const text = files[at.path].split("\n")[at.line - 1];
+  const column = text.search(new RegExp(`\\b${at.name}\\b`));
+  const found = await definitionAt(resolverOver(sharedParser(), files), { ...at, column });
+  return found && `${found.path}:${found.line}`;
+}
+
+const FILES = {
+  "src/types.ts": [
+    "export type Resolvable<T> = T | Promise<T> | (() => T) | (() => Promise<T>);",
+    "export type Plugin = {",
+    "  name: string;",
+    "  setup?(context: unknown): void;",
+    "};",
+    "export type ArgDef = { type?: string; alias?: string };",
+    "export type ArgsDef = Record<string, ArgDef>;",
+    "export type SubCommandsDef = Record<string, Resolvable<CommandDef<any>>>;",
+    "export type CommandDef<T extends ArgsDef = ArgsDef> = {",
+    "  args?: Resolvable<T>;",
+    "  subCommands?: Resolvable<SubCommandsDef>;",
+    "  setup?: (context: unknown) => void;",
+    "  run?: (context: unknown) => void;",
+    "};",
+  ].join("\n"),
+  "src/plugin.ts": [
+    'import type { Plugin, Resolvable } from "./types";',
+    "export function definePlugin(plugin: Resolvable<Plugin>): Resolvable<Plugin> {",
+    "  return plugin;",
+    "}",
+  ].join("\n"),
+  "src/command.ts": [
+    'import type { ArgsDef, CommandDef } from "./types";',
+    "export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CommandDef<T>) {",
+    "  return def;",
+    "}",
+  ].join("\n"),
+  "test/plugin.test.ts": [
+    'import { definePlugin } from "../src/plugin";',
+    'import { defineCommand } from "../src/command";',
+    "const first = definePlugin({",
+    '  name: "first",',
+    "  setup() {},",
+    "});",
+    "const command = defineCommand({",
+    "  args: { force: { type: 'boolean', alias: 'f' } },",
+    "  subCommands: {",
+    "    build: {",
+    "      setup() {},",
+    "      run() {},",
+    "    },",
+    "  },",
+    "  setup() {},",
+    "});",
+    "const other = { setup() {}, run() {} };",
+  ].join("\n"),
+};
+
+nameCase(
+  "generic arguments: an object passed as a parameter of a generic alias made of its type parameter is of the argument",
+  async () => {
+    assertEquals(
+      await definitionOf(FILES, { path: "test/plugin.test.ts", name: "setup", line: 5 }),
+      "src/types.ts:4",
+    );
+    assertEquals(
+      await definitionOf(FILES, { path: "test/plugin.test.ts", name: "name", line: 4 }),
+      "src/types.ts:3",
+    );
+    const { lines } = await referencesIn(FILES, {
+      path: "src/types.ts",
+      name: "setup",
+      line: 4,
+      shared: true,
+    });
+    // Not the command's `setup`, nor an object passed nowhere.
+    assertEquals(lines, ["src/types.ts:4", "test/plugin.test.ts:5"]);
+  },
+);
+
+nameCase(
+  "generic arguments: a key of an object of a Record's alias holds a value of the Record's value type",
+  async () => {
+    assertEquals(
+      await definitionOf(FILES, { path: "test/plugin.test.ts", name: "run", line: 12 }),
+      "src/types.ts:13",
+    );
+    const { lines } = await referencesIn(FILES, {
+      path: "src/types.ts",
+      name: "run",
+      line: 13,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:13", "test/plugin.test.ts:12"]);
+    const setup = await referencesIn(FILES, {
+      path: "src/types.ts",
+      name: "setup",
+      line: 12,
+      shared: true,
+    });
+    assertEquals(setup.lines, [
+      "src/types.ts:12",
+      "test/plugin.test.ts:11",
+      "test/plugin.test.ts:15",
+    ]);
+  },
+);
+
+nameCase(
+  "generic arguments: a type parameter written as an argument is no type the files declare",
+  async () => {
+    // `args?: Resolvable<T>` of `defineCommand<const T extends ArgsDef>`: the compiler infers T
+    // from the object given, whose keys are its own, not the constraint's members.
+    assertEquals(
+      await definitionOf(FILES, { path: "test/plugin.test.ts", name: "alias", line: 8 }),
+      "test/plugin.test.ts:8",
+    );
+    const { lines } = await referencesIn(FILES, {
+      path: "src/types.ts",
+      name: "type",
+      line: 6,
+      nth: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:6"]);
+  },
+);
+
+Deno.test("name resolution: generic arguments, case by case", async (t) => {
+  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
+  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
+  try {
+    for (const [name, fn] of CASES) await t.step(name, fn);
+  } finally {
+    parser.close();
+    parser = null;
+  }
+});
