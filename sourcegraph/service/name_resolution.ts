@@ -84,6 +84,8 @@ export interface ResolvedDeclaration {
   returns?: string;
   /** For a variable: the named type its annotation writes. */
   valueType?: string;
+  /** For a function returning an array of a named type: that type. */
+  returnsElement?: string;
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
@@ -885,13 +887,20 @@ export class NameResolver {
    */
   async resultMember(
     path: string,
-    at: { of: string; on?: Receiver; awaited?: boolean; member: string },
+    at: { of: string; on?: Receiver; awaited?: boolean; element?: true; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     if (depth > FOLLOW_DEPTH) return null;
     let fn = at.on === undefined
       ? await this.declarationOf(path, at.of, depth + 1)
       : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    if (at.element === true) {
+      // An element of the array the call returns: of the element type its declaration writes.
+      const type = fn?.returnsElement;
+      return type === undefined
+        ? null
+        : await this.member(fn!.path, { type, member: at.member }, 1 + depth);
+    }
     // A function whose return type is written as an anonymous object type
     // (`function debug(): { close: () => void }`): that type's member.
     const anonymous = fn !== null && fn.returns === undefined
@@ -1897,5 +1906,6 @@ function declared(
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
+    ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
   };
 }

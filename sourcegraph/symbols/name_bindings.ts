@@ -126,6 +126,12 @@ export type Receiver =
     awaited?: boolean;
     made?: string[];
     typedAt?: { from: number; to: number };
+    /**
+     * An element of the array the call returns (`for (const plugin of plugins)` of `const plugins
+     * = await resolvePlugins()`, `const [first] = load()`): of the element type its declaration
+     * writes for what it returns.
+     */
+    element?: true;
   }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
@@ -235,6 +241,11 @@ export interface Declared {
   valueType?: string;
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
+  /**
+   * For a function returning an array of a named type (`Promise<Plugin[]>`, `Arg[]`): that type,
+   * its elements'.
+   */
+  returnsElement?: string;
 }
 
 /** Per generic type written with type arguments, the named type of each argument. */
@@ -550,6 +561,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
+    if (elements !== null) declared.returnsElement = elements;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -992,6 +1005,13 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
   }
+  // `const [first] = await load()`: an element of the array the call returns.
+  const pattern = holder.type === "array_pattern" ? holder.parent : null;
+  if (
+    pattern?.type === "variable_declarator" && pattern.childForFieldName("name")?.id === holder.id
+  ) {
+    return returnedElements(pattern);
+  }
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
 }
@@ -1141,7 +1161,25 @@ function iterated(node: Node | null): Receiver {
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
     return { kind: "type", type: binding.elementType };
   }
-  return { kind: "unknown" };
+  const declarator = declaredAt(node, binding)?.parent ?? null;
+  return declarator?.type === "variable_declarator"
+    ? returnedElements(declarator)
+    : { kind: "unknown" };
+}
+
+// For a variable declared without an annotation and set from a call (or `await` of one) of a
+// function the file declares or imports (`const plugins = await resolvePlugins()`): an element of
+// the array that call returns; else of no evident type.
+function returnedElements(declarator: Node): Receiver {
+  if (declarator.childForFieldName("type") !== null) return { kind: "unknown" };
+  let value = declarator.childForFieldName("value");
+  const awaited = value?.type === "await_expression";
+  if (awaited) value = value?.namedChildren[0] ?? null;
+  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  if (callee?.type !== "identifier" || lookUp(callee, callee.text) === null) {
+    return { kind: "unknown" };
+  }
+  return { kind: "result", of: callee.text, element: true, ...(awaited ? { awaited } : {}) };
 }
 
 // For the name of a variable or parameter annotated as an array of a named type (`Route[]`,
@@ -1157,12 +1195,7 @@ function elementType(name: Node): string | null {
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
-  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
-  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
-  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
-  return argument === null ? null : literalType(argument);
+  return typed === null ? null : arrayElement(typed);
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
@@ -1905,6 +1938,28 @@ function returnTypeOf(fn: Node): string | null {
     if (values.length === 1) typed = values[0];
   }
   return typed === null ? null : namedType(typed);
+}
+
+// The named element type of the array a function's return type annotation writes (`Plugin[]`,
+// `Promise<readonly Plugin[]>`, `Array<Plugin>`), or null.
+function returnedElement(fn: Node): string | null {
+  let typed = fn.childForFieldName("return_type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
+    typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  return typed === null ? null : arrayElement(typed);
+}
+
+// The named element type of an array type (`Route[]`, `readonly Route[]`, `Array<Route>`), or null.
+function arrayElement(array: Node): string | null {
+  let typed: Node | null = array;
+  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
+  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
+  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
+  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  return argument === null ? null : literalType(argument);
 }
 
 // For a parameter's type annotation: the line of its function's name, the parameter's index and

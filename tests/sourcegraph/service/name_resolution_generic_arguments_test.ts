@@ -163,6 +163,54 @@ nameCase(
   },
 );
 
+const ELEMENT_FILES = {
+  "src/types.ts": [
+    "export interface Plugin { setup?(): void }",
+    "export interface Other { setup(): void }",
+  ].join("\n"),
+  "src/plugin.ts": [
+    'import type { Other, Plugin } from "./types";',
+    "export async function resolvePlugins(plugins: Plugin[]): Promise<Plugin[]> {",
+    "  return plugins;",
+    "}",
+    "export function others(): Array<Other> {",
+    "  return [];",
+    "}",
+  ].join("\n"),
+  "src/run.ts": [
+    'import { others, resolvePlugins } from "./plugin";',
+    "export async function run() {",
+    "  const plugins = await resolvePlugins([]);",
+    "  for (const plugin of plugins) plugin.setup?.();",
+    "  const [first] = await resolvePlugins([]);",
+    "  first.setup?.();",
+    "  const found = others();",
+    "  for (const other of found) other.setup();",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "generic arguments: an element of the array a call returns is of the element type its function writes",
+  async () => {
+    assertEquals(
+      await definitionOf(ELEMENT_FILES, { path: "src/run.ts", name: "setup", line: 6 }),
+      "src/types.ts:1",
+    );
+    assertEquals(
+      await definitionOf(ELEMENT_FILES, { path: "src/run.ts", name: "setup", line: 8 }),
+      "src/types.ts:2",
+    );
+    const { lines } = await referencesIn(ELEMENT_FILES, {
+      path: "src/types.ts",
+      name: "setup",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/run.ts:4", "src/run.ts:6", "src/types.ts:1"]);
+  },
+);
+
 Deno.test("name resolution: generic arguments, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
