@@ -86,6 +86,8 @@ export interface ResolvedDeclaration {
   valueType?: string;
   /** For a function returning an array of a named type: that type. */
   returnsElement?: string;
+  /** For a type alias of a union with function arms: the named types those functions return. */
+  returnedBy?: string[];
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
@@ -109,7 +111,14 @@ export interface ResolvedDeclaration {
   /** For a `private` member of a class: the class's lines, where alone it is referred to. */
   private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+  argument?: {
+    callee: string;
+    index: number;
+    module?: string;
+    on?: Receiver;
+    typed?: string;
+    returned?: true;
+  };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -640,6 +649,13 @@ export class NameResolver {
       return null;
     }
     if (receiver.argument === undefined) return null;
+    if (receiver.argument.returned) {
+      for (const each of await this.returnedTypes(path, receiver.argument)) {
+        const found = await this.member(each.path, { ...each, member }, 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     const { index } = receiver.argument;
     const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
@@ -718,6 +734,7 @@ export class NameResolver {
   ): Promise<LiteralType[]> {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
+    if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
       const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
@@ -737,6 +754,37 @@ export class NameResolver {
         : { arguments: member.typeArguments };
       for (const type of member?.valueTypes ?? []) {
         found.push({ path: member!.path, type, ...written });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The named types an object returned by a function passed as `argument` is of: what the callee's
+   * parameter type says such a function returns (a function type's return, a union's function
+   * arms'), a type parameter of that type standing for the argument written for it
+   * (`Resolvable<Plugin>` of `type Resolvable<T> = T | (() => T)`: Plugin).
+   */
+  async returnedTypes(
+    path: string,
+    argument: { callee: string; index: number; module?: string; on?: Receiver },
+  ): Promise<LiteralType[]> {
+    const callee = await this.calleeOf(path, argument);
+    if (callee === null) return [];
+    const found: LiteralType[] = [];
+    for (const named of [callee.parameters?.[argument.index] ?? []].flat()) {
+      const type = await this.declarationOf(callee.path, named, 2);
+      if (type === null) continue;
+      const parameters = type.typeParameters ?? [];
+      for (const returned of [...type.returnedBy ?? [], ...type.returns ? [type.returns] : []]) {
+        const at = parameters.indexOf(returned);
+        const written = at === -1 ? returned : callee.typeArguments?.[named]?.[at];
+        if (!written) continue;
+        found.push(
+          at === -1
+            ? { path: type.path, type: written }
+            : { path: callee.path, type: written, arguments: callee.typeArguments },
+        );
       }
     }
     return found;
@@ -1760,13 +1808,22 @@ async function passedObjectFits(
 ): Promise<boolean | null> {
   const { argument } = at.receiver;
   if (argument === undefined) return null;
+  if (argument.returned) {
+    // Returned by a function passed: of the type the callee says it returns, when evident.
+    const types = await resolver.returnedTypes(at.path, argument);
+    for (const each of types) {
+      const found = await resolver.member(each.path, { ...each, member: at.name }, 1);
+      if (found !== null && isTargetMember(found, target)) return true;
+    }
+    return types.length > 0 ? false : null;
+  }
   const fits = await argumentFits(resolver, { path: at.path, name: at.name, ...argument }, target);
   if (fits !== null) return fits;
   // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
   // of its parameter's one type wherever that callee and argument are the same.
   const { callee, index, on } = argument;
   if (
-    on === undefined && target.argument?.on === undefined &&
+    on === undefined && target.argument?.on === undefined && !target.argument?.returned &&
     target.argument?.callee === callee && target.argument.index === index
   ) {
     return true;
@@ -1907,5 +1964,6 @@ function declared(
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
     ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
+    ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
   };
 }

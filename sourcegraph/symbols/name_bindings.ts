@@ -67,7 +67,15 @@ export type Receiver =
      * argument of the call that made the method's receiver (`$store.set({ ... })` of
      * `let $store = map<Value>()`).
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    argument?: {
+      callee: string;
+      index: number;
+      module?: string;
+      on?: Receiver;
+      typed?: string;
+      /** The object is what a function passed there returns (`definePlugin(() => ({ ... }))`). */
+      returned?: true;
+    };
     /**
      * For an object of a type written as an anonymous object type in a call's type argument
      * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
@@ -246,6 +254,11 @@ export interface Declared {
    * its elements'.
    */
   returnsElement?: string;
+  /**
+   * For a type alias of a union with function types among its arms (`T | (() => T)`): the named
+   * types those functions return (a `Promise`'s: what awaiting it gives).
+   */
+  returnedBy?: string[];
 }
 
 /** Per generic type written with type arguments, the named type of each argument. */
@@ -552,6 +565,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
     Object.assign(declared, genericParts(nameNode));
+    const arms = armReturns(nameNode);
+    if (arms.length > 0) declared.returnedBy = arms;
     const written = declaredArguments(nameNode);
     if (written !== null) declared.typeArguments = written;
     const element = elementType(nameNode);
@@ -1151,8 +1166,10 @@ function handlerParameter(fn: Node, index: number): Receiver {
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
-// declaration names (in the file, or in the module it is imported from).
-function iterated(node: Node | null): Receiver {
+// declaration names (in the file, or in the module it is imported from); an array made of its
+// elements (`[...plugins].reverse()`, `plugins.slice(1)`) holds the same.
+function iterated(array: Node | null): Receiver {
+  const node = sameElements(array);
   if (node?.type !== "identifier") return { kind: "unknown" };
   const binding = lookUp(node, node.text);
   if (binding?.kind === "import" && binding.imported !== "*") {
@@ -1165,6 +1182,36 @@ function iterated(node: Node | null): Receiver {
   return declarator?.type === "variable_declarator"
     ? returnedElements(declarator)
     : { kind: "unknown" };
+}
+
+// The methods of an array that give an array of (some of) its own elements.
+const SAME_ELEMENTS = new Set([
+  "reverse",
+  "slice",
+  "filter",
+  "sort",
+  "concat",
+  "toReversed",
+  "toSorted",
+]);
+
+// The array whose elements `node` holds: itself, or the array a copy (`[...items]`) or a method
+// of `SAME_ELEMENTS` made it from.
+function sameElements(node: Node | null): Node | null {
+  let at = node;
+  for (let hops = 0; at !== null && hops < FOLLOW_CALLS; hops++) {
+    const [only] = at.type === "array" && at.namedChildren.length === 1 ? at.namedChildren : [];
+    const callee = at.type === "call_expression" ? at.childForFieldName("function") : null;
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")?.text
+      : undefined;
+    if (at.type === "parenthesized_expression") at = at.namedChildren[0] ?? null;
+    else if (only?.type === "spread_element") at = only.namedChildren[0] ?? null;
+    else if (method !== undefined && SAME_ELEMENTS.has(method)) {
+      at = callee?.childForFieldName("object") ?? null;
+    } else return at;
+  }
+  return at;
 }
 
 // For a variable declared without an annotation and set from a call (or `await` of one) of a
@@ -1551,6 +1598,8 @@ function objectContext(object: Node): LiteralContext {
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
+  const given = arm === null || object.type !== "object" ? null : returnedToCall(arm);
+  if (given !== null) return { type: null, argument: given };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
   const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
@@ -1739,6 +1788,19 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
   if (typed.type === "object_type") return { type: null, argument, typedAt: linesOf(typed) };
   const named = literalType(typed);
   return named === null ? null : { type: null, argument: { ...argument, typed: named } };
+}
+
+// For an object returned (`arm` holds it) from a function of no return type passed to a call
+// (`definePlugin(() => ({ ... }))`): that argument, what the callee's parameter type says such a
+// function returns; null otherwise.
+function returnedToCall(arm: Node): NonNullable<LiteralContext["argument"]> | null {
+  const fn = returningFunction(arm);
+  const list = fn?.parent;
+  if (!fn || fn.childForFieldName("return_type") !== null || list?.type !== "arguments") {
+    return null;
+  }
+  const argument = argumentOf(fn, list);
+  return argument === null ? null : { ...argument, returned: true };
 }
 
 // The lines a node is written on.
@@ -2246,6 +2308,27 @@ function genericParts(name: Node): Pick<Declared, "partArguments" | "typeParamet
     ...(Object.keys(found).length > 0 ? { partArguments: found } : {}),
     ...(parameters.length > 0 ? { typeParameters: parameters } : {}),
   };
+}
+
+// For the name of a type alias of a union: the named types its arms that are function types
+// return (`(() => T) | (() => Promise<T>)`: T); empty for other names.
+function armReturns(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.type !== "type_alias_declaration") return [];
+  if (holder.childForFieldName("name")?.id !== name.id) return [];
+  const value = holder.childForFieldName("value");
+  if (value?.type !== "union_type") return [];
+  const found = new Set<string>();
+  const visit = (typed: Node) => {
+    if (typed.type === "union_type" || typed.type === "parenthesized_type") {
+      for (const part of typed.namedChildren) if (part !== null) visit(part);
+    } else if (typed.type === "function_type") {
+      const returned = returnTypeOf(typed);
+      if (returned !== null) found.add(returned);
+    }
+  };
+  visit(value);
+  return [...found];
 }
 
 // For the name of a type alias or interface: the named types its value is made of (a union's

@@ -90,6 +90,10 @@ const FILES = {
     "  setup() {},",
     "});",
     "const other = { setup() {}, run() {} };",
+    "const second = definePlugin(() => ({",
+    '  name: "second",',
+    "  setup() {},",
+    "}));",
   ].join("\n"),
 };
 
@@ -110,8 +114,13 @@ nameCase(
       line: 4,
       shared: true,
     });
-    // Not the command's `setup`, nor an object passed nowhere.
-    assertEquals(lines, ["src/types.ts:4", "test/plugin.test.ts:5"]);
+    // Not the command's `setup`, nor an object passed nowhere; an object a function passed
+    // returns is what the type's function arm returns.
+    assertEquals(lines, ["src/types.ts:4", "test/plugin.test.ts:5", "test/plugin.test.ts:20"]);
+    assertEquals(
+      await definitionOf(FILES, { path: "test/plugin.test.ts", name: "setup", line: 20 }),
+      "src/types.ts:4",
+    );
   },
 );
 
@@ -186,6 +195,7 @@ const ELEMENT_FILES = {
     "  first.setup?.();",
     "  const found = others();",
     "  for (const other of found) other.setup();",
+    "  for (const later of [...plugins].reverse()) later.setup?.();",
     "}",
   ].join("\n"),
 };
@@ -207,7 +217,8 @@ nameCase(
       line: 1,
       shared: true,
     });
-    assertEquals(lines, ["src/run.ts:4", "src/run.ts:6", "src/types.ts:1"]);
+    // `[...plugins].reverse()` holds the same elements.
+    assertEquals(lines, ["src/run.ts:4", "src/run.ts:6", "src/run.ts:9", "src/types.ts:1"]);
   },
 );
 
