@@ -404,6 +404,9 @@ export class NameResolver {
     if (receiver.kind === "element") {
       return await this.elementMember(path, { of: receiver.of, member: name }, depth);
     }
+    if (receiver.kind === "entry") {
+      return await this.entryMember(path, { ...receiver, name }, depth);
+    }
     if (receiver.kind === "result") {
       return await this.resultMember(path, { ...receiver, member: name }, depth);
     }
@@ -896,6 +899,23 @@ export class NameResolver {
   }
 
   /**
+   * The member `name` of a value of the record a receiver `of` describes (`Object.values(defs)`):
+   * of the value type of the `Record<K, V>` its type is; null when no type is evident.
+   */
+  async entryMember(
+    path: string,
+    at: { of: Receiver; name: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.of.kind !== "type" || depth > FOLLOW_DEPTH) return null;
+    for (const each of await this.recordValues({ path, type: at.of.type }, depth + 1)) {
+      const found = await this.member(each.path, { ...each, member: at.name }, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
    * The member `member` of an element of the array `of` (as `path` sees it): of the element type
    * its declaration names, as the declaring file sees that type; null when it names none.
    */
@@ -1381,6 +1401,7 @@ async function memberRefersTo(
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
+    case "entry":
     case "result":
     case "value":
     case "property":

@@ -122,6 +122,11 @@ export type Receiver =
    */
   | { kind: "element"; of: string }
   /**
+   * A value of the object `of` describes, read with `Object.values` or as the second of each pair
+   * of `Object.entries`: of the value type of the `Record<K, V>` that object's type is.
+   */
+  | { kind: "entry"; of: Receiver }
+  /**
    * What a call of a function the file declares or imports returns (`const pool = createPool()`,
    * `await load()`): of the named return type that function's declaration writes (or the call
    * signature of the type of a value called). `on`: the function is the member `of` of a value
@@ -1020,15 +1025,53 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
   }
-  // `const [first] = await load()`: an element of the array the call returns.
-  const pattern = holder.type === "array_pattern" ? holder.parent : null;
-  if (
-    pattern?.type === "variable_declarator" && pattern.childForFieldName("name")?.id === holder.id
-  ) {
-    return returnedElements(pattern);
-  }
+  const element = holder.type === "array_pattern" && at !== null
+    ? patternElement(holder, at)
+    : null;
+  if (element !== null) return element;
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// For a name an array pattern declares: `const [first] = await load()`, an element of the array
+// the call returns; `for (const [index, item] of items.entries())`, the second, an element of items;
+// null for another pattern.
+function patternElement(pattern: Node, name: Node): Receiver | null {
+  const holder = pattern.parent;
+  if (
+    holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === pattern.id
+  ) {
+    return returnedElements(holder);
+  }
+  if (holder?.type !== "for_in_statement" || holder.childForFieldName("left")?.id !== pattern.id) {
+    return null;
+  }
+  // Its place in the pattern: the commas before it (`[, item]` skips the index).
+  const before = pattern.children.findIndex((child) => child?.id === name.id);
+  const place = pattern.children.slice(0, before).filter((child) => child?.type === ",").length;
+  const entries = holder.childForFieldName("right");
+  const callee = entries?.type === "call_expression" ? entries.childForFieldName("function") : null;
+  const method = callee?.type === "member_expression" ? callee.childForFieldName("property") : null;
+  const none = entries?.childForFieldName("arguments")?.namedChildren.length === 0;
+  if (place !== 1) return null;
+  const record = objectRead(entries, "entries");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  return method?.text === "entries" && none
+    ? iterated(callee?.childForFieldName("object") ?? null)
+    : null;
+}
+
+// For a call of the platform's `Object.<method>(value)` (`Object.entries(defs)`): the value; null
+// for another node.
+function objectRead(call: Node | null, method: string): Node | null {
+  const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  const object = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  if (object?.type !== "identifier" || object.text !== "Object" || lookUp(object, "Object")) {
+    return null;
+  }
+  if (callee?.childForFieldName("property")?.text !== method) return null;
+  const list = call?.childForFieldName("arguments")?.namedChildren ?? [];
+  return list.length === 1 ? list[0] : null;
 }
 
 // The receivers a property of a value is read from when its annotated type is followed.
@@ -1169,6 +1212,9 @@ function handlerParameter(fn: Node, index: number): Receiver {
 // declaration names (in the file, or in the module it is imported from); an array made of its
 // elements (`[...plugins].reverse()`, `plugins.slice(1)`) holds the same.
 function iterated(array: Node | null): Receiver {
+  // `Object.values(defs)`: the values of a record.
+  const record = objectRead(array, "values");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
   const node = sameElements(array);
   if (node?.type !== "identifier") return { kind: "unknown" };
   const binding = lookUp(node, node.text);

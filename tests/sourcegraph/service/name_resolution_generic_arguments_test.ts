@@ -176,6 +176,7 @@ const ELEMENT_FILES = {
   "src/types.ts": [
     "export interface Plugin { setup?(): void }",
     "export interface Other { setup(): void }",
+    "export type Plugins = Record<string, Plugin>;",
   ].join("\n"),
   "src/plugin.ts": [
     'import type { Other, Plugin } from "./types";',
@@ -196,6 +197,13 @@ const ELEMENT_FILES = {
     "  const found = others();",
     "  for (const other of found) other.setup();",
     "  for (const later of [...plugins].reverse()) later.setup?.();",
+    "  for (const [, each] of plugins.entries()) each.setup?.();",
+    "  for (const [each] of plugins.entries()) each.setup?.();",
+    "}",
+    'import type { Plugins } from "./types";',
+    "export function each(all: Plugins) {",
+    "  for (const [, p] of Object.entries(all)) p.setup?.();",
+    "  for (const p of Object.values(all)) p.setup?.();",
     "}",
   ].join("\n"),
 };
@@ -217,8 +225,18 @@ nameCase(
       line: 1,
       shared: true,
     });
-    // `[...plugins].reverse()` holds the same elements.
-    assertEquals(lines, ["src/run.ts:4", "src/run.ts:6", "src/run.ts:9", "src/types.ts:1"]);
+    // `[...plugins].reverse()` holds the same elements, as the second of each pair `entries()`
+    // gives (the first is an index); `Object.values` and `Object.entries` of a `Record<K, V>` give
+    // its values.
+    assertEquals(lines, [
+      "src/run.ts:4",
+      "src/run.ts:6",
+      "src/run.ts:9",
+      "src/run.ts:10",
+      "src/run.ts:15",
+      "src/run.ts:16",
+      "src/types.ts:1",
+    ]);
   },
 );
 
