@@ -1626,14 +1626,19 @@ function objectContext(object: Node): LiteralContext {
       context.nested !== undefined;
     return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
   }
-  // `const routes: Route[] = [{ ... }]`: an element of a typed array.
-  let depth = 0;
-  for (; holder?.type === "array"; depth++) holder = holder.parent;
+  // `const routes: Route[] = [{ ... }]`: an element of a typed array (its place in each array,
+  // the outermost first, says which of a tuple's).
+  const places: number[] = [];
+  for (let below = object; holder?.type === "array"; holder = holder.parent) {
+    places.unshift(holder.namedChildren.findIndex((child) => child?.id === below.id));
+    below = holder;
+  }
+  const depth = places.length;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
-  const declared = declaredContext(object, { holder, depth });
+  const declared = declaredContext(object, { holder, places });
   if (declared !== null) return declared;
-  const written = writtenType(holder, object, depth);
+  const written = writtenType(holder, object, places);
   if (written !== undefined) return { type: written };
   // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
   // expression is.
@@ -1673,18 +1678,16 @@ function objectContext(object: Node): LiteralContext {
 // (an element of it, `depth` arrays down), a parameter's default value; null for another holder.
 function declaredContext(
   object: Node,
-  at: { holder: Node | null; depth: number },
+  at: { holder: Node | null; places: number[] },
 ): LiteralContext | null {
-  const { holder, depth } = at;
+  const { holder, places } = at;
   if (holder?.type === "type_alias_declaration") {
     return { type: holder.childForFieldName("name")?.text ?? null };
   }
   if (holder?.type === "variable_declarator") {
     let typed = holder.childForFieldName("type");
     if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
-      typed = typed.namedChildren[0] ?? null;
-    }
+    typed = typed === null ? null : elementOf(typed, places);
     return { type: typed === null ? null : literalType(typed) };
   }
   if (
@@ -1700,24 +1703,54 @@ function declaredContext(
 
 // For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named
 // type written for it (null: none); undefined when `holder` is neither.
-function writtenType(holder: Node | null, object: Node, depth: number): string | null | undefined {
+function writtenType(
+  holder: Node | null,
+  object: Node,
+  places: number[],
+): string | null | undefined {
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
-    return castType(holder, object);
+    return castType(holder, object, places);
   }
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
     return castType(cast, holder);
   }
-  if (holder?.type === "assignment_expression" && depth === 0) return assignedType(holder, object);
+  if (holder?.type === "assignment_expression" && places.length === 0) {
+    return assignedType(holder, object);
+  }
   return undefined;
+}
+
+// The type of the element at `places` (one per array, the outermost first) of an array or tuple
+// type (`[string[], ArgsDef][]` at [0, 1]: ArgsDef); null where `typed` is neither.
+function elementOf(typed: Node, places: number[]): Node | null {
+  let at: Node | null = typed;
+  for (const place of places) {
+    while (at?.type === "parenthesized_type" || at?.type === "readonly_type") {
+      at = at.namedChildren[0] ?? null;
+    }
+    const generic = at?.type === "generic_type" ? at.childForFieldName("name")?.text : null;
+    if (at?.type === "array_type") at = at.namedChildren[0] ?? null;
+    else if (at?.type === "tuple_type") {
+      at = at.namedChildren.filter((child) => child?.type !== "comment")[place] ?? null;
+      if (at?.type === "optional_type") at = at.namedChildren[0] ?? null;
+    } else if (generic === "Array" || generic === "ReadonlyArray") {
+      at = at?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    } else return null;
+  }
+  return at;
 }
 
 // The named type `holder`, an `as` or `satisfies` expression, writes for `object` (null: the
 // object is the type written, or the type is not named).
-function castType(holder: Node, object: Node): string | null {
+function castType(holder: Node, object: Node, places: number[] = []): string | null {
   const typed = holder.namedChildren.at(-1) ?? null;
-  return typed === null || typed.id === object.id ? null : namedType(typed);
+  if (typed === null || typed.id === object.id) return null;
+  if (places.length === 0) return namedType(typed);
+  // `[[[], { name: { ... } }]] as [string[], ArgsDef][]`: the element's type.
+  const element = elementOf(typed, places);
+  return element === null ? null : literalType(element);
 }
 
 // For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a

@@ -172,6 +172,34 @@ nameCase(
   },
 );
 
+nameCase(
+  "generic arguments: an object in an array of tuples cast or annotated is of the type at its place",
+  async () => {
+    const files = {
+      ...FILES,
+      "test/args.test.ts": [
+        'import type { ArgsDef } from "../src/types";',
+        "const cases = [",
+        "  [[], { force: { type: 'boolean' } }, 1],",
+        "] as [string[], ArgsDef, number][];",
+        "const named: Array<[string, ArgsDef]> = [['x', { name: { alias: 'n' } }]];",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "type",
+      line: 6,
+      nth: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:6", "test/args.test.ts:3"]);
+    assertEquals(
+      await definitionOf(files, { path: "test/args.test.ts", name: "alias", line: 5 }),
+      "src/types.ts:6",
+    );
+  },
+);
+
 const ELEMENT_FILES = {
   "src/types.ts": [
     "export interface Plugin { setup?(): void }",
