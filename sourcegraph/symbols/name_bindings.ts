@@ -2357,8 +2357,17 @@ function argumentType(argument: Node): string | null {
   const named = namedType(argument);
   const node = argument.type === "generic_type" ? argument.childForFieldName("name") : argument;
   if (named === null || node?.type !== "type_identifier" || named !== node.text) return named;
-  const binding = lookUp(node, named);
-  return binding?.kind === "local" && binding.declares === "type" ? null : named;
+  return typeParameterOf(node, named) ? null : named;
+}
+
+// Whether `name` is a type parameter of a declaration enclosing `node` (read from the syntax, not
+// looked up: a lookup would compute the enclosing declaration's own fields, these among them).
+function typeParameterOf(node: Node, name: string): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    const list = up.childForFieldName("type_parameters")?.namedChildren ?? [];
+    if (list.some((parameter) => parameter?.childForFieldName("name")?.text === name)) return true;
+  }
+  return false;
 }
 
 // For the name of a type alias or interface: its type parameters, and the type arguments of the

@@ -200,6 +200,30 @@ nameCase(
   },
 );
 
+nameCase(
+  "generic arguments: a type alias naming itself as a type argument is parsed",
+  async () => {
+    const { lines } = await referencesIn({
+      "src/tree.ts": [
+        "export type TreeNode = { children: Array<TreeNode>; label: string };",
+        "export const root: TreeNode = { children: [], label: 'root' };",
+      ].join("\n"),
+    }, { path: "src/tree.ts", name: "label", line: 1, shared: true });
+    assertEquals(lines, ["src/tree.ts:1", "src/tree.ts:2"]);
+    // The literal's key is the alias's member: the alias's own declaration was read.
+    const files = {
+      "src/tree.ts": [
+        "export type TreeNode = { children: Array<TreeNode>; label: string };",
+        "export const root: TreeNode = { children: [], label: 'root' };",
+      ].join("\n"),
+    };
+    assertEquals(
+      await definitionOf(files, { path: "src/tree.ts", name: "label", line: 2 }),
+      "src/tree.ts:1",
+    );
+  },
+);
+
 const ELEMENT_FILES = {
   "src/types.ts": [
     "export interface Plugin { setup?(): void }",
