@@ -67,7 +67,15 @@ export type Receiver =
      * argument of the call that made the method's receiver (`$store.set({ ... })` of
      * `let $store = map<Value>()`).
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    argument?: {
+      callee: string;
+      index: number;
+      module?: string;
+      on?: Receiver;
+      typed?: string;
+      /** The object is what a function passed there returns (`definePlugin(() => ({ ... }))`). */
+      returned?: true;
+    };
     /**
      * For an object of a type written as an anonymous object type in a call's type argument
      * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
@@ -91,6 +99,8 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
+    /** For a property or method: the type arguments its annotations write, as `Declared`'s. */
+    typeArguments?: TypeArguments;
     /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
     typeQuery?: string;
     /**
@@ -114,6 +124,11 @@ export type Receiver =
    */
   | { kind: "element"; of: string; on?: Receiver }
   /**
+   * A value of the object `of` describes, read with `Object.values` or as the second of each pair
+   * of `Object.entries`: of the value type of the `Record<K, V>` that object's type is.
+   */
+  | { kind: "entry"; of: Receiver }
+  /**
    * What a call of a function the file declares or imports returns (`const pool = createPool()`,
    * `await load()`): of the named return type that function's declaration writes (or the call
    * signature of the type of a value called). `on`: the function is the member `of` of a value
@@ -126,6 +141,12 @@ export type Receiver =
     awaited?: boolean;
     made?: string[];
     typedAt?: { from: number; to: number };
+    /**
+     * An element of the array the call returns (`for (const plugin of plugins)` of `const plugins
+     * = await resolvePlugins()`, `const [first] = load()`): of the element type its declaration
+     * writes for what it returns.
+     */
+    element?: true;
   }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
@@ -223,6 +244,13 @@ export interface Declared {
   partArguments?: Record<string, (string | null)[]>;
   /** For a generic type alias or interface: its type parameters' names, in order. */
   typeParameters?: string[];
+  /**
+   * For a function (its parameters' annotations) or a type alias (its value): per generic type
+   * written with type arguments there, at any depth (`Resolvable<Plugin>`,
+   * `Record<string, Resolvable<Command>>`), the named type of each argument (null: not a named
+   * type, or a type parameter).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
   /**
@@ -239,7 +267,20 @@ export interface Declared {
   valueArguments?: (string | null)[];
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
+  /**
+   * For a function returning an array of a named type (`Promise<Plugin[]>`, `Arg[]`): that type,
+   * its elements'.
+   */
+  returnsElement?: string;
+  /**
+   * For a type alias of a union with function types among its arms (`T | (() => T)`): the named
+   * types those functions return (a `Promise`'s: what awaiting it gives).
+   */
+  returnedBy?: string[];
 }
+
+/** Per generic type written with type arguments, the named type of each argument. */
+export type TypeArguments = Record<string, (string | null)[]>;
 
 /** What one identifier is bound to. */
 export type Binding =
@@ -334,30 +375,7 @@ export function bindingOf(node: Node): Binding {
   }
   const memberKind = MEMBER_DECLARATIONS[parent.type];
   if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
-    const receiver = declaringType(parent, memberKind);
-    // A method's (or a function-typed property's) parameters type the objects and callbacks
-    // passed to it, its return type what its calls give.
-    const fn = memberKind === "method" ? parent : functionTyped(parent);
-    if (receiver.kind === "declaration" && fn !== null) {
-      Object.assign(receiver, functionTypes(fn));
-      const returns = returnTypeOf(fn);
-      if (returns !== null) receiver.returns = returns;
-    }
-    const annotation = memberKind === "field" && fn === null
-      ? parent.childForFieldName("type")?.namedChildren[0] ?? null
-      : null;
-    const valueTypes = annotation === null ? [] : namedParts(annotation);
-    if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
-    const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
-    if (receiver.kind === "declaration" && query?.type === "identifier") {
-      receiver.typeQuery = query.text;
-    }
-    const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
-    const elementTypes = element ? namedParts(element) : [];
-    if (receiver.kind === "declaration" && elementTypes.length > 0) {
-      receiver.elementTypes = elementTypes;
-    }
-    return { kind: "member", receiver };
+    return { kind: "member", receiver: memberDeclaration(parent, memberKind) };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
     return { kind: "member", receiver: declaringType(parent, "constant") };
@@ -392,6 +410,37 @@ function globalDeclaration(object: Node, name: string): Binding | null {
     if (found !== undefined) return found.binding;
   }
   return null;
+}
+
+// The declaration of a member (`declares`: method or field) by `parent`, with what its
+// annotations say of the values and objects it takes and gives.
+function memberDeclaration(parent: Node, memberKind: string): Receiver {
+  const receiver = declaringType(parent, memberKind);
+  // A method's (or a function-typed property's) parameters type the objects and callbacks
+  // passed to it, its return type what its calls give.
+  const fn = memberKind === "method" ? parent : functionTyped(parent);
+  if (receiver.kind === "declaration" && fn !== null) {
+    Object.assign(receiver, functionTypes(fn));
+    const returns = returnTypeOf(fn);
+    if (returns !== null) receiver.returns = returns;
+  }
+  const annotation = memberKind === "field" && fn === null
+    ? parent.childForFieldName("type")?.namedChildren[0] ?? null
+    : null;
+  const written = typeArguments(fn === null ? [annotation] : parameterAnnotations(fn));
+  if (receiver.kind === "declaration" && written !== null) receiver.typeArguments = written;
+  const valueTypes = annotation === null ? [] : namedParts(annotation);
+  if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+  const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
+  if (receiver.kind === "declaration" && query?.type === "identifier") {
+    receiver.typeQuery = query.text;
+  }
+  const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
+  const elementTypes = element ? namedParts(element) : [];
+  if (receiver.kind === "declaration" && elementTypes.length > 0) {
+    receiver.elementTypes = elementTypes;
+  }
+  return receiver;
 }
 
 /**
@@ -554,6 +603,10 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
     Object.assign(declared, genericParts(nameNode));
+    const arms = armReturns(nameNode);
+    if (arms.length > 0) declared.returnedBy = arms;
+    const written = declaredArguments(nameNode);
+    if (written !== null) declared.typeArguments = written;
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -561,6 +614,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
+    if (elements !== null) declared.returnsElement = elements;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -1018,8 +1073,53 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
   }
+  const element = holder.type === "array_pattern" && at !== null
+    ? patternElement(holder, at)
+    : null;
+  if (element !== null) return element;
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// For a name an array pattern declares: `const [first] = await load()`, an element of the array
+// the call returns; `for (const [index, item] of items.entries())`, the second, an element of items;
+// null for another pattern.
+function patternElement(pattern: Node, name: Node): Receiver | null {
+  const holder = pattern.parent;
+  if (
+    holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === pattern.id
+  ) {
+    return returnedElements(holder);
+  }
+  if (holder?.type !== "for_in_statement" || holder.childForFieldName("left")?.id !== pattern.id) {
+    return null;
+  }
+  // Its place in the pattern: the commas before it (`[, item]` skips the index).
+  const before = pattern.children.findIndex((child) => child?.id === name.id);
+  const place = pattern.children.slice(0, before).filter((child) => child?.type === ",").length;
+  const entries = holder.childForFieldName("right");
+  const callee = entries?.type === "call_expression" ? entries.childForFieldName("function") : null;
+  const method = callee?.type === "member_expression" ? callee.childForFieldName("property") : null;
+  const none = entries?.childForFieldName("arguments")?.namedChildren.length === 0;
+  if (place !== 1) return null;
+  const record = objectRead(entries, "entries");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  return method?.text === "entries" && none
+    ? iterated(callee?.childForFieldName("object") ?? null)
+    : null;
+}
+
+// For a call of the platform's `Object.<method>(value)` (`Object.entries(defs)`): the value; null
+// for another node.
+function objectRead(call: Node | null, method: string): Node | null {
+  const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  const object = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  if (object?.type !== "identifier" || object.text !== "Object" || lookUp(object, "Object")) {
+    return null;
+  }
+  if (callee?.childForFieldName("property")?.text !== method) return null;
+  const list = call?.childForFieldName("arguments")?.namedChildren ?? [];
+  return list.length === 1 ? list[0] : null;
 }
 
 // The receivers a property of a value is read from when its annotated type is followed.
@@ -1114,7 +1214,7 @@ function callbackParameter(name: Node): Receiver {
   if (!callee || !property) return { kind: "unknown" };
   // `layers.filter((layer) => ...)`: an element of the array.
   const element = argument === 0 && index === 0 && ITERATING.has(property.text)
-    ? arrayElement(callee.childForFieldName("object"), 0)
+    ? iteratedElement(callee.childForFieldName("object"), 0)
     : null;
   if (element !== null && element.kind !== "unknown") return element;
   const of = receiverOf(callee.childForFieldName("object"));
@@ -1177,16 +1277,13 @@ const ITERATING = new Set([
   "some",
 ]);
 
-// The platform's array methods returning an array of the same elements.
-const SAME_ELEMENTS = new Set(["concat", "filter", "reverse", "slice", "sort", "toReversed"]);
-
 // What an element of the array `node` is, through the parentheses, defaults (`layers || []`) and
 // calls keeping its elements (`layers.filter(...)`) around it: an element of a variable's array
 // (as `iterated`), or of a member's of a value of evident type (`config.layers`).
-function arrayElement(node: Node | null, depth: number): Receiver {
+function iteratedElement(node: Node | null, depth: number): Receiver {
   if (node === null || depth > FOLLOW_CALLS) return { kind: "unknown" };
   if (node.type === "parenthesized_expression") {
-    return arrayElement(node.namedChildren[0] ?? null, depth + 1);
+    return iteratedElement(node.namedChildren[0] ?? null, depth + 1);
   }
   const operator = node.type === "binary_expression"
     ? node.childForFieldName("operator")?.type
@@ -1194,13 +1291,13 @@ function arrayElement(node: Node | null, depth: number): Receiver {
   if (operator === "||" || operator === "??") {
     const right = node.childForFieldName("right");
     if (right?.type !== "array" || right.namedChildren.length > 0) return { kind: "unknown" };
-    return arrayElement(node.childForFieldName("left"), depth + 1);
+    return iteratedElement(node.childForFieldName("left"), depth + 1);
   }
   const callee = node.type === "call_expression" ? calleeOf(node) : null;
   if (callee?.type === "member_expression") {
     const method = callee.childForFieldName("property")?.text ?? "";
     if (!SAME_ELEMENTS.has(method)) return { kind: "unknown" };
-    return arrayElement(callee.childForFieldName("object"), depth + 1);
+    return iteratedElement(callee.childForFieldName("object"), depth + 1);
   }
   const property = node.type === "member_expression" ? node.childForFieldName("property") : null;
   if (property?.type === "property_identifier") {
@@ -1212,8 +1309,13 @@ function arrayElement(node: Node | null, depth: number): Receiver {
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
-// declaration names (in the file, or in the module it is imported from).
-function iterated(node: Node | null): Receiver {
+// declaration names (in the file, or in the module it is imported from); an array made of its
+// elements (`[...plugins].reverse()`, `plugins.slice(1)`) holds the same.
+function iterated(array: Node | null): Receiver {
+  // `Object.values(defs)`: the values of a record.
+  const record = objectRead(array, "values");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  const node = sameElements(array);
   if (node?.type !== "identifier") return { kind: "unknown" };
   const binding = lookUp(node, node.text);
   if (binding?.kind === "import" && binding.imported !== "*") {
@@ -1222,7 +1324,55 @@ function iterated(node: Node | null): Receiver {
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
     return { kind: "type", type: binding.elementType };
   }
-  return { kind: "unknown" };
+  const declarator = declaredAt(node, binding)?.parent ?? null;
+  return declarator?.type === "variable_declarator"
+    ? returnedElements(declarator)
+    : { kind: "unknown" };
+}
+
+// The methods of an array that give an array of (some of) its own elements.
+const SAME_ELEMENTS = new Set([
+  "reverse",
+  "slice",
+  "filter",
+  "sort",
+  "concat",
+  "toReversed",
+  "toSorted",
+]);
+
+// The array whose elements `node` holds: itself, or the array a copy (`[...items]`) or a method
+// of `SAME_ELEMENTS` made it from.
+function sameElements(node: Node | null): Node | null {
+  let at = node;
+  for (let hops = 0; at !== null && hops < FOLLOW_CALLS; hops++) {
+    const [only] = at.type === "array" && at.namedChildren.length === 1 ? at.namedChildren : [];
+    const callee = at.type === "call_expression" ? at.childForFieldName("function") : null;
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")?.text
+      : undefined;
+    if (at.type === "parenthesized_expression") at = at.namedChildren[0] ?? null;
+    else if (only?.type === "spread_element") at = only.namedChildren[0] ?? null;
+    else if (method !== undefined && SAME_ELEMENTS.has(method)) {
+      at = callee?.childForFieldName("object") ?? null;
+    } else return at;
+  }
+  return at;
+}
+
+// For a variable declared without an annotation and set from a call (or `await` of one) of a
+// function the file declares or imports (`const plugins = await resolvePlugins()`): an element of
+// the array that call returns; else of no evident type.
+function returnedElements(declarator: Node): Receiver {
+  if (declarator.childForFieldName("type") !== null) return { kind: "unknown" };
+  let value = declarator.childForFieldName("value");
+  const awaited = value?.type === "await_expression";
+  if (awaited) value = value?.namedChildren[0] ?? null;
+  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  if (callee?.type !== "identifier" || lookUp(callee, callee.text) === null) {
+    return { kind: "unknown" };
+  }
+  return { kind: "result", of: callee.text, element: true, ...(awaited ? { awaited } : {}) };
 }
 
 // For the name of a variable or parameter annotated as an array of a named type (`Route[]`,
@@ -1238,12 +1388,7 @@ function elementType(name: Node): string | null {
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
-  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
-  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
-  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
-  return argument === null ? null : literalType(argument);
+  return typed === null ? null : arrayElement(typed);
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
@@ -1566,32 +1711,45 @@ function jsxProps(attribute: Node): Receiver {
   return { kind: "props", component: named.text, ...line };
 }
 
-// What an object literal or object type is evidently: its type's name, else the call it is an
-// argument of, or the parameter it annotates.
-function objectContext(object: Node): LiteralContext {
-  let holder = object.parent;
+// The type of an object literal that is a property's value in another literal (`{ retry: { ... } }`),
+// or null for another object.
+function valueContext(object: Node): LiteralContext | null {
+  const holder = object.parent;
   const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
     ? holder.parent
     : null;
+  if (object.type !== "object" || outer?.type !== "object") return null;
   const key = holder?.childForFieldName("key");
   // `const deps: Record<string, Dependencies> = { redis: { ... } }`: each value is a V.
-  const values = object.type === "object" && outer?.type === "object" ? recordValues(outer) : null;
+  const values = recordValues(outer);
   if (values !== null) return { type: values };
-  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
-    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
-    const context = objectContext(outer);
-    const typed = context.type !== null || context.argument !== undefined ||
-      context.nested !== undefined;
-    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+  if (key?.type !== "property_identifier") return null;
+  // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+}
+
+// What an object literal or object type is evidently: its type's name, else the call it is an
+// argument of, or the parameter it annotates.
+function objectContext(object: Node): LiteralContext {
+  const valued = valueContext(object);
+  if (valued !== null) return valued;
+  let holder = object.parent;
+  // `const routes: Route[] = [{ ... }]`: an element of a typed array (its place in each array,
+  // the outermost first, says which of a tuple's).
+  const places: number[] = [];
+  for (let below = object; holder?.type === "array"; holder = holder.parent) {
+    places.unshift(holder.namedChildren.findIndex((child) => child?.id === below.id));
+    below = holder;
   }
-  // `const routes: Route[] = [{ ... }]`: an element of a typed array.
-  let depth = 0;
-  for (; holder?.type === "array"; depth++) holder = holder.parent;
+  const depth = places.length;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
-  const declared = declaredContext(object, { holder, depth });
+  const declared = declaredContext(object, { holder, places });
   if (declared !== null) return declared;
-  const written = writtenType(holder, object, depth);
+  const written = writtenType(holder, object, places);
   if (written !== undefined) return { type: written };
   // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
   // expression is.
@@ -1602,6 +1760,8 @@ function objectContext(object: Node): LiteralContext {
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
+  const given = arm === null || object.type !== "object" ? null : returnedToCall(arm);
+  if (given !== null) return { type: null, argument: given };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
   const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
@@ -1655,10 +1815,10 @@ const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
 // it is assigned to; null for another holder.
 function declaredContext(
   object: Node,
-  at: { holder: Node | null; depth: number },
+  at: { holder: Node | null; places: number[] },
 ): LiteralContext | null {
-  const { holder, depth } = at;
-  if (holder?.type === "assignment_expression" && depth === 0) {
+  const { holder, places } = at;
+  if (holder?.type === "assignment_expression" && places.length === 0) {
     return memberAssigned(holder, object);
   }
   if (holder?.type === "type_alias_declaration") {
@@ -1667,9 +1827,7 @@ function declaredContext(
   if (holder?.type === "variable_declarator") {
     let typed = holder.childForFieldName("type");
     if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
-      typed = typed.namedChildren[0] ?? null;
-    }
+    typed = typed === null ? null : elementOf(typed, places);
     return { type: typed === null ? null : literalType(typed) };
   }
   if (
@@ -1700,24 +1858,54 @@ function memberAssigned(assignment: Node, object: Node): LiteralContext | null {
 
 // For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named
 // type written for it (null: none); undefined when `holder` is neither.
-function writtenType(holder: Node | null, object: Node, depth: number): string | null | undefined {
+function writtenType(
+  holder: Node | null,
+  object: Node,
+  places: number[],
+): string | null | undefined {
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
-    return castType(holder, object);
+    return castType(holder, object, places);
   }
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
     return castType(cast, holder);
   }
-  if (holder?.type === "assignment_expression" && depth === 0) return assignedType(holder, object);
+  if (holder?.type === "assignment_expression" && places.length === 0) {
+    return assignedType(holder, object);
+  }
   return undefined;
+}
+
+// The type of the element at `places` (one per array, the outermost first) of an array or tuple
+// type (`[string[], ArgsDef][]` at [0, 1]: ArgsDef); null where `typed` is neither.
+function elementOf(typed: Node, places: number[]): Node | null {
+  let at: Node | null = typed;
+  for (const place of places) {
+    while (at?.type === "parenthesized_type" || at?.type === "readonly_type") {
+      at = at.namedChildren[0] ?? null;
+    }
+    const generic = at?.type === "generic_type" ? at.childForFieldName("name")?.text : null;
+    if (at?.type === "array_type") at = at.namedChildren[0] ?? null;
+    else if (at?.type === "tuple_type") {
+      at = at.namedChildren.filter((child) => child?.type !== "comment")[place] ?? null;
+      if (at?.type === "optional_type") at = at.namedChildren[0] ?? null;
+    } else if (generic === "Array" || generic === "ReadonlyArray") {
+      at = at?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    } else return null;
+  }
+  return at;
 }
 
 // The named type `holder`, an `as` or `satisfies` expression, writes for `object` (null: the
 // object is the type written, or the type is not named).
-function castType(holder: Node, object: Node): string | null {
+function castType(holder: Node, object: Node, places: number[] = []): string | null {
   const typed = holder.namedChildren.at(-1) ?? null;
-  return typed === null || typed.id === object.id ? null : namedType(typed);
+  if (typed === null || typed.id === object.id) return null;
+  if (places.length === 0) return namedType(typed);
+  // `[[[], { name: { ... } }]] as [string[], ArgsDef][]`: the element's type.
+  const element = elementOf(typed, places);
+  return element === null ? null : literalType(element);
 }
 
 // For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a
@@ -1853,6 +2041,19 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
   if (typed.type === "object_type") return { type: null, argument, typedAt: linesOf(typed) };
   const named = literalType(typed);
   return named === null ? null : { type: null, argument: { ...argument, typed: named } };
+}
+
+// For an object returned (`arm` holds it) from a function of no return type passed to a call
+// (`definePlugin(() => ({ ... }))`): that argument, what the callee's parameter type says such a
+// function returns; null otherwise.
+function returnedToCall(arm: Node): NonNullable<LiteralContext["argument"]> | null {
+  const fn = returningFunction(arm);
+  const list = fn?.parent;
+  if (!fn || fn.childForFieldName("return_type") !== null || list?.type !== "arguments") {
+    return null;
+  }
+  const argument = argumentOf(fn, list);
+  return argument === null ? null : { ...argument, returned: true };
 }
 
 // The lines a node is written on.
@@ -2050,6 +2251,28 @@ function returnTypeOf(fn: Node): string | null {
     if (values.length === 1) typed = values[0];
   }
   return typed === null ? null : namedType(typed);
+}
+
+// The named element type of the array a function's return type annotation writes (`Plugin[]`,
+// `Promise<readonly Plugin[]>`, `Array<Plugin>`), or null.
+function returnedElement(fn: Node): string | null {
+  let typed = fn.childForFieldName("return_type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
+    typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  return typed === null ? null : arrayElement(typed);
+}
+
+// The named element type of an array type (`Route[]`, `readonly Route[]`, `Array<Route>`), or null.
+function arrayElement(array: Node): string | null {
+  let typed: Node | null = array;
+  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
+  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
+  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
+  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  return argument === null ? null : literalType(argument);
 }
 
 // For a parameter's type annotation: the line of its function's name, the parameter's index and
@@ -2286,6 +2509,61 @@ function mappedKeys(object: Node): string[] {
   return names;
 }
 
+// For the name of a function (or a class, its constructor) or of a type alias: the type arguments
+// written in its parameters' annotations or its value, as `Declared.typeArguments`; null when none.
+function declaredArguments(name: Node): TypeArguments | null {
+  const holder = name.parent;
+  if (holder?.type === "type_alias_declaration") {
+    if (holder.childForFieldName("name")?.id !== name.id) return null;
+    return typeArguments([holder.childForFieldName("value")]);
+  }
+  const fn = holder !== null && CLASSES.has(holder.type)
+    ? constructorOf(holder)
+    : functionNamed(name);
+  return fn === null ? null : typeArguments(parameterAnnotations(fn));
+}
+
+// The type annotations of a function's parameters.
+function parameterAnnotations(fn: Node): (Node | null)[] {
+  const list = fn.childForFieldName("parameters")?.namedChildren ?? [];
+  return list.map((parameter) => parameter?.childForFieldName("type") ?? null);
+}
+
+// Per generic type written with type arguments in `types` (at any depth; the first of a name
+// kept), the named type of each argument; null when none is written.
+function typeArguments(types: (Node | null)[]): TypeArguments | null {
+  const found: TypeArguments = {};
+  for (const typed of types) {
+    for (const generic of typed?.descendantsOfType("generic_type") ?? []) {
+      const name = generic?.childForFieldName("name");
+      if (generic === null || name?.type !== "type_identifier" || name.text in found) continue;
+      const list = generic.childForFieldName("type_arguments")?.namedChildren ?? [];
+      found[name.text] = list.map((argument) => argument === null ? null : argumentType(argument));
+    }
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
+
+// The named type a type argument writes; null for a type parameter in scope (`Resolvable<T>` of
+// `<const T extends ArgsDef>`: the compiler infers T from the value given, whose members are its
+// own, not the constraint's).
+function argumentType(argument: Node): string | null {
+  const named = namedType(argument);
+  const node = argument.type === "generic_type" ? argument.childForFieldName("name") : argument;
+  if (named === null || node?.type !== "type_identifier" || named !== node.text) return named;
+  return typeParameterOf(node, named) ? null : named;
+}
+
+// Whether `name` is a type parameter of a declaration enclosing `node` (read from the syntax, not
+// looked up: a lookup would compute the enclosing declaration's own fields, these among them).
+function typeParameterOf(node: Node, name: string): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    const list = up.childForFieldName("type_parameters")?.namedChildren ?? [];
+    if (list.some((parameter) => parameter?.childForFieldName("name")?.text === name)) return true;
+  }
+  return false;
+}
+
 // For the name of a type alias or interface: its type parameters, and the type arguments of the
 // generic types its value is made of (`type Internal = Required<Options, "fetch"> & { ... }`,
 // where `type Required<T, K> = T & { ... }` has the members of its argument T).
@@ -2312,6 +2590,27 @@ function genericParts(name: Node): Pick<Declared, "partArguments" | "typeParamet
     ...(Object.keys(found).length > 0 ? { partArguments: found } : {}),
     ...(parameters.length > 0 ? { typeParameters: parameters } : {}),
   };
+}
+
+// For the name of a type alias of a union: the named types its arms that are function types
+// return (`(() => T) | (() => Promise<T>)`: T); empty for other names.
+function armReturns(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.type !== "type_alias_declaration") return [];
+  if (holder.childForFieldName("name")?.id !== name.id) return [];
+  const value = holder.childForFieldName("value");
+  if (value?.type !== "union_type") return [];
+  const found = new Set<string>();
+  const visit = (typed: Node) => {
+    if (typed.type === "union_type" || typed.type === "parenthesized_type") {
+      for (const part of typed.namedChildren) if (part !== null) visit(part);
+    } else if (typed.type === "function_type") {
+      const returned = returnTypeOf(typed);
+      if (returned !== null) found.add(returned);
+    }
+  };
+  visit(value);
+  return [...found];
 }
 
 // For the name of a type alias or interface: the named types its value is made of (a union's
