@@ -458,8 +458,18 @@ function moduleOf(statement: Node): string | null {
 
 // The name's declaration seen from `node`: the nearest scope declaring it.
 function lookUp(node: Node, name: string): Binding | null {
-  for (let scope = node.parent; scope !== null; scope = scope.parent) {
-    const found = declarationsOf(scope, name)[0];
+  return node.parent === null ? null : bindingSeenFrom(node.parent, name);
+}
+
+/**
+ * The binding of `name` as seen from inside `scope` (the innermost node around
+ * a place that is no identifier of the tree, as a documentation comment):
+ * the nearest declaration of the name in it or around it, or null (a global,
+ * or nothing the file declares or imports).
+ */
+export function bindingSeenFrom(scope: Node, name: string): Binding | null {
+  for (let at: Node | null = scope; at !== null; at = at.parent) {
+    const found = declarationsOf(at, name)[0];
     if (found !== undefined) return found.binding;
   }
   return null;
