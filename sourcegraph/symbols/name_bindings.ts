@@ -1482,6 +1482,9 @@ function objectContext(object: Node): LiteralContext {
     : null;
   const key = holder?.childForFieldName("key");
   if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
+    // `const presets: Record<string, Style> = { solid: { ... } }`: each value is a Style.
+    const value = recordValueType(outer);
+    if (value !== null) return { type: value };
     // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
     const context = objectContext(outer);
     const typed = context.type !== null || context.argument !== undefined ||
@@ -1529,6 +1532,20 @@ function objectContext(object: Node): LiteralContext {
   return parameter === null ? { type: null } : { type: null, parameter };
 }
 
+// For an object literal set to a variable annotated with the platform's `Record<K, T>` (no
+// declaration of the file's named `Record`): the named type T each of its values is; else null.
+function recordValueType(object: Node): string | null {
+  const holder = object.parent;
+  if (holder?.type !== "variable_declarator") return null;
+  if (holder.childForFieldName("value")?.id !== object.id) return null;
+  let typed = holder.childForFieldName("type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  const name = typed?.type === "generic_type" ? typed.childForFieldName("name") : null;
+  if (name?.text !== "Record" || lookUp(name, name.text) !== null) return null;
+  const value = typed?.childForFieldName("type_arguments")?.namedChildren[1] ?? null;
+  return value === null ? null : literalType(value);
+}
+
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
 // (an element of it, `depth` arrays down), a parameter's default value; null for another holder.
 function declaredContext(
@@ -1564,6 +1581,13 @@ function writtenType(holder: Node | null, object: Node, depth: number): string |
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     return castType(holder, object);
   }
+  // `<Options>{ ... }`: the older cast, its type written first.
+  if (holder?.type === "type_assertion" && depth === 0) {
+    const typed = holder.namedChildren[0]?.namedChildren[0] ?? null;
+    return typed === null || holder.namedChildren.at(-1)?.id !== object.id
+      ? null
+      : namedType(typed);
+  }
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
@@ -1589,8 +1613,9 @@ function assignedType(assignment: Node, object: Node): string | null {
   const left = assignment.childForFieldName("left");
   if (left?.type === "identifier") {
     const declarator = declaredAt(left, lookUp(left, left.text))?.parent;
-    return declarator?.type === "variable_declarator"
-      ? annotatedType(declarator.childForFieldName("type"))
+    // `options = { prefix: "", ...options }` of a parameter `options?: TreeOptions` too.
+    return declarator?.type === "variable_declarator" || PARAMETERS.has(declarator?.type ?? "")
+      ? annotatedType(declarator!.childForFieldName("type"))
       : null;
   }
   // `this[STATE] = { ... }` sets the field the class declares as `[STATE]: State`.

@@ -87,6 +87,89 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an object literal under a key of a variable annotated `Record<K, T>` is a T",
+  async () => {
+    const files = {
+      "src/box.ts": [
+        "export type Style = { tl: string; level?: number };",
+        "const presets: Record<string, Style> = {",
+        "  solid: { tl: '+' },",
+        "  round: { tl: '(' },",
+        "};",
+        "const levels: Record<'a' | 'b', Partial<Style>> = { a: { level: 1 }, b: {} };",
+        "const other: Map<string, Style> = new Map();",
+        "const loose = { solid: { tl: '-' } };",
+      ].join("\n"),
+    };
+    const tl = await referencesIn(files, { path: "src/box.ts", name: "tl", line: 1, shared: true });
+    // Not the literal of no evident type.
+    assertEquals(tl.lines, ["src/box.ts:1", "src/box.ts:3", "src/box.ts:4"]);
+    const level = await referencesIn(files, {
+      path: "src/box.ts",
+      name: "level",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(level.lines, ["src/box.ts:1", "src/box.ts:6"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object literal cast with angle brackets (`<Options>{ ... }`) is of that type",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Format { date?: boolean }",
+        "export interface Options { throttle: number; format: Format }",
+      ].join("\n"),
+      "src/make.ts": [
+        'import type { Options } from "./types";',
+        "export const a = <Options>{ throttle: 1 };",
+        "export const b = <Partial<Options>>{ format: { date: true } };",
+        "export const c = { throttle: 2 };",
+      ].join("\n"),
+    };
+    const throttle = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "throttle",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(throttle.lines, ["src/make.ts:2", "src/types.ts:2"]);
+    const date = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "date",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(date.lines, ["src/make.ts:3", "src/types.ts:1"]);
+  },
+);
+
+nameCase(
+  "name resolution: an object literal assigned to an annotated parameter is of its type",
+  async () => {
+    const files = {
+      "src/tree.ts": [
+        "export type TreeOptions = { prefix?: string };",
+        "export function tree(options?: TreeOptions, raw?: object) {",
+        "  options = { prefix: '  ', ...options };",
+        "  raw = { prefix: 1 };",
+        "  return [options, raw];",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/tree.ts",
+      name: "prefix",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/tree.ts:1", "src/tree.ts:3"]);
+  },
+);
+
 Deno.test("name resolution recall: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
