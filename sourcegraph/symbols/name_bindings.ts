@@ -502,10 +502,13 @@ export function beginFile(): void {
 // The declarations a scope node makes of `name` (none when it is no scope).
 function declarationsOf(scope: Node, name: string): Declaration[] {
   if (scopes === null || scopes.name !== name) scopes = { name, byScope: new Map() };
-  let found = scopes.byScope.get(scope.id);
+  // Finding a declaration may look another name up (a `Partial<T>` annotation asks whether the
+  // file declares `Partial`), which starts that name's map: this one's is kept apart from it.
+  const kept = scopes;
+  let found = kept.byScope.get(scope.id);
   if (found === undefined) {
     found = scopeDeclarations(scope, name);
-    scopes.byScope.set(scope.id, found);
+    kept.byScope.set(scope.id, found);
   }
   return found;
 }

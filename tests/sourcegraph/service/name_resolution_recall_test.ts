@@ -170,6 +170,36 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a local annotated `Partial<T>` has T's members, wherever the file uses it",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Input { message?: string }",
+        "export interface LogObject extends Input { args: unknown[] }",
+      ].join("\n"),
+      "src/log.ts": [
+        'import type { LogObject } from "./types";',
+        "export class Logger {",
+        "  log(args: unknown[]) {",
+        "    const logObj: Partial<LogObject> = { args };",
+        "    if (logObj.message) {",
+        "      logObj.args!.unshift(logObj.message);",
+        "    }",
+        "  }",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "message",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/log.ts:5", "src/log.ts:6", "src/types.ts:1"]);
+  },
+);
+
 Deno.test("name resolution recall: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
