@@ -708,12 +708,13 @@ export class NameResolver {
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
     }
     if (context.nested === undefined) return [];
-    const { key, outer } = context.nested;
+    const { key, outer, element } = context.nested;
     const found: { path: string; type: string }[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
       if (member === null) continue;
-      for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+      const types = element ? member.elementTypes : member.valueTypes;
+      for (const type of types ?? []) found.push({ path: member.path, type });
     }
     return found;
   }

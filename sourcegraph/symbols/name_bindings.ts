@@ -97,7 +97,12 @@ export type Receiver =
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
      */
-    nested?: { key: string; outer: LiteralContext };
+    nested?: {
+      key: string;
+      outer: LiteralContext;
+      /** An element of the array the property holds (`{ children: [{ ... }] }`): of its type's. */
+      element?: boolean;
+    };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -1494,9 +1499,16 @@ function objectContext(object: Node): LiteralContext {
       context.nested !== undefined;
     return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
   }
+  // `{ children: [{ text }] }`: an element of the array the outer literal's `children` holds.
+  const listed = listedUnderKey(object);
+  if (listed !== null) return listed;
   // `const routes: Route[] = [{ ... }]`: an element of a typed array.
   let depth = 0;
-  for (; holder?.type === "array"; depth++) holder = holder.parent;
+  let list = object;
+  for (; holder?.type === "array"; depth++) {
+    list = holder;
+    holder = holder.parent;
+  }
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
   const declared = declaredContext(object, { holder, depth });
@@ -1520,7 +1532,8 @@ function objectContext(object: Node): LiteralContext {
     const setter = depth === 0 ? setterType(holder) : null;
     const typed = typeArgument(holder, depth) ?? (setter === null ? null : literalType(setter));
     if (depth > 0 && typed !== null) return { type: typed };
-    const argument = argumentOf(object, holder);
+    // `formatTree([{ text }])`: an element of the array passed.
+    const argument = argumentOf(list, holder);
     // `set({ count: 1 })` of `create<{ count: number }>()((set) => ...)`.
     const typedAt = setter?.type === "object_type" ? { typedAt: linesOf(setter) } : {};
     if (argument !== null) {
@@ -1533,6 +1546,21 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object literal that is an element of an array literal under a key of another object
+// literal of evident type (`{ children: [{ ... }] }`): the element of that key's type; else null.
+function listedUnderKey(object: Node): LiteralContext | null {
+  const list = object.type === "object" ? object.parent : null;
+  const pair = list?.type === "array" ? list.parent : null;
+  if (pair?.type !== "pair" || pair.childForFieldName("value")?.id !== list?.id) return null;
+  const key = pair.childForFieldName("key");
+  const outer = pair.parent;
+  if (key?.type !== "property_identifier" || outer?.type !== "object") return null;
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context, element: true } } : null;
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, T>` (no
@@ -2044,6 +2072,8 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      // `items: TreeItem[]`: an object passed there is an element of the array literal passed.
+      if (typed?.type === "array_type") typed = typed.namedChildren[0] ?? null;
       if (typed?.type === "union_type") {
         // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
         const arms = namedParts(typed);

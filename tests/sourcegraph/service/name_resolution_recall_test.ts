@@ -200,6 +200,41 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an object in an array passed to a parameter typed as an array of a union is the arm declaring the member",
+  async () => {
+    const files = {
+      "src/tree.ts": [
+        "export type TreeItemObject = { text: string; children?: TreeItem[] };",
+        "export type TreeItem = string | TreeItemObject;",
+        "export function formatTree(items: TreeItem[]): string { return String(items); }",
+      ].join("\n"),
+      "examples/tree.ts": [
+        'import { formatTree } from "../src/tree";',
+        "formatTree([",
+        "  { text: 'a' },",
+        "  { text: 'b', children: [{ text: 'c' }] },",
+        "]);",
+        "const loose = [{ text: 'd' }];",
+      ].join("\n"),
+    };
+    const text = await referencesIn(files, {
+      path: "src/tree.ts",
+      name: "text",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(text.lines, ["examples/tree.ts:3", "examples/tree.ts:4", "src/tree.ts:1"]);
+    const children = await referencesIn(files, {
+      path: "src/tree.ts",
+      name: "children",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(children.lines, ["examples/tree.ts:4", "src/tree.ts:1"]);
+  },
+);
+
 Deno.test("name resolution recall: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
