@@ -1484,24 +1484,9 @@ function jsxProps(attribute: Node): Receiver {
 // What an object literal or object type is evidently: its type's name, else the call it is an
 // argument of, or the parameter it annotates.
 function objectContext(object: Node): LiteralContext {
+  const keyed = keyedContext(object);
+  if (keyed !== null) return keyed;
   let holder = object.parent;
-  const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
-    ? holder.parent
-    : null;
-  const key = holder?.childForFieldName("key");
-  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
-    // `const presets: Record<string, Style> = { solid: { ... } }`: each value is a Style.
-    const value = recordValueType(outer);
-    if (value !== null) return { type: value };
-    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
-    const context = objectContext(outer);
-    const typed = context.type !== null || context.argument !== undefined ||
-      context.nested !== undefined;
-    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
-  }
-  // `{ children: [{ text }] }`: an element of the array the outer literal's `children` holds.
-  const listed = listedUnderKey(object);
-  if (listed !== null) return listed;
   // `const routes: Route[] = [{ ... }]`: an element of a typed array.
   let depth = 0;
   let list = object;
@@ -1546,6 +1531,28 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object literal under a key of another object literal: of the type that key's member
+// has, or an element of it; null for another object.
+function keyedContext(object: Node): LiteralContext | null {
+  const holder = object.parent;
+  const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
+    ? holder.parent
+    : null;
+  const key = holder?.childForFieldName("key");
+  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
+    // `const presets: Record<string, Style> = { solid: { ... } }`: each value is a Style.
+    const value = recordValueType(outer);
+    if (value !== null) return { type: value };
+    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
+    const context = objectContext(outer);
+    const typed = context.type !== null || context.argument !== undefined ||
+      context.nested !== undefined;
+    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+  }
+  // `{ children: [{ text }] }`: an element of the array the outer literal's `children` holds.
+  return listedUnderKey(object);
 }
 
 // For an object literal that is an element of an array literal under a key of another object
