@@ -1226,7 +1226,8 @@ function namedType(annotation: Node): string | null {
     const name = node.childForFieldName("name");
     const of = node.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
     if (name !== null && of !== null && SAME_MEMBERS.has(name.text) && !lookUp(name, name.text)) {
-      return namedType(of);
+      // `Partial<Options & { fancy: boolean }>`: of the first named part.
+      return literalType(of);
     }
     node = name;
   }

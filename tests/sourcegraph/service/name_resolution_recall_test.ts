@@ -235,6 +235,32 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an object passed to a parameter typed `Partial<A & { ... }>` is an A",
+  async () => {
+    const files = {
+      "src/types.ts": "export interface Options { reporters: string[] }",
+      "src/index.ts": [
+        'import type { Options } from "./types";',
+        "export function create(options: Partial<Options & { fancy: boolean }> = {}) {",
+        "  return options;",
+        "}",
+      ].join("\n"),
+      "test/index.test.ts": [
+        'import { create } from "../src/index";',
+        "create({ reporters: [] });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "reporters",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:1", "test/index.test.ts:2"]);
+  },
+);
+
 Deno.test("name resolution recall: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
