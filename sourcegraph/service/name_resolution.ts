@@ -629,13 +629,12 @@ export class NameResolver {
     const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
-    if (type !== null) {
-      for (const each of [type].flat()) {
-        const found = await this.member(callee.path, { type: each, member }, 1);
-        if (found !== null) return found;
-      }
-      return null;
+    for (const each of type === null ? [] : [type].flat()) {
+      const found = await this.member(callee.path, { type: each, member }, 1);
+      if (found !== null) return found;
     }
+    // An anonymous object type the parameter is written with, alone or as a part
+    // (`Partial<Options & { fancy: boolean }>`).
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
   }
 
@@ -1763,8 +1762,9 @@ async function argumentFits(
   const callee = await resolver.calleeOf(at.path, at);
   if (callee === null || callee.parameters === undefined) return null;
   const type = callee.parameters[at.index] ?? null;
-  if (type !== null) {
-    if (target.container === null) return false;
+  // A target of no named type may be the anonymous part of a parameter's type
+  // (`Partial<Options & { fancy: boolean }>`), below.
+  if (type !== null && target.container !== null) {
     for (const each of [type].flat()) {
       if (each === target.container) {
         const declared = await resolver.declarationOf(callee.path, each, 1);

@@ -1226,12 +1226,21 @@ function namedType(annotation: Node): string | null {
     const name = node.childForFieldName("name");
     const of = node.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
     if (name !== null && of !== null && SAME_MEMBERS.has(name.text) && !lookUp(name, name.text)) {
-      // `Partial<Options & { fancy: boolean }>`: of the first named part.
-      return literalType(of);
+      return namedType(of);
     }
     node = name;
   }
   return node?.type === "type_identifier" ? node.text : null;
+}
+
+// The type a platform wrapper that keeps its members (`Partial<T>`, `Readonly<T>`) is written
+// with, the file declaring no type of that name; null for another type.
+function wrappedType(typed: Node): Node | null {
+  if (typed.type !== "generic_type") return null;
+  const name = typed.childForFieldName("name");
+  const of = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  if (name === null || !SAME_MEMBERS.has(name.text) || lookUp(name, name.text)) return null;
+  return of;
 }
 
 function rootOf(node: Node): Node {
@@ -2082,6 +2091,13 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
       // `items: TreeItem[]`: an object passed there is an element of the array literal passed.
       if (typed?.type === "array_type") typed = typed.namedChildren[0] ?? null;
+      // `options: Partial<Options & { fancy: boolean }>`: an object passed is of its named parts
+      // (or of the anonymous one, `parameterMember`).
+      const wrapped = typed === null ? null : wrappedType(typed);
+      if (wrapped?.type === "intersection_type") {
+        const parts = namedParts(wrapped);
+        return parts.length > 0 ? parts : null;
+      }
       if (typed?.type === "union_type") {
         // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
         const arms = namedParts(typed);

@@ -248,7 +248,7 @@ nameCase(
       ].join("\n"),
       "test/index.test.ts": [
         'import { create } from "../src/index";',
-        "create({ reporters: [] });",
+        "create({ reporters: [], fancy: true });",
       ].join("\n"),
     };
     const { lines } = await referencesIn(files, {
@@ -258,6 +258,14 @@ nameCase(
       shared: true,
     });
     assertEquals(lines, ["src/types.ts:1", "test/index.test.ts:2"]);
+    // The anonymous part's key is its own.
+    const fancy = await referencesIn(files, {
+      path: "src/index.ts",
+      name: "fancy",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(fancy.lines, ["src/index.ts:2", "test/index.test.ts:2"]);
   },
 );
 
