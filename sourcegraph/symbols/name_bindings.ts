@@ -791,6 +791,9 @@ function receiverOf(node: Node | null): Receiver {
     const awaited = receiverOf(node.namedChildren[0] ?? null);
     return awaited.kind === "result" ? { ...awaited, awaited: true } : awaited;
   }
+  // `logs[0].args`, `logs.at(-1).args`: an element of an array of evident element type.
+  const element = elementRead(node);
+  if (element !== null) return element;
   if (node.type === "call_expression") return callResult(node);
   if (node.type === "new_expression") {
     // `new Hono().get('/')`: a member of the value just constructed.
@@ -1124,6 +1127,31 @@ function handlerParameter(fn: Node, index: number): Receiver {
   return typed
     ? { kind: "handler", key: key.text, outer, element, parameter: index }
     : { kind: "unknown" };
+}
+
+// The platform's array methods that give one of the array's elements.
+const ELEMENT_METHODS = new Set(["at", "find", "findLast", "pop", "shift"]);
+
+// For an element read from an array by index (`logs[0]`) or by a method giving one
+// (`logs.at(-1)`, `logs.find(...)`): what `iterated` says of that array's elements when it is
+// evident; null otherwise.
+function elementRead(node: Node): Receiver | null {
+  let array: Node | null = null;
+  if (node.type === "subscript_expression") {
+    const index = node.childForFieldName("index");
+    if (index?.type === "number" || index?.type === "identifier") {
+      array = node.childForFieldName("object");
+    }
+  } else if (node.type === "call_expression") {
+    const callee = node.childForFieldName("function");
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")
+      : null;
+    if (method && ELEMENT_METHODS.has(method.text)) array = callee!.childForFieldName("object");
+  }
+  if (array?.type !== "identifier") return null;
+  const element = iterated(array);
+  return element.kind === "unknown" ? null : element;
 }
 
 // What an element of the array `node` is (`for (const x of node)`): of the element type its

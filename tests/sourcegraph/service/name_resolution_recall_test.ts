@@ -269,6 +269,39 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an element read from an array annotated `T[]` (`at`, `find`, an index) is a T",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface LogObject { args: unknown[] }",
+        "export interface Other { args: string }",
+      ].join("\n"),
+      "test/log.test.ts": [
+        'import type { LogObject, Other } from "../src/types";',
+        "const logs: LogObject[] = [];",
+        "logs.at(-1)!.args;",
+        "logs[0].args;",
+        "logs.find((log) => log !== null)?.args;",
+        "const others: Other[] = [];",
+        "others.at(0)!.args;",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "args",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, [
+      "src/types.ts:1",
+      "test/log.test.ts:3",
+      "test/log.test.ts:4",
+      "test/log.test.ts:5",
+    ]);
+  },
+);
+
 Deno.test("name resolution recall: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
