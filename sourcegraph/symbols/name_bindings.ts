@@ -1873,11 +1873,13 @@ function argumentOf(
   list: Node,
 ): { callee: string; index: number; module?: string; on?: Receiver } | null {
   const call = list.parent;
-  const callee = call?.type === "call_expression"
+  let callee = call?.type === "call_expression"
     ? call.childForFieldName("function")
     : call?.type === "new_expression"
     ? call.childForFieldName("constructor")
     : null;
+  // `await load<T>({ ... })`: the grammar's call is of `await load`, the awaited callee.
+  if (callee?.type === "await_expression") callee = callee.namedChildren[0] ?? null;
   const index = list.namedChildren.findIndex((child) => child?.id === object.id);
   if (callee?.type === "identifier") return { callee: callee.text, index };
   const namespace = callee?.type === "member_expression"

@@ -302,6 +302,35 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: an object passed to an awaited call written with a type argument is of the parameter's type",
+  async () => {
+    const files = {
+      "src/types.ts": "export interface LoadOptions<T> { cwd?: string; defaults?: T }",
+      "src/loader.ts": [
+        'import type { LoadOptions } from "./types";',
+        "export async function loadConfig<T>(options: LoadOptions<T>): Promise<T> {",
+        "  return options.defaults!;",
+        "}",
+      ].join("\n"),
+      "test/loader.test.ts": [
+        'import { loadConfig } from "../src/loader.ts";',
+        "type UserConfig = { virtual?: boolean };",
+        "await loadConfig<UserConfig>({",
+        "  cwd: 'x',",
+        "});",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "cwd",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:1", "test/loader.test.ts:4"]);
+  },
+);
+
 Deno.test("name resolution recall: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
