@@ -610,6 +610,11 @@ export class NameResolver {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
     const { argument, typedAt } = receiver;
+    const declared = argument === undefined ? null : await this.declaredParameterMember(path, {
+      ...argument,
+      member,
+    });
+    if (declared !== null) return declared;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
     const made = taken
@@ -636,6 +641,26 @@ export class NameResolver {
     // An anonymous object type the parameter is written with, alone or as a part
     // (`Partial<Options & { fancy: boolean }>`).
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * For an object passed to a function the files declare with a named type for that parameter
+   * (`load<T>(options: LoadOptions<T>)`): that type's member `member`, which the call's type
+   * argument does not change (`load<UserConfig>({ cwd })` is LoadOptions' `cwd`); null when the
+   * callee is a method of a value (its type arguments are read elsewhere), or the parameter's
+   * type declares no such member (`atom<Value>(initial: Value)`: a type parameter).
+   */
+  async declaredParameterMember(
+    path: string,
+    at: { callee: string; index: number; on?: Receiver; typed?: string; member: string },
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.on !== undefined || at.typed === undefined) return null;
+    const callee = await this.calleeOf(path, at);
+    for (const type of [callee?.parameters?.[at.index] ?? []].flat()) {
+      const found = await this.member(callee!.path, { type, member: at.member }, 1);
+      if (found !== null) return found;
+    }
+    return null;
   }
 
   /**
@@ -1649,6 +1674,10 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
+  const declared = receiver.argument === undefined
+    ? null
+    : await resolver.declaredParameterMember(at.path, { ...receiver.argument, member: at.name });
+  if (declared !== null) return isTargetMember(declared, target);
   const typed = receiver.argument?.typed;
   if (typed !== undefined) {
     // An object passed to a call written with a type argument that declares the key

@@ -315,7 +315,7 @@ nameCase(
       ].join("\n"),
       "test/loader.test.ts": [
         'import { loadConfig } from "../src/loader.ts";',
-        "type UserConfig = { virtual?: boolean };",
+        "type UserConfig = { virtual?: boolean; cwd?: string };",
         "await loadConfig<UserConfig>({",
         "  cwd: 'x',",
         "});",
@@ -328,6 +328,14 @@ nameCase(
       shared: true,
     });
     assertEquals(lines, ["src/types.ts:1", "test/loader.test.ts:4"]);
+    // The type argument's own key of that name is another member: the parameter's type decides.
+    const own = await referencesIn(files, {
+      path: "test/loader.test.ts",
+      name: "cwd",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(own.lines, ["test/loader.test.ts:2"]);
   },
 );
 
