@@ -639,6 +639,11 @@ export class NameResolver {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
     const { argument, typedAt } = receiver;
+    const declared = argument === undefined ? null : await this.declaredParameterMember(path, {
+      ...argument,
+      member,
+    });
+    if (declared !== null) return declared;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
     const typed = await argumentTyped(this, path, argument);
@@ -668,15 +673,34 @@ export class NameResolver {
     const callee = await this.calleeOf(path, receiver.argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
-    if (type !== null) {
-      for (const each of [type].flat()) {
-        const written = { type: each, member, arguments: callee.typeArguments };
-        const found = await this.member(callee.path, written, 1);
-        if (found !== null) return found;
-      }
-      return null;
+    for (const each of type === null ? [] : [type].flat()) {
+      const written = { type: each, member, arguments: callee.typeArguments };
+      const found = await this.member(callee.path, written, 1);
+      if (found !== null) return found;
     }
+    // An anonymous object type the parameter is written with, alone or as a part
+    // (`Partial<Options & { fancy: boolean }>`).
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * For an object passed to a function the files declare with a named type for that parameter
+   * (`load<T>(options: LoadOptions<T>)`): that type's member `member`, which the call's type
+   * argument does not change (`load<UserConfig>({ cwd })` is LoadOptions' `cwd`); null when the
+   * callee is a method of a value (its type arguments are read elsewhere), or the parameter's
+   * type declares no such member (`atom<Value>(initial: Value)`: a type parameter).
+   */
+  async declaredParameterMember(
+    path: string,
+    at: { callee: string; index: number; on?: Receiver; typed?: string; member: string },
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.on !== undefined || at.typed === undefined) return null;
+    const callee = await this.calleeOf(path, at);
+    for (const type of [callee?.parameters?.[at.index] ?? []].flat()) {
+      const found = await this.member(callee!.path, { type, member: at.member }, 1);
+      if (found !== null) return found;
+    }
+    return null;
   }
 
   /**
@@ -751,16 +775,17 @@ export class NameResolver {
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type, ...written }));
     }
     if (context.nested === undefined) return [];
-    const { key, outer } = context.nested;
+    const { key, outer, element } = context.nested;
     const found: LiteralType[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
       const member = await this.member(each.path, { ...each, member: key }, depth + 1);
       // `{ build: { ... } }` of a `Record<string, Command>`: each key holds a Command.
-      if (member === null) found.push(...await this.recordValues(each, depth + 1));
+      if (member === null && !element) found.push(...await this.recordValues(each, depth + 1));
       const written = member?.typeArguments === undefined
         ? {}
         : { arguments: member.typeArguments };
-      for (const type of member?.valueTypes ?? []) {
+      // `{ children: [{ ... }] }`: an element of the key's array type.
+      for (const type of (element ? member?.elementTypes : member?.valueTypes) ?? []) {
         found.push({ path: member!.path, type, ...written });
       }
     }
@@ -1886,6 +1911,10 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
+  const declared = receiver.argument === undefined
+    ? null
+    : await resolver.declaredParameterMember(at.path, { ...receiver.argument, member: at.name });
+  if (declared !== null) return isTargetMember(declared, target);
   const typed = await argumentTyped(resolver, at.path, receiver.argument);
   if (typed !== undefined) {
     // An object passed to a call written with a type argument that declares the key
@@ -2036,8 +2065,9 @@ async function argumentFits(
   const callee = await resolver.calleeOf(at.path, at);
   if (callee === null || callee.parameters === undefined) return null;
   const type = callee.parameters[at.index] ?? null;
-  if (type !== null) {
-    if (target.container === null) return false;
+  // A target of no named type may be the anonymous part of a parameter's type
+  // (`Partial<Options & { fancy: boolean }>`), below.
+  if (type !== null && target.container !== null) {
     for (const each of [type].flat()) {
       if (each === target.container) {
         const declared = await resolver.declarationOf(callee.path, each, 1);

@@ -107,7 +107,12 @@ export type Receiver =
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
      */
-    nested?: { key: string; outer: LiteralContext };
+    nested?: {
+      key: string;
+      outer: LiteralContext;
+      /** An element of the array the property holds (`{ children: [{ ... }] }`): of its type's. */
+      element?: boolean;
+    };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -540,8 +545,18 @@ function moduleOf(statement: Node): string | null {
 
 // The name's declaration seen from `node`: the nearest scope declaring it.
 function lookUp(node: Node, name: string): Binding | null {
-  for (let scope = node.parent; scope !== null; scope = scope.parent) {
-    const found = declarationsOf(scope, name)[0];
+  return node.parent === null ? null : bindingSeenFrom(node.parent, name);
+}
+
+/**
+ * The binding of `name` as seen from inside `scope` (the innermost node around
+ * a place that is no identifier of the tree, as a documentation comment):
+ * the nearest declaration of the name in it or around it, or null (a global,
+ * or nothing the file declares or imports).
+ */
+export function bindingSeenFrom(scope: Node, name: string): Binding | null {
+  for (let at: Node | null = scope; at !== null; at = at.parent) {
+    const found = declarationsOf(at, name)[0];
     if (found !== undefined) return found.binding;
   }
   return null;
@@ -574,10 +589,13 @@ export function beginFile(): void {
 // The declarations a scope node makes of `name` (none when it is no scope).
 function declarationsOf(scope: Node, name: string): Declaration[] {
   if (scopes === null || scopes.name !== name) scopes = { name, byScope: new Map() };
-  let found = scopes.byScope.get(scope.id);
+  // Finding a declaration may look another name up (a `Partial<T>` annotation asks whether the
+  // file declares `Partial`), which starts that name's map: this one's is kept apart from it.
+  const kept = scopes;
+  let found = kept.byScope.get(scope.id);
   if (found === undefined) {
     found = scopeDeclarations(scope, name);
-    scopes.byScope.set(scope.id, found);
+    kept.byScope.set(scope.id, found);
   }
   return found;
 }
@@ -861,6 +879,9 @@ function receiverOf(node: Node | null): Receiver {
     const awaited = receiverOf(node.namedChildren[0] ?? null);
     return awaited.kind === "result" ? { ...awaited, awaited: true } : awaited;
   }
+  // `logs[0].args`, `logs.at(-1).args`: an element of an array of evident element type.
+  const element = elementRead(node);
+  if (element !== null) return element;
   if (node.type === "call_expression") return callResult(node);
   if (node.type === "new_expression") {
     // `new Hono().get('/')`: a member of the value just constructed.
@@ -1308,6 +1329,31 @@ function iteratedElement(node: Node | null, depth: number): Receiver {
   return iterated(node);
 }
 
+// The platform's array methods that give one of the array's elements.
+const ELEMENT_METHODS = new Set(["at", "find", "findLast", "pop", "shift"]);
+
+// For an element read from an array by index (`logs[0]`) or by a method giving one
+// (`logs.at(-1)`, `logs.find(...)`): what `iterated` says of that array's elements when it is
+// evident; null otherwise.
+function elementRead(node: Node): Receiver | null {
+  let array: Node | null = null;
+  if (node.type === "subscript_expression") {
+    const index = node.childForFieldName("index");
+    if (index?.type === "number" || index?.type === "identifier") {
+      array = node.childForFieldName("object");
+    }
+  } else if (node.type === "call_expression") {
+    const callee = node.childForFieldName("function");
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")
+      : null;
+    if (method && ELEMENT_METHODS.has(method.text)) array = callee!.childForFieldName("object");
+  }
+  if (array?.type !== "identifier") return null;
+  const element = iterated(array);
+  return element.kind === "unknown" ? null : element;
+}
+
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
 // declaration names (in the file, or in the module it is imported from); an array made of its
 // elements (`[...plugins].reverse()`, `plugins.slice(1)`) holds the same.
@@ -1461,6 +1507,16 @@ function namedType(annotation: Node): string | null {
     node = name;
   }
   return node?.type === "type_identifier" ? node.text : null;
+}
+
+// The type a platform wrapper that keeps its members (`Partial<T>`, `Readonly<T>`) is written
+// with, the file declaring no type of that name; null for another type.
+function wrappedType(typed: Node): Node | null {
+  if (typed.type !== "generic_type") return null;
+  const name = typed.childForFieldName("name");
+  const of = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  if (name === null || !SAME_MEMBERS.has(name.text) || lookUp(name, name.text)) return null;
+  return of;
 }
 
 function rootOf(node: Node): Node {
@@ -1712,13 +1768,14 @@ function jsxProps(attribute: Node): Receiver {
 }
 
 // The type of an object literal that is a property's value in another literal (`{ retry: { ... } }`),
-// or null for another object.
+// or an element of an array that is (`{ children: [{ ... }] }`); null for another object.
 function valueContext(object: Node): LiteralContext | null {
   const holder = object.parent;
   const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
     ? holder.parent
     : null;
-  if (object.type !== "object" || outer?.type !== "object") return null;
+  // `{ children: [{ text }] }`: an element of the array the outer literal's `children` holds.
+  if (object.type !== "object" || outer?.type !== "object") return listedUnderKey(object);
   const key = holder?.childForFieldName("key");
   // `const deps: Record<string, Dependencies> = { redis: { ... } }`: each value is a V.
   const values = recordValues(outer);
@@ -1740,9 +1797,10 @@ function objectContext(object: Node): LiteralContext {
   // `const routes: Route[] = [{ ... }]`: an element of a typed array (its place in each array,
   // the outermost first, says which of a tuple's).
   const places: number[] = [];
-  for (let below = object; holder?.type === "array"; holder = holder.parent) {
-    places.unshift(holder.namedChildren.findIndex((child) => child?.id === below.id));
-    below = holder;
+  let list = object;
+  for (; holder?.type === "array"; holder = holder.parent) {
+    places.unshift(holder.namedChildren.findIndex((child) => child?.id === list.id));
+    list = holder;
   }
   const depth = places.length;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
@@ -1770,7 +1828,8 @@ function objectContext(object: Node): LiteralContext {
     const setter = depth === 0 ? setterType(holder) : null;
     const typed = typeArgument(holder, depth) ?? (setter === null ? null : literalType(setter));
     if (depth > 0 && typed !== null) return { type: typed };
-    const argument = argumentOf(object, holder);
+    // `formatTree([{ text }])`: an element of the array passed.
+    const argument = argumentOf(list, holder);
     // `set({ count: 1 })` of `create<{ count: number }>()((set) => ...)`.
     const typedAt = setter?.type === "object_type" ? { typedAt: linesOf(setter) } : {};
     if (argument !== null) {
@@ -1809,6 +1868,21 @@ function recordValues(object: Node): string | null {
 }
 
 const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
+
+// For an object literal that is an element of an array literal under a key of another object
+// literal of evident type (`{ children: [{ ... }] }`): the element of that key's type; else null.
+function listedUnderKey(object: Node): LiteralContext | null {
+  const list = object.type === "object" ? object.parent : null;
+  const pair = list?.type === "array" ? list.parent : null;
+  if (pair?.type !== "pair" || pair.childForFieldName("value")?.id !== list?.id) return null;
+  const key = pair.childForFieldName("key");
+  const outer = pair.parent;
+  if (key?.type !== "property_identifier" || outer?.type !== "object") return null;
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context, element: true } } : null;
+}
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
 // (an element of it, `depth` arrays down), a parameter's default value, a member of a typed value
@@ -1866,6 +1940,13 @@ function writtenType(
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     return castType(holder, object, places);
   }
+  // `<Options>{ ... }`: the older cast, its type written first.
+  if (holder?.type === "type_assertion" && places.length === 0) {
+    const typed = holder.namedChildren[0]?.namedChildren[0] ?? null;
+    return typed === null || holder.namedChildren.at(-1)?.id !== object.id
+      ? null
+      : namedType(typed);
+  }
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
@@ -1917,8 +1998,9 @@ function assignedType(assignment: Node, object: Node): string | null {
   const left = assignment.childForFieldName("left");
   if (left?.type === "identifier") {
     const declarator = declaredAt(left, lookUp(left, left.text))?.parent;
-    return declarator?.type === "variable_declarator"
-      ? annotatedType(declarator.childForFieldName("type"))
+    // `options = { prefix: "", ...options }` of a parameter `options?: TreeOptions` too.
+    return declarator?.type === "variable_declarator" || PARAMETERS.has(declarator?.type ?? "")
+      ? annotatedType(declarator!.childForFieldName("type"))
       : null;
   }
   // `this[STATE] = { ... }` sets the field the class declares as `[STATE]: State`.
@@ -2410,6 +2492,15 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      // `items: TreeItem[]`: an object passed there is an element of the array literal passed.
+      if (typed?.type === "array_type") typed = typed.namedChildren[0] ?? null;
+      // `options: Partial<Options & { fancy: boolean }>`: an object passed is of its named parts
+      // (or of the anonymous one, `parameterMember`).
+      const wrapped = typed === null ? null : wrappedType(typed);
+      if (wrapped?.type === "intersection_type") {
+        const parts = namedParts(wrapped);
+        return parts.length > 0 ? parts : null;
+      }
       if (typed?.type === "union_type") {
         // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
         const arms = namedParts(typed);

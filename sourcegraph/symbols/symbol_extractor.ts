@@ -28,12 +28,14 @@ import {
 import { definitionlessScriptBodies, type ScriptBody } from "./script_bodies.ts";
 import { separateSignatureLines } from "./typescript_separators.ts";
 import { typescriptBlocksWithout } from "./typescript_blocks.ts";
+import { jsdocNames } from "./jsdoc_names.ts";
 import { isIndexedName, isNameNode, type ReferenceRole, referenceRole } from "./reference_roles.ts";
 import {
   analyzesLanguage,
   beginFile,
   type Binding,
   bindingOf,
+  bindingSeenFrom,
   destructuredReceiver,
   type Exported,
   exportedAs,
@@ -325,7 +327,8 @@ export class SymbolExtractor {
         occurrenceOf(node, { definitionNames, bindings: at.bindings, scopes })
       );
       if (!at.bindings) return { occurrences: found };
-      return { occurrences: found, exported: exportedAs(tree.rootNode, name) };
+      const occurrences = withDocumented(found, { root: tree.rootNode, text, name, language });
+      return { occurrences, exported: exportedAs(tree.rootNode, name) };
     } finally {
       tree.delete();
     }
@@ -607,6 +610,38 @@ function occurrenceOf(
   }
   if (at.scopes) Object.assign(occurrence, at.scopes.occurrence(node));
   return occurrence;
+}
+
+const DOCUMENTED_LANGUAGES: ReadonlySet<GrammarLanguage> = new Set([
+  "typescript",
+  "tsx",
+  "javascript",
+]);
+
+// A script's occurrences with those its documentation comments write (`{@link Name}`,
+// `@param {Name}`), each bound as seen from the node around the comment; one that sees no
+// declaration of the name names nothing the files hold and is left out. In text order.
+function withDocumented(
+  found: NameOccurrence[],
+  at: { root: Node; text: string; name: string; language: GrammarLanguage },
+): NameOccurrence[] {
+  if (!DOCUMENTED_LANGUAGES.has(at.language)) return found;
+  const documented: NameOccurrence[] = [];
+  let line = 1;
+  let lineStart = 0;
+  for (const { index, role } of jsdocNames(at.text, at.name)) {
+    for (let next = at.text.indexOf("\n", lineStart); next !== -1 && next < index;) {
+      line++;
+      lineStart = next + 1;
+      next = at.text.indexOf("\n", lineStart);
+    }
+    const around = at.root.descendantForIndex(index, index + at.name.length) ?? at.root;
+    const binding = bindingSeenFrom(around, at.name);
+    if (binding === null) continue;
+    documented.push({ line, column: index - lineStart, role, binding });
+  }
+  if (documented.length === 0) return found;
+  return [...found, ...documented].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 const SEPARATED_LANGUAGES: ReadonlySet<GrammarLanguage> = new Set(["typescript", "tsx"]);
