@@ -53,9 +53,9 @@ export interface CandidateLine {
  * The lines of one text that may match, one at a time (`next`), each cut
  * out and numbered only when its `text` or `number` is read: a search that
  * only counts a file's matching lines past those it shows neither cuts them
- * out nor counts the newlines before them (of the 7,200 lines of the common
- * literal `deno_core` in the deno tree, 3,400 are shown, and the newlines
- * before a chunk's last match were a third of finding its lines).
+ * out nor counts the newlines before them (the common literal `deno_core`
+ * in the deno tree: 3,400 of its 7,200 lines are shown; numbering and
+ * cutting out every line took 1.6 of the 4.0 processor-ms of finding them).
  */
 export class CandidateLines implements CandidateLine {
   readonly #text: string;
