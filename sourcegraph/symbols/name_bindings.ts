@@ -793,13 +793,14 @@ function receiverOf(node: Node | null): Receiver {
     return named && evident ? { kind: "property", of: property.text, on } : unknownFrom(on);
   }
   if (node.type === "as_expression") {
-    // `(error as HttpError).status`: of the type cast to; `as any` (or another built-in type): of
-    // none the files declare; `as const`: the value's own.
     const [value, type] = node.namedChildren;
-    if (!type) return receiverOf(value ?? null);
-    if (type.type === "predefined_type") return { kind: "unknown", global: true };
-    const named = namedType(type);
-    return named === null ? { kind: "unknown" } : { kind: "type", type: named };
+    return castReceiver(value ?? null, type ?? null);
+  }
+  if (node.type === "type_assertion") {
+    // `(<HttpError>error).status`: as with `as`.
+    const [written, value] = node.namedChildren;
+    const typed = written?.type === "type_arguments" ? written.namedChildren[0] : null;
+    return castReceiver(value ?? null, typed ?? null);
   }
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
@@ -1020,6 +1021,15 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   }
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// What a value cast to `type` is: `(error as HttpError).status` of the type cast to; `as any` (or
+// another built-in type): of none the files declare; `as const`: the value's own.
+function castReceiver(value: Node | null, type: Node | null): Receiver {
+  if (!type) return receiverOf(value);
+  if (type.type === "predefined_type") return { kind: "unknown", global: true };
+  const named = namedType(type);
+  return named === null ? { kind: "unknown" } : { kind: "type", type: named };
 }
 
 // The receivers a property of a value is read from when its annotated type is followed.
@@ -1704,6 +1714,8 @@ function writtenType(holder: Node | null, object: Node, depth: number): string |
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
     return castType(holder, object);
   }
+  // `<Config>{ ... }`: the angle-bracket assertion writes its type first.
+  if (holder?.type === "type_assertion") return assertedType(holder, object);
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
@@ -1718,6 +1730,15 @@ function writtenType(holder: Node | null, object: Node, depth: number): string |
 function castType(holder: Node, object: Node): string | null {
   const typed = holder.namedChildren.at(-1) ?? null;
   return typed === null || typed.id === object.id ? null : namedType(typed);
+}
+
+// The named type an angle-bracket assertion (`<Config>value`) writes for `object`, its value
+// (null: not named, or `object` is not the value asserted).
+function assertedType(holder: Node, object: Node): string | null {
+  const [written, value] = holder.namedChildren;
+  if (value?.id !== object.id || written?.type !== "type_arguments") return null;
+  const typed = written.namedChildren[0] ?? null;
+  return typed === null || written.namedChildren.length !== 1 ? null : namedType(typed);
 }
 
 // For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a
