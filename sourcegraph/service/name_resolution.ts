@@ -61,6 +61,8 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a type alias or an interface: the named type arguments of its generic parts. */
   partArguments?: Record<string, (string | null)[]>;
+  /** For an interface or alias with an index signature: the named types of its values. */
+  indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names. */
   typeParameters?: string[];
   /** For a variable annotated as an array of a named type: that type. */
@@ -731,6 +733,8 @@ export class NameResolver {
         ? declared.partArguments?.Record?.[1]
         : null;
       if (declared && values) found.push({ path: declared.path, type: values });
+      // `[key: string]: Value | Input`: a key the type does not declare holds one of those.
+      for (const type of declared?.indexValues ?? []) found.push({ path: declared!.path, type });
     }
     return found;
   }
@@ -1970,6 +1974,7 @@ function declared(
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
+    ...(binding.indexValues ? { indexValues: binding.indexValues } : {}),
     ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),

@@ -221,6 +221,11 @@ export interface Declared {
    * (`Required<Options, "fetch">`), the named type of each argument (null: not a named type).
    */
   partArguments?: Record<string, (string | null)[]>;
+  /**
+   * For an interface or an alias of an object type with an index signature (`[key: string]:
+   * Value | Input`): the named types of its values, those of the keys it does not declare.
+   */
+  indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names, in order. */
   typeParameters?: string[];
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
@@ -553,6 +558,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (signature !== null) declared.parameterTypes = signature;
     const parts = typeParts(nameNode);
     if (parts.length > 0) declared.parts = parts;
+    const indexValues = signatureValues(nameNode);
+    if (indexValues.length > 0) declared.indexValues = indexValues;
     Object.assign(declared, genericParts(nameNode));
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
@@ -2344,6 +2351,27 @@ function typeParts(name: Node): string[] {
   if (holder.type !== "type_alias_declaration") return [];
   const value = holder.childForFieldName("value");
   return value === null ? [] : namedParts(value);
+}
+
+// For the name of an interface or an alias of an object type: the named types of its index
+// signature's values (`[key: string]: Value | Input`; not a mapped type's `[K in keyof T]`).
+function signatureValues(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return [];
+  const body = holder.type === "interface_declaration"
+    ? holder.childForFieldName("body")
+    : holder.type === "type_alias_declaration"
+    ? holder.childForFieldName("value")
+    : null;
+  if (body?.type !== "interface_body" && body?.type !== "object_type") return [];
+  for (const signature of body.namedChildren) {
+    if (signature?.type !== "index_signature") continue;
+    if (signature.namedChildren.some((child) => child?.type === "mapped_type_clause")) continue;
+    const annotation = signature.namedChildren.find((child) => child?.type === "type_annotation");
+    const value = annotation?.namedChildren[0];
+    return value ? namedParts(value) : [];
+  }
+  return [];
 }
 
 // The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.

@@ -85,3 +85,45 @@ nameCase(
     );
   },
 );
+
+const INDEXED_FILES = {
+  "src/types.ts": [
+    "export interface Schema { title?: string }",
+    "export type Value = string | number | object;",
+    "export interface Input {",
+    "  schema?: Schema;",
+    "  fallback?: any;",
+    "  [key: string]: Value | Input;",
+    "}",
+  ].join("\n"),
+  "src/resolve.ts": [
+    'import type { Input } from "./types";',
+    "export function resolve(input: Input) { return input; }",
+  ].join("\n"),
+  "test/resolve.test.ts": [
+    'import { resolve } from "../src/resolve";',
+    "resolve({",
+    "  test: {",
+    "    foo: { fallback: 'x', schema: { title: 'Test' } },",
+    "  },",
+    "});",
+    "const other = { fallback: 1 };",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object at a key its type declares only by an index signature is of that signature's value type",
+  async () => {
+    const { lines } = await referencesIn(INDEXED_FILES, {
+      path: "src/types.ts",
+      name: "fallback",
+      line: 5,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:5", "test/resolve.test.ts:4"]);
+    assertEquals(
+      await definitionIn(INDEXED_FILES, { path: "test/resolve.test.ts", name: "title", line: 4 }),
+      "src/types.ts:1",
+    );
+  },
+);
