@@ -719,14 +719,17 @@ export class NameResolver {
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
     }
     if (context.nested === undefined) return [];
-    const { key, outer } = context.nested;
+    const { key, outer, element } = context.nested;
     const found: { path: string; type: string }[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: key }, 1);
+      // `{ args: [{ ... }] }` of `args?: Arg[]`: each element is an Arg.
+      const types = element === true ? member?.elementTypes : member?.valueTypes;
       if (member !== null) {
-        for (const type of member.valueTypes ?? []) found.push({ path: member.path, type });
+        for (const type of types ?? []) found.push({ path: member.path, type });
         continue;
       }
+      if (element === true) continue;
       // `type Dependencies = Record<string, Dependency>`: each key's value is a Dependency.
       const declared = await this.declarationOf(each.path, each.type, 1);
       const values = declared?.parts?.includes("Record")
@@ -886,10 +889,12 @@ export class NameResolver {
    */
   async nestedHolders(
     path: string,
-    nested: { key: string; outer: LiteralContext },
+    nested: { key: string; outer: LiteralContext; element?: true },
     depth: number,
   ): Promise<ResolvedDeclaration[]> {
     const found: ResolvedDeclaration[] = [];
+    // An element of an array property is of no property's own anonymous type.
+    if (nested.element === true) return found;
     for (const each of await this.literalTypes(path, nested.outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: nested.key }, 1);
       if (member !== null) found.push(member);

@@ -97,7 +97,7 @@ export type Receiver =
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
      */
-    nested?: { key: string; outer: LiteralContext };
+    nested?: { key: string; outer: LiteralContext; element?: true };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -1595,12 +1595,10 @@ function objectContext(object: Node): LiteralContext {
   const values = object.type === "object" && outer?.type === "object" ? recordValues(outer) : null;
   if (values !== null) return { type: values };
   if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
-    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
-    const context = objectContext(outer);
-    const typed = context.type !== null || context.argument !== undefined ||
-      context.nested !== undefined;
-    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+    return nestedContext(outer, key.text, false);
   }
+  const listed = object.type === "object" ? listedContext(holder) : null;
+  if (listed?.nested !== undefined) return listed;
   // `const routes: Route[] = [{ ... }]`: an element of a typed array.
   let depth = 0;
   for (; holder?.type === "array"; depth++) holder = holder.parent;
@@ -1641,6 +1639,26 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object literal in `array`, the value at a key of an outer literal (`{ args: [{ name: "a"
+// }] }`): an element of that key's array type; null elsewhere.
+function listedContext(array: Node | null): LiteralContext | null {
+  const pair = array?.type === "array" ? array.parent : null;
+  if (pair?.type !== "pair" || pair.childForFieldName("value")?.id !== array?.id) return null;
+  const key = pair.childForFieldName("key");
+  if (key?.type !== "property_identifier" || pair.parent?.type !== "object") return null;
+  return nestedContext(pair.parent, key.text, true);
+}
+
+// For an object literal at `key` of the literal `outer` (an element of the array there when
+// `element`): of the type the outer literal's `key` is annotated with (`{ retry: { limit: 2 } }`).
+function nestedContext(outer: Node, key: string, element: boolean): LiteralContext {
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  if (!typed) return { type: null };
+  return { type: null, nested: { key, outer: context, ...element && { element } } };
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, V>` (or

@@ -127,3 +127,35 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: an object in an array at a key of a typed literal is of that key's element type",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Arg { name?: string; optional?: boolean }",
+        "export interface Schema { title?: string; args?: Arg[] }",
+        "export function generate(schema: Schema) { return schema; }",
+      ].join("\n"),
+      "test/generate.test.ts": [
+        'import { generate } from "../src/types";',
+        "generate({",
+        "  title: 'x',",
+        "  args: [{ name: 'a', optional: true }, { name: 'b' }],",
+        "});",
+        "const other = { list: [{ optional: false }] };",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "optional",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/types.ts:1", "test/generate.test.ts:4"]);
+    assertEquals(
+      await definitionIn(files, { path: "test/generate.test.ts", name: "name", line: 4, nth: 1 }),
+      "src/types.ts:1",
+    );
+  },
+);
