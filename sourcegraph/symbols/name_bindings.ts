@@ -979,6 +979,21 @@ function instanceTest(test: Node, name: string): string | null {
   return right.type === "identifier" ? right.text : null;
 }
 
+// For a type name written at `at` that is a type parameter of an enclosing declaration
+// (`<C extends Connector>(connector: C)`): the named type it is constrained to, whose members a
+// value of it has; null for another name, or a parameter constrained to no named type.
+function constraintOf(at: Node, name: string): string | null {
+  for (let up = at.parent; up !== null; up = up.parent) {
+    const parameters = up.childForFieldName("type_parameters");
+    for (const parameter of parameters?.namedChildren ?? []) {
+      if (parameter?.childForFieldName("name")?.text !== name) continue;
+      const constraint = parameter.childForFieldName("constraint")?.namedChildren[0] ?? null;
+      return constraint === null ? null : literalType(constraint);
+    }
+  }
+  return null;
+}
+
 // The type a declared name evidently has: its annotation's name, the class
 // it is constructed from, or the class, enum or namespace it names itself.
 function typeOfDeclaration(node: Node, declared: Declared): Receiver {
@@ -993,7 +1008,9 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
-  if (typeName !== null) return { kind: "type", type: typeName };
+  if (typed !== null && typeName !== null) {
+    return { kind: "type", type: constraintOf(typed, typeName) ?? typeName };
+  }
   // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
   const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {

@@ -159,3 +159,33 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: a value typed by a type parameter has the members of the parameter's constraint",
+  async () => {
+    const files = {
+      "src/types.ts": [
+        "export interface Connector { name: string; dispose?: () => void }",
+        "export interface Database { dispose: () => Promise<void> }",
+      ].join("\n"),
+      "src/database.ts": [
+        'import type { Connector, Database } from "./types";',
+        "export function create<C extends Connector = Connector>(connector: C): Database {",
+        "  return { dispose: () => Promise.resolve(connector.dispose?.()) };",
+        "}",
+        "export function free<T>(value: T) { return (value as any).dispose; }",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/types.ts",
+      name: "dispose",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/database.ts:3", "src/types.ts:1"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/database.ts", name: "dispose", line: 3, nth: 1 }),
+      "src/types.ts:1",
+    );
+  },
+);
