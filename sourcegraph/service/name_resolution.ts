@@ -67,6 +67,8 @@ export interface ResolvedDeclaration {
   typeParameters?: string[];
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
+  /** For a function returning an array of a named type: that type. */
+  returnsElement?: string;
   /**
    * For a function or method: the named type it returns (a `Promise`'s: what awaiting it
    * gives); for a type with a call signature, what calling a value of it returns.
@@ -847,6 +849,12 @@ export class NameResolver {
       return null;
     }
     const array = await this.declarationOf(path, at.of, depth + 1);
+    if (array?.elementType === undefined && array?.setBy !== undefined) {
+      // `const commits = parse(raw)` of `parse(): Commit[]`: each element is a Commit.
+      const fn = await this.declarationOf(array.path, array.setBy, depth + 1);
+      if (fn?.returnsElement === undefined) return null;
+      return await this.member(fn.path, { type: fn.returnsElement, member: at.member }, depth + 1);
+    }
     if (array?.elementType === undefined) return null;
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
@@ -1982,6 +1990,7 @@ function declared(
     ...(binding.indexValues ? { indexValues: binding.indexValues } : {}),
     ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
+    ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
     ...(binding.valueArguments ? { valueArguments: binding.valueArguments } : {}),

@@ -231,6 +231,11 @@ export interface Declared {
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
   /**
+   * For a function returning an array of a named type (`Commit[]`, `Promise<Commit[]>`): that
+   * type, the elements of what its calls give.
+   */
+  returnsElement?: string;
+  /**
    * For a function: the named type it returns (a `Promise`'s: what awaiting it gives); for a
    * type alias or interface with a call signature, what calling a value of it returns.
    */
@@ -568,6 +573,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    const returned = declaredFunction === null ? null : returnedElement(declaredFunction);
+    if (returned !== null) declared.returnsElement = returned;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -1255,6 +1262,10 @@ function iterated(node: Node | null): Receiver {
   }
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
     return { kind: "type", type: binding.elementType };
+  }
+  // `const commits = parse(raw)`: of the element type of the array `parse` returns.
+  if ((binding?.kind === "local" || binding?.kind === "file") && binding.setBy) {
+    return { kind: "element", of: node.text };
   }
   return { kind: "unknown" };
 }
@@ -2113,6 +2124,22 @@ function returnTypeOf(fn: Node): string | null {
     if (values.length === 1) typed = values[0];
   }
   return typed === null ? null : namedType(typed);
+}
+
+// The named element type of the array a function's return type writes (`Commit[]`,
+// `Array<Commit>`, `Promise<Commit[]>`), or null.
+function returnedElement(fn: Node): string | null {
+  let typed = fn.childForFieldName("return_type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
+    typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
+  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
+  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
+  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  return argument === null ? null : literalType(argument);
 }
 
 // For a parameter's type annotation: the line of its function's name, the parameter's index and

@@ -189,3 +189,35 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: an element of a variable set from a call of a function returning an array is of the array's element type",
+  async () => {
+    const files = {
+      "src/git.ts": [
+        "export interface Commit { body: string; hash: string }",
+        "export function parse(raw: string[]): Commit[] { return []; }",
+        "export async function diff(from: string): Promise<Commit[]> { return []; }",
+      ].join("\n"),
+      "test/git.test.ts": [
+        'import { diff, parse } from "../src/git";',
+        "const parsed = parse([]);",
+        "parsed.map(({ body: _, ...rest }) => rest);",
+        "const commits = await diff('a');",
+        "commits.map((c) => c.body);",
+        "const other = [{ body: 1 }].map(({ body }) => body);",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/git.ts",
+      name: "body",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/git.ts:1", "test/git.test.ts:3", "test/git.test.ts:5"]);
+    assertEquals(
+      await definitionIn(files, { path: "test/git.test.ts", name: "body", line: 3 }),
+      "src/git.ts:1",
+    );
+  },
+);
