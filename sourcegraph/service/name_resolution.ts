@@ -25,6 +25,7 @@ import {
   PROPERTY_TYPE,
   type Receiver,
   RETURN_TYPE,
+  VARIABLE_TYPE,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
@@ -619,6 +620,11 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
+    const { parameter } = receiver;
+    if (parameter?.index === VARIABLE_TYPE) {
+      return await this.parameterMember(path, { ...parameter, member });
+    }
     const { argument, typedAt } = receiver;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
@@ -1159,8 +1165,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested, typedAt } = binding.receiver;
-    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt;
+    const { literal, argument, type, nested, typedAt, parameter } = binding.receiver;
+    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
+      parameter?.index === VARIABLE_TYPE;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1805,7 +1812,7 @@ async function declarationRefersTo(
     // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`). A property's
     // anonymous type (`from: { transform: string }`) is any literal's of the file that may be it.
     const open = parameter === undefined || parameter.anonymous === true ||
-      parameter.index === PROPERTY_TYPE;
+      parameter.index === PROPERTY_TYPE || parameter.index === VARIABLE_TYPE;
     return own && target.container === null &&
       (receiver.literal === true ? open && target.literal !== true : target.literal === true);
   }

@@ -1455,7 +1455,8 @@ function declaringType(member: Node, declares: string): Receiver {
       const anonymous = context.type === null && context.argument === undefined &&
         context.nested === undefined;
       // A property's own anonymous type (`state: { count: number }`) is seen where its holder is.
-      const open = context.parameter === undefined || context.parameter.index === PROPERTY_TYPE;
+      const open = context.parameter === undefined || context.parameter.index === PROPERTY_TYPE ||
+        context.parameter.index === VARIABLE_TYPE;
       const statement = anonymous && open && up.type === "object_type" ? nestedStatement(up) : null;
       const body = statement ?? (anonymous ? enclosingBody(up) : null);
       const within = body === null ? localType(aliasOf(up)) : { within: body };
@@ -1660,10 +1661,12 @@ function objectContext(object: Node): LiteralContext {
       return { type: null, argument: { ...argument, ...typed && { typed } }, ...typedAt };
     }
   }
-  if (object.type === "object_type" && holder?.type === "type_annotation") {
-    const parameter = annotatedParameter(holder) ?? annotatedReturn(holder) ??
-      annotatedProperty(holder);
-    if (parameter !== null) return { type: null, parameter };
+  if (object.type === "object_type") {
+    const parameter = holder?.type === "type_annotation"
+      ? annotatedParameter(holder) ?? annotatedReturn(holder) ?? annotatedProperty(holder)
+      : null;
+    const variable = parameter ?? annotatedVariable(object);
+    if (variable !== null) return { type: null, parameter: variable };
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
@@ -1733,6 +1736,9 @@ function declaredContext(
     for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
       typed = typed.namedChildren[0] ?? null;
     }
+    // `const cases: { name: string }[] = [{ name: "a" }]`: of the variable's anonymous type.
+    const variable = typed?.type === "object_type" ? annotatedVariable(typed) : null;
+    if (variable !== null) return { type: null, parameter: variable };
     return { type: typed === null ? null : literalType(typed) };
   }
   if (
@@ -1855,6 +1861,34 @@ export const RETURN_TYPE = -1;
  * of the property's name.
  */
 export const PROPERTY_TYPE = -2;
+
+/**
+ * The parameter index that stands for a variable's type in `Receiver`'s `parameter`, an anonymous
+ * object type annotating a variable or its array's elements (`const cases: { name: string }[]`),
+ * known by the line of the variable's name.
+ */
+export const VARIABLE_TYPE = -3;
+
+// For an anonymous object type annotating a variable, itself or as the element of its array type
+// (`{ name: string }[]`, `Array<{ name: string }>`): the line of the variable's name and
+// `VARIABLE_TYPE`; null elsewhere.
+function annotatedVariable(objectType: Node): { line: number; index: number } | null {
+  let up = objectType.parent;
+  for (let depth = 0; depth < FOLLOW_CALLS; depth++) {
+    const generic = up?.type === "type_arguments" ? up.parent : null;
+    if (up?.type === "array_type") up = up.parent;
+    else if (generic?.childForFieldName("name")?.text === "Array") up = generic.parent;
+    else break;
+  }
+  const declarator = up?.type === "type_annotation" ? up.parent : null;
+  const named = declarator?.type === "variable_declarator"
+    ? declarator.childForFieldName("name")
+    : null;
+  if (named?.type !== "identifier" || declarator?.childForFieldName("type")?.id !== up?.id) {
+    return null;
+  }
+  return { line: named.startPosition.row + 1, index: VARIABLE_TYPE };
+}
 
 // For a property's or field's annotation (`extend?: { extendKey?: string }`): the line of its name
 // and `PROPERTY_TYPE`; null for another annotation.

@@ -221,3 +221,33 @@ nameCase(
     );
   },
 );
+
+const TABLE_FILES = {
+  "test/drivers.test.ts": [
+    "const drivers: { name: string; open: () => number }[] = [",
+    "  { name: 'a', open: () => 1 },",
+    "  { name: 'b', open: () => 2 },",
+    "];",
+    "const first: { name: string } = { name: 'c' };",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object in an array set to a variable annotated with an anonymous element type is of that type",
+  async () => {
+    const { lines } = await referencesIn(TABLE_FILES, {
+      path: "test/drivers.test.ts",
+      name: "name",
+      line: 1,
+    });
+    assertEquals(lines, [
+      "test/drivers.test.ts:1",
+      "test/drivers.test.ts:2",
+      "test/drivers.test.ts:3",
+    ]);
+    assertEquals(
+      await definitionIn(TABLE_FILES, { path: "test/drivers.test.ts", name: "name", line: 3 }),
+      "test/drivers.test.ts:1",
+    );
+  },
+);
