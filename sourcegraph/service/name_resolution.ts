@@ -25,9 +25,17 @@ import {
   PROPERTY_TYPE,
   type Receiver,
   RETURN_TYPE,
+  type TypeArguments,
   VARIABLE_TYPE,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
+
+/** A named type an object literal is of, as the file `path` sees it, with the type arguments written there. */
+export interface LiteralType {
+  path: string;
+  type: string;
+  arguments?: TypeArguments;
+}
 
 /** Most modules followed from one name (re-exports and `export *` included). */
 export const FOLLOW_DEPTH = 8;
@@ -66,10 +74,13 @@ export interface ResolvedDeclaration {
   indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names. */
   typeParameters?: string[];
+  /**
+   * For a function, a member or a type alias: the type arguments its annotations or its value
+   * write, per generic type (`Resolvable<Plugin>`: Plugin).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
-  /** For a function returning an array of a named type: that type. */
-  returnsElement?: string;
   /**
    * For a function or method: the named type it returns (a `Promise`'s: what awaiting it
    * gives); for a type with a call signature, what calling a value of it returns.
@@ -79,6 +90,10 @@ export interface ResolvedDeclaration {
   valueType?: string;
   /** For a variable annotated with a generic type: the named type of each type argument. */
   valueArguments?: (string | null)[];
+  /** For a function returning an array of a named type: that type. */
+  returnsElement?: string;
+  /** For a type alias of a union with function arms: the named types those functions return. */
+  returnedBy?: string[];
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
@@ -102,7 +117,14 @@ export interface ResolvedDeclaration {
   /** For a `private` member of a class: the class's lines, where alone it is referred to. */
   private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+  argument?: {
+    callee: string;
+    index: number;
+    module?: string;
+    on?: Receiver;
+    typed?: string;
+    returned?: true;
+  };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -388,6 +410,9 @@ export class NameResolver {
     if (receiver.kind === "element") {
       return await this.elementMember(path, { ...receiver, member: name }, depth);
     }
+    if (receiver.kind === "entry") {
+      return await this.entryMember(path, { ...receiver, name }, depth);
+    }
     if (receiver.kind === "result") {
       return await this.resultMember(path, { ...receiver, member: name }, depth);
     }
@@ -412,11 +437,7 @@ export class NameResolver {
         : null;
     }
     if (receiver.kind === "props") {
-      return await this.propsMember(
-        path,
-        { component: receiver.component, member: name, line: receiver.line },
-        depth,
-      );
+      return await this.propsMember(path, { ...receiver, member: name }, depth);
     }
     if (receiver.kind === "this" && receiver.literal !== undefined) {
       return await this.literalOwnMember(path, { name, ...receiver.literal });
@@ -626,6 +647,11 @@ export class NameResolver {
       return await this.parameterMember(path, { ...parameter, member });
     }
     const { argument, typedAt } = receiver;
+    const declared = argument === undefined ? null : await this.declaredParameterMember(path, {
+      ...argument,
+      member,
+    });
+    if (declared !== null) return declared;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
     const typed = await argumentTyped(this, path, argument);
@@ -634,7 +660,7 @@ export class NameResolver {
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
       for (const each of await this.literalTypes(path, receiver, 0)) {
-        const found = await this.member(each.path, { type: each.type, member }, 1);
+        const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
       }
       for (const holder of await this.nestedHolders(path, receiver.nested, 0)) {
@@ -644,18 +670,45 @@ export class NameResolver {
       return null;
     }
     if (receiver.argument === undefined) return null;
-    const { index } = receiver.argument;
-    const callee = await this.calleeOf(path, receiver.argument);
-    const type = callee?.parameters?.[index];
-    if (callee === null || type === undefined) return null;
-    if (type !== null) {
-      for (const each of [type].flat()) {
-        const found = await this.member(callee.path, { type: each, member }, 1);
+    if (receiver.argument.returned) {
+      for (const each of await this.returnedTypes(path, receiver.argument)) {
+        const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
       }
       return null;
     }
+    const { index } = receiver.argument;
+    const callee = await this.calleeOf(path, receiver.argument);
+    const type = callee?.parameters?.[index];
+    if (callee === null || type === undefined) return null;
+    for (const each of type === null ? [] : [type].flat()) {
+      const written = { type: each, member, arguments: callee.typeArguments };
+      const found = await this.member(callee.path, written, 1);
+      if (found !== null) return found;
+    }
+    // An anonymous object type the parameter is written with, alone or as a part
+    // (`Partial<Options & { fancy: boolean }>`).
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * For an object passed to a function the files declare with a named type for that parameter
+   * (`load<T>(options: LoadOptions<T>)`): that type's member `member`, which the call's type
+   * argument does not change (`load<UserConfig>({ cwd })` is LoadOptions' `cwd`); null when the
+   * callee is a method of a value (its type arguments are read elsewhere), or the parameter's
+   * type declares no such member (`atom<Value>(initial: Value)`: a type parameter).
+   */
+  async declaredParameterMember(
+    path: string,
+    at: { callee: string; index: number; on?: Receiver; typed?: string; member: string },
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.on !== undefined || at.typed === undefined) return null;
+    const callee = await this.calleeOf(path, at);
+    for (const type of [callee?.parameters?.[at.index] ?? []].flat()) {
+      const found = await this.member(callee!.path, { type, member: at.member }, 1);
+      if (found !== null) return found;
+    }
+    return null;
   }
 
   /**
@@ -718,34 +771,91 @@ export class NameResolver {
     path: string,
     context: LiteralContext,
     depth: number,
-  ): Promise<{ path: string; type: string }[]> {
+  ): Promise<LiteralType[]> {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
+    if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
       const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
-      return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
+      const { typeArguments } = callee ?? {};
+      const written = typeArguments === undefined ? {} : { arguments: typeArguments };
+      return callee === null ? [] : types.map((type) => ({ path: callee.path, type, ...written }));
     }
     if (context.nested === undefined) return [];
     const { key, outer, element } = context.nested;
-    const found: { path: string; type: string }[] = [];
+    const found: LiteralType[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: key }, 1);
-      // `{ args: [{ ... }] }` of `args?: Arg[]`: each element is an Arg.
-      const types = element === true ? member?.elementTypes : member?.valueTypes;
-      if (member !== null) {
-        for (const type of types ?? []) found.push({ path: member.path, type });
-        continue;
+      const member = await this.member(each.path, { ...each, member: key }, depth + 1);
+      // `{ build: { ... } }` of a `Record<string, Command>`: each key holds a Command.
+      if (member === null && !element) found.push(...await this.recordValues(each, depth + 1));
+      const written = member?.typeArguments === undefined
+        ? {}
+        : { arguments: member.typeArguments };
+      // `{ children: [{ ... }] }`: an element of the key's array type.
+      for (const type of (element ? member?.elementTypes : member?.valueTypes) ?? []) {
+        found.push({ path: member!.path, type, ...written });
       }
-      if (element === true) continue;
-      // `type Dependencies = Record<string, Dependency>`: each key's value is a Dependency.
-      const declared = await this.declarationOf(each.path, each.type, 1);
-      const values = declared?.parts?.includes("Record")
-        ? declared.partArguments?.Record?.[1]
-        : null;
-      if (declared && values) found.push({ path: declared.path, type: values });
-      // `[key: string]: Value | Input`: a key the type does not declare holds one of those.
-      for (const type of declared?.indexValues ?? []) found.push({ path: declared!.path, type });
+    }
+    return found;
+  }
+
+  /**
+   * The named types an object returned by a function passed as `argument` is of: what the callee's
+   * parameter type says such a function returns (a function type's return, a union's function
+   * arms'), a type parameter of that type standing for the argument written for it
+   * (`Resolvable<Plugin>` of `type Resolvable<T> = T | (() => T)`: Plugin).
+   */
+  async returnedTypes(
+    path: string,
+    argument: { callee: string; index: number; module?: string; on?: Receiver },
+  ): Promise<LiteralType[]> {
+    const callee = await this.calleeOf(path, argument);
+    if (callee === null) return [];
+    const found: LiteralType[] = [];
+    for (const named of [callee.parameters?.[argument.index] ?? []].flat()) {
+      const type = await this.declarationOf(callee.path, named, 2);
+      if (type === null) continue;
+      const parameters = type.typeParameters ?? [];
+      for (const returned of [...type.returnedBy ?? [], ...type.returns ? [type.returns] : []]) {
+        const at = parameters.indexOf(returned);
+        const written = at === -1 ? returned : callee.typeArguments?.[named]?.[at];
+        if (!written) continue;
+        found.push(
+          at === -1
+            ? { path: type.path, type: written }
+            : { path: callee.path, type: written, arguments: callee.typeArguments },
+        );
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The value type of a `Record<K, V>` a literal type is (the platform's `Record` written with
+   * its arguments, a type alias of one, a generic alias standing for one as its argument): V, as
+   * the file writing it sees it; the value types of its index signature (`[key: string]: Value |
+   * Input`), those of the keys it does not declare; empty for another type.
+   */
+  async recordValues(each: LiteralType, depth: number): Promise<LiteralType[]> {
+    if (depth > FOLLOW_DEPTH) return [];
+    const type = await this.declarationOf(each.path, each.type, depth + 1);
+    if (type === null) {
+      const value = each.type === "Record" ? each.arguments?.Record?.[1] : null;
+      return value ? [{ ...each, type: value }] : [];
+    }
+    const value = type.parts?.includes("Record") ? type.partArguments?.Record?.[1] : null;
+    if (value) {
+      const written = type.typeArguments === undefined ? {} : { arguments: type.typeArguments };
+      return [{ path: type.path, type: value, ...written }];
+    }
+    const names = each.arguments?.[each.type] ?? [];
+    const parameters = type.typeParameters ?? [];
+    const found = (type.indexValues ?? []).map((value) => ({ path: type.path, type: value }));
+    for (const part of type.parts ?? []) {
+      const argument = names[parameters.indexOf(part)];
+      if (!parameters.includes(part) || !argument) continue;
+      found.push(...await this.recordValues({ ...each, type: argument }, depth + 1));
     }
     return found;
   }
@@ -835,6 +945,23 @@ export class NameResolver {
   }
 
   /**
+   * The member `name` of a value of the record a receiver `of` describes (`Object.values(defs)`):
+   * of the value type of the `Record<K, V>` its type is; null when no type is evident.
+   */
+  async entryMember(
+    path: string,
+    at: { of: Receiver; name: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.of.kind !== "type" || depth > FOLLOW_DEPTH) return null;
+    for (const each of await this.recordValues({ path, type: at.of.type }, depth + 1)) {
+      const found = await this.member(each.path, { ...each, member: at.name }, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
    * The member `member` of an element of the array `of` (as `path` sees it): of the element type
    * its declaration names, as the declaring file sees that type; null when it names none.
    */
@@ -856,10 +983,9 @@ export class NameResolver {
     }
     const array = await this.declarationOf(path, at.of, depth + 1);
     if (array?.elementType === undefined && array?.setBy !== undefined) {
-      // `const commits = parse(raw)` of `parse(): Commit[]`: each element is a Commit.
-      const fn = await this.declarationOf(array.path, array.setBy, depth + 1);
-      if (fn?.returnsElement === undefined) return null;
-      return await this.member(fn.path, { type: fn.returnsElement, member: at.member }, depth + 1);
+      // An imported `export const commits = parse(raw)` of `parse(): Commit[]`: a Commit.
+      const result = { of: array.setBy, element: true as const, member: at.member };
+      return await this.resultMember(array.path, result, depth + 1);
     }
     if (array?.elementType === undefined) return null;
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
@@ -903,12 +1029,10 @@ export class NameResolver {
    */
   async nestedHolders(
     path: string,
-    nested: { key: string; outer: LiteralContext; element?: true },
+    nested: { key: string; outer: LiteralContext },
     depth: number,
   ): Promise<ResolvedDeclaration[]> {
     const found: ResolvedDeclaration[] = [];
-    // An element of an array property is of no property's own anonymous type.
-    if (nested.element === true) return found;
     for (const each of await this.literalTypes(path, nested.outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: nested.key }, 1);
       if (member !== null) found.push(member);
@@ -923,13 +1047,20 @@ export class NameResolver {
    */
   async resultMember(
     path: string,
-    at: { of: string; on?: Receiver; awaited?: boolean; member: string },
+    at: { of: string; on?: Receiver; awaited?: boolean; element?: true; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     if (depth > FOLLOW_DEPTH) return null;
     let fn = at.on === undefined
       ? await this.declarationOf(path, at.of, depth + 1)
       : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    if (at.element === true) {
+      // An element of the array the call returns: of the element type its declaration writes.
+      const type = fn?.returnsElement;
+      return type === undefined
+        ? null
+        : await this.member(fn!.path, { type, member: at.member }, 1 + depth);
+    }
     // A function whose return type is written as an anonymous object type
     // (`function debug(): { close: () => void }`): that type's member.
     const anonymous = fn !== null && fn.returns === undefined
@@ -1002,7 +1133,7 @@ export class NameResolver {
     depth: number,
   ): Promise<{ path: string; type: string } | null> {
     for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      const member = await this.member(each.path, { ...each, member: handler.key }, 1);
       if (member === null) continue;
       for (const named of (handler.element ? member.elementTypes : member.valueTypes) ?? []) {
         const declared = await this.declarationOf(member.path, named, depth + 1);
@@ -1043,10 +1174,13 @@ export class NameResolver {
     return null;
   }
 
-  /** The declaration of member `member` of type `type` as `path` sees the type. */
+  /**
+   * The declaration of member `member` of type `type` as `path` sees the type; `arguments`: the
+   * type arguments written where `type` is named (in `path`), per generic type.
+   */
   async member(
     path: string,
-    at: { type: string; member: string },
+    at: { type: string; member: string; arguments?: TypeArguments },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.declarationOf(path, at.type, depth);
@@ -1071,6 +1205,7 @@ export class NameResolver {
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
           ...(receiver.typeQuery ? { typeQuery: receiver.typeQuery } : {}),
           ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
+          ...(receiver.typeArguments ? { typeArguments: receiver.typeArguments } : {}),
         };
       }
     }
@@ -1083,7 +1218,11 @@ export class NameResolver {
       const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
       if (found !== null) return found;
     }
-    return null;
+    // `Resolvable<Plugin>` of `type Resolvable<T> = T | Promise<T> | (() => T)`: the argument's.
+    const names = at.arguments?.[at.type];
+    if (names === undefined) return null;
+    const written = { part: at.type, names, member: at.member, arguments: at.arguments };
+    return await this.argumentMember(path, written, depth);
   }
 
   /**
@@ -1113,7 +1252,7 @@ export class NameResolver {
    */
   async argumentMember(
     path: string,
-    at: { part: string; names: (string | null)[]; member: string },
+    at: { part: string; names: (string | null)[]; member: string; arguments?: TypeArguments },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const generic = await this.declarationOf(path, at.part, depth + 1);
@@ -1121,7 +1260,8 @@ export class NameResolver {
     for (const part of generic?.parts ?? []) {
       const argument = at.names[parameters.indexOf(part)];
       if (parameters.includes(part) && argument) {
-        const found = await this.member(path, { type: argument, member: at.member }, depth + 1);
+        const each = { type: argument, member: at.member, arguments: at.arguments };
+        const found = await this.member(path, each, depth + 1);
         if (found !== null) return found;
       }
     }
@@ -1401,6 +1541,7 @@ async function memberRefersTo(
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
+    case "entry":
     case "result":
     case "value":
     case "property":
@@ -1785,6 +1926,10 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
+  const declared = receiver.argument === undefined
+    ? null
+    : await resolver.declaredParameterMember(at.path, { ...receiver.argument, member: at.name });
+  if (declared !== null) return isTargetMember(declared, target);
   const typed = await argumentTyped(resolver, at.path, receiver.argument);
   if (typed !== undefined) {
     // An object passed to a call written with a type argument that declares the key
@@ -1849,13 +1994,22 @@ async function passedObjectFits(
 ): Promise<boolean | null> {
   const { argument } = at.receiver;
   if (argument === undefined) return null;
+  if (argument.returned) {
+    // Returned by a function passed: of the type the callee says it returns, when evident.
+    const types = await resolver.returnedTypes(at.path, argument);
+    for (const each of types) {
+      const found = await resolver.member(each.path, { ...each, member: at.name }, 1);
+      if (found !== null && isTargetMember(found, target)) return true;
+    }
+    return types.length > 0 ? false : null;
+  }
   const fits = await argumentFits(resolver, { path: at.path, name: at.name, ...argument }, target);
   if (fits !== null) return fits;
   // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
   // of its parameter's one type wherever that callee and argument are the same.
   const { callee, index, on } = argument;
   if (
-    on === undefined && target.argument?.on === undefined &&
+    on === undefined && target.argument?.on === undefined && !target.argument?.returned &&
     target.argument?.callee === callee && target.argument.index === index
   ) {
     return true;
@@ -1902,8 +2056,8 @@ async function nestedFits(
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
   const types = await resolver.literalTypes(at.path, at.receiver, 0);
-  for (const { path, type } of types) {
-    const found = await resolver.member(path, { type, member: at.name }, 1);
+  for (const each of types) {
+    const found = await resolver.member(each.path, { ...each, member: at.name }, 1);
     if (found !== null && isTargetMember(found, target)) return true;
   }
   if (types.length > 0 || at.receiver.nested === undefined) return types.length > 0 ? false : null;
@@ -1926,8 +2080,9 @@ async function argumentFits(
   const callee = await resolver.calleeOf(at.path, at);
   if (callee === null || callee.parameters === undefined) return null;
   const type = callee.parameters[at.index] ?? null;
-  if (type !== null) {
-    if (target.container === null) return false;
+  // A target of no named type may be the anonymous part of a parameter's type
+  // (`Partial<Options & { fancy: boolean }>`), below.
+  if (type !== null && target.container !== null) {
     for (const each of [type].flat()) {
       if (each === target.container) {
         const declared = await resolver.declarationOf(callee.path, each, 1);
@@ -1935,8 +2090,10 @@ async function argumentFits(
       } else if ((target.heritage ?? []).includes(each)) {
         return true;
       } else {
-        // A type made of the target's (`{ alg: string } & VerifyOptions`).
-        const found = await resolver.member(callee.path, { type: each, member: at.name }, 1);
+        // A type made of the target's (`{ alg: string } & VerifyOptions`), or a generic alias
+        // standing for it (`Resolvable<Plugin>`).
+        const written = { type: each, member: at.name, arguments: callee.typeArguments };
+        const found = await resolver.member(callee.path, written, 1);
         if (found !== null && isTargetMember(found, target)) return true;
       }
     }
@@ -1996,11 +2153,13 @@ function declared(
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
     ...(binding.indexValues ? { indexValues: binding.indexValues } : {}),
     ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
+    ...(binding.typeArguments ? { typeArguments: binding.typeArguments } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
-    ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
     ...(binding.valueArguments ? { valueArguments: binding.valueArguments } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
+    ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
+    ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
   };
 }

@@ -67,7 +67,15 @@ export type Receiver =
      * argument of the call that made the method's receiver (`$store.set({ ... })` of
      * `let $store = map<Value>()`).
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    argument?: {
+      callee: string;
+      index: number;
+      module?: string;
+      on?: Receiver;
+      typed?: string;
+      /** The object is what a function passed there returns (`definePlugin(() => ({ ... }))`). */
+      returned?: true;
+    };
     /**
      * For an object of a type written as an anonymous object type in a call's type argument
      * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
@@ -91,13 +99,20 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
+    /** For a property or method: the type arguments its annotations write, as `Declared`'s. */
+    typeArguments?: TypeArguments;
     /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
     typeQuery?: string;
     /**
      * For an object literal that is the value of another literal's property (`{ retry: { ... } }`):
      * that property's name and the outer literal's context; the object is of the property's type.
      */
-    nested?: { key: string; outer: LiteralContext; element?: true };
+    nested?: {
+      key: string;
+      outer: LiteralContext;
+      /** An element of the array the property holds (`{ children: [{ ... }] }`): of its type's. */
+      element?: boolean;
+    };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -114,6 +129,11 @@ export type Receiver =
    */
   | { kind: "element"; of: string; on?: Receiver }
   /**
+   * A value of the object `of` describes, read with `Object.values` or as the second of each pair
+   * of `Object.entries`: of the value type of the `Record<K, V>` that object's type is.
+   */
+  | { kind: "entry"; of: Receiver }
+  /**
    * What a call of a function the file declares or imports returns (`const pool = createPool()`,
    * `await load()`): of the named return type that function's declaration writes (or the call
    * signature of the type of a value called). `on`: the function is the member `of` of a value
@@ -126,6 +146,12 @@ export type Receiver =
     awaited?: boolean;
     made?: string[];
     typedAt?: { from: number; to: number };
+    /**
+     * An element of the array the call returns (`for (const plugin of plugins)` of `const plugins
+     * = await resolvePlugins()`, `const [first] = load()`): of the element type its declaration
+     * writes for what it returns.
+     */
+    element?: true;
   }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
@@ -228,13 +254,15 @@ export interface Declared {
   indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names, in order. */
   typeParameters?: string[];
+  /**
+   * For a function (its parameters' annotations) or a type alias (its value): per generic type
+   * written with type arguments there, at any depth (`Resolvable<Plugin>`,
+   * `Record<string, Resolvable<Command>>`), the named type of each argument (null: not a named
+   * type, or a type parameter).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
-  /**
-   * For a function returning an array of a named type (`Commit[]`, `Promise<Commit[]>`): that
-   * type, the elements of what its calls give.
-   */
-  returnsElement?: string;
   /**
    * For a function: the named type it returns (a `Promise`'s: what awaiting it gives); for a
    * type alias or interface with a call signature, what calling a value of it returns.
@@ -249,7 +277,20 @@ export interface Declared {
   valueArguments?: (string | null)[];
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
+  /**
+   * For a function returning an array of a named type (`Promise<Plugin[]>`, `Arg[]`): that type,
+   * its elements'.
+   */
+  returnsElement?: string;
+  /**
+   * For a type alias of a union with function types among its arms (`T | (() => T)`): the named
+   * types those functions return (a `Promise`'s: what awaiting it gives).
+   */
+  returnedBy?: string[];
 }
+
+/** Per generic type written with type arguments, the named type of each argument. */
+export type TypeArguments = Record<string, (string | null)[]>;
 
 /** What one identifier is bound to. */
 export type Binding =
@@ -344,30 +385,7 @@ export function bindingOf(node: Node): Binding {
   }
   const memberKind = MEMBER_DECLARATIONS[parent.type];
   if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
-    const receiver = declaringType(parent, memberKind);
-    // A method's (or a function-typed property's) parameters type the objects and callbacks
-    // passed to it, its return type what its calls give.
-    const fn = memberKind === "method" ? parent : functionTyped(parent);
-    if (receiver.kind === "declaration" && fn !== null) {
-      Object.assign(receiver, functionTypes(fn));
-      const returns = returnTypeOf(fn);
-      if (returns !== null) receiver.returns = returns;
-    }
-    const annotation = memberKind === "field" && fn === null
-      ? parent.childForFieldName("type")?.namedChildren[0] ?? null
-      : null;
-    const valueTypes = annotation === null ? [] : namedParts(annotation);
-    if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
-    const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
-    if (receiver.kind === "declaration" && query?.type === "identifier") {
-      receiver.typeQuery = query.text;
-    }
-    const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
-    const elementTypes = element ? namedParts(element) : [];
-    if (receiver.kind === "declaration" && elementTypes.length > 0) {
-      receiver.elementTypes = elementTypes;
-    }
-    return { kind: "member", receiver };
+    return { kind: "member", receiver: memberDeclaration(parent, memberKind) };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
     return { kind: "member", receiver: declaringType(parent, "constant") };
@@ -402,6 +420,37 @@ function globalDeclaration(object: Node, name: string): Binding | null {
     if (found !== undefined) return found.binding;
   }
   return null;
+}
+
+// The declaration of a member (`declares`: method or field) by `parent`, with what its
+// annotations say of the values and objects it takes and gives.
+function memberDeclaration(parent: Node, memberKind: string): Receiver {
+  const receiver = declaringType(parent, memberKind);
+  // A method's (or a function-typed property's) parameters type the objects and callbacks
+  // passed to it, its return type what its calls give.
+  const fn = memberKind === "method" ? parent : functionTyped(parent);
+  if (receiver.kind === "declaration" && fn !== null) {
+    Object.assign(receiver, functionTypes(fn));
+    const returns = returnTypeOf(fn);
+    if (returns !== null) receiver.returns = returns;
+  }
+  const annotation = memberKind === "field" && fn === null
+    ? parent.childForFieldName("type")?.namedChildren[0] ?? null
+    : null;
+  const written = typeArguments(fn === null ? [annotation] : parameterAnnotations(fn));
+  if (receiver.kind === "declaration" && written !== null) receiver.typeArguments = written;
+  const valueTypes = annotation === null ? [] : namedParts(annotation);
+  if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+  const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
+  if (receiver.kind === "declaration" && query?.type === "identifier") {
+    receiver.typeQuery = query.text;
+  }
+  const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
+  const elementTypes = element ? namedParts(element) : [];
+  if (receiver.kind === "declaration" && elementTypes.length > 0) {
+    receiver.elementTypes = elementTypes;
+  }
+  return receiver;
 }
 
 /**
@@ -501,8 +550,18 @@ function moduleOf(statement: Node): string | null {
 
 // The name's declaration seen from `node`: the nearest scope declaring it.
 function lookUp(node: Node, name: string): Binding | null {
-  for (let scope = node.parent; scope !== null; scope = scope.parent) {
-    const found = declarationsOf(scope, name)[0];
+  return node.parent === null ? null : bindingSeenFrom(node.parent, name);
+}
+
+/**
+ * The binding of `name` as seen from inside `scope` (the innermost node around
+ * a place that is no identifier of the tree, as a documentation comment):
+ * the nearest declaration of the name in it or around it, or null (a global,
+ * or nothing the file declares or imports).
+ */
+export function bindingSeenFrom(scope: Node, name: string): Binding | null {
+  for (let at: Node | null = scope; at !== null; at = at.parent) {
+    const found = declarationsOf(at, name)[0];
     if (found !== undefined) return found.binding;
   }
   return null;
@@ -535,10 +594,13 @@ export function beginFile(): void {
 // The declarations a scope node makes of `name` (none when it is no scope).
 function declarationsOf(scope: Node, name: string): Declaration[] {
   if (scopes === null || scopes.name !== name) scopes = { name, byScope: new Map() };
-  let found = scopes.byScope.get(scope.id);
+  // Finding a declaration may look another name up (a `Partial<T>` annotation asks whether the
+  // file declares `Partial`), which starts that name's map: this one's is kept apart from it.
+  const kept = scopes;
+  let found = kept.byScope.get(scope.id);
   if (found === undefined) {
     found = scopeDeclarations(scope, name);
-    scopes.byScope.set(scope.id, found);
+    kept.byScope.set(scope.id, found);
   }
   return found;
 }
@@ -561,11 +623,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (callbacks !== null) declared.callbacks = callbacks;
     const signature = signatureOf(nameNode);
     if (signature !== null) declared.parameterTypes = signature;
-    const parts = typeParts(nameNode);
-    if (parts.length > 0) declared.parts = parts;
-    const indexValues = signatureValues(nameNode);
-    if (indexValues.length > 0) declared.indexValues = indexValues;
-    Object.assign(declared, genericParts(nameNode));
+    Object.assign(declared, typeShape(nameNode));
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -573,8 +631,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
-    const returned = declaredFunction === null ? null : returnedElement(declaredFunction);
-    if (returned !== null) declared.returnsElement = returned;
+    const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
+    if (elements !== null) declared.returnsElement = elements;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -600,6 +658,23 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
   }
   if (top) found.push(...importsOf(scope, name));
   return found;
+}
+
+// What a declared name's type is made of: an alias's or interface's named parts, its index
+// signature's values, its generic parts and function arms, and the type arguments its annotations
+// or value write.
+function typeShape(nameNode: Node): Partial<Declared> {
+  const shape: Partial<Declared> = {};
+  const parts = typeParts(nameNode);
+  if (parts.length > 0) shape.parts = parts;
+  const indexValues = signatureValues(nameNode);
+  if (indexValues.length > 0) shape.indexValues = indexValues;
+  Object.assign(shape, genericParts(nameNode));
+  const arms = armReturns(nameNode);
+  if (arms.length > 0) shape.returnedBy = arms;
+  const written = declaredArguments(nameNode);
+  if (written !== null) shape.typeArguments = written;
+  return shape;
 }
 
 // For the body of a module augmentation (`declare module "./context" { }`), the module it
@@ -821,6 +896,9 @@ function receiverOf(node: Node | null): Receiver {
     const awaited = receiverOf(node.namedChildren[0] ?? null);
     return awaited.kind === "result" ? { ...awaited, awaited: true } : awaited;
   }
+  // `logs[0].args`, `logs.at(-1).args`: an element of an array of evident element type.
+  const element = elementRead(node);
+  if (element !== null) return element;
   if (node.type === "call_expression") return callResult(node);
   if (node.type === "new_expression") {
     // `new Hono().get('/')`: a member of the value just constructed.
@@ -1050,6 +1128,10 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
   }
+  const element = holder.type === "array_pattern" && at !== null
+    ? patternElement(holder, at)
+    : null;
+  if (element !== null) return element;
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
 }
@@ -1061,6 +1143,47 @@ function castReceiver(value: Node | null, type: Node | null): Receiver {
   if (type.type === "predefined_type") return { kind: "unknown", global: true };
   const named = namedType(type);
   return named === null ? { kind: "unknown" } : { kind: "type", type: named };
+}
+
+// For a name an array pattern declares: `const [first] = await load()`, an element of the array
+// the call returns; `for (const [index, item] of items.entries())`, the second, an element of items;
+// null for another pattern.
+function patternElement(pattern: Node, name: Node): Receiver | null {
+  const holder = pattern.parent;
+  if (
+    holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === pattern.id
+  ) {
+    return returnedElements(holder);
+  }
+  if (holder?.type !== "for_in_statement" || holder.childForFieldName("left")?.id !== pattern.id) {
+    return null;
+  }
+  // Its place in the pattern: the commas before it (`[, item]` skips the index).
+  const before = pattern.children.findIndex((child) => child?.id === name.id);
+  const place = pattern.children.slice(0, before).filter((child) => child?.type === ",").length;
+  const entries = holder.childForFieldName("right");
+  const callee = entries?.type === "call_expression" ? entries.childForFieldName("function") : null;
+  const method = callee?.type === "member_expression" ? callee.childForFieldName("property") : null;
+  const none = entries?.childForFieldName("arguments")?.namedChildren.length === 0;
+  if (place !== 1) return null;
+  const record = objectRead(entries, "entries");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  return method?.text === "entries" && none
+    ? iterated(callee?.childForFieldName("object") ?? null)
+    : null;
+}
+
+// For a call of the platform's `Object.<method>(value)` (`Object.entries(defs)`): the value; null
+// for another node.
+function objectRead(call: Node | null, method: string): Node | null {
+  const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  const object = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  if (object?.type !== "identifier" || object.text !== "Object" || lookUp(object, "Object")) {
+    return null;
+  }
+  if (callee?.childForFieldName("property")?.text !== method) return null;
+  const list = call?.childForFieldName("arguments")?.namedChildren ?? [];
+  return list.length === 1 ? list[0] : null;
 }
 
 // The receivers a property of a value is read from when its annotated type is followed.
@@ -1155,7 +1278,7 @@ function callbackParameter(name: Node): Receiver {
   if (!callee || !property) return { kind: "unknown" };
   // `layers.filter((layer) => ...)`: an element of the array.
   const element = argument === 0 && index === 0 && ITERATING.has(property.text)
-    ? arrayElement(callee.childForFieldName("object"), 0)
+    ? iteratedElement(callee.childForFieldName("object"), 0)
     : null;
   if (element !== null && element.kind !== "unknown") return element;
   const of = receiverOf(callee.childForFieldName("object"));
@@ -1218,16 +1341,13 @@ const ITERATING = new Set([
   "some",
 ]);
 
-// The platform's array methods returning an array of the same elements.
-const SAME_ELEMENTS = new Set(["concat", "filter", "reverse", "slice", "sort", "toReversed"]);
-
 // What an element of the array `node` is, through the parentheses, defaults (`layers || []`) and
 // calls keeping its elements (`layers.filter(...)`) around it: an element of a variable's array
 // (as `iterated`), or of a member's of a value of evident type (`config.layers`).
-function arrayElement(node: Node | null, depth: number): Receiver {
+function iteratedElement(node: Node | null, depth: number): Receiver {
   if (node === null || depth > FOLLOW_CALLS) return { kind: "unknown" };
   if (node.type === "parenthesized_expression") {
-    return arrayElement(node.namedChildren[0] ?? null, depth + 1);
+    return iteratedElement(node.namedChildren[0] ?? null, depth + 1);
   }
   const operator = node.type === "binary_expression"
     ? node.childForFieldName("operator")?.type
@@ -1235,13 +1355,13 @@ function arrayElement(node: Node | null, depth: number): Receiver {
   if (operator === "||" || operator === "??") {
     const right = node.childForFieldName("right");
     if (right?.type !== "array" || right.namedChildren.length > 0) return { kind: "unknown" };
-    return arrayElement(node.childForFieldName("left"), depth + 1);
+    return iteratedElement(node.childForFieldName("left"), depth + 1);
   }
   const callee = node.type === "call_expression" ? calleeOf(node) : null;
   if (callee?.type === "member_expression") {
     const method = callee.childForFieldName("property")?.text ?? "";
     if (!SAME_ELEMENTS.has(method)) return { kind: "unknown" };
-    return arrayElement(callee.childForFieldName("object"), depth + 1);
+    return iteratedElement(callee.childForFieldName("object"), depth + 1);
   }
   const property = node.type === "member_expression" ? node.childForFieldName("property") : null;
   if (property?.type === "property_identifier") {
@@ -1252,9 +1372,39 @@ function arrayElement(node: Node | null, depth: number): Receiver {
   return iterated(node);
 }
 
+// The platform's array methods that give one of the array's elements.
+const ELEMENT_METHODS = new Set(["at", "find", "findLast", "pop", "shift"]);
+
+// For an element read from an array by index (`logs[0]`) or by a method giving one
+// (`logs.at(-1)`, `logs.find(...)`): what `iterated` says of that array's elements when it is
+// evident; null otherwise.
+function elementRead(node: Node): Receiver | null {
+  let array: Node | null = null;
+  if (node.type === "subscript_expression") {
+    const index = node.childForFieldName("index");
+    if (index?.type === "number" || index?.type === "identifier") {
+      array = node.childForFieldName("object");
+    }
+  } else if (node.type === "call_expression") {
+    const callee = node.childForFieldName("function");
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")
+      : null;
+    if (method && ELEMENT_METHODS.has(method.text)) array = callee!.childForFieldName("object");
+  }
+  if (array?.type !== "identifier") return null;
+  const element = iterated(array);
+  return element.kind === "unknown" ? null : element;
+}
+
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
-// declaration names (in the file, or in the module it is imported from).
-function iterated(node: Node | null): Receiver {
+// declaration names (in the file, or in the module it is imported from); an array made of its
+// elements (`[...plugins].reverse()`, `plugins.slice(1)`) holds the same.
+function iterated(array: Node | null): Receiver {
+  // `Object.values(defs)`: the values of a record.
+  const record = objectRead(array, "values");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  const node = sameElements(array);
   if (node?.type !== "identifier") return { kind: "unknown" };
   const binding = lookUp(node, node.text);
   if (binding?.kind === "import" && binding.imported !== "*") {
@@ -1263,11 +1413,55 @@ function iterated(node: Node | null): Receiver {
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
     return { kind: "type", type: binding.elementType };
   }
-  // `const commits = parse(raw)`: of the element type of the array `parse` returns.
-  if ((binding?.kind === "local" || binding?.kind === "file") && binding.setBy) {
-    return { kind: "element", of: node.text };
+  const declarator = declaredAt(node, binding)?.parent ?? null;
+  return declarator?.type === "variable_declarator"
+    ? returnedElements(declarator)
+    : { kind: "unknown" };
+}
+
+// The methods of an array that give an array of (some of) its own elements.
+const SAME_ELEMENTS = new Set([
+  "reverse",
+  "slice",
+  "filter",
+  "sort",
+  "concat",
+  "toReversed",
+  "toSorted",
+]);
+
+// The array whose elements `node` holds: itself, or the array a copy (`[...items]`) or a method
+// of `SAME_ELEMENTS` made it from.
+function sameElements(node: Node | null): Node | null {
+  let at = node;
+  for (let hops = 0; at !== null && hops < FOLLOW_CALLS; hops++) {
+    const [only] = at.type === "array" && at.namedChildren.length === 1 ? at.namedChildren : [];
+    const callee = at.type === "call_expression" ? at.childForFieldName("function") : null;
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")?.text
+      : undefined;
+    if (at.type === "parenthesized_expression") at = at.namedChildren[0] ?? null;
+    else if (only?.type === "spread_element") at = only.namedChildren[0] ?? null;
+    else if (method !== undefined && SAME_ELEMENTS.has(method)) {
+      at = callee?.childForFieldName("object") ?? null;
+    } else return at;
   }
-  return { kind: "unknown" };
+  return at;
+}
+
+// For a variable declared without an annotation and set from a call (or `await` of one) of a
+// function the file declares or imports (`const plugins = await resolvePlugins()`): an element of
+// the array that call returns; else of no evident type.
+function returnedElements(declarator: Node): Receiver {
+  if (declarator.childForFieldName("type") !== null) return { kind: "unknown" };
+  let value = declarator.childForFieldName("value");
+  const awaited = value?.type === "await_expression";
+  if (awaited) value = value?.namedChildren[0] ?? null;
+  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  if (callee?.type !== "identifier" || lookUp(callee, callee.text) === null) {
+    return { kind: "unknown" };
+  }
+  return { kind: "result", of: callee.text, element: true, ...(awaited ? { awaited } : {}) };
 }
 
 // For the name of a variable or parameter annotated as an array of a named type (`Route[]`,
@@ -1283,12 +1477,7 @@ function elementType(name: Node): string | null {
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
-  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
-  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
-  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
-  return argument === null ? null : literalType(argument);
+  return typed === null ? null : arrayElement(typed);
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
@@ -1361,6 +1550,16 @@ function namedType(annotation: Node): string | null {
     node = name;
   }
   return node?.type === "type_identifier" ? node.text : null;
+}
+
+// The type a platform wrapper that keeps its members (`Partial<T>`, `Readonly<T>`) is written
+// with, the file declaring no type of that name; null for another type.
+function wrappedType(typed: Node): Node | null {
+  if (typed.type !== "generic_type") return null;
+  const name = typed.childForFieldName("name");
+  const of = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  if (name === null || !SAME_MEMBERS.has(name.text) || lookUp(name, name.text)) return null;
+  return of;
 }
 
 function rootOf(node: Node): Node {
@@ -1612,30 +1811,47 @@ function jsxProps(attribute: Node): Receiver {
   return { kind: "props", component: named.text, ...line };
 }
 
-// What an object literal or object type is evidently: its type's name, else the call it is an
-// argument of, or the parameter it annotates.
-function objectContext(object: Node): LiteralContext {
-  let holder = object.parent;
+// The type of an object literal that is a property's value in another literal (`{ retry: { ... } }`),
+// or an element of an array that is (`{ children: [{ ... }] }`); null for another object.
+function valueContext(object: Node): LiteralContext | null {
+  const holder = object.parent;
   const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
     ? holder.parent
     : null;
+  // `{ children: [{ text }] }`: an element of the array the outer literal's `children` holds.
+  if (object.type !== "object" || outer?.type !== "object") return listedUnderKey(object);
   const key = holder?.childForFieldName("key");
   // `const deps: Record<string, Dependencies> = { redis: { ... } }`: each value is a V.
-  const values = object.type === "object" && outer?.type === "object" ? recordValues(outer) : null;
+  const values = recordValues(outer);
   if (values !== null) return { type: values };
-  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
-    return nestedContext(outer, key.text, false);
+  if (key?.type !== "property_identifier") return null;
+  // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+}
+
+// What an object literal or object type is evidently: its type's name, else the call it is an
+// argument of, or the parameter it annotates.
+function objectContext(object: Node): LiteralContext {
+  const valued = valueContext(object);
+  if (valued !== null) return valued;
+  let holder = object.parent;
+  // `const routes: Route[] = [{ ... }]`: an element of a typed array (its place in each array,
+  // the outermost first, says which of a tuple's).
+  const places: number[] = [];
+  let list = object;
+  for (; holder?.type === "array"; holder = holder.parent) {
+    places.unshift(holder.namedChildren.findIndex((child) => child?.id === list.id));
+    list = holder;
   }
-  const listed = object.type === "object" ? listedContext(holder) : null;
-  if (listed?.nested !== undefined) return listed;
-  // `const routes: Route[] = [{ ... }]`: an element of a typed array.
-  let depth = 0;
-  for (; holder?.type === "array"; depth++) holder = holder.parent;
+  const depth = places.length;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
-  const declared = declaredContext(object, { holder, depth });
+  const declared = declaredContext(object, { holder, places });
   if (declared !== null) return declared;
-  const written = writtenType(holder, object, depth);
+  const written = writtenType(holder, object, places);
   if (written !== undefined) return { type: written };
   // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
   // expression is.
@@ -1646,6 +1862,8 @@ function objectContext(object: Node): LiteralContext {
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
+  const given = arm === null || object.type !== "object" ? null : returnedToCall(arm);
+  if (given !== null) return { type: null, argument: given };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
   const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
@@ -1654,7 +1872,8 @@ function objectContext(object: Node): LiteralContext {
     const setter = depth === 0 ? setterType(holder) : null;
     const typed = typeArgument(holder, depth) ?? (setter === null ? null : literalType(setter));
     if (depth > 0 && typed !== null) return { type: typed };
-    const argument = argumentOf(object, holder);
+    // `formatTree([{ text }])`: an element of the array passed.
+    const argument = argumentOf(list, holder);
     // `set({ count: 1 })` of `create<{ count: number }>()((set) => ...)`.
     const typedAt = setter?.type === "object_type" ? { typedAt: linesOf(setter) } : {};
     if (argument !== null) {
@@ -1670,26 +1889,6 @@ function objectContext(object: Node): LiteralContext {
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
-}
-
-// For an object literal in `array`, the value at a key of an outer literal (`{ args: [{ name: "a"
-// }] }`): an element of that key's array type; null elsewhere.
-function listedContext(array: Node | null): LiteralContext | null {
-  const pair = array?.type === "array" ? array.parent : null;
-  if (pair?.type !== "pair" || pair.childForFieldName("value")?.id !== array?.id) return null;
-  const key = pair.childForFieldName("key");
-  if (key?.type !== "property_identifier" || pair.parent?.type !== "object") return null;
-  return nestedContext(pair.parent, key.text, true);
-}
-
-// For an object literal at `key` of the literal `outer` (an element of the array there when
-// `element`): of the type the outer literal's `key` is annotated with (`{ retry: { limit: 2 } }`).
-function nestedContext(outer: Node, key: string, element: boolean): LiteralContext {
-  const context = objectContext(outer);
-  const typed = context.type !== null || context.argument !== undefined ||
-    context.nested !== undefined;
-  if (!typed) return { type: null };
-  return { type: null, nested: { key, outer: context, ...element && { element } } };
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
@@ -1716,15 +1915,30 @@ function recordValues(object: Node): string | null {
 
 const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
 
+// For an object literal that is an element of an array literal under a key of another object
+// literal of evident type (`{ children: [{ ... }] }`): the element of that key's type; else null.
+function listedUnderKey(object: Node): LiteralContext | null {
+  const list = object.type === "object" ? object.parent : null;
+  const pair = list?.type === "array" ? list.parent : null;
+  if (pair?.type !== "pair" || pair.childForFieldName("value")?.id !== list?.id) return null;
+  const key = pair.childForFieldName("key");
+  const outer = pair.parent;
+  if (key?.type !== "property_identifier" || outer?.type !== "object") return null;
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context, element: true } } : null;
+}
+
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
 // (an element of it, `depth` arrays down), a parameter's default value, a member of a typed value
 // it is assigned to; null for another holder.
 function declaredContext(
   object: Node,
-  at: { holder: Node | null; depth: number },
+  at: { holder: Node | null; places: number[] },
 ): LiteralContext | null {
-  const { holder, depth } = at;
-  if (holder?.type === "assignment_expression" && depth === 0) {
+  const { holder, places } = at;
+  if (holder?.type === "assignment_expression" && places.length === 0) {
     return memberAssigned(holder, object);
   }
   if (holder?.type === "type_alias_declaration") {
@@ -1733,9 +1947,7 @@ function declaredContext(
   if (holder?.type === "variable_declarator") {
     let typed = holder.childForFieldName("type");
     if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
-      typed = typed.namedChildren[0] ?? null;
-    }
+    typed = typed === null ? null : elementOf(typed, places);
     // `const cases: { name: string }[] = [{ name: "a" }]`: of the variable's anonymous type.
     const variable = typed?.type === "object_type" ? annotatedVariable(typed) : null;
     if (variable !== null) return { type: null, parameter: variable };
@@ -1769,35 +1981,61 @@ function memberAssigned(assignment: Node, object: Node): LiteralContext | null {
 
 // For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named
 // type written for it (null: none); undefined when `holder` is neither.
-function writtenType(holder: Node | null, object: Node, depth: number): string | null | undefined {
+function writtenType(
+  holder: Node | null,
+  object: Node,
+  places: number[],
+): string | null | undefined {
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
-    return castType(holder, object);
+    return castType(holder, object, places);
   }
-  // `<Config>{ ... }`: the angle-bracket assertion writes its type first.
-  if (holder?.type === "type_assertion") return assertedType(holder, object);
+  // `<Options>{ ... }`: the older cast, its type written first.
+  if (holder?.type === "type_assertion" && places.length === 0) {
+    const typed = holder.namedChildren[0]?.namedChildren[0] ?? null;
+    return typed === null || holder.namedChildren.at(-1)?.id !== object.id
+      ? null
+      : namedType(typed);
+  }
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
     return castType(cast, holder);
   }
-  if (holder?.type === "assignment_expression" && depth === 0) return assignedType(holder, object);
+  if (holder?.type === "assignment_expression" && places.length === 0) {
+    return assignedType(holder, object);
+  }
   return undefined;
+}
+
+// The type of the element at `places` (one per array, the outermost first) of an array or tuple
+// type (`[string[], ArgsDef][]` at [0, 1]: ArgsDef); null where `typed` is neither.
+function elementOf(typed: Node, places: number[]): Node | null {
+  let at: Node | null = typed;
+  for (const place of places) {
+    while (at?.type === "parenthesized_type" || at?.type === "readonly_type") {
+      at = at.namedChildren[0] ?? null;
+    }
+    const generic = at?.type === "generic_type" ? at.childForFieldName("name")?.text : null;
+    if (at?.type === "array_type") at = at.namedChildren[0] ?? null;
+    else if (at?.type === "tuple_type") {
+      at = at.namedChildren.filter((child) => child?.type !== "comment")[place] ?? null;
+      if (at?.type === "optional_type") at = at.namedChildren[0] ?? null;
+    } else if (generic === "Array" || generic === "ReadonlyArray") {
+      at = at?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    } else return null;
+  }
+  return at;
 }
 
 // The named type `holder`, an `as` or `satisfies` expression, writes for `object` (null: the
 // object is the type written, or the type is not named).
-function castType(holder: Node, object: Node): string | null {
+function castType(holder: Node, object: Node, places: number[] = []): string | null {
   const typed = holder.namedChildren.at(-1) ?? null;
-  return typed === null || typed.id === object.id ? null : namedType(typed);
-}
-
-// The named type an angle-bracket assertion (`<Config>value`) writes for `object`, its value
-// (null: not named, or `object` is not the value asserted).
-function assertedType(holder: Node, object: Node): string | null {
-  const [written, value] = holder.namedChildren;
-  if (value?.id !== object.id || written?.type !== "type_arguments") return null;
-  const typed = written.namedChildren[0] ?? null;
-  return typed === null || written.namedChildren.length !== 1 ? null : namedType(typed);
+  if (typed === null || typed.id === object.id) return null;
+  if (places.length === 0) return namedType(typed);
+  // `[[[], { name: { ... } }]] as [string[], ArgsDef][]`: the element's type.
+  const element = elementOf(typed, places);
+  return element === null ? null : literalType(element);
 }
 
 // For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a
@@ -1809,8 +2047,9 @@ function assignedType(assignment: Node, object: Node): string | null {
   const left = assignment.childForFieldName("left");
   if (left?.type === "identifier") {
     const declarator = declaredAt(left, lookUp(left, left.text))?.parent;
-    return declarator?.type === "variable_declarator"
-      ? annotatedType(declarator.childForFieldName("type"))
+    // `options = { prefix: "", ...options }` of a parameter `options?: TreeOptions` too.
+    return declarator?.type === "variable_declarator" || PARAMETERS.has(declarator?.type ?? "")
+      ? annotatedType(declarator!.childForFieldName("type"))
       : null;
   }
   // `this[STATE] = { ... }` sets the field the class declares as `[STATE]: State`.
@@ -1961,6 +2200,19 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
   if (typed.type === "object_type") return { type: null, argument, typedAt: linesOf(typed) };
   const named = literalType(typed);
   return named === null ? null : { type: null, argument: { ...argument, typed: named } };
+}
+
+// For an object returned (`arm` holds it) from a function of no return type passed to a call
+// (`definePlugin(() => ({ ... }))`): that argument, what the callee's parameter type says such a
+// function returns; null otherwise.
+function returnedToCall(arm: Node): NonNullable<LiteralContext["argument"]> | null {
+  const fn = returningFunction(arm);
+  const list = fn?.parent;
+  if (!fn || fn.childForFieldName("return_type") !== null || list?.type !== "arguments") {
+    return null;
+  }
+  const argument = argumentOf(fn, list);
+  return argument === null ? null : { ...argument, returned: true };
 }
 
 // The lines a node is written on.
@@ -2160,14 +2412,20 @@ function returnTypeOf(fn: Node): string | null {
   return typed === null ? null : namedType(typed);
 }
 
-// The named element type of the array a function's return type writes (`Commit[]`,
-// `Array<Commit>`, `Promise<Commit[]>`), or null.
+// The named element type of the array a function's return type annotation writes (`Plugin[]`,
+// `Promise<readonly Plugin[]>`, `Array<Plugin>`), or null.
 function returnedElement(fn: Node): string | null {
   let typed = fn.childForFieldName("return_type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
   if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
+  return typed === null ? null : arrayElement(typed);
+}
+
+// The named element type of an array type (`Route[]`, `readonly Route[]`, `Array<Route>`), or null.
+function arrayElement(array: Node): string | null {
+  let typed: Node | null = array;
   if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
   if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
   const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
@@ -2311,6 +2569,15 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      // `items: TreeItem[]`: an object passed there is an element of the array literal passed.
+      if (typed?.type === "array_type") typed = typed.namedChildren[0] ?? null;
+      // `options: Partial<Options & { fancy: boolean }>`: an object passed is of its named parts
+      // (or of the anonymous one, `parameterMember`).
+      const wrapped = typed === null ? null : wrappedType(typed);
+      if (wrapped?.type === "intersection_type") {
+        const parts = namedParts(wrapped);
+        return parts.length > 0 ? parts : null;
+      }
       if (typed?.type === "union_type") {
         // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
         const arms = namedParts(typed);
@@ -2410,6 +2677,61 @@ function mappedKeys(object: Node): string[] {
   return names;
 }
 
+// For the name of a function (or a class, its constructor) or of a type alias: the type arguments
+// written in its parameters' annotations or its value, as `Declared.typeArguments`; null when none.
+function declaredArguments(name: Node): TypeArguments | null {
+  const holder = name.parent;
+  if (holder?.type === "type_alias_declaration") {
+    if (holder.childForFieldName("name")?.id !== name.id) return null;
+    return typeArguments([holder.childForFieldName("value")]);
+  }
+  const fn = holder !== null && CLASSES.has(holder.type)
+    ? constructorOf(holder)
+    : functionNamed(name);
+  return fn === null ? null : typeArguments(parameterAnnotations(fn));
+}
+
+// The type annotations of a function's parameters.
+function parameterAnnotations(fn: Node): (Node | null)[] {
+  const list = fn.childForFieldName("parameters")?.namedChildren ?? [];
+  return list.map((parameter) => parameter?.childForFieldName("type") ?? null);
+}
+
+// Per generic type written with type arguments in `types` (at any depth; the first of a name
+// kept), the named type of each argument; null when none is written.
+function typeArguments(types: (Node | null)[]): TypeArguments | null {
+  const found: TypeArguments = {};
+  for (const typed of types) {
+    for (const generic of typed?.descendantsOfType("generic_type") ?? []) {
+      const name = generic?.childForFieldName("name");
+      if (generic === null || name?.type !== "type_identifier" || name.text in found) continue;
+      const list = generic.childForFieldName("type_arguments")?.namedChildren ?? [];
+      found[name.text] = list.map((argument) => argument === null ? null : argumentType(argument));
+    }
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
+
+// The named type a type argument writes; null for a type parameter in scope (`Resolvable<T>` of
+// `<const T extends ArgsDef>`: the compiler infers T from the value given, whose members are its
+// own, not the constraint's).
+function argumentType(argument: Node): string | null {
+  const named = namedType(argument);
+  const node = argument.type === "generic_type" ? argument.childForFieldName("name") : argument;
+  if (named === null || node?.type !== "type_identifier" || named !== node.text) return named;
+  return typeParameterOf(node, named) ? null : named;
+}
+
+// Whether `name` is a type parameter of a declaration enclosing `node` (read from the syntax, not
+// looked up: a lookup would compute the enclosing declaration's own fields, these among them).
+function typeParameterOf(node: Node, name: string): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    const list = up.childForFieldName("type_parameters")?.namedChildren ?? [];
+    if (list.some((parameter) => parameter?.childForFieldName("name")?.text === name)) return true;
+  }
+  return false;
+}
+
 // For the name of a type alias or interface: its type parameters, and the type arguments of the
 // generic types its value is made of (`type Internal = Required<Options, "fetch"> & { ... }`,
 // where `type Required<T, K> = T & { ... }` has the members of its argument T).
@@ -2436,6 +2758,27 @@ function genericParts(name: Node): Pick<Declared, "partArguments" | "typeParamet
     ...(Object.keys(found).length > 0 ? { partArguments: found } : {}),
     ...(parameters.length > 0 ? { typeParameters: parameters } : {}),
   };
+}
+
+// For the name of a type alias of a union: the named types its arms that are function types
+// return (`(() => T) | (() => Promise<T>)`: T); empty for other names.
+function armReturns(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.type !== "type_alias_declaration") return [];
+  if (holder.childForFieldName("name")?.id !== name.id) return [];
+  const value = holder.childForFieldName("value");
+  if (value?.type !== "union_type") return [];
+  const found = new Set<string>();
+  const visit = (typed: Node) => {
+    if (typed.type === "union_type" || typed.type === "parenthesized_type") {
+      for (const part of typed.namedChildren) if (part !== null) visit(part);
+    } else if (typed.type === "function_type") {
+      const returned = returnTypeOf(typed);
+      if (returned !== null) found.add(returned);
+    }
+  };
+  visit(value);
+  return [...found];
 }
 
 // For the name of a type alias or interface: the named types its value is made of (a union's
