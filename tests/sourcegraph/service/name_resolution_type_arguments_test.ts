@@ -251,3 +251,58 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: a value under an angle-bracket type assertion is of the type asserted",
+  async () => {
+    const files = {
+      "src/errors.ts": [
+        "export class HttpError extends Error { status = 500; }",
+        "export function code(error: unknown) {",
+        "  return (<HttpError>error).status;",
+        "}",
+        "export const other = { status: 1 };",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/errors.ts",
+      name: "status",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/errors.ts:1", "src/errors.ts:3"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/errors.ts", name: "status", line: 3 }),
+      "src/errors.ts:1",
+    );
+  },
+);
+
+nameCase(
+  "name resolution: an element of an imported variable set from a call of a function returning an array is of the array's element type",
+  async () => {
+    const files = {
+      "src/git.ts": [
+        "export interface Commit { body: string; hash: string }",
+        "export function parse(raw: string[]): Commit[] { return []; }",
+        "export const commits = parse([]);",
+      ].join("\n"),
+      "src/log.ts": [
+        'import { commits } from "./git";',
+        "for (const commit of commits) console.log(commit.body);",
+        "const other = [{ body: 1 }].map((o) => o.body);",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/git.ts",
+      name: "body",
+      line: 1,
+      shared: true,
+    });
+    assertEquals(lines, ["src/git.ts:1", "src/log.ts:2"]);
+    assertEquals(
+      await definitionIn(files, { path: "src/log.ts", name: "body", line: 2 }),
+      "src/git.ts:1",
+    );
+  },
+);
