@@ -281,7 +281,11 @@ async function localBranches(repo: RepositoryRecord): Promise<string[] | null> {
 /** A short, safe reason: the Git code and the last line Git wrote, without credentials. */
 function failureReason(error: unknown): string {
   if (!(error instanceof GitError)) return "SYNC_FAILED";
-  const last = error.stderr.trim().split("\n").pop()?.trim() ?? "";
-  const safe = last.replace(/\/\/[^/@\s]*@/g, "//").slice(0, 200);
+  // Git's own reason is its first `fatal:` (or `error:`) line; the lines after it are advice
+  // ("Please make sure you have the correct access rights / and the repository exists.").
+  const lines = error.stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const reason = lines.find((line) => line.startsWith("fatal:")) ??
+    lines.find((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "";
+  const safe = reason.replace(/\/\/[^/@\s]*@/g, "//").slice(0, 200);
   return safe === "" ? error.code : `${error.code}: ${safe}`;
 }

@@ -14,6 +14,7 @@ import { SourcegraphError } from "../errors.ts";
 import type { SearchPosition } from "../search/query/compiled_search.ts";
 import type { FanoutPosition, FanoutSearchResult } from "../service/repository_fanout.ts";
 import { decodeToken, encodeToken, pinsJson, pinsOf } from "./search_cursor.ts";
+import { utf8Length } from "../../shared/text.ts";
 import { fitPage, pageRows, SEARCH_DEFAULT_MAX_BYTES } from "./search_text.ts";
 
 /** One row of a page across repositories. */
@@ -43,9 +44,10 @@ export function fanoutSearchPage(
   found: FanoutSearchResult,
   options: { output: "content" | "files"; maxBytes?: number },
 ): { text: string; rows: FanoutRow[]; next: string | null } {
-  const rows = fanoutRows(found, options.output);
+  const maxBytes = options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES;
+  const { rows, more } = fanoutRows(found, { output: options.output, maxBytes });
   const layout = (shown: number) => {
-    const cutByBytes = shown < rows.length;
+    const cutByBytes = shown < rows.length || more;
     let place: FanoutRow["place"] = undefined;
     for (let i = shown - 1; i >= 0 && place === undefined; i--) place = rows[i].place;
     const position = nextPosition(found, { cutByBytes, place });
@@ -53,10 +55,7 @@ export function fanoutSearchPage(
     const header = headerLines(found, { cut: cutByBytes, next });
     return { header, kept: place === undefined && cutByBytes ? 0 : shown, next };
   };
-  const { text, page } = fitPage(rows.map((row) => row.text), {
-    layout,
-    maxBytes: options.maxBytes ?? SEARCH_DEFAULT_MAX_BYTES,
-  });
+  const { text, page } = fitPage(rows.map((row) => row.text), { layout, maxBytes });
   return { text, rows: rows.slice(0, page.kept), next: page.next };
 }
 
@@ -99,29 +98,44 @@ function nextPosition(
   return at.place === undefined ? null : { pins: found.pins, ...at.place };
 }
 
-function fanoutRows(found: FanoutSearchResult, output: "content" | "files"): FanoutRow[] {
+// The rows of the repositories with matches, in order, until their bytes pass
+// `maxBytes`: no page of that size shows a row after that (the rows of a
+// thousand files, made and measured for a page of a few dozen, were most of
+// a common literal's rendering). `more` says rows were left unmade.
+function fanoutRows(
+  found: FanoutSearchResult,
+  options: { output: "content" | "files"; maxBytes: number },
+): { rows: FanoutRow[]; more: boolean } {
   const rows: FanoutRow[] = [];
-  found.results.forEach((result, i) => {
-    if (result.outcome.files.length === 0) return;
+  let bytes = 0;
+  const push = (row: FanoutRow): void => {
+    rows.push(row);
+    bytes += utf8Length(row.text) + 1;
+  };
+  for (const [i, result] of found.results.entries()) {
+    if (result.outcome.files.length === 0) continue;
+    if (bytes > options.maxBytes) return { rows, more: true };
     const index = found.firstIndex + i;
-    rows.push(
-      { text: `Repository: ${JSON.stringify(result.repo)}`, index },
-      { text: `Commit: ${JSON.stringify(result.commit)}`, index },
-      { text: `Index: ${JSON.stringify(result.outcome.index)}`, index },
-      ...(result.scope === null
-        ? []
-        : [{ text: `Coverage: "path_groups"; Paths: ${JSON.stringify(result.scope)}`, index }]),
-    );
-    for (const row of pageRows(result, output)) {
-      rows.push({
+    push({ text: `Repository: ${JSON.stringify(result.repo)}`, index });
+    push({ text: `Commit: ${JSON.stringify(result.commit)}`, index });
+    push({ text: `Index: ${JSON.stringify(result.outcome.index)}`, index });
+    if (result.scope !== null) {
+      push({ text: `Coverage: "path_groups"; Paths: ${JSON.stringify(result.scope)}`, index });
+    }
+    const own = pageRows(result, options.output, { maxBytes: options.maxBytes - bytes });
+    for (const row of own) {
+      push({
         text: row.text,
         index,
         ...(row.place ? { place: { index, position: row.place } } : {}),
         ...(row.file === undefined ? {} : { file: row.file }),
       });
     }
-  });
-  return rows;
+    // Rows stopped inside this repository: its last file was not reached.
+    const last = result.outcome.files.at(-1)!.path;
+    if (!own.some((row) => row.file === last)) return { rows, more: true };
+  }
+  return { rows, more: false };
 }
 
 function headerLines(

@@ -22,10 +22,20 @@ import {
   type Binding,
   type Declared,
   type LiteralContext,
+  PROPERTY_TYPE,
   type Receiver,
   RETURN_TYPE,
+  type TypeArguments,
+  VARIABLE_TYPE,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
+
+/** A named type an object literal is of, as the file `path` sees it, with the type arguments written there. */
+export interface LiteralType {
+  path: string;
+  type: string;
+  arguments?: TypeArguments;
+}
 
 /** Most modules followed from one name (re-exports and `export *` included). */
 export const FOLLOW_DEPTH = 8;
@@ -60,8 +70,15 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a type alias or an interface: the named type arguments of its generic parts. */
   partArguments?: Record<string, (string | null)[]>;
+  /** For an interface or alias with an index signature: the named types of its values. */
+  indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names. */
   typeParameters?: string[];
+  /**
+   * For a function, a member or a type alias: the type arguments its annotations or its value
+   * write, per generic type (`Resolvable<Plugin>`: Plugin).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type: that type. */
   elementType?: string;
   /**
@@ -71,14 +88,16 @@ export interface ResolvedDeclaration {
   returns?: string;
   /** For a variable: the named type its annotation writes. */
   valueType?: string;
+  /** For a variable annotated with a generic type: the named type of each type argument. */
+  valueArguments?: (string | null)[];
+  /** For a function returning an array of a named type: that type. */
+  returnsElement?: string;
+  /** For a type alias of a union with function arms: the named types those functions return. */
+  returnedBy?: string[];
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
   elementTypes?: string[];
-  /** For a property annotated with an object type written there: that type's lines. */
-  valueTypeAt?: { from: number; to: number };
-  /** For a property annotated as an array of an object type written there: that type's lines. */
-  elementTypeAt?: { from: number; to: number };
   /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
   typeQuery?: string;
   /** For a variable set from a call of a named function: that function. */
@@ -98,7 +117,14 @@ export interface ResolvedDeclaration {
   /** For a `private` member of a class: the class's lines, where alone it is referred to. */
   private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+  argument?: {
+    callee: string;
+    index: number;
+    module?: string;
+    on?: Receiver;
+    typed?: string;
+    returned?: true;
+  };
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */
@@ -385,7 +411,10 @@ export class NameResolver {
       return null; // the caller's own occurrence is the declaration
     }
     if (receiver.kind === "element") {
-      return await this.elementMember(path, { of: receiver.of, member: name }, depth);
+      return await this.elementMember(path, { ...receiver, member: name }, depth);
+    }
+    if (receiver.kind === "entry") {
+      return await this.entryMember(path, { ...receiver, name }, depth);
     }
     if (receiver.kind === "result") {
       return await this.resultMember(path, { ...receiver, member: name }, depth);
@@ -403,16 +432,15 @@ export class NameResolver {
       receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
     ) {
       const type = await this.callbackType(path, receiver, depth + 1);
-      return type === null
-        ? null
-        : await this.member(type.path, { type: type.type, member: name }, depth + 1);
+      if (type !== null) {
+        return await this.member(type.path, { type: type.type, member: name }, depth + 1);
+      }
+      return receiver.kind === "handler"
+        ? await this.handlerMember(path, { handler: receiver, member: name }, depth + 1)
+        : null;
     }
     if (receiver.kind === "props") {
-      return await this.propsMember(
-        path,
-        { component: receiver.component, member: name, line: receiver.line },
-        depth,
-      );
+      return await this.propsMember(path, { ...receiver, member: name }, depth);
     }
     if (receiver.kind === "this" && receiver.literal !== undefined) {
       return await this.literalOwnMember(path, { name, ...receiver.literal });
@@ -629,35 +657,77 @@ export class NameResolver {
     if (receiver.type !== null) {
       return await this.member(path, { type: receiver.type, member, near: at.line }, 1);
     }
+    // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
+    const { parameter } = receiver;
+    if (parameter?.index === VARIABLE_TYPE) {
+      return await this.parameterMember(path, { ...parameter, member });
+    }
     const { argument, typedAt } = receiver;
+    const declared = argument === undefined ? null : await this.declaredParameterMember(path, {
+      ...argument,
+      member,
+    });
+    if (declared !== null) return declared;
     const taken = typedAt === undefined || argument?.on === undefined ||
       await takesTypeArgument(this, path, argument);
+    const typed = await argumentTyped(this, path, argument);
     const near = at.line;
     const made = taken
-      ? await this.typeArgumentMember(path, { member, typed: argument?.typed, typedAt, near })
+      ? await this.typeArgumentMember(path, { member, typed, typedAt, near })
       : null;
     if (made !== null) return made;
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
       for (const each of await this.literalTypes(path, receiver, 0)) {
-        const found = await this.member(each.path, { type: each.type, member }, 1);
+        const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
       }
-      return await this.writtenMember(path, { nested: receiver.nested, member });
-    }
-    if (receiver.argument === undefined) return null;
-    const { index } = receiver.argument;
-    const callee = await this.calleeOf(path, receiver.argument);
-    const type = callee?.parameters?.[index];
-    if (callee === null || type === undefined) return null;
-    if (type !== null) {
-      for (const each of [type].flat()) {
-        const found = await this.member(callee.path, { type: each, member }, 1);
+      for (const holder of await this.nestedHolders(path, receiver.nested, 0)) {
+        const found = await this.propertyTypeMember(holder, member);
         if (found !== null) return found;
       }
       return null;
     }
+    if (receiver.argument === undefined) return null;
+    if (receiver.argument.returned) {
+      for (const each of await this.returnedTypes(path, receiver.argument)) {
+        const found = await this.member(each.path, { ...each, member }, 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
+    const { index } = receiver.argument;
+    const callee = await this.calleeOf(path, receiver.argument);
+    const type = callee?.parameters?.[index];
+    if (callee === null || type === undefined) return null;
+    for (const each of type === null ? [] : [type].flat()) {
+      const written = { type: each, member, arguments: callee.typeArguments };
+      const found = await this.member(callee.path, written, 1);
+      if (found !== null) return found;
+    }
+    // An anonymous object type the parameter is written with, alone or as a part
+    // (`Partial<Options & { fancy: boolean }>`).
     return await this.parameterMember(callee.path, { member, line: callee.line, index });
+  }
+
+  /**
+   * For an object passed to a function the files declare with a named type for that parameter
+   * (`load<T>(options: LoadOptions<T>)`): that type's member `member`, which the call's type
+   * argument does not change (`load<UserConfig>({ cwd })` is LoadOptions' `cwd`); null when the
+   * callee is a method of a value (its type arguments are read elsewhere), or the parameter's
+   * type declares no such member (`atom<Value>(initial: Value)`: a type parameter).
+   */
+  async declaredParameterMember(
+    path: string,
+    at: { callee: string; index: number; on?: Receiver; typed?: string; member: string },
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.on !== undefined || at.typed === undefined) return null;
+    const callee = await this.calleeOf(path, at);
+    for (const type of [callee?.parameters?.[at.index] ?? []].flat()) {
+      const found = await this.member(callee!.path, { type, member: at.member }, 1);
+      if (found !== null) return found;
+    }
+    return null;
   }
 
   /**
@@ -720,47 +790,97 @@ export class NameResolver {
     path: string,
     context: LiteralContext,
     depth: number,
-  ): Promise<{ path: string; type: string }[]> {
+  ): Promise<LiteralType[]> {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
+    if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
     // An object passed to a call written with a type argument (`atom<Item>({ ... })`, a map's
     // `set`): of that type.
-    if (context.argument?.typed !== undefined) return [{ path, type: context.argument.typed }];
+    const typed = await argumentTyped(this, path, context.argument);
+    if (typed !== undefined) return [{ path, type: typed }];
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
       const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
-      return callee === null ? [] : types.map((type) => ({ path: callee.path, type }));
+      const { typeArguments } = callee ?? {};
+      const written = typeArguments === undefined ? {} : { arguments: typeArguments };
+      return callee === null ? [] : types.map((type) => ({ path: callee.path, type, ...written }));
     }
     if (context.nested === undefined) return [];
     const { key, outer, element } = context.nested;
-    const found: { path: string; type: string }[] = [];
+    const found: LiteralType[] = [];
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: key }, depth + 1);
-      if (member === null) continue;
-      const types = (element ? member.elementTypes : member.valueTypes) ?? [];
-      for (const type of types) found.push({ path: member.path, type });
+      const member = await this.member(each.path, { ...each, member: key }, depth + 1);
+      // `{ build: { ... } }` of a `Record<string, Command>`: each key holds a Command.
+      if (member === null && !element) found.push(...await this.recordValues(each, depth + 1));
+      const written = member?.typeArguments === undefined
+        ? {}
+        : { arguments: member.typeArguments };
+      // `{ children: [{ ... }] }`: an element of the key's array type.
+      for (const type of (element ? member?.elementTypes : member?.valueTypes) ?? []) {
+        found.push({ path: member!.path, type, ...written });
+      }
     }
     return found;
   }
 
   /**
-   * For a key of an object that is another literal's property's value, or an element of its
-   * array: the member `member` of the object type written for that property
-   * (`from: { x: number }`, `todos: { id: number }[]`), or null.
+   * The named types an object returned by a function passed as `argument` is of: what the callee's
+   * parameter type says such a function returns (a function type's return, a union's function
+   * arms'), a type parameter of that type standing for the argument written for it
+   * (`Resolvable<Plugin>` of `type Resolvable<T> = T | (() => T)`: Plugin).
    */
-  async writtenMember(
+  async returnedTypes(
     path: string,
-    at: { nested: NonNullable<LiteralContext["nested"]>; member: string },
-  ): Promise<ResolvedDeclaration | null> {
-    const { key, outer, element } = at.nested;
-    for (const each of await this.literalTypes(path, outer, 1)) {
-      const holder = await this.member(each.path, { type: each.type, member: key }, 1);
-      const typedAt = element ? holder?.elementTypeAt : holder?.valueTypeAt;
-      if (holder === null || typedAt === undefined) continue;
-      const found = await this.typeArgumentMember(holder.path, { member: at.member, typedAt });
-      if (found !== null) return found;
+    argument: { callee: string; index: number; module?: string; on?: Receiver },
+  ): Promise<LiteralType[]> {
+    const callee = await this.calleeOf(path, argument);
+    if (callee === null) return [];
+    const found: LiteralType[] = [];
+    for (const named of [callee.parameters?.[argument.index] ?? []].flat()) {
+      const type = await this.declarationOf(callee.path, named, 2);
+      if (type === null) continue;
+      const parameters = type.typeParameters ?? [];
+      for (const returned of [...type.returnedBy ?? [], ...type.returns ? [type.returns] : []]) {
+        const at = parameters.indexOf(returned);
+        const written = at === -1 ? returned : callee.typeArguments?.[named]?.[at];
+        if (!written) continue;
+        found.push(
+          at === -1
+            ? { path: type.path, type: written }
+            : { path: callee.path, type: written, arguments: callee.typeArguments },
+        );
+      }
     }
-    return null;
+    return found;
+  }
+
+  /**
+   * The value type of a `Record<K, V>` a literal type is (the platform's `Record` written with
+   * its arguments, a type alias of one, a generic alias standing for one as its argument): V, as
+   * the file writing it sees it; the value types of its index signature (`[key: string]: Value |
+   * Input`), those of the keys it does not declare; empty for another type.
+   */
+  async recordValues(each: LiteralType, depth: number): Promise<LiteralType[]> {
+    if (depth > FOLLOW_DEPTH) return [];
+    const type = await this.declarationOf(each.path, each.type, depth + 1);
+    if (type === null) {
+      const value = each.type === "Record" ? each.arguments?.Record?.[1] : null;
+      return value ? [{ ...each, type: value }] : [];
+    }
+    const value = type.parts?.includes("Record") ? type.partArguments?.Record?.[1] : null;
+    if (value) {
+      const written = type.typeArguments === undefined ? {} : { arguments: type.typeArguments };
+      return [{ path: type.path, type: value, ...written }];
+    }
+    const names = each.arguments?.[each.type] ?? [];
+    const parameters = type.typeParameters ?? [];
+    const found = (type.indexValues ?? []).map((value) => ({ path: type.path, type: value }));
+    for (const part of type.parts ?? []) {
+      const argument = names[parameters.indexOf(part)];
+      if (!parameters.includes(part) || !argument) continue;
+      found.push(...await this.recordValues({ ...each, type: argument }, depth + 1));
+    }
+    return found;
   }
 
   /**
@@ -784,9 +904,16 @@ export class NameResolver {
       return target === null ? null : await this.exported(target, argument.callee, 1);
     }
     const callee = await this.declarationOf(path, argument.callee, 1);
-    if (callee === null || callee.parameters !== undefined) return callee;
+    if (callee === null) return null;
+    // `const driver: DriverFactory<Options> = (opts) => ...`: the annotation types `opts`.
+    const untyped = callee.parameters?.every((type) => type === null) ?? true;
+    if (callee.parameters !== undefined && !(untyped && callee.valueType !== undefined)) {
+      return callee;
+    }
     const signature = await this.signatureOf(callee, 2);
     if (signature?.parameterTypes === undefined) return callee;
+    const given = substituted(signature, callee.valueArguments);
+    if (given !== null) return { ...callee, parameters: given };
     // A type parameter of the signature's type (`AtomFamily<Param>`'s `Param`, a name of its
     // scope only) names no type the objects passed are of.
     const parameters = await Promise.all(signature.parameterTypes.map(async (type) => {
@@ -841,15 +968,48 @@ export class NameResolver {
   }
 
   /**
+   * The member `name` of a value of the record a receiver `of` describes (`Object.values(defs)`):
+   * of the value type of the `Record<K, V>` its type is; null when no type is evident.
+   */
+  async entryMember(
+    path: string,
+    at: { of: Receiver; name: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (at.of.kind !== "type" || depth > FOLLOW_DEPTH) return null;
+    for (const each of await this.recordValues({ path, type: at.of.type }, depth + 1)) {
+      const found = await this.member(each.path, { ...each, member: at.name }, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
    * The member `member` of an element of the array `of` (as `path` sees it): of the element type
    * its declaration names, as the declaring file sees that type; null when it names none.
    */
   async elementMember(
     path: string,
-    at: { of: string; member: string },
+    at: { of: string; on?: Receiver; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
+    if (depth > FOLLOW_DEPTH) return null;
+    if (at.on !== undefined) {
+      // `config.layers.map((layer) => layer.cwd)`: of the member's annotated element type.
+      const holder = await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+      if (holder === null) return null;
+      for (const type of holder.elementTypes ?? []) {
+        const found = await this.member(holder.path, { type, member: at.member }, depth + 1);
+        if (found !== null) return found;
+      }
+      return null;
+    }
     const array = await this.declarationOf(path, at.of, depth + 1);
+    if (array?.elementType === undefined && array?.setBy !== undefined) {
+      // An imported `export const commits = parse(raw)` of `parse(): Commit[]`: a Commit.
+      const result = { of: array.setBy, element: true as const, member: at.member };
+      return await this.resultMember(array.path, result, depth + 1);
+    }
     if (array?.elementType === undefined) return null;
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
@@ -870,7 +1030,37 @@ export class NameResolver {
       const found = await this.member(holder.path, { type, member: at.member }, depth + 1);
       if (found !== null) return found;
     }
-    return null;
+    return await this.propertyTypeMember(holder, at.member);
+  }
+
+  /**
+   * The member `member` of the anonymous object type annotating the property `holder`
+   * (`extend?: false | { extendKey?: string }`), or null.
+   */
+  async propertyTypeMember(
+    holder: ResolvedDeclaration,
+    member: string,
+  ): Promise<ResolvedDeclaration | null> {
+    if (holder.member !== true) return null;
+    const at = { member, line: holder.line, index: PROPERTY_TYPE };
+    return await this.parameterMember(holder.path, at);
+  }
+
+  /**
+   * For an object literal that is another literal's property's value (`{ extend: { ... } }`):
+   * that property's declarations (the outer literal's type's member), as their files see them.
+   */
+  async nestedHolders(
+    path: string,
+    nested: { key: string; outer: LiteralContext },
+    depth: number,
+  ): Promise<ResolvedDeclaration[]> {
+    const found: ResolvedDeclaration[] = [];
+    for (const each of await this.literalTypes(path, nested.outer, depth + 1)) {
+      const member = await this.member(each.path, { type: each.type, member: nested.key }, 1);
+      if (member !== null) found.push(member);
+    }
+    return found;
   }
 
   /**
@@ -880,13 +1070,20 @@ export class NameResolver {
    */
   async resultMember(
     path: string,
-    at: { of: string; on?: Receiver; awaited?: boolean; member: string },
+    at: { of: string; on?: Receiver; awaited?: boolean; element?: true; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     if (depth > FOLLOW_DEPTH) return null;
     let fn = at.on === undefined
       ? await this.declarationOf(path, at.of, depth + 1)
       : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+    if (at.element === true) {
+      // An element of the array the call returns: of the element type its declaration writes.
+      const type = fn?.returnsElement;
+      return type === undefined
+        ? null
+        : await this.member(fn!.path, { type, member: at.member }, 1 + depth);
+    }
     // A function whose return type is written as an anonymous object type
     // (`function debug(): { close: () => void }`): that type's member.
     const anonymous = fn !== null && fn.returns === undefined
@@ -929,6 +1126,10 @@ export class NameResolver {
     if (callback.kind === "signature") {
       const declared = await this.declarationOf(path, callback.type, depth + 1);
       const type = declared?.parameterTypes?.[callback.parameter];
+      // `DriverFactory<Options>` of `type DriverFactory<O> = (opts: O) => ...`: an Options.
+      const at = type ? declared?.typeParameters?.indexOf(type) ?? -1 : -1;
+      const given = at === -1 ? null : callback.given?.[at];
+      if (given) return { path, type: given };
       return declared !== null && type ? { path: declared.path, type } : null;
     }
     const callee = callback.of === undefined
@@ -955,7 +1156,7 @@ export class NameResolver {
     depth: number,
   ): Promise<{ path: string; type: string } | null> {
     for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
-      const member = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      const member = await this.member(each.path, { ...each, member: handler.key }, 1);
       if (member === null) continue;
       for (const named of (handler.element ? member.elementTypes : member.valueTypes) ?? []) {
         const declared = await this.declarationOf(member.path, named, depth + 1);
@@ -971,12 +1172,39 @@ export class NameResolver {
   }
 
   /**
+   * The member `member` of the anonymous object type annotating the parameter a typed literal's
+   * function passes its handler (`onWatch: (event) => event.type` of `onWatch?: (event: { type:
+   * string }) => void`), or null.
+   */
+  async handlerMember(
+    path: string,
+    at: { handler: Extract<Receiver, { kind: "handler" }>; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const { handler, member } = at;
+    if (handler.element || depth > FOLLOW_DEPTH) return null;
+    for (const each of await this.literalTypes(path, handler.outer, depth + 1)) {
+      const holder = await this.member(each.path, { type: each.type, member: handler.key }, 1);
+      if (holder === null) continue;
+      const { line } = holder;
+      const found = await this.parameterMember(holder.path, {
+        member,
+        line,
+        index: handler.parameter,
+      });
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
    * The declaration of member `member` of type `type` as `path` sees the type (at the line `near`,
-   * when a block there declares it).
+   * when a block there declares it); `arguments`: the type arguments written where `type` is named
+   * (in `path`), per generic type.
    */
   async member(
     path: string,
-    at: { type: string; member: string; near?: number },
+    at: { type: string; member: string; arguments?: TypeArguments; near?: number },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.declarationOf(path, at.type, depth, at.near);
@@ -1001,8 +1229,7 @@ export class NameResolver {
           ...(receiver.valueTypes ? { valueTypes: receiver.valueTypes } : {}),
           ...(receiver.typeQuery ? { typeQuery: receiver.typeQuery } : {}),
           ...(receiver.elementTypes ? { elementTypes: receiver.elementTypes } : {}),
-          ...(receiver.valueTypeAt ? { valueTypeAt: receiver.valueTypeAt } : {}),
-          ...(receiver.elementTypeAt ? { elementTypeAt: receiver.elementTypeAt } : {}),
+          ...(receiver.typeArguments ? { typeArguments: receiver.typeArguments } : {}),
         };
       }
     }
@@ -1015,7 +1242,11 @@ export class NameResolver {
       const found = await this.argumentMember(type.path, { part, names, member: at.member }, depth);
       if (found !== null) return found;
     }
-    return null;
+    // `Resolvable<Plugin>` of `type Resolvable<T> = T | Promise<T> | (() => T)`: the argument's.
+    const names = at.arguments?.[at.type];
+    if (names === undefined) return null;
+    const written = { part: at.type, names, member: at.member, arguments: at.arguments };
+    return await this.argumentMember(path, written, depth);
   }
 
   /**
@@ -1045,7 +1276,7 @@ export class NameResolver {
    */
   async argumentMember(
     path: string,
-    at: { part: string; names: (string | null)[]; member: string },
+    at: { part: string; names: (string | null)[]; member: string; arguments?: TypeArguments },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const generic = await this.declarationOf(path, at.part, depth + 1);
@@ -1053,12 +1284,30 @@ export class NameResolver {
     for (const part of generic?.parts ?? []) {
       const argument = at.names[parameters.indexOf(part)];
       if (parameters.includes(part) && argument) {
-        const found = await this.member(path, { type: argument, member: at.member }, depth + 1);
+        const each = { type: argument, member: at.member, arguments: at.arguments };
+        const found = await this.member(path, each, depth + 1);
         if (found !== null) return found;
       }
     }
     return null;
   }
+}
+
+// For a value annotated with a generic function type written with type arguments
+// (`const driver: DriverFactory<FSOptions>` of `type DriverFactory<O> = (opts: O) => ...`): the
+// type argument each parameter of a type parameter's type stands for (named as the value's file
+// sees it), null for another parameter; null when no parameter is of one.
+function substituted(
+  signature: ResolvedDeclaration,
+  given: (string | null)[] | undefined,
+): (string | null)[] | null {
+  const parameters = signature.typeParameters ?? [];
+  if (given === undefined || parameters.length === 0) return null;
+  const types = (signature.parameterTypes ?? []).map((type) => {
+    const at = type === null ? -1 : parameters.indexOf(type);
+    return at === -1 ? null : given[at] ?? null;
+  });
+  return types.some((type) => type !== null) ? types : null;
 }
 
 /**
@@ -1080,8 +1329,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested, typedAt } = binding.receiver;
-    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt;
+    const { literal, argument, type, nested, typedAt, parameter } = binding.receiver;
+    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
+      parameter?.index === VARIABLE_TYPE;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1359,6 +1609,7 @@ async function memberRefersTo(
     case "declaration":
       return await declarationRefersTo(resolver, { ...at, receiver }, target);
     case "element":
+    case "entry":
     case "result":
     case "value":
     case "property":
@@ -1743,7 +1994,11 @@ async function declarationRefersTo(
   if (receiver.literal === true && target.literal === true && target.container !== null) {
     return false;
   }
-  const typed = receiver.argument?.typed;
+  const declared = receiver.argument === undefined
+    ? null
+    : await resolver.declaredParameterMember(at.path, { ...receiver.argument, member: at.name });
+  if (declared !== null) return isTargetMember(declared, target);
+  const typed = await argumentTyped(resolver, at.path, receiver.argument);
   if (typed !== undefined) {
     // An object passed to a call written with a type argument that declares the key
     // (`atom<Item>({ text })`): that type's member.
@@ -1767,13 +2022,34 @@ async function declarationRefersTo(
     // port }`) or to a callee not evident (`dispatch({ type })`: one passed to the function fits
     // above); two literals of no evident type are two types (`mutate(data, { optimisticData })`).
     // A function without a name may give its parameter's type to what its callee returns
-    // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`).
+    // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`). A property's
+    // anonymous type (`from: { transform: string }`) is any literal's of the file that may be it.
+    const open = parameter === undefined || parameter.anonymous === true ||
+      parameter.index === PROPERTY_TYPE || parameter.index === VARIABLE_TYPE;
     return own && target.container === null &&
-      (receiver.literal === true
-        ? (parameter === undefined || parameter.anonymous === true) && target.literal !== true
-        : target.literal === true);
+      (receiver.literal === true ? open && target.literal !== true : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// The type argument an object passed to a call written with one is of (`atom<Item>({ text })`):
+// undefined when the callee's parameter is of a type the files declare, not a type parameter
+// (`load<T>(options: LoadOptions<T>)`), the type argument then being what that type is made with.
+async function argumentTyped(
+  resolver: NameResolver,
+  path: string,
+  argument: Extract<Receiver, { kind: "declaration" }>["argument"],
+): Promise<string | undefined> {
+  if (argument?.typed === undefined) return undefined;
+  const callee = await resolver.calleeOf(path, argument);
+  const type = callee?.parameters?.[argument.index] ?? null;
+  if (callee === null || type === null) return argument.typed;
+  for (const each of [type].flat()) {
+    // A type parameter (`atom<Value>(initial: Value)`) is declared in the callee's scope.
+    const declared = await resolver.declarationOf(callee.path, each, 1);
+    if (declared !== null && declared.via !== "scope") return undefined;
+  }
+  return argument.typed;
 }
 
 // For a key of an object passed to a call: whether it is the member `target` (the callee's
@@ -1786,13 +2062,22 @@ async function passedObjectFits(
 ): Promise<boolean | null> {
   const { argument } = at.receiver;
   if (argument === undefined) return null;
+  if (argument.returned) {
+    // Returned by a function passed: of the type the callee says it returns, when evident.
+    const types = await resolver.returnedTypes(at.path, argument);
+    for (const each of types) {
+      const found = await resolver.member(each.path, { ...each, member: at.name }, 1);
+      if (found !== null && isTargetMember(found, target)) return true;
+    }
+    return types.length > 0 ? false : null;
+  }
   const fits = await argumentFits(resolver, { path: at.path, name: at.name, ...argument }, target);
   if (fits !== null) return fits;
   // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
   // of its parameter's one type wherever that callee and argument are the same.
   const { callee, index, on } = argument;
   if (
-    on === undefined && target.argument?.on === undefined &&
+    on === undefined && target.argument?.on === undefined && !target.argument?.returned &&
     target.argument?.callee === callee && target.argument.index === index
   ) {
     return true;
@@ -1839,16 +2124,18 @@ async function nestedFits(
   target: ResolvedDeclaration,
 ): Promise<boolean | null> {
   const types = await resolver.literalTypes(at.path, at.receiver, 0);
-  for (const { path, type } of types) {
-    const found = await resolver.member(path, { type, member: at.name }, 1);
+  for (const each of types) {
+    const found = await resolver.member(each.path, { ...each, member: at.name }, 1);
     if (found !== null && isTargetMember(found, target)) return true;
   }
-  const { nested } = at.receiver;
-  const written = nested === undefined
-    ? null
-    : await resolver.writtenMember(at.path, { nested, member: at.name });
-  if (written !== null) return isTargetMember(written, target);
-  return types.length > 0 ? false : null;
+  if (types.length > 0 || at.receiver.nested === undefined) return types.length > 0 ? false : null;
+  // `{ extend: { extendKey } }` of `extend?: { extendKey?: string }`: that anonymous type's.
+  const holders = await resolver.nestedHolders(at.path, at.receiver.nested, 0);
+  for (const holder of holders) {
+    const found = await resolver.propertyTypeMember(holder, at.name);
+    if (found !== null) return isTargetMember(found, target);
+  }
+  return null;
 }
 
 // Whether an object passed as argument `index` to `callee` is of the target's type: the callee's
@@ -1861,8 +2148,9 @@ async function argumentFits(
   const callee = await resolver.calleeOf(at.path, at);
   if (callee === null || callee.parameters === undefined) return null;
   const type = callee.parameters[at.index] ?? null;
-  if (type !== null) {
-    if (target.container === null) return false;
+  // A target of no named type may be the anonymous part of a parameter's type
+  // (`Partial<Options & { fancy: boolean }>`), below.
+  if (type !== null && target.container !== null) {
     for (const each of [type].flat()) {
       if (each === target.container) {
         const declared = await resolver.declarationOf(callee.path, each, 1);
@@ -1870,8 +2158,10 @@ async function argumentFits(
       } else if ((target.heritage ?? []).includes(each)) {
         return true;
       } else {
-        // A type made of the target's (`{ alg: string } & VerifyOptions`).
-        const found = await resolver.member(callee.path, { type: each, member: at.name }, 1);
+        // A type made of the target's (`{ alg: string } & VerifyOptions`), or a generic alias
+        // standing for it (`Resolvable<Plugin>`).
+        const written = { type: each, member: at.name, arguments: callee.typeArguments };
+        const found = await resolver.member(callee.path, written, 1);
         if (found !== null && isTargetMember(found, target)) return true;
       }
     }
@@ -1929,11 +2219,16 @@ function declared(
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
+    ...(binding.indexValues ? { indexValues: binding.indexValues } : {}),
     ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
+    ...(binding.typeArguments ? { typeArguments: binding.typeArguments } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),
     ...(binding.returns ? { returns: binding.returns } : {}),
     ...(binding.valueType ? { valueType: binding.valueType } : {}),
+    ...(binding.valueArguments ? { valueArguments: binding.valueArguments } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
+    ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
+    ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
   };
 }
 

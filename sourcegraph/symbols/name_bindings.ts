@@ -67,7 +67,15 @@ export type Receiver =
      * argument of the call that made the method's receiver (`$store.set({ ... })` of
      * `let $store = map<Value>()`).
      */
-    argument?: { callee: string; index: number; module?: string; on?: Receiver; typed?: string };
+    argument?: {
+      callee: string;
+      index: number;
+      module?: string;
+      on?: Receiver;
+      typed?: string;
+      /** The object is what a function passed there returns (`definePlugin(() => ({ ... }))`). */
+      returned?: true;
+    };
     /**
      * For an object of a type written as an anonymous object type in a call's type argument
      * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
@@ -91,16 +99,8 @@ export type Receiver =
     valueTypes?: string[];
     /** For a property annotated as an array of named types (`hooks?: Hook[]`): those. */
     elementTypes?: string[];
-    /**
-     * For a property annotated with an object type written there (`from: { x: number }`): that
-     * type's lines, whose members are those of the objects set to the property.
-     */
-    valueTypeAt?: { from: number; to: number };
-    /**
-     * For a property annotated as an array of an object type written there
-     * (`todos: { id: number }[]`): that type's lines, whose members are the elements' keys.
-     */
-    elementTypeAt?: { from: number; to: number };
+    /** For a property or method: the type arguments its annotations write, as `Declared`'s. */
+    typeArguments?: TypeArguments;
     /** For a property annotated with the type of a value (`retry: typeof retry`): that value. */
     typeQuery?: string;
     /**
@@ -109,7 +109,12 @@ export type Receiver =
      * (`element`: it is an element of the array that is the value, `{ todos: [{ ... }] }`, of the
      * property's element type).
      */
-    nested?: { key: string; outer: LiteralContext; element?: true };
+    nested?: {
+      key: string;
+      outer: LiteralContext;
+      /** An element of the array the property holds (`{ children: [{ ... }] }`): of its type's. */
+      element?: boolean;
+    };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -120,9 +125,16 @@ export type Receiver =
   }
   /**
    * An element of an array the file imports (`for (const route of routes)`): of the element type
-   * that array's declaration names.
+   * that array's declaration names. `on`: the array is the member `of` of a value that receiver
+   * describes (`config.layers.map((layer) => ...)`), of the element type that member's annotation
+   * names.
    */
-  | { kind: "element"; of: string }
+  | { kind: "element"; of: string; on?: Receiver }
+  /**
+   * A value of the object `of` describes, read with `Object.values` or as the second of each pair
+   * of `Object.entries`: of the value type of the `Record<K, V>` that object's type is.
+   */
+  | { kind: "entry"; of: Receiver }
   /**
    * What a call of a function the file declares or imports returns (`const pool = createPool()`,
    * `await load()`): of the named return type that function's declaration writes (or the call
@@ -136,6 +148,12 @@ export type Receiver =
     awaited?: boolean;
     made?: string[];
     typedAt?: { from: number; to: number };
+    /**
+     * An element of the array the call returns (`for (const plugin of plugins)` of `const plugins
+     * = await resolvePlugins()`, `const [first] = load()`): of the element type its declaration
+     * writes for what it returns.
+     */
+    element?: true;
   }
   /**
    * A parameter of a function passed as an argument (`app.get("/", (event) => ...)`): of the type
@@ -160,7 +178,13 @@ export type Receiver =
    * A parameter of a function set to a variable annotated with a named function type
    * (`const handler: EventHandler = (event) => ...`): of that type's parameter at `parameter`.
    */
-  | { kind: "signature"; type: string; parameter: number }
+  | {
+    kind: "signature";
+    type: string;
+    parameter: number;
+    /** The named type of each type argument the annotation writes (`DriverFactory<Options>`). */
+    given?: (string | null)[];
+  }
   /**
    * A parameter of a function that is a typed object literal's property's value, or an element
    * of the array that is (`{ hooks: { beforeRequest: [(state) => ...] } }`): of the type that
@@ -225,8 +249,20 @@ export interface Declared {
    * (`Required<Options, "fetch">`), the named type of each argument (null: not a named type).
    */
   partArguments?: Record<string, (string | null)[]>;
+  /**
+   * For an interface or an alias of an object type with an index signature (`[key: string]:
+   * Value | Input`): the named types of its values, those of the keys it does not declare.
+   */
+  indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names, in order. */
   typeParameters?: string[];
+  /**
+   * For a function (its parameters' annotations) or a type alias (its value): per generic type
+   * written with type arguments there, at any depth (`Resolvable<Plugin>`,
+   * `Record<string, Resolvable<Command>>`), the named type of each argument (null: not a named
+   * type, or a type parameter).
+   */
+  typeArguments?: TypeArguments;
   /** For a variable annotated as an array of a named type (`Route[]`): that type. */
   elementType?: string;
   /**
@@ -236,6 +272,11 @@ export interface Declared {
   returns?: string;
   /** For a variable: the named type its annotation writes. */
   valueType?: string;
+  /**
+   * For a variable annotated with a generic type written with type arguments
+   * (`DriverFactory<FSOptions>`): the named type of each argument (null: not a named type).
+   */
+  valueArguments?: (string | null)[];
   /** For a variable set from a call (or `await` of one) of a named function: that function. */
   setBy?: string;
   /**
@@ -243,7 +284,20 @@ export interface Declared {
    * alone its name means it (another block may declare the same name).
    */
   block?: { from: number; to: number };
+  /**
+   * For a function returning an array of a named type (`Promise<Plugin[]>`, `Arg[]`): that type,
+   * its elements'.
+   */
+  returnsElement?: string;
+  /**
+   * For a type alias of a union with function types among its arms (`T | (() => T)`): the named
+   * types those functions return (a `Promise`'s: what awaiting it gives).
+   */
+  returnedBy?: string[];
 }
+
+/** Per generic type written with type arguments, the named type of each argument. */
+export type TypeArguments = Record<string, (string | null)[]>;
 
 /** What one identifier is bound to. */
 export type Binding =
@@ -323,7 +377,7 @@ export function bindingOf(node: Node): Binding {
   if (parent === null) return { kind: "free" };
   if (node.type === "string_fragment") return { kind: "member", receiver: indexed(parent) };
   if (parent.type === "member_expression" && parent.childForFieldName("property")?.id === node.id) {
-    return { kind: "member", receiver: receiverOf(parent.childForFieldName("object")) };
+    return memberBinding(parent, node.text);
   }
   if (
     parent.type === "nested_type_identifier" && parent.childForFieldName("name")?.id === node.id
@@ -338,20 +392,7 @@ export function bindingOf(node: Node): Binding {
   }
   const memberKind = MEMBER_DECLARATIONS[parent.type];
   if (memberKind !== undefined && parent.childForFieldName(keyField(parent))?.id === node.id) {
-    const receiver = declaringType(parent, memberKind);
-    // A method's (or a function-typed property's) parameters type the objects and callbacks
-    // passed to it, its return type what its calls give.
-    const fn = memberKind === "method" ? parent : functionTyped(parent);
-    if (receiver.kind === "declaration" && fn !== null) {
-      Object.assign(receiver, functionTypes(fn));
-      const returns = returnTypeOf(fn);
-      if (returns !== null) receiver.returns = returns;
-    }
-    const annotation = memberKind === "field" && fn === null
-      ? parent.childForFieldName("type")?.namedChildren[0] ?? null
-      : null;
-    if (receiver.kind === "declaration" && annotation !== null) annotated(receiver, annotation);
-    return { kind: "member", receiver };
+    return { kind: "member", receiver: memberDeclaration(parent, memberKind) };
   }
   if (parent.type === "enum_body" || parent.type === "enum_assignment") {
     return { kind: "member", receiver: declaringType(parent, "constant") };
@@ -368,18 +409,55 @@ export function bindingOf(node: Node): Binding {
   return lookUp(node, node.text) ?? { kind: "free" };
 }
 
-// What a property's annotation says of the values set to it: the named types it writes (a union's
-// arms, an array's elements), the value it takes the type of, the object type written there.
-function annotated(receiver: Extract<Receiver, { kind: "declaration" }>, annotation: Node): void {
-  const valueTypes = namedParts(annotation);
-  if (valueTypes.length > 0) receiver.valueTypes = valueTypes;
-  const query = annotation.type === "type_query" ? annotation.namedChildren[0] : null;
-  if (query?.type === "identifier") receiver.typeQuery = query.text;
-  const element = annotation.type === "array_type" ? annotation.namedChildren[0] : null;
+// `value.name`: a member of what `value` is; `globalThis.name`: the file's global of that name.
+function memberBinding(member: Node, name: string): Binding {
+  const object = member.childForFieldName("object");
+  const global = object?.text === "globalThis" ? globalDeclaration(object, name) : null;
+  return global ?? { kind: "member", receiver: receiverOf(object) };
+}
+
+// For `globalThis.name` (`globalThis` not a name of the file): the file's declaration of `name` in
+// a `declare global { }` block, a global of the program; null when it has none.
+function globalDeclaration(object: Node, name: string): Binding | null {
+  if (object.type !== "identifier" || lookUp(object, object.text) !== null) return null;
+  for (const statement of rootOf(object).namedChildren) {
+    const block = statement?.type === "ambient_declaration" ? statement.namedChildren[0] : null;
+    if (block?.type !== "statement_block") continue;
+    const found = declarationsOf(block, name)[0];
+    if (found !== undefined) return found.binding;
+  }
+  return null;
+}
+
+// The declaration of a member (`declares`: method or field) by `parent`, with what its
+// annotations say of the values and objects it takes and gives.
+function memberDeclaration(parent: Node, memberKind: string): Receiver {
+  const receiver = declaringType(parent, memberKind);
+  // A method's (or a function-typed property's) parameters type the objects and callbacks
+  // passed to it, its return type what its calls give.
+  const fn = memberKind === "method" ? parent : functionTyped(parent);
+  if (receiver.kind === "declaration" && fn !== null) {
+    Object.assign(receiver, functionTypes(fn));
+    const returns = returnTypeOf(fn);
+    if (returns !== null) receiver.returns = returns;
+  }
+  const annotation = memberKind === "field" && fn === null
+    ? parent.childForFieldName("type")?.namedChildren[0] ?? null
+    : null;
+  const written = typeArguments(fn === null ? [annotation] : parameterAnnotations(fn));
+  if (receiver.kind === "declaration" && written !== null) receiver.typeArguments = written;
+  const valueTypes = annotation === null ? [] : namedParts(annotation);
+  if (receiver.kind === "declaration" && valueTypes.length > 0) receiver.valueTypes = valueTypes;
+  const query = annotation?.type === "type_query" ? annotation.namedChildren[0] : null;
+  if (receiver.kind === "declaration" && query?.type === "identifier") {
+    receiver.typeQuery = query.text;
+  }
+  const element = annotation?.type === "array_type" ? annotation.namedChildren[0] : null;
   const elementTypes = element ? namedParts(element) : [];
-  if (elementTypes.length > 0) receiver.elementTypes = elementTypes;
-  if (annotation.type === "object_type") receiver.valueTypeAt = linesOf(annotation);
-  if (element?.type === "object_type") receiver.elementTypeAt = linesOf(element);
+  if (receiver.kind === "declaration" && elementTypes.length > 0) {
+    receiver.elementTypes = elementTypes;
+  }
+  return receiver;
 }
 
 /**
@@ -479,8 +557,18 @@ function moduleOf(statement: Node): string | null {
 
 // The name's declaration seen from `node`: the nearest scope declaring it.
 function lookUp(node: Node, name: string): Binding | null {
-  for (let scope = node.parent; scope !== null; scope = scope.parent) {
-    const found = declarationsOf(scope, name)[0];
+  return node.parent === null ? null : bindingSeenFrom(node.parent, name);
+}
+
+/**
+ * The binding of `name` as seen from inside `scope` (the innermost node around
+ * a place that is no identifier of the tree, as a documentation comment):
+ * the nearest declaration of the name in it or around it, or null (a global,
+ * or nothing the file declares or imports).
+ */
+export function bindingSeenFrom(scope: Node, name: string): Binding | null {
+  for (let at: Node | null = scope; at !== null; at = at.parent) {
+    const found = declarationsOf(at, name)[0];
     if (found !== undefined) return found.binding;
   }
   return null;
@@ -513,10 +601,13 @@ export function beginFile(): void {
 // The declarations a scope node makes of `name` (none when it is no scope).
 function declarationsOf(scope: Node, name: string): Declaration[] {
   if (scopes === null || scopes.name !== name) scopes = { name, byScope: new Map() };
-  let found = scopes.byScope.get(scope.id);
+  // Finding a declaration may look another name up (a `Partial<T>` annotation asks whether the
+  // file declares `Partial`), which starts that name's map: this one's is kept apart from it.
+  const kept = scopes;
+  let found = kept.byScope.get(scope.id);
   if (found === undefined) {
     found = scopeDeclarations(scope, name);
-    scopes.byScope.set(scope.id, found);
+    kept.byScope.set(scope.id, found);
   }
   return found;
 }
@@ -539,9 +630,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (callbacks !== null) declared.callbacks = callbacks;
     const signature = signatureOf(nameNode);
     if (signature !== null) declared.parameterTypes = signature;
-    const parts = typeParts(nameNode);
-    if (parts.length > 0) declared.parts = parts;
-    Object.assign(declared, genericParts(nameNode));
+    Object.assign(declared, typeShape(nameNode));
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -549,6 +638,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
+    if (elements !== null) declared.returnsElement = elements;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -575,6 +666,23 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
   }
   if (top) found.push(...importsOf(scope, name));
   return found;
+}
+
+// What a declared name's type is made of: an alias's or interface's named parts, its index
+// signature's values, its generic parts and function arms, and the type arguments its annotations
+// or value write.
+function typeShape(nameNode: Node): Partial<Declared> {
+  const shape: Partial<Declared> = {};
+  const parts = typeParts(nameNode);
+  if (parts.length > 0) shape.parts = parts;
+  const indexValues = signatureValues(nameNode);
+  if (indexValues.length > 0) shape.indexValues = indexValues;
+  Object.assign(shape, genericParts(nameNode));
+  const arms = armReturns(nameNode);
+  if (arms.length > 0) shape.returnedBy = arms;
+  const written = declaredArguments(nameNode);
+  if (written !== null) shape.typeArguments = written;
+  return shape;
 }
 
 // For the body of a module augmentation (`declare module "./context" { }`), the module it
@@ -782,19 +890,23 @@ function receiverOf(node: Node | null): Receiver {
     return named && evident ? { kind: "property", of: property.text, on } : unknownFrom(on);
   }
   if (node.type === "as_expression") {
-    // `(error as HttpError).status`: of the type cast to; `as any` (or another built-in type): of
-    // none the files declare; `as const`: the value's own.
     const [value, type] = node.namedChildren;
-    if (!type) return receiverOf(value ?? null);
-    if (type.type === "predefined_type") return { kind: "unknown", global: true };
-    const named = namedType(type);
-    return named === null ? { kind: "unknown" } : { kind: "type", type: named };
+    return castReceiver(value ?? null, type ?? null);
+  }
+  if (node.type === "type_assertion") {
+    // `(<HttpError>error).status`: as with `as`.
+    const [written, value] = node.namedChildren;
+    const typed = written?.type === "type_arguments" ? written.namedChildren[0] : null;
+    return castReceiver(value ?? null, typed ?? null);
   }
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
     const awaited = receiverOf(node.namedChildren[0] ?? null);
     return awaited.kind === "result" ? { ...awaited, awaited: true } : awaited;
   }
+  // `logs[0].args`, `logs.at(-1).args`: an element of an array of evident element type.
+  const element = elementRead(node);
+  if (element !== null) return element;
   if (node.type === "call_expression") return callResult(node);
   if (node.type === "new_expression") {
     // `new Hono().get('/')`: a member of the value just constructed.
@@ -818,7 +930,15 @@ function receiverOf(node: Node | null): Receiver {
 // What a call returns: `createPool()`, a function the file declares or imports (or a value of a
 // type with a call signature); `client.get(url)`, a method of a value of evident type.
 function callResult(call: Node): Receiver {
-  const callee = call.childForFieldName("function");
+  const result = calledResult(call);
+  // `await load<T>()`, parsed as a call of `await load`: the promise's value.
+  const awaited = call.childForFieldName("function")?.type === "await_expression";
+  return awaited && result.kind === "result" ? { ...result, awaited: true } : result;
+}
+
+// What `callResult` finds, before an `await` the parse put inside the call is counted.
+function calledResult(call: Node): Receiver {
+  const callee = calleeOf(call);
   if (callee?.type === "identifier") {
     const binding = lookUp(callee, callee.text);
     return binding === null
@@ -833,6 +953,13 @@ function callResult(call: Node): Receiver {
   return on.kind === "unknown" || on.kind === "props" || on.kind === "module"
     ? unknownFrom(on)
     : { kind: "result", of: property.text, on };
+}
+
+// The function a call calls. `await load<T>(options)` parses as a call of `await load` (the grammar
+// takes the type arguments after the awaited name), so an awaited callee is the name awaited.
+function calleeOf(call: Node): Node | null {
+  const callee = call.childForFieldName("function");
+  return callee?.type === "await_expression" ? callee.namedChildren[0] ?? null : callee;
 }
 
 // A receiver of no evident type reached through `on`: made by the call that made `on`'s value.
@@ -945,6 +1072,21 @@ function instanceTest(test: Node, name: string): string | null {
   return right.type === "identifier" ? right.text : null;
 }
 
+// For a type name written at `at` that is a type parameter of an enclosing declaration
+// (`<C extends Connector>(connector: C)`): the named type it is constrained to, whose members a
+// value of it has; null for another name, or a parameter constrained to no named type.
+function constraintOf(at: Node, name: string): string | null {
+  for (let up = at.parent; up !== null; up = up.parent) {
+    const parameters = up.childForFieldName("type_parameters");
+    for (const parameter of parameters?.namedChildren ?? []) {
+      if (parameter?.childForFieldName("name")?.text !== name) continue;
+      const constraint = parameter.childForFieldName("constraint")?.namedChildren[0] ?? null;
+      return constraint === null ? null : literalType(constraint);
+    }
+  }
+  return null;
+}
+
 // The type a declared name evidently has: its annotation's name, the class
 // it is constructed from, or the class, enum or namespace it names itself.
 function typeOfDeclaration(node: Node, declared: Declared): Receiver {
@@ -959,7 +1101,9 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
-  if (typeName !== null) return { kind: "type", type: typeName };
+  if (typed !== null && typeName !== null) {
+    return { kind: "type", type: constraintOf(typed, typeName) ?? typeName };
+  }
   // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
   const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
@@ -992,8 +1136,62 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (holder.type === "for_in_statement" && holder.childForFieldName("left")?.id === at?.id) {
     return iterated(holder.childForFieldName("right"));
   }
+  const element = holder.type === "array_pattern" && at !== null
+    ? patternElement(holder, at)
+    : null;
+  if (element !== null) return element;
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// What a value cast to `type` is: `(error as HttpError).status` of the type cast to; `as any` (or
+// another built-in type): of none the files declare; `as const`: the value's own.
+function castReceiver(value: Node | null, type: Node | null): Receiver {
+  if (!type) return receiverOf(value);
+  if (type.type === "predefined_type") return { kind: "unknown", global: true };
+  const named = namedType(type);
+  return named === null ? { kind: "unknown" } : { kind: "type", type: named };
+}
+
+// For a name an array pattern declares: `const [first] = await load()`, an element of the array
+// the call returns; `for (const [index, item] of items.entries())`, the second, an element of items;
+// null for another pattern.
+function patternElement(pattern: Node, name: Node): Receiver | null {
+  const holder = pattern.parent;
+  if (
+    holder?.type === "variable_declarator" && holder.childForFieldName("name")?.id === pattern.id
+  ) {
+    return returnedElements(holder);
+  }
+  if (holder?.type !== "for_in_statement" || holder.childForFieldName("left")?.id !== pattern.id) {
+    return null;
+  }
+  // Its place in the pattern: the commas before it (`[, item]` skips the index).
+  const before = pattern.children.findIndex((child) => child?.id === name.id);
+  const place = pattern.children.slice(0, before).filter((child) => child?.type === ",").length;
+  const entries = holder.childForFieldName("right");
+  const callee = entries?.type === "call_expression" ? entries.childForFieldName("function") : null;
+  const method = callee?.type === "member_expression" ? callee.childForFieldName("property") : null;
+  const none = entries?.childForFieldName("arguments")?.namedChildren.length === 0;
+  if (place !== 1) return null;
+  const record = objectRead(entries, "entries");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  return method?.text === "entries" && none
+    ? iterated(callee?.childForFieldName("object") ?? null)
+    : null;
+}
+
+// For a call of the platform's `Object.<method>(value)` (`Object.entries(defs)`): the value; null
+// for another node.
+function objectRead(call: Node | null, method: string): Node | null {
+  const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  const object = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
+  if (object?.type !== "identifier" || object.text !== "Object" || lookUp(object, "Object")) {
+    return null;
+  }
+  if (callee?.childForFieldName("property")?.text !== method) return null;
+  const list = call?.childForFieldName("arguments")?.namedChildren ?? [];
+  return list.length === 1 ? list[0] : null;
 }
 
 // The receivers a property of a value is read from when its annotated type is followed.
@@ -1067,14 +1265,16 @@ function callbackParameter(name: Node): Receiver {
   if (list?.type === "variable_declarator" && list.childForFieldName("value")?.id === fn?.id) {
     const typed = list.childForFieldName("type");
     const type = typed === null ? null : namedType(typed);
-    return type === null ? { kind: "unknown" } : { kind: "signature", type, parameter: index };
+    if (type === null) return { kind: "unknown" };
+    const { valueArguments: given } = valueTypes(list.childForFieldName("name") ?? list);
+    return { kind: "signature", type, parameter: index, ...(given ? { given } : {}) };
   }
   if (!fn || list?.type !== "arguments" || call?.type !== "call_expression") {
     return { kind: "unknown" };
   }
   const argument = list.namedChildren.findIndex((child) => child?.id === fn.id);
   const at = { argument, parameter: index };
-  const callee = call.childForFieldName("function");
+  const callee = calleeOf(call);
   if (callee?.type === "identifier") {
     const state = stateParameter(list, at);
     if (state !== null) return state;
@@ -1084,6 +1284,11 @@ function callbackParameter(name: Node): Receiver {
     ? callee.childForFieldName("property")
     : null;
   if (!callee || !property) return { kind: "unknown" };
+  // `layers.filter((layer) => ...)`: an element of the array.
+  const element = argument === 0 && index === 0 && ITERATING.has(property.text)
+    ? iteratedElement(callee.childForFieldName("object"), 0)
+    : null;
+  if (element !== null && element.kind !== "unknown") return element;
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
@@ -1102,7 +1307,7 @@ function callbackParameter(name: Node): Receiver {
 function stateParameter(list: Node, at: { argument: number; parameter: number }): Receiver | null {
   if (at.argument !== 0 || at.parameter !== 0) return null;
   const typed = setterType(list);
-  const callee = list.parent?.childForFieldName("function")?.text ?? "";
+  const callee = list.parent === null ? "" : calleeOf(list.parent)?.text ?? "";
   if (typed?.type === "object_type") {
     return { kind: "callback", callee, ...at, typedAt: linesOf(typed) };
   }
@@ -1130,9 +1335,84 @@ function handlerParameter(fn: Node, index: number): Receiver {
     : { kind: "unknown" };
 }
 
+// The platform's array methods whose callback's first parameter is an element of the array.
+const ITERATING = new Set([
+  "every",
+  "filter",
+  "find",
+  "findIndex",
+  "findLast",
+  "findLastIndex",
+  "flatMap",
+  "forEach",
+  "map",
+  "some",
+]);
+
+// What an element of the array `node` is, through the parentheses, defaults (`layers || []`) and
+// calls keeping its elements (`layers.filter(...)`) around it: an element of a variable's array
+// (as `iterated`), or of a member's of a value of evident type (`config.layers`).
+function iteratedElement(node: Node | null, depth: number): Receiver {
+  if (node === null || depth > FOLLOW_CALLS) return { kind: "unknown" };
+  if (node.type === "parenthesized_expression") {
+    return iteratedElement(node.namedChildren[0] ?? null, depth + 1);
+  }
+  const operator = node.type === "binary_expression"
+    ? node.childForFieldName("operator")?.type
+    : undefined;
+  if (operator === "||" || operator === "??") {
+    const right = node.childForFieldName("right");
+    if (right?.type !== "array" || right.namedChildren.length > 0) return { kind: "unknown" };
+    return iteratedElement(node.childForFieldName("left"), depth + 1);
+  }
+  const callee = node.type === "call_expression" ? calleeOf(node) : null;
+  if (callee?.type === "member_expression") {
+    const method = callee.childForFieldName("property")?.text ?? "";
+    if (!SAME_ELEMENTS.has(method)) return { kind: "unknown" };
+    return iteratedElement(callee.childForFieldName("object"), depth + 1);
+  }
+  const property = node.type === "member_expression" ? node.childForFieldName("property") : null;
+  if (property?.type === "property_identifier") {
+    const on = receiverOf(node.childForFieldName("object"));
+    const evident = on.kind !== "unknown" && on.kind !== "props" && on.kind !== "module";
+    return evident ? { kind: "element", of: property.text, on } : { kind: "unknown" };
+  }
+  return iterated(node);
+}
+
+// The platform's array methods that give one of the array's elements.
+const ELEMENT_METHODS = new Set(["at", "find", "findLast", "pop", "shift"]);
+
+// For an element read from an array by index (`logs[0]`) or by a method giving one
+// (`logs.at(-1)`, `logs.find(...)`): what `iterated` says of that array's elements when it is
+// evident; null otherwise.
+function elementRead(node: Node): Receiver | null {
+  let array: Node | null = null;
+  if (node.type === "subscript_expression") {
+    const index = node.childForFieldName("index");
+    if (index?.type === "number" || index?.type === "identifier") {
+      array = node.childForFieldName("object");
+    }
+  } else if (node.type === "call_expression") {
+    const callee = node.childForFieldName("function");
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")
+      : null;
+    if (method && ELEMENT_METHODS.has(method.text)) array = callee!.childForFieldName("object");
+  }
+  if (array?.type !== "identifier") return null;
+  const element = iterated(array);
+  return element.kind === "unknown" ? null : element;
+}
+
 // What an element of the array `node` is (`for (const x of node)`): of the element type its
-// declaration names (in the file, or in the module it is imported from).
-function iterated(node: Node | null): Receiver {
+// declaration names (in the file, or in the module it is imported from); an array made of its
+// elements (`[...plugins].reverse()`, `plugins.slice(1)`) holds the same.
+function iterated(array: Node | null): Receiver {
+  // `Object.values(defs)`: the values of a record.
+  const record = objectRead(array, "values");
+  if (record !== null) return { kind: "entry", of: receiverOf(record) };
+  const node = sameElements(array);
   if (node?.type !== "identifier") return { kind: "unknown" };
   const binding = lookUp(node, node.text);
   if (binding?.kind === "import" && binding.imported !== "*") {
@@ -1141,7 +1421,55 @@ function iterated(node: Node | null): Receiver {
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
     return { kind: "type", type: binding.elementType };
   }
-  return { kind: "unknown" };
+  const declarator = declaredAt(node, binding)?.parent ?? null;
+  return declarator?.type === "variable_declarator"
+    ? returnedElements(declarator)
+    : { kind: "unknown" };
+}
+
+// The methods of an array that give an array of (some of) its own elements.
+const SAME_ELEMENTS = new Set([
+  "reverse",
+  "slice",
+  "filter",
+  "sort",
+  "concat",
+  "toReversed",
+  "toSorted",
+]);
+
+// The array whose elements `node` holds: itself, or the array a copy (`[...items]`) or a method
+// of `SAME_ELEMENTS` made it from.
+function sameElements(node: Node | null): Node | null {
+  let at = node;
+  for (let hops = 0; at !== null && hops < FOLLOW_CALLS; hops++) {
+    const [only] = at.type === "array" && at.namedChildren.length === 1 ? at.namedChildren : [];
+    const callee = at.type === "call_expression" ? at.childForFieldName("function") : null;
+    const method = callee?.type === "member_expression"
+      ? callee.childForFieldName("property")?.text
+      : undefined;
+    if (at.type === "parenthesized_expression") at = at.namedChildren[0] ?? null;
+    else if (only?.type === "spread_element") at = only.namedChildren[0] ?? null;
+    else if (method !== undefined && SAME_ELEMENTS.has(method)) {
+      at = callee?.childForFieldName("object") ?? null;
+    } else return at;
+  }
+  return at;
+}
+
+// For a variable declared without an annotation and set from a call (or `await` of one) of a
+// function the file declares or imports (`const plugins = await resolvePlugins()`): an element of
+// the array that call returns; else of no evident type.
+function returnedElements(declarator: Node): Receiver {
+  if (declarator.childForFieldName("type") !== null) return { kind: "unknown" };
+  let value = declarator.childForFieldName("value");
+  const awaited = value?.type === "await_expression";
+  if (awaited) value = value?.namedChildren[0] ?? null;
+  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  if (callee?.type !== "identifier" || lookUp(callee, callee.text) === null) {
+    return { kind: "unknown" };
+  }
+  return { kind: "result", of: callee.text, element: true, ...(awaited ? { awaited } : {}) };
 }
 
 // For the name of a variable or parameter annotated as an array of a named type (`Route[]`,
@@ -1157,12 +1485,7 @@ function elementType(name: Node): string | null {
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
-  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
-  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
-  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
-  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
-  return argument === null ? null : literalType(argument);
+  return typed === null ? null : arrayElement(typed);
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
@@ -1176,7 +1499,7 @@ const ADDING = new Set(["push", "unshift"]);
 // and for an object `depth` arrays down (`items.push([{ ... }])` adds an array).
 function pushedType(list: Node, depth: number): string | null {
   const callee = depth === 0 && list.parent?.type === "call_expression"
-    ? list.parent.childForFieldName("function")
+    ? calleeOf(list.parent)
     : null;
   const array = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
   const method = callee?.childForFieldName("property")?.text ?? "";
@@ -1235,6 +1558,16 @@ function namedType(annotation: Node): string | null {
     node = name;
   }
   return node?.type === "type_identifier" ? node.text : null;
+}
+
+// The type a platform wrapper that keeps its members (`Partial<T>`, `Readonly<T>`) is written
+// with, the file declaring no type of that name; null for another type.
+function wrappedType(typed: Node): Node | null {
+  if (typed.type !== "generic_type") return null;
+  const name = typed.childForFieldName("name");
+  const of = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  if (name === null || !SAME_MEMBERS.has(name.text) || lookUp(name, name.text)) return null;
+  return of;
 }
 
 function rootOf(node: Node): Node {
@@ -1328,9 +1661,10 @@ function declaringType(member: Node, declares: string): Receiver {
       const context = objectContext(up);
       const anonymous = context.type === null && context.argument === undefined &&
         context.nested === undefined;
-      const statement = anonymous && context.parameter === undefined && up.type === "object_type"
-        ? nestedStatement(up)
-        : null;
+      // A property's own anonymous type (`state: { count: number }`) is seen where its holder is.
+      const open = context.parameter === undefined || context.parameter.index === PROPERTY_TYPE ||
+        context.parameter.index === VARIABLE_TYPE;
+      const statement = anonymous && open && up.type === "object_type" ? nestedStatement(up) : null;
       const body = statement ?? (anonymous ? enclosingBody(up) : null);
       const within = body === null ? localType(aliasOf(up)) : { within: body };
       return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };
@@ -1485,32 +1819,47 @@ function jsxProps(attribute: Node): Receiver {
   return { kind: "props", component: named.text, ...line };
 }
 
-// What an object literal or object type is evidently: its type's name, else the call it is an
-// argument of, or the parameter it annotates.
-function objectContext(object: Node): LiteralContext {
-  let holder = object.parent;
+// The type of an object literal that is a property's value in another literal (`{ retry: { ... } }`),
+// or an element of an array that is (`{ children: [{ ... }] }`); null for another object.
+function valueContext(object: Node): LiteralContext | null {
+  const holder = object.parent;
   const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
     ? holder.parent
     : null;
+  // `{ children: [{ text }] }`: an element of the array the outer literal's `children` holds.
+  if (object.type !== "object" || outer?.type !== "object") return listedUnderKey(object);
   const key = holder?.childForFieldName("key");
-  if (object.type === "object" && outer?.type === "object" && key?.type === "property_identifier") {
-    // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
-    const context = objectContext(outer);
-    const typed = context.type !== null || context.argument !== undefined ||
-      context.nested !== undefined;
-    return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+  // `const deps: Record<string, Dependencies> = { redis: { ... } }`: each value is a V.
+  const values = recordValues(outer);
+  if (values !== null) return { type: values };
+  if (key?.type !== "property_identifier") return null;
+  // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
+  const context = objectContext(outer);
+  const typed = context.type !== null || context.argument !== undefined ||
+    context.nested !== undefined;
+  return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
+}
+
+// What an object literal or object type is evidently: its type's name, else the call it is an
+// argument of, or the parameter it annotates.
+function objectContext(object: Node): LiteralContext {
+  const valued = valueContext(object);
+  if (valued !== null) return valued;
+  let holder = object.parent;
+  // `const routes: Route[] = [{ ... }]`: an element of a typed array (its place in each array,
+  // the outermost first, says which of a tuple's).
+  const places: number[] = [];
+  let list = object;
+  for (; holder?.type === "array"; holder = holder.parent) {
+    places.unshift(holder.namedChildren.findIndex((child) => child?.id === list.id));
+    list = holder;
   }
-  // `const routes: Route[] = [{ ... }]`: an element of a typed array.
-  let depth = 0;
-  let array: Node = object;
-  for (; holder?.type === "array"; depth++) [array, holder] = [holder, holder.parent];
-  const element = depth === 1 ? elementContext(object, { array, holder }) : null;
-  if (element !== null) return element;
+  const depth = places.length;
   // `type Options = { a: string } | { b: string }`: each arm is a part of the alias's type.
   holder = typeHolder(holder);
-  const declared = declaredContext(object, { holder, depth });
+  const declared = declaredContext(object, { holder, places });
   if (declared !== null) return declared;
-  const written = writtenType(holder, object, depth);
+  const written = writtenType(holder, object, places);
   if (written !== undefined) return { type: written };
   // `return ok ? { ... } : { ... }`, `items.push(ok ? { ... } : { ... })`: either arm is what the
   // expression is.
@@ -1521,6 +1870,8 @@ function objectContext(object: Node): LiteralContext {
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
+  const given = arm === null || object.type !== "object" ? null : returnedToCall(arm);
+  if (given !== null) return { type: null, argument: given };
   const pushed = arm?.type === "arguments" ? pushedType(arm, depth) : null;
   if (pushed !== null) return { type: pushed };
   const made = holder?.type === "arguments" && depth === 0 ? madeArgument(object, holder) : null;
@@ -1529,34 +1880,62 @@ function objectContext(object: Node): LiteralContext {
     const setter = depth === 0 ? setterType(holder) : null;
     const typed = typeArgument(holder, depth) ?? (setter === null ? null : literalType(setter));
     if (depth > 0 && typed !== null) return { type: typed };
-    const argument = argumentOf(object, holder);
+    // `formatTree([{ text }])`: an element of the array passed.
+    const argument = argumentOf(list, holder);
     // `set({ count: 1 })` of `create<{ count: number }>()((set) => ...)`.
     const typedAt = setter?.type === "object_type" ? { typedAt: linesOf(setter) } : {};
     if (argument !== null) {
       return { type: null, argument: { ...argument, ...typed && { typed } }, ...typedAt };
     }
   }
-  if (object.type === "object_type" && holder?.type === "type_annotation") {
-    const parameter = annotatedParameter(holder) ?? annotatedReturn(holder);
-    if (parameter !== null) return { type: null, parameter };
+  if (object.type === "object_type") {
+    // `todos: { id: number }[]`: the type of a property's elements is written there too.
+    const listed = holder?.type === "array_type" ? typeHolder(holder.parent) : null;
+    const parameter = holder?.type === "type_annotation"
+      ? annotatedParameter(holder) ?? annotatedReturn(holder) ?? annotatedProperty(holder)
+      : listed?.type === "type_annotation"
+      ? annotatedProperty(listed)
+      : null;
+    const variable = parameter ?? annotatedVariable(object);
+    if (variable !== null) return { type: null, parameter: variable };
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
 }
 
-// For an object in an array that is the value of another literal's property (`{ todos: [{ ... }] }`):
-// of that property's element type, when the outer literal's type is evident; null otherwise.
-function elementContext(
-  object: Node,
-  at: { array: Node; holder: Node | null },
-): LiteralContext | null {
-  const { array, holder } = at;
-  const key = holder?.type === "pair" ? holder.childForFieldName("key") : null;
-  const outer = holder?.parent;
-  if (object.type !== "object" || key?.type !== "property_identifier" || outer?.type !== "object") {
+// For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
+// `Partial`, `Readonly` or `Required` of one) of a named V (`V | undefined` too): V, the type of
+// each of its values; null otherwise.
+function recordValues(object: Node): string | null {
+  const holder = object.parent;
+  if (
+    holder?.type !== "variable_declarator" || holder.childForFieldName("value")?.id !== object.id
+  ) {
     return null;
   }
-  if (holder?.childForFieldName("value")?.id !== array.id) return null;
+  let typed = holder.childForFieldName("type")?.namedChildren[0] ?? null;
+  for (let depth = 0; typed?.type === "generic_type" && depth < FOLLOW_CALLS; depth++) {
+    const name = typed.childForFieldName("name");
+    const list = typed.childForFieldName("type_arguments")?.namedChildren ?? [];
+    if (name === null || lookUp(name, name.text) !== null) return null;
+    if (name.text === "Record" && list.length === 2 && list[1]) return annotatedType(list[1]);
+    if (!RECORD_WRAPPERS.has(name.text)) return null;
+    typed = list[0] ?? null;
+  }
+  return null;
+}
+
+const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
+
+// For an object literal that is an element of an array literal under a key of another object
+// literal of evident type (`{ children: [{ ... }] }`): the element of that key's type; else null.
+function listedUnderKey(object: Node): LiteralContext | null {
+  const list = object.type === "object" ? object.parent : null;
+  const pair = list?.type === "array" ? list.parent : null;
+  if (pair?.type !== "pair" || pair.childForFieldName("value")?.id !== list?.id) return null;
+  const key = pair.childForFieldName("key");
+  const outer = pair.parent;
+  if (key?.type !== "property_identifier" || outer?.type !== "object") return null;
   const context = objectContext(outer);
   const typed = context.type !== null || context.argument !== undefined ||
     context.nested !== undefined;
@@ -1564,21 +1943,26 @@ function elementContext(
 }
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
-// (an element of it, `depth` arrays down), a parameter's default value; null for another holder.
+// (an element of it, `depth` arrays down), a parameter's default value, a member of a typed value
+// it is assigned to; null for another holder.
 function declaredContext(
   object: Node,
-  at: { holder: Node | null; depth: number },
+  at: { holder: Node | null; places: number[] },
 ): LiteralContext | null {
-  const { holder, depth } = at;
+  const { holder, places } = at;
+  if (holder?.type === "assignment_expression" && places.length === 0) {
+    return memberAssigned(holder, object);
+  }
   if (holder?.type === "type_alias_declaration") {
     return { type: holder.childForFieldName("name")?.text ?? null };
   }
   if (holder?.type === "variable_declarator") {
     let typed = holder.childForFieldName("type");
     if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-    for (let i = 0; i < depth && typed?.type === "array_type"; i++) {
-      typed = typed.namedChildren[0] ?? null;
-    }
+    typed = typed === null ? null : elementOf(typed, places);
+    // `const cases: { name: string }[] = [{ name: "a" }]`: of the variable's anonymous type.
+    const variable = typed?.type === "object_type" ? annotatedVariable(typed) : null;
+    if (variable !== null) return { type: null, parameter: variable };
     return { type: typed === null ? null : literalType(typed) };
   }
   if (
@@ -1592,26 +1976,78 @@ function declaredContext(
   return null;
 }
 
+// For an object assigned to a member of a value of a named type (`options.extend = { ... }` of
+// `options: LoadOptions`): of the type that member is annotated with, its anonymous one too; null
+// for another assignment (a field of `this` is `assignedType`'s).
+function memberAssigned(assignment: Node, object: Node): LiteralContext | null {
+  if (assignment.childForFieldName("right")?.id !== object.id) return null;
+  const left = assignment.childForFieldName("left");
+  const key = left?.type === "member_expression" ? left.childForFieldName("property") : null;
+  const self = left?.childForFieldName("object");
+  if (key?.type !== "property_identifier" || !self || self.type === "this") return null;
+  const on = receiverOf(self);
+  return on.kind === "type"
+    ? { type: null, nested: { key: key.text, outer: { type: on.type } } }
+    : null;
+}
+
 // For an object cast (`as`, `satisfies`, itself or in parentheses) or assigned, `holder`: the named
 // type written for it (null: none); undefined when `holder` is neither.
-function writtenType(holder: Node | null, object: Node, depth: number): string | null | undefined {
+function writtenType(
+  holder: Node | null,
+  object: Node,
+  places: number[],
+): string | null | undefined {
   if (holder?.type === "as_expression" || holder?.type === "satisfies_expression") {
-    return castType(holder, object);
+    return castType(holder, object, places);
+  }
+  // `<Options>{ ... }`: the older cast, its type written first.
+  if (holder?.type === "type_assertion" && places.length === 0) {
+    const typed = holder.namedChildren[0]?.namedChildren[0] ?? null;
+    return typed === null || holder.namedChildren.at(-1)?.id !== object.id
+      ? null
+      : namedType(typed);
   }
   // `() => ({ ... }) as Ref`: the parentheses are what is cast.
   const cast = holder?.type === "parenthesized_expression" ? holder.parent : null;
   if (holder && (cast?.type === "as_expression" || cast?.type === "satisfies_expression")) {
     return castType(cast, holder);
   }
-  if (holder?.type === "assignment_expression" && depth === 0) return assignedType(holder, object);
+  if (holder?.type === "assignment_expression" && places.length === 0) {
+    return assignedType(holder, object);
+  }
   return undefined;
+}
+
+// The type of the element at `places` (one per array, the outermost first) of an array or tuple
+// type (`[string[], ArgsDef][]` at [0, 1]: ArgsDef); null where `typed` is neither.
+function elementOf(typed: Node, places: number[]): Node | null {
+  let at: Node | null = typed;
+  for (const place of places) {
+    while (at?.type === "parenthesized_type" || at?.type === "readonly_type") {
+      at = at.namedChildren[0] ?? null;
+    }
+    const generic = at?.type === "generic_type" ? at.childForFieldName("name")?.text : null;
+    if (at?.type === "array_type") at = at.namedChildren[0] ?? null;
+    else if (at?.type === "tuple_type") {
+      at = at.namedChildren.filter((child) => child?.type !== "comment")[place] ?? null;
+      if (at?.type === "optional_type") at = at.namedChildren[0] ?? null;
+    } else if (generic === "Array" || generic === "ReadonlyArray") {
+      at = at?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    } else return null;
+  }
+  return at;
 }
 
 // The named type `holder`, an `as` or `satisfies` expression, writes for `object` (null: the
 // object is the type written, or the type is not named).
-function castType(holder: Node, object: Node): string | null {
+function castType(holder: Node, object: Node, places: number[] = []): string | null {
   const typed = holder.namedChildren.at(-1) ?? null;
-  return typed === null || typed.id === object.id ? null : namedType(typed);
+  if (typed === null || typed.id === object.id) return null;
+  if (places.length === 0) return namedType(typed);
+  // `[[[], { name: { ... } }]] as [string[], ArgsDef][]`: the element's type.
+  const element = elementOf(typed, places);
+  return element === null ? null : literalType(element);
 }
 
 // For an object assigned (`target = { ... }`) to a variable annotated with a named type, or to a
@@ -1623,8 +2059,9 @@ function assignedType(assignment: Node, object: Node): string | null {
   const left = assignment.childForFieldName("left");
   if (left?.type === "identifier") {
     const declarator = declaredAt(left, lookUp(left, left.text))?.parent;
-    return declarator?.type === "variable_declarator"
-      ? annotatedType(declarator.childForFieldName("type"))
+    // `options = { prefix: "", ...options }` of a parameter `options?: TreeOptions` too.
+    return declarator?.type === "variable_declarator" || PARAMETERS.has(declarator?.type ?? "")
+      ? annotatedType(declarator!.childForFieldName("type"))
       : null;
   }
   // `this[STATE] = { ... }` sets the field the class declares as `[STATE]: State`.
@@ -1668,6 +2105,53 @@ function anonymousReturn(arm: Node): { line: number; index: number } | null {
 
 /** The parameter index that stands for a function's return type in `Receiver`'s `parameter`. */
 export const RETURN_TYPE = -1;
+
+/**
+ * The parameter index that stands for a property's type in `Receiver`'s `parameter`, an anonymous
+ * object type annotating a property (`extend?: false | { extendKey?: string }`), known by the line
+ * of the property's name.
+ */
+export const PROPERTY_TYPE = -2;
+
+/**
+ * The parameter index that stands for a variable's type in `Receiver`'s `parameter`, an anonymous
+ * object type annotating a variable or its array's elements (`const cases: { name: string }[]`),
+ * known by the line of the variable's name.
+ */
+export const VARIABLE_TYPE = -3;
+
+// For an anonymous object type annotating a variable, itself or as the element of its array type
+// (`{ name: string }[]`, `Array<{ name: string }>`): the line of the variable's name and
+// `VARIABLE_TYPE`; null elsewhere.
+function annotatedVariable(objectType: Node): { line: number; index: number } | null {
+  let up = objectType.parent;
+  for (let depth = 0; depth < FOLLOW_CALLS; depth++) {
+    const generic = up?.type === "type_arguments" ? up.parent : null;
+    if (up?.type === "array_type") up = up.parent;
+    else if (generic?.childForFieldName("name")?.text === "Array") up = generic.parent;
+    else break;
+  }
+  const declarator = up?.type === "type_annotation" ? up.parent : null;
+  const named = declarator?.type === "variable_declarator"
+    ? declarator.childForFieldName("name")
+    : null;
+  if (named?.type !== "identifier" || declarator?.childForFieldName("type")?.id !== up?.id) {
+    return null;
+  }
+  return { line: named.startPosition.row + 1, index: VARIABLE_TYPE };
+}
+
+// For a property's or field's annotation (`extend?: { extendKey?: string }`): the line of its name
+// and `PROPERTY_TYPE`; null for another annotation.
+function annotatedProperty(annotation: Node): { line: number; index: number } | null {
+  const member = annotation.parent;
+  if (member?.type !== "property_signature" && member?.type !== "public_field_definition") {
+    return null;
+  }
+  const named = member.childForFieldName("name");
+  if (member.childForFieldName("type")?.id !== annotation.id || named === null) return null;
+  return { line: named.startPosition.row + 1, index: PROPERTY_TYPE };
+}
 
 // For a function's return type annotation (`function debug(): { close: () => void }`): the line
 // of the function's name and `RETURN_TYPE`, its values being what calls of it give (no last line:
@@ -1718,7 +2202,7 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
   const call = list.parent;
   const index = list.namedChildren.findIndex((child) => child?.id === object.id);
   if (object.type !== "object" || call === null || index > 1) return null;
-  const callee = call.childForFieldName("function");
+  const callee = calleeOf(call);
   const method = callee?.childForFieldName("property")?.text;
   // `animations.set(key, { ... })` of `const animations = new Map<Key, Animation>()`: of the
   // map's value type.
@@ -1735,6 +2219,19 @@ function madeArgument(object: Node, list: Node): LiteralContext | null {
 
 // The platform's maps, whose `set(key, value)` takes a value of their second type argument.
 const MAPS = new Set(["Map", "WeakMap"]);
+
+// For an object returned (`arm` holds it) from a function of no return type passed to a call
+// (`definePlugin(() => ({ ... }))`): that argument, what the callee's parameter type says such a
+// function returns; null otherwise.
+function returnedToCall(arm: Node): NonNullable<LiteralContext["argument"]> | null {
+  const fn = returningFunction(arm);
+  const list = fn?.parent;
+  if (!fn || fn.childForFieldName("return_type") !== null || list?.type !== "arguments") {
+    return null;
+  }
+  const argument = argumentOf(fn, list);
+  return argument === null ? null : { ...argument, returned: true };
+}
 
 // The lines a node is written on.
 function linesOf(node: Node): { from: number; to: number } {
@@ -1755,7 +2252,7 @@ function anonymousReturned(arm: Node): { from: number; to: number } | null {
 // with a type argument (`map<Value>()`, `create<State>()(...)`, awaited or not, or
 // `new Store<State>()`): that call's first type argument; null for another call.
 function madeTypeArgument(call: Node, mapped = false): Node | null {
-  const callee = call.type === "call_expression" ? call.childForFieldName("function") : null;
+  const callee = call.type === "call_expression" ? calleeOf(call) : null;
   const variable = callee?.type === "member_expression" ? callee.childForFieldName("object") : null;
   if (variable?.type !== "identifier") return null;
   const name = declaredAt(variable, lookUp(variable, variable.text));
@@ -1777,7 +2274,7 @@ function madeTypeArgument(call: Node, mapped = false): Node | null {
     return value.childForFieldName("type_arguments")?.namedChildren[mapped ? 1 : 0] ?? null;
   }
   if (value?.type !== "call_expression" || mapped) return null;
-  const inner = value.childForFieldName("function");
+  const inner = calleeOf(value);
   const typed = value.childForFieldName("type_arguments") ??
     (inner?.type === "call_expression" ? inner.childForFieldName("type_arguments") : null);
   return typed?.namedChildren[0] ?? null;
@@ -1788,9 +2285,7 @@ function madeTypeArgument(call: Node, mapped = false): Node | null {
 // that type argument, which the function's objects are of, what its setter is given too; null
 // otherwise.
 function setterType(list: Node): Node | null {
-  const callee = list.parent?.type === "call_expression"
-    ? list.parent.childForFieldName("function")
-    : null;
+  const callee = list.parent?.type === "call_expression" ? calleeOf(list.parent) : null;
   if (callee?.type !== "identifier") return null;
   for (let up = list.parent; up !== null; up = up.parent) {
     if (!FUNCTIONS.has(up.type)) continue;
@@ -1816,7 +2311,7 @@ function argumentOf(
 ): { callee: string; index: number; module?: string; on?: Receiver } | null {
   const call = list.parent;
   const callee = call?.type === "call_expression"
-    ? call.childForFieldName("function")
+    ? calleeOf(call)
     : call?.type === "new_expression"
     ? call.childForFieldName("constructor")
     : null;
@@ -1888,7 +2383,7 @@ function calledWithTypeArgument(fn: Node): Node | null {
     if (up === null) return null;
     if (up.type === "arguments" && up.parent?.type === "call_expression") {
       const call = up.parent;
-      const callee = call.childForFieldName("function");
+      const callee = calleeOf(call);
       const typed = call.childForFieldName("type_arguments") ??
         (callee?.type === "call_expression" ? callee.childForFieldName("type_arguments") : null);
       const first = typed?.namedChildren[0];
@@ -1938,6 +2433,28 @@ function returnTypeOf(fn: Node): string | null {
   return typed === null ? null : namedType(typed);
 }
 
+// The named element type of the array a function's return type annotation writes (`Plugin[]`,
+// `Promise<readonly Plugin[]>`, `Array<Plugin>`), or null.
+function returnedElement(fn: Node): string | null {
+  let typed = fn.childForFieldName("return_type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "generic_type" && typed.childForFieldName("name")?.text === "Promise") {
+    typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  return typed === null ? null : arrayElement(typed);
+}
+
+// The named element type of an array type (`Route[]`, `readonly Route[]`, `Array<Route>`), or null.
+function arrayElement(array: Node): string | null {
+  let typed: Node | null = array;
+  if (typed?.type === "readonly_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "array_type") return literalType(typed.namedChildren[0] ?? typed);
+  const generic = typed?.type === "generic_type" ? typed.childForFieldName("name")?.text : null;
+  if (generic !== "Array" && generic !== "ReadonlyArray") return null;
+  const argument = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  return argument === null ? null : literalType(argument);
+}
+
 // For a parameter's type annotation: the line of its function's name, the parameter's index and
 // the function's last line.
 function annotatedParameter(
@@ -1958,8 +2475,22 @@ function annotatedParameter(
     named = fn.parent.childForFieldName("name");
   }
   if (fn === null) return null;
+  // `onWatch?: (event: { type: string }) => void`: the property's parameter, known by its name.
+  if (fn.type === "function_type") named = typedMember(fn);
+  if (fn.type === "function_type" && named === null) return null;
   if (named === null) return anonymousParameter(fn, index);
   return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
+}
+
+// The name of the property or field a function type annotates (`onWatch?: (event) => void`), or
+// null.
+function typedMember(fn: Node): Node | null {
+  const annotation = fn.parent;
+  const member = annotation?.type === "type_annotation" ? annotation.parent : null;
+  if (member?.type !== "property_signature" && member?.type !== "public_field_definition") {
+    return null;
+  }
+  return functionTyped(member)?.id === fn.id ? member.childForFieldName("name") : null;
 }
 
 // For a parameter of a function without a name (`createSelector((state: { a: string }) =>
@@ -2059,6 +2590,15 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      // `items: TreeItem[]`: an object passed there is an element of the array literal passed.
+      if (typed?.type === "array_type") typed = typed.namedChildren[0] ?? null;
+      // `options: Partial<Options & { fancy: boolean }>`: an object passed is of its named parts
+      // (or of the anonymous one, `parameterMember`).
+      const wrapped = typed === null ? null : wrappedType(typed);
+      if (wrapped?.type === "intersection_type") {
+        const parts = namedParts(wrapped);
+        return parts.length > 0 ? parts : null;
+      }
       if (typed?.type === "union_type") {
         // `algOrOptions: Algorithm | VerifyOptions`: an object passed is of one of them.
         const arms = namedParts(typed);
@@ -2080,21 +2620,29 @@ function functionTyped(member: Node): Node | null {
 
 // For the name of a variable: the named type its annotation writes, or the function whose call
 // (or `await` of one) sets it; empty for other names.
-function valueTypes(name: Node): Pick<Declared, "valueType" | "setBy"> {
+function valueTypes(name: Node): Pick<Declared, "valueType" | "valueArguments" | "setBy"> {
   const holder = name.parent;
   if (holder?.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
     return {};
   }
   const typed = holder.childForFieldName("type");
   const type = typed === null ? null : namedType(typed);
-  if (type !== null) return { valueType: type };
+  const generic = typed?.namedChildren[0];
+  const list = generic?.type === "generic_type"
+    ? generic.childForFieldName("type_arguments")?.namedChildren ?? []
+    : [];
+  // `DriverFactory<FSOptions>`: what the generic's type parameters stand for here.
+  const valueArguments = list.map((argument) => argument === null ? null : namedType(argument));
+  if (type !== null) {
+    return { valueType: type, ...(valueArguments.length > 0 ? { valueArguments } : {}) };
+  }
   let value = holder.childForFieldName("value");
   // `const persist = persistImpl as unknown as Persist`: of the type cast to, last.
   const cast = value?.type === "as_expression" ? value.namedChildren.at(-1) : null;
   const castTo = cast ? namedType(cast) : null;
   if (castTo !== null) return { valueType: castTo };
   if (value?.type === "await_expression") value = value.namedChildren[0] ?? null;
-  const callee = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+  const callee = value?.type === "call_expression" ? calleeOf(value) : null;
   return callee?.type === "identifier" ? { setBy: callee.text } : {};
 }
 
@@ -2154,6 +2702,61 @@ function mappedKeys(object: Node): string[] {
   return names;
 }
 
+// For the name of a function (or a class, its constructor) or of a type alias: the type arguments
+// written in its parameters' annotations or its value, as `Declared.typeArguments`; null when none.
+function declaredArguments(name: Node): TypeArguments | null {
+  const holder = name.parent;
+  if (holder?.type === "type_alias_declaration") {
+    if (holder.childForFieldName("name")?.id !== name.id) return null;
+    return typeArguments([holder.childForFieldName("value")]);
+  }
+  const fn = holder !== null && CLASSES.has(holder.type)
+    ? constructorOf(holder)
+    : functionNamed(name);
+  return fn === null ? null : typeArguments(parameterAnnotations(fn));
+}
+
+// The type annotations of a function's parameters.
+function parameterAnnotations(fn: Node): (Node | null)[] {
+  const list = fn.childForFieldName("parameters")?.namedChildren ?? [];
+  return list.map((parameter) => parameter?.childForFieldName("type") ?? null);
+}
+
+// Per generic type written with type arguments in `types` (at any depth; the first of a name
+// kept), the named type of each argument; null when none is written.
+function typeArguments(types: (Node | null)[]): TypeArguments | null {
+  const found: TypeArguments = {};
+  for (const typed of types) {
+    for (const generic of typed?.descendantsOfType("generic_type") ?? []) {
+      const name = generic?.childForFieldName("name");
+      if (generic === null || name?.type !== "type_identifier" || name.text in found) continue;
+      const list = generic.childForFieldName("type_arguments")?.namedChildren ?? [];
+      found[name.text] = list.map((argument) => argument === null ? null : argumentType(argument));
+    }
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
+
+// The named type a type argument writes; null for a type parameter in scope (`Resolvable<T>` of
+// `<const T extends ArgsDef>`: the compiler infers T from the value given, whose members are its
+// own, not the constraint's).
+function argumentType(argument: Node): string | null {
+  const named = namedType(argument);
+  const node = argument.type === "generic_type" ? argument.childForFieldName("name") : argument;
+  if (named === null || node?.type !== "type_identifier" || named !== node.text) return named;
+  return typeParameterOf(node, named) ? null : named;
+}
+
+// Whether `name` is a type parameter of a declaration enclosing `node` (read from the syntax, not
+// looked up: a lookup would compute the enclosing declaration's own fields, these among them).
+function typeParameterOf(node: Node, name: string): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    const list = up.childForFieldName("type_parameters")?.namedChildren ?? [];
+    if (list.some((parameter) => parameter?.childForFieldName("name")?.text === name)) return true;
+  }
+  return false;
+}
+
 // For the name of a type alias or interface: its type parameters, and the type arguments of the
 // generic types its value is made of (`type Internal = Required<Options, "fetch"> & { ... }`,
 // where `type Required<T, K> = T & { ... }` has the members of its argument T).
@@ -2182,6 +2785,27 @@ function genericParts(name: Node): Pick<Declared, "partArguments" | "typeParamet
   };
 }
 
+// For the name of a type alias of a union: the named types its arms that are function types
+// return (`(() => T) | (() => Promise<T>)`: T); empty for other names.
+function armReturns(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.type !== "type_alias_declaration") return [];
+  if (holder.childForFieldName("name")?.id !== name.id) return [];
+  const value = holder.childForFieldName("value");
+  if (value?.type !== "union_type") return [];
+  const found = new Set<string>();
+  const visit = (typed: Node) => {
+    if (typed.type === "union_type" || typed.type === "parenthesized_type") {
+      for (const part of typed.namedChildren) if (part !== null) visit(part);
+    } else if (typed.type === "function_type") {
+      const returned = returnTypeOf(typed);
+      if (returned !== null) found.add(returned);
+    }
+  };
+  visit(value);
+  return [...found];
+}
+
 // For the name of a type alias or interface: the named types its value is made of (a union's
 // or intersection's named parts) or it extends; empty for other names.
 function typeParts(name: Node): string[] {
@@ -2191,6 +2815,27 @@ function typeParts(name: Node): string[] {
   if (holder.type !== "type_alias_declaration") return [];
   const value = holder.childForFieldName("value");
   return value === null ? [] : namedParts(value);
+}
+
+// For the name of an interface or an alias of an object type: the named types of its index
+// signature's values (`[key: string]: Value | Input`; not a mapped type's `[K in keyof T]`).
+function signatureValues(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return [];
+  const body = holder.type === "interface_declaration"
+    ? holder.childForFieldName("body")
+    : holder.type === "type_alias_declaration"
+    ? holder.childForFieldName("value")
+    : null;
+  if (body?.type !== "interface_body" && body?.type !== "object_type") return [];
+  for (const signature of body.namedChildren) {
+    if (signature?.type !== "index_signature") continue;
+    if (signature.namedChildren.some((child) => child?.type === "mapped_type_clause")) continue;
+    const annotation = signature.namedChildren.find((child) => child?.type === "type_annotation");
+    const value = annotation?.namedChildren[0];
+    return value ? namedParts(value) : [];
+  }
+  return [];
 }
 
 // The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.

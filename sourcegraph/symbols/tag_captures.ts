@@ -85,8 +85,10 @@ export function definitionOf(captures: readonly QueryCapture[]): TagDefinition |
   }
   if (definition === null) return null;
   let { node } = definition;
-  if (NEEDS_BODY.has(node.type) && node.childForFieldName("body") === null) return null;
-  if (node.type === "function_declarator") {
+  // A node's type is a call into the parser's runtime: asked once.
+  const type = node.type;
+  if (NEEDS_BODY.has(type) && node.childForFieldName("body") === null) return null;
+  if (type === "function_declarator") {
     const whole = definitionAround(node);
     if (whole === null) return null;
     node = whole;
@@ -97,10 +99,12 @@ export function definitionOf(captures: readonly QueryCapture[]): TagDefinition |
   }
   if (nameNode === null) return null;
   if (definition.kind === "variable" && insideFunction(node)) return null;
-  // `operator ()` and `operator()` are one name.
-  const name = nameNode.type === "operator_name"
-    ? nameNode.text.replace(/\s+/g, "")
-    : nameNode.text;
+  // `operator ()` and `operator()` are one name (a C++ operator's name starts with `operator`:
+  // only such a name's node type is asked for).
+  const text = nameNode.text;
+  const name = text.startsWith("operator") && nameNode.type === "operator_name"
+    ? text.replace(/\s+/g, "")
+    : text;
   return { node, name, kind: definition.kind, scope };
 }
 

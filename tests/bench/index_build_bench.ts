@@ -10,6 +10,11 @@
  *
  * Run: deno run --allow-read --allow-write --allow-run --allow-env \
  *   tests/bench/index_build_bench.ts --tree PATH [--runs N] [--held-postings-mib N] [--cpus LIST]
+ *   [--digest]
+ *
+ * `--digest` prints a digest of each build's index (`index_digest.ts`: every
+ * table, symbols by name text), to check that a change to the builder leaves
+ * the index the same.
  *
  * @module
  */
@@ -19,6 +24,7 @@ import { denoProgram } from "../../shared/child_lifetime.ts";
 import { builderCommand } from "../../sourcegraph/search/build/builder_command.ts";
 import type { BuildEvent } from "../../sourcegraph/search/build/build_main.ts";
 import { percentile } from "../support/bench_stats.ts";
+import { formatDigest, indexDigest } from "./index_digest.ts";
 
 const args = Deno.args;
 const option = (name: string) => args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
@@ -26,6 +32,7 @@ const TREE = option("--tree");
 const RUNS = Number(option("--runs") ?? 3);
 const HELD = option("--held-postings-mib");
 const CPUS = option("--cpus") ?? "0";
+const DIGEST = args.includes("--digest");
 if (!TREE) {
   console.error("usage: index_build_bench.ts --tree PATH (a Git work tree) [--runs N]");
   Deno.exit(2);
@@ -37,6 +44,8 @@ interface Run {
   peakMib: number;
   /** User and system processor seconds of the builder process, all its threads. */
   processorSeconds: number;
+  /** The built index's digest (`--digest`). */
+  digest?: string;
 }
 
 // How many CPUs a `taskset` list names (`0`, `0,1`, `0-3`).
@@ -77,7 +86,14 @@ async function buildOnce(tree: string): Promise<Run> {
     const built = events.find((event) => event.event === "built");
     if (built?.event !== "built") throw new Error(`no build: ${stderr}`);
     const mib = built.newBytes / 1024 / 1024;
-    return { ms: built.ms, mibPerSecond: mib / (built.ms / 1000), peakMib: peak, processorSeconds };
+    const digest = DIGEST ? formatDigest(indexDigest(join(folder, "index.sqlite3"))) : undefined;
+    return {
+      ms: built.ms,
+      mibPerSecond: mib / (built.ms / 1000),
+      peakMib: peak,
+      processorSeconds,
+      digest,
+    };
   } finally {
     await Deno.remove(folder, { recursive: true });
   }
@@ -97,6 +113,7 @@ if (import.meta.main) {
           result.peakMib.toFixed(0)
         } MiB`,
     );
+    if (result.digest !== undefined) console.log(result.digest);
   }
   const median = (values: number[]) => percentile(values, 50);
   console.log(

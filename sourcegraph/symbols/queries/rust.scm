@@ -7,3 +7,7 @@
 (field_declaration name: (field_identifier) @name) @definition.field
 (enum_variant name: (identifier) @name) @definition.constant
 (function_signature_item name: (identifier) @name) @definition.method
+
+; Not a definition: an `impl` block, whose type is the container of the definitions inside it
+; (`enclosing_scopes.ts`).
+(impl_item) @scope.impl

@@ -130,6 +130,9 @@ Deno.test("sync: a failed fetch keeps every retained version readable", () =>
       assertEquals(availability.last_sync_error, "GIT_ACCESS_DENIED");
       const reason = log.find((line) => line.includes(`sync of ${NAME} failed (`));
       assert(reason !== undefined && reason.includes("GIT_ACCESS_DENIED"), log.join("\n"));
+      // The line gives Git's reason, not the advice Git prints after it.
+      assertIncludes(reason, "does not appear to be a git repository");
+      assert(!reason.includes("and the repository exists"), reason);
     } finally {
       await Deno.rename(moved, gitDir);
     }

@@ -5,7 +5,10 @@
  * waiting for ever), a build of a repository whose first file of a
  * symbol language is empty publishes its symbols, and a build that sent
  * files to workers writes its rows and postings before it waits for them,
- * publishing the same index as a build that extracts on its own thread.
+ * publishing the same index as a build that extracts on its own thread; a
+ * grammar language that has sent little text goes to the worker its first
+ * file went to (which alone compiles its tags query), not to the one with
+ * the least in flight.
  */
 
 import { join } from "node:path";
@@ -36,6 +39,27 @@ for (const workers of [2, 0]) {
     }
   });
 }
+
+Deno.test("symbol extraction in workers: a language's first text goes to one worker, not the least loaded", async () => {
+  const extraction = new SymbolExtraction({ workers: 2 });
+  const large = "export const a = 1;\n".repeat(60_000); // 1.1 MiB: past the pinned bytes
+  const c = "int one(void) { return 1; }\n";
+  try {
+    // Sent without waiting between them, so no worker has answered yet.
+    const sent = [
+      extraction.submit(1, "one.c", c),
+      extraction.submit(2, "a.ts", large), // starts the second worker, the least loaded
+      extraction.submit(3, "b.ts", large), // the first worker, now the least loaded
+      extraction.submit(4, "two.c", c), // the first worker again, though now the more loaded
+    ];
+    assertEquals(extraction.inFlight, [c.length + large.length + c.length, large.length]);
+    await Promise.all(sent);
+    const done = await extraction.finish();
+    assertEquals(done.map((file) => file.blob).sort(), [1, 2, 3, 4]);
+  } finally {
+    extraction.close();
+  }
+});
 
 for (const workers of [undefined, 0]) {
   const where = workers === 0 ? "on the builder's thread" : "in workers";
