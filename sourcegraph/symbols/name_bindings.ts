@@ -1469,7 +1469,17 @@ function returnedElements(declarator: Node): Receiver {
   if (callee?.type !== "identifier" || lookUp(callee, callee.text) === null) {
     return { kind: "unknown" };
   }
-  return { kind: "result", of: callee.text, element: true, ...(awaited ? { awaited } : {}) };
+  // `proxyMap<number, MapItem>()`: the type names the call is written with, all a reader is told
+  // of its elements when the callee writes no return type.
+  const names = callNames(declarator);
+  const made = names === null ? {} : { made: names };
+  return {
+    kind: "result",
+    of: callee.text,
+    element: true,
+    ...(awaited ? { awaited } : {}),
+    ...made,
+  };
 }
 
 // For the name of a variable or parameter annotated as an array of a named type (`Route[]`,

@@ -280,6 +280,35 @@ definitionCase(
   },
 );
 
+definitionCase(
+  "definitions: an element of a value a call written with type arguments made is of those types as its block sees them",
+  async () => {
+    const path = "tests/map.test.ts";
+    const files = {
+      [path]: [
+        "function proxyMap<K, V>() {", // 1
+        "  return [] as [K, V][]",
+        "}",
+        "it('first', () => {",
+        "  interface MapItem { id: number; name: string }",
+        "  const state = proxyMap<number, MapItem>()",
+        "})",
+        "it('second', () => {",
+        "  interface MapItem { id: number; name: string }",
+        "  const state = proxyMap<number, MapItem>()", // 10
+        "  state.forEach((value) => console.log(value.name))",
+        "})",
+      ].join("\n"),
+    };
+    const resolver = resolverOver(sharedParser(), files);
+    const found = await fileTypeMember(
+      resolver,
+      positionOf(files, { path, name: "name", line: 11 }),
+    );
+    assertEquals(found && `${found.path}:${found.line}`, `${path}:9`);
+  },
+);
+
 Deno.test("definitions: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
