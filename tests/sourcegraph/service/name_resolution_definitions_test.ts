@@ -1,22 +1,11 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
 import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
 import { fileTypeMember } from "../../../sourcegraph/service/repository_definitions.ts";
 import { resolvedReferences, resolverOver } from "../../support/resolved_references.ts";
+import { nameCases } from "../../support/name_cases.ts";
 
-// One parser (its workers and their grammars started once) for every case: its answers are
-// kept by path, text and name, so a case never sees another's files.
-let parser: ReferenceParser | null = null;
-const CASES: [string, () => Promise<void>][] = [];
-
-function sharedParser(): ReferenceParser {
-  if (parser === null) throw new Error("the cases run inside the file's one test");
-  return parser;
-}
-
-function definitionCase(name: string, fn: () => Promise<void>): void {
-  CASES.push([name, fn]);
-}
+// One parser for every case of the file (see `nameCases`).
+const { nameCase: definitionCase, runCases, sharedParser } = nameCases();
 
 // The position of the `nth` whole-word occurrence of `name` on line `line` of `path`.
 function positionOf(
@@ -309,13 +298,4 @@ definitionCase(
   },
 );
 
-Deno.test("definitions: one parser, case by case", async (t) => {
-  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
-  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
-  try {
-    for (const [name, fn] of CASES) await t.step(name, fn);
-  } finally {
-    parser.close();
-    parser = null;
-  }
-});
+Deno.test("definitions: one parser, case by case", (t) => runCases(t));
