@@ -429,6 +429,9 @@ export class NameResolver {
       if (type !== null) {
         return await this.member(type.path, { type: type.type, member: name }, depth + 1);
       }
+      if (receiver.kind === "signature") {
+        return await this.signatureMember(path, { ...receiver, member: name }, depth + 1);
+      }
       return receiver.kind === "handler"
         ? await this.handlerMember(path, { handler: receiver, member: name }, depth + 1)
         : null;
@@ -649,6 +652,12 @@ export class NameResolver {
     const typed = await argumentTyped(this, path, argument);
     const made = taken ? await this.typeArgumentMember(path, { member, typed, typedAt }) : null;
     if (made !== null) return made;
+    if (receiver.signed !== undefined) {
+      for (const each of await this.literalTypes(path, receiver, 0)) {
+        const found = await this.member(each.path, { ...each, member }, 1);
+        if (found !== null) return found;
+      }
+    }
     if (receiver.nested !== undefined) {
       // `{ retry: { limit } }`: the member of the outer literal's property's type.
       for (const each of await this.literalTypes(path, receiver, 0)) {
@@ -767,6 +776,13 @@ export class NameResolver {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
     if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
+    if (context.signed !== undefined) {
+      // What a function of a named function type returns: that type's call signature's return.
+      const declared = await this.declarationOf(path, context.signed, depth + 1);
+      return declared?.returns === undefined
+        ? []
+        : [{ path: declared.path, type: declared.returns }];
+    }
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
       const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
@@ -994,6 +1010,21 @@ export class NameResolver {
       if (found !== null) return found;
     }
     return await this.propertyTypeMember(holder, at.member);
+  }
+
+  /**
+   * The member `member` of the anonymous object type a named function type gives its parameter
+   * at `parameter` (`type Provider = (options: { auth?: string }) => Info`), or null.
+   */
+  async signatureMember(
+    path: string,
+    at: { type: string; parameter: number; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const declared = await this.declarationOf(path, at.type, depth + 1);
+    if (declared === null) return null;
+    const { member, parameter: index } = at;
+    return await this.parameterMember(declared.path, { member, line: declared.line, index });
   }
 
   /**
@@ -1291,8 +1322,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested, typedAt } = binding.receiver;
-    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt;
+    const { literal, argument, type, nested, typedAt, signed } = binding.receiver;
+    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
+      signed !== undefined;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1922,7 +1954,9 @@ async function declarationRefersTo(
     const found = await resolver.member(at.path, { type: typed, member: at.name }, 1);
     if (found !== null) return isTargetMember(found, target);
   }
-  const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
+  const nested = receiver.nested === undefined && receiver.signed === undefined
+    ? null
+    : await nestedFits(resolver, at, target);
   if (nested !== null) return nested;
   const passed = await passedObjectFits(resolver, at, target);
   if (passed !== null) return passed;

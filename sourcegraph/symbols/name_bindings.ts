@@ -113,6 +113,12 @@ export type Receiver =
       /** An element of the array the property holds (`{ children: [{ ... }] }`): of its type's. */
       element?: boolean;
     };
+    /**
+     * For an object returned by a function set to a variable annotated with a named type
+     * (`const github: Provider = (input) => ({ ... })`): that type, whose call signature's return
+     * type the object is of.
+     */
+    signed?: string;
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -213,7 +219,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested" | "typedAt"
+  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -1815,6 +1821,8 @@ function objectContext(object: Node): LiteralContext {
   while (arm?.type === "ternary_expression") arm = arm.parent;
   const returned = arm === null ? null : returnedType(arm);
   if (returned !== null) return { type: returned };
+  const signed = arm === null ? null : signedType(arm);
+  if (signed !== null) return { type: null, signed };
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
@@ -2266,6 +2274,19 @@ function returningFunction(holder: Node): Node | null {
   return fn;
 }
 
+// For what a function set to a variable annotated with a named type written without type
+// arguments returns (`const github: Provider = (input) => ({ ... })`): that type's name, whose
+// call signature says what such a function returns; null otherwise.
+function signedType(holder: Node): string | null {
+  const fn = returningFunction(holder);
+  const up = fn?.parent;
+  if (up?.type !== "variable_declarator" || up.childForFieldName("value")?.id !== fn?.id) {
+    return null;
+  }
+  const typed = up.childForFieldName("type")?.namedChildren[0];
+  return typed?.type === "type_identifier" ? typed.text : null;
+}
+
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
 // `create<State>()(...)`) or set to a variable annotated with a generic type written with one
 // (`const slice: StateCreator<State> = (set) => ...`), directly or inside calls it is passed through
@@ -2327,12 +2348,31 @@ function returnTypeOf(fn: Node): string | null {
     // `async function f(): Promise<Result>`: the object is a Result.
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
-  if (typed?.type === "union_type") {
-    // `Result | undefined`: an object returned is a Result.
-    const values = typed.namedChildren.filter((part) => !NOTHING.has(part?.text ?? ""));
-    if (values.length === 1) typed = values[0];
-  }
+  if (typed?.type === "union_type") return unionReturned(typed);
   return typed === null ? null : namedType(typed);
+}
+
+// The named type an object returned as a union is of: its one part that is a value
+// (`Result | undefined`), or the one type every such part names, itself or as what a promise
+// gives (`Result | Promise<Result> | null`: a function of either kind returns a Result).
+function unionReturned(union: Node): string | null {
+  const values = unionParts(union).filter((part) => !NOTHING.has(part.text));
+  const names = new Set(values.map((part: Node | null) => {
+    if (part?.type === "generic_type" && part.childForFieldName("name")?.text === "Promise") {
+      part = part.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    }
+    return part === null ? null : namedType(part);
+  }));
+  const [only] = names;
+  return names.size === 1 && only !== undefined ? only : null;
+}
+
+// The parts of a union, its nested unions' parts too (`A | B | null` parses as `(A | B) | null`).
+function unionParts(union: Node): Node[] {
+  return union.namedChildren.flatMap((part) => {
+    if (part === null) return [];
+    return part.type === "union_type" ? unionParts(part) : [part];
+  });
 }
 
 // The named element type of the array a function's return type annotation writes (`Plugin[]`,
@@ -2378,10 +2418,22 @@ function annotatedParameter(
   }
   if (fn === null) return null;
   // `onWatch?: (event: { type: string }) => void`: the property's parameter, known by its name.
-  if (fn.type === "function_type") named = typedMember(fn);
+  if (fn.type === "function_type") named = typedMember(fn) ?? aliasedFunction(fn);
   if (fn.type === "function_type" && named === null) return null;
   if (named === null) return anonymousParameter(fn, index);
   return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
+}
+
+// The name of the type alias a function type is the value of (`type Provider = (options: { auth?:
+// string }) => Info`), or null.
+function aliasedFunction(fn: Node): Node | null {
+  let value: Node | null = fn;
+  while (value?.parent?.type === "parenthesized_type") value = value.parent;
+  const alias = value?.parent;
+  if (alias?.type !== "type_alias_declaration") return null;
+  return alias.childForFieldName("value")?.id === value?.id
+    ? alias.childForFieldName("name")
+    : null;
 }
 
 // The name of the property or field a function type annotates (`onWatch?: (event) => void`), or

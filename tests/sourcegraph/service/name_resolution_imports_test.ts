@@ -1,0 +1,111 @@
+import { assertEquals } from "../../support/assert.ts";
+import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import {
+  type NameAt,
+  resolvedReferences,
+  resolverOver,
+} from "../../support/resolved_references.ts";
+
+// One parser (its workers and their grammars started once) for every case: its answers are
+// kept by path, text and name, so a case never sees another's files.
+let parser: ReferenceParser | null = null;
+const CASES: [string, () => Promise<void>][] = [];
+
+function sharedParser(): ReferenceParser {
+  if (parser === null) throw new Error("the cases run inside the file's one test");
+  return parser;
+}
+
+function nameCase(name: string, fn: () => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+// Resolves the name at `at` over `files` with the file's parser, then keeps the lines of every
+// file that refer to it.
+function referencesIn(
+  files: Record<string, string>,
+  at: NameAt,
+): ReturnType<typeof resolvedReferences> {
+  return resolvedReferences(sharedParser(), files, at);
+}
+
+// Where the `nth` whole-word occurrence of `name` on `line` of `path` is declared, as
+// `path:line`.
+async function definitionIn(
+  files: Record<string, string>,
+  at: NameAt,
+): Promise<string | null> {
+  const resolver = resolverOver(sharedParser(), files);
+  const text = files[at.path].split("\n")[at.line - 1];
+  const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
+  const found = await resolveAt(resolver, { ...at, column: columns[at.nth ?? 0] });
+  return found === null ? null : `${found.path}:${found.line}`;
+}
+
+Deno.test("name resolution through function types: one parser, case by case", async (t) => {
+  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
+  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
+  try {
+    for (const [name, fn] of CASES) await t.step(name, fn);
+  } finally {
+    parser.close();
+    parser = null;
+  }
+});
+
+const PROVIDER_FILES = {
+  "src/types.ts": [
+    "export interface Info {",
+    "  name: string;",
+    "  version?: string;",
+    "}",
+    "export type Provider = (",
+    "  input: string,",
+    "  options: { auth?: string },",
+    ") => Info | Promise<Info> | null;",
+  ].join("\n"),
+  "src/providers.ts": [
+    'import type { Provider } from "./types";',
+    "export const github: Provider = (input, options) => {",
+    "  return {",
+    "    name: input,",
+    "    version: options.auth,",
+    "  };",
+    "};",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: an object returned by a function set to a variable of a named function type is of that type's return type",
+  async () => {
+    const { lines } = await referencesIn(PROVIDER_FILES, {
+      path: "src/types.ts",
+      name: "version",
+      line: 3,
+      shared: true,
+    });
+    assertEquals(lines, ["src/providers.ts:5", "src/types.ts:3"]);
+    assertEquals(
+      await definitionIn(PROVIDER_FILES, { path: "src/providers.ts", name: "name", line: 4 }),
+      "src/types.ts:2",
+    );
+  },
+);
+
+nameCase(
+  "name resolution: a parameter of a function set to a variable of a named function type is of that type's anonymous parameter type",
+  async () => {
+    const { lines } = await referencesIn(PROVIDER_FILES, {
+      path: "src/types.ts",
+      name: "auth",
+      line: 7,
+      shared: true,
+    });
+    assertEquals(lines, ["src/providers.ts:5", "src/types.ts:7"]);
+    assertEquals(
+      await definitionIn(PROVIDER_FILES, { path: "src/providers.ts", name: "auth", line: 5 }),
+      "src/types.ts:7",
+    );
+  },
+);
