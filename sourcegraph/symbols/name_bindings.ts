@@ -880,6 +880,8 @@ function receiverOf(node: Node | null): Receiver {
     const named = namedType(type);
     return named === null ? { kind: "unknown" } : { kind: "type", type: named };
   }
+  const loaded = namespaceLoaded(node);
+  if (loaded !== null) return { kind: "module", module: loaded };
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
     const awaited = receiverOf(node.namedChildren[0] ?? null);
@@ -906,6 +908,34 @@ function receiverOf(node: Node | null): Receiver {
   }
   if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
   return typeOfDeclaration(node, binding);
+}
+
+// The module whose namespace a node is: `await import("./prompt")`, and `import("./prompt")` in a
+// type query (`typeof import("./prompt").prompt`); null otherwise.
+function namespaceLoaded(node: Node): string | null {
+  if (node.type === "await_expression") return loadedModule(node.namedChildren[0] ?? null);
+  return node.type === "call_expression" && typeQueried(node) ? loadedModule(node) : null;
+}
+
+// The module an `import("./prompt")` call loads (its promise gives the module's namespace), or
+// null for another node.
+function loadedModule(node: Node | null): string | null {
+  if (node?.type !== "call_expression" || node.childForFieldName("function")?.type !== "import") {
+    return null;
+  }
+  const source = node.childForFieldName("arguments")?.namedChildren[0];
+  if (source?.type !== "string") return null;
+  return source.namedChildren.find((child) => child?.type === "string_fragment")?.text ?? null;
+}
+
+// Whether a node is inside a type query (`typeof import("./prompt").prompt`), where a call of
+// `import` names the module, not its promise.
+function typeQueried(node: Node): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (up.type === "type_query") return true;
+    if (up.type !== "member_expression") return false;
+  }
+  return false;
 }
 
 // What a call returns: `createPool()`, a function the file declares or imports (or a value of a
@@ -1239,11 +1269,8 @@ function callbackParameter(name: Node): Receiver {
     ? callee.childForFieldName("property")
     : null;
   if (!callee || !property) return { kind: "unknown" };
-  // `layers.filter((layer) => ...)`: an element of the array.
-  const element = argument === 0 && index === 0 && ITERATING.has(property.text)
-    ? iteratedElement(callee.childForFieldName("object"), 0)
-    : null;
-  if (element !== null && element.kind !== "unknown") return element;
+  const given = argument === 0 && index === 0 ? firstGiven(callee, property.text) : null;
+  if (given !== null) return given;
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
@@ -1253,6 +1280,19 @@ function callbackParameter(name: Node): Receiver {
   if (typed?.type === "object_type") return { ...method, of, typedAt: linesOf(typed) };
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
+}
+
+// What a method given a function first gives its first parameter, when the method's object says:
+// `layers.filter((layer) => ...)`, an element of the array; `import("./prompt").then((m) => ...)`,
+// the module's namespace; null otherwise.
+function firstGiven(callee: Node, method: string): Receiver | null {
+  const object = callee.childForFieldName("object");
+  if (ITERATING.has(method)) {
+    const element = iteratedElement(object, 0);
+    return element.kind === "unknown" ? null : element;
+  }
+  const loaded = method === "then" ? loadedModule(object) : null;
+  return loaded === null ? null : { kind: "module", module: loaded };
 }
 
 // For the first parameter of a function passed first to a state setter, a parameter of a function

@@ -109,3 +109,55 @@ nameCase(
     );
   },
 );
+
+const DYNAMIC_FILES = {
+  "src/prompt.ts": [
+    "export async function prompt(message: string) {",
+    "  return message;",
+    "}",
+  ].join("\n"),
+  "src/types.ts": [
+    "export interface Options {",
+    '  prompt?: typeof import("./prompt").prompt | undefined;',
+    "}",
+  ].join("\n"),
+  "src/index.ts": [
+    "export const options = {",
+    '  prompt: (message: string) => import("./prompt").then((m) => m.prompt(message)),',
+    "};",
+    "export async function ask(message: string) {",
+    '  const loaded = await import("./prompt");',
+    '  await (await import("./prompt")).prompt(message);',
+    "  return loaded.prompt(message);",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "name resolution: a member of a module loaded with `import()` (awaited, in `typeof`, or given to `then`) is that module's export",
+  async () => {
+    const { lines } = await referencesIn(DYNAMIC_FILES, {
+      path: "src/prompt.ts",
+      name: "prompt",
+      line: 1,
+    });
+    assertEquals(lines, [
+      "src/index.ts:2",
+      "src/index.ts:6",
+      "src/index.ts:7",
+      "src/prompt.ts:1",
+      "src/types.ts:2",
+    ]);
+    // The module's name is a word of its own: the member is the line's last `prompt`.
+    for (const [line, nth] of [[2, 2], [6, 1], [7, 0]]) {
+      assertEquals(
+        await definitionIn(DYNAMIC_FILES, { path: "src/index.ts", name: "prompt", line, nth }),
+        "src/prompt.ts:1",
+      );
+    }
+    assertEquals(
+      await definitionIn(DYNAMIC_FILES, { path: "src/types.ts", name: "prompt", line: 2, nth: 2 }),
+      "src/prompt.ts:1",
+    );
+  },
+);
