@@ -652,7 +652,7 @@ export class NameResolver {
     const typed = await argumentTyped(this, path, argument);
     const made = taken ? await this.typeArgumentMember(path, { member, typed, typedAt }) : null;
     if (made !== null) return made;
-    if (receiver.signed !== undefined) {
+    if (receiver.signed !== undefined || receiver.handled !== undefined) {
       for (const each of await this.literalTypes(path, receiver, 0)) {
         const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
@@ -776,6 +776,7 @@ export class NameResolver {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
     if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
+    if (context.handled !== undefined) return await this.handledTypes(path, context.handled, depth);
     if (context.signed !== undefined) {
       // What a function of a named function type returns: that type's call signature's return.
       const declared = await this.declarationOf(path, context.signed, depth + 1);
@@ -803,6 +804,33 @@ export class NameResolver {
       // `{ children: [{ ... }] }`: an element of the key's array type.
       for (const type of (element ? member?.elementTypes : member?.valueTypes) ?? []) {
         found.push({ path: member!.path, type, ...written });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The named types an object returned by a function set under a typed literal's key is of: the
+   * return types of the function types that key's member is annotated with (a `Record`'s values
+   * where the literal's type is one), or the member's own (a method).
+   */
+  async handledTypes(
+    path: string,
+    handled: { key: string; outer: LiteralContext },
+    depth: number,
+  ): Promise<LiteralType[]> {
+    const found: LiteralType[] = [];
+    for (const each of await this.literalTypes(path, handled.outer, depth + 1)) {
+      const member = await this.member(each.path, { ...each, member: handled.key }, depth + 1);
+      if (member?.returns !== undefined) found.push({ path: member.path, type: member.returns });
+      const functions = member === null
+        ? await this.recordValues(each, depth + 1)
+        : (member.valueTypes ?? []).map((type) => ({ path: member.path, type }));
+      for (const named of functions) {
+        const declared = await this.declarationOf(named.path, named.type, depth + 1);
+        if (declared?.returns !== undefined) {
+          found.push({ path: declared.path, type: declared.returns });
+        }
       }
     }
     return found;
@@ -1322,9 +1350,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested, typedAt, signed } = binding.receiver;
+    const { literal, argument, type, nested, typedAt, signed, handled } = binding.receiver;
     const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
-      signed !== undefined;
+      signed !== undefined || handled !== undefined;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1954,7 +1982,8 @@ async function declarationRefersTo(
     const found = await resolver.member(at.path, { type: typed, member: at.name }, 1);
     if (found !== null) return isTargetMember(found, target);
   }
-  const nested = receiver.nested === undefined && receiver.signed === undefined
+  const nested = receiver.nested === undefined && receiver.signed === undefined &&
+      receiver.handled === undefined
     ? null
     : await nestedFits(resolver, at, target);
   if (nested !== null) return nested;

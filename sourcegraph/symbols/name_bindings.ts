@@ -119,6 +119,12 @@ export type Receiver =
      * type the object is of.
      */
     signed?: string;
+    /**
+     * For an object returned by a function that is a typed literal's property's value (`{
+     * providers: { custom: (input) => ({ ... }) } }`): that property's name and the literal's
+     * context; the object is of the return type of the property's function type.
+     */
+    handled?: { key: string; outer: LiteralContext };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -219,7 +225,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed"
+  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed" | "handled"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -1863,6 +1869,8 @@ function objectContext(object: Node): LiteralContext {
   if (returned !== null) return { type: returned };
   const signed = arm === null ? null : signedType(arm);
   if (signed !== null) return { type: null, signed };
+  const handled = arm === null ? null : handlerReturned(arm);
+  if (handled !== null) return { type: null, handled };
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
@@ -2325,6 +2333,22 @@ function signedType(holder: Node): string | null {
   }
   const typed = up.childForFieldName("type")?.namedChildren[0];
   return typed?.type === "type_identifier" ? typed.text : null;
+}
+
+// For what a function that is a typed literal's property's value (or its method) returns (`{
+// custom: (input) => ({ ... }) }`): that key and the literal's context; null otherwise.
+function handlerReturned(holder: Node): { key: string; outer: LiteralContext } | null {
+  const fn = returningFunction(holder);
+  const pair = fn?.type === "method_definition" ? fn : fn?.parent;
+  if (pair?.type === "pair" && pair.childForFieldName("value")?.id !== fn?.id) return null;
+  const key = pair?.type === "pair" || pair?.type === "method_definition"
+    ? pair.childForFieldName(pair.type === "pair" ? "key" : "name")
+    : null;
+  const object = pair?.parent;
+  if (key?.type !== "property_identifier" || object?.type !== "object") return null;
+  const outer = objectContext(object);
+  const typed = outer.type !== null || outer.argument !== undefined || outer.nested !== undefined;
+  return typed ? { key: key.text, outer } : null;
 }
 
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,

@@ -161,3 +161,42 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: an object returned by a function set under a typed literal's key is of the return type of that key's function type",
+  async () => {
+    const files = {
+      ...PROVIDER_FILES,
+      "src/download.ts": [
+        'import type { Provider } from "./types";',
+        "export interface DownloadOptions {",
+        "  providers?: Record<string, Provider>;",
+        "  fallback?: Provider;",
+        "}",
+        "export function download(input: string, options: DownloadOptions = {}) {",
+        "  return options.providers?.[input];",
+        "}",
+      ].join("\n"),
+      "test/download.test.ts": [
+        'import { download } from "../src/download";',
+        "download('custom:x', {",
+        "  providers: {",
+        "    custom: async (input) => {",
+        "      return { name: input };",
+        "    },",
+        "  },",
+        "  fallback: (input) => ({ version: input }),",
+        "});",
+      ].join("\n"),
+    };
+    assertEquals(
+      (await referencesIn(files, { path: "src/types.ts", name: "name", line: 2, shared: true }))
+        .lines,
+      ["src/providers.ts:4", "src/types.ts:2", "test/download.test.ts:5"],
+    );
+    assertEquals(
+      await definitionIn(files, { path: "test/download.test.ts", name: "version", line: 8 }),
+      "src/types.ts:3",
+    );
+  },
+);
