@@ -1102,6 +1102,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const read = at === null ? null : propertyRead(at, holder);
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
+  const queried = typed === null ? null : returnTypeQuery(typed);
+  if (queried !== null) return queried;
   const typeName = typed === null ? null : namedType(typed);
   if (typeName !== null) return { kind: "type", type: typeName };
   // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
@@ -1559,6 +1561,25 @@ function namedType(annotation: Node): string | null {
     node = name;
   }
   return node?.type === "type_identifier" ? node.text : null;
+}
+
+// For an annotation `ReturnType<typeof f>` or `Awaited<ReturnType<typeof f>>` (the platform's, the
+// file declaring neither name): what a call of f returns (awaited), as `const r = await f()` is;
+// null for another annotation.
+function returnTypeQuery(annotation: Node): Receiver | null {
+  let node: Node | null = annotation.type === "type_annotation"
+    ? annotation.namedChildren[0] ?? null
+    : annotation;
+  const platform = (name: string) =>
+    node?.type === "generic_type" && node.childForFieldName("name")?.text === name &&
+    lookUp(node, name) === null;
+  const awaited = platform("Awaited");
+  if (awaited) node = node!.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  if (!platform("ReturnType")) return null;
+  const query = node!.childForFieldName("type_arguments")?.namedChildren[0];
+  const fn = query?.type === "type_query" ? query.namedChildren[0] : null;
+  if (fn?.type !== "identifier") return null;
+  return awaited ? { kind: "result", of: fn.text, awaited } : { kind: "result", of: fn.text };
 }
 
 // The type a platform wrapper that keeps its members (`Partial<T>`, `Readonly<T>`) is written

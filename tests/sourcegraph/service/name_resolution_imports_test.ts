@@ -200,3 +200,44 @@ nameCase(
     );
   },
 );
+
+nameCase(
+  "name resolution: a value annotated `Awaited<ReturnType<typeof f>>` or `ReturnType<typeof f>` is of what f returns",
+  async () => {
+    const files = {
+      "src/download.ts": [
+        "export interface Result {",
+        "  dir: string;",
+        "}",
+        "export async function download(input: string): Promise<Result> {",
+        "  return { dir: input };",
+        "}",
+        "export function plan(input: string): Result {",
+        "  return { dir: input };",
+        "}",
+      ].join("\n"),
+      "src/cli.ts": [
+        'import { download, plan } from "./download";',
+        "export async function run(input: string) {",
+        "  let r: Awaited<ReturnType<typeof download>>;",
+        "  r = await download(input);",
+        "  const p: ReturnType<typeof plan> = plan(input);",
+        "  return r.dir + p.dir;",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, { path: "src/download.ts", name: "dir", line: 2 });
+    assertEquals(lines, [
+      "src/cli.ts:6",
+      "src/download.ts:2",
+      "src/download.ts:5",
+      "src/download.ts:8",
+    ]);
+    for (const nth of [0, 1]) {
+      assertEquals(
+        await definitionIn(files, { path: "src/cli.ts", name: "dir", line: 6, nth }),
+        "src/download.ts:2",
+      );
+    }
+  },
+);
