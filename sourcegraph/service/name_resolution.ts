@@ -1502,7 +1502,26 @@ export async function refersTo(
   const found = await resolver.follow(at.path, { name: at.name, binding });
   if (found === null) return false;
   if (found.augmented !== undefined && found.augmented === target.augmented) return true;
-  return found.path === target.path && found.line === target.line;
+  if (found.path === target.path && found.line === target.line) return true;
+  const exported = await namespaceExport(resolver, { path: at.path, name: at.name, found });
+  return exported !== null && exported.path === target.path && exported.line === target.line;
+}
+
+// For a name its file declares by destructuring a module's namespace (`const { prompt } = await
+// import("./prompt")`, `const { prompt } = ns` of `import * as ns`): that module's export of the
+// name, which the local name stands for; null for another declaration.
+async function namespaceExport(
+  resolver: NameResolver,
+  at: { path: string; name: string; found: ResolvedDeclaration },
+): Promise<ResolvedDeclaration | null> {
+  const { found } = at;
+  if (found.path !== at.path || found.member === true || found.column === null) return null;
+  const { line, column } = found;
+  const declared = await resolver.occurrenceAt(at.path, { name: at.name, line, column });
+  const property = declared?.property;
+  if (property?.kind !== "module") return null;
+  const binding = { kind: "member" as const, receiver: property };
+  return await resolver.follow(at.path, { name: at.name, binding });
 }
 
 // For a key of an object passed to a method of a value made by a call written with an anonymous

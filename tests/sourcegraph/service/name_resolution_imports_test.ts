@@ -241,3 +241,39 @@ nameCase(
     }
   },
 );
+
+nameCase(
+  "name resolution: a name destructured from a module's namespace (`await import()` or `import * as`) is that module's export",
+  async () => {
+    const files = {
+      "src/prompt.ts": [
+        "export async function prompt(message: string) {",
+        "  return message;",
+        "}",
+      ].join("\n"),
+      "src/index.ts": [
+        'import * as ns from "./prompt";',
+        "export async function ask(message: string) {",
+        '  const { prompt } = await import("./prompt");',
+        "  return prompt(message);",
+        "}",
+        "export function other(message: string) {",
+        "  const { prompt } = ns;",
+        "  return prompt(message);",
+        "}",
+        "export function local(message: string) {",
+        "  const { prompt } = { prompt: (text: string) => text };",
+        "  return prompt(message);",
+        "}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, { path: "src/prompt.ts", name: "prompt", line: 1 });
+    assertEquals(lines, [
+      "src/index.ts:3",
+      "src/index.ts:4",
+      "src/index.ts:7",
+      "src/index.ts:8",
+      "src/prompt.ts:1",
+    ]);
+  },
+);
