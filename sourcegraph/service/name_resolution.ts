@@ -431,13 +431,7 @@ export class NameResolver {
     if (
       receiver.kind === "callback" || receiver.kind === "signature" || receiver.kind === "handler"
     ) {
-      const type = await this.callbackType(path, receiver, depth + 1);
-      if (type !== null) {
-        return await this.member(type.path, { type: type.type, member: name }, depth + 1);
-      }
-      return receiver.kind === "handler"
-        ? await this.handlerMember(path, { handler: receiver, member: name }, depth + 1)
-        : null;
+      return await this.#parameterMember(path, { receiver, name }, depth);
     }
     if (receiver.kind === "props") {
       return await this.propsMember(path, { ...receiver, member: name }, depth);
@@ -454,6 +448,29 @@ export class NameResolver {
       return await this.#firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
     }
     return null;
+  }
+
+  // The member `name` of a parameter of a callback, a function of a named signature or a typed
+  // literal's handler: of the type its callee gives it, else of the signature's or handler's own.
+  async #parameterMember(
+    path: string,
+    at: {
+      receiver: Extract<Receiver, { kind: "callback" | "signature" | "handler" }>;
+      name: string;
+    },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const { receiver, name } = at;
+    const type = await this.callbackType(path, receiver, depth + 1);
+    if (type !== null) {
+      return await this.member(type.path, { type: type.type, member: name }, depth + 1);
+    }
+    if (receiver.kind === "signature") {
+      return await this.signatureMember(path, { ...receiver, member: name }, depth + 1);
+    }
+    return receiver.kind === "handler"
+      ? await this.handlerMember(path, { handler: receiver, member: name }, depth + 1)
+      : null;
   }
 
   // The member `name` of the first of `types` (as `path` sees them at the line `near`) declaring
@@ -676,28 +693,43 @@ export class NameResolver {
       ? await this.typeArgumentMember(path, { member, typed, typedAt, near })
       : null;
     if (made !== null) return made;
-    if (receiver.nested !== undefined) {
-      // `{ retry: { limit } }`: the member of the outer literal's property's type.
+    const { signed, handled, nested } = receiver;
+    if (signed !== undefined || handled !== undefined || nested !== undefined) {
+      // `{ retry: { limit } }`: the member of the outer literal's property's type; an object a
+      // function of a named function type returns: its return type's.
       for (const each of await this.literalTypes(path, receiver, 0)) {
         const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
       }
+    }
+    if (receiver.nested !== undefined) {
       for (const holder of await this.nestedHolders(path, receiver.nested, 0)) {
         const found = await this.propertyTypeMember(holder, member);
         if (found !== null) return found;
       }
       return null;
     }
-    if (receiver.argument === undefined) return null;
-    if (receiver.argument.returned) {
-      for (const each of await this.returnedTypes(path, receiver.argument)) {
+    return receiver.argument === undefined
+      ? null
+      : await this.#argumentMember(path, { argument: receiver.argument, member });
+  }
+
+  // The member `member` of an object passed to (or returned from a function passed to) a call:
+  // of the callee's parameter type, named or written there.
+  async #argumentMember(
+    path: string,
+    at: { argument: NonNullable<LiteralContext["argument"]>; member: string },
+  ): Promise<ResolvedDeclaration | null> {
+    const { argument, member } = at;
+    if (argument.returned) {
+      for (const each of await this.returnedTypes(path, argument)) {
         const found = await this.member(each.path, { ...each, member }, 1);
         if (found !== null) return found;
       }
       return null;
     }
-    const { index } = receiver.argument;
-    const callee = await this.calleeOf(path, receiver.argument);
+    const { index } = argument;
+    const callee = await this.calleeOf(path, argument);
     const type = callee?.parameters?.[index];
     if (callee === null || type === undefined) return null;
     for (const each of type === null ? [] : [type].flat()) {
@@ -794,6 +826,14 @@ export class NameResolver {
     if (context.type !== null) return [{ path, type: context.type }];
     if (depth > FOLLOW_DEPTH) return [];
     if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
+    if (context.handled !== undefined) return await this.handledTypes(path, context.handled, depth);
+    if (context.signed !== undefined) {
+      // What a function of a named function type returns: that type's call signature's return.
+      const declared = await this.declarationOf(path, context.signed, depth + 1);
+      return declared?.returns === undefined
+        ? []
+        : [{ path: declared.path, type: declared.returns }];
+    }
     // An object passed to a call written with a type argument (`atom<Item>({ ... })`, a map's
     // `set`): of that type.
     const typed = await argumentTyped(this, path, context.argument);
@@ -818,6 +858,33 @@ export class NameResolver {
       // `{ children: [{ ... }] }`: an element of the key's array type.
       for (const type of (element ? member?.elementTypes : member?.valueTypes) ?? []) {
         found.push({ path: member!.path, type, ...written });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The named types an object returned by a function set under a typed literal's key is of: the
+   * return types of the function types that key's member is annotated with (a `Record`'s values
+   * where the literal's type is one), or the member's own (a method).
+   */
+  async handledTypes(
+    path: string,
+    handled: { key: string; outer: LiteralContext },
+    depth: number,
+  ): Promise<LiteralType[]> {
+    const found: LiteralType[] = [];
+    for (const each of await this.literalTypes(path, handled.outer, depth + 1)) {
+      const member = await this.member(each.path, { ...each, member: handled.key }, depth + 1);
+      if (member?.returns !== undefined) found.push({ path: member.path, type: member.returns });
+      const functions = member === null
+        ? await this.recordValues(each, depth + 1)
+        : (member.valueTypes ?? []).map((type) => ({ path: member.path, type }));
+      for (const named of functions) {
+        const declared = await this.declarationOf(named.path, named.type, depth + 1);
+        if (declared?.returns !== undefined) {
+          found.push({ path: declared.path, type: declared.returns });
+        }
       }
     }
     return found;
@@ -1031,6 +1098,21 @@ export class NameResolver {
       if (found !== null) return found;
     }
     return await this.propertyTypeMember(holder, at.member);
+  }
+
+  /**
+   * The member `member` of the anonymous object type a named function type gives its parameter
+   * at `parameter` (`type Provider = (options: { auth?: string }) => Info`), or null.
+   */
+  async signatureMember(
+    path: string,
+    at: { type: string; parameter: number; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const declared = await this.declarationOf(path, at.type, depth + 1);
+    if (declared === null) return null;
+    const { member, parameter: index } = at;
+    return await this.parameterMember(declared.path, { member, line: declared.line, index });
   }
 
   /**
@@ -1329,9 +1411,10 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested, typedAt, parameter } = binding.receiver;
+    const { literal, argument, type, nested, typedAt, parameter, signed, handled } =
+      binding.receiver;
     const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
-      parameter?.index === VARIABLE_TYPE;
+      parameter?.index === VARIABLE_TYPE || signed !== undefined || handled !== undefined;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1525,7 +1608,26 @@ export async function refersTo(
   const found = await resolver.follow(at.path, { name: at.name, binding });
   if (found === null) return false;
   if (found.augmented !== undefined && found.augmented === target.augmented) return true;
-  return found.path === target.path && found.line === target.line;
+  if (found.path === target.path && found.line === target.line) return true;
+  const exported = await namespaceExport(resolver, { path: at.path, name: at.name, found });
+  return exported !== null && exported.path === target.path && exported.line === target.line;
+}
+
+// For a name its file declares by destructuring a module's namespace (`const { prompt } = await
+// import("./prompt")`, `const { prompt } = ns` of `import * as ns`): that module's export of the
+// name, which the local name stands for; null for another declaration.
+async function namespaceExport(
+  resolver: NameResolver,
+  at: { path: string; name: string; found: ResolvedDeclaration },
+): Promise<ResolvedDeclaration | null> {
+  const { found } = at;
+  if (found.path !== at.path || found.member === true || found.column === null) return null;
+  const { line, column } = found;
+  const declared = await resolver.occurrenceAt(at.path, { name: at.name, line, column });
+  const property = declared?.property;
+  if (property?.kind !== "module") return null;
+  const binding = { kind: "member" as const, receiver: property };
+  return await resolver.follow(at.path, { name: at.name, binding });
 }
 
 // For a key of an object passed to a method of a value made by a call written with an anonymous
@@ -2005,7 +2107,10 @@ async function declarationRefersTo(
     const found = await resolver.member(at.path, { type: typed, member: at.name }, 1);
     if (found !== null) return isTargetMember(found, target);
   }
-  const nested = receiver.nested === undefined ? null : await nestedFits(resolver, at, target);
+  const nested = receiver.nested === undefined && receiver.signed === undefined &&
+      receiver.handled === undefined
+    ? null
+    : await nestedFits(resolver, at, target);
   if (nested !== null) return nested;
   const passed = await passedObjectFits(resolver, at, target);
   if (passed !== null) return passed;

@@ -115,6 +115,18 @@ export type Receiver =
       /** An element of the array the property holds (`{ children: [{ ... }] }`): of its type's. */
       element?: boolean;
     };
+    /**
+     * For an object returned by a function set to a variable annotated with a named type
+     * (`const github: Provider = (input) => ({ ... })`): that type, whose call signature's return
+     * type the object is of.
+     */
+    signed?: string;
+    /**
+     * For an object returned by a function that is a typed literal's property's value (`{
+     * providers: { custom: (input) => ({ ... }) } }`): that property's name and the literal's
+     * context; the object is of the return type of the property's function type.
+     */
+    handled?: { key: string; outer: LiteralContext };
     /** For an anonymous object (type) inside a function body: that body's first and last line. */
     within?: { from: number; to: number };
     /**
@@ -215,7 +227,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested" | "typedAt"
+  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed" | "handled"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -899,6 +911,8 @@ function receiverOf(node: Node | null): Receiver {
     const typed = written?.type === "type_arguments" ? written.namedChildren[0] : null;
     return castReceiver(value ?? null, typed ?? null);
   }
+  const loaded = namespaceLoaded(node);
+  if (loaded !== null) return { kind: "module", module: loaded };
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
     const awaited = receiverOf(node.namedChildren[0] ?? null);
@@ -925,6 +939,34 @@ function receiverOf(node: Node | null): Receiver {
   }
   if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
   return typeOfDeclaration(node, binding);
+}
+
+// The module whose namespace a node is: `await import("./prompt")`, and `import("./prompt")` in a
+// type query (`typeof import("./prompt").prompt`); null otherwise.
+function namespaceLoaded(node: Node): string | null {
+  if (node.type === "await_expression") return loadedModule(node.namedChildren[0] ?? null);
+  return node.type === "call_expression" && typeQueried(node) ? loadedModule(node) : null;
+}
+
+// The module an `import("./prompt")` call loads (its promise gives the module's namespace), or
+// null for another node.
+function loadedModule(node: Node | null): string | null {
+  if (node?.type !== "call_expression" || node.childForFieldName("function")?.type !== "import") {
+    return null;
+  }
+  const source = node.childForFieldName("arguments")?.namedChildren[0];
+  if (source?.type !== "string") return null;
+  return source.namedChildren.find((child) => child?.type === "string_fragment")?.text ?? null;
+}
+
+// Whether a node is inside a type query (`typeof import("./prompt").prompt`), where a call of
+// `import` names the module, not its promise.
+function typeQueried(node: Node): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (up.type === "type_query") return true;
+    if (up.type !== "member_expression") return false;
+  }
+  return false;
 }
 
 // What a call returns: `createPool()`, a function the file declares or imports (or a value of a
@@ -1100,6 +1142,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const read = at === null ? null : propertyRead(at, holder);
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
+  const queried = typed === null ? null : returnTypeQuery(typed);
+  if (queried !== null) return queried;
   const typeName = typed === null ? null : namedType(typed);
   if (typed !== null && typeName !== null) {
     return { kind: "type", type: constraintOf(typed, typeName) ?? typeName };
@@ -1284,11 +1328,8 @@ function callbackParameter(name: Node): Receiver {
     ? callee.childForFieldName("property")
     : null;
   if (!callee || !property) return { kind: "unknown" };
-  // `layers.filter((layer) => ...)`: an element of the array.
-  const element = argument === 0 && index === 0 && ITERATING.has(property.text)
-    ? iteratedElement(callee.childForFieldName("object"), 0)
-    : null;
-  if (element !== null && element.kind !== "unknown") return element;
+  const given = argument === 0 && index === 0 ? firstGiven(callee, property.text) : null;
+  if (given !== null) return given;
   const of = receiverOf(callee.childForFieldName("object"));
   const method = { kind: "callback" as const, callee: property.text, ...at };
   if (of.kind === "module") return { ...method, module: of.module };
@@ -1298,6 +1339,19 @@ function callbackParameter(name: Node): Receiver {
   if (typed?.type === "object_type") return { ...method, of, typedAt: linesOf(typed) };
   if (of.kind === "unknown" || of.kind === "props") return unknownFrom(of);
   return { ...method, of };
+}
+
+// What a method given a function first gives its first parameter, when the method's object says:
+// `layers.filter((layer) => ...)`, an element of the array; `import("./prompt").then((m) => ...)`,
+// the module's namespace; null otherwise.
+function firstGiven(callee: Node, method: string): Receiver | null {
+  const object = callee.childForFieldName("object");
+  if (ITERATING.has(method)) {
+    const element = iteratedElement(object, 0);
+    return element.kind === "unknown" ? null : element;
+  }
+  const loaded = method === "then" ? loadedModule(object) : null;
+  return loaded === null ? null : { kind: "module", module: loaded };
 }
 
 // For the first parameter of a function passed first to a state setter, a parameter of a function
@@ -1568,6 +1622,25 @@ function namedType(annotation: Node): string | null {
     node = name;
   }
   return node?.type === "type_identifier" ? node.text : null;
+}
+
+// For an annotation `ReturnType<typeof f>` or `Awaited<ReturnType<typeof f>>` (the platform's, the
+// file declaring neither name): what a call of f returns (awaited), as `const r = await f()` is;
+// null for another annotation.
+function returnTypeQuery(annotation: Node): Receiver | null {
+  let node: Node | null = annotation.type === "type_annotation"
+    ? annotation.namedChildren[0] ?? null
+    : annotation;
+  const platform = (name: string) =>
+    node?.type === "generic_type" && node.childForFieldName("name")?.text === name &&
+    lookUp(node, name) === null;
+  const awaited = platform("Awaited");
+  if (awaited) node = node!.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  if (!platform("ReturnType")) return null;
+  const query = node!.childForFieldName("type_arguments")?.namedChildren[0];
+  const fn = query?.type === "type_query" ? query.namedChildren[0] : null;
+  if (fn?.type !== "identifier") return null;
+  return awaited ? { kind: "result", of: fn.text, awaited } : { kind: "result", of: fn.text };
 }
 
 // The type a platform wrapper that keeps its members (`Partial<T>`, `Readonly<T>`) is written
@@ -1877,6 +1950,10 @@ function objectContext(object: Node): LiteralContext {
   while (arm?.type === "ternary_expression") arm = arm.parent;
   const returned = arm === null ? null : returnedType(arm);
   if (returned !== null) return { type: returned };
+  const signed = arm === null ? null : signedType(arm);
+  if (signed !== null) return { type: null, signed };
+  const handled = arm === null ? null : handlerReturned(arm);
+  if (handled !== null) return { type: null, handled };
   // `create<{ count: number }>()(() => ({ count: 0 }))`: the anonymous type argument's.
   const anonymous = arm === null ? null : anonymousReturned(arm);
   if (anonymous !== null) return { type: null, typedAt: anonymous };
@@ -1898,19 +1975,24 @@ function objectContext(object: Node): LiteralContext {
       return { type: null, argument: { ...argument, ...typed && { typed } }, ...typedAt };
     }
   }
-  if (object.type === "object_type") {
-    // `todos: { id: number }[]`: the type of a property's elements is written there too.
-    const listed = holder?.type === "array_type" ? typeHolder(holder.parent) : null;
-    const parameter = holder?.type === "type_annotation"
-      ? annotatedParameter(holder) ?? annotatedReturn(holder) ?? annotatedProperty(holder)
-      : listed?.type === "type_annotation"
-      ? annotatedProperty(listed)
-      : null;
-    const variable = parameter ?? annotatedVariable(object);
-    if (variable !== null) return { type: null, parameter: variable };
-  }
+  const annotated = object.type === "object_type" ? objectTypeContext(object, holder) : null;
+  if (annotated !== null) return annotated;
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// For an object type written where it annotates (`holder`) a parameter, a return, a property (or
+// its elements) or a variable: which one it is, by its line and place; null otherwise.
+function objectTypeContext(object: Node, holder: Node | null): LiteralContext | null {
+  // `todos: { id: number }[]`: the type of a property's elements is written there too.
+  const listed = holder?.type === "array_type" ? typeHolder(holder.parent) : null;
+  const parameter = holder?.type === "type_annotation"
+    ? annotatedParameter(holder) ?? annotatedReturn(holder) ?? annotatedProperty(holder)
+    : listed?.type === "type_annotation"
+    ? annotatedProperty(listed)
+    : null;
+  const variable = parameter ?? annotatedVariable(object);
+  return variable === null ? null : { type: null, parameter: variable };
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
@@ -2374,6 +2456,35 @@ function returningFunction(holder: Node): Node | null {
   return fn;
 }
 
+// For what a function set to a variable annotated with a named type written without type
+// arguments returns (`const github: Provider = (input) => ({ ... })`): that type's name, whose
+// call signature says what such a function returns; null otherwise.
+function signedType(holder: Node): string | null {
+  const fn = returningFunction(holder);
+  const up = fn?.parent;
+  if (up?.type !== "variable_declarator" || up.childForFieldName("value")?.id !== fn?.id) {
+    return null;
+  }
+  const typed = up.childForFieldName("type")?.namedChildren[0];
+  return typed?.type === "type_identifier" ? typed.text : null;
+}
+
+// For what a function that is a typed literal's property's value (or its method) returns (`{
+// custom: (input) => ({ ... }) }`): that key and the literal's context; null otherwise.
+function handlerReturned(holder: Node): { key: string; outer: LiteralContext } | null {
+  const fn = returningFunction(holder);
+  const pair = fn?.type === "method_definition" ? fn : fn?.parent;
+  if (pair?.type === "pair" && pair.childForFieldName("value")?.id !== fn?.id) return null;
+  const key = pair?.type === "pair" || pair?.type === "method_definition"
+    ? pair.childForFieldName(pair.type === "pair" ? "key" : "name")
+    : null;
+  const object = pair?.parent;
+  if (key?.type !== "property_identifier" || object?.type !== "object") return null;
+  const outer = objectContext(object);
+  const typed = outer.type !== null || outer.argument !== undefined || outer.nested !== undefined;
+  return typed ? { key: key.text, outer } : null;
+}
+
 // For a function passed to a call written with a type argument (`create<State>((set) => ...)`,
 // `create<State>()(...)`) or set to a variable annotated with a generic type written with one
 // (`const slice: StateCreator<State> = (set) => ...`), directly or inside calls it is passed through
@@ -2435,12 +2546,31 @@ function returnTypeOf(fn: Node): string | null {
     // `async function f(): Promise<Result>`: the object is a Result.
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
-  if (typed?.type === "union_type") {
-    // `Result | undefined`: an object returned is a Result.
-    const values = typed.namedChildren.filter((part) => !NOTHING.has(part?.text ?? ""));
-    if (values.length === 1) typed = values[0];
-  }
+  if (typed?.type === "union_type") return unionReturned(typed);
   return typed === null ? null : namedType(typed);
+}
+
+// The named type an object returned as a union is of: its one part that is a value
+// (`Result | undefined`), or the one type every such part names, itself or as what a promise
+// gives (`Result | Promise<Result> | null`: a function of either kind returns a Result).
+function unionReturned(union: Node): string | null {
+  const values = unionParts(union).filter((part) => !NOTHING.has(part.text));
+  const names = new Set(values.map((part: Node | null) => {
+    if (part?.type === "generic_type" && part.childForFieldName("name")?.text === "Promise") {
+      part = part.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+    }
+    return part === null ? null : namedType(part);
+  }));
+  const [only] = names;
+  return names.size === 1 && only !== undefined ? only : null;
+}
+
+// The parts of a union, its nested unions' parts too (`A | B | null` parses as `(A | B) | null`).
+function unionParts(union: Node): Node[] {
+  return union.namedChildren.flatMap((part) => {
+    if (part === null) return [];
+    return part.type === "union_type" ? unionParts(part) : [part];
+  });
 }
 
 // The named element type of the array a function's return type annotation writes (`Plugin[]`,
@@ -2486,10 +2616,22 @@ function annotatedParameter(
   }
   if (fn === null) return null;
   // `onWatch?: (event: { type: string }) => void`: the property's parameter, known by its name.
-  if (fn.type === "function_type") named = typedMember(fn);
+  if (fn.type === "function_type") named = typedMember(fn) ?? aliasedFunction(fn);
   if (fn.type === "function_type" && named === null) return null;
   if (named === null) return anonymousParameter(fn, index);
   return { line: named.startPosition.row + 1, index, to: fn.endPosition.row + 1 };
+}
+
+// The name of the type alias a function type is the value of (`type Provider = (options: { auth?:
+// string }) => Info`), or null.
+function aliasedFunction(fn: Node): Node | null {
+  let value: Node | null = fn;
+  while (value?.parent?.type === "parenthesized_type") value = value.parent;
+  const alias = value?.parent;
+  if (alias?.type !== "type_alias_declaration") return null;
+  return alias.childForFieldName("value")?.id === value?.id
+    ? alias.childForFieldName("name")
+    : null;
 }
 
 // The name of the property or field a function type annotates (`onWatch?: (event) => void`), or
