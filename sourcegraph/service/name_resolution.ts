@@ -1595,7 +1595,15 @@ async function packageCallback(
 ): Promise<boolean> {
   if (receiver.kind !== "callback" || receiver.of !== undefined) return false;
   if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
-  const name = receiver.module ?? receiver.callee;
+  return await packageImport(resolver, path, receiver.module ?? receiver.callee);
+}
+
+// Whether `path` imports `name` from a package that is not a file of the tree.
+async function packageImport(
+  resolver: NameResolver,
+  path: string,
+  name: string,
+): Promise<boolean> {
   const occurrences = (await resolver.analysis(path, name))?.occurrences ?? [];
   const imported = occurrences.find((occurrence) => occurrence.binding?.kind === "import");
   if (imported?.binding?.kind !== "import") return false;
@@ -1991,11 +1999,14 @@ async function passedObjectFits(
   const fits = await argumentFits(resolver, { path: at.path, name: at.name, ...argument }, target);
   if (fits !== null) return fits;
   // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
-  // of its parameter's one type wherever that callee and argument are the same.
+  // of its parameter's one type wherever that callee and argument are the same, but for a
+  // package's function that is not a file of the tree (`computed({ get })` of `vue`), whose
+  // parameter's type the files do not hold: nothing then relates one object's keys to another's.
   const { callee, index, on } = argument;
   if (
     on === undefined && target.argument?.on === undefined && !target.argument?.returned &&
-    target.argument?.callee === callee && target.argument.index === index
+    target.argument?.callee === callee && target.argument.index === index &&
+    !(await packageImport(resolver, at.path, callee))
   ) {
     return true;
   }

@@ -1,0 +1,61 @@
+import { assertEquals } from "../../support/assert.ts";
+import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
+import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
+
+// One parser (its workers and their grammars started once) for every case: its answers are
+// kept by path, text and name, so a case never sees another's files.
+let parser: ReferenceParser | null = null;
+const CASES: [string, () => Promise<void>][] = [];
+
+function sharedParser(): ReferenceParser {
+  if (parser === null) throw new Error("the cases run inside the file's one test");
+  return parser;
+}
+
+function nameCase(name: string, fn: () => Promise<void>): void {
+  CASES.push([name, fn]);
+}
+
+function referencesIn(
+  files: Record<string, string>,
+  at: NameAt,
+): ReturnType<typeof resolvedReferences> {
+  return resolvedReferences(sharedParser(), files, at);
+}
+
+nameCase(
+  "name resolution: objects passed to a package's function the files do not hold are each of their own type",
+  async () => {
+    const files = {
+      "src/a.ts": [
+        'import { computed } from "vue";',
+        "export const a = computed({ get() { return 1; }, set(value: number) {} });",
+        "export const s = new ReadableStream({ start(controller) { controller.close(); } });",
+      ].join("\n"),
+      "src/b.ts": [
+        'import { computed } from "vue";',
+        "export const b = computed({",
+        "  get() { return 2; },",
+        "});",
+        "export const t = new ReadableStream({ async start(controller) {} });",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, { path: "src/a.ts", name: "get", line: 2 });
+    // The package's parameter type is not a file of the tree: nothing relates the two keys.
+    assertEquals(lines, ["src/a.ts:2"]);
+    // A platform's callee types its objects' keys alike, wherever it is called.
+    const platform = await referencesIn(files, { path: "src/a.ts", name: "start", line: 3 });
+    assertEquals(platform.lines, ["src/a.ts:3", "src/b.ts:5"]);
+  },
+);
+
+Deno.test("name resolution precision: one parser, case by case", async (t) => {
+  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
+  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
+  try {
+    for (const [name, fn] of CASES) await t.step(name, fn);
+  } finally {
+    parser.close();
+    parser = null;
+  }
+});
