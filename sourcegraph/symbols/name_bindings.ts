@@ -2492,6 +2492,7 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      typed = typed === null ? null : constraintOf(fn, typed);
       // `items: TreeItem[]`: an object passed there is an element of the array literal passed.
       if (typed?.type === "array_type") typed = typed.namedChildren[0] ?? null;
       // `options: Partial<Options & { fancy: boolean }>`: an object passed is of its named parts
@@ -2509,6 +2510,19 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
       return typed === null ? null : namedType(typed);
     },
   );
+}
+
+// For a parameter's type that is one of its function's type parameters written with a constraint
+// (`hooks: T` of `<T extends Partial<Hooks>>`): that constraint, which an object passed there is
+// checked against and whose members type its methods' parameters; else the type itself.
+function constraintOf(fn: Node, typed: Node): Node {
+  if (typed.type !== "type_identifier") return typed;
+  const parameters = fn.childForFieldName("type_parameters")?.namedChildren ?? [];
+  const declared = parameters.find((each) =>
+    each?.type === "type_parameter" && each.childForFieldName("name")?.text === typed.text
+  );
+  const constraint = declared?.childForFieldName("constraint")?.namedChildren[0] ?? null;
+  return constraint ?? typed;
 }
 
 // For a property signature or field annotated with a function type (`get: (url: string) => Reply`):

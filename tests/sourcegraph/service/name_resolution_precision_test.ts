@@ -49,6 +49,41 @@ nameCase(
   },
 );
 
+nameCase(
+  "name resolution: a parameter of a method of an object passed to a generic parameter is of the type its constraint's member gives it",
+  async () => {
+    const files = {
+      "src/peer.ts": "export class Peer {\n  send(data: string) {}\n}",
+      "src/hooks.ts": [
+        'import type { Peer } from "./peer.ts";',
+        "export interface Hooks { open: (peer: Peer) => void; message: (peer: Peer, text: string) => void }",
+        "export function defineHooks<T extends Partial<Hooks> = Partial<Hooks>>(hooks: T): T {",
+        "  return hooks;",
+        "}",
+      ].join("\n"),
+      "src/index.ts": 'export { defineHooks } from "./hooks.ts";',
+      "test/shared.ts": [
+        'import { defineHooks } from "../src/index.ts";',
+        "export const hooks = defineHooks({",
+        "  open(peer) {",
+        '    peer.send("hello");',
+        "  },",
+        "  message: (peer, text) => {",
+        "    peer.send(text);",
+        "  },",
+        "});",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/peer.ts",
+      name: "send",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/peer.ts:2", "test/shared.ts:4", "test/shared.ts:7"]);
+  },
+);
+
 Deno.test("name resolution precision: one parser, case by case", async (t) => {
   // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
   parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
