@@ -63,6 +63,8 @@ export interface ResolvedDeclaration {
   parameters?: (string | string[] | null)[];
   /** For a function or method: its parameters' inline function types' parameter types. */
   callbacks?: ((string | null)[] | null)[];
+  /** For a function: per parameter typed by a constrained type parameter, the constraint's type. */
+  constraints?: (string | null)[];
   /** For a type alias of a function type or an interface with a call signature: its parameters'. */
   parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
@@ -769,7 +771,9 @@ export class NameResolver {
     if (context.argument?.returned) return await this.returnedTypes(path, context.argument);
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
-      const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
+      // A constrained type parameter (`hooks: T` of `<T extends Partial<Hooks>>`): its constraint.
+      const { index } = context.argument;
+      const types = [callee?.constraints?.[index] ?? callee?.parameters?.[index] ?? []].flat();
       const { typeArguments } = callee ?? {};
       const written = typeArguments === undefined ? {} : { arguments: typeArguments };
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type, ...written }));
@@ -2144,6 +2148,7 @@ function declared(
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
     ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
+    ...(binding.constraints ? { constraints: binding.constraints } : {}),
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),

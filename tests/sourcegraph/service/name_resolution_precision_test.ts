@@ -81,6 +81,9 @@ nameCase(
       shared: true,
     });
     assertEquals(lines, ["src/peer.ts:2", "test/shared.ts:4", "test/shared.ts:7"]);
+    // The object's keys are its own (T is inferred from it), not the constraint's members.
+    const key = await referencesIn(files, { path: "src/hooks.ts", name: "open", line: 2 });
+    assertEquals(key.lines, ["src/hooks.ts:2"]);
   },
 );
 
