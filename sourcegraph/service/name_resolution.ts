@@ -1373,6 +1373,8 @@ export async function definitionAt(
     const member = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
     if (member !== null) return member;
   }
+  const constrained = await constraintMember(resolver, at, receiver);
+  if (constrained !== null) return constrained;
   // An object a function returns as its anonymous return type: that type's property.
   const returned = receiver?.kind === "declaration" && receiver.literal === true
     ? receiver.parameter
@@ -1383,6 +1385,23 @@ export async function definitionAt(
     if (member !== null) return member;
   }
   return await resolveAt(resolver, at);
+}
+
+// A key of an object passed to a parameter typed by a constrained type parameter (`open` of
+// `defineHooks({ open(peer) {} })`, `<T extends Partial<Hooks>>(hooks: T)`): its own key for
+// references, but defined, as the compiler's definitions have it, where the constraint declares it.
+async function constraintMember(
+  resolver: NameResolver,
+  at: { path: string; name: string },
+  receiver: Receiver | undefined,
+): Promise<ResolvedDeclaration | null> {
+  if (receiver?.kind !== "declaration" || receiver.literal !== true) return null;
+  const { argument } = receiver;
+  if (argument === undefined || argument.returned) return null;
+  const callee = await resolver.calleeOf(at.path, argument);
+  const constraint = callee?.constraints?.[argument.index] ?? null;
+  if (callee === null || constraint === null) return null;
+  return await resolver.member(callee.path, { type: constraint, member: at.name }, 1);
 }
 
 // Of the names a member's type extends or implements, those that lead to a declaration in the

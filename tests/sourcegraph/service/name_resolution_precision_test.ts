@@ -1,6 +1,11 @@
 import { assertEquals } from "../../support/assert.ts";
 import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
-import { type NameAt, resolvedReferences } from "../../support/resolved_references.ts";
+import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
+import {
+  type NameAt,
+  resolvedReferences,
+  resolverOver,
+} from "../../support/resolved_references.ts";
 
 // One parser (its workers and their grammars started once) for every case: its answers are
 // kept by path, text and name, so a case never sees another's files.
@@ -84,6 +89,16 @@ nameCase(
     // The object's keys are its own (T is inferred from it), not the constraint's members.
     const key = await referencesIn(files, { path: "src/hooks.ts", name: "open", line: 2 });
     assertEquals(key.lines, ["src/hooks.ts:2"]);
+    // Its definition is the constraint's member, as the compiler's is.
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["test/shared.ts"].split("\n")[2].indexOf("open");
+    const found = await definitionAt(resolver, {
+      path: "test/shared.ts",
+      name: "open",
+      line: 3,
+      column,
+    });
+    assertEquals(found === null ? null : `${found.path}:${found.line}`, "src/hooks.ts:2");
   },
 );
 
