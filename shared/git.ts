@@ -278,7 +278,9 @@ export async function runGit(
   const timer = setTimeout(() => stop("timeout"), Math.max(0, timeoutMs));
   const onAbort = () => stop("timeout");
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  if (options.signal?.aborted) stop("timeout");
+  // A deadline already passed stops Git at once, not whenever the timer's turn comes (Git may
+  // finish first).
+  if (options.signal?.aborted || timeoutMs <= 0) stop("timeout");
 
   const stdoutReader = child.stdout.getReader();
   const stderrReader = child.stderr.getReader();

@@ -232,6 +232,10 @@ export async function commitPatches(
   ], { cwd: mirror, stdin: "null" });
   const reader = new PatchReader(request.budgets);
   let timedOut = false;
+  // The timer stops a Git that prints nothing; each chunk read is checked against the deadline
+  // too, so output that keeps arriving never outruns it (a timer waits for the reads in flight).
+  const deadline = performance.now() + request.budgets.timeoutMs;
+  const expired = (): boolean => (timedOut ||= performance.now() >= deadline);
   const timer = setTimeout(() => {
     timedOut = true;
     killQuietly(child);
@@ -239,7 +243,7 @@ export async function commitPatches(
   const stderr = child.stderr.cancel().catch(() => {});
   let stopped: CommitPatches["stopped"] = null;
   try {
-    if (await readLines(child.stdout, reader) === "stop") stopped = "page_budget";
+    if (await readLines(child.stdout, { reader, expired }) === "stop") stopped = "page_budget";
   } catch (error) {
     if (!timedOut) throw error;
   } finally {
@@ -255,12 +259,14 @@ export async function commitPatches(
   return { patches: reader.done(), stopped };
 }
 
-// Feeds `stream`'s lines to `reader` until it says stop; a line longer than a
-// file's budget is skipped to its end rather than held.
+// Feeds `stream`'s lines to `reader` until it says stop or the deadline has `expired` (then
+// what was read stands, as when the timer kills Git); a line longer than a file's budget is
+// skipped to its end rather than held.
 async function readLines(
   stream: ReadableStream<Uint8Array>,
-  reader: PatchReader,
-): Promise<"more" | "stop"> {
+  options: { reader: PatchReader; expired: () => boolean },
+): Promise<"more" | "stop" | "expired"> {
+  const { reader, expired } = options;
   const decoder = new TextDecoder();
   const source = chunkReader(stream);
   let carry = "";
@@ -269,6 +275,7 @@ async function readLines(
     while (true) {
       const value = await source.read();
       if (value === null) break;
+      if (expired()) return "expired";
       let text = carry + decoder.decode(value, { stream: true });
       carry = "";
       if (skipping) {

@@ -22,7 +22,12 @@ import {
 import { comparePaths } from "./query/path_order.ts";
 import { isTestOrGenerated } from "./query/path_kinds.ts";
 import { commitPaths } from "../git/commit_paths.ts";
-import { type LineFinder, linesToVerify } from "./query/line_candidates.ts";
+import {
+  type CandidateLine,
+  CandidateLines,
+  type LineFinder,
+  linesToVerify,
+} from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 import type { ChunkScanner, ScannedLines } from "./scan/chunk_scanner.ts";
 import type { SearchPosition } from "./query/compiled_search.ts";
@@ -382,19 +387,12 @@ async function verify(
     partial: false,
     index: at.index,
   };
-  const perFile = at.search.maxLinesPerFile;
-  const pattern = at.search.regex;
-  // A line the finder gave already holds a match: RE2 would only say so again
-  // (the common and ignore-case literals: 2.4 and 4.2 of about 30 processor-ms
-  // on the deno tree's 7,200 matching lines).
-  const proven = at.search.finderMatches && at.search.finder !== null;
   const deadline = performance.now() + at.search.maxMs;
   const { after } = at;
   for await (const candidate of texts) {
-    const { path, lines, tier, rank } = candidate;
+    const { path, tier, rank } = candidate;
     const order = after === null ? 1 : comparePlaces({ path, tier, rank }, after);
     if (order < 0 || (order === 0 && after!.line === null)) continue;
-    const fromLine = order === 0 ? after!.line! + 1 : 1;
     if (
       outcome.fileCount >= Math.min(at.search.maxFiles, SEARCH_MAX_FILES) ||
       outcome.matchCount >= SEARCH_MAX_MATCHES
@@ -407,28 +405,47 @@ async function verify(
       outcome.truncated = true;
       break;
     }
-    const found = noMatchesYet(candidate);
-    for (const [number, line] of lines) {
-      if (number < fromLine || !(proven || pattern.test(line))) continue;
-      if (outcome.matchCount + found.matchCount >= SEARCH_MAX_MATCHES) {
-        outcome.truncated = true; // the match cap applies inside one file too
-        break;
-      }
-      found.matchCount++;
-      if (found.lines.length >= perFile) continue;
-      const text = ownCopy(line);
-      found.lines.push(
-        at.search.matchRanges
-          ? { number, text, ranges: matchRanges(pattern, text) }
-          : { number, text },
-      );
-    }
+    const { found, capped } = fileMatches(candidate, {
+      search: at.search,
+      fromLine: order === 0 ? after!.line! + 1 : 1,
+      room: SEARCH_MAX_MATCHES - outcome.matchCount,
+    });
+    if (capped) outcome.truncated = true; // the match cap applies inside one file too
     if (found.matchCount === 0) continue;
     outcome.files.push(found);
     outcome.fileCount++;
     outcome.matchCount += found.matchCount;
   }
   return outcome;
+}
+
+// One candidate's matching lines from `fromLine` on, at most `room` of them
+// (`capped` when more were left). A line's number and text are read only
+// when needed: past the lines a file shows, a proven line is only counted.
+function fileMatches(
+  candidate: CandidateFile,
+  at: { search: CompiledSearch; fromLine: number; room: number },
+): { found: FileMatches; capped: boolean } {
+  const { search, fromLine, room } = at;
+  const pattern = search.regex;
+  // A line the finder gave already holds a match: RE2 would only say so again
+  // (the common and ignore-case literals: 2.4 and 4.2 of about 30 processor-ms
+  // on the deno tree's 7,200 matching lines).
+  const proven = search.finderMatches && search.finder !== null;
+  const found = noMatchesYet(candidate);
+  for (const line of candidate.lines) {
+    if (fromLine > 1 && line.number < fromLine) continue;
+    if (!proven && !pattern.test(line.text)) continue;
+    if (found.matchCount >= room) return { found, capped: true };
+    found.matchCount++;
+    if (found.lines.length >= search.maxLinesPerFile) continue;
+    const { number } = line;
+    const text = ownCopy(line.text);
+    found.lines.push(
+      search.matchRanges ? { number, text, ranges: matchRanges(pattern, text) } : { number, text },
+    );
+  }
+  return { found, capped: false };
 }
 
 // A line of its own: a line cut from a chunk's text is a V8 slice, which
@@ -458,13 +475,16 @@ function matchRanges(pattern: CompiledSearch["regex"], line: string): [number, n
 
 const MAX_RANGES = 100;
 
-type Candidates = AsyncIterable<{
+// A candidate file: its place and the lines that may match, in order (each read before the next).
+interface CandidateFile {
   path: string;
-  lines: Iterable<[number, string]>;
+  lines: Iterable<CandidateLine>;
   tier?: SearchTier;
   rank?: number;
   defines?: string[];
-}>;
+}
+
+type Candidates = AsyncIterable<CandidateFile>;
 
 /** Fewest files a search must want for the workers to read its chunks. */
 export const SCAN_MIN_FILES = 32;
@@ -539,23 +559,29 @@ function chunkGroups(candidates: readonly Candidate[], size: number): [number, n
 function* scannedLines(
   candidate: Candidate,
   scanned: Map<number, [number, string][]>,
-): Generator<[number, string]> {
+): Generator<CandidateLine> {
   for (const chunk of candidate.chunks) {
-    for (const [number, line] of scanned.get(chunk.id) ?? []) yield [chunk.line + number, line];
+    for (const [number, text] of scanned.get(chunk.id) ?? []) {
+      yield { number: chunk.line + number, text };
+    }
   }
 }
 
+// Each chunk's lines, numbered after the lines before it (one cursor a chunk, yielded as it moves).
 function* chunkLines(
   candidate: Candidate,
   read: { texts: Map<number, string>; finder: LineFinder },
-): Generator<[number, string]> {
+): Generator<CandidateLine> {
   for (const chunk of candidate.chunks) {
     const text = read.texts.get(chunk.id);
     if (text === undefined) continue;
-    for (const [number, line] of linesToVerify(text, read.finder)) {
-      yield [chunk.line + number, line];
-    }
+    const lines = new CandidateLines(text, read.finder, chunk.line);
+    while (lines.next()) yield lines;
   }
+}
+
+function* numberedLines(lines: Iterable<[number, string]>): Generator<CandidateLine> {
+  for (const [number, text] of lines) yield { number, text };
 }
 
 // Blobs read per round trip to Git, at first and at most: a search that stops at its first files
@@ -583,7 +609,7 @@ async function* fromGit(
       const text = blobs[i] === null ? null : searchableText(blobs[i]);
       // Binary and non-UTF-8 files are skipped, as indexed.
       if (text === null) continue;
-      const lines = linesToVerify(text, options.finder);
+      const lines = numberedLines(linesToVerify(text, options.finder));
       yield options.rank === undefined
         ? { path, lines }
         : { path, lines, rank: options.rank(path) };

@@ -36,6 +36,7 @@ import {
 } from "./build/builder_command.ts";
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
+import { WarmCaches } from "./index/warm_caches.ts";
 import { BuildWatch, DEFAULT_BUILD_IDLE_MS } from "./build_watch.ts";
 
 /** Most indexed commits kept open. */
@@ -92,6 +93,8 @@ export class SearchIndexes {
   #mirrors: MirrorReaders;
   #log: (line: string) => void;
   #open = new Map<number, IndexDatabase>();
+  // The indexes searched last keep larger page caches (repeated searches and next pages).
+  #warm = new WarmCaches<IndexDatabase>();
   #commits = new Map<string, IndexedCommit>();
   // In the order scheduled (a repository scheduled again keeps its place).
   #pending = new Map<number, WaitingBuild>();
@@ -170,10 +173,15 @@ export class SearchIndexes {
     if (!this.#enabled) return null;
     const key = `${repo.id}\0${commit}`;
     const cached = this.#commits.get(key);
-    if (cached) return cached;
+    if (cached) {
+      const open = this.#open.get(repo.id);
+      if (open) this.#warm.searched(open);
+      return cached;
+    }
     const index = this.#database(repo);
     const indexed = index === null ? null : IndexedCommit.open(index, commit);
     if (indexed !== null) {
+      this.#warm.searched(index!);
       this.#commits.set(key, indexed);
       // An open commit holds its file list: the cache is bounded in files, not only in commits.
       let files = 0;
@@ -422,7 +430,9 @@ export class SearchIndexes {
     for (const key of [...this.#commits.keys()]) {
       if (key.startsWith(`${id}\0`)) this.#commits.delete(key);
     }
-    this.#open.get(id)?.close();
+    const open = this.#open.get(id);
+    if (open) this.#warm.forget(open);
+    open?.close();
     this.#open.delete(id);
   }
 }

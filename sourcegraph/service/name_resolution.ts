@@ -26,6 +26,7 @@ import {
   type Receiver,
   RETURN_TYPE,
   type TypeArguments,
+  VARIABLE_TYPE,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
 
@@ -71,6 +72,8 @@ export interface ResolvedDeclaration {
   parts?: string[];
   /** For a type alias or an interface: the named type arguments of its generic parts. */
   partArguments?: Record<string, (string | null)[]>;
+  /** For an interface or alias with an index signature: the named types of its values. */
+  indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names. */
   typeParameters?: string[];
   /**
@@ -640,6 +643,11 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) return await this.member(path, { type: receiver.type, member }, 1);
+    // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
+    const { parameter } = receiver;
+    if (parameter?.index === VARIABLE_TYPE) {
+      return await this.parameterMember(path, { ...parameter, member });
+    }
     const { argument, typedAt } = receiver;
     const declared = argument === undefined ? null : await this.declaredParameterMember(path, {
       ...argument,
@@ -830,7 +838,8 @@ export class NameResolver {
   /**
    * The value type of a `Record<K, V>` a literal type is (the platform's `Record` written with
    * its arguments, a type alias of one, a generic alias standing for one as its argument): V, as
-   * the file writing it sees it; empty for another type.
+   * the file writing it sees it; the value types of its index signature (`[key: string]: Value |
+   * Input`), those of the keys it does not declare; empty for another type.
    */
   async recordValues(each: LiteralType, depth: number): Promise<LiteralType[]> {
     if (depth > FOLLOW_DEPTH) return [];
@@ -846,7 +855,7 @@ export class NameResolver {
     }
     const names = each.arguments?.[each.type] ?? [];
     const parameters = type.typeParameters ?? [];
-    const found: LiteralType[] = [];
+    const found = (type.indexValues ?? []).map((value) => ({ path: type.path, type: value }));
     for (const part of type.parts ?? []) {
       const argument = names[parameters.indexOf(part)];
       if (!parameters.includes(part) || !argument) continue;
@@ -977,6 +986,11 @@ export class NameResolver {
       return null;
     }
     const array = await this.declarationOf(path, at.of, depth + 1);
+    if (array?.elementType === undefined && array?.setBy !== undefined) {
+      // An imported `export const commits = parse(raw)` of `parse(): Commit[]`: a Commit.
+      const result = { of: array.setBy, element: true as const, member: at.member };
+      return await this.resultMember(array.path, result, depth + 1);
+    }
     if (array?.elementType === undefined) return null;
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
@@ -1295,8 +1309,9 @@ export async function resolveAt(
     // An object literal's property is its type's member (the type it is annotated, cast or
     // returned as, or the parameter's it is passed to); another position is a member's own
     // declaration.
-    const { literal, argument, type, nested, typedAt } = binding.receiver;
-    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt;
+    const { literal, argument, type, nested, typedAt, parameter } = binding.receiver;
+    const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
+      parameter?.index === VARIABLE_TYPE;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1973,7 +1988,7 @@ async function declarationRefersTo(
     // (`family((num: { index: number }) => ...)` makes `byIndex({ index })`). A property's
     // anonymous type (`from: { transform: string }`) is any literal's of the file that may be it.
     const open = parameter === undefined || parameter.anonymous === true ||
-      parameter.index === PROPERTY_TYPE;
+      parameter.index === PROPERTY_TYPE || parameter.index === VARIABLE_TYPE;
     return own && target.container === null &&
       (receiver.literal === true ? open && target.literal !== true : target.literal === true);
   }
@@ -2171,6 +2186,7 @@ function declared(
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),
+    ...(binding.indexValues ? { indexValues: binding.indexValues } : {}),
     ...(binding.typeParameters ? { typeParameters: binding.typeParameters } : {}),
     ...(binding.typeArguments ? { typeArguments: binding.typeArguments } : {}),
     ...(binding.elementType ? { elementType: binding.elementType } : {}),

@@ -252,6 +252,11 @@ export interface Declared {
    * (`Required<Options, "fetch">`), the named type of each argument (null: not a named type).
    */
   partArguments?: Record<string, (string | null)[]>;
+  /**
+   * For an interface or an alias of an object type with an index signature (`[key: string]:
+   * Value | Input`): the named types of its values, those of the keys it does not declare.
+   */
+  indexValues?: string[];
   /** For a generic type alias or interface: its type parameters' names, in order. */
   typeParameters?: string[];
   /**
@@ -620,13 +625,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     Object.assign(declared, parameterFields(nameNode));
     const signature = signatureOf(nameNode);
     if (signature !== null) declared.parameterTypes = signature;
-    const parts = typeParts(nameNode);
-    if (parts.length > 0) declared.parts = parts;
-    Object.assign(declared, genericParts(nameNode));
-    const arms = armReturns(nameNode);
-    if (arms.length > 0) declared.returnedBy = arms;
-    const written = declaredArguments(nameNode);
-    if (written !== null) declared.typeArguments = written;
+    Object.assign(declared, typeShape(nameNode));
     const element = elementType(nameNode);
     if (element !== null) declared.elementType = element;
     const declaredFunction = functionNamed(nameNode);
@@ -661,6 +660,23 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
   }
   if (top) found.push(...importsOf(scope, name));
   return found;
+}
+
+// What a declared name's type is made of: an alias's or interface's named parts, its index
+// signature's values, its generic parts and function arms, and the type arguments its annotations
+// or value write.
+function typeShape(nameNode: Node): Partial<Declared> {
+  const shape: Partial<Declared> = {};
+  const parts = typeParts(nameNode);
+  if (parts.length > 0) shape.parts = parts;
+  const indexValues = signatureValues(nameNode);
+  if (indexValues.length > 0) shape.indexValues = indexValues;
+  Object.assign(shape, genericParts(nameNode));
+  const arms = armReturns(nameNode);
+  if (arms.length > 0) shape.returnedBy = arms;
+  const written = declaredArguments(nameNode);
+  if (written !== null) shape.typeArguments = written;
+  return shape;
 }
 
 // For the body of a module augmentation (`declare module "./context" { }`), the module it
@@ -868,13 +884,14 @@ function receiverOf(node: Node | null): Receiver {
     return named && evident ? { kind: "property", of: property.text, on } : unknownFrom(on);
   }
   if (node.type === "as_expression") {
-    // `(error as HttpError).status`: of the type cast to; `as any` (or another built-in type): of
-    // none the files declare; `as const`: the value's own.
     const [value, type] = node.namedChildren;
-    if (!type) return receiverOf(value ?? null);
-    if (type.type === "predefined_type") return { kind: "unknown", global: true };
-    const named = namedType(type);
-    return named === null ? { kind: "unknown" } : { kind: "type", type: named };
+    return castReceiver(value ?? null, type ?? null);
+  }
+  if (node.type === "type_assertion") {
+    // `(<HttpError>error).status`: as with `as`.
+    const [written, value] = node.namedChildren;
+    const typed = written?.type === "type_arguments" ? written.namedChildren[0] : null;
+    return castReceiver(value ?? null, typed ?? null);
   }
   if (node.type === "await_expression") {
     // `await load()`: what the call returns, awaited (a promise's value is not the promise).
@@ -1049,6 +1066,21 @@ function instanceTest(test: Node, name: string): string | null {
   return right.type === "identifier" ? right.text : null;
 }
 
+// For a type name written at `at` that is a type parameter of an enclosing declaration
+// (`<C extends Connector>(connector: C)`): the named type it is constrained to, whose members a
+// value of it has; null for another name, or a parameter constrained to no named type.
+function constraintOf(at: Node, name: string): string | null {
+  for (let up = at.parent; up !== null; up = up.parent) {
+    const parameters = up.childForFieldName("type_parameters");
+    for (const parameter of parameters?.namedChildren ?? []) {
+      if (parameter?.childForFieldName("name")?.text !== name) continue;
+      const constraint = parameter.childForFieldName("constraint")?.namedChildren[0] ?? null;
+      return constraint === null ? null : literalType(constraint);
+    }
+  }
+  return null;
+}
+
 // The type a declared name evidently has: its annotation's name, the class
 // it is constructed from, or the class, enum or namespace it names itself.
 function typeOfDeclaration(node: Node, declared: Declared): Receiver {
@@ -1063,7 +1095,9 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const typeName = typed === null ? null : namedType(typed);
-  if (typeName !== null) return { kind: "type", type: typeName };
+  if (typed !== null && typeName !== null) {
+    return { kind: "type", type: constraintOf(typed, typeName) ?? typeName };
+  }
   // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
   const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
@@ -1102,6 +1136,15 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (element !== null) return element;
   if (declared.declares === "parameter" && at !== null) return callbackParameter(at);
   return { kind: "unknown" };
+}
+
+// What a value cast to `type` is: `(error as HttpError).status` of the type cast to; `as any` (or
+// another built-in type): of none the files declare; `as const`: the value's own.
+function castReceiver(value: Node | null, type: Node | null): Receiver {
+  if (!type) return receiverOf(value);
+  if (type.type === "predefined_type") return { kind: "unknown", global: true };
+  const named = namedType(type);
+  return named === null ? { kind: "unknown" } : { kind: "type", type: named };
 }
 
 // For a name an array pattern declares: `const [first] = await load()`, an element of the array
@@ -1613,7 +1656,8 @@ function declaringType(member: Node, declares: string): Receiver {
       const anonymous = context.type === null && context.argument === undefined &&
         context.nested === undefined;
       // A property's own anonymous type (`state: { count: number }`) is seen where its holder is.
-      const open = context.parameter === undefined || context.parameter.index === PROPERTY_TYPE;
+      const open = context.parameter === undefined || context.parameter.index === PROPERTY_TYPE ||
+        context.parameter.index === VARIABLE_TYPE;
       const statement = anonymous && open && up.type === "object_type" ? nestedStatement(up) : null;
       const body = statement ?? (anonymous ? enclosingBody(up) : null);
       const within = body === null ? localType(aliasOf(up)) : { within: body };
@@ -1838,10 +1882,12 @@ function objectContext(object: Node): LiteralContext {
       return { type: null, argument: { ...argument, ...typed && { typed } }, ...typedAt };
     }
   }
-  if (object.type === "object_type" && holder?.type === "type_annotation") {
-    const parameter = annotatedParameter(holder) ?? annotatedReturn(holder) ??
-      annotatedProperty(holder);
-    if (parameter !== null) return { type: null, parameter };
+  if (object.type === "object_type") {
+    const parameter = holder?.type === "type_annotation"
+      ? annotatedParameter(holder) ?? annotatedReturn(holder) ?? annotatedProperty(holder)
+      : null;
+    const variable = parameter ?? annotatedVariable(object);
+    if (variable !== null) return { type: null, parameter: variable };
   }
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
@@ -1904,6 +1950,9 @@ function declaredContext(
     let typed = holder.childForFieldName("type");
     if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
     typed = typed === null ? null : elementOf(typed, places);
+    // `const cases: { name: string }[] = [{ name: "a" }]`: of the variable's anonymous type.
+    const variable = typed?.type === "object_type" ? annotatedVariable(typed) : null;
+    if (variable !== null) return { type: null, parameter: variable };
     return { type: typed === null ? null : literalType(typed) };
   }
   if (
@@ -2053,6 +2102,34 @@ export const RETURN_TYPE = -1;
  * of the property's name.
  */
 export const PROPERTY_TYPE = -2;
+
+/**
+ * The parameter index that stands for a variable's type in `Receiver`'s `parameter`, an anonymous
+ * object type annotating a variable or its array's elements (`const cases: { name: string }[]`),
+ * known by the line of the variable's name.
+ */
+export const VARIABLE_TYPE = -3;
+
+// For an anonymous object type annotating a variable, itself or as the element of its array type
+// (`{ name: string }[]`, `Array<{ name: string }>`): the line of the variable's name and
+// `VARIABLE_TYPE`; null elsewhere.
+function annotatedVariable(objectType: Node): { line: number; index: number } | null {
+  let up = objectType.parent;
+  for (let depth = 0; depth < FOLLOW_CALLS; depth++) {
+    const generic = up?.type === "type_arguments" ? up.parent : null;
+    if (up?.type === "array_type") up = up.parent;
+    else if (generic?.childForFieldName("name")?.text === "Array") up = generic.parent;
+    else break;
+  }
+  const declarator = up?.type === "type_annotation" ? up.parent : null;
+  const named = declarator?.type === "variable_declarator"
+    ? declarator.childForFieldName("name")
+    : null;
+  if (named?.type !== "identifier" || declarator?.childForFieldName("type")?.id !== up?.id) {
+    return null;
+  }
+  return { line: named.startPosition.row + 1, index: VARIABLE_TYPE };
+}
 
 // For a property's or field's annotation (`extend?: { extendKey?: string }`): the line of its name
 // and `PROPERTY_TYPE`; null for another annotation.
@@ -2752,6 +2829,27 @@ function typeParts(name: Node): string[] {
   if (holder.type !== "type_alias_declaration") return [];
   const value = holder.childForFieldName("value");
   return value === null ? [] : namedParts(value);
+}
+
+// For the name of an interface or an alias of an object type: the named types of its index
+// signature's values (`[key: string]: Value | Input`; not a mapped type's `[K in keyof T]`).
+function signatureValues(name: Node): string[] {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return [];
+  const body = holder.type === "interface_declaration"
+    ? holder.childForFieldName("body")
+    : holder.type === "type_alias_declaration"
+    ? holder.childForFieldName("value")
+    : null;
+  if (body?.type !== "interface_body" && body?.type !== "object_type") return [];
+  for (const signature of body.namedChildren) {
+    if (signature?.type !== "index_signature") continue;
+    if (signature.namedChildren.some((child) => child?.type === "mapped_type_clause")) continue;
+    const annotation = signature.namedChildren.find((child) => child?.type === "type_annotation");
+    const value = annotation?.namedChildren[0];
+    return value ? namedParts(value) : [];
+  }
+  return [];
 }
 
 // The value a destructuring pattern reads from: `const { a } = value` or a typed parameter.

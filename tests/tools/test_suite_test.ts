@@ -104,8 +104,10 @@ Deno.test("test suite: a failing and an unloadable module and a failing check co
     const rows = new Map(
       table.slice(1, 5).map((row) => {
         const [folder, processor, wall, files, tests] = row.trim().split(/\s+/);
-        // Processor seconds are measured (bash's `times`): loading a module costs some.
-        assert(Number(processor) > 0 && Number(wall) > 0, row);
+        // Processor seconds are measured (bash's `times`): loading a module costs some; two
+        // `deno eval` checks may take under the 0.05 s the table's one decimal shows.
+        const least = folder === "(checks)" ? 0 : Number.MIN_VALUE;
+        assert(Number(processor) >= least && Number(wall) > 0, row);
         return [folder, `${files}/${tests}`];
       }),
     );

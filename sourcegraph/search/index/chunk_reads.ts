@@ -18,6 +18,9 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
  */
 export const CHUNK_BATCH = 64;
 
+// Deno's node:sqlite has `setReturnArrays`; the Node types it ships do not name it yet.
+type ArrayStatement = StatementSync & { setReturnArrays(enabled: boolean): void };
+
 /** The prepared statements chunk reads use on one database connection. */
 export class ChunkReads {
   #range: StatementSync;
@@ -27,13 +30,15 @@ export class ChunkReads {
     // SQLite turns the stored UTF-8 into a string itself: reading all 322 MiB
     // of chunks that way took 313–361 ms against 595–752 ms for bytes then a
     // `TextDecoder`, and leaves no byte array per chunk for the collector.
-    this.#range = db.prepare(
-      "SELECT id, CAST(text AS TEXT) AS text FROM chunks WHERE id BETWEEN ? AND ?",
+    this.#range = rowsAsArrays(
+      db.prepare("SELECT id, CAST(text AS TEXT) AS text FROM chunks WHERE id BETWEEN ? AND ?"),
     );
-    this.#list = db.prepare(
-      `SELECT id, CAST(text AS TEXT) AS text FROM chunks WHERE id IN (${
-        Array(CHUNK_BATCH).fill("?").join(",")
-      })`,
+    this.#list = rowsAsArrays(
+      db.prepare(
+        `SELECT id, CAST(text AS TEXT) AS text FROM chunks WHERE id IN (${
+          Array(CHUNK_BATCH).fill("?").join(",")
+        })`,
+      ),
     );
   }
 
@@ -52,18 +57,26 @@ export class ChunkReads {
         low = Math.min(low, id);
         high = Math.max(high, id);
       }
-      let rows: { id: number; text: string }[];
+      let rows: [number, string][];
       if (high - low < 2 * part.length) {
         // One range, at most twice the rows asked for, reads faster than a list.
-        rows = this.#range.all(low, high) as typeof rows;
+        rows = this.#range.all(low, high) as unknown as typeof rows;
       } else {
         // Unused places hold -1, which no chunk has.
         for (let i = 0; i < CHUNK_BATCH; i++) batch[i] = part[i] ?? -1;
-        rows = this.#list.all(...batch) as typeof rows;
+        rows = this.#list.all(...batch) as unknown as typeof rows;
       }
       const wanted = new Set(part);
-      for (const row of rows) if (wanted.has(row.id)) texts.set(row.id, row.text);
+      for (const [id, text] of rows) if (wanted.has(id)) texts.set(id, text);
     }
     return texts;
   }
+}
+
+// Rows as [id, text] arrays: node:sqlite makes an object per row otherwise.
+// The common literal's 1,328 chunks of the deno tree (4.8 M characters) read
+// in 3.3 processor-ms p50 instead of 3.9 (2-core AMD EPYC VM, load about 9).
+function rowsAsArrays(statement: StatementSync): StatementSync {
+  (statement as ArrayStatement).setReturnArrays(true);
+  return statement;
 }

@@ -40,6 +40,12 @@ import { createFileOnce } from "../../../shared/safe_fs.ts";
 // How long opening the index waits for the other process's lock.
 const BUSY_TIMEOUT_MS = 10_000;
 
+/** SQLite's page cache per connection, by default (its own default), in KiB. */
+export const DEFAULT_CACHE_KIB = 2000;
+
+// The page size index files are made with.
+const PAGE_BYTES = 16384;
+
 /** The layout version; another version is rebuilt, never read. */
 export const INDEX_FORMAT = 4;
 
@@ -154,6 +160,18 @@ export class IndexDatabase {
     return Math.max(row?.seq ?? 0, highest.id ?? 0) + 1;
   }
 
+  /** KiB of pages this connection's page cache keeps at most (SQLite's `cache_size`). */
+  get cacheKib(): number {
+    const { cache_size } = this.db.prepare("PRAGMA cache_size").get() as { cache_size: number };
+    // Negative: KiB; positive: pages.
+    return cache_size < 0 ? -cache_size : cache_size * PAGE_BYTES / 1024;
+  }
+
+  /** Sets how many KiB of pages this connection's page cache keeps (fewer free the rest). */
+  set cacheKib(kib: number) {
+    this.db.exec(`PRAGMA cache_size = ${-Math.max(1, Math.floor(kib))}`);
+  }
+
   /** Bytes of the index file and its write-ahead log. */
   sizeOnDisk(): number {
     let total = 0;
@@ -182,7 +200,7 @@ function openIndexFile(path: string): DatabaseSync {
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.exec(`
-      PRAGMA page_size = 16384;
+      PRAGMA page_size = ${PAGE_BYTES};
       PRAGMA auto_vacuum = INCREMENTAL;
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;

@@ -1,36 +1,15 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
 import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
-import {
-  type NameAt,
-  resolvedReferences,
-  resolverOver,
-} from "../../support/resolved_references.ts";
+import { resolverOver } from "../../support/resolved_references.ts";
+import { nameCases } from "../../support/name_cases.ts";
 
 // A generic type alias written with type arguments (`Resolvable<Plugin>` of
 // `type Resolvable<T> = T | Promise<T> | (() => T)`) stands, where its value is made of a type
 // parameter, for the argument written for it: an object of it has the argument's members. And a
 // key of an object of a `Record<K, V>` holds a value of V.
 
-// One parser (its workers and their grammars started once) for every case.
-let parser: ReferenceParser | null = null;
-const CASES: [string, () => Promise<void>][] = [];
-
-function sharedParser(): ReferenceParser {
-  if (parser === null) throw new Error("the cases run inside the file's one test");
-  return parser;
-}
-
-function nameCase(name: string, fn: () => Promise<void>): void {
-  CASES.push([name, fn]);
-}
-
-function referencesIn(
-  files: Record<string, string>,
-  at: NameAt,
-): ReturnType<typeof resolvedReferences> {
-  return resolvedReferences(sharedParser(), files, at);
-}
+// One parser for every case of the file (see `nameCases`).
+const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
 
 // Where `definition` leads from the `nth` occurrence of `name` on `line` of `path`.
 async function definitionOf(
@@ -292,13 +271,4 @@ nameCase(
   },
 );
 
-Deno.test("name resolution: generic arguments, case by case", async (t) => {
-  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
-  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
-  try {
-    for (const [name, fn] of CASES) await t.step(name, fn);
-  } finally {
-    parser.close();
-    parser = null;
-  }
-});
+Deno.test("name resolution: generic arguments, case by case", (t) => runCases(t));

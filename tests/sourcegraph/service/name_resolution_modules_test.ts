@@ -1,34 +1,10 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
 import { resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
-import {
-  type NameAt,
-  resolvedReferences,
-  resolverOver,
-} from "../../support/resolved_references.ts";
+import { type NameAt, resolverOver } from "../../support/resolved_references.ts";
+import { nameCases } from "../../support/name_cases.ts";
 
-// One parser (its workers and their grammars started once) for every case: its answers are
-// kept by path, text and name, so a case never sees another's files.
-let parser: ReferenceParser | null = null;
-const CASES: [string, () => Promise<void>][] = [];
-
-function sharedParser(): ReferenceParser {
-  if (parser === null) throw new Error("the cases run inside the file's one test");
-  return parser;
-}
-
-function nameCase(name: string, fn: () => Promise<void>): void {
-  CASES.push([name, fn]);
-}
-
-// Resolves the name at `at` over `files` with the file's parser, then keeps the lines of every
-// file that refer to it.
-function referencesIn(
-  files: Record<string, string>,
-  at: NameAt,
-): ReturnType<typeof resolvedReferences> {
-  return resolvedReferences(sharedParser(), files, at);
-}
+// One parser for every case of the file (see `nameCases`).
+const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
 
 // Where the `nth` whole-word occurrence of `name` on `line` of `path` is declared, as
 // `path:line`.
@@ -43,16 +19,7 @@ async function definitionIn(
   return found === null ? null : `${found.path}:${found.line}`;
 }
 
-Deno.test("name resolution of modules' options: one parser, case by case", async (t) => {
-  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
-  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
-  try {
-    for (const [name, fn] of CASES) await t.step(name, fn);
-  } finally {
-    parser.close();
-    parser = null;
-  }
-});
+Deno.test("name resolution of modules' options: one parser, case by case", (t) => runCases(t));
 
 const LOADER_FILES = {
   "src/types.ts": [

@@ -1,32 +1,10 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser } from "../../../sourcegraph/service/name_references.ts";
 import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
-import {
-  type NameAt,
-  resolvedReferences,
-  resolverOver,
-} from "../../support/resolved_references.ts";
+import { resolverOver } from "../../support/resolved_references.ts";
+import { nameCases } from "../../support/name_cases.ts";
 
-// One parser (its workers and their grammars started once) for every case: its answers are
-// kept by path, text and name, so a case never sees another's files.
-let parser: ReferenceParser | null = null;
-const CASES: [string, () => Promise<void>][] = [];
-
-function sharedParser(): ReferenceParser {
-  if (parser === null) throw new Error("the cases run inside the file's one test");
-  return parser;
-}
-
-function nameCase(name: string, fn: () => Promise<void>): void {
-  CASES.push([name, fn]);
-}
-
-function referencesIn(
-  files: Record<string, string>,
-  at: NameAt,
-): ReturnType<typeof resolvedReferences> {
-  return resolvedReferences(sharedParser(), files, at);
-}
+// One parser for every case of the file (see `nameCases`).
+const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
 
 nameCase(
   "name resolution: objects passed to a package's function the files do not hold are each of their own type",
@@ -102,13 +80,4 @@ nameCase(
   },
 );
 
-Deno.test("name resolution precision: one parser, case by case", async (t) => {
-  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
-  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
-  try {
-    for (const [name, fn] of CASES) await t.step(name, fn);
-  } finally {
-    parser.close();
-    parser = null;
-  }
-});
+Deno.test("name resolution precision: one parser, case by case", (t) => runCases(t));

@@ -1,38 +1,15 @@
 import { assertEquals } from "../../support/assert.ts";
-import { ReferenceParser, referencesOf } from "../../../sourcegraph/service/name_references.ts";
+import { referencesOf } from "../../../sourcegraph/service/name_references.ts";
 import {
   definitionAt,
   NameResolver,
   resolveAt,
 } from "../../../sourcegraph/service/name_resolution.ts";
-import {
-  type NameAt,
-  resolvedReferences,
-  resolverOver,
-} from "../../support/resolved_references.ts";
+import { resolverOver } from "../../support/resolved_references.ts";
+import { nameCases } from "../../support/name_cases.ts";
 
-// One parser (its workers and their grammars started once) for every case: its answers are
-// kept by path, text and name, so a case never sees another's files.
-let parser: ReferenceParser | null = null;
-const CASES: [string, () => Promise<void>][] = [];
-
-function sharedParser(): ReferenceParser {
-  if (parser === null) throw new Error("the cases run inside the file's one test");
-  return parser;
-}
-
-function nameCase(name: string, fn: () => Promise<void>): void {
-  CASES.push([name, fn]);
-}
-
-// Resolves the name at `at` over `files` with the file's parser, then keeps the lines of every
-// file that refer to it.
-function referencesIn(
-  files: Record<string, string>,
-  at: NameAt,
-): ReturnType<typeof resolvedReferences> {
-  return resolvedReferences(sharedParser(), files, at);
-}
+// One parser for every case of the file (see `nameCases`).
+const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
 
 const PROPS_FILES = {
   "src/button.tsx": [
@@ -804,16 +781,7 @@ nameCase(
   },
 );
 
-Deno.test("name resolution: one parser, case by case", async (t) => {
-  // Generous deadlines, the wait before a parse begins too (a grammar's load counts toward it).
-  parser = new ReferenceParser({ fileMs: 60_000, queuedMs: 60_000 });
-  try {
-    for (const [name, fn] of CASES) await t.step(name, fn);
-  } finally {
-    parser.close();
-    parser = null;
-  }
-});
+Deno.test("name resolution: one parser, case by case", (t) => runCases(t));
 
 nameCase(
   "name resolution: a base type the files do not declare says nothing of a receiver",

@@ -1,4 +1,8 @@
-import { lineFinder, linesToVerify } from "../../../../sourcegraph/search/query/line_candidates.ts";
+import {
+  CandidateLines,
+  lineFinder,
+  linesToVerify,
+} from "../../../../sourcegraph/search/query/line_candidates.ts";
 import { splitLines } from "../../../../shared/text.ts";
 import { compileSearch } from "../../../../sourcegraph/search/query/compiled_search.ts";
 import { assertEquals } from "../../../support/assert.ts";
@@ -100,4 +104,38 @@ Deno.test("line candidates: a fixed string's finder gives exactly the lines RE2 
   );
   assertEquals(compileSearch({ pattern: "ta(sk|il)" }).finderMatches, false);
   assertEquals(compileSearch({ pattern: "task" }).finderMatches, false);
+});
+
+Deno.test("line candidates: a line's number and text are the same whichever earlier lines were read", () => {
+  const text = "needle a\nb\n\nc needle\nneedle needle\r\nd\n\nneedle\nlast";
+  const finders = [
+    lineFinder(["needle"], { ignoreCase: false }),
+    lineFinder(["NEEDLE"], { ignoreCase: true }),
+    null,
+  ];
+  for (const finder of finders) {
+    const every = [...linesToVerify(text, finder)].map(([number, line]): [number, string] => [
+      number + 10,
+      line,
+    ]);
+    // Each line read alone, after earlier lines left unread (every subset of the first five).
+    for (let mask = 0; mask < 1 << Math.min(every.length, 5); mask++) {
+      const lines = new CandidateLines(text, finder, 10);
+      const read: [number, string][] = [];
+      for (let i = 0; lines.next(); i++) {
+        if (i < 5 && (mask & (1 << i)) === 0) continue;
+        // The number first, then the text, or the other way round.
+        if (i % 2 === 0) {
+          read.push([lines.number, lines.text]);
+        } else {
+          const line = lines.text;
+          read.push([lines.number, line]);
+        }
+      }
+      assertEquals(read, every.filter((_, i) => i >= 5 || (mask & (1 << i)) !== 0), `${mask}`);
+    }
+  }
+  assertEquals([...linesToVerify("", null)], []);
+  const none = new CandidateLines("", lineFinder(["x"], { ignoreCase: false }));
+  assertEquals(none.next(), false);
 });
