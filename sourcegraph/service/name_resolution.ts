@@ -64,6 +64,8 @@ export interface ResolvedDeclaration {
   parameters?: (string | string[] | null)[];
   /** For a function or method: its parameters' inline function types' parameter types. */
   callbacks?: ((string | null)[] | null)[];
+  /** For a function: per parameter typed by a constrained type parameter, the constraint's type. */
+  constraints?: (string | null)[];
   /** For a type alias of a function type or an interface with a call signature: its parameters'. */
   parameterTypes?: (string | null)[];
   /** For a type alias or an interface: the named types it is made of or extends. */
@@ -840,7 +842,9 @@ export class NameResolver {
     if (typed !== undefined) return [{ path, type: typed }];
     if (context.argument !== undefined) {
       const callee = await this.calleeOf(path, context.argument);
-      const types = [callee?.parameters?.[context.argument.index] ?? []].flat();
+      // A constrained type parameter (`hooks: T` of `<T extends Partial<Hooks>>`): its constraint.
+      const { index } = context.argument;
+      const types = [callee?.constraints?.[index] ?? callee?.parameters?.[index] ?? []].flat();
       const { typeArguments } = callee ?? {};
       const written = typeArguments === undefined ? {} : { arguments: typeArguments };
       return callee === null ? [] : types.map((type) => ({ path: callee.path, type, ...written }));
@@ -1535,6 +1539,8 @@ async function typedDefinition(
     const member = await resolver.member(at.path, typed, 1);
     if (member !== null) return member;
   }
+  const constrained = await constraintMember(resolver, at, receiver);
+  if (constrained !== null) return constrained;
   // An object a function returns as its anonymous return type: that type's property.
   const returned = receiver?.kind === "declaration" && receiver.literal === true
     ? receiver.parameter
@@ -1545,6 +1551,23 @@ async function typedDefinition(
     if (member !== null) return member;
   }
   return await resolveAt(resolver, at);
+}
+
+// A key of an object passed to a parameter typed by a constrained type parameter (`open` of
+// `defineHooks({ open(peer) {} })`, `<T extends Partial<Hooks>>(hooks: T)`): its own key for
+// references, but defined, as the compiler's definitions have it, where the constraint declares it.
+async function constraintMember(
+  resolver: NameResolver,
+  at: { path: string; name: string },
+  receiver: Receiver | undefined,
+): Promise<ResolvedDeclaration | null> {
+  if (receiver?.kind !== "declaration" || receiver.literal !== true) return null;
+  const { argument } = receiver;
+  if (argument === undefined || argument.returned) return null;
+  const callee = await resolver.calleeOf(at.path, argument);
+  const constraint = callee?.constraints?.[argument.index] ?? null;
+  if (callee === null || constraint === null) return null;
+  return await resolver.member(callee.path, { type: constraint, member: at.name }, 1);
 }
 
 // Of the names a member's type extends or implements, those that lead to a declaration in the
@@ -1780,7 +1803,15 @@ async function packageCallback(
 ): Promise<boolean> {
   if (receiver.kind !== "callback" || receiver.of !== undefined) return false;
   if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
-  const name = receiver.module ?? receiver.callee;
+  return await packageImport(resolver, path, receiver.module ?? receiver.callee);
+}
+
+// Whether `path` imports `name` from a package that is not a file of the tree.
+async function packageImport(
+  resolver: NameResolver,
+  path: string,
+  name: string,
+): Promise<boolean> {
   const occurrences = (await resolver.analysis(path, name))?.occurrences ?? [];
   const imported = occurrences.find((occurrence) => occurrence.binding?.kind === "import");
   if (imported?.binding?.kind !== "import") return false;
@@ -2179,11 +2210,14 @@ async function passedObjectFits(
   const fits = await argumentFits(resolver, { path: at.path, name: at.name, ...argument }, target);
   if (fits !== null) return fits;
   // Objects passed to a callee the files do not type (`new ReadableStream({ start })`):
-  // of its parameter's one type wherever that callee and argument are the same.
+  // of its parameter's one type wherever that callee and argument are the same, but for a
+  // package's function that is not a file of the tree (`computed({ get })` of `vue`), whose
+  // parameter's type the files do not hold: nothing then relates one object's keys to another's.
   const { callee, index, on } = argument;
   if (
     on === undefined && target.argument?.on === undefined && !target.argument?.returned &&
-    target.argument?.callee === callee && target.argument.index === index
+    target.argument?.callee === callee && target.argument.index === index &&
+    !(await packageImport(resolver, at.path, callee))
   ) {
     return true;
   }
@@ -2321,6 +2355,7 @@ function declared(
     via,
     ...(binding.parameters ? { parameters: binding.parameters } : {}),
     ...(binding.callbacks ? { callbacks: binding.callbacks } : {}),
+    ...(binding.constraints ? { constraints: binding.constraints } : {}),
     ...(binding.parameterTypes ? { parameterTypes: binding.parameterTypes } : {}),
     ...(binding.parts ? { parts: binding.parts } : {}),
     ...(binding.partArguments ? { partArguments: binding.partArguments } : {}),

@@ -250,6 +250,11 @@ export interface Declared {
    */
   callbacks?: ((string | null)[] | null)[];
   /**
+   * For a function: per parameter typed by a type parameter written with a constraint, that
+   * constraint's named type (null for another parameter).
+   */
+  constraints?: (string | null)[];
+  /**
    * For a type alias of a function type or an interface with a call signature: the named type of
    * each parameter of the function it describes.
    */
@@ -636,10 +641,7 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       declares: kind,
       container: containerName(nameNode),
     };
-    const parameters = parameterTypes(nameNode);
-    if (parameters !== null) declared.parameters = parameters;
-    const callbacks = callbackTypes(nameNode);
-    if (callbacks !== null) declared.callbacks = callbacks;
+    Object.assign(declared, parameterFields(nameNode));
     const signature = signatureOf(nameNode);
     if (signature !== null) declared.parameterTypes = signature;
     Object.assign(declared, typeShape(nameNode));
@@ -2759,6 +2761,43 @@ function parametersOf(fn: Node): (string | string[] | null)[] | null {
       return typed === null ? null : namedType(typed);
     },
   );
+}
+
+// For the name of a function (or class): its parameters' types, inline callbacks' and
+// constraints', as a declaration's fields.
+function parameterFields(name: Node): Pick<Declared, "parameters" | "callbacks" | "constraints"> {
+  const parameters = parameterTypes(name);
+  const callbacks = callbackTypes(name);
+  const constraints = constraintTypes(name);
+  return {
+    ...(parameters === null ? {} : { parameters }),
+    ...(callbacks === null ? {} : { callbacks }),
+    ...(constraints === null ? {} : { constraints }),
+  };
+}
+
+// For the name of a function: per parameter typed by one of its type parameters written with a
+// constraint (`hooks: T` of `<T extends Partial<Hooks>>`), that constraint's named type (null for
+// another parameter); null when it has none. The constraint types the methods of an object passed
+// there (their parameters), though the object's keys are its own: T is inferred from it.
+function constraintTypes(name: Node): (string | null)[] | null {
+  const fn = functionNamed(name);
+  const list = fn?.childForFieldName("parameters");
+  const generics = fn?.childForFieldName("type_parameters")?.namedChildren ?? [];
+  if (!list || generics.length === 0) return null;
+  const constraints = list.namedChildren.filter((child) => child?.type !== "comment").map(
+    (parameter) => {
+      let typed = parameter?.childForFieldName("type") ?? null;
+      if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+      if (typed?.type !== "type_identifier") return null;
+      const declared = generics.find((each) =>
+        each?.type === "type_parameter" && each.childForFieldName("name")?.text === typed.text
+      );
+      const constraint = declared?.childForFieldName("constraint")?.namedChildren[0] ?? null;
+      return constraint === null ? null : namedType(constraint);
+    },
+  );
+  return constraints.some((each) => each !== null) ? constraints : null;
 }
 
 // For a property signature or field annotated with a function type (`get: (url: string) => Reply`):
