@@ -557,6 +557,32 @@ export class NameResolver {
   }
 
   /**
+   * For a member `name` of a value that `on` describes, when the value is set to an untyped
+   * object literal holding it as a shorthand property (`export const _private = { generate }`):
+   * the declaration of what it holds, so `_private.generate(...)` calls that function, with its
+   * parameters and return type. Else `member` itself.
+   */
+  async shorthandFunction(
+    path: string,
+    at: { member: ResolvedDeclaration | null; name: string; on: Receiver },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const { member, name, on } = at;
+    if (member !== null || on.kind !== "value" || depth > FOLLOW_DEPTH) return member;
+    const value = await this.declarationOf(path, on.of, depth + 1);
+    if (value === null || (value.kind !== "constant" && value.kind !== "variable")) return null;
+    const text = await this.text(value.path);
+    const range = text === null ? null : literalLines(text, value);
+    if (range === null) return null;
+    const occurrences = (await this.analysis(value.path, name))?.occurrences ?? [];
+    const held = occurrences.some((occurrence) =>
+      occurrence.property?.kind === "declaration" && occurrence.property.literal === true &&
+      occurrence.line >= range.from && occurrence.line <= range.to
+    );
+    return held ? await this.declarationOf(value.path, name, depth + 1) : null;
+  }
+
+  /**
    * A declaration in `declare module "m" { }` of `path`: m's own declaration of the name, which
    * it merges into; else (m is not in the files, or only re-exports the name) its own, one with
    * every augmentation of m (`augmented`).
@@ -965,7 +991,12 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     if (argument.on !== undefined) {
       const on = { name: argument.callee, receiver: argument.on };
-      const member = await this.receiverMember(path, on, 1);
+      const key = await this.receiverMember(path, on, 1);
+      const member = await this.shorthandFunction(path, {
+        member: key,
+        name: on.name,
+        on: on.receiver,
+      }, 2);
       if (member?.parameters !== undefined || member?.typeQuery === undefined) return member;
       // `retry: typeof retry`: the member is that function, its parameters the objects'.
       return await this.declarationOf(member.path, member.typeQuery, 2) ?? member;
@@ -1162,7 +1193,11 @@ export class NameResolver {
     if (depth > FOLLOW_DEPTH) return null;
     let fn = at.on === undefined
       ? await this.declarationOf(path, at.of, depth + 1)
-      : await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1);
+      : await this.shorthandFunction(path, {
+        member: await this.receiverMember(path, { name: at.of, receiver: at.on }, depth + 1),
+        name: at.of,
+        on: at.on,
+      }, depth + 1);
     if (at.element === true) {
       // An element of the array the call returns: of the element type its declaration writes.
       const type = fn?.returnsElement;
