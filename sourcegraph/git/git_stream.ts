@@ -45,6 +45,11 @@ export async function streamGit(
     timedOut = true;
     killQuietly(child);
   }, Math.max(0, options.timeoutMs));
+  // No time left: Git is stopped at once, not on the timer's turn, which a quick Git could beat.
+  if (options.timeoutMs <= 0) {
+    timedOut = true;
+    killQuietly(child);
+  }
   if (options.stdin) void writeAll(child.stdin, options.stdin);
   const stderr = collectStderr(child.stderr);
   const reader = child.stdout.getReader();

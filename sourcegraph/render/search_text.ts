@@ -9,7 +9,7 @@
  */
 
 import { type Narrowing, SEARCH_MAX_FILES } from "../search/code_search.ts";
-import type { SearchPosition } from "../search/query/compiled_search.ts";
+import { type SearchPosition, SHOWN_LINE_BYTES } from "../search/query/compiled_search.ts";
 import { utf8Length } from "../../shared/text.ts";
 import { encodeSearchCursor } from "./search_cursor.ts";
 import type { ContextLine } from "../search/match_context.ts";
@@ -19,7 +19,7 @@ const INDEX_NOTES: Partial<Record<SearchResult["outcome"]["index"], string>> = {
   scan: "The pattern has no three-character literal, so every file in scope was read.",
   not_ready: "The search index of this commit is still being built; searched without it.",
 };
-const LINE_CAP = 2048;
+const LINE_CAP = SHOWN_LINE_BYTES;
 
 /** Most bytes of a search answer, by default (under 40,000 characters). */
 export const SEARCH_DEFAULT_MAX_BYTES = 32 * 1024;

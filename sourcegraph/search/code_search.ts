@@ -18,6 +18,7 @@ import {
   SEARCH_MAX_FILES,
   SEARCH_MAX_MS,
   type SearchTier,
+  SHOWN_LINE_BYTES,
 } from "./query/compiled_search.ts";
 import { comparePaths } from "./query/path_order.ts";
 import { isTestOrGenerated } from "./query/path_kinds.ts";
@@ -389,6 +390,8 @@ async function verify(
   };
   const deadline = performance.now() + at.search.maxMs;
   const { after } = at;
+  // Bytes of the lines kept so far, each as its row shows at least (`lineBytes`).
+  let shownBytes = 0;
   for await (const candidate of texts) {
     const { path, tier, rank } = candidate;
     const order = after === null ? 1 : comparePlaces({ path, tier, rank }, after);
@@ -409,9 +412,11 @@ async function verify(
       search: at.search,
       fromLine: order === 0 ? after!.line! + 1 : 1,
       room: SEARCH_MAX_MATCHES - outcome.matchCount,
+      show: shownBytes <= at.search.lineBytes,
     });
     if (capped) outcome.truncated = true; // the match cap applies inside one file too
     if (found.matchCount === 0) continue;
+    for (const line of found.lines) shownBytes += Math.min(line.text.length, SHOWN_LINE_BYTES) + 1;
     outcome.files.push(found);
     outcome.fileCount++;
     outcome.matchCount += found.matchCount;
@@ -421,12 +426,14 @@ async function verify(
 
 // One candidate's matching lines from `fromLine` on, at most `room` of them
 // (`capped` when more were left). A line's number and text are read only
-// when needed: past the lines a file shows, a proven line is only counted.
+// when needed: past the lines a file shows (none unless `show`: its page is
+// full before it), a proven line is only counted.
 function fileMatches(
   candidate: CandidateFile,
-  at: { search: CompiledSearch; fromLine: number; room: number },
+  at: { search: CompiledSearch; fromLine: number; room: number; show: boolean },
 ): { found: FileMatches; capped: boolean } {
   const { search, fromLine, room } = at;
+  const maxLines = at.show ? search.maxLinesPerFile : 0;
   const pattern = search.regex;
   // A line the finder gave already holds a match: RE2 would only say so again
   // (the common and ignore-case literals: 2.4 and 4.2 of about 30 processor-ms
@@ -438,7 +445,7 @@ function fileMatches(
     if (!proven && !pattern.test(line.text)) continue;
     if (found.matchCount >= room) return { found, capped: true };
     found.matchCount++;
-    if (found.lines.length >= search.maxLinesPerFile) continue;
+    if (found.lines.length >= maxLines) continue;
     const { number } = line;
     const text = ownCopy(line.text);
     found.lines.push(

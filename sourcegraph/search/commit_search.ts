@@ -132,7 +132,7 @@ export async function commitsPage(
       continue;
     }
     const shas = candidates.map((c) => log.commits[at(c)]);
-    const check = await patches(shas, Math.max(1, deadline - now()));
+    const check = await patches(shas, Math.max(0, deadline - now()));
     const reached = showChecked(page, { candidates, shas, check, first, show });
     if (reached > 0) k = candidates[reached - 1] + 1;
     if (check.timedOut) {

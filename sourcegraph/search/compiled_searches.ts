@@ -54,6 +54,7 @@ function requestKey(request: SearchRequest): string {
     request.groups ?? null,
     request.output ?? null,
     request.maxLinesPerFile ?? null,
+    request.lineBytes ?? null,
     request.maxFiles ?? null,
     request.matchRanges ?? null,
     request.after ?? null,

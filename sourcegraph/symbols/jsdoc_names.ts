@@ -110,6 +110,8 @@ function commentsBetween(
 function namesInComment(body: string, name: string): JsdocName[] {
   const found: JsdocName[] = [];
   const types = typeExpressions(body);
+  // The type expressions are in order and apart: one pointer walks them beside the spellings.
+  let type = 0;
   for (let from = body.indexOf(name); from !== -1; from = body.indexOf(name, from + 1)) {
     const end = from + name.length;
     if (NAME_CHARACTER.test(body[from - 1] ?? "") || NAME_CHARACTER.test(body[end] ?? "")) continue;
@@ -118,28 +120,30 @@ function namesInComment(body: string, name: string): JsdocName[] {
       found.push({ index: from, role: "read" });
       continue;
     }
-    const inType = types.some(([open, close]) => open <= from && end <= close);
+    while (type < types.length && types[type][1] < end) type++;
+    const inType = type < types.length && types[type][0] <= from;
     if (inType && typeNameAt(body, { from, end })) found.push({ index: from, role: "type" });
   }
   return found;
 }
 
 // The braced type expressions (`[open, close)`, inside the braces) right after a tag that takes
-// one; nested braces (an object type) are inside their expression.
+// one; nested braces (an object type) are inside their expression. Braces are matched in one
+// pass, so a comment of many unclosed braces costs its length, not its length squared.
 function typeExpressions(body: string): [number, number][] {
+  const closing = new Map<number, number>();
+  const opened: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === "{") opened.push(i);
+    else if (body[i] === "}" && opened.length > 0) closing.set(opened.pop()!, i);
+  }
   const found: [number, number][] = [];
   for (let open = body.indexOf("{"); open !== -1; open = body.indexOf("{", open + 1)) {
     const tag = TAG_BEFORE.exec(body.slice(Math.max(0, open - 24), open));
-    if (tag === null || !TYPED_TAGS.has(tag[1])) continue;
-    let depth = 0;
-    for (let i = open; i < body.length; i++) {
-      if (body[i] === "{") depth++;
-      else if (body[i] === "}" && --depth === 0) {
-        found.push([open + 1, i]);
-        open = i;
-        break;
-      }
-    }
+    const close = closing.get(open);
+    if (tag === null || !TYPED_TAGS.has(tag[1]) || close === undefined) continue;
+    found.push([open + 1, close]);
+    open = close;
   }
   return found;
 }

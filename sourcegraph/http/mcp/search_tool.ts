@@ -7,7 +7,11 @@
  */
 
 import { z } from "zod";
-import { SEARCH_MIN_MAX_BYTES, searchPage } from "../../render/search_text.ts";
+import {
+  SEARCH_DEFAULT_MAX_BYTES,
+  SEARCH_MIN_MAX_BYTES,
+  searchPage,
+} from "../../render/search_text.ts";
 import { decodeSearchCursor } from "../../render/search_cursor.ts";
 import { SEARCH_VIEW_BYTES } from "../../search/code_search.ts";
 import { MAX_CONTEXT_LINES } from "../../search/match_context.ts";
@@ -73,6 +77,8 @@ export const searchTool = defineTool({
     if (single !== null) {
       const found = await calls.search(caller, {
         ...options,
+        // The page shows no line past its bytes: later files' lines are only counted.
+        lineBytes: args.max_bytes ?? SEARCH_DEFAULT_MAX_BYTES,
         repo: single,
         revision: args.revision,
         after: args.after === undefined ? undefined : decodeSearchCursor(args.after),

@@ -49,6 +49,13 @@ export interface SearchRequest {
   groups?: string[];
   output?: "content" | "files";
   maxLinesPerFile?: number;
+  /**
+   * Bytes of shown lines a page can hold (its `max_bytes`): once the lines
+   * kept, each counted as at most `SHOWN_LINE_BYTES` (a row clips a longer
+   * one), pass it, later files' lines are only counted, not cut out (a page
+   * shows none of them; counts and order stay the same). Default: no bound.
+   */
+  lineBytes?: number;
   /** Most files collected (default and most: the search's file cap). */
   maxFiles?: number;
   /** Give each shown line its match ranges (for pages that mark them). */
@@ -110,6 +117,8 @@ export interface CompiledSearch {
   readonly keep: (path: string) => boolean;
   readonly output: "content" | "files";
   readonly maxLinesPerFile: number;
+  /** Bytes of shown lines past which later files' lines are only counted (`SearchRequest.lineBytes`). */
+  readonly lineBytes: number;
   /** Most files collected. */
   readonly maxFiles: number;
   /** Whether each shown line gets its match ranges. */
@@ -127,6 +136,12 @@ export interface CompiledSearch {
 }
 
 const MAX_PATTERN_BYTES = 8192;
+/**
+ * Most bytes of a line a page shows (a row clips a longer one there); a line
+ * of n UTF-16 code units is at least n UTF-8 bytes, so `min(n, this)` never
+ * counts more than its row takes.
+ */
+export const SHOWN_LINE_BYTES = 2048;
 /** Most files one search collects. */
 export const SEARCH_MAX_FILES = 1000;
 /** Time one search may spend verifying candidates. */
@@ -145,11 +160,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
   // The prefilter is read without the case flag (literals keep their shape;
   // folding happens where they are used), from the program itself when it has none.
   const prefilter = fixedStrings ? null : patternPrefilter(ignoreCase ? request.pattern : regex);
-  const literals = fixedStrings
-    ? [request.pattern]
-    : prefilter === null
-    ? null
-    : literalsOf(prefilter);
+  const literals = fixedStrings ? [request.pattern] : prefilter && literalsOf(prefilter);
   const paths = (request.paths ?? []).map(folderPath);
   const globs = request.glob ?? [];
   const passes = globFilter(globs);
@@ -177,6 +188,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     keep: (path) => under(paths, path) && under(groups, path) && passes(path),
     output,
     maxLinesPerFile,
+    lineBytes: request.lineBytes ?? Infinity,
     maxFiles: request.maxFiles ?? SEARCH_MAX_FILES,
     matchRanges: request.matchRanges === true,
     maxMs: Math.max(0, Math.min(request.maxMs ?? SEARCH_MAX_MS, SEARCH_MAX_MS)),
@@ -188,6 +200,7 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
       paths,
       groups,
       maxLinesPerFile,
+      request.lineBytes ?? null,
       request.maxFiles ?? SEARCH_MAX_FILES,
       request.after ?? null,
       request.matchRanges === true,

@@ -117,6 +117,33 @@ Deno.test("script bodies: the symbols through left-out bodies are the whole file
   assert(leftOut(text).length > 0, "a body is left out");
 });
 
+Deno.test("script bodies: data assigned as an object or array literal goes; one holding a definition, a type and a pattern stay", async () => {
+  const rows = Array.from(
+    { length: 40 },
+    (_, i) => `  { id: ${i}, name: "row ${i}", tags: [1, 2] },`,
+  );
+  const data = ["[", ...rows, "]"].join("\n");
+  const text = [
+    `export const rows = ${data};`,
+    `const { a, b } = { a: 1, b: ${data} };`,
+    `export type Row = { id: number; name: string; tags: number[]; ${"x".repeat(300)}: 1 };`,
+    `const handlers = { ${"k".repeat(300)}: 1, save: () => 1 };`,
+    `let list = [${"1, ".repeat(100)}function named() {}];`,
+  ].join("\n");
+  // The destructured object goes whole (its pattern stays); of the array holding a function, only
+  // that function's body.
+  assertEquals(leftOut(text), [data, `{ a: 1, b: ${data} }`, "{}"]);
+  const extractor = await SymbolExtractor.create();
+  assertEquals(
+    await extractor.extract("a.ts", text),
+    await extractor.extract("a.ts", text, { wholeFile: true }),
+  );
+  const names = (await extractor.extract("a.ts", text)).symbols.map((symbol) => symbol.name);
+  for (const name of ["rows", "Row", "handlers", "save", "list", "named"]) {
+    assert(names.includes(name), name);
+  }
+});
+
 Deno.test("script bodies: a regular expression the scan reads as a division makes the file parsed whole", async () => {
   // After `)`, a `/` is read as a division: the body seems to end at the `}` of `/}{/`.
   const text = "function a(s) { if (s) /}{/.test(s); const inner = () => 1; }\n";
