@@ -8,7 +8,8 @@
  */
 
 import { ReferenceParser } from "../../sourcegraph/service/name_references.ts";
-import { type NameAt, resolvedReferences } from "./resolved_references.ts";
+import { definitionAt, resolveAt } from "../../sourcegraph/service/name_resolution.ts";
+import { type NameAt, resolvedReferences, resolverOver } from "./resolved_references.ts";
 
 /** A test file's cases and the parser they share. */
 export interface NameCases {
@@ -21,6 +22,10 @@ export interface NameCases {
     files: Record<string, string>,
     at: NameAt,
   ): ReturnType<typeof resolvedReferences>;
+  /** Where the name at `at` resolves to (`resolveAt`), as `path:line`, or null. */
+  resolvedIn(files: Record<string, string>, at: NameAt): Promise<string | null>;
+  /** Where `definition` leads from the name at `at` (`definitionAt`), as `path:line`, or null. */
+  definedIn(files: Record<string, string>, at: NameAt): Promise<string | null>;
   /** Runs every case as a step of `t`, with one parser made for them and closed after. */
   runCases(t: Deno.TestContext): Promise<void>;
 }
@@ -33,8 +38,20 @@ export function nameCases(): NameCases {
     if (parser === null) throw new Error("the cases run inside the file's one test");
     return parser;
   };
+  // The name's position: the column of its `nth` whole-word occurrence on its line.
+  const positioned = (files: Record<string, string>, at: NameAt) => {
+    const text = files[at.path].split("\n")[at.line - 1];
+    const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
+    return { ...at, column: columns[at.nth ?? 0] };
+  };
+  const where = (found: { path: string; line: number } | null) =>
+    found === null ? null : `${found.path}:${found.line}`;
   return {
     nameCase: (name, fn) => void cases.push([name, fn]),
+    resolvedIn: async (files, at) =>
+      where(await resolveAt(resolverOver(sharedParser(), files), positioned(files, at))),
+    definedIn: async (files, at) =>
+      where(await definitionAt(resolverOver(sharedParser(), files), positioned(files, at))),
     sharedParser,
     referencesIn: (files, at) => resolvedReferences(sharedParser(), files, at),
     async runCases(t) {

@@ -1,6 +1,4 @@
 import { assertEquals } from "../../support/assert.ts";
-import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
-import { resolverOver } from "../../support/resolved_references.ts";
 import { nameCases } from "../../support/name_cases.ts";
 
 // A generic type alias written with type arguments (`Resolvable<Plugin>` of
@@ -9,18 +7,7 @@ import { nameCases } from "../../support/name_cases.ts";
 // key of an object of a `Record<K, V>` holds a value of V.
 
 // One parser for every case of the file (see `nameCases`).
-const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
-
-// Where `definition` leads from the `nth` occurrence of `name` on `line` of `path`.
-async function definitionOf(
-  files: Record<string, string>,
-  at: { path: string; name: string; line: number },
-): Promise<string | null> {
-  const text = files[at.path].split("\n")[at.line - 1];
-  const column = text.search(new RegExp(`\\b${at.name}\\b`));
-  const found = await definitionAt(resolverOver(sharedParser(), files), { ...at, column });
-  return found && `${found.path}:${found.line}`;
-}
+const { definedIn: definitionOf, nameCase, referencesIn, runCases } = nameCases();
 
 const FILES = {
   "src/types.ts": [

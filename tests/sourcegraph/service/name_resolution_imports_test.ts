@@ -1,23 +1,8 @@
 import { assertEquals } from "../../support/assert.ts";
-import { resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
-import { type NameAt, resolverOver } from "../../support/resolved_references.ts";
 import { nameCases } from "../../support/name_cases.ts";
 
 // One parser for every case of the file (see `nameCases`).
-const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
-
-// Where the `nth` whole-word occurrence of `name` on `line` of `path` is declared, as
-// `path:line`.
-async function definitionIn(
-  files: Record<string, string>,
-  at: NameAt,
-): Promise<string | null> {
-  const resolver = resolverOver(sharedParser(), files);
-  const text = files[at.path].split("\n")[at.line - 1];
-  const columns = [...text.matchAll(new RegExp(`\\b${at.name}\\b`, "g"))].map((m) => m.index);
-  const found = await resolveAt(resolver, { ...at, column: columns[at.nth ?? 0] });
-  return found === null ? null : `${found.path}:${found.line}`;
-}
+const { nameCase, referencesIn, resolvedIn: definitionIn, runCases } = nameCases();
 
 Deno.test("name resolution through function types: one parser, case by case", (t) => runCases(t));
 

@@ -1,6 +1,4 @@
 import { assertEquals } from "../../support/assert.ts";
-import { definitionAt } from "../../../sourcegraph/service/name_resolution.ts";
-import { resolverOver } from "../../support/resolved_references.ts";
 import { nameCases } from "../../support/name_cases.ts";
 
 // `export const _private = { generate }`: calling `_private.generate(...)` calls the function
@@ -8,18 +6,7 @@ import { nameCases } from "../../support/name_cases.ts";
 // type.
 
 // One parser for every case of the file (see `nameCases`).
-const { nameCase, runCases, sharedParser } = nameCases();
-
-// Where `definition` leads from the first occurrence of `name` on `line` of `path`.
-async function definitionOf(
-  files: Record<string, string>,
-  at: { path: string; name: string; line: number },
-): Promise<string | null> {
-  const text = files[at.path].split("\n")[at.line - 1];
-  const column = text.search(new RegExp(`\\b${at.name}\\b`));
-  const found = await definitionAt(resolverOver(sharedParser(), files), { ...at, column });
-  return found && `${found.path}:${found.line}`;
-}
+const { definedIn: definitionOf, nameCase, runCases } = nameCases();
 
 const FILES = {
   "src/cert.ts": [
