@@ -22,6 +22,7 @@ import {
   type Binding,
   type Declared,
   type LiteralContext,
+  type PassedArgument,
   PROPERTY_TYPE,
   type Receiver,
   RETURN_TYPE,
@@ -119,14 +120,7 @@ export interface ResolvedDeclaration {
   /** For a `private` member of a class: the class's lines, where alone it is referred to. */
   private?: { from: number; to: number };
   /** For a property of an object literal passed to a call or `new`: the callee and the index. */
-  argument?: {
-    callee: string;
-    index: number;
-    module?: string;
-    on?: Receiver;
-    typed?: string;
-    returned?: true;
-  };
+  argument?: PassedArgument;
   /** For a class member: the types it extends or implements that declare the member too. */
   bases?: string[];
   /** For a member found through a value's type: the names that type extends or implements. */

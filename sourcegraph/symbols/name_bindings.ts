@@ -19,6 +19,20 @@
 
 import type { Node } from "web-tree-sitter";
 
+/** Where an object is passed: the callee (as the file names it) and the argument's index. */
+export interface PassedArgument {
+  callee: string;
+  index: number;
+  /** The callee is that module's export, called through a namespace import. */
+  module?: string;
+  /** The callee is a method of a value this receiver describes (`client.get(url, { ... })`). */
+  on?: Receiver;
+  /** The named type of the call's type argument, or of the call that made the receiver. */
+  typed?: string;
+  /** The object is what a function passed there returns (`definePlugin(() => ({ ... }))`). */
+  returned?: true;
+}
+
 /** What an occurrence's receiver evidently is. */
 export type Receiver =
   /**
@@ -67,15 +81,7 @@ export type Receiver =
      * argument of the call that made the method's receiver (`$store.set({ ... })` of
      * `let $store = map<Value>()`).
      */
-    argument?: {
-      callee: string;
-      index: number;
-      module?: string;
-      on?: Receiver;
-      typed?: string;
-      /** The object is what a function passed there returns (`definePlugin(() => ({ ... }))`). */
-      returned?: true;
-    };
+    argument?: PassedArgument;
     /**
      * For an object of a type written as an anonymous object type in a call's type argument
      * (`$store.set({ a: 1 })` of `let $store = map<{ a: number }>()`, the state returned to or
