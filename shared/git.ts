@@ -275,12 +275,10 @@ export async function runGit(
     stopReason ??= reason;
     killQuietly(child);
   };
-  const timer = setTimeout(() => stop("timeout"), Math.max(0, timeoutMs));
+  const deadline = gitDeadline(timeoutMs, () => stop("timeout"));
   const onAbort = () => stop("timeout");
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  // A deadline already passed stops Git at once, not whenever the timer's turn comes (Git may
-  // finish first).
-  if (options.signal?.aborted || timeoutMs <= 0) stop("timeout");
+  if (options.signal?.aborted) stop("timeout");
 
   const stdoutReader = child.stdout.getReader();
   const stderrReader = child.stderr.getReader();
@@ -315,7 +313,7 @@ export async function runGit(
     }
     return { exitCode: status.code, stdout, stderr };
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     options.signal?.removeEventListener("abort", onAbort);
   }
 }
@@ -509,6 +507,44 @@ function webWritable(stream: Writable): WritableStream<Uint8Array> {
  */
 export function killQuietly(child: GitProcess): void {
   child.kill();
+}
+
+/**
+ * A Git process's deadline: `stop` runs when `timeoutMs` has passed, or at
+ * once when it is not positive (a timer's turn could come after a quick
+ * Git's whole answer); `expired` also says so when the time is up before
+ * the timer has run, so a reader of output that keeps arriving can stop on
+ * its own. `clear` when the process is done.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * let stopped = 0;
+ * const late = gitDeadline(0, () => stopped++);
+ * assert(stopped === 1 && late.expired());
+ * late.clear();
+ * ```
+ */
+export function gitDeadline(
+  timeoutMs: number,
+  stop: () => void,
+): { expired: () => boolean; clear: () => void } {
+  const ends = performance.now() + timeoutMs;
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    stop();
+  };
+  const timer = setTimeout(end, Math.max(0, timeoutMs));
+  if (timeoutMs <= 0) end();
+  return {
+    expired: () => {
+      if (!done && performance.now() >= ends) end();
+      return done;
+    },
+    clear: () => clearTimeout(timer),
+  };
 }
 
 /**

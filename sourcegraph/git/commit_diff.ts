@@ -10,7 +10,14 @@
  * @module
  */
 
-import { GitError, gitLeadingArgs, killQuietly, runGit, spawnGit } from "../../shared/git.ts";
+import {
+  gitDeadline,
+  GitError,
+  gitLeadingArgs,
+  killQuietly,
+  runGit,
+  spawnGit,
+} from "../../shared/git.ts";
 
 /** A commit's header. */
 export interface CommitHeader {
@@ -234,12 +241,11 @@ export async function commitPatches(
   let timedOut = false;
   // The timer stops a Git that prints nothing; each chunk read is checked against the deadline
   // too, so output that keeps arriving never outruns it (a timer waits for the reads in flight).
-  const deadline = performance.now() + request.budgets.timeoutMs;
-  const expired = (): boolean => (timedOut ||= performance.now() >= deadline);
-  const timer = setTimeout(() => {
+  const deadline = gitDeadline(request.budgets.timeoutMs, () => {
     timedOut = true;
     killQuietly(child);
-  }, request.budgets.timeoutMs);
+  });
+  const { expired } = deadline;
   const stderr = child.stderr.cancel().catch(() => {});
   let stopped: CommitPatches["stopped"] = null;
   try {
@@ -247,7 +253,7 @@ export async function commitPatches(
   } catch (error) {
     if (!timedOut) throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     killQuietly(child);
     await stderr;
     await child.status;

@@ -8,7 +8,7 @@
  */
 
 import { concatBytes } from "../../shared/byte_queue.ts";
-import { GitError, gitLeadingArgs, killQuietly, spawnGit } from "../../shared/git.ts";
+import { gitDeadline, GitError, gitLeadingArgs, killQuietly, spawnGit } from "../../shared/git.ts";
 
 /** How one streamed command ended. */
 export interface StreamEnd {
@@ -41,15 +41,10 @@ export async function streamGit(
   });
   let stopped = false;
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const deadline = gitDeadline(options.timeoutMs, () => {
     timedOut = true;
     killQuietly(child);
-  }, Math.max(0, options.timeoutMs));
-  // No time left: Git is stopped at once, not on the timer's turn, which a quick Git could beat.
-  if (options.timeoutMs <= 0) {
-    timedOut = true;
-    killQuietly(child);
-  }
+  });
   if (options.stdin) void writeAll(child.stdin, options.stdin);
   const stderr = collectStderr(child.stderr);
   const reader = child.stdout.getReader();
@@ -68,7 +63,7 @@ export async function streamGit(
   } catch {
     // the pipe closes under a kill
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
   const status = await child.status;
   const message = await stderr;
