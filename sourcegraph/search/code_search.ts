@@ -23,12 +23,7 @@ import {
 import { comparePaths } from "./query/path_order.ts";
 import { isTestOrGenerated } from "./query/path_kinds.ts";
 import { commitPaths } from "../git/commit_paths.ts";
-import {
-  type CandidateLine,
-  CandidateLines,
-  type LineFinder,
-  linesToVerify,
-} from "./query/line_candidates.ts";
+import { type CandidateLine, CandidateLines, type LineFinder } from "./query/line_candidates.ts";
 import { searchableText } from "./searchable_text.ts";
 import type { ChunkScanner, ScannedLines } from "./scan/chunk_scanner.ts";
 import type { SearchPosition } from "./query/compiled_search.ts";
@@ -581,14 +576,19 @@ function* chunkLines(
 ): Generator<CandidateLine> {
   for (const chunk of candidate.chunks) {
     const text = read.texts.get(chunk.id);
-    if (text === undefined) continue;
-    const lines = new CandidateLines(text, read.finder, chunk.line);
-    while (lines.next()) yield lines;
+    if (text !== undefined) yield* candidateLines(text, read.finder, chunk.line);
   }
 }
 
-function* numberedLines(lines: Iterable<[number, string]>): Generator<CandidateLine> {
-  for (const [number, text] of lines) yield { number, text };
+// The lines of `text` that may match, numbered after `before` lines (one cursor, yielded as it
+// moves: each is read before the next).
+function* candidateLines(
+  text: string,
+  finder: LineFinder,
+  before: number,
+): Generator<CandidateLine> {
+  const lines = new CandidateLines(text, finder, before);
+  while (lines.next()) yield lines;
 }
 
 // Blobs read per round trip to Git, at first and at most: a search that stops at its first files
@@ -616,7 +616,7 @@ async function* fromGit(
       const text = blobs[i] === null ? null : searchableText(blobs[i]);
       // Binary and non-UTF-8 files are skipped, as indexed.
       if (text === null) continue;
-      const lines = numberedLines(linesToVerify(text, options.finder));
+      const lines = candidateLines(text, options.finder, 0);
       yield options.rank === undefined
         ? { path, lines }
         : { path, lines, rank: options.rank(path) };
