@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseSummary } from "../../tools/test_suite/deno_summary.ts";
+import { failedTests, parseSummary } from "../../tools/test_suite/deno_summary.ts";
 import { removeDir, tempDir } from "../support/git_repo.ts";
 
 const MAIN = fileURLToPath(new URL("../../tools/test_suite/main.ts", import.meta.url));
@@ -175,4 +175,35 @@ Deno.test("test suite: modules of a folder share a process and an isolate; one t
   } finally {
     await removeDir(dir);
   }
+});
+
+Deno.test("test suite: an error outside any test is named with its module, the test it cut short and its error", () => {
+  const output = [
+    "running 3 tests from ./a_test.ts",
+    "one ... ok (700µs)",
+    "two ...",
+    "Uncaught error from ./a_test.ts FAILED",
+    "two ... cancelled (0ms)",
+    "three ... cancelled (0ms)",
+    "",
+    " ERRORS ",
+    "",
+    "breaks => ./b_test.ts:1:6",
+    "error: Error: on purpose",
+    "",
+    "./a_test.ts (uncaught error)",
+    "error: (in promise) Error: dangling",
+    "This error was not caught from a test and caused the test runner to fail on the referenced module.",
+    "",
+    " FAILURES ",
+    "",
+    "breaks => ./b_test.ts:1:6",
+    "./a_test.ts (uncaught error)",
+    "",
+    "FAILED | 1 passed | 4 failed (104ms)",
+  ];
+  assertEquals(failedTests(output), [
+    "breaks => ./b_test.ts:1:6: Error: on purpose",
+    './a_test.ts (uncaught error) (while "two" ran): (in promise) Error: dangling',
+  ]);
 });

@@ -79,7 +79,8 @@ export function formatDuration(seconds: number): string {
 
 /**
  * The failed tests of one `deno test` output: each entry of its `FAILURES`
- * section (`name => file:line:column`), followed by the first line of its
+ * section (`name => file:line:column`, or `file (uncaught error)` for an
+ * error outside any test), followed by the first line of its
  * error from the `ERRORS` section when there is one, so a run's last lines
  * can say which tests failed and why.
  */
@@ -94,10 +95,22 @@ export function failedTests(lines: readonly string[]): string[] {
       if (found.length > 0) break;
       continue;
     }
-    if (!entry.includes(" => ")) break;
+    // A test's entry names its test; an error outside any test (a dangling promise) names its
+    // module, and cancels that module's remaining tests.
+    if (!entry.includes(" => ") && !entry.endsWith(" (uncaught error)")) break;
     const at = errors < 0 ? -1 : plain.indexOf(entry, errors);
     const error = at < 0 || at > failures ? undefined : plain[at + 1];
-    found.push(error?.startsWith("error: ") ? `${entry}: ${error.slice(7).slice(0, 200)}` : entry);
+    const named = `${entry}${runningWhen(plain, entry)}`;
+    found.push(error?.startsWith("error: ") ? `${named}: ${error.slice(7).slice(0, 200)}` : named);
   }
   return found;
+}
+
+/** For an uncaught error's entry, ` (while "test" ran)`: the test whose line it cut short. */
+function runningWhen(plain: readonly string[], entry: string): string {
+  if (!entry.endsWith(" (uncaught error)")) return "";
+  const module = entry.slice(0, -" (uncaught error)".length);
+  const at = plain.indexOf(`Uncaught error from ${module} FAILED`);
+  const test = at > 0 ? /^(.*) \.\.\.$/.exec(plain[at - 1]) : null;
+  return test ? ` (while "${test[1]}" ran)` : "";
 }
