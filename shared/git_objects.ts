@@ -257,7 +257,7 @@ class BatchProcess {
       }
       return lines;
     } finally {
-      await written.catch(() => {});
+      await written;
     }
   }
 
@@ -278,16 +278,21 @@ class BatchProcess {
       }
       return out;
     } finally {
-      await written.catch(() => {});
+      await written;
     }
   }
 
+  /**
+   * Never rejects: the reads going on meanwhile see Git's output end, and a
+   * rejection nobody awaits yet would be an unhandled one (which ends the
+   * process) when the write fails while a read is still waiting.
+   */
   async #writeAll(commands: readonly string[]): Promise<void> {
     try {
       const text = commands.map((command) => `${command}\n`).join("") + "flush\n";
       await this.#stdin.write(new TextEncoder().encode(text));
     } catch {
-      throw this.fail("GIT_READER_STOPPED", "object reader stopped");
+      this.dead = true;
     }
   }
 

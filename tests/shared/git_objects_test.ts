@@ -207,3 +207,38 @@ Deno.test("streamBlobs: requests and answers beyond a pipe's buffer come whole a
     await removeDir(join(repo.path, ".."));
   }
 });
+
+Deno.test("a request whose Git is killed while its writes are still going is a GitError, never an unhandled rejection", async () => {
+  // Fifty small objects and a large one: Git is killed by the deadline while the requests are being
+  // written, and a write that fails before the read waiting on Git's output ends must not reject
+  // with nobody awaiting it (that ends the service's process).
+  const files: Record<string, string> = { "huge.txt": "y".repeat(8 * 1024 * 1024) };
+  for (let i = 0; i < 50; i++) files[`f${i}.txt`] = `${i}\n`;
+  const repo = await createRepo(files);
+  const names = Object.keys(files).map((path) => `HEAD:${path}`);
+  const unhandled: unknown[] = [];
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  try {
+    for (let i = 0; i < 80; i++) {
+      const reader = new GitObjectReader({ cwd: repo.path, timeoutMs: i % 4 });
+      try {
+        const order = i % 2 === 0 ? names : [...names].reverse();
+        for (const call of [() => reader.readMany(order), () => reader.read("HEAD:huge.txt")]) {
+          await call().catch((error) => assert(error instanceof GitError, String(error)));
+        }
+      } finally {
+        await reader.close();
+      }
+    }
+    // Unhandled rejections are reported after the turn of the event loop they happen in.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assertEquals(unhandled.map(String), []);
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+    await removeDir(join(repo.path, ".."));
+  }
+});
