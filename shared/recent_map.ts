@@ -26,12 +26,18 @@ export class RecentMap<K, V> {
   #entries = new Map<K, V>();
   #limit: number;
 
-  /** A map that holds at most `limit` (at least 1) entries. */
-  constructor(limit: number) {
+  #forgotten: ((key: K, value: V) => void) | undefined;
+
+  /**
+   * A map that holds at most `limit` (at least 1) entries; `forgotten` hears
+   * of each entry it forgets to make room (to close what the value holds).
+   */
+  constructor(limit: number, options: { forgotten?: (key: K, value: V) => void } = {}) {
     if (!Number.isInteger(limit) || limit < 1) {
       throw new RangeError(`a RecentMap holds at least one entry, not ${limit}`);
     }
     this.#limit = limit;
+    this.#forgotten = options.forgotten;
   }
 
   /** How many entries it holds. */
@@ -61,7 +67,9 @@ export class RecentMap<K, V> {
     this.#entries.delete(key);
     this.#entries.set(key, value);
     if (this.#entries.size > this.#limit) {
-      this.#entries.delete(this.#entries.keys().next().value!);
+      const [oldest, forgotten] = this.#entries.entries().next().value!;
+      this.#entries.delete(oldest);
+      this.#forgotten?.(oldest, forgotten);
     }
     return this;
   }

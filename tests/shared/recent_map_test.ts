@@ -36,3 +36,18 @@ Deno.test("recent map: a limit under one or not a whole number is refused", () =
     assertEquals(error.message, `a RecentMap holds at least one entry, not ${limit}`);
   }
 });
+
+Deno.test("recent map: what it forgets to make room is handed to `forgotten`, once, least recent first", () => {
+  const forgotten: [string, number][] = [];
+  const map = new RecentMap<string, number>(2, {
+    forgotten: (key, value) => forgotten.push([key, value]),
+  });
+  map.set("a", 1).set("b", 2);
+  map.get("a");
+  map.set("c", 3);
+  map.set("c", 30); // replacing a kept entry forgets nothing
+  map.set("d", 4);
+  map.delete("d"); // deleting is not forgetting to make room
+  assertEquals(forgotten, [["b", 2], ["a", 1]]);
+  assertEquals([...map.keys()], ["c"]);
+});

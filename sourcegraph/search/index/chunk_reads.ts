@@ -18,6 +18,12 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
  */
 export const CHUNK_BATCH = 64;
 
+/**
+ * Index connections a scanning worker keeps open, those it read last: each
+ * holds a page cache, so more would grow with the repositories searched.
+ */
+export const SCAN_OPEN_INDEXES = 4;
+
 // Deno's node:sqlite has `setReturnArrays`; the Node types it ships do not name it yet.
 type ArrayStatement = StatementSync & { setReturnArrays(enabled: boolean): void };
 

@@ -5,7 +5,8 @@
  * on another core; the service's thread then only checks those lines with
  * RE2. One job at a time: `{ id, database, chunks, finder }` in,
  * `{ id, answer }` out (per chunk, its candidate lines numbered from 1
- * within the chunk; null when the database cannot be read).
+ * within the chunk; null when the database cannot be read). A worker keeps its connections to the
+ * `SCAN_OPEN_INDEXES` indexes it read last (each has a page cache).
  *
  * @module
  */
@@ -13,8 +14,9 @@
 /// <reference lib="deno.worker" />
 
 import { DatabaseSync } from "node:sqlite";
-import { ChunkReads } from "../index/chunk_reads.ts";
+import { ChunkReads, SCAN_OPEN_INDEXES } from "../index/chunk_reads.ts";
 import { type LineFinder, linesToVerify } from "../query/line_candidates.ts";
+import { RecentMap } from "../../../shared/recent_map.ts";
 import type { WORKER_READY, WorkerAnswer } from "../../workers/worker_jobs.ts";
 
 /** A line finder as it crosses to a worker (a `RegExp` by its source and flags). */
@@ -30,15 +32,19 @@ export interface ScanJob {
 /** A scanned batch: per chunk id, its candidate lines ([number in the chunk, text]). */
 export type ScanDone = [number, [number, string][]][];
 
-const connections = new Map<string, ChunkReads>();
+const connections = new RecentMap<string, { db: DatabaseSync; reads: ChunkReads }>(
+  SCAN_OPEN_INDEXES,
+  { forgotten: (_, open) => open.db.close() },
+);
 
 function reads(database: string): ChunkReads {
   let open = connections.get(database);
   if (open === undefined) {
-    open = new ChunkReads(new DatabaseSync(database, { readOnly: true, timeout: 5_000 }));
+    const db = new DatabaseSync(database, { readOnly: true, timeout: 5_000 });
+    open = { db, reads: new ChunkReads(db) };
     connections.set(database, open);
   }
-  return open;
+  return open.reads;
 }
 
 function finderOf(sent: SentFinder): LineFinder {

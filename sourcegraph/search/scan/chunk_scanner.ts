@@ -26,6 +26,7 @@ const WORKER = new URL("./chunk_scan_worker.ts", import.meta.url);
 export const SCAN_WORKER_MODULES: readonly string[] = [
   fileURLToPath(new URL("../", import.meta.url)),
   fileURLToPath(new URL("../../../shared/text.ts", import.meta.url)),
+  fileURLToPath(new URL("../../../shared/recent_map.ts", import.meta.url)),
 ];
 
 /** A batch's candidate lines by chunk id, or null: read it on the search's thread. */
