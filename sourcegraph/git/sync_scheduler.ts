@@ -154,12 +154,27 @@ export class SyncScheduler {
    */
   start(): void {
     if (this.#timer !== null) return;
-    this.#timer = setInterval(() => void this.syncDue(Date.now()), 30_000);
+    this.#timer = setInterval(
+      () => this.#onTimer("interval sync", this.syncDue(Date.now())),
+      30_000,
+    );
     Deno.unrefTimer(this.#timer);
     if (this.#localCheckMs > 0) {
-      this.#localTimer = setInterval(() => void this.syncMovedLocal(), this.#localCheckMs);
+      this.#localTimer = setInterval(
+        () => this.#onTimer("local check", this.syncMovedLocal()),
+        this.#localCheckMs,
+      );
       Deno.unrefTimer(this.#localTimer);
     }
+  }
+
+  // A timer's pass that fails (its store closed under it by a stop, or failing) is logged, never
+  // left unhandled: an unhandled rejection ends the process. After `stop` it is expected: silent.
+  #onTimer(what: string, pass: Promise<unknown>): void {
+    pass.catch((error) => {
+      if (this.#timer === null) return;
+      this.#log(`${what} failed: ${(error as Error)?.message ?? String(error)}`);
+    });
   }
 
   /** Stops the interval syncs and the local checks. */
