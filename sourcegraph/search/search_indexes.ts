@@ -37,7 +37,6 @@ import {
 import { IndexDatabase, IndexUnusable } from "./index/index_database.ts";
 import { IndexedCommit } from "./index/index_reader.ts";
 import { WarmCaches } from "./index/warm_caches.ts";
-import { RecentChunks } from "./index/recent_chunks.ts";
 import { BuildWatch, DEFAULT_BUILD_IDLE_MS } from "./build_watch.ts";
 
 /** Most indexed commits kept open. */
@@ -96,8 +95,6 @@ export class SearchIndexes {
   #open = new Map<number, IndexDatabase>();
   // The indexes searched last keep larger page caches (repeated searches and next pages).
   #warm = new WarmCaches<IndexDatabase>();
-  // The chunk texts searches read last, of every index (repeated searches and next pages).
-  #recentChunks = new RecentChunks();
   #commits = new Map<string, IndexedCommit>();
   // In the order scheduled (a repository scheduled again keeps its place).
   #pending = new Map<number, WaitingBuild>();
@@ -182,9 +179,7 @@ export class SearchIndexes {
       return cached;
     }
     const index = this.#database(repo);
-    const indexed = index === null
-      ? null
-      : IndexedCommit.open(index, commit, { recentChunks: this.#recentChunks });
+    const indexed = index === null ? null : IndexedCommit.open(index, commit);
     if (indexed !== null) {
       this.#warm.searched(index!);
       this.#commits.set(key, indexed);
@@ -436,10 +431,7 @@ export class SearchIndexes {
       if (key.startsWith(`${id}\0`)) this.#commits.delete(key);
     }
     const open = this.#open.get(id);
-    if (open) {
-      this.#warm.forget(open);
-      this.#recentChunks.forget(open);
-    }
+    if (open) this.#warm.forget(open);
     open?.close();
     this.#open.delete(id);
   }

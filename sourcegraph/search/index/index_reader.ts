@@ -17,7 +17,6 @@ import type { IndexDatabase } from "./index_database.ts";
 import { decodePostings, decodePostingsWithin, union } from "./postings.ts";
 import type { TrigramQuery } from "./trigrams.ts";
 import { CommitSymbols } from "./commit_symbols.ts";
-import type { RecentChunks } from "./recent_chunks.ts";
 import { ChunkReads } from "./chunk_reads.ts";
 import { RecentMap } from "../../../shared/recent_map.ts";
 export { CHUNK_BATCH } from "./chunk_reads.ts";
@@ -106,8 +105,6 @@ export class IndexedCommit {
   #postingCounts: StatementSync;
   #pathCounts: StatementSync;
   #chunkReads: ChunkReads;
-  #index: IndexDatabase;
-  #recentChunks: RecentChunks | null;
   #chunkStart: StatementSync;
   #databasePath: string;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
@@ -124,11 +121,8 @@ export class IndexedCommit {
       chunks: BlobChunks[];
       symbolsSkipped: number;
     },
-    recentChunks: RecentChunks | null,
   ) {
     this.commit = commit;
-    this.#index = index;
-    this.#recentChunks = recentChunks;
     this.symbols = new CommitSymbols(index, {
       paths: files.paths,
       blobIds: files.blobIds,
@@ -161,15 +155,8 @@ export class IndexedCommit {
     this.#databasePath = index.path;
   }
 
-  /**
-   * Loads `commit` of `index`; null when it is not fully indexed. Chunk
-   * texts are kept among `recentChunks` when given.
-   */
-  static open(
-    index: IndexDatabase,
-    commit: string,
-    options: { recentChunks?: RecentChunks } = {},
-  ): IndexedCommit | null {
+  /** Loads `commit` of `index`; null when it is not fully indexed. */
+  static open(index: IndexDatabase, commit: string): IndexedCommit | null {
     const db = index.db;
     const row = db.prepare("SELECT path_ids, blob_ids FROM commits WHERE commit_id = ?").get(
       commit,
@@ -215,7 +202,7 @@ export class IndexedCommit {
       loaded.paths[i] = path;
       loaded.chunks[i] = chunks;
     }
-    return new IndexedCommit(index, commit, loaded, options.recentChunks ?? null);
+    return new IndexedCommit(index, commit, loaded);
   }
 
   /** How many files the commit has. */
@@ -313,8 +300,7 @@ export class IndexedCommit {
    * (its commit was pruned meanwhile) is absent.
    */
   chunkTexts(ids: readonly number[]): Map<number, string> {
-    if (this.#recentChunks === null) return this.#chunkReads.texts(ids);
-    return this.#recentChunks.texts(this.#index, ids, (missing) => this.#chunkReads.texts(missing));
+    return this.#chunkReads.texts(ids);
   }
 
   /**
