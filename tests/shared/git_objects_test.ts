@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { GitError } from "../../shared/git.ts";
 import { GitObjectReader, streamBlobs } from "../../shared/git_objects.ts";
 import { createRepo, removeDir } from "../support/git_repo.ts";
+import { unhandledRejections } from "../support/unhandled_rejections.ts";
 
 Deno.test("the batch reader returns exact bytes, types and sizes for many objects", async () => {
   const files: Record<string, string | Uint8Array> = {
@@ -216,29 +217,22 @@ Deno.test("a request whose Git is killed while its writes are still going is a G
   for (let i = 0; i < 50; i++) files[`f${i}.txt`] = `${i}\n`;
   const repo = await createRepo(files);
   const names = Object.keys(files).map((path) => `HEAD:${path}`);
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
-  globalThis.addEventListener("unhandledrejection", onUnhandled);
   try {
-    for (let i = 0; i < 80; i++) {
-      const reader = new GitObjectReader({ cwd: repo.path, timeoutMs: i % 4 });
-      try {
-        const order = i % 2 === 0 ? names : [...names].reverse();
-        for (const call of [() => reader.readMany(order), () => reader.read("HEAD:huge.txt")]) {
-          await call().catch((error) => assert(error instanceof GitError, String(error)));
+    const unhandled = await unhandledRejections(async () => {
+      for (let i = 0; i < 80; i++) {
+        const reader = new GitObjectReader({ cwd: repo.path, timeoutMs: i % 4 });
+        try {
+          const order = i % 2 === 0 ? names : [...names].reverse();
+          for (const call of [() => reader.readMany(order), () => reader.read("HEAD:huge.txt")]) {
+            await call().catch((error) => assert(error instanceof GitError, String(error)));
+          }
+        } finally {
+          await reader.close();
         }
-      } finally {
-        await reader.close();
       }
-    }
-    // Unhandled rejections are reported after the turn of the event loop they happen in.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    });
     assertEquals(unhandled.map(String), []);
   } finally {
-    globalThis.removeEventListener("unhandledrejection", onUnhandled);
     await removeDir(join(repo.path, ".."));
   }
 });

@@ -4,6 +4,7 @@ import { FetchCredentials } from "../../../sourcegraph/store/fetch_credentials.t
 import { SyncScheduler } from "../../../sourcegraph/git/sync_scheduler.ts";
 import { assertEquals } from "../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../support/git_repo.ts";
+import { unhandledRejections } from "../../support/unhandled_rejections.ts";
 import { startService } from "../../support/sourcegraph_service.ts";
 
 Deno.test("local check: a local source is synced once per move of a monitored branch (a failed state is not retried); remote and unreadable sources are never fetched by it", async () => {
@@ -105,51 +106,44 @@ Deno.test("local check: a check still reading a source when the checks stop and 
   // next was closed meanwhile, as a stop closes it) must not reject with nobody awaiting it,
   // which ends the service's process.
   const parent = await tempDir("sg-local-check-");
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
-  globalThis.addEventListener("unhandledrejection", onUnhandled);
   try {
     const sources = [];
     for (let i = 0; i < 3; i++) {
       sources.push(await createRepo({ "a.txt": `${i}\n` }, { parent, name: `local${i}` }));
     }
     const logged: string[] = [];
-    for (let i = 0; i < 30; i++) {
-      const data = join(parent, `data${i}`);
-      await Deno.mkdir(join(data, "mirrors"), { recursive: true });
-      const store = new SqliteControlStore(join(data, "control.sqlite3"));
-      for (const [k, source] of sources.entries()) {
-        await store.register({
-          name: `local/local${k}`,
-          source: source.path,
-          publicRead: true,
-          policy: { branches: ["main"] },
-          pathGroups: [],
-          syncIntervalMinutes: 60,
+    // The last checks' Git calls end after the loop.
+    const unhandled = await unhandledRejections(async () => {
+      for (let i = 0; i < 30; i++) {
+        const data = join(parent, `data${i}`);
+        await Deno.mkdir(join(data, "mirrors"), { recursive: true });
+        const store = new SqliteControlStore(join(data, "control.sqlite3"));
+        for (const [k, source] of sources.entries()) {
+          await store.register({
+            name: `local/local${k}`,
+            source: source.path,
+            publicRead: true,
+            policy: { branches: ["main"] },
+            pathGroups: [],
+            syncIntervalMinutes: 60,
+          });
+        }
+        const scheduler = new SyncScheduler(store, data, {
+          credentials: new FetchCredentials(data),
+          log: (line) => logged.push(line),
+          localCheckMs: 1,
+          onSynced: () => {},
         });
+        scheduler.start();
+        await new Promise((resolve) => setTimeout(resolve, 1 + (i % 7)));
+        // A stop's order: background work first, then the store.
+        await scheduler.abort();
+        await store.close();
       }
-      const scheduler = new SyncScheduler(store, data, {
-        credentials: new FetchCredentials(data),
-        log: (line) => logged.push(line),
-        localCheckMs: 1,
-        onSynced: () => {},
-      });
-      scheduler.start();
-      await new Promise((resolve) => setTimeout(resolve, 1 + (i % 7)));
-      // A stop's order: background work first, then the store.
-      await scheduler.abort();
-      await store.close();
-    }
-    // The last checks' Git calls end after the loop; rejections are reported a turn later.
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    }, { settleMs: 250 });
     assertEquals(unhandled.map(String), []);
     assertEquals(logged.filter((line) => line.includes("failed")), [], "a stopped check is silent");
   } finally {
-    globalThis.removeEventListener("unhandledrejection", onUnhandled);
     await removeDir(parent);
   }
 });
