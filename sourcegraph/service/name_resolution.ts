@@ -1811,6 +1811,7 @@ async function valueMemberRefersTo(
   const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
   if (found !== null) return isTargetMember(found, target);
   if (await packageCallback(resolver, at.path, receiver)) return false;
+  if (await packageResult(resolver, at.path, receiver)) return false;
   // A callee given a function without a name whose parameter has an anonymous type may type its
   // other functions' parameters with it (`atomFamily((num: { index: number }) => ...,
   // (l, r) => l.index === r.index)`): a callback's parameter in that file may be of it.
@@ -1833,6 +1834,22 @@ async function packageCallback(
   if (receiver.kind !== "callback" || receiver.of !== undefined) return false;
   if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
   return await packageImport(resolver, path, receiver.module ?? receiver.callee);
+}
+
+// Whether a receiver is what a call of a function the files declare gives, the function's return
+// type being one its file imports from a package that is not a file of the tree
+// (`toFarmPlugin(plugin): JsPlugin` of `@farmfe/core`): its members are the package's.
+async function packageResult(
+  resolver: NameResolver,
+  path: string,
+  receiver: Receiver,
+): Promise<boolean> {
+  if (receiver.kind !== "result" || receiver.on !== undefined || receiver.element === true) {
+    return false;
+  }
+  if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
+  const fn = await resolver.declarationOf(path, receiver.of, 1);
+  return fn?.returns !== undefined && await packageImport(resolver, fn.path, fn.returns);
 }
 
 // Whether `path` imports `name` from a package that is not a file of the tree.

@@ -1941,8 +1941,11 @@ function objectContext(object: Node): LiteralContext {
   // the outermost first, says which of a tuple's).
   const places: number[] = [];
   let list = object;
-  for (; holder?.type === "array"; holder = holder.parent) {
-    places.unshift(holder.namedChildren.findIndex((child) => child?.id === list.id));
+  for (; holder?.type === "array" || constAsserted(holder); holder = holder.parent) {
+    const at = list;
+    if (holder.type === "array") {
+      places.unshift(holder.namedChildren.findIndex((c) => c?.id === at.id));
+    }
     list = holder;
   }
   const depth = places.length;
@@ -1987,6 +1990,13 @@ function objectContext(object: Node): LiteralContext {
   if (annotated !== null) return annotated;
   const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
   return parameter === null ? { type: null } : { type: null, parameter };
+}
+
+// Whether `node` is a const assertion (`[...] as const`): the compiler gives its operand the type
+// its own place expects, so an object under it is of the type the assertion's place gives.
+function constAsserted(node: Node | null): node is Node {
+  return node?.type === "as_expression" && node.namedChildren.length === 1 &&
+    node.lastChild?.text === "const";
 }
 
 // For an object type written where it annotates (`holder`) a parameter, a return, a property (or
@@ -2555,7 +2565,26 @@ function returnTypeOf(fn: Node): string | null {
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
   if (typed?.type === "union_type") return unionReturned(typed);
+  if (typed?.type === "conditional_type") return conditionalReturned(typed);
   return typed === null ? null : namedType(typed);
+}
+
+// The named type an object returned as a conditional type is of (`N extends true ? Array<Options>
+// : Options`): the one type its arms name, each arm itself or an array of it (the compiler takes
+// an object for the arm it fits, an array's elements for the array arm's), or null.
+function conditionalReturned(conditional: Node): string | null {
+  const names = new Set<string | null>();
+  const visit = (arm: Node | null) => {
+    while (arm?.type === "parenthesized_type") arm = arm.namedChildren[0] ?? null;
+    if (arm === null || NOTHING.has(arm.text)) return;
+    if (arm.type === "conditional_type") {
+      visit(arm.childForFieldName("consequence"));
+      visit(arm.childForFieldName("alternative"));
+    } else names.add(arrayElement(arm) ?? literalType(arm));
+  };
+  visit(conditional);
+  const [only] = names;
+  return names.size === 1 && only !== undefined ? only : null;
 }
 
 // The named type an object returned as a union is of: its one part that is a value
@@ -2567,7 +2596,8 @@ function unionReturned(union: Node): string | null {
     if (part?.type === "generic_type" && part.childForFieldName("name")?.text === "Promise") {
       part = part.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
     }
-    return part === null ? null : namedType(part);
+    // `(Manager & { warnings?: string[] }) | undefined`: the intersection's named part.
+    return part === null ? null : literalType(part);
   }));
   const [only] = names;
   return names.size === 1 && only !== undefined ? only : null;
