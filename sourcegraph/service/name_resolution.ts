@@ -694,7 +694,12 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) {
-      return await this.member(path, { type: receiver.type, member, near: at.line }, 1);
+      // `const mixed: BuildContext & Context = { warn() {} }`: the part declaring the key.
+      for (const type of [receiver.type, ...receiver.intersected ?? []]) {
+        const found = await this.member(path, { type, member, near: at.line }, 1);
+        if (found !== null || receiver.intersected === undefined) return found;
+      }
+      return null;
     }
     // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
     const { parameter } = receiver;
@@ -825,12 +830,26 @@ export class NameResolver {
       const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
       if (
         declared?.kind === "declaration" && declared.parameter?.line === at.line &&
-        declared.parameter.index === at.index
+        declared.parameter.index === at.index && declared.literal !== true
       ) {
+        // An object returned as the type (`return { cwd }` of `Pick<Options, "cwd"> & { ... }`)
+        // is a value of it: its keys declare none of the type's members.
         const { line, column } = occurrence;
         const { declares: kind, parameter } = declared;
         const via = "member";
-        return { path, line, column, kind, container: null, via, member: true, parameter };
+        // `mixed: BuildContext & Context`: a value of it has its named types' members.
+        const valued = declared.valueTypes ? { valueTypes: declared.valueTypes } : {};
+        return {
+          path,
+          line,
+          column,
+          kind,
+          container: null,
+          via,
+          member: true,
+          parameter,
+          ...valued,
+        };
       }
     }
     return null;
@@ -2285,6 +2304,8 @@ async function namedDeclarationFits(
   const { receiver, type } = at;
   const own = at.path === target.path;
   const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  const intersected = await intersectedFits(resolver, at, target);
+  if (intersected !== null) return intersected;
   if (receiver.literal === true && type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.
     const declared = await resolver.declarationOf(at.path, type, 1);
@@ -2298,6 +2319,23 @@ async function namedDeclarationFits(
     if (found !== null) return isTargetMember(found, target);
   }
   return receiverFits(receiver, types);
+}
+
+// For a key of an object literal set to a variable annotated with an intersection of named types
+// (`const mixed: BuildContext & Context = { warn() {} }`): whether the member of the first part
+// declaring it is the target; null for another literal, or when no part declares it.
+async function intersectedFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; type: string; receiver: { intersected?: string[] } },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { intersected } = at.receiver;
+  if (intersected === undefined) return null;
+  for (const type of [at.type, ...intersected]) {
+    const found = await resolver.member(at.path, { type, member: at.name }, 1);
+    if (found !== null) return isTargetMember(found, target);
+  }
+  return null;
 }
 
 // Whether a property of an object literal that is another literal's property's value

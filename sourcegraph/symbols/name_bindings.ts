@@ -128,6 +128,12 @@ export type Receiver =
      */
     signed?: string;
     /**
+     * For an object literal set to a variable annotated with an intersection of named types
+     * (`const mixed: BuildContext & Context = { ... }`): the parts after `type`, the first; a key
+     * is the member of the part declaring it.
+     */
+    intersected?: string[];
+    /**
      * For an object returned by a function that is a typed literal's property's value (`{
      * providers: { custom: (input) => ({ ... }) } }`): that property's name and the literal's
      * context; the object is of the return type of the property's function type.
@@ -233,7 +239,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed" | "handled"
+  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed" | "handled" | "intersected"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -2002,6 +2008,7 @@ function constAsserted(node: Node | null): node is Node {
 // For an object type written where it annotates (`holder`) a parameter, a return, a property (or
 // its elements) or a variable: which one it is, by its line and place; null otherwise.
 function objectTypeContext(object: Node, holder: Node | null): LiteralContext | null {
+  holder = promisedAnnotation(holder) ?? holder;
   // `todos: { id: number }[]`: the type of a property's elements is written there too.
   const listed = holder?.type === "array_type" ? typeHolder(holder.parent) : null;
   const parameter = holder?.type === "type_annotation"
@@ -2011,6 +2018,20 @@ function objectTypeContext(object: Node, holder: Node | null): LiteralContext | 
     : null;
   const variable = parameter ?? annotatedVariable(object);
   return variable === null ? null : { type: null, parameter: variable };
+}
+
+// For the type arguments of the platform's `Promise` written as a function's return type
+// (`Promise<Pick<Options, "cwd"> & { manager: Manager }>`): that return type's annotation, an
+// object type there being what awaiting the function's calls gives; null otherwise.
+function promisedAnnotation(holder: Node | null): Node | null {
+  const generic = holder?.type === "type_arguments" ? holder.parent : null;
+  const name = generic?.type === "generic_type" ? generic.childForFieldName("name") : null;
+  if (name?.text !== "Promise" || lookUp(name, name.text) !== null) return null;
+  const annotation = generic?.parent ?? null;
+  if (annotation?.type !== "type_annotation") return null;
+  return annotation.parent?.childForFieldName("return_type")?.id === annotation.id
+    ? annotation
+    : null;
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
@@ -2073,7 +2094,7 @@ function declaredContext(
     // `const cases: { name: string }[] = [{ name: "a" }]`: of the variable's anonymous type.
     const variable = typed?.type === "object_type" ? annotatedVariable(typed) : null;
     if (variable !== null) return { type: null, parameter: variable };
-    return { type: typed === null ? null : literalType(typed) };
+    return { type: typed === null ? null : literalType(typed), ...intersectedParts(typed) };
   }
   if (
     (holder?.type === "required_parameter" || holder?.type === "optional_parameter") &&
@@ -2084,6 +2105,15 @@ function declaredContext(
     return { type: typed === null ? null : literalType(typed) };
   }
   return null;
+}
+
+// For an intersection type annotating a variable (`BuildContext & Context`): its named parts after
+// the first (`literalType`'s), of which an object literal set to it is a value too.
+function intersectedParts(typed: Node | null): Pick<LiteralContext, "intersected"> {
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type !== "intersection_type") return {};
+  const parts = namedParts(typed).slice(1);
+  return parts.length > 0 ? { intersected: parts } : {};
 }
 
 // For an object assigned to a member of a value of a named type (`options.extend = { ... }` of
@@ -2207,10 +2237,29 @@ function annotatedType(annotation: Node | null): string | null {
 // type, as `annotatedReturn` names it; null otherwise.
 function anonymousReturn(arm: Node): { line: number; index: number } | null {
   const typed = returningFunction(arm)?.childForFieldName("return_type");
-  if (typed?.type !== "type_annotation" || typed.namedChildren[0]?.type !== "object_type") {
+  if (typed?.type !== "type_annotation" || !anonymousPart(typed.namedChildren[0] ?? null)) {
     return null;
   }
   return annotatedReturn(typed);
+}
+
+// Whether a return type holds an anonymous object type that objects returned are of: itself, what
+// the platform's `Promise` of it gives, a union's one value part (`{ contents: string } |
+// undefined`) or an intersection's part (`Pick<Options, "cwd"> & { manager: Manager }`).
+function anonymousPart(typed: Node | null): boolean {
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "object_type") return true;
+  if (typed?.type === "generic_type") {
+    const name = typed.childForFieldName("name");
+    if (name?.text !== "Promise" || lookUp(name, name.text) !== null) return false;
+    return anonymousPart(typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null);
+  }
+  if (typed?.type === "intersection_type") {
+    return typed.namedChildren.some((part) => anonymousPart(part));
+  }
+  if (typed?.type !== "union_type") return false;
+  const values = unionParts(typed).filter((part) => !NOTHING.has(part.text));
+  return values.length === 1 && anonymousPart(values[0]);
 }
 
 /** The parameter index that stands for a function's return type in `Receiver`'s `parameter`. */

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../support/assert.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
 import { nameCases } from "../../support/name_cases.ts";
 
 // Types written the way plugin factories and package-manager tables write them: a function type
@@ -150,6 +150,116 @@ nameCase(
       shared: true,
     });
     assertEquals(lines, ["src/types.ts:1", "test/farm.test.ts:3", "test/farm.test.ts:6"]);
+  },
+);
+
+const OPTIONS_FILES = {
+  "src/types.ts": [
+    "export type Manager = { name: string; command: string };",
+    "export type Options = { cwd?: string; manager?: Manager | string };",
+  ].join("\n"),
+  "src/options.ts": [
+    'import type { Manager, Options } from "./types";',
+    "export async function resolveOptions(options: Options): Promise<",
+    '  Pick<Options, "cwd"> & {',
+    "    manager: Manager;",
+    "  }",
+    "> {",
+    "  return { cwd: options.cwd, manager: { name: 'npm', command: 'npm' } };",
+    "}",
+  ].join("\n"),
+  "src/api.ts": [
+    'import type { Options } from "./types";',
+    'import { resolveOptions } from "./options";',
+    "export async function install(options: Options) {",
+    "  const resolved = await resolveOptions(options);",
+    "  return resolved.manager.command + resolved.cwd;",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "intersections: what a call gives of a return type written as an intersection has its anonymous part's members",
+  async () => {
+    assertEquals(
+      await definitionOf(OPTIONS_FILES, { path: "src/api.ts", name: "manager", line: 5 }),
+      "src/options.ts:4",
+    );
+    assertEquals(
+      await definitionOf(OPTIONS_FILES, { path: "src/api.ts", name: "command", line: 5 }),
+      "src/types.ts:1",
+    );
+    const { lines } = await referencesIn(OPTIONS_FILES, {
+      path: "src/types.ts",
+      name: "manager",
+      line: 2,
+      shared: true,
+    });
+    // `resolved.manager` is the anonymous part's, though the file names `Options`.
+    assertEquals(lines, ["src/types.ts:2"]);
+    // The object the function returns is of that part too.
+    assertEquals(
+      await definitionOf(OPTIONS_FILES, { path: "src/options.ts", name: "manager", line: 7 }),
+      "src/options.ts:4",
+    );
+    // A key of that object the anonymous part does not declare is no member of the part.
+    const cwd = await definitionOf(OPTIONS_FILES, { path: "src/api.ts", name: "cwd", line: 5 });
+    assert(cwd !== "src/options.ts:7", `cwd answered ${cwd}`);
+  },
+);
+
+const CONTEXT_FILES = {
+  "src/types.ts": [
+    "export interface BuildContext { addWatchFile: (id: string) => void }",
+    "export interface Context { warn: (message: string) => void }",
+  ].join("\n"),
+  "src/context.ts": [
+    'import type { BuildContext, Context } from "./types";',
+    "export function createContext(build: BuildContext): {",
+    "  mixed: BuildContext & Context",
+    "} {",
+    "  const mixed: BuildContext & Context = {",
+    "    ...build,",
+    "    warn(message) {},",
+    "  };",
+    "  return { mixed };",
+    "}",
+  ].join("\n"),
+  "test/context.test.ts": [
+    'import { createContext } from "../src/context";',
+    "const context = createContext({ addWatchFile() {} });",
+    "context.mixed.warn('a');",
+    "context.mixed.addWatchFile('b');",
+  ].join("\n"),
+};
+
+nameCase(
+  "intersections: a value of an intersection of named types has each part's members",
+  async () => {
+    assertEquals(
+      await definitionOf(CONTEXT_FILES, { path: "test/context.test.ts", name: "warn", line: 3 }),
+      "src/types.ts:2",
+    );
+    assertEquals(
+      await definitionOf(CONTEXT_FILES, {
+        path: "test/context.test.ts",
+        name: "addWatchFile",
+        line: 4,
+      }),
+      "src/types.ts:1",
+    );
+    // An object literal annotated with the intersection: its key is the part's declaring it.
+    assertEquals(
+      await definitionOf(CONTEXT_FILES, { path: "src/context.ts", name: "warn", line: 7 }),
+      "src/types.ts:2",
+    );
+    const { lines } = await referencesIn(CONTEXT_FILES, {
+      path: "src/types.ts",
+      name: "warn",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/context.ts:7", "src/types.ts:2", "test/context.test.ts:3"]);
   },
 );
 
