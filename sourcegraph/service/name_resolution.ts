@@ -494,9 +494,31 @@ export class NameResolver {
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.valueType(path, at.of, depth + 1);
-    return type === null
-      ? await this.literalValueMember(path, at, depth)
-      : await this.member(type.path, { type: type.type, member: at.member }, depth + 1);
+    if (type !== null) {
+      return await this.member(type.path, { type: type.type, member: at.member }, depth + 1);
+    }
+    return await this.annotatedValueMember(path, at, depth) ??
+      await this.literalValueMember(path, at, depth);
+  }
+
+  /**
+   * The member `member` of a value `of` (as `path` sees it, an import) whose declaration annotates
+   * it with an anonymous object type (`export const build: { vite: typeof viteBuild } = { ... }`):
+   * that type's member; null for another value.
+   */
+  async annotatedValueMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const value = await this.declarationOf(path, at.of, depth + 1);
+    if (value === null || (value.kind !== "constant" && value.kind !== "variable")) return null;
+    const { line } = value;
+    return await this.parameterMember(value.path, {
+      member: at.member,
+      line,
+      index: VARIABLE_TYPE,
+    });
   }
 
   /**

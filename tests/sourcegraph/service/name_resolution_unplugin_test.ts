@@ -263,4 +263,40 @@ nameCase(
   },
 );
 
+const BUILD_FILES = {
+  "test/utils.ts": [
+    "export const viteBuild = (config: unknown) => config;",
+    "export const build: {",
+    "  rollup: (config: unknown) => unknown",
+    "  vite: typeof viteBuild",
+    "} = {",
+    "  rollup: (config) => config,",
+    "  vite(config) {",
+    "    return viteBuild(config);",
+    "  },",
+    "};",
+  ].join("\n"),
+  "test/filter.test.ts": [
+    'import { build } from "./utils";',
+    "await build.vite({});",
+    "await build.rollup({});",
+  ].join("\n"),
+};
+
+nameCase(
+  "anonymous types: a member of an imported value annotated with an anonymous object type is that type's",
+  async () => {
+    assertEquals(
+      await definitionOf(BUILD_FILES, { path: "test/filter.test.ts", name: "vite", line: 2 }),
+      "test/utils.ts:4",
+    );
+    const { lines } = await referencesIn(BUILD_FILES, {
+      path: "test/utils.ts",
+      name: "rollup",
+      line: 3,
+    });
+    assertEquals(lines, ["test/filter.test.ts:3", "test/utils.ts:3", "test/utils.ts:6"]);
+  },
+);
+
 Deno.test("name resolution: plugin factories and package-manager tables", (t) => runCases(t));
