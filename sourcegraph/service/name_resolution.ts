@@ -95,6 +95,8 @@ export interface ResolvedDeclaration {
   valueArguments?: (string | null)[];
   /** For a function returning an array of a named type: that type. */
   returnsElement?: string;
+  /** For a function returning an intersection: its named parts. */
+  returnsParts?: string[];
   /** For a type alias of a union with function arms: the named types those functions return. */
   returnedBy?: string[];
   /** For a property: the named types its annotation writes (a union's arms). */
@@ -1243,11 +1245,7 @@ export class NameResolver {
     // A function whose return type is written as an anonymous object type
     // (`function debug(): { close: () => void }`): that type's member.
     const anonymous = fn !== null && fn.returns === undefined
-      ? await this.parameterMember(fn.path, {
-        member: at.member,
-        line: fn.line,
-        index: RETURN_TYPE,
-      })
+      ? await this.returnedPartMember(fn, at.member, depth)
       : null;
     if (anonymous !== null) return anonymous;
     // A value of a type with a call signature (`const client: Client`, `client()`).
@@ -1264,7 +1262,23 @@ export class NameResolver {
           : null;
       }
     }
-    return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
+    return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1) ??
+      await this.returnedPartMember(fn, at.member, depth);
+  }
+
+  /**
+   * The member `member` of the anonymous object type a function's return type is or holds (a part
+   * of its intersection or union, `(Manager & { warnings?: string[] }) | undefined`), else of the
+   * first named part of its intersection declaring it; null when none does.
+   */
+  async returnedPartMember(
+    fn: ResolvedDeclaration,
+    member: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const at = { member, line: fn.line, index: RETURN_TYPE };
+    return await this.parameterMember(fn.path, at) ??
+      await this.#firstMember(fn.path, { types: fn.returnsParts ?? [], name: member }, depth);
   }
 
   /**
@@ -2474,6 +2488,7 @@ function declared(
     ...(binding.valueArguments ? { valueArguments: binding.valueArguments } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
     ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
+    ...(binding.returnsParts ? { returnsParts: binding.returnsParts } : {}),
     ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
   };
 }

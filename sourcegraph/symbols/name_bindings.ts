@@ -319,6 +319,11 @@ export interface Declared {
    */
   returnsElement?: string;
   /**
+   * For a function whose return type is an intersection (`Promise<Pick<Options, "cwd"> & { ...
+   * }>`): its named parts, whose members what its calls give has too.
+   */
+  returnsParts?: string[];
+  /**
    * For a type alias of a union with function types among its arms (`T | (() => T)`): the named
    * types those functions return (a `Promise`'s: what awaiting it gives).
    */
@@ -666,6 +671,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (returns !== null) declared.returns = returns;
     const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
     if (elements !== null) declared.returnsElement = elements;
+    const parts = declaredFunction === null ? [] : returnedParts(declaredFunction);
+    if (parts.length > 0) declared.returnsParts = parts;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -2669,6 +2676,19 @@ function returnedElement(fn: Node): string | null {
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
   return typed === null ? null : arrayElement(typed);
+}
+
+// The named parts of the intersection a function's return type annotation writes (itself or as
+// the platform's `Promise` of it: `Promise<Pick<Options, "cwd"> & { manager: Manager }>`), or none.
+function returnedParts(fn: Node): string[] {
+  let typed = fn.childForFieldName("return_type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  const name = typed?.type === "generic_type" ? typed.childForFieldName("name") : null;
+  if (name?.text === "Promise" && lookUp(name, name.text) === null) {
+    typed = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  return typed?.type === "intersection_type" ? namedParts(typed) : [];
 }
 
 // The named element type of an array type (`Route[]`, `readonly Route[]`, `Array<Route>`), or null.
