@@ -1149,7 +1149,17 @@ export class NameResolver {
       const result = { of: array.setBy, element: true as const, member: at.member };
       return await this.resultMember(array.path, result, depth + 1);
     }
-    if (array?.elementType === undefined) return null;
+    if (array?.elementType === undefined) {
+      // `export const meta: { name: string }[] = [...]`: of the variable's anonymous element type.
+      const { kind } = array ?? {};
+      return array === null || (kind !== "constant" && kind !== "variable")
+        ? null
+        : await this.parameterMember(array.path, {
+          member: at.member,
+          line: array.line,
+          index: VARIABLE_TYPE,
+        });
+    }
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
 

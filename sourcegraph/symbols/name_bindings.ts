@@ -1174,6 +1174,9 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
     return { kind: "type", type: "Array" };
   }
+  // `options: { packageManager: string }`: a value of that anonymous type, its members the ones
+  // written there (another type's of the name are not its).
+  if (annotated?.type === "object_type") return { kind: "unknown", object: linesOf(annotated) };
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };

@@ -307,4 +307,74 @@ nameCase(
   },
 );
 
+const META_FILES = {
+  "data/meta.ts": [
+    "export const repositoryMeta: {",
+    "  owner: string",
+    "  name: string",
+    "}[] = [",
+    "  { owner: 'unplugin', name: 'icons' },",
+    "];",
+  ].join("\n"),
+  "config.ts": [
+    'import { repositoryMeta } from "./data/meta";',
+    "const names = repositoryMeta.map((repo) => repo.name);",
+    "const owners = repositoryMeta.map(({ owner }) => owner);",
+  ].join("\n"),
+};
+
+nameCase(
+  "anonymous types: an element of an imported array annotated with an anonymous element type is of that type",
+  async () => {
+    assertEquals(
+      await definitionOf(META_FILES, { path: "config.ts", name: "name", line: 2 }),
+      "data/meta.ts:3",
+    );
+    const { lines } = await referencesIn(META_FILES, {
+      path: "data/meta.ts",
+      name: "owner",
+      line: 2,
+    });
+    assertEquals(lines, ["config.ts:3", "data/meta.ts:2", "data/meta.ts:5"]);
+  },
+);
+
+const WORKSPACE_FILES = {
+  "src/types.ts": [
+    "export type Options = { packageManager?: string; workspace?: boolean };",
+  ].join("\n"),
+  "src/args.ts": [
+    'import type { Options } from "./types";',
+    "export function workspaceArgs(options: Options): string[] {",
+    "  return options.packageManager ? [options.packageManager] : [];",
+    "}",
+    "export function workspaceArgs2(options: {",
+    "  workspace?: boolean;",
+    "  packageManager: string;",
+    "}): string[] {",
+    "  return options.packageManager === 'pnpm' ? ['-w'] : [];",
+    "}",
+  ].join("\n"),
+};
+
+nameCase(
+  "anonymous types: a value annotated with an anonymous object type has that type's members only",
+  async () => {
+    const { lines } = await referencesIn(WORKSPACE_FILES, {
+      path: "src/types.ts",
+      name: "packageManager",
+      line: 1,
+      shared: true,
+    });
+    // Not `options.packageManager` of the parameter typed `{ packageManager: string }`.
+    assertEquals(lines, ["src/args.ts:3", "src/types.ts:1"]);
+    const own = await referencesIn(WORKSPACE_FILES, {
+      path: "src/args.ts",
+      name: "packageManager",
+      line: 7,
+    });
+    assertEquals(own.lines, ["src/args.ts:7", "src/args.ts:9"]);
+  },
+);
+
 Deno.test("name resolution: plugin factories and package-manager tables", (t) => runCases(t));
