@@ -727,6 +727,9 @@ export class NameResolver {
     }
     // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
     const { parameter } = receiver;
+    if (receiver.intersected !== undefined && parameter?.index === RETURN_TYPE) {
+      return await this.returnedLiteralMember(path, { member, parameter, ...receiver });
+    }
     if (parameter?.index === VARIABLE_TYPE) {
       return await this.parameterMember(path, { ...parameter, member });
     }
@@ -1277,6 +1280,21 @@ export class NameResolver {
   }
 
   /**
+   * For a key of an object returned as a return type's intersection (`return { cwd }` of
+   * `Promise<Pick<Options, "cwd"> & { manager: Manager }>`): the anonymous part's member, else
+   * the first named part's declaring it; null when none does.
+   */
+  async returnedLiteralMember(
+    path: string,
+    at: { member: string; parameter: { line: number; index: number }; intersected?: string[] },
+  ): Promise<ResolvedDeclaration | null> {
+    const { member, parameter } = at;
+    const anonymous = { member, line: parameter.line, index: parameter.index };
+    return await this.parameterMember(path, anonymous) ??
+      await this.#firstMember(path, { types: at.intersected ?? [], name: member }, 1);
+  }
+
+  /**
    * The member `member` of the anonymous object type a function's return type is or holds (a part
    * of its intersection or union, `(Manager & { warnings?: string[] }) | undefined`), else of the
    * first named part of its intersection declaring it; null when none does.
@@ -1512,7 +1530,8 @@ export async function resolveAt(
     const { literal, argument, type, nested, typedAt, parameter, signed, handled } =
       binding.receiver;
     const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
-      parameter?.index === VARIABLE_TYPE || signed !== undefined || handled !== undefined;
+      parameter?.index === VARIABLE_TYPE || signed !== undefined || handled !== undefined ||
+      binding.receiver.intersected !== undefined;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -2259,6 +2278,8 @@ async function declarationRefersTo(
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
   const { parameter } = target;
+  const returned = await returnedLiteralFits(resolver, at, target);
+  if (returned !== null) return returned;
   if (receiver.type === null && receiver.parameter !== undefined && parameter !== undefined) {
     // A name destructured from a parameter of an anonymous type: that parameter's type only.
     return own && receiver.parameter.line === parameter.line &&
@@ -2277,6 +2298,24 @@ async function declarationRefersTo(
       (receiver.literal === true ? open && target.literal !== true : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// For a key of an object returned as a return type's intersection (`return { cwd }` of
+// `Pick<Options, "cwd"> & { manager: Manager }`): whether the member it is (the anonymous part's,
+// else a named part's) is the target; null for another key, or one no part declares.
+async function returnedLiteralFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { parameter, intersected, type } = at.receiver;
+  if (type !== null || intersected === undefined || parameter === undefined) return null;
+  const found = await resolver.returnedLiteralMember(at.path, {
+    member: at.name,
+    parameter,
+    intersected,
+  });
+  return found === null ? null : isTargetMember(found, target);
 }
 
 // The type argument an object passed to a call written with one is of (`atom<Item>({ text })`):

@@ -130,7 +130,8 @@ export type Receiver =
     /**
      * For an object literal set to a variable annotated with an intersection of named types
      * (`const mixed: BuildContext & Context = { ... }`): the parts after `type`, the first; a key
-     * is the member of the part declaring it.
+     * is the member of the part declaring it. For an object returned as a return type's
+     * intersection (`parameter`'s anonymous part first): its named parts.
      */
     intersected?: string[];
     /**
@@ -2004,8 +2005,18 @@ function objectContext(object: Node): LiteralContext {
   }
   const annotated = object.type === "object_type" ? objectTypeContext(object, holder) : null;
   if (annotated !== null) return annotated;
-  const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
-  return parameter === null ? { type: null } : { type: null, parameter };
+  return object.type === "object" && arm !== null ? returnedAnonymous(arm) : { type: null };
+}
+
+// For an object returned (`arm` holds it) as a function's anonymous return type, or as its
+// intersection with named parts (`return { cwd }` of `Promise<Pick<Options, "cwd"> & { ... }>`:
+// a key may be a named part's): that type, and those parts; else of no evident type.
+function returnedAnonymous(arm: Node): LiteralContext {
+  const parameter = anonymousReturn(arm);
+  if (parameter === null) return { type: null };
+  const fn = returningFunction(arm);
+  const parts = fn === null ? [] : returnedParts(fn);
+  return { type: null, parameter, ...(parts.length > 0 ? { intersected: parts } : {}) };
 }
 
 // Whether `node` is a const assertion (`[...] as const`): the compiler gives its operand the type

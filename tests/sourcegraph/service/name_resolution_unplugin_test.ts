@@ -213,6 +213,17 @@ nameCase(
       await definitionOf(OPTIONS_FILES, { path: "src/api.ts", name: "cwd", line: 5 }),
       "src/types.ts:2",
     );
+    assertEquals(
+      await definitionOf(OPTIONS_FILES, { path: "src/options.ts", name: "cwd", line: 7 }),
+      "src/types.ts:2",
+    );
+    const cwd = await referencesIn(OPTIONS_FILES, {
+      path: "src/types.ts",
+      name: "cwd",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(cwd.lines, ["src/api.ts:5", "src/options.ts:7", "src/types.ts:2"]);
   },
 );
 
