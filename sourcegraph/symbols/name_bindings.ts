@@ -2729,7 +2729,8 @@ function annotatedParameter(
   ) {
     return null;
   }
-  const index = list.namedChildren.findIndex((child) => child?.id === parameter.id);
+  const index = valueParameters(list).findIndex((child) => child.id === parameter.id);
+  if (index === -1) return null; // `this: { ... }`: the value called on, no parameter
   const fn = list.parent;
   let named = fn?.childForFieldName("name") ?? null;
   if (named === null && fn?.parent?.type === "variable_declarator") {
@@ -2808,7 +2809,7 @@ function callbackTypes(name: Node): ((string | null)[] | null)[] | null {
 function callbacksOf(fn: Node): ((string | null)[] | null)[] | null {
   const list = fn.childForFieldName("parameters");
   if (!list) return null;
-  const callbacks = list.namedChildren.filter((child) => child !== null && child.type !== "comment")
+  const callbacks = valueParameters(list)
     .map((parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
@@ -2859,7 +2860,7 @@ function signatureTypes(fn: Node): (string | null)[] {
 function parametersOf(fn: Node): (string | string[] | null)[] | null {
   const list = fn.childForFieldName("parameters");
   if (!list) return null;
-  return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
+  return valueParameters(list).map(
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
@@ -2904,7 +2905,7 @@ function constraintTypes(name: Node): (string | null)[] | null {
   const list = fn?.childForFieldName("parameters");
   const generics = fn?.childForFieldName("type_parameters")?.namedChildren ?? [];
   if (!list || generics.length === 0) return null;
-  const constraints = list.namedChildren.filter((child) => child?.type !== "comment").map(
+  const constraints = valueParameters(list).map(
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
@@ -3028,8 +3029,18 @@ function declaredArguments(name: Node): TypeArguments | null {
 
 // The type annotations of a function's parameters.
 function parameterAnnotations(fn: Node): (Node | null)[] {
-  const list = fn.childForFieldName("parameters")?.namedChildren ?? [];
-  return list.map((parameter) => parameter?.childForFieldName("type") ?? null);
+  const list = fn.childForFieldName("parameters");
+  return list ? valueParameters(list).map((parameter) => parameter.childForFieldName("type")) : [];
+}
+
+// The parameters of a parameter list that arguments are given to: not its comments, nor a
+// `this` parameter (`(this: Context, options: Options) => void` takes its first argument as
+// `options`; `this` is what it is called on).
+function valueParameters(list: Node): Node[] {
+  return list.namedChildren.filter((child): child is Node =>
+    child !== null && child.type !== "comment" &&
+    child.childForFieldName("pattern")?.type !== "this"
+  );
 }
 
 // Per generic type written with type arguments in `types` (at any depth; the first of a name

@@ -388,4 +388,40 @@ nameCase(
   },
 );
 
+const THIS_FILES = {
+  "src/types.ts": [
+    "export interface Context { warn: (message: string) => void }",
+    "export interface Options { id: string }",
+    "export interface Plugin {",
+    "  load: (this: Context, options: Options) => void",
+    "  transform(this: Context, code: string, options: { sourceMap?: boolean }): void",
+    "}",
+  ].join("\n"),
+  "src/plugin.ts": [
+    'import type { Plugin } from "./types";',
+    "export const plugin: Plugin = {",
+    "  load(options) {",
+    "    options.id;",
+    "  },",
+    "  transform(code, options) {",
+    "    options.sourceMap;",
+    "  },",
+    "};",
+  ].join("\n"),
+};
+
+nameCase(
+  "this parameters: a function type's `this` parameter is not one of the parameters its values take",
+  async () => {
+    assertEquals(
+      await definitionOf(THIS_FILES, { path: "src/plugin.ts", name: "id", line: 4 }),
+      "src/types.ts:2",
+    );
+    assertEquals(
+      await definitionOf(THIS_FILES, { path: "src/plugin.ts", name: "sourceMap", line: 7 }),
+      "src/types.ts:5",
+    );
+  },
+);
+
 Deno.test("name resolution: plugin factories and package-manager tables", (t) => runCases(t));
