@@ -95,6 +95,8 @@ export interface ResolvedDeclaration {
   valueArguments?: (string | null)[];
   /** For a function returning an array of a named type: that type. */
   returnsElement?: string;
+  /** For a function returning an intersection: its named parts. */
+  returnsParts?: string[];
   /** For a type alias of a union with function arms: the named types those functions return. */
   returnedBy?: string[];
   /** For a property: the named types its annotation writes (a union's arms). */
@@ -494,9 +496,31 @@ export class NameResolver {
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.valueType(path, at.of, depth + 1);
-    return type === null
-      ? await this.literalValueMember(path, at, depth)
-      : await this.member(type.path, { type: type.type, member: at.member }, depth + 1);
+    if (type !== null) {
+      return await this.member(type.path, { type: type.type, member: at.member }, depth + 1);
+    }
+    return await this.annotatedValueMember(path, at, depth) ??
+      await this.literalValueMember(path, at, depth);
+  }
+
+  /**
+   * The member `member` of a value `of` (as `path` sees it, an import) whose declaration annotates
+   * it with an anonymous object type (`export const build: { vite: typeof viteBuild } = { ... }`):
+   * that type's member; null for another value.
+   */
+  async annotatedValueMember(
+    path: string,
+    at: { of: string; member: string },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const value = await this.declarationOf(path, at.of, depth + 1);
+    if (value === null || (value.kind !== "constant" && value.kind !== "variable")) return null;
+    const { line } = value;
+    return await this.parameterMember(value.path, {
+      member: at.member,
+      line,
+      index: VARIABLE_TYPE,
+    });
   }
 
   /**
@@ -694,10 +718,18 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const { member, receiver } = at;
     if (receiver.type !== null) {
-      return await this.member(path, { type: receiver.type, member, near: at.line }, 1);
+      // `const mixed: BuildContext & Context = { warn() {} }`: the part declaring the key.
+      for (const type of [receiver.type, ...receiver.intersected ?? []]) {
+        const found = await this.member(path, { type, member, near: at.line }, 1);
+        if (found !== null || receiver.intersected === undefined) return found;
+      }
+      return null;
     }
     // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
     const { parameter } = receiver;
+    if (receiver.intersected !== undefined && parameter?.index === RETURN_TYPE) {
+      return await this.returnedLiteralMember(path, { member, parameter, ...receiver });
+    }
     if (parameter?.index === VARIABLE_TYPE) {
       return await this.parameterMember(path, { ...parameter, member });
     }
@@ -825,12 +857,26 @@ export class NameResolver {
       const declared = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
       if (
         declared?.kind === "declaration" && declared.parameter?.line === at.line &&
-        declared.parameter.index === at.index
+        declared.parameter.index === at.index && declared.literal !== true
       ) {
+        // An object returned as the type (`return { cwd }` of `Pick<Options, "cwd"> & { ... }`)
+        // is a value of it: its keys declare none of the type's members.
         const { line, column } = occurrence;
         const { declares: kind, parameter } = declared;
         const via = "member";
-        return { path, line, column, kind, container: null, via, member: true, parameter };
+        // `mixed: BuildContext & Context`: a value of it has its named types' members.
+        const valued = declared.valueTypes ? { valueTypes: declared.valueTypes } : {};
+        return {
+          path,
+          line,
+          column,
+          kind,
+          container: null,
+          via,
+          member: true,
+          parameter,
+          ...valued,
+        };
       }
     }
     return null;
@@ -1106,7 +1152,17 @@ export class NameResolver {
       const result = { of: array.setBy, element: true as const, member: at.member };
       return await this.resultMember(array.path, result, depth + 1);
     }
-    if (array?.elementType === undefined) return null;
+    if (array?.elementType === undefined) {
+      // `export const meta: { name: string }[] = [...]`: of the variable's anonymous element type.
+      const { kind } = array ?? {};
+      return array === null || (kind !== "constant" && kind !== "variable")
+        ? null
+        : await this.parameterMember(array.path, {
+          member: at.member,
+          line: array.line,
+          index: VARIABLE_TYPE,
+        });
+    }
     return await this.member(array.path, { type: array.elementType, member: at.member }, depth + 1);
   }
 
@@ -1202,11 +1258,7 @@ export class NameResolver {
     // A function whose return type is written as an anonymous object type
     // (`function debug(): { close: () => void }`): that type's member.
     const anonymous = fn !== null && fn.returns === undefined
-      ? await this.parameterMember(fn.path, {
-        member: at.member,
-        line: fn.line,
-        index: RETURN_TYPE,
-      })
+      ? await this.returnedPartMember(fn, at.member, depth)
       : null;
     if (anonymous !== null) return anonymous;
     // A value of a type with a call signature (`const client: Client`, `client()`).
@@ -1223,7 +1275,38 @@ export class NameResolver {
           : null;
       }
     }
-    return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1);
+    return await this.member(fn.path, { type: fn.returns, member: at.member }, depth + 1) ??
+      await this.returnedPartMember(fn, at.member, depth);
+  }
+
+  /**
+   * For a key of an object returned as a return type's intersection (`return { cwd }` of
+   * `Promise<Pick<Options, "cwd"> & { manager: Manager }>`): the anonymous part's member, else
+   * the first named part's declaring it; null when none does.
+   */
+  async returnedLiteralMember(
+    path: string,
+    at: { member: string; parameter: { line: number; index: number }; intersected?: string[] },
+  ): Promise<ResolvedDeclaration | null> {
+    const { member, parameter } = at;
+    const anonymous = { member, line: parameter.line, index: parameter.index };
+    return await this.parameterMember(path, anonymous) ??
+      await this.#firstMember(path, { types: at.intersected ?? [], name: member }, 1);
+  }
+
+  /**
+   * The member `member` of the anonymous object type a function's return type is or holds (a part
+   * of its intersection or union, `(Manager & { warnings?: string[] }) | undefined`), else of the
+   * first named part of its intersection declaring it; null when none does.
+   */
+  async returnedPartMember(
+    fn: ResolvedDeclaration,
+    member: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const at = { member, line: fn.line, index: RETURN_TYPE };
+    return await this.parameterMember(fn.path, at) ??
+      await this.#firstMember(fn.path, { types: fn.returnsParts ?? [], name: member }, depth);
   }
 
   /**
@@ -1447,7 +1530,8 @@ export async function resolveAt(
     const { literal, argument, type, nested, typedAt, parameter, signed, handled } =
       binding.receiver;
     const typed = argument !== undefined || type !== null || nested !== undefined || !!typedAt ||
-      parameter?.index === VARIABLE_TYPE || signed !== undefined || handled !== undefined;
+      parameter?.index === VARIABLE_TYPE || signed !== undefined || handled !== undefined ||
+      binding.receiver.intersected !== undefined;
     if (literal === true && typed) {
       const member = await resolver.literalMember(at.path, {
         member: at.name,
@@ -1811,6 +1895,7 @@ async function valueMemberRefersTo(
   const found = await resolver.receiverMember(at.path, { name: at.name, receiver }, 0);
   if (found !== null) return isTargetMember(found, target);
   if (await packageCallback(resolver, at.path, receiver)) return false;
+  if (await packageResult(resolver, at.path, receiver)) return false;
   // A callee given a function without a name whose parameter has an anonymous type may type its
   // other functions' parameters with it (`atomFamily((num: { index: number }) => ...,
   // (l, r) => l.index === r.index)`): a callback's parameter in that file may be of it.
@@ -1833,6 +1918,22 @@ async function packageCallback(
   if (receiver.kind !== "callback" || receiver.of !== undefined) return false;
   if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
   return await packageImport(resolver, path, receiver.module ?? receiver.callee);
+}
+
+// Whether a receiver is what a call of a function the files declare gives, the function's return
+// type being one its file imports from a package that is not a file of the tree
+// (`toFarmPlugin(plugin): JsPlugin` of `@farmfe/core`): its members are the package's.
+async function packageResult(
+  resolver: NameResolver,
+  path: string,
+  receiver: Receiver,
+): Promise<boolean> {
+  if (receiver.kind !== "result" || receiver.on !== undefined || receiver.element === true) {
+    return false;
+  }
+  if (receiver.made !== undefined || receiver.typedAt !== undefined) return false;
+  const fn = await resolver.declarationOf(path, receiver.of, 1);
+  return fn?.returns !== undefined && await packageImport(resolver, fn.path, fn.returns);
 }
 
 // Whether `path` imports `name` from a package that is not a file of the tree.
@@ -2177,6 +2278,8 @@ async function declarationRefersTo(
   // An anonymous object type declaring the name is another type than an anonymous target
   // type (an object literal may be of the target's type).
   const { parameter } = target;
+  const returned = await returnedLiteralFits(resolver, at, target);
+  if (returned !== null) return returned;
   if (receiver.type === null && receiver.parameter !== undefined && parameter !== undefined) {
     // A name destructured from a parameter of an anonymous type: that parameter's type only.
     return own && receiver.parameter.line === parameter.line &&
@@ -2195,6 +2298,24 @@ async function declarationRefersTo(
       (receiver.literal === true ? open && target.literal !== true : target.literal === true);
   }
   return await namedDeclarationFits(resolver, { ...at, type: receiver.type }, target);
+}
+
+// For a key of an object returned as a return type's intersection (`return { cwd }` of
+// `Pick<Options, "cwd"> & { manager: Manager }`): whether the member it is (the anonymous part's,
+// else a named part's) is the target; null for another key, or one no part declares.
+async function returnedLiteralFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Extract<Receiver, { kind: "declaration" }> },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { parameter, intersected, type } = at.receiver;
+  if (type !== null || intersected === undefined || parameter === undefined) return null;
+  const found = await resolver.returnedLiteralMember(at.path, {
+    member: at.name,
+    parameter,
+    intersected,
+  });
+  return found === null ? null : isTargetMember(found, target);
 }
 
 // The type argument an object passed to a call written with one is of (`atom<Item>({ text })`):
@@ -2268,6 +2389,8 @@ async function namedDeclarationFits(
   const { receiver, type } = at;
   const own = at.path === target.path;
   const types = target.container === null ? [] : [target.container, ...target.heritage ?? []];
+  const intersected = await intersectedFits(resolver, at, target);
+  if (intersected !== null) return intersected;
   if (receiver.literal === true && type === target.container) {
     // A value of a type of the target's type name: the target's when that name leads there.
     const declared = await resolver.declarationOf(at.path, type, 1);
@@ -2281,6 +2404,23 @@ async function namedDeclarationFits(
     if (found !== null) return isTargetMember(found, target);
   }
   return receiverFits(receiver, types);
+}
+
+// For a key of an object literal set to a variable annotated with an intersection of named types
+// (`const mixed: BuildContext & Context = { warn() {} }`): whether the member of the first part
+// declaring it is the target; null for another literal, or when no part declares it.
+async function intersectedFits(
+  resolver: NameResolver,
+  at: { path: string; name: string; type: string; receiver: { intersected?: string[] } },
+  target: ResolvedDeclaration,
+): Promise<boolean | null> {
+  const { intersected } = at.receiver;
+  if (intersected === undefined) return null;
+  for (const type of [at.type, ...intersected]) {
+    const found = await resolver.member(at.path, { type, member: at.name }, 1);
+    if (found !== null) return isTargetMember(found, target);
+  }
+  return null;
 }
 
 // Whether a property of an object literal that is another literal's property's value
@@ -2397,6 +2537,7 @@ function declared(
     ...(binding.valueArguments ? { valueArguments: binding.valueArguments } : {}),
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
     ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
+    ...(binding.returnsParts ? { returnsParts: binding.returnsParts } : {}),
     ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
   };
 }

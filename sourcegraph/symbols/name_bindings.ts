@@ -128,6 +128,13 @@ export type Receiver =
      */
     signed?: string;
     /**
+     * For an object literal set to a variable annotated with an intersection of named types
+     * (`const mixed: BuildContext & Context = { ... }`): the parts after `type`, the first; a key
+     * is the member of the part declaring it. For an object returned as a return type's
+     * intersection (`parameter`'s anonymous part first): its named parts.
+     */
+    intersected?: string[];
+    /**
      * For an object returned by a function that is a typed literal's property's value (`{
      * providers: { custom: (input) => ({ ... }) } }`): that property's name and the literal's
      * context; the object is of the return type of the property's function type.
@@ -233,7 +240,7 @@ export type Receiver =
 /** What types an object literal: its named type, the call it is passed to, or its outer literal. */
 export type LiteralContext = Pick<
   Extract<Receiver, { kind: "declaration" }>,
-  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed" | "handled"
+  "type" | "argument" | "parameter" | "nested" | "typedAt" | "signed" | "handled" | "intersected"
 >;
 
 /** A declaration: where its name is, what it declares and what encloses it. */
@@ -312,6 +319,11 @@ export interface Declared {
    * its elements'.
    */
   returnsElement?: string;
+  /**
+   * For a function whose return type is an intersection (`Promise<Pick<Options, "cwd"> & { ...
+   * }>`): its named parts, whose members what its calls give has too.
+   */
+  returnsParts?: string[];
   /**
    * For a type alias of a union with function types among its arms (`T | (() => T)`): the named
    * types those functions return (a `Promise`'s: what awaiting it gives).
@@ -660,6 +672,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
     if (returns !== null) declared.returns = returns;
     const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
     if (elements !== null) declared.returnsElement = elements;
+    const parts = declaredFunction === null ? [] : returnedParts(declaredFunction);
+    if (parts.length > 0) declared.returnsParts = parts;
     Object.assign(declared, valueTypes(nameNode));
     if (augmented !== null) {
       // `declare module "../context" { interface Renderer { } }` adds to that module's
@@ -1161,6 +1175,9 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
     return { kind: "type", type: "Array" };
   }
+  // `options: { packageManager: string }`: a value of that anonymous type, its members the ones
+  // written there (another type's of the name are not its).
+  if (annotated?.type === "object_type") return { kind: "unknown", object: linesOf(annotated) };
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
@@ -1941,8 +1958,11 @@ function objectContext(object: Node): LiteralContext {
   // the outermost first, says which of a tuple's).
   const places: number[] = [];
   let list = object;
-  for (; holder?.type === "array"; holder = holder.parent) {
-    places.unshift(holder.namedChildren.findIndex((child) => child?.id === list.id));
+  for (; holder?.type === "array" || constAsserted(holder); holder = holder.parent) {
+    const at = list;
+    if (holder.type === "array") {
+      places.unshift(holder.namedChildren.findIndex((c) => c?.id === at.id));
+    }
     list = holder;
   }
   const depth = places.length;
@@ -1985,13 +2005,31 @@ function objectContext(object: Node): LiteralContext {
   }
   const annotated = object.type === "object_type" ? objectTypeContext(object, holder) : null;
   if (annotated !== null) return annotated;
-  const parameter = object.type === "object" && arm !== null ? anonymousReturn(arm) : null;
-  return parameter === null ? { type: null } : { type: null, parameter };
+  return object.type === "object" && arm !== null ? returnedAnonymous(arm) : { type: null };
+}
+
+// For an object returned (`arm` holds it) as a function's anonymous return type, or as its
+// intersection with named parts (`return { cwd }` of `Promise<Pick<Options, "cwd"> & { ... }>`:
+// a key may be a named part's): that type, and those parts; else of no evident type.
+function returnedAnonymous(arm: Node): LiteralContext {
+  const parameter = anonymousReturn(arm);
+  if (parameter === null) return { type: null };
+  const fn = returningFunction(arm);
+  const parts = fn === null ? [] : returnedParts(fn);
+  return { type: null, parameter, ...(parts.length > 0 ? { intersected: parts } : {}) };
+}
+
+// Whether `node` is a const assertion (`[...] as const`): the compiler gives its operand the type
+// its own place expects, so an object under it is of the type the assertion's place gives.
+function constAsserted(node: Node | null): node is Node {
+  return node?.type === "as_expression" && node.namedChildren.length === 1 &&
+    node.lastChild?.text === "const";
 }
 
 // For an object type written where it annotates (`holder`) a parameter, a return, a property (or
 // its elements) or a variable: which one it is, by its line and place; null otherwise.
 function objectTypeContext(object: Node, holder: Node | null): LiteralContext | null {
+  holder = promisedAnnotation(holder) ?? holder;
   // `todos: { id: number }[]`: the type of a property's elements is written there too.
   const listed = holder?.type === "array_type" ? typeHolder(holder.parent) : null;
   const parameter = holder?.type === "type_annotation"
@@ -2001,6 +2039,20 @@ function objectTypeContext(object: Node, holder: Node | null): LiteralContext | 
     : null;
   const variable = parameter ?? annotatedVariable(object);
   return variable === null ? null : { type: null, parameter: variable };
+}
+
+// For the type arguments of the platform's `Promise` written as a function's return type
+// (`Promise<Pick<Options, "cwd"> & { manager: Manager }>`): that return type's annotation, an
+// object type there being what awaiting the function's calls gives; null otherwise.
+function promisedAnnotation(holder: Node | null): Node | null {
+  const generic = holder?.type === "type_arguments" ? holder.parent : null;
+  const name = generic?.type === "generic_type" ? generic.childForFieldName("name") : null;
+  if (name?.text !== "Promise" || lookUp(name, name.text) !== null) return null;
+  const annotation = generic?.parent ?? null;
+  if (annotation?.type !== "type_annotation") return null;
+  return annotation.parent?.childForFieldName("return_type")?.id === annotation.id
+    ? annotation
+    : null;
 }
 
 // For an object literal set to a variable annotated with the platform's `Record<K, V>` (or
@@ -2063,7 +2115,7 @@ function declaredContext(
     // `const cases: { name: string }[] = [{ name: "a" }]`: of the variable's anonymous type.
     const variable = typed?.type === "object_type" ? annotatedVariable(typed) : null;
     if (variable !== null) return { type: null, parameter: variable };
-    return { type: typed === null ? null : literalType(typed) };
+    return { type: typed === null ? null : literalType(typed), ...intersectedParts(typed) };
   }
   if (
     (holder?.type === "required_parameter" || holder?.type === "optional_parameter") &&
@@ -2074,6 +2126,15 @@ function declaredContext(
     return { type: typed === null ? null : literalType(typed) };
   }
   return null;
+}
+
+// For an intersection type annotating a variable (`BuildContext & Context`): its named parts after
+// the first (`literalType`'s), of which an object literal set to it is a value too.
+function intersectedParts(typed: Node | null): Pick<LiteralContext, "intersected"> {
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type !== "intersection_type") return {};
+  const parts = namedParts(typed).slice(1);
+  return parts.length > 0 ? { intersected: parts } : {};
 }
 
 // For an object assigned to a member of a value of a named type (`options.extend = { ... }` of
@@ -2197,10 +2258,29 @@ function annotatedType(annotation: Node | null): string | null {
 // type, as `annotatedReturn` names it; null otherwise.
 function anonymousReturn(arm: Node): { line: number; index: number } | null {
   const typed = returningFunction(arm)?.childForFieldName("return_type");
-  if (typed?.type !== "type_annotation" || typed.namedChildren[0]?.type !== "object_type") {
+  if (typed?.type !== "type_annotation" || !anonymousPart(typed.namedChildren[0] ?? null)) {
     return null;
   }
   return annotatedReturn(typed);
+}
+
+// Whether a return type holds an anonymous object type that objects returned are of: itself, what
+// the platform's `Promise` of it gives, a union's one value part (`{ contents: string } |
+// undefined`) or an intersection's part (`Pick<Options, "cwd"> & { manager: Manager }`).
+function anonymousPart(typed: Node | null): boolean {
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  if (typed?.type === "object_type") return true;
+  if (typed?.type === "generic_type") {
+    const name = typed.childForFieldName("name");
+    if (name?.text !== "Promise" || lookUp(name, name.text) !== null) return false;
+    return anonymousPart(typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null);
+  }
+  if (typed?.type === "intersection_type") {
+    return typed.namedChildren.some((part) => anonymousPart(part));
+  }
+  if (typed?.type !== "union_type") return false;
+  const values = unionParts(typed).filter((part) => !NOTHING.has(part.text));
+  return values.length === 1 && anonymousPart(values[0]);
 }
 
 /** The parameter index that stands for a function's return type in `Receiver`'s `parameter`. */
@@ -2555,7 +2635,26 @@ function returnTypeOf(fn: Node): string | null {
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
   if (typed?.type === "union_type") return unionReturned(typed);
+  if (typed?.type === "conditional_type") return conditionalReturned(typed);
   return typed === null ? null : namedType(typed);
+}
+
+// The named type an object returned as a conditional type is of (`N extends true ? Array<Options>
+// : Options`): the one type its arms name, each arm itself or an array of it (the compiler takes
+// an object for the arm it fits, an array's elements for the array arm's), or null.
+function conditionalReturned(conditional: Node): string | null {
+  const names = new Set<string | null>();
+  const visit = (arm: Node | null) => {
+    while (arm?.type === "parenthesized_type") arm = arm.namedChildren[0] ?? null;
+    if (arm === null || NOTHING.has(arm.text)) return;
+    if (arm.type === "conditional_type") {
+      visit(arm.childForFieldName("consequence"));
+      visit(arm.childForFieldName("alternative"));
+    } else names.add(arrayElement(arm) ?? literalType(arm));
+  };
+  visit(conditional);
+  const [only] = names;
+  return names.size === 1 && only !== undefined ? only : null;
 }
 
 // The named type an object returned as a union is of: its one part that is a value
@@ -2567,7 +2666,8 @@ function unionReturned(union: Node): string | null {
     if (part?.type === "generic_type" && part.childForFieldName("name")?.text === "Promise") {
       part = part.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
     }
-    return part === null ? null : namedType(part);
+    // `(Manager & { warnings?: string[] }) | undefined`: the intersection's named part.
+    return part === null ? null : literalType(part);
   }));
   const [only] = names;
   return names.size === 1 && only !== undefined ? only : null;
@@ -2590,6 +2690,19 @@ function returnedElement(fn: Node): string | null {
     typed = typed.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
   }
   return typed === null ? null : arrayElement(typed);
+}
+
+// The named parts of the intersection a function's return type annotation writes (itself or as
+// the platform's `Promise` of it: `Promise<Pick<Options, "cwd"> & { manager: Manager }>`), or none.
+function returnedParts(fn: Node): string[] {
+  let typed = fn.childForFieldName("return_type");
+  if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
+  const name = typed?.type === "generic_type" ? typed.childForFieldName("name") : null;
+  if (name?.text === "Promise" && lookUp(name, name.text) === null) {
+    typed = typed?.childForFieldName("type_arguments")?.namedChildren[0] ?? null;
+  }
+  while (typed?.type === "parenthesized_type") typed = typed.namedChildren[0] ?? null;
+  return typed?.type === "intersection_type" ? namedParts(typed) : [];
 }
 
 // The named element type of an array type (`Route[]`, `readonly Route[]`, `Array<Route>`), or null.
@@ -2616,7 +2729,8 @@ function annotatedParameter(
   ) {
     return null;
   }
-  const index = list.namedChildren.findIndex((child) => child?.id === parameter.id);
+  const index = valueParameters(list).findIndex((child) => child.id === parameter.id);
+  if (index === -1) return null; // `this: { ... }`: the value called on, no parameter
   const fn = list.parent;
   let named = fn?.childForFieldName("name") ?? null;
   if (named === null && fn?.parent?.type === "variable_declarator") {
@@ -2695,7 +2809,7 @@ function callbackTypes(name: Node): ((string | null)[] | null)[] | null {
 function callbacksOf(fn: Node): ((string | null)[] | null)[] | null {
   const list = fn.childForFieldName("parameters");
   if (!list) return null;
-  const callbacks = list.namedChildren.filter((child) => child !== null && child.type !== "comment")
+  const callbacks = valueParameters(list)
     .map((parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
@@ -2746,7 +2860,7 @@ function signatureTypes(fn: Node): (string | null)[] {
 function parametersOf(fn: Node): (string | string[] | null)[] | null {
   const list = fn.childForFieldName("parameters");
   if (!list) return null;
-  return list.namedChildren.filter((child) => child !== null && child.type !== "comment").map(
+  return valueParameters(list).map(
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
@@ -2791,7 +2905,7 @@ function constraintTypes(name: Node): (string | null)[] | null {
   const list = fn?.childForFieldName("parameters");
   const generics = fn?.childForFieldName("type_parameters")?.namedChildren ?? [];
   if (!list || generics.length === 0) return null;
-  const constraints = list.namedChildren.filter((child) => child?.type !== "comment").map(
+  const constraints = valueParameters(list).map(
     (parameter) => {
       let typed = parameter?.childForFieldName("type") ?? null;
       if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
@@ -2915,8 +3029,18 @@ function declaredArguments(name: Node): TypeArguments | null {
 
 // The type annotations of a function's parameters.
 function parameterAnnotations(fn: Node): (Node | null)[] {
-  const list = fn.childForFieldName("parameters")?.namedChildren ?? [];
-  return list.map((parameter) => parameter?.childForFieldName("type") ?? null);
+  const list = fn.childForFieldName("parameters");
+  return list ? valueParameters(list).map((parameter) => parameter.childForFieldName("type")) : [];
+}
+
+// The parameters of a parameter list that arguments are given to: not its comments, nor a
+// `this` parameter (`(this: Context, options: Options) => void` takes its first argument as
+// `options`; `this` is what it is called on).
+function valueParameters(list: Node): Node[] {
+  return list.namedChildren.filter((child): child is Node =>
+    child !== null && child.type !== "comment" &&
+    child.childForFieldName("pattern")?.type !== "this"
+  );
 }
 
 // Per generic type written with type arguments in `types` (at any depth; the first of a name
