@@ -107,7 +107,7 @@ Deno.test("local check: a check still reading a source when the checks stop and 
   // which ends the service's process.
   const parent = await tempDir("sg-local-check-");
   try {
-    const sources = [];
+    const sources: Awaited<ReturnType<typeof createRepo>>[] = [];
     for (let i = 0; i < 3; i++) {
       sources.push(await createRepo({ "a.txt": `${i}\n` }, { parent, name: `local${i}` }));
     }
