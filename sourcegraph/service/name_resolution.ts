@@ -30,6 +30,7 @@ import {
   VARIABLE_TYPE,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
+import { platformTypeOf } from "./platform_types.ts";
 
 /** A named type an object literal is of, as the file `path` sees it, with the type arguments written there. */
 export interface LiteralType {
@@ -142,6 +143,12 @@ export interface ResolvedDeclaration {
    * object's type is made of one): that collection (every use of its member is the member's too).
    */
   platform?: string;
+  /**
+   * For a key of an object of one of the platform's object types (`ProxyHandler` of a handler
+   * passed to `new Proxy`): that type (every object's key of it, and every read of the member on a
+   * value annotated with it, is the same member).
+   */
+  platformType?: string;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -1471,9 +1478,19 @@ export async function resolveAt(
       ...(binding.receiver.private ? { private: binding.receiver.private } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
       ...await overridden(resolver, { path: at.path, name: at.name }, binding.receiver),
+      ...await platformTyped(resolver, { ...at, receiver: binding.receiver }),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding, line: at.line });
+}
+
+// For a key of an object literal of one of the platform's object types: that type.
+async function platformTyped(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Receiver },
+): Promise<{ platformType?: string }> {
+  const platformType = await platformTypeOf(resolver, at);
+  return platformType === undefined ? {} : { platformType };
 }
 
 // The receivers of a destructured name whose type `receiverMember` follows to a declaration.
@@ -1634,6 +1651,12 @@ export async function refersTo(
   if (binding === undefined) return false;
   if (target.scope !== undefined) return scopedRefersTo(at, { ...target, scope: target.scope });
   if (at.path === target.path && at.occurrence.line === target.line) return true;
+  if (target.member === true && target.platformType !== undefined) {
+    const receiver = binding.kind === "member" ? binding.receiver : property;
+    const { path, name } = at;
+    return receiver !== undefined &&
+      await platformTypeOf(resolver, { path, name, receiver }) === target.platformType;
+  }
   if (target.member === true) {
     const { within } = target;
     const { line } = at.occurrence;
