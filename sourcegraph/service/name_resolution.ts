@@ -1683,9 +1683,16 @@ export async function refersTo(
   const found = await resolver.follow(at.path, { name: at.name, binding });
   if (found === null) return false;
   if (found.augmented !== undefined && found.augmented === target.augmented) return true;
-  if (found.path === target.path && found.line === target.line) return true;
+  if (sameDeclaration(found, target)) return true;
   const exported = await namespaceExport(resolver, { path: at.path, name: at.name, found });
   return exported !== null && exported.path === target.path && exported.line === target.line;
+}
+
+// Whether a declaration found is the target: the same place (another name declared on the target's
+// line, `options` of `function parse(source, options)`, is another declaration).
+function sameDeclaration(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
+  if (found.path !== target.path || found.line !== target.line) return false;
+  return found.column === null || target.column === null || found.column === target.column;
 }
 
 // For a name its file declares by destructuring a module's namespace (`const { prompt } = await

@@ -1,8 +1,10 @@
 import { assertEquals } from "../../support/assert.ts";
 import { nameCases } from "../../support/name_cases.ts";
+import { refersTo, resolveAt } from "../../../sourcegraph/service/name_resolution.ts";
+import { resolverOver } from "../../support/resolved_references.ts";
 
 // One parser for every case of the file (see `nameCases`).
-const { nameCase, referencesIn, runCases } = nameCases();
+const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
 
 const PROXIES = {
   "src/utils.ts": [
@@ -80,6 +82,80 @@ nameCase(
   async () => {
     const { lines } = await referencesIn(PROXIES, { path: "src/utils.ts", name: "get", line: 8 });
     assertEquals(lines, ["src/object.ts:4", "src/utils.ts:8", "src/utils.ts:9", "src/utils.ts:10"]);
+  },
+);
+
+nameCase(
+  "same line: a parameter declared on a function's line is not the function",
+  async () => {
+    const files = {
+      "src/esprima.ts": [
+        "export function parse(source: string, options?: any) {",
+        '  return read(source, { range: options?.range, tolerant: getOption(options, "t") });',
+        "}",
+        "function read(source: string, options: unknown) {}",
+        "function getOption(options: any, key: string) {}",
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "src/esprima.ts",
+      name: "options",
+      line: 1,
+    });
+    assertEquals(lines, ["src/esprima.ts:1", "src/esprima.ts:2"]);
+    // Asked for the function, an occurrence of another name declared on its line is not it.
+    const resolver = resolverOver(sharedParser(), files);
+    const column = files["src/esprima.ts"].indexOf("parse");
+    const target = await resolveAt(resolver, {
+      path: "src/esprima.ts",
+      name: "parse",
+      line: 1,
+      column,
+    });
+    const options = await resolver.analysis("src/esprima.ts", "options");
+    const referring = [];
+    for (const occurrence of options?.occurrences ?? []) {
+      const at = { path: "src/esprima.ts", name: "options", occurrence };
+      if (await refersTo(resolver, at, target!)) referring.push(occurrence.line);
+    }
+    // (The function's own line is a row of it whatever else is written there.)
+    assertEquals(referring, [1]);
+  },
+);
+
+nameCase(
+  "predefined types: a value annotated with a platform's predefined type (string, number) is of no type of the files",
+  async () => {
+    const files = {
+      "src/mapping.ts": [
+        "export default class Mapping {",
+        "  slice(start: number) { return this; }",
+        "  toFixed(digits: number) { return this; }",
+        "}",
+      ].join("\n"),
+      "src/lines.ts": [
+        'import Mapping from "./mapping";',
+        "export class Lines {",
+        "  private mappings: Mapping[] = [];",
+        "  text(line: string, other, width: number) {",
+        "    other.slice(1);",
+        "    other.toFixed(2);",
+        "    width.toFixed(2);",
+        "    return line.slice(1);",
+        "  }",
+        "}",
+      ].join("\n"),
+    };
+    const slice = await referencesIn(files, {
+      path: "src/mapping.ts",
+      name: "slice",
+      line: 2,
+      shared: true,
+    });
+    // A value of no evident type in a file naming the type may be of it; a string is not.
+    assertEquals(slice.lines, ["src/lines.ts:5", "src/mapping.ts:2"]);
+    const fixed = await referencesIn(files, { path: "src/mapping.ts", name: "toFixed", line: 3 });
+    assertEquals(fixed.lines, ["src/lines.ts:6", "src/mapping.ts:3"]);
   },
 );
 
