@@ -1161,6 +1161,10 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
     return { kind: "type", type: "Array" };
   }
+  // `mapping: any`, `line: string`: of the platform's predefined type, none the files declare.
+  if (annotated?.type === "predefined_type" && annotated.text !== "any") {
+    return { kind: "unknown", global: true };
+  }
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
