@@ -878,7 +878,7 @@ export class NameResolver {
     }
     if (context.nested === undefined) return [];
     const { key, outer, element } = context.nested;
-    const found: LiteralType[] = [];
+    const found: LiteralType[] = await this.anonymousKeyTypes(path, context.nested);
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
       const member = await this.member(each.path, { ...each, member: key }, depth + 1);
       // `{ build: { ... } }` of a `Record<string, Command>`: each key holds a Command.
@@ -1174,11 +1174,49 @@ export class NameResolver {
     depth: number,
   ): Promise<ResolvedDeclaration[]> {
     const found: ResolvedDeclaration[] = [];
+    const anonymous = await this.anonymousKey(path, nested);
+    if (anonymous !== null) found.push(anonymous);
     for (const each of await this.literalTypes(path, nested.outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: nested.key }, 1);
       if (member !== null) found.push(member);
     }
     return found;
+  }
+
+  /**
+   * For an object literal under a key of an object of the anonymous type annotating a variable
+   * (`const cases: Array<{ format: Options }> = [{ format: { ... } }]`): that type's member of the
+   * key, or null for another literal.
+   */
+  async anonymousKey(
+    path: string,
+    nested: { key: string; outer: LiteralContext },
+  ): Promise<ResolvedDeclaration | null> {
+    const { outer, key } = nested;
+    if (outer.type !== null || outer.parameter?.index !== VARIABLE_TYPE) return null;
+    const found = await this.parameterMember(path, { member: key, ...outer.parameter });
+    if (found === null) return null;
+    // With the named types its annotation writes, which the objects under the key are of.
+    const at = { name: key, line: found.line, column: found.column ?? 0 };
+    const binding = (await this.occurrenceAt(path, at))?.binding;
+    const declared = binding?.kind === "member" ? binding.receiver : null;
+    if (declared?.kind !== "declaration") return found;
+    const { valueTypes, elementTypes } = declared;
+    return {
+      ...found,
+      ...(valueTypes ? { valueTypes } : {}),
+      ...(elementTypes ? { elementTypes } : {}),
+    };
+  }
+
+  /** The named types (`valueTypes`, or `elementTypes` for an element) of `anonymousKey`'s member. */
+  async anonymousKeyTypes(
+    path: string,
+    nested: { key: string; outer: LiteralContext; element?: boolean },
+  ): Promise<LiteralType[]> {
+    const holder = await this.anonymousKey(path, nested);
+    const types = (nested.element ? holder?.elementTypes : holder?.valueTypes) ?? [];
+    return types.map((type) => ({ path: holder!.path, type }));
   }
 
   /**

@@ -1931,7 +1931,7 @@ function valueContext(object: Node): LiteralContext | null {
   // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
   const context = objectContext(outer);
   const typed = context.type !== null || context.argument !== undefined ||
-    context.nested !== undefined;
+    context.nested !== undefined || anonymouslyTyped(context);
   return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
 }
 
@@ -2042,8 +2042,15 @@ function listedUnderKey(object: Node): LiteralContext | null {
   if (key?.type !== "property_identifier" || outer?.type !== "object") return null;
   const context = objectContext(outer);
   const typed = context.type !== null || context.argument !== undefined ||
-    context.nested !== undefined;
+    context.nested !== undefined || anonymouslyTyped(context);
   return typed ? { type: null, nested: { key: key.text, outer: context, element: true } } : null;
+}
+
+// Whether an object literal is of the anonymous object type annotating a variable
+// (`const cases: Array<{ format: Options }> = [{ format: { ... } }]`): its keys' types are that
+// type's members', which type the objects under them.
+function anonymouslyTyped(context: LiteralContext): boolean {
+  return context.type === null && context.parameter?.index === VARIABLE_TYPE;
 }
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer

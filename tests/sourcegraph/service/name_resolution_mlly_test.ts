@@ -4,7 +4,7 @@ import { refersTo, resolveAt } from "../../../sourcegraph/service/name_resolutio
 import { resolverOver } from "../../support/resolved_references.ts";
 
 // One parser for every case of the file (see `nameCases`).
-const { nameCase, referencesIn, runCases, sharedParser } = nameCases();
+const { definedIn, nameCase, referencesIn, runCases, sharedParser } = nameCases();
 
 const PROXIES = {
   "src/utils.ts": [
@@ -156,6 +156,41 @@ nameCase(
     assertEquals(slice.lines, ["src/lines.ts:5", "src/mapping.ts:2"]);
     const fixed = await referencesIn(files, { path: "src/mapping.ts", name: "toFixed", line: 3 });
     assertEquals(fixed.lines, ["src/lines.ts:6", "src/mapping.ts:3"]);
+  },
+);
+
+nameCase(
+  "anonymous variable types: an object under a key of an object of a variable's anonymous type is of that key's type",
+  async () => {
+    const files = {
+      "src/format.ts":
+        "export interface FormatOptions {\n  quote?: string;\n  useSemi?: boolean;\n}",
+      "test/format.test.ts": [
+        'import type { FormatOptions } from "../src/format";',
+        "const cases: Array<{ name: string; format: FormatOptions; extra: { depth: number } }> = [",
+        '  { name: "single", format: { quote: "single" }, extra: { depth: 1 } },',
+        "  { name: 'semi', format: { useSemi: true }, extra: { depth: 2 } },",
+        "];",
+        "const other = { format: { quote: 1 } };",
+      ].join("\n"),
+    };
+    assertEquals(
+      await definedIn(files, { path: "test/format.test.ts", name: "quote", line: 3 }),
+      "src/format.ts:2",
+    );
+    const { lines } = await referencesIn(files, { path: "src/format.ts", name: "quote", line: 2 });
+    // Not a key of an untyped object.
+    assertEquals(lines, ["src/format.ts:2", "test/format.test.ts:3"]);
+    const depth = await referencesIn(files, {
+      path: "test/format.test.ts",
+      name: "depth",
+      line: 2,
+    });
+    assertEquals(depth.lines, [
+      "test/format.test.ts:2",
+      "test/format.test.ts:3",
+      "test/format.test.ts:4",
+    ]);
   },
 );
 
