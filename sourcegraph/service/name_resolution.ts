@@ -2216,6 +2216,9 @@ async function declarationRefersTo(
 ): Promise<boolean> {
   const { receiver } = at;
   const own = at.path === target.path;
+  // An object set without an annotation to a variable is of its own type: a key of it is no
+  // other type's member (another such object's key is the rule's below).
+  if (receiver.untyped === true && target.literal !== true) return false;
   // An object passed to a function is of its parameter's type; another anonymous object
   // (type) is the target's only where the target's is anonymous too; another file's type
   // of the target's type name is another type.

@@ -140,6 +140,11 @@ export type Receiver =
      * referred to (the compiler's references look nowhere else, even where a cast reaches it).
      */
     private?: { from: number; to: number };
+    /**
+     * For a key of an object literal set, without an annotation, to a variable (or under a key or
+     * in an array of one, `as const` too): the object is of its own type, no other's.
+     */
+    untyped?: true;
   }
   /**
    * An element of an array the file imports (`for (const route of routes)`): of the element type
@@ -1762,10 +1767,38 @@ function declaringType(member: Node, declares: string): Receiver {
       const statement = anonymous && open && up.type === "object_type" ? nestedStatement(up) : null;
       const body = statement ?? (anonymous ? enclosingBody(up) : null);
       const within = body === null ? localType(aliasOf(up)) : { within: body };
-      return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };
+      const own = up.type === "object" && untypedInitializer(up) ? { untyped: true as const } : {};
+      return {
+        kind: "declaration",
+        ...context,
+        ...literal,
+        ...within,
+        ...own,
+        heritage: [],
+        declares,
+      };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// Whether an object literal is set, without an annotation, to a variable: itself, or through keys
+// of object literals and elements of array literals (`const tests = { a: [{ ... }] }`), or cast
+// `as const`; no call, annotation or other cast gives it a type.
+function untypedInitializer(object: Node): boolean {
+  let value = object;
+  for (let up = object.parent; up !== null; value = up, up = up.parent) {
+    if (up.type === "pair" && up.childForFieldName("value")?.id === value.id) {
+      up = up.parent;
+      if (up?.type !== "object") return false;
+      continue;
+    }
+    if (up.type === "array" || up.type === "parenthesized_expression") continue;
+    if (up.type === "as_expression" && up.lastChild?.text === "const") continue;
+    return up.type === "variable_declarator" && up.childForFieldName("value")?.id === value.id &&
+      up.childForFieldName("type") === null;
+  }
+  return false;
 }
 
 // Whether an object literal is typed `any` (or `unknown`): returned from a function declared to

@@ -194,4 +194,34 @@ nameCase(
   },
 );
 
+nameCase(
+  "untyped initializers: an object set without an annotation to a variable, at any depth, is of its own type, not another object's anonymous type",
+  async () => {
+    const files = {
+      "test/imports.test.ts": [
+        "type MaybeArray<T> = T | T[];",
+        "const staticTests: Record<string, MaybeArray<{ specifier: string; type?: string }>> = {",
+        '  a: [{ specifier: "a", type: "static" }],',
+        "};",
+        'staticTests.b = { specifier: "b" };',
+        "const TypeTests = {",
+        '  c: { specifier: "c", type: "type" },',
+        '  d: [{ specifier: "d" }],',
+        "};",
+        'const dynamicTests = { e: { specifier: "e" } } as const;',
+      ].join("\n"),
+    };
+    const { lines } = await referencesIn(files, {
+      path: "test/imports.test.ts",
+      name: "specifier",
+      line: 2,
+    });
+    assertEquals(lines, [
+      "test/imports.test.ts:2",
+      "test/imports.test.ts:3",
+      "test/imports.test.ts:5",
+    ]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
