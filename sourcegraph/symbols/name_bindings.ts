@@ -1490,7 +1490,9 @@ function iterated(array: Node | null): Receiver {
     return { kind: "element", of: node.text };
   }
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
-    return { kind: "type", type: binding.elementType };
+    // `statements: T[]` of `<T extends TokenLocation>`: an element is of the constraint.
+    const type = constraintOf(node, binding.elementType) ?? binding.elementType;
+    return { kind: "type", type };
   }
   const declarator = declaredAt(node, binding)?.parent ?? null;
   return declarator?.type === "variable_declarator"
@@ -1566,7 +1568,19 @@ function elementType(name: Node): string | null {
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-  return typed === null ? null : arrayElement(typed);
+  return typed === null ? null : arrayElement(withoutNullish(typed));
+}
+
+// A union type of one part besides `undefined` and `null` (`Route[] | undefined`): that part; else
+// the type itself.
+function withoutNullish(typed: Node): Node {
+  if (typed.type !== "union_type") return typed;
+  const parts = unionParts(typed).filter((part) =>
+    !(part.type === "predefined_type" && part.text === "undefined") &&
+    !(part.type === "literal_type" && part.text === "null") && part.text !== "undefined" &&
+    part.text !== "null"
+  );
+  return parts.length === 1 ? parts[0] : typed;
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);

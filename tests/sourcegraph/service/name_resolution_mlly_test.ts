@@ -224,4 +224,52 @@ nameCase(
   },
 );
 
+nameCase(
+  "constrained elements: an element of an array of a type parameter is of its constraint, of an optional array of its element type",
+  async () => {
+    const files = {
+      "src/analyze.ts": [
+        "export interface ESMImport {",
+        "  start: number;",
+        "  end: number;",
+        "}",
+        "interface TokenLocation {",
+        "  start: number;",
+        "  end: number;",
+        "}",
+        "export function filterStatement<T extends TokenLocation>(",
+        "  locations: TokenLocation[] | undefined,",
+        "  statements: T[],",
+        "): T[] {",
+        "  return statements.filter((exp) => {",
+        "    return !locations || locations.some((location) => {",
+        "      return exp.start <= location.start && exp.end >= location.end;",
+        "    });",
+        "  });",
+        "}",
+      ].join("\n"),
+    };
+    assertEquals(
+      await definedIn(files, { path: "src/analyze.ts", name: "start", line: 15 }),
+      "src/analyze.ts:6",
+    );
+    assertEquals(
+      await definedIn(files, { path: "src/analyze.ts", name: "end", line: 15, nth: 1 }),
+      "src/analyze.ts:7",
+    );
+    // `locations: TokenLocation[] | undefined`: an element of the array when it is one.
+    assertEquals(
+      await definedIn(files, { path: "src/analyze.ts", name: "start", line: 15, nth: 1 }),
+      "src/analyze.ts:6",
+    );
+    const { lines } = await referencesIn(files, {
+      path: "src/analyze.ts",
+      name: "start",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/analyze.ts:2"]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
