@@ -447,10 +447,34 @@ export class NameResolver {
       const types = [receiver.type, ...receiver.heritage];
       return await this.#firstMember(path, { types, name, near: at.line }, depth);
     }
+    if (receiver.kind === "type" && receiver.union !== undefined) {
+      const types = [receiver.type, ...receiver.union];
+      return await this.unionMember(path, { types, member: name, near: at.line }, depth);
+    }
     if (receiver.kind === "type") {
       return await this.#firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
     }
     return null;
+  }
+
+  /**
+   * The member `member` of a value of a union of named types (`TypeImport | StaticImport`), as
+   * `path` sees them: the first arm's declaring it, with the other arms' as its `alternatives` (a
+   * value's member is either's); null when no arm declares it.
+   */
+  async unionMember(
+    path: string,
+    at: { types: string[]; member: string; near?: number },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const found: ResolvedDeclaration[] = [];
+    for (const type of at.types) {
+      const each = await this.member(path, { type, member: at.member, near: at.near }, depth + 1);
+      if (each !== null) found.push(each, ...each.alternatives ?? []);
+    }
+    if (found.length <= 1) return found[0] ?? null;
+    const [first, ...others] = found;
+    return { ...first, alternatives: others.map(({ alternatives: _, ...other }) => other) };
   }
 
   // The member `name` of a parameter of a callback, a function of a named signature or a typed
@@ -1840,8 +1864,12 @@ async function memberRefersTo(
     case "handler":
       return await valueMemberRefersTo(resolver, { ...at, receiver }, target);
     case "type": {
-      // The type as the file sees it: when it leads to a declaration of the member, that one.
-      const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+      // The type as the file sees it: when it leads to a declaration of the member, that one (of
+      // each arm of a union).
+      const arms = [receiver.type, ...receiver.union ?? []];
+      const found = receiver.union === undefined
+        ? await resolver.member(at.path, { type: receiver.type, member: at.name }, 1)
+        : await resolver.unionMember(at.path, { types: arms, member: at.name }, 0);
       if (found !== null) return isTargetMember(found, target);
       return receiverFits(receiver, types) &&
         await sameTypeName(resolver, { path: at.path, type: receiver.type }, target);

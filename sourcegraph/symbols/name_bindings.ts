@@ -45,8 +45,11 @@ export type Receiver =
     heritage: string[];
     literal?: { from: number; to: number };
   }
-  /** A value of a declared or constructed type, or the class itself (`Type.member`). */
-  | { kind: "type"; type: string }
+  /**
+   * A value of a declared or constructed type, or the class itself (`Type.member`); `union`: the
+   * other named types of the union it is annotated with (`matched: TypeImport | StaticImport`).
+   */
+  | { kind: "type"; type: string; union?: string[] }
   /**
    * A JSX attribute (`<Component name={...}>`): a property of the element's props; `line`: that
    * of the component's declaration when a function or block declares it (the one in scope).
@@ -1161,15 +1164,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (typed !== null && typeName !== null) {
     return { kind: "type", type: constraintOf(typed, typeName) ?? typeName };
   }
-  // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
-  const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
-  if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
-    return { kind: "type", type: "Array" };
-  }
-  // `mapping: any`, `line: string`: of the platform's predefined type, none the files declare.
-  if (annotated?.type === "predefined_type" && annotated.text !== "any") {
-    return { kind: "unknown", global: true };
-  }
+  const annotation = typed === null ? null : annotatedReceiver(typed);
+  if (annotation !== null) return annotation;
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
@@ -1575,12 +1571,28 @@ function elementType(name: Node): string | null {
 // the type itself.
 function withoutNullish(typed: Node): Node {
   if (typed.type !== "union_type") return typed;
-  const parts = unionParts(typed).filter((part) =>
-    !(part.type === "predefined_type" && part.text === "undefined") &&
-    !(part.type === "literal_type" && part.text === "null") && part.text !== "undefined" &&
-    part.text !== "null"
-  );
+  const parts = unionParts(typed).filter((part) => !nullish(part));
   return parts.length === 1 ? parts[0] : typed;
+}
+
+// Whether a type is `undefined` or `null`.
+function nullish(typed: Node): boolean {
+  return typed.text === "undefined" || typed.text === "null";
+}
+
+// The named types of a union annotation besides `undefined` and `null` (`TypeImport |
+// StaticImport`, `Other | null`), once each; null when it is no union, or has another arm.
+function unionArms(annotation: Node): string[] | null {
+  const typed = annotation.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
+  if (typed?.type !== "union_type") return null;
+  const names: string[] = [];
+  for (const part of unionParts(typed)) {
+    if (nullish(part)) continue;
+    const name = namedType(part);
+    if (name === null) return null;
+    if (!names.includes(name)) names.push(name);
+  }
+  return names.length === 0 ? null : names;
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
@@ -1794,6 +1806,26 @@ function declaringType(member: Node, declares: string): Receiver {
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// What a value annotated with `typed` (no one named type) is: of the named arms of a union
+// (`matched: TypeImport | StaticImport`, `other: Other | null`), an array (`sent: string[]`, whose
+// members are the platform's), of a predefined type (`line: string`: none the files declare; `any`
+// aside); null for another annotation.
+function annotatedReceiver(typed: Node): Receiver | null {
+  const arms = unionArms(typed);
+  if (arms !== null) {
+    const [type, ...union] = arms;
+    return union.length === 0 ? { kind: "type", type } : { kind: "type", type, union };
+  }
+  const annotated = typed.type === "type_annotation" ? typed.namedChildren[0] : typed;
+  if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
+    return { kind: "type", type: "Array" };
+  }
+  if (annotated?.type === "predefined_type" && annotated.text !== "any") {
+    return { kind: "unknown", global: true };
+  }
+  return null;
 }
 
 // Whether an object literal is set, without an annotation, to a variable: itself, or through keys

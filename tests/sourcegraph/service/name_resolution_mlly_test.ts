@@ -272,4 +272,36 @@ nameCase(
   },
 );
 
+nameCase(
+  "annotated unions: a value annotated with a union of named types is of each arm, one with null or undefined of the other part",
+  async () => {
+    const files = {
+      "src/analyze.ts": [
+        'export interface StaticImport { type: "static"; imports: string }',
+        'export interface TypeImport { type: "type"; imports: string }',
+        'export interface Other { type: "other"; imports: string }',
+        "export function parseTypeImport(matched: TypeImport | StaticImport, other: Other | null) {",
+        '  if (matched.type === "type") return matched.imports;',
+        "  return other?.imports;",
+        "}",
+      ].join("\n"),
+    };
+    assertEquals(
+      await definedIn(files, { path: "src/analyze.ts", name: "type", line: 5 }),
+      "src/analyze.ts:2",
+    );
+    assertEquals(
+      await definedIn(files, { path: "src/analyze.ts", name: "imports", line: 6 }),
+      "src/analyze.ts:3",
+    );
+    const at = { path: "src/analyze.ts", name: "imports", shared: true };
+    const staticImports = await referencesIn(files, { ...at, line: 1 });
+    assertEquals(staticImports.lines, ["src/analyze.ts:1", "src/analyze.ts:5"]);
+    const typeImports = await referencesIn(files, { ...at, line: 2 });
+    assertEquals(typeImports.lines, ["src/analyze.ts:2", "src/analyze.ts:5"]);
+    const other = await referencesIn(files, { ...at, line: 3 });
+    assertEquals(other.lines, ["src/analyze.ts:3", "src/analyze.ts:6"]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
