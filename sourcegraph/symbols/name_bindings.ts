@@ -1996,6 +1996,8 @@ function jsxProps(attribute: Node): Receiver {
 // The type of an object literal that is a property's value in another literal (`{ retry: { ... } }`),
 // or an element of an array that is (`{ children: [{ ... }] }`); null for another object.
 function valueContext(object: Node): LiteralContext | null {
+  const anonymous = recordValueObject(object);
+  if (anonymous !== null) return { type: null, typedAt: linesOf(anonymous) };
   const holder = object.parent;
   const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
     ? holder.parent
@@ -2109,6 +2111,48 @@ function recordValues(object: Node): string | null {
 }
 
 const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
+
+// For an object that is a value of a variable annotated `Record<K, V>` with V an anonymous object
+// type, or a generic type written with one (`MaybeArray<{ specifier: string }>`): set in the
+// variable's literal, in an array there (`"b": [{ ... }]`), or assigned to a key
+// (`tests["c"] = { ... }`): that object type, whose members its keys are; null otherwise.
+function recordValueObject(object: Node): Node | null {
+  if (object.type !== "object") return null;
+  let value: Node = object;
+  if (value.parent?.type === "array") value = value.parent;
+  const holder = value.parent;
+  if (
+    holder?.type === "assignment_expression" && holder.childForFieldName("right")?.id === value.id
+  ) {
+    const left = holder.childForFieldName("left");
+    const record = left?.type === "subscript_expression" ? left.childForFieldName("object") : null;
+    if (record?.type !== "identifier") return null;
+    const declared = declaredAt(record, lookUp(record, record.text))?.parent ?? null;
+    return declared?.type === "variable_declarator" ? anonymousRecordValue(declared) : null;
+  }
+  if (holder?.type !== "pair" || holder.childForFieldName("value")?.id !== value.id) return null;
+  const outer = holder.parent;
+  const declarator = outer?.type === "object" ? outer.parent : null;
+  if (declarator?.type !== "variable_declarator") return null;
+  return declarator.childForFieldName("value")?.id === outer?.id
+    ? anonymousRecordValue(declarator)
+    : null;
+}
+
+// The anonymous object type V of a variable annotated `Record<K, V>` (the platform's), or the one
+// object type argument of a generic V (`Record<string, MaybeArray<{ ... }>>`); null otherwise.
+function anonymousRecordValue(declarator: Node): Node | null {
+  const typed = declarator.childForFieldName("type")?.namedChildren[0] ?? null;
+  const name = typed?.type === "generic_type" ? typed.childForFieldName("name") : null;
+  if (name?.text !== "Record" || lookUp(name, name.text) !== null) return null;
+  const list = typed!.childForFieldName("type_arguments")?.namedChildren ?? [];
+  const value = list.length === 2 ? list[1] : null;
+  if (value?.type === "object_type") return value;
+  const given = value?.type === "generic_type"
+    ? value.childForFieldName("type_arguments")?.namedChildren ?? []
+    : [];
+  return given.length === 1 && given[0]?.type === "object_type" ? given[0] : null;
+}
 
 // For an object literal that is an element of an array literal under a key of another object
 // literal of evident type (`{ children: [{ ... }] }`): the element of that key's type; else null.

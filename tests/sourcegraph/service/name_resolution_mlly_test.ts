@@ -304,4 +304,54 @@ nameCase(
   },
 );
 
+nameCase(
+  "record values: an object a Record's value is (set in its literal, in an array there, or assigned to a key) is of its anonymous value type",
+  async () => {
+    const files = {
+      "test/imports.test.ts": [
+        "type MaybeArray<T> = T | T[];",
+        "const staticTests: Record<",
+        "  string,",
+        "  MaybeArray<{",
+        "    specifier: string;",
+        "    type?: string;",
+        "  }>",
+        "> = {",
+        '  "import a": { specifier: "a" },',
+        '  "import b": [{ specifier: "b" }, { specifier: "c", type: "static" }],',
+        "};",
+        'staticTests["import d"] = { specifier: "d" };',
+        "const plain: Record<string, { specifier: string }> = {",
+        '  e: { specifier: "e" },',
+        "};",
+      ].join("\n"),
+    };
+    for (const line of [9, 10, 12]) {
+      assertEquals(
+        await definedIn(files, { path: "test/imports.test.ts", name: "specifier", line }),
+        "test/imports.test.ts:5",
+      );
+    }
+    assertEquals(
+      await definedIn(files, { path: "test/imports.test.ts", name: "specifier", line: 10, nth: 1 }),
+      "test/imports.test.ts:5",
+    );
+    const { lines } = await referencesIn(files, {
+      path: "test/imports.test.ts",
+      name: "specifier",
+      line: 5,
+    });
+    assertEquals(lines, [
+      "test/imports.test.ts:5",
+      "test/imports.test.ts:9",
+      "test/imports.test.ts:10",
+      "test/imports.test.ts:12",
+    ]);
+    assertEquals(
+      await definedIn(files, { path: "test/imports.test.ts", name: "specifier", line: 14 }),
+      "test/imports.test.ts:13",
+    );
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
