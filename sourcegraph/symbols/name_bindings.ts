@@ -943,7 +943,7 @@ function receiverOf(node: Node | null): Receiver {
     const made = node.childForFieldName("constructor");
     return made?.type === "identifier" ? { kind: "type", type: made.text } : { kind: "unknown" };
   }
-  if (node.type !== "identifier" && node.type !== "type_identifier") return { kind: "unknown" };
+  if (node.type !== "identifier" && node.type !== "type_identifier") return literalReceiver(node);
   const tested = narrowed(node);
   if (tested !== null) return { kind: "type", type: tested };
   const binding = lookUp(node, node.text);
@@ -955,6 +955,16 @@ function receiverOf(node: Node | null): Receiver {
   }
   if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
   return typeOfDeclaration(node, binding);
+}
+
+// Literals of the platform's strings, numbers and patterns: their members are none of the files'.
+const PLATFORM_LITERALS = new Set(["string", "template_string", "number", "regex"]);
+
+// What a value written as a literal is (`["a", "b"].join(eol)`, `"text".trim()`): the platform's
+// array, string, number or pattern; of no evident type for another expression.
+function literalReceiver(node: Node): Receiver {
+  if (node.type === "array") return { kind: "type", type: "Array" };
+  return PLATFORM_LITERALS.has(node.type) ? { kind: "unknown", global: true } : { kind: "unknown" };
 }
 
 // The module whose namespace a node is: `await import("./prompt")`, and `import("./prompt")` in a

@@ -354,4 +354,42 @@ nameCase(
   },
 );
 
+nameCase(
+  "literal receivers: a member of an array, string or template literal is the platform's",
+  async () => {
+    const files = {
+      "src/lines.ts": [
+        "export class Lines {",
+        "  join(elements: Lines[]) { return this; }",
+        "  trim() { return this; }",
+        "}",
+      ].join("\n"),
+      "test/lines.ts": [
+        'import { Lines } from "../src/lines";',
+        "export function check(lines: Lines, other, eol: string) {",
+        '  const code = ["function f() {", "}"].join(eol);',
+        "  lines.join([lines]);",
+        "  other.join([lines]);",
+        '  return "  x ".trim() + `${code} `.trim() + other.trim();',
+        "}",
+      ].join("\n"),
+    };
+    const join = await referencesIn(files, {
+      path: "src/lines.ts",
+      name: "join",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(join.lines, ["src/lines.ts:2", "test/lines.ts:4", "test/lines.ts:5"]);
+    const trim = await referencesIn(files, {
+      path: "src/lines.ts",
+      name: "trim",
+      line: 3,
+      shared: true,
+    });
+    // Only `other.trim()` on that line may be the type's: the line is a row once.
+    assertEquals(trim.lines, ["src/lines.ts:3", "test/lines.ts:6"]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
