@@ -1165,7 +1165,7 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const at = root.descendantForPosition({ row: declared.line - 1, column: declared.column });
   const holder = at?.parent;
   if (!holder) return { kind: "unknown" };
-  const read = at === null ? null : propertyRead(at, holder);
+  const read = at === null ? null : propertyRead(at, holder) ?? elementSet(at, holder);
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const queried = typed === null ? null : returnTypeQuery(typed);
@@ -1303,6 +1303,20 @@ function propertyRead(name: Node, holder: Node): Receiver | null {
   }
   const on = destructured(name);
   return READ_FROM.has(on.kind) ? { kind: "property", of: key.text, on } : null;
+}
+
+// For a variable set, without an annotation, to an element read from an array (`const match =
+// matches[0]`, `matches.at(-1)!`): what `elementRead` says that element is; null otherwise.
+function elementSet(name: Node, holder: Node): Receiver | null {
+  if (holder.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
+    return null;
+  }
+  if (holder.childForFieldName("type") !== null) return null;
+  let value = holder.childForFieldName("value");
+  while (value?.type === "non_null_expression" || value?.type === "parenthesized_expression") {
+    value = value.namedChildren[0] ?? null;
+  }
+  return value === null ? null : elementRead(value);
 }
 
 // For an unannotated parameter (its name, or its destructuring pattern) of a function passed as

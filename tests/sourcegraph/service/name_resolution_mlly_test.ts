@@ -392,4 +392,40 @@ nameCase(
   },
 );
 
+nameCase(
+  "element variables: a variable set to an element of an array of evident element type is of that type",
+  async () => {
+    const files = {
+      "src/analyze.ts": [
+        'export interface DynamicImport { type: "dynamic"; expression: string }',
+        "export function findDynamicImports(code: string): DynamicImport[] {",
+        "  return [];",
+        "}",
+      ].join("\n"),
+      "test/imports.test.ts": [
+        'import { findDynamicImports } from "../src/analyze";',
+        'const tests: Record<string, { type?: string }> = { a: { type: "dynamic" } };',
+        'const matches = findDynamicImports("x");',
+        "const match = matches[0];",
+        "const last = matches.at(-1)!;",
+        'if (match.type === "dynamic" && last.type) {}',
+      ].join("\n"),
+    };
+    assertEquals(
+      await definedIn(files, { path: "test/imports.test.ts", name: "type", line: 6 }),
+      "src/analyze.ts:1",
+    );
+    assertEquals(
+      await definedIn(files, { path: "test/imports.test.ts", name: "type", line: 6, nth: 1 }),
+      "src/analyze.ts:1",
+    );
+    const { lines } = await referencesIn(files, {
+      path: "test/imports.test.ts",
+      name: "type",
+      line: 2,
+    });
+    assertEquals(lines, ["test/imports.test.ts:2"]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
