@@ -588,7 +588,26 @@ function moduleOf(statement: Node): string | null {
 
 // The name's declaration seen from `node`: the nearest scope declaring it.
 function lookUp(node: Node, name: string): Binding | null {
-  return node.parent === null ? null : bindingSeenFrom(node.parent, name);
+  if (node.parent === null) return null;
+  return node.type === "type_identifier"
+    ? typeSeenFrom(node.parent, name)
+    : bindingSeenFrom(node.parent, name);
+}
+
+// What only declares a value, which a name in a type position does not mean (`this: PathVisitor`
+// inside `const PathVisitor = function (this: PathVisitor) {}` is the interface around it).
+const VALUE_DECLARATIONS = new Set(["constant", "variable", "parameter", "function"]);
+
+// `bindingSeenFrom` for a name in a type position: the nearest declaration that is not a value's.
+function typeSeenFrom(scope: Node, name: string): Binding | null {
+  for (let at: Node | null = scope; at !== null; at = at.parent) {
+    const found = declarationsOf(at, name).find(({ binding }) =>
+      (binding.kind !== "local" && binding.kind !== "file") ||
+      !VALUE_DECLARATIONS.has(binding.declares)
+    );
+    if (found !== undefined) return found.binding;
+  }
+  return null;
 }
 
 /**

@@ -428,4 +428,35 @@ nameCase(
   },
 );
 
+nameCase(
+  "type positions: a name in a type position is a type's, past a value of the same name declared nearer",
+  async () => {
+    const files = {
+      "src/path_visitor.ts": [
+        "export interface PathVisitor {",
+        "  visit(node: unknown): void;",
+        "}",
+        "export const make = () => {",
+        "  const PathVisitor = function PathVisitor(this: PathVisitor) {",
+        "    return this;",
+        "  } as any;",
+        "  const PVp: PathVisitor =",
+        "    PathVisitor.prototype;",
+        "  return PVp;",
+        "};",
+      ].join("\n"),
+    };
+    const at = { path: "src/path_visitor.ts", name: "PathVisitor" };
+    assertEquals(await definedIn(files, { ...at, line: 5, nth: 2 }), "src/path_visitor.ts:1");
+    assertEquals(await definedIn(files, { ...at, line: 8 }), "src/path_visitor.ts:1");
+    assertEquals(await definedIn(files, { ...at, line: 9 }), "src/path_visitor.ts:5");
+    const { lines } = await referencesIn(files, { ...at, line: 1 });
+    assertEquals(lines, [
+      "src/path_visitor.ts:1",
+      "src/path_visitor.ts:5",
+      "src/path_visitor.ts:8",
+    ]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
