@@ -98,6 +98,8 @@ export interface ResolvedDeclaration {
   returnsElement?: string;
   /** For a type alias of a union with function arms: the named types those functions return. */
   returnedBy?: string[];
+  /** For an interface or alias with a construct signature: the named type `new` makes. */
+  constructs?: string;
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
@@ -455,6 +457,23 @@ export class NameResolver {
       return await this.#firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
     }
     return null;
+  }
+
+  /**
+   * For `new X()` of a value X (not a class) cast or annotated as a type with a construct signature
+   * (`const Printer = function () {} as any as PrinterConstructor`): the member `member` of the
+   * type that signature makes; null for another type.
+   */
+  async instanceMember(
+    value: ResolvedDeclaration,
+    member: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (value.kind !== "constant" && value.kind !== "variable") return null;
+    if (value.valueType === undefined || depth > FOLLOW_DEPTH) return null;
+    const type = await this.declarationOf(value.path, value.valueType, depth + 1);
+    if (type?.constructs === undefined) return null;
+    return await this.member(type.path, { type: type.constructs, member }, depth + 1);
   }
 
   /**
@@ -1393,6 +1412,8 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.declarationOf(path, at.type, depth, at.near);
     if (type === null) return null;
+    const made = await this.instanceMember(type, at.member, depth);
+    if (made !== null) return made;
     const members = await this.analysis(type.path, at.member);
     for (const occurrence of ownMembers(members?.occurrences ?? [], type)) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
@@ -2497,6 +2518,7 @@ function declared(
     ...(binding.setBy ? { setBy: binding.setBy } : {}),
     ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
     ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
+    ...(binding.constructs ? { constructs: binding.constructs } : {}),
   };
 }
 

@@ -325,6 +325,11 @@ export interface Declared {
    * types those functions return (a `Promise`'s: what awaiting it gives).
    */
   returnedBy?: string[];
+  /**
+   * For an interface or an object type alias with a construct signature (`new (config?: object):
+   * PrinterType`): the named type `new` of a value of it makes.
+   */
+  constructs?: string;
 }
 
 /** Per generic type written with type arguments, the named type of each argument. */
@@ -685,6 +690,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    const constructs = constructedType(nameNode);
+    if (constructs !== null) declared.constructs = constructs;
     const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
     if (elements !== null) declared.returnsElement = elements;
     Object.assign(declared, valueTypes(nameNode));
@@ -2906,6 +2913,22 @@ function callSignature(name: Node): Node | null {
     body = holder.childForFieldName("body");
   }
   return body?.namedChildren.find((member) => member?.type === "call_signature") ?? null;
+}
+
+// For the name of an interface or an object type alias with a construct signature: the named type
+// it returns (`new (config?: object): PrinterType`); null for other names.
+function constructedType(name: Node): string | null {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return null;
+  const body = holder.type === "interface_declaration"
+    ? holder.childForFieldName("body")
+    : holder.type === "type_alias_declaration"
+    ? holder.childForFieldName("value")
+    : null;
+  if (body?.type !== "object_type" && body?.type !== "interface_body") return null;
+  const signature = body.namedChildren.find((member) => member?.type === "construct_signature");
+  const typed = signature?.childForFieldName("type") ?? null;
+  return typed === null ? null : namedType(typed);
 }
 
 // For the name of a type with a call signature: the named type calling a value of it returns.

@@ -459,4 +459,46 @@ nameCase(
   },
 );
 
+nameCase(
+  "constructor values: new of a value cast to a type with a construct signature makes what that signature returns",
+  async () => {
+    const files = {
+      "src/printer.ts": [
+        "interface PrinterType {",
+        "  print(ast: unknown): string;",
+        "}",
+        "interface PrinterConstructor {",
+        "  new (config?: object): PrinterType;",
+        "}",
+        "const Printer = function Printer(config?: object) {",
+        "  return config;",
+        "} as any as PrinterConstructor;",
+        "export { Printer };",
+      ].join("\n"),
+      "src/main.ts": [
+        'import { Printer } from "./printer";',
+        "export function print(node: unknown) {",
+        "  return new Printer().print(node);",
+        "}",
+      ].join("\n"),
+      "test/printer.ts": [
+        'import { Printer } from "../src/printer";',
+        "const printer = new Printer({});",
+        "printer.print(null);",
+      ].join("\n"),
+    };
+    assertEquals(
+      await definedIn(files, { path: "src/main.ts", name: "print", line: 3 }),
+      "src/printer.ts:2",
+    );
+    const { lines } = await referencesIn(files, {
+      path: "src/printer.ts",
+      name: "print",
+      line: 2,
+      shared: true,
+    });
+    assertEquals(lines, ["src/main.ts:3", "src/printer.ts:2", "test/printer.ts:3"]);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
