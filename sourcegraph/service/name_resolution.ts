@@ -30,6 +30,7 @@ import {
   VARIABLE_TYPE,
 } from "../symbols/name_bindings.ts";
 import { scopedRefersTo, type ScopedTarget, scopedTarget } from "./scope_references.ts";
+import { platformTypeOf } from "./platform_types.ts";
 
 /** A named type an object literal is of, as the file `path` sees it, with the type arguments written there. */
 export interface LiteralType {
@@ -99,6 +100,8 @@ export interface ResolvedDeclaration {
   returnsParts?: string[];
   /** For a type alias of a union with function arms: the named types those functions return. */
   returnedBy?: string[];
+  /** For an interface or alias with a construct signature: the named type `new` makes. */
+  constructs?: string;
   /** For a property: the named types its annotation writes (a union's arms). */
   valueTypes?: string[];
   /** For a property annotated as an array: the named types of its elements. */
@@ -144,6 +147,12 @@ export interface ResolvedDeclaration {
    * object's type is made of one): that collection (every use of its member is the member's too).
    */
   platform?: string;
+  /**
+   * For a key of an object of one of the platform's object types (`ProxyHandler` of a handler
+   * passed to `new Proxy`): that type (every object's key of it, and every read of the member on a
+   * value annotated with it, is the same member).
+   */
+  platformType?: string;
 }
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -442,10 +451,51 @@ export class NameResolver {
       const types = [receiver.type, ...receiver.heritage];
       return await this.#firstMember(path, { types, name, near: at.line }, depth);
     }
+    if (receiver.kind === "type" && receiver.union !== undefined) {
+      const types = [receiver.type, ...receiver.union];
+      return await this.unionMember(path, { types, member: name, near: at.line }, depth);
+    }
     if (receiver.kind === "type") {
       return await this.#firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
     }
     return null;
+  }
+
+  /**
+   * For `new X()` of a value X (not a class) cast or annotated as a type with a construct signature
+   * (`const Printer = function () {} as any as PrinterConstructor`): the member `member` of the
+   * type that signature makes; null for another type.
+   */
+  async instanceMember(
+    value: ResolvedDeclaration,
+    member: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    if (value.kind !== "constant" && value.kind !== "variable") return null;
+    if (value.valueType === undefined || depth > FOLLOW_DEPTH) return null;
+    const type = await this.declarationOf(value.path, value.valueType, depth + 1);
+    if (type?.constructs === undefined) return null;
+    return await this.member(type.path, { type: type.constructs, member }, depth + 1);
+  }
+
+  /**
+   * The member `member` of a value of a union of named types (`TypeImport | StaticImport`), as
+   * `path` sees them: the first arm's declaring it, with the other arms' as its `alternatives` (a
+   * value's member is either's); null when no arm declares it.
+   */
+  async unionMember(
+    path: string,
+    at: { types: string[]; member: string; near?: number },
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const found: ResolvedDeclaration[] = [];
+    for (const type of at.types) {
+      const each = await this.member(path, { type, member: at.member, near: at.near }, depth + 1);
+      if (each !== null) found.push(each, ...each.alternatives ?? []);
+    }
+    if (found.length <= 1) return found[0] ?? null;
+    const [first, ...others] = found;
+    return { ...first, alternatives: others.map(({ alternatives: _, ...other }) => other) };
   }
 
   // The member `name` of a parameter of a callback, a function of a named signature or a typed
@@ -917,7 +967,7 @@ export class NameResolver {
     }
     if (context.nested === undefined) return [];
     const { key, outer, element } = context.nested;
-    const found: LiteralType[] = [];
+    const found: LiteralType[] = await this.anonymousKeyTypes(path, context.nested);
     for (const each of await this.literalTypes(path, outer, depth + 1)) {
       const member = await this.member(each.path, { ...each, member: key }, depth + 1);
       // `{ build: { ... } }` of a `Record<string, Command>`: each key holds a Command.
@@ -1223,11 +1273,49 @@ export class NameResolver {
     depth: number,
   ): Promise<ResolvedDeclaration[]> {
     const found: ResolvedDeclaration[] = [];
+    const anonymous = await this.anonymousKey(path, nested);
+    if (anonymous !== null) found.push(anonymous);
     for (const each of await this.literalTypes(path, nested.outer, depth + 1)) {
       const member = await this.member(each.path, { type: each.type, member: nested.key }, 1);
       if (member !== null) found.push(member);
     }
     return found;
+  }
+
+  /**
+   * For an object literal under a key of an object of the anonymous type annotating a variable
+   * (`const cases: Array<{ format: Options }> = [{ format: { ... } }]`): that type's member of the
+   * key, or null for another literal.
+   */
+  async anonymousKey(
+    path: string,
+    nested: { key: string; outer: LiteralContext },
+  ): Promise<ResolvedDeclaration | null> {
+    const { outer, key } = nested;
+    if (outer.type !== null || outer.parameter?.index !== VARIABLE_TYPE) return null;
+    const found = await this.parameterMember(path, { member: key, ...outer.parameter });
+    if (found === null) return null;
+    // With the named types its annotation writes, which the objects under the key are of.
+    const at = { name: key, line: found.line, column: found.column ?? 0 };
+    const binding = (await this.occurrenceAt(path, at))?.binding;
+    const declared = binding?.kind === "member" ? binding.receiver : null;
+    if (declared?.kind !== "declaration") return found;
+    const { valueTypes, elementTypes } = declared;
+    return {
+      ...found,
+      ...(valueTypes ? { valueTypes } : {}),
+      ...(elementTypes ? { elementTypes } : {}),
+    };
+  }
+
+  /** The named types (`valueTypes`, or `elementTypes` for an element) of `anonymousKey`'s member. */
+  async anonymousKeyTypes(
+    path: string,
+    nested: { key: string; outer: LiteralContext; element?: boolean },
+  ): Promise<LiteralType[]> {
+    const holder = await this.anonymousKey(path, nested);
+    const types = (nested.element ? holder?.elementTypes : holder?.valueTypes) ?? [];
+    return types.map((type) => ({ path: holder!.path, type }));
   }
 
   /**
@@ -1407,6 +1495,8 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const type = await this.declarationOf(path, at.type, depth, at.near);
     if (type === null) return null;
+    const made = await this.instanceMember(type, at.member, depth);
+    if (made !== null) return made;
     const members = await this.analysis(type.path, at.member);
     for (const occurrence of ownMembers(members?.occurrences ?? [], type)) {
       const receiver = occurrence.binding?.kind === "member" ? occurrence.binding.receiver : null;
@@ -1555,9 +1645,19 @@ export async function resolveAt(
       ...(binding.receiver.private ? { private: binding.receiver.private } : {}),
       ...(binding.receiver.argument ? { argument: binding.receiver.argument } : {}),
       ...await overridden(resolver, { path: at.path, name: at.name }, binding.receiver),
+      ...await platformTyped(resolver, { ...at, receiver: binding.receiver }),
     };
   }
   return await resolver.follow(at.path, { name: at.name, binding, line: at.line });
+}
+
+// For a key of an object literal of one of the platform's object types: that type.
+async function platformTyped(
+  resolver: NameResolver,
+  at: { path: string; name: string; receiver: Receiver },
+): Promise<{ platformType?: string }> {
+  const platformType = await platformTypeOf(resolver, at);
+  return platformType === undefined ? {} : { platformType };
 }
 
 // The receivers of a destructured name whose type `receiverMember` follows to a declaration.
@@ -1718,6 +1818,12 @@ export async function refersTo(
   if (binding === undefined) return false;
   if (target.scope !== undefined) return scopedRefersTo(at, { ...target, scope: target.scope });
   if (at.path === target.path && at.occurrence.line === target.line) return true;
+  if (target.member === true && target.platformType !== undefined) {
+    const receiver = binding.kind === "member" ? binding.receiver : property;
+    const { path, name } = at;
+    return receiver !== undefined &&
+      await platformTypeOf(resolver, { path, name, receiver }) === target.platformType;
+  }
   if (target.member === true) {
     const { within } = target;
     const { line } = at.occurrence;
@@ -1744,9 +1850,16 @@ export async function refersTo(
   const found = await resolver.follow(at.path, { name: at.name, binding });
   if (found === null) return false;
   if (found.augmented !== undefined && found.augmented === target.augmented) return true;
-  if (found.path === target.path && found.line === target.line) return true;
+  if (sameDeclaration(found, target)) return true;
   const exported = await namespaceExport(resolver, { path: at.path, name: at.name, found });
   return exported !== null && exported.path === target.path && exported.line === target.line;
+}
+
+// Whether a declaration found is the target: the same place (another name declared on the target's
+// line, `options` of `function parse(source, options)`, is another declaration).
+function sameDeclaration(found: ResolvedDeclaration, target: ResolvedDeclaration): boolean {
+  if (found.path !== target.path || found.line !== target.line) return false;
+  return found.column === null || target.column === null || found.column === target.column;
 }
 
 // For a name its file declares by destructuring a module's namespace (`const { prompt } = await
@@ -1856,8 +1969,12 @@ async function memberRefersTo(
     case "handler":
       return await valueMemberRefersTo(resolver, { ...at, receiver }, target);
     case "type": {
-      // The type as the file sees it: when it leads to a declaration of the member, that one.
-      const found = await resolver.member(at.path, { type: receiver.type, member: at.name }, 1);
+      // The type as the file sees it: when it leads to a declaration of the member, that one (of
+      // each arm of a union).
+      const arms = [receiver.type, ...receiver.union ?? []];
+      const found = receiver.union === undefined
+        ? await resolver.member(at.path, { type: receiver.type, member: at.name }, 1)
+        : await resolver.unionMember(at.path, { types: arms, member: at.name }, 0);
       if (found !== null) return isTargetMember(found, target);
       return receiverFits(receiver, types) &&
         await sameTypeName(resolver, { path: at.path, type: receiver.type }, target);
@@ -2249,6 +2366,9 @@ async function declarationRefersTo(
 ): Promise<boolean> {
   const { receiver } = at;
   const own = at.path === target.path;
+  // An object set without an annotation to a variable is of its own type: a key of it is no
+  // other type's member (another such object's key is the rule's below).
+  if (receiver.untyped === true && target.literal !== true) return false;
   // An object passed to a function is of its parameter's type; another anonymous object
   // (type) is the target's only where the target's is anonymous too; another file's type
   // of the target's type name is another type.
@@ -2539,6 +2659,7 @@ function declared(
     ...(binding.returnsElement ? { returnsElement: binding.returnsElement } : {}),
     ...(binding.returnsParts ? { returnsParts: binding.returnsParts } : {}),
     ...(binding.returnedBy ? { returnedBy: binding.returnedBy } : {}),
+    ...(binding.constructs ? { constructs: binding.constructs } : {}),
   };
 }
 

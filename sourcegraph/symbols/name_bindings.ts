@@ -45,8 +45,11 @@ export type Receiver =
     heritage: string[];
     literal?: { from: number; to: number };
   }
-  /** A value of a declared or constructed type, or the class itself (`Type.member`). */
-  | { kind: "type"; type: string }
+  /**
+   * A value of a declared or constructed type, or the class itself (`Type.member`); `union`: the
+   * other named types of the union it is annotated with (`matched: TypeImport | StaticImport`).
+   */
+  | { kind: "type"; type: string; union?: string[] }
   /**
    * A JSX attribute (`<Component name={...}>`): a property of the element's props; `line`: that
    * of the component's declaration when a function or block declares it (the one in scope).
@@ -147,6 +150,11 @@ export type Receiver =
      * referred to (the compiler's references look nowhere else, even where a cast reaches it).
      */
     private?: { from: number; to: number };
+    /**
+     * For a key of an object literal set, without an annotation, to a variable (or under a key or
+     * in an array of one, `as const` too): the object is of its own type, no other's.
+     */
+    untyped?: true;
   }
   /**
    * An element of an array the file imports (`for (const route of routes)`): of the element type
@@ -329,6 +337,11 @@ export interface Declared {
    * types those functions return (a `Promise`'s: what awaiting it gives).
    */
   returnedBy?: string[];
+  /**
+   * For an interface or an object type alias with a construct signature (`new (config?: object):
+   * PrinterType`): the named type `new` of a value of it makes.
+   */
+  constructs?: string;
 }
 
 /** Per generic type written with type arguments, the named type of each argument. */
@@ -592,7 +605,26 @@ function moduleOf(statement: Node): string | null {
 
 // The name's declaration seen from `node`: the nearest scope declaring it.
 function lookUp(node: Node, name: string): Binding | null {
-  return node.parent === null ? null : bindingSeenFrom(node.parent, name);
+  if (node.parent === null) return null;
+  return node.type === "type_identifier"
+    ? typeSeenFrom(node.parent, name)
+    : bindingSeenFrom(node.parent, name);
+}
+
+// What only declares a value, which a name in a type position does not mean (`this: PathVisitor`
+// inside `const PathVisitor = function (this: PathVisitor) {}` is the interface around it).
+const VALUE_DECLARATIONS = new Set(["constant", "variable", "parameter", "function"]);
+
+// `bindingSeenFrom` for a name in a type position: the nearest declaration that is not a value's.
+function typeSeenFrom(scope: Node, name: string): Binding | null {
+  for (let at: Node | null = scope; at !== null; at = at.parent) {
+    const found = declarationsOf(at, name).find(({ binding }) =>
+      (binding.kind !== "local" && binding.kind !== "file") ||
+      !VALUE_DECLARATIONS.has(binding.declares)
+    );
+    if (found !== undefined) return found.binding;
+  }
+  return null;
 }
 
 /**
@@ -670,6 +702,8 @@ function scopeDeclarations(scope: Node, name: string): Declaration[] {
       ? signatureReturns(nameNode)
       : returnTypeOf(declaredFunction);
     if (returns !== null) declared.returns = returns;
+    const constructs = constructedType(nameNode);
+    if (constructs !== null) declared.constructs = constructs;
     const elements = declaredFunction === null ? null : returnedElement(declaredFunction);
     if (elements !== null) declared.returnsElement = elements;
     const parts = declaredFunction === null ? [] : returnedParts(declaredFunction);
@@ -949,7 +983,7 @@ function receiverOf(node: Node | null): Receiver {
     const made = node.childForFieldName("constructor");
     return made?.type === "identifier" ? { kind: "type", type: made.text } : { kind: "unknown" };
   }
-  if (node.type !== "identifier" && node.type !== "type_identifier") return { kind: "unknown" };
+  if (node.type !== "identifier" && node.type !== "type_identifier") return literalReceiver(node);
   const tested = narrowed(node);
   if (tested !== null) return { kind: "type", type: tested };
   const binding = lookUp(node, node.text);
@@ -961,6 +995,16 @@ function receiverOf(node: Node | null): Receiver {
   }
   if (binding.kind !== "local" && binding.kind !== "file") return { kind: "unknown" };
   return typeOfDeclaration(node, binding);
+}
+
+// Literals of the platform's strings, numbers and patterns: their members are none of the files'.
+const PLATFORM_LITERALS = new Set(["string", "template_string", "number", "regex"]);
+
+// What a value written as a literal is (`["a", "b"].join(eol)`, `"text".trim()`): the platform's
+// array, string, number or pattern; of no evident type for another expression.
+function literalReceiver(node: Node): Receiver {
+  if (node.type === "array") return { kind: "type", type: "Array" };
+  return PLATFORM_LITERALS.has(node.type) ? { kind: "unknown", global: true } : { kind: "unknown" };
 }
 
 // The module whose namespace a node is: `await import("./prompt")`, and `import("./prompt")` in a
@@ -1161,7 +1205,7 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   const at = root.descendantForPosition({ row: declared.line - 1, column: declared.column });
   const holder = at?.parent;
   if (!holder) return { kind: "unknown" };
-  const read = at === null ? null : propertyRead(at, holder);
+  const read = at === null ? null : propertyRead(at, holder) ?? elementSet(at, holder);
   if (read !== null) return read;
   const typed = holder.childForFieldName("type");
   const queried = typed === null ? null : returnTypeQuery(typed);
@@ -1170,14 +1214,8 @@ function typeOfDeclaration(node: Node, declared: Declared): Receiver {
   if (typed !== null && typeName !== null) {
     return { kind: "type", type: constraintOf(typed, typeName) ?? typeName };
   }
-  // `const sent: string[]`, `const queue = []`: an array, whose members are the platform's.
-  const annotated = typed?.type === "type_annotation" ? typed.namedChildren[0] : typed;
-  if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
-    return { kind: "type", type: "Array" };
-  }
-  // `options: { packageManager: string }`: a value of that anonymous type, its members the ones
-  // written there (another type's of the name are not its).
-  if (annotated?.type === "object_type") return { kind: "unknown", object: linesOf(annotated) };
+  const annotation = typed === null ? null : annotatedReceiver(typed);
+  if (annotation !== null) return annotation;
   if (holder.type === "variable_declarator") {
     const value = holder.childForFieldName("value");
     if (typed === null && value?.type === "array") return { kind: "type", type: "Array" };
@@ -1305,6 +1343,20 @@ function propertyRead(name: Node, holder: Node): Receiver | null {
   }
   const on = destructured(name);
   return READ_FROM.has(on.kind) ? { kind: "property", of: key.text, on } : null;
+}
+
+// For a variable set, without an annotation, to an element read from an array (`const match =
+// matches[0]`, `matches.at(-1)!`): what `elementRead` says that element is; null otherwise.
+function elementSet(name: Node, holder: Node): Receiver | null {
+  if (holder.type !== "variable_declarator" || holder.childForFieldName("name")?.id !== name.id) {
+    return null;
+  }
+  if (holder.childForFieldName("type") !== null) return null;
+  let value = holder.childForFieldName("value");
+  while (value?.type === "non_null_expression" || value?.type === "parenthesized_expression") {
+    value = value.namedChildren[0] ?? null;
+  }
+  return value === null ? null : elementRead(value);
 }
 
 // For an unannotated parameter (its name, or its destructuring pattern) of a function passed as
@@ -1498,7 +1550,9 @@ function iterated(array: Node | null): Receiver {
     return { kind: "element", of: node.text };
   }
   if ((binding?.kind === "local" || binding?.kind === "file") && binding.elementType) {
-    return { kind: "type", type: binding.elementType };
+    // `statements: T[]` of `<T extends TokenLocation>`: an element is of the constraint.
+    const type = constraintOf(node, binding.elementType) ?? binding.elementType;
+    return { kind: "type", type };
   }
   const declarator = declaredAt(node, binding)?.parent ?? null;
   return declarator?.type === "variable_declarator"
@@ -1574,7 +1628,35 @@ function elementType(name: Node): string | null {
   }
   let typed = holder.childForFieldName("type");
   if (typed?.type === "type_annotation") typed = typed.namedChildren[0] ?? null;
-  return typed === null ? null : arrayElement(typed);
+  return typed === null ? null : arrayElement(withoutNullish(typed));
+}
+
+// A union type of one part besides `undefined` and `null` (`Route[] | undefined`): that part; else
+// the type itself.
+function withoutNullish(typed: Node): Node {
+  if (typed.type !== "union_type") return typed;
+  const parts = unionParts(typed).filter((part) => !nullish(part));
+  return parts.length === 1 ? parts[0] : typed;
+}
+
+// Whether a type is `undefined` or `null`.
+function nullish(typed: Node): boolean {
+  return typed.text === "undefined" || typed.text === "null";
+}
+
+// The named types of a union annotation besides `undefined` and `null` (`TypeImport |
+// StaticImport`, `Other | null`), once each; null when it is no union, or has another arm.
+function unionArms(annotation: Node): string[] | null {
+  const typed = annotation.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
+  if (typed?.type !== "union_type") return null;
+  const names: string[] = [];
+  for (const part of unionParts(typed)) {
+    if (nullish(part)) continue;
+    const name = namedType(part);
+    if (name === null) return null;
+    if (!names.includes(name)) names.push(name);
+  }
+  return names.length === 0 ? null : names;
 }
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
@@ -1775,10 +1857,61 @@ function declaringType(member: Node, declares: string): Receiver {
       const statement = anonymous && open && up.type === "object_type" ? nestedStatement(up) : null;
       const body = statement ?? (anonymous ? enclosingBody(up) : null);
       const within = body === null ? localType(aliasOf(up)) : { within: body };
-      return { kind: "declaration", ...context, ...literal, ...within, heritage: [], declares };
+      const own = up.type === "object" && untypedInitializer(up) ? { untyped: true as const } : {};
+      return {
+        kind: "declaration",
+        ...context,
+        ...literal,
+        ...within,
+        ...own,
+        heritage: [],
+        declares,
+      };
     }
   }
   return { kind: "declaration", type: null, heritage: [], declares };
+}
+
+// What a value annotated with `typed` (no one named type) is: of the named arms of a union
+// (`matched: TypeImport | StaticImport`, `other: Other | null`), an array (`sent: string[]`, whose
+// members are the platform's), of a predefined type (`line: string`: none the files declare; `any`
+// aside); null for another annotation.
+function annotatedReceiver(typed: Node): Receiver | null {
+  const arms = unionArms(typed);
+  if (arms !== null) {
+    const [type, ...union] = arms;
+    return union.length === 0 ? { kind: "type", type } : { kind: "type", type, union };
+  }
+  const annotated = typed.type === "type_annotation" ? typed.namedChildren[0] : typed;
+  if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
+    return { kind: "type", type: "Array" };
+  }
+  if (annotated?.type === "predefined_type" && annotated.text !== "any") {
+    return { kind: "unknown", global: true };
+  }
+  // `options: { packageManager: string }`: a value of that anonymous type, its members the ones
+  // written there (another type's of the name are not its).
+  if (annotated?.type === "object_type") return { kind: "unknown", object: linesOf(annotated) };
+  return null;
+}
+
+// Whether an object literal is set, without an annotation, to a variable: itself, or through keys
+// of object literals and elements of array literals (`const tests = { a: [{ ... }] }`), or cast
+// `as const`; no call, annotation or other cast gives it a type.
+function untypedInitializer(object: Node): boolean {
+  let value = object;
+  for (let up = object.parent; up !== null; value = up, up = up.parent) {
+    if (up.type === "pair" && up.childForFieldName("value")?.id === value.id) {
+      up = up.parent;
+      if (up?.type !== "object") return false;
+      continue;
+    }
+    if (up.type === "array" || up.type === "parenthesized_expression") continue;
+    if (up.type === "as_expression" && up.lastChild?.text === "const") continue;
+    return up.type === "variable_declarator" && up.childForFieldName("value")?.id === value.id &&
+      up.childForFieldName("type") === null;
+  }
+  return false;
 }
 
 // Whether an object literal is typed `any` (or `unknown`): returned from a function declared to
@@ -1930,6 +2063,8 @@ function jsxProps(attribute: Node): Receiver {
 // The type of an object literal that is a property's value in another literal (`{ retry: { ... } }`),
 // or an element of an array that is (`{ children: [{ ... }] }`); null for another object.
 function valueContext(object: Node): LiteralContext | null {
+  const anonymous = recordValueObject(object);
+  if (anonymous !== null) return { type: null, typedAt: linesOf(anonymous) };
   const holder = object.parent;
   const outer = holder?.type === "pair" && holder.childForFieldName("value")?.id === object.id
     ? holder.parent
@@ -1944,7 +2079,7 @@ function valueContext(object: Node): LiteralContext | null {
   // `{ retry: { limit: 2 } }`: of the type the outer literal's `retry` is annotated with.
   const context = objectContext(outer);
   const typed = context.type !== null || context.argument !== undefined ||
-    context.nested !== undefined;
+    context.nested !== undefined || anonymouslyTyped(context);
   return typed ? { type: null, nested: { key: key.text, outer: context } } : { type: null };
 }
 
@@ -2079,6 +2214,48 @@ function recordValues(object: Node): string | null {
 
 const RECORD_WRAPPERS = new Set(["Partial", "Readonly", "Required"]);
 
+// For an object that is a value of a variable annotated `Record<K, V>` with V an anonymous object
+// type, or a generic type written with one (`MaybeArray<{ specifier: string }>`): set in the
+// variable's literal, in an array there (`"b": [{ ... }]`), or assigned to a key
+// (`tests["c"] = { ... }`): that object type, whose members its keys are; null otherwise.
+function recordValueObject(object: Node): Node | null {
+  if (object.type !== "object") return null;
+  let value: Node = object;
+  if (value.parent?.type === "array") value = value.parent;
+  const holder = value.parent;
+  if (
+    holder?.type === "assignment_expression" && holder.childForFieldName("right")?.id === value.id
+  ) {
+    const left = holder.childForFieldName("left");
+    const record = left?.type === "subscript_expression" ? left.childForFieldName("object") : null;
+    if (record?.type !== "identifier") return null;
+    const declared = declaredAt(record, lookUp(record, record.text))?.parent ?? null;
+    return declared?.type === "variable_declarator" ? anonymousRecordValue(declared) : null;
+  }
+  if (holder?.type !== "pair" || holder.childForFieldName("value")?.id !== value.id) return null;
+  const outer = holder.parent;
+  const declarator = outer?.type === "object" ? outer.parent : null;
+  if (declarator?.type !== "variable_declarator") return null;
+  return declarator.childForFieldName("value")?.id === outer?.id
+    ? anonymousRecordValue(declarator)
+    : null;
+}
+
+// The anonymous object type V of a variable annotated `Record<K, V>` (the platform's), or the one
+// object type argument of a generic V (`Record<string, MaybeArray<{ ... }>>`); null otherwise.
+function anonymousRecordValue(declarator: Node): Node | null {
+  const typed = declarator.childForFieldName("type")?.namedChildren[0] ?? null;
+  const name = typed?.type === "generic_type" ? typed.childForFieldName("name") : null;
+  if (name?.text !== "Record" || lookUp(name, name.text) !== null) return null;
+  const list = typed!.childForFieldName("type_arguments")?.namedChildren ?? [];
+  const value = list.length === 2 ? list[1] : null;
+  if (value?.type === "object_type") return value;
+  const given = value?.type === "generic_type"
+    ? value.childForFieldName("type_arguments")?.namedChildren ?? []
+    : [];
+  return given.length === 1 && given[0]?.type === "object_type" ? given[0] : null;
+}
+
 // For an object literal that is an element of an array literal under a key of another object
 // literal of evident type (`{ children: [{ ... }] }`): the element of that key's type; else null.
 function listedUnderKey(object: Node): LiteralContext | null {
@@ -2090,8 +2267,15 @@ function listedUnderKey(object: Node): LiteralContext | null {
   if (key?.type !== "property_identifier" || outer?.type !== "object") return null;
   const context = objectContext(outer);
   const typed = context.type !== null || context.argument !== undefined ||
-    context.nested !== undefined;
+    context.nested !== undefined || anonymouslyTyped(context);
   return typed ? { type: null, nested: { key: key.text, outer: context, element: true } } : null;
+}
+
+// Whether an object literal is of the anonymous object type annotating a variable
+// (`const cases: Array<{ format: Options }> = [{ format: { ... } }]`): its keys' types are that
+// type's members', which type the objects under them.
+function anonymouslyTyped(context: LiteralContext): boolean {
+  return context.type === null && context.parameter?.index === VARIABLE_TYPE;
 }
 
 // The type of an object literal a declaration holds: an alias's arm, a variable's initializer
@@ -2843,6 +3027,22 @@ function callSignature(name: Node): Node | null {
     body = holder.childForFieldName("body");
   }
   return body?.namedChildren.find((member) => member?.type === "call_signature") ?? null;
+}
+
+// For the name of an interface or an object type alias with a construct signature: the named type
+// it returns (`new (config?: object): PrinterType`); null for other names.
+function constructedType(name: Node): string | null {
+  const holder = name.parent;
+  if (holder?.childForFieldName("name")?.id !== name.id) return null;
+  const body = holder.type === "interface_declaration"
+    ? holder.childForFieldName("body")
+    : holder.type === "type_alias_declaration"
+    ? holder.childForFieldName("value")
+    : null;
+  if (body?.type !== "object_type" && body?.type !== "interface_body") return null;
+  const signature = body.namedChildren.find((member) => member?.type === "construct_signature");
+  const typed = signature?.childForFieldName("type") ?? null;
+  return typed === null ? null : namedType(typed);
 }
 
 // For the name of a type with a call signature: the named type calling a value of it returns.
