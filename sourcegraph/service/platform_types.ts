@@ -9,7 +9,23 @@
  */
 
 import type { Receiver } from "../symbols/name_bindings.ts";
-import type { NameResolver } from "./name_resolution.ts";
+import type { NameOccurrences } from "../symbols/symbol_extractor.ts";
+
+/**
+ * The lookups of a name resolver (`NameResolver`'s) this module asks: written out here so that
+ * the resolver, which asks this module, and this module do not import each other.
+ */
+export interface TypeLookups {
+  /** A name's occurrences in a file, with their bindings. */
+  analysis(path: string, name: string): Promise<NameOccurrences | null>;
+  /** Where a name a file uses is declared, null when not found. */
+  declarationOf(path: string, name: string, depth: number): Promise<unknown | null>;
+  /** The function an argument is passed to, with its parameters' types. */
+  calleeOf(
+    path: string,
+    argument: { callee: string; module?: string; on?: Receiver },
+  ): Promise<{ path: string; parameters?: (string | string[] | null)[] } | null>;
+}
 
 // The platform's constructors and functions whose parameters are of its object types, per
 // parameter (null: another type), as its libraries declare them.
@@ -51,7 +67,7 @@ const TYPE_OPERATORS = new Set([
  * object declares); undefined for any other occurrence.
  */
 export async function platformTypeOf(
-  resolver: NameResolver,
+  resolver: TypeLookups,
   at: { path: string; name: string; receiver: Receiver },
 ): Promise<string | undefined> {
   const { path, receiver } = at;
@@ -81,7 +97,7 @@ export async function platformTypeOf(
 // For `this` in a method of an object literal (its lines `from` to `to`): the platform type of
 // that object's key `name`, when it declares one.
 async function literalKeyType(
-  resolver: NameResolver,
+  resolver: TypeLookups,
   at: { path: string; name: string; from: number; to: number },
 ): Promise<string | undefined> {
   const occurrences = (await resolver.analysis(at.path, at.name))?.occurrences ?? [];
@@ -97,7 +113,7 @@ async function literalKeyType(
 // Whether `type`, as `path` sees it, is one of the platform's object types: no declaration of the
 // files, no import (a package's type is not in the files), not a type operator of the platform.
 async function isPlatformType(
-  resolver: NameResolver,
+  resolver: TypeLookups,
   path: string,
   type: string,
 ): Promise<boolean> {
@@ -108,7 +124,7 @@ async function isPlatformType(
 
 // Whether `path` imports `name` (from a package or a file).
 async function importedName(
-  resolver: NameResolver,
+  resolver: TypeLookups,
   path: string,
   name: string,
 ): Promise<boolean> {

@@ -1886,7 +1886,12 @@ function annotatedReceiver(typed: Node): Receiver | null {
   if (annotated?.type === "array_type" || annotated?.type === "tuple_type") {
     return { kind: "type", type: "Array" };
   }
-  if (annotated?.type === "predefined_type" && annotated.text !== "any") {
+  // `line: string`: none of the files' types. Not `any`, nor `unknown`, whose values have their
+  // members read once narrowed (`if (value instanceof Box) value.size`).
+  if (
+    annotated?.type === "predefined_type" && annotated.text !== "any" &&
+    annotated.text !== "unknown"
+  ) {
     return { kind: "unknown", global: true };
   }
   // `options: { packageManager: string }`: a value of that anonymous type, its members the ones
