@@ -563,8 +563,8 @@ export class NameResolver {
     at: { of: string; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    const value = await this.declarationOf(path, at.of, depth + 1);
-    if (value === null || (value.kind !== "constant" && value.kind !== "variable")) return null;
+    const value = await this.#valueDeclaration(path, at.of, depth);
+    if (value === null) return null;
     const { line } = value;
     return await this.parameterMember(value.path, {
       member: at.member,
@@ -583,13 +583,26 @@ export class NameResolver {
     at: { of: string; member: string },
     depth: number,
   ): Promise<ResolvedDeclaration | null> {
-    const value = await this.declarationOf(path, at.of, depth + 1);
-    if (value === null || (value.kind !== "constant" && value.kind !== "variable")) return null;
+    const value = await this.#valueDeclaration(path, at.of, depth);
+    if (value === null) return null;
     const text = await this.text(value.path);
     const range = text === null ? null : literalLines(text, value);
     return range === null
       ? null
       : await this.literalOwnMember(value.path, { name: at.member, ...range });
+  }
+
+  // Where a value `of` (as `path` sees it) is declared: a constant or a variable; null for another
+  // name.
+  async #valueDeclaration(
+    path: string,
+    of: string,
+    depth: number,
+  ): Promise<ResolvedDeclaration | null> {
+    const value = await this.declarationOf(path, of, depth + 1);
+    return value !== null && (value.kind === "constant" || value.kind === "variable")
+      ? value
+      : null;
   }
 
   /**
