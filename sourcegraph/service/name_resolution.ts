@@ -449,14 +449,14 @@ export class NameResolver {
     if (receiver.kind === "this") {
       // A member of the class itself, else of what it extends or implements.
       const types = [receiver.type, ...receiver.heritage];
-      return await this.#firstMember(path, { types, name, near: at.line }, depth);
+      return await this.firstMember(path, { types, name, near: at.line }, depth);
     }
     if (receiver.kind === "type" && receiver.union !== undefined) {
       const types = [receiver.type, ...receiver.union];
       return await this.unionMember(path, { types, member: name, near: at.line }, depth);
     }
     if (receiver.kind === "type") {
-      return await this.#firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
+      return await this.firstMember(path, { types: [receiver.type], name, near: at.line }, depth);
     }
     return null;
   }
@@ -521,9 +521,11 @@ export class NameResolver {
       : null;
   }
 
-  // The member `name` of the first of `types` (as `path` sees them at the line `near`) declaring
-  // it, or null.
-  async #firstMember(
+  /**
+   * The member `name` of the first of `types` (as `path` sees them at the line `near`) declaring
+   * it (each looked up at `depth` + 1), or null.
+   */
+  async firstMember(
     path: string,
     at: { types: (string | null)[]; name: string; near?: number },
     depth: number,
@@ -782,11 +784,8 @@ export class NameResolver {
     const { member, receiver } = at;
     if (receiver.type !== null) {
       // `const mixed: BuildContext & Context = { warn() {} }`: the part declaring the key.
-      for (const type of [receiver.type, ...receiver.intersected ?? []]) {
-        const found = await this.member(path, { type, member, near: at.line }, 1);
-        if (found !== null || receiver.intersected === undefined) return found;
-      }
-      return null;
+      const types = [receiver.type, ...receiver.intersected ?? []];
+      return await this.firstMember(path, { types, name: member, near: at.line }, 0);
     }
     // `const cases: { name: string }[] = [{ name }]`: the variable's anonymous type's member.
     const { parameter } = receiver;
@@ -1392,7 +1391,7 @@ export class NameResolver {
     const { member, parameter } = at;
     const anonymous = { member, line: parameter.line, index: parameter.index };
     return await this.parameterMember(path, anonymous) ??
-      await this.#firstMember(path, { types: at.intersected ?? [], name: member }, 1);
+      await this.firstMember(path, { types: at.intersected ?? [], name: member }, 1);
   }
 
   /**
@@ -1407,7 +1406,7 @@ export class NameResolver {
   ): Promise<ResolvedDeclaration | null> {
     const at = { member, line: fn.line, index: RETURN_TYPE };
     return await this.parameterMember(fn.path, at) ??
-      await this.#firstMember(fn.path, { types: fn.returnsParts ?? [], name: member }, depth);
+      await this.firstMember(fn.path, { types: fn.returnsParts ?? [], name: member }, depth);
   }
 
   /**
@@ -2549,11 +2548,9 @@ async function intersectedFits(
 ): Promise<boolean | null> {
   const { intersected } = at.receiver;
   if (intersected === undefined) return null;
-  for (const type of [at.type, ...intersected]) {
-    const found = await resolver.member(at.path, { type, member: at.name }, 1);
-    if (found !== null) return isTargetMember(found, target);
-  }
-  return null;
+  const types = [at.type, ...intersected];
+  const found = await resolver.firstMember(at.path, { types, name: at.name }, 0);
+  return found === null ? null : isTargetMember(found, target);
 }
 
 // Whether a property of an object literal that is another literal's property's value

@@ -97,7 +97,7 @@ export function failedTests(lines: readonly string[]): string[] {
     }
     // A test's entry names its test; an error outside any test (a dangling promise) names its
     // module, and cancels that module's remaining tests.
-    if (!entry.includes(" => ") && !entry.endsWith(" (uncaught error)")) break;
+    if (!entry.includes(" => ") && !entry.endsWith(UNCAUGHT)) break;
     const at = errors < 0 ? -1 : plain.indexOf(entry, errors);
     const error = at < 0 || at > failures ? undefined : plain[at + 1];
     const named = `${entry}${runningWhen(plain, entry)}`;
@@ -106,10 +106,13 @@ export function failedTests(lines: readonly string[]): string[] {
   return found;
 }
 
+// How the FAILURES section ends the entry of an error outside any test (after its module).
+const UNCAUGHT = " (uncaught error)";
+
 /** For an uncaught error's entry, ` (while "test" ran)`: the test whose line it cut short. */
 function runningWhen(plain: readonly string[], entry: string): string {
-  if (!entry.endsWith(" (uncaught error)")) return "";
-  const module = entry.slice(0, -" (uncaught error)".length);
+  if (!entry.endsWith(UNCAUGHT)) return "";
+  const module = entry.slice(0, -UNCAUGHT.length);
   const at = plain.indexOf(`Uncaught error from ${module} FAILED`);
   const test = at > 0 ? /^(.*) \.\.\.$/.exec(plain[at - 1]) : null;
   return test ? ` (while "${test[1]}" ran)` : "";
