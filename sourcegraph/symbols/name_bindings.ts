@@ -1649,15 +1649,20 @@ function nullish(typed: Node): boolean {
 function unionArms(annotation: Node): string[] | null {
   const typed = annotation.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
   if (typed?.type !== "union_type") return null;
-  const names: string[] = [];
+  const names = new Set<string>();
   for (const part of unionParts(typed)) {
     if (nullish(part)) continue;
     const name = namedType(part);
     if (name === null) return null;
-    if (!names.includes(name)) names.push(name);
+    names.add(name);
+    // Each arm is looked up on its own: a wider union is of no evident type.
+    if (names.size > UNION_ARMS_MOST) return null;
   }
-  return names.length === 0 ? null : names;
+  return names.size === 0 ? null : [...names];
 }
+
+// Most named types a union annotation may have to type its values (each is one lookup a member).
+const UNION_ARMS_MOST = 16;
 
 const PARAMETERS = new Set(["required_parameter", "optional_parameter"]);
 
@@ -2864,10 +2869,22 @@ function unionReturned(union: Node): string | null {
 
 // The parts of a union, its nested unions' parts too (`A | B | null` parses as `(A | B) | null`).
 function unionParts(union: Node): Node[] {
-  return union.namedChildren.flatMap((part) => {
-    if (part === null) return [];
-    return part.type === "union_type" ? unionParts(part) : [part];
-  });
+  // Without recursion: the parser nests a long union one arm a level (`A | B | C` is `(A | B) | C`).
+  const parts: Node[] = [];
+  const pending: Node[] = [union];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.type !== "union_type") {
+      parts.push(node);
+      continue;
+    }
+    const children = node.namedChildren;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child !== null) pending.push(child);
+    }
+  }
+  return parts;
 }
 
 // The named element type of the array a function's return type annotation writes (`Plugin[]`,

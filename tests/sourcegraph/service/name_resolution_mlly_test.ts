@@ -501,4 +501,27 @@ nameCase(
   },
 );
 
+nameCase(
+  "annotated unions: a value of a union of up to 16 named types is of each; a wider one, 20,000 arms as hostile content may write, is of no evident type and costs its length",
+  async () => {
+    // The parser nests a long union one arm a level; each arm would be one lookup a member.
+    const measure = (count: number) => {
+      const arms = Array.from({ length: count - 1 }, (_, i) => `A${i}`).join(" | ");
+      return {
+        "src/wide.ts": [
+          "export interface Box { size: number }",
+          `export function measure(value: ${arms} | Box) {`,
+          "  return value.size;",
+          "}",
+        ].join("\n"),
+      };
+    };
+    const at = { path: "src/wide.ts", name: "size", line: 3 };
+    assertEquals(await definedIn(measure(16), at), "src/wide.ts:1");
+    assertEquals(await definedIn(measure(17), at), null);
+    assertEquals(await definedIn(measure(2_000), at), null);
+    assertEquals(await definedIn(measure(20_000), at), null);
+  },
+);
+
 Deno.test("name resolution of mlly and magicast: one parser, case by case", (t) => runCases(t));
