@@ -56,6 +56,7 @@ export class Cluster {
   #stopped = false;
   #unreachableSince: number | null = null;
   #recoveredAt = -Infinity;
+  #applying: Promise<void> = Promise.resolve();
 
   /** The cluster of `tables`, as replica `settings.replicaName`. */
   constructor(
@@ -88,8 +89,20 @@ export class Cluster {
     this.#listeners.push(listener);
   }
 
-  /** Applies a notified change (`replicas`, `pins`, `holding:<id>`, `all`). */
-  async changed(topic: string): Promise<void> {
+  /**
+   * Applies a notified change (`replicas`, `pins`, `holding:<id>`, `all`;
+   * others change nothing here) after the ones notified before it, so what
+   * waits for a change is decided on a view that has every earlier one: a
+   * repository registered just after a join is placed among the replicas
+   * that include the one that joined.
+   */
+  changed(topic: string): Promise<void> {
+    const applied = this.#applying.then(() => this.#apply(topic));
+    this.#applying = applied.catch(() => {});
+    return applied;
+  }
+
+  async #apply(topic: string): Promise<void> {
     if (topic === "replicas") await this.#readLive();
     else if (topic === "pins") this.#pins = await this.#tables.pins();
     else if (topic.startsWith("holding:")) {

@@ -147,9 +147,11 @@ function listen(
   const { cluster, rebalancer, scip } = at;
   cluster.onChange(() => rebalancer.trigger());
   store.subscribe((topic) => {
-    if (topic.startsWith("repository:")) rebalancer.trigger();
-    if (/^(scip:|holding:|all$)/.test(topic)) scip.trigger();
-    void cluster.changed(topic).catch(() => {});
+    // After the view has taken this change and every one notified before it (a join just
+    // before a registration: the new repository is placed among replicas that include it).
+    const applied = cluster.changed(topic).catch(() => {});
+    if (topic.startsWith("repository:")) void applied.then(() => rebalancer.trigger());
+    if (/^(scip:|holding:|all$)/.test(topic)) void applied.then(() => scip.trigger());
   });
   scip.trigger(); // what changed while this replica was away
 }
