@@ -141,6 +141,8 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? count : count + 1;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
  * Returns the UTF-8 byte length of a string without allocating its bytes.
  *
@@ -151,6 +153,8 @@ export function countLines(text: string): number {
  * ```
  */
 export function utf8Length(text: string): number {
+  // ASCII text (most code and every page header) is a byte a code unit.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

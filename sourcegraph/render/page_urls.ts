@@ -50,8 +50,13 @@ export function isFullSha(text: string): boolean {
 
 /** Percent-encodes each segment of a slash-separated path. */
 export function encodePath(path: string): string {
+  // Most paths hold nothing to encode (a search page links a file per row).
+  if (UNRESERVED.test(path)) return path;
   return path.split("/").map(encodeURIComponent).join("/");
 }
+
+// Paths that `encodeURIComponent` leaves as they are, segment by segment.
+const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
 /** The home page. */
 export function homeUrl(): string {

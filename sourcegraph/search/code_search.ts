@@ -131,16 +131,20 @@ export async function searchCommit(
     const candidates = placed.candidates.filter((candidate) =>
       after === null || comparePlaces(candidate, after) >= 0
     );
+    const page: PageFill = { full: false };
     const read = {
       candidates,
       finder: search.finder,
       scanner: request.scanner,
       maxFiles: search.maxFiles,
+      // Files past a full page are only counted, which a worker may do for the last ones.
+      counted: search.finderMatches && Number.isFinite(search.lineBytes) ? page : undefined,
     };
     const outcome = await verify(fromIndex(index, read), {
       search,
       after,
       index: search.trigrams.op === "all" ? "scan" : "ready",
+      page,
     });
     if (placed.ranked) outcome.ranked = true;
     if (outcome.fileCount > 0 || outcome.partial || search.after !== null) return outcome;
@@ -352,14 +356,11 @@ function noMatchesYet(
   candidate: { path: string; tier?: SearchTier; rank?: number; defines?: string[] },
 ): FileMatches {
   const { path, tier, rank, defines } = candidate;
-  return {
-    path,
-    lines: [],
-    matchCount: 0,
-    ...(defines ? { defines } : {}),
-    ...(tier !== undefined ? { tier } : {}),
-    ...(rank !== undefined ? { rank } : {}),
-  };
+  const found: FileMatches = { path, lines: [], matchCount: 0 };
+  if (defines) found.defines = defines;
+  if (tier !== undefined) found.tier = tier;
+  if (rank !== undefined) found.rank = rank;
+  return found;
 }
 
 interface VerifyOptions {
@@ -367,6 +368,13 @@ interface VerifyOptions {
   index: IndexUse;
   /** Where the search continues (a ranked place with its rank), or null from the start. */
   after: (SearchPosition & { rank?: number }) | null;
+  /** Told when the lines kept pass the bytes a page can show. */
+  page?: PageFill;
+}
+
+// Whether a search's page is full: no line of a later file is shown, only counted.
+interface PageFill {
+  full: boolean;
 }
 
 // Every candidate's lines tested with the compiled program, within the file,
@@ -412,6 +420,7 @@ async function verify(
     if (capped) outcome.truncated = true; // the match cap applies inside one file too
     if (found.matchCount === 0) continue;
     for (const line of found.lines) shownBytes += Math.min(line.text.length, SHOWN_LINE_BYTES) + 1;
+    if (at.page && shownBytes > at.search.lineBytes) at.page.full = true;
     outcome.files.push(found);
     outcome.fileCount++;
     outcome.matchCount += found.matchCount;
@@ -435,6 +444,12 @@ function fileMatches(
   // on the deno tree's 7,200 matching lines).
   const proven = search.finderMatches && search.finder !== null;
   const found = noMatchesYet(candidate);
+  if (maxLines === 0 && proven && fromLine === 1 && candidate.countLines !== undefined) {
+    // No line is kept: the count alone (a worker's), without reading the lines.
+    const count = candidate.countLines(room + 1);
+    found.matchCount = Math.min(count, room);
+    return { found, capped: count > room };
+  }
   for (const line of candidate.lines) {
     if (fromLine > 1 && line.number < fromLine) continue;
     if (!proven && !pattern.test(line.text)) continue;
@@ -481,6 +496,8 @@ const MAX_RANGES = 100;
 interface CandidateFile {
   path: string;
   lines: Iterable<CandidateLine>;
+  /** How many lines `lines` would give, at most `limit` (when known without reading them). */
+  countLines?: (limit: number) => number;
   tier?: SearchTier;
   rank?: number;
   defines?: string[];
@@ -507,6 +524,8 @@ async function* fromIndex(
     scanner?: ChunkScanner;
     /** Most files the search wants (default: all of them). */
     maxFiles?: number;
+    /** Given when every line the finder gives matches: past a full page, lines are counted. */
+    counted?: PageFill;
   },
 ): Candidates {
   const { candidates, finder } = options;
@@ -522,8 +541,21 @@ async function* fromIndex(
   const groups = chunkGroups(candidates, scanner === null ? CHUNK_BATCH : SCAN_JOB_CHUNKS);
   const ids = ([start, end]: [number, number]) =>
     candidates.slice(start, end).flatMap((candidate) => candidate.chunks.map((c) => c.id));
+  // A worker counts the last files' lines meanwhile (of a full page's files only counts count).
+  const tail = scanner === null && finder !== null && options.counted !== undefined
+    ? countedTail(index, { candidates, groups, finder, counter: options.scanner })
+    : null;
   const ahead: Promise<ScannedLines>[] = [];
   for (let g = 0; g < groups.length; g++) {
+    if (tail !== null && groups[g][0] === tail.from) {
+      yield* countedFiles(index, {
+        candidates: candidates.slice(tail.from),
+        tail,
+        finder: finder!,
+        page: options.counted!,
+      });
+      return;
+    }
     while (scanner !== null && ahead.length < SCAN_AHEAD && g + ahead.length < groups.length) {
       ahead.push(scanner.scan(index.databasePath, ids(groups[g + ahead.length]), finder));
     }
@@ -541,6 +573,88 @@ async function* fromIndex(
       };
     }
   }
+}
+
+// The last candidates, past about half of the chunks, counted by a worker
+// while the search reads the first ones (null when too few or no worker).
+// The last candidates (from `from`), counted by a worker.
+interface CountedTail {
+  from: number;
+  counts: Promise<number[] | null>;
+}
+
+// The candidates past about half of the chunks, for a worker to count while the search reads
+// the first half (null when too few, or no worker).
+function countedTail(
+  index: IndexedCommit,
+  options: {
+    candidates: readonly Placed[];
+    /** The batches the search reads (`chunkGroups` with CHUNK_BATCH). */
+    groups: readonly [number, number][];
+    finder: NonNullable<LineFinder>;
+    counter?: ChunkScanner;
+  },
+): CountedTail | null {
+  const { candidates, groups, finder, counter } = options;
+  if (counter === undefined || !counter.counting) return null;
+  let chunks = 0;
+  for (const candidate of candidates) chunks += candidate.chunks.length;
+  if (chunks < counter.minCountChunks) return null;
+  // The tail starts at the batch whose chunks before it are nearest half.
+  let from = -1;
+  let nearest = Infinity;
+  let read = 0;
+  for (const [start, end] of groups) {
+    if (start > 0 && Math.abs(read - chunks / 2) < nearest) {
+      from = start;
+      nearest = Math.abs(read - chunks / 2);
+    }
+    for (let i = start; i < end; i++) read += candidates[i].chunks.length;
+  }
+  if (from === -1) return null;
+  const files = candidates.slice(from).map((candidate) => candidate.chunks.map((c) => c.id));
+  const counts = counter.count(index.databasePath, {
+    files,
+    finder,
+    limit: SEARCH_MAX_MATCHES + 1,
+  }).catch(() => null);
+  return { from, counts };
+}
+
+// The last candidates: while the page is not full, each read for its lines; once it is, each
+// with the worker's count (unless the worker could not count them).
+async function* countedFiles(
+  index: IndexedCommit,
+  options: {
+    candidates: readonly Placed[];
+    tail: CountedTail;
+    finder: NonNullable<LineFinder>;
+    page: PageFill;
+  },
+): Candidates {
+  const { candidates, tail, finder, page } = options;
+  let counts: number[] | null | undefined;
+  for (const [i, candidate] of candidates.entries()) {
+    if (page.full && counts === undefined) counts = await tail.counts;
+    const count = page.full ? counts?.[i] : undefined;
+    yield {
+      path: candidate.path,
+      lines: unreadLines(index, { candidate, finder }),
+      ...(count === undefined ? {} : { countLines: (limit: number) => Math.min(count, limit) }),
+      tier: candidate.tier,
+      rank: candidate.rank,
+      defines: candidate.defines,
+    };
+  }
+}
+
+// A candidate's lines, its chunks read only once they are iterated.
+function* unreadLines(
+  index: IndexedCommit,
+  at: { candidate: Candidate; finder: LineFinder },
+): Generator<CandidateLine> {
+  const texts = index.chunkTexts(at.candidate.chunks.map((chunk) => chunk.id));
+  yield* chunkLines(at.candidate, { texts, finder: at.finder });
 }
 
 // The candidates in runs whose chunks fit `size` ([start, end) indexes).

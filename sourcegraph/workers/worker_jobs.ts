@@ -80,7 +80,7 @@ function webWorker(url: URL, events: WorkerEvents): JobWorker {
 // worker still being ended; messages posted meanwhile wait.
 function limitedWorker(
   url: URL,
-  heapMb: number,
+  heap: { oldMb: number; youngMb: number },
   options: { events: WorkerEvents; after: Promise<void> },
 ): JobWorker {
   const { events } = options;
@@ -91,7 +91,10 @@ function limitedWorker(
     if (ended) return;
     try {
       worker = new ThreadWorker(url, {
-        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
+        resourceLimits: {
+          maxOldGenerationSizeMb: heap.oldMb,
+          maxYoungGenerationSizeMb: heap.youngMb,
+        },
       });
     } catch (error) {
       ended = true;
@@ -141,6 +144,7 @@ export class WorkerJobs<J extends object, A> {
   #exhausted = 0;
   #answered = 0;
   #heapMb: number | null;
+  #youngMb: number;
   // Per slot, when its last worker is gone (a new one starts after it).
   #retired: Promise<void>[];
 
@@ -159,10 +163,13 @@ export class WorkerJobs<J extends object, A> {
       queuedMs?: number;
       /** The most V8 heap a worker may use, in MiB (default: no limit). */
       heapMb?: number;
+      /** With `heapMb`, its young generation's part (default 16 MiB). */
+      youngMb?: number;
       failed: (message: string) => void;
     },
   ) {
     this.#heapMb = options.heapMb ?? null;
+    this.#youngMb = options.youngMb ?? 16;
     this.#url = url;
     this.#slots = Array(Math.max(1, options.workers)).fill(null);
     this.#retired = this.#slots.map(() => Promise.resolve());
@@ -262,7 +269,10 @@ export class WorkerJobs<J extends object, A> {
     };
     const worker = this.#heapMb === null
       ? webWorker(this.#url, events)
-      : limitedWorker(this.#url, this.#heapMb, { events, after: this.#retired[index] });
+      : limitedWorker(this.#url, { oldMb: this.#heapMb, youngMb: this.#youngMb }, {
+        events,
+        after: this.#retired[index],
+      });
     const start = setTimeout(
       () => this.#fail(`not ready within ${this.#startMs / 1000} s`),
       this.#startMs,

@@ -78,6 +78,9 @@ function ephemeralPortsStart(): number {
   return 32_768;
 }
 
+/** The service's V8 flags as `deno task start` gives them. */
+export const SERVICE_V8_FLAGS = "--v8-flags=--max-semi-space-size=8";
+
 /**
  * The service's permission flags as `deno task start` gives them (read is
  * added per test, beside the modules of the pages' highlighting worker, of
@@ -88,6 +91,7 @@ function ephemeralPortsStart(): number {
  */
 export function serviceFlags(data: string, shared?: { keyFile: string }): string[] {
   return [
+    SERVICE_V8_FLAGS,
     "--allow-net=127.0.0.1",
     `--allow-write=${data}`,
     "--allow-run=git,deno,setpriv",

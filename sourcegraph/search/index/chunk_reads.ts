@@ -56,24 +56,26 @@ export class ChunkReads {
     const texts = new Map<number, string>();
     const batch = new Array<number>(CHUNK_BATCH);
     for (let start = 0; start < ids.length; start += CHUNK_BATCH) {
-      const part = ids.slice(start, start + CHUNK_BATCH);
+      const end = Math.min(ids.length, start + CHUNK_BATCH);
       let low = Infinity;
       let high = -Infinity;
-      for (const id of part) {
-        low = Math.min(low, id);
-        high = Math.max(high, id);
+      for (let i = start; i < end; i++) {
+        low = Math.min(low, ids[i]);
+        high = Math.max(high, ids[i]);
       }
-      let rows: [number, string][];
-      if (high - low < 2 * part.length) {
-        // One range, at most twice the rows asked for, reads faster than a list.
-        rows = this.#range.all(low, high) as unknown as typeof rows;
+      if (high - low < 2 * (end - start)) {
+        // One range, at most twice the rows asked for, reads faster than a list; its rows
+        // between the ids asked for are left out.
+        const rows = this.#range.all(low, high) as unknown as [number, string][];
+        const wanted = new Set<number>();
+        for (let i = start; i < end; i++) wanted.add(ids[i]);
+        for (const [id, text] of rows) if (wanted.has(id)) texts.set(id, text);
       } else {
-        // Unused places hold -1, which no chunk has.
-        for (let i = 0; i < CHUNK_BATCH; i++) batch[i] = part[i] ?? -1;
-        rows = this.#list.all(...batch) as unknown as typeof rows;
+        // Unused places hold -1, which no chunk has; every row is one asked for.
+        for (let i = 0; i < CHUNK_BATCH; i++) batch[i] = start + i < end ? ids[start + i] : -1;
+        const rows = this.#list.all(...batch) as unknown as [number, string][];
+        for (let i = 0; i < rows.length; i++) texts.set(rows[i][0], rows[i][1]);
       }
-      const wanted = new Set(part);
-      for (const [id, text] of rows) if (wanted.has(id)) texts.set(id, text);
     }
     return texts;
   }

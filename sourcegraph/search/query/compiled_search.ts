@@ -154,9 +154,9 @@ export const SEARCH_MAX_MS = 20_000;
  * @returns The compiled search.
  */
 export function compileSearch(request: SearchRequest): CompiledSearch {
-  const fixedStrings = request.fixedStrings === true;
+  const fixedStrings = request.fixedStrings === true || isPlainText(request.pattern);
   const ignoreCase = request.ignoreCase === true;
-  const regex = compilePattern(request.pattern, { fixedStrings, ignoreCase });
+  const regex = compilePattern(request.pattern, { fixedStrings: request.fixedStrings, ignoreCase });
   // The prefilter is read without the case flag (literals keep their shape;
   // folding happens where they are used), from the program itself when it has none.
   const prefilter = fixedStrings ? null : patternPrefilter(ignoreCase ? request.pattern : regex);
@@ -230,10 +230,16 @@ function finderOf(
   return shape === null ? byLiterals : { pattern: shape };
 }
 
+// A pattern with no metacharacter (nor line break) is its own text: searched as a fixed string,
+// its lines are proven by the finder alone, as with `fixed_strings`.
+function isPlainText(pattern: string): boolean {
+  return pattern.length > 0 && !/[\\.+*?()|[\]{}^$\r\n]/.test(pattern);
+}
+
 // Compiles the pattern, refusing what cannot match a single line sensibly.
 function compilePattern(
   pattern: string,
-  options: { fixedStrings: boolean; ignoreCase: boolean },
+  options: { fixedStrings?: boolean; ignoreCase: boolean },
 ): RE2JS {
   const invalid = (message: string) =>
     new SourcegraphError("INVALID_PATTERN", message, {

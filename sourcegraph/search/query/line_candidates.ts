@@ -126,6 +126,28 @@ export class CandidateLines implements CandidateLine {
   }
 }
 
+/**
+ * How many lines of `text` the finder gives (those {@linkcode CandidateLines}
+ * visits), at most `limit`: files whose lines no page shows are counted in
+ * one loop, with no cursor or line.
+ */
+export function countCandidateLines(
+  text: string,
+  options: { finder: { literal: string } | { pattern: RegExp }; limit: number },
+): number {
+  const { finder, limit } = options;
+  let count = 0;
+  for (let from = 0; count < limit && from < text.length;) {
+    const hit = find(text, finder, from);
+    if (hit === -1) break;
+    count++;
+    const newline = text.indexOf("\n", hit);
+    if (newline === -1) break;
+    from = newline + 1;
+  }
+  return count;
+}
+
 function find(
   text: string,
   finder: { literal: string } | { pattern: RegExp },

@@ -103,7 +103,23 @@ Deno.test("line candidates: a fixed string's finder gives exactly the lines RE2 
     false,
   );
   assertEquals(compileSearch({ pattern: "ta(sk|il)" }).finderMatches, false);
-  assertEquals(compileSearch({ pattern: "task" }).finderMatches, false);
+  assertEquals(compileSearch({ pattern: "t.sk" }).finderMatches, false);
+  // A pattern without a metacharacter is its own text: searched as a fixed string.
+  for (const ignoreCase of [false, true]) {
+    const plain = compileSearch({ pattern: "task", ignoreCase });
+    const fixed = compileSearch({ pattern: "task", ignoreCase, fixedStrings: true });
+    assertEquals(plain.finderMatches, true);
+    assertEquals([plain.finder, plain.trigrams, plain.literals], [
+      fixed.finder,
+      fixed.trigrams,
+      fixed.literals,
+    ]);
+    assertEquals(
+      lines.filter((line) => plain.regex.test(line)),
+      lines.filter((line) => fixed.regex.test(line)),
+    );
+  }
+  assertEquals(compileSearch({ pattern: "t-sk_#%é" }).finderMatches, true);
 });
 
 Deno.test("line candidates: a line's number and text are the same whichever earlier lines were read", () => {
