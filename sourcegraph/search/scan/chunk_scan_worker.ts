@@ -25,7 +25,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { parentPort } from "node:worker_threads";
-import { ChunkReads, SCAN_OPEN_INDEXES } from "../index/chunk_reads.ts";
+import { CHUNK_BATCH, ChunkReads, SCAN_OPEN_INDEXES } from "../index/chunk_reads.ts";
 import { countCandidateLines, type LineFinder, linesToVerify } from "../query/line_candidates.ts";
 import { RecentMap } from "../../../shared/recent_map.ts";
 import type { WORKER_READY, WorkerAnswer } from "../../workers/worker_jobs.ts";
@@ -87,17 +87,28 @@ function unmapWhenOver(budget: number): void {
 function scanned(job: ScanJob, finder: LineFinder): ScanDone {
   if ("files" in job) {
     if (finder === null) throw new Error("a count needs a line finder");
-    const all = texts(job.database, job.files.flat());
-    return job.files.map((chunks) => {
-      let count = 0;
-      for (const chunk of chunks) {
-        const text = all.get(chunk);
-        if (text === undefined) continue;
-        count += countCandidateLines(text, { finder, limit: job.limit - count });
-        if (count >= job.limit) break;
+    const counts: number[] = [];
+    // Files read a batch of about CHUNK_BATCH chunks at a time: the texts held stay bounded.
+    for (let first = 0; first < job.files.length;) {
+      let end = first + 1;
+      let chunks = job.files[first].length;
+      while (end < job.files.length && chunks + job.files[end].length <= CHUNK_BATCH) {
+        chunks += job.files[end++].length;
       }
-      return count;
-    });
+      const read = texts(job.database, job.files.slice(first, end).flat());
+      for (let f = first; f < end; f++) {
+        let count = 0;
+        for (const chunk of job.files[f]) {
+          const text = read.get(chunk);
+          if (text === undefined) continue;
+          count += countCandidateLines(text, { finder, limit: job.limit - count });
+          if (count >= job.limit) break;
+        }
+        counts.push(count);
+      }
+      first = end;
+    }
+    return counts;
   }
   const read = texts(job.database, job.chunks);
   const lines: [number, [number, string][]][] = [];

@@ -67,7 +67,7 @@ export const COUNT_MIN_CHUNKS = 512;
 export const SCAN_MAPPED_BYTES = 8 * 1024 * 1024;
 
 // The counting worker's young generation, in MiB (each chunk's text dies young).
-const COUNT_YOUNG_MB = 4;
+const COUNT_YOUNG_MB = 8;
 
 /**
  * The most heap a scanning worker may use, in MiB: a job holds its batch's
