@@ -557,7 +557,7 @@ async function* fromIndex(
       return;
     }
     while (scanner !== null && ahead.length < SCAN_AHEAD && g + ahead.length < groups.length) {
-      ahead.push(scanner.scan(index.databasePath, ids(groups[g + ahead.length]), finder));
+      ahead.push(scanner.scan(index.database, ids(groups[g + ahead.length]), finder));
     }
     const scanned = scanner === null ? null : await ahead.shift()!;
     const texts = scanned === null ? index.chunkTexts(ids(groups[g])) : null;
@@ -613,7 +613,7 @@ function countedTail(
   }
   if (from === -1) return null;
   const files = candidates.slice(from).map((candidate) => candidate.chunks.map((c) => c.id));
-  const counts = counter.count(index.databasePath, {
+  const counts = counter.count(index.database, {
     files,
     finder,
     limit: SEARCH_MAX_MATCHES + 1,

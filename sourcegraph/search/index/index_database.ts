@@ -103,10 +103,19 @@ const TABLES = `
   );
 `;
 
+// Index files opened by this process so far.
+let openings = 0;
+
 /** One repository's index file, open. */
 export class IndexDatabase {
   readonly db: DatabaseSync;
   readonly path: string;
+  /**
+   * This opening's number in the process: an index removed and built again
+   * at the same path (a repository id used again) is another opening, so
+   * a scanning worker never reads the old file for it.
+   */
+  readonly opening: number = ++openings;
 
   /** Opens (creating) the index at `path`; a file of another format or a damaged one is refused. */
   constructor(path: string) {

@@ -106,7 +106,7 @@ export class IndexedCommit {
   #pathCounts: StatementSync;
   #chunkReads: ChunkReads;
   #chunkStart: StatementSync;
-  #databasePath: string;
+  #database: IndexFile;
   #byChunk: { chunks: Uint32Array; files: Uint32Array } | null = null;
   #visible = new RecentMap<string, VisibleFiles>(VISIBLE_SETS);
   #inScope = new RecentMap<string, number>(SCOPE_COUNTS);
@@ -152,7 +152,7 @@ export class IndexedCommit {
     this.#chunkStart = index.db.prepare(
       "SELECT substr(CAST(text AS TEXT), 1, ?) AS text FROM chunks WHERE id = ?",
     );
-    this.#databasePath = index.path;
+    this.#database = { path: index.path, opening: index.opening };
   }
 
   /** Loads `commit` of `index`; null when it is not fully indexed. */
@@ -361,9 +361,9 @@ export class IndexedCommit {
     return this.#paths.indexOf(path);
   }
 
-  /** The index database file (scanning workers open it themselves). */
-  get databasePath(): string {
-    return this.#databasePath;
+  /** The index database file and its opening (scanning workers open it themselves). */
+  get database(): IndexFile {
+    return this.#database;
   }
 
   // The files a query walks, ascending (null: every file of the commit):
@@ -511,6 +511,12 @@ function visibleFiles(
   const unique = ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
   const owners = chunks.length >= MAX_PACKED_FILES ? null : chunkOwners(chunks, files);
   return { files, chunks: unique, pathIds, owners };
+}
+
+/** An index file as workers open it: its path, and which opening of it (`IndexDatabase`). */
+export interface IndexFile {
+  path: string;
+  opening: number;
 }
 
 /** Most files a commit may have for its chunks to be sorted by owner (more walk every file). */

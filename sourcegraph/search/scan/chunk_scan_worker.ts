@@ -39,7 +39,7 @@ export type SentFinder = { literal: string } | { source: string; flags: string }
  * connections' maps before it closes them.
  */
 export type ScanJob =
-  & { database: string; finder: SentFinder; mappedBytes: number }
+  & { database: string; opening: number; finder: SentFinder; mappedBytes: number }
   & ({ chunks: number[] } | { files: number[][]; limit: number });
 
 /**
@@ -58,20 +58,23 @@ const connections = new RecentMap<string, { db: DatabaseSync; reads: ChunkReads 
 // Characters read through the open connections since they were opened.
 let mapped = 0;
 
-function reads(database: string): ChunkReads {
-  let open = connections.get(database);
+// A connection by the file's path and its opening in the service: a file removed and made again
+// at the same path is another index (a connection to the old one reads the removed file).
+function reads(job: ScanJob): ChunkReads {
+  const key = `${job.opening}\0${job.database}`;
+  let open = connections.get(key);
   if (open === undefined) {
-    const db = new DatabaseSync(database, { readOnly: true, timeout: 5_000 });
+    const db = new DatabaseSync(job.database, { readOnly: true, timeout: 5_000 });
     db.exec(`PRAGMA mmap_size = ${MAP_LIMIT}`);
     open = { db, reads: new ChunkReads(db) };
-    connections.set(database, open);
+    connections.set(key, open);
   }
   return open.reads;
 }
 
 // The texts of `chunks`, counted toward the maps' budget.
-function texts(database: string, chunks: number[]): Map<number, string> {
-  const read = reads(database).texts(chunks);
+function texts(job: ScanJob, chunks: number[]): Map<number, string> {
+  const read = reads(job).texts(chunks);
   for (const text of read.values()) mapped += text.length;
   return read;
 }
@@ -79,7 +82,7 @@ function texts(database: string, chunks: number[]): Map<number, string> {
 // Past the budget, every connection is closed (its map with it) after the job.
 function unmapWhenOver(budget: number): void {
   if (mapped < budget) return;
-  for (const database of [...connections.keys()]) connections.peek(database)!.db.close();
+  for (const key of [...connections.keys()]) connections.peek(key)!.db.close();
   connections.clear();
   mapped = 0;
 }
@@ -95,7 +98,7 @@ function scanned(job: ScanJob, finder: LineFinder): ScanDone {
       while (end < job.files.length && chunks + job.files[end].length <= CHUNK_BATCH) {
         chunks += job.files[end++].length;
       }
-      const read = texts(job.database, job.files.slice(first, end).flat());
+      const read = texts(job, job.files.slice(first, end).flat());
       for (let f = first; f < end; f++) {
         let count = 0;
         for (const chunk of job.files[f]) {
@@ -110,7 +113,7 @@ function scanned(job: ScanJob, finder: LineFinder): ScanDone {
     }
     return counts;
   }
-  const read = texts(job.database, job.chunks);
+  const read = texts(job, job.chunks);
   const lines: [number, [number, string][]][] = [];
   for (const chunk of job.chunks) {
     const text = read.get(chunk);

@@ -22,6 +22,7 @@
 
 import { fileURLToPath } from "node:url";
 import type { LineFinder } from "../query/line_candidates.ts";
+import type { IndexFile } from "../index/index_reader.ts";
 import { WorkerJobs } from "../../workers/worker_jobs.ts";
 import type { ScanDone, ScanJob, SentFinder } from "./chunk_scan_worker.ts";
 
@@ -139,10 +140,11 @@ export class ChunkScanner {
     return this.#counting.available;
   }
 
-  /** The candidate lines of `chunks` of the index at `database`, found with `finder`. */
-  async scan(database: string, chunks: number[], finder: LineFinder): Promise<ScannedLines> {
+  /** The candidate lines of `chunks` of the index `database`, found with `finder`. */
+  async scan(database: IndexFile, chunks: number[], finder: LineFinder): Promise<ScannedLines> {
     const lines = await this.#jobs.run({
-      database,
+      database: database.path,
+      opening: database.opening,
       chunks,
       finder: sent(finder),
       mappedBytes: this.#mappedBytes,
@@ -152,15 +154,22 @@ export class ChunkScanner {
 
   /**
    * How many lines `finder` gives in each of `files` (each its chunks, in
-   * order) of the index at `database`, at most `limit` a file; null when no
+   * order) of the index `database`, at most `limit` a file; null when no
    * worker could.
    */
   async count(
-    database: string,
+    database: IndexFile,
     options: { files: number[][]; finder: NonNullable<LineFinder>; limit: number },
   ): Promise<number[] | null> {
     const { files, finder, limit } = options;
-    const job = { database, files, finder: sent(finder), limit, mappedBytes: this.#mappedBytes };
+    const job = {
+      database: database.path,
+      opening: database.opening,
+      files,
+      finder: sent(finder),
+      limit,
+      mappedBytes: this.#mappedBytes,
+    };
     return await this.#counting.run(job) as
       | number[]
       | null;

@@ -11,7 +11,10 @@
 import { join } from "node:path";
 import { buildCommitIndex } from "../../../../sourcegraph/search/build/index_builder.ts";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
-import { IndexedCommit } from "../../../../sourcegraph/search/index/index_reader.ts";
+import {
+  IndexedCommit,
+  type IndexFile,
+} from "../../../../sourcegraph/search/index/index_reader.ts";
 import { TrigramCollector } from "../../../../sourcegraph/search/index/trigrams.ts";
 import {
   compileSearch,
@@ -171,15 +174,15 @@ async function mapsOf(file: string): Promise<number> {
     .length;
 }
 
-// An index file of one chunk, closed.
-function oneChunkIndex(path: string, text: string): string {
+// An index file of one chunk, closed: its path and opening.
+function oneChunkIndex(path: string, text: string): IndexFile {
   const index = new IndexDatabase(path);
   index.db.prepare("INSERT INTO chunks(hash, text) VALUES (?, ?)").run(
     new Uint8Array([1]),
     new TextEncoder().encode(text),
   );
   index.close();
-  return path;
+  return { path, opening: index.opening };
 }
 
 Deno.test("counted tail: a worker reads through a memory map and closes it after the text it was given", async () => {
@@ -190,15 +193,15 @@ Deno.test("counted tail: a worker reads through a memory map and closes it after
     const [a, b, c] = ["a", "b", "c"].map((name) =>
       oneChunkIndex(join(parent, `${name}.sqlite3`), "needle\nother\nneedle twice needle\n")
     );
-    const count = (scanner: ChunkScanner, path: string) =>
-      scanner.count(path, { files: [[1]], finder: { literal: "needle" }, limit: 100 });
+    const count = (scanner: ChunkScanner, file: IndexFile) =>
+      scanner.count(file, { files: [[1]], finder: { literal: "needle" }, limit: 100 });
     assertEquals(await count(kept, a), [2]);
-    assert(await mapsOf(a) > 0, "the worker's connection maps the index");
+    assert(await mapsOf(a.path) > 0, "the worker's connection maps the index");
     // One counting worker: once it answered the next job, it had closed the first one's map.
     assertEquals(await count(closed, b), [2]);
     assertEquals(await count(closed, c), [2]);
-    assertEquals(await mapsOf(b), 0, "past its budget the worker closed the map");
-    assert(await mapsOf(a) > 0, "within its budget a worker keeps its map");
+    assertEquals(await mapsOf(b.path), 0, "past its budget the worker closed the map");
+    assert(await mapsOf(a.path) > 0, "within its budget a worker keeps its map");
   } finally {
     kept.close();
     closed.close();

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { ChunkScanner } from "../../../../sourcegraph/search/scan/chunk_scanner.ts";
 import { SCAN_OPEN_INDEXES } from "../../../../sourcegraph/search/index/chunk_reads.ts";
+import type { IndexFile } from "../../../../sourcegraph/search/index/index_reader.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
 
@@ -23,29 +24,69 @@ async function openIndexes(folder: string): Promise<Set<string>> {
   return open;
 }
 
+// An index file of one chunk, made and closed: its path and opening.
+function oneChunkIndex(path: string, text: string): IndexFile {
+  const index = new IndexDatabase(path);
+  index.db.prepare("INSERT INTO chunks(hash, text) VALUES (?, ?)").run(
+    new Uint8Array([1]),
+    new TextEncoder().encode(text),
+  );
+  index.close();
+  return { path, opening: index.opening };
+}
+
 Deno.test("scanning workers keep at most SCAN_OPEN_INDEXES indexes open, the last they read", async () => {
   const folder = await tempDir("sg-scan-connections-");
   const scanner = new ChunkScanner({ workers: 1 });
   try {
     const paths: string[] = [];
+    const files: IndexFile[] = [];
     for (let i = 0; i < SCAN_OPEN_INDEXES + 3; i++) {
       const path = join(folder, `${i}.sqlite3`);
-      const index = new IndexDatabase(path);
-      index.db.prepare("INSERT INTO chunks(hash, text) VALUES (?, ?)").run(
-        new Uint8Array([i]),
-        new TextEncoder().encode(`first\nneedle ${i}\nlast\n`),
-      );
-      index.close();
+      files.push(oneChunkIndex(path, `first\nneedle ${i}\nlast\n`));
       paths.push(path);
     }
-    for (const [i, path] of paths.entries()) {
-      const lines = await scanner.scan(path, [1], { literal: "needle" });
+    for (const [i, file] of files.entries()) {
+      const lines = await scanner.scan(file, [1], { literal: "needle" });
       assertEquals(lines, new Map([[1, [[2, `needle ${i}`]]]]));
     }
     const open = await openIndexes(folder);
     assert(open.size <= SCAN_OPEN_INDEXES, [...open].join(", "));
     assert(open.has(paths.at(-1)!), "the index read last stays open");
     assert(!open.has(paths[0]), "the index read first was closed");
+  } finally {
+    scanner.close();
+    await removeDir(folder);
+  }
+});
+
+Deno.test("scanning workers read an index removed and made again at its path anew, not the old file", async () => {
+  const folder = await tempDir("sg-scan-again-");
+  const scanner = new ChunkScanner({ workers: 1 });
+  try {
+    // A repository's index, removed with it; another repository given the same id gets a new
+    // index at the same path. A connection kept to the removed file would still read it.
+    const path = join(folder, "7.sqlite3");
+    const first = oneChunkIndex(path, "needle of the first repository\n");
+    assertEquals(
+      await scanner.scan(first, [1], { literal: "needle" }),
+      new Map([[1, [[1, "needle of the first repository"]]]]),
+    );
+    assertEquals(
+      await scanner.count(first, { files: [[1]], finder: { literal: "first" }, limit: 9 }),
+      [1],
+    );
+    for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(path + suffix).catch(() => {});
+    const again = oneChunkIndex(path, "needle of the second one\n");
+    assert(again.opening !== first.opening);
+    assertEquals(
+      await scanner.scan(again, [1], { literal: "needle" }),
+      new Map([[1, [[1, "needle of the second one"]]]]),
+    );
+    assertEquals(
+      await scanner.count(again, { files: [[1]], finder: { literal: "first" }, limit: 9 }),
+      [0],
+    );
   } finally {
     scanner.close();
     await removeDir(folder);
