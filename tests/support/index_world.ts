@@ -7,6 +7,8 @@
 
 import { join } from "node:path";
 import { MirrorReaders } from "../../sourcegraph/git/mirror_readers.ts";
+import { IndexDatabase } from "../../sourcegraph/search/index/index_database.ts";
+import type { IndexFile } from "../../sourcegraph/search/index/index_reader.ts";
 import type { RepositoryRecord } from "../../sourcegraph/store/control_store.ts";
 import { git } from "./git_repo.ts";
 
@@ -44,4 +46,15 @@ export async function mirrorFor(
   const transport = options.packed ? ["--no-local"] : [];
   await git(options.data, ["clone", "-q", "--bare", ...transport, source, mirror]);
   return { mirror, mirrors: new MirrorReaders(options.data) };
+}
+
+/** An index file at `path` holding one chunk (id 1) of `text`, made and closed. */
+export function oneChunkIndex(path: string, text: string): IndexFile {
+  const index = new IndexDatabase(path);
+  index.db.prepare("INSERT INTO chunks(hash, text) VALUES (?, ?)").run(
+    new Uint8Array([1]),
+    new TextEncoder().encode(text),
+  );
+  index.close();
+  return { path, opening: index.opening };
 }

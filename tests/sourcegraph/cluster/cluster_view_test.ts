@@ -9,6 +9,19 @@ import type {
 import type { RepositoryRecord } from "../../../sourcegraph/store/control_store.ts";
 import { assertEquals } from "../../support/assert.ts";
 
+// Replica `name`'s view of `tables`, joined (a heartbeat too slow to run in a test).
+async function joined(tables: ClusterTables, name: string): Promise<Cluster> {
+  const cluster = new Cluster(tables, {
+    replicaName: name,
+    internalUrl: `http://${name}.invalid`,
+    heartbeatMs: 60_000,
+    expiryMs: 240_000,
+    replication: 1,
+  }, { log: () => {} });
+  await cluster.join();
+  return cluster;
+}
+
 function row(name: string): ReplicaRow {
   return { name, internalUrl: `http://${name}.invalid`, startedAt: 1, heartbeatAt: 1 };
 }
@@ -37,14 +50,7 @@ Deno.test("cluster view: a change notified after a join is applied once the join
     row("replica-1"),
     row("replica-2"),
   ]]);
-  const cluster = new Cluster(tables, {
-    replicaName: "replica-2",
-    internalUrl: "http://replica-2.invalid",
-    heartbeatMs: 60_000,
-    expiryMs: 240_000,
-    replication: 1,
-  }, { log: () => {} });
-  await cluster.join();
+  const cluster = await joined(tables, "replica-2");
   try {
     const repo = { id: 7, name: "org/up0" } as RepositoryRecord;
     const owners: string[][] = [];
@@ -85,14 +91,7 @@ Deno.test("cluster view: a change that fails to apply does not stop the ones aft
     pins: () => Promise.resolve(new Map<number, string[]>()),
     leave: () => Promise.resolve(),
   } as unknown as ClusterTables;
-  const cluster = new Cluster(tables, {
-    replicaName: "replica-0",
-    internalUrl: "http://replica-0.invalid",
-    heartbeatMs: 60_000,
-    expiryMs: 240_000,
-    replication: 1,
-  }, { log: () => {} });
-  await cluster.join();
+  const cluster = await joined(tables, "replica-0");
   try {
     const failed = cluster.changed("holding:3").then(() => "applied", () => "failed");
     const next = cluster.changed("holding:3");

@@ -27,6 +27,7 @@ import { CandidateLines } from "../../../../sourcegraph/search/query/line_candid
 import { MirrorObjects } from "../../../../sourcegraph/git/mirror_objects.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { createRepo, removeDir, tempDir } from "../../../support/git_repo.ts";
+import { oneChunkIndex } from "../../../support/index_world.ts";
 
 const COUNT_ONES = new URL("../../../fixtures/scan/count_ones_worker.ts", import.meta.url);
 const SILENT = new URL("../../../fixtures/scan/silent_worker.ts", import.meta.url);
@@ -172,17 +173,6 @@ async function mapsOf(file: string): Promise<number> {
   const maps = await new Deno.Command("cat", { args: [`/proc/${Deno.pid}/maps`] }).output();
   return new TextDecoder().decode(maps.stdout).split("\n").filter((line) => line.endsWith(file))
     .length;
-}
-
-// An index file of one chunk, closed: its path and opening.
-function oneChunkIndex(path: string, text: string): IndexFile {
-  const index = new IndexDatabase(path);
-  index.db.prepare("INSERT INTO chunks(hash, text) VALUES (?, ?)").run(
-    new Uint8Array([1]),
-    new TextEncoder().encode(text),
-  );
-  index.close();
-  return { path, opening: index.opening };
 }
 
 Deno.test("counted tail: a worker reads through a memory map and closes it after the text it was given", async () => {

@@ -5,12 +5,12 @@
  */
 
 import { join } from "node:path";
-import { IndexDatabase } from "../../../../sourcegraph/search/index/index_database.ts";
 import { ChunkScanner } from "../../../../sourcegraph/search/scan/chunk_scanner.ts";
 import { SCAN_OPEN_INDEXES } from "../../../../sourcegraph/search/index/chunk_reads.ts";
 import type { IndexFile } from "../../../../sourcegraph/search/index/index_reader.ts";
 import { assert, assertEquals } from "../../../support/assert.ts";
 import { removeDir, tempDir } from "../../../support/git_repo.ts";
+import { oneChunkIndex } from "../../../support/index_world.ts";
 
 // The index files under `folder` this process holds open (Deno reads /proc/self only with every
 // permission: `ls` lists the links).
@@ -22,17 +22,6 @@ async function openIndexes(folder: string): Promise<Set<string>> {
     if (target?.startsWith(folder) && target.endsWith(".sqlite3")) open.add(target);
   }
   return open;
-}
-
-// An index file of one chunk, made and closed: its path and opening.
-function oneChunkIndex(path: string, text: string): IndexFile {
-  const index = new IndexDatabase(path);
-  index.db.prepare("INSERT INTO chunks(hash, text) VALUES (?, ?)").run(
-    new Uint8Array([1]),
-    new TextEncoder().encode(text),
-  );
-  index.close();
-  return { path, opening: index.opening };
 }
 
 Deno.test("scanning workers keep at most SCAN_OPEN_INDEXES indexes open, the last they read", async () => {
