@@ -549,7 +549,8 @@ async function* fromIndex(
   for (let g = 0; g < groups.length; g++) {
     if (tail !== null && groups[g][0] === tail.from) {
       yield* countedFiles(index, {
-        candidates: candidates.slice(tail.from),
+        candidates,
+        batches: groups.slice(g),
         tail,
         finder: finder!,
         page: options.counted!,
@@ -575,8 +576,6 @@ async function* fromIndex(
   }
 }
 
-// The last candidates, past about half of the chunks, counted by a worker
-// while the search reads the first ones (null when too few or no worker).
 // The last candidates (from `from`), counted by a worker.
 interface CountedTail {
   from: number;
@@ -621,12 +620,14 @@ function countedTail(
   return { from, counts };
 }
 
-// The last candidates: while the page is not full, each read for its lines; once it is, each
-// with the worker's count (unless the worker could not count them).
+// The last candidates (`tail.from` on, in `batches`): while the page is not full, each read for
+// its lines (a batch's chunks at once, when the first of its files needs them); once it is, each
+// with the worker's count, unless the worker could not count them.
 async function* countedFiles(
   index: IndexedCommit,
   options: {
     candidates: readonly Placed[];
+    batches: readonly [number, number][];
     tail: CountedTail;
     finder: NonNullable<LineFinder>;
     page: PageFill;
@@ -634,27 +635,33 @@ async function* countedFiles(
 ): Candidates {
   const { candidates, tail, finder, page } = options;
   let counts: number[] | null | undefined;
-  for (const [i, candidate] of candidates.entries()) {
-    if (page.full && counts === undefined) counts = await tail.counts;
-    const count = page.full ? counts?.[i] : undefined;
-    yield {
-      path: candidate.path,
-      lines: unreadLines(index, { candidate, finder }),
-      ...(count === undefined ? {} : { countLines: (limit: number) => Math.min(count, limit) }),
-      tier: candidate.tier,
-      rank: candidate.rank,
-      defines: candidate.defines,
-    };
+  for (const [start, end] of options.batches) {
+    let texts: Map<number, string> | undefined;
+    const read = () =>
+      texts ??= index.chunkTexts(
+        candidates.slice(start, end).flatMap((candidate) => candidate.chunks.map((c) => c.id)),
+      );
+    for (let i = start; i < end; i++) {
+      const candidate = candidates[i];
+      if (page.full && counts === undefined) counts = await tail.counts;
+      const count = page.full ? counts?.[i - tail.from] : undefined;
+      yield {
+        path: candidate.path,
+        lines: unreadLines({ candidate, finder, read }),
+        ...(count === undefined ? {} : { countLines: (limit: number) => Math.min(count, limit) }),
+        tier: candidate.tier,
+        rank: candidate.rank,
+        defines: candidate.defines,
+      };
+    }
   }
 }
 
-// A candidate's lines, its chunks read only once they are iterated.
+// A candidate's lines, its batch's chunks read (`read`) only once they are iterated.
 function* unreadLines(
-  index: IndexedCommit,
-  at: { candidate: Candidate; finder: LineFinder },
+  at: { candidate: Candidate; finder: LineFinder; read: () => Map<number, string> },
 ): Generator<CandidateLine> {
-  const texts = index.chunkTexts(at.candidate.chunks.map((chunk) => chunk.id));
-  yield* chunkLines(at.candidate, { texts, finder: at.finder });
+  yield* chunkLines(at.candidate, { texts: at.read(), finder: at.finder });
 }
 
 // The candidates in runs whose chunks fit `size` ([start, end) indexes).
