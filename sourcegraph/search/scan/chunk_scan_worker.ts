@@ -1,10 +1,9 @@
 /**
  * A scanning worker (a worker thread, its heap capped by its pool): reads a
- * batch of chunks from an index database file
- * (its own read-only connection) and finds the lines worth
- * checking with the search's line finder, so that reading and finding run
- * on another core; the service's thread then only checks those lines with
- * RE2. One job at a time: `{ id, database, chunks, finder }` in,
+ * batch of chunks from an index database file (its own read-only
+ * connection) and finds the lines worth checking with the search's line
+ * finder, so that reading and finding run on another core; the service's
+ * thread then only checks those lines with RE2. One job at a time: `{ id, database, chunks, finder }` in,
  * `{ id, answer }` out (per chunk, its candidate lines numbered from 1
  * within the chunk; null when the database cannot be read). A counting job
  * (`files`: each file's chunks) answers how many lines the finder gives in

@@ -72,8 +72,9 @@ const COUNT_YOUNG_MB = 8;
 
 /**
  * The most heap a scanning worker may use, in MiB: a job holds its batch's
- * texts (at most 256 chunks of 4,096 characters, or one search's last files:
- * 2.6 MiB of text for `deno_core` in the deno tree) and the lines found.
+ * texts (256 chunks, of at most 4,096 characters each unless one line is
+ * longer; a count holds about 64 at a time) and the lines found. A job that
+ * needs more ends its worker, and the search reads that batch itself.
  */
 export const SCAN_WORKER_HEAP_MB = 128;
 
