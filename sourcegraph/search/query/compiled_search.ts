@@ -177,7 +177,8 @@ export function compileSearch(request: SearchRequest): CompiledSearch {
     regex,
     literals,
     finder,
-    finderMatches: fixedStrings && finder !== null,
+    // A lone surrogate is found by `indexOf` inside a pair, where RE2 sees one code point.
+    finderMatches: fixedStrings && finder !== null && request.pattern.isWellFormed(),
     trigrams: fixedStrings
       ? fixedQuery(request.pattern, { ignoreCase })
       : prefilterQuery(prefilter, { ignoreCase }),

@@ -120,6 +120,13 @@ Deno.test("line candidates: a fixed string's finder gives exactly the lines RE2 
     );
   }
   assertEquals(compileSearch({ pattern: "t-sk_#%é" }).finderMatches, true);
+  // A lone surrogate: `indexOf` finds it inside a pair, which RE2 reads as one code point.
+  for (const fixedStrings of [true, false]) {
+    const lone = compileSearch({ pattern: "\uD83D", fixedStrings });
+    assertEquals(lone.finderMatches, false);
+    assertEquals(lone.regex.test("x \uD83D\uDE00 y"), false);
+    assertEquals(compileSearch({ pattern: "\uD83D\uDE00", fixedStrings }).finderMatches, true);
+  }
 });
 
 Deno.test("line candidates: a line's number and text are the same whichever earlier lines were read", () => {
