@@ -551,47 +551,43 @@ export class NameResolver {
     if (type !== null) {
       return await this.member(type.path, { type: type.type, member: at.member }, depth + 1);
     }
-    return await this.annotatedValueMember(path, at, depth) ??
-      await this.literalValueMember(path, at, depth);
+    // The value's declaration, looked up once for both of its shapes.
+    const value = await this.#valueDeclaration(path, at.of, depth);
+    if (value === null) return null;
+    return await this.annotatedValueMember(value, at.member) ??
+      await this.literalValueMember(value, at.member);
   }
 
   /**
-   * The member `member` of a value `of` (as `path` sees it, an import) whose declaration annotates
-   * it with an anonymous object type (`export const build: { vite: typeof viteBuild } = { ... }`):
-   * that type's member; null for another value.
+   * The member `member` of a value declared at `value` whose declaration annotates it with an
+   * anonymous object type (`export const build: { vite: typeof viteBuild } = { ... }`): that
+   * type's member; null for another value.
    */
   async annotatedValueMember(
-    path: string,
-    at: { of: string; member: string },
-    depth: number,
+    value: ResolvedDeclaration,
+    member: string,
   ): Promise<ResolvedDeclaration | null> {
-    const value = await this.#valueDeclaration(path, at.of, depth);
-    if (value === null) return null;
-    const { line } = value;
     return await this.parameterMember(value.path, {
-      member: at.member,
-      line,
+      member,
+      line: value.line,
       index: VARIABLE_TYPE,
     });
   }
 
   /**
-   * The member `member` of a value `of` (as `path` sees it, an import) whose declaration sets it
-   * to an untyped object literal (`export const actions = { addTodo() {} }`): that literal's key;
-   * null for another value.
+   * The member `member` of a value declared at `value` whose declaration sets it to an untyped
+   * object literal (`export const actions = { addTodo() {} }`): that literal's key; null for
+   * another value.
    */
   async literalValueMember(
-    path: string,
-    at: { of: string; member: string },
-    depth: number,
+    value: ResolvedDeclaration,
+    member: string,
   ): Promise<ResolvedDeclaration | null> {
-    const value = await this.#valueDeclaration(path, at.of, depth);
-    if (value === null) return null;
     const text = await this.text(value.path);
     const range = text === null ? null : literalLines(text, value);
     return range === null
       ? null
-      : await this.literalOwnMember(value.path, { name: at.member, ...range });
+      : await this.literalOwnMember(value.path, { name: member, ...range });
   }
 
   // Where a value `of` (as `path` sees it) is declared: a constant or a variable; null for another
