@@ -60,9 +60,9 @@ function tree(capped = true): Record<string, string> {
 
 async function indexed(
   parent: string,
-  capped = true,
+  files: Record<string, string> = tree(),
 ): Promise<{ commit: IndexedCommit; head: string; mirror: string; index: IndexDatabase }> {
-  const repo = await createRepo(tree(capped), { parent, name: "repo" });
+  const repo = await createRepo(files, { parent, name: "repo" });
   const head = await repo.git("rev-parse", "HEAD");
   const index = new IndexDatabase(join(parent, "repo.sqlite3"));
   await buildCommitIndex(index, {
@@ -131,7 +131,7 @@ Deno.test("counted tail: the counts stand for the last files only once the page 
   const parent = await tempDir("sg-counted-tail-ones-");
   const ones = new ChunkScanner({ workerUrl: COUNT_ONES, workers: 1, minCountChunks: 8 });
   try {
-    const { commit, head, mirror } = await indexed(parent, false);
+    const { commit, head, mirror } = await indexed(parent, tree(false));
     const objects = new MirrorObjects(mirror);
     try {
       const search = (lineBytes: number, scanner?: ChunkScanner): Promise<SearchOutcome> =>
@@ -164,6 +164,50 @@ Deno.test("counted tail: the counts stand for the last files only once the page 
     }
   } finally {
     ones.close();
+    await removeDir(parent);
+  }
+});
+
+Deno.test("counted tail: under path groups the worker counts visible files only, and the answer is the search's own", async () => {
+  const parent = await tempDir("sg-counted-tail-groups-");
+  const counting = new ChunkScanner({ workers: 1, minCountChunks: 8 });
+  try {
+    // Two folders of 100 files; the hidden one holds the needle far more often.
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 100; f++) {
+      const name = String(f).padStart(3, "0");
+      files[`pub/f${name}.txt`] = `needle ${f}\nother\n`;
+      files[`priv/f${name}.txt`] = Array.from({ length: 40 }, () => `needle secret ${f}`).join(
+        "\n",
+      );
+    }
+    const { commit, head, mirror } = await indexed(parent, files);
+    const objects = new MirrorObjects(mirror);
+    try {
+      const search = (scanner?: ChunkScanner): Promise<SearchOutcome> =>
+        searchCommit(objects, {
+          search: compileSearch({
+            pattern: "needle",
+            fixedStrings: true,
+            lineBytes: 64,
+            groups: ["pub"],
+          }),
+          commit: head,
+          index: commit,
+          scanner,
+        });
+      const alone = await search();
+      const answered = counting.answered;
+      const counted = await search(counting);
+      assert(counting.answered > answered, "the worker counted");
+      assertEquals(counted, alone);
+      assert(counted.files.every((file) => file.path.startsWith("pub/")), "a hidden file");
+      assertEquals([counted.fileCount, counted.matchCount], [100, 100]);
+    } finally {
+      await objects.close();
+    }
+  } finally {
+    counting.close();
     await removeDir(parent);
   }
 });
